@@ -1,0 +1,24 @@
+#include <time.h>
+
+#include "bench.h"
+
+extern const struct bench_case bench_core_cases[];
+
+const struct bench_case *const bench_tables[] = {
+	bench_core_cases,
+	NULL,
+};
+
+double bench_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+volatile uint64_t bench_sink_value;
+
+void bench_sink(uint64_t v)
+{
+	bench_sink_value += v;
+}

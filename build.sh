@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# nvmodel set-up: the two commands of the README.
+#   ./build.sh demo   install what is missing, build (release), run `nvmodel demo`
+#   ./build.sh test   install what is missing, build with ASan+UBSan, run every test
+# Other targets: build (release only), fuzz (build the libFuzzer targets).
+set -euo pipefail
+cd "$(dirname "$0")"
+
+# Debian packages the project needs, and a command that tells each is there.
+PKGS=(cmake make gcc clang pkg-config liblua5.4-dev libcmocka-dev libclang-rt-14-dev)
+have_all() {
+  command -v cmake >/dev/null && command -v make >/dev/null && command -v gcc >/dev/null &&
+    command -v clang >/dev/null && command -v pkg-config >/dev/null &&
+    pkg-config --exists lua5.4 cmocka &&
+    [ -n "$(find /usr/lib/llvm-14/lib/clang -name 'libclang_rt.fuzzer-x86_64.a' 2>/dev/null | head -1)" ]
+}
+
+install_deps() {
+  have_all && return 0
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "build.sh: installing ${PKGS[*]}" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq "${PKGS[@]}" >/dev/null
+  else
+    echo "build.sh: missing packages; run as root:" >&2
+    echo "  apt-get update && apt-get install -y ${PKGS[*]}" >&2
+    exit 1
+  fi
+}
+
+jobs=$(nproc 2>/dev/null || echo 2)
+build() { # preset
+  cmake --preset "$1" >/dev/null
+  cmake --build --preset "$1" -j "$jobs"
+}
+
+case "${1:-}" in
+  demo)
+    install_deps
+    build release >/dev/null
+    exec ./build/release/nvmodel demo
+    ;;
+  build)
+    install_deps
+    build release
+    ;;
+  test)
+    install_deps
+    build asan
+    ctest --preset asan -j "$jobs"
+    ;;
+  fuzz)
+    install_deps
+    build fuzz
+    ;;
+  *)
+    echo "usage: ./build.sh demo|test|build|fuzz" >&2
+    exit 2
+    ;;
+esac

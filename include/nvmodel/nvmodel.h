@@ -1,0 +1,206 @@
+/*
+ * nvmodel — public API.
+ *
+ * A functional model of the NVIDIA GPU front end. One nvm_gpu is one simulated
+ * GPU of one chip profile: its memory apertures (VRAM, system memory), its
+ * BAR0 register space, its virtual clock and the blocks the chip has.
+ *
+ * Rules every function here follows:
+ *  - Nothing prints, exits or reads the environment. Errors come back as an
+ *    nvm_status; everything the guest does wrong comes back as events through
+ *    the hooks (nvm_hook_add) and as the hardware's own error state.
+ *  - Time is virtual (nanoseconds) and advances only inside nvm_run().
+ *  - The same calls in the same order give the same results, byte for byte.
+ */
+#ifndef NVMODEL_NVMODEL_H
+#define NVMODEL_NVMODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define NVM_VERSION_MAJOR 0
+#define NVM_VERSION_MINOR 1
+#define NVM_VERSION_PATCH 0
+
+/* Status codes. NVM_OK is 0; every other value is an error. */
+typedef enum nvm_status {
+	NVM_OK = 0,
+	NVM_ERR_ARG,      /* a NULL pointer or a value out of its domain */
+	NVM_ERR_CHIP,     /* unknown chip name */
+	NVM_ERR_RANGE,    /* address or length outside the aperture */
+	NVM_ERR_NOMEM,    /* host allocation failed (or a configured limit hit) */
+	NVM_ERR_APERTURE, /* unknown aperture */
+	NVM_ERR_ALIGN,    /* a 32-bit access that is not 4-byte aligned */
+	NVM_ERR_NOENT,    /* no such hook / block / object */
+} nvm_status;
+
+/* Returns a short constant English name for a status ("ok", "out of range"...). */
+const char *nvm_status_str(nvm_status st);
+
+/* "0.1.0" */
+const char *nvm_version(void);
+
+/* ---------------------------------------------------------------- chips */
+
+/* Per-chip facts a user may want to see. Chip profiles are const data. */
+typedef struct nvm_chip_info {
+	const char *name;       /* "gv100", "g80", "nv04", ... */
+	const char *family;     /* "NV04", "G80", "GV100" */
+	uint32_t boot_0;        /* what PMC_BOOT_0 reads */
+	uint64_t vram_max;      /* largest VRAM the profile accepts, bytes */
+	uint64_t sysmem_max;    /* largest system memory, bytes */
+	const char *blocks;     /* space-separated names of the blocks it has */
+} nvm_chip_info;
+
+/* Number of chip profiles, and the i-th (NULL when out of range). */
+size_t nvm_chip_count(void);
+const nvm_chip_info *nvm_chip_get(size_t i);
+/* Look a chip up by name (case-insensitive); NULL if unknown. */
+const nvm_chip_info *nvm_chip_find(const char *name);
+/* The default chip: gv100. */
+#define NVM_DEFAULT_CHIP "gv100"
+
+/* ---------------------------------------------------------------- open */
+
+typedef struct nvm_gpu nvm_gpu;
+
+typedef struct nvm_config {
+	const char *chip;     /* NULL: NVM_DEFAULT_CHIP */
+	uint64_t vram_size;   /* 0: the chip's maximum. Must be a multiple of 4 KiB */
+	uint64_t sysmem_size; /* 0: the chip's maximum. Must be a multiple of 4 KiB */
+	/* Upper bound on host memory used for simulated memory pages, in bytes;
+	 * 0 means no bound. Writes that would exceed it fail with NVM_ERR_NOMEM. */
+	uint64_t mem_budget;
+} nvm_config;
+
+/* Creates a GPU. cfg may be NULL (all defaults). */
+nvm_status nvm_open(const nvm_config *cfg, nvm_gpu **out);
+void nvm_close(nvm_gpu *gpu);
+const nvm_chip_info *nvm_gpu_chip(const nvm_gpu *gpu);
+
+/* ---------------------------------------------------------------- memory */
+
+/* Apertures. The hardware's SYS_MEM_COHERENT and SYS_MEM_NONCOHERENT targets
+ * both land in NVM_AP_SYSMEM: coherence is a cache property the model does
+ * not need to simulate. */
+typedef enum nvm_aperture {
+	NVM_AP_VRAM = 0,
+	NVM_AP_SYSMEM = 1,
+	NVM_AP_COUNT
+} nvm_aperture;
+
+/* Parses "vram" / "sysmem" (also "sys", "sysmem_coh", "sysmem_ncoh");
+ * returns NVM_ERR_APERTURE when unknown. */
+nvm_status nvm_aperture_parse(const char *name, nvm_aperture *out);
+const char *nvm_aperture_name(nvm_aperture ap);
+uint64_t nvm_mem_size(const nvm_gpu *gpu, nvm_aperture ap);
+
+/* Bounds-checked accessors. An access that does not fit entirely inside the
+ * aperture fails with NVM_ERR_RANGE and touches nothing. Untouched memory
+ * reads as zero; memory is allocated in 4 KiB pages on first write. */
+nvm_status nvm_mem_read(nvm_gpu *gpu, nvm_aperture ap, uint64_t addr, void *buf, size_t len);
+nvm_status nvm_mem_write(nvm_gpu *gpu, nvm_aperture ap, uint64_t addr, const void *buf, size_t len);
+nvm_status nvm_mem_rd32(nvm_gpu *gpu, nvm_aperture ap, uint64_t addr, uint32_t *val);
+nvm_status nvm_mem_wr32(nvm_gpu *gpu, nvm_aperture ap, uint64_t addr, uint32_t val);
+
+/* Direct access to the backing of the page that holds addr, for bulk reads.
+ * On success *ptr points at addr and *avail is the number of bytes from addr
+ * to the end of its 4 KiB page. With for_write == 0 an untouched page yields
+ * a pointer into a shared page of zeros (do not write through it); with
+ * for_write != 0 the page is allocated. The pointer stays valid until
+ * nvm_close. */
+nvm_status nvm_mem_page(nvm_gpu *gpu, nvm_aperture ap, uint64_t addr, int for_write,
+                        uint8_t **ptr, size_t *avail);
+
+/* Number of 4 KiB pages allocated in an aperture (how much host memory the
+ * sparse store really uses). */
+uint64_t nvm_mem_pages(const nvm_gpu *gpu, nvm_aperture ap);
+
+/* ---------------------------------------------------------------- BAR0 */
+
+/* 32-bit register access through the BAR0 register bus. addr must be 4-byte
+ * aligned and below 16 MiB (the BAR0 size). Unknown offsets read 0 and raise
+ * an NVM_EV_UNMODELLED event; they never fail. */
+nvm_status nvm_reg_read(nvm_gpu *gpu, uint32_t addr, uint32_t *val);
+nvm_status nvm_reg_write(nvm_gpu *gpu, uint32_t addr, uint32_t val);
+
+/* Name of the register at addr ("NV_PMC_BOOT_0"), or NULL if none. */
+const char *nvm_reg_name(const nvm_gpu *gpu, uint32_t addr);
+
+/* ---------------------------------------------------------------- time */
+
+typedef enum nvm_run_status {
+	NVM_RUN_BUDGET = 0, /* the time budget ran out (the normal end of run{ns}) */
+	NVM_RUN_IDLE,       /* stopped early: every block idle and nothing pending */
+	NVM_RUN_HANG,       /* the event budget ran out without time passing: a loop */
+	NVM_RUN_STOPPED,    /* a hook asked to stop (nvm_stop) */
+} nvm_run_status;
+
+#define NVM_RUN_UNTIL_IDLE 0x1u
+
+typedef struct nvm_run_opts {
+	uint64_t ns;         /* time budget in ns from the current time */
+	unsigned flags;      /* NVM_RUN_UNTIL_IDLE */
+	uint64_t max_events; /* 0: default (10 million); events processed before HANG */
+} nvm_run_opts;
+
+/* Advances virtual time by up to opts->ns, processing due events in time
+ * order (ties in scheduling order). Returns the reason it stopped. */
+nvm_run_status nvm_run(nvm_gpu *gpu, const nvm_run_opts *opts);
+const char *nvm_run_status_str(nvm_run_status st); /* "budget", "idle", "hang", "stopped" */
+
+/* Current virtual time in ns since open. */
+uint64_t nvm_time_ns(const nvm_gpu *gpu);
+/* Is the GPU idle (no block busy, no event pending)? */
+int nvm_idle(nvm_gpu *gpu);
+/* Ask a running nvm_run to stop after the current event (from a hook). */
+void nvm_stop(nvm_gpu *gpu);
+
+/* ---------------------------------------------------------------- hooks */
+
+typedef enum nvm_event_type {
+	NVM_EV_GUEST_ERROR = 0, /* the guest did something the hardware rejects */
+	NVM_EV_UNMODELLED,      /* access to something the model does not implement */
+	NVM_EV_INTERRUPT,       /* the PMC interrupt output changed level */
+	NVM_EV_FAULT,           /* an MMU fault was reported */
+	NVM_EV_METHOD,          /* a method reached an engine */
+	NVM_EV_MMIO,            /* a BAR0 register write (trace) */
+	NVM_EV_TRACE,           /* anything else worth a line in a trace */
+	NVM_EV_COUNT
+} nvm_event_type;
+
+#define NVM_EV_MASK(t) (1u << (t))
+#define NVM_EV_ALL ((1u << NVM_EV_COUNT) - 1u)
+
+typedef struct nvm_event {
+	nvm_event_type type;
+	uint64_t time_ns;
+	const char *block;   /* "pmc", "ptimer", "bus", "host", "mmu", "hwsq", ... */
+	const char *code;    /* short stable code, e.g. "unknown_reg", "intr" */
+	uint64_t addr;       /* register or memory address, when there is one */
+	uint64_t value;      /* data / new level / fault type, per code */
+	const char *message; /* human readable; valid only during the callback */
+} nvm_event;
+
+typedef void (*nvm_hook_fn)(void *user, const nvm_event *ev);
+
+/* Installs fn for the events in mask (NVM_EV_MASK bits). Hooks run in the
+ * order they were added. Returns a positive id in *id. */
+nvm_status nvm_hook_add(nvm_gpu *gpu, unsigned mask, nvm_hook_fn fn, void *user, int *id);
+nvm_status nvm_hook_del(nvm_gpu *gpu, int id);
+const char *nvm_event_type_name(nvm_event_type t); /* "guest_error", "interrupt", ... */
+
+/* Count of events of one type seen since open (whether or not hooked). */
+uint64_t nvm_event_count(const nvm_gpu *gpu, nvm_event_type t);
+
+/* Level of the PMC interrupt output line (the PCI INTA pin): 1 asserted. */
+int nvm_intr_line(nvm_gpu *gpu);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,65 @@
+/*
+ * Chip profiles: const data that selects blocks and variants. A new chip is
+ * a new row here (and, if it needs one, a new variant table in its block);
+ * there is no #ifdef per generation anywhere.
+ *
+ * PMC_BOOT_0 values follow envytools pmc.rst "Card identification": NV04
+ * uses the pmc-id-nv4 layout (architecture 4 in bits 15:12), NV10+ carry the
+ * GPU id in bits 27:20, and GV100 the ARCHITECTURE 28:24 = 0x14 field of
+ * gv100_dev_master.ref.txt. UNVERIFIED: the stepping bits (7:0) are a
+ * plausible A1/A2, not read off a real board.
+ */
+#include <strings.h>
+
+#include "core.h"
+
+#define MiB(x) ((uint64_t)(x) << 20)
+#define GiB(x) ((uint64_t)(x) << 30)
+#define TiB(x) ((uint64_t)(x) << 40)
+
+/* Blocks every profile has beside PMC (which is not optional). */
+#define CORE_BLOCKS { &ptimer_class, NULL }
+
+static const struct chip chips[] = {
+	{ { "nv04", "NV04", 0x20004000u, MiB(16), GiB(4), "pmc ptimer" }, PMC_NV04, { CORE_BLOCKS } },
+	{ { "nv10", "NV04", 0x010000a1u, MiB(128), GiB(4), "pmc ptimer" }, PMC_NV04, { CORE_BLOCKS } },
+	{ { "nv11", "NV04", 0x011000a1u, MiB(128), GiB(4), "pmc ptimer" }, PMC_NV04, { CORE_BLOCKS } },
+	{ { "nv17", "NV04", 0x017000a1u, MiB(128), GiB(4), "pmc ptimer" }, PMC_NV04, { CORE_BLOCKS } },
+	{ { "nv40", "NV04", 0x040000a1u, MiB(512), GiB(4), "pmc ptimer" }, PMC_NV04, { CORE_BLOCKS } },
+	{ { "nv41", "NV04", 0x041000a1u, MiB(512), GiB(4), "pmc ptimer" }, PMC_NV04, { CORE_BLOCKS } },
+	{ { "g80", "G80", 0x050000a2u, GiB(4), TiB(1), "pmc ptimer" }, PMC_NV04, { CORE_BLOCKS } },
+	{ { "g84", "G80", 0x084000a2u, GiB(4), TiB(1), "pmc ptimer" }, PMC_NV04, { CORE_BLOCKS } },
+	{ { "g92", "G80", 0x092000a2u, GiB(4), TiB(1), "pmc ptimer" }, PMC_NV04, { CORE_BLOCKS } },
+	{ { "gt215", "G80", 0x0a3000a2u, GiB(4), TiB(1), "pmc ptimer" }, PMC_NV04, { CORE_BLOCKS } },
+	/* GV100: 32 GiB of HBM2 on the largest boards; system memory reaches
+	 * 2^47 bytes (the sysmem address width of the ver2 PTE). */
+	{ { "gv100", "GV100", 0x140000a1u, GiB(32), 1ull << 47, "pmc ptimer" }, PMC_GV100, { CORE_BLOCKS } },
+};
+
+#define NCHIPS (sizeof(chips) / sizeof(chips[0]))
+
+size_t nvm_chip_count(void)
+{
+	return NCHIPS;
+}
+
+const nvm_chip_info *nvm_chip_get(size_t i)
+{
+	return i < NCHIPS ? &chips[i].info : NULL;
+}
+
+const struct chip *chip_lookup(const char *name)
+{
+	if (!name)
+		name = NVM_DEFAULT_CHIP;
+	for (size_t i = 0; i < NCHIPS; i++)
+		if (!strcasecmp(chips[i].info.name, name))
+			return &chips[i];
+	return NULL;
+}
+
+const nvm_chip_info *nvm_chip_find(const char *name)
+{
+	const struct chip *c = chip_lookup(name);
+	return c ? &c->info : NULL;
+}

@@ -1,0 +1,265 @@
+/*
+ * The GPU object: open/close, the blocks of a chip profile, memory access by
+ * aperture, hooks and events.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core.h"
+
+const char *nvm_version(void)
+{
+#define STR2(x) #x
+#define STR(x) STR2(x)
+	return STR(NVM_VERSION_MAJOR) "." STR(NVM_VERSION_MINOR) "." STR(NVM_VERSION_PATCH);
+}
+
+const char *nvm_status_str(nvm_status st)
+{
+	static const char *const names[] = {
+		[NVM_OK] = "ok",
+		[NVM_ERR_ARG] = "invalid argument",
+		[NVM_ERR_CHIP] = "unknown chip",
+		[NVM_ERR_RANGE] = "address out of range",
+		[NVM_ERR_NOMEM] = "out of memory",
+		[NVM_ERR_APERTURE] = "unknown aperture",
+		[NVM_ERR_ALIGN] = "misaligned address",
+		[NVM_ERR_NOENT] = "not found",
+	};
+	if ((unsigned)st < sizeof(names) / sizeof(names[0]) && names[st])
+		return names[st];
+	return "unknown status";
+}
+
+/* ---------------------------------------------------------------- events */
+
+const char *nvm_event_type_name(nvm_event_type t)
+{
+	static const char *const names[NVM_EV_COUNT] = {
+		[NVM_EV_GUEST_ERROR] = "guest_error", [NVM_EV_UNMODELLED] = "unmodelled",
+		[NVM_EV_INTERRUPT] = "interrupt",     [NVM_EV_FAULT] = "fault",
+		[NVM_EV_METHOD] = "method",           [NVM_EV_MMIO] = "mmio",
+		[NVM_EV_TRACE] = "trace",
+	};
+	return (unsigned)t < NVM_EV_COUNT ? names[t] : NULL;
+}
+
+void emit(nvm_gpu *gpu, nvm_event_type type, const char *block, const char *code, uint64_t addr,
+          uint64_t value, const char *fmt, ...)
+{
+	gpu->ev_count[type]++;
+	if (!emit_wanted(gpu, type))
+		return;
+	char msg[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	nvm_event ev = { type, gpu->now, block, code, addr, value, msg };
+	/* Hooks may add or remove hooks: iterate over a snapshot. */
+	struct hook snap[NVM_MAX_HOOKS];
+	size_t n = gpu->nhooks;
+	memcpy(snap, gpu->hooks, n * sizeof(snap[0]));
+	for (size_t i = 0; i < n; i++)
+		if (snap[i].mask & NVM_EV_MASK(type))
+			snap[i].fn(snap[i].user, &ev);
+}
+
+static void recompute_hook_mask(nvm_gpu *gpu)
+{
+	unsigned m = 0;
+	for (size_t i = 0; i < gpu->nhooks; i++)
+		m |= gpu->hooks[i].mask;
+	gpu->hook_mask = m;
+}
+
+nvm_status nvm_hook_add(nvm_gpu *gpu, unsigned mask, nvm_hook_fn fn, void *user, int *id)
+{
+	if (!gpu || !fn || !(mask & NVM_EV_ALL))
+		return NVM_ERR_ARG;
+	if (gpu->nhooks == NVM_MAX_HOOKS)
+		return NVM_ERR_NOMEM;
+	struct hook *h = &gpu->hooks[gpu->nhooks++];
+	h->id = ++gpu->next_hook_id;
+	h->mask = mask & NVM_EV_ALL;
+	h->fn = fn;
+	h->user = user;
+	recompute_hook_mask(gpu);
+	if (id)
+		*id = h->id;
+	return NVM_OK;
+}
+
+nvm_status nvm_hook_del(nvm_gpu *gpu, int id)
+{
+	if (!gpu)
+		return NVM_ERR_ARG;
+	for (size_t i = 0; i < gpu->nhooks; i++) {
+		if (gpu->hooks[i].id == id) {
+			memmove(&gpu->hooks[i], &gpu->hooks[i + 1], (gpu->nhooks - i - 1) * sizeof(gpu->hooks[0]));
+			gpu->nhooks--;
+			recompute_hook_mask(gpu);
+			return NVM_OK;
+		}
+	}
+	return NVM_ERR_NOENT;
+}
+
+uint64_t nvm_event_count(const nvm_gpu *gpu, nvm_event_type t)
+{
+	return gpu && (unsigned)t < NVM_EV_COUNT ? gpu->ev_count[t] : 0;
+}
+
+/* ---------------------------------------------------------------- open/close */
+
+nvm_status nvm_open(const nvm_config *cfg, nvm_gpu **out)
+{
+	if (!out)
+		return NVM_ERR_ARG;
+	*out = NULL;
+	nvm_config def = { 0 };
+	if (!cfg)
+		cfg = &def;
+	const struct chip *chip = chip_lookup(cfg->chip);
+	if (!chip)
+		return NVM_ERR_CHIP;
+	uint64_t vram = cfg->vram_size ? cfg->vram_size : chip->info.vram_max;
+	uint64_t sys = cfg->sysmem_size ? cfg->sysmem_size : chip->info.sysmem_max;
+	if (vram > chip->info.vram_max || sys > chip->info.sysmem_max)
+		return NVM_ERR_RANGE;
+	if ((vram | sys) & (NVM_PAGE_SIZE - 1))
+		return NVM_ERR_ALIGN;
+	nvm_gpu *gpu = calloc(1, sizeof(*gpu));
+	if (!gpu)
+		return NVM_ERR_NOMEM;
+	gpu->chip = chip;
+	mem_init(&gpu->mem[NVM_AP_VRAM], vram, &gpu->mem_used, cfg->mem_budget);
+	mem_init(&gpu->mem[NVM_AP_SYSMEM], sys, &gpu->mem_used, cfg->mem_budget);
+	nvm_status st = pmc_init(gpu);
+	for (size_t i = 0; !st && i < CHIP_MAX_BLOCKS && chip->blocks[i].cls; i++) {
+		const struct block_class *c = chip->blocks[i].cls;
+		st = c->create(gpu, chip->blocks[i].data, &gpu->blk[c->id]);
+		if (!st)
+			gpu->blk_cls[c->id] = c;
+	}
+	if (st) {
+		nvm_close(gpu);
+		return st;
+	}
+	*out = gpu;
+	return NVM_OK;
+}
+
+void nvm_close(nvm_gpu *gpu)
+{
+	if (!gpu)
+		return;
+	for (int i = BLK_COUNT; i-- > 0;)
+		if (gpu->blk_cls[i] && gpu->blk_cls[i]->destroy)
+			gpu->blk_cls[i]->destroy(gpu, gpu->blk[i]);
+	for (int i = 0; i < NVM_AP_COUNT; i++)
+		mem_fini(&gpu->mem[i]);
+	bus_fini(&gpu->bus);
+	sched_fini(&gpu->sched);
+	free(gpu);
+}
+
+const nvm_chip_info *nvm_gpu_chip(const nvm_gpu *gpu)
+{
+	return gpu ? &gpu->chip->info : NULL;
+}
+
+/* ---------------------------------------------------------------- memory */
+
+nvm_status nvm_aperture_parse(const char *name, nvm_aperture *out)
+{
+	static const struct {
+		const char *name;
+		nvm_aperture ap;
+	} names[] = {
+		{ "vram", NVM_AP_VRAM },          { "vid", NVM_AP_VRAM },
+		{ "sysmem", NVM_AP_SYSMEM },      { "sys", NVM_AP_SYSMEM },
+		{ "sysmem_coh", NVM_AP_SYSMEM },  { "sysmem_ncoh", NVM_AP_SYSMEM },
+	};
+	if (!name || !out)
+		return NVM_ERR_ARG;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!strcasecmp(name, names[i].name)) {
+			*out = names[i].ap;
+			return NVM_OK;
+		}
+	}
+	return NVM_ERR_APERTURE;
+}
+
+const char *nvm_aperture_name(nvm_aperture ap)
+{
+	return ap == NVM_AP_VRAM ? "vram" : ap == NVM_AP_SYSMEM ? "sysmem" : NULL;
+}
+
+static struct mem_space *aperture(nvm_gpu *gpu, nvm_aperture ap)
+{
+	return gpu && (unsigned)ap < NVM_AP_COUNT ? &gpu->mem[ap] : NULL;
+}
+
+uint64_t nvm_mem_size(const nvm_gpu *gpu, nvm_aperture ap)
+{
+	return gpu && (unsigned)ap < NVM_AP_COUNT ? gpu->mem[ap].size : 0;
+}
+
+uint64_t nvm_mem_pages(const nvm_gpu *gpu, nvm_aperture ap)
+{
+	return gpu && (unsigned)ap < NVM_AP_COUNT ? gpu->mem[ap].pages : 0;
+}
+
+nvm_status nvm_mem_read(nvm_gpu *gpu, nvm_aperture ap, uint64_t addr, void *buf, size_t len)
+{
+	struct mem_space *m = aperture(gpu, ap);
+	if (!m)
+		return gpu ? NVM_ERR_APERTURE : NVM_ERR_ARG;
+	if (!buf && len)
+		return NVM_ERR_ARG;
+	return mem_read(m, addr, buf, len);
+}
+
+nvm_status nvm_mem_write(nvm_gpu *gpu, nvm_aperture ap, uint64_t addr, const void *buf, size_t len)
+{
+	struct mem_space *m = aperture(gpu, ap);
+	if (!m)
+		return gpu ? NVM_ERR_APERTURE : NVM_ERR_ARG;
+	if (!buf && len)
+		return NVM_ERR_ARG;
+	return mem_write(m, addr, buf, len);
+}
+
+nvm_status nvm_mem_rd32(nvm_gpu *gpu, nvm_aperture ap, uint64_t addr, uint32_t *val)
+{
+	if (addr & 3)
+		return NVM_ERR_ALIGN;
+	uint8_t b[4];
+	nvm_status st = nvm_mem_read(gpu, ap, addr, b, 4);
+	if (!st)
+		*val = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+	return st;
+}
+
+nvm_status nvm_mem_wr32(nvm_gpu *gpu, nvm_aperture ap, uint64_t addr, uint32_t val)
+{
+	if (addr & 3)
+		return NVM_ERR_ALIGN;
+	uint8_t b[4] = { (uint8_t)val, (uint8_t)(val >> 8), (uint8_t)(val >> 16), (uint8_t)(val >> 24) };
+	return nvm_mem_write(gpu, ap, addr, b, 4);
+}
+
+nvm_status nvm_mem_page(nvm_gpu *gpu, nvm_aperture ap, uint64_t addr, int for_write, uint8_t **ptr,
+                        size_t *avail)
+{
+	struct mem_space *m = aperture(gpu, ap);
+	if (!m)
+		return gpu ? NVM_ERR_APERTURE : NVM_ERR_ARG;
+	if (!ptr || !avail)
+		return NVM_ERR_ARG;
+	return mem_span(m, addr, for_write != 0, ptr, avail);
+}

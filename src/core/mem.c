@@ -1,0 +1,156 @@
+/*
+ * Sparse memory apertures.
+ *
+ * A 4-level radix tree of 512-pointer nodes indexes 4 KiB pages by page
+ * number (36 bits: 2^48 bytes), so touching one byte at 2^39 costs three
+ * small nodes and one page, not the range. Reads of untouched memory return
+ * zeros from a shared page and allocate nothing.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+
+#define RADIX_BITS 9u
+#define RADIX_FANOUT (1u << RADIX_BITS)
+#define RADIX_LEVELS 4u
+#define PN_LIMIT (1ull << (RADIX_BITS * RADIX_LEVELS))
+
+const uint8_t mem_zero_page[NVM_PAGE_SIZE];
+
+void mem_init(struct mem_space *m, uint64_t size, uint64_t *budget_used, uint64_t budget)
+{
+	memset(m, 0, sizeof(*m));
+	m->size = size;
+	m->budget_used = budget_used;
+	m->budget = budget;
+	m->last_pn = UINT64_MAX;
+}
+
+static void free_node(void **node, unsigned level)
+{
+	if (!node)
+		return;
+	for (unsigned i = 0; i < RADIX_FANOUT; i++) {
+		if (!node[i])
+			continue;
+		if (level == 0)
+			free(node[i]);
+		else
+			free_node(node[i], level - 1);
+	}
+	free(node);
+}
+
+void mem_fini(struct mem_space *m)
+{
+	free_node(m->root, RADIX_LEVELS - 1);
+	m->root = NULL;
+	m->pages = m->nodes = 0;
+	m->last_pn = UINT64_MAX;
+	m->last_page = NULL;
+}
+
+static bool charge(struct mem_space *m)
+{
+	if (m->budget && *m->budget_used + NVM_PAGE_SIZE > m->budget)
+		return false;
+	*m->budget_used += NVM_PAGE_SIZE;
+	return true;
+}
+
+/* Finds (and with alloc, creates) the page for page number pn. */
+static uint8_t *page_lookup(struct mem_space *m, uint64_t pn, bool alloc)
+{
+	if (pn == m->last_pn)
+		return m->last_page;
+	void ***slot = (void ***)&m->root;
+	for (unsigned level = RADIX_LEVELS; level-- > 0;) {
+		if (!*slot) {
+			if (!alloc || !charge(m))
+				return NULL;
+			/* Interior nodes and data pages are both 4 KiB. */
+			*slot = calloc(RADIX_FANOUT, sizeof(void *));
+			if (!*slot)
+				return NULL;
+			m->nodes++;
+		}
+		unsigned idx = (unsigned)(pn >> (level * RADIX_BITS)) & (RADIX_FANOUT - 1);
+		slot = (void ***)&(*slot)[idx];
+	}
+	if (!*slot) {
+		if (!alloc || !charge(m))
+			return NULL;
+		*slot = calloc(1, NVM_PAGE_SIZE);
+		if (!*slot)
+			return NULL;
+		m->pages++;
+	}
+	m->last_pn = pn;
+	m->last_page = (uint8_t *)*slot;
+	return m->last_page;
+}
+
+static bool in_range(const struct mem_space *m, uint64_t addr, size_t len)
+{
+	return addr < m->size && len <= m->size - addr && (addr >> NVM_PAGE_SHIFT) < PN_LIMIT;
+}
+
+nvm_status mem_span(struct mem_space *m, uint64_t addr, bool for_write, uint8_t **ptr, size_t *avail)
+{
+	if (!in_range(m, addr, 1))
+		return NVM_ERR_RANGE;
+	size_t off = (size_t)(addr & (NVM_PAGE_SIZE - 1));
+	uint8_t *page = page_lookup(m, addr >> NVM_PAGE_SHIFT, for_write);
+	if (!page) {
+		if (for_write)
+			return NVM_ERR_NOMEM;
+		page = (uint8_t *)mem_zero_page;
+	}
+	*ptr = page + off;
+	*avail = NVM_PAGE_SIZE - off;
+	/* Do not hand out more than the aperture holds. */
+	if (*avail > m->size - addr)
+		*avail = (size_t)(m->size - addr);
+	return NVM_OK;
+}
+
+nvm_status mem_read(struct mem_space *m, uint64_t addr, void *buf, size_t len)
+{
+	if (!in_range(m, addr, len))
+		return NVM_ERR_RANGE;
+	uint8_t *out = buf;
+	while (len) {
+		uint8_t *p;
+		size_t avail;
+		nvm_status st = mem_span(m, addr, false, &p, &avail);
+		if (st)
+			return st;
+		size_t n = avail < len ? avail : len;
+		memcpy(out, p, n);
+		out += n;
+		addr += n;
+		len -= n;
+	}
+	return NVM_OK;
+}
+
+nvm_status mem_write(struct mem_space *m, uint64_t addr, const void *buf, size_t len)
+{
+	if (!in_range(m, addr, len))
+		return NVM_ERR_RANGE;
+	const uint8_t *in = buf;
+	while (len) {
+		uint8_t *p;
+		size_t avail;
+		nvm_status st = mem_span(m, addr, true, &p, &avail);
+		if (st)
+			return st;
+		size_t n = avail < len ? avail : len;
+		memcpy(p, in, n);
+		in += n;
+		addr += n;
+		len -= n;
+	}
+	return NVM_OK;
+}

@@ -1,0 +1,169 @@
+/*
+ * Virtual time: a binary min-heap of events ordered by (time, sequence).
+ * The sequence number makes events scheduled for the same nanosecond run in
+ * the order they were scheduled, so runs are deterministic.
+ */
+#include <stdlib.h>
+
+#include "core.h"
+
+static bool ev_before(const struct sched_ev *a, const struct sched_ev *b)
+{
+	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+}
+
+static void swap_ev(struct sched_ev *a, struct sched_ev *b)
+{
+	struct sched_ev t = *a;
+	*a = *b;
+	*b = t;
+}
+
+static void sift_up(struct sched *s, size_t i)
+{
+	while (i && ev_before(&s->heap[i], &s->heap[(i - 1) / 2])) {
+		swap_ev(&s->heap[i], &s->heap[(i - 1) / 2]);
+		i = (i - 1) / 2;
+	}
+}
+
+static void sift_down(struct sched *s, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+		if (l < s->n && ev_before(&s->heap[l], &s->heap[m]))
+			m = l;
+		if (r < s->n && ev_before(&s->heap[r], &s->heap[m]))
+			m = r;
+		if (m == i)
+			return;
+		swap_ev(&s->heap[i], &s->heap[m]);
+		i = m;
+	}
+}
+
+uint64_t sched_at(nvm_gpu *gpu, uint64_t when, sched_fn fn, void *ctx, uint64_t arg, unsigned flags)
+{
+	struct sched *s = &gpu->sched;
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 64;
+		struct sched_ev *h = realloc(s->heap, cap * sizeof(*h));
+		if (!h)
+			return 0;
+		s->heap = h;
+		s->cap = cap;
+	}
+	if (when < gpu->now)
+		when = gpu->now;
+	struct sched_ev *e = &s->heap[s->n];
+	e->time = when;
+	uint64_t id = ++s->next_seq;
+	e->seq = id;
+	e->fn = fn;
+	e->ctx = ctx;
+	e->arg = arg;
+	e->flags = flags;
+	if (!(flags & SCHED_BACKGROUND))
+		s->foreground++;
+	sift_up(s, s->n++);
+	return id;
+}
+
+static void remove_at(struct sched *s, size_t i)
+{
+	if (!(s->heap[i].flags & SCHED_BACKGROUND))
+		s->foreground--;
+	s->heap[i] = s->heap[--s->n];
+	if (i < s->n) {
+		sift_down(s, i);
+		sift_up(s, i);
+	}
+}
+
+void sched_cancel(nvm_gpu *gpu, uint64_t id)
+{
+	struct sched *s = &gpu->sched;
+	for (size_t i = 0; i < s->n; i++) {
+		if (s->heap[i].seq == id) {
+			remove_at(s, i);
+			return;
+		}
+	}
+}
+
+void sched_fini(struct sched *s)
+{
+	free(s->heap);
+	s->heap = NULL;
+	s->n = s->cap = s->foreground = 0;
+}
+
+int nvm_idle(nvm_gpu *gpu)
+{
+	if (!gpu)
+		return 1;
+	if (gpu->sched.foreground)
+		return 0;
+	for (int i = 0; i < BLK_COUNT; i++) {
+		const struct block_class *c = gpu->blk_cls[i];
+		if (c && c->busy && c->busy(gpu->blk[i]))
+			return 0;
+	}
+	return 1;
+}
+
+#define DEFAULT_MAX_EVENTS 10000000ull
+
+nvm_run_status nvm_run(nvm_gpu *gpu, const nvm_run_opts *opts)
+{
+	if (!gpu || !opts)
+		return NVM_RUN_STOPPED;
+	struct sched *s = &gpu->sched;
+	uint64_t end = gpu->now + opts->ns < gpu->now ? UINT64_MAX : gpu->now + opts->ns;
+	uint64_t max_events = opts->max_events ? opts->max_events : DEFAULT_MAX_EVENTS;
+	uint64_t events = 0;
+	gpu->stop = false;
+	for (;;) {
+		if ((opts->flags & NVM_RUN_UNTIL_IDLE) && nvm_idle(gpu))
+			return NVM_RUN_IDLE;
+		if (!s->n || s->heap[0].time > end) {
+			gpu->now = end;
+			return NVM_RUN_BUDGET;
+		}
+		if (events >= max_events) {
+			emit(gpu, NVM_EV_GUEST_ERROR, "sched", "event_budget", 0, events,
+			     "%llu events without reaching the time budget: reported as a hang",
+			     (unsigned long long)events);
+			return NVM_RUN_HANG;
+		}
+		struct sched_ev e = s->heap[0];
+		remove_at(s, 0);
+		gpu->now = e.time;
+		e.fn(gpu, e.ctx, e.arg);
+		events++;
+		if (gpu->stop)
+			return NVM_RUN_STOPPED;
+	}
+}
+
+const char *nvm_run_status_str(nvm_run_status st)
+{
+	switch (st) {
+	case NVM_RUN_BUDGET: return "budget";
+	case NVM_RUN_IDLE: return "idle";
+	case NVM_RUN_HANG: return "hang";
+	case NVM_RUN_STOPPED: return "stopped";
+	}
+	return "unknown";
+}
+
+uint64_t nvm_time_ns(const nvm_gpu *gpu)
+{
+	return gpu ? gpu->now : 0;
+}
+
+void nvm_stop(nvm_gpu *gpu)
+{
+	if (gpu)
+		gpu->stop = true;
+}

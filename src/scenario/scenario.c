@@ -1,0 +1,729 @@
+/*
+ * Lua scenario runner: the `nvmodel` module and gpu objects.
+ *
+ * Budgets: a Lua instruction budget (so `while true do end` ends with an
+ * error, not a hang), a Lua heap limit, and text-only chunks (binary chunks
+ * are not verified by Lua and could crash the interpreter).
+ *
+ * Event callbacks run under lua_pcall inside the library's run loop; a
+ * failing callback stops the run (nvm_stop) and its error is raised once
+ * control is back in the script, never longjmp'd through library frames.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <lualib.h>
+
+#include "scenario.h"
+#include "scn_internal.h"
+
+#define GPU_MT "nvmodel.gpu"
+#define DEFAULT_STEPS 4000000000ull
+#define DEFAULT_MEM (1ull << 30)
+#define STEP_GRANULE 10000
+
+struct scn_state {
+	const struct scn_opts *opts;
+	struct scn_result *res;
+	uint64_t mem_used;
+	uint64_t steps;
+	int gpus;
+	char pending[512]; /* error raised by an event callback */
+	int has_pending;
+};
+
+struct scn_gpu {
+	nvm_gpu *gpu;
+	int index;
+	int cb_ref;    /* registry ref of {event type -> {fn...}}, LUA_NOREF if none */
+	lua_State *L;  /* main state, for callbacks */
+	struct scn_state *S;
+};
+
+static struct scn_state *state_of(lua_State *L)
+{
+	void *ud;
+	lua_getallocf(L, &ud);
+	return ud;
+}
+
+/* ---------------------------------------------------------------- budgets */
+
+static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+	struct scn_state *S = ud;
+	uint64_t limit = S->opts->mem_limit ? S->opts->mem_limit : DEFAULT_MEM;
+	if (!ptr)
+		osize = 0;
+	if (nsize == 0) {
+		S->mem_used -= osize;
+		free(ptr);
+		return NULL;
+	}
+	if (nsize > osize && S->mem_used + (nsize - osize) > limit)
+		return NULL;
+	void *p = realloc(ptr, nsize);
+	if (p)
+		S->mem_used = S->mem_used - osize + nsize;
+	return p;
+}
+
+static void step_hook(lua_State *L, lua_Debug *ar)
+{
+	(void)ar;
+	struct scn_state *S = state_of(L);
+	uint64_t limit = S->opts->max_steps ? S->opts->max_steps : DEFAULT_STEPS;
+	S->steps += STEP_GRANULE;
+	if (S->steps > limit)
+		luaL_error(L, "instruction budget of %llu Lua steps exhausted (a loop that never ends?)",
+		           (unsigned long long)limit);
+}
+
+/* ---------------------------------------------------------------- helpers */
+
+lua_Integer scn_checkrange(lua_State *L, int idx, lua_Integer lo, lua_Integer hi)
+{
+	lua_Integer v = luaL_checkinteger(L, idx);
+	if (v < lo || v > hi)
+		luaL_error(L, "bad argument #%d: %I out of range [%I, %I]", idx - 1, v, lo, hi);
+	return v;
+}
+
+nvm_aperture scn_checkaperture(lua_State *L, int idx)
+{
+	const char *name = luaL_checkstring(L, idx);
+	nvm_aperture ap;
+	if (nvm_aperture_parse(name, &ap))
+		luaL_error(L, "bad argument #%d: unknown aperture '%s' (use \"vram\" or \"sysmem\")", idx - 1,
+		           name);
+	return ap;
+}
+
+static struct scn_gpu *check_sgpu(lua_State *L, int idx)
+{
+	struct scn_gpu *g = luaL_checkudata(L, idx, GPU_MT);
+	if (!g->gpu)
+		luaL_error(L, "gpu object is closed");
+	return g;
+}
+
+nvm_gpu *scn_checkgpu(lua_State *L, int idx)
+{
+	return check_sgpu(L, idx)->gpu;
+}
+
+void scn_rethrow(lua_State *L)
+{
+	struct scn_state *S = state_of(L);
+	if (S->has_pending) {
+		S->has_pending = 0;
+		lua_pushstring(L, S->pending);
+		lua_error(L);
+	}
+}
+
+static uint32_t check_u32(lua_State *L, int idx)
+{
+	lua_Integer v = luaL_checkinteger(L, idx);
+	if (v < -(lua_Integer)0x80000000ll || v > (lua_Integer)0xffffffffll)
+		luaL_error(L, "bad argument #%d: 0x%I does not fit in 32 bits", idx - 1, v);
+	return (uint32_t)v;
+}
+
+static uint64_t check_addr(lua_State *L, int idx)
+{
+	lua_Integer v = luaL_checkinteger(L, idx);
+	if (v < 0)
+		luaL_error(L, "bad argument #%d: negative address %I", idx - 1, v);
+	return (uint64_t)v;
+}
+
+static void mem_error(lua_State *L, const char *what, nvm_gpu *gpu, nvm_aperture ap, uint64_t addr,
+                      size_t len, nvm_status st)
+{
+	luaL_error(L, "%s: %s (%s 0x%llx + %llu, size 0x%llx)", what, nvm_status_str(st), nvm_aperture_name(ap),
+	           (unsigned long long)addr, (unsigned long long)len,
+	           (unsigned long long)nvm_mem_size(gpu, ap));
+}
+
+/* Sizes as integers or strings with a K/M/G/T suffix ("256M"). */
+static uint64_t opt_size(lua_State *L, int t, const char *key)
+{
+	uint64_t v = 0;
+	int ty = lua_getfield(L, t, key);
+	if (ty == LUA_TNUMBER && lua_isinteger(L, -1) && lua_tointeger(L, -1) >= 0) {
+		v = (uint64_t)lua_tointeger(L, -1);
+	} else if (ty == LUA_TSTRING) {
+		const char *s = lua_tostring(L, -1);
+		char *end;
+		errno = 0;
+		unsigned long long n = strtoull(s, &end, 0);
+		unsigned shift = 0;
+		switch (*end) {
+		case 'k': case 'K': shift = 10; end++; break;
+		case 'm': case 'M': shift = 20; end++; break;
+		case 'g': case 'G': shift = 30; end++; break;
+		case 't': case 'T': shift = 40; end++; break;
+		default: break;
+		}
+		if (errno || end == s || *end || (shift && n > (UINT64_MAX >> shift)))
+			luaL_error(L, "open: bad %s size '%s' (use bytes or a K/M/G/T suffix)", key, s);
+		v = (uint64_t)n << shift;
+	} else if (ty != LUA_TNIL) {
+		luaL_error(L, "open: %s must be a non-negative integer or a size string", key);
+	}
+	lua_pop(L, 1);
+	return v;
+}
+
+/* ---------------------------------------------------------------- events */
+
+static void push_event(lua_State *L, const nvm_event *ev)
+{
+	lua_createtable(L, 0, 7);
+	lua_pushstring(L, nvm_event_type_name(ev->type));
+	lua_setfield(L, -2, "type");
+	lua_pushinteger(L, (lua_Integer)ev->time_ns);
+	lua_setfield(L, -2, "time_ns");
+	lua_pushstring(L, ev->block ? ev->block : "");
+	lua_setfield(L, -2, "block");
+	lua_pushstring(L, ev->code ? ev->code : "");
+	lua_setfield(L, -2, "code");
+	lua_pushinteger(L, (lua_Integer)ev->addr);
+	lua_setfield(L, -2, "addr");
+	lua_pushinteger(L, (lua_Integer)ev->value);
+	lua_setfield(L, -2, "value");
+	lua_pushstring(L, ev->message ? ev->message : "");
+	lua_setfield(L, -2, "message");
+}
+
+static void lua_hook(void *user, const nvm_event *ev)
+{
+	struct scn_gpu *g = user;
+	lua_State *L = g->L;
+	struct scn_state *S = g->S;
+	if (S->has_pending || g->cb_ref == LUA_NOREF)
+		return;
+	int top = lua_gettop(L);
+	lua_rawgeti(L, LUA_REGISTRYINDEX, g->cb_ref);
+	lua_rawgeti(L, -1, (lua_Integer)ev->type + 1);
+	if (lua_istable(L, -1)) {
+		lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
+		for (lua_Integer i = 1; i <= n && !S->has_pending; i++) {
+			lua_rawgeti(L, -1, i);
+			push_event(L, ev);
+			if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
+				const char *m = lua_tostring(L, -1);
+				snprintf(S->pending, sizeof(S->pending), "%s", m ? m : "error in event callback");
+				S->has_pending = 1;
+				lua_pop(L, 1);
+				nvm_stop(g->gpu);
+			}
+		}
+	}
+	lua_settop(L, top);
+}
+
+static void trace_hook(void *user, const nvm_event *ev)
+{
+	struct scn_gpu *g = user;
+	g->S->opts->on_event(g->S->opts->event_user, g->index, ev);
+}
+
+/* ---------------------------------------------------------------- gpu methods */
+
+static int l_wr32(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	uint32_t addr = (uint32_t)scn_checkrange(L, 2, 0, 0xffffffffll);
+	uint32_t v = check_u32(L, 3);
+	nvm_status st = nvm_reg_write(gpu, addr, v);
+	if (st)
+		luaL_error(L, "wr32(0x%x): %s (BAR0 is 16 MiB, accesses are 4-byte aligned)", addr, nvm_status_str(st));
+	scn_rethrow(L);
+	return 0;
+}
+
+static int l_rd32(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	uint32_t addr = (uint32_t)scn_checkrange(L, 2, 0, 0xffffffffll);
+	uint32_t v = 0;
+	nvm_status st = nvm_reg_read(gpu, addr, &v);
+	if (st)
+		luaL_error(L, "rd32(0x%x): %s (BAR0 is 16 MiB, accesses are 4-byte aligned)", addr, nvm_status_str(st));
+	scn_rethrow(L);
+	lua_pushinteger(L, v);
+	return 1;
+}
+
+static int l_mem_write(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	nvm_aperture ap = scn_checkaperture(L, 2);
+	uint64_t addr = check_addr(L, 3);
+	size_t len;
+	const char *data = luaL_checklstring(L, 4, &len);
+	nvm_status st = nvm_mem_write(gpu, ap, addr, data, len);
+	if (st)
+		mem_error(L, "mem_write", gpu, ap, addr, len, st);
+	return 0;
+}
+
+static int l_mem_read(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	nvm_aperture ap = scn_checkaperture(L, 2);
+	uint64_t addr = check_addr(L, 3);
+	size_t len = (size_t)scn_checkrange(L, 4, 0, 64ll << 20);
+	luaL_Buffer b;
+	char *p = luaL_buffinitsize(L, &b, len);
+	nvm_status st = nvm_mem_read(gpu, ap, addr, p, len);
+	if (st)
+		mem_error(L, "mem_read", gpu, ap, addr, len, st);
+	luaL_pushresultsize(&b, len);
+	return 1;
+}
+
+static int l_mem_wr32(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	nvm_aperture ap = scn_checkaperture(L, 2);
+	uint64_t addr = check_addr(L, 3);
+	int n = lua_gettop(L) - 3;
+	if (n < 1)
+		luaL_error(L, "mem_wr32: no value given");
+	for (int i = 0; i < n; i++) {
+		nvm_status st = nvm_mem_wr32(gpu, ap, addr + 4ull * (uint64_t)i, check_u32(L, 4 + i));
+		if (st)
+			mem_error(L, "mem_wr32", gpu, ap, addr + 4ull * (uint64_t)i, 4, st);
+	}
+	return 0;
+}
+
+static int l_mem_rd32(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	nvm_aperture ap = scn_checkaperture(L, 2);
+	uint64_t addr = check_addr(L, 3);
+	int n = (int)luaL_optinteger(L, 4, 1);
+	if (n < 1 || n > 4096)
+		luaL_error(L, "mem_rd32: count %d out of range [1, 4096]", n);
+	luaL_checkstack(L, n, "mem_rd32");
+	for (int i = 0; i < n; i++) {
+		uint32_t v;
+		nvm_status st = nvm_mem_rd32(gpu, ap, addr + 4ull * (uint64_t)i, &v);
+		if (st)
+			mem_error(L, "mem_rd32", gpu, ap, addr + 4ull * (uint64_t)i, 4, st);
+		lua_pushinteger(L, v);
+	}
+	return n;
+}
+
+static int l_run(lua_State *L)
+{
+	struct scn_gpu *g = check_sgpu(L, 1);
+	nvm_run_opts o = { 0 };
+	if (lua_isinteger(L, 2)) {
+		o.ns = (uint64_t)scn_checkrange(L, 2, 0, LUA_MAXINTEGER);
+	} else {
+		luaL_checktype(L, 2, LUA_TTABLE);
+		if (lua_getfield(L, 2, "ns") != LUA_TNUMBER || !lua_isinteger(L, -1) || lua_tointeger(L, -1) < 0)
+			luaL_error(L, "run: ns must be a non-negative integer (run{ns=1000})");
+		o.ns = (uint64_t)lua_tointeger(L, -1);
+		lua_getfield(L, 2, "idle");
+		if (lua_toboolean(L, -1))
+			o.flags |= NVM_RUN_UNTIL_IDLE;
+		if (lua_getfield(L, 2, "max_events") != LUA_TNIL) {
+			if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1)
+				luaL_error(L, "run: max_events must be a positive integer");
+			o.max_events = (uint64_t)lua_tointeger(L, -1);
+		}
+		lua_pop(L, 3);
+	}
+	nvm_run_status rs = nvm_run(g->gpu, &o);
+	g->S->res->time_ns = nvm_time_ns(g->gpu);
+	scn_rethrow(L);
+	lua_pushstring(L, nvm_run_status_str(rs));
+	return 1;
+}
+
+static int l_time_ns(lua_State *L)
+{
+	lua_pushinteger(L, (lua_Integer)nvm_time_ns(scn_checkgpu(L, 1)));
+	return 1;
+}
+
+static int event_type_of(const char *name)
+{
+	for (int t = 0; t < NVM_EV_COUNT; t++)
+		if (!strcmp(name, nvm_event_type_name((nvm_event_type)t)))
+			return t;
+	return -1;
+}
+
+static int l_on(lua_State *L)
+{
+	struct scn_gpu *g = check_sgpu(L, 1);
+	const char *name = luaL_checkstring(L, 2);
+	luaL_checktype(L, 3, LUA_TFUNCTION);
+	int all = !strcmp(name, "*") || !strcmp(name, "any");
+	int t = all ? 0 : event_type_of(name);
+	if (t < 0)
+		luaL_error(L, "on: unknown event '%s' (guest_error, unmodelled, interrupt, fault, method, mmio, "
+		              "trace, or \"*\")",
+		           name);
+	if (g->cb_ref == LUA_NOREF) {
+		lua_newtable(L);
+		g->cb_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+		if (nvm_hook_add(g->gpu, NVM_EV_ALL, lua_hook, g, NULL))
+			luaL_error(L, "on: too many hooks on this gpu");
+	}
+	lua_rawgeti(L, LUA_REGISTRYINDEX, g->cb_ref);
+	for (int ty = all ? 0 : t; ty < (all ? NVM_EV_COUNT : t + 1); ty++) {
+		if (lua_rawgeti(L, -1, ty + 1) != LUA_TTABLE) {
+			lua_pop(L, 1);
+			lua_newtable(L);
+			lua_pushvalue(L, -1);
+			lua_rawseti(L, -3, ty + 1);
+		}
+		lua_pushvalue(L, 3);
+		lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+		lua_pop(L, 1);
+	}
+	return 0;
+}
+
+static int l_close(lua_State *L)
+{
+	struct scn_gpu *g = luaL_checkudata(L, 1, GPU_MT);
+	if (g->gpu) {
+		nvm_close(g->gpu);
+		g->gpu = NULL;
+	}
+	if (g->cb_ref != LUA_NOREF) {
+		luaL_unref(L, LUA_REGISTRYINDEX, g->cb_ref);
+		g->cb_ref = LUA_NOREF;
+	}
+	return 0;
+}
+
+static int l_chip(lua_State *L)
+{
+	lua_pushstring(L, nvm_gpu_chip(scn_checkgpu(L, 1))->name);
+	return 1;
+}
+
+static int l_intr(lua_State *L)
+{
+	lua_pushboolean(L, nvm_intr_line(scn_checkgpu(L, 1)));
+	return 1;
+}
+
+static int l_idle(lua_State *L)
+{
+	lua_pushboolean(L, nvm_idle(scn_checkgpu(L, 1)));
+	return 1;
+}
+
+static int l_reg_name(lua_State *L)
+{
+	const char *n = nvm_reg_name(scn_checkgpu(L, 1), (uint32_t)scn_checkrange(L, 2, 0, 0xffffffffll));
+	if (n)
+		lua_pushstring(L, n);
+	else
+		lua_pushnil(L);
+	return 1;
+}
+
+static int l_mem_pages(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	lua_pushinteger(L, (lua_Integer)nvm_mem_pages(gpu, scn_checkaperture(L, 2)));
+	return 1;
+}
+
+static int l_event_count(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	const char *name = luaL_checkstring(L, 2);
+	int t = event_type_of(name);
+	if (t < 0)
+		luaL_error(L, "event_count: unknown event '%s'", name);
+	lua_pushinteger(L, (lua_Integer)nvm_event_count(gpu, (nvm_event_type)t));
+	return 1;
+}
+
+static const luaL_Reg core_methods[] = {
+	{ "wr32", l_wr32 },
+	{ "rd32", l_rd32 },
+	{ "mem_write", l_mem_write },
+	{ "mem_read", l_mem_read },
+	{ "mem_wr32", l_mem_wr32 },
+	{ "mem_rd32", l_mem_rd32 },
+	{ "run", l_run },
+	{ "time_ns", l_time_ns },
+	{ "on", l_on },
+	{ "close", l_close },
+	{ "chip", l_chip },
+	{ "intr", l_intr },
+	{ "idle", l_idle },
+	{ "reg_name", l_reg_name },
+	{ "mem_pages", l_mem_pages },
+	{ "event_count", l_event_count },
+	{ NULL, NULL },
+};
+
+/* Every table of gpu methods; blocks add theirs here. */
+static const luaL_Reg *const scn_method_tables[] = {
+	core_methods,
+	NULL,
+};
+
+/* ---------------------------------------------------------------- module */
+
+static int l_open(lua_State *L)
+{
+	struct scn_state *S = state_of(L);
+	nvm_config cfg = { 0 };
+	if (!lua_isnoneornil(L, 1)) {
+		luaL_checktype(L, 1, LUA_TTABLE);
+		if (lua_getfield(L, 1, "chip") != LUA_TNIL)
+			cfg.chip = luaL_checkstring(L, -1);
+		lua_pop(L, 1); /* the string stays alive in the table */
+		cfg.vram_size = opt_size(L, 1, "vram");
+		cfg.sysmem_size = opt_size(L, 1, "sysmem");
+	}
+	if (!cfg.chip)
+		cfg.chip = S->opts->default_chip;
+	cfg.mem_budget = S->opts->gpu_mem_budget;
+	struct scn_gpu *g = lua_newuserdatauv(L, sizeof(*g), 0);
+	memset(g, 0, sizeof(*g));
+	g->cb_ref = LUA_NOREF;
+	luaL_setmetatable(L, GPU_MT);
+	nvm_status st = nvm_open(&cfg, &g->gpu);
+	if (st == NVM_ERR_CHIP)
+		luaL_error(L, "open: unknown chip '%s' (see `nvmodel chips`)", cfg.chip);
+	if (st) {
+		const nvm_chip_info *ci = nvm_chip_find(cfg.chip);
+		luaL_error(L, "open: %s (chip %s: vram up to 0x%llx, sysmem up to 0x%llx, 4 KiB multiples)",
+		           nvm_status_str(st), cfg.chip ? cfg.chip : NVM_DEFAULT_CHIP,
+		           (unsigned long long)(ci ? ci->vram_max : 0), (unsigned long long)(ci ? ci->sysmem_max : 0));
+	}
+	g->index = S->gpus++;
+	g->L = L;
+	g->S = S;
+	S->res->gpus_opened = S->gpus;
+	if (S->opts->on_event)
+		nvm_hook_add(g->gpu, NVM_EV_ALL, trace_hook, g, NULL);
+	return 1;
+}
+
+static int l_chips(lua_State *L)
+{
+	lua_createtable(L, (int)nvm_chip_count(), 0);
+	for (size_t i = 0; i < nvm_chip_count(); i++) {
+		lua_pushstring(L, nvm_chip_get(i)->name);
+		lua_rawseti(L, -2, (lua_Integer)i + 1);
+	}
+	return 1;
+}
+
+static int l_check(lua_State *L)
+{
+	luaL_checkany(L, 1);
+	if (!lua_toboolean(L, 1)) {
+		const char *msg = luaL_optstring(L, 2, "condition is false");
+		return luaL_error(L, "check failed: %s", msg);
+	}
+	state_of(L)->res->checks_passed++;
+	return 0;
+}
+
+static int l_print(lua_State *L)
+{
+	FILE *out = state_of(L)->opts->out;
+	int n = lua_gettop(L);
+	for (int i = 1; i <= n; i++) {
+		size_t len;
+		const char *s = luaL_tolstring(L, i, &len);
+		if (out) {
+			if (i > 1)
+				fputc('\t', out);
+			fwrite(s, 1, len, out);
+		}
+		lua_pop(L, 1);
+	}
+	if (out)
+		fputc('\n', out);
+	return 0;
+}
+
+static const luaL_Reg module_funcs[] = {
+	{ "open", l_open },
+	{ "chips", l_chips },
+	{ NULL, NULL },
+};
+
+static void open_libs(lua_State *L, int sandbox)
+{
+	static const luaL_Reg safe[] = {
+		{ LUA_GNAME, luaopen_base },       { LUA_TABLIBNAME, luaopen_table },
+		{ LUA_STRLIBNAME, luaopen_string }, { LUA_MATHLIBNAME, luaopen_math },
+		{ LUA_UTF8LIBNAME, luaopen_utf8 },  { LUA_COLIBNAME, luaopen_coroutine },
+		{ NULL, NULL },
+	};
+	if (sandbox) {
+		for (const luaL_Reg *lib = safe; lib->func; lib++) {
+			luaL_requiref(L, lib->name, lib->func, 1);
+			lua_pop(L, 1);
+		}
+		static const char *const unsafe[] = { "dofile", "loadfile", "load", "collectgarbage", NULL };
+		for (const char *const *u = unsafe; *u; u++) {
+			lua_pushnil(L);
+			lua_setglobal(L, *u);
+		}
+	} else {
+		luaL_openlibs(L);
+	}
+}
+
+static void setup(lua_State *L, const struct scn_opts *opts)
+{
+	open_libs(L, opts->sandbox);
+	luaL_newmetatable(L, GPU_MT);
+	lua_newtable(L);
+	for (const luaL_Reg *const *t = scn_method_tables; *t; t++)
+		luaL_setfuncs(L, *t, 0);
+	lua_setfield(L, -2, "__index");
+	lua_pushcfunction(L, l_close);
+	lua_setfield(L, -2, "__gc");
+	lua_pushcfunction(L, l_close);
+	lua_setfield(L, -2, "__close");
+	lua_pushliteral(L, "nvmodel gpu");
+	lua_setfield(L, -2, "__name");
+	lua_pop(L, 1);
+
+	luaL_newlib(L, module_funcs);
+	lua_pushstring(L, nvm_version());
+	lua_setfield(L, -2, "version");
+	lua_pushstring(L, opts->default_chip ? opts->default_chip : NVM_DEFAULT_CHIP);
+	lua_setfield(L, -2, "default_chip");
+	lua_setglobal(L, "nvmodel");
+	lua_pushcfunction(L, l_check);
+	lua_setglobal(L, "check");
+	lua_pushcfunction(L, l_print);
+	lua_setglobal(L, "print");
+
+	lua_createtable(L, opts->argc, 0);
+	for (int i = 0; i < opts->argc; i++) {
+		lua_pushstring(L, opts->argv[i]);
+		lua_rawseti(L, -2, i + 1);
+	}
+	lua_setglobal(L, "arg");
+}
+
+/* Message handler: make sure every error names a file and line. Errors
+ * raised with a level of 0, or with non-string values, get the position of
+ * the innermost Lua frame. */
+static int msgh(lua_State *L)
+{
+	const char *msg = lua_tostring(L, 1);
+	if (!msg) {
+		if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)
+			msg = lua_tostring(L, -1);
+		else
+			msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+	}
+	lua_Debug ar;
+	for (int level = 1; lua_getstack(L, level, &ar); level++) {
+		lua_getinfo(L, "Sl", &ar);
+		if (ar.currentline > 0) {
+			size_t n = strlen(ar.short_src);
+			if (strncmp(msg, ar.short_src, n) != 0 || msg[n] != ':')
+				msg = lua_pushfstring(L, "%s:%d: %s", ar.short_src, ar.currentline, msg);
+			break;
+		}
+	}
+	lua_pushstring(L, msg);
+	return 1;
+}
+
+static int protected_setup(lua_State *L)
+{
+	setup(L, lua_touserdata(L, 1));
+	return 0;
+}
+
+void scn_run_buffer(const char *src, size_t len, const char *chunkname, const struct scn_opts *opts,
+                    struct scn_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	struct scn_state S = { .opts = opts, .res = res };
+	lua_State *L = lua_newstate(limited_alloc, &S);
+	if (!L) {
+		snprintf(res->error, sizeof(res->error), "%s: cannot create a Lua state", chunkname);
+		return;
+	}
+	lua_sethook(L, step_hook, LUA_MASKCOUNT, STEP_GRANULE);
+	lua_pushcfunction(L, protected_setup);
+	lua_pushlightuserdata(L, (void *)opts);
+	int st = lua_pcall(L, 1, 0, 0);
+	if (st == LUA_OK) {
+		char name[512];
+		snprintf(name, sizeof(name), "@%s", chunkname);
+		lua_pushcfunction(L, msgh);
+		st = luaL_loadbufferx(L, src, len, name, "t");
+		if (st == LUA_OK)
+			st = lua_pcall(L, 0, 0, -2);
+	}
+	if (st == LUA_OK) {
+		res->ok = 1;
+	} else {
+		const char *m = lua_tostring(L, -1);
+		snprintf(res->error, sizeof(res->error), "%s", m ? m : "unknown error");
+	}
+	lua_close(L);
+}
+
+void scn_run_file(const char *path, const struct scn_opts *opts, struct scn_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		snprintf(res->error, sizeof(res->error), "%s: cannot open: %s", path, strerror(errno));
+		res->io_error = 1;
+		return;
+	}
+	size_t cap = 1 << 16, len = 0;
+	char *buf = malloc(cap);
+	while (buf) {
+		size_t n = fread(buf + len, 1, cap - len, f);
+		len += n;
+		if (n == 0)
+			break;
+		if (len == cap) {
+			char *nb = cap < (64u << 20) ? realloc(buf, cap * 2) : NULL;
+			if (!nb) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+	}
+	int err = ferror(f);
+	fclose(f);
+	if (!buf || err) {
+		snprintf(res->error, sizeof(res->error), "%s: cannot read: %s", path,
+		         buf ? strerror(EIO) : "file too large (64 MiB limit)");
+		res->io_error = 1;
+		free(buf);
+		return;
+	}
+	scn_run_buffer(buf, len, path, opts, res);
+	free(buf);
+}

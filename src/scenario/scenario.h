@@ -1,0 +1,47 @@
+/*
+ * Lua 5.4 scenario scripts: the `nvmodel` module, gpu objects and check().
+ * See docs/scenarios.md for the script-facing API.
+ *
+ * This layer belongs to the tool side: scripts may print (through opts.out),
+ * but nothing here exits; errors come back as a message "file:line: text".
+ */
+#ifndef NVM_SCENARIO_H
+#define NVM_SCENARIO_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "nvmodel/nvmodel.h"
+
+/* Called for every event of every GPU the script opens (for --trace). */
+typedef void (*scn_event_fn)(void *user, int gpu_index, const nvm_event *ev);
+
+struct scn_opts {
+	const char *default_chip; /* used when nvmodel.open{} names no chip; NULL = gv100 */
+	FILE *out;                /* where print() goes; NULL discards */
+	scn_event_fn on_event;    /* optional */
+	void *event_user;
+	uint64_t max_steps;       /* Lua instruction budget; 0 = default (4e9) */
+	uint64_t mem_limit;       /* bytes for the Lua heap; 0 = default (1 GiB) */
+	uint64_t gpu_mem_budget;  /* per-GPU simulated memory budget; 0 = none */
+	int sandbox;              /* no dofile/loadfile/require/io/os (fuzzing) */
+	const char **argv;        /* script arguments, exposed as the global `arg` */
+	int argc;
+};
+
+struct scn_result {
+	int ok;              /* 1 when the script ran to its end */
+	int io_error;        /* the file could not be read (a usage error, not a script failure) */
+	char error[1024];    /* "file:line: message" when !ok */
+	int checks_passed;   /* check() calls that held */
+	int gpus_opened;
+	uint64_t time_ns;    /* virtual time of the last GPU used */
+};
+
+/* Runs Lua source text. chunkname is what messages call the file ("demo.lua"). */
+void scn_run_buffer(const char *src, size_t len, const char *chunkname, const struct scn_opts *opts,
+                    struct scn_result *res);
+/* Reads and runs a file; an unreadable file is an error in res. */
+void scn_run_file(const char *path, const struct scn_opts *opts, struct scn_result *res);
+
+#endif

@@ -1,0 +1,26 @@
+/*
+ * Shared by the files of the scenario layer: each block that offers Lua
+ * methods on gpu objects (builders, uploads, translations) writes them in a
+ * file of its own here and lists its luaL_Reg table in scn_method_tables
+ * (scenario.c).
+ */
+#ifndef NVM_SCN_INTERNAL_H
+#define NVM_SCN_INTERNAL_H
+
+#include <lauxlib.h>
+#include <lua.h>
+
+#include "nvmodel/nvmodel.h"
+
+/* The gpu object at stack index idx (raises a Lua error when it is not one
+ * or is closed). */
+nvm_gpu *scn_checkgpu(lua_State *L, int idx);
+/* Raises a pending hook error, if a Lua event callback failed. Call after
+ * any library call that can emit events. */
+void scn_rethrow(lua_State *L);
+/* luaL_checkinteger limited to [lo, hi], with the argument named in errors. */
+lua_Integer scn_checkrange(lua_State *L, int idx, lua_Integer lo, lua_Integer hi);
+/* An aperture name argument ("vram" / "sysmem"). */
+nvm_aperture scn_checkaperture(lua_State *L, int idx);
+
+#endif

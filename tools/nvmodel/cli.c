@@ -1,0 +1,166 @@
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+const char *cli_prog = "nvmodel";
+
+static void vmsg(const char *cmd, const char *fmt, va_list ap)
+{
+	if (cmd)
+		fprintf(stderr, "%s %s: error: ", cli_prog, cmd);
+	else
+		fprintf(stderr, "%s: error: ", cli_prog);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmsg(cmd, fmt, ap);
+	va_end(ap);
+	if (cmd)
+		fprintf(stderr, "Try '%s %s --help'.\n", cli_prog, cmd);
+	else
+		fprintf(stderr, "Try '%s --help'.\n", cli_prog);
+	return EXIT_USAGE;
+}
+
+int cli_error(int code, const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vmsg(cmd, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+bool cli_parse_u64(const char *s, uint64_t *out)
+{
+	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
+		return false;
+	int base = 10;
+	const char *p = s;
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		base = 16;
+		p += 2;
+	} else if (p[0] == '0' && (p[1] == 'b' || p[1] == 'B')) {
+		base = 2;
+		p += 2;
+	}
+	if (!*p)
+		return false;
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(p, &end, base);
+	if (errno || end == p)
+		return false;
+	unsigned shift = 0;
+	if (*end && base == 10) {
+		switch (*end) {
+		case 'k': case 'K': shift = 10; break;
+		case 'm': case 'M': shift = 20; break;
+		case 'g': case 'G': shift = 30; break;
+		case 't': case 'T': shift = 40; break;
+		default: return false;
+		}
+		end++;
+	}
+	if (*end)
+		return false;
+	if (shift && v > (UINT64_MAX >> shift))
+		return false;
+	*out = (uint64_t)v << shift;
+	return true;
+}
+
+bool cli_wants_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			return false;
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			return true;
+	}
+	return false;
+}
+
+void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+		switch (*p) {
+		case '"': fputs("\\\"", f); break;
+		case '\\': fputs("\\\\", f); break;
+		case '\n': fputs("\\n", f); break;
+		case '\r': fputs("\\r", f); break;
+		case '\t': fputs("\\t", f); break;
+		default:
+			if (*p < 0x20)
+				fprintf(f, "\\u%04x", *p);
+			else
+				fputc(*p, f);
+		}
+	}
+	fputc('"', f);
+}
+
+uint8_t *cli_read_file(const char *path, size_t *len, const char **err)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		*err = strerror(errno);
+		return NULL;
+	}
+	size_t cap = 1 << 16, n = 0;
+	uint8_t *buf = malloc(cap);
+	for (;;) {
+		if (!buf) {
+			*err = "out of memory";
+			fclose(f);
+			return NULL;
+		}
+		size_t got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (got == 0)
+			break;
+		if (n == cap) {
+			uint8_t *nb = realloc(buf, cap * 2);
+			if (!nb)
+				free(buf);
+			buf = nb;
+			cap *= 2;
+		}
+	}
+	if (ferror(f)) {
+		*err = strerror(errno ? errno : EIO);
+		free(buf);
+		fclose(f);
+		return NULL;
+	}
+	fclose(f);
+	*len = n;
+	return buf;
+}
+
+int cli_opt(int argc, char **argv, int *i, const char *name, const char **val)
+{
+	const char *a = argv[*i];
+	size_t n = strlen(name);
+	if (strncmp(a, name, n) != 0)
+		return 0;
+	if (a[n] == '=') {
+		*val = a + n + 1;
+		return 1;
+	}
+	if (a[n] != '\0')
+		return 0;
+	if (*i + 1 >= argc)
+		return -1;
+	*val = argv[++*i];
+	return 1;
+}

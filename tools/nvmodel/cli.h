@@ -1,0 +1,62 @@
+/*
+ * Shared helpers of the nvmodel tool: the sub-command table, exit codes,
+ * number parsing, error messages and JSON output.
+ */
+#ifndef NVM_CLI_H
+#define NVM_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Exit codes (docs/cli.md). */
+enum {
+	EXIT_OK = 0,       /* success */
+	EXIT_FAIL = 1,     /* the work ran and found a problem: failed check, script error, bad data */
+	EXIT_USAGE = 2,    /* bad command line, unreadable or malformed input file */
+	EXIT_INTERNAL = 3, /* out of memory or another failure of the tool itself */
+};
+
+struct command {
+	const char *name;
+	const char *summary;
+	int (*fn)(int argc, char **argv); /* argv[0] is the command name */
+};
+
+/* The table lives in main.c. */
+extern const struct command cli_commands[];
+extern const char *cli_prog; /* "nvmodel" */
+
+/* "nvmodel CMD: error: MESSAGE" + a hint to --help; returns EXIT_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "nvmodel CMD: error: MESSAGE"; returns code. */
+int cli_error(int code, const char *cmd, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Parses an unsigned number: decimal, 0x hex, 0b binary, optional K/M/G/T
+ * suffix (binary multiples). False on garbage or overflow. */
+bool cli_parse_u64(const char *s, uint64_t *out);
+
+/* Does argv contain -h / --help before a "--"? */
+bool cli_wants_help(int argc, char **argv);
+
+/* Option with a value: if argv[*i] is NAME or NAME=V, stores V in *val and
+ * returns 1 (advancing *i past a separate value); -1 when the value is
+ * missing; 0 when argv[*i] is something else. */
+int cli_opt(int argc, char **argv, int *i, const char *name, const char **val);
+
+/* JSON helpers. */
+void json_str(FILE *f, const char *s);
+
+/* Reads a whole file (binary). Returns NULL and sets *err (a static string)
+ * on failure. Caller frees. */
+uint8_t *cli_read_file(const char *path, size_t *len, const char **err);
+
+/* Sub-commands. */
+int cmd_demo(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_chips(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+int cmd_version(int argc, char **argv);
+int cmd_help(int argc, char **argv);
+
+#endif

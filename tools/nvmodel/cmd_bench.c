@@ -1,0 +1,89 @@
+/* nvmodel bench: the performance harness (bench/). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "cli.h"
+
+int cmd_bench(int argc, char **argv)
+{
+	if (cli_wants_help(argc, argv)) {
+		printf("usage: %s bench [--filter TEXT] [--scale X] [--list] [--json]\n"
+		       "\n"
+		       "Runs the benchmarks. Each reports a rate and, where it has one, the rate\n"
+		       "of a plain baseline over the same data measured in the same run, and the\n"
+		       "ratio against its target. Exit 1 if a target is missed.\n"
+		       "\n"
+		       "options:\n"
+		       "  --filter TEXT  only benchmarks whose name contains TEXT\n"
+		       "  --scale X      work size factor (default 1.0; 0.01 for a smoke run)\n"
+		       "  --list         list the benchmarks and exit\n"
+		       "  --json         one JSON object per benchmark\n",
+		       cli_prog);
+		return EXIT_OK;
+	}
+	const char *filter = NULL, *val;
+	double scale = 1.0;
+	bool json = false, list = false;
+	for (int i = 1; i < argc; i++) {
+		int r;
+		if ((r = cli_opt(argc, argv, &i, "--filter", &val))) {
+			if (r < 0)
+				return cli_usage_error("bench", "--filter needs a text");
+			filter = val;
+		} else if ((r = cli_opt(argc, argv, &i, "--scale", &val))) {
+			char *end;
+			scale = r > 0 ? strtod(val, &end) : 0;
+			if (r < 0 || *end || !(scale > 0) || scale > 1000)
+				return cli_usage_error("bench", "--scale needs a number in (0, 1000]");
+		} else if (!strcmp(argv[i], "--json")) {
+			json = true;
+		} else if (!strcmp(argv[i], "--list")) {
+			list = true;
+		} else {
+			return cli_usage_error("bench", "unexpected argument '%s'", argv[i]);
+		}
+	}
+	int missed = 0, ran = 0;
+	for (const struct bench_case *const *t = bench_tables; *t; t++) {
+		for (const struct bench_case *b = *t; b->name; b++) {
+			if (filter && !strstr(b->name, filter))
+				continue;
+			ran++;
+			if (list) {
+				printf("%-28s %s\n", b->name, b->desc);
+				continue;
+			}
+			struct bench_result r = { 0 };
+			if (b->run(scale, &r))
+				return cli_error(EXIT_INTERNAL, "bench", "%s: could not run", b->name);
+			double ratio = r.baseline_rate > 0 ? r.rate / r.baseline_rate : 0;
+			bool ok = (!r.target_ratio || ratio >= r.target_ratio) && (!r.target_rate || r.rate >= r.target_rate);
+			missed += !ok;
+			if (json) {
+				printf("{\"name\": \"%s\", \"unit\": \"%s\", \"rate\": %.0f", b->name, r.unit, r.rate);
+				if (r.baseline_rate > 0)
+					printf(", \"baseline\": \"%s\", \"baseline_rate\": %.0f, \"ratio\": %.3f", r.baseline,
+					       r.baseline_rate, ratio);
+				if (r.target_ratio)
+					printf(", \"target_ratio\": %.3f", r.target_ratio);
+				if (r.target_rate)
+					printf(", \"target_rate\": %.0f", r.target_rate);
+				printf(", \"ok\": %s}\n", ok ? "true" : "false");
+			} else {
+				printf("%-28s %12.3g %-10s", b->name, r.rate, r.unit);
+				if (r.baseline_rate > 0)
+					printf("  ratio %.3f vs %s", ratio, r.baseline);
+				if (r.target_ratio)
+					printf(" (target >= %.2f)", r.target_ratio);
+				if (r.target_rate)
+					printf("  (target >= %.3g %s)", r.target_rate, r.unit);
+				printf("  %s\n", ok ? "ok" : "MISSED");
+			}
+			fflush(stdout);
+		}
+	}
+	if (!ran)
+		return cli_usage_error("bench", "no benchmark matches '%s'", filter ? filter : "");
+	return missed ? EXIT_FAIL : EXIT_OK;
+}

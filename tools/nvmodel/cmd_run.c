@@ -1,0 +1,140 @@
+/*
+ * nvmodel run FILE.lua / nvmodel demo: run a Lua scenario.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "scenario/scenario.h"
+#include "trace.h"
+
+extern const char nvm_demo_lua[];
+extern const size_t nvm_demo_lua_len;
+
+static void run_help(const char *cmd)
+{
+	if (!strcmp(cmd, "demo"))
+		printf("usage: %s demo [--chip C] [--trace OUT.json] [--json]\n"
+		       "\n"
+		       "Runs the built-in demonstration scenario (a copy is examples/demo.lua)\n"
+		       "and prints what happened.\n",
+		       cli_prog);
+	else
+		printf("usage: %s run FILE.lua [--chip C] [--trace OUT.json] [--json] [--max-steps N] [-- ARGS...]\n"
+		       "\n"
+		       "Runs a Lua 5.4 scenario script (docs/scenarios.md). A script error or a\n"
+		       "failed check() prints FILE:LINE: MESSAGE and exits 1.\n",
+		       cli_prog);
+	printf("\n"
+	       "options:\n"
+	       "  --chip C          chip for nvmodel.open{} calls that name none (default gv100;\n"
+	       "                    see 'nvmodel chips')\n"
+	       "  --trace OUT.json  write every event as Chrome trace-event JSON (Perfetto)\n"
+	       "  --json            print a JSON summary on stdout at the end\n");
+	if (strcmp(cmd, "demo"))
+		printf("  --max-steps N     Lua instruction budget (default 4000000000)\n"
+		       "  -- ARGS...        arguments for the script, in the global table `arg`\n");
+	printf("  -h, --help        this help\n");
+}
+
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+static int scenario_main(const char *cmd, int argc, char **argv)
+{
+	bool demo = !strcmp(cmd, "demo");
+	if (cli_wants_help(argc, argv)) {
+		run_help(cmd);
+		return EXIT_OK;
+	}
+	struct scn_opts o = { .out = stdout };
+	const char *file = NULL, *trace_path = NULL, *val = NULL;
+	bool json = false;
+	for (int i = 1; i < argc; i++) {
+		int r;
+		if (!strcmp(argv[i], "--")) {
+			if (demo)
+				return cli_usage_error(cmd, "demo takes no script arguments");
+			o.argv = (const char **)&argv[i + 1];
+			o.argc = argc - i - 1;
+			break;
+		} else if ((r = cli_opt(argc, argv, &i, "--chip", &val))) {
+			if (r < 0)
+				return cli_usage_error(cmd, "--chip needs a chip name");
+			if (!nvm_chip_find(val))
+				return cli_usage_error(cmd, "unknown chip '%s' (see 'nvmodel chips')", val);
+			o.default_chip = val;
+		} else if ((r = cli_opt(argc, argv, &i, "--trace", &val))) {
+			if (r < 0 || !*val)
+				return cli_usage_error(cmd, "--trace needs an output file");
+			trace_path = val;
+		} else if (!demo && (r = cli_opt(argc, argv, &i, "--max-steps", &val))) {
+			if (r < 0 || !cli_parse_u64(val, &o.max_steps) || !o.max_steps)
+				return cli_usage_error(cmd, "--max-steps needs a positive number");
+		} else if (!strcmp(argv[i], "--json")) {
+			json = true;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			return cli_usage_error(cmd, "unknown option '%s'", argv[i]);
+		} else if (!demo && !file) {
+			file = argv[i];
+		} else {
+			return cli_usage_error(cmd, "unexpected argument '%s'", argv[i]);
+		}
+	}
+	if (!demo && !file)
+		return cli_usage_error(cmd, "no scenario file given");
+	if (trace_path && file && same_file(trace_path, file))
+		return cli_usage_error(cmd, "--trace %s would overwrite the scenario itself", trace_path);
+
+	struct trace_writer tw;
+	if (trace_path) {
+		if (trace_open(&tw, trace_path)) {
+			trace_abort(&tw);
+			return cli_error(EXIT_USAGE, cmd, "%s: cannot write the trace", trace_path);
+		}
+		o.on_event = trace_event;
+		o.event_user = &tw;
+	}
+	/* JSON output owns stdout: script prints go to stderr then. */
+	if (json)
+		o.out = stderr;
+
+	struct scn_result res;
+	if (demo)
+		scn_run_buffer(nvm_demo_lua, nvm_demo_lua_len, "demo.lua", &o, &res);
+	else
+		scn_run_file(file, &o, &res);
+	fflush(o.out);
+
+	int trace_rc = trace_path ? trace_finish(&tw) : 0;
+	if (res.io_error)
+		return cli_error(EXIT_USAGE, cmd, "%s", res.error);
+	if (!res.ok)
+		fprintf(stderr, "%s\n", res.error);
+	if (json) {
+		printf("{\"ok\": %s, \"checks_passed\": %d, \"gpus\": %d, \"time_ns\": %llu, \"error\": ",
+		       res.ok ? "true" : "false", res.checks_passed, res.gpus_opened, (unsigned long long)res.time_ns);
+		if (res.ok)
+			fputs("null", stdout);
+		else
+			json_str(stdout, res.error);
+		printf("}\n");
+	}
+	if (trace_rc)
+		return cli_error(EXIT_INTERNAL, cmd, "%s: could not write the trace", trace_path);
+	return res.ok ? EXIT_OK : EXIT_FAIL;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	return scenario_main("run", argc, argv);
+}
+
+int cmd_demo(int argc, char **argv)
+{
+	return scenario_main("demo", argc, argv);
+}

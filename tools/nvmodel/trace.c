@@ -1,0 +1,83 @@
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "trace.h"
+
+int trace_open(struct trace_writer *t, const char *path)
+{
+	memset(t, 0, sizeof(*t));
+	size_t n = strlen(path) + 16;
+	t->path = strdup(path);
+	t->tmp_path = malloc(n);
+	if (!t->path || !t->tmp_path)
+		return -1;
+	snprintf(t->tmp_path, n, "%s.tmp%ld", path, (long)getpid());
+	t->f = fopen(t->tmp_path, "w");
+	if (!t->f)
+		return -1;
+	fputs("{\"displayTimeUnit\": \"ns\", \"traceEvents\": [\n", t->f);
+	return 0;
+}
+
+static int block_tid(struct trace_writer *t, const char *block)
+{
+	for (int i = 0; i < t->nblocks; i++)
+		if (!strcmp(t->blocks[i], block))
+			return i + 1;
+	if (t->nblocks == (int)(sizeof(t->blocks) / sizeof(t->blocks[0])))
+		return 0;
+	t->blocks[t->nblocks++] = block; /* block names are static strings */
+	fprintf(t->f, "%s{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 0, \"tid\": %d, \"args\": {\"name\": ",
+	        t->nevents++ ? ",\n" : "", t->nblocks);
+	json_str(t->f, block);
+	fputs("}}", t->f);
+	return t->nblocks;
+}
+
+void trace_event(void *user, int gpu_index, const nvm_event *ev)
+{
+	struct trace_writer *t = user;
+	if (!t->f)
+		return;
+	int tid = block_tid(t, ev->block ? ev->block : "?");
+	fprintf(t->f, "%s{\"ph\": \"i\", \"s\": \"t\", \"pid\": %d, \"tid\": %d, \"ts\": %llu.%03llu, \"cat\": ",
+	        t->nevents++ ? ",\n" : "", gpu_index, tid, (unsigned long long)(ev->time_ns / 1000),
+	        (unsigned long long)(ev->time_ns % 1000));
+	json_str(t->f, nvm_event_type_name(ev->type));
+	fputs(", \"name\": ", t->f);
+	json_str(t->f, ev->code);
+	fprintf(t->f, ", \"args\": {\"addr\": %llu, \"value\": %llu, \"message\": ", (unsigned long long)ev->addr,
+	        (unsigned long long)ev->value);
+	json_str(t->f, ev->message);
+	fputs("}}", t->f);
+}
+
+int trace_finish(struct trace_writer *t)
+{
+	int rc = -1;
+	if (t->f) {
+		fputs("\n]}\n", t->f);
+		rc = fclose(t->f) == 0 && rename(t->tmp_path, t->path) == 0 ? 0 : -1;
+		t->f = NULL;
+	}
+	if (rc)
+		unlink(t->tmp_path);
+	free(t->path);
+	free(t->tmp_path);
+	t->path = t->tmp_path = NULL;
+	return rc;
+}
+
+void trace_abort(struct trace_writer *t)
+{
+	if (t->f) {
+		fclose(t->f);
+		t->f = NULL;
+		unlink(t->tmp_path);
+	}
+	free(t->path);
+	free(t->tmp_path);
+	t->path = t->tmp_path = NULL;
+}
