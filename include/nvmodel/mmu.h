@@ -155,12 +155,24 @@ typedef struct nvm_mmu_mapping {
 	nvm_mmu_result attr; /* target, pa (of va), page_size, kind, flags; sparse */
 } nvm_mmu_mapping;
 
-/* Calls fn for every valid or sparse leaf (pages in VA order). Stops after
- * max_entries page-table entries read (hostile trees can be huge): returns
- * NVM_ERR_RANGE then. fn returns non-zero to stop early. */
+/* Enumeration callbacks: map for every valid or sparse leaf (in VA order),
+ * edge for every directory entry that points at a next-level table (level
+ * names as in nvm_mmu_walk_level). Either may be NULL; a non-zero return
+ * stops the enumeration. */
 typedef int (*nvm_mmu_map_fn)(void *user, const nvm_mmu_mapping *m);
+typedef int (*nvm_mmu_edge_fn)(void *user, const char *level, nvm_mmu_target tgt, uint64_t table,
+                               unsigned index, const char *child_level, nvm_mmu_target child_tgt,
+                               uint64_t child);
+typedef struct nvm_mmu_enum_ops {
+	nvm_mmu_map_fn map;
+	nvm_mmu_edge_fn edge;
+	void *user;
+} nvm_mmu_enum_ops;
+
+/* Walks a whole ver2 tree. Stops after max_entries page-table entries read
+ * (hostile trees can be huge, or loop): returns NVM_ERR_RANGE then. */
 nvm_status nvm_mmu_enum(nvm_gpu *gpu, unsigned pdb_target, uint64_t pdb_addr, uint64_t max_entries,
-                        nvm_mmu_map_fn fn, void *user);
+                        const nvm_mmu_enum_ops *ops);
 
 /* ---------------------------------------------------------------- the MMU block */
 

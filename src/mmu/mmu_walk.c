@@ -325,8 +325,7 @@ nvm_status nvm_mmu_walk(nvm_gpu *gpu, unsigned pdb_target, uint64_t pdb_addr, ui
 struct enum_ctx {
 	nvm_gpu *gpu;
 	uint64_t budget;
-	nvm_mmu_map_fn fn;
-	void *user;
+	const nvm_mmu_enum_ops *ops;
 	int stop;
 	nvm_status st;
 };
@@ -347,7 +346,15 @@ static void enum_emit(struct enum_ctx *c, uint64_t va, uint64_t size, const nvm_
 	if (c->stop)
 		return;
 	nvm_mmu_mapping m = { va, size, *attr };
-	if (c->fn(c->user, &m))
+	if (c->ops->map && c->ops->map(c->ops->user, &m))
+		c->stop = 1;
+}
+
+static void enum_edge(struct enum_ctx *c, int lvl, nvm_mmu_target tgt, uint64_t table, unsigned idx,
+                      const char *child_level, nvm_mmu_target ctgt, uint64_t child)
+{
+	if (!c->stop && c->ops->edge &&
+	    c->ops->edge(c->ops->user, pd_levels[lvl].name, tgt, table, idx, child_level, ctgt, child))
 		c->stop = 1;
 }
 
@@ -423,6 +430,7 @@ static void enum_level(struct enum_ctx *c, int lvl, nvm_mmu_target tgt, uint64_t
 					enum_sparse(c, va, 1ull << L->shift);
 				continue;
 			}
+			enum_edge(c, lvl, tgt, table, i, pd_levels[lvl + 1].name, pde_target(a), pde_table_addr(e[0], a));
 			enum_level(c, lvl + 1, pde_target(a), pde_table_addr(e[0], a), va);
 			continue;
 		}
@@ -450,19 +458,23 @@ static void enum_level(struct enum_ctx *c, int lvl, nvm_mmu_target tgt, uint64_t
 			pp.small_tgt = pde_target(as);
 			pp.small_table = (as == 1 ? F64(e[1], 32, 8) : F64(e[1], 53, 8)) << 12;
 		}
+		if (pp.big_present)
+			enum_edge(c, lvl, tgt, table, i, "PTE_BIG", pp.big_tgt, pp.big_table);
+		if (pp.small_present)
+			enum_edge(c, lvl, tgt, table, i, "PTE_SMALL", pp.small_tgt, pp.small_table);
 		enum_pts(c, &pp, va);
 	}
 }
 
 nvm_status nvm_mmu_enum(nvm_gpu *gpu, unsigned pdb_target, uint64_t pdb_addr, uint64_t max_entries,
-                        nvm_mmu_map_fn fn, void *user)
+                        const nvm_mmu_enum_ops *ops)
 {
-	if (!gpu || !fn)
+	if (!gpu || !ops)
 		return NVM_ERR_ARG;
 	nvm_aperture ap;
 	if (!mmu_ramin_aperture(pdb_target, &ap))
 		return NVM_ERR_APERTURE;
-	struct enum_ctx c = { gpu, max_entries, fn, user, 0, NVM_OK };
+	struct enum_ctx c = { gpu, max_entries, ops, 0, NVM_OK };
 	nvm_mmu_target tgt = pdb_target == NVM_MMU_PDB_VID ? NVM_MMU_TGT_VID : (nvm_mmu_target)pdb_target;
 	enum_level(&c, 0, tgt, pdb_addr & ~0xfffull, 0);
 	return c.st;

@@ -341,13 +341,14 @@ static void test_enum(void **state)
 	ptb_map(&b, 0x410000, K4, ptb_pte(0x900000, 0, 0, 0));
 	ptb_map(&b, 0x411000, K4, PTB_VOL);
 	struct enum_acc a = { 0 };
-	assert_int_equal(nvm_mmu_enum(gpu, NVM_MMU_PDB_VID, b.pdb, 1u << 20, count_map, &a), NVM_OK);
+	nvm_mmu_enum_ops ops = { count_map, NULL, &a };
+	assert_int_equal(nvm_mmu_enum(gpu, NVM_MMU_PDB_VID, b.pdb, 1u << 20, &ops), NVM_OK);
 	assert_int_equal(a.n, 1 + 16 + 1 + 1); /* big page seen as 4K pieces next to a small table */
 	assert_int_equal(a.bytes, M2 + K64 + 2 * K4);
 	assert_int_equal(a.sparse, 1);
 	/* A budget too small for the tree is reported. */
 	memset(&a, 0, sizeof(a));
-	assert_int_equal(nvm_mmu_enum(gpu, NVM_MMU_PDB_VID, b.pdb, 10, count_map, &a), NVM_ERR_RANGE);
+	assert_int_equal(nvm_mmu_enum(gpu, NVM_MMU_PDB_VID, b.pdb, 10, &ops), NVM_ERR_RANGE);
 	nvm_close(gpu);
 }
 

@@ -58,5 +58,7 @@ int cmd_chips(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 int cmd_help(int argc, char **argv);
+int cmd_vm(int argc, char **argv);
+int cmd_fault(int argc, char **argv);
 
 #endif

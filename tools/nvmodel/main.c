@@ -12,6 +12,8 @@ const struct command cli_commands[] = {
 	{ "run", "run a Lua scenario script", cmd_run },
 	{ "chips", "list the chip profiles", cmd_chips },
 	{ "bench", "run the performance benchmarks", cmd_bench },
+	{ "vm", "walk or dump GPU page tables in a memory image", cmd_vm },
+	{ "fault", "decode GPU fault-buffer packets", cmd_fault },
 	{ "version", "print the version", cmd_version },
 	{ "help", "show help for a command", cmd_help },
 	{ NULL, NULL, NULL },
