@@ -89,11 +89,13 @@ static int bench_tlb(double scale, struct bench_result *out)
 	bench_sink(s);
 	nvm_mmu_stats st;
 	nvm_mmu_get_stats(gpu, &st);
-	if (st.tlb_hits < n - NPAGES) {
+	if (st.tlb_hits * 10 < n * 9) { /* not measuring what it claims */
 		nvm_close(gpu);
 		return 1;
 	}
-	out->unit = "translations/s";
+	static char unit[96];
+	snprintf(unit, sizeof(unit), "translations/s (TLB hit rate %.1f%%)", 100.0 * (double)st.tlb_hits / (double)n);
+	out->unit = unit;
 	out->rate = (double)n / (t2 - t1);
 	out->baseline_rate = (double)n / (t1 - t0);
 	out->baseline = "full 5-level ver2 walks (nvm_mmu_walk)";
@@ -103,8 +105,8 @@ static int bench_tlb(double scale, struct bench_result *out)
 }
 
 /* A sparse 49-bit space: 1 GiB mapped with 512 2 MiB PTEs near the top of
- * the VA range; translations at random 2 MiB pages with the TLB dropped
- * before each (full walks through the block). */
+ * the VA range; translations at random addresses through the block, the
+ * whole TLB dropped every 64 translations. */
 static int bench_sparse_1g(double scale, struct bench_result *out)
 {
 	static char unit[160];
