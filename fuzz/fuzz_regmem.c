@@ -94,7 +94,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		}
 		case 7: {
-			nvm_run_opts o = { .ns = take(&in, 3) << (op >> 6), .flags = op >> 5 & 1, .max_events = 100000 };
+			nvm_run_opts o = { .ns = take(&in, 3) << (op >> 6),
+				           .flags = op >> 5 & 1,
+				           .max_events = 100000 };
 			nvm_run(gpu, &o);
 			break;
 		}

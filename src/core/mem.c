@@ -11,10 +11,10 @@
 
 #include "core.h"
 
-#define RADIX_BITS 9u
+#define RADIX_BITS   9u
 #define RADIX_FANOUT (1u << RADIX_BITS)
 #define RADIX_LEVELS 4u
-#define PN_LIMIT (1ull << (RADIX_BITS * RADIX_LEVELS))
+#define PN_LIMIT     (1ull << (RADIX_BITS * RADIX_LEVELS))
 
 const uint8_t mem_zero_page[NVM_PAGE_SIZE];
 

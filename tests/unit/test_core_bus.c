@@ -62,8 +62,12 @@ static nvm_gpu *gpu_with_block(struct probe *p)
 {
 	nvm_gpu *gpu;
 	assert_int_equal(nvm_open(NULL, &gpu), NVM_OK);
-	struct reg_block b = { .name = "test", .base = BASE, .size = 0x100, .regs = test_regs,
-		               .nregs = sizeof(test_regs) / sizeof(test_regs[0]), .ctx = p };
+	struct reg_block b = { .name = "test",
+		               .base = BASE,
+		               .size = 0x100,
+		               .regs = test_regs,
+		               .nregs = sizeof(test_regs) / sizeof(test_regs[0]),
+		               .ctx = p };
 	assert_int_equal(bus_add(gpu, &b), NVM_OK);
 	return gpu;
 }
@@ -201,12 +205,9 @@ static void table_validation(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(reset_values_and_masks),
-		cmocka_unit_test(write_one_to_clear),
-		cmocka_unit_test(read_handler),
-		cmocka_unit_test(unknown_offsets_read_zero_and_report),
-		cmocka_unit_test(mmio_trace_events),
-		cmocka_unit_test(table_validation),
+		cmocka_unit_test(reset_values_and_masks), cmocka_unit_test(write_one_to_clear),
+		cmocka_unit_test(read_handler),           cmocka_unit_test(unknown_offsets_read_zero_and_report),
+		cmocka_unit_test(mmio_trace_events),      cmocka_unit_test(table_validation),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

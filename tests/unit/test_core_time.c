@@ -189,8 +189,8 @@ static void ptimer_counts_virtual_ns(void **state)
 	assert_int_equal(nvm_reg_write(gpu, 0x9410, 0xffffffff), NVM_OK);
 	assert_int_equal(nvm_reg_write(gpu, 0x9400, 0xfffffc1f), NVM_OK);
 	uint64_t t = ptimer_now(gpu);
-	assert_int_equal(t >> 32, 0x1fffffff);           /* bits 31:29 of TIME_1 read 0 */
-	assert_int_equal(t & 0xffffffff, 0xfffffc00u);   /* bits 4:0 of TIME_0 read 0 */
+	assert_int_equal(t >> 32, 0x1fffffff);         /* bits 31:29 of TIME_1 read 0 */
+	assert_int_equal(t & 0xffffffff, 0xfffffc00u); /* bits 4:0 of TIME_0 read 0 */
 	o.ns = 2000;
 	nvm_run(gpu, &o);
 	/* The 61-bit counter wraps to 0 after 0x1fffffff_ffffffe0. */

@@ -62,10 +62,14 @@ bool cli_parse_u64(const char *s, uint64_t *out)
 	unsigned shift = 0;
 	if (*end && base == 10) {
 		switch (*end) {
-		case 'k': case 'K': shift = 10; break;
-		case 'm': case 'M': shift = 20; break;
-		case 'g': case 'G': shift = 30; break;
-		case 't': case 'T': shift = 40; break;
+		case 'k':
+		case 'K': shift = 10; break;
+		case 'm':
+		case 'M': shift = 20; break;
+		case 'g':
+		case 'G': shift = 30; break;
+		case 't':
+		case 'T': shift = 40; break;
 		default: return false;
 		}
 		end++;

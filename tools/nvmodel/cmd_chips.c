@@ -20,7 +20,8 @@ int cmd_chips(int argc, char **argv)
 			return cli_usage_error("chips", "unexpected argument '%s'", argv[i]);
 	}
 	if (!json)
-		printf("%-7s %-6s %-10s %-18s %-18s %s\n", "chip", "family", "boot_0", "vram_max", "sysmem_max", "blocks");
+		printf("%-7s %-6s %-10s %-18s %-18s %s\n", "chip", "family", "boot_0", "vram_max", "sysmem_max",
+		       "blocks");
 	for (size_t i = 0; i < nvm_chip_count(); i++) {
 		const nvm_chip_info *c = nvm_chip_get(i);
 		if (json) {
