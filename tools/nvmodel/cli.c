@@ -168,3 +168,14 @@ int cli_opt(int argc, char **argv, int *i, const char *name, const char **val)
 	*val = argv[++*i];
 	return 1;
 }
+
+int cli_only_json(const char *cmd, int argc, char **argv, bool *json)
+{
+	*json = false;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--json"))
+			return cli_usage_error(cmd, "unexpected argument '%s'", argv[i]);
+		*json = true;
+	}
+	return EXIT_OK;
+}
