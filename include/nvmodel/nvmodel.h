@@ -48,12 +48,12 @@ const char *nvm_version(void);
 
 /* Per-chip facts a user may want to see. Chip profiles are const data. */
 typedef struct nvm_chip_info {
-	const char *name;       /* "gv100", "g80", "nv04", ... */
-	const char *family;     /* "NV04", "G80", "GV100" */
-	uint32_t boot_0;        /* what PMC_BOOT_0 reads */
-	uint64_t vram_max;      /* largest VRAM the profile accepts, bytes */
-	uint64_t sysmem_max;    /* largest system memory, bytes */
-	const char *blocks;     /* space-separated names of the blocks it has */
+	const char *name;    /* "gv100", "g80", "nv04", ... */
+	const char *family;  /* "NV04", "G80", "GV100" */
+	uint32_t boot_0;     /* what PMC_BOOT_0 reads */
+	uint64_t vram_max;   /* largest VRAM the profile accepts, bytes */
+	uint64_t sysmem_max; /* largest system memory, bytes */
+	const char *blocks;  /* space-separated names of the blocks it has */
 } nvm_chip_info;
 
 /* Number of chip profiles, and the i-th (NULL when out of range). */
@@ -87,11 +87,7 @@ const nvm_chip_info *nvm_gpu_chip(const nvm_gpu *gpu);
 /* Apertures. The hardware's SYS_MEM_COHERENT and SYS_MEM_NONCOHERENT targets
  * both land in NVM_AP_SYSMEM: coherence is a cache property the model does
  * not need to simulate. */
-typedef enum nvm_aperture {
-	NVM_AP_VRAM = 0,
-	NVM_AP_SYSMEM = 1,
-	NVM_AP_COUNT
-} nvm_aperture;
+typedef enum nvm_aperture { NVM_AP_VRAM = 0, NVM_AP_SYSMEM = 1, NVM_AP_COUNT } nvm_aperture;
 
 /* Parses "vram" / "sysmem" (also "sys", "sysmem_coh", "sysmem_ncoh");
  * returns NVM_ERR_APERTURE when unknown. */
@@ -113,8 +109,7 @@ nvm_status nvm_mem_wr32(nvm_gpu *gpu, nvm_aperture ap, uint64_t addr, uint32_t v
  * a pointer into a shared page of zeros (do not write through it); with
  * for_write != 0 the page is allocated. The pointer stays valid until
  * nvm_close. */
-nvm_status nvm_mem_page(nvm_gpu *gpu, nvm_aperture ap, uint64_t addr, int for_write,
-                        uint8_t **ptr, size_t *avail);
+nvm_status nvm_mem_page(nvm_gpu *gpu, nvm_aperture ap, uint64_t addr, int for_write, uint8_t **ptr, size_t *avail);
 
 /* Number of 4 KiB pages allocated in an aperture (how much host memory the
  * sparse store really uses). */
@@ -174,7 +169,7 @@ typedef enum nvm_event_type {
 } nvm_event_type;
 
 #define NVM_EV_MASK(t) (1u << (t))
-#define NVM_EV_ALL ((1u << NVM_EV_COUNT) - 1u)
+#define NVM_EV_ALL     ((1u << NVM_EV_COUNT) - 1u)
 
 typedef struct nvm_event {
 	nvm_event_type type;

@@ -12,7 +12,7 @@
 const char *nvm_version(void)
 {
 #define STR2(x) #x
-#define STR(x) STR2(x)
+#define STR(x)  STR2(x)
 	return STR(NVM_VERSION_MAJOR) "." STR(NVM_VERSION_MINOR) "." STR(NVM_VERSION_PATCH);
 }
 
@@ -38,16 +38,19 @@ const char *nvm_status_str(nvm_status st)
 const char *nvm_event_type_name(nvm_event_type t)
 {
 	static const char *const names[NVM_EV_COUNT] = {
-		[NVM_EV_GUEST_ERROR] = "guest_error", [NVM_EV_UNMODELLED] = "unmodelled",
-		[NVM_EV_INTERRUPT] = "interrupt",     [NVM_EV_FAULT] = "fault",
-		[NVM_EV_METHOD] = "method",           [NVM_EV_MMIO] = "mmio",
+		[NVM_EV_GUEST_ERROR] = "guest_error",
+		[NVM_EV_UNMODELLED] = "unmodelled",
+		[NVM_EV_INTERRUPT] = "interrupt",
+		[NVM_EV_FAULT] = "fault",
+		[NVM_EV_METHOD] = "method",
+		[NVM_EV_MMIO] = "mmio",
 		[NVM_EV_TRACE] = "trace",
 	};
 	return (unsigned)t < NVM_EV_COUNT ? names[t] : NULL;
 }
 
-void emit(nvm_gpu *gpu, nvm_event_type type, const char *block, const char *code, uint64_t addr,
-          uint64_t value, const char *fmt, ...)
+void emit(nvm_gpu *gpu, nvm_event_type type, const char *block, const char *code, uint64_t addr, uint64_t value,
+          const char *fmt, ...)
 {
 	gpu->ev_count[type]++;
 	if (!emit_wanted(gpu, type))
@@ -179,9 +182,8 @@ nvm_status nvm_aperture_parse(const char *name, nvm_aperture *out)
 		const char *name;
 		nvm_aperture ap;
 	} names[] = {
-		{ "vram", NVM_AP_VRAM },          { "vid", NVM_AP_VRAM },
-		{ "sysmem", NVM_AP_SYSMEM },      { "sys", NVM_AP_SYSMEM },
-		{ "sysmem_coh", NVM_AP_SYSMEM },  { "sysmem_ncoh", NVM_AP_SYSMEM },
+		{ "vram", NVM_AP_VRAM },  { "vid", NVM_AP_VRAM },          { "sysmem", NVM_AP_SYSMEM },
+		{ "sys", NVM_AP_SYSMEM }, { "sysmem_coh", NVM_AP_SYSMEM }, { "sysmem_ncoh", NVM_AP_SYSMEM },
 	};
 	if (!name || !out)
 		return NVM_ERR_ARG;
@@ -253,8 +255,7 @@ nvm_status nvm_mem_wr32(nvm_gpu *gpu, nvm_aperture ap, uint64_t addr, uint32_t v
 	return nvm_mem_write(gpu, ap, addr, b, 4);
 }
 
-nvm_status nvm_mem_page(nvm_gpu *gpu, nvm_aperture ap, uint64_t addr, int for_write, uint8_t **ptr,
-                        size_t *avail)
+nvm_status nvm_mem_page(nvm_gpu *gpu, nvm_aperture ap, uint64_t addr, int for_write, uint8_t **ptr, size_t *avail)
 {
 	struct mem_space *m = aperture(gpu, ap);
 	if (!m)

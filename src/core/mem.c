@@ -11,10 +11,10 @@
 
 #include "core.h"
 
-#define RADIX_BITS 9u
+#define RADIX_BITS   9u
 #define RADIX_FANOUT (1u << RADIX_BITS)
 #define RADIX_LEVELS 4u
-#define PN_LIMIT (1ull << (RADIX_BITS * RADIX_LEVELS))
+#define PN_LIMIT     (1ull << (RADIX_BITS * RADIX_LEVELS))
 
 const uint8_t mem_zero_page[NVM_PAGE_SIZE];
 
@@ -115,42 +115,36 @@ nvm_status mem_span(struct mem_space *m, uint64_t addr, bool for_write, uint8_t 
 	return NVM_OK;
 }
 
-nvm_status mem_read(struct mem_space *m, uint64_t addr, void *buf, size_t len)
+/* The one copy loop of both directions: page by page through mem_span. */
+static nvm_status mem_copy(struct mem_space *m, uint64_t addr, uint8_t *buf, size_t len, bool write)
 {
 	if (!in_range(m, addr, len))
 		return NVM_ERR_RANGE;
-	uint8_t *out = buf;
 	while (len) {
 		uint8_t *p;
 		size_t avail;
-		nvm_status st = mem_span(m, addr, false, &p, &avail);
+		nvm_status st = mem_span(m, addr, write, &p, &avail);
 		if (st)
 			return st;
 		size_t n = avail < len ? avail : len;
-		memcpy(out, p, n);
-		out += n;
+		if (write)
+			memcpy(p, buf, n);
+		else
+			memcpy(buf, p, n);
+		buf += n;
 		addr += n;
 		len -= n;
 	}
 	return NVM_OK;
 }
 
+nvm_status mem_read(struct mem_space *m, uint64_t addr, void *buf, size_t len)
+{
+	return mem_copy(m, addr, buf, len, false);
+}
+
 nvm_status mem_write(struct mem_space *m, uint64_t addr, const void *buf, size_t len)
 {
-	if (!in_range(m, addr, len))
-		return NVM_ERR_RANGE;
-	const uint8_t *in = buf;
-	while (len) {
-		uint8_t *p;
-		size_t avail;
-		nvm_status st = mem_span(m, addr, true, &p, &avail);
-		if (st)
-			return st;
-		size_t n = avail < len ? avail : len;
-		memcpy(p, in, n);
-		in += n;
-		addr += n;
-		len -= n;
-	}
-	return NVM_OK;
+	/* mem_copy only reads through buf when write is true. */
+	return mem_copy(m, addr, (uint8_t *)(uintptr_t)buf, len, true);
 }

@@ -22,9 +22,8 @@ static void pmc_update(nvm_gpu *gpu)
 	}
 	if (out != p->out) {
 		p->out = out;
-		emit(gpu, NVM_EV_INTERRUPT, "pmc", "intr", 0x100, (uint64_t)out,
-		     "interrupt line %s (PMC_INTR 0x%08x)", out ? "asserted" : "deasserted",
-		     p->lines | p->soft);
+		emit(gpu, NVM_EV_INTERRUPT, "pmc", "intr", 0x100, (uint64_t)out, "interrupt line %s (PMC_INTR 0x%08x)",
+		     out ? "asserted" : "deasserted", p->lines | p->soft);
 	}
 }
 

@@ -11,12 +11,12 @@
 
 #include "core.h"
 
-#define NV_PTIMER_INTR_0 0x9100
+#define NV_PTIMER_INTR_0    0x9100
 #define NV_PTIMER_INTR_EN_0 0x9140
-#define NV_PTIMER_TIME_0 0x9400
-#define NV_PTIMER_TIME_1 0x9410
-#define NV_PTIMER_ALARM_0 0x9420
-#define INTR_0_ALARM 0x1u
+#define NV_PTIMER_TIME_0    0x9400
+#define NV_PTIMER_TIME_1    0x9410
+#define NV_PTIMER_ALARM_0   0x9420
+#define INTR_0_ALARM        0x1u
 
 struct ptimer {
 	nvm_gpu *gpu;

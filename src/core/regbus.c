@@ -120,14 +120,25 @@ static nvm_status check_addr(uint32_t addr)
 	return NVM_OK;
 }
 
-nvm_status bus_read(nvm_gpu *gpu, uint32_t addr, uint32_t *val)
+/* Checks addr and finds its block and register (either may be NULL). */
+static nvm_status lookup(nvm_gpu *gpu, uint32_t addr, struct reg_block **b, const struct reg_desc **r, size_t *idx)
 {
 	nvm_status st = check_addr(addr);
 	if (st)
 		return st;
-	struct reg_block *b = find_block(&gpu->bus, addr);
+	*b = find_block(&gpu->bus, addr);
+	*r = *b ? find_reg(*b, addr, idx) : NULL;
+	return NVM_OK;
+}
+
+nvm_status bus_read(nvm_gpu *gpu, uint32_t addr, uint32_t *val)
+{
+	struct reg_block *b;
+	const struct reg_desc *r;
 	size_t idx;
-	const struct reg_desc *r = b ? find_reg(b, addr, &idx) : NULL;
+	nvm_status st = lookup(gpu, addr, &b, &r, &idx);
+	if (st)
+		return st;
 	if (r) {
 		*val = r->read ? r->read(b->ctx, r, b->vals[idx]) : b->vals[idx];
 		return NVM_OK;
@@ -142,15 +153,15 @@ nvm_status bus_read(nvm_gpu *gpu, uint32_t addr, uint32_t *val)
 
 nvm_status bus_write(nvm_gpu *gpu, uint32_t addr, uint32_t val)
 {
-	nvm_status st = check_addr(addr);
+	struct reg_block *b;
+	const struct reg_desc *r;
+	size_t idx;
+	nvm_status st = lookup(gpu, addr, &b, &r, &idx);
 	if (st)
 		return st;
-	struct reg_block *b = find_block(&gpu->bus, addr);
-	size_t idx;
-	const struct reg_desc *r = b ? find_reg(b, addr, &idx) : NULL;
 	if (emit_wanted(gpu, NVM_EV_MMIO))
-		emit(gpu, NVM_EV_MMIO, b ? b->name : "bus", "wr32", addr, val, "%s <- 0x%08x",
-		     r ? r->name : "?", val);
+		emit(gpu, NVM_EV_MMIO, b ? b->name : "bus", "wr32", addr, val, "%s <- 0x%08x", r ? r->name : "?",
+		     val);
 	if (r) {
 		uint32_t *stored = &b->vals[idx];
 		uint32_t old = *stored;

@@ -62,10 +62,14 @@ bool cli_parse_u64(const char *s, uint64_t *out)
 	unsigned shift = 0;
 	if (*end && base == 10) {
 		switch (*end) {
-		case 'k': case 'K': shift = 10; break;
-		case 'm': case 'M': shift = 20; break;
-		case 'g': case 'G': shift = 30; break;
-		case 't': case 'T': shift = 40; break;
+		case 'k':
+		case 'K': shift = 10; break;
+		case 'm':
+		case 'M': shift = 20; break;
+		case 'g':
+		case 'G': shift = 30; break;
+		case 't':
+		case 'T': shift = 40; break;
 		default: return false;
 		}
 		end++;
@@ -163,4 +167,15 @@ int cli_opt(int argc, char **argv, int *i, const char *name, const char **val)
 		return -1;
 	*val = argv[++*i];
 	return 1;
+}
+
+int cli_only_json(const char *cmd, int argc, char **argv, bool *json)
+{
+	*json = false;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--json"))
+			return cli_usage_error(cmd, "unexpected argument '%s'", argv[i]);
+		*json = true;
+	}
+	return EXIT_OK;
 }

@@ -44,6 +44,10 @@ bool cli_wants_help(int argc, char **argv);
  * missing; 0 when argv[*i] is something else. */
 int cli_opt(int argc, char **argv, int *i, const char *name, const char **val);
 
+/* For commands whose only option is --json: sets *json; returns EXIT_OK or
+ * (after printing the error) EXIT_USAGE. */
+int cli_only_json(const char *cmd, int argc, char **argv, bool *json);
+
 /* JSON helpers. */
 void json_str(FILE *f, const char *s);
 

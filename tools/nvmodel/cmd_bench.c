@@ -58,13 +58,14 @@ int cmd_bench(int argc, char **argv)
 			if (b->run(scale, &r))
 				return cli_error(EXIT_INTERNAL, "bench", "%s: could not run", b->name);
 			double ratio = r.baseline_rate > 0 ? r.rate / r.baseline_rate : 0;
-			bool ok = (!r.target_ratio || ratio >= r.target_ratio) && (!r.target_rate || r.rate >= r.target_rate);
+			bool ok = (!r.target_ratio || ratio >= r.target_ratio) &&
+			          (!r.target_rate || r.rate >= r.target_rate);
 			missed += !ok;
 			if (json) {
 				printf("{\"name\": \"%s\", \"unit\": \"%s\", \"rate\": %.0f", b->name, r.unit, r.rate);
 				if (r.baseline_rate > 0)
-					printf(", \"baseline\": \"%s\", \"baseline_rate\": %.0f, \"ratio\": %.3f", r.baseline,
-					       r.baseline_rate, ratio);
+					printf(", \"baseline\": \"%s\", \"baseline_rate\": %.0f, \"ratio\": %.3f",
+					       r.baseline, r.baseline_rate, ratio);
 				if (r.target_ratio)
 					printf(", \"target_ratio\": %.3f", r.target_ratio);
 				if (r.target_rate)

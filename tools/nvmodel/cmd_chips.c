@@ -12,15 +12,13 @@ int cmd_chips(int argc, char **argv)
 		       cli_prog);
 		return EXIT_OK;
 	}
-	bool json = false;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json"))
-			json = true;
-		else
-			return cli_usage_error("chips", "unexpected argument '%s'", argv[i]);
-	}
+	bool json;
+	int rc = cli_only_json("chips", argc, argv, &json);
+	if (rc)
+		return rc;
 	if (!json)
-		printf("%-7s %-6s %-10s %-18s %-18s %s\n", "chip", "family", "boot_0", "vram_max", "sysmem_max", "blocks");
+		printf("%-7s %-6s %-10s %-18s %-18s %s\n", "chip", "family", "boot_0", "vram_max", "sysmem_max",
+		       "blocks");
 	for (size_t i = 0; i < nvm_chip_count(); i++) {
 		const nvm_chip_info *c = nvm_chip_get(i);
 		if (json) {

@@ -66,13 +66,10 @@ int cmd_version(int argc, char **argv)
 		printf("usage: %s version [--json]\n\nPrints the version of the tool and library.\n", cli_prog);
 		return EXIT_OK;
 	}
-	bool json = false;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json"))
-			json = true;
-		else
-			return cli_usage_error("version", "unexpected argument '%s'", argv[i]);
-	}
+	bool json;
+	int rc = cli_only_json("version", argc, argv, &json);
+	if (rc)
+		return rc;
 	if (json)
 		printf("{\"version\": \"%s\"}\n", nvm_version());
 	else

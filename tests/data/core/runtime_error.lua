@@ -1,0 +1,3 @@
+local gpu = nvmodel.open{}
+local t = nil
+print(t.field)

@@ -1,0 +1,4 @@
+local gpu = nvmodel.open{}
+if gpu then
+  print("unterminated"
+end
