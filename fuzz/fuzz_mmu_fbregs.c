@@ -12,9 +12,9 @@
 #include "nvmodel/nvmodel.h"
 
 static const uint32_t regs[] = {
-	0x100A20, 0x100A2C, 0x100A34, 0x100CAC, 0x100CB0, 0x100CB4, 0x100CB8, 0x100CBC, 0x100CE8,
-	0x100CEC, 0x100CF8, 0x100E24, 0x100E28, 0x100E2C, 0x100E30, 0x100E34, 0x100E38, 0x100E3C,
-	0x100E40, 0x100E44, 0x100E48, 0x100E4C, 0x100E54, 0x100E5C, 0x100E60, 0x100E68, 0x1704, 0x1714,
+	0x100A20, 0x100A2C, 0x100A34, 0x100CAC, 0x100CB0, 0x100CB4, 0x100CB8, 0x100CBC, 0x100CE8, 0x100CEC,
+	0x100CF8, 0x100E24, 0x100E28, 0x100E2C, 0x100E30, 0x100E34, 0x100E38, 0x100E3C, 0x100E40, 0x100E44,
+	0x100E48, 0x100E4C, 0x100E54, 0x100E5C, 0x100E60, 0x100E68, 0x1704,   0x1714,
 };
 #define NREGS (sizeof(regs) / sizeof(regs[0]))
 
@@ -28,10 +28,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* A small valid tree so that some translations and BAR2 writes work:
 	 * PDB 0x1000, va 0..2M mapped 1:1 by a 2 MiB PTE; instance block 0x10000. */
 	uint32_t w[2];
-	w[0] = (0x2000 >> 12) << 8 | 2; w[1] = 0; nvm_mem_write(gpu, NVM_AP_VRAM, 0x1000, w, 8);
-	w[0] = (0x3000 >> 12) << 8 | 2; nvm_mem_write(gpu, NVM_AP_VRAM, 0x2000, w, 8);
-	w[0] = (0x4000 >> 12) << 8 | 2; nvm_mem_write(gpu, NVM_AP_VRAM, 0x3000, w, 8);
-	w[0] = 1; nvm_mem_write(gpu, NVM_AP_VRAM, 0x4000, w, 8);
+	w[0] = (0x2000 >> 12) << 8 | 2;
+	w[1] = 0;
+	nvm_mem_write(gpu, NVM_AP_VRAM, 0x1000, w, 8);
+	w[0] = (0x3000 >> 12) << 8 | 2;
+	nvm_mem_write(gpu, NVM_AP_VRAM, 0x2000, w, 8);
+	w[0] = (0x4000 >> 12) << 8 | 2;
+	nvm_mem_write(gpu, NVM_AP_VRAM, 0x3000, w, 8);
+	w[0] = 1;
+	nvm_mem_write(gpu, NVM_AP_VRAM, 0x4000, w, 8);
 	nvm_mem_wr32(gpu, NVM_AP_VRAM, 0x10000 + 128 * 4, 0x1000 | 1u << 4 | 1u << 5 | 1u << 10 | 1u << 11);
 	for (size_t i = 0; i + 6 <= size && i < 6 * 4096; i += 6) {
 		uint8_t op = data[i];
@@ -41,12 +46,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		uint32_t got;
 		switch (op % 6) {
 		case 0:
-		case 1:
-			nvm_reg_write(gpu, reg, v);
-			break;
-		case 2:
-			nvm_reg_read(gpu, reg, &got);
-			break;
+		case 1: nvm_reg_write(gpu, reg, v); break;
+		case 2: nvm_reg_read(gpu, reg, &got); break;
 		case 3: {
 			nvm_mmu_request q = { 0 };
 			q.inst_target = 0;

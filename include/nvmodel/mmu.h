@@ -65,9 +65,9 @@ typedef enum nvm_mmu_target {
 /* Target of an instance block or page directory base, as RAMIN's
  * PAGE_DIR_BASE_TARGET encodes it: 0 VID_MEM, 1 INVALID, 2 SYS_MEM_COHERENT,
  * 3 SYS_MEM_NONCOHERENT. */
-#define NVM_MMU_PDB_VID 0u
-#define NVM_MMU_PDB_INVALID 1u
-#define NVM_MMU_PDB_SYS_COH 2u
+#define NVM_MMU_PDB_VID      0u
+#define NVM_MMU_PDB_INVALID  1u
+#define NVM_MMU_PDB_SYS_COH  2u
 #define NVM_MMU_PDB_SYS_NCOH 3u
 
 /* MMU client types (NV_PFAULT_MMU_CLIENT_TYPE_*). */
@@ -75,12 +75,12 @@ typedef enum nvm_mmu_target {
 #define NVM_MMU_CLIENT_HUB 1u
 
 /* A few MMU engine ids (volta-facts.md section f). */
-#define NVM_MMU_ENG_BAR1 4u
-#define NVM_MMU_ENG_BAR2 5u
-#define NVM_MMU_ENG_IFB 8u
-#define NVM_MMU_ENG_CE0 15u
+#define NVM_MMU_ENG_BAR1     4u
+#define NVM_MMU_ENG_BAR2     5u
+#define NVM_MMU_ENG_IFB      8u
+#define NVM_MMU_ENG_CE0      15u
 #define NVM_MMU_ENG_PHYSICAL 31u
-#define NVM_MMU_ENG_HOST0 32u
+#define NVM_MMU_ENG_HOST0    32u
 #define NVM_MMU_ENG_GRAPHICS 64u /* + VEID */
 
 typedef struct nvm_mmu_request {
@@ -109,15 +109,15 @@ typedef struct nvm_mmu_result {
 	nvm_mmu_fault_type fault; /* NVM_MMU_FAULT_NONE on success */
 	int sparse;               /* mapped sparse: reads 0, writes dropped, no fault */
 	nvm_mmu_target target;
-	unsigned peer;            /* peer id when target is PEER */
-	uint64_t pa;              /* physical address of va */
-	uint64_t page_size;       /* 4 KiB, 64 KiB or 2 MiB */
+	unsigned peer;      /* peer id when target is PEER */
+	uint64_t pa;        /* physical address of va */
+	uint64_t page_size; /* 4 KiB, 64 KiB or 2 MiB */
 	unsigned kind;
 	int priv, ro, vol, atomic_disable, encrypted;
-	int level;                /* walk level that decided (0 PDE3 .. 4 PTE), -1 RAMIN */
-	int oob;                  /* a table or instance block lay outside its aperture */
-	int replayable;           /* fault only: the request waits for a replay */
-	uint64_t ticket;          /* replayable fault only: id of the waiting request */
+	int level;       /* walk level that decided (0 PDE3 .. 4 PTE), -1 RAMIN */
+	int oob;         /* a table or instance block lay outside its aperture */
+	int replayable;  /* fault only: the request waits for a replay */
+	uint64_t ticket; /* replayable fault only: id of the waiting request */
 } nvm_mmu_result;
 
 /* ---------------------------------------------------------------- pure walk */
@@ -125,14 +125,14 @@ typedef struct nvm_mmu_result {
 #define NVM_MMU_WALK_MAX 8
 
 typedef struct nvm_mmu_walk_level {
-	const char *name;     /* "PDE3", "PDE2", "PDE1", "PDE0", "PTE_BIG", "PTE_SMALL", "PTE_2M" */
-	unsigned table_target;/* NVM_MMU_TGT_* of the table */
-	uint64_t table;       /* table base address */
-	unsigned index;       /* entry index in the table */
+	const char *name;      /* "PDE3", "PDE2", "PDE1", "PDE0", "PTE_BIG", "PTE_SMALL", "PTE_2M" */
+	unsigned table_target; /* NVM_MMU_TGT_* of the table */
+	uint64_t table;        /* table base address */
+	unsigned index;        /* entry index in the table */
 	uint64_t entry_addr;
-	int nwords;           /* 1 (8 bytes) or 2 (16 bytes, dual PDE) */
+	int nwords; /* 1 (8 bytes) or 2 (16 bytes, dual PDE) */
 	uint64_t raw[2];
-	int read_ok;          /* 0 when the entry lay outside the aperture */
+	int read_ok; /* 0 when the entry lay outside the aperture */
 } nvm_mmu_walk_level;
 
 typedef struct nvm_mmu_walk_trace {
@@ -145,9 +145,8 @@ typedef struct nvm_mmu_walk_trace {
  * (never registers or TLB; needs no MMU block). trace may be NULL. Every
  * entry address is bounds-checked: a table outside its aperture gives a
  * fault (res->oob set), never an out-of-bounds access. */
-nvm_status nvm_mmu_walk(nvm_gpu *gpu, unsigned pdb_target, uint64_t pdb_addr, uint64_t va,
-                        nvm_mmu_access access, int privileged, nvm_mmu_result *res,
-                        nvm_mmu_walk_trace *trace);
+nvm_status nvm_mmu_walk(nvm_gpu *gpu, unsigned pdb_target, uint64_t pdb_addr, uint64_t va, nvm_mmu_access access,
+                        int privileged, nvm_mmu_result *res, nvm_mmu_walk_trace *trace);
 
 /* One mapping of a page-table tree, for nvm_mmu_enum. */
 typedef struct nvm_mmu_mapping {
@@ -160,9 +159,8 @@ typedef struct nvm_mmu_mapping {
  * names as in nvm_mmu_walk_level). Either may be NULL; a non-zero return
  * stops the enumeration. */
 typedef int (*nvm_mmu_map_fn)(void *user, const nvm_mmu_mapping *m);
-typedef int (*nvm_mmu_edge_fn)(void *user, const char *level, nvm_mmu_target tgt, uint64_t table,
-                               unsigned index, const char *child_level, nvm_mmu_target child_tgt,
-                               uint64_t child);
+typedef int (*nvm_mmu_edge_fn)(void *user, const char *level, nvm_mmu_target tgt, uint64_t table, unsigned index,
+                               const char *child_level, nvm_mmu_target child_tgt, uint64_t child);
 typedef struct nvm_mmu_enum_ops {
 	nvm_mmu_map_fn map;
 	nvm_mmu_edge_fn edge;
@@ -193,18 +191,18 @@ typedef enum nvm_mmu_replay {
 } nvm_mmu_replay;
 
 typedef struct nvm_mmu_inval {
-	int all_pdb;          /* every address space */
-	unsigned pdb_target;  /* RAMIN encoding (coherent and non-coherent match alike) */
+	int all_pdb;         /* every address space */
+	unsigned pdb_target; /* RAMIN encoding (coherent and non-coherent match alike) */
 	uint64_t pdb_addr;
 	int all_va;
 	uint64_t va;
-	unsigned size_log2;   /* with use_size: 2^size_log2 4 KiB pages from va */
+	unsigned size_log2; /* with use_size: 2^size_log2 4 KiB pages from va */
 	int use_size;
-	unsigned level;       /* CACHE_LEVEL: 0 ALL, 1 PTE_ONLY, 2.. UP_TO_PDEn */
+	unsigned level; /* CACHE_LEVEL: 0 ALL, 1 PTE_ONLY, 2.. UP_TO_PDEn */
 	nvm_mmu_replay replay;
 	/* cancel targets */
 	unsigned cancel_client_id, cancel_gpc_id, cancel_client_type;
-	unsigned cancel_access;  /* CANCEL_VA: CACHE_LEVEL_CANCEL_* (7 = ALL) */
+	unsigned cancel_access; /* CANCEL_VA: CACHE_LEVEL_CANCEL_* (7 = ALL) */
 } nvm_mmu_inval;
 
 nvm_status nvm_mmu_invalidate(nvm_gpu *gpu, const nvm_mmu_inval *op);
@@ -227,10 +225,10 @@ nvm_status nvm_mmu_get_stats(const nvm_gpu *gpu, nvm_mmu_stats *out);
 /* Fault record: the fields of a fault-buffer packet (seed 003,
  * NV_MMU_FAULT_BUF_ENTRY_*). */
 typedef struct nvm_mmu_fault_info {
-	unsigned inst_aperture;  /* 0 VID, 2 SYS_COH, 3 SYS_NCOH */
-	uint64_t inst_addr;      /* 4 KiB aligned */
+	unsigned inst_aperture; /* 0 VID, 2 SYS_COH, 3 SYS_NCOH */
+	uint64_t inst_addr;     /* 4 KiB aligned */
 	unsigned addr_phys_aperture;
-	uint64_t addr;           /* 4 KiB aligned */
+	uint64_t addr; /* 4 KiB aligned */
 	uint64_t timestamp;
 	unsigned engine_id;
 	unsigned fault_type;
@@ -256,18 +254,17 @@ nvm_status nvm_mmu_set_fault_hook(nvm_gpu *gpu, nvm_mmu_fault_fn fn, void *user)
 
 /* BAR1 / BAR2: translate an offset through the instance block bound by
  * NV_PBUS_BAR1_BLOCK / BAR2_BLOCK (bar 1 or 2), and access memory there. */
-nvm_status nvm_mmu_bar_translate(nvm_gpu *gpu, int bar, uint64_t off, nvm_mmu_access access,
-                                 nvm_mmu_result *res);
+nvm_status nvm_mmu_bar_translate(nvm_gpu *gpu, int bar, uint64_t off, nvm_mmu_access access, nvm_mmu_result *res);
 nvm_status nvm_mmu_bar_write(nvm_gpu *gpu, int bar, uint64_t off, const void *buf, size_t len);
 nvm_status nvm_mmu_bar_read(nvm_gpu *gpu, int bar, uint64_t off, void *buf, size_t len);
 
 /* ---------------------------------------------------------------- names */
 
-const char *nvm_mmu_fault_type_name(unsigned type);      /* "PTE", NULL if unknown */
-const char *nvm_mmu_access_name(unsigned access);        /* "VIRT_READ", ... */
+const char *nvm_mmu_fault_type_name(unsigned type); /* "PTE", NULL if unknown */
+const char *nvm_mmu_access_name(unsigned access);   /* "VIRT_READ", ... */
 const char *nvm_mmu_engine_name(unsigned engine_id, char *buf, size_t len);
 const char *nvm_mmu_client_name(unsigned client_type, unsigned client, char *buf, size_t len);
-const char *nvm_mmu_target_name(nvm_mmu_target t);      /* "vram", "peer", "sysmem_coh", "sysmem_ncoh" */
+const char *nvm_mmu_target_name(nvm_mmu_target t);            /* "vram", "peer", "sysmem_coh", "sysmem_ncoh" */
 int nvm_mmu_parse_access(const char *s, nvm_mmu_access *out); /* "read|write|atomic|prefetch" -> 0 */
 
 #ifdef __cplusplus

@@ -15,49 +15,49 @@ uint32_t mmu_packet_dw7(const nvm_mmu_fault_info *f);
 
 /* ---------------------------------------------------------------- registers */
 
-#define R_NISO_INTR 0x100A20u
+#define R_NISO_INTR        0x100A20u
 #define R_NISO_INTR_EN_SET 0x100A2Cu
 #define R_NISO_INTR_EN_CLR 0x100A34u
 
-#define R_BIND_IMB 0x100CACu
-#define R_BIND 0x100CB0u
-#define R_INV_VADDR 0x100CB4u
-#define R_INV_PDB 0x100CB8u
-#define R_INVALIDATE 0x100CBCu
-#define R_DEBUG_CTRL 0x100CC4u
-#define R_DEBUG_WR 0x100CC8u
-#define R_DEBUG_RD 0x100CCCu
+#define R_BIND_IMB        0x100CACu
+#define R_BIND            0x100CB0u
+#define R_INV_VADDR       0x100CB4u
+#define R_INV_PDB         0x100CB8u
+#define R_INVALIDATE      0x100CBCu
+#define R_DEBUG_CTRL      0x100CC4u
+#define R_DEBUG_WR        0x100CC8u
+#define R_DEBUG_RD        0x100CCCu
 #define R_INV_UPPER_VADDR 0x100CE8u
-#define R_INV_UPPER_PDB 0x100CECu
+#define R_INV_UPPER_PDB   0x100CECu
 #define R_PAGE_FAULT_CTRL 0x100CF8u
 
-#define R_ATS_LOCAL 0x100E00u
-#define R_FB_LO(i) (0x100E24u + (i) * 20u)
-#define R_FB_HI(i) (0x100E28u + (i) * 20u)
-#define R_FB_GET(i) (0x100E2Cu + (i) * 20u)
-#define R_FB_PUT(i) (0x100E30u + (i) * 20u)
-#define R_FB_SIZE(i) (0x100E34u + (i) * 20u)
+#define R_ATS_LOCAL     0x100E00u
+#define R_FB_LO(i)      (0x100E24u + (i)*20u)
+#define R_FB_HI(i)      (0x100E28u + (i)*20u)
+#define R_FB_GET(i)     (0x100E2Cu + (i)*20u)
+#define R_FB_PUT(i)     (0x100E30u + (i)*20u)
+#define R_FB_SIZE(i)    (0x100E34u + (i)*20u)
 #define R_FAULT_ADDR_LO 0x100E4Cu
 #define R_FAULT_ADDR_HI 0x100E50u
 #define R_FAULT_INST_LO 0x100E54u
 #define R_FAULT_INST_HI 0x100E58u
-#define R_FAULT_INFO 0x100E5Cu
-#define R_FAULT_STATUS 0x100E60u
-#define R_INV_PASID 0x100E64u
-#define R_INV_SIZE 0x100E68u
+#define R_FAULT_INFO    0x100E5Cu
+#define R_FAULT_STATUS  0x100E60u
+#define R_INV_PASID     0x100E64u
+#define R_INV_SIZE      0x100E68u
 
 #define R_BAR1_BLOCK 0x1704u
 #define R_BAR2_BLOCK 0x1714u
 
 /* NISO_INTR bits (volta-facts.md section d, after nouveau fault/gv100.c). */
-#define NISO_OTHER (1u << 31)
+#define NISO_OTHER     (1u << 31)
 #define NISO_NONREPLAY (1u << 29)
-#define NISO_REPLAY (1u << 27)
+#define NISO_REPLAY    (1u << 27)
 
 #define FB_NONREPLAY 0
-#define FB_REPLAY 1
+#define FB_REPLAY    1
 
-#define TLB_SLOTS 8192u
+#define TLB_SLOTS   8192u
 #define MAX_PENDING 4096u
 
 struct mmu_chip {
@@ -209,7 +209,7 @@ static nvm_mmu_fault_type ramin_resolve(nvm_gpu *gpu, const nvm_mmu_request *req
 	if (!mmu_ramin_aperture(req->inst_target, &ap))
 		return NVM_MMU_FAULT_UNBOUND_INST_BLOCK;
 	uint64_t inst = req->inst_addr & ~0xfffull; /* NV_RAMIN_BASE_SHIFT 12 */
-	unsigned dw = 128; /* NV_RAMIN_PAGE_DIR_BASE_* in dwords 128/129 */
+	unsigned dw = 128;                          /* NV_RAMIN_PAGE_DIR_BASE_* in dwords 128/129 */
 	if (req->veid >= 0) {
 		if (req->veid > 63)
 			return NVM_MMU_FAULT_UNBOUND_INST_BLOCK;
@@ -375,8 +375,8 @@ static void latch_other(struct mmu *m, const nvm_mmu_fault_info *f, bool phys)
 	reg_set(m, R_FAULT_ADDR_LO, FIELD_SET((uint32_t)f->addr, 1, 0, f->addr_phys_aperture) & 0xfffff003u);
 	reg_set(m, R_FAULT_ADDR_HI, (uint32_t)(f->addr >> 32));
 	uint32_t il = 0;
-	il = FIELD_SET(il, 8, 0, f->engine_id);     /* INST_LO ENGINE_ID */
-	il = FIELD_SET(il, 11, 10, f->inst_aperture);/* INST_LO APERTURE */
+	il = FIELD_SET(il, 8, 0, f->engine_id);       /* INST_LO ENGINE_ID */
+	il = FIELD_SET(il, 11, 10, f->inst_aperture); /* INST_LO APERTURE */
 	il = FIELD_SET(il, 31, 12, (uint32_t)(f->inst_addr >> 12));
 	reg_set(m, R_FAULT_INST_LO, il);
 	reg_set(m, R_FAULT_INST_HI, (uint32_t)(f->inst_addr >> 32));
@@ -414,7 +414,8 @@ static bool buf_put(struct mmu *m, int i, const nvm_mmu_fault_info *f)
 		 * drop the same way. */
 		m->stats.packets_dropped[i]++;
 		emit(m->gpu, NVM_EV_TRACE, "mmu", "fault_dropped", f->addr, f->fault_type,
-		     "%s fault buffer: packet dropped (overflow or corrupted GET)", i ? "replayable" : "non-replayable");
+		     "%s fault buffer: packet dropped (overflow or corrupted GET)",
+		     i ? "replayable" : "non-replayable");
 		return true;
 	}
 	if (m->put[i] >= size)
@@ -516,8 +517,7 @@ static void do_walk(struct mmu *m, const struct aspace *as, const nvm_mmu_reques
 
 /* Translates and, when report is set, reports a fault; hold: a replayable
  * fault holds the request for replay (ticket in res). */
-static void translate(struct mmu *m, const nvm_mmu_request *req, nvm_mmu_result *res, bool hold,
-                      uint64_t ticket)
+static void translate(struct mmu *m, const nvm_mmu_request *req, nvm_mmu_result *res, bool hold, uint64_t ticket)
 {
 	m->stats.translations++;
 	struct aspace as;
@@ -622,16 +622,14 @@ static bool cancel_match(const nvm_mmu_inval *op, const struct pending *p)
 {
 	const nvm_mmu_request *r = &p->req;
 	switch (op->replay) {
-	case NVM_MMU_REPLAY_CANCEL_GLOBAL:
-		return true;
+	case NVM_MMU_REPLAY_CANCEL_GLOBAL: return true;
 	case NVM_MMU_REPLAY_CANCEL_TARGETED:
 		return r->client_type == op->cancel_client_type && r->client_id == op->cancel_client_id &&
 		       (r->client_type == NVM_MMU_CLIENT_HUB || r->gpc_id == op->cancel_gpc_id);
 	case NVM_MMU_REPLAY_CANCEL_VA_GLOBAL:
 		return (op->all_pdb || p->pdb_key == pdb_key(op->pdb_target, op->pdb_addr)) &&
 		       (r->va & ~0xfffull) == (op->va & ~0xfffull) && cancel_access_match(op->cancel_access, r->access);
-	default:
-		return false;
+	default: return false;
 	}
 }
 
@@ -755,7 +753,8 @@ static void wr_get(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32
 		/* UNVERIFIED: a GET beyond SIZE sets GETPTR_CORRUPTED. */
 		*stored |= 0x40000000u;
 		emit(m->gpu, NVM_EV_GUEST_ERROR, "mmu", "getptr_corrupted", r->offset, *stored,
-		     "fault buffer %d GET %u is not below SIZE %u: GETPTR_CORRUPTED", i, FIELD_GET(*stored, 19, 0), size);
+		     "fault buffer %d GET %u is not below SIZE %u: GETPTR_CORRUPTED", i, FIELD_GET(*stored, 19, 0),
+		     size);
 	}
 	mmu_update_intr(m);
 }
@@ -840,12 +839,14 @@ static const struct reg_desc hub_regs[] = {
 	{ R_PAGE_FAULT_CTRL, "NV_PFB_PRI_MMU_PAGE_FAULT_CTRL", 3, 0x3u, 0, NULL, NULL },
 };
 
-#define FB_REGS(i)                                                                                              \
-	{ R_FB_LO(i), "NV_PFB_PRI_MMU_FAULT_BUFFER_LO(" #i ")", 0, 0xfffff00fu, 0, NULL, NULL },                  \
-	{ R_FB_HI(i), "NV_PFB_PRI_MMU_FAULT_BUFFER_HI(" #i ")", 0, 0xffffffffu, 0, NULL, NULL },                  \
-	{ R_FB_GET(i), "NV_PFB_PRI_MMU_FAULT_BUFFER_GET(" #i ")", 0, 0x000fffffu, 0xc0000000u, NULL, wr_get },    \
-	{ R_FB_PUT(i), "NV_PFB_PRI_MMU_FAULT_BUFFER_PUT(" #i ")", 0, 0, 0, rd_put, NULL },                         \
-	{ R_FB_SIZE(i), "NV_PFB_PRI_MMU_FAULT_BUFFER_SIZE(" #i ")", 0, 0xe00fffffu, 0, NULL, wr_size }
+#define FB_REGS(i)                                                                                                     \
+	{ R_FB_LO(i), "NV_PFB_PRI_MMU_FAULT_BUFFER_LO(" #i ")", 0, 0xfffff00fu, 0, NULL, NULL },                       \
+	        { R_FB_HI(i), "NV_PFB_PRI_MMU_FAULT_BUFFER_HI(" #i ")", 0, 0xffffffffu, 0, NULL, NULL },               \
+	        { R_FB_GET(i), "NV_PFB_PRI_MMU_FAULT_BUFFER_GET(" #i ")", 0, 0x000fffffu, 0xc0000000u, NULL, wr_get }, \
+	        { R_FB_PUT(i), "NV_PFB_PRI_MMU_FAULT_BUFFER_PUT(" #i ")", 0, 0, 0, rd_put, NULL },                     \
+	{                                                                                                              \
+		R_FB_SIZE(i), "NV_PFB_PRI_MMU_FAULT_BUFFER_SIZE(" #i ")", 0, 0xe00fffffu, 0, NULL, wr_size             \
+	}
 
 static const struct reg_desc fb_regs[] = {
 	{ R_ATS_LOCAL, "NV_PFB_PRI_MMU_ATS_ADDR_RANGE_LOCAL", 0, 0xffffffffu, 0, NULL, NULL },
@@ -907,7 +908,7 @@ nvm_status nvm_mmu_bar_translate(nvm_gpu *gpu, int bar, uint64_t off, nvm_mmu_ac
 	req.access = access;
 	req.engine_id = bar == 1 ? NVM_MMU_ENG_BAR1 : NVM_MMU_ENG_BAR2;
 	req.client_type = NVM_MMU_CLIENT_HUB;
-	req.client_id = 7; /* UNVERIFIED: BAR accesses come from HOST_CPU */
+	req.client_id = 7;  /* UNVERIFIED: BAR accesses come from HOST_CPU */
 	req.privileged = 1; /* UNVERIFIED: BAR accesses are privileged */
 	translate(m, &req, res, false, 0);
 	return NVM_OK;
@@ -1011,20 +1012,40 @@ static nvm_status mmu_create(nvm_gpu *gpu, const void *data, void **state)
 		return NVM_ERR_NOMEM;
 	}
 	*state = m;
-	nvm_status st = bus_add(gpu, &(struct reg_block){ .name = "mmu", .base = 0x100A20, .size = 0x18,
-	                                                  .regs = niso_regs, .nregs = NREGS(niso_regs), .ctx = m });
+	nvm_status st = bus_add(gpu, &(struct reg_block){ .name = "mmu",
+	                                                  .base = 0x100A20,
+	                                                  .size = 0x18,
+	                                                  .regs = niso_regs,
+	                                                  .nregs = NREGS(niso_regs),
+	                                                  .ctx = m });
 	if (!st)
-		st = bus_add(gpu, &(struct reg_block){ .name = "mmu", .base = R_BIND_IMB, .size = 0x100D00 - R_BIND_IMB,
-		                                       .regs = hub_regs, .nregs = NREGS(hub_regs), .ctx = m });
+		st = bus_add(gpu, &(struct reg_block){ .name = "mmu",
+		                                       .base = R_BIND_IMB,
+		                                       .size = 0x100D00 - R_BIND_IMB,
+		                                       .regs = hub_regs,
+		                                       .nregs = NREGS(hub_regs),
+		                                       .ctx = m });
 	if (!st)
-		st = bus_add(gpu, &(struct reg_block){ .name = "mmu", .base = R_ATS_LOCAL, .size = 0x6C,
-		                                       .regs = fb_regs, .nregs = NREGS(fb_regs), .ctx = m });
+		st = bus_add(gpu, &(struct reg_block){ .name = "mmu",
+		                                       .base = R_ATS_LOCAL,
+		                                       .size = 0x6C,
+		                                       .regs = fb_regs,
+		                                       .nregs = NREGS(fb_regs),
+		                                       .ctx = m });
 	if (!st)
-		st = bus_add(gpu, &(struct reg_block){ .name = "mmu", .base = R_BAR1_BLOCK, .size = 4,
-		                                       .regs = bar1_regs, .nregs = 1, .ctx = m });
+		st = bus_add(gpu, &(struct reg_block){ .name = "mmu",
+		                                       .base = R_BAR1_BLOCK,
+		                                       .size = 4,
+		                                       .regs = bar1_regs,
+		                                       .nregs = 1,
+		                                       .ctx = m });
 	if (!st)
-		st = bus_add(gpu, &(struct reg_block){ .name = "mmu", .base = R_BAR2_BLOCK, .size = 4,
-		                                       .regs = bar2_regs, .nregs = 1, .ctx = m });
+		st = bus_add(gpu, &(struct reg_block){ .name = "mmu",
+		                                       .base = R_BAR2_BLOCK,
+		                                       .size = 4,
+		                                       .regs = bar2_regs,
+		                                       .nregs = 1,
+		                                       .ctx = m });
 	if (st) {
 		/* nvm_open only destroys blocks that were created. */
 		free(m->tlb);

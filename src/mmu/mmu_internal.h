@@ -9,7 +9,8 @@
 #include "nvmodel/mmu.h"
 
 /* A manual-style hi:lo field of a 64-bit entry (both bits inside one word). */
-#define F64(v, hi, lo) ((((uint64_t)(v)) >> (lo)) & ((((hi) - (lo)) == 63) ? ~0ull : ((1ull << ((hi) - (lo) + 1)) - 1ull)))
+#define F64(v, hi, lo)                                                                                                 \
+	((((uint64_t)(v)) >> (lo)) & ((((hi) - (lo)) == 63) ? ~0ull : ((1ull << ((hi) - (lo) + 1)) - 1ull)))
 
 /* ver2 VA: 49 bits (gp100-mmu-format "Upto 49 Bits of VA"). */
 #define MMU_VA_BITS 49

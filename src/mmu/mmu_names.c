@@ -44,15 +44,15 @@ uint32_t mmu_packet_dw7(const nvm_mmu_fault_info *f)
 void nvm_mmu_packet_encode(const nvm_mmu_fault_info *f, uint8_t out[NVM_MMU_PACKET_SIZE])
 {
 	uint32_t dw[8] = { 0 };
-	dw[0] = FIELD_SET(dw[0], 9, 8, f->inst_aperture);                     /* INST_APERTURE */
-	dw[0] = FIELD_SET(dw[0], 31, 12, (uint32_t)(f->inst_addr >> 12));     /* INST_LO */
-	dw[1] = (uint32_t)(f->inst_addr >> 32);                               /* INST_HI */
-	dw[2] = FIELD_SET(dw[2], 1, 0, f->addr_phys_aperture);                /* ADDR_PHYS_APERTURE */
-	dw[2] = FIELD_SET(dw[2], 31, 12, (uint32_t)(f->addr >> 12));          /* ADDR_LO */
-	dw[3] = (uint32_t)(f->addr >> 32);                                    /* ADDR_HI */
-	dw[4] = (uint32_t)f->timestamp;                                       /* TIMESTAMP_LO */
-	dw[5] = (uint32_t)(f->timestamp >> 32);                               /* TIMESTAMP_HI */
-	dw[6] = FIELD_SET(dw[6], 8, 0, f->engine_id);                         /* ENGINE_ID */
+	dw[0] = FIELD_SET(dw[0], 9, 8, f->inst_aperture);                 /* INST_APERTURE */
+	dw[0] = FIELD_SET(dw[0], 31, 12, (uint32_t)(f->inst_addr >> 12)); /* INST_LO */
+	dw[1] = (uint32_t)(f->inst_addr >> 32);                           /* INST_HI */
+	dw[2] = FIELD_SET(dw[2], 1, 0, f->addr_phys_aperture);            /* ADDR_PHYS_APERTURE */
+	dw[2] = FIELD_SET(dw[2], 31, 12, (uint32_t)(f->addr >> 12));      /* ADDR_LO */
+	dw[3] = (uint32_t)(f->addr >> 32);                                /* ADDR_HI */
+	dw[4] = (uint32_t)f->timestamp;                                   /* TIMESTAMP_LO */
+	dw[5] = (uint32_t)(f->timestamp >> 32);                           /* TIMESTAMP_HI */
+	dw[6] = FIELD_SET(dw[6], 8, 0, f->engine_id);                     /* ENGINE_ID */
 	dw[7] = mmu_packet_dw7(f);
 	for (int i = 0; i < 8; i++)
 		put32(out + 4 * i, dw[i]);
@@ -84,9 +84,22 @@ void nvm_mmu_packet_decode(const uint8_t in[NVM_MMU_PACKET_SIZE], nvm_mmu_fault_
 /* ---------------------------------------------------------------- names */
 
 static const char *const fault_names[32] = {
-	"PDE", "PDE_SIZE", "PTE", "VA_LIMIT_VIOLATION", "UNBOUND_INST_BLOCK", "PRIV_VIOLATION",
-	"RO_VIOLATION", "WO_VIOLATION", "PITCH_MASK_VIOLATION", "WORK_CREATION", "UNSUPPORTED_APERTURE",
-	"COMPRESSION_FAILURE", "UNSUPPORTED_KIND", "REGION_VIOLATION", "POISONED", "ATOMIC_VIOLATION",
+	"PDE",
+	"PDE_SIZE",
+	"PTE",
+	"VA_LIMIT_VIOLATION",
+	"UNBOUND_INST_BLOCK",
+	"PRIV_VIOLATION",
+	"RO_VIOLATION",
+	"WO_VIOLATION",
+	"PITCH_MASK_VIOLATION",
+	"WORK_CREATION",
+	"UNSUPPORTED_APERTURE",
+	"COMPRESSION_FAILURE",
+	"UNSUPPORTED_KIND",
+	"REGION_VIOLATION",
+	"POISONED",
+	"ATOMIC_VIOLATION",
 };
 
 const char *nvm_mmu_fault_type_name(unsigned type)
@@ -95,9 +108,9 @@ const char *nvm_mmu_fault_type_name(unsigned type)
 }
 
 static const char *const access_names[16] = {
-	[0] = "VIRT_READ", [1] = "VIRT_WRITE", [2] = "VIRT_ATOMIC_STRONG", [3] = "VIRT_PREFETCH",
-	[4] = "VIRT_ATOMIC_WEAK", [8] = "PHYS_READ", [9] = "PHYS_WRITE", [10] = "PHYS_ATOMIC",
-	[11] = "PHYS_PREFETCH",
+	[0] = "VIRT_READ",     [1] = "VIRT_WRITE",       [2] = "VIRT_ATOMIC_STRONG",
+	[3] = "VIRT_PREFETCH", [4] = "VIRT_ATOMIC_WEAK", [8] = "PHYS_READ",
+	[9] = "PHYS_WRITE",    [10] = "PHYS_ATOMIC",     [11] = "PHYS_PREFETCH",
 };
 
 const char *nvm_mmu_access_name(unsigned access)
@@ -111,10 +124,9 @@ static const struct id_range {
 	unsigned first, last;
 	const char *name;
 } engine_ranges[] = {
-	{ 1, 1, "DISPLAY" }, { 2, 2, "GSP" },   { 3, 3, "PTP" },     { 4, 4, "BAR1" },
-	{ 5, 5, "BAR2" },    { 6, 6, "PWR_PMU" }, { 8, 8, "IFB" },    { 9, 9, "PERF" },
-	{ 10, 10, "NVDEC" }, { 11, 13, "NVENC" }, { 14, 14, "SEC" },  { 15, 23, "CE" },
-	{ 31, 31, "PHYSICAL" }, { 32, 45, "HOST" }, { 64, 511, "GRAPHICS" },
+	{ 1, 1, "DISPLAY" }, { 2, 2, "GSP" },  { 3, 3, "PTP" },        { 4, 4, "BAR1" },    { 5, 5, "BAR2" },
+	{ 6, 6, "PWR_PMU" }, { 8, 8, "IFB" },  { 9, 9, "PERF" },       { 10, 10, "NVDEC" }, { 11, 13, "NVENC" },
+	{ 14, 14, "SEC" },   { 15, 23, "CE" }, { 31, 31, "PHYSICAL" }, { 32, 45, "HOST" },  { 64, 511, "GRAPHICS" },
 };
 
 static const char *range_name(const struct id_range *t, size_t n, unsigned id, char *buf, size_t len)
@@ -144,15 +156,25 @@ const char *nvm_mmu_engine_name(unsigned engine_id, char *buf, size_t len)
 }
 
 static const struct id_range hub_clients[] = {
-	{ 0, 0, "VIP" },       { 1, 1, "CE0" },       { 2, 2, "CE1" },     { 3, 3, "DNISO" },
-	{ 4, 4, "FE" },        { 5, 5, "FECS" },      { 6, 6, "HOST" },    { 7, 7, "HOST_CPU" },
-	{ 8, 8, "HOST_CPU_NB" }, { 9, 9, "ISO" },     { 10, 10, "MMU" },   { 11, 11, "NVDEC" },
-	{ 0x18, 0x18, "CE2" }, { 0x1f, 0x1f, "DONT_CARE" }, { 0x20, 0x29, "HSCE" }, { 0x39, 0x39, "GSP" },
+	{ 0, 0, "VIP" },         { 1, 1, "CE0" },
+	{ 2, 2, "CE1" },         { 3, 3, "DNISO" },
+	{ 4, 4, "FE" },          { 5, 5, "FECS" },
+	{ 6, 6, "HOST" },        { 7, 7, "HOST_CPU" },
+	{ 8, 8, "HOST_CPU_NB" }, { 9, 9, "ISO" },
+	{ 10, 10, "MMU" },       { 11, 11, "NVDEC" },
+	{ 0x18, 0x18, "CE2" },   { 0x1f, 0x1f, "DONT_CARE" },
+	{ 0x20, 0x29, "HSCE" },  { 0x39, 0x39, "GSP" },
 };
 
 static const struct id_range gpc_clients[] = {
-	{ 0, 7, "T1_" },      { 8, 15, "PE_" },     { 0x10, 0x10, "RAST" }, { 0x11, 0x11, "GCC" },
-	{ 0x12, 0x12, "GPCCS" }, { 0x13, 0x16, "PROP_" }, { 0x17, 0x17, "GPM" }, { 0x18, 0x1f, "LTP_UTLB_" },
+	{ 0, 7, "T1_" },
+	{ 8, 15, "PE_" },
+	{ 0x10, 0x10, "RAST" },
+	{ 0x11, 0x11, "GCC" },
+	{ 0x12, 0x12, "GPCCS" },
+	{ 0x13, 0x16, "PROP_" },
+	{ 0x17, 0x17, "GPM" },
+	{ 0x18, 0x1f, "LTP_UTLB_" },
 	{ 0x20, 0x20, "RGG_UTLB" },
 };
 
@@ -176,8 +198,11 @@ int nvm_mmu_parse_access(const char *s, nvm_mmu_access *out)
 	static const struct {
 		const char *name;
 		nvm_mmu_access a;
-	} t[] = { { "read", NVM_MMU_READ }, { "write", NVM_MMU_WRITE }, { "atomic", NVM_MMU_ATOMIC },
-		  { "prefetch", NVM_MMU_PREFETCH }, { "atomic_weak", NVM_MMU_ATOMIC_WEAK } };
+	} t[] = { { "read", NVM_MMU_READ },
+		  { "write", NVM_MMU_WRITE },
+		  { "atomic", NVM_MMU_ATOMIC },
+		  { "prefetch", NVM_MMU_PREFETCH },
+		  { "atomic_weak", NVM_MMU_ATOMIC_WEAK } };
 	if (!s || !out)
 		return -1;
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {

@@ -15,9 +15,9 @@
 
 #include "mmu_internal.h"
 
-#define SZ_4K (1ull << 12)
+#define SZ_4K  (1ull << 12)
 #define SZ_64K (1ull << 16)
-#define SZ_2M (1ull << 21)
+#define SZ_2M  (1ull << 21)
 
 /* The four directory levels above the page tables. */
 static const struct pd_level {
@@ -33,8 +33,7 @@ static const struct pd_level {
 /* Kinds gv100_dev_mmu.ref defines (NV_MMU_PTE_KIND_*), as a bitmap; 0xff
  * (INVALID) and the gaps 0x6e, 0x93-0x96, 0xaf-0xb2, 0xc9 are absent. */
 static const uint32_t kind_bitmap[8] = {
-	0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffbfffu,
-	0xff87ffffu, 0xfff87fffu, 0xfffffdffu, 0x7fffffffu,
+	0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffbfffu, 0xff87ffffu, 0xfff87fffu, 0xfffffdffu, 0x7fffffffu,
 };
 
 bool mmu_kind_valid(unsigned kind)
@@ -134,8 +133,8 @@ void mmu_check_access(nvm_mmu_result *res, nvm_mmu_access access, int privileged
 		res->fault = NVM_MMU_FAULT_ATOMIC_VIOLATION;
 }
 
-static void trace_add(nvm_mmu_walk_trace *tr, const char *name, nvm_mmu_target tgt, uint64_t table,
-                      unsigned index, uint64_t ea, int nwords, const uint64_t *raw, bool ok)
+static void trace_add(nvm_mmu_walk_trace *tr, const char *name, nvm_mmu_target tgt, uint64_t table, unsigned index,
+                      uint64_t ea, int nwords, const uint64_t *raw, bool ok)
 {
 	if (!tr || tr->n >= NVM_MMU_WALK_MAX)
 		return;
@@ -177,8 +176,7 @@ struct pt_pair {
 };
 
 /* Returns 0 translated or sparse, 1 fault. */
-static int walk_pts(nvm_gpu *gpu, const struct pt_pair *pp, uint64_t va, nvm_mmu_result *res,
-                    nvm_mmu_walk_trace *tr)
+static int walk_pts(nvm_gpu *gpu, const struct pt_pair *pp, uint64_t va, nvm_mmu_result *res, nvm_mmu_walk_trace *tr)
 {
 	uint64_t big[2] = { 0, 0 }, small[2] = { 0, 0 };
 	bool have_big = false, have_small = false;
@@ -225,9 +223,8 @@ static int walk_pts(nvm_gpu *gpu, const struct pt_pair *pp, uint64_t va, nvm_mmu
 	return 1;
 }
 
-nvm_status nvm_mmu_walk(nvm_gpu *gpu, unsigned pdb_target, uint64_t pdb_addr, uint64_t va,
-                        nvm_mmu_access access, int privileged, nvm_mmu_result *res,
-                        nvm_mmu_walk_trace *tr)
+nvm_status nvm_mmu_walk(nvm_gpu *gpu, unsigned pdb_target, uint64_t pdb_addr, uint64_t va, nvm_mmu_access access,
+                        int privileged, nvm_mmu_result *res, nvm_mmu_walk_trace *tr)
 {
 	if (!gpu || !res)
 		return NVM_ERR_ARG;
@@ -430,7 +427,8 @@ static void enum_level(struct enum_ctx *c, int lvl, nvm_mmu_target tgt, uint64_t
 					enum_sparse(c, va, 1ull << L->shift);
 				continue;
 			}
-			enum_edge(c, lvl, tgt, table, i, pd_levels[lvl + 1].name, pde_target(a), pde_table_addr(e[0], a));
+			enum_edge(c, lvl, tgt, table, i, pd_levels[lvl + 1].name, pde_target(a),
+			          pde_table_addr(e[0], a));
 			enum_level(c, lvl + 1, pde_target(a), pde_table_addr(e[0], a), va);
 			continue;
 		}

@@ -167,8 +167,9 @@ static int l_mmu_walk(lua_State *L)
 
 static int l_mmu_invalidate(lua_State *L)
 {
-	static const char *const replays[] = { "none", "start", "start_ack_all", "cancel_targeted",
-		                               "cancel_global", "cancel_va_global", NULL };
+	static const char *const replays[] = {
+		"none", "start", "start_ack_all", "cancel_targeted", "cancel_global", "cancel_va_global", NULL
+	};
 	nvm_gpu *gpu = scn_checkgpu(L, 1);
 	nvm_mmu_inval op = { 0 };
 	if (!lua_isnoneornil(L, 2)) {
@@ -227,10 +228,16 @@ static int l_mmu_stats(lua_State *L)
 	const struct {
 		const char *k;
 		uint64_t v;
-	} f[] = { { "translations", s.translations }, { "tlb_hits", s.tlb_hits }, { "walks", s.walks },
-		  { "faults", s.faults }, { "replayed_ok", s.replayed_ok }, { "cancelled", s.cancelled },
-		  { "packets_nonreplay", s.packets_written[0] }, { "packets_replay", s.packets_written[1] },
-		  { "dropped_nonreplay", s.packets_dropped[0] }, { "dropped_replay", s.packets_dropped[1] } };
+	} f[] = { { "translations", s.translations },
+		  { "tlb_hits", s.tlb_hits },
+		  { "walks", s.walks },
+		  { "faults", s.faults },
+		  { "replayed_ok", s.replayed_ok },
+		  { "cancelled", s.cancelled },
+		  { "packets_nonreplay", s.packets_written[0] },
+		  { "packets_replay", s.packets_written[1] },
+		  { "dropped_nonreplay", s.packets_dropped[0] },
+		  { "dropped_replay", s.packets_dropped[1] } };
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
 		lua_pushinteger(L, (lua_Integer)f[i].v);
 		lua_setfield(L, -2, f[i].k);

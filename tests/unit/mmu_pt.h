@@ -17,9 +17,9 @@
 
 struct ptb {
 	nvm_gpu *gpu;
-	nvm_aperture ap;  /* where the tables live */
-	unsigned pde_ap;  /* PDE APERTURE encoding of ap: 1 VID, 2 SYS_COH */
-	uint64_t next;    /* bump allocator */
+	nvm_aperture ap; /* where the tables live */
+	unsigned pde_ap; /* PDE APERTURE encoding of ap: 1 VID, 2 SYS_COH */
+	uint64_t next;   /* bump allocator */
 	uint64_t pdb;
 };
 
@@ -65,11 +65,11 @@ static inline uint64_t ptb_pde(uint64_t table, unsigned aperture)
 }
 
 /* PTE flags for ptb_pte. */
-#define PTB_VOL (1ull << 3)
-#define PTB_ENC (1ull << 4)
+#define PTB_VOL  (1ull << 3)
+#define PTB_ENC  (1ull << 4)
 #define PTB_PRIV (1ull << 5)
-#define PTB_RO (1ull << 6)
-#define PTB_AD (1ull << 7)
+#define PTB_RO   (1ull << 6)
+#define PTB_AD   (1ull << 7)
 
 /* NV_MMU_VER2_PTE: VALID 0, APERTURE 2:1, ADDRESS 53:8 (pa >> 12), KIND 63:56. */
 static inline uint64_t ptb_pte(uint64_t pa, unsigned aperture, uint64_t flags, unsigned kind)

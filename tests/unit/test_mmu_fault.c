@@ -16,17 +16,17 @@
 #include "mmu_pt.h"
 
 #define INST 0x10000ull
-#define FB0 0x800000ull
-#define FB1 0x900000ull
+#define FB0  0x800000ull
+#define FB1  0x900000ull
 
-#define FB_LO(i) (0x100E24u + (i) * 20u)
-#define FB_HI(i) (0x100E28u + (i) * 20u)
-#define FB_GET(i) (0x100E2Cu + (i) * 20u)
-#define FB_PUT(i) (0x100E30u + (i) * 20u)
-#define FB_SIZE(i) (0x100E34u + (i) * 20u)
+#define FB_LO(i)   (0x100E24u + (i)*20u)
+#define FB_HI(i)   (0x100E28u + (i)*20u)
+#define FB_GET(i)  (0x100E2Cu + (i)*20u)
+#define FB_PUT(i)  (0x100E30u + (i)*20u)
+#define FB_SIZE(i) (0x100E34u + (i)*20u)
 #define INVALIDATE 0x100CBCu
-#define STATUS 0x100E60u
-#define NISO 0x100A20u
+#define STATUS     0x100E60u
+#define NISO       0x100A20u
 
 struct fx {
 	nvm_gpu *gpu;
@@ -167,15 +167,15 @@ static void test_packet_fields(void **state)
 	assert_int_equal(dw[4], t0); /* TIMESTAMP from PTIMER */
 	assert_int_equal(dw[5], t1);
 	assert_true(dw[4] != 0);
-	assert_int_equal(dw[6] & 0x1ff, 66);            /* ENGINE_ID 8:0 */
-	assert_int_equal(dw[7] & 0x1f, 0);              /* FAULT_TYPE PDE */
-	assert_int_equal((dw[7] >> 7) & 1, 0);          /* REPLAYABLE_FAULT */
-	assert_int_equal((dw[7] >> 8) & 0x7f, 0x10);    /* CLIENT 14:8 */
-	assert_int_equal((dw[7] >> 16) & 0xf, 1);       /* ACCESS_TYPE 19:16 VIRT_WRITE */
-	assert_int_equal((dw[7] >> 20) & 1, 0);         /* MMU_CLIENT_TYPE GPC */
-	assert_int_equal((dw[7] >> 24) & 0x1f, 3);      /* GPC_ID 28:24 */
-	assert_int_equal((dw[7] >> 30) & 1, 0);         /* REPLAYABLE_FAULT_EN */
-	assert_int_equal(dw[7] >> 31, 1);               /* VALID */
+	assert_int_equal(dw[6] & 0x1ff, 66);         /* ENGINE_ID 8:0 */
+	assert_int_equal(dw[7] & 0x1f, 0);           /* FAULT_TYPE PDE */
+	assert_int_equal((dw[7] >> 7) & 1, 0);       /* REPLAYABLE_FAULT */
+	assert_int_equal((dw[7] >> 8) & 0x7f, 0x10); /* CLIENT 14:8 */
+	assert_int_equal((dw[7] >> 16) & 0xf, 1);    /* ACCESS_TYPE 19:16 VIRT_WRITE */
+	assert_int_equal((dw[7] >> 20) & 1, 0);      /* MMU_CLIENT_TYPE GPC */
+	assert_int_equal((dw[7] >> 24) & 0x1f, 3);   /* GPC_ID 28:24 */
+	assert_int_equal((dw[7] >> 30) & 1, 0);      /* REPLAYABLE_FAULT_EN */
+	assert_int_equal(dw[7] >> 31, 1);            /* VALID */
 	/* The library's decoder agrees. */
 	uint8_t raw[32];
 	nvm_mem_read(f->gpu, NVM_AP_VRAM, FB0, raw, 32);
@@ -200,7 +200,7 @@ static void test_interrupts(void **state)
 	assert_int_equal(nvm_intr_line(f->gpu), 0);
 	wr(f->gpu, 0x100A2C, 1u << 29); /* NISO EN_SET */
 	assert_int_equal(rd(f->gpu, 0x100A2C), 1u << 29);
-	wr(f->gpu, 0x160, 1u << 9);     /* PMC INTR_EN_SET(0): HUB */
+	wr(f->gpu, 0x160, 1u << 9); /* PMC INTR_EN_SET(0): HUB */
 	assert_int_equal(rd(f->gpu, 0x100) & (1u << 9), 1u << 9);
 	assert_int_equal(nvm_intr_line(f->gpu), 1);
 	wr(f->gpu, FB_GET(0), 1);
@@ -298,9 +298,9 @@ static void test_other_fault_registers(void **state)
 	assert_int_equal(rd(f->gpu, 0x100E4C), 0x87654000u); /* ADDR_LO */
 	assert_int_equal(rd(f->gpu, 0x100E50), 0x9);         /* ADDR_HI */
 	uint32_t il = rd(f->gpu, 0x100E54);
-	assert_int_equal(il & 0x1ff, 70);                     /* ENGINE_ID 8:0 */
-	assert_int_equal((il >> 10) & 3, 0);                  /* APERTURE 11:10 */
-	assert_int_equal(il >> 12, INST >> 12);               /* ADDR 31:12 */
+	assert_int_equal(il & 0x1ff, 70);       /* ENGINE_ID 8:0 */
+	assert_int_equal((il >> 10) & 3, 0);    /* APERTURE 11:10 */
+	assert_int_equal(il >> 12, INST >> 12); /* ADDR 31:12 */
 	uint32_t info = rd(f->gpu, 0x100E5C);
 	assert_int_equal(info & 0x1f, NVM_MMU_FAULT_PDE);
 	assert_int_equal((info >> 8) & 0x7f, 0x11);
@@ -431,7 +431,7 @@ static void test_cancel(void **state)
 	assert_int_equal(log.tickets[0], t_a);
 	/* By VA: read-only cancel does not match the write; ALL does. */
 	wr(f->gpu, 0x100CB4, (0x2000u >> 12) << 4);            /* INVALIDATE_VADDR */
-	wr(f->gpu, 0x100CB8, (uint32_t)(f->b.pdb >> 12) << 4);  /* INVALIDATE_PDB, VID */
+	wr(f->gpu, 0x100CB8, (uint32_t)(f->b.pdb >> 12) << 4); /* INVALIDATE_PDB, VID */
 	wr(f->gpu, INVALIDATE, 0x80000000u | 0u << 24 | 5u << 3);
 	assert_int_equal(nvm_mmu_pending(f->gpu), 3);
 	wr(f->gpu, INVALIDATE, 0x80000000u | 7u << 24 | 5u << 3);

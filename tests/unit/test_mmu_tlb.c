@@ -15,12 +15,12 @@
 
 #include "mmu_pt.h"
 
-#define INST 0x10000ull
-#define INVALIDATE 0x100CBCu
-#define INV_VADDR 0x100CB4u
-#define INV_PDB 0x100CB8u
+#define INST            0x10000ull
+#define INVALIDATE      0x100CBCu
+#define INV_VADDR       0x100CB4u
+#define INV_PDB         0x100CB8u
 #define INV_UPPER_VADDR 0x100CE8u
-#define INV_SIZE 0x100E68u
+#define INV_SIZE        0x100E68u
 
 struct fx {
 	nvm_gpu *gpu;
@@ -156,8 +156,11 @@ static void test_sized_invalidate(void **state)
 	pa_of(f, 0x420000);
 	ptb_map(&f->b, 0x400000, 1ull << 16, ptb_pte(0x3000000, 0, 0, 0));
 	ptb_map(&f->b, 0x420000, 4096, ptb_pte(0x4000000, 0, 0, 0));
-	nvm_mmu_inval op = { .pdb_target = NVM_MMU_PDB_VID, .pdb_addr = f->b.pdb, .va = 0x408000,
-			     .use_size = 1, .size_log2 = 1 };
+	nvm_mmu_inval op = { .pdb_target = NVM_MMU_PDB_VID,
+		             .pdb_addr = f->b.pdb,
+		             .va = 0x408000,
+		             .use_size = 1,
+		             .size_log2 = 1 };
 	assert_int_equal(nvm_mmu_invalidate(f->gpu, &op), NVM_OK);
 	assert_int_equal(pa_of(f, 0x40f000), 0x300f000);
 	assert_int_equal(pa_of(f, 0x420000), 0x2000000);
@@ -204,9 +207,9 @@ static void test_virtual_fault_buffer(void **state)
 	struct fx *f = *state;
 	ptb_map(&f->b, 0x40000, 4096, ptb_pte(0x880000, 0, 0, 0));
 	wr(f->gpu, 0x1714, 0x80000000u | (uint32_t)(INST >> 12));
-	wr(f->gpu, 0x100E34, 0x40000000u);          /* SIZE: SET_DEFAULT, ENABLE clear */
-	wr(f->gpu, 0x100E28, 0);                    /* HI */
-	wr(f->gpu, 0x100E24, 0x40000u);             /* LO: VIRTUAL */
+	wr(f->gpu, 0x100E34, 0x40000000u); /* SIZE: SET_DEFAULT, ENABLE clear */
+	wr(f->gpu, 0x100E28, 0);           /* HI */
+	wr(f->gpu, 0x100E24, 0x40000u);    /* LO: VIRTUAL */
 	wr(f->gpu, 0x100E34, 0x80000000u | 8);
 	nvm_mmu_request r = { 0 };
 	r.inst_target = NVM_MMU_PDB_VID;

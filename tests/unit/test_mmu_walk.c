@@ -13,9 +13,9 @@
 
 #include "mmu_pt.h"
 
-#define K4 (1ull << 12)
+#define K4  (1ull << 12)
 #define K64 (1ull << 16)
-#define M2 (1ull << 21)
+#define M2  (1ull << 21)
 
 struct fx {
 	nvm_gpu *gpu;
@@ -140,7 +140,8 @@ static void test_tables_in_sysmem(void **state)
 	ptb_init(&sb, f->gpu, NVM_AP_SYSMEM, 0x10000000);
 	ptb_map(&sb, 0x200000, K4, ptb_pte(0xabc000, 0, 0, 0));
 	nvm_mmu_result r;
-	assert_int_equal(nvm_mmu_walk(f->gpu, NVM_MMU_PDB_SYS_COH, sb.pdb, 0x200010, NVM_MMU_READ, 0, &r, NULL), NVM_OK);
+	assert_int_equal(nvm_mmu_walk(f->gpu, NVM_MMU_PDB_SYS_COH, sb.pdb, 0x200010, NVM_MMU_READ, 0, &r, NULL),
+	                 NVM_OK);
 	assert_int_equal(r.fault, NVM_MMU_FAULT_NONE);
 	assert_int_equal(r.pa, 0xabc010);
 	/* The same tables read as VRAM find nothing there. */

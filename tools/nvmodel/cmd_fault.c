@@ -36,7 +36,8 @@ static void print_entry(size_t idx, const nvm_mmu_fault_info *f, bool json)
 	const char *type = or_unknown(nvm_mmu_fault_type_name(f->fault_type));
 	const char *acc = or_unknown(nvm_mmu_access_name(f->access_type));
 	if (json) {
-		printf("{\"index\": %zu, \"valid\": %s, \"fault_type\": \"%s\", \"fault_type_id\": %u, \"access_type\": \"%s\", "
+		printf("{\"index\": %zu, \"valid\": %s, \"fault_type\": \"%s\", \"fault_type_id\": %u, "
+		       "\"access_type\": \"%s\", "
 		       "\"addr\": %llu, \"addr_phys_aperture\": %u, \"inst_aperture\": \"%s\", \"inst\": %llu, "
 		       "\"timestamp\": %llu, \"engine_id\": %u, \"engine\": ",
 		       idx, f->valid ? "true" : "false", type, f->fault_type, acc, (unsigned long long)f->addr,
@@ -53,8 +54,9 @@ static void print_entry(size_t idx, const nvm_mmu_fault_info *f, bool json)
 	       (unsigned long long)f->addr, eng, f->engine_id, f->client_type ? "HUB" : "GPC", cli, f->client);
 	if (!f->client_type)
 		printf(" gpc %u", f->gpc_id);
-	printf("\n    inst %s:0x%llx timestamp %llu replayable_fault=%d replayable_fault_en=%d", inst_ap_name(f->inst_aperture),
-	       (unsigned long long)f->inst_addr, (unsigned long long)f->timestamp, f->replayable, f->replayable_en);
+	printf("\n    inst %s:0x%llx timestamp %llu replayable_fault=%d replayable_fault_en=%d",
+	       inst_ap_name(f->inst_aperture), (unsigned long long)f->inst_addr, (unsigned long long)f->timestamp,
+	       f->replayable, f->replayable_en);
 	if (f->addr_phys_aperture)
 		printf(" addr_phys_aperture=%u", f->addr_phys_aperture);
 	if (f->protected_mode)

@@ -58,7 +58,8 @@ static int parse_pdb(const char *cmd, const char *s, unsigned *target, uint64_t 
 	else if (n == 11 && !strncmp(s, "sysmem_ncoh", 11))
 		*target = NVM_MMU_PDB_SYS_NCOH;
 	else
-		return cli_usage_error(cmd, "unknown aperture '%.*s' in --pdb (vram, sysmem_coh, sysmem_ncoh)", (int)n, s);
+		return cli_usage_error(cmd, "unknown aperture '%.*s' in --pdb (vram, sysmem_coh, sysmem_ncoh)", (int)n,
+		                       s);
 	if (!cli_parse_u64(colon + 1, addr))
 		return cli_usage_error(cmd, "bad address in --pdb '%s'", s);
 	if (*addr & 0xfff)
@@ -71,8 +72,10 @@ static int parse_opts(const char *cmd, int argc, char **argv, struct vm_opts *o,
 	memset(o, 0, sizeof(*o));
 	for (int i = 1; i < argc; i++) {
 		int r;
-		if ((r = cli_opt(argc, argv, &i, "--vram", &o->vram)) || (r = cli_opt(argc, argv, &i, "--sysmem", &o->sysmem)) ||
-		    (r = cli_opt(argc, argv, &i, "--pdb", &o->pdb_s)) || (walk && (r = cli_opt(argc, argv, &i, "--va", &o->va_s))) ||
+		if ((r = cli_opt(argc, argv, &i, "--vram", &o->vram)) ||
+		    (r = cli_opt(argc, argv, &i, "--sysmem", &o->sysmem)) ||
+		    (r = cli_opt(argc, argv, &i, "--pdb", &o->pdb_s)) ||
+		    (walk && (r = cli_opt(argc, argv, &i, "--va", &o->va_s))) ||
 		    (walk && (r = cli_opt(argc, argv, &i, "--access", &o->access_s))) ||
 		    (!walk && (r = cli_opt(argc, argv, &i, "--max-entries", &o->max_s)))) {
 			if (r < 0)
@@ -177,8 +180,10 @@ static void print_fields(const nvm_mmu_walk_level *l)
 	uint64_t e = l->raw[0];
 	if (!strcmp(l->name, "PTE_BIG") || !strcmp(l->name, "PTE_SMALL") || (!strcmp(l->name, "PDE0") && (e & 1))) {
 		unsigned ap = (unsigned)(e >> 1) & 3;
-		uint64_t addr = (ap == 0 || ap == 1 ? (e >> 8) & ((1ull << 25) - 1) : (e >> 8) & ((1ull << 46) - 1)) << 12;
-		printf("  %s valid=%u aperture=%s vol=%u encrypted=%u priv=%u ro=%u atomic_disable=%u kind=0x%02x addr=0x%llx",
+		uint64_t addr = (ap == 0 || ap == 1 ? (e >> 8) & ((1ull << 25) - 1) : (e >> 8) & ((1ull << 46) - 1))
+		                << 12;
+		printf("  %s valid=%u aperture=%s vol=%u encrypted=%u priv=%u ro=%u atomic_disable=%u kind=0x%02x "
+		       "addr=0x%llx",
 		       (l->nwords == 2) ? "2M PTE" : "PTE", (unsigned)(e & 1), nvm_mmu_target_name((nvm_mmu_target)ap),
 		       (unsigned)(e >> 3) & 1, (unsigned)(e >> 4) & 1, (unsigned)(e >> 5) & 1, (unsigned)(e >> 6) & 1,
 		       (unsigned)(e >> 7) & 1, (unsigned)(e >> 56), (unsigned long long)addr);
@@ -189,7 +194,8 @@ static void print_fields(const nvm_mmu_walk_level *l)
 	if (l->nwords == 2) {
 		unsigned ab = (unsigned)(e >> 1) & 3, as = (unsigned)(l->raw[1] >> 1) & 3;
 		uint64_t big = (ab == 1 ? (e >> 4) & ((1ull << 29) - 1) : (e >> 4) & ((1ull << 50) - 1)) << 8;
-		uint64_t sm = (as == 1 ? (l->raw[1] >> 8) & ((1ull << 25) - 1) : (l->raw[1] >> 8) & ((1ull << 46) - 1)) << 12;
+		uint64_t sm = (as == 1 ? (l->raw[1] >> 8) & ((1ull << 25) - 1) : (l->raw[1] >> 8) & ((1ull << 46) - 1))
+		              << 12;
 		printf("  big: aperture=%s vol=%u addr=0x%llx  small: aperture=%s vol=%u addr=0x%llx", pde_ap_name(ab),
 		       (unsigned)(e >> 3) & 1, (unsigned long long)(ab ? big : 0), pde_ap_name(as),
 		       (unsigned)(l->raw[1] >> 3) & 1, (unsigned long long)(as ? sm : 0));
@@ -219,7 +225,8 @@ static void walk_text(const struct vm_opts *o, const nvm_mmu_result *r, const nv
 			continue;
 		}
 		if (l->nwords == 2)
-			printf(" = 0x%016llx 0x%016llx\n         ", (unsigned long long)l->raw[0], (unsigned long long)l->raw[1]);
+			printf(" = 0x%016llx 0x%016llx\n         ", (unsigned long long)l->raw[0],
+			       (unsigned long long)l->raw[1]);
 		else
 			printf(" = 0x%016llx\n         ", (unsigned long long)l->raw[0]);
 		print_fields(l);
@@ -231,13 +238,15 @@ static void walk_text(const struct vm_opts *o, const nvm_mmu_result *r, const nv
 		printf("result: sparse (0x%llx range): reads 0, writes dropped\n", (unsigned long long)r->page_size);
 	else
 		printf("result: %s 0x%llx page %lluK kind 0x%02x priv=%d ro=%d vol=%d atomic_disable=%d encrypted=%d\n",
-		       nvm_mmu_target_name(r->target), (unsigned long long)r->pa, (unsigned long long)(r->page_size >> 10),
-		       r->kind, r->priv, r->ro, r->vol, r->atomic_disable, r->encrypted);
+		       nvm_mmu_target_name(r->target), (unsigned long long)r->pa,
+		       (unsigned long long)(r->page_size >> 10), r->kind, r->priv, r->ro, r->vol, r->atomic_disable,
+		       r->encrypted);
 }
 
 static void walk_json(const struct vm_opts *o, const nvm_mmu_result *r, const nvm_mmu_walk_trace *tr)
 {
-	printf("{\"va\": %llu, \"pdb\": {\"aperture\": \"%s\", \"addr\": %llu}, \"access\": \"%s\", \"privileged\": %s, ",
+	printf("{\"va\": %llu, \"pdb\": {\"aperture\": \"%s\", \"addr\": %llu}, \"access\": \"%s\", \"privileged\": "
+	       "%s, ",
 	       (unsigned long long)o->va, pdb_ap_name(o->pdb_target), (unsigned long long)o->pdb,
 	       nvm_mmu_access_name(o->access), o->priv ? "true" : "false");
 	printf("\"fault\": ");
@@ -248,10 +257,11 @@ static void walk_json(const struct vm_opts *o, const nvm_mmu_result *r, const nv
 	bool mapped = r->fault == NVM_MMU_FAULT_NONE && !r->sparse;
 	printf(", \"sparse\": %s, \"aperture\": ", r->sparse ? "true" : "false");
 	if (mapped || (r->fault != NVM_MMU_FAULT_NONE && r->page_size))
-		printf("\"%s\", \"pa\": %llu, \"page_size\": %llu, \"kind\": %u, \"priv\": %s, \"ro\": %s, \"vol\": %s, "
+		printf("\"%s\", \"pa\": %llu, \"page_size\": %llu, \"kind\": %u, \"priv\": %s, \"ro\": %s, \"vol\": "
+		       "%s, "
 		       "\"atomic_disable\": %s, \"encrypted\": %s, \"peer\": %u",
-		       nvm_mmu_target_name(r->target), (unsigned long long)r->pa, (unsigned long long)r->page_size, r->kind,
-		       r->priv ? "true" : "false", r->ro ? "true" : "false", r->vol ? "true" : "false",
+		       nvm_mmu_target_name(r->target), (unsigned long long)r->pa, (unsigned long long)r->page_size,
+		       r->kind, r->priv ? "true" : "false", r->ro ? "true" : "false", r->vol ? "true" : "false",
 		       r->atomic_disable ? "true" : "false", r->encrypted ? "true" : "false", r->peer);
 	else
 		printf("null, \"pa\": null, \"page_size\": null");
@@ -260,11 +270,12 @@ static void walk_json(const struct vm_opts *o, const nvm_mmu_result *r, const nv
 	printf(", \"levels\": [");
 	for (int i = 0; i < tr->n; i++) {
 		const nvm_mmu_walk_level *l = &tr->lv[i];
-		printf("%s{\"level\": \"%s\", \"table_aperture\": \"%s\", \"table\": %llu, \"index\": %u, \"entry_addr\": %llu, "
+		printf("%s{\"level\": \"%s\", \"table_aperture\": \"%s\", \"table\": %llu, \"index\": %u, "
+		       "\"entry_addr\": %llu, "
 		       "\"read_ok\": %s, \"raw\": [%llu",
 		       i ? ", " : "", l->name, nvm_mmu_target_name((nvm_mmu_target)l->table_target),
-		       (unsigned long long)l->table, l->index, (unsigned long long)l->entry_addr, l->read_ok ? "true" : "false",
-		       (unsigned long long)l->raw[0]);
+		       (unsigned long long)l->table, l->index, (unsigned long long)l->entry_addr,
+		       l->read_ok ? "true" : "false", (unsigned long long)l->raw[0]);
 		if (l->nwords == 2)
 			printf(", %llu", (unsigned long long)l->raw[1]);
 		printf("]}");
@@ -321,13 +332,15 @@ static void flush_range(struct dump_state *d)
 	const nvm_mmu_result *a = &m->attr;
 	d->ranges++;
 	if (d->o->json) {
-		printf("{\"va\": %llu, \"size\": %llu, \"sparse\": %s", (unsigned long long)m->va, (unsigned long long)m->size,
-		       a->sparse ? "true" : "false");
+		printf("{\"va\": %llu, \"size\": %llu, \"sparse\": %s", (unsigned long long)m->va,
+		       (unsigned long long)m->size, a->sparse ? "true" : "false");
 		if (!a->sparse)
-			printf(", \"aperture\": \"%s\", \"pa\": %llu, \"page_size\": %llu, \"kind\": %u, \"priv\": %s, \"ro\": %s, "
+			printf(", \"aperture\": \"%s\", \"pa\": %llu, \"page_size\": %llu, \"kind\": %u, \"priv\": %s, "
+			       "\"ro\": %s, "
 			       "\"vol\": %s, \"atomic_disable\": %s, \"encrypted\": %s, \"peer\": %u",
-			       nvm_mmu_target_name(a->target), (unsigned long long)a->pa, (unsigned long long)a->page_size,
-			       a->kind, a->priv ? "true" : "false", a->ro ? "true" : "false", a->vol ? "true" : "false",
+			       nvm_mmu_target_name(a->target), (unsigned long long)a->pa,
+			       (unsigned long long)a->page_size, a->kind, a->priv ? "true" : "false",
+			       a->ro ? "true" : "false", a->vol ? "true" : "false",
 			       a->atomic_disable ? "true" : "false", a->encrypted ? "true" : "false", a->peer);
 		printf("}\n");
 	} else if (!d->o->dot) {
@@ -338,8 +351,9 @@ static void flush_range(struct dump_state *d)
 			printf("-> %-11s 0x%012llx-0x%012llx size 0x%llx page %lluK kind 0x%02x %s%s%s%s%s\n",
 			       nvm_mmu_target_name(a->target), (unsigned long long)a->pa,
 			       (unsigned long long)(a->pa + m->size - 1), (unsigned long long)m->size,
-			       (unsigned long long)(a->page_size >> 10), a->kind, a->ro ? "ro" : "rw", a->priv ? " priv" : "",
-			       a->vol ? " vol" : "", a->atomic_disable ? " atomic_disable" : "", a->encrypted ? " encrypted" : "");
+			       (unsigned long long)(a->page_size >> 10), a->kind, a->ro ? "ro" : "rw",
+			       a->priv ? " priv" : "", a->vol ? " vol" : "", a->atomic_disable ? " atomic_disable" : "",
+			       a->encrypted ? " encrypted" : "");
 	}
 	d->have = false;
 }
@@ -392,7 +406,8 @@ static int vm_dump(int argc, char **argv)
 	if (o.dot)
 		printf("}\n");
 	else if (!o.json)
-		printf("%llu range(s) from %llu leaf entries\n", (unsigned long long)d.ranges, (unsigned long long)d.count);
+		printf("%llu range(s) from %llu leaf entries\n", (unsigned long long)d.ranges,
+		       (unsigned long long)d.count);
 	nvm_close(gpu);
 	if (st == NVM_ERR_RANGE)
 		return cli_error(EXIT_FAIL, cmd, "stopped after %llu page-table entries (--max-entries)",
