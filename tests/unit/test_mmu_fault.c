@@ -36,7 +36,7 @@ struct fx {
 static int setup(void **state)
 {
 	static struct fx f;
-	nvm_config cfg = { .chip = "gv100", .vram_size = 1ull << 30, .sysmem_size = 1ull << 32 };
+	nvm_config cfg = { .chip = "gv100", .vram_size = 1ull << 30, .sysmem_size = 1ull << 36 };
 	if (nvm_open(&cfg, &f.gpu))
 		return -1;
 	ptb_init(&f.b, f.gpu, NVM_AP_VRAM, 0x100000);
@@ -473,6 +473,94 @@ static void test_unsupported_aperture(void **state)
 	assert_int_equal(mem32(f->gpu, FB0 + 28) & 0x1f, 0xa);
 }
 
+/* Seed 003: INST_APERTURE SYS_MEM_COHERENT = 2, INST_LO = inst[31:12],
+ * INST_HI = inst[63:32]; seed 000: SC_PAGE_DIR_BASE_FAULT_REPLAY_TEX(i)
+ * makes a subcontext's TEX faults replayable. */
+static void test_sysmem_instance_and_subcontext_replay(void **state)
+{
+	struct fx *f = *state;
+	uint64_t inst = 0x123456000ull;
+	struct ptb sb;
+	ptb_init(&sb, f->gpu, NVM_AP_SYSMEM, 0x10000000);
+	ptb_map(&sb, 0x200000, 4096, ptb_pte(0x5000, 0, 0, 0));
+	/* PAGE_DIR_BASE invalid for non-VEID engines; VEID 5 valid with TEX replay. */
+	ptb_ramin(f->gpu, NVM_AP_SYSMEM, inst, NVM_MMU_PDB_INVALID, 0, 0, 0);
+	ptb_ramin_sc(f->gpu, NVM_AP_SYSMEM, inst, 5, NVM_MMU_PDB_SYS_COH, sb.pdb, 1);
+	uint32_t sc;
+	nvm_mem_rd32(f->gpu, NVM_AP_SYSMEM, inst + (168 + 5 * 4) * 4, &sc);
+	nvm_mem_wr32(f->gpu, NVM_AP_SYSMEM, inst + (168 + 5 * 4) * 4, sc | 1u << 4);
+	fb_setup(f->gpu, 0, FB0, 8);
+	fb_setup(f->gpu, 1, FB1, 8);
+	nvm_mmu_request r = req_gpc(0x200010, NVM_MMU_READ, 0, 4);
+	r.inst_target = NVM_MMU_PDB_SYS_COH;
+	r.inst_addr = inst;
+	r.veid = 5;
+	r.engine_id = NVM_MMU_ENG_GRAPHICS + 5;
+	assert_int_equal(xl(f, r).pa, 0x5010);
+	r.va = 0x300000;
+	nvm_mmu_result res = xl(f, r);
+	assert_true(res.replayable);
+	uint32_t dw0 = mem32(f->gpu, FB1), dw1 = mem32(f->gpu, FB1 + 4), dw6 = mem32(f->gpu, FB1 + 24);
+	assert_int_equal((dw0 >> 8) & 3, 2);
+	assert_int_equal(dw0 >> 12, 0x23456);
+	assert_int_equal(dw1, 1);
+	assert_int_equal(dw6 & 0x1ff, 64 + 5);
+	/* The non-VEID path of the same instance block is unbound. */
+	r.veid = -1;
+	r.engine_id = NVM_MMU_ENG_HOST0;
+	res = xl(f, r);
+	assert_int_equal(res.fault, NVM_MMU_FAULT_UNBOUND_INST_BLOCK);
+	assert_false(res.replayable);
+	assert_int_equal(mem32(f->gpu, FB0 + 28) & 0x1f, NVM_MMU_FAULT_UNBOUND_INST_BLOCK);
+}
+
+/* SIZE.OVERFLOW_INTR: an overflowed buffer keeps its NISO bit up even when
+ * GET == PUT (UNVERIFIED condition, docs/fidelity.md). */
+static void test_overflow_interrupt(void **state)
+{
+	struct fx *f = *state;
+	fb_setup(f->gpu, 0, FB0, 2);
+	xl(f, req_gpc(0x1000, NVM_MMU_READ, 0x10, 0));
+	xl(f, req_gpc(0x2000, NVM_MMU_READ, 0x10, 0)); /* overflow */
+	wr(f->gpu, FB_GET(0), 1);
+	assert_int_equal(rd(f->gpu, NISO) & (1u << 29), 0);
+	wr(f->gpu, FB_SIZE(0), 0x80000000u | 1u << 29 | 2);
+	assert_int_equal(rd(f->gpu, NISO) & (1u << 29), 1u << 29);
+	wr(f->gpu, FB_GET(0), 1u | 0x80000000u);
+	assert_int_equal(rd(f->gpu, NISO) & (1u << 29), 0);
+}
+
+/* CANCEL_VA_GLOBAL access classes (CACHE_LEVEL_CANCEL_*): WRITE_AND_ATOMIC
+ * takes writes and atomics, not reads; ATOMIC_WEAK only weak atomics. */
+static void test_cancel_va_access_classes(void **state)
+{
+	struct fx *f = *state;
+	ptb_ramin(f->gpu, NVM_AP_VRAM, INST, NVM_MMU_PDB_VID, f->b.pdb, 1, 0);
+	fb_setup(f->gpu, 1, FB1, 64);
+	xl(f, req_gpc(0x5000, NVM_MMU_READ, 0, 0));
+	xl(f, req_gpc(0x5000, NVM_MMU_WRITE, 1, 0));
+	xl(f, req_gpc(0x5000, NVM_MMU_ATOMIC, 2, 0));
+	xl(f, req_gpc(0x5000, NVM_MMU_ATOMIC_WEAK, 3, 0));
+	nvm_mmu_inval op = { .pdb_target = NVM_MMU_PDB_VID,
+		             .pdb_addr = f->b.pdb,
+		             .va = 0x5000,
+		             .replay = NVM_MMU_REPLAY_CANCEL_VA_GLOBAL,
+		             .cancel_access = 4 };
+	nvm_mmu_invalidate(f->gpu, &op);
+	assert_int_equal(nvm_mmu_pending(f->gpu), 3);
+	op.cancel_access = 6;
+	nvm_mmu_invalidate(f->gpu, &op);
+	assert_int_equal(nvm_mmu_pending(f->gpu), 1);
+	op.va = 0x6000; /* another page: no match */
+	op.cancel_access = 7;
+	nvm_mmu_invalidate(f->gpu, &op);
+	assert_int_equal(nvm_mmu_pending(f->gpu), 1);
+	op.va = 0x5000;
+	op.cancel_access = 0;
+	nvm_mmu_invalidate(f->gpu, &op);
+	assert_int_equal(nvm_mmu_pending(f->gpu), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -489,6 +577,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_cancel, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_prefetch_filter, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unsupported_aperture, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sysmem_instance_and_subcontext_replay, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_overflow_interrupt, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cancel_va_access_classes, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
