@@ -353,6 +353,30 @@ static void test_enum(void **state)
 	nvm_close(gpu);
 }
 
+/* The walker is pure (any chip's memory); the block API needs a chip with a
+ * GMMU (gv100 in src/core/chip.c). */
+static void test_chip_without_mmu(void **state)
+{
+	(void)state;
+	nvm_gpu *gpu;
+	nvm_config cfg = { .chip = "nv40" };
+	assert_int_equal(nvm_open(&cfg, &gpu), NVM_OK);
+	nvm_mmu_request q = { 0 };
+	nvm_mmu_result r;
+	assert_int_equal(nvm_mmu_translate(gpu, &q, &r), NVM_ERR_NOENT);
+	assert_int_equal(nvm_mmu_set_strict_tlb(gpu, 1), NVM_ERR_NOENT);
+	assert_int_equal(nvm_mmu_walk(gpu, NVM_MMU_PDB_VID, 0, 0, NVM_MMU_READ, 0, &r, NULL), NVM_OK);
+	assert_int_equal(r.fault, NVM_MMU_FAULT_PDE);
+	assert_null(nvm_reg_name(gpu, 0x100CBC));
+	nvm_close(gpu);
+	cfg.chip = "gv100";
+	assert_int_equal(nvm_open(&cfg, &gpu), NVM_OK);
+	assert_string_equal(nvm_reg_name(gpu, 0x100CBC), "NV_PFB_PRI_MMU_INVALIDATE");
+	assert_string_equal(nvm_reg_name(gpu, 0x1714), "NV_PBUS_BAR2_BLOCK");
+	assert_null(nvm_reg_name(gpu, 0x1710)); /* BIND_STATUS: not claimed */
+	nvm_close(gpu);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -369,6 +393,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_big_and_small, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_out_of_range_tables, setup, teardown),
 		cmocka_unit_test(test_enum),
+		cmocka_unit_test(test_chip_without_mmu),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

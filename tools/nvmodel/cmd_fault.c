@@ -113,10 +113,12 @@ static int fault_decode(int argc, char **argv)
 
 int cmd_fault(int argc, char **argv)
 {
-	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+	if (argc < 2)
+		return cli_usage_error("vm", "missing sub-command (decode)");
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		printf("usage: %s fault decode FILE [--all] [--json]\n\nRun '%s fault decode --help' for details.\n",
 		       cli_prog, cli_prog);
-		return argc < 2 ? EXIT_USAGE : EXIT_OK;
+		return EXIT_OK;
 	}
 	if (!strcmp(argv[1], "decode"))
 		return fault_decode(argc - 1, argv + 1);

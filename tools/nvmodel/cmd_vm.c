@@ -417,13 +417,15 @@ static int vm_dump(int argc, char **argv)
 
 int cmd_vm(int argc, char **argv)
 {
-	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+	if (argc < 2)
+		return cli_usage_error("vm", "missing sub-command (walk, dump)");
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		printf("usage: %s vm walk|dump [options]\n\n"
 		       "  walk   translate one VA through ver2 page tables in a memory image\n"
 		       "  dump   list every mapping of a page-table tree (--dot: Graphviz)\n\n"
 		       "Run '%s vm walk --help' for the options.\n",
 		       cli_prog, cli_prog);
-		return argc < 2 ? EXIT_USAGE : EXIT_OK;
+		return EXIT_OK;
 	}
 	if (!strcmp(argv[1], "walk"))
 		return vm_walk(argc - 1, argv + 1);
