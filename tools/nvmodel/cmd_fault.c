@@ -114,7 +114,7 @@ static int fault_decode(int argc, char **argv)
 int cmd_fault(int argc, char **argv)
 {
 	if (argc < 2)
-		return cli_usage_error("vm", "missing sub-command (decode)");
+		return cli_usage_error("fault", "missing sub-command (decode)");
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		printf("usage: %s fault decode FILE [--all] [--json]\n\nRun '%s fault decode --help' for details.\n",
 		       cli_prog, cli_prog);
