@@ -94,6 +94,7 @@ struct mmu {
 	uint32_t niso_en;
 	bool err[2]; /* STATUS *_ERROR: a packet could not be written */
 	bool strict;
+	bool replaying; /* a replay or cancel is walking the held requests */
 	struct tlb_ent *tlb;
 	struct pending *pend;
 	size_t npend, cappend;
@@ -687,8 +688,18 @@ nvm_status nvm_mmu_invalidate(nvm_gpu *gpu, const nvm_mmu_inval *op)
 	if (!m)
 		return NVM_ERR_NOENT;
 	tlb_invalidate(m, op);
-	if (op->replay != NVM_MMU_REPLAY_NONE)
-		replay(m, op);
+	if (op->replay == NVM_MMU_REPLAY_NONE)
+		return NVM_OK;
+	if (m->replaying) {
+		/* A hook (fault hook, Lua event callback) asked for a replay or
+		 * cancel from inside one: refuse rather than re-enter the list. */
+		emit(m->gpu, NVM_EV_GUEST_ERROR, "mmu", "replay_reentered", 0, (uint64_t)op->replay,
+		     "replay/cancel requested while one is in progress: ignored");
+		return NVM_OK;
+	}
+	m->replaying = true;
+	replay(m, op);
+	m->replaying = false;
 	return NVM_OK;
 }
 

@@ -561,6 +561,42 @@ static void test_cancel_va_access_classes(void **state)
 	assert_int_equal(nvm_mmu_pending(f->gpu), 0);
 }
 
+struct reenter {
+	nvm_gpu *gpu;
+	int calls;
+};
+
+static void reenter_hook(void *user, const nvm_mmu_fault_info *fi, uint64_t ticket, int cancelled)
+{
+	(void)fi;
+	(void)ticket;
+	(void)cancelled;
+	struct reenter *r = user;
+	r->calls++;
+	nvm_mmu_inval op = { .all_pdb = 1, .all_va = 1, .replay = NVM_MMU_REPLAY_START };
+	nvm_mmu_invalidate(r->gpu, &op);
+}
+
+/* A fault hook that replays from inside a replay is refused with a
+ * diagnostic, never a corrupted request list. */
+static void test_replay_reentry(void **state)
+{
+	struct fx *f = *state;
+	ptb_ramin(f->gpu, NVM_AP_VRAM, INST, NVM_MMU_PDB_VID, f->b.pdb, 1, 0);
+	fb_setup(f->gpu, 1, FB1, 64);
+	struct reenter re = { f->gpu, 0 };
+	xl(f, req_gpc(0x1000, NVM_MMU_READ, 0, 0));
+	xl(f, req_gpc(0x2000, NVM_MMU_READ, 1, 0));
+	nvm_mmu_set_fault_hook(f->gpu, reenter_hook, &re);
+	uint64_t errs = nvm_event_count(f->gpu, NVM_EV_GUEST_ERROR);
+	nvm_mmu_inval op = { .all_pdb = 1, .all_va = 1, .replay = NVM_MMU_REPLAY_START };
+	nvm_mmu_invalidate(f->gpu, &op);
+	assert_int_equal(re.calls, 2);
+	assert_int_equal(nvm_mmu_pending(f->gpu), 2);
+	assert_int_equal(nvm_event_count(f->gpu, NVM_EV_GUEST_ERROR), errs + 2);
+	nvm_mmu_set_fault_hook(f->gpu, NULL, NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -580,6 +616,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sysmem_instance_and_subcontext_replay, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_overflow_interrupt, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cancel_va_access_classes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_replay_reentry, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
