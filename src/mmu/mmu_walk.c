@@ -31,7 +31,9 @@ static const struct pd_level {
 };
 
 /* Kinds gv100_dev_mmu.ref defines (NV_MMU_PTE_KIND_*), as a bitmap; 0xff
- * (INVALID) and the gaps 0x6e, 0x93-0x96, 0xaf-0xb2, 0xc9 are absent. */
+ * (INVALID) and the gaps 0x6e, 0x93-0x96, 0xaf-0xb2, 0xc9 are absent.
+ * UNVERIFIED: a valid PTE with a kind outside this set faults
+ * UNSUPPORTED_KIND. */
 static const uint32_t kind_bitmap[8] = {
 	0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffbfffu, 0xff87ffffu, 0xfff87fffu, 0xfffffdffu, 0x7fffffffu,
 };
@@ -97,7 +99,7 @@ int mmu_pte_decode(uint64_t pte, uint64_t page_size, uint64_t va, nvm_mmu_result
 {
 	res->target = (nvm_mmu_target)F64(pte, 2, 1);
 	res->vol = (int)F64(pte, 3, 3);
-	res->encrypted = (int)F64(pte, 4, 4);
+	res->encrypted = (int)F64(pte, 4, 4); /* UNVERIFIED: reported, no effect ("Do not use") */
 	res->priv = (int)F64(pte, 5, 5);
 	res->ro = (int)F64(pte, 6, 6);
 	res->atomic_disable = (int)F64(pte, 7, 7);
@@ -156,6 +158,9 @@ static void set_fault(nvm_mmu_result *res, nvm_mmu_fault_type f, int level)
 	res->level = level;
 }
 
+/* UNVERIFIED: a sparse range translates (reads 0, writes dropped by the
+ * users of the result); the SM debug dummy page and the NACK to TEX/PROP
+ * clients (gp100-mmu-format, VOL) are not modelled. */
 static void set_sparse(nvm_mmu_result *res, uint64_t page_size, int level)
 {
 	res->sparse = 1;
@@ -163,8 +168,8 @@ static void set_sparse(nvm_mmu_result *res, uint64_t page_size, int level)
 	res->level = level;
 }
 
-/* The page tables below a dual PDE0. Which entry decides (documented in
- * docs/fidelity.md): a valid small PTE wins; else a valid big PTE; else the
+/* The page tables below a dual PDE0. Which entry decides (UNVERIFIED where
+ * both are valid; docs/fidelity.md): a valid small PTE wins; else a valid big PTE; else the
  * range is sparse when the small PTE (or, without a small table, the big
  * PTE) has VOL set; else a PTE fault. An invalid big PTE with PRIVILEGE set
  * means "no small page PTEs in this range are valid" (gp100-mmu-format,
@@ -253,6 +258,7 @@ nvm_status nvm_mmu_walk(nvm_gpu *gpu, unsigned pdb_target, uint64_t pdb_addr, ui
 		int nw = L->entry_size / 8;
 		bool ok = read_entry(gpu, tgt, ea, nw, e);
 		trace_add(tr, L->name, tgt, table, idx, ea, nw, e, ok);
+		/* UNVERIFIED: a table outside its aperture faults PDE (PTE below PDE0). */
 		if (!ok) {
 			res->oob = 1;
 			set_fault(res, NVM_MMU_FAULT_PDE, lvl);
