@@ -57,6 +57,8 @@ uint32_t mmu_packet_dw7(const nvm_mmu_fault_info *f);
 #define FB_NONREPLAY 0
 #define FB_REPLAY    1
 
+/* UNVERIFIED: the TLB is 8192 direct-mapped leaf entries keyed by (PDB, VEID,
+ * page); faults are not cached. The real hierarchy is not documented. */
 #define TLB_SLOTS   8192u
 #define MAX_PENDING 4096u
 
@@ -131,6 +133,8 @@ static bool fb_pending(struct mmu *m, int i)
 	return FIELD_GET(size, 31, 31) && (FIELD_GET(get, 19, 0) != m->put[i] || ovf);
 }
 
+/* UNVERIFIED: bits 27/29 are levels (buffer not empty, or overflowed with
+ * SIZE.OVERFLOW_INTR); volta-facts d names the bits only. */
 static uint32_t niso_value(struct mmu *m)
 {
 	uint32_t v = 0;
@@ -155,6 +159,7 @@ static uint32_t rd_niso(void *ctx, const struct reg_desc *r, uint32_t stored)
 	return niso_value(ctx);
 }
 
+/* UNVERIFIED: EN_SET and EN_CLR both read back the enable mask. */
 static uint32_t rd_niso_en(void *ctx, const struct reg_desc *r, uint32_t stored)
 {
 	(void)r;
@@ -314,7 +319,7 @@ static void tlb_invalidate(struct mmu *m, const nvm_mmu_inval *op)
 			continue;
 		if (!op->all_pdb && e->pdb_key != key)
 			continue;
-		/* Only leaf translations are cached, so every CACHE_LEVEL form drops
+		/* UNVERIFIED: only leaf translations are cached, so every CACHE_LEVEL form drops
 		 * the leaves that overlap the range. */
 		if (!op->all_va && (e->va_base + e->size <= lo || e->va_base >= lo + len))
 			continue;
@@ -529,6 +534,7 @@ static void translate(struct mmu *m, const nvm_mmu_request *req, nvm_mmu_result 
 		res->fault = ft;
 		res->level = -1;
 		res->oob = as.oob;
+		/* UNVERIFIED: an instance block outside its aperture is unbound. */
 		if (as.oob)
 			emit(m->gpu, NVM_EV_GUEST_ERROR, "mmu", "inst_out_of_range", req->inst_addr, req->inst_target,
 			     "instance block at 0x%llx lies outside its aperture", (unsigned long long)req->inst_addr);
@@ -551,7 +557,7 @@ static void translate(struct mmu *m, const nvm_mmu_request *req, nvm_mmu_result 
 	                  ((as.replay_tex && is_tex_client(req)) || (as.replay_gcc && is_gcc_client(req))) &&
 	                  FIELD_GET(reg(m, R_FB_SIZE(FB_REPLAY)), 31, 31);
 	res->replayable = replayable;
-	/* PAGE_FAULT_CTRL PRF_FILTER SEND_NONE (the reset value): prefetch faults
+	/* UNVERIFIED (not held): PAGE_FAULT_CTRL PRF_FILTER SEND_NONE (the reset value): prefetch faults
 	 * are not reported and not held. */
 	if (req->access == NVM_MMU_PREFETCH && FIELD_GET(reg(m, R_PAGE_FAULT_CTRL), 1, 0) == 3) {
 		res->replayable = 0;
@@ -661,7 +667,8 @@ static void replay(struct mmu *m, const nvm_mmu_inval *op)
 		}
 		if (cancel_match(op, &p)) {
 			/* Seed 003: REPLAYABLE_FAULT "is set false when ... fault is
-			 * replayable but has been cancelled". */
+			 * replayable but has been cancelled". UNVERIFIED: no packet is
+			 * written; the fault hook sees the request with it clear. */
 			m->stats.cancelled++;
 			emit(m->gpu, NVM_EV_TRACE, "mmu", "cancelled", p.req.va, p.ticket,
 			     "replayable request %llu at va 0x%llx cancelled", (unsigned long long)p.ticket,
@@ -822,6 +829,7 @@ static void wr_bind(void *ctx, const struct reg_desc *r, uint32_t *stored, uint3
 	(void)r;
 	(void)old;
 	struct mmu *m = ctx;
+	/* UNVERIFIED: binds need no cache here (RAMIN is read per request). */
 	if (FIELD_GET(written, 31, 31))
 		emit(m->gpu, NVM_EV_UNMODELLED, "mmu", "bind", R_BIND, written,
 		     "PFB_PRI_MMU_BIND trigger: instance binds are not modelled (translations read RAMIN directly)");
