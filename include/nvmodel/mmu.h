@@ -207,6 +207,13 @@ typedef struct nvm_mmu_inval {
 
 nvm_status nvm_mmu_invalidate(nvm_gpu *gpu, const nvm_mmu_inval *op);
 
+/* The Host's MEM_OP_A..D methods (class C36F, volta-facts.md section b) for
+ * the MMU operations: OPERATION (D 31:27) MMU_TLB_INVALIDATE (9) and
+ * MMU_TLB_INVALIDATE_TARGETED (0xA), with their PDB, address, level, replay
+ * and cancel fields. Returns NVM_ERR_NOENT for other operations (MEMBAR,
+ * L2 flushes...), which are not the MMU's. */
+nvm_status nvm_mmu_mem_op(nvm_gpu *gpu, uint32_t a, uint32_t b, uint32_t c, uint32_t d);
+
 /* Report every use of a TLB entry whose page tables changed since it was
  * filled (missing invalidates) as an NVM_EV_GUEST_ERROR "stale_tlb". */
 nvm_status nvm_mmu_set_strict_tlb(nvm_gpu *gpu, int on);

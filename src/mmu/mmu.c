@@ -710,6 +710,43 @@ nvm_status nvm_mmu_invalidate(nvm_gpu *gpu, const nvm_mmu_inval *op)
 	return NVM_OK;
 }
 
+nvm_status nvm_mmu_mem_op(nvm_gpu *gpu, uint32_t a, uint32_t b, uint32_t c, uint32_t d)
+{
+	if (!gpu)
+		return NVM_ERR_ARG;
+	unsigned opn = FIELD_GET(d, 31, 27); /* MEM_OP_D OPERATION */
+	if (opn != 9 && opn != 0xa)
+		return NVM_ERR_NOENT;
+	nvm_mmu_inval op = { 0 };
+	op.all_pdb = (int)FIELD_GET(c, 0, 0); /* MEM_OP_C PDB: 0 ONE, 1 ALL */
+	op.replay = (nvm_mmu_replay)FIELD_GET(c, 4, 2);
+	op.level = FIELD_GET(c, 9, 7); /* PAGE_TABLE_LEVEL, or ACCESS_TYPE for a VA cancel */
+	op.cancel_access = op.level;
+	/* PDB_APERTURE 11:10 (VID 0, SYS_COH 2, SYS_NCOH 3); PDB_ADDR_LO 31:12
+	 * holds address bits 31:12 and MEM_OP_D PDB_ADDR_HI 26:0 bits 58:32. */
+	op.pdb_target = FIELD_GET(c, 11, 10) ? NVM_MMU_PDB_SYS_COH : NVM_MMU_PDB_VID;
+	op.pdb_addr = ((uint64_t)FIELD_GET(d, 26, 0) << 32) | ((uint64_t)FIELD_GET(c, 31, 12) << 12);
+	/* TARGET_ADDR_LO (A 31:12) and TARGET_ADDR_HI (B). */
+	op.va = ((uint64_t)b << 32) | ((uint64_t)FIELD_GET(a, 31, 12) << 12);
+	op.all_va = opn == 9; /* MMU_TLB_INVALIDATE: the whole address space */
+	if (opn == 0xa && op.replay == NVM_MMU_REPLAY_NONE) {
+		/* INVALIDATION_SIZE (A 5:0): log2 of the size in 4 KiB units. */
+		op.size_log2 = FIELD_GET(a, 5, 0);
+		op.use_size = op.size_log2 != 0;
+	}
+	/* CANCEL_TARGET_CLIENT_UNIT_ID (A 5:0) and CANCEL_TARGET_GPC_ID (A 10:6).
+	 * UNVERIFIED: a targeted cancel by MEM_OP names a GPC client. */
+	op.cancel_client_id = FIELD_GET(a, 5, 0);
+	op.cancel_gpc_id = FIELD_GET(a, 10, 6);
+	op.cancel_client_type = NVM_MMU_CLIENT_GPC;
+	if (op.replay > NVM_MMU_REPLAY_CANCEL_VA_GLOBAL) {
+		emit(gpu, NVM_EV_GUEST_ERROR, "mmu", "bad_replay", 0, c, "MEM_OP_C: undefined REPLAY value %u ignored",
+		     (unsigned)op.replay);
+		op.replay = NVM_MMU_REPLAY_NONE;
+	}
+	return nvm_mmu_invalidate(gpu, &op);
+}
+
 static void wr_invalidate(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
 {
 	(void)r;

@@ -597,6 +597,37 @@ static void test_replay_reentry(void **state)
 	nvm_mmu_set_fault_hook(f->gpu, NULL, NULL);
 }
 
+/* MEM_OP_A..D as UVM pushes them (volta-facts 3, uvm_hal_volta_replay_faults
+ * and cancel_faults_va; field layout volta-facts b). */
+static void test_mem_op(void **state)
+{
+	struct fx *f = *state;
+	ptb_ramin(f->gpu, NVM_AP_VRAM, INST, NVM_MMU_PDB_VID, f->b.pdb, 1, 0);
+	fb_setup(f->gpu, 1, FB1, 64);
+	xl(f, req_gpc(0x1000, NVM_MMU_READ, 0, 0));
+	xl(f, req_gpc(0x2000, NVM_MMU_WRITE, 1, 0));
+	assert_int_equal(nvm_mmu_pending(f->gpu), 2);
+	ptb_map(&f->b, 0x1000, 4096, ptb_pte(0x5000, 0, 0, 0));
+	/* Replay: A SYSMEMBAR=DIS addr 0; B 0; C PDB=ONE, GPC=ENABLE,
+	 * LEVEL=PTE_ONLY, APERTURE=VID, REPLAY=START_ACK_ALL; D TLB_INVALIDATE_TARGETED. */
+	uint32_t c = 0u | 0u << 1 | 1u << 7 | 0u << 10 | 2u << 2;
+	assert_int_equal(nvm_mmu_mem_op(f->gpu, 0, 0, c, 0xau << 27), NVM_OK);
+	assert_int_equal(nvm_mmu_pending(f->gpu), 1);
+	/* cancel_faults_va: A = engine | VA_LO, C = PDB | CANCEL_VA_GLOBAL |
+	 * ACCESS_TYPE VIRT_WRITE_AND_ATOMIC (6). */
+	uint32_t a = 64u | 0x2000u;
+	c = (uint32_t)(f->b.pdb & 0xfffff000u) | 5u << 2 | 6u << 7;
+	assert_int_equal(nvm_mmu_mem_op(f->gpu, a, 0, c, 0xau << 27 | (uint32_t)(f->b.pdb >> 32)), NVM_OK);
+	assert_int_equal(nvm_mmu_pending(f->gpu), 0);
+	/* MMU_TLB_INVALIDATE (9), PDB=ALL: drops a stale translation. */
+	ptb_map(&f->b, 0x1000, 4096, ptb_pte(0x7000, 0, 0, 0));
+	assert_int_equal(xl(f, req_gpc(0x1000, NVM_MMU_READ, 0x10, 0)).pa, 0x5000);
+	assert_int_equal(nvm_mmu_mem_op(f->gpu, 0, 0, 1, 9u << 27), NVM_OK);
+	assert_int_equal(xl(f, req_gpc(0x1000, NVM_MMU_READ, 0x10, 0)).pa, 0x7000);
+	/* MEMBAR (5) is not an MMU operation. */
+	assert_int_equal(nvm_mmu_mem_op(f->gpu, 0, 0, 0, 5u << 27), NVM_ERR_NOENT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -617,6 +648,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_overflow_interrupt, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cancel_va_access_classes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_replay_reentry, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mem_op, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
