@@ -73,7 +73,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			o.size_log2 = v >> 26;
 			o.cancel_access = (v >> 6) & 7;
 			o.pdb_addr = 0x1000;
-			nvm_mmu_invalidate(gpu, &o);
+			if (op & 0x80) /* the Host's MEM_OP path */
+				nvm_mmu_mem_op(gpu, v, v >> 13, v ^ 0x1000u, (v & 0x1fu) << 27 | (v >> 27));
+			else
+				nvm_mmu_invalidate(gpu, &o);
 			break;
 		}
 		default: {
