@@ -31,4 +31,27 @@ int mmu_pte_decode(uint64_t pte, uint64_t page_size, uint64_t va, nvm_mmu_result
 /* Applies kind / privilege / read-only / atomic checks; sets res->fault. */
 void mmu_check_access(nvm_mmu_result *res, nvm_mmu_access access, int privileged);
 
+/* The page tables under one dual PDE0. */
+struct mmu_pt_pair {
+	bool big_present, small_present;
+	nvm_mmu_target big_tgt, small_tgt;
+	uint64_t big_table, small_table;
+};
+
+/* The tables a walk went through: have[l] / tgt[l] / table[l] for the
+ * PDE2, PDE1 and PDE0 tables (l = 1..3), and pp (have[4]) for the page
+ * tables under the PDE0. What a page-directory cache keeps. */
+struct mmu_walk_path {
+	bool have[5];
+	nvm_mmu_target tgt[4];
+	uint64_t table[4];
+	struct mmu_pt_pair pp;
+};
+
+/* The ver2 walk from level start (0 = the PDB table tgt/table; 1..3 = a
+ * PDE2/PDE1/PDE0 table; 4 = the page tables pp). path may be NULL. */
+void mmu_walk_from(nvm_gpu *gpu, int start, nvm_mmu_target tgt, uint64_t table, const struct mmu_pt_pair *pp,
+                   uint64_t va, nvm_mmu_access access, int privileged, nvm_mmu_result *res,
+                   nvm_mmu_walk_trace *tr, struct mmu_walk_path *path);
+
 #endif

@@ -174,14 +174,10 @@ static void set_sparse(nvm_mmu_result *res, uint64_t page_size, int level)
  * PTE) has VOL set; else a PTE fault. An invalid big PTE with PRIVILEGE set
  * means "no small page PTEs in this range are valid" (gp100-mmu-format,
  * Privileged) and hides the small table. */
-struct pt_pair {
-	bool big_present, small_present;
-	nvm_mmu_target big_tgt, small_tgt;
-	uint64_t big_table, small_table;
-};
+
 
 /* Returns 0 translated or sparse, 1 fault. */
-static int walk_pts(nvm_gpu *gpu, const struct pt_pair *pp, uint64_t va, nvm_mmu_result *res, nvm_mmu_walk_trace *tr)
+static int walk_pts(nvm_gpu *gpu, const struct mmu_pt_pair *pp, uint64_t va, nvm_mmu_result *res, nvm_mmu_walk_trace *tr)
 {
 	uint64_t big[2] = { 0, 0 }, small[2] = { 0, 0 };
 	bool have_big = false, have_small = false;
@@ -228,48 +224,51 @@ static int walk_pts(nvm_gpu *gpu, const struct pt_pair *pp, uint64_t va, nvm_mmu
 	return 1;
 }
 
-nvm_status nvm_mmu_walk(nvm_gpu *gpu, unsigned pdb_target, uint64_t pdb_addr, uint64_t va, nvm_mmu_access access,
-                        int privileged, nvm_mmu_result *res, nvm_mmu_walk_trace *tr)
+void mmu_walk_from(nvm_gpu *gpu, int start, nvm_mmu_target tgt, uint64_t table, const struct mmu_pt_pair *spp,
+                   uint64_t va, nvm_mmu_access access, int privileged, nvm_mmu_result *res,
+                   nvm_mmu_walk_trace *tr, struct mmu_walk_path *path)
 {
-	if (!gpu || !res)
-		return NVM_ERR_ARG;
 	memset(res, 0, sizeof(*res));
 	res->fault = NVM_MMU_FAULT_NONE;
 	res->level = -1;
 	if (tr)
 		tr->n = 0;
+	if (path)
+		memset(path, 0, sizeof(*path));
 	if (va >> MMU_VA_BITS) {
 		set_fault(res, NVM_MMU_FAULT_VA_LIMIT_VIOLATION, -1);
-		return NVM_OK;
+		return;
 	}
-	nvm_aperture ap;
-	if (!mmu_ramin_aperture(pdb_target, &ap)) {
-		/* RAMIN: "Using INVALID, unbinds the selected engine." */
-		set_fault(res, NVM_MMU_FAULT_UNBOUND_INST_BLOCK, -1);
-		return NVM_OK;
+	struct mmu_pt_pair pp = { 0 };
+	if (start >= 4) {
+		pp = *spp;
+		goto page_tables;
 	}
-	nvm_mmu_target tgt = pdb_target == NVM_MMU_PDB_VID ? NVM_MMU_TGT_VID : (nvm_mmu_target)pdb_target;
-	uint64_t table = pdb_addr & ~0xfffull; /* PAGE_DIR_BASE is 4K-aligned */
-	for (int lvl = 0; lvl < 4; lvl++) {
+	for (int lvl = start; lvl < 4; lvl++) {
 		const struct pd_level *L = &pd_levels[lvl];
 		unsigned idx = (unsigned)((va >> L->shift) & ((1u << L->bits) - 1));
 		uint64_t ea = table + (uint64_t)idx * L->entry_size;
 		uint64_t e[2];
 		int nw = L->entry_size / 8;
+		if (path && lvl > 0) {
+			path->have[lvl] = true;
+			path->tgt[lvl] = tgt;
+			path->table[lvl] = table;
+		}
 		bool ok = read_entry(gpu, tgt, ea, nw, e);
 		trace_add(tr, L->name, tgt, table, idx, ea, nw, e, ok);
 		/* UNVERIFIED: a table outside its aperture faults PDE (PTE below PDE0). */
 		if (!ok) {
 			res->oob = 1;
 			set_fault(res, NVM_MMU_FAULT_PDE, lvl);
-			return NVM_OK;
+			return;
 		}
 		if (lvl < 3) {
 			if (e[0] & 1) {
 				/* IS_PTE above PDE0: "Huge pages are unsupported above PD0".
 				 * UNVERIFIED: reported as PDE_SIZE. */
 				set_fault(res, NVM_MMU_FAULT_PDE_SIZE, lvl);
-				return NVM_OK;
+				return;
 			}
 			unsigned a = (unsigned)F64(e[0], 2, 1);
 			if (a == 0) {
@@ -278,21 +277,19 @@ nvm_status nvm_mmu_walk(nvm_gpu *gpu, unsigned pdb_target, uint64_t pdb_addr, ui
 					set_sparse(res, 1ull << L->shift, lvl);
 				else
 					set_fault(res, NVM_MMU_FAULT_PDE, lvl);
-				return NVM_OK;
+				return;
 			}
 			table = pde_table_addr(e[0], a);
 			tgt = pde_target(a);
 			continue;
 		}
-		/* Dual PDE0. */
+		/* Dual PDE0: IS_PTE makes the low 8 bytes a 2 MiB PTE (bit 0 is
+		 * also its VALID). */
 		if (e[0] & 1) {
 			res->level = 3;
 			mmu_pte_decode(e[0], SZ_2M, va, res);
-			if (!(e[0] & 1))
-				set_fault(res, NVM_MMU_FAULT_PTE, 3);
-			else
-				mmu_check_access(res, access, privileged);
-			return NVM_OK;
+			mmu_check_access(res, access, privileged);
+			return;
 		}
 		unsigned ab = (unsigned)F64(e[0], 2, 1), as = (unsigned)F64(e[1], 66 - 64, 65 - 64);
 		if (ab == 0 && as == 0) {
@@ -301,9 +298,8 @@ nvm_status nvm_mmu_walk(nvm_gpu *gpu, unsigned pdb_target, uint64_t pdb_addr, ui
 				set_sparse(res, SZ_2M, 3);
 			else
 				set_fault(res, NVM_MMU_FAULT_PDE, 3);
-			return NVM_OK;
+			return;
 		}
-		struct pt_pair pp = { 0 };
 		if (ab) {
 			pp.big_present = true;
 			pp.big_tgt = pde_target(ab);
@@ -316,10 +312,35 @@ nvm_status nvm_mmu_walk(nvm_gpu *gpu, unsigned pdb_target, uint64_t pdb_addr, ui
 			/* ADDRESS_SMALL_{VID (99-3):72, SYS 117:72}, SHIFT 12. */
 			pp.small_table = (as == 1 ? F64(e[1], 96 - 64, 72 - 64) : F64(e[1], 117 - 64, 72 - 64)) << 12;
 		}
-		if (walk_pts(gpu, &pp, va, res, tr) == 0 && !res->sparse)
-			mmu_check_access(res, access, privileged);
+		break;
+	}
+page_tables:
+	if (path) {
+		path->have[4] = true;
+		path->pp = pp;
+	}
+	if (walk_pts(gpu, &pp, va, res, tr) == 0 && !res->sparse)
+		mmu_check_access(res, access, privileged);
+}
+
+nvm_status nvm_mmu_walk(nvm_gpu *gpu, unsigned pdb_target, uint64_t pdb_addr, uint64_t va, nvm_mmu_access access,
+                        int privileged, nvm_mmu_result *res, nvm_mmu_walk_trace *tr)
+{
+	if (!gpu || !res)
+		return NVM_ERR_ARG;
+	nvm_aperture ap;
+	if (!(va >> MMU_VA_BITS) && !mmu_ramin_aperture(pdb_target, &ap)) {
+		/* RAMIN: "Using INVALID, unbinds the selected engine." */
+		memset(res, 0, sizeof(*res));
+		if (tr)
+			tr->n = 0;
+		res->level = -1;
+		res->fault = NVM_MMU_FAULT_UNBOUND_INST_BLOCK;
 		return NVM_OK;
 	}
+	nvm_mmu_target tgt = pdb_target == NVM_MMU_PDB_VID ? NVM_MMU_TGT_VID : (nvm_mmu_target)pdb_target;
+	/* PAGE_DIR_BASE is 4K-aligned. */
+	mmu_walk_from(gpu, 0, tgt, pdb_addr & ~0xfffull, NULL, va, access, privileged, res, tr, NULL);
 	return NVM_OK;
 }
 
@@ -371,7 +392,7 @@ static void enum_sparse(struct enum_ctx *c, uint64_t va, uint64_t size)
 }
 
 /* The leaves under one dual PDE0, with the same decision as walk_pts. */
-static void enum_pts(struct enum_ctx *c, const struct pt_pair *pp, uint64_t va0)
+static void enum_pts(struct enum_ctx *c, const struct mmu_pt_pair *pp, uint64_t va0)
 {
 	for (unsigned j = 0; j < 32 && !c->stop; j++) {
 		uint64_t bva = va0 + (uint64_t)j * SZ_64K;
@@ -451,7 +472,7 @@ static void enum_level(struct enum_ctx *c, int lvl, nvm_mmu_target tgt, uint64_t
 				enum_sparse(c, va, SZ_2M);
 			continue;
 		}
-		struct pt_pair pp = { 0 };
+		struct mmu_pt_pair pp = { 0 };
 		if (ab) {
 			pp.big_present = true;
 			pp.big_tgt = pde_target(ab);
