@@ -58,7 +58,8 @@ uint32_t mmu_packet_dw7(const nvm_mmu_fault_info *f);
 #define FB_REPLAY    1
 
 /* UNVERIFIED: the TLB is 8192 direct-mapped leaf entries keyed by (PDB, VEID,
- * page); faults are not cached. The real hierarchy is not documented. */
+ * page) plus a 2048-entry page-directory cache (PDC_SLOTS); faults are not
+ * cached. The real hierarchy is not documented. */
 #define TLB_SLOTS   8192u
 #define MAX_PENDING 4096u
 
@@ -82,6 +83,22 @@ struct tlb_ent {
 	nvm_mmu_result res; /* decoded, before the access check */
 };
 
+/* Page-directory cache: the table a PDE3/PDE2/PDE1 entry points at (lvl 1..3:
+ * the PDE2, PDE1, PDE0 table) or the page tables of a dual PDE0 (lvl 4),
+ * for the VA region that entry covers. */
+struct pde_ent {
+	bool valid;
+	int lvl;
+	uint64_t pdb_key, base;
+	nvm_mmu_target tgt;
+	uint64_t table;
+	struct mmu_pt_pair pp;
+};
+
+#define PDC_SLOTS 2048u
+/* VA bits covered by the entry that points at a level-l table. */
+static const unsigned pdc_shift[5] = { 49, 47, 38, 29, 21 };
+
 struct pending {
 	uint64_t ticket;
 	nvm_mmu_request req;
@@ -98,6 +115,7 @@ struct mmu {
 	bool strict;
 	bool replaying; /* a replay or cancel is walking the held requests */
 	struct tlb_ent *tlb;
+	struct pde_ent *pdc;
 	struct pending *pend;
 	size_t npend, cappend;
 	uint64_t next_ticket;
@@ -308,6 +326,8 @@ static bool same_translation(const nvm_mmu_result *a, const nvm_mmu_result *b)
 	       a->vol == b->vol && a->atomic_disable == b->atomic_disable && a->peer == b->peer;
 }
 
+static void pdc_invalidate(struct mmu *m, const nvm_mmu_inval *op, uint64_t lo, uint64_t len);
+
 static void tlb_invalidate(struct mmu *m, const nvm_mmu_inval *op)
 {
 	uint64_t key = pdb_key(op->pdb_target, op->pdb_addr);
@@ -319,12 +339,75 @@ static void tlb_invalidate(struct mmu *m, const nvm_mmu_inval *op)
 			continue;
 		if (!op->all_pdb && e->pdb_key != key)
 			continue;
-		/* UNVERIFIED: only leaf translations are cached, so every CACHE_LEVEL form drops
-		 * the leaves that overlap the range. */
+		/* Every CACHE_LEVEL form drops the leaves that overlap the range;
+		 * pdc_invalidate handles the directory levels. */
 		if (!op->all_va && (e->va_base + e->size <= lo || e->va_base >= lo + len))
 			continue;
 		e->valid = false;
 		m->stats.tlb_entries--;
+	}
+	pdc_invalidate(m, op, lo, len);
+}
+
+static size_t pdc_slot(uint64_t key, int lvl, uint64_t base)
+{
+	uint64_t h = key ^ (base * 0x9e3779b97f4a7c15ull) ^ (uint64_t)lvl;
+	h ^= h >> 31;
+	h *= 0x94d049bb133111ebull;
+	h ^= h >> 29;
+	return (size_t)(h & (PDC_SLOTS - 1));
+}
+
+static struct pde_ent *pdc_find(struct mmu *m, uint64_t key, int lvl, uint64_t va)
+{
+	uint64_t base = va & ~((1ull << pdc_shift[lvl]) - 1);
+	struct pde_ent *e = &m->pdc[pdc_slot(key, lvl, base)];
+	return e->valid && e->pdb_key == key && e->lvl == lvl && e->base == base ? e : NULL;
+}
+
+static void pdc_fill(struct mmu *m, uint64_t key, uint64_t va, const struct mmu_walk_path *path)
+{
+	for (int lvl = 1; lvl <= 4; lvl++) {
+		if (!path->have[lvl])
+			continue;
+		uint64_t base = va & ~((1ull << pdc_shift[lvl]) - 1);
+		struct pde_ent *e = &m->pdc[pdc_slot(key, lvl, base)];
+		e->valid = true;
+		e->lvl = lvl;
+		e->pdb_key = key;
+		e->base = base;
+		e->tgt = lvl < 4 ? path->tgt[lvl] : NVM_MMU_TGT_VID;
+		e->table = lvl < 4 ? path->table[lvl] : 0;
+		e->pp = path->pp;
+	}
+}
+
+/* UNVERIFIED what each level keeps in hardware. CACHE_LEVEL: 0 ALL,
+ * 1 PTE_ONLY, 2..7 UP_TO_PDE0..PDE5. Returns the lowest
+ * page-directory-cache level dropped (5: none). UP_TO_PDE0 drops what PDE0
+ * entries point at (lvl 4), UP_TO_PDE3 everything. */
+static int pdc_min_level(unsigned cache_level)
+{
+	if (cache_level == 0)
+		return 1;
+	if (cache_level == 1)
+		return 5;
+	int min = 6 - (int)cache_level;
+	return min < 1 ? 1 : min;
+}
+
+static void pdc_invalidate(struct mmu *m, const nvm_mmu_inval *op, uint64_t lo, uint64_t len)
+{
+	int min = op->replay >= NVM_MMU_REPLAY_CANCEL_TARGETED ? 1 : pdc_min_level(op->level);
+	uint64_t key = pdb_key(op->pdb_target, op->pdb_addr);
+	for (size_t i = 0; i < PDC_SLOTS && min <= 4; i++) {
+		struct pde_ent *e = &m->pdc[i];
+		if (!e->valid || e->lvl < min || (!op->all_pdb && e->pdb_key != key))
+			continue;
+		uint64_t size = 1ull << pdc_shift[e->lvl];
+		if (!op->all_va && (e->base + size <= lo || e->base >= lo + len))
+			continue;
+		e->valid = false;
 	}
 }
 
@@ -487,6 +570,20 @@ static void report(struct mmu *m, const nvm_mmu_fault_info *f, uint64_t ticket)
 
 /* ---------------------------------------------------------------- translation */
 
+/* Strict TLB: compare what the caches produced with a fresh walk. */
+static void strict_check(struct mmu *m, const struct aspace *as, const nvm_mmu_request *req,
+                         const nvm_mmu_result *cached)
+{
+	nvm_mmu_result fresh;
+	nvm_mmu_walk(m->gpu, as->pdb_target, as->pdb_addr, req->va, NVM_MMU_READ, 1, &fresh, NULL);
+	fresh.level = cached->level;
+	fresh.oob = cached->oob;
+	if (!same_translation(cached, &fresh))
+		emit(m->gpu, NVM_EV_GUEST_ERROR, "mmu", "stale_tlb", req->va, cached->pa,
+		     "cached translation for va 0x%llx used after its page tables changed without an invalidate",
+		     (unsigned long long)req->va);
+}
+
 static void do_walk(struct mmu *m, const struct aspace *as, const nvm_mmu_request *req, uint64_t key,
                     nvm_mmu_result *res)
 {
@@ -495,28 +592,41 @@ static void do_walk(struct mmu *m, const struct aspace *as, const nvm_mmu_reques
 	if (e) {
 		m->stats.tlb_hits++;
 		nvm_mmu_result r = e->res;
-		if (m->strict) {
-			nvm_mmu_result fresh;
-			nvm_mmu_walk(m->gpu, as->pdb_target, as->pdb_addr, req->va, NVM_MMU_READ, 1, &fresh, NULL);
-			uint64_t off = req->va & (r.page_size - 1);
-			nvm_mmu_result cached = r;
-			cached.pa = (r.pa & ~(r.page_size - 1)) | off;
-			fresh.level = cached.level;
-			fresh.oob = cached.oob;
-			if (!same_translation(&cached, &fresh))
-				emit(m->gpu, NVM_EV_GUEST_ERROR, "mmu", "stale_tlb", req->va, cached.pa,
-				     "TLB entry for va 0x%llx used after its page tables changed without an invalidate",
-				     (unsigned long long)req->va);
-		}
 		r.pa = (r.pa & ~(r.page_size - 1)) | (req->va & (r.page_size - 1));
+		if (m->strict)
+			strict_check(m, as, req, &r);
 		*res = r;
 		return;
 	}
 	m->stats.walks++;
-	nvm_mmu_walk(m->gpu, as->pdb_target, as->pdb_addr, req->va, NVM_MMU_READ, 1, res, NULL);
+	/* Start below the deepest cached directory entry for this VA. */
+	int start = 0;
+	nvm_mmu_target tgt = as->pdb_target == NVM_MMU_PDB_VID ? NVM_MMU_TGT_VID : (nvm_mmu_target)as->pdb_target;
+	uint64_t table = as->pdb_addr & ~0xfffull;
+	struct mmu_pt_pair pp = { 0 };
+	for (int lvl = 4; lvl >= 1 && !(req->va >> MMU_VA_BITS); lvl--) {
+		struct pde_ent *d = pdc_find(m, key, lvl, req->va);
+		if (d) {
+			start = lvl;
+			tgt = d->tgt;
+			table = d->table;
+			pp = d->pp;
+			break;
+		}
+	}
+	nvm_aperture ap;
+	if (!start && !mmu_ramin_aperture(as->pdb_target, &ap)) {
+		nvm_mmu_walk(m->gpu, as->pdb_target, as->pdb_addr, req->va, NVM_MMU_READ, 1, res, NULL);
+		return;
+	}
+	struct mmu_walk_path path;
+	mmu_walk_from(m->gpu, start, tgt, table, &pp, req->va, NVM_MMU_READ, 1, res, NULL, &path);
+	pdc_fill(m, key, req->va, &path);
 	if (res->oob)
 		emit(m->gpu, NVM_EV_GUEST_ERROR, "mmu", "pt_out_of_range", req->va, (uint64_t)res->level,
 		     "page-table entry for va 0x%llx lies outside its aperture", (unsigned long long)req->va);
+	if (start && m->strict)
+		strict_check(m, as, req, res);
 	if (res->fault == NVM_MMU_FAULT_NONE)
 		tlb_fill(m, key, veid, req->va, res);
 }
@@ -1063,7 +1173,10 @@ static nvm_status mmu_create(nvm_gpu *gpu, const void *data, void **state)
 	m->gpu = gpu;
 	m->chip = data ? data : &mmu_gv100;
 	m->tlb = calloc(TLB_SLOTS, sizeof(*m->tlb));
-	if (!m->tlb) {
+	m->pdc = calloc(PDC_SLOTS, sizeof(*m->pdc));
+	if (!m->tlb || !m->pdc) {
+		free(m->tlb);
+		free(m->pdc);
 		free(m);
 		return NVM_ERR_NOMEM;
 	}
@@ -1105,6 +1218,7 @@ static nvm_status mmu_create(nvm_gpu *gpu, const void *data, void **state)
 	if (st) {
 		/* nvm_open only destroys blocks that were created. */
 		free(m->tlb);
+		free(m->pdc);
 		free(m);
 		*state = NULL;
 	}
@@ -1118,6 +1232,7 @@ static void mmu_destroy(nvm_gpu *gpu, void *state)
 	if (!m)
 		return;
 	free(m->tlb);
+	free(m->pdc);
 	free(m->pend);
 	free(m);
 }

@@ -239,6 +239,51 @@ static void test_virtual_fault_buffer(void **state)
 	assert_int_equal(put, 1);
 }
 
+/* Page-table levels (INVALIDATE CACHE_LEVEL PTE_ONLY / UP_TO_PDE0..3, what
+ * UVM's tlb_invalidate_va sets as UP_TO_PDE3 - depth, volta-facts 3): a
+ * re-pointed PDE0 is still used after a PTE_ONLY invalidate and dropped by
+ * UP_TO_PDE0; strict TLB reports the stale use. */
+static void test_level_invalidate(void **state)
+{
+	struct fx *f = *state;
+	uint64_t va = 0x2400000ull;
+	ptb_map(&f->b, va, 4096, ptb_pte(0x5000, 0, 0, 0));
+	assert_int_equal(pa_of(f, va), 0x5000);
+	/* A new small table with another PTE, swapped into the dual PDE0. */
+	uint64_t nt = ptb_alloc(&f->b, 4096, 4096);
+	ptb_w64(f->gpu, NVM_AP_VRAM, nt, ptb_pte(0x9000, 0, 0, 0));
+	uint64_t d = ptb_pde0(&f->b, va);
+	ptb_w64(f->gpu, NVM_AP_VRAM, d + 8, ptb_pde(nt, 1));
+	nvm_mmu_set_strict_tlb(f->gpu, 1);
+	wr(f->gpu, INV_PDB, (uint32_t)(f->b.pdb >> 12) << 4);
+	wr(f->gpu, INV_VADDR, (uint32_t)(va >> 12) << 4);
+	wr(f->gpu, INVALIDATE, 0x80000000u | 1u << 24); /* PTE_ONLY */
+	assert_int_equal(pa_of(f, va), 0x5000);         /* the cached PDE0 still points at the old table */
+	assert_int_equal(f->stale, 1);
+	wr(f->gpu, INVALIDATE, 0x80000000u | 2u << 24); /* UP_TO_PDE0 */
+	assert_int_equal(pa_of(f, va), 0x9000);
+	/* A re-pointed PDE1 needs UP_TO_PDE1: UP_TO_PDE0 keeps the cached PDE0 table. */
+	uint64_t va2 = 0x2600000ull;
+	ptb_map(&f->b, va2, 4096, ptb_pte(0x6000, 0, 0, 0));
+	assert_int_equal(pa_of(f, va2), 0x6000);
+	uint64_t t0 = ptb_alloc(&f->b, 4096, 4096), pt = ptb_alloc(&f->b, 4096, 4096);
+	ptb_w64(f->gpu, NVM_AP_VRAM, t0 + ((va2 >> 21) & 255) * 16 + 8, ptb_pde(pt, 1));
+	ptb_w64(f->gpu, NVM_AP_VRAM, pt + ((va2 >> 12) & 511) * 8, ptb_pte(0x8000, 0, 0, 0));
+	uint64_t t2 = ptb_next(&f->b, f->b.pdb + ((va2 >> 47) & 3) * 8);
+	uint64_t t1 = ptb_next(&f->b, t2 + ((va2 >> 38) & 511) * 8);
+	ptb_w64(f->gpu, NVM_AP_VRAM, t1 + ((va2 >> 29) & 511) * 8, ptb_pde(t0, 1));
+	wr(f->gpu, INV_VADDR, (uint32_t)(va2 >> 12) << 4);
+	wr(f->gpu, INVALIDATE, 0x80000000u | 2u << 24);
+	assert_int_equal(pa_of(f, va2), 0x6000);
+	wr(f->gpu, INVALIDATE, 0x80000000u | 3u << 24); /* UP_TO_PDE1 */
+	assert_int_equal(pa_of(f, va2), 0x8000);
+	/* ALL (0) drops every level. */
+	ptb_w64(f->gpu, NVM_AP_VRAM, pt + ((va2 >> 12) & 511) * 8, ptb_pte(0xa000, 0, 0, 0));
+	ptb_w64(f->gpu, NVM_AP_VRAM, t1 + ((va2 >> 29) & 511) * 8, 0);
+	wr(f->gpu, INVALIDATE, 0x80000000u);
+	assert_int_equal(pa_of(f, va2), ~0ull); /* PDE fault now */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -246,6 +291,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_strict_tlb, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_targeted_invalidate, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sized_invalidate, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_level_invalidate, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bar_binding, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_virtual_fault_buffer, setup, teardown),
 	};
