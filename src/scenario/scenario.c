@@ -10,6 +10,8 @@
  * control is back in the script, never longjmp'd through library frames.
  */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -77,11 +79,21 @@ static void step_hook(lua_State *L, lua_Debug *ar)
 	uint64_t limit = S->opts->max_steps ? S->opts->max_steps : DEFAULT_STEPS;
 	S->steps += STEP_GRANULE;
 	if (S->steps > limit)
-		luaL_error(L, "instruction budget of %llu Lua steps exhausted (a loop that never ends?)",
+		scn_error(L, "instruction budget of %llu Lua steps exhausted (a loop that never ends?)",
 		           (unsigned long long)limit);
 }
 
 /* ---------------------------------------------------------------- helpers */
+
+int scn_error(lua_State *L, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return luaL_error(L, "%s", msg);
+}
 
 lua_Integer scn_checkrange(lua_State *L, int idx, lua_Integer lo, lua_Integer hi)
 {
@@ -143,9 +155,12 @@ static uint64_t check_addr(lua_State *L, int idx)
 static void mem_error(lua_State *L, const char *what, nvm_gpu *gpu, nvm_aperture ap, uint64_t addr,
                       size_t len, nvm_status st)
 {
-	luaL_error(L, "%s: %s (%s 0x%llx + %llu, size 0x%llx)", what, nvm_status_str(st), nvm_aperture_name(ap),
-	           (unsigned long long)addr, (unsigned long long)len,
-	           (unsigned long long)nvm_mem_size(gpu, ap));
+	/* lua_pushfstring knows no %llx: format with snprintf first. */
+	char msg[256];
+	snprintf(msg, sizeof(msg), "%s: %s (%s 0x%llx + %llu, size 0x%llx)", what, nvm_status_str(st),
+	         nvm_aperture_name(ap), (unsigned long long)addr, (unsigned long long)len,
+	         (unsigned long long)nvm_mem_size(gpu, ap));
+	luaL_error(L, "%s", msg);
 }
 
 /* Sizes as integers or strings with a K/M/G/T suffix ("256M"). */
@@ -241,7 +256,7 @@ static int l_wr32(lua_State *L)
 	uint32_t v = check_u32(L, 3);
 	nvm_status st = nvm_reg_write(gpu, addr, v);
 	if (st)
-		luaL_error(L, "wr32(0x%x): %s (BAR0 is 16 MiB, accesses are 4-byte aligned)", addr, nvm_status_str(st));
+		scn_error(L, "wr32(0x%x): %s (BAR0 is 16 MiB, accesses are 4-byte aligned)", addr, nvm_status_str(st));
 	scn_rethrow(L);
 	return 0;
 }
@@ -253,7 +268,7 @@ static int l_rd32(lua_State *L)
 	uint32_t v = 0;
 	nvm_status st = nvm_reg_read(gpu, addr, &v);
 	if (st)
-		luaL_error(L, "rd32(0x%x): %s (BAR0 is 16 MiB, accesses are 4-byte aligned)", addr, nvm_status_str(st));
+		scn_error(L, "rd32(0x%x): %s (BAR0 is 16 MiB, accesses are 4-byte aligned)", addr, nvm_status_str(st));
 	scn_rethrow(L);
 	lua_pushinteger(L, v);
 	return 1;
@@ -477,8 +492,10 @@ static const luaL_Reg core_methods[] = {
 };
 
 /* Every table of gpu methods; blocks add theirs here. */
+extern const luaL_Reg scn_hwsq_methods[];
 static const luaL_Reg *const scn_method_tables[] = {
 	core_methods,
+	scn_hwsq_methods,
 	NULL,
 };
 
@@ -508,7 +525,7 @@ static int l_open(lua_State *L)
 		luaL_error(L, "open: unknown chip '%s' (see `nvmodel chips`)", cfg.chip);
 	if (st) {
 		const nvm_chip_info *ci = nvm_chip_find(cfg.chip);
-		luaL_error(L, "open: %s (chip %s: vram up to 0x%llx, sysmem up to 0x%llx, 4 KiB multiples)",
+		scn_error(L, "open: %s (chip %s: vram up to 0x%llx, sysmem up to 0x%llx, 4 KiB multiples)",
 		           nvm_status_str(st), cfg.chip ? cfg.chip : NVM_DEFAULT_CHIP,
 		           (unsigned long long)(ci ? ci->vram_max : 0), (unsigned long long)(ci ? ci->sysmem_max : 0));
 	}

@@ -20,6 +20,8 @@ nvm_gpu *scn_checkgpu(lua_State *L, int idx);
 void scn_rethrow(lua_State *L);
 /* luaL_checkinteger limited to [lo, hi], with the argument named in errors. */
 lua_Integer scn_checkrange(lua_State *L, int idx, lua_Integer lo, lua_Integer hi);
+/* luaL_error with C printf formats (lua_pushfstring knows no %x / %llx). */
+int scn_error(lua_State *L, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* An aperture name argument ("vram" / "sysmem"). */
 nvm_aperture scn_checkaperture(lua_State *L, int idx);
 

@@ -66,7 +66,7 @@ static int parse(int argc, char **argv, struct opts *o)
 {
 	*o = (struct opts){ .at = -1, .max_ns = 10000000000ull };
 	o->sub = argv[1];
-	char name[32];
+	static char name[32];
 	snprintf(name, sizeof(name), "hwsq %s", o->sub);
 	for (int i = 2; i < argc; i++) {
 		const char *val;
@@ -74,33 +74,33 @@ static int parse(int argc, char **argv, struct opts *o)
 		uint64_t n;
 		if ((r = cli_opt(argc, argv, &i, "--variant", &val))) {
 			if (r < 0 || nvm_hwsq_variant_parse(val, &o->variant))
-				return cli_usage_error(CMD, "--variant needs nv17, nv41, g80 or g92");
+				return cli_usage_error(name, "--variant needs nv17, nv41, g80 or g92");
 			o->have_variant = true;
 		} else if (!strcmp(o->sub, "as") && (r = cli_opt(argc, argv, &i, "-o", &val))) {
 			if (r < 0 || !*val)
-				return cli_usage_error(CMD, "-o needs an output file");
+				return cli_usage_error(name, "-o needs an output file");
 			o->out = val;
 		} else if (!strcmp(o->sub, "run") && (r = cli_opt(argc, argv, &i, "--entry", &val))) {
 			if (r < 0 || !cli_parse_u64(val, &n) || n > 3)
-				return cli_usage_error(CMD, "--entry needs an entry point index 0-3");
+				return cli_usage_error(name, "--entry needs an entry point index 0-3");
 			o->entry = (unsigned)n;
 		} else if (!strcmp(o->sub, "run") && (r = cli_opt(argc, argv, &i, "--at", &val))) {
 			if (r < 0 || !cli_parse_u64(val, &n) || n > 0x1ff)
-				return cli_usage_error(CMD, "--at needs a code address 0-0x1ff");
+				return cli_usage_error(name, "--at needs a code address 0-0x1ff");
 			o->at = (long)n;
 		} else if (!strcmp(o->sub, "run") && (r = cli_opt(argc, argv, &i, "--max-ns", &val))) {
 			if (r < 0 || !cli_parse_u64(val, &o->max_ns) || !o->max_ns)
-				return cli_usage_error(CMD, "--max-ns needs a positive number");
+				return cli_usage_error(name, "--max-ns needs a positive number");
 		} else if (!strcmp(o->sub, "run") && (r = cli_opt(argc, argv, &i, "--event", &val))) {
 			const char *eq = r > 0 ? strchr(val, '=') : NULL;
 			char num[16];
 			uint64_t lvl;
 			if (!eq || eq - val >= (long)sizeof(num))
-				return cli_usage_error(CMD, "--event needs N=LEVEL (N 1-31, LEVEL 0 or 1)");
+				return cli_usage_error(name, "--event needs N=LEVEL (N 1-31, LEVEL 0 or 1)");
 			memcpy(num, val, (size_t)(eq - val));
 			num[eq - val] = 0;
 			if (!cli_parse_u64(num, &n) || n < 1 || n > 31 || !cli_parse_u64(eq + 1, &lvl) || lvl > 1)
-				return cli_usage_error(CMD, "--event needs N=LEVEL (N 1-31, LEVEL 0 or 1)");
+				return cli_usage_error(name, "--event needs N=LEVEL (N 1-31, LEVEL 0 or 1)");
 			o->ev_mask |= 1u << n;
 			o->ev_level = (o->ev_level & ~(1u << n)) | ((uint32_t)lvl << n);
 		} else if (!strcmp(argv[i], "--json") && strcmp(o->sub, "as")) {
@@ -112,19 +112,19 @@ static int parse(int argc, char **argv, struct opts *o)
 		} else if (!strcmp(argv[i], "--no-enable") && !strcmp(o->sub, "run")) {
 			o->no_enable = true;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
-			return cli_usage_error(CMD, "unknown option '%s' for '%s'", argv[i], name);
+			return cli_usage_error(name, "unknown option '%s'", argv[i]);
 		} else if (!o->file) {
 			o->file = argv[i];
 		} else {
-			return cli_usage_error(CMD, "unexpected argument '%s'", argv[i]);
+			return cli_usage_error(name, "unexpected argument '%s'", argv[i]);
 		}
 	}
 	if (!o->file)
-		return cli_usage_error(CMD, "%s: no input file given", name);
+		return cli_usage_error(name, "no input file given");
 	if (!o->have_variant)
-		return cli_usage_error(CMD, "%s: --variant is required (nv17, nv41, g80 or g92)", name);
+		return cli_usage_error(name, "--variant is required (nv17, nv41, g80 or g92)");
 	if (!strcmp(o->sub, "as") && !o->out)
-		return cli_usage_error(CMD, "hwsq as: -o OUT.bin is required");
+		return cli_usage_error(name, "-o OUT.bin is required");
 	return -1;
 }
 
@@ -142,7 +142,7 @@ static int do_dis(const struct opts *o)
 	const char *err;
 	uint8_t *code = cli_read_file(o->file, &len, &err);
 	if (!code)
-		return cli_error(EXIT_USAGE, CMD, "%s: %s", o->file, err);
+		return cli_error(EXIT_USAGE, "hwsq dis", "%s: %s", o->file, err);
 	nvm_hwsq_dis *d = malloc(sizeof(*d));
 	if (!d) {
 		free(code);
@@ -186,14 +186,14 @@ static int assemble_file(const struct opts *o, uint8_t *out, size_t *n, char **s
 	const char *err;
 	uint8_t *src = cli_read_file(o->file, srclen, &err);
 	if (!src)
-		return cli_error(EXIT_USAGE, CMD, "%s: %s", o->file, err);
+		return cli_error(EXIT_USAGE, o->sub[0] == 'a' ? "hwsq as" : "hwsq run", "%s: %s", o->file, err);
 	nvm_hwsq_asm_error e;
 	nvm_status st = nvm_hwsq_assemble(o->variant, (const char *)src, *srclen, out, 0x200, n, &e);
 	if (st) {
 		free(src);
 		if (e.line)
-			return cli_error(EXIT_FAIL, "hwsq as", "%s:%d: %s", o->file, e.line, e.message);
-		return cli_error(EXIT_FAIL, "hwsq as", "%s: %s", o->file, e.message);
+			return cli_error(EXIT_FAIL, o->sub[0] == 'a' ? "hwsq as" : "hwsq run", "%s:%d: %s", o->file, e.line, e.message);
+		return cli_error(EXIT_FAIL, o->sub[0] == 'a' ? "hwsq as" : "hwsq run", "%s: %s", o->file, e.message);
 	}
 	if (src_out)
 		*src_out = (char *)src;
@@ -205,7 +205,7 @@ static int assemble_file(const struct opts *o, uint8_t *out, size_t *n, char **s
 static int do_as(const struct opts *o)
 {
 	if (strcmp(o->out, "-") && same_file(o->out, o->file))
-		return cli_usage_error(CMD, "-o %s would overwrite the input", o->out);
+		return cli_usage_error("hwsq as", "-o %s would overwrite the input", o->out);
 	uint8_t code[0x200];
 	size_t n, srclen;
 	int rc = assemble_file(o, code, &n, NULL, &srclen);
@@ -213,7 +213,7 @@ static int do_as(const struct opts *o)
 		return rc;
 	FILE *f = strcmp(o->out, "-") ? fopen(o->out, "wb") : stdout;
 	if (!f)
-		return cli_error(EXIT_USAGE, CMD, "%s: cannot write", o->out);
+		return cli_error(EXIT_USAGE, "hwsq as", "%s: cannot write", o->out);
 	bool bad = fwrite(code, 1, n, f) != n;
 	bad |= f == stdout ? fflush(f) != 0 : fclose(f) != 0;
 	return bad ? cli_error(EXIT_INTERNAL, CMD, "%s: write failed", o->out) : EXIT_OK;
@@ -288,7 +288,7 @@ static int do_run(const struct opts *o)
 		const char *err;
 		uint8_t *bin = cli_read_file(o->file, &n, &err);
 		if (!bin)
-			return cli_error(EXIT_USAGE, CMD, "%s: %s", o->file, err);
+			return cli_error(EXIT_USAGE, "hwsq run", "%s: %s", o->file, err);
 		if (n > size) {
 			free(bin);
 			return cli_error(EXIT_FAIL, "hwsq run", "%s: %zu bytes do not fit the %s code RAM (0x%x bytes)",
@@ -386,7 +386,7 @@ static int do_run(const struct opts *o)
 	nvm_close(gpu);
 	if (a->executing) {
 		return cli_error(EXIT_FAIL, "hwsq run", "%s: the script has not ended (%s)", o->file,
-		                 a->illegal ? "hung on an unknown opcode" : "still executing at the end of the run");
+		                 a->illegal ? "hung on an unknown opcode" : "still executing: waiting, or a poke held, when the run ended");
 	}
 	return EXIT_OK;
 }
