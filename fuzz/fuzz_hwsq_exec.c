@@ -56,6 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	nvm_hwsq_load(gpu, 0, data + pos, n);
 	pos += n;
 	nvm_reg_write(gpu, 0x130c, 1 | ((uint32_t)data[0] & 0xe));
+	unsigned runs = 0; /* at most 32 bounded runs: a runaway script costs time */
 	for (; pos + 5 <= size; pos += 5) {
 		uint32_t val = le32(data + pos + 1);
 		switch (data[pos] % 6) {
@@ -65,8 +66,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		case 3: nvm_reg_write(gpu, 0x1400 + (val & 0xfc) % (code_size < 0x100 ? code_size : 0x100), val); break;
 		case 4: nvm_reg_write(gpu, 0x1310 + 4 * (val & 1), val); break; /* FLAGS */
 		default: {
-			nvm_run_opts o = { .ns = (uint64_t)val * 64, .max_events = 20000 };
-			nvm_run(gpu, &o);
+			nvm_run_opts o = { .ns = (uint64_t)val * 64, .max_events = 64 };
+			if (runs++ < 32)
+				nvm_run(gpu, &o);
 			break;
 		}
 		}
@@ -74,7 +76,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		nvm_mem_rd32(gpu, NVM_AP_VRAM, 0, &x);
 		check(gpu, code_size);
 	}
-	nvm_run_opts o = { .ns = 1000000, .max_events = 20000 };
+	nvm_run_opts o = { .ns = 1000000, .max_events = 256 };
 	nvm_run(gpu, &o);
 	check(gpu, code_size);
 	nvm_close(gpu);

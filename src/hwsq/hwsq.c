@@ -36,7 +36,7 @@
 /* UNVERIFIED: instructions other than waits take no time; after this many
  * in a row the engine lets one PTIMER clock pass, so an exit-less script
  * running around the code RAM still advances virtual time. */
-#define HWSQ_QUANTUM 4096u
+#define HWSQ_QUANTUM 512u
 
 enum hwsq_block_state {
 	HB_NONE,  /* running (or idle) */
