@@ -45,7 +45,9 @@ typedef struct nvm_hwsq_dis {
 	nvm_hwsq_variant variant;
 	int quiet;              /* no address and bytes columns */
 	const void *op[256];    /* first byte -> opcode table row (NULL: unknown) */
-	char one[256][40];      /* pre-formatted text of every single-byte opcode */
+	/* Pre-formatted line tail of every single-byte opcode (bytes column,
+	 * unless quiet, then the text and the newline): the hot path copies it. */
+	char one[256][48];
 	uint8_t one_len[256];
 } nvm_hwsq_dis;
 

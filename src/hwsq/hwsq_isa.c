@@ -225,6 +225,19 @@ static char *put_insn(char *p, const struct hwsq_variant *v, const struct hwsq_o
 	return p;
 }
 
+/* " xx" per present byte, padded to the longest opcode (5), then two spaces. */
+static char *put_bytes_col(char *p, const uint8_t *b, size_t avail)
+{
+	for (size_t i = 0; i < 5; i++) {
+		*p++ = ' ';
+		*p++ = i < avail ? hexdig[b[i] >> 4] : ' ';
+		*p++ = i < avail ? hexdig[b[i] & 15] : ' ';
+	}
+	*p++ = ' ';
+	*p++ = ' ';
+	return p;
+}
+
 nvm_status nvm_hwsq_dis_init(nvm_hwsq_dis *d, nvm_hwsq_variant v, int quiet)
 {
 	const struct hwsq_variant *var = hwsq_variant_get(v);
@@ -238,14 +251,19 @@ nvm_status nvm_hwsq_dis_init(nvm_hwsq_dis *d, nvm_hwsq_variant v, int quiet)
 	for (unsigned b = 0; b < 256; b++) {
 		d->op[b] = tab[b];
 		char *p = d->one[b];
+		uint8_t bytes[5] = { (uint8_t)b };
+		if (tab[b] && tab[b]->len != 1)
+			continue; /* formatted per instruction */
+		if (!quiet)
+			p = put_bytes_col(p, bytes, 1);
 		if (!tab[b]) {
 			p = put_str(p, "???");
-		} else if (tab[b]->len == 1) {
-			uint8_t bytes[5] = { (uint8_t)b };
+		} else {
 			uint32_t arg[2];
 			uint8_t n;
 			p = put_insn(p, var, tab[b], bytes, arg, &n);
 		}
+		*p++ = '\n';
 		d->one_len[b] = (uint8_t)(p - d->one[b]);
 	}
 	return NVM_OK;
@@ -281,39 +299,34 @@ size_t nvm_hwsq_dis_next(const nvm_hwsq_dis *d, const uint8_t *code, size_t len,
 	size_t at = *pos;
 	uint8_t first = code[at];
 	const struct hwsq_op *op = d->op[first];
-	size_t oplen = op ? op->len : 1;
-	size_t avail = len - at < oplen ? len - at : oplen;
 	char *p = line;
 	if (!d->quiet) {
-		/* "%08x:" then " %02x" per byte, padded to the longest opcode (5). */
-		for (int i = 7; i >= 0; i--)
-			*p++ = hexdig[(at >> (4 * i)) & 15];
-		*p++ = ':';
-		for (size_t i = 0; i < 5; i++) {
-			*p++ = ' ';
-			if (i < avail) {
-				*p++ = hexdig[code[at + i] >> 4];
-				*p++ = hexdig[code[at + i] & 15];
-			} else {
-				*p++ = ' ';
-				*p++ = ' ';
-			}
+		/* "%08x:" */
+		for (int i = 3; i >= 0; i--) {
+			uint8_t x = (uint8_t)(at >> (8 * i));
+			*p++ = hexdig[x >> 4];
+			*p++ = hexdig[x & 15];
 		}
-		*p++ = ' ';
-		*p++ = ' ';
+		*p++ = ':';
 	}
-	if (oplen == 1) {
-		memcpy(p, d->one[first], d->one_len[first]);
+	if (!op || op->len == 1) {
+		/* The hot path: one fixed-size copy of the pre-formatted tail. */
+		memcpy(p, d->one[first], sizeof(d->one[first]));
 		p += d->one_len[first];
-	} else {
-		uint8_t b[5] = { 0 };
-		memcpy(b, code + at, avail);
-		uint32_t arg[2];
-		uint8_t n;
-		p = put_insn(p, hwsq_variant_get(d->variant), op, b, arg, &n);
-		if (avail < oplen)
-			p = put_str(p, " [incomplete]");
+		*p = 0;
+		*pos = at + 1;
+		return (size_t)(p - line);
 	}
+	size_t avail = len - at < op->len ? len - at : op->len;
+	uint8_t b[5] = { 0 };
+	memcpy(b, code + at, avail);
+	if (!d->quiet)
+		p = put_bytes_col(p, b, avail);
+	uint32_t arg[2];
+	uint8_t n;
+	p = put_insn(p, hwsq_variant_get(d->variant), op, b, arg, &n);
+	if (avail < op->len)
+		p = put_str(p, " [incomplete]");
 	*p++ = '\n';
 	*p = 0;
 	*pos = at + avail;
