@@ -90,3 +90,13 @@ check(gpu:rd32(0x1304) == 5, "poke after vblank")
 check(gpu:rd32(0x1578) == 2, "EVENTS shows CRTC0_VBLANK")
 check(gpu:hwsq_dis(string.char(0x5f, 1, 1, 0x7f)) == "ewait #crtc0_vblank 0x1\nexit\n", "hwsq_dis")
 gpu:close()
+
+-- Assembler errors name the line; chips without HWSQ refuse the methods.
+local g = nvmodel.open{ chip = "nv17", vram = "16M", sysmem = "16M" }
+local ok, err = pcall(g.hwsq_asm, g, "exit\naddr 0x1304\n")
+check(not ok and err:find("line 2") and err:find("NV41"), "nv17 rejects addr on line 2")
+g:close()
+local v = nvmodel.open{ chip = "gv100", vram = "16M", sysmem = "16M" }
+ok, err = pcall(v.hwsq_state, v)
+check(not ok and err:find("no HWSQ"), "gv100 has no HWSQ")
+v:close()
