@@ -651,6 +651,52 @@ static void test_runaway_is_bounded(void **s)
 	nvm_close(gpu);
 }
 
+/* seed 004 "MMIO poke opcodes": ADDR and DATA are per slot; both slots
+ * executing interleave without mixing their state. */
+static void test_interleaved_slots(void **s)
+{
+	(void)s;
+	nvm_gpu *gpu = open_chip("nv41");
+	struct pokes p = { 0 };
+	nvm_hook_add(gpu, NVM_EV_MASK(NVM_EV_TRACE), poke_hook, &p, NULL);
+	wr(gpu, DEBUG_6, ENABLE);
+	upload(gpu, "a: data 0x11111111\naddr 0x1304\nexit\nb: data 0x22222222\naddr 0x9420\nexit\n");
+	wr(gpu, ENTRY_POINT, 0x00000b00u); /* entry 1 = b */
+	wr(gpu, TRIGGER, START_A);
+	wr(gpu, TRIGGER, START_B | (1u << 2));
+	run_ns(gpu, 100);
+	assert_int_equal(p.n, 2);
+	assert_int_equal(p.addr[0], 0x1304);
+	assert_int_equal(p.val[0], 0x11111111);
+	assert_int_equal(p.addr[1], 0x9420);
+	assert_int_equal(p.val[1], 0x22222222);
+	uint32_t st = rd(gpu, STATUS);
+	assert_int_equal(st & 0x1ff, 10);          /* A on its exit */
+	assert_int_equal((st >> 16) & 0x1ff, 21);  /* B on its exit */
+	nvm_close(gpu);
+}
+
+/* seed 004 TRIGGER "write only", STATUS "read only"; the 0x1400 window
+ * stops at 0x100 bytes even where the RAM is larger ("Code space"). */
+static void test_register_access(void **s)
+{
+	(void)s;
+	nvm_gpu *gpu = open_chip("g92");
+	upload(gpu, "wait 0x1\nexit\n");
+	wr(gpu, TRIGGER, START_A);
+	assert_int_equal(rd(gpu, TRIGGER), 0);
+	run_ns(gpu, 1);
+	wr(gpu, STATUS, 0);
+	assert_int_equal(rd(gpu, STATUS), 0x101);
+	uint64_t u = nvm_event_count(gpu, NVM_EV_UNMODELLED);
+	rd(gpu, CODE + 0x100);
+	assert_int_equal(nvm_event_count(gpu, NVM_EV_UNMODELLED), u + 1);
+	assert_int_equal(rd(gpu, DEBUG_6), 0); /* reset: HWSQ disabled */
+	wr(gpu, DEBUG_6, 0xffffffffu);
+	assert_int_equal(rd(gpu, DEBUG_6), 0x78u);
+	nvm_close(gpu);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -673,6 +719,8 @@ int main(void)
 		cmocka_unit_test(test_fb_pause),
 		cmocka_unit_test(test_fb_pause_from_flags_reg),
 		cmocka_unit_test(test_runaway_is_bounded),
+		cmocka_unit_test(test_interleaved_slots),
+		cmocka_unit_test(test_register_access),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
