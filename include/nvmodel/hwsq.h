@@ -47,7 +47,7 @@ typedef struct nvm_hwsq_dis {
 	const void *op[256];    /* first byte -> opcode table row (NULL: unknown) */
 	/* Pre-formatted line tail of every single-byte opcode (bytes column,
 	 * unless quiet, then the text and the newline): the hot path copies it. */
-	char one[256][48];
+	char one[256][64];
 	uint8_t one_len[256];
 } nvm_hwsq_dis;
 

@@ -192,13 +192,31 @@ static bool value_max(struct as *a, const char *t, uint64_t max, const char *wha
 	return true;
 }
 
-/* A flag or event operand: #name, $name, name, or a number. */
+/* The names envydis prints (envytools envydis/hwsq.c): encodings, valid on
+ * every variant, as envyas accepts them. */
+static const struct {
+	const char *kind, *name;
+	unsigned num;
+} envy_names[] = {
+	{ "flag", "BUS_PAUSE", 16 },
+	{ "event", "CRTC0_VBLANK", 1 },
+	{ "event", "CRTC1_VBLANK", 3 },
+};
+
+/* A flag or event operand: #name, $name, name, or a number. Names are the
+ * envydis ones or the variant's descriptive ones (docs/hwsq.md). */
 static bool named(struct as *a, const char *t, const char *kind, const char *const *names, size_t stride,
                   uint64_t max, uint64_t *out)
 {
 	const char *n = (t[0] == '#' || t[0] == '$') ? t + 1 : t;
 	if (isdigit((unsigned char)n[0]))
 		return value_max(a, n, max, kind, out);
+	for (size_t i = 0; i < sizeof(envy_names) / sizeof(envy_names[0]); i++) {
+		if (!strcmp(kind, envy_names[i].kind) && !strcasecmp(n, envy_names[i].name)) {
+			*out = envy_names[i].num;
+			return true;
+		}
+	}
 	for (unsigned i = 0; i < 32; i++) {
 		const char *nm = *(const char *const *)((const char *)names + i * stride);
 		if (nm && !strcasecmp(nm, n)) {

@@ -11,6 +11,8 @@
 
 /* seed 004 "Opcodes": the first byte selects the opcode and its length. */
 const struct hwsq_op hwsq_ops[] = {
+	/* 0x00 is a wait of 0 clocks; envydis names it "nop" (its first row). */
+	{ 0x00, 0xff, 1, HK_WAIT, HO_NONE, false, "nop" },
 	{ 0x00, 0xc0, 1, HK_WAIT, HO_WAIT, false, "wait" },
 	{ 0x40, 0xff, 3, HK_ADDRLO, HO_IMM16, true, "addrlo" },
 	{ 0x42, 0xff, 3, HK_DATALO, HO_IMM16, true, "datalo" },
@@ -166,7 +168,13 @@ static char *put_str(char *p, const char *s)
 	return p + n;
 }
 
-/* A flag or event: "#name" where the variant names it, else its number. */
+/* The only flag and event names envydis -m hwsq knows (envytools
+ * envydis/hwsq.c tabfl/tabevent), printed as "#NAME" labels; the variant's
+ * descriptive names (v->flags, v->events) are accepted by the assembler. */
+static const char *const dis_flag_names[32] = { [16] = "BUS_PAUSE" };
+static const char *const dis_event_names[4] = { [1] = "CRTC0_VBLANK", [3] = "CRTC1_VBLANK" };
+
+/* A flag or event: "#NAME" where envydis names it, else its number. */
 static char *put_named(char *p, const char *name, uint32_t n)
 {
 	if (name) {
@@ -176,8 +184,36 @@ static char *put_named(char *p, const char *name, uint32_t n)
 	return put_hex(p, n);
 }
 
+/* Bits of an instruction no field decodes, as envydis reports them
+ * (" [unknown: xx ...]"): all of an unknown opcode, and in ewait bits 15:13
+ * of the event byte and 23:17 of the value byte. Returns whether any is set. */
+static bool unused_bits(const struct hwsq_op *op, const uint8_t *b, uint8_t res[5])
+{
+	memset(res, 0, 5);
+	if (!op)
+		res[0] = b[0];
+	else if (op->opnd == HO_EVENT) {
+		res[1] = b[1] & 0xe0;
+		res[2] = b[2] & 0xfe;
+	}
+	return res[0] | res[1] | res[2];
+}
+
+/* " [unknown: xx xx ??]": one group per opcode byte, ?? past the input. */
+static char *put_unknown(char *p, const uint8_t res[5], size_t len, size_t avail)
+{
+	p = put_str(p, " [unknown:");
+	for (size_t i = 0; i < len; i++) {
+		*p++ = ' ';
+		*p++ = i < avail ? hexdig[res[i] >> 4] : '?';
+		*p++ = i < avail ? hexdig[res[i] & 15] : '?';
+	}
+	*p++ = ']';
+	return p;
+}
+
 /* Formats the operands of op from the instruction bytes b[0..len). */
-static char *put_insn(char *p, const struct hwsq_variant *v, const struct hwsq_op *op, const uint8_t *b,
+static char *put_insn(char *p, const struct hwsq_op *op, const uint8_t *b,
                       uint32_t arg[2], uint8_t *nargs)
 {
 	p = put_str(p, op->name);
@@ -198,16 +234,18 @@ static char *put_insn(char *p, const struct hwsq_variant *v, const struct hwsq_o
 		arg[0] = FIELD_GET(b[0], 4, 0);
 		*nargs = 1;
 		*p++ = ' ';
-		p = put_named(p, v->flags[arg[0]].name, arg[0]);
+		p = put_named(p, dis_flag_names[arg[0]], arg[0]);
 		break;
 	case HO_EVENT:
-		arg[0] = b[1];
-		arg[1] = b[2];
+		/* envydis: the event is bits 12:8 unless byte 1 is exactly a named
+		 * event, the value bit 16. */
+		arg[0] = b[1] & 0x1f;
+		arg[1] = b[2] & 1;
 		*nargs = 2;
 		*p++ = ' ';
-		p = put_named(p, b[1] < 32 ? v->events[b[1]] : NULL, b[1]);
+		p = put_named(p, b[1] < 4 ? dis_event_names[b[1]] : NULL, arg[0]);
 		*p++ = ' ';
-		p = put_hex(p, b[2]);
+		p = put_hex(p, arg[1]);
 		break;
 	case HO_IMM16:
 		arg[0] = (uint32_t)b[1] | (uint32_t)b[2] << 8;
@@ -225,17 +263,17 @@ static char *put_insn(char *p, const struct hwsq_variant *v, const struct hwsq_o
 	return p;
 }
 
-/* " xx" per present byte, padded to the longest opcode (5), then two spaces. */
-static char *put_bytes_col(char *p, const uint8_t *b, size_t avail)
+/* envydis' byte column: " xx" per byte of the opcode, " ??" for bytes
+ * past the end of the input, "   " up to the longest opcode (5), then two
+ * spaces, the two (here empty) branch-target marks and a space. */
+static char *put_bytes_col(char *p, const uint8_t *b, size_t len, size_t avail)
 {
 	for (size_t i = 0; i < 5; i++) {
 		*p++ = ' ';
-		*p++ = i < avail ? hexdig[b[i] >> 4] : ' ';
-		*p++ = i < avail ? hexdig[b[i] & 15] : ' ';
+		*p++ = i >= len ? ' ' : i < avail ? hexdig[b[i] >> 4] : '?';
+		*p++ = i >= len ? ' ' : i < avail ? hexdig[b[i] & 15] : '?';
 	}
-	*p++ = ' ';
-	*p++ = ' ';
-	return p;
+	return put_str(p, "     ");
 }
 
 nvm_status nvm_hwsq_dis_init(nvm_hwsq_dis *d, nvm_hwsq_variant v, int quiet)
@@ -255,13 +293,17 @@ nvm_status nvm_hwsq_dis_init(nvm_hwsq_dis *d, nvm_hwsq_variant v, int quiet)
 		if (tab[b] && tab[b]->len != 1)
 			continue; /* formatted per instruction */
 		if (!quiet)
-			p = put_bytes_col(p, bytes, 1);
+			p = put_bytes_col(p, bytes, 1, 1);
+		uint8_t res[5];
 		if (!tab[b]) {
 			p = put_str(p, "???");
+			if (unused_bits(NULL, bytes, res))
+				p = put_unknown(p, res, 1, 1);
+			p = put_str(p, " [unknown instruction]");
 		} else {
 			uint32_t arg[2];
 			uint8_t n;
-			p = put_insn(p, var, tab[b], bytes, arg, &n);
+			p = put_insn(p, tab[b], bytes, arg, &n);
 		}
 		*p++ = '\n';
 		d->one_len[b] = (uint8_t)(p - d->one[b]);
@@ -290,7 +332,7 @@ void nvm_hwsq_decode(const nvm_hwsq_dis *d, const uint8_t *code, size_t len, siz
 	out->len = op->len;
 	out->avail = (uint8_t)avail;
 	out->known = 1;
-	char *p = put_insn(out->text, hwsq_variant_get(d->variant), op, b, out->arg, &out->nargs);
+	char *p = put_insn(out->text, op, b, out->arg, &out->nargs);
 	*p = 0;
 }
 
@@ -321,10 +363,12 @@ size_t nvm_hwsq_dis_next(const nvm_hwsq_dis *d, const uint8_t *code, size_t len,
 	uint8_t b[5] = { 0 };
 	memcpy(b, code + at, avail);
 	if (!d->quiet)
-		p = put_bytes_col(p, b, avail);
+		p = put_bytes_col(p, b, op->len, avail);
 	uint32_t arg[2];
-	uint8_t n;
-	p = put_insn(p, hwsq_variant_get(d->variant), op, b, arg, &n);
+	uint8_t n, res[5];
+	p = put_insn(p, op, b, arg, &n);
+	if (unused_bits(op, b, res))
+		p = put_unknown(p, res, op->len, avail);
 	if (avail < op->len)
 		p = put_str(p, " [incomplete]");
 	*p++ = '\n';

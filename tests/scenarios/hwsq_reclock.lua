@@ -88,7 +88,7 @@ gpu:hwsq_event(1, 1)
 gpu:run{ ns = 10 }
 check(gpu:rd32(0x1304) == 5, "poke after vblank")
 check(gpu:rd32(0x1578) == 2, "EVENTS shows CRTC0_VBLANK")
-check(gpu:hwsq_dis(string.char(0x5f, 1, 1, 0x7f)) == "ewait #crtc0_vblank 0x1\nexit\n", "hwsq_dis")
+check(gpu:hwsq_dis(string.char(0x5f, 1, 1, 0x7f)) == "ewait #CRTC0_VBLANK 0x1\nexit\n", "hwsq_dis")
 gpu:close()
 
 -- Assembler errors name the line; chips without HWSQ refuse the methods.
