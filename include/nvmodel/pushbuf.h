@@ -279,6 +279,79 @@ const pb_method *pb_class_method_by_name(const pb_class *c, const char *name);
 /* The host class of a format (C36F for the new format on Volta); NULL if none. */
 const pb_class *pb_host_class(const pb_gen *gen, pb_format f);
 
+
+/* ---------------------------------------------------------------- encoding */
+
+/* Encodes a method header (for IMMD, count is the 13-bit data). Returns
+ * false when a field does not fit or the mode does not exist in the format. */
+bool pb_encode_method(pb_format f, pb_mode mode, uint32_t subch, uint32_t method, uint32_t count, uint32_t *word);
+/* Encodes a control entry (value: mask or jump/call target). PB_CTRL_IGNORED
+ * has no encoding. */
+bool pb_encode_control(pb_format f, pb_ctrl kind, uint32_t value, uint32_t *word);
+
+/* ---------------------------------------------------------------- text output */
+
+/* A growable text buffer; when flush is set it is called whenever the
+ * buffer passes 64 KiB and by pb_out_flush (the library never prints). */
+typedef struct pb_out {
+	char *buf;
+	size_t len, cap;
+	bool oom;
+	void (*flush)(void *ctx, const char *s, size_t n);
+	void *ctx;
+} pb_out;
+
+void pb_out_flush(pb_out *o);
+void pb_out_free(pb_out *o);
+
+typedef enum pb_style {
+	PB_STYLE_TEXT = 0, /* our readable layout (docs/pushbuf.md) */
+	PB_STYLE_JSON,     /* JSON Lines */
+	PB_STYLE_MESA,     /* the layout of Mesa's vk_push_print */
+	PB_STYLE_ASM,      /* `nvmodel pb asm` syntax: decode -> asm gives the same bytes */
+} pb_style;
+
+typedef struct pb_printer {
+	pb_style style;
+	pb_format format;
+	const pb_class *host;       /* names of methods below 0x100 (new format) */
+	const pb_class *bound[8];   /* class bound on each subchannel, or NULL */
+	const uint32_t *input;      /* the whole input: entries base .. base + n - 1 */
+	uint64_t base;
+	size_t n;
+	pb_out *out;
+	uint64_t errors;            /* problems seen */
+	/* asm style: the current sequence, printed as a header line */
+	uint32_t seq_left;          /* data entries of the current sequence still to come */
+	uint32_t line_items;        /* values on the current asm line */
+	bool raw_seq;               /* asm: the sequence is printed as .word */
+} pb_printer;
+
+/* Sets up a printer; input/base/n describe the complete input (the asm
+ * style needs the raw words of ignored entries and must know whether a
+ * sequence is complete). */
+void pb_printer_init(pb_printer *p, pb_style style, const pb_config *cfg, const uint32_t *input, uint64_t base,
+                     size_t n, pb_out *out);
+pb_sink pb_printer_sink(pb_printer *p);
+void pb_printer_begin(pb_printer *p); /* asm: the .format / .class lines */
+void pb_printer_end(pb_printer *p);
+
+/* Decodes and prints one GP entry (index = its position) in a style. */
+void pb_print_gp(pb_out *o, pb_style style, uint64_t index, const pb_gp_entry *g);
+
+/* ---------------------------------------------------------------- assembler */
+
+typedef struct pb_asm_result {
+	uint32_t *words; /* malloc'd */
+	size_t n;
+	unsigned line;   /* on error: the line */
+	char msg[160];   /* on error: the message */
+} pb_asm_result;
+
+/* Assembles text (docs/pushbuf.md "Assembler syntax"). format is the
+ * default until a .format line. Returns true on success. */
+bool pb_asm(const char *text, size_t len, pb_format format, pb_asm_result *res);
+
 #ifdef __cplusplus
 }
 #endif

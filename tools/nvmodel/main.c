@@ -12,6 +12,7 @@ const struct command cli_commands[] = {
 	{ "run", "run a Lua scenario script", cmd_run },
 	{ "chips", "list the chip profiles", cmd_chips },
 	{ "bench", "run the performance benchmarks", cmd_bench },
+	{ "pb", "decode, check and assemble pushbuffers and GP entries", cmd_pb },
 	{ "version", "print the version", cmd_version },
 	{ "help", "show help for a command", cmd_help },
 	{ NULL, NULL, NULL },
