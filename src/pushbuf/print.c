@@ -556,6 +556,11 @@ static void mesa_error(void *ctx, const pb_error *e)
 	pb_printer *p = ctx;
 	pb_out *o = p->out;
 	p->errors++;
+	if (p->seq_left) {
+		/* a sequence cut short: close its block */
+		o_ch(o, '\n');
+		p->seq_left = 0;
+	}
 	/* UNVERIFIED extension: Mesa's printer does not validate. */
 	mesa_hdr(o, e->offset, e->word);
 	o_str(o, " ERROR ");
