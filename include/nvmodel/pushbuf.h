@@ -177,7 +177,13 @@ typedef struct pb_sink {
 	void (*run)(void *ctx, const pb_run *r);
 	void (*control)(void *ctx, const pb_control *c);
 	void (*error)(void *ctx, const pb_error *e);
+	/* Optional, instead of `run`: runs in batches (up to PB_BATCH). A batch
+	 * is always delivered before any later header, control or error event
+	 * and before pb_feed returns, so the data pointers stay valid. */
+	void (*runs)(void *ctx, const pb_run *runs, size_t n);
 } pb_sink;
+
+#define PB_BATCH 32
 
 /* ---------------------------------------------------------------- decoder */
 
@@ -197,7 +203,9 @@ typedef struct pb_decoder {
 	/* subdevice masking (new) / SLI conditional (old) */
 	bool active;
 	uint32_t stored_mask;
-	uint32_t immd;      /* backing store of an IMMD run's data */
+	uint32_t nbatch;    /* runs waiting in batch (sink.runs) */
+	pb_run batch[PB_BATCH];
+	uint32_t batch_immd[PB_BATCH];
 } pb_decoder;
 
 void pb_decoder_init(pb_decoder *d, const pb_config *cfg, const pb_sink *sink);

@@ -138,9 +138,36 @@ const char *pb_err_interrupt(pb_err e, pb_format f)
 
 /* ---------------------------------------------------------------- sink helpers */
 
+static void flush_batch(pb_decoder *d)
+{
+	if (d->nbatch) {
+		d->sink.runs(d->sink.ctx, d->batch, d->nbatch);
+		d->nbatch = 0;
+	}
+}
+
+/* Where the next run is built: its batch slot, or a scratch run for a
+ * direct call. Filling the fields in place (rather than building a struct
+ * and copying it) avoids store-forwarding stalls in the hot path. */
+static inline pb_run *run_slot(pb_decoder *d)
+{
+	return d->sink.runs ? &d->batch[d->nbatch] : &d->batch[0];
+}
+
+static inline void run_commit(pb_decoder *d, pb_run *r)
+{
+	if (d->sink.runs) {
+		if (++d->nbatch == PB_BATCH)
+			flush_batch(d);
+	} else if (d->sink.run) {
+		d->sink.run(d->sink.ctx, r);
+	}
+}
+
 static void put_error(pb_decoder *d, uint32_t word, pb_err code, uint32_t ndwords, uint32_t missing,
                       uint64_t offset)
 {
+	flush_batch(d);
 	if (d->sink.error)
 		d->sink.error(d->sink.ctx, &(pb_error){ .offset = offset, .ndwords = ndwords, .word = word,
 		                                        .code = code, .missing = missing });
@@ -148,6 +175,7 @@ static void put_error(pb_decoder *d, uint32_t word, pb_err code, uint32_t ndword
 
 static void put_control(pb_decoder *d, uint32_t word, pb_ctrl kind, bool has_value, uint32_t value)
 {
+	flush_batch(d);
 	if (d->sink.control)
 		d->sink.control(d->sink.ctx, &(pb_control){ .offset = d->pos, .ndwords = 1, .word = word,
 		                                            .kind = kind, .has_value = has_value,
@@ -155,14 +183,16 @@ static void put_control(pb_decoder *d, uint32_t word, pb_ctrl kind, bool has_val
 }
 
 /* Starts a method sequence; the header dword(s) end at d->pos. */
-static void start_sequence(pb_decoder *d, uint64_t hdr_offset, uint32_t ndwords, uint32_t word, uint32_t subch,
+static inline void start_sequence(pb_decoder *d, uint64_t hdr_offset, uint32_t ndwords, uint32_t word, uint32_t subch,
                            uint32_t method, uint32_t count, pb_mode mode)
 {
 	bool masked = !d->active;
-	if (d->sink.header)
+	if (d->sink.header) {
+		flush_batch(d);
 		d->sink.header(d->sink.ctx, &(pb_header){ .offset = hdr_offset, .ndwords = ndwords, .word = word,
 		                                          .subch = subch, .method = method, .count = count,
 		                                          .mode = mode, .masked = masked });
+	}
 	d->remaining = count;
 	d->index = 0;
 	d->subch = subch;
@@ -223,7 +253,7 @@ static void new_tert(pb_decoder *d, uint32_t w)
 	put_control(d, w, kind, true, mask);
 }
 
-static void new_method(pb_decoder *d, uint32_t w, pb_mode mode)
+static inline __attribute__((always_inline)) void new_method(pb_decoder *d, uint32_t w, pb_mode mode)
 {
 	uint32_t addr = PB_FIELD(w, PB_DMA_METHOD_ADDRESS);
 	uint32_t count = PB_FIELD(w, PB_DMA_METHOD_COUNT);
@@ -238,22 +268,33 @@ static void new_method(pb_decoder *d, uint32_t w, pb_mode mode)
 	start_sequence(d, d->pos, 1, w, PB_FIELD(w, PB_DMA_METHOD_SUBCHANNEL), addr << 2, count, mode);
 }
 
-static void new_immd(pb_decoder *d, uint32_t w)
+static inline void new_immd(pb_decoder *d, uint32_t w)
 {
 	uint32_t addr = PB_FIELD(w, PB_DMA_METHOD_ADDRESS);
 	if (w & (1u << PB_DMA_RESERVED_BIT))
 		put_error(d, w, PB_ERR_RESERVED_BIT, 0, 0, d->pos);
 	uint32_t subch = PB_FIELD(w, PB_DMA_METHOD_SUBCHANNEL);
 	bool masked = !d->active;
-	if (d->sink.header)
+	if (d->sink.header) {
+		flush_batch(d);
 		d->sink.header(d->sink.ctx, &(pb_header){ .offset = d->pos, .ndwords = 1, .word = w, .subch = subch,
 		                                          .method = addr << 2, .count = 1, .mode = PB_MODE_IMMD,
 		                                          .masked = masked });
-	d->immd = PB_FIELD(w, PB_DMA_IMMD_DATA);
-	if (d->sink.run)
-		d->sink.run(d->sink.ctx, &(pb_run){ .hdr_offset = d->pos, .offset = d->pos, .ndwords = 0,
-		                                    .subch = subch, .method = addr << 2, .index = 0, .count = 1,
-		                                    .mode = PB_MODE_IMMD, .masked = masked, .data = &d->immd });
+	}
+	pb_run *r = run_slot(d);
+	uint32_t *immd = &d->batch_immd[r - d->batch];
+	*immd = PB_FIELD(w, PB_DMA_IMMD_DATA);
+	r->hdr_offset = d->pos;
+	r->offset = d->pos;
+	r->ndwords = 0;
+	r->subch = subch;
+	r->method = addr << 2;
+	r->index = 0;
+	r->count = 1;
+	r->mode = PB_MODE_IMMD;
+	r->masked = masked;
+	r->data = immd;
+	run_commit(d, r);
 }
 
 static void new_instruction(pb_decoder *d, uint32_t w)
@@ -372,45 +413,86 @@ void pb_decoder_init(pb_decoder *d, const pb_config *cfg, const pb_sink *sink)
 		d->sink = *sink;
 }
 
+/* Delivers up to `avail` entries of the pending sequence from p. */
+static inline uint32_t feed_data(pb_decoder *d, const uint32_t *p, size_t avail)
+{
+	uint32_t take = d->remaining < avail ? d->remaining : (uint32_t)avail;
+	pb_run *r = run_slot(d);
+	r->hdr_offset = d->hdr_offset;
+	r->offset = d->pos;
+	r->ndwords = take;
+	r->subch = d->subch;
+	r->method = d->method;
+	r->index = d->index;
+	r->count = take;
+	r->mode = d->mode;
+	r->masked = !d->active;
+	r->data = p;
+	run_commit(d, r);
+	d->remaining -= take;
+	d->index += take;
+	d->pos += take;
+	return take;
+}
+
+/* Handles the states that are not "expecting an instruction": pending data,
+ * skipping after END_PB_SEGMENT, the old long header's count word. Returns
+ * the entries consumed (0 when an instruction is next). */
+static size_t feed_state(pb_decoder *d, const uint32_t *p, size_t avail)
+{
+	if (d->remaining)
+		return feed_data(d, p, avail);
+	if (d->skipping) {
+		/* seed 000 END_PB_SEGMENT: "No further PB entries from that
+		 * PB segment will be decoded or processed." */
+		uint32_t left = (uint32_t)avail;
+		flush_batch(d);
+		if (d->sink.control)
+			d->sink.control(d->sink.ctx, &(pb_control){ .offset = d->pos, .ndwords = left, .word = p[0],
+			                                            .kind = PB_CTRL_IGNORED, .has_value = true,
+			                                            .value = left, .active = d->active });
+		d->pos += left;
+		return left;
+	}
+	if (d->lenp) {
+		d->lenp = false;
+		uint64_t hdr = d->hdr_offset;
+		d->pos++;
+		start_sequence(d, hdr, 2, d->hdr_word, d->subch, d->method, p[0] & 0xffffffu, PB_MODE_NINC);
+		return 1;
+	}
+	return 0;
+}
+
+/* Bit i set: SEC_OP i is an INC/NINC/1INC header (1, 3, 5). */
+#define NEW_METHOD_OPS 0x2au
+
 void pb_feed(pb_decoder *d, const uint32_t *dw, size_t n)
 {
-	size_t i = 0;
+	const uint32_t *p = dw, *end = dw + n;
 	bool is_new = d->cfg.format == PB_FORMAT_NEW;
-	while (i < n) {
-		if (d->remaining) {
-			size_t avail = n - i;
-			uint32_t take = d->remaining < avail ? d->remaining : (uint32_t)avail;
-			if (d->sink.run)
-				d->sink.run(d->sink.ctx,
-				            &(pb_run){ .hdr_offset = d->hdr_offset, .offset = d->pos, .ndwords = take,
-				                       .subch = d->subch, .method = d->method, .index = d->index,
-				                       .count = take, .mode = d->mode, .masked = !d->active,
-				                       .data = dw + i });
-			d->remaining -= take;
-			d->index += take;
-			d->pos += take;
-			i += take;
+	while (p < end) {
+		if (d->remaining | d->skipping | d->lenp) {
+			p += feed_state(d, p, (size_t)(end - p));
 			continue;
 		}
-		if (d->skipping) {
-			/* seed 000 END_PB_SEGMENT: "No further PB entries from that
-			 * PB segment will be decoded or processed." */
-			uint32_t left = (uint32_t)(n - i);
-			if (d->sink.control)
-				d->sink.control(d->sink.ctx, &(pb_control){ .offset = d->pos, .ndwords = left,
-				                                            .word = dw[i], .kind = PB_CTRL_IGNORED,
-				                                            .has_value = true, .value = left,
-				                                            .active = d->active });
-			d->pos += left;
-			return;
-		}
-		uint32_t w = dw[i];
-		if (d->lenp) {
-			d->lenp = false;
-			uint64_t hdr = d->hdr_offset;
+		uint32_t w = *p;
+		uint32_t op = w >> 29;
+		/* The fast path: a well-formed new-format method header whose
+		 * data follows in this piece. Everything else goes through the
+		 * opcode tables in new_instruction / old_instruction. */
+		if (is_new && ((NEW_METHOD_OPS >> op) & 1) && !(w & (1u << PB_DMA_RESERVED_BIT))) {
+			new_method(d, w, (pb_mode)new_ops[op].mode);
 			d->pos++;
-			i++;
-			start_sequence(d, hdr, 2, d->hdr_word, d->subch, d->method, w & 0xffffffu, PB_MODE_NINC);
+			p++;
+			if (d->remaining && p < end)
+				p += feed_data(d, p, (size_t)(end - p));
+			continue;
+		}
+		if (is_new && op == 4 && !(w & (1u << PB_DMA_RESERVED_BIT))) {
+			new_immd(d, w);
+			d->pos++;
+			p++;
 			continue;
 		}
 		if (is_new)
@@ -418,8 +500,9 @@ void pb_feed(pb_decoder *d, const uint32_t *dw, size_t n)
 		else
 			old_instruction(d, w);
 		d->pos++;
-		i++;
+		p++;
 	}
+	flush_batch(d);
 }
 
 void pb_segment_end(pb_decoder *d)
@@ -429,6 +512,7 @@ void pb_segment_end(pb_decoder *d)
 
 void pb_finish(pb_decoder *d)
 {
+	flush_batch(d);
 	if (d->lenp) {
 		/* The long header's count word never came: the header is all there is. */
 		put_error(d, d->hdr_word, PB_ERR_TRUNCATED, 1, 0, d->hdr_offset);

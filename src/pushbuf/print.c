@@ -37,7 +37,7 @@ static inline char *o_room(pb_out *o, size_t n)
 	return o->buf + o->len;
 }
 
-static void o_mem(pb_out *o, const char *s, size_t n)
+static inline void o_mem(pb_out *o, const char *s, size_t n)
 {
 	char *d = o_room(o, n);
 	if (d) {
@@ -46,7 +46,7 @@ static void o_mem(pb_out *o, const char *s, size_t n)
 	}
 }
 
-static void o_str(pb_out *o, const char *s)
+static inline void o_str(pb_out *o, const char *s)
 {
 	o_mem(o, s, strlen(s));
 }
@@ -62,16 +62,33 @@ static inline void o_ch(pb_out *o, char c)
 
 static const char hexdig[] = "0123456789abcdef";
 
+/* "00".."ff": two digits per table lookup. */
+static char hex2[256][2];
+
+static void hex2_init(void)
+{
+	if (hex2[1][1])
+		return;
+	for (int i = 0; i < 256; i++) {
+		hex2[i][0] = hexdig[i >> 4];
+		hex2[i][1] = hexdig[i & 15];
+	}
+}
+
 /* Exactly `digits` hex digits. */
-static void o_hexw(pb_out *o, uint64_t v, int digits)
+static inline void o_hexw(pb_out *o, uint64_t v, int digits)
 {
 	char *d = o_room(o, 16);
 	if (!d)
 		return;
-	for (int i = digits - 1; i >= 0; i--) {
-		d[i] = hexdig[v & 15];
-		v >>= 4;
+	int i = digits;
+	while (i >= 2) {
+		i -= 2;
+		memcpy(d + i, hex2[v & 0xff], 2);
+		v >>= 8;
 	}
+	if (i)
+		d[0] = hexdig[v & 15];
 	o->len += (size_t)digits;
 }
 
@@ -723,16 +740,17 @@ void pb_printer_init(pb_printer *p, pb_style style, const pb_config *cfg, const 
                      size_t n, pb_out *out)
 {
 	*p = (pb_printer){ .style = style, .format = cfg->format, .input = input, .base = base, .n = n, .out = out };
+	hex2_init();
 	p->host = pb_host_class(cfg->gen, cfg->format);
 }
 
 pb_sink pb_printer_sink(pb_printer *p)
 {
 	switch (p->style) {
-	case PB_STYLE_JSON: return (pb_sink){ p, json_header, json_run, json_control, json_error };
-	case PB_STYLE_MESA: return (pb_sink){ p, mesa_header, mesa_run, mesa_control, mesa_error };
-	case PB_STYLE_ASM: return (pb_sink){ p, asm_header, asm_run, asm_control, asm_error };
-	default: return (pb_sink){ p, text_header, text_run, text_control, text_error };
+	case PB_STYLE_JSON: return (pb_sink){ p, json_header, json_run, json_control, json_error, NULL };
+	case PB_STYLE_MESA: return (pb_sink){ p, mesa_header, mesa_run, mesa_control, mesa_error, NULL };
+	case PB_STYLE_ASM: return (pb_sink){ p, asm_header, asm_run, asm_control, asm_error, NULL };
+	default: return (pb_sink){ p, text_header, text_run, text_control, text_error, NULL };
 	}
 }
 
@@ -763,6 +781,7 @@ void pb_printer_end(pb_printer *p)
 
 void pb_print_gp(pb_out *o, pb_style style, uint64_t index, const pb_gp_entry *g)
 {
+	hex2_init();
 	const char *opn = g->control ? pb_gp_op_name(g->opcode) : NULL;
 	if (style == PB_STYLE_JSON) {
 		o_mem(o, "{\"index\": ", 10);

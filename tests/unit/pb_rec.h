@@ -66,7 +66,7 @@ static inline void rec_error(void *ctx, const pb_error *e)
 static inline pb_sink rec_sink(struct rec *r)
 {
 	memset(r, 0, sizeof(*r));
-	return (pb_sink){ r, rec_header, rec_run, rec_control, rec_error };
+	return (pb_sink){ r, rec_header, rec_run, rec_control, rec_error, NULL };
 }
 
 /* Decodes one whole segment for chip/format into r. */
