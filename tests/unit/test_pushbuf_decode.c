@@ -315,6 +315,56 @@ static void test_truncated(void **state)
 	assert_int_equal(R.nm, 2);
 }
 
+/* The batched sink: same runs, in order, IMMD data kept per run, batches
+ * of at most PB_BATCH, delivered before a control entry. */
+static uint32_t batch_data[200];
+static size_t batch_n, batch_calls, batch_ctrl_at;
+
+static void batch_runs(void *ctx, const pb_run *r, size_t n)
+{
+	(void)ctx;
+	assert_true(n >= 1 && n <= PB_BATCH);
+	batch_calls++;
+	for (size_t i = 0; i < n; i++)
+		for (uint32_t k = 0; k < r[i].count; k++)
+			batch_data[batch_n++] = r[i].data[k];
+}
+
+static void batch_control(void *ctx, const pb_control *c)
+{
+	(void)ctx;
+	(void)c;
+	batch_ctrl_at = batch_n;
+}
+
+static void test_batch_sink(void **state)
+{
+	(void)state;
+	uint32_t pb[120];
+	size_t n = 0;
+	for (uint32_t i = 0; i < 70; i++)
+		pb[n++] = hdr(4, i, 1, 0x300); /* IMMD data i */
+	pb[n++] = 0;                           /* NOP: flushes */
+	pb[n++] = hdr(1, 3, 0, 0x400);
+	pb[n++] = 100;
+	pb[n++] = 101;
+	pb[n++] = 102;
+	pb_config cfg;
+	pb_config_init(&cfg, pb_gen_lookup("gv100"), PB_FORMAT_NEW);
+	pb_sink s = { .runs = batch_runs, .control = batch_control };
+	pb_decoder d;
+	batch_n = batch_calls = 0;
+	pb_decoder_init(&d, &cfg, &s);
+	pb_feed(&d, pb, n);
+	pb_finish(&d);
+	assert_int_equal(batch_n, 73);
+	for (uint32_t i = 0; i < 70; i++)
+		assert_int_equal(batch_data[i], i);
+	assert_int_equal(batch_data[72], 102);
+	assert_int_equal(batch_ctrl_at, 70); /* the IMMD runs came before the NOP */
+	assert_int_equal(batch_calls, 4);    /* 32 + 32 + 6, then the INC run */
+}
+
 /* GV100 does not take the old format. */
 static void test_gen_formats(void **state)
 {
@@ -349,6 +399,7 @@ int main(void)
 		cmocka_unit_test(test_reserved_bit),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_gen_formats),
+		cmocka_unit_test(test_batch_sink),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
