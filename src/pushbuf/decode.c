@@ -60,6 +60,7 @@ bool pb_config_init(pb_config *cfg, const pb_gen *gen, pb_format format)
 {
 	if (!gen || !(gen->accepts & (format == PB_FORMAT_NEW ? PB_ACC_NEW : PB_ACC_OLD)))
 		return false;
+	/* UNVERIFIED default: IB mode on G80+, as nouveau runs those channels. */
 	*cfg = (pb_config){
 		.gen = gen,
 		.format = format,
@@ -234,7 +235,10 @@ static void new_tert(pb_decoder *d, uint32_t w)
 		put_error(d, w, PB_ERR_OBSOLETE, 1, 0, d->pos);
 		return;
 	}
-	/* The control entries' OPCODE is the whole 31:16 field. */
+	/* The control entries' OPCODE is the whole 31:16 field. UNVERIFIED:
+	 * other bits set there make the word not decode (PBENTRY). The decoder
+	 * assumes SUBDEVICE_CHANNEL_DMA is ENABLE (with DISABLE, SSDM/USE raise
+	 * PBENTRY: Host's check, it has the channel state). */
 	if (PB_FIELD(w, PB_DMA_CTRL_OPCODE) != tert) {
 		put_error(d, w, PB_ERR_BAD_CONTROL, 1, 0, d->pos);
 		return;
@@ -260,8 +264,8 @@ static inline __attribute__((always_inline)) void new_method(pb_decoder *d, uint
 	if (w & (1u << PB_DMA_RESERVED_BIT))
 		put_error(d, w, PB_ERR_RESERVED_BIT, 0, 0, d->pos);
 	/* dev_pbdma PBENTRY: INC / 1INC whose COUNT would take the method
-	 * address past the maximum. The sequence is still delivered so the
-	 * decode stays in step with the data that follows. */
+	 * address past the maximum. UNVERIFIED: the sequence is still
+	 * delivered so the decode stays in step with the data that follows. */
 	uint32_t last = mode == PB_MODE_INC ? addr + count - 1 : addr + 1;
 	if (count && mode != PB_MODE_NINC && (mode == PB_MODE_INC || count > 1) && last > 0xfff)
 		put_error(d, w, PB_ERR_COUNT_OVERFLOW, 0, 0, d->pos);
@@ -297,6 +301,9 @@ static inline void new_immd(pb_decoder *d, uint32_t w)
 	run_commit(d, r);
 }
 
+/* UNVERIFIED: an invalid instruction consumes just its own word; the next
+ * dword is decoded as an instruction (the hardware stops until SW repairs
+ * PB_HEADER / PB_COUNT). */
 static void new_instruction(pb_decoder *d, uint32_t w)
 {
 	if (w == 0) {
@@ -358,6 +365,9 @@ static bool old_form_usable(const pb_decoder *d, const struct old_form *f)
 	return true;
 }
 
+/* UNVERIFIED: no error for an increasing run past method 0x1ffc (envytools
+ * documents none), and INVALID_MTHD (methods 0..0xfc the puller does not
+ * know) is left to PFIFO, which has the puller's table. */
 static void old_instruction(pb_decoder *d, uint32_t w)
 {
 	const struct old_form *f = NULL;
@@ -406,6 +416,8 @@ static void old_instruction(pb_decoder *d, uint32_t w)
 
 /* ---------------------------------------------------------------- driver */
 
+/* UNVERIFIED: the channel starts ACTIVE with a stored mask of 0xFFF (RAMFC
+ * state that SW initialises; these decode an unmasked stream as written). */
 void pb_decoder_init(pb_decoder *d, const pb_config *cfg, const pb_sink *sink)
 {
 	*d = (pb_decoder){ .cfg = *cfg, .active = true, .stored_mask = 0xfff };
