@@ -479,20 +479,91 @@ static size_t feed_state(pb_decoder *d, const uint32_t *p, size_t avail)
 /* Bit i set: SEC_OP i is an INC/NINC/1INC header (1, 3, 5). */
 #define NEW_METHOD_OPS 0x2au
 
+/* The batched fast path for the new format, for sinks that take batches and
+ * no header events: while the next entry is a well-formed method header
+ * whose whole sequence is in this piece (or an IMMD), write the run straight
+ * into the batch, keeping the position in registers. Anything else (control
+ * entries, errors, a sequence running past the piece) returns to pb_feed's
+ * general path, which reports it. Returns the first entry not handled. */
+static const uint32_t *feed_new_batched(pb_decoder *d, const uint32_t *p, const uint32_t *end)
+{
+	uint64_t pos = d->pos;
+	uint32_t nb = d->nbatch;
+	bool masked = !d->active;
+	while (p < end) {
+		uint32_t w = *p;
+		uint32_t op = w >> 29;
+		if (w & (1u << PB_DMA_RESERVED_BIT))
+			break;
+		uint32_t addr = PB_FIELD(w, PB_DMA_METHOD_ADDRESS);
+		uint32_t cnt = PB_FIELD(w, PB_DMA_METHOD_COUNT);
+		pb_run *r = &d->batch[nb];
+		if ((NEW_METHOD_OPS >> op) & 1) {
+			if (cnt > (size_t)(end - p) - 1)
+				break; /* continues in the next piece */
+			uint32_t last = op == 1 ? addr + cnt - 1 : addr + (cnt > 1);
+			if (op != 3 && cnt && last > 0xfff)
+				break; /* count_overflow: reported by the general path */
+			if (!cnt) {
+				/* a no-op header: nothing to deliver */
+				p++;
+				pos++;
+				continue;
+			}
+			r->data = p + 1;
+			r->ndwords = cnt;
+			r->count = cnt;
+			r->mode = (pb_mode)new_ops[op].mode;
+			r->offset = pos + 1;
+			p += 1 + cnt;
+			pos += 1 + cnt;
+		} else if (op == 4) {
+			d->batch_immd[nb] = cnt; /* IMMD_DATA is the same 28:16 */
+			r->data = &d->batch_immd[nb];
+			r->ndwords = 0;
+			r->count = 1;
+			r->mode = PB_MODE_IMMD;
+			r->offset = pos;
+			p++;
+			pos++;
+		} else {
+			break;
+		}
+		r->hdr_offset = r->mode == PB_MODE_IMMD ? r->offset : r->offset - 1;
+		r->subch = PB_FIELD(w, PB_DMA_METHOD_SUBCHANNEL);
+		r->method = addr << 2;
+		r->index = 0;
+		r->masked = masked;
+		if (++nb == PB_BATCH) {
+			d->nbatch = nb;
+			flush_batch(d);
+			nb = 0;
+		}
+	}
+	d->pos = pos;
+	d->nbatch = nb;
+	return p;
+}
+
 void pb_feed(pb_decoder *d, const uint32_t *dw, size_t n)
 {
 	const uint32_t *p = dw, *end = dw + n;
 	bool is_new = d->cfg.format == PB_FORMAT_NEW;
+	bool batched = is_new && d->sink.runs && !d->sink.header;
 	while (p < end) {
 		if (d->remaining | d->skipping | d->lenp) {
 			p += feed_state(d, p, (size_t)(end - p));
 			continue;
 		}
+		if (batched) {
+			p = feed_new_batched(d, p, end);
+			if (p == end)
+				break;
+		}
 		uint32_t w = *p;
 		uint32_t op = w >> 29;
-		/* The fast path: a well-formed new-format method header whose
-		 * data follows in this piece. Everything else goes through the
-		 * opcode tables in new_instruction / old_instruction. */
+		/* A well-formed new-format method header. Everything else goes
+		 * through the opcode tables in new_instruction / old_instruction. */
 		if (is_new && ((NEW_METHOD_OPS >> op) & 1) && !(w & (1u << PB_DMA_RESERVED_BIT))) {
 			new_method(d, w, (pb_mode)new_ops[op].mode);
 			d->pos++;

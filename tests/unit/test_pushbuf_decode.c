@@ -318,6 +318,7 @@ static void test_truncated(void **state)
 /* The batched sink: same runs, in order, IMMD data kept per run, batches
  * of at most PB_BATCH, delivered before a control entry. */
 static uint32_t batch_data[200];
+static uint64_t batch_off[200], batch_hdr[200];
 static size_t batch_n, batch_calls, batch_ctrl_at;
 
 static void batch_runs(void *ctx, const pb_run *r, size_t n)
@@ -326,8 +327,11 @@ static void batch_runs(void *ctx, const pb_run *r, size_t n)
 	assert_true(n >= 1 && n <= PB_BATCH);
 	batch_calls++;
 	for (size_t i = 0; i < n; i++)
-		for (uint32_t k = 0; k < r[i].count; k++)
+		for (uint32_t k = 0; k < r[i].count; k++) {
+			batch_off[batch_n] = r[i].mode == PB_MODE_IMMD ? r[i].offset : r[i].offset + k;
+			batch_hdr[batch_n] = r[i].hdr_offset;
 			batch_data[batch_n++] = r[i].data[k];
+		}
 }
 
 static void batch_control(void *ctx, const pb_control *c)
@@ -358,9 +362,14 @@ static void test_batch_sink(void **state)
 	pb_feed(&d, pb, n);
 	pb_finish(&d);
 	assert_int_equal(batch_n, 73);
-	for (uint32_t i = 0; i < 70; i++)
+	for (uint32_t i = 0; i < 70; i++) {
 		assert_int_equal(batch_data[i], i);
+		assert_int_equal(batch_off[i], i); /* IMMD: the data is in the header */
+		assert_int_equal(batch_hdr[i], i);
+	}
 	assert_int_equal(batch_data[72], 102);
+	assert_int_equal(batch_hdr[72], 71);
+	assert_int_equal(batch_off[72], 74);
 	assert_int_equal(batch_ctrl_at, 70); /* the IMMD runs came before the NOP */
 	assert_int_equal(batch_calls, 4);    /* 32 + 32 + 6, then the INC run */
 }
