@@ -457,7 +457,7 @@ static size_t feed_state(pb_decoder *d, const uint32_t *p, size_t avail)
 	if (d->skipping) {
 		/* seed 000 END_PB_SEGMENT: "No further PB entries from that
 		 * PB segment will be decoded or processed." */
-		uint32_t left = (uint32_t)avail;
+		uint32_t left = avail > 0xffffffffu ? 0xffffffffu : (uint32_t)avail;
 		flush_batch(d);
 		if (d->sink.control)
 			d->sink.control(d->sink.ctx, &(pb_control){ .offset = d->pos, .ndwords = left, .word = p[0],
