@@ -13,6 +13,7 @@ const struct command cli_commands[] = {
 	{ "chips", "list the chip profiles", cmd_chips },
 	{ "bench", "run the performance benchmarks", cmd_bench },
 	{ "hwsq", "HWSQ scripts: disassemble, assemble, run (dis|as|run)", cmd_hwsq },
+	{ "pb", "decode, check and assemble pushbuffers and GP entries", cmd_pb },
 	{ "version", "print the version", cmd_version },
 	{ "help", "show help for a command", cmd_help },
 	{ NULL, NULL, NULL },
