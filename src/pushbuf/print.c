@@ -434,10 +434,10 @@ static void json_error(void *ctx, const pb_error *e)
 
 /* ---------------------------------------------------------------- mesa */
 
-/* The layout of Mesa's vk_push_print (docs/pushbuf.md "Mesa style").
- * UNVERIFIED: written from memory of Mesa's src/nouveau printer; see
- * docs/fidelity.md. Mesa labels SEC_OP 1 (incrementing) "NINC" and SEC_OP 3
- * (non-incrementing) "0INC". */
+/* The layout of Mesa's vk_push_print (src/nouveau/headers/nv_push.c;
+ * docs/pushbuf.md "Mesa style"). Mesa labels SEC_OP 1 (incrementing) "NINC"
+ * and SEC_OP 3 (non-incrementing) "0INC". UNVERIFIED: the per-field
+ * formatting of Mesa's generated class dumpers (docs/fidelity.md). */
 static const char *const mesa_mode[] = { " NINC", " 0INC", " 1INC", " IMMD" };
 
 static void mesa_hdr(pb_out *o, uint64_t off, uint32_t word)
