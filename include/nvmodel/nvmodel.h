@@ -36,6 +36,7 @@ typedef enum nvm_status {
 	NVM_ERR_APERTURE, /* unknown aperture */
 	NVM_ERR_ALIGN,    /* a 32-bit access that is not 4-byte aligned */
 	NVM_ERR_NOENT,    /* no such hook / block / object */
+	NVM_ERR_BLOCKED,  /* the access is held (HWSQ framebuffer pause) and was not done */
 } nvm_status;
 
 /* Returns a short constant English name for a status ("ok", "out of range"...). */
@@ -95,7 +96,10 @@ nvm_status nvm_aperture_parse(const char *name, nvm_aperture *out);
 const char *nvm_aperture_name(nvm_aperture ap);
 uint64_t nvm_mem_size(const nvm_gpu *gpu, nvm_aperture ap);
 
-/* Bounds-checked accessors. An access that does not fit entirely inside the
+/* Bounds-checked accessors. While a framebuffer pause holds memory
+ * (HWSQ flag 16 FB_PAUSE, nvmodel/hwsq.h) they do nothing and return
+ * NVM_ERR_BLOCKED: the access would not complete before the pause ends.
+ * An access that does not fit entirely inside the
  * aperture fails with NVM_ERR_RANGE and touches nothing. Untouched memory
  * reads as zero; memory is allocated in 4 KiB pages on first write. */
 nvm_status nvm_mem_read(nvm_gpu *gpu, nvm_aperture ap, uint64_t addr, void *buf, size_t len);
@@ -118,7 +122,8 @@ uint64_t nvm_mem_pages(const nvm_gpu *gpu, nvm_aperture ap);
 /* ---------------------------------------------------------------- BAR0 */
 
 /* 32-bit register access through the BAR0 register bus. addr must be 4-byte
- * aligned and below 16 MiB (the BAR0 size). Unknown offsets read 0 and raise
+ * aligned and below 16 MiB (the BAR0 size). On G80+ an HWSQ framebuffer
+ * pause also holds host MMIO: the access is not done, NVM_ERR_BLOCKED. Unknown offsets read 0 and raise
  * an NVM_EV_UNMODELLED event; they never fail. */
 nvm_status nvm_reg_read(nvm_gpu *gpu, uint32_t addr, uint32_t *val);
 nvm_status nvm_reg_write(nvm_gpu *gpu, uint32_t addr, uint32_t val);

@@ -214,7 +214,15 @@ struct nvm_gpu {
 	uint64_t ev_count[NVM_EV_COUNT];
 	void *blk[BLK_COUNT];
 	const struct block_class *blk_cls[BLK_COUNT];
+	unsigned hold; /* NVM_HOLD_*: host accesses a block currently holds */
 };
+
+/* Host accesses held (set by HWSQ's framebuffer pause): nvm_mem_* and, with
+ * NVM_HOLD_MMIO, nvm_reg_* return NVM_ERR_BLOCKED. Accesses the model makes
+ * itself through mem_* / bus_* are not affected. */
+#define NVM_HOLD_MEM 0x1u
+#define NVM_HOLD_MMIO 0x2u
+nvm_status hold_check(nvm_gpu *gpu, unsigned what, const char *kind, uint64_t addr);
 
 /* Reports an event: counts it and, if a hook wants it, formats the message
  * and calls the hooks. */

@@ -27,6 +27,7 @@ const char *nvm_status_str(nvm_status st)
 		[NVM_ERR_APERTURE] = "unknown aperture",
 		[NVM_ERR_ALIGN] = "misaligned address",
 		[NVM_ERR_NOENT] = "not found",
+		[NVM_ERR_BLOCKED] = "blocked by a framebuffer pause",
 	};
 	if ((unsigned)st < sizeof(names) / sizeof(names[0]) && names[st])
 		return names[st];
@@ -201,6 +202,15 @@ const char *nvm_aperture_name(nvm_aperture ap)
 	return ap == NVM_AP_VRAM ? "vram" : ap == NVM_AP_SYSMEM ? "sysmem" : NULL;
 }
 
+nvm_status hold_check(nvm_gpu *gpu, unsigned what, const char *kind, uint64_t addr)
+{
+	if (!(gpu->hold & what))
+		return NVM_OK;
+	emit(gpu, NVM_EV_GUEST_ERROR, "hwsq", "blocked", addr, 0,
+	     "host %s access at 0x%llx held by the framebuffer pause: not done", kind, (unsigned long long)addr);
+	return NVM_ERR_BLOCKED;
+}
+
 static struct mem_space *aperture(nvm_gpu *gpu, nvm_aperture ap)
 {
 	return gpu && (unsigned)ap < NVM_AP_COUNT ? &gpu->mem[ap] : NULL;
@@ -223,6 +233,8 @@ nvm_status nvm_mem_read(nvm_gpu *gpu, nvm_aperture ap, uint64_t addr, void *buf,
 		return gpu ? NVM_ERR_APERTURE : NVM_ERR_ARG;
 	if (!buf && len)
 		return NVM_ERR_ARG;
+	if (hold_check(gpu, NVM_HOLD_MEM, "memory", addr))
+		return NVM_ERR_BLOCKED;
 	return mem_read(m, addr, buf, len);
 }
 
@@ -233,6 +245,8 @@ nvm_status nvm_mem_write(nvm_gpu *gpu, nvm_aperture ap, uint64_t addr, const voi
 		return gpu ? NVM_ERR_APERTURE : NVM_ERR_ARG;
 	if (!buf && len)
 		return NVM_ERR_ARG;
+	if (hold_check(gpu, NVM_HOLD_MEM, "memory", addr))
+		return NVM_ERR_BLOCKED;
 	return mem_write(m, addr, buf, len);
 }
 
@@ -262,5 +276,7 @@ nvm_status nvm_mem_page(nvm_gpu *gpu, nvm_aperture ap, uint64_t addr, int for_wr
 		return gpu ? NVM_ERR_APERTURE : NVM_ERR_ARG;
 	if (!ptr || !avail)
 		return NVM_ERR_ARG;
+	if (hold_check(gpu, NVM_HOLD_MEM, "memory", addr))
+		return NVM_ERR_BLOCKED;
 	return mem_span(m, addr, for_write != 0, ptr, avail);
 }

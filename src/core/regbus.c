@@ -183,6 +183,8 @@ nvm_status nvm_reg_read(nvm_gpu *gpu, uint32_t addr, uint32_t *val)
 {
 	if (!gpu || !val)
 		return NVM_ERR_ARG;
+	if (hold_check(gpu, NVM_HOLD_MMIO, "MMIO", addr))
+		return NVM_ERR_BLOCKED;
 	return bus_read(gpu, addr, val);
 }
 
@@ -190,6 +192,8 @@ nvm_status nvm_reg_write(nvm_gpu *gpu, uint32_t addr, uint32_t val)
 {
 	if (!gpu)
 		return NVM_ERR_ARG;
+	if (hold_check(gpu, NVM_HOLD_MMIO, "MMIO", addr))
+		return NVM_ERR_BLOCKED;
 	return bus_write(gpu, addr, val);
 }
 

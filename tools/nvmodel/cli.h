@@ -60,6 +60,8 @@ int cmd_demo(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_chips(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_hwsq(int argc, char **argv);
+int cmd_pb(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_vm(int argc, char **argv);

@@ -12,6 +12,8 @@ const struct command cli_commands[] = {
 	{ "run", "run a Lua scenario script", cmd_run },
 	{ "chips", "list the chip profiles", cmd_chips },
 	{ "bench", "run the performance benchmarks", cmd_bench },
+	{ "hwsq", "HWSQ scripts: disassemble, assemble, run (dis|as|run)", cmd_hwsq },
+	{ "pb", "decode, check and assemble pushbuffers and GP entries", cmd_pb },
 	{ "vm", "walk or dump GPU page tables in a memory image", cmd_vm },
 	{ "fault", "decode GPU fault-buffer packets", cmd_fault },
 	{ "version", "print the version", cmd_version },

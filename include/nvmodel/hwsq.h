@@ -1,0 +1,135 @@
+/*
+ * nvmodel — HWSQ, the hardware sequencer of NV17:GF100 (seed 004).
+ *
+ * Four variants: nv17 (NV17:NV20, NV25:NV41), nv41 (NV41:G80), g80 (G80:G92)
+ * and g92 (G92:GF100). A GPU opened with a chip profile that has HWSQ uses
+ * that profile's variant (nv17 -> nv17, nv41 -> nv41, g80/g84 -> g80,
+ * g92/gt215 -> g92). The assembler and disassembler work without a GPU.
+ */
+#ifndef NVMODEL_HWSQ_H
+#define NVMODEL_HWSQ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nvmodel/nvmodel.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum nvm_hwsq_variant {
+	NVM_HWSQ_NV17 = 0,
+	NVM_HWSQ_NV41,
+	NVM_HWSQ_G80,
+	NVM_HWSQ_G92,
+	NVM_HWSQ_VARIANT_COUNT
+} nvm_hwsq_variant;
+
+/* "nv17" / "nv41" / "g80" / "g92" (case-insensitive); NVM_ERR_ARG if unknown. */
+nvm_status nvm_hwsq_variant_parse(const char *name, nvm_hwsq_variant *out);
+const char *nvm_hwsq_variant_name(nvm_hwsq_variant v);
+/* The chip profile that carries the variant ("nv17", "nv41", "g80", "g92"). */
+const char *nvm_hwsq_variant_chip(nvm_hwsq_variant v);
+/* Code RAM size in bytes (0x40, 0x80, 0x100, 0x200); 0 for a bad variant. */
+uint32_t nvm_hwsq_code_size(nvm_hwsq_variant v);
+/* The variant of an open GPU; NVM_ERR_NOENT when its chip has no HWSQ. */
+nvm_status nvm_hwsq_gpu_variant(const nvm_gpu *gpu, nvm_hwsq_variant *out);
+
+/* ---------------------------------------------------------------- disassembler */
+
+/* Longest line nvm_hwsq_dis_next writes, with its NUL. */
+#define NVM_HWSQ_LINE_MAX 96
+
+typedef struct nvm_hwsq_dis {
+	nvm_hwsq_variant variant;
+	int quiet;              /* no address and bytes columns */
+	const void *op[256];    /* first byte -> opcode table row (NULL: unknown) */
+	/* Pre-formatted line tail of every single-byte opcode (bytes column,
+	 * unless quiet, then the text and the newline): the hot path copies it. */
+	char one[256][64];
+	uint8_t one_len[256];
+} nvm_hwsq_dis;
+
+nvm_status nvm_hwsq_dis_init(nvm_hwsq_dis *d, nvm_hwsq_variant v, int quiet);
+/* Disassembles the instruction at code[*pos] (pos < len) into line (at least
+ * NVM_HWSQ_LINE_MAX bytes; newline-terminated, NUL-terminated) and advances
+ * *pos past it. Returns the line length without the NUL. An opcode that runs
+ * past len is decoded with the missing bytes read as zero and marked
+ * " [incomplete]". */
+size_t nvm_hwsq_dis_next(const nvm_hwsq_dis *d, const uint8_t *code, size_t len, size_t *pos, char *line);
+
+/* Structured decode of one instruction (for --json). */
+typedef struct nvm_hwsq_insn {
+	const char *mnemonic; /* "wait", ... ; "???" when unknown */
+	uint8_t len;          /* bytes the opcode occupies */
+	uint8_t avail;        /* bytes present (< len: truncated) */
+	int known;
+	uint32_t arg[2];      /* operands: wait (len, shift*2), flag, event+value, imm */
+	uint8_t nargs;
+	char text[64];        /* "wait 0x1 shl 0x4" */
+} nvm_hwsq_insn;
+void nvm_hwsq_decode(const nvm_hwsq_dis *d, const uint8_t *code, size_t len, size_t pos, nvm_hwsq_insn *out);
+
+/* ---------------------------------------------------------------- assembler */
+
+typedef struct nvm_hwsq_asm_error {
+	int line;          /* 1-based line of the problem; 0 when not tied to a line */
+	char message[160];
+} nvm_hwsq_asm_error;
+
+/* Assembles source text for variant v into out (capacity cap; the code RAM
+ * size is enough). NVM_ERR_ARG with *err filled on a source error. */
+nvm_status nvm_hwsq_assemble(nvm_hwsq_variant v, const char *src, size_t srclen, uint8_t *out, size_t cap,
+                             size_t *outlen, nvm_hwsq_asm_error *err);
+/* Address of a label after a successful assemble of the same source, or -1. */
+long nvm_hwsq_asm_label(nvm_hwsq_variant v, const char *src, size_t srclen, const char *label);
+
+/* ---------------------------------------------------------------- model */
+
+typedef enum nvm_hwsq_flag_state {
+	NVM_HWSQ_UNSET = 0,
+	NVM_HWSQ_SET0,
+	NVM_HWSQ_SET1,
+} nvm_hwsq_flag_state;
+
+typedef struct nvm_hwsq_slot_state {
+	uint32_t ip;
+	int executing;
+	int illegal;
+	uint32_t addr, data; /* the slot's MMIO poke state */
+} nvm_hwsq_slot_state;
+
+/* A debugger's view of the sequencer; reading it is not a bus access, so it
+ * works while an FB pause holds host MMIO. */
+typedef struct nvm_hwsq_state {
+	nvm_hwsq_variant variant;
+	unsigned nslots;
+	nvm_hwsq_slot_state slot[2]; /* [0] = slot A, [1] = slot B */
+	uint32_t status;             /* what STATUS reads */
+	uint32_t flags0, flags1;     /* what FLAGS_0 / FLAGS_1 read */
+	uint32_t events;             /* what EVENTS reads */
+	int fb_pause;                /* flag 16 requests the pause */
+	int fb_paused;               /* the pause has completed (event 0) */
+	uint64_t instructions;       /* executed since open */
+} nvm_hwsq_state;
+
+nvm_status nvm_hwsq_get_state(nvm_gpu *gpu, nvm_hwsq_state *st);
+nvm_hwsq_flag_state nvm_hwsq_flag(const nvm_hwsq_state *st, unsigned flag);
+
+/* Drives event input n (1..31; event 0 FB_PAUSED belongs to the model) to
+ * level. An ewait waiting for it resumes at the current virtual time. */
+nvm_status nvm_hwsq_set_event(nvm_gpu *gpu, unsigned n, int level);
+
+/* Copies bytes into the code RAM at off, as a debugger would (not through
+ * the windows). NVM_ERR_RANGE if it does not fit. */
+nvm_status nvm_hwsq_load(nvm_gpu *gpu, uint32_t off, const uint8_t *code, size_t len);
+
+/* Name of flag n / event n in variant v, or NULL when the variant names none. */
+const char *nvm_hwsq_flag_name(nvm_hwsq_variant v, unsigned n);
+const char *nvm_hwsq_event_name(nvm_hwsq_variant v, unsigned n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

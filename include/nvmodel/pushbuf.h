@@ -1,0 +1,367 @@
+/*
+ * Pushbuffer and GPFIFO decoding: the one decoder every front end uses
+ * (the Volta PBDMA, the pre-Fermi DMA pusher in PFIFO, the `nvmodel pb`
+ * tools). docs/pushbuf.md describes the formats and the design.
+ *
+ * The decoder is a streaming state machine. It is fed PB entries (host-order
+ * dwords) in pieces of any size; a method sequence whose header is in one
+ * piece may carry its data in the next. Output goes to a sink: one call per
+ * method header, per run of method data (never one call per data dword), per
+ * control entry and per problem. Every dword fed is accounted for exactly
+ * once by the `ndwords` field of exactly one of those calls.
+ *
+ * The decoder never follows jumps or calls (that is the pusher's job, in
+ * PFIFO); it reports them as control entries.
+ */
+#ifndef NVMODEL_PUSHBUF_H
+#define NVMODEL_PUSHBUF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------- formats */
+
+typedef enum pb_format {
+	PB_FORMAT_NEW = 0, /* Fermi+ (seed 000 section 6, NV_FIFO_DMA_*) */
+	PB_FORMAT_OLD = 1, /* NV04..G80 DMA pusher commands (envytools dma-pusher.rst) */
+} pb_format;
+
+/* Which instructions a generation accepts (bit set). */
+enum {
+	PB_ACC_NEW = 1u << 0,       /* the Fermi+ format as a whole */
+	PB_ACC_OLD = 1u << 1,       /* the old format: increasing methods, old jump (NV04+) */
+	PB_ACC_OLD_NINC = 1u << 2,  /* old non-increasing methods (NV10+) */
+	PB_ACC_JUMP_CALL = 1u << 3, /* jump, call, return (NV1A+, NV11 and later) */
+	PB_ACC_SLI_COND = 1u << 4,  /* SLI conditional (NV40+) */
+	PB_ACC_LONG_NINC = 1u << 5, /* long non-increasing methods (G80+, IB mode only) */
+};
+
+/* A generation's pushbuffer profile (per-chip const data). */
+typedef struct pb_gen {
+	const char *chip;   /* chip profile name: "nv04", "g80", "gv100" ... */
+	pb_format native;   /* the format its drivers write */
+	unsigned accepts;   /* PB_ACC_* */
+} pb_gen;
+
+/* The profile of a chip (case-insensitive name); NULL if unknown. */
+const pb_gen *pb_gen_lookup(const char *chip);
+const pb_gen *pb_gen_get(size_t i); /* i-th profile, NULL past the end */
+
+typedef struct pb_config {
+	const pb_gen *gen;      /* required */
+	pb_format format;       /* must be accepted by gen */
+	/* Old format on G80+: IB mode (jump/call/return invalid, long
+	 * non-increasing valid) or NV4-style DMA mode (the reverse). Ignored
+	 * before G80 (always DMA mode). */
+	bool ib_mode;
+	/* Old format: is the SLI conditional enabled (sli_enable)? */
+	bool sli_enable;
+	/* NV_PPBDMA_SUBDEVICE_ID (new format) / sli_mask (old format), 12 bits:
+	 * decides whether methods after a subdevice mask are masked. */
+	uint32_t subdevice_id;
+} pb_config;
+
+/* Fills *cfg with the defaults for gen and format (IB mode on G80+, SLI
+ * enabled, SUBDEVICE_ID 0xFFF). Returns false if gen does not accept format. */
+bool pb_config_init(pb_config *cfg, const pb_gen *gen, pb_format format);
+
+/* ---------------------------------------------------------------- output */
+
+typedef enum pb_mode {
+	PB_MODE_INC = 0,  /* incrementing */
+	PB_MODE_NINC = 1, /* non-incrementing */
+	PB_MODE_1INC = 2, /* increment-once */
+	PB_MODE_IMMD = 3, /* immediate data (single method, data in the header) */
+} pb_mode;
+
+const char *pb_mode_name(pb_mode m); /* "inc", "ninc", "1inc", "immd" */
+
+/* A method header (and, for the old long non-increasing form, its count word). */
+typedef struct pb_header {
+	uint64_t offset;  /* dword offset of the header in the stream */
+	uint32_t ndwords; /* 1, or 2 for the old long non-increasing form */
+	uint32_t word;    /* the raw header */
+	uint32_t subch;
+	uint32_t method;  /* byte address of the first method */
+	uint32_t count;   /* method data entries that follow (1 for IMMD) */
+	pb_mode mode;
+	bool masked;      /* subdevice / SLI mask inactive: methods are discarded */
+} pb_header;
+
+/* A run of method data: data[i] goes to method pb_run_method(run, i). */
+typedef struct pb_run {
+	uint64_t hdr_offset; /* dword offset of the header */
+	uint64_t offset;     /* dword offset of data[0] (== hdr_offset for IMMD) */
+	uint32_t ndwords;    /* stream dwords this run accounts for (0 for IMMD) */
+	uint32_t subch;
+	uint32_t method;     /* byte address of the header's first method */
+	uint32_t index;      /* index of data[0] in the header's sequence */
+	uint32_t count;      /* entries in data */
+	pb_mode mode;
+	bool masked;
+	const uint32_t *data; /* valid during the call only */
+} pb_run;
+
+/* Method byte address of data[i] of a run. */
+static inline uint32_t pb_run_method(const pb_run *r, uint32_t i)
+{
+	uint32_t k = r->index + i;
+	switch (r->mode) {
+	case PB_MODE_INC: return r->method + 4u * k;
+	case PB_MODE_1INC: return r->method + (k ? 4u : 0u);
+	default: return r->method;
+	}
+}
+
+typedef enum pb_ctrl {
+	PB_CTRL_NOP = 0,          /* NV_FIFO_DMA_NOP (new format) */
+	PB_CTRL_SET_SUBDEVICE_MASK,
+	PB_CTRL_STORE_SUBDEVICE_MASK,
+	PB_CTRL_USE_SUBDEVICE_MASK,
+	PB_CTRL_END_SEGMENT,      /* END_PB_SEGMENT */
+	PB_CTRL_IGNORED,          /* entries after END_PB_SEGMENT, up to the segment end */
+	PB_CTRL_OLD_JUMP,         /* old format */
+	PB_CTRL_JUMP,
+	PB_CTRL_CALL,
+	PB_CTRL_RETURN,
+	PB_CTRL_SLI_CONDITIONAL,
+	PB_CTRL_COUNT
+} pb_ctrl;
+
+const char *pb_ctrl_name(pb_ctrl c); /* "nop", "set_subdevice_mask", ... */
+
+typedef struct pb_control {
+	uint64_t offset;
+	uint32_t ndwords; /* 1, or the number of ignored entries */
+	uint32_t word;
+	pb_ctrl kind;
+	bool has_value;
+	uint32_t value;   /* mask, jump/call target, count of ignored entries */
+	bool active;      /* mask controls: subdevice status after the entry */
+} pb_control;
+
+typedef enum pb_err {
+	PB_ERR_RESERVED_OPCODE = 0, /* SEC_OP 6 */
+	PB_ERR_OBSOLETE,           /* old-format header in the new format (SEC_OP 0/2) */
+	PB_ERR_BAD_CONTROL,        /* SEC_OP 0, TERT_OP 1-3 with OPCODE 31:16 not 1-3 */
+	PB_ERR_COUNT_OVERFLOW,     /* INC/1INC method address would pass 0xFFF */
+	PB_ERR_RESERVED_BIT,       /* bit 12 of a method header set */
+	PB_ERR_TRUNCATED,          /* input ends inside a method sequence */
+	PB_ERR_INVALID_CMD,        /* old format: no form matches (for this chip/mode) */
+	PB_ERR_COUNT
+} pb_err;
+
+typedef struct pb_error {
+	uint64_t offset;
+	uint32_t ndwords; /* dwords this error consumes (0 for a report on a header that still decodes) */
+	uint32_t word;
+	pb_err code;
+	uint32_t missing; /* PB_ERR_TRUNCATED: method data entries missing */
+} pb_error;
+
+const char *pb_err_name(pb_err e);      /* short code: "reserved_opcode" ... */
+const char *pb_err_message(pb_err e);   /* one-line reason */
+/* The interrupt the hardware raises, for the format: "PBENTRY",
+ * "DMA_PUSHER INVALID_CMD", or NULL when none is documented. */
+const char *pb_err_interrupt(pb_err e, pb_format f);
+
+typedef struct pb_sink {
+	void *ctx;
+	/* Any callback may be NULL. */
+	void (*header)(void *ctx, const pb_header *h);
+	void (*run)(void *ctx, const pb_run *r);
+	void (*control)(void *ctx, const pb_control *c);
+	void (*error)(void *ctx, const pb_error *e);
+	/* Optional, instead of `run`: runs in batches (up to PB_BATCH). A batch
+	 * is always delivered before any later header, control or error event
+	 * and before pb_feed returns, so the data pointers stay valid. */
+	void (*runs)(void *ctx, const pb_run *runs, size_t n);
+} pb_sink;
+
+#define PB_BATCH 32
+
+/* ---------------------------------------------------------------- decoder */
+
+typedef struct pb_decoder {
+	pb_config cfg;
+	pb_sink sink;
+	uint64_t pos;       /* stream offset of the next dword */
+	/* the pending method sequence */
+	uint32_t remaining; /* data entries still to come */
+	uint32_t index;     /* entries already delivered */
+	uint32_t subch, method;
+	pb_mode mode;
+	uint64_t hdr_offset;
+	uint32_t hdr_word;
+	bool lenp;          /* old long NINC: count word pending */
+	bool skipping;      /* after END_PB_SEGMENT until the segment ends */
+	/* subdevice masking (new) / SLI conditional (old) */
+	bool active;
+	uint32_t stored_mask;
+	uint32_t nbatch;    /* runs waiting in batch (sink.runs) */
+	pb_run batch[PB_BATCH];
+	uint32_t batch_immd[PB_BATCH];
+} pb_decoder;
+
+void pb_decoder_init(pb_decoder *d, const pb_config *cfg, const pb_sink *sink);
+/* Feeds n more PB entries of the current segment. */
+void pb_feed(pb_decoder *d, const uint32_t *dw, size_t n);
+/* The current PB segment ends (the next feed starts a new one). */
+void pb_segment_end(pb_decoder *d);
+/* The stream ends: reports a sequence still waiting for data. */
+void pb_finish(pb_decoder *d);
+
+/* ---------------------------------------------------------------- GP entries */
+
+typedef enum pb_gp_op {
+	PB_GP_NOP = 0,
+	PB_GP_ILLEGAL = 1,
+	PB_GP_GP_CRC = 2,
+	PB_GP_PB_CRC = 3,
+} pb_gp_op;
+
+typedef enum pb_gp_err {
+	PB_GP_OK = 0,
+	PB_GP_ERR_ILLEGAL,       /* OPCODE_ILLEGAL */
+	PB_GP_ERR_BAD_OPCODE,    /* opcode not defined */
+	PB_GP_ERR_END_OF_VA,     /* segment reaches the last dword of the 40-bit VA */
+} pb_gp_err;
+
+typedef struct pb_gp_entry {
+	uint32_t e0, e1;
+	bool control;        /* LENGTH == 0 */
+	uint64_t get;        /* byte address (GET_HI << 32) + (GET << 2) */
+	uint32_t length;     /* dwords */
+	bool fetch_conditional;
+	bool priv;           /* PRIV 8:8 KERNEL (class header only) */
+	bool level_subroutine;
+	bool sync_wait;
+	uint32_t opcode;     /* control entries */
+	uint32_t operand;
+	pb_gp_err err;
+} pb_gp_entry;
+
+void pb_gp_decode(uint32_t e0, uint32_t e1, pb_gp_entry *out);
+const char *pb_gp_op_name(uint32_t opcode); /* "nop" ... or NULL */
+const char *pb_gp_err_name(pb_gp_err e);
+const char *pb_gp_err_message(pb_gp_err e);
+
+/* ---------------------------------------------------------------- method names */
+
+typedef struct pb_value {
+	const char *name;
+	uint32_t value;
+} pb_value;
+
+typedef struct pb_field {
+	const char *name;
+	uint8_t hi, lo;
+	const pb_value *values;
+	size_t nvalues;
+} pb_field;
+
+typedef struct pb_method {
+	uint32_t addr; /* byte address */
+	const char *name;
+	const pb_field *fields;
+	size_t nfields;
+} pb_method;
+
+typedef struct pb_class {
+	uint32_t id;       /* 0xC36F ... */
+	const char *name;  /* "VOLTA_CHANNEL_GPFIFO_A" */
+	const char *tag;   /* "C36F" */
+	const pb_method *methods; /* sorted by addr */
+	size_t nmethods;
+} pb_class;
+
+const pb_class *pb_class_find(uint32_t id);
+const pb_class *pb_class_find_tag(const char *tag); /* "C3B5", case-insensitive */
+const pb_method *pb_class_method(const pb_class *c, uint32_t addr);
+const pb_method *pb_class_method_by_name(const pb_class *c, const char *name);
+/* The host class of a format (C36F for the new format on Volta); NULL if none. */
+const pb_class *pb_host_class(const pb_gen *gen, pb_format f);
+
+
+/* ---------------------------------------------------------------- encoding */
+
+/* Encodes a method header (for IMMD, count is the 13-bit data). Returns
+ * false when a field does not fit or the mode does not exist in the format. */
+bool pb_encode_method(pb_format f, pb_mode mode, uint32_t subch, uint32_t method, uint32_t count, uint32_t *word);
+/* Encodes a control entry (value: mask or jump/call target). PB_CTRL_IGNORED
+ * has no encoding. */
+bool pb_encode_control(pb_format f, pb_ctrl kind, uint32_t value, uint32_t *word);
+
+/* ---------------------------------------------------------------- text output */
+
+/* A growable text buffer; when flush is set it is called whenever the
+ * buffer passes 64 KiB and by pb_out_flush (the library never prints). */
+typedef struct pb_out {
+	char *buf;
+	size_t len, cap;
+	bool oom;
+	void (*flush)(void *ctx, const char *s, size_t n);
+	void *ctx;
+} pb_out;
+
+void pb_out_flush(pb_out *o);
+void pb_out_free(pb_out *o);
+
+typedef enum pb_style {
+	PB_STYLE_TEXT = 0, /* our readable layout (docs/pushbuf.md) */
+	PB_STYLE_JSON,     /* JSON Lines */
+	PB_STYLE_MESA,     /* the layout of Mesa's vk_push_print */
+	PB_STYLE_ASM,      /* `nvmodel pb asm` syntax: decode -> asm gives the same bytes */
+} pb_style;
+
+typedef struct pb_printer {
+	pb_style style;
+	pb_format format;
+	const pb_class *host;       /* names of methods below 0x100 (new format) */
+	const pb_class *bound[8];   /* class bound on each subchannel, or NULL */
+	const uint32_t *input;      /* the whole input: entries base .. base + n - 1 */
+	uint64_t base;
+	size_t n;
+	pb_out *out;
+	uint64_t errors;            /* problems seen */
+	/* asm style: the current sequence, printed as a header line */
+	uint32_t seq_left;          /* data entries of the current sequence still to come */
+	uint32_t line_items;        /* values on the current asm line */
+	bool raw_seq;               /* asm: the sequence is printed as .word */
+} pb_printer;
+
+/* Sets up a printer; input/base/n describe the complete input (the asm
+ * style needs the raw words of ignored entries and must know whether a
+ * sequence is complete). */
+void pb_printer_init(pb_printer *p, pb_style style, const pb_config *cfg, const uint32_t *input, uint64_t base,
+                     size_t n, pb_out *out);
+pb_sink pb_printer_sink(pb_printer *p);
+void pb_printer_begin(pb_printer *p); /* asm: the .format / .class lines */
+void pb_printer_end(pb_printer *p);
+
+/* Decodes and prints one GP entry (index = its position) in a style. */
+void pb_print_gp(pb_out *o, pb_style style, uint64_t index, const pb_gp_entry *g);
+
+/* ---------------------------------------------------------------- assembler */
+
+typedef struct pb_asm_result {
+	uint32_t *words; /* malloc'd */
+	size_t n;
+	unsigned line;   /* on error: the line */
+	char msg[160];   /* on error: the message */
+} pb_asm_result;
+
+/* Assembles text (docs/pushbuf.md "Assembler syntax"). format is the
+ * default until a .format line. Returns true on success. */
+bool pb_asm(const char *text, size_t len, pb_format format, pb_asm_result *res);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,96 @@
+/*
+ * HWSQ internals shared by the ISA tables (hwsq_isa.c), the assembler
+ * (hwsq_as.c) and the model (hwsq.c). One opcode table drives all three.
+ */
+#ifndef NVM_HWSQ_INTERNAL_H
+#define NVM_HWSQ_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/core.h"
+#include "nvmodel/hwsq.h"
+
+/* What an opcode does (seed 004 "Opcodes"). */
+enum hwsq_kind {
+	HK_WAIT,
+	HK_ADDRLO,
+	HK_DATALO,
+	HK_EWAIT,
+	HK_EXIT,
+	HK_UNSET,
+	HK_SET1,
+	HK_SET0,
+	HK_ADDR,
+	HK_DATA,
+};
+
+/* How its operands are encoded. */
+enum hwsq_opnd {
+	HO_NONE,  /* exit */
+	HO_WAIT,  /* bits 1:0 length, bits 5:2 shift (written premultiplied by 2) */
+	HO_FLAG,  /* bits 4:0 flag */
+	HO_EVENT, /* byte 1 event, byte 2 value */
+	HO_IMM16, /* bytes 1-2 little-endian */
+	HO_IMM32, /* bytes 1-4 little-endian */
+};
+
+struct hwsq_op {
+	uint8_t match, mask; /* (byte & mask) == match */
+	uint8_t len;         /* bytes, opcode included */
+	enum hwsq_kind kind;
+	enum hwsq_opnd opnd;
+	bool nv41;           /* exists on NV41+ only */
+	const char *name;
+};
+
+extern const struct hwsq_op hwsq_ops[];
+extern const size_t hwsq_nops;
+
+/* A flag's override target: register bit `bit` of BAR0 `reg` (reg 0: no
+ * register, e.g. FB_PAUSE). name NULL: the variant knows no such flag. */
+struct hwsq_flag_def {
+	const char *name;
+	uint32_t reg;
+	uint8_t bit;
+};
+
+struct hwsq_variant {
+	nvm_hwsq_variant id;
+	const char *name;
+	const char *chip;
+	uint32_t code_size;   /* bytes of code RAM */
+	uint8_t nslots;       /* 2 (A and B) before G92, 1 after */
+	bool nv41_ops;        /* addr/data/ewait opcodes and EVENTS (NV41+) */
+	bool illegal_hang;    /* unknown opcodes light STATUS bit 9 and hang (NV41:G92) */
+	bool ip_high;         /* ENTRY_POINT_HIGH, STATUS bit 10, 0x80000 window (G92+) */
+	bool fb_pause;        /* flag 16 pauses the framebuffer (NV41:GF100) */
+	bool pause_mmio;      /* the pause also holds host MMIO (G80+) */
+	struct hwsq_flag_def flags[32];
+	const char *events[32];
+};
+
+extern const struct hwsq_variant hwsq_var_nv17, hwsq_var_nv40, hwsq_var_nv41, hwsq_var_g80, hwsq_var_g92;
+extern const struct block_class hwsq_class;
+
+const struct hwsq_variant *hwsq_variant_get(nvm_hwsq_variant v);
+/* Fills tab[b] with the opcode row that first byte b selects on variant v
+ * (NULL: unknown opcode there). */
+void hwsq_decode_table(const struct hwsq_variant *v, const struct hwsq_op *tab[256]);
+
+/* The value the hardware uses for an override-target register (flag
+ * overrides applied while HWSQ_ENABLE is 1), whatever HWSQ_OVERRIDE_MODE
+ * makes MMIO reads return. False if addr is not such a register. */
+bool hwsq_reg_effective(nvm_gpu *gpu, uint32_t addr, uint32_t *val);
+
+/* Delay of a wait opcode in PTIMER clocks (seed 004 "PTIMER wait opcodes"). */
+static inline uint64_t hwsq_wait_clocks(uint8_t op)
+{
+	uint64_t len = FIELD_GET(op, 1, 0), shift = FIELD_GET(op, 5, 2);
+	return (len << (shift * 2)) * 0x20;
+}
+/* One PTIMER clock advances TIME_* by 0x20, and the model's PTIMER counts
+ * nanoseconds: one clock is 32 ns. */
+#define HWSQ_NS_PER_CLOCK 32u
+
+#endif

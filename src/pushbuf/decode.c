@@ -1,0 +1,608 @@
+/*
+ * The pushbuffer decoder: a streaming state machine over PB entries for the
+ * Fermi+ format (seed 000 section 6 "Host Pushbuffer Format") and the NV04..G80
+ * DMA pusher format (envytools hw/fifo/dma-pusher.rst). See docs/pushbuf.md.
+ *
+ * Method data is delivered in runs: the hot loop only slices the input,
+ * instructions are decoded one dword at a time through the opcode tables.
+ */
+#include <strings.h>
+
+#include "pb_internal.h"
+
+/* ---------------------------------------------------------------- generations */
+
+/* Which forms each chip profile accepts. Old format: envytools
+ * dma-pusher.rst "The commands - pre-GF100 format" (old jump NV4+,
+ * non-increasing NV10+, jump/call/return NV1A+ -- NV11 and NV17 come after
+ * NV1A in that ordering, NV10 before -- SLI conditional NV40+, long
+ * non-increasing G80+ in IB mode). New format: Fermi+ (seed 000). */
+#define ACC_NV04 (PB_ACC_OLD)
+#define ACC_NV10 (ACC_NV04 | PB_ACC_OLD_NINC)
+#define ACC_NV11 (ACC_NV10 | PB_ACC_JUMP_CALL)
+#define ACC_NV40 (ACC_NV11 | PB_ACC_SLI_COND)
+#define ACC_G80 (ACC_NV40 | PB_ACC_LONG_NINC)
+
+static const pb_gen pb_gens[] = {
+	{ "nv04", PB_FORMAT_OLD, ACC_NV04 },
+	{ "nv10", PB_FORMAT_OLD, ACC_NV10 },
+	{ "nv11", PB_FORMAT_OLD, ACC_NV11 },
+	{ "nv17", PB_FORMAT_OLD, ACC_NV11 },
+	{ "nv40", PB_FORMAT_OLD, ACC_NV40 },
+	{ "nv41", PB_FORMAT_OLD, ACC_NV40 },
+	{ "g80", PB_FORMAT_OLD, ACC_G80 },
+	{ "g84", PB_FORMAT_OLD, ACC_G80 },
+	{ "g92", PB_FORMAT_OLD, ACC_G80 },
+	{ "gt215", PB_FORMAT_OLD, ACC_G80 },
+	/* UNVERIFIED: Volta accepts only the new format: seed 000 lists no
+	 * old-format forms and dev_pbdma's PBENTRY text calls a header "in an
+	 * obsolete format" invalid (GF100 still took old increasing headers,
+	 * envytools "GF100 commands"). */
+	{ "gv100", PB_FORMAT_NEW, PB_ACC_NEW },
+};
+
+const pb_gen *pb_gen_lookup(const char *chip)
+{
+	if (!chip)
+		chip = NVM_DEFAULT_CHIP;
+	for (size_t i = 0; i < sizeof(pb_gens) / sizeof(pb_gens[0]); i++)
+		if (!strcasecmp(pb_gens[i].chip, chip))
+			return &pb_gens[i];
+	return NULL;
+}
+
+const pb_gen *pb_gen_get(size_t i)
+{
+	return i < sizeof(pb_gens) / sizeof(pb_gens[0]) ? &pb_gens[i] : NULL;
+}
+
+bool pb_config_init(pb_config *cfg, const pb_gen *gen, pb_format format)
+{
+	if (!gen || !(gen->accepts & (format == PB_FORMAT_NEW ? PB_ACC_NEW : PB_ACC_OLD)))
+		return false;
+	/* UNVERIFIED default: IB mode on G80+, as nouveau runs those channels. */
+	*cfg = (pb_config){
+		.gen = gen,
+		.format = format,
+		.ib_mode = (gen->accepts & PB_ACC_LONG_NINC) != 0,
+		.sli_enable = true,
+		.subdevice_id = 0xfff,
+	};
+	return true;
+}
+
+/* ---------------------------------------------------------------- names */
+
+static const char *const mode_names[] = { "inc", "ninc", "1inc", "immd" };
+
+const char *pb_mode_name(pb_mode m)
+{
+	return (unsigned)m < 4 ? mode_names[m] : "?";
+}
+
+static const char *const ctrl_names[PB_CTRL_COUNT] = {
+	[PB_CTRL_NOP] = "nop",
+	[PB_CTRL_SET_SUBDEVICE_MASK] = "set_subdevice_mask",
+	[PB_CTRL_STORE_SUBDEVICE_MASK] = "store_subdevice_mask",
+	[PB_CTRL_USE_SUBDEVICE_MASK] = "use_subdevice_mask",
+	[PB_CTRL_END_SEGMENT] = "end_segment",
+	[PB_CTRL_IGNORED] = "ignored",
+	[PB_CTRL_OLD_JUMP] = "old_jump",
+	[PB_CTRL_JUMP] = "jump",
+	[PB_CTRL_CALL] = "call",
+	[PB_CTRL_RETURN] = "return",
+	[PB_CTRL_SLI_CONDITIONAL] = "sli_conditional",
+};
+
+const char *pb_ctrl_name(pb_ctrl c)
+{
+	return (unsigned)c < PB_CTRL_COUNT ? ctrl_names[c] : "?";
+}
+
+struct err_info {
+	const char *name, *message;
+	const char *intr_new, *intr_old;
+};
+
+static const struct err_info err_infos[PB_ERR_COUNT] = {
+	[PB_ERR_RESERVED_OPCODE] = { "reserved_opcode", "SEC_OP 6 (RESERVED6) is not a valid PB instruction",
+	                             "PBENTRY", NULL },
+	[PB_ERR_OBSOLETE] = { "obsolete_header", "old-format method header (SEC_OP 0/2, TERT_OP 0) is obsolete",
+	                      "PBENTRY", NULL },
+	[PB_ERR_BAD_CONTROL] = { "bad_control", "subdevice-mask control entry with OPCODE 31:16 not 1, 2 or 3",
+	                         "PBENTRY", NULL },
+	[PB_ERR_COUNT_OVERFLOW] = { "count_overflow", "COUNT takes the method address past 0xFFF (would wrap)",
+	                            "PBENTRY", NULL },
+	/* UNVERIFIED: the seed only says bit 12 is reserved; no interrupt is documented. */
+	[PB_ERR_RESERVED_BIT] = { "reserved_bit", "reserved bit 12 of the method header is set", NULL, NULL },
+	[PB_ERR_TRUNCATED] = { "truncated", "the input ends inside a method sequence (data missing)", NULL, NULL },
+	[PB_ERR_INVALID_CMD] = { "invalid_cmd", "no command form matches for this chip and mode", NULL,
+	                         "DMA_PUSHER INVALID_CMD" },
+};
+
+const char *pb_err_name(pb_err e)
+{
+	return (unsigned)e < PB_ERR_COUNT ? err_infos[e].name : "?";
+}
+
+const char *pb_err_message(pb_err e)
+{
+	return (unsigned)e < PB_ERR_COUNT ? err_infos[e].message : "?";
+}
+
+const char *pb_err_interrupt(pb_err e, pb_format f)
+{
+	if ((unsigned)e >= PB_ERR_COUNT)
+		return NULL;
+	return f == PB_FORMAT_NEW ? err_infos[e].intr_new : err_infos[e].intr_old;
+}
+
+/* ---------------------------------------------------------------- sink helpers */
+
+static void flush_batch(pb_decoder *d)
+{
+	if (d->nbatch) {
+		d->sink.runs(d->sink.ctx, d->batch, d->nbatch);
+		d->nbatch = 0;
+	}
+}
+
+/* Where the next run is built: its batch slot, or a scratch run for a
+ * direct call. Filling the fields in place (rather than building a struct
+ * and copying it) avoids store-forwarding stalls in the hot path. */
+static inline pb_run *run_slot(pb_decoder *d)
+{
+	return d->sink.runs ? &d->batch[d->nbatch] : &d->batch[0];
+}
+
+static inline void run_commit(pb_decoder *d, pb_run *r)
+{
+	if (d->sink.runs) {
+		if (++d->nbatch == PB_BATCH)
+			flush_batch(d);
+	} else if (d->sink.run) {
+		d->sink.run(d->sink.ctx, r);
+	}
+}
+
+static void put_error(pb_decoder *d, uint32_t word, pb_err code, uint32_t ndwords, uint32_t missing,
+                      uint64_t offset)
+{
+	flush_batch(d);
+	if (d->sink.error)
+		d->sink.error(d->sink.ctx, &(pb_error){ .offset = offset, .ndwords = ndwords, .word = word,
+		                                        .code = code, .missing = missing });
+}
+
+static void put_control(pb_decoder *d, uint32_t word, pb_ctrl kind, bool has_value, uint32_t value)
+{
+	flush_batch(d);
+	if (d->sink.control)
+		d->sink.control(d->sink.ctx, &(pb_control){ .offset = d->pos, .ndwords = 1, .word = word,
+		                                            .kind = kind, .has_value = has_value,
+		                                            .value = value, .active = d->active });
+}
+
+/* Starts a method sequence; the header dword(s) end at d->pos. */
+static inline void start_sequence(pb_decoder *d, uint64_t hdr_offset, uint32_t ndwords, uint32_t word, uint32_t subch,
+                           uint32_t method, uint32_t count, pb_mode mode)
+{
+	bool masked = !d->active;
+	if (d->sink.header) {
+		flush_batch(d);
+		d->sink.header(d->sink.ctx, &(pb_header){ .offset = hdr_offset, .ndwords = ndwords, .word = word,
+		                                          .subch = subch, .method = method, .count = count,
+		                                          .mode = mode, .masked = masked });
+	}
+	d->remaining = count;
+	d->index = 0;
+	d->subch = subch;
+	d->method = method;
+	d->mode = mode;
+	d->hdr_offset = hdr_offset;
+	d->hdr_word = word;
+}
+
+/* ---------------------------------------------------------------- new format */
+
+enum new_kind { NK_TERT, NK_METHOD, NK_OBSOLETE, NK_IMMD, NK_RESERVED, NK_ENDSEG };
+
+/* NV_FIFO_DMA_SEC_OP (seed 000, "Types of PB Entries" table). SEC_OP 2 is
+ * the old non-incrementing header (DMA_SEC_OP_GRP2_USE_TERT in clc36f). */
+static const struct {
+	uint8_t kind;
+	uint8_t mode;
+} new_ops[8] = {
+	[0] = { NK_TERT, 0 },
+	[1] = { NK_METHOD, PB_MODE_INC },
+	[2] = { NK_OBSOLETE, 0 },
+	[3] = { NK_METHOD, PB_MODE_NINC },
+	[4] = { NK_IMMD, PB_MODE_IMMD },
+	[5] = { NK_METHOD, PB_MODE_1INC },
+	[6] = { NK_RESERVED, 0 },
+	[7] = { NK_ENDSEG, 0 },
+};
+
+/* TERT_OP 1..3 under SEC_OP 0. */
+static const pb_ctrl tert_ctrl[4] = { PB_CTRL_NOP, PB_CTRL_SET_SUBDEVICE_MASK, PB_CTRL_STORE_SUBDEVICE_MASK,
+	                              PB_CTRL_USE_SUBDEVICE_MASK };
+
+static void new_tert(pb_decoder *d, uint32_t w)
+{
+	uint32_t tert = PB_FIELD(w, PB_DMA_TERT_OP);
+	if (tert == 0) {
+		/* SEC_OP 0 / TERT_OP 0 is the old incrementing header. */
+		put_error(d, w, PB_ERR_OBSOLETE, 1, 0, d->pos);
+		return;
+	}
+	/* The control entries' OPCODE is the whole 31:16 field. UNVERIFIED:
+	 * other bits set there make the word not decode (PBENTRY). The decoder
+	 * assumes SUBDEVICE_CHANNEL_DMA is ENABLE (with DISABLE, SSDM/USE raise
+	 * PBENTRY: Host's check, it has the channel state). */
+	if (PB_FIELD(w, PB_DMA_CTRL_OPCODE) != tert) {
+		put_error(d, w, PB_ERR_BAD_CONTROL, 1, 0, d->pos);
+		return;
+	}
+	uint32_t mask = PB_FIELD(w, PB_DMA_SUBDEVICE_MASK);
+	uint32_t id = d->cfg.subdevice_id & 0xfff;
+	pb_ctrl kind = tert_ctrl[tert];
+	if (kind == PB_CTRL_SET_SUBDEVICE_MASK) {
+		d->active = (mask & id) != 0;
+	} else if (kind == PB_CTRL_STORE_SUBDEVICE_MASK) {
+		d->stored_mask = mask;
+	} else {
+		mask = d->stored_mask;
+		d->active = (mask & id) != 0;
+	}
+	put_control(d, w, kind, true, mask);
+}
+
+static inline __attribute__((always_inline)) void new_method(pb_decoder *d, uint32_t w, pb_mode mode)
+{
+	uint32_t addr = PB_FIELD(w, PB_DMA_METHOD_ADDRESS);
+	uint32_t count = PB_FIELD(w, PB_DMA_METHOD_COUNT);
+	if (w & (1u << PB_DMA_RESERVED_BIT))
+		put_error(d, w, PB_ERR_RESERVED_BIT, 0, 0, d->pos);
+	/* dev_pbdma PBENTRY: INC / 1INC whose COUNT would take the method
+	 * address past the maximum. UNVERIFIED: the sequence is still
+	 * delivered so the decode stays in step with the data that follows. */
+	uint32_t last = mode == PB_MODE_INC ? addr + count - 1 : addr + 1;
+	if (count && mode != PB_MODE_NINC && (mode == PB_MODE_INC || count > 1) && last > 0xfff)
+		put_error(d, w, PB_ERR_COUNT_OVERFLOW, 0, 0, d->pos);
+	start_sequence(d, d->pos, 1, w, PB_FIELD(w, PB_DMA_METHOD_SUBCHANNEL), addr << 2, count, mode);
+}
+
+static inline void new_immd(pb_decoder *d, uint32_t w)
+{
+	uint32_t addr = PB_FIELD(w, PB_DMA_METHOD_ADDRESS);
+	if (w & (1u << PB_DMA_RESERVED_BIT))
+		put_error(d, w, PB_ERR_RESERVED_BIT, 0, 0, d->pos);
+	uint32_t subch = PB_FIELD(w, PB_DMA_METHOD_SUBCHANNEL);
+	bool masked = !d->active;
+	if (d->sink.header) {
+		flush_batch(d);
+		d->sink.header(d->sink.ctx, &(pb_header){ .offset = d->pos, .ndwords = 1, .word = w, .subch = subch,
+		                                          .method = addr << 2, .count = 1, .mode = PB_MODE_IMMD,
+		                                          .masked = masked });
+	}
+	pb_run *r = run_slot(d);
+	uint32_t *immd = &d->batch_immd[r - d->batch];
+	*immd = PB_FIELD(w, PB_DMA_IMMD_DATA);
+	r->hdr_offset = d->pos;
+	r->offset = d->pos;
+	r->ndwords = 0;
+	r->subch = subch;
+	r->method = addr << 2;
+	r->index = 0;
+	r->count = 1;
+	r->mode = PB_MODE_IMMD;
+	r->masked = masked;
+	r->data = immd;
+	run_commit(d, r);
+}
+
+/* UNVERIFIED: an invalid instruction consumes just its own word; the next
+ * dword is decoded as an instruction (the hardware stops until SW repairs
+ * PB_HEADER / PB_COUNT). */
+static void new_instruction(pb_decoder *d, uint32_t w)
+{
+	if (w == 0) {
+		/* NV_FIFO_DMA_NOP: bypasses the header format check. */
+		put_control(d, w, PB_CTRL_NOP, false, 0);
+		return;
+	}
+	uint32_t op = PB_FIELD(w, PB_DMA_SEC_OP);
+	switch (new_ops[op].kind) {
+	case NK_TERT: new_tert(d, w); break;
+	case NK_METHOD: new_method(d, w, (pb_mode)new_ops[op].mode); break;
+	case NK_IMMD: new_immd(d, w); break;
+	case NK_OBSOLETE: put_error(d, w, PB_ERR_OBSOLETE, 1, 0, d->pos); break;
+	case NK_RESERVED: put_error(d, w, PB_ERR_RESERVED_OPCODE, 1, 0, d->pos); break;
+	case NK_ENDSEG:
+		put_control(d, w, PB_CTRL_END_SEGMENT, false, 0);
+		d->skipping = true;
+		break;
+	}
+}
+
+/* ---------------------------------------------------------------- old format */
+
+enum old_kind { OK_OLD_JUMP, OK_JUMP, OK_CALL, OK_RETURN, OK_INC, OK_NINC, OK_LONG_NINC, OK_SLI };
+enum old_mode_req { REQ_ANY, REQ_DMA, REQ_IB };
+
+/* The command forms, in the order the pusher matches them (dma-pusher.rst
+ * "The pusher pseudocode - pre-GF100"). */
+static const struct old_form {
+	uint32_t mask, match;
+	unsigned accept;  /* PB_ACC_* the chip needs */
+	uint8_t req;      /* DMA (NV4-style) or IB mode only */
+	uint8_t kind;
+	uint32_t target;  /* mask of the jump/call target */
+} old_forms[] = {
+	{ 0xe0000003u, 0x20000000u, PB_ACC_OLD, REQ_DMA, OK_OLD_JUMP, 0x1fffffffu },
+	{ 0x00000003u, 0x00000001u, PB_ACC_JUMP_CALL, REQ_DMA, OK_JUMP, 0xfffffffcu },
+	{ 0x00000003u, 0x00000002u, PB_ACC_JUMP_CALL, REQ_DMA, OK_CALL, 0xfffffffcu },
+	{ 0xffffffffu, 0x00020000u, PB_ACC_JUMP_CALL, REQ_DMA, OK_RETURN, 0 },
+	{ 0xe0030003u, 0x00000000u, PB_ACC_OLD, REQ_ANY, OK_INC, 0 },
+	{ 0xe0030003u, 0x40000000u, PB_ACC_OLD_NINC, REQ_ANY, OK_NINC, 0 },
+	{ 0xffff0003u, 0x00030000u, PB_ACC_LONG_NINC, REQ_IB, OK_LONG_NINC, 0 },
+	{ 0xffff0003u, 0x00010000u, PB_ACC_SLI_COND, REQ_ANY, OK_SLI, 0 },
+};
+
+static const pb_ctrl old_flow_ctrl[] = { [OK_OLD_JUMP] = PB_CTRL_OLD_JUMP, [OK_JUMP] = PB_CTRL_JUMP,
+	                                 [OK_CALL] = PB_CTRL_CALL, [OK_RETURN] = PB_CTRL_RETURN };
+
+static bool old_form_usable(const pb_decoder *d, const struct old_form *f)
+{
+	if (!(d->cfg.gen->accepts & f->accept))
+		return false;
+	/* Before G80 there is no IB mode. */
+	bool ib = d->cfg.ib_mode && (d->cfg.gen->accepts & PB_ACC_LONG_NINC);
+	if ((f->req == REQ_DMA && ib) || (f->req == REQ_IB && !ib))
+		return false;
+	if (f->kind == OK_SLI && !d->cfg.sli_enable)
+		return false;
+	return true;
+}
+
+/* UNVERIFIED: no error for an increasing run past method 0x1ffc (envytools
+ * documents none), and INVALID_MTHD (methods 0..0xfc the puller does not
+ * know) is left to PFIFO, which has the puller's table. */
+static void old_instruction(pb_decoder *d, uint32_t w)
+{
+	const struct old_form *f = NULL;
+	for (size_t i = 0; i < sizeof(old_forms) / sizeof(old_forms[0]); i++) {
+		if ((w & old_forms[i].mask) == old_forms[i].match && old_form_usable(d, &old_forms[i])) {
+			f = &old_forms[i];
+			break;
+		}
+	}
+	if (!f) {
+		put_error(d, w, PB_ERR_INVALID_CMD, 1, 0, d->pos);
+		return;
+	}
+	uint32_t subch = PB_FIELD(w, PB_DMA_METHOD_SUBCHANNEL);
+	uint32_t method = PB_FIELD(w, PB_DMA_METHOD_ADDRESS_OLD) << 2;
+	switch (f->kind) {
+	case OK_OLD_JUMP:
+	case OK_JUMP:
+	case OK_CALL:
+		put_control(d, w, old_flow_ctrl[f->kind], true, w & f->target);
+		break;
+	case OK_RETURN:
+		put_control(d, w, PB_CTRL_RETURN, false, 0);
+		break;
+	case OK_INC:
+	case OK_NINC:
+		start_sequence(d, d->pos, 1, w, subch, method, PB_FIELD(w, PB_DMA_METHOD_COUNT_OLD),
+		               f->kind == OK_INC ? PB_MODE_INC : PB_MODE_NINC);
+		break;
+	case OK_LONG_NINC:
+		/* The count is in the low 24 bits of the next word. */
+		d->lenp = true;
+		d->subch = subch;
+		d->method = method;
+		d->hdr_offset = d->pos;
+		d->hdr_word = w;
+		break;
+	case OK_SLI: {
+		uint32_t mask = PB_FIELD(w, PB_DMA_SUBDEVICE_MASK);
+		d->active = (mask & d->cfg.subdevice_id & 0xfff) != 0;
+		put_control(d, w, PB_CTRL_SLI_CONDITIONAL, true, mask);
+		break;
+	}
+	}
+}
+
+/* ---------------------------------------------------------------- driver */
+
+/* UNVERIFIED: the channel starts ACTIVE with a stored mask of 0xFFF (RAMFC
+ * state that SW initialises; these decode an unmasked stream as written). */
+void pb_decoder_init(pb_decoder *d, const pb_config *cfg, const pb_sink *sink)
+{
+	*d = (pb_decoder){ .cfg = *cfg, .active = true, .stored_mask = 0xfff };
+	if (sink)
+		d->sink = *sink;
+}
+
+/* Delivers up to `avail` entries of the pending sequence from p. */
+static inline uint32_t feed_data(pb_decoder *d, const uint32_t *p, size_t avail)
+{
+	uint32_t take = d->remaining < avail ? d->remaining : (uint32_t)avail;
+	pb_run *r = run_slot(d);
+	r->hdr_offset = d->hdr_offset;
+	r->offset = d->pos;
+	r->ndwords = take;
+	r->subch = d->subch;
+	r->method = d->method;
+	r->index = d->index;
+	r->count = take;
+	r->mode = d->mode;
+	r->masked = !d->active;
+	r->data = p;
+	run_commit(d, r);
+	d->remaining -= take;
+	d->index += take;
+	d->pos += take;
+	return take;
+}
+
+/* Handles the states that are not "expecting an instruction": pending data,
+ * skipping after END_PB_SEGMENT, the old long header's count word. Returns
+ * the entries consumed (0 when an instruction is next). */
+static size_t feed_state(pb_decoder *d, const uint32_t *p, size_t avail)
+{
+	if (d->remaining)
+		return feed_data(d, p, avail);
+	if (d->skipping) {
+		/* seed 000 END_PB_SEGMENT: "No further PB entries from that
+		 * PB segment will be decoded or processed." */
+		uint32_t left = avail > 0xffffffffu ? 0xffffffffu : (uint32_t)avail;
+		flush_batch(d);
+		if (d->sink.control)
+			d->sink.control(d->sink.ctx, &(pb_control){ .offset = d->pos, .ndwords = left, .word = p[0],
+			                                            .kind = PB_CTRL_IGNORED, .has_value = true,
+			                                            .value = left, .active = d->active });
+		d->pos += left;
+		return left;
+	}
+	if (d->lenp) {
+		d->lenp = false;
+		uint64_t hdr = d->hdr_offset;
+		d->pos++;
+		start_sequence(d, hdr, 2, d->hdr_word, d->subch, d->method, p[0] & 0xffffffu, PB_MODE_NINC);
+		return 1;
+	}
+	return 0;
+}
+
+/* Bit i set: SEC_OP i is an INC/NINC/1INC header (1, 3, 5). */
+#define NEW_METHOD_OPS 0x2au
+
+/* The batched fast path for the new format, for sinks that take batches and
+ * no header events: while the next entry is a well-formed method header
+ * whose whole sequence is in this piece (or an IMMD), write the run straight
+ * into the batch, keeping the position in registers. Anything else (control
+ * entries, errors, a sequence running past the piece) returns to pb_feed's
+ * general path, which reports it. Returns the first entry not handled. */
+static const uint32_t *feed_new_batched(pb_decoder *d, const uint32_t *p, const uint32_t *end)
+{
+	uint64_t pos = d->pos;
+	uint32_t nb = d->nbatch;
+	bool masked = !d->active;
+	while (p < end) {
+		uint32_t w = *p;
+		uint32_t op = w >> 29;
+		if (w & (1u << PB_DMA_RESERVED_BIT))
+			break;
+		uint32_t addr = PB_FIELD(w, PB_DMA_METHOD_ADDRESS);
+		uint32_t cnt = PB_FIELD(w, PB_DMA_METHOD_COUNT);
+		pb_run *r = &d->batch[nb];
+		if ((NEW_METHOD_OPS >> op) & 1) {
+			if (cnt > (size_t)(end - p) - 1)
+				break; /* continues in the next piece */
+			uint32_t last = op == 1 ? addr + cnt - 1 : addr + (cnt > 1);
+			if (op != 3 && cnt && last > 0xfff)
+				break; /* count_overflow: reported by the general path */
+			if (!cnt) {
+				/* a no-op header: nothing to deliver */
+				p++;
+				pos++;
+				continue;
+			}
+			r->data = p + 1;
+			r->ndwords = cnt;
+			r->count = cnt;
+			r->mode = (pb_mode)new_ops[op].mode;
+			r->offset = pos + 1;
+			p += 1 + cnt;
+			pos += 1 + cnt;
+		} else if (op == 4) {
+			d->batch_immd[nb] = cnt; /* IMMD_DATA is the same 28:16 */
+			r->data = &d->batch_immd[nb];
+			r->ndwords = 0;
+			r->count = 1;
+			r->mode = PB_MODE_IMMD;
+			r->offset = pos;
+			p++;
+			pos++;
+		} else {
+			break;
+		}
+		r->hdr_offset = r->mode == PB_MODE_IMMD ? r->offset : r->offset - 1;
+		r->subch = PB_FIELD(w, PB_DMA_METHOD_SUBCHANNEL);
+		r->method = addr << 2;
+		r->index = 0;
+		r->masked = masked;
+		if (++nb == PB_BATCH) {
+			d->nbatch = nb;
+			flush_batch(d);
+			nb = 0;
+		}
+	}
+	d->pos = pos;
+	d->nbatch = nb;
+	return p;
+}
+
+void pb_feed(pb_decoder *d, const uint32_t *dw, size_t n)
+{
+	const uint32_t *p = dw, *end = dw + n;
+	bool is_new = d->cfg.format == PB_FORMAT_NEW;
+	bool batched = is_new && d->sink.runs && !d->sink.header;
+	while (p < end) {
+		if (d->remaining | d->skipping | d->lenp) {
+			p += feed_state(d, p, (size_t)(end - p));
+			continue;
+		}
+		if (batched) {
+			p = feed_new_batched(d, p, end);
+			if (p == end)
+				break;
+		}
+		uint32_t w = *p;
+		uint32_t op = w >> 29;
+		/* A well-formed new-format method header. Everything else goes
+		 * through the opcode tables in new_instruction / old_instruction. */
+		if (is_new && ((NEW_METHOD_OPS >> op) & 1) && !(w & (1u << PB_DMA_RESERVED_BIT))) {
+			new_method(d, w, (pb_mode)new_ops[op].mode);
+			d->pos++;
+			p++;
+			if (d->remaining && p < end)
+				p += feed_data(d, p, (size_t)(end - p));
+			continue;
+		}
+		if (is_new && op == 4 && !(w & (1u << PB_DMA_RESERVED_BIT))) {
+			new_immd(d, w);
+			d->pos++;
+			p++;
+			continue;
+		}
+		if (is_new)
+			new_instruction(d, w);
+		else
+			old_instruction(d, w);
+		d->pos++;
+		p++;
+	}
+	flush_batch(d);
+}
+
+void pb_segment_end(pb_decoder *d)
+{
+	d->skipping = false;
+}
+
+void pb_finish(pb_decoder *d)
+{
+	flush_batch(d);
+	if (d->lenp) {
+		/* The long header's count word never came: the header is all there is. */
+		put_error(d, d->hdr_word, PB_ERR_TRUNCATED, 1, 0, d->hdr_offset);
+		d->lenp = false;
+	} else if (d->remaining) {
+		put_error(d, d->hdr_word, PB_ERR_TRUNCATED, 0, d->remaining, d->hdr_offset);
+		d->remaining = 0;
+	}
+	d->skipping = false;
+}

@@ -1,0 +1,70 @@
+/*
+ * GP entries (GPFIFO entries, 8 bytes): gv100_dev_pbdma.ref.txt
+ * "GP_ENTRY0 and GP_ENTRY1 - GP-Entry Memory Format", refs/volta-facts.md
+ * section a. PRIV (E1 8:8) is only in the class header clc36f.h.
+ */
+#include "pb_internal.h"
+
+#define GP_ENTRY0_FETCH 0, 0
+#define GP_ENTRY0_GET 31, 2
+#define GP_ENTRY0_OPERAND 31, 0
+#define GP_ENTRY1_GET_HI 7, 0
+#define GP_ENTRY1_OPCODE 7, 0
+#define GP_ENTRY1_PRIV 8, 8
+#define GP_ENTRY1_LEVEL 9, 9
+#define GP_ENTRY1_LENGTH 30, 10
+#define GP_ENTRY1_SYNC 31, 31
+
+/* The last usable PB entry ends here: a segment may not contain the last
+ * dword of the 40-bit virtual address space, because PUT (the first byte
+ * past the segment) must still be an address. */
+#define GP_VA_END 0xfffffffffcull
+
+static const char *const gp_op_names[] = { "nop", "illegal", "gp_crc", "pb_crc" };
+
+const char *pb_gp_op_name(uint32_t opcode)
+{
+	return opcode < 4 ? gp_op_names[opcode] : NULL;
+}
+
+static const struct {
+	const char *name, *message;
+} gp_errs[] = {
+	[PB_GP_OK] = { "ok", "valid" },
+	[PB_GP_ERR_ILLEGAL] = { "illegal", "control entry with OPCODE_ILLEGAL" },
+	[PB_GP_ERR_BAD_OPCODE] = { "bad_opcode", "control entry with an undefined OPCODE" },
+	[PB_GP_ERR_END_OF_VA] = { "end_of_va", "PB segment reaches the last dword of the 40-bit address space" },
+};
+
+const char *pb_gp_err_name(pb_gp_err e)
+{
+	return (unsigned)e < sizeof(gp_errs) / sizeof(gp_errs[0]) ? gp_errs[e].name : "?";
+}
+
+const char *pb_gp_err_message(pb_gp_err e)
+{
+	return (unsigned)e < sizeof(gp_errs) / sizeof(gp_errs[0]) ? gp_errs[e].message : "?";
+}
+
+void pb_gp_decode(uint32_t e0, uint32_t e1, pb_gp_entry *g)
+{
+	*g = (pb_gp_entry){ .e0 = e0, .e1 = e1 };
+	g->length = PB_FIELD(e1, GP_ENTRY1_LENGTH);
+	g->control = g->length == 0; /* LENGTH_CONTROL */
+	g->priv = PB_FIELD(e1, GP_ENTRY1_PRIV);
+	g->level_subroutine = PB_FIELD(e1, GP_ENTRY1_LEVEL);
+	g->sync_wait = PB_FIELD(e1, GP_ENTRY1_SYNC);
+	if (g->control) {
+		g->opcode = PB_FIELD(e1, GP_ENTRY1_OPCODE);
+		g->operand = PB_FIELD(e0, GP_ENTRY0_OPERAND);
+		if (g->opcode == PB_GP_ILLEGAL)
+			g->err = PB_GP_ERR_ILLEGAL;
+		else if (g->opcode > PB_GP_PB_CRC)
+			g->err = PB_GP_ERR_BAD_OPCODE;
+		return;
+	}
+	g->fetch_conditional = PB_FIELD(e0, GP_ENTRY0_FETCH);
+	g->get = ((uint64_t)PB_FIELD(e1, GP_ENTRY1_GET_HI) << 32) + ((uint64_t)PB_FIELD(e0, GP_ENTRY0_GET) << 2);
+	if (g->get + (uint64_t)g->length * 4 > GP_VA_END)
+		g->err = PB_GP_ERR_END_OF_VA;
+}

@@ -1,0 +1,853 @@
+/*
+ * Printers of decoded pushbuffers: a pb_sink that formats into a pb_out
+ * buffer, in one of four styles (docs/pushbuf.md "Output styles"). The
+ * formatting is hand-rolled (no printf per line) so that text decoding keeps
+ * up with large dumps.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pb_internal.h"
+
+#define OUT_FLUSH_AT (64u << 10)
+
+/* ---------------------------------------------------------------- pb_out */
+
+static bool o_grow(pb_out *o, size_t need)
+{
+	if (o->oom)
+		return false;
+	size_t cap = o->cap ? o->cap : 4096;
+	while (cap - o->len < need)
+		cap *= 2;
+	char *nb = realloc(o->buf, cap);
+	if (!nb) {
+		o->oom = true;
+		return false;
+	}
+	o->buf = nb;
+	o->cap = cap;
+	return true;
+}
+
+static inline char *o_room(pb_out *o, size_t n)
+{
+	if (o->cap - o->len < n && !o_grow(o, n))
+		return NULL;
+	return o->buf + o->len;
+}
+
+static inline void o_mem(pb_out *o, const char *s, size_t n)
+{
+	char *d = o_room(o, n);
+	if (d) {
+		memcpy(d, s, n);
+		o->len += n;
+	}
+}
+
+static inline void o_str(pb_out *o, const char *s)
+{
+	o_mem(o, s, strlen(s));
+}
+
+static inline void o_ch(pb_out *o, char c)
+{
+	char *d = o_room(o, 1);
+	if (d) {
+		*d = c;
+		o->len++;
+	}
+}
+
+static const char hexdig[] = "0123456789abcdef";
+
+/* "00".."ff": two digits per table lookup. */
+static char hex2[256][2];
+
+static void hex2_init(void)
+{
+	if (hex2[1][1])
+		return;
+	for (int i = 0; i < 256; i++) {
+		hex2[i][0] = hexdig[i >> 4];
+		hex2[i][1] = hexdig[i & 15];
+	}
+}
+
+/* Exactly `digits` hex digits. */
+static inline void o_hexw(pb_out *o, uint64_t v, int digits)
+{
+	char *d = o_room(o, 16);
+	if (!d)
+		return;
+	int i = digits;
+	while (i >= 2) {
+		i -= 2;
+		memcpy(d + i, hex2[v & 0xff], 2);
+		v >>= 8;
+	}
+	if (i)
+		d[0] = hexdig[v & 15];
+	o->len += (size_t)digits;
+}
+
+/* 0x and the shortest hex form. */
+static void o_hex(pb_out *o, uint64_t v)
+{
+	int digits = 1;
+	while (digits < 16 && (v >> (4 * digits)))
+		digits++;
+	o_mem(o, "0x", 2);
+	o_hexw(o, v, digits);
+}
+
+static void o_dec(pb_out *o, uint64_t v)
+{
+	char tmp[24];
+	int i = 24;
+	do {
+		tmp[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	o_mem(o, tmp + i, (size_t)(24 - i));
+}
+
+static void o_maybe_flush(pb_out *o)
+{
+	if (o->flush && o->len >= OUT_FLUSH_AT)
+		pb_out_flush(o);
+}
+
+void pb_out_flush(pb_out *o)
+{
+	if (o->flush && o->len)
+		o->flush(o->ctx, o->buf, o->len);
+	if (o->flush)
+		o->len = 0;
+}
+
+void pb_out_free(pb_out *o)
+{
+	free(o->buf);
+	o->buf = NULL;
+	o->len = o->cap = 0;
+}
+
+/* JSON string (names and messages are plain ASCII, no escapes needed, but
+ * quote anyway for safety). */
+static void o_jstr(pb_out *o, const char *s)
+{
+	o_ch(o, '"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			o_ch(o, '\\');
+		o_ch(o, *s);
+	}
+	o_ch(o, '"');
+}
+
+/* ---------------------------------------------------------------- names */
+
+static const pb_class *class_of(const pb_printer *p, uint32_t subch, uint32_t method)
+{
+	/* seed 000: Host methods (below 0x100) ignore the subchannel. */
+	if (p->host && method < 0x100)
+		return p->host;
+	return p->bound[subch & 7];
+}
+
+static const pb_method *method_of(const pb_printer *p, uint32_t subch, uint32_t method, const pb_class **cls)
+{
+	*cls = class_of(p, subch, method);
+	return pb_class_method(*cls, method);
+}
+
+static const char *value_name(const pb_field *f, uint32_t v)
+{
+	for (size_t i = 0; i < f->nvalues; i++)
+		if (f->values[i].value == v)
+			return f->values[i].name;
+	return NULL;
+}
+
+/* " FIELD=VALUE ..." */
+static void text_fields(pb_out *o, const pb_method *m, uint32_t data)
+{
+	for (size_t i = 0; i < m->nfields; i++) {
+		const pb_field *f = &m->fields[i];
+		uint32_t v = FIELD_GET(data, f->hi, f->lo);
+		const char *vn = value_name(f, v);
+		o_ch(o, ' ');
+		o_str(o, f->name);
+		o_ch(o, '=');
+		if (vn)
+			o_str(o, vn);
+		else
+			o_hex(o, v);
+	}
+}
+
+static const char *const mode_upper[] = { "INC ", "NINC", "1INC", "IMMD" };
+
+static const char *const ctrl_upper[PB_CTRL_COUNT] = {
+	[PB_CTRL_NOP] = "NOP",
+	[PB_CTRL_SET_SUBDEVICE_MASK] = "SET_SUBDEVICE_MASK",
+	[PB_CTRL_STORE_SUBDEVICE_MASK] = "STORE_SUBDEVICE_MASK",
+	[PB_CTRL_USE_SUBDEVICE_MASK] = "USE_SUBDEVICE_MASK",
+	[PB_CTRL_END_SEGMENT] = "END_PB_SEGMENT",
+	[PB_CTRL_IGNORED] = "IGNORED",
+	[PB_CTRL_OLD_JUMP] = "OLD_JUMP",
+	[PB_CTRL_JUMP] = "JUMP",
+	[PB_CTRL_CALL] = "CALL",
+	[PB_CTRL_RETURN] = "RETURN",
+	[PB_CTRL_SLI_CONDITIONAL] = "SLI_CONDITIONAL",
+};
+
+static bool in_input(const pb_printer *p, uint64_t off)
+{
+	return off >= p->base && off - p->base < p->n;
+}
+
+static uint32_t input_word(const pb_printer *p, uint64_t off)
+{
+	return in_input(p, off) ? p->input[off - p->base] : 0;
+}
+
+/* ---------------------------------------------------------------- text */
+
+static void text_prefix(pb_out *o, uint64_t off, uint32_t word)
+{
+	o_hexw(o, off, 8);
+	o_mem(o, ": ", 2);
+	o_hexw(o, word, 8);
+	o_ch(o, ' ');
+}
+
+static void text_method(const pb_printer *p, uint32_t subch, uint32_t method, uint32_t data, bool masked)
+{
+	pb_out *o = p->out;
+	o_mem(o, "  mthd 0x", 9);
+	o_hexw(o, method, 4);
+	const pb_class *cls;
+	const pb_method *m = method_of(p, subch, method, &cls);
+	if (m) {
+		o_ch(o, ' ');
+		o_str(o, cls->tag);
+		o_ch(o, '.');
+		o_str(o, m->name);
+		text_fields(o, m, data);
+	}
+	if (masked)
+		o_mem(o, " (masked)", 9);
+	o_ch(o, '\n');
+}
+
+static void text_header(void *ctx, const pb_header *h)
+{
+	pb_printer *p = ctx;
+	pb_out *o = p->out;
+	text_prefix(o, h->offset, h->word);
+	o_str(o, mode_upper[h->mode]);
+	o_mem(o, " subch ", 7);
+	o_ch(o, (char)('0' + h->subch));
+	o_mem(o, " mthd 0x", 8);
+	o_hexw(o, h->method, 4);
+	if (h->mode == PB_MODE_IMMD) {
+		o_mem(o, " data ", 6);
+		o_hex(o, FIELD_GET(h->word, 28, 16));
+	} else {
+		o_mem(o, " count ", 7);
+		o_dec(o, h->count);
+	}
+	if (h->masked)
+		o_mem(o, " (masked)", 9);
+	o_ch(o, '\n');
+	if (h->ndwords == 2) {
+		text_prefix(o, h->offset + 1, input_word(p, h->offset + 1));
+		o_mem(o, "  (count word)\n", 15);
+	}
+	o_maybe_flush(o);
+}
+
+static void text_run(void *ctx, const pb_run *r)
+{
+	pb_printer *p = ctx;
+	pb_out *o = p->out;
+	for (uint32_t i = 0; i < r->count; i++) {
+		if (r->mode == PB_MODE_IMMD)
+			o_mem(o, "                   ", 19);
+		else
+			text_prefix(o, r->offset + i, r->data[i]);
+		text_method(p, r->subch, pb_run_method(r, i), r->data[i], r->masked);
+		o_maybe_flush(o);
+	}
+}
+
+static void text_control(void *ctx, const pb_control *c)
+{
+	pb_printer *p = ctx;
+	pb_out *o = p->out;
+	if (c->kind == PB_CTRL_IGNORED) {
+		o_hexw(o, c->offset, 8);
+		o_mem(o, ": ........ ignored ", 19);
+		o_dec(o, c->value);
+		o_str(o, " entries after END_PB_SEGMENT\n");
+		return;
+	}
+	text_prefix(o, c->offset, c->word);
+	o_str(o, ctrl_upper[c->kind]);
+	if (c->has_value) {
+		o_ch(o, ' ');
+		o_hex(o, c->value);
+	}
+	if (c->kind == PB_CTRL_SET_SUBDEVICE_MASK || c->kind == PB_CTRL_USE_SUBDEVICE_MASK ||
+	    c->kind == PB_CTRL_SLI_CONDITIONAL)
+		o_str(o, c->active ? " (active)" : " (inactive)");
+	o_ch(o, '\n');
+	o_maybe_flush(o);
+}
+
+static void text_error(void *ctx, const pb_error *e)
+{
+	pb_printer *p = ctx;
+	pb_out *o = p->out;
+	p->errors++;
+	text_prefix(o, e->offset, e->word);
+	o_mem(o, "ERROR ", 6);
+	o_str(o, pb_err_name(e->code));
+	o_mem(o, ": ", 2);
+	o_str(o, pb_err_message(e->code));
+	if (e->code == PB_ERR_TRUNCATED && e->missing) {
+		o_mem(o, " (", 2);
+		o_dec(o, e->missing);
+		o_str(o, " entries missing)");
+	}
+	const char *intr = pb_err_interrupt(e->code, p->format);
+	if (intr) {
+		o_mem(o, " [", 2);
+		o_str(o, intr);
+		o_ch(o, ']');
+	}
+	o_ch(o, '\n');
+}
+
+/* ---------------------------------------------------------------- json */
+
+static void json_key_u(pb_out *o, const char *key, uint64_t v)
+{
+	o_mem(o, ", \"", 3);
+	o_str(o, key);
+	o_mem(o, "\": ", 3);
+	o_dec(o, v);
+}
+
+static void json_header(void *ctx, const pb_header *h)
+{
+	pb_printer *p = ctx;
+	if (h->count)
+		return; /* its methods carry it */
+	pb_out *o = p->out;
+	o_mem(o, "{\"offset\": ", 11);
+	o_dec(o, h->offset);
+	json_key_u(o, "subch", h->subch);
+	json_key_u(o, "method", h->method);
+	o_mem(o, ", \"kind\": ", 10);
+	o_jstr(o, pb_mode_name(h->mode));
+	json_key_u(o, "count", 0);
+	json_key_u(o, "header", h->word);
+	o_mem(o, "}\n", 2);
+	o_maybe_flush(o);
+}
+
+static void json_run(void *ctx, const pb_run *r)
+{
+	pb_printer *p = ctx;
+	pb_out *o = p->out;
+	const char *kind = pb_mode_name(r->mode);
+	for (uint32_t i = 0; i < r->count; i++) {
+		uint32_t m = pb_run_method(r, i);
+		o_mem(o, "{\"offset\": ", 11);
+		o_dec(o, r->hdr_offset);
+		json_key_u(o, "subch", r->subch);
+		json_key_u(o, "method", m);
+		json_key_u(o, "data", r->data[i]);
+		o_mem(o, ", \"kind\": ", 10);
+		o_jstr(o, kind);
+		json_key_u(o, "data_offset", r->mode == PB_MODE_IMMD ? r->offset : r->offset + i);
+		const pb_class *cls;
+		const pb_method *pm = method_of(p, r->subch, m, &cls);
+		if (pm) {
+			o_mem(o, ", \"name\": \"", 11);
+			o_str(o, cls->tag);
+			o_ch(o, '.');
+			o_str(o, pm->name);
+			o_ch(o, '"');
+		}
+		if (r->masked)
+			o_mem(o, ", \"masked\": true", 16);
+		o_mem(o, "}\n", 2);
+		o_maybe_flush(o);
+	}
+}
+
+static void json_control(void *ctx, const pb_control *c)
+{
+	pb_printer *p = ctx;
+	pb_out *o = p->out;
+	o_mem(o, "{\"offset\": ", 11);
+	o_dec(o, c->offset);
+	o_mem(o, ", \"control\": ", 13);
+	o_jstr(o, pb_ctrl_name(c->kind));
+	if (c->has_value)
+		json_key_u(o, "value", c->value);
+	json_key_u(o, "word", c->word);
+	if (c->kind == PB_CTRL_SET_SUBDEVICE_MASK || c->kind == PB_CTRL_USE_SUBDEVICE_MASK ||
+	    c->kind == PB_CTRL_SLI_CONDITIONAL)
+		o_str(o, c->active ? ", \"active\": true" : ", \"active\": false");
+	o_mem(o, "}\n", 2);
+	o_maybe_flush(o);
+}
+
+static void json_error(void *ctx, const pb_error *e)
+{
+	pb_printer *p = ctx;
+	pb_out *o = p->out;
+	p->errors++;
+	o_mem(o, "{\"offset\": ", 11);
+	o_dec(o, e->offset);
+	o_mem(o, ", \"error\": ", 11);
+	o_jstr(o, pb_err_name(e->code));
+	o_mem(o, ", \"message\": ", 13);
+	o_jstr(o, pb_err_message(e->code));
+	json_key_u(o, "word", e->word);
+	if (e->code == PB_ERR_TRUNCATED)
+		json_key_u(o, "missing", e->missing);
+	const char *intr = pb_err_interrupt(e->code, p->format);
+	o_mem(o, ", \"interrupt\": ", 15);
+	if (intr)
+		o_jstr(o, intr);
+	else
+		o_str(o, "null");
+	o_mem(o, "}\n", 2);
+}
+
+/* ---------------------------------------------------------------- mesa */
+
+/* The layout of Mesa's vk_push_print (src/nouveau/headers/nv_push.c;
+ * docs/pushbuf.md "Mesa style"). Mesa labels SEC_OP 1 (incrementing) "NINC"
+ * and SEC_OP 3 (non-incrementing) "0INC". UNVERIFIED: the per-field
+ * formatting of Mesa's generated class dumpers (docs/fidelity.md). */
+static const char *const mesa_mode[] = { " NINC", " 0INC", " 1INC", " IMMD" };
+
+static void mesa_hdr(pb_out *o, uint64_t off, uint32_t word)
+{
+	o_mem(o, "[0x", 3);
+	o_hexw(o, off, 8);
+	o_mem(o, "] HDR ", 6);
+	/* %x: no leading zeros */
+	int digits = 1;
+	while (digits < 8 && (word >> (4 * digits)))
+		digits++;
+	o_hexw(o, word, digits);
+}
+
+static void mesa_method(const pb_printer *p, uint32_t subch, uint32_t method, uint32_t data)
+{
+	pb_out *o = p->out;
+	o_mem(o, "\tmthd ", 6);
+	o_hexw(o, method, 4);
+	o_ch(o, ' ');
+	const pb_class *cls;
+	const pb_method *m = method_of(p, subch, method, &cls);
+	if (!m) {
+		o_str(o, "unknown method\n\t\t.VALUE = ");
+		o_hex(o, data);
+		o_ch(o, '\n');
+		return;
+	}
+	o_mem(o, "NV", 2);
+	o_str(o, cls->tag);
+	o_ch(o, '_');
+	o_str(o, m->name);
+	o_ch(o, '\n');
+	if (!m->nfields) {
+		o_str(o, "\t\t.VALUE = ");
+		o_hex(o, data);
+		o_ch(o, '\n');
+	}
+	for (size_t i = 0; i < m->nfields; i++) {
+		const pb_field *f = &m->fields[i];
+		uint32_t v = FIELD_GET(data, f->hi, f->lo);
+		const char *vn = value_name(f, v);
+		o_mem(o, "\t\t.", 3);
+		o_str(o, f->name);
+		o_mem(o, " = ", 3);
+		if (vn) {
+			o_str(o, vn);
+		} else {
+			o_ch(o, '(');
+			o_hex(o, v);
+			o_ch(o, ')');
+		}
+		o_ch(o, '\n');
+	}
+}
+
+static void mesa_header(void *ctx, const pb_header *h)
+{
+	pb_printer *p = ctx;
+	pb_out *o = p->out;
+	mesa_hdr(o, h->offset, h->word);
+	o_mem(o, " subch ", 7);
+	o_dec(o, h->subch);
+	o_str(o, mesa_mode[h->mode]);
+	o_ch(o, '\n');
+	p->seq_left = h->count;
+	if (!h->count)
+		o_ch(o, '\n');
+	o_maybe_flush(o);
+}
+
+static void mesa_run(void *ctx, const pb_run *r)
+{
+	pb_printer *p = ctx;
+	for (uint32_t i = 0; i < r->count; i++) {
+		mesa_method(p, r->subch, pb_run_method(r, i), r->data[i]);
+		o_maybe_flush(p->out);
+	}
+	p->seq_left -= r->count < p->seq_left ? r->count : p->seq_left;
+	if (!p->seq_left)
+		o_ch(p->out, '\n');
+}
+
+static void mesa_control(void *ctx, const pb_control *c)
+{
+	pb_printer *p = ctx;
+	pb_out *o = p->out;
+	if (c->kind == PB_CTRL_IGNORED) {
+		/* UNVERIFIED extension: Mesa has no such line. */
+		o_mem(o, "[0x", 3);
+		o_hexw(o, c->offset, 8);
+		o_str(o, "] IGNORED ");
+		o_dec(o, c->value);
+		o_str(o, "\n\n");
+		return;
+	}
+	mesa_hdr(o, c->offset, c->word);
+	switch (c->kind) {
+	case PB_CTRL_NOP:
+		/* Mesa decodes 0 as SEC_OP 0 / TERT_OP 0 with COUNT 0. */
+		o_str(o, " subch 0 NINC\n\n");
+		break;
+	case PB_CTRL_SET_SUBDEVICE_MASK:
+	case PB_CTRL_STORE_SUBDEVICE_MASK:
+	case PB_CTRL_USE_SUBDEVICE_MASK:
+		o_str(o, " subch N/A SUB_DEVICE_OP\n\tmthd ");
+		o_hexw(o, FIELD_GET(c->word, 17, 16), 4);
+		o_ch(o, ' ');
+		o_str(o, ctrl_upper[c->kind]);
+		o_ch(o, '\n');
+		if (c->kind != PB_CTRL_USE_SUBDEVICE_MASK) {
+			o_str(o, "\t\t.VALUE = ");
+			o_hex(o, c->value);
+			o_ch(o, '\n');
+		}
+		o_ch(o, '\n');
+		break;
+	default:
+		o_ch(o, ' ');
+		o_str(o, ctrl_upper[c->kind]);
+		if (c->has_value) {
+			o_ch(o, ' ');
+			o_hex(o, c->value);
+		}
+		o_str(o, "\n\n");
+		break;
+	}
+	o_maybe_flush(o);
+}
+
+static void mesa_error(void *ctx, const pb_error *e)
+{
+	pb_printer *p = ctx;
+	pb_out *o = p->out;
+	p->errors++;
+	if (p->seq_left) {
+		/* a sequence cut short: close its block */
+		o_ch(o, '\n');
+		p->seq_left = 0;
+	}
+	/* UNVERIFIED extension: Mesa's printer does not validate. */
+	mesa_hdr(o, e->offset, e->word);
+	o_str(o, " ERROR ");
+	o_str(o, pb_err_name(e->code));
+	o_str(o, "\n\n");
+}
+
+/* ---------------------------------------------------------------- asm */
+
+#define ASM_PER_LINE 8
+
+static void asm_word_line_item(pb_printer *p, uint32_t w, const char *first)
+{
+	pb_out *o = p->out;
+	if (p->line_items >= ASM_PER_LINE) {
+		o_ch(o, '\n');
+		p->line_items = 0;
+	}
+	if (p->line_items == 0)
+		o_str(o, first);
+	o_ch(o, ' ');
+	o_mem(o, "0x", 2);
+	o_hexw(o, w, 8);
+	p->line_items++;
+}
+
+static void asm_end_line(pb_printer *p)
+{
+	if (p->line_items) {
+		o_ch(p->out, '\n');
+		p->line_items = 0;
+	}
+}
+
+static void asm_method_operand(pb_printer *p, uint32_t subch, uint32_t method)
+{
+	const pb_class *cls;
+	const pb_method *m = method_of(p, subch, method, &cls);
+	o_ch(p->out, ' ');
+	if (m) {
+		o_str(p->out, cls->tag);
+		o_ch(p->out, '.');
+		o_str(p->out, m->name);
+	} else {
+		o_hex(p->out, method);
+	}
+}
+
+static void asm_header(void *ctx, const pb_header *h)
+{
+	pb_printer *p = ctx;
+	pb_out *o = p->out;
+	asm_end_line(p);
+	uint32_t w = 0;
+	bool ok;
+	if (h->ndwords == 2)
+		ok = h->word == (0x00030000u | h->subch << 13 | h->method) &&
+		     input_word(p, h->offset + 1) == h->count;
+	else
+		ok = pb_encode_method(p->format, h->mode, h->subch, h->method,
+		                      h->mode == PB_MODE_IMMD ? FIELD_GET(h->word, 28, 16) : h->count, &w) &&
+		     w == h->word;
+	/* A sequence whose data does not all follow cannot be written as one line. */
+	if (h->mode != PB_MODE_IMMD && h->count && !in_input(p, h->offset + h->ndwords + h->count - 1))
+		ok = false;
+	p->raw_seq = !ok;
+	p->seq_left = h->mode == PB_MODE_IMMD ? 0 : h->count;
+	if (!ok) {
+		o_str(o, ".word 0x");
+		o_hexw(o, h->word, 8);
+		if (h->ndwords == 2) {
+			o_str(o, " 0x");
+			o_hexw(o, input_word(p, h->offset + 1), 8);
+		}
+		o_ch(o, '\n');
+		return;
+	}
+	static const char *const kw[] = { "inc", "ninc", "1inc", "immd" };
+	o_str(o, h->ndwords == 2 ? "long_ninc" : kw[h->mode]);
+	o_ch(o, ' ');
+	o_dec(o, h->subch);
+	asm_method_operand(p, h->subch, h->method);
+	if (h->mode == PB_MODE_IMMD) {
+		o_ch(o, ' ');
+		o_hex(o, FIELD_GET(h->word, 28, 16));
+		o_ch(o, '\n');
+		return;
+	}
+	if (!h->count)
+		o_ch(o, '\n');
+	else
+		p->line_items = 1; /* data continues this line */
+	o_maybe_flush(o);
+}
+
+static void asm_run(void *ctx, const pb_run *r)
+{
+	pb_printer *p = ctx;
+	if (r->mode == PB_MODE_IMMD)
+		return;
+	for (uint32_t i = 0; i < r->count; i++)
+		asm_word_line_item(p, r->data[i], p->raw_seq ? ".word" : "+");
+	p->seq_left -= r->count < p->seq_left ? r->count : p->seq_left;
+	if (!p->seq_left || p->raw_seq)
+		asm_end_line(p);
+	o_maybe_flush(p->out);
+}
+
+static void asm_control(void *ctx, const pb_control *c)
+{
+	pb_printer *p = ctx;
+	pb_out *o = p->out;
+	asm_end_line(p);
+	if (c->kind == PB_CTRL_IGNORED) {
+		o_str(o, "# ignored after end_segment\n");
+		for (uint32_t i = 0; i < c->ndwords; i++)
+			asm_word_line_item(p, input_word(p, c->offset + i), ".word");
+		asm_end_line(p);
+		return;
+	}
+	uint32_t w;
+	if (!pb_encode_control(p->format, c->kind, c->value, &w) || w != c->word) {
+		o_str(o, ".word 0x");
+		o_hexw(o, c->word, 8);
+		o_str(o, "\n");
+		return;
+	}
+	o_str(o, pb_ctrl_name(c->kind));
+	if (c->has_value && c->kind != PB_CTRL_USE_SUBDEVICE_MASK) {
+		o_ch(o, ' ');
+		o_hex(o, c->value);
+	}
+	o_ch(o, '\n');
+	o_maybe_flush(o);
+}
+
+static void asm_error(void *ctx, const pb_error *e)
+{
+	pb_printer *p = ctx;
+	pb_out *o = p->out;
+	p->errors++;
+	asm_end_line(p);
+	if (e->ndwords == 1) {
+		/* the word this error consumed (an invalid instruction, or a
+		 * long header whose count word never came) */
+		o_str(o, ".word 0x");
+		o_hexw(o, e->word, 8);
+		o_str(o, "  ");
+	}
+	o_str(o, "# error ");
+	o_str(o, pb_err_name(e->code));
+	o_str(o, ": ");
+	o_str(o, pb_err_message(e->code));
+	o_ch(o, '\n');
+}
+
+/* ---------------------------------------------------------------- setup */
+
+void pb_printer_init(pb_printer *p, pb_style style, const pb_config *cfg, const uint32_t *input, uint64_t base,
+                     size_t n, pb_out *out)
+{
+	*p = (pb_printer){ .style = style, .format = cfg->format, .input = input, .base = base, .n = n, .out = out };
+	hex2_init();
+	p->host = pb_host_class(cfg->gen, cfg->format);
+}
+
+pb_sink pb_printer_sink(pb_printer *p)
+{
+	switch (p->style) {
+	case PB_STYLE_JSON: return (pb_sink){ p, json_header, json_run, json_control, json_error, NULL };
+	case PB_STYLE_MESA: return (pb_sink){ p, mesa_header, mesa_run, mesa_control, mesa_error, NULL };
+	case PB_STYLE_ASM: return (pb_sink){ p, asm_header, asm_run, asm_control, asm_error, NULL };
+	default: return (pb_sink){ p, text_header, text_run, text_control, text_error, NULL };
+	}
+}
+
+void pb_printer_begin(pb_printer *p)
+{
+	if (p->style != PB_STYLE_ASM)
+		return;
+	o_str(p->out, p->format == PB_FORMAT_NEW ? ".format new\n" : ".format old\n");
+	for (unsigned s = 0; s < 8; s++) {
+		if (!p->bound[s])
+			continue;
+		o_str(p->out, ".class ");
+		o_dec(p->out, s);
+		o_ch(p->out, ' ');
+		o_hex(p->out, p->bound[s]->id);
+		o_ch(p->out, '\n');
+	}
+}
+
+void pb_printer_end(pb_printer *p)
+{
+	if (p->style == PB_STYLE_ASM)
+		asm_end_line(p);
+	pb_out_flush(p->out);
+}
+
+/* ---------------------------------------------------------------- GP entries */
+
+void pb_print_gp(pb_out *o, pb_style style, uint64_t index, const pb_gp_entry *g)
+{
+	hex2_init();
+	const char *opn = g->control ? pb_gp_op_name(g->opcode) : NULL;
+	if (style == PB_STYLE_JSON) {
+		o_mem(o, "{\"index\": ", 10);
+		o_dec(o, index);
+		json_key_u(o, "e0", g->e0);
+		json_key_u(o, "e1", g->e1);
+		if (g->control) {
+			o_mem(o, ", \"control\": ", 13);
+			if (opn)
+				o_jstr(o, opn);
+			else
+				o_str(o, "null");
+			json_key_u(o, "opcode", g->opcode);
+			json_key_u(o, "operand", g->operand);
+		} else {
+			json_key_u(o, "get", g->get);
+			json_key_u(o, "length", g->length);
+			o_str(o, g->fetch_conditional ? ", \"fetch\": \"conditional\"" : ", \"fetch\": \"unconditional\"");
+			o_str(o, g->level_subroutine ? ", \"level\": \"subroutine\"" : ", \"level\": \"main\"");
+		}
+		o_str(o, g->sync_wait ? ", \"sync\": \"wait\"" : ", \"sync\": \"proceed\"");
+		o_str(o, g->priv ? ", \"priv\": \"kernel\"" : ", \"priv\": \"user\"");
+		if (g->err) {
+			o_mem(o, ", \"error\": ", 11);
+			o_jstr(o, pb_gp_err_name(g->err));
+			o_mem(o, ", \"message\": ", 13);
+			o_jstr(o, pb_gp_err_message(g->err));
+			o_str(o, ", \"interrupt\": \"GPENTRY\"");
+		}
+		o_mem(o, "}\n", 2);
+		o_maybe_flush(o);
+		return;
+	}
+	o_hexw(o, index, 8);
+	o_mem(o, ": ", 2);
+	o_hexw(o, g->e0, 8);
+	o_ch(o, ' ');
+	o_hexw(o, g->e1, 8);
+	if (g->control) {
+		o_mem(o, " CONTROL ", 9);
+		if (opn) {
+			for (const char *s = opn; *s; s++)
+				o_ch(o, (char)(*s >= 'a' && *s <= 'z' ? *s - 32 : *s));
+		} else {
+			o_str(o, "opcode ");
+			o_hex(o, g->opcode);
+		}
+		o_str(o, " operand ");
+		o_hex(o, g->operand);
+	} else {
+		o_mem(o, " SEGMENT get 0x", 15);
+		o_hexw(o, g->get, 10);
+		o_str(o, " length ");
+		o_dec(o, g->length);
+		o_str(o, g->fetch_conditional ? " fetch=conditional" : " fetch=unconditional");
+		o_str(o, g->level_subroutine ? " level=subroutine" : " level=main");
+	}
+	o_str(o, g->sync_wait ? " sync=wait" : " sync=proceed");
+	o_str(o, g->priv ? " priv=kernel" : " priv=user");
+	if (g->err) {
+		o_str(o, " ERROR ");
+		o_str(o, pb_gp_err_name(g->err));
+		o_str(o, ": ");
+		o_str(o, pb_gp_err_message(g->err));
+		o_str(o, " [GPENTRY]");
+	}
+	o_ch(o, '\n');
+	o_maybe_flush(o);
+}

@@ -1,0 +1,3 @@
+// errors for the golden test
+exit
+	addr 0x1304

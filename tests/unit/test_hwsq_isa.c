@@ -1,0 +1,207 @@
+/* HWSQ assembler and disassembler tests (seed 004 "Opcodes" and the opcode
+ * descriptions; docs/hwsq.md for the text format). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "nvmodel/hwsq.h"
+
+static size_t as(nvm_hwsq_variant v, const char *src, uint8_t *out)
+{
+	size_t n = 0;
+	nvm_hwsq_asm_error err;
+	if (nvm_hwsq_assemble(v, src, strlen(src), out, 0x200, &n, &err))
+		fail_msg("line %d: %s", err.line, err.message);
+	return n;
+}
+
+static void as_fails(nvm_hwsq_variant v, const char *src, int line, const char *needle)
+{
+	uint8_t out[0x200];
+	size_t n = 0;
+	nvm_hwsq_asm_error err;
+	assert_int_equal(nvm_hwsq_assemble(v, src, strlen(src), out, sizeof(out), &n, &err), NVM_ERR_ARG);
+	assert_int_equal(err.line, line);
+	if (!strstr(err.message, needle))
+		fail_msg("message '%s' lacks '%s'", err.message, needle);
+}
+
+/* Disassembles code into one string of lines. */
+static void dis(nvm_hwsq_variant v, int quiet, const uint8_t *code, size_t len, char *out, size_t cap)
+{
+	nvm_hwsq_dis d;
+	assert_int_equal(nvm_hwsq_dis_init(&d, v, quiet), NVM_OK);
+	size_t pos = 0, o = 0;
+	char line[NVM_HWSQ_LINE_MAX];
+	while (pos < len) {
+		size_t n = nvm_hwsq_dis_next(&d, code, len, &pos, line);
+		assert_true(n < NVM_HWSQ_LINE_MAX);
+		assert_true(o + n < cap);
+		memcpy(out + o, line, n + 1);
+		o += n;
+	}
+}
+
+/* seed 004 "Opcodes": every opcode's encoding, byte for byte. */
+static void test_encodings(void **s)
+{
+	(void)s;
+	uint8_t b[0x200];
+	size_t n = as(NVM_HWSQ_G80, "wait 0x3 shl 0x1e\nwait 0\naddrlo 0x1234\ndatalo 0xbeef\n"
+	                            "ewait 0x1 0x1\nexit\nunset 0x1f\nset1 0x10\nset0 0x0\n"
+	                            "addr 0x00611200\ndata 0xdeadbeef\n",
+	              b);
+	static const uint8_t want[] = { 0x3f, 0x00, 0x40, 0x34, 0x12, 0x42, 0xef, 0xbe, 0x5f, 0x01, 0x01,
+	                                0x7f, 0x9f, 0xb0, 0xc0, 0xe0, 0x00, 0x12, 0x61, 0x00, 0xe2, 0xef,
+	                                0xbe, 0xad, 0xde };
+	assert_int_equal(n, sizeof(want));
+	assert_memory_equal(b, want, sizeof(want));
+}
+
+/* Flags and events by name (#name, $name, bare) or number; labels as values. */
+static void test_names_labels(void **s)
+{
+	(void)s;
+	uint8_t b[0x200];
+	size_t n = as(NVM_HWSQ_NV41, "start: set1 #fb_pause // pause\n"
+	                             "  ewait $fb_paused 1 /* wait */\n"
+	                             "  set0 gpio_9_oe\nend: .b8 end, start\n.b16 0x1234\n.b32 0x1\n",
+	              b);
+	static const uint8_t want[] = { 0xb0, 0x5f, 0x00, 0x01, 0xcf, 0x05, 0x00, 0x34, 0x12, 1, 0, 0, 0 };
+	assert_int_equal(n, sizeof(want));
+	assert_memory_equal(b, want, sizeof(want));
+	assert_int_equal(nvm_hwsq_asm_label(NVM_HWSQ_NV41, "a: exit\nb: exit\n", 16, "b"), 1);
+	assert_int_equal(nvm_hwsq_asm_label(NVM_HWSQ_NV41, "a: exit\nb: exit\n", 16, "c"), -1);
+}
+
+/* Variant differences: NV41+ opcodes, flag names, code RAM size. */
+static void test_asm_errors(void **s)
+{
+	(void)s;
+	as_fails(NVM_HWSQ_NV17, "exit\n\naddr 0x1\n", 3, "NV41+");
+	as_fails(NVM_HWSQ_NV17, "ewait 0 1\n", 1, "NV41+");
+	as_fails(NVM_HWSQ_NV17, "set1 #fb_pause\n", 1, "unknown flag");
+	as_fails(NVM_HWSQ_G80, "set1 #gpio_2_out\n", 1, "unknown flag");
+	as_fails(NVM_HWSQ_G80, "frob 1\n", 1, "unknown mnemonic 'frob'");
+	as_fails(NVM_HWSQ_G80, "wait 4\n", 1, "wait length");
+	as_fails(NVM_HWSQ_G80, "wait 1 shl 3\n", 1, "odd");
+	as_fails(NVM_HWSQ_G80, "wait 1 shl 32\n", 1, "wait shift");
+	as_fails(NVM_HWSQ_G80, "set1 32\n", 1, "out of range");
+	as_fails(NVM_HWSQ_G80, "datalo 0x10000\n", 1, "out of range");
+	as_fails(NVM_HWSQ_G80, "exit 1\n", 1, "operand");
+	as_fails(NVM_HWSQ_G80, "a: exit\na: exit\n", 2, "twice");
+	as_fails(NVM_HWSQ_G80, ".b8 nowhere\n", 1, "undefined label");
+	as_fails(NVM_HWSQ_G80, "exit /* open\n", 0, "unterminated");
+	as_fails(NVM_HWSQ_G80, "addr 0x1 + 2\n", 1, "unexpected character");
+	as_fails(NVM_HWSQ_G80, "ewait #nope 1\n", 1, "unknown event");
+	/* Code RAM: nv17 holds 0x40 bytes. */
+	char big[0x41 * 5 + 1] = { 0 };
+	for (int i = 0; i < 0x41; i++)
+		strcat(big, "exit\n");
+	as_fails(NVM_HWSQ_NV17, big, 0x41, "does not fit");
+	uint8_t out[0x200];
+	size_t n;
+	assert_int_equal(nvm_hwsq_assemble(NVM_HWSQ_NV41, big, strlen(big), out, sizeof(out), &n, NULL), NVM_OK);
+	assert_int_equal(n, 0x41);
+}
+
+/* Disassembly in envydis' line format (envytools envydis/core-dis.c: "%08x:",
+ * " xx" per byte padded to 5 opcode bytes, five spaces, the instruction;
+ * names and markers from envydis/hwsq.c and easm_print.c). */
+static void test_dis_format(void **s)
+{
+	(void)s;
+	static const uint8_t code[] = { 0x05, 0x5f, 0x00, 0x01, 0xb0, 0xe2, 0x78, 0x56, 0x34, 0x12, 0xff, 0x8a, 0x7f };
+	char out[1024];
+	dis(NVM_HWSQ_NV41, 0, code, sizeof(code), out, sizeof(out));
+	assert_string_equal(out, "00000000: 05                 wait 0x1 shl 0x2\n"
+	                         "00000001: 5f 00 01           ewait 0x0 0x1\n"
+	                         "00000004: b0                 set1 #BUS_PAUSE\n"
+	                         "00000005: e2 78 56 34 12     data 0x12345678\n"
+	                         "0000000a: ff                 ??? [unknown: ff] [unknown instruction]\n"
+	                         "0000000b: 8a                 unset 0xa\n"
+	                         "0000000c: 7f                 exit\n");
+	dis(NVM_HWSQ_NV41, 1, code, sizeof(code), out, sizeof(out));
+	assert_string_equal(out, "wait 0x1 shl 0x2\newait 0x0 0x1\nset1 #BUS_PAUSE\ndata 0x12345678\n"
+	                         "??? [unknown: ff] [unknown instruction]\nunset 0xa\nexit\n");
+	/* 0x00 is envydis' "nop"; ewait bits no field decodes are reported;
+	 * events 1 and 3 have names only when byte 1 is exactly that value. */
+	static const uint8_t ew[] = { 0x00, 0x5f, 0x21, 0x03, 0x5f, 0x03, 0x01 };
+	dis(NVM_HWSQ_G80, 1, ew, sizeof(ew), out, sizeof(out));
+	assert_string_equal(out, "nop\newait 0x1 0x1 [unknown: 00 20 02]\newait #CRTC1_VBLANK 0x1\n");
+}
+
+/* Variant differences in the disassembler: NV41+ opcodes are ??? on nv17;
+ * envydis names only flag 16 (whatever the variant); the variant's
+ * known-flag names are in the API and accepted by the assembler. */
+static void test_dis_variants(void **s)
+{
+	(void)s;
+	static const uint8_t code[] = { 0xe0, 0xbb, 0xa0 };
+	char out[512];
+	dis(NVM_HWSQ_NV17, 1, code, sizeof(code), out, sizeof(out));
+	assert_string_equal(out, "??? [unknown: e0] [unknown instruction]\nset1 0x1b\nset1 0x0\n");
+	dis(NVM_HWSQ_G92, 1, code + 1, 2, out, sizeof(out));
+	assert_string_equal(out, "set1 0x1b\nset1 0x0\n");
+	assert_string_equal(nvm_hwsq_flag_name(NVM_HWSQ_NV41, 16), "fb_pause");
+	assert_null(nvm_hwsq_flag_name(NVM_HWSQ_NV17, 16));
+	assert_null(nvm_hwsq_event_name(NVM_HWSQ_NV17, 0));
+	assert_string_equal(nvm_hwsq_event_name(NVM_HWSQ_G92, 4), "crtc1_hblank");
+}
+
+/* A multi-byte opcode cut off by the end of the input. */
+static void test_dis_incomplete(void **s)
+{
+	(void)s;
+	static const uint8_t code[] = { 0x7f, 0xe0, 0x34, 0x12 };
+	char out[512];
+	dis(NVM_HWSQ_G80, 0, code, sizeof(code), out, sizeof(out));
+	assert_string_equal(out, "00000000: 7f                 exit\n"
+	                         "00000001: e0 34 12 ?? ??     addr 0x1234 [incomplete]\n");
+	nvm_hwsq_dis d;
+	nvm_hwsq_dis_init(&d, NVM_HWSQ_G80, 0);
+	nvm_hwsq_insn in;
+	nvm_hwsq_decode(&d, code, sizeof(code), 1, &in);
+	assert_int_equal(in.len, 5);
+	assert_int_equal(in.avail, 3);
+	assert_string_equal(in.mnemonic, "addr");
+}
+
+/* Disassemble -> assemble gives the same bytes, for every first byte on
+ * every variant (operand bytes with no bits outside the decoded fields:
+ * those are reported as [unknown: ...], test_dis_format). */
+static void test_roundtrip(void **s)
+{
+	(void)s;
+	for (unsigned v = 0; v < NVM_HWSQ_VARIANT_COUNT; v++) {
+		nvm_hwsq_dis d;
+		nvm_hwsq_dis_init(&d, (nvm_hwsq_variant)v, 1);
+		for (unsigned b = 0; b < 256; b++) {
+			uint8_t code[5] = { (uint8_t)b, 0x12, 0x01, 0x56, 0x78 };
+			nvm_hwsq_insn in;
+			nvm_hwsq_decode(&d, code, 5, 0, &in);
+			if (!in.known)
+				continue;
+			uint8_t out[8];
+			size_t n = as((nvm_hwsq_variant)v, in.text, out);
+			assert_int_equal(n, in.len);
+			assert_memory_equal(out, code, n);
+		}
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_encodings),     cmocka_unit_test(test_names_labels),
+		cmocka_unit_test(test_asm_errors),    cmocka_unit_test(test_dis_format),
+		cmocka_unit_test(test_dis_variants),  cmocka_unit_test(test_dis_incomplete),
+		cmocka_unit_test(test_roundtrip),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,275 @@
+/* The pushbuffer decoder, old (NV04..G80) format, GP entries and the method
+ * tables. Old format: envytools hw/fifo/dma-pusher.rst "The commands -
+ * pre-GF100 format" and "The pusher pseudocode - pre-GF100". GP entries:
+ * gv100_dev_pbdma.ref.txt "GP_ENTRY0 and GP_ENTRY1", volta-facts.md a. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "pb_rec.h"
+
+#define N(a) (sizeof(a) / sizeof(a[0]))
+
+static struct rec R;
+
+/* 000CCCCCCCCCCC00SSSMMMMMMMMMMM00 / 010C...: METHOD_ADDRESS_OLD 12:2,
+ * COUNT_OLD 28:18, SUBCHANNEL 15:13 (seed 000 NV_FIFO_DMA). */
+static uint32_t old_hdr(bool ninc, uint32_t count, uint32_t subch, uint32_t byte_addr)
+{
+	return (ninc ? 0x40000000u : 0) | count << 18 | subch << 13 | (byte_addr & 0x1ffc);
+}
+
+static void decode(const char *chip, bool ib, const uint32_t *dw, size_t n)
+{
+	rec_decode(&R, chip, PB_FORMAT_OLD, ib, dw, n);
+	assert_int_equal(R.accounted, n);
+}
+
+/* Increasing methods (NV4+): method number increases by 4 per data word. */
+static void test_old_inc(void **state)
+{
+	(void)state;
+	uint32_t pb[] = { old_hdr(false, 2, 3, 0x1ff8), 1, 2 };
+	decode("nv04", false, pb, N(pb));
+	assert_int_equal(R.nh, 1);
+	assert_int_equal(R.h[0].count, 2);
+	assert_int_equal(R.h[0].subch, 3);
+	assert_int_equal(R.nm, 2);
+	assert_int_equal(R.m[0].method, 0x1ff8);
+	assert_int_equal(R.m[1].method, 0x1ffc);
+	assert_int_equal(R.ne, 0);
+}
+
+/* Non-increasing methods exist from NV10. */
+static void test_old_ninc_per_gen(void **state)
+{
+	(void)state;
+	uint32_t pb[] = { old_hdr(true, 2, 1, 0x104), 5, 6 };
+	decode("nv10", false, pb, N(pb));
+	assert_int_equal(R.nm, 2);
+	assert_int_equal(R.m[1].method, 0x104);
+	assert_int_equal(R.m[1].mode, PB_MODE_NINC);
+	decode("nv04", false, pb, N(pb));
+	assert_int_equal(R.nm, 0);
+	assert_int_equal(R.ne, 3); /* header and both data words: INVALID_CMD each */
+	assert_int_equal(R.e[0].code, PB_ERR_INVALID_CMD);
+	assert_string_equal(pb_err_interrupt(PB_ERR_INVALID_CMD, PB_FORMAT_OLD), "DMA_PUSHER INVALID_CMD");
+}
+
+/* Old jump (NV4+, NV4-style only): 001J..J00, target = word & 0x1fffffff. */
+static void test_old_jump(void **state)
+{
+	(void)state;
+	uint32_t pb[] = { 0x20001234u & ~3u };
+	decode("nv04", false, pb, N(pb));
+	assert_int_equal(R.nc, 1);
+	assert_int_equal(R.c[0].kind, PB_CTRL_OLD_JUMP);
+	assert_int_equal(R.c[0].value, 0x1234u & ~3u);
+	/* G80 in IB mode: jumps are disabled */
+	decode("g80", true, pb, N(pb));
+	assert_int_equal(R.ne, 1);
+	decode("g80", false, pb, N(pb));
+	assert_int_equal(R.c[0].kind, PB_CTRL_OLD_JUMP);
+}
+
+/* Jump (..01), call (..10), return (0x00020000): NV1A+ (NV11, NV17 ...). */
+static void test_jump_call_return_per_gen(void **state)
+{
+	(void)state;
+	uint32_t pb[] = { 0x80001001u, 0x40002002u, 0x00020000u };
+	static const struct {
+		const char *chip;
+		bool ib, ok;
+	} cases[] = {
+		{ "nv04", false, false }, { "nv10", false, false }, { "nv11", false, true }, { "nv17", false, true },
+		{ "nv40", false, true },  { "g80", false, true },   { "g80", true, false },  { "gt215", true, false },
+	};
+	for (size_t i = 0; i < N(cases); i++) {
+		decode(cases[i].chip, cases[i].ib, pb, N(pb));
+		if (cases[i].ok) {
+			assert_int_equal(R.ne, 0);
+			assert_int_equal(R.nc, 3);
+			assert_int_equal(R.c[0].kind, PB_CTRL_JUMP);
+			assert_int_equal(R.c[0].value, 0x80001000u);
+			assert_int_equal(R.c[1].kind, PB_CTRL_CALL);
+			assert_int_equal(R.c[1].value, 0x40002000u);
+			assert_int_equal(R.c[2].kind, PB_CTRL_RETURN);
+		} else {
+			/* No other form matches these words either. */
+			assert_int_equal(R.nc, 0);
+			assert_int_equal(R.ne, 3);
+		}
+	}
+}
+
+/* SLI conditional (NV40+, when sli_enable): 0000000000000001MMMMMMMMMMMMXX00;
+ * sli_active = (sli_mask & mask) != 0 decides whether methods are kept. */
+static void test_sli_conditional(void **state)
+{
+	(void)state;
+	uint32_t pb[] = { 0x00010000u | (0x002u << 4), old_hdr(false, 1, 0, 0x100), 7, 0x00010000u | (0x001u << 4),
+		          old_hdr(false, 1, 0, 0x100), 8 };
+	pb_config cfg;
+	assert_true(pb_config_init(&cfg, pb_gen_lookup("nv40"), PB_FORMAT_OLD));
+	cfg.subdevice_id = 0x001;
+	pb_sink s = rec_sink(&R);
+	pb_decoder d;
+	pb_decoder_init(&d, &cfg, &s);
+	pb_feed(&d, pb, N(pb));
+	pb_finish(&d);
+	assert_int_equal(R.nc, 2);
+	assert_int_equal(R.c[0].kind, PB_CTRL_SLI_CONDITIONAL);
+	assert_int_equal(R.c[0].value, 0x002);
+	assert_int_equal(R.nm, 2);
+	assert_true(R.m[0].masked);
+	assert_false(R.m[1].masked);
+	/* Before NV40 the form does not exist. */
+	decode("nv17", false, pb, 1);
+	assert_int_equal(R.ne, 1);
+	/* With sli_enable clear "the command effectively doesn't exist". */
+	cfg.sli_enable = false;
+	s = rec_sink(&R);
+	pb_decoder_init(&d, &cfg, &s);
+	pb_feed(&d, pb, 1);
+	pb_finish(&d);
+	assert_int_equal(R.ne, 1);
+}
+
+/* Long non-increasing methods (G80+, IB only): count in the low 24 bits of
+ * the next word; the header may end one segment and the count start the next. */
+static void test_long_ninc(void **state)
+{
+	(void)state;
+	uint32_t pb[] = { 0x00030000u | (2u << 13) | 0x100u, 0xff000003u, 1, 2, 3 };
+	decode("g80", true, pb, N(pb));
+	assert_int_equal(R.nh, 1);
+	assert_int_equal(R.h[0].ndwords, 2);
+	assert_int_equal(R.h[0].count, 3);
+	assert_int_equal(R.nm, 3);
+	assert_int_equal(R.m[2].method, 0x100);
+	assert_int_equal(R.m[2].subch, 2);
+	/* split after the header word */
+	pb_config cfg;
+	pb_config_init(&cfg, pb_gen_lookup("g84"), PB_FORMAT_OLD);
+	pb_sink s = rec_sink(&R);
+	pb_decoder d;
+	pb_decoder_init(&d, &cfg, &s);
+	pb_feed(&d, pb, 1);
+	pb_segment_end(&d);
+	pb_feed(&d, pb + 1, 4);
+	pb_finish(&d);
+	assert_int_equal(R.accounted, 5);
+	assert_int_equal(R.nm, 3);
+	/* DMA mode: not a valid form */
+	decode("g80", false, pb, 1);
+	assert_int_equal(R.ne, 1);
+	/* the count word never comes */
+	decode("g80", true, pb, 1);
+	assert_int_equal(R.ne, 1);
+	assert_int_equal(R.e[0].code, PB_ERR_TRUNCATED);
+}
+
+/* GP entry: GET 31:2 and GET_HI 7:0 give (GET_HI << 32) + (GET << 2); LENGTH
+ * 30:10; FETCH 0:0; PRIV 8:8; LEVEL 9:9; SYNC 31:31. */
+static void test_gp_segment(void **state)
+{
+	(void)state;
+	pb_gp_entry g;
+	pb_gp_decode(0x12345679u, 0x80000000u | (0x100u << 10) | (1u << 9) | (1u << 8) | 0xabu, &g);
+	assert_false(g.control);
+	assert_int_equal(g.get, 0xab12345678ull);
+	assert_int_equal(g.length, 0x100);
+	assert_true(g.fetch_conditional);
+	assert_true(g.level_subroutine);
+	assert_true(g.priv);
+	assert_true(g.sync_wait);
+	assert_int_equal(g.err, PB_GP_OK);
+	pb_gp_decode(0x1000u, 1u << 10, &g);
+	assert_false(g.fetch_conditional || g.level_subroutine || g.priv || g.sync_wait);
+}
+
+/* LENGTH 0 = CONTROL: OPCODE 7:0 (NOP, ILLEGAL, GP_CRC, PB_CRC), OPERAND
+ * E0 31:0. ILLEGAL or an undefined opcode raise GPENTRY. */
+static void test_gp_control(void **state)
+{
+	(void)state;
+	pb_gp_entry g;
+	pb_gp_decode(0xdeadbeefu, 0x80000002u, &g);
+	assert_true(g.control);
+	assert_int_equal(g.opcode, PB_GP_GP_CRC);
+	assert_int_equal(g.operand, 0xdeadbeefu);
+	assert_true(g.sync_wait); /* SYNC applies even when LENGTH is zero */
+	assert_int_equal(g.err, PB_GP_OK);
+	assert_string_equal(pb_gp_op_name(g.opcode), "gp_crc");
+	pb_gp_decode(0, 3, &g);
+	assert_string_equal(pb_gp_op_name(g.opcode), "pb_crc");
+	pb_gp_decode(0, 0, &g);
+	assert_int_equal(g.err, PB_GP_OK);
+	assert_string_equal(pb_gp_op_name(g.opcode), "nop");
+	pb_gp_decode(0, 1, &g);
+	assert_int_equal(g.err, PB_GP_ERR_ILLEGAL);
+	pb_gp_decode(0, 4, &g);
+	assert_int_equal(g.err, PB_GP_ERR_BAD_OPCODE);
+	assert_null(pb_gp_op_name(4));
+}
+
+/* A segment whose last PB entry is the last dword of the 40-bit VA is
+ * invalid (GPENTRY); one ending a dword earlier is fine. */
+static void test_gp_end_of_va(void **state)
+{
+	(void)state;
+	pb_gp_entry g;
+	/* start 0xFF_FFFF_FFF0, 4 dwords: ends at 2^40 */
+	pb_gp_decode(0xfffffff0u, 0xffu | (4u << 10), &g);
+	assert_int_equal(g.err, PB_GP_ERR_END_OF_VA);
+	pb_gp_decode(0xfffffff0u, 0xffu | (3u << 10), &g);
+	assert_int_equal(g.err, PB_GP_OK);
+}
+
+/* The method tables: sorted (the lookup is a binary search), fields inside 31:0. */
+static void test_class_tables(void **state)
+{
+	(void)state;
+	static const uint32_t ids[] = { 0xc36f, 0xc3b5 };
+	for (size_t k = 0; k < N(ids); k++) {
+		const pb_class *c = pb_class_find(ids[k]);
+		assert_non_null(c);
+		for (size_t i = 0; i < c->nmethods; i++) {
+			if (i)
+				assert_true(c->methods[i - 1].addr < c->methods[i].addr);
+			assert_int_equal(c->methods[i].addr & 3, 0);
+			assert_ptr_equal(pb_class_method(c, c->methods[i].addr), &c->methods[i]);
+			for (size_t f = 0; f < c->methods[i].nfields; f++) {
+				assert_true(c->methods[i].fields[f].hi <= 31);
+				assert_true(c->methods[i].fields[f].hi >= c->methods[i].fields[f].lo);
+			}
+		}
+	}
+	/* host-c36f-facts.md: SEM_EXECUTE = 0x6C; ce-c3b5-facts.md: LAUNCH_DMA = 0x300 */
+	assert_string_equal(pb_class_method(pb_class_find(0xc36f), 0x6c)->name, "SEM_EXECUTE");
+	assert_int_equal(pb_class_method_by_name(pb_class_find_tag("c3b5"), "launch_dma")->addr, 0x300);
+	assert_null(pb_class_method(pb_class_find(0xc3b5), 0x304));
+	assert_null(pb_class_find(0x902d));
+	assert_non_null(pb_host_class(pb_gen_lookup("gv100"), PB_FORMAT_NEW));
+	assert_null(pb_host_class(pb_gen_lookup("nv40"), PB_FORMAT_OLD));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_old_inc),
+		cmocka_unit_test(test_old_ninc_per_gen),
+		cmocka_unit_test(test_old_jump),
+		cmocka_unit_test(test_jump_call_return_per_gen),
+		cmocka_unit_test(test_sli_conditional),
+		cmocka_unit_test(test_long_ninc),
+		cmocka_unit_test(test_gp_segment),
+		cmocka_unit_test(test_gp_control),
+		cmocka_unit_test(test_gp_end_of_va),
+		cmocka_unit_test(test_class_tables),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

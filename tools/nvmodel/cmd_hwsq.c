@@ -1,0 +1,415 @@
+/*
+ * nvmodel hwsq dis|as|run: the HWSQ disassembler, assembler and runner
+ * (docs/hwsq.md, docs/cli.md).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "nvmodel/hwsq.h"
+#include "nvmodel/nvmodel.h"
+
+#define CMD "hwsq"
+
+static void hwsq_help(void)
+{
+	printf("usage: %s hwsq dis FILE.bin --variant V [--quiet] [--json]\n"
+	       "       %s hwsq as FILE.s -o OUT.bin --variant V\n"
+	       "       %s hwsq run FILE --variant V [--entry N] [--at ADDR] [--event N=L]...\n"
+	       "                   [--no-enable] [--max-ns NS] [--trace] [--json]\n"
+	       "\n"
+	       "HWSQ, the hardware sequencer of NV17:GF100 (docs/hwsq.md).\n"
+	       "\n"
+	       "  dis   disassemble a binary, one instruction a line in envydis -m hwsq\n"
+	       "        form: ADDRESS: BYTES  INSTRUCTION (--quiet: the instruction only;\n"
+	       "        --json: one object per instruction)\n"
+	       "  as    assemble a source file into a binary (at most the variant's code RAM)\n"
+	       "  run   run a script (a binary, or FILE.s assembled first) on a fresh GPU of\n"
+	       "        the variant, as a driver would: upload through the code window, set\n"
+	       "        entry point N (0-3) to ADDR (default: entry 0 at 0, or the label\n"
+	       "        entryN in a .s file), set HWSQ_ENABLE, trigger slot A. Prints the\n"
+	       "        MMIO writes with their virtual times, the flags, STATUS and the time.\n"
+	       "        Exit 1 when the script has not ended (hung, waiting, or over --max-ns).\n"
+	       "\n"
+	       "options:\n"
+	       "  --variant V    nv17, nv41, g80 or g92\n"
+	       "  -o OUT         output file of 'as' ('-' for standard output)\n"
+	       "  --entry N      entry point index 0-3 (run)\n"
+	       "  --at ADDR      code address for that entry point (run)\n"
+	       "  --event N=L    drive event input N (1-31) to level L before the start (run)\n"
+	       "  --no-enable    leave PBUS_DEBUG_6 HWSQ_ENABLE at 0 (pokes then hang)\n"
+	       "  --max-ns NS    virtual time budget of 'run' (default 10000000000)\n"
+	       "  --trace        also print every executed instruction (run)\n"
+	       "  --json         JSON output\n"
+	       "  -h, --help     this help\n",
+	       cli_prog, cli_prog, cli_prog);
+}
+
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+struct opts {
+	const char *sub, *file, *out, *variant_name;
+	nvm_hwsq_variant variant;
+	bool have_variant, quiet, json, trace, no_enable;
+	unsigned entry;
+	long at; /* -1: not given */
+	uint64_t max_ns;
+	uint32_t ev_mask, ev_level;
+};
+
+static int parse(int argc, char **argv, struct opts *o)
+{
+	*o = (struct opts){ .at = -1, .max_ns = 10000000000ull };
+	o->sub = argv[1];
+	static char name[32];
+	snprintf(name, sizeof(name), "hwsq %s", o->sub);
+	for (int i = 2; i < argc; i++) {
+		const char *val;
+		int r;
+		uint64_t n;
+		if ((r = cli_opt(argc, argv, &i, "--variant", &val))) {
+			if (r < 0 || nvm_hwsq_variant_parse(val, &o->variant))
+				return cli_usage_error(name, "--variant needs nv17, nv41, g80 or g92");
+			o->have_variant = true;
+		} else if (!strcmp(o->sub, "as") && (r = cli_opt(argc, argv, &i, "-o", &val))) {
+			if (r < 0 || !*val)
+				return cli_usage_error(name, "-o needs an output file");
+			o->out = val;
+		} else if (!strcmp(o->sub, "run") && (r = cli_opt(argc, argv, &i, "--entry", &val))) {
+			if (r < 0 || !cli_parse_u64(val, &n) || n > 3)
+				return cli_usage_error(name, "--entry needs an entry point index 0-3");
+			o->entry = (unsigned)n;
+		} else if (!strcmp(o->sub, "run") && (r = cli_opt(argc, argv, &i, "--at", &val))) {
+			if (r < 0 || !cli_parse_u64(val, &n) || n > 0x1ff)
+				return cli_usage_error(name, "--at needs a code address 0-0x1ff");
+			o->at = (long)n;
+		} else if (!strcmp(o->sub, "run") && (r = cli_opt(argc, argv, &i, "--max-ns", &val))) {
+			if (r < 0 || !cli_parse_u64(val, &o->max_ns) || !o->max_ns)
+				return cli_usage_error(name, "--max-ns needs a positive number");
+		} else if (!strcmp(o->sub, "run") && (r = cli_opt(argc, argv, &i, "--event", &val))) {
+			const char *eq = r > 0 ? strchr(val, '=') : NULL;
+			char num[16];
+			uint64_t lvl;
+			if (!eq || eq - val >= (long)sizeof(num))
+				return cli_usage_error(name, "--event needs N=LEVEL (N 1-31, LEVEL 0 or 1)");
+			memcpy(num, val, (size_t)(eq - val));
+			num[eq - val] = 0;
+			if (!cli_parse_u64(num, &n) || n < 1 || n > 31 || !cli_parse_u64(eq + 1, &lvl) || lvl > 1)
+				return cli_usage_error(name, "--event needs N=LEVEL (N 1-31, LEVEL 0 or 1)");
+			o->ev_mask |= 1u << n;
+			o->ev_level = (o->ev_level & ~(1u << n)) | ((uint32_t)lvl << n);
+		} else if (!strcmp(argv[i], "--json") && strcmp(o->sub, "as")) {
+			o->json = true;
+		} else if (!strcmp(argv[i], "--quiet") && !strcmp(o->sub, "dis")) {
+			o->quiet = true;
+		} else if (!strcmp(argv[i], "--trace") && !strcmp(o->sub, "run")) {
+			o->trace = true;
+		} else if (!strcmp(argv[i], "--no-enable") && !strcmp(o->sub, "run")) {
+			o->no_enable = true;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			return cli_usage_error(name, "unknown option '%s'", argv[i]);
+		} else if (!o->file) {
+			o->file = argv[i];
+		} else {
+			return cli_usage_error(name, "unexpected argument '%s'", argv[i]);
+		}
+	}
+	if (!o->file)
+		return cli_usage_error(name, "no input file given");
+	if (!o->have_variant)
+		return cli_usage_error(name, "--variant is required (nv17, nv41, g80 or g92)");
+	if (!strcmp(o->sub, "as") && !o->out)
+		return cli_usage_error(name, "-o OUT.bin is required");
+	return -1;
+}
+
+/* ---------------------------------------------------------------- dis */
+
+static void put_hex_bytes(FILE *f, const uint8_t *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%02x", b[i]);
+}
+
+static int do_dis(const struct opts *o)
+{
+	size_t len;
+	const char *err;
+	uint8_t *code = cli_read_file(o->file, &len, &err);
+	if (!code)
+		return cli_error(EXIT_USAGE, "hwsq dis", "%s: %s", o->file, err);
+	nvm_hwsq_dis *d = malloc(sizeof(*d));
+	if (!d) {
+		free(code);
+		return cli_error(EXIT_INTERNAL, CMD, "out of memory");
+	}
+	nvm_hwsq_dis_init(d, o->variant, o->quiet);
+	static char buf[1 << 16];
+	size_t used = 0, pos = 0;
+	while (pos < len) {
+		if (o->json) {
+			nvm_hwsq_insn in;
+			size_t at = pos;
+			nvm_hwsq_decode(d, code, len, pos, &in);
+			pos += in.avail;
+			printf("{\"addr\": %zu, \"bytes\": \"", at);
+			put_hex_bytes(stdout, code + at, in.avail);
+			printf("\", \"mnemonic\": ");
+			json_str(stdout, in.mnemonic);
+			printf(", \"text\": ");
+			json_str(stdout, in.text);
+			printf(", \"known\": %s, \"incomplete\": %s}\n", in.known ? "true" : "false",
+			       in.avail < in.len ? "true" : "false");
+			continue;
+		}
+		if (used + NVM_HWSQ_LINE_MAX > sizeof(buf)) {
+			fwrite(buf, 1, used, stdout);
+			used = 0;
+		}
+		used += nvm_hwsq_dis_next(d, code, len, &pos, buf + used);
+	}
+	fwrite(buf, 1, used, stdout);
+	free(d);
+	free(code);
+	return fflush(stdout) ? cli_error(EXIT_INTERNAL, CMD, "cannot write the output") : EXIT_OK;
+}
+
+/* ---------------------------------------------------------------- as */
+
+static int assemble_file(const struct opts *o, uint8_t *out, size_t *n, char **src_out, size_t *srclen)
+{
+	const char *err;
+	uint8_t *src = cli_read_file(o->file, srclen, &err);
+	if (!src)
+		return cli_error(EXIT_USAGE, o->sub[0] == 'a' ? "hwsq as" : "hwsq run", "%s: %s", o->file, err);
+	nvm_hwsq_asm_error e;
+	nvm_status st = nvm_hwsq_assemble(o->variant, (const char *)src, *srclen, out, 0x200, n, &e);
+	if (st) {
+		free(src);
+		if (e.line)
+			return cli_error(EXIT_FAIL, o->sub[0] == 'a' ? "hwsq as" : "hwsq run", "%s:%d: %s", o->file, e.line, e.message);
+		return cli_error(EXIT_FAIL, o->sub[0] == 'a' ? "hwsq as" : "hwsq run", "%s: %s", o->file, e.message);
+	}
+	if (src_out)
+		*src_out = (char *)src;
+	else
+		free(src);
+	return EXIT_OK;
+}
+
+static int do_as(const struct opts *o)
+{
+	if (strcmp(o->out, "-") && same_file(o->out, o->file))
+		return cli_usage_error("hwsq as", "-o %s would overwrite the input", o->out);
+	uint8_t code[0x200];
+	size_t n, srclen;
+	int rc = assemble_file(o, code, &n, NULL, &srclen);
+	if (rc)
+		return rc;
+	FILE *f = strcmp(o->out, "-") ? fopen(o->out, "wb") : stdout;
+	if (!f)
+		return cli_error(EXIT_USAGE, "hwsq as", "%s: cannot write", o->out);
+	bool bad = fwrite(code, 1, n, f) != n;
+	bad |= f == stdout ? fflush(f) != 0 : fclose(f) != 0;
+	return bad ? cli_error(EXIT_INTERNAL, CMD, "%s: write failed", o->out) : EXIT_OK;
+}
+
+/* ---------------------------------------------------------------- run */
+
+struct run_log {
+	const struct opts *o;
+	size_t n, cap;
+	uint64_t (*w)[3];
+	char **trace;
+	size_t ntrace, trace_cap;
+};
+
+static void run_hook(void *user, const nvm_event *ev)
+{
+	struct run_log *l = user;
+	if (strcmp(ev->block, "hwsq"))
+		return;
+	if (!strcmp(ev->code, "poke")) {
+		if (l->n == l->cap) {
+			size_t cap = l->cap ? l->cap * 2 : 64;
+			void *nw = realloc(l->w, cap * sizeof(*l->w));
+			if (!nw)
+				return;
+			l->w = nw;
+			l->cap = cap;
+		}
+		l->w[l->n][0] = ev->time_ns;
+		l->w[l->n][1] = ev->addr;
+		l->w[l->n][2] = ev->value;
+		l->n++;
+	}
+	if (!l->o->trace && strcmp(ev->code, "poke"))
+		return;
+	if (l->o->json) {
+		if (!l->o->trace)
+			return;
+		if (l->ntrace == l->trace_cap) {
+			size_t cap = l->trace_cap ? l->trace_cap * 2 : 64;
+			void *nt = realloc(l->trace, cap * sizeof(char *));
+			if (!nt)
+				return;
+			l->trace = nt;
+			l->trace_cap = cap;
+		}
+		char line[320];
+		snprintf(line, sizeof(line), "%llu ns: %s", (unsigned long long)ev->time_ns, ev->message);
+		l->trace[l->ntrace] = strdup(line);
+		if (l->trace[l->ntrace])
+			l->ntrace++;
+		return;
+	}
+	printf("%12llu ns  %s\n", (unsigned long long)ev->time_ns, ev->message);
+}
+
+static const char *const state_names[] = { "unset", "set0", "set1" };
+
+static int do_run(const struct opts *o)
+{
+	uint8_t code[0x200] = { 0 };
+	size_t n = 0, srclen = 0;
+	char *src = NULL;
+	size_t flen = strlen(o->file);
+	uint32_t size = nvm_hwsq_code_size(o->variant);
+	if (flen > 2 && !strcmp(o->file + flen - 2, ".s")) {
+		int rc = assemble_file(o, code, &n, &src, &srclen);
+		if (rc)
+			return rc;
+	} else {
+		const char *err;
+		uint8_t *bin = cli_read_file(o->file, &n, &err);
+		if (!bin)
+			return cli_error(EXIT_USAGE, "hwsq run", "%s: %s", o->file, err);
+		if (n > size) {
+			free(bin);
+			return cli_error(EXIT_FAIL, "hwsq run", "%s: %zu bytes do not fit the %s code RAM (0x%x bytes)",
+			                 o->file, n, nvm_hwsq_variant_name(o->variant), size);
+		}
+		memcpy(code, bin, n);
+		free(bin);
+	}
+	long at = o->at;
+	if (at < 0 && src) {
+		char label[8];
+		snprintf(label, sizeof(label), "entry%u", o->entry);
+		at = nvm_hwsq_asm_label(o->variant, src, srclen, label);
+	}
+	free(src);
+	if (at < 0)
+		at = 0;
+	if ((uint32_t)at >= size)
+		return cli_error(EXIT_FAIL, "hwsq run", "--at 0x%lx is outside the %s code RAM (0x%x bytes)", at,
+		                 nvm_hwsq_variant_name(o->variant), size);
+
+	nvm_gpu *gpu;
+	nvm_config cfg = { .chip = nvm_hwsq_variant_chip(o->variant), .vram_size = 1u << 20, .sysmem_size = 1u << 20 };
+	if (nvm_open(&cfg, &gpu))
+		return cli_error(EXIT_INTERNAL, CMD, "cannot open a %s GPU", cfg.chip);
+	struct run_log log = { .o = o };
+	nvm_hook_add(gpu, NVM_EV_MASK(NVM_EV_TRACE), run_hook, &log, NULL);
+	if (!o->json)
+		printf("variant %s (chip %s), entry %u at 0x%03lx, %zu bytes\n", nvm_hwsq_variant_name(o->variant),
+		       cfg.chip, o->entry, at, n);
+	/* As a driver: upload through the windows, entry point, enable, trigger. */
+	for (uint32_t i = 0; i < size; i += 4) {
+		uint32_t w = (uint32_t)code[i] | (uint32_t)code[i + 1] << 8 | (uint32_t)code[i + 2] << 16 |
+		             (uint32_t)code[i + 3] << 24;
+		nvm_reg_write(gpu, i < 0x100 ? 0x1400 + i : 0x80000 + i, w);
+	}
+	nvm_reg_write(gpu, 0x1304, (uint32_t)(at & 0xff) << (8 * o->entry));
+	if (at > 0xff)
+		nvm_reg_write(gpu, 0x1318, 1u << (8 * o->entry));
+	if (!o->no_enable)
+		nvm_reg_write(gpu, 0x1098, 1u << 3);
+	for (unsigned e = 1; e < 32; e++)
+		if (o->ev_mask & (1u << e))
+			nvm_hwsq_set_event(gpu, e, (int)((o->ev_level >> e) & 1));
+	nvm_reg_write(gpu, 0x130c, 0x3u | (o->entry << 2));
+	nvm_run_opts ro = { .ns = o->max_ns, .flags = NVM_RUN_UNTIL_IDLE };
+	nvm_run_status rs = nvm_run(gpu, &ro);
+	nvm_hwsq_state st;
+	nvm_hwsq_get_state(gpu, &st);
+	uint64_t t = nvm_time_ns(gpu);
+	const nvm_hwsq_slot_state *a = &st.slot[0];
+	if (o->json) {
+		printf("{\"variant\": \"%s\", \"status\": %u, \"ip\": %u, \"executing\": %s, \"illegal\": %s, "
+		       "\"time_ns\": %llu, \"run\": \"%s\", \"instructions\": %llu, \"mmio_writes\": [",
+		       nvm_hwsq_variant_name(o->variant), st.status, a->ip, a->executing ? "true" : "false",
+		       a->illegal ? "true" : "false", (unsigned long long)t, nvm_run_status_str(rs),
+		       (unsigned long long)st.instructions);
+		for (size_t i = 0; i < log.n; i++)
+			printf("%s[%llu, %llu, %llu]", i ? ", " : "", (unsigned long long)log.w[i][0],
+			       (unsigned long long)log.w[i][1], (unsigned long long)log.w[i][2]);
+		printf("], \"flags\": [");
+		for (unsigned f = 0; f < 32; f++)
+			printf("%s[%u, \"%s\"]", f ? ", " : "", f, state_names[nvm_hwsq_flag(&st, f)]);
+		printf("]");
+		if (o->trace) {
+			printf(", \"trace\": [");
+			for (size_t i = 0; i < log.ntrace; i++) {
+				printf("%s", i ? ", " : "");
+				json_str(stdout, log.trace[i]);
+			}
+			printf("]");
+		}
+		printf("}\n");
+	} else {
+		int shown = 0;
+		printf("flags:");
+		for (unsigned f = 0; f < 32; f++) {
+			nvm_hwsq_flag_state fs = nvm_hwsq_flag(&st, f);
+			if (fs == NVM_HWSQ_UNSET)
+				continue;
+			const char *nm = nvm_hwsq_flag_name(o->variant, f);
+			printf(" %u%s%s=%s", f, nm ? ":" : "", nm ? nm : "", state_names[fs]);
+			shown++;
+		}
+		printf("%s\n", shown ? "" : " all unset");
+		printf("status: 0x%08x (slot A: ip 0x%03x, executing %d, illegal %d)\n", st.status, a->ip,
+		       a->executing, a->illegal);
+		printf("time: %llu ns (run ended: %s, %llu instructions)\n", (unsigned long long)t,
+		       nvm_run_status_str(rs), (unsigned long long)st.instructions);
+	}
+	for (size_t i = 0; i < log.ntrace; i++)
+		free(log.trace[i]);
+	free(log.trace);
+	free(log.w);
+	nvm_close(gpu);
+	if (a->executing) {
+		return cli_error(EXIT_FAIL, "hwsq run", "%s: the script has not ended (%s)", o->file,
+		                 a->illegal ? "hung on an unknown opcode" : "still executing: waiting, or a poke held, when the run ended");
+	}
+	return EXIT_OK;
+}
+
+int cmd_hwsq(int argc, char **argv)
+{
+	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		hwsq_help();
+		return argc < 2 ? EXIT_USAGE : EXIT_OK;
+	}
+	if (cli_wants_help(argc, argv)) {
+		hwsq_help();
+		return EXIT_OK;
+	}
+	if (strcmp(argv[1], "dis") && strcmp(argv[1], "as") && strcmp(argv[1], "run"))
+		return cli_usage_error(CMD, "unknown sub-command '%s' (dis, as or run)", argv[1]);
+	struct opts o;
+	int rc = parse(argc, argv, &o);
+	if (rc >= 0)
+		return rc;
+	if (!strcmp(o.sub, "dis"))
+		return do_dis(&o);
+	if (!strcmp(o.sub, "as"))
+		return do_as(&o);
+	return do_run(&o);
+}

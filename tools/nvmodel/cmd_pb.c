@@ -1,0 +1,523 @@
+/*
+ * nvmodel pb: pushbuffer and GPFIFO tools on the shared decoder
+ * (src/pushbuf/, include/nvmodel/pushbuf.h). docs/pushbuf.md has the
+ * formats, output styles and the assembler syntax.
+ *
+ *   pb decode FILE   print the decoded pushbuffer
+ *   pb check FILE    list the problems and the interrupt each would raise
+ *   pb asm FILE.s    assemble text into PB entries
+ *   pb gpfifo FILE   decode GP entries
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "nvmodel/nvmodel.h"
+#include "nvmodel/pushbuf.h"
+
+struct pb_opts {
+	const char *cmd;  /* "pb decode" ... */
+	const char *file;
+	const char *out;  /* asm -o */
+	bool hex, json;
+	uint64_t offset, length;
+	bool has_length;
+	const char *format, *chip, *mode;
+	pb_style style;
+	uint32_t subdevice;
+	bool has_subdevice;
+	const pb_class *bound[8];
+};
+
+static void usage_pb(FILE *f)
+{
+	fprintf(f,
+	        "usage: %s pb <decode|check|asm|gpfifo> FILE [options]\n"
+	        "\n"
+	        "Pushbuffer and GPFIFO tools (docs/pushbuf.md).\n"
+	        "\n"
+	        "  pb decode FILE   decode PB entries: methods, control entries, errors\n"
+	        "  pb check FILE    list problems and the interrupt the hardware raises;\n"
+	        "                   exit 0 clean, 1 problems found\n"
+	        "  pb asm FILE.s -o FILE.bin   assemble (decode --style asm prints this syntax)\n"
+	        "  pb gpfifo FILE   decode 8-byte GP entries (Volta)\n"
+	        "\n"
+	        "input options (decode, check, gpfifo):\n"
+	        "  --hex               input is text: 32-bit words separated by spaces, commas\n"
+	        "                      or newlines, 0x optional (default: little-endian binary)\n"
+	        "  --offset N          start at entry N (dwords; GP entries for gpfifo)\n"
+	        "  --length N          decode N entries\n"
+	        "decode / check options:\n"
+	        "  --chip NAME         chip profile (default gv100): which forms are valid\n"
+	        "  --format new|old    new = Fermi+ (default on gv100), old = NV04..G80\n"
+	        "  --mode dma|ib       old format on G80+: NV4-style DMA or IB mode (default ib)\n"
+	        "  --class S=CLASS     class bound on subchannel S, e.g. 4=0xc3b5 (names methods)\n"
+	        "  --subdevice ID      SUBDEVICE_ID / sli_mask for masking (default 0xfff)\n"
+	        "output options (decode, gpfifo):\n"
+	        "  --style text|mesa|asm|json   output layout (default text)\n"
+	        "  --json              JSON Lines (same as --style json)\n"
+	        "asm options:\n"
+	        "  -o FILE             output file (required unless --hex)\n"
+	        "  --hex               print hex words to stdout instead\n"
+	        "  --format new|old    format until a .format line (default new)\n"
+	        "\n"
+	        "Exit codes: 0 ok, 1 the input has errors, 2 usage or unreadable input.\n",
+	        cli_prog);
+}
+
+/* ---------------------------------------------------------------- input */
+
+static void out_to_stdout(void *ctx, const char *s, size_t n)
+{
+	(void)ctx;
+	fwrite(s, 1, n, stdout);
+}
+
+/* Parses hex text into words. Returns NULL on error (message printed). */
+static uint32_t *parse_hex(const char *cmd, const char *path, const uint8_t *buf, size_t len, size_t *nout)
+{
+	size_t cap = 1024, n = 0;
+	uint32_t *w = malloc(cap * sizeof(*w));
+	unsigned line = 1;
+	size_t i = 0;
+	while (w && i < len) {
+		uint8_t c = buf[i];
+		if (c == '\n')
+			line++;
+		if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == ',') {
+			i++;
+			continue;
+		}
+		size_t start = i;
+		while (i < len && !(buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r' || buf[i] == '\n' || buf[i] == ','))
+			i++;
+		size_t tl = i - start;
+		const uint8_t *t = buf + start;
+		if (tl >= 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
+			t += 2;
+			tl -= 2;
+		}
+		uint32_t v = 0;
+		bool ok = tl >= 1 && tl <= 8;
+		for (size_t k = 0; ok && k < tl; k++) {
+			uint8_t d = t[k];
+			if (d >= '0' && d <= '9')
+				v = v << 4 | (uint32_t)(d - '0');
+			else if (d >= 'a' && d <= 'f')
+				v = v << 4 | (uint32_t)(d - 'a' + 10);
+			else if (d >= 'A' && d <= 'F')
+				v = v << 4 | (uint32_t)(d - 'A' + 10);
+			else
+				ok = false;
+		}
+		if (!ok) {
+			size_t show = i - start > 40 ? 40 : i - start;
+			cli_error(EXIT_USAGE, cmd, "%s:%u: bad hex word '%.*s'", path, line, (int)show,
+			          (const char *)buf + start);
+			free(w);
+			return NULL;
+		}
+		if (n == cap) {
+			uint32_t *nw = realloc(w, (cap *= 2) * sizeof(*w));
+			if (!nw)
+				free(w);
+			w = nw;
+			if (!w)
+				break;
+		}
+		w[n++] = v;
+	}
+	if (!w) {
+		cli_error(EXIT_INTERNAL, cmd, "out of memory");
+		return NULL;
+	}
+	*nout = n;
+	return w;
+}
+
+/* Loads FILE as words, applying --offset/--length in units of `unit` words.
+ * *base is the index of the first word kept. Returns an exit code. */
+static int load_words(const struct pb_opts *o, unsigned unit, uint32_t **words, size_t *n, uint64_t *base)
+{
+	size_t len;
+	const char *err;
+	uint8_t *buf = cli_read_file(o->file, &len, &err);
+	if (!buf)
+		return cli_error(EXIT_USAGE, o->cmd, "%s: %s", o->file, err);
+	uint32_t *w;
+	size_t nw;
+	if (o->hex) {
+		w = parse_hex(o->cmd, o->file, buf, len, &nw);
+		free(buf);
+		if (!w)
+			return EXIT_USAGE;
+	} else {
+		if (len % (4u * unit)) {
+			free(buf);
+			return cli_error(EXIT_USAGE, o->cmd, "%s: length %zu is not a multiple of %u bytes", o->file, len,
+			                 4u * unit);
+		}
+		nw = len / 4;
+		w = malloc((nw ? nw : 1) * sizeof(*w));
+		if (!w) {
+			free(buf);
+			return cli_error(EXIT_INTERNAL, o->cmd, "out of memory");
+		}
+		for (size_t i = 0; i < nw; i++)
+			w[i] = (uint32_t)buf[4 * i] | (uint32_t)buf[4 * i + 1] << 8 | (uint32_t)buf[4 * i + 2] << 16 |
+			       (uint32_t)buf[4 * i + 3] << 24;
+		free(buf);
+	}
+	if (nw == 0) {
+		free(w);
+		return cli_error(EXIT_USAGE, o->cmd, "%s: empty input", o->file);
+	}
+	if (nw % unit) {
+		free(w);
+		return cli_error(EXIT_USAGE, o->cmd, "%s: %zu words is not a whole number of %u-word entries", o->file,
+		                 nw, unit);
+	}
+	uint64_t entries = nw / unit;
+	if (o->offset > entries || (o->offset == entries && entries)) {
+		free(w);
+		return cli_error(EXIT_USAGE, o->cmd, "%s: --offset %llu is past the end (%llu entries)", o->file,
+		                 (unsigned long long)o->offset, (unsigned long long)entries);
+	}
+	uint64_t count = entries - o->offset;
+	if (o->has_length) {
+		if (o->length > count || o->length == 0) {
+			free(w);
+			return cli_error(EXIT_USAGE, o->cmd, "%s: --length %llu does not fit (%llu entries from the offset)",
+			                 o->file, (unsigned long long)o->length, (unsigned long long)count);
+		}
+		count = o->length;
+	}
+	memmove(w, w + o->offset * unit, count * unit * sizeof(*w));
+	*words = w;
+	*n = count * unit;
+	*base = o->offset * unit;
+	return EXIT_OK;
+}
+
+/* ---------------------------------------------------------------- options */
+
+static int parse_class(struct pb_opts *o, const char *v)
+{
+	uint64_t s, id;
+	const char *eq = strchr(v, '=');
+	char sub[8];
+	if (!eq || (size_t)(eq - v) >= sizeof(sub))
+		return cli_usage_error(o->cmd, "--class needs SUBCH=CLASS, e.g. 4=0xc3b5");
+	memcpy(sub, v, (size_t)(eq - v));
+	sub[eq - v] = 0;
+	if (!cli_parse_u64(sub, &s) || s > 7)
+		return cli_usage_error(o->cmd, "--class: subchannel '%s' is not 0-7", sub);
+	const pb_class *c = NULL;
+	if (cli_parse_u64(eq + 1, &id))
+		c = id <= 0xffff ? pb_class_find((uint32_t)id) : NULL;
+	else
+		c = pb_class_find_tag(eq + 1);
+	if (!c)
+		return cli_usage_error(o->cmd, "--class: unknown class '%s' (known: 0xc36f, 0xc3b5)", eq + 1);
+	o->bound[s] = c;
+	return EXIT_OK;
+}
+
+static int parse_style(struct pb_opts *o, const char *v)
+{
+	static const char *const names[] = { "text", "json", "mesa", "asm" };
+	for (int i = 0; i < 4; i++)
+		if (!strcmp(v, names[i])) {
+			o->style = (pb_style)i;
+			return EXIT_OK;
+		}
+	return cli_usage_error(o->cmd, "--style must be text, mesa, asm or json");
+}
+
+static int parse_opts(struct pb_opts *o, int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *v;
+		int r;
+		uint64_t x;
+		const char *a = argv[i];
+		if (!strcmp(a, "--hex")) {
+			o->hex = true;
+		} else if (!strcmp(a, "--json")) {
+			o->json = true;
+			o->style = PB_STYLE_JSON;
+		} else if ((r = cli_opt(argc, argv, &i, "--offset", &v))) {
+			if (r < 0 || !cli_parse_u64(v, &o->offset))
+				return cli_usage_error(o->cmd, "--offset needs a number");
+		} else if ((r = cli_opt(argc, argv, &i, "--length", &v))) {
+			if (r < 0 || !cli_parse_u64(v, &o->length))
+				return cli_usage_error(o->cmd, "--length needs a number");
+			o->has_length = true;
+		} else if ((r = cli_opt(argc, argv, &i, "--format", &v))) {
+			if (r < 0 || (strcmp(v, "new") && strcmp(v, "old")))
+				return cli_usage_error(o->cmd, "--format must be new or old");
+			o->format = v;
+		} else if ((r = cli_opt(argc, argv, &i, "--chip", &v))) {
+			if (r < 0)
+				return cli_usage_error(o->cmd, "--chip needs a name");
+			o->chip = v;
+		} else if ((r = cli_opt(argc, argv, &i, "--mode", &v))) {
+			if (r < 0 || (strcmp(v, "dma") && strcmp(v, "ib")))
+				return cli_usage_error(o->cmd, "--mode must be dma or ib");
+			o->mode = v;
+		} else if ((r = cli_opt(argc, argv, &i, "--class", &v))) {
+			if (r < 0)
+				return cli_usage_error(o->cmd, "--class needs SUBCH=CLASS");
+			if (parse_class(o, v))
+				return EXIT_USAGE;
+		} else if ((r = cli_opt(argc, argv, &i, "--style", &v))) {
+			if (r < 0)
+				return cli_usage_error(o->cmd, "--style needs a value");
+			if (parse_style(o, v))
+				return EXIT_USAGE;
+		} else if ((r = cli_opt(argc, argv, &i, "--subdevice", &v))) {
+			if (r < 0 || !cli_parse_u64(v, &x) || x > 0xfff)
+				return cli_usage_error(o->cmd, "--subdevice needs a 12-bit mask");
+			o->subdevice = (uint32_t)x;
+			o->has_subdevice = true;
+		} else if ((r = cli_opt(argc, argv, &i, "-o", &v))) {
+			if (r < 0)
+				return cli_usage_error(o->cmd, "-o needs a file");
+			o->out = v;
+		} else if (a[0] == '-' && a[1]) {
+			return cli_usage_error(o->cmd, "unknown option '%s'", a);
+		} else if (!o->file) {
+			o->file = a;
+		} else {
+			return cli_usage_error(o->cmd, "unexpected argument '%s'", a);
+		}
+	}
+	if (!o->file)
+		return cli_usage_error(o->cmd, "no input file");
+	return EXIT_OK;
+}
+
+static int make_config(const struct pb_opts *o, pb_config *cfg)
+{
+	const pb_gen *gen = pb_gen_lookup(o->chip);
+	if (!gen)
+		return cli_usage_error(o->cmd, "unknown chip '%s' (see '%s chips')", o->chip, cli_prog);
+	pb_format f = gen->native;
+	if (o->format)
+		f = o->format[0] == 'n' ? PB_FORMAT_NEW : PB_FORMAT_OLD;
+	if (!pb_config_init(cfg, gen, f))
+		return cli_usage_error(o->cmd, "%s does not accept the %s format", gen->chip,
+		                       f == PB_FORMAT_NEW ? "new" : "old");
+	if (o->mode)
+		cfg->ib_mode = !strcmp(o->mode, "ib");
+	if (o->has_subdevice)
+		cfg->subdevice_id = o->subdevice;
+	return EXIT_OK;
+}
+
+/* ---------------------------------------------------------------- decode */
+
+static int cmd_pb_decode(struct pb_opts *o)
+{
+	pb_config cfg;
+	int rc = make_config(o, &cfg);
+	if (rc)
+		return rc;
+	uint32_t *w;
+	size_t n;
+	uint64_t base;
+	if ((rc = load_words(o, 1, &w, &n, &base)))
+		return rc;
+	pb_out out = { .flush = out_to_stdout };
+	pb_printer p;
+	pb_printer_init(&p, o->style, &cfg, w, base, n, &out);
+	memcpy(p.bound, o->bound, sizeof(p.bound));
+	pb_sink sink = pb_printer_sink(&p);
+	pb_decoder d;
+	pb_decoder_init(&d, &cfg, &sink);
+	d.pos = base;
+	pb_printer_begin(&p);
+	pb_feed(&d, w, n);
+	pb_segment_end(&d);
+	pb_finish(&d);
+	pb_printer_end(&p);
+	bool oom = out.oom;
+	pb_out_free(&out);
+	free(w);
+	if (oom)
+		return cli_error(EXIT_INTERNAL, o->cmd, "out of memory");
+	return p.errors ? EXIT_FAIL : EXIT_OK;
+}
+
+/* ---------------------------------------------------------------- check */
+
+struct check_ctx {
+	const struct pb_opts *o;
+	pb_format format;
+	uint64_t problems;
+};
+
+static void check_error(void *ctx, const pb_error *e)
+{
+	struct check_ctx *c = ctx;
+	const char *intr = pb_err_interrupt(e->code, c->format);
+	c->problems++;
+	if (c->o->json) {
+		printf("{\"offset\": %llu, \"error\": \"%s\", \"message\": \"%s\", \"word\": %u, \"interrupt\": ",
+		       (unsigned long long)e->offset, pb_err_name(e->code), pb_err_message(e->code), e->word);
+		if (intr)
+			printf("\"%s\"}\n", intr);
+		else
+			printf("null}\n");
+		return;
+	}
+	printf("%s: entry %llu (0x%llx): word 0x%08x: %s: %s", c->o->file, (unsigned long long)e->offset,
+	       (unsigned long long)e->offset * 4, e->word, pb_err_name(e->code), pb_err_message(e->code));
+	if (e->code == PB_ERR_TRUNCATED && e->missing)
+		printf(" (%u entries missing)", e->missing);
+	printf(" -> %s\n", intr ? intr : "no interrupt documented");
+}
+
+static int cmd_pb_check(struct pb_opts *o)
+{
+	pb_config cfg;
+	int rc = make_config(o, &cfg);
+	if (rc)
+		return rc;
+	uint32_t *w;
+	size_t n;
+	uint64_t base;
+	if ((rc = load_words(o, 1, &w, &n, &base)))
+		return rc;
+	struct check_ctx c = { .o = o, .format = cfg.format };
+	pb_sink sink = { .ctx = &c, .error = check_error };
+	pb_decoder d;
+	pb_decoder_init(&d, &cfg, &sink);
+	d.pos = base;
+	pb_feed(&d, w, n);
+	pb_segment_end(&d);
+	pb_finish(&d);
+	free(w);
+	if (!o->json) {
+		if (c.problems)
+			printf("%s: %llu problem%s in %zu entries\n", o->file, (unsigned long long)c.problems,
+			       c.problems == 1 ? "" : "s", n);
+		else
+			printf("%s: clean, %zu entries\n", o->file, n);
+	}
+	return c.problems ? EXIT_FAIL : EXIT_OK;
+}
+
+/* ---------------------------------------------------------------- gpfifo */
+
+static int cmd_pb_gpfifo(struct pb_opts *o)
+{
+	if (o->style == PB_STYLE_MESA || o->style == PB_STYLE_ASM)
+		return cli_usage_error(o->cmd, "gpfifo prints text or json only");
+	uint32_t *w;
+	size_t n;
+	uint64_t base;
+	int rc = load_words(o, 2, &w, &n, &base);
+	if (rc)
+		return rc;
+	pb_out out = { .flush = out_to_stdout };
+	uint64_t bad = 0;
+	for (size_t i = 0; i + 1 < n; i += 2) {
+		pb_gp_entry g;
+		pb_gp_decode(w[i], w[i + 1], &g);
+		bad += g.err != PB_GP_OK;
+		pb_print_gp(&out, o->style, (base + i) / 2, &g);
+	}
+	pb_out_flush(&out);
+	bool oom = out.oom;
+	pb_out_free(&out);
+	free(w);
+	if (oom)
+		return cli_error(EXIT_INTERNAL, o->cmd, "out of memory");
+	return bad ? EXIT_FAIL : EXIT_OK;
+}
+
+/* ---------------------------------------------------------------- asm */
+
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	if (!strcmp(a, b))
+		return true;
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+static int cmd_pb_asm(struct pb_opts *o)
+{
+	if (!o->out && !o->hex)
+		return cli_usage_error(o->cmd, "-o FILE is required (or --hex to print words)");
+	if (o->out && same_file(o->out, o->file))
+		return cli_usage_error(o->cmd, "refusing to overwrite the input '%s'", o->file);
+	size_t len;
+	const char *err;
+	uint8_t *buf = cli_read_file(o->file, &len, &err);
+	if (!buf)
+		return cli_error(EXIT_USAGE, o->cmd, "%s: %s", o->file, err);
+	pb_format f = o->format && o->format[0] == 'o' ? PB_FORMAT_OLD : PB_FORMAT_NEW;
+	pb_asm_result res;
+	bool ok = pb_asm((const char *)buf, len, f, &res);
+	free(buf);
+	if (!ok)
+		return cli_error(EXIT_FAIL, o->cmd, "%s:%u: %s", o->file, res.line, res.msg);
+	int rc = EXIT_OK;
+	if (o->hex) {
+		for (size_t i = 0; i < res.n; i++)
+			printf("0x%08x%c", res.words[i], (i % 8 == 7 || i + 1 == res.n) ? '\n' : ' ');
+	}
+	if (o->out) {
+		FILE *fo = fopen(o->out, "wb");
+		if (!fo) {
+			rc = cli_error(EXIT_USAGE, o->cmd, "%s: %s", o->out, strerror(errno));
+		} else {
+			for (size_t i = 0; i < res.n; i++) {
+				uint8_t b[4] = { (uint8_t)res.words[i], (uint8_t)(res.words[i] >> 8),
+					         (uint8_t)(res.words[i] >> 16), (uint8_t)(res.words[i] >> 24) };
+				fwrite(b, 1, 4, fo);
+			}
+			if (fclose(fo))
+				rc = cli_error(EXIT_USAGE, o->cmd, "%s: write failed", o->out);
+		}
+	}
+	free(res.words);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- dispatch */
+
+int cmd_pb(int argc, char **argv)
+{
+	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		usage_pb(argc < 2 ? stderr : stdout);
+		return argc < 2 ? EXIT_USAGE : EXIT_OK;
+	}
+	static const struct {
+		const char *name, *cmd;
+		int (*fn)(struct pb_opts *);
+	} subs[] = {
+		{ "decode", "pb decode", cmd_pb_decode },
+		{ "check", "pb check", cmd_pb_check },
+		{ "asm", "pb asm", cmd_pb_asm },
+		{ "gpfifo", "pb gpfifo", cmd_pb_gpfifo },
+	};
+	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++) {
+		if (strcmp(argv[1], subs[i].name))
+			continue;
+		if (cli_wants_help(argc - 1, argv + 1)) {
+			usage_pb(stdout);
+			return EXIT_OK;
+		}
+		struct pb_opts o = { .cmd = subs[i].cmd };
+		int rc = parse_opts(&o, argc - 1, argv + 1);
+		if (rc)
+			return rc;
+		return subs[i].fn(&o);
+	}
+	return cli_usage_error("pb", "unknown sub-command '%s' (decode, check, asm, gpfifo)", argv[1]);
+}
