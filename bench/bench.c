@@ -5,11 +5,13 @@
 extern const struct bench_case bench_core_cases[];
 extern const struct bench_case bench_hwsq_cases[];
 extern const struct bench_case bench_pushbuf_cases[];
+extern const struct bench_case bench_mmu_cases[];
 
 const struct bench_case *const bench_tables[] = {
 	bench_core_cases,
 	bench_hwsq_cases,
 	bench_pushbuf_cases,
+	bench_mmu_cases,
 	NULL,
 };
 

@@ -26,6 +26,11 @@ struct hwsq_variant;
 extern const struct hwsq_variant hwsq_var_nv17, hwsq_var_nv40, hwsq_var_nv41, hwsq_var_g80, hwsq_var_g92;
 #define HWSQ_BLOCKS(var) { &ptimer_class, NULL }, { &hwsq_class, &(var) }
 
+/* The GMMU (src/mmu/mmu.c) and its gv100 data. */
+extern const struct block_class mmu_class;
+struct mmu_chip;
+extern const struct mmu_chip mmu_gv100;
+
 static const struct chip chips[] = {
 	{ { "nv04", "NV04", 0x20004000u, MiB(16), GiB(4), "pmc ptimer" }, PMC_NV04, { CORE_BLOCKS } },
 	{ { "nv10", "NV04", 0x010000a1u, MiB(128), GiB(4), "pmc ptimer" }, PMC_NV04, { CORE_BLOCKS } },
@@ -39,7 +44,8 @@ static const struct chip chips[] = {
 	{ { "gt215", "G80", 0x0a3000a2u, GiB(4), TiB(1), "pmc ptimer hwsq" }, PMC_NV04, { HWSQ_BLOCKS(hwsq_var_g92) } },
 	/* GV100: 32 GiB of HBM2 on the largest boards; system memory reaches
 	 * 2^47 bytes (the sysmem address width of the ver2 PTE). */
-	{ { "gv100", "GV100", 0x140000a1u, GiB(32), 1ull << 47, "pmc ptimer" }, PMC_GV100, { CORE_BLOCKS } },
+	{ { "gv100", "GV100", 0x140000a1u, GiB(32), 1ull << 47, "pmc ptimer mmu" }, PMC_GV100,
+	  { { &ptimer_class, NULL }, { &mmu_class, &mmu_gv100 } } },
 };
 
 #define NCHIPS (sizeof(chips) / sizeof(chips[0]))

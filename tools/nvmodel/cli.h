@@ -64,5 +64,7 @@ int cmd_hwsq(int argc, char **argv);
 int cmd_pb(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 int cmd_help(int argc, char **argv);
+int cmd_vm(int argc, char **argv);
+int cmd_fault(int argc, char **argv);
 
 #endif

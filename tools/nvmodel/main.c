@@ -14,6 +14,8 @@ const struct command cli_commands[] = {
 	{ "bench", "run the performance benchmarks", cmd_bench },
 	{ "hwsq", "HWSQ scripts: disassemble, assemble, run (dis|as|run)", cmd_hwsq },
 	{ "pb", "decode, check and assemble pushbuffers and GP entries", cmd_pb },
+	{ "vm", "walk or dump GPU page tables in a memory image", cmd_vm },
+	{ "fault", "decode GPU fault-buffer packets", cmd_fault },
 	{ "version", "print the version", cmd_version },
 	{ "help", "show help for a command", cmd_help },
 	{ NULL, NULL, NULL },

@@ -1,0 +1,1240 @@
+/*
+ * The Volta GMMU block: instance-block binding (seed 000 RAMIN memory
+ * management), translation with a TLB, fault reporting into the fault
+ * buffers (seed 003) or the "other fault" registers, replay and cancel
+ * (gv100_pri_mmu_hub.ref.txt NV_PFB_PRI_MMU_INVALIDATE), BAR1/BAR2 binding
+ * (gv100_dev_bus.ref.txt NV_PBUS_BAR1_BLOCK / BAR2_BLOCK) and the fault
+ * interrupts (volta-facts.md section d: NV_PFB_NISO_INTR).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "mmu_internal.h"
+
+uint32_t mmu_packet_dw7(const nvm_mmu_fault_info *f);
+
+/* ---------------------------------------------------------------- registers */
+
+#define R_NISO_INTR        0x100A20u
+#define R_NISO_INTR_EN_SET 0x100A2Cu
+#define R_NISO_INTR_EN_CLR 0x100A34u
+
+#define R_BIND_IMB        0x100CACu
+#define R_BIND            0x100CB0u
+#define R_INV_VADDR       0x100CB4u
+#define R_INV_PDB         0x100CB8u
+#define R_INVALIDATE      0x100CBCu
+#define R_DEBUG_CTRL      0x100CC4u
+#define R_DEBUG_WR        0x100CC8u
+#define R_DEBUG_RD        0x100CCCu
+#define R_INV_UPPER_VADDR 0x100CE8u
+#define R_INV_UPPER_PDB   0x100CECu
+#define R_PAGE_FAULT_CTRL 0x100CF8u
+
+#define R_ATS_LOCAL     0x100E00u
+#define R_FB_LO(i)      (0x100E24u + (i)*20u)
+#define R_FB_HI(i)      (0x100E28u + (i)*20u)
+#define R_FB_GET(i)     (0x100E2Cu + (i)*20u)
+#define R_FB_PUT(i)     (0x100E30u + (i)*20u)
+#define R_FB_SIZE(i)    (0x100E34u + (i)*20u)
+#define R_FAULT_ADDR_LO 0x100E4Cu
+#define R_FAULT_ADDR_HI 0x100E50u
+#define R_FAULT_INST_LO 0x100E54u
+#define R_FAULT_INST_HI 0x100E58u
+#define R_FAULT_INFO    0x100E5Cu
+#define R_FAULT_STATUS  0x100E60u
+#define R_INV_PASID     0x100E64u
+#define R_INV_SIZE      0x100E68u
+
+#define R_BAR1_BLOCK 0x1704u
+#define R_BAR2_BLOCK 0x1714u
+
+/* NISO_INTR bits (volta-facts.md section d, after nouveau fault/gv100.c). */
+#define NISO_OTHER     (1u << 31)
+#define NISO_NONREPLAY (1u << 29)
+#define NISO_REPLAY    (1u << 27)
+
+#define FB_NONREPLAY 0
+#define FB_REPLAY    1
+
+/* UNVERIFIED: the TLB is 8192 direct-mapped leaf entries keyed by (PDB, VEID,
+ * page) plus a 2048-entry page-directory cache (PDC_SLOTS); faults are not
+ * cached. The real hierarchy is not documented. */
+#define TLB_SLOTS   8192u
+#define MAX_PENDING 4096u
+
+struct mmu_chip {
+	unsigned pmc_bit;      /* PMC_INTR input the fault interrupt drives */
+	uint32_t default_size; /* SIZE_VAL written by SET_DEFAULT */
+};
+
+/* UNVERIFIED: the fault interrupt reaches PMC on NV_PMC_INTR_HUB (bit 9),
+ * as nouveau maps it; the gv100 manuals do not say which bit. The
+ * SET_DEFAULT size is a choice (seed 003 only says "a HW recommended
+ * value"): 1024 entries. */
+const struct mmu_chip mmu_gv100;
+const struct mmu_chip mmu_gv100 = { PMC_INTR_HUB, 1024 };
+
+struct tlb_ent {
+	bool valid;
+	int veid;
+	uint64_t pdb_key; /* aperture class << 63 | pdb address */
+	uint64_t va_base, size;
+	nvm_mmu_result res; /* decoded, before the access check */
+};
+
+/* Page-directory cache: the table a PDE3/PDE2/PDE1 entry points at (lvl 1..3:
+ * the PDE2, PDE1, PDE0 table) or the page tables of a dual PDE0 (lvl 4),
+ * for the VA region that entry covers. */
+struct pde_ent {
+	bool valid;
+	int lvl;
+	uint64_t pdb_key, base;
+	nvm_mmu_target tgt;
+	uint64_t table;
+	struct mmu_pt_pair pp;
+};
+
+#define PDC_SLOTS 2048u
+/* VA bits covered by the entry that points at a level-l table. */
+static const unsigned pdc_shift[5] = { 49, 47, 38, 29, 21 };
+
+struct pending {
+	uint64_t ticket;
+	nvm_mmu_request req;
+	uint64_t pdb_key;
+	unsigned last_fault; /* type of its latest fault */
+};
+
+struct mmu {
+	nvm_gpu *gpu;
+	const struct mmu_chip *chip;
+	uint32_t put[2];
+	uint32_t niso_en;
+	bool err[2]; /* STATUS *_ERROR: a packet could not be written */
+	bool strict;
+	bool replaying; /* a replay or cancel is walking the held requests */
+	struct tlb_ent *tlb;
+	struct pde_ent *pdc;
+	struct pending *pend;
+	size_t npend, cappend;
+	uint64_t next_ticket;
+	nvm_mmu_stats stats;
+	nvm_mmu_fault_fn hook;
+	void *hook_user;
+};
+
+static struct mmu *mmu_of(const nvm_gpu *gpu)
+{
+	return gpu ? (struct mmu *)gpu->blk[BLK_MMU] : NULL;
+}
+
+static uint32_t reg(struct mmu *m, uint32_t addr)
+{
+	uint32_t *p = bus_reg(m->gpu, addr);
+	return p ? *p : 0;
+}
+
+static void reg_set(struct mmu *m, uint32_t addr, uint32_t v)
+{
+	uint32_t *p = bus_reg(m->gpu, addr);
+	if (p)
+		*p = v;
+}
+
+/* ---------------------------------------------------------------- interrupts */
+
+static bool fb_pending(struct mmu *m, int i)
+{
+	uint32_t get = reg(m, R_FB_GET(i)), size = reg(m, R_FB_SIZE(i));
+	bool ovf = FIELD_GET(get, 31, 31) && FIELD_GET(size, 29, 29); /* OVERFLOW_INTR */
+	return FIELD_GET(size, 31, 31) && (FIELD_GET(get, 19, 0) != m->put[i] || ovf);
+}
+
+/* UNVERIFIED: bits 27/29 are levels (buffer not empty, or overflowed with
+ * SIZE.OVERFLOW_INTR); volta-facts d names the bits only. */
+static uint32_t niso_value(struct mmu *m)
+{
+	uint32_t v = 0;
+	if (FIELD_GET(reg(m, R_FAULT_STATUS), 31, 31))
+		v |= NISO_OTHER;
+	if (fb_pending(m, FB_NONREPLAY))
+		v |= NISO_NONREPLAY;
+	if (fb_pending(m, FB_REPLAY))
+		v |= NISO_REPLAY;
+	return v;
+}
+
+static void mmu_update_intr(struct mmu *m)
+{
+	pmc_set_line(m->gpu, m->chip->pmc_bit, (niso_value(m) & m->niso_en) != 0);
+}
+
+static uint32_t rd_niso(void *ctx, const struct reg_desc *r, uint32_t stored)
+{
+	(void)r;
+	(void)stored;
+	return niso_value(ctx);
+}
+
+/* UNVERIFIED: EN_SET and EN_CLR both read back the enable mask. */
+static uint32_t rd_niso_en(void *ctx, const struct reg_desc *r, uint32_t stored)
+{
+	(void)r;
+	(void)stored;
+	return ((struct mmu *)ctx)->niso_en;
+}
+
+static void wr_niso_en_set(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
+{
+	(void)r;
+	(void)stored;
+	(void)old;
+	struct mmu *m = ctx;
+	m->niso_en |= written;
+	mmu_update_intr(m);
+}
+
+static void wr_niso_en_clr(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
+{
+	(void)r;
+	(void)stored;
+	(void)old;
+	struct mmu *m = ctx;
+	m->niso_en &= ~written;
+	mmu_update_intr(m);
+}
+
+/* ---------------------------------------------------------------- RAMIN */
+
+/* The address space a request uses, from its instance block (seed 000
+ * "Memory-Management State"). Returns a fault type or NONE. */
+struct aspace {
+	unsigned pdb_target;
+	uint64_t pdb_addr;
+	bool replay_tex, replay_gcc;
+	bool oob;
+};
+
+static int ramin_rd(nvm_gpu *gpu, nvm_aperture ap, uint64_t inst, unsigned dw, uint32_t *v)
+{
+	return nvm_mem_rd32(gpu, ap, inst + dw * 4ull, v) == NVM_OK;
+}
+
+static nvm_mmu_fault_type ramin_resolve(nvm_gpu *gpu, const nvm_mmu_request *req, struct aspace *as)
+{
+	memset(as, 0, sizeof(*as));
+	if (req->use_pdb) {
+		as->pdb_target = req->pdb_target;
+		as->pdb_addr = req->pdb_addr;
+		return NVM_MMU_FAULT_NONE;
+	}
+	nvm_aperture ap;
+	if (!mmu_ramin_aperture(req->inst_target, &ap))
+		return NVM_MMU_FAULT_UNBOUND_INST_BLOCK;
+	uint64_t inst = req->inst_addr & ~0xfffull; /* NV_RAMIN_BASE_SHIFT 12 */
+	unsigned dw = 128;                          /* NV_RAMIN_PAGE_DIR_BASE_* in dwords 128/129 */
+	if (req->veid >= 0) {
+		if (req->veid > 63)
+			return NVM_MMU_FAULT_UNBOUND_INST_BLOCK;
+		uint32_t valid;
+		/* NV_RAMIN_SC_PDB_VALID(i) (166*32+i):(166*32+i) */
+		if (!ramin_rd(gpu, ap, inst, 166u + (unsigned)req->veid / 32u, &valid)) {
+			as->oob = true;
+			return NVM_MMU_FAULT_UNBOUND_INST_BLOCK;
+		}
+		/* UNVERIFIED: an invalid subcontext PDB faults as UNBOUND_INST_BLOCK
+		 * ("page faults will result on access"). */
+		if (!((valid >> (req->veid & 31)) & 1u))
+			return NVM_MMU_FAULT_UNBOUND_INST_BLOCK;
+		dw = 168u + (unsigned)req->veid * 4u; /* NV_RAMIN_SC_PAGE_DIR_BASE_*(i) */
+	}
+	uint32_t lo, hi;
+	if (!ramin_rd(gpu, ap, inst, dw, &lo) || !ramin_rd(gpu, ap, inst, dw + 1, &hi)) {
+		as->oob = true;
+		return NVM_MMU_FAULT_UNBOUND_INST_BLOCK;
+	}
+	as->pdb_target = FIELD_GET(lo, 1, 0); /* PAGE_DIR_BASE_TARGET */
+	as->replay_tex = FIELD_GET(lo, 4, 4);
+	as->replay_gcc = FIELD_GET(lo, 5, 5);
+	as->pdb_addr = ((uint64_t)hi << 32) | ((uint64_t)FIELD_GET(lo, 31, 12) << 12);
+	if (as->pdb_target == NVM_MMU_PDB_INVALID) /* "Using INVALID, unbinds" */
+		return NVM_MMU_FAULT_UNBOUND_INST_BLOCK;
+	/* "Volta only supports the new format. Selecting the old format results
+	 * in an UNBOUND_INSTANCE fault." (USE_VER2_PT_FORMAT, bit 10) */
+	if (!FIELD_GET(lo, 10, 10))
+		return NVM_MMU_FAULT_UNBOUND_INST_BLOCK;
+	/* "Selecting 128KB for big pages results in an UNBOUND_INSTANCE fault."
+	 * (BIG_PAGE_SIZE, bit 11: 0 = 128KB) */
+	if (!FIELD_GET(lo, 11, 11))
+		return NVM_MMU_FAULT_UNBOUND_INST_BLOCK;
+	return NVM_MMU_FAULT_NONE;
+}
+
+/* ---------------------------------------------------------------- TLB */
+
+static uint64_t pdb_key(unsigned target, uint64_t addr)
+{
+	/* INVALIDATE_PDB has one aperture bit (VID / SYS): coherent and
+	 * non-coherent system memory name the same tables. */
+	return ((uint64_t)(target != NVM_MMU_PDB_VID) << 63) | (addr & ~0xfffull);
+}
+
+static size_t tlb_slot(uint64_t key, int veid, uint64_t va_base, uint64_t size)
+{
+	uint64_t h = key ^ (va_base * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)(veid + 1) << 7) ^ size;
+	h ^= h >> 29;
+	h *= 0xbf58476d1ce4e5b9ull;
+	h ^= h >> 32;
+	return (size_t)(h & (TLB_SLOTS - 1));
+}
+
+static const uint64_t page_sizes[3] = { 1ull << 12, 1ull << 16, 1ull << 21 };
+
+static struct tlb_ent *tlb_find(struct mmu *m, uint64_t key, int veid, uint64_t va)
+{
+	for (int i = 0; i < 3; i++) {
+		uint64_t base = va & ~(page_sizes[i] - 1);
+		struct tlb_ent *e = &m->tlb[tlb_slot(key, veid, base, page_sizes[i])];
+		if (e->valid && e->pdb_key == key && e->veid == veid && e->va_base == base && e->size == page_sizes[i])
+			return e;
+	}
+	return NULL;
+}
+
+static void tlb_fill(struct mmu *m, uint64_t key, int veid, uint64_t va, const nvm_mmu_result *r)
+{
+	uint64_t size = r->page_size;
+	if (size != page_sizes[0] && size != page_sizes[1] && size != page_sizes[2])
+		return; /* sparse directory ranges (512 MiB and up) are not cached */
+	uint64_t base = va & ~(size - 1);
+	struct tlb_ent *e = &m->tlb[tlb_slot(key, veid, base, size)];
+	if (!e->valid)
+		m->stats.tlb_entries++;
+	e->valid = true;
+	e->veid = veid;
+	e->pdb_key = key;
+	e->va_base = base;
+	e->size = size;
+	e->res = *r;
+}
+
+static bool same_translation(const nvm_mmu_result *a, const nvm_mmu_result *b)
+{
+	return a->fault == b->fault && a->sparse == b->sparse && a->target == b->target && a->pa == b->pa &&
+	       a->page_size == b->page_size && a->kind == b->kind && a->priv == b->priv && a->ro == b->ro &&
+	       a->vol == b->vol && a->atomic_disable == b->atomic_disable && a->peer == b->peer;
+}
+
+static void pdc_invalidate(struct mmu *m, const nvm_mmu_inval *op, uint64_t lo, uint64_t len);
+
+static void tlb_invalidate(struct mmu *m, const nvm_mmu_inval *op)
+{
+	uint64_t key = pdb_key(op->pdb_target, op->pdb_addr);
+	uint64_t lo = op->va & ~0xfffull;
+	uint64_t len = op->use_size ? (op->size_log2 >= 37 ? (1ull << 49) : (4096ull << op->size_log2)) : 4096ull;
+	for (size_t i = 0; i < TLB_SLOTS; i++) {
+		struct tlb_ent *e = &m->tlb[i];
+		if (!e->valid)
+			continue;
+		if (!op->all_pdb && e->pdb_key != key)
+			continue;
+		/* Every CACHE_LEVEL form drops the leaves that overlap the range;
+		 * pdc_invalidate handles the directory levels. */
+		if (!op->all_va && (e->va_base + e->size <= lo || e->va_base >= lo + len))
+			continue;
+		e->valid = false;
+		m->stats.tlb_entries--;
+	}
+	pdc_invalidate(m, op, lo, len);
+}
+
+static size_t pdc_slot(uint64_t key, int lvl, uint64_t base)
+{
+	uint64_t h = key ^ (base * 0x9e3779b97f4a7c15ull) ^ (uint64_t)lvl;
+	h ^= h >> 31;
+	h *= 0x94d049bb133111ebull;
+	h ^= h >> 29;
+	return (size_t)(h & (PDC_SLOTS - 1));
+}
+
+static struct pde_ent *pdc_find(struct mmu *m, uint64_t key, int lvl, uint64_t va)
+{
+	uint64_t base = va & ~((1ull << pdc_shift[lvl]) - 1);
+	struct pde_ent *e = &m->pdc[pdc_slot(key, lvl, base)];
+	return e->valid && e->pdb_key == key && e->lvl == lvl && e->base == base ? e : NULL;
+}
+
+static void pdc_fill(struct mmu *m, uint64_t key, uint64_t va, const struct mmu_walk_path *path)
+{
+	for (int lvl = 1; lvl <= 4; lvl++) {
+		if (!path->have[lvl])
+			continue;
+		uint64_t base = va & ~((1ull << pdc_shift[lvl]) - 1);
+		struct pde_ent *e = &m->pdc[pdc_slot(key, lvl, base)];
+		e->valid = true;
+		e->lvl = lvl;
+		e->pdb_key = key;
+		e->base = base;
+		e->tgt = lvl < 4 ? path->tgt[lvl] : NVM_MMU_TGT_VID;
+		e->table = lvl < 4 ? path->table[lvl] : 0;
+		e->pp = path->pp;
+	}
+}
+
+/* UNVERIFIED what each level keeps in hardware. CACHE_LEVEL: 0 ALL,
+ * 1 PTE_ONLY, 2..7 UP_TO_PDE0..PDE5. Returns the lowest
+ * page-directory-cache level dropped (5: none). UP_TO_PDE0 drops what PDE0
+ * entries point at (lvl 4), UP_TO_PDE3 everything. */
+static int pdc_min_level(unsigned cache_level)
+{
+	if (cache_level == 0)
+		return 1;
+	if (cache_level == 1)
+		return 5;
+	int min = 6 - (int)cache_level;
+	return min < 1 ? 1 : min;
+}
+
+static void pdc_invalidate(struct mmu *m, const nvm_mmu_inval *op, uint64_t lo, uint64_t len)
+{
+	int min = op->replay >= NVM_MMU_REPLAY_CANCEL_TARGETED ? 1 : pdc_min_level(op->level);
+	uint64_t key = pdb_key(op->pdb_target, op->pdb_addr);
+	for (size_t i = 0; i < PDC_SLOTS && min <= 4; i++) {
+		struct pde_ent *e = &m->pdc[i];
+		if (!e->valid || e->lvl < min || (!op->all_pdb && e->pdb_key != key))
+			continue;
+		uint64_t size = 1ull << pdc_shift[e->lvl];
+		if (!op->all_va && (e->base + size <= lo || e->base >= lo + len))
+			continue;
+		e->valid = false;
+	}
+}
+
+/* ---------------------------------------------------------------- fault reporting */
+
+static bool is_tex_client(const nvm_mmu_request *r)
+{
+	/* UNVERIFIED: the TEX clients are the GPC T1_0..7 ids (volta-facts f). */
+	return r->client_type == NVM_MMU_CLIENT_GPC && r->client_id <= 7;
+}
+
+static bool is_gcc_client(const nvm_mmu_request *r)
+{
+	return r->client_type == NVM_MMU_CLIENT_GPC && r->client_id == 0x11;
+}
+
+static void fill_info(struct mmu *m, const nvm_mmu_request *req, const struct aspace *as, nvm_mmu_fault_type t,
+                      bool replayable, nvm_mmu_fault_info *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->inst_aperture = req->use_pdb ? 0 : req->inst_target & 3;
+	f->inst_addr = req->use_pdb ? 0 : req->inst_addr & ~0xfffull;
+	f->addr = req->va & ~0xfffull;
+	f->timestamp = ptimer_read(m->gpu);
+	f->engine_id = req->engine_id & 0x1ff;
+	f->fault_type = (unsigned)t;
+	f->replayable = replayable;
+	f->client = req->client_id & 0x7f;
+	f->access_type = (unsigned)req->access & 0xf;
+	f->client_type = req->client_type & 1;
+	f->gpc_id = req->gpc_id & 0x1f;
+	/* Seed 003: "REPLAYABLE_FAULT_EN (R) is set to true if replayable fault
+	 * is enabled for any client in the instance block." */
+	f->replayable_en = as->replay_tex || as->replay_gcc;
+	f->valid = 1;
+}
+
+static void latch_other(struct mmu *m, const nvm_mmu_fault_info *f, bool phys)
+{
+	uint32_t status = reg(m, R_FAULT_STATUS);
+	if (FIELD_GET(status, 31, 31)) {
+		/* UNVERIFIED: while VALID is set the registers keep the first fault
+		 * and later ones only set the DROPPED_* bit of their class. */
+		unsigned bit;
+		switch (f->engine_id) {
+		case NVM_MMU_ENG_BAR1: bit = 0; break;
+		case NVM_MMU_ENG_BAR2: bit = 2; break;
+		case NVM_MMU_ENG_IFB: bit = 4; break;
+		default: bit = 6; break;
+		}
+		reg_set(m, R_FAULT_STATUS, status | (1u << (bit + (phys ? 0 : 1))));
+		return;
+	}
+	reg_set(m, R_FAULT_ADDR_LO, FIELD_SET((uint32_t)f->addr, 1, 0, f->addr_phys_aperture) & 0xfffff003u);
+	reg_set(m, R_FAULT_ADDR_HI, (uint32_t)(f->addr >> 32));
+	uint32_t il = 0;
+	il = FIELD_SET(il, 8, 0, f->engine_id);       /* INST_LO ENGINE_ID */
+	il = FIELD_SET(il, 11, 10, f->inst_aperture); /* INST_LO APERTURE */
+	il = FIELD_SET(il, 31, 12, (uint32_t)(f->inst_addr >> 12));
+	reg_set(m, R_FAULT_INST_LO, il);
+	reg_set(m, R_FAULT_INST_HI, (uint32_t)(f->inst_addr >> 32));
+	reg_set(m, R_FAULT_INFO, mmu_packet_dw7(f)); /* "INFO bit layout = fault-packet dword 7" */
+	reg_set(m, R_FAULT_STATUS, status | 0x80000000u);
+}
+
+static nvm_status buf_mem_write(struct mmu *m, int i, uint64_t addr, const uint8_t *p, size_t len)
+{
+	uint32_t lo = reg(m, R_FB_LO(i));
+	if (FIELD_GET(lo, 0, 0)) { /* ADDR_MODE PHYSICAL */
+		nvm_aperture ap;
+		if (!mmu_pte_aperture((nvm_mmu_target)FIELD_GET(lo, 2, 1), &ap))
+			return NVM_ERR_APERTURE;
+		return nvm_mem_write(m->gpu, ap, addr, p, len);
+	}
+	/* ADDR_MODE VIRTUAL: through BAR2, as nouveau and NVIDIA's driver set it up. */
+	return nvm_mmu_bar_write(m->gpu, 2, addr, p, len);
+}
+
+/* Writes a packet into buffer i. Returns true when the buffer took the fault
+ * (written or dropped), false when it is disabled. */
+static bool buf_put(struct mmu *m, int i, const nvm_mmu_fault_info *f)
+{
+	uint32_t size_r = reg(m, R_FB_SIZE(i));
+	if (!FIELD_GET(size_r, 31, 31)) /* ENABLE */
+		return false;
+	uint32_t size = FIELD_GET(size_r, 19, 0);
+	uint32_t get_r = reg(m, R_FB_GET(i));
+	uint32_t get = FIELD_GET(get_r, 19, 0);
+	if (FIELD_GET(get_r, 31, 30) || size < 2) {
+		/* Seed 003: after an overflow "the GPU will stop writing out new
+		 * fault entries and proceed to drop entries until SW resets the
+		 * overflow status". UNVERIFIED: GETPTR_CORRUPTED and a SIZE below 2
+		 * drop the same way. */
+		m->stats.packets_dropped[i]++;
+		emit(m->gpu, NVM_EV_TRACE, "mmu", "fault_dropped", f->addr, f->fault_type,
+		     "%s fault buffer: packet dropped (overflow or corrupted GET)",
+		     i ? "replayable" : "non-replayable");
+		return true;
+	}
+	if (m->put[i] >= size)
+		m->put[i] = 0; /* UNVERIFIED: a PUT beyond a shrunk SIZE wraps to 0 */
+	uint32_t put = m->put[i];
+	if ((put + 1) % size == get) {
+		/* "HW declares overflow when PUT == GET-1 and a new fault arrives". */
+		reg_set(m, R_FB_GET(i), get_r | 0x80000000u);
+		m->stats.packets_dropped[i]++;
+		emit(m->gpu, NVM_EV_GUEST_ERROR, "mmu", "fault_buffer_overflow", R_FB_GET(i), put,
+		     "%s fault buffer full (PUT %u, GET %u): OVERFLOW set, packet dropped",
+		     i ? "replayable" : "non-replayable", put, get);
+		mmu_update_intr(m);
+		return true;
+	}
+	uint64_t base = ((uint64_t)reg(m, R_FB_HI(i)) << 32) | (reg(m, R_FB_LO(i)) & 0xfffff000u);
+	uint64_t addr = base + (uint64_t)put * NVM_MMU_PACKET_SIZE;
+	uint8_t pkt[NVM_MMU_PACKET_SIZE];
+	nvm_mmu_packet_encode(f, pkt);
+	/* Seed 003: "VALID must be in the last byte in the packet for proper
+	 * write ordering": dwords 0-6 first, then dword 7. */
+	nvm_status st = buf_mem_write(m, i, addr, pkt, 28);
+	if (!st)
+		st = buf_mem_write(m, i, addr + 28, pkt + 28, 4);
+	if (st) {
+		m->err[i] = true;
+		m->stats.packets_dropped[i]++;
+		emit(m->gpu, NVM_EV_GUEST_ERROR, "mmu", "fault_buffer_write", addr, (uint64_t)st,
+		     "%s fault buffer entry at 0x%llx cannot be written (%s)", i ? "replayable" : "non-replayable",
+		     (unsigned long long)addr, nvm_status_str(st));
+		return true;
+	}
+	m->put[i] = (put + 1) % size;
+	m->stats.packets_written[i]++;
+	mmu_update_intr(m);
+	return true;
+}
+
+static bool eng_uses_other(unsigned engine_id)
+{
+	/* UNVERIFIED: BAR1, BAR2, IFB and physical faults report through the
+	 * other-fault registers (STATUS has DROPPED_BAR1/BAR2/IFB bits for them). */
+	return engine_id == NVM_MMU_ENG_BAR1 || engine_id == NVM_MMU_ENG_BAR2 || engine_id == NVM_MMU_ENG_IFB ||
+	       engine_id == NVM_MMU_ENG_PHYSICAL;
+}
+
+static void report(struct mmu *m, const nvm_mmu_fault_info *f, uint64_t ticket)
+{
+	m->stats.faults++;
+	emit(m->gpu, NVM_EV_FAULT, "mmu", nvm_mmu_fault_type_name(f->fault_type), f->addr, f->fault_type,
+	     "%s fault at va 0x%llx (engine %u, %s client %u, %s)%s", nvm_mmu_fault_type_name(f->fault_type),
+	     (unsigned long long)f->addr, f->engine_id, f->client_type ? "HUB" : "GPC", f->client,
+	     nvm_mmu_access_name(f->access_type), f->replayable ? " replayable" : "");
+	if (m->hook)
+		m->hook(m->hook_user, f, ticket, 0);
+	bool taken = false;
+	if (!eng_uses_other(f->engine_id))
+		taken = buf_put(m, f->replayable ? FB_REPLAY : FB_NONREPLAY, f);
+	if (!taken)
+		latch_other(m, f, f->access_type >= 8);
+	mmu_update_intr(m);
+}
+
+/* ---------------------------------------------------------------- translation */
+
+/* Strict TLB: compare what the caches produced with a fresh walk. */
+static void strict_check(struct mmu *m, const struct aspace *as, const nvm_mmu_request *req,
+                         const nvm_mmu_result *cached)
+{
+	nvm_mmu_result fresh;
+	nvm_mmu_walk(m->gpu, as->pdb_target, as->pdb_addr, req->va, NVM_MMU_READ, 1, &fresh, NULL);
+	fresh.level = cached->level;
+	fresh.oob = cached->oob;
+	if (!same_translation(cached, &fresh))
+		emit(m->gpu, NVM_EV_GUEST_ERROR, "mmu", "stale_tlb", req->va, cached->pa,
+		     "cached translation for va 0x%llx used after its page tables changed without an invalidate",
+		     (unsigned long long)req->va);
+}
+
+static void do_walk(struct mmu *m, const struct aspace *as, const nvm_mmu_request *req, uint64_t key,
+                    nvm_mmu_result *res)
+{
+	int veid = req->use_pdb ? -1 : req->veid;
+	struct tlb_ent *e = tlb_find(m, key, veid, req->va);
+	if (e) {
+		m->stats.tlb_hits++;
+		nvm_mmu_result r = e->res;
+		r.pa = (r.pa & ~(r.page_size - 1)) | (req->va & (r.page_size - 1));
+		if (m->strict)
+			strict_check(m, as, req, &r);
+		*res = r;
+		return;
+	}
+	m->stats.walks++;
+	/* Start below the deepest cached directory entry for this VA. */
+	int start = 0;
+	nvm_mmu_target tgt = as->pdb_target == NVM_MMU_PDB_VID ? NVM_MMU_TGT_VID : (nvm_mmu_target)as->pdb_target;
+	uint64_t table = as->pdb_addr & ~0xfffull;
+	struct mmu_pt_pair pp = { 0 };
+	for (int lvl = 4; lvl >= 1 && !(req->va >> MMU_VA_BITS); lvl--) {
+		struct pde_ent *d = pdc_find(m, key, lvl, req->va);
+		if (d) {
+			start = lvl;
+			tgt = d->tgt;
+			table = d->table;
+			pp = d->pp;
+			break;
+		}
+	}
+	nvm_aperture ap;
+	if (!start && !mmu_ramin_aperture(as->pdb_target, &ap)) {
+		nvm_mmu_walk(m->gpu, as->pdb_target, as->pdb_addr, req->va, NVM_MMU_READ, 1, res, NULL);
+		return;
+	}
+	struct mmu_walk_path path;
+	mmu_walk_from(m->gpu, start, tgt, table, &pp, req->va, NVM_MMU_READ, 1, res, NULL, &path);
+	pdc_fill(m, key, req->va, &path);
+	if (res->oob)
+		emit(m->gpu, NVM_EV_GUEST_ERROR, "mmu", "pt_out_of_range", req->va, (uint64_t)res->level,
+		     "page-table entry for va 0x%llx lies outside its aperture", (unsigned long long)req->va);
+	if (start && m->strict)
+		strict_check(m, as, req, res);
+	if (res->fault == NVM_MMU_FAULT_NONE)
+		tlb_fill(m, key, veid, req->va, res);
+}
+
+/* Translates and, when report is set, reports a fault; hold: a replayable
+ * fault holds the request for replay (ticket in res). */
+static void translate(struct mmu *m, const nvm_mmu_request *req, nvm_mmu_result *res, bool hold, uint64_t ticket)
+{
+	m->stats.translations++;
+	struct aspace as;
+	nvm_mmu_fault_type ft = ramin_resolve(m->gpu, req, &as);
+	uint64_t key = pdb_key(as.pdb_target, as.pdb_addr);
+	if (ft != NVM_MMU_FAULT_NONE) {
+		memset(res, 0, sizeof(*res));
+		res->fault = ft;
+		res->level = -1;
+		res->oob = as.oob;
+		/* UNVERIFIED: an instance block outside its aperture is unbound. */
+		if (as.oob)
+			emit(m->gpu, NVM_EV_GUEST_ERROR, "mmu", "inst_out_of_range", req->inst_addr, req->inst_target,
+			     "instance block at 0x%llx lies outside its aperture", (unsigned long long)req->inst_addr);
+	} else {
+		do_walk(m, &as, req, key, res);
+		if (res->fault == NVM_MMU_FAULT_NONE && !res->sparse)
+			mmu_check_access(res, req->access, req->privileged);
+		if (res->fault == NVM_MMU_FAULT_NONE && res->target == NVM_MMU_TGT_PEER)
+			/* UNVERIFIED: the model has no peer GPU, so a PEER page cannot be
+			 * reached: UNSUPPORTED_APERTURE. */
+			res->fault = NVM_MMU_FAULT_UNSUPPORTED_APERTURE;
+	}
+	if (res->fault == NVM_MMU_FAULT_NONE)
+		return;
+	/* Seed 000: FAULT_REPLAY_TEX / _GCC "specify whether the MMU will treat
+	 * faults as replayable"; UNVERIFIED: UNBOUND_INST_BLOCK is never
+	 * replayable (the instance block could not be read), and with the
+	 * replayable buffer disabled a fault is reported as non-replayable. */
+	bool replayable = ft == NVM_MMU_FAULT_NONE &&
+	                  ((as.replay_tex && is_tex_client(req)) || (as.replay_gcc && is_gcc_client(req))) &&
+	                  FIELD_GET(reg(m, R_FB_SIZE(FB_REPLAY)), 31, 31);
+	res->replayable = replayable;
+	/* UNVERIFIED (not held): PAGE_FAULT_CTRL PRF_FILTER SEND_NONE (the reset value): prefetch faults
+	 * are not reported and not held. */
+	if (req->access == NVM_MMU_PREFETCH && FIELD_GET(reg(m, R_PAGE_FAULT_CTRL), 1, 0) == 3) {
+		res->replayable = 0;
+		emit(m->gpu, NVM_EV_TRACE, "mmu", "prefetch_filtered", req->va, (uint64_t)res->fault,
+		     "prefetch fault at va 0x%llx filtered (PRF_FILTER SEND_NONE)", (unsigned long long)req->va);
+		return;
+	}
+	if (replayable && hold) {
+		if (m->npend == m->cappend) {
+			size_t cap = m->cappend ? m->cappend * 2 : 64;
+			struct pending *np = cap <= MAX_PENDING ? realloc(m->pend, cap * sizeof(*np)) : NULL;
+			if (np) {
+				m->pend = np;
+				m->cappend = cap;
+			}
+		}
+		if (m->npend < m->cappend) {
+			struct pending *p = &m->pend[m->npend++];
+			p->ticket = ++m->next_ticket;
+			p->req = *req;
+			p->pdb_key = key;
+			p->last_fault = (unsigned)res->fault;
+			ticket = p->ticket;
+		} else {
+			/* UNVERIFIED: a full replay buffer turns the fault non-replayable. */
+			replayable = false;
+			res->replayable = 0;
+			emit(m->gpu, NVM_EV_GUEST_ERROR, "mmu", "replay_buffer_full", req->va, MAX_PENDING,
+			     "replay request buffer full (%u): fault reported as non-replayable", MAX_PENDING);
+		}
+	}
+	res->ticket = replayable ? ticket : 0;
+	nvm_mmu_fault_info f;
+	fill_info(m, req, &as, res->fault, replayable, &f);
+	report(m, &f, res->ticket);
+}
+
+nvm_status nvm_mmu_translate(nvm_gpu *gpu, const nvm_mmu_request *req, nvm_mmu_result *res)
+{
+	struct mmu *m = mmu_of(gpu);
+	if (!gpu || !req || !res)
+		return NVM_ERR_ARG;
+	if (!m)
+		return NVM_ERR_NOENT;
+	translate(m, req, res, true, 0);
+	return NVM_OK;
+}
+
+/* ---------------------------------------------------------------- replay / cancel */
+
+static bool cancel_access_match(unsigned sel, nvm_mmu_access a)
+{
+	/* CACHE_LEVEL_CANCEL_*: 0 READ, 1 WRITE, 2 ATOMIC_STRONG, 4 ATOMIC_WEAK,
+	 * 5 ATOMIC_ALL, 6 WRITE_AND_ATOMIC, 7 ALL. */
+	bool atomic = a == NVM_MMU_ATOMIC || a == NVM_MMU_ATOMIC_WEAK;
+	switch (sel) {
+	case 0: return a == NVM_MMU_READ;
+	case 1: return a == NVM_MMU_WRITE;
+	case 2: return a == NVM_MMU_ATOMIC;
+	case 4: return a == NVM_MMU_ATOMIC_WEAK;
+	case 5: return atomic;
+	case 6: return a == NVM_MMU_WRITE || atomic;
+	case 7: return true;
+	default: return false;
+	}
+}
+
+static bool cancel_match(const nvm_mmu_inval *op, const struct pending *p)
+{
+	const nvm_mmu_request *r = &p->req;
+	switch (op->replay) {
+	case NVM_MMU_REPLAY_CANCEL_GLOBAL: return true;
+	case NVM_MMU_REPLAY_CANCEL_TARGETED:
+		return r->client_type == op->cancel_client_type && r->client_id == op->cancel_client_id &&
+		       (r->client_type == NVM_MMU_CLIENT_HUB || r->gpc_id == op->cancel_gpc_id);
+	case NVM_MMU_REPLAY_CANCEL_VA_GLOBAL:
+		return (op->all_pdb || p->pdb_key == pdb_key(op->pdb_target, op->pdb_addr)) &&
+		       (r->va & ~0xfffull) == (op->va & ~0xfffull) && cancel_access_match(op->cancel_access, r->access);
+	default: return false;
+	}
+}
+
+static void replay(struct mmu *m, const nvm_mmu_inval *op)
+{
+	/* Work on a snapshot: retranslation may add nothing new (hold=false), and
+	 * faults that persist are reported again and stay pending. */
+	size_t w = 0;
+	for (size_t i = 0; i < m->npend; i++) {
+		struct pending p = m->pend[i];
+		if (op->replay == NVM_MMU_REPLAY_START || op->replay == NVM_MMU_REPLAY_START_ACK_ALL) {
+			nvm_mmu_result r;
+			translate(m, &p.req, &r, false, p.ticket);
+			if (r.fault == NVM_MMU_FAULT_NONE) {
+				m->stats.replayed_ok++;
+				emit(m->gpu, NVM_EV_TRACE, "mmu", "replay_done", p.req.va, p.ticket,
+				     "replayed request %llu at va 0x%llx now translates", (unsigned long long)p.ticket,
+				     (unsigned long long)p.req.va);
+				continue;
+			}
+			if (r.replayable) {
+				p.last_fault = (unsigned)r.fault;
+				m->pend[w++] = p;
+				continue;
+			}
+			/* It faulted again but no longer as replayable: it completed. */
+			continue;
+		}
+		if (cancel_match(op, &p)) {
+			/* Seed 003: REPLAYABLE_FAULT "is set false when ... fault is
+			 * replayable but has been cancelled". UNVERIFIED: no packet is
+			 * written; the fault hook sees the request with it clear. */
+			m->stats.cancelled++;
+			emit(m->gpu, NVM_EV_TRACE, "mmu", "cancelled", p.req.va, p.ticket,
+			     "replayable request %llu at va 0x%llx cancelled", (unsigned long long)p.ticket,
+			     (unsigned long long)p.req.va);
+			if (m->hook) {
+				struct aspace as;
+				ramin_resolve(m->gpu, &p.req, &as);
+				nvm_mmu_fault_info f;
+				fill_info(m, &p.req, &as, (nvm_mmu_fault_type)p.last_fault, false, &f);
+				m->hook(m->hook_user, &f, p.ticket, 1);
+			}
+			continue;
+		}
+		m->pend[w++] = p;
+	}
+	m->npend = w;
+}
+
+nvm_status nvm_mmu_invalidate(nvm_gpu *gpu, const nvm_mmu_inval *op)
+{
+	struct mmu *m = mmu_of(gpu);
+	if (!gpu || !op)
+		return NVM_ERR_ARG;
+	if (!m)
+		return NVM_ERR_NOENT;
+	tlb_invalidate(m, op);
+	if (op->replay == NVM_MMU_REPLAY_NONE)
+		return NVM_OK;
+	if (m->replaying) {
+		/* A hook (fault hook, Lua event callback) asked for a replay or
+		 * cancel from inside one: refuse rather than re-enter the list. */
+		emit(m->gpu, NVM_EV_GUEST_ERROR, "mmu", "replay_reentered", 0, (uint64_t)op->replay,
+		     "replay/cancel requested while one is in progress: ignored");
+		return NVM_OK;
+	}
+	m->replaying = true;
+	replay(m, op);
+	m->replaying = false;
+	return NVM_OK;
+}
+
+nvm_status nvm_mmu_mem_op(nvm_gpu *gpu, uint32_t a, uint32_t b, uint32_t c, uint32_t d)
+{
+	if (!gpu)
+		return NVM_ERR_ARG;
+	unsigned opn = FIELD_GET(d, 31, 27); /* MEM_OP_D OPERATION */
+	if (opn != 9 && opn != 0xa)
+		return NVM_ERR_NOENT;
+	nvm_mmu_inval op = { 0 };
+	op.all_pdb = (int)FIELD_GET(c, 0, 0); /* MEM_OP_C PDB: 0 ONE, 1 ALL */
+	op.replay = (nvm_mmu_replay)FIELD_GET(c, 4, 2);
+	op.level = FIELD_GET(c, 9, 7); /* PAGE_TABLE_LEVEL, or ACCESS_TYPE for a VA cancel */
+	op.cancel_access = op.level;
+	/* PDB_APERTURE 11:10 (VID 0, SYS_COH 2, SYS_NCOH 3); PDB_ADDR_LO 31:12
+	 * holds address bits 31:12 and MEM_OP_D PDB_ADDR_HI 26:0 bits 58:32. */
+	op.pdb_target = FIELD_GET(c, 11, 10) ? NVM_MMU_PDB_SYS_COH : NVM_MMU_PDB_VID;
+	op.pdb_addr = ((uint64_t)FIELD_GET(d, 26, 0) << 32) | ((uint64_t)FIELD_GET(c, 31, 12) << 12);
+	/* TARGET_ADDR_LO (A 31:12) and TARGET_ADDR_HI (B). */
+	op.va = ((uint64_t)b << 32) | ((uint64_t)FIELD_GET(a, 31, 12) << 12);
+	op.all_va = opn == 9; /* MMU_TLB_INVALIDATE: the whole address space */
+	if (opn == 0xa && op.replay == NVM_MMU_REPLAY_NONE) {
+		/* INVALIDATION_SIZE (A 5:0): log2 of the size in 4 KiB units. */
+		op.size_log2 = FIELD_GET(a, 5, 0);
+		op.use_size = op.size_log2 != 0;
+	}
+	/* CANCEL_TARGET_CLIENT_UNIT_ID (A 5:0) and CANCEL_TARGET_GPC_ID (A 10:6).
+	 * UNVERIFIED: a targeted cancel by MEM_OP names a GPC client. */
+	op.cancel_client_id = FIELD_GET(a, 5, 0);
+	op.cancel_gpc_id = FIELD_GET(a, 10, 6);
+	op.cancel_client_type = NVM_MMU_CLIENT_GPC;
+	if (op.replay > NVM_MMU_REPLAY_CANCEL_VA_GLOBAL) {
+		emit(gpu, NVM_EV_GUEST_ERROR, "mmu", "bad_replay", 0, c, "MEM_OP_C: undefined REPLAY value %u ignored",
+		     (unsigned)op.replay);
+		op.replay = NVM_MMU_REPLAY_NONE;
+	}
+	return nvm_mmu_invalidate(gpu, &op);
+}
+
+static void wr_invalidate(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
+{
+	(void)r;
+	(void)old;
+	struct mmu *m = ctx;
+	if (!FIELD_GET(written, 31, 31)) /* TRIGGER */
+		return;
+	uint32_t pdb = reg(m, R_INV_PDB), va = reg(m, R_INV_VADDR);
+	nvm_mmu_inval op = { 0 };
+	op.all_va = (int)FIELD_GET(written, 0, 0);
+	op.all_pdb = (int)FIELD_GET(written, 1, 1);
+	op.replay = (nvm_mmu_replay)FIELD_GET(written, 5, 3);
+	op.cancel_client_id = FIELD_GET(written, 14, 9);
+	op.cancel_gpc_id = FIELD_GET(written, 19, 15);
+	op.cancel_client_type = FIELD_GET(written, 20, 20);
+	op.use_size = (int)FIELD_GET(written, 22, 22);
+	op.level = FIELD_GET(written, 26, 24);
+	op.cancel_access = op.level;
+	op.size_log2 = FIELD_GET(reg(m, R_INV_SIZE), 5, 0);
+	/* INVALIDATE_PDB APERTURE[1] (0 VID, 1 SYS), ADDR[31:4] = pdb >> 12;
+	 * UPPER_PDB holds the bits above. */
+	op.pdb_target = FIELD_GET(pdb, 1, 1) ? NVM_MMU_PDB_SYS_COH : NVM_MMU_PDB_VID;
+	op.pdb_addr = (((uint64_t)FIELD_GET(reg(m, R_INV_UPPER_PDB), 19, 0) << 28) | FIELD_GET(pdb, 31, 4)) << 12;
+	op.va = (((uint64_t)FIELD_GET(reg(m, R_INV_UPPER_VADDR), 19, 0) << 28) | FIELD_GET(va, 31, 4)) << 12;
+	if (op.replay > NVM_MMU_REPLAY_CANCEL_VA_GLOBAL) {
+		emit(m->gpu, NVM_EV_GUEST_ERROR, "mmu", "bad_replay", R_INVALIDATE, written,
+		     "PFB_PRI_MMU_INVALIDATE: undefined REPLAY value %u ignored", (unsigned)op.replay);
+		op.replay = NVM_MMU_REPLAY_NONE;
+	}
+	/* TRIGGER is write-only: it reads back as 0. */
+	*stored &= 0x7fffffffu;
+	nvm_mmu_invalidate(m->gpu, &op);
+}
+
+/* ---------------------------------------------------------------- fault buffer registers */
+
+static int fb_index(uint32_t addr)
+{
+	return addr >= R_FB_LO(1) ? 1 : 0;
+}
+
+static uint32_t rd_put(void *ctx, const struct reg_desc *r, uint32_t stored)
+{
+	(void)stored;
+	struct mmu *m = ctx;
+	int i = fb_index(r->offset);
+	/* PUT mirrors GET's GETPTR_CORRUPTED and OVERFLOW flags (read-only). */
+	return (m->put[i] & 0xfffffu) | (reg(m, R_FB_GET(i)) & 0xc0000000u);
+}
+
+static void wr_get(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
+{
+	(void)old;
+	(void)written;
+	struct mmu *m = ctx;
+	int i = fb_index(r->offset);
+	uint32_t size = FIELD_GET(reg(m, R_FB_SIZE(i)), 19, 0);
+	if (FIELD_GET(*stored, 19, 0) >= size && size) {
+		/* UNVERIFIED: a GET beyond SIZE sets GETPTR_CORRUPTED. */
+		*stored |= 0x40000000u;
+		emit(m->gpu, NVM_EV_GUEST_ERROR, "mmu", "getptr_corrupted", r->offset, *stored,
+		     "fault buffer %d GET %u is not below SIZE %u: GETPTR_CORRUPTED", i, FIELD_GET(*stored, 19, 0),
+		     size);
+	}
+	mmu_update_intr(m);
+}
+
+static void wr_size(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
+{
+	(void)old;
+	struct mmu *m = ctx;
+	if (FIELD_GET(written, 30, 30)) {
+		/* SET_DEFAULT: "GMMU will calculate the recommended value ... and
+		 * write the recommended value". UNVERIFIED: the bit reads back 0. */
+		*stored = FIELD_SET(*stored, 19, 0, m->chip->default_size);
+		*stored &= ~0x40000000u;
+	}
+	(void)r;
+	mmu_update_intr(m);
+}
+
+static uint32_t rd_status(void *ctx, const struct reg_desc *r, uint32_t stored)
+{
+	(void)r;
+	struct mmu *m = ctx;
+	uint32_t v = stored & 0x800000ffu;
+	uint32_t g0 = reg(m, R_FB_GET(0)), g1 = reg(m, R_FB_GET(1));
+	/* UNVERIFIED: REPLAYABLE / NON_REPLAYABLE read 1 while the buffer holds
+	 * unread packets (GET != PUT). */
+	v |= (uint32_t)(FIELD_GET(g1, 19, 0) != m->put[1]) << 8;
+	v |= (uint32_t)(FIELD_GET(g0, 19, 0) != m->put[0]) << 9;
+	v |= (uint32_t)m->err[1] << 10;
+	v |= (uint32_t)m->err[0] << 11;
+	v |= FIELD_GET(g1, 31, 31) << 12;
+	v |= FIELD_GET(g0, 31, 31) << 13;
+	v |= FIELD_GET(g1, 30, 30) << 14;
+	v |= FIELD_GET(g0, 30, 30) << 15;
+	return v;
+}
+
+static void wr_status(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
+{
+	(void)r;
+	(void)stored;
+	(void)old;
+	struct mmu *m = ctx;
+	/* UNVERIFIED: writing 1 to the (read-only) *_ERROR bits clears them. */
+	if (written & (1u << 10))
+		m->err[1] = false;
+	if (written & (1u << 11))
+		m->err[0] = false;
+	mmu_update_intr(m);
+}
+
+static void wr_bind(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
+{
+	(void)r;
+	(void)old;
+	struct mmu *m = ctx;
+	/* UNVERIFIED: binds need no cache here (RAMIN is read per request). */
+	if (FIELD_GET(written, 31, 31))
+		emit(m->gpu, NVM_EV_UNMODELLED, "mmu", "bind", R_BIND, written,
+		     "PFB_PRI_MMU_BIND trigger: instance binds are not modelled (translations read RAMIN directly)");
+	*stored &= 0x7fffffffu;
+}
+
+/* Offset, name, reset, writable mask, W1C mask, read, write. */
+static const struct reg_desc niso_regs[] = {
+	{ R_NISO_INTR, "NV_PFB_NISO_INTR", 0, 0, 0, rd_niso, NULL },
+	{ R_NISO_INTR_EN_SET, "NV_PFB_NISO_INTR_EN_SET", 0, 0, 0, rd_niso_en, wr_niso_en_set },
+	{ R_NISO_INTR_EN_CLR, "NV_PFB_NISO_INTR_EN_CLR", 0, 0, 0, rd_niso_en, wr_niso_en_clr },
+};
+
+static const struct reg_desc hub_regs[] = {
+	{ R_BIND_IMB, "NV_PFB_PRI_MMU_BIND_IMB", 0, 0xfffffff7u, 0, NULL, NULL },
+	{ R_BIND, "NV_PFB_PRI_MMU_BIND", 0, 0xe3ffff00u, 0, NULL, wr_bind },
+	{ R_INV_VADDR, "NV_PFB_PRI_MMU_INVALIDATE_VADDR", 0, 0xfffffff0u, 0, NULL, NULL },
+	{ R_INV_PDB, "NV_PFB_PRI_MMU_INVALIDATE_PDB", 0, 0xfffffff2u, 0, NULL, NULL },
+	{ R_INVALIDATE, "NV_PFB_PRI_MMU_INVALIDATE", 0, 0x87ffffffu, 0, NULL, wr_invalidate },
+	{ R_DEBUG_CTRL, "NV_PFB_PRI_MMU_DEBUG_CTRL", 0, 0x0007ffffu, 0, NULL, NULL },
+	{ R_DEBUG_WR, "NV_PFB_PRI_MMU_DEBUG_WR", 0, 0xfffffff7u, 0, NULL, NULL },
+	{ R_DEBUG_RD, "NV_PFB_PRI_MMU_DEBUG_RD", 0, 0xfffffff7u, 0, NULL, NULL },
+	{ R_INV_UPPER_VADDR, "NV_PFB_PRI_MMU_INVALIDATE_UPPER_VADDR", 0, 0x000fffffu, 0, NULL, NULL },
+	{ R_INV_UPPER_PDB, "NV_PFB_PRI_MMU_INVALIDATE_UPPER_PDB", 0, 0x000fffffu, 0, NULL, NULL },
+	/* PRF_FILTER resets to SEND_NONE (the RWE-V value 3). */
+	{ R_PAGE_FAULT_CTRL, "NV_PFB_PRI_MMU_PAGE_FAULT_CTRL", 3, 0x3u, 0, NULL, NULL },
+};
+
+#define FB_REGS(i)                                                                                                     \
+	{ R_FB_LO(i), "NV_PFB_PRI_MMU_FAULT_BUFFER_LO(" #i ")", 0, 0xfffff00fu, 0, NULL, NULL },                       \
+	        { R_FB_HI(i), "NV_PFB_PRI_MMU_FAULT_BUFFER_HI(" #i ")", 0, 0xffffffffu, 0, NULL, NULL },               \
+	        { R_FB_GET(i), "NV_PFB_PRI_MMU_FAULT_BUFFER_GET(" #i ")", 0, 0x000fffffu, 0xc0000000u, NULL, wr_get }, \
+	        { R_FB_PUT(i), "NV_PFB_PRI_MMU_FAULT_BUFFER_PUT(" #i ")", 0, 0, 0, rd_put, NULL },                     \
+	{                                                                                                              \
+		R_FB_SIZE(i), "NV_PFB_PRI_MMU_FAULT_BUFFER_SIZE(" #i ")", 0, 0xe00fffffu, 0, NULL, wr_size             \
+	}
+
+static const struct reg_desc fb_regs[] = {
+	{ R_ATS_LOCAL, "NV_PFB_PRI_MMU_ATS_ADDR_RANGE_LOCAL", 0, 0xffffffffu, 0, NULL, NULL },
+	{ 0x100E04, "NV_PFB_PRI_MMU_ATS_ADDR_RANGE_PEER(0)", 0, 0xffffffffu, 0, NULL, NULL },
+	{ 0x100E08, "NV_PFB_PRI_MMU_ATS_ADDR_RANGE_PEER(1)", 0, 0xffffffffu, 0, NULL, NULL },
+	{ 0x100E0C, "NV_PFB_PRI_MMU_ATS_ADDR_RANGE_PEER(2)", 0, 0xffffffffu, 0, NULL, NULL },
+	{ 0x100E10, "NV_PFB_PRI_MMU_ATS_ADDR_RANGE_PEER(3)", 0, 0xffffffffu, 0, NULL, NULL },
+	{ 0x100E14, "NV_PFB_PRI_MMU_ATS_ADDR_RANGE_PEER(4)", 0, 0xffffffffu, 0, NULL, NULL },
+	{ 0x100E18, "NV_PFB_PRI_MMU_ATS_ADDR_RANGE_PEER(5)", 0, 0xffffffffu, 0, NULL, NULL },
+	{ 0x100E1C, "NV_PFB_PRI_MMU_ATS_ADDR_RANGE_PEER(6)", 0, 0xffffffffu, 0, NULL, NULL },
+	{ 0x100E20, "NV_PFB_PRI_MMU_ATS_ADDR_RANGE_PEER(7)", 0, 0xffffffffu, 0, NULL, NULL },
+	FB_REGS(0),
+	FB_REGS(1),
+	{ R_FAULT_ADDR_LO, "NV_PFB_PRI_MMU_FAULT_ADDR_LO", 0, 0, 0, NULL, NULL },
+	{ R_FAULT_ADDR_HI, "NV_PFB_PRI_MMU_FAULT_ADDR_HI", 0, 0, 0, NULL, NULL },
+	{ R_FAULT_INST_LO, "NV_PFB_PRI_MMU_FAULT_INST_LO", 0, 0, 0, NULL, NULL },
+	{ R_FAULT_INST_HI, "NV_PFB_PRI_MMU_FAULT_INST_HI", 0, 0, 0, NULL, NULL },
+	{ R_FAULT_INFO, "NV_PFB_PRI_MMU_FAULT_INFO", 0, 0, 0, NULL, NULL },
+	/* DROPPED_* (7:0) and VALID (31) are cleared by writing 1 (their CLEAR value). */
+	{ R_FAULT_STATUS, "NV_PFB_PRI_MMU_FAULT_STATUS", 0, 0, 0x800000ffu, rd_status, wr_status },
+	{ R_INV_PASID, "NV_PFB_PRI_MMU_INVALIDATE_PASID", 0, 0x000fffffu, 0, NULL, NULL },
+	{ R_INV_SIZE, "NV_PFB_PRI_MMU_INVALIDATE_SIZE", 0, 0x3fu, 0, NULL, NULL },
+};
+
+static const struct reg_desc bar1_regs[] = {
+	{ R_BAR1_BLOCK, "NV_PBUS_BAR1_BLOCK", 0, 0xbfffffffu, 0, NULL, NULL },
+};
+static const struct reg_desc bar2_regs[] = {
+	{ R_BAR2_BLOCK, "NV_PBUS_BAR2_BLOCK", 0, 0xbfffffffu, 0, NULL, NULL },
+};
+
+#define NREGS(t) (sizeof(t) / sizeof((t)[0]))
+
+/* ---------------------------------------------------------------- BAR1 / BAR2 */
+
+nvm_status nvm_mmu_bar_translate(nvm_gpu *gpu, int bar, uint64_t off, nvm_mmu_access access, nvm_mmu_result *res)
+{
+	struct mmu *m = mmu_of(gpu);
+	if (!gpu || !res || (bar != 1 && bar != 2))
+		return NVM_ERR_ARG;
+	if (!m)
+		return NVM_ERR_NOENT;
+	uint32_t blk = reg(m, bar == 1 ? R_BAR1_BLOCK : R_BAR2_BLOCK);
+	if (!FIELD_GET(blk, 31, 31)) {
+		/* MODE PHYSICAL. UNVERIFIED: the BAR then maps VRAM from 0. */
+		memset(res, 0, sizeof(*res));
+		res->fault = NVM_MMU_FAULT_NONE;
+		res->target = NVM_MMU_TGT_VID;
+		res->pa = off;
+		res->page_size = 4096;
+		res->level = -1;
+		return NVM_OK;
+	}
+	nvm_mmu_request req = { 0 };
+	req.inst_target = FIELD_GET(blk, 29, 28);
+	req.inst_addr = (uint64_t)FIELD_GET(blk, 27, 0) << 12; /* PTR_SHIFT 12 */
+	req.veid = -1;
+	req.va = off;
+	req.access = access;
+	req.engine_id = bar == 1 ? NVM_MMU_ENG_BAR1 : NVM_MMU_ENG_BAR2;
+	req.client_type = NVM_MMU_CLIENT_HUB;
+	req.client_id = 7;  /* UNVERIFIED: BAR accesses come from HOST_CPU */
+	req.privileged = 1; /* UNVERIFIED: BAR accesses are privileged */
+	translate(m, &req, res, false, 0);
+	return NVM_OK;
+}
+
+static nvm_status bar_access(nvm_gpu *gpu, int bar, uint64_t off, void *buf, size_t len, bool write)
+{
+	uint8_t *p = buf;
+	while (len) {
+		nvm_mmu_result r;
+		nvm_status st = nvm_mmu_bar_translate(gpu, bar, off, write ? NVM_MMU_WRITE : NVM_MMU_READ, &r);
+		if (st)
+			return st;
+		if (r.fault != NVM_MMU_FAULT_NONE)
+			return NVM_ERR_RANGE;
+		size_t n = (size_t)(4096 - (off & 4095));
+		if (n > len)
+			n = len;
+		if (r.sparse) {
+			if (!write)
+				memset(p, 0, n);
+		} else {
+			nvm_aperture ap;
+			if (!mmu_pte_aperture(r.target, &ap))
+				return NVM_ERR_APERTURE;
+			st = write ? nvm_mem_write(gpu, ap, r.pa, p, n) : nvm_mem_read(gpu, ap, r.pa, p, n);
+			if (st)
+				return st;
+		}
+		p += n;
+		off += n;
+		len -= n;
+	}
+	return NVM_OK;
+}
+
+nvm_status nvm_mmu_bar_write(nvm_gpu *gpu, int bar, uint64_t off, const void *buf, size_t len)
+{
+	if (!buf && len)
+		return NVM_ERR_ARG;
+	return bar_access(gpu, bar, off, (void *)(uintptr_t)buf, len, true);
+}
+
+nvm_status nvm_mmu_bar_read(nvm_gpu *gpu, int bar, uint64_t off, void *buf, size_t len)
+{
+	if (!buf && len)
+		return NVM_ERR_ARG;
+	return bar_access(gpu, bar, off, buf, len, false);
+}
+
+/* ---------------------------------------------------------------- misc API */
+
+nvm_status nvm_mmu_set_strict_tlb(nvm_gpu *gpu, int on)
+{
+	struct mmu *m = mmu_of(gpu);
+	if (!m)
+		return gpu ? NVM_ERR_NOENT : NVM_ERR_ARG;
+	m->strict = on != 0;
+	return NVM_OK;
+}
+
+size_t nvm_mmu_pending(const nvm_gpu *gpu)
+{
+	struct mmu *m = mmu_of(gpu);
+	return m ? m->npend : 0;
+}
+
+nvm_status nvm_mmu_get_stats(const nvm_gpu *gpu, nvm_mmu_stats *out)
+{
+	struct mmu *m = mmu_of(gpu);
+	if (!out)
+		return NVM_ERR_ARG;
+	if (!m)
+		return gpu ? NVM_ERR_NOENT : NVM_ERR_ARG;
+	*out = m->stats;
+	return NVM_OK;
+}
+
+nvm_status nvm_mmu_set_fault_hook(nvm_gpu *gpu, nvm_mmu_fault_fn fn, void *user)
+{
+	struct mmu *m = mmu_of(gpu);
+	if (!m)
+		return gpu ? NVM_ERR_NOENT : NVM_ERR_ARG;
+	m->hook = fn;
+	m->hook_user = user;
+	return NVM_OK;
+}
+
+/* ---------------------------------------------------------------- block */
+
+static nvm_status mmu_create(nvm_gpu *gpu, const void *data, void **state)
+{
+	struct mmu *m = calloc(1, sizeof(*m));
+	if (!m)
+		return NVM_ERR_NOMEM;
+	m->gpu = gpu;
+	m->chip = data ? data : &mmu_gv100;
+	m->tlb = calloc(TLB_SLOTS, sizeof(*m->tlb));
+	m->pdc = calloc(PDC_SLOTS, sizeof(*m->pdc));
+	if (!m->tlb || !m->pdc) {
+		free(m->tlb);
+		free(m->pdc);
+		free(m);
+		return NVM_ERR_NOMEM;
+	}
+	*state = m;
+	nvm_status st = bus_add(gpu, &(struct reg_block){ .name = "mmu",
+	                                                  .base = 0x100A20,
+	                                                  .size = 0x18,
+	                                                  .regs = niso_regs,
+	                                                  .nregs = NREGS(niso_regs),
+	                                                  .ctx = m });
+	if (!st)
+		st = bus_add(gpu, &(struct reg_block){ .name = "mmu",
+		                                       .base = R_BIND_IMB,
+		                                       .size = 0x100D00 - R_BIND_IMB,
+		                                       .regs = hub_regs,
+		                                       .nregs = NREGS(hub_regs),
+		                                       .ctx = m });
+	if (!st)
+		st = bus_add(gpu, &(struct reg_block){ .name = "mmu",
+		                                       .base = R_ATS_LOCAL,
+		                                       .size = 0x6C,
+		                                       .regs = fb_regs,
+		                                       .nregs = NREGS(fb_regs),
+		                                       .ctx = m });
+	if (!st)
+		st = bus_add(gpu, &(struct reg_block){ .name = "mmu",
+		                                       .base = R_BAR1_BLOCK,
+		                                       .size = 4,
+		                                       .regs = bar1_regs,
+		                                       .nregs = 1,
+		                                       .ctx = m });
+	if (!st)
+		st = bus_add(gpu, &(struct reg_block){ .name = "mmu",
+		                                       .base = R_BAR2_BLOCK,
+		                                       .size = 4,
+		                                       .regs = bar2_regs,
+		                                       .nregs = 1,
+		                                       .ctx = m });
+	if (st) {
+		/* nvm_open only destroys blocks that were created. */
+		free(m->tlb);
+		free(m->pdc);
+		free(m);
+		*state = NULL;
+	}
+	return st;
+}
+
+static void mmu_destroy(nvm_gpu *gpu, void *state)
+{
+	(void)gpu;
+	struct mmu *m = state;
+	if (!m)
+		return;
+	free(m->tlb);
+	free(m->pdc);
+	free(m->pend);
+	free(m);
+}
+
+const struct block_class mmu_class = { "mmu", BLK_MMU, mmu_create, mmu_destroy, NULL };

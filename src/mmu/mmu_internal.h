@@ -1,0 +1,57 @@
+/*
+ * Internal interface of the GMMU block (src/mmu/): the ver2 format helpers
+ * shared by the walker, the enumerator and the block.
+ */
+#ifndef NVM_MMU_INTERNAL_H
+#define NVM_MMU_INTERNAL_H
+
+#include "core/core.h"
+#include "nvmodel/mmu.h"
+
+/* A manual-style hi:lo field of a 64-bit entry (both bits inside one word). */
+#define F64(v, hi, lo)                                                                                                 \
+	((((uint64_t)(v)) >> (lo)) & ((((hi) - (lo)) == 63) ? ~0ull : ((1ull << ((hi) - (lo) + 1)) - 1ull)))
+
+/* ver2 VA: 49 bits (gp100-mmu-format "Upto 49 Bits of VA"). */
+#define MMU_VA_BITS 49
+
+/* Maps a RAMIN-encoded target (0 VID, 1 INVALID, 2 SYS_COH, 3 SYS_NCOH) to
+ * an aperture; false for INVALID. */
+bool mmu_ramin_aperture(unsigned target, nvm_aperture *ap);
+/* Same for the PTE encoding (0 VID, 1 PEER, 2, 3); false for PEER. */
+bool mmu_pte_aperture(nvm_mmu_target t, nvm_aperture *ap);
+
+/* Is kind one of the NV_MMU_PTE_KIND_* values gv100_dev_mmu.ref defines
+ * (INVALID excluded)? */
+bool mmu_kind_valid(unsigned kind);
+
+/* Reads and decodes a ver2 PTE for a page of page_size covering va into res
+ * (no access check). Returns the VALID bit. */
+int mmu_pte_decode(uint64_t pte, uint64_t page_size, uint64_t va, nvm_mmu_result *res);
+/* Applies kind / privilege / read-only / atomic checks; sets res->fault. */
+void mmu_check_access(nvm_mmu_result *res, nvm_mmu_access access, int privileged);
+
+/* The page tables under one dual PDE0. */
+struct mmu_pt_pair {
+	bool big_present, small_present;
+	nvm_mmu_target big_tgt, small_tgt;
+	uint64_t big_table, small_table;
+};
+
+/* The tables a walk went through: have[l] / tgt[l] / table[l] for the
+ * PDE2, PDE1 and PDE0 tables (l = 1..3), and pp (have[4]) for the page
+ * tables under the PDE0. What a page-directory cache keeps. */
+struct mmu_walk_path {
+	bool have[5];
+	nvm_mmu_target tgt[4];
+	uint64_t table[4];
+	struct mmu_pt_pair pp;
+};
+
+/* The ver2 walk from level start (0 = the PDB table tgt/table; 1..3 = a
+ * PDE2/PDE1/PDE0 table; 4 = the page tables pp). path may be NULL. */
+void mmu_walk_from(nvm_gpu *gpu, int start, nvm_mmu_target tgt, uint64_t table, const struct mmu_pt_pair *pp,
+                   uint64_t va, nvm_mmu_access access, int privileged, nvm_mmu_result *res,
+                   nvm_mmu_walk_trace *tr, struct mmu_walk_path *path);
+
+#endif

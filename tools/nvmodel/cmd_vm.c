@@ -1,0 +1,435 @@
+/*
+ * nvmodel vm walk | dump: the ver2 page tables of a memory image.
+ *
+ * The images (--vram, --sysmem) are loaded into a GPU's apertures sized to
+ * the files, so a table pointer past the end of an image is reported as a
+ * fault, as the library's bounds checks make it.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "nvmodel/mmu.h"
+#include "nvmodel/nvmodel.h"
+
+#define DEFAULT_MAX_ENTRIES 4000000ull
+
+struct vm_opts {
+	const char *vram, *sysmem, *pdb_s, *va_s, *access_s, *max_s;
+	bool json, dot, priv;
+	unsigned pdb_target;
+	uint64_t pdb, va, max_entries;
+	nvm_mmu_access access;
+};
+
+static void walk_help(void)
+{
+	printf("usage: %s vm walk --vram FILE [--sysmem FILE] --pdb APERTURE:ADDR --va VA\n"
+	       "                  [--access read|write|atomic|prefetch] [--priv] [--json]\n\n"
+	       "Walks the Volta ver2 page tables rooted at the page directory base for one\n"
+	       "virtual address and prints every level visited (table, index, raw entry,\n"
+	       "decoded fields) and the translation or the fault. APERTURE is vram,\n"
+	       "sysmem_coh or sysmem_ncoh (sysmem = sysmem_coh). --priv makes the access\n"
+	       "privileged. Exit 0: translated (or sparse); 1: the walk faults.\n",
+	       cli_prog);
+}
+
+static void dump_help(void)
+{
+	printf("usage: %s vm dump --vram FILE [--sysmem FILE] --pdb APERTURE:ADDR\n"
+	       "                  [--json | --dot] [--max-entries N]\n\n"
+	       "Lists every mapping of a ver2 page-table tree as ranges (VA range -> PA\n"
+	       "range, size, page size, attributes); --json gives JSON Lines, --dot a\n"
+	       "Graphviz picture of the tables. Reading stops after N entries (default\n"
+	       "%llu) so that looping or huge trees end: exit 1 then.\n",
+	       cli_prog, (unsigned long long)DEFAULT_MAX_ENTRIES);
+}
+
+static int parse_pdb(const char *cmd, const char *s, unsigned *target, uint64_t *addr)
+{
+	const char *colon = strchr(s, ':');
+	if (!colon)
+		return cli_usage_error(cmd, "--pdb wants APERTURE:ADDR, got '%s'", s);
+	size_t n = (size_t)(colon - s);
+	if (n == 4 && !strncmp(s, "vram", 4))
+		*target = NVM_MMU_PDB_VID;
+	else if ((n == 6 && !strncmp(s, "sysmem", 6)) || (n == 10 && !strncmp(s, "sysmem_coh", 10)))
+		*target = NVM_MMU_PDB_SYS_COH;
+	else if (n == 11 && !strncmp(s, "sysmem_ncoh", 11))
+		*target = NVM_MMU_PDB_SYS_NCOH;
+	else
+		return cli_usage_error(cmd, "unknown aperture '%.*s' in --pdb (vram, sysmem_coh, sysmem_ncoh)", (int)n,
+		                       s);
+	if (!cli_parse_u64(colon + 1, addr))
+		return cli_usage_error(cmd, "bad address in --pdb '%s'", s);
+	if (*addr & 0xfff)
+		return cli_usage_error(cmd, "--pdb address 0x%llx is not 4 KiB aligned", (unsigned long long)*addr);
+	return 0;
+}
+
+static int parse_opts(const char *cmd, int argc, char **argv, struct vm_opts *o, bool walk)
+{
+	memset(o, 0, sizeof(*o));
+	for (int i = 1; i < argc; i++) {
+		int r;
+		if ((r = cli_opt(argc, argv, &i, "--vram", &o->vram)) ||
+		    (r = cli_opt(argc, argv, &i, "--sysmem", &o->sysmem)) ||
+		    (r = cli_opt(argc, argv, &i, "--pdb", &o->pdb_s)) ||
+		    (walk && (r = cli_opt(argc, argv, &i, "--va", &o->va_s))) ||
+		    (walk && (r = cli_opt(argc, argv, &i, "--access", &o->access_s))) ||
+		    (!walk && (r = cli_opt(argc, argv, &i, "--max-entries", &o->max_s)))) {
+			if (r < 0)
+				return cli_usage_error(cmd, "%s needs a value", argv[i]);
+			continue;
+		}
+		if (!strcmp(argv[i], "--json"))
+			o->json = true;
+		else if (!walk && !strcmp(argv[i], "--dot"))
+			o->dot = true;
+		else if (walk && !strcmp(argv[i], "--priv"))
+			o->priv = true;
+		else
+			return cli_usage_error(cmd, "unexpected argument '%s'", argv[i]);
+	}
+	if (!o->vram)
+		return cli_usage_error(cmd, "--vram FILE is required");
+	if (!o->pdb_s)
+		return cli_usage_error(cmd, "--pdb APERTURE:ADDR is required");
+	if (parse_pdb(cmd, o->pdb_s, &o->pdb_target, &o->pdb))
+		return EXIT_USAGE;
+	if (walk) {
+		if (!o->va_s)
+			return cli_usage_error(cmd, "--va VA is required");
+		if (!cli_parse_u64(o->va_s, &o->va))
+			return cli_usage_error(cmd, "bad --va '%s'", o->va_s);
+		o->access = NVM_MMU_READ;
+		if (o->access_s && nvm_mmu_parse_access(o->access_s, &o->access))
+			return cli_usage_error(cmd, "bad --access '%s' (read, write, atomic, prefetch)", o->access_s);
+	} else {
+		o->max_entries = DEFAULT_MAX_ENTRIES;
+		if (o->max_s && (!cli_parse_u64(o->max_s, &o->max_entries) || !o->max_entries))
+			return cli_usage_error(cmd, "bad --max-entries '%s'", o->max_s);
+	}
+	if (o->json && o->dot)
+		return cli_usage_error(cmd, "--json and --dot exclude each other");
+	return 0;
+}
+
+/* Loads an image into an aperture, skipping zero pages (memory stays sparse). */
+static int load_image(const char *cmd, nvm_gpu *gpu, nvm_aperture ap, const uint8_t *data, size_t len)
+{
+	static const uint8_t zero[4096];
+	for (size_t off = 0; off < len; off += 4096) {
+		size_t n = len - off < 4096 ? len - off : 4096;
+		if (!memcmp(data + off, zero, n))
+			continue;
+		if (nvm_mem_write(gpu, ap, off, data + off, n))
+			return cli_error(EXIT_INTERNAL, cmd, "cannot load the memory image");
+	}
+	return 0;
+}
+
+static uint64_t round_page(size_t len)
+{
+	uint64_t r = ((uint64_t)len + 4095) & ~4095ull;
+	return r ? r : 4096;
+}
+
+static int open_images(const char *cmd, const struct vm_opts *o, nvm_gpu **gpu)
+{
+	const char *err;
+	size_t vlen = 0, slen = 0;
+	uint8_t *v = cli_read_file(o->vram, &vlen, &err);
+	if (!v)
+		return cli_error(EXIT_USAGE, cmd, "%s: %s", o->vram, err);
+	uint8_t *s = NULL;
+	if (o->sysmem) {
+		s = cli_read_file(o->sysmem, &slen, &err);
+		if (!s) {
+			free(v);
+			return cli_error(EXIT_USAGE, cmd, "%s: %s", o->sysmem, err);
+		}
+	}
+	nvm_config cfg = { .chip = "gv100", .vram_size = round_page(vlen), .sysmem_size = round_page(slen) };
+	const nvm_chip_info *ci = nvm_chip_find("gv100");
+	int rc = 0;
+	if (cfg.vram_size > ci->vram_max || cfg.sysmem_size > ci->sysmem_max)
+		rc = cli_error(EXIT_USAGE, cmd, "memory image too large for gv100");
+	else if (nvm_open(&cfg, gpu))
+		rc = cli_error(EXIT_INTERNAL, cmd, "cannot create the GPU");
+	else if (load_image(cmd, *gpu, NVM_AP_VRAM, v, vlen) || (s && load_image(cmd, *gpu, NVM_AP_SYSMEM, s, slen)))
+		rc = EXIT_INTERNAL;
+	free(v);
+	free(s);
+	if (rc && *gpu) {
+		nvm_close(*gpu);
+		*gpu = NULL;
+	}
+	return rc;
+}
+
+static const char *pde_ap_name(unsigned a)
+{
+	static const char *const n[4] = { "invalid", "vram", "sysmem_coh", "sysmem_ncoh" };
+	return n[a & 3];
+}
+
+/* Decoded fields of one level's entry, for the text output. */
+static void print_fields(const nvm_mmu_walk_level *l)
+{
+	uint64_t e = l->raw[0];
+	if (!strcmp(l->name, "PTE_BIG") || !strcmp(l->name, "PTE_SMALL") || (!strcmp(l->name, "PDE0") && (e & 1))) {
+		unsigned ap = (unsigned)(e >> 1) & 3;
+		uint64_t addr = (ap == 0 || ap == 1 ? (e >> 8) & ((1ull << 25) - 1) : (e >> 8) & ((1ull << 46) - 1))
+		                << 12;
+		printf("  %s valid=%u aperture=%s vol=%u encrypted=%u priv=%u ro=%u atomic_disable=%u kind=0x%02x "
+		       "addr=0x%llx",
+		       (l->nwords == 2) ? "2M PTE" : "PTE", (unsigned)(e & 1), nvm_mmu_target_name((nvm_mmu_target)ap),
+		       (unsigned)(e >> 3) & 1, (unsigned)(e >> 4) & 1, (unsigned)(e >> 5) & 1, (unsigned)(e >> 6) & 1,
+		       (unsigned)(e >> 7) & 1, (unsigned)(e >> 56), (unsigned long long)addr);
+		if (ap == 1)
+			printf(" peer=%u", (unsigned)(e >> 33) & 7);
+		return;
+	}
+	if (l->nwords == 2) {
+		unsigned ab = (unsigned)(e >> 1) & 3, as = (unsigned)(l->raw[1] >> 1) & 3;
+		uint64_t big = (ab == 1 ? (e >> 4) & ((1ull << 29) - 1) : (e >> 4) & ((1ull << 50) - 1)) << 8;
+		uint64_t sm = (as == 1 ? (l->raw[1] >> 8) & ((1ull << 25) - 1) : (l->raw[1] >> 8) & ((1ull << 46) - 1))
+		              << 12;
+		printf("  big: aperture=%s vol=%u addr=0x%llx  small: aperture=%s vol=%u addr=0x%llx", pde_ap_name(ab),
+		       (unsigned)(e >> 3) & 1, (unsigned long long)(ab ? big : 0), pde_ap_name(as),
+		       (unsigned)(l->raw[1] >> 3) & 1, (unsigned long long)(as ? sm : 0));
+		return;
+	}
+	unsigned ap = (unsigned)(e >> 1) & 3;
+	uint64_t addr = (ap == 1 ? (e >> 8) & ((1ull << 25) - 1) : (e >> 8) & ((1ull << 46) - 1)) << 12;
+	printf("  is_pte=%u aperture=%s vol=%u no_ats=%u addr=0x%llx", (unsigned)(e & 1), pde_ap_name(ap),
+	       (unsigned)(e >> 3) & 1, (unsigned)(e >> 5) & 1, (unsigned long long)(ap ? addr : 0));
+}
+
+static const char *pdb_ap_name(unsigned t)
+{
+	return t == NVM_MMU_PDB_VID ? "vram" : t == NVM_MMU_PDB_SYS_NCOH ? "sysmem_ncoh" : "sysmem_coh";
+}
+
+static void walk_text(const struct vm_opts *o, const nvm_mmu_result *r, const nvm_mmu_walk_trace *tr)
+{
+	printf("va 0x%016llx pdb %s:0x%llx access %s%s\n", (unsigned long long)o->va, pdb_ap_name(o->pdb_target),
+	       (unsigned long long)o->pdb, nvm_mmu_access_name(o->access), o->priv ? " privileged" : "");
+	for (int i = 0; i < tr->n; i++) {
+		const nvm_mmu_walk_level *l = &tr->lv[i];
+		printf("%-9s %s:0x%010llx[%u] @0x%llx", l->name, nvm_mmu_target_name((nvm_mmu_target)l->table_target),
+		       (unsigned long long)l->table, l->index, (unsigned long long)l->entry_addr);
+		if (!l->read_ok) {
+			printf("  entry outside the %s image\n", nvm_mmu_target_name((nvm_mmu_target)l->table_target));
+			continue;
+		}
+		if (l->nwords == 2)
+			printf(" = 0x%016llx 0x%016llx\n         ", (unsigned long long)l->raw[0],
+			       (unsigned long long)l->raw[1]);
+		else
+			printf(" = 0x%016llx\n         ", (unsigned long long)l->raw[0]);
+		print_fields(l);
+		printf("\n");
+	}
+	if (r->fault != NVM_MMU_FAULT_NONE)
+		printf("result: fault %s\n", nvm_mmu_fault_type_name((unsigned)r->fault));
+	else if (r->sparse)
+		printf("result: sparse (0x%llx range): reads 0, writes dropped\n", (unsigned long long)r->page_size);
+	else
+		printf("result: %s 0x%llx page %lluK kind 0x%02x priv=%d ro=%d vol=%d atomic_disable=%d encrypted=%d\n",
+		       nvm_mmu_target_name(r->target), (unsigned long long)r->pa,
+		       (unsigned long long)(r->page_size >> 10), r->kind, r->priv, r->ro, r->vol, r->atomic_disable,
+		       r->encrypted);
+}
+
+static void walk_json(const struct vm_opts *o, const nvm_mmu_result *r, const nvm_mmu_walk_trace *tr)
+{
+	printf("{\"va\": %llu, \"pdb\": {\"aperture\": \"%s\", \"addr\": %llu}, \"access\": \"%s\", \"privileged\": "
+	       "%s, ",
+	       (unsigned long long)o->va, pdb_ap_name(o->pdb_target), (unsigned long long)o->pdb,
+	       nvm_mmu_access_name(o->access), o->priv ? "true" : "false");
+	printf("\"fault\": ");
+	if (r->fault != NVM_MMU_FAULT_NONE)
+		json_str(stdout, nvm_mmu_fault_type_name((unsigned)r->fault));
+	else
+		printf("null");
+	bool mapped = r->fault == NVM_MMU_FAULT_NONE && !r->sparse;
+	printf(", \"sparse\": %s, \"aperture\": ", r->sparse ? "true" : "false");
+	if (mapped || (r->fault != NVM_MMU_FAULT_NONE && r->page_size))
+		printf("\"%s\", \"pa\": %llu, \"page_size\": %llu, \"kind\": %u, \"priv\": %s, \"ro\": %s, \"vol\": "
+		       "%s, "
+		       "\"atomic_disable\": %s, \"encrypted\": %s, \"peer\": %u",
+		       nvm_mmu_target_name(r->target), (unsigned long long)r->pa, (unsigned long long)r->page_size,
+		       r->kind, r->priv ? "true" : "false", r->ro ? "true" : "false", r->vol ? "true" : "false",
+		       r->atomic_disable ? "true" : "false", r->encrypted ? "true" : "false", r->peer);
+	else
+		printf("null, \"pa\": null, \"page_size\": null");
+	if (r->sparse)
+		printf(", \"sparse_size\": %llu", (unsigned long long)r->page_size);
+	printf(", \"levels\": [");
+	for (int i = 0; i < tr->n; i++) {
+		const nvm_mmu_walk_level *l = &tr->lv[i];
+		printf("%s{\"level\": \"%s\", \"table_aperture\": \"%s\", \"table\": %llu, \"index\": %u, "
+		       "\"entry_addr\": %llu, "
+		       "\"read_ok\": %s, \"raw\": [%llu",
+		       i ? ", " : "", l->name, nvm_mmu_target_name((nvm_mmu_target)l->table_target),
+		       (unsigned long long)l->table, l->index, (unsigned long long)l->entry_addr,
+		       l->read_ok ? "true" : "false", (unsigned long long)l->raw[0]);
+		if (l->nwords == 2)
+			printf(", %llu", (unsigned long long)l->raw[1]);
+		printf("]}");
+	}
+	printf("]}\n");
+}
+
+static int vm_walk(int argc, char **argv)
+{
+	const char *cmd = "vm walk";
+	if (cli_wants_help(argc, argv)) {
+		walk_help();
+		return EXIT_OK;
+	}
+	struct vm_opts o;
+	int rc = parse_opts(cmd, argc, argv, &o, true);
+	if (rc)
+		return rc;
+	nvm_gpu *gpu = NULL;
+	if ((rc = open_images(cmd, &o, &gpu)))
+		return rc;
+	nvm_mmu_result r;
+	nvm_mmu_walk_trace tr;
+	nvm_mmu_walk(gpu, o.pdb_target, o.pdb, o.va, o.access, o.priv, &r, &tr);
+	if (o.json)
+		walk_json(&o, &r, &tr);
+	else
+		walk_text(&o, &r, &tr);
+	nvm_close(gpu);
+	return r.fault == NVM_MMU_FAULT_NONE ? EXIT_OK : EXIT_FAIL;
+}
+
+/* ---------------------------------------------------------------- dump */
+
+struct dump_state {
+	const struct vm_opts *o;
+	bool have;
+	nvm_mmu_mapping cur; /* the range being merged */
+	uint64_t count, ranges;
+};
+
+static bool same_attrs(const nvm_mmu_result *a, const nvm_mmu_result *b)
+{
+	return a->sparse == b->sparse && a->target == b->target && a->kind == b->kind && a->priv == b->priv &&
+	       a->ro == b->ro && a->vol == b->vol && a->atomic_disable == b->atomic_disable &&
+	       a->encrypted == b->encrypted && a->peer == b->peer;
+}
+
+static void flush_range(struct dump_state *d)
+{
+	if (!d->have)
+		return;
+	const nvm_mmu_mapping *m = &d->cur;
+	const nvm_mmu_result *a = &m->attr;
+	d->ranges++;
+	if (d->o->json) {
+		printf("{\"va\": %llu, \"size\": %llu, \"sparse\": %s", (unsigned long long)m->va,
+		       (unsigned long long)m->size, a->sparse ? "true" : "false");
+		if (!a->sparse)
+			printf(", \"aperture\": \"%s\", \"pa\": %llu, \"page_size\": %llu, \"kind\": %u, \"priv\": %s, "
+			       "\"ro\": %s, "
+			       "\"vol\": %s, \"atomic_disable\": %s, \"encrypted\": %s, \"peer\": %u",
+			       nvm_mmu_target_name(a->target), (unsigned long long)a->pa,
+			       (unsigned long long)a->page_size, a->kind, a->priv ? "true" : "false",
+			       a->ro ? "true" : "false", a->vol ? "true" : "false",
+			       a->atomic_disable ? "true" : "false", a->encrypted ? "true" : "false", a->peer);
+		printf("}\n");
+	} else if (!d->o->dot) {
+		printf("0x%012llx-0x%012llx ", (unsigned long long)m->va, (unsigned long long)(m->va + m->size - 1));
+		if (a->sparse)
+			printf("sparse%*s size 0x%llx\n", 38, "", (unsigned long long)m->size);
+		else
+			printf("-> %-11s 0x%012llx-0x%012llx size 0x%llx page %lluK kind 0x%02x %s%s%s%s%s\n",
+			       nvm_mmu_target_name(a->target), (unsigned long long)a->pa,
+			       (unsigned long long)(a->pa + m->size - 1), (unsigned long long)m->size,
+			       (unsigned long long)(a->page_size >> 10), a->kind, a->ro ? "ro" : "rw",
+			       a->priv ? " priv" : "", a->vol ? " vol" : "", a->atomic_disable ? " atomic_disable" : "",
+			       a->encrypted ? " encrypted" : "");
+	}
+	d->have = false;
+}
+
+static int dump_map(void *user, const nvm_mmu_mapping *m)
+{
+	struct dump_state *d = user;
+	d->count++;
+	nvm_mmu_mapping *c = &d->cur;
+	if (d->have && c->va + c->size == m->va && same_attrs(&c->attr, &m->attr) &&
+	    c->attr.page_size == m->attr.page_size && (m->attr.sparse || c->attr.pa + c->size == m->attr.pa)) {
+		c->size += m->size;
+		return 0;
+	}
+	flush_range(d);
+	d->cur = *m;
+	d->have = true;
+	return 0;
+}
+
+static int dump_edge(void *user, const char *level, nvm_mmu_target tgt, uint64_t table, unsigned index,
+                     const char *child_level, nvm_mmu_target ctgt, uint64_t child)
+{
+	(void)user;
+	printf("  \"%s %s:0x%llx\" -> \"%s %s:0x%llx\" [label=\"%u\"];\n", level, nvm_mmu_target_name(tgt),
+	       (unsigned long long)table, child_level, nvm_mmu_target_name(ctgt), (unsigned long long)child, index);
+	return 0;
+}
+
+static int vm_dump(int argc, char **argv)
+{
+	const char *cmd = "vm dump";
+	if (cli_wants_help(argc, argv)) {
+		dump_help();
+		return EXIT_OK;
+	}
+	struct vm_opts o;
+	int rc = parse_opts(cmd, argc, argv, &o, false);
+	if (rc)
+		return rc;
+	nvm_gpu *gpu = NULL;
+	if ((rc = open_images(cmd, &o, &gpu)))
+		return rc;
+	struct dump_state d = { &o, false, { 0 }, 0, 0 };
+	nvm_mmu_enum_ops ops = { o.dot ? NULL : dump_map, o.dot ? dump_edge : NULL, &d };
+	if (o.dot)
+		printf("digraph pagetables {\n  node [shape=box];\n");
+	nvm_status st = nvm_mmu_enum(gpu, o.pdb_target, o.pdb, o.max_entries, &ops);
+	flush_range(&d);
+	if (o.dot)
+		printf("}\n");
+	else if (!o.json)
+		printf("%llu range(s) from %llu leaf entries\n", (unsigned long long)d.ranges,
+		       (unsigned long long)d.count);
+	nvm_close(gpu);
+	if (st == NVM_ERR_RANGE)
+		return cli_error(EXIT_FAIL, cmd, "stopped after %llu page-table entries (--max-entries)",
+		                 (unsigned long long)o.max_entries);
+	return EXIT_OK;
+}
+
+int cmd_vm(int argc, char **argv)
+{
+	if (argc < 2)
+		return cli_usage_error("vm", "missing sub-command (walk, dump)");
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		printf("usage: %s vm walk|dump [options]\n\n"
+		       "  walk   translate one VA through ver2 page tables in a memory image\n"
+		       "  dump   list every mapping of a page-table tree (--dot: Graphviz)\n\n"
+		       "Run '%s vm walk --help' for the options.\n",
+		       cli_prog, cli_prog);
+		return EXIT_OK;
+	}
+	if (!strcmp(argv[1], "walk"))
+		return vm_walk(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "dump"))
+		return vm_dump(argc - 1, argv + 1);
+	return cli_usage_error("vm", "unknown sub-command '%s' (walk, dump)", argv[1]);
+}
