@@ -4,7 +4,9 @@
  * (VOLTA_DMA_COPY_A). Transcribed from refs/nvidia-gv100/host-c36f-facts.md,
  * ce-c3b5-facts.md and refs/volta-facts.md section b (facts of NVIDIA's
  * clc36f.h / clc3b5.h). These tables drive the decoder's text output and
- * the assembler's method names; there is no per-method code.
+ * the assembler's method names; there is no per-method code. Field and
+ * value lists that several methods share (a 31:0 VALUE, FALSE/TRUE, the GOB
+ * sizes ...) are one table named after its content (f_value, v_false_true).
  */
 #include <strings.h>
 
@@ -20,10 +22,7 @@ static const pb_field f_c36f_SET_OBJECT[] = {
 	{ "NVCLASS", 15, 0, NULL, 0 },
 	{ "ENGINE", 20, 16, V(v_c36f_SET_OBJECT_ENGINE) },
 };
-static const pb_field f_c36f_ILLEGAL[] = {
-	{ "HANDLE", 31, 0, NULL, 0 },
-};
-static const pb_field f_c36f_NOP[] = {
+static const pb_field f_handle[] = {
 	{ "HANDLE", 31, 0, NULL, 0 },
 };
 static const pb_field f_c36f_SEMAPHOREA[] = {
@@ -32,7 +31,7 @@ static const pb_field f_c36f_SEMAPHOREA[] = {
 static const pb_field f_c36f_SEMAPHOREB[] = {
 	{ "OFFSET_LOWER", 31, 2, NULL, 0 },
 };
-static const pb_field f_c36f_SEMAPHOREC[] = {
+static const pb_field f_payload[] = {
 	{ "PAYLOAD", 31, 0, NULL, 0 },
 };
 static const pb_value v_c36f_SEMAPHORED_OPERATION[] = {
@@ -64,7 +63,7 @@ static const pb_value v_c36f_SEMAPHORED_REDUCTION[] = {
 	{ "INC", 0x6 },
 	{ "DEC", 0x7 },
 };
-static const pb_value v_c36f_SEMAPHORED_FORMAT[] = {
+static const pb_value v_signed_unsigned[] = {
 	{ "SIGNED", 0x0 },
 	{ "UNSIGNED", 0x1 },
 };
@@ -74,22 +73,19 @@ static const pb_field f_c36f_SEMAPHORED[] = {
 	{ "RELEASE_WFI", 20, 20, V(v_c36f_SEMAPHORED_RELEASE_WFI) },
 	{ "RELEASE_SIZE", 24, 24, V(v_c36f_SEMAPHORED_RELEASE_SIZE) },
 	{ "REDUCTION", 30, 27, V(v_c36f_SEMAPHORED_REDUCTION) },
-	{ "FORMAT", 31, 31, V(v_c36f_SEMAPHORED_FORMAT) },
-};
-static const pb_field f_c36f_NON_STALL_INTERRUPT[] = {
-	{ "HANDLE", 31, 0, NULL, 0 },
+	{ "FORMAT", 31, 31, V(v_signed_unsigned) },
 };
 /* MEM_OP_A..D: volta-facts.md section b "MEM_OP fields" (the class listing
  * is incomplete for these); fields that overlap are alternative meanings that
  * depend on MEM_OP_D OPERATION. */
-static const pb_value v_c36f_en_dis[] = {
+static const pb_value v_dis_en[] = {
 	{ "DIS", 0x0 },
 	{ "EN", 0x1 },
 };
 static const pb_field f_c36f_MEM_OP_A[] = {
 	{ "TLB_INVALIDATE_CANCEL_TARGET_CLIENT_UNIT_ID", 5, 0, NULL, 0 },
 	{ "TLB_INVALIDATE_CANCEL_TARGET_GPC_ID", 10, 6, NULL, 0 },
-	{ "TLB_INVALIDATE_SYSMEMBAR", 11, 11, V(v_c36f_en_dis) },
+	{ "TLB_INVALIDATE_SYSMEMBAR", 11, 11, V(v_dis_en) },
 	{ "TLB_INVALIDATE_TARGET_ADDR_LO", 31, 12, NULL, 0 },
 };
 static const pb_field f_c36f_MEM_OP_B[] = {
@@ -167,12 +163,6 @@ static const pb_field f_c36f_SEM_ADDR_LO[] = {
 static const pb_field f_c36f_SEM_ADDR_HI[] = {
 	{ "OFFSET", 7, 0, NULL, 0 },
 };
-static const pb_field f_c36f_SEM_PAYLOAD_LO[] = {
-	{ "PAYLOAD", 31, 0, NULL, 0 },
-};
-static const pb_field f_c36f_SEM_PAYLOAD_HI[] = {
-	{ "PAYLOAD", 31, 0, NULL, 0 },
-};
 static const pb_value v_c36f_SEM_EXECUTE_OPERATION[] = {
 	{ "ACQUIRE", 0x0 },
 	{ "RELEASE", 0x1 },
@@ -182,21 +172,9 @@ static const pb_value v_c36f_SEM_EXECUTE_OPERATION[] = {
 	{ "ACQ_NOR", 0x5 },
 	{ "REDUCTION", 0x6 },
 };
-static const pb_value v_c36f_SEM_EXECUTE_ACQUIRE_SWITCH_TSG[] = {
-	{ "DIS", 0x0 },
-	{ "EN", 0x1 },
-};
-static const pb_value v_c36f_SEM_EXECUTE_RELEASE_WFI[] = {
-	{ "DIS", 0x0 },
-	{ "EN", 0x1 },
-};
 static const pb_value v_c36f_SEM_EXECUTE_PAYLOAD_SIZE[] = {
 	{ "32BIT", 0x0 },
 	{ "64BIT", 0x1 },
-};
-static const pb_value v_c36f_SEM_EXECUTE_RELEASE_TIMESTAMP[] = {
-	{ "DIS", 0x0 },
-	{ "EN", 0x1 },
 };
 static const pb_value v_c36f_SEM_EXECUTE_REDUCTION[] = {
 	{ "IMIN", 0x0 },
@@ -208,18 +186,14 @@ static const pb_value v_c36f_SEM_EXECUTE_REDUCTION[] = {
 	{ "INC", 0x6 },
 	{ "DEC", 0x7 },
 };
-static const pb_value v_c36f_SEM_EXECUTE_REDUCTION_FORMAT[] = {
-	{ "SIGNED", 0x0 },
-	{ "UNSIGNED", 0x1 },
-};
 static const pb_field f_c36f_SEM_EXECUTE[] = {
 	{ "OPERATION", 2, 0, V(v_c36f_SEM_EXECUTE_OPERATION) },
-	{ "ACQUIRE_SWITCH_TSG", 12, 12, V(v_c36f_SEM_EXECUTE_ACQUIRE_SWITCH_TSG) },
-	{ "RELEASE_WFI", 20, 20, V(v_c36f_SEM_EXECUTE_RELEASE_WFI) },
+	{ "ACQUIRE_SWITCH_TSG", 12, 12, V(v_dis_en) },
+	{ "RELEASE_WFI", 20, 20, V(v_dis_en) },
 	{ "PAYLOAD_SIZE", 24, 24, V(v_c36f_SEM_EXECUTE_PAYLOAD_SIZE) },
-	{ "RELEASE_TIMESTAMP", 25, 25, V(v_c36f_SEM_EXECUTE_RELEASE_TIMESTAMP) },
+	{ "RELEASE_TIMESTAMP", 25, 25, V(v_dis_en) },
 	{ "REDUCTION", 30, 27, V(v_c36f_SEM_EXECUTE_REDUCTION) },
-	{ "REDUCTION_FORMAT", 31, 31, V(v_c36f_SEM_EXECUTE_REDUCTION_FORMAT) },
+	{ "REDUCTION_FORMAT", 31, 31, V(v_signed_unsigned) },
 };
 static const pb_value v_c36f_WFI_SCOPE[] = {
 	{ "CURRENT_SCG_TYPE", 0x0 },
@@ -229,7 +203,7 @@ static const pb_value v_c36f_WFI_SCOPE[] = {
 static const pb_field f_c36f_WFI[] = {
 	{ "SCOPE", 0, 0, V(v_c36f_WFI_SCOPE) },
 };
-static const pb_field f_c36f_CRC_CHECK[] = {
+static const pb_field f_value[] = {
 	{ "VALUE", 31, 0, NULL, 0 },
 };
 static const pb_value v_c36f_YIELD_OP[] = {
@@ -250,13 +224,13 @@ static const pb_field f_c36f_CLEAR_FAULTED[] = {
 };
 static const pb_method m_c36f[] = {
 	{ 0x000, "SET_OBJECT", F(f_c36f_SET_OBJECT) },
-	{ 0x004, "ILLEGAL", F(f_c36f_ILLEGAL) },
-	{ 0x008, "NOP", F(f_c36f_NOP) },
+	{ 0x004, "ILLEGAL", F(f_handle) },
+	{ 0x008, "NOP", F(f_handle) },
 	{ 0x010, "SEMAPHOREA", F(f_c36f_SEMAPHOREA) },
 	{ 0x014, "SEMAPHOREB", F(f_c36f_SEMAPHOREB) },
-	{ 0x018, "SEMAPHOREC", F(f_c36f_SEMAPHOREC) },
+	{ 0x018, "SEMAPHOREC", F(f_payload) },
 	{ 0x01c, "SEMAPHORED", F(f_c36f_SEMAPHORED) },
-	{ 0x020, "NON_STALL_INTERRUPT", F(f_c36f_NON_STALL_INTERRUPT) },
+	{ 0x020, "NON_STALL_INTERRUPT", F(f_handle) },
 	{ 0x028, "MEM_OP_A", F(f_c36f_MEM_OP_A) },
 	{ 0x02c, "MEM_OP_B", F(f_c36f_MEM_OP_B) },
 	{ 0x030, "MEM_OP_C", F(f_c36f_MEM_OP_C) },
@@ -264,34 +238,28 @@ static const pb_method m_c36f[] = {
 	{ 0x050, "SET_REFERENCE", F(f_c36f_SET_REFERENCE) },
 	{ 0x05c, "SEM_ADDR_LO", F(f_c36f_SEM_ADDR_LO) },
 	{ 0x060, "SEM_ADDR_HI", F(f_c36f_SEM_ADDR_HI) },
-	{ 0x064, "SEM_PAYLOAD_LO", F(f_c36f_SEM_PAYLOAD_LO) },
-	{ 0x068, "SEM_PAYLOAD_HI", F(f_c36f_SEM_PAYLOAD_HI) },
+	{ 0x064, "SEM_PAYLOAD_LO", F(f_payload) },
+	{ 0x068, "SEM_PAYLOAD_HI", F(f_payload) },
 	{ 0x06c, "SEM_EXECUTE", F(f_c36f_SEM_EXECUTE) },
 	{ 0x078, "WFI", F(f_c36f_WFI) },
-	{ 0x07c, "CRC_CHECK", F(f_c36f_CRC_CHECK) },
+	{ 0x07c, "CRC_CHECK", F(f_value) },
 	{ 0x080, "YIELD", F(f_c36f_YIELD) },
 	{ 0x084, "CLEAR_FAULTED", F(f_c36f_CLEAR_FAULTED) },
 };
 static const pb_field f_c3b5_NOP[] = {
 	{ "PARAMETER", 31, 0, NULL, 0 },
 };
-static const pb_field f_c3b5_PM_TRIGGER[] = {
+static const pb_field f_v[] = {
 	{ "V", 31, 0, NULL, 0 },
 };
-static const pb_field f_c3b5_SET_SEMAPHORE_A[] = {
+static const pb_field f_upper_16_0[] = {
 	{ "UPPER", 16, 0, NULL, 0 },
 };
-static const pb_field f_c3b5_SET_SEMAPHORE_B[] = {
+static const pb_field f_lower[] = {
 	{ "LOWER", 31, 0, NULL, 0 },
-};
-static const pb_field f_c3b5_SET_SEMAPHORE_PAYLOAD[] = {
-	{ "PAYLOAD", 31, 0, NULL, 0 },
 };
 static const pb_field f_c3b5_SET_RENDER_ENABLE_A[] = {
 	{ "UPPER", 7, 0, NULL, 0 },
-};
-static const pb_field f_c3b5_SET_RENDER_ENABLE_B[] = {
-	{ "LOWER", 31, 0, NULL, 0 },
 };
 static const pb_value v_c3b5_SET_RENDER_ENABLE_C_MODE[] = {
 	{ "FALSE", 0x0 },
@@ -303,22 +271,13 @@ static const pb_value v_c3b5_SET_RENDER_ENABLE_C_MODE[] = {
 static const pb_field f_c3b5_SET_RENDER_ENABLE_C[] = {
 	{ "MODE", 2, 0, V(v_c3b5_SET_RENDER_ENABLE_C_MODE) },
 };
-static const pb_value v_c3b5_SET_SRC_PHYS_MODE_TARGET[] = {
+static const pb_value v_local_fb_noncoherent_sysmem[] = {
 	{ "LOCAL_FB", 0x0 },
 	{ "COHERENT_SYSMEM", 0x1 },
 	{ "NONCOHERENT_SYSMEM", 0x2 },
 };
-static const pb_field f_c3b5_SET_SRC_PHYS_MODE[] = {
-	{ "TARGET", 1, 0, V(v_c3b5_SET_SRC_PHYS_MODE_TARGET) },
-	{ "BASIC_KIND", 5, 2, NULL, 0 },
-};
-static const pb_value v_c3b5_SET_DST_PHYS_MODE_TARGET[] = {
-	{ "LOCAL_FB", 0x0 },
-	{ "COHERENT_SYSMEM", 0x1 },
-	{ "NONCOHERENT_SYSMEM", 0x2 },
-};
-static const pb_field f_c3b5_SET_DST_PHYS_MODE[] = {
-	{ "TARGET", 1, 0, V(v_c3b5_SET_DST_PHYS_MODE_TARGET) },
+static const pb_field f_target_basic_kind[] = {
+	{ "TARGET", 1, 0, V(v_local_fb_noncoherent_sysmem) },
 	{ "BASIC_KIND", 5, 2, NULL, 0 },
 };
 static const pb_value v_c3b5_LAUNCH_DMA_DATA_TRANSFER_TYPE[] = {
@@ -326,7 +285,7 @@ static const pb_value v_c3b5_LAUNCH_DMA_DATA_TRANSFER_TYPE[] = {
 	{ "PIPELINED", 0x1 },
 	{ "NON_PIPELINED", 0x2 },
 };
-static const pb_value v_c3b5_LAUNCH_DMA_FLUSH_ENABLE[] = {
+static const pb_value v_false_true[] = {
 	{ "FALSE", 0x0 },
 	{ "TRUE", 0x1 },
 };
@@ -344,31 +303,11 @@ static const pb_value v_c3b5_LAUNCH_DMA_INTERRUPT_TYPE[] = {
 	{ "BLOCKING", 0x1 },
 	{ "NON_BLOCKING", 0x2 },
 };
-static const pb_value v_c3b5_LAUNCH_DMA_SRC_MEMORY_LAYOUT[] = {
+static const pb_value v_blocklinear_pitch[] = {
 	{ "BLOCKLINEAR", 0x0 },
 	{ "PITCH", 0x1 },
 };
-static const pb_value v_c3b5_LAUNCH_DMA_DST_MEMORY_LAYOUT[] = {
-	{ "BLOCKLINEAR", 0x0 },
-	{ "PITCH", 0x1 },
-};
-static const pb_value v_c3b5_LAUNCH_DMA_MULTI_LINE_ENABLE[] = {
-	{ "FALSE", 0x0 },
-	{ "TRUE", 0x1 },
-};
-static const pb_value v_c3b5_LAUNCH_DMA_REMAP_ENABLE[] = {
-	{ "FALSE", 0x0 },
-	{ "TRUE", 0x1 },
-};
-static const pb_value v_c3b5_LAUNCH_DMA_FORCE_RMWDISABLE[] = {
-	{ "FALSE", 0x0 },
-	{ "TRUE", 0x1 },
-};
-static const pb_value v_c3b5_LAUNCH_DMA_SRC_TYPE[] = {
-	{ "VIRTUAL", 0x0 },
-	{ "PHYSICAL", 0x1 },
-};
-static const pb_value v_c3b5_LAUNCH_DMA_DST_TYPE[] = {
+static const pb_value v_virtual_physical[] = {
 	{ "VIRTUAL", 0x0 },
 	{ "PHYSICAL", 0x1 },
 };
@@ -383,19 +322,7 @@ static const pb_value v_c3b5_LAUNCH_DMA_SEMAPHORE_REDUCTION[] = {
 	{ "DEC", 0x7 },
 	{ "FADD", 0xa },
 };
-static const pb_value v_c3b5_LAUNCH_DMA_SEMAPHORE_REDUCTION_SIGN[] = {
-	{ "SIGNED", 0x0 },
-	{ "UNSIGNED", 0x1 },
-};
-static const pb_value v_c3b5_LAUNCH_DMA_SEMAPHORE_REDUCTION_ENABLE[] = {
-	{ "FALSE", 0x0 },
-	{ "TRUE", 0x1 },
-};
-static const pb_value v_c3b5_LAUNCH_DMA_SRC_BYPASS_L2[] = {
-	{ "USE_PTE_SETTING", 0x0 },
-	{ "FORCE_VOLATILE", 0x1 },
-};
-static const pb_value v_c3b5_LAUNCH_DMA_DST_BYPASS_L2[] = {
+static const pb_value v_use_pte_setting_force_volatile[] = {
 	{ "USE_PTE_SETTING", 0x0 },
 	{ "FORCE_VOLATILE", 0x1 },
 };
@@ -405,57 +332,27 @@ static const pb_value v_c3b5_LAUNCH_DMA_VPRMODE[] = {
 };
 static const pb_field f_c3b5_LAUNCH_DMA[] = {
 	{ "DATA_TRANSFER_TYPE", 1, 0, V(v_c3b5_LAUNCH_DMA_DATA_TRANSFER_TYPE) },
-	{ "FLUSH_ENABLE", 2, 2, V(v_c3b5_LAUNCH_DMA_FLUSH_ENABLE) },
+	{ "FLUSH_ENABLE", 2, 2, V(v_false_true) },
 	{ "FLUSH_TYPE", 25, 25, V(v_c3b5_LAUNCH_DMA_FLUSH_TYPE) },
 	{ "SEMAPHORE_TYPE", 4, 3, V(v_c3b5_LAUNCH_DMA_SEMAPHORE_TYPE) },
 	{ "INTERRUPT_TYPE", 6, 5, V(v_c3b5_LAUNCH_DMA_INTERRUPT_TYPE) },
-	{ "SRC_MEMORY_LAYOUT", 7, 7, V(v_c3b5_LAUNCH_DMA_SRC_MEMORY_LAYOUT) },
-	{ "DST_MEMORY_LAYOUT", 8, 8, V(v_c3b5_LAUNCH_DMA_DST_MEMORY_LAYOUT) },
-	{ "MULTI_LINE_ENABLE", 9, 9, V(v_c3b5_LAUNCH_DMA_MULTI_LINE_ENABLE) },
-	{ "REMAP_ENABLE", 10, 10, V(v_c3b5_LAUNCH_DMA_REMAP_ENABLE) },
-	{ "FORCE_RMWDISABLE", 11, 11, V(v_c3b5_LAUNCH_DMA_FORCE_RMWDISABLE) },
-	{ "SRC_TYPE", 12, 12, V(v_c3b5_LAUNCH_DMA_SRC_TYPE) },
-	{ "DST_TYPE", 13, 13, V(v_c3b5_LAUNCH_DMA_DST_TYPE) },
+	{ "SRC_MEMORY_LAYOUT", 7, 7, V(v_blocklinear_pitch) },
+	{ "DST_MEMORY_LAYOUT", 8, 8, V(v_blocklinear_pitch) },
+	{ "MULTI_LINE_ENABLE", 9, 9, V(v_false_true) },
+	{ "REMAP_ENABLE", 10, 10, V(v_false_true) },
+	{ "FORCE_RMWDISABLE", 11, 11, V(v_false_true) },
+	{ "SRC_TYPE", 12, 12, V(v_virtual_physical) },
+	{ "DST_TYPE", 13, 13, V(v_virtual_physical) },
 	{ "SEMAPHORE_REDUCTION", 17, 14, V(v_c3b5_LAUNCH_DMA_SEMAPHORE_REDUCTION) },
-	{ "SEMAPHORE_REDUCTION_SIGN", 18, 18, V(v_c3b5_LAUNCH_DMA_SEMAPHORE_REDUCTION_SIGN) },
-	{ "SEMAPHORE_REDUCTION_ENABLE", 19, 19, V(v_c3b5_LAUNCH_DMA_SEMAPHORE_REDUCTION_ENABLE) },
-	{ "SRC_BYPASS_L2", 20, 20, V(v_c3b5_LAUNCH_DMA_SRC_BYPASS_L2) },
-	{ "DST_BYPASS_L2", 21, 21, V(v_c3b5_LAUNCH_DMA_DST_BYPASS_L2) },
+	{ "SEMAPHORE_REDUCTION_SIGN", 18, 18, V(v_signed_unsigned) },
+	{ "SEMAPHORE_REDUCTION_ENABLE", 19, 19, V(v_false_true) },
+	{ "SRC_BYPASS_L2", 20, 20, V(v_use_pte_setting_force_volatile) },
+	{ "DST_BYPASS_L2", 21, 21, V(v_use_pte_setting_force_volatile) },
 	{ "VPRMODE", 23, 22, V(v_c3b5_LAUNCH_DMA_VPRMODE) },
 	{ "RESERVED_START_OF_COPY", 24, 24, NULL, 0 },
 	{ "RESERVED_ERR_CODE", 31, 28, NULL, 0 },
 };
-static const pb_field f_c3b5_OFFSET_IN_UPPER[] = {
-	{ "UPPER", 16, 0, NULL, 0 },
-};
-static const pb_field f_c3b5_OFFSET_IN_LOWER[] = {
-	{ "VALUE", 31, 0, NULL, 0 },
-};
-static const pb_field f_c3b5_OFFSET_OUT_UPPER[] = {
-	{ "UPPER", 16, 0, NULL, 0 },
-};
-static const pb_field f_c3b5_OFFSET_OUT_LOWER[] = {
-	{ "VALUE", 31, 0, NULL, 0 },
-};
-static const pb_field f_c3b5_PITCH_IN[] = {
-	{ "VALUE", 31, 0, NULL, 0 },
-};
-static const pb_field f_c3b5_PITCH_OUT[] = {
-	{ "VALUE", 31, 0, NULL, 0 },
-};
-static const pb_field f_c3b5_LINE_LENGTH_IN[] = {
-	{ "VALUE", 31, 0, NULL, 0 },
-};
-static const pb_field f_c3b5_LINE_COUNT[] = {
-	{ "VALUE", 31, 0, NULL, 0 },
-};
-static const pb_field f_c3b5_SET_REMAP_CONST_A[] = {
-	{ "V", 31, 0, NULL, 0 },
-};
-static const pb_field f_c3b5_SET_REMAP_CONST_B[] = {
-	{ "V", 31, 0, NULL, 0 },
-};
-static const pb_value v_c3b5_SET_REMAP_COMPONENTS_DST_X[] = {
+static const pb_value v_src_x_no_write[] = {
 	{ "SRC_X", 0x0 },
 	{ "SRC_Y", 0x1 },
 	{ "SRC_Z", 0x2 },
@@ -464,72 +361,25 @@ static const pb_value v_c3b5_SET_REMAP_COMPONENTS_DST_X[] = {
 	{ "CONST_B", 0x5 },
 	{ "NO_WRITE", 0x6 },
 };
-static const pb_value v_c3b5_SET_REMAP_COMPONENTS_DST_Y[] = {
-	{ "SRC_X", 0x0 },
-	{ "SRC_Y", 0x1 },
-	{ "SRC_Z", 0x2 },
-	{ "SRC_W", 0x3 },
-	{ "CONST_A", 0x4 },
-	{ "CONST_B", 0x5 },
-	{ "NO_WRITE", 0x6 },
-};
-static const pb_value v_c3b5_SET_REMAP_COMPONENTS_DST_Z[] = {
-	{ "SRC_X", 0x0 },
-	{ "SRC_Y", 0x1 },
-	{ "SRC_Z", 0x2 },
-	{ "SRC_W", 0x3 },
-	{ "CONST_A", 0x4 },
-	{ "CONST_B", 0x5 },
-	{ "NO_WRITE", 0x6 },
-};
-static const pb_value v_c3b5_SET_REMAP_COMPONENTS_DST_W[] = {
-	{ "SRC_X", 0x0 },
-	{ "SRC_Y", 0x1 },
-	{ "SRC_Z", 0x2 },
-	{ "SRC_W", 0x3 },
-	{ "CONST_A", 0x4 },
-	{ "CONST_B", 0x5 },
-	{ "NO_WRITE", 0x6 },
-};
-static const pb_value v_c3b5_SET_REMAP_COMPONENTS_COMPONENT_SIZE[] = {
-	{ "ONE", 0x0 },
-	{ "TWO", 0x1 },
-	{ "THREE", 0x2 },
-	{ "FOUR", 0x3 },
-};
-static const pb_value v_c3b5_SET_REMAP_COMPONENTS_NUM_SRC_COMPONENTS[] = {
-	{ "ONE", 0x0 },
-	{ "TWO", 0x1 },
-	{ "THREE", 0x2 },
-	{ "FOUR", 0x3 },
-};
-static const pb_value v_c3b5_SET_REMAP_COMPONENTS_NUM_DST_COMPONENTS[] = {
+static const pb_value v_one_four[] = {
 	{ "ONE", 0x0 },
 	{ "TWO", 0x1 },
 	{ "THREE", 0x2 },
 	{ "FOUR", 0x3 },
 };
 static const pb_field f_c3b5_SET_REMAP_COMPONENTS[] = {
-	{ "DST_X", 2, 0, V(v_c3b5_SET_REMAP_COMPONENTS_DST_X) },
-	{ "DST_Y", 6, 4, V(v_c3b5_SET_REMAP_COMPONENTS_DST_Y) },
-	{ "DST_Z", 10, 8, V(v_c3b5_SET_REMAP_COMPONENTS_DST_Z) },
-	{ "DST_W", 14, 12, V(v_c3b5_SET_REMAP_COMPONENTS_DST_W) },
-	{ "COMPONENT_SIZE", 17, 16, V(v_c3b5_SET_REMAP_COMPONENTS_COMPONENT_SIZE) },
-	{ "NUM_SRC_COMPONENTS", 21, 20, V(v_c3b5_SET_REMAP_COMPONENTS_NUM_SRC_COMPONENTS) },
-	{ "NUM_DST_COMPONENTS", 25, 24, V(v_c3b5_SET_REMAP_COMPONENTS_NUM_DST_COMPONENTS) },
+	{ "DST_X", 2, 0, V(v_src_x_no_write) },
+	{ "DST_Y", 6, 4, V(v_src_x_no_write) },
+	{ "DST_Z", 10, 8, V(v_src_x_no_write) },
+	{ "DST_W", 14, 12, V(v_src_x_no_write) },
+	{ "COMPONENT_SIZE", 17, 16, V(v_one_four) },
+	{ "NUM_SRC_COMPONENTS", 21, 20, V(v_one_four) },
+	{ "NUM_DST_COMPONENTS", 25, 24, V(v_one_four) },
 };
-static const pb_value v_c3b5_SET_DST_BLOCK_SIZE_WIDTH[] = {
+static const pb_value v_one_gob[] = {
 	{ "ONE_GOB", 0x0 },
 };
-static const pb_value v_c3b5_SET_DST_BLOCK_SIZE_HEIGHT[] = {
-	{ "ONE_GOB", 0x0 },
-	{ "TWO_GOBS", 0x1 },
-	{ "FOUR_GOBS", 0x2 },
-	{ "EIGHT_GOBS", 0x3 },
-	{ "SIXTEEN_GOBS", 0x4 },
-	{ "THIRTYTWO_GOBS", 0x5 },
-};
-static const pb_value v_c3b5_SET_DST_BLOCK_SIZE_DEPTH[] = {
+static const pb_value v_one_gob_thirtytwo_gobs[] = {
 	{ "ONE_GOB", 0x0 },
 	{ "TWO_GOBS", 0x1 },
 	{ "FOUR_GOBS", 0x2 },
@@ -537,126 +387,58 @@ static const pb_value v_c3b5_SET_DST_BLOCK_SIZE_DEPTH[] = {
 	{ "SIXTEEN_GOBS", 0x4 },
 	{ "THIRTYTWO_GOBS", 0x5 },
 };
-static const pb_value v_c3b5_SET_DST_BLOCK_SIZE_GOB_HEIGHT[] = {
+static const pb_value v_gob_height_fermi_8[] = {
 	{ "GOB_HEIGHT_FERMI_8", 0x1 },
 };
-static const pb_field f_c3b5_SET_DST_BLOCK_SIZE[] = {
-	{ "WIDTH", 3, 0, V(v_c3b5_SET_DST_BLOCK_SIZE_WIDTH) },
-	{ "HEIGHT", 7, 4, V(v_c3b5_SET_DST_BLOCK_SIZE_HEIGHT) },
-	{ "DEPTH", 11, 8, V(v_c3b5_SET_DST_BLOCK_SIZE_DEPTH) },
-	{ "GOB_HEIGHT", 15, 12, V(v_c3b5_SET_DST_BLOCK_SIZE_GOB_HEIGHT) },
+static const pb_field f_width_height_depth_gob_height[] = {
+	{ "WIDTH", 3, 0, V(v_one_gob) },
+	{ "HEIGHT", 7, 4, V(v_one_gob_thirtytwo_gobs) },
+	{ "DEPTH", 11, 8, V(v_one_gob_thirtytwo_gobs) },
+	{ "GOB_HEIGHT", 15, 12, V(v_gob_height_fermi_8) },
 };
-static const pb_field f_c3b5_SET_DST_WIDTH[] = {
-	{ "V", 31, 0, NULL, 0 },
-};
-static const pb_field f_c3b5_SET_DST_HEIGHT[] = {
-	{ "V", 31, 0, NULL, 0 },
-};
-static const pb_field f_c3b5_SET_DST_DEPTH[] = {
-	{ "V", 31, 0, NULL, 0 },
-};
-static const pb_field f_c3b5_SET_DST_LAYER[] = {
-	{ "V", 31, 0, NULL, 0 },
-};
-static const pb_field f_c3b5_SET_DST_ORIGIN[] = {
+static const pb_field f_x_y[] = {
 	{ "X", 15, 0, NULL, 0 },
 	{ "Y", 31, 16, NULL, 0 },
-};
-static const pb_value v_c3b5_SET_SRC_BLOCK_SIZE_WIDTH[] = {
-	{ "ONE_GOB", 0x0 },
-};
-static const pb_value v_c3b5_SET_SRC_BLOCK_SIZE_HEIGHT[] = {
-	{ "ONE_GOB", 0x0 },
-	{ "TWO_GOBS", 0x1 },
-	{ "FOUR_GOBS", 0x2 },
-	{ "EIGHT_GOBS", 0x3 },
-	{ "SIXTEEN_GOBS", 0x4 },
-	{ "THIRTYTWO_GOBS", 0x5 },
-};
-static const pb_value v_c3b5_SET_SRC_BLOCK_SIZE_DEPTH[] = {
-	{ "ONE_GOB", 0x0 },
-	{ "TWO_GOBS", 0x1 },
-	{ "FOUR_GOBS", 0x2 },
-	{ "EIGHT_GOBS", 0x3 },
-	{ "SIXTEEN_GOBS", 0x4 },
-	{ "THIRTYTWO_GOBS", 0x5 },
-};
-static const pb_value v_c3b5_SET_SRC_BLOCK_SIZE_GOB_HEIGHT[] = {
-	{ "GOB_HEIGHT_FERMI_8", 0x1 },
-};
-static const pb_field f_c3b5_SET_SRC_BLOCK_SIZE[] = {
-	{ "WIDTH", 3, 0, V(v_c3b5_SET_SRC_BLOCK_SIZE_WIDTH) },
-	{ "HEIGHT", 7, 4, V(v_c3b5_SET_SRC_BLOCK_SIZE_HEIGHT) },
-	{ "DEPTH", 11, 8, V(v_c3b5_SET_SRC_BLOCK_SIZE_DEPTH) },
-	{ "GOB_HEIGHT", 15, 12, V(v_c3b5_SET_SRC_BLOCK_SIZE_GOB_HEIGHT) },
-};
-static const pb_field f_c3b5_SET_SRC_WIDTH[] = {
-	{ "V", 31, 0, NULL, 0 },
-};
-static const pb_field f_c3b5_SET_SRC_HEIGHT[] = {
-	{ "V", 31, 0, NULL, 0 },
-};
-static const pb_field f_c3b5_SET_SRC_DEPTH[] = {
-	{ "V", 31, 0, NULL, 0 },
-};
-static const pb_field f_c3b5_SET_SRC_LAYER[] = {
-	{ "V", 31, 0, NULL, 0 },
-};
-static const pb_field f_c3b5_SET_SRC_ORIGIN[] = {
-	{ "X", 15, 0, NULL, 0 },
-	{ "Y", 31, 16, NULL, 0 },
-};
-static const pb_field f_c3b5_SRC_ORIGIN_X[] = {
-	{ "VALUE", 31, 0, NULL, 0 },
-};
-static const pb_field f_c3b5_SRC_ORIGIN_Y[] = {
-	{ "VALUE", 31, 0, NULL, 0 },
-};
-static const pb_field f_c3b5_DST_ORIGIN_X[] = {
-	{ "VALUE", 31, 0, NULL, 0 },
-};
-static const pb_field f_c3b5_DST_ORIGIN_Y[] = {
-	{ "VALUE", 31, 0, NULL, 0 },
 };
 static const pb_method m_c3b5[] = {
 	{ 0x100, "NOP", F(f_c3b5_NOP) },
-	{ 0x140, "PM_TRIGGER", F(f_c3b5_PM_TRIGGER) },
-	{ 0x240, "SET_SEMAPHORE_A", F(f_c3b5_SET_SEMAPHORE_A) },
-	{ 0x244, "SET_SEMAPHORE_B", F(f_c3b5_SET_SEMAPHORE_B) },
-	{ 0x248, "SET_SEMAPHORE_PAYLOAD", F(f_c3b5_SET_SEMAPHORE_PAYLOAD) },
+	{ 0x140, "PM_TRIGGER", F(f_v) },
+	{ 0x240, "SET_SEMAPHORE_A", F(f_upper_16_0) },
+	{ 0x244, "SET_SEMAPHORE_B", F(f_lower) },
+	{ 0x248, "SET_SEMAPHORE_PAYLOAD", F(f_payload) },
 	{ 0x254, "SET_RENDER_ENABLE_A", F(f_c3b5_SET_RENDER_ENABLE_A) },
-	{ 0x258, "SET_RENDER_ENABLE_B", F(f_c3b5_SET_RENDER_ENABLE_B) },
+	{ 0x258, "SET_RENDER_ENABLE_B", F(f_lower) },
 	{ 0x25c, "SET_RENDER_ENABLE_C", F(f_c3b5_SET_RENDER_ENABLE_C) },
-	{ 0x260, "SET_SRC_PHYS_MODE", F(f_c3b5_SET_SRC_PHYS_MODE) },
-	{ 0x264, "SET_DST_PHYS_MODE", F(f_c3b5_SET_DST_PHYS_MODE) },
+	{ 0x260, "SET_SRC_PHYS_MODE", F(f_target_basic_kind) },
+	{ 0x264, "SET_DST_PHYS_MODE", F(f_target_basic_kind) },
 	{ 0x300, "LAUNCH_DMA", F(f_c3b5_LAUNCH_DMA) },
-	{ 0x400, "OFFSET_IN_UPPER", F(f_c3b5_OFFSET_IN_UPPER) },
-	{ 0x404, "OFFSET_IN_LOWER", F(f_c3b5_OFFSET_IN_LOWER) },
-	{ 0x408, "OFFSET_OUT_UPPER", F(f_c3b5_OFFSET_OUT_UPPER) },
-	{ 0x40c, "OFFSET_OUT_LOWER", F(f_c3b5_OFFSET_OUT_LOWER) },
-	{ 0x410, "PITCH_IN", F(f_c3b5_PITCH_IN) },
-	{ 0x414, "PITCH_OUT", F(f_c3b5_PITCH_OUT) },
-	{ 0x418, "LINE_LENGTH_IN", F(f_c3b5_LINE_LENGTH_IN) },
-	{ 0x41c, "LINE_COUNT", F(f_c3b5_LINE_COUNT) },
-	{ 0x700, "SET_REMAP_CONST_A", F(f_c3b5_SET_REMAP_CONST_A) },
-	{ 0x704, "SET_REMAP_CONST_B", F(f_c3b5_SET_REMAP_CONST_B) },
+	{ 0x400, "OFFSET_IN_UPPER", F(f_upper_16_0) },
+	{ 0x404, "OFFSET_IN_LOWER", F(f_value) },
+	{ 0x408, "OFFSET_OUT_UPPER", F(f_upper_16_0) },
+	{ 0x40c, "OFFSET_OUT_LOWER", F(f_value) },
+	{ 0x410, "PITCH_IN", F(f_value) },
+	{ 0x414, "PITCH_OUT", F(f_value) },
+	{ 0x418, "LINE_LENGTH_IN", F(f_value) },
+	{ 0x41c, "LINE_COUNT", F(f_value) },
+	{ 0x700, "SET_REMAP_CONST_A", F(f_v) },
+	{ 0x704, "SET_REMAP_CONST_B", F(f_v) },
 	{ 0x708, "SET_REMAP_COMPONENTS", F(f_c3b5_SET_REMAP_COMPONENTS) },
-	{ 0x70c, "SET_DST_BLOCK_SIZE", F(f_c3b5_SET_DST_BLOCK_SIZE) },
-	{ 0x710, "SET_DST_WIDTH", F(f_c3b5_SET_DST_WIDTH) },
-	{ 0x714, "SET_DST_HEIGHT", F(f_c3b5_SET_DST_HEIGHT) },
-	{ 0x718, "SET_DST_DEPTH", F(f_c3b5_SET_DST_DEPTH) },
-	{ 0x71c, "SET_DST_LAYER", F(f_c3b5_SET_DST_LAYER) },
-	{ 0x720, "SET_DST_ORIGIN", F(f_c3b5_SET_DST_ORIGIN) },
-	{ 0x728, "SET_SRC_BLOCK_SIZE", F(f_c3b5_SET_SRC_BLOCK_SIZE) },
-	{ 0x72c, "SET_SRC_WIDTH", F(f_c3b5_SET_SRC_WIDTH) },
-	{ 0x730, "SET_SRC_HEIGHT", F(f_c3b5_SET_SRC_HEIGHT) },
-	{ 0x734, "SET_SRC_DEPTH", F(f_c3b5_SET_SRC_DEPTH) },
-	{ 0x738, "SET_SRC_LAYER", F(f_c3b5_SET_SRC_LAYER) },
-	{ 0x73c, "SET_SRC_ORIGIN", F(f_c3b5_SET_SRC_ORIGIN) },
-	{ 0x744, "SRC_ORIGIN_X", F(f_c3b5_SRC_ORIGIN_X) },
-	{ 0x748, "SRC_ORIGIN_Y", F(f_c3b5_SRC_ORIGIN_Y) },
-	{ 0x74c, "DST_ORIGIN_X", F(f_c3b5_DST_ORIGIN_X) },
-	{ 0x750, "DST_ORIGIN_Y", F(f_c3b5_DST_ORIGIN_Y) },
+	{ 0x70c, "SET_DST_BLOCK_SIZE", F(f_width_height_depth_gob_height) },
+	{ 0x710, "SET_DST_WIDTH", F(f_v) },
+	{ 0x714, "SET_DST_HEIGHT", F(f_v) },
+	{ 0x718, "SET_DST_DEPTH", F(f_v) },
+	{ 0x71c, "SET_DST_LAYER", F(f_v) },
+	{ 0x720, "SET_DST_ORIGIN", F(f_x_y) },
+	{ 0x728, "SET_SRC_BLOCK_SIZE", F(f_width_height_depth_gob_height) },
+	{ 0x72c, "SET_SRC_WIDTH", F(f_v) },
+	{ 0x730, "SET_SRC_HEIGHT", F(f_v) },
+	{ 0x734, "SET_SRC_DEPTH", F(f_v) },
+	{ 0x738, "SET_SRC_LAYER", F(f_v) },
+	{ 0x73c, "SET_SRC_ORIGIN", F(f_x_y) },
+	{ 0x744, "SRC_ORIGIN_X", F(f_value) },
+	{ 0x748, "SRC_ORIGIN_Y", F(f_value) },
+	{ 0x74c, "DST_ORIGIN_X", F(f_value) },
+	{ 0x750, "DST_ORIGIN_Y", F(f_value) },
 };
 
 #define NELEM(a) (sizeof(a) / sizeof(a[0]))
