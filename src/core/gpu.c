@@ -226,28 +226,33 @@ uint64_t nvm_mem_pages(const nvm_gpu *gpu, nvm_aperture ap)
 	return gpu && (unsigned)ap < NVM_AP_COUNT ? gpu->mem[ap].pages : 0;
 }
 
-nvm_status nvm_mem_read(nvm_gpu *gpu, nvm_aperture ap, uint64_t addr, void *buf, size_t len)
+/* The checks every host memory access makes before touching an aperture:
+ * arguments, and an FB pause holding host accesses. */
+static nvm_status host_access(nvm_gpu *gpu, nvm_aperture ap, uint64_t addr, const void *buf, size_t len,
+                              struct mem_space **m)
 {
-	struct mem_space *m = aperture(gpu, ap);
-	if (!m)
+	*m = aperture(gpu, ap);
+	if (!*m)
 		return gpu ? NVM_ERR_APERTURE : NVM_ERR_ARG;
 	if (!buf && len)
 		return NVM_ERR_ARG;
 	if (hold_check(gpu, NVM_HOLD_MEM, "memory", addr))
 		return NVM_ERR_BLOCKED;
-	return mem_read(m, addr, buf, len);
+	return NVM_OK;
+}
+
+nvm_status nvm_mem_read(nvm_gpu *gpu, nvm_aperture ap, uint64_t addr, void *buf, size_t len)
+{
+	struct mem_space *m;
+	nvm_status st = host_access(gpu, ap, addr, buf, len, &m);
+	return st ? st : mem_read(m, addr, buf, len);
 }
 
 nvm_status nvm_mem_write(nvm_gpu *gpu, nvm_aperture ap, uint64_t addr, const void *buf, size_t len)
 {
-	struct mem_space *m = aperture(gpu, ap);
-	if (!m)
-		return gpu ? NVM_ERR_APERTURE : NVM_ERR_ARG;
-	if (!buf && len)
-		return NVM_ERR_ARG;
-	if (hold_check(gpu, NVM_HOLD_MEM, "memory", addr))
-		return NVM_ERR_BLOCKED;
-	return mem_write(m, addr, buf, len);
+	struct mem_space *m;
+	nvm_status st = host_access(gpu, ap, addr, buf, len, &m);
+	return st ? st : mem_write(m, addr, buf, len);
 }
 
 nvm_status nvm_mem_rd32(nvm_gpu *gpu, nvm_aperture ap, uint64_t addr, uint32_t *val)

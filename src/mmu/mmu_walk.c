@@ -177,33 +177,34 @@ static void set_sparse(nvm_mmu_result *res, uint64_t page_size, int level)
 
 
 /* Returns 0 translated or sparse, 1 fault. */
+/* Reads entry idx of a page table into pte, traced; an entry outside memory
+ * is a PTE fault at level 4. */
+static bool read_pte(nvm_gpu *gpu, const char *level, nvm_mmu_target tgt, uint64_t table, unsigned idx, uint64_t pte[2],
+                     nvm_mmu_result *res, nvm_mmu_walk_trace *tr)
+{
+	uint64_t ea = table + idx * 8ull;
+	bool ok = read_entry(gpu, tgt, ea, 1, pte);
+	trace_add(tr, level, tgt, table, idx, ea, 1, pte, ok);
+	if (!ok) {
+		res->oob = 1;
+		set_fault(res, NVM_MMU_FAULT_PTE, 4);
+	}
+	return ok;
+}
+
 static int walk_pts(nvm_gpu *gpu, const struct mmu_pt_pair *pp, uint64_t va, nvm_mmu_result *res, nvm_mmu_walk_trace *tr)
 {
 	uint64_t big[2] = { 0, 0 }, small[2] = { 0, 0 };
 	bool have_big = false, have_small = false;
 	if (pp->big_present) {
-		unsigned idx = (unsigned)F64(va, 20, 16);
-		uint64_t ea = pp->big_table + idx * 8ull;
-		bool ok = read_entry(gpu, pp->big_tgt, ea, 1, big);
-		trace_add(tr, "PTE_BIG", pp->big_tgt, pp->big_table, idx, ea, 1, big, ok);
-		if (!ok) {
-			res->oob = 1;
-			set_fault(res, NVM_MMU_FAULT_PTE, 4);
+		if (!read_pte(gpu, "PTE_BIG", pp->big_tgt, pp->big_table, (unsigned)F64(va, 20, 16), big, res, tr))
 			return 1;
-		}
 		have_big = true;
 	}
 	bool small_hidden = have_big && !(big[0] & 1) && F64(big[0], 5, 5);
 	if (pp->small_present && !small_hidden) {
-		unsigned idx = (unsigned)F64(va, 20, 12);
-		uint64_t ea = pp->small_table + idx * 8ull;
-		bool ok = read_entry(gpu, pp->small_tgt, ea, 1, small);
-		trace_add(tr, "PTE_SMALL", pp->small_tgt, pp->small_table, idx, ea, 1, small, ok);
-		if (!ok) {
-			res->oob = 1;
-			set_fault(res, NVM_MMU_FAULT_PTE, 4);
+		if (!read_pte(gpu, "PTE_SMALL", pp->small_tgt, pp->small_table, (unsigned)F64(va, 20, 12), small, res, tr))
 			return 1;
-		}
 		have_small = true;
 	}
 	res->level = 4;
