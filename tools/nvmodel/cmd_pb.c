@@ -317,18 +317,24 @@ static int make_config(const struct pb_opts *o, pb_config *cfg)
 	return EXIT_OK;
 }
 
+/* What decode and check both start with: the decoder configuration from
+ * the options, then the input words. */
+static int load_pushbuffer(struct pb_opts *o, pb_config *cfg, uint32_t **w, size_t *n, uint64_t *base)
+{
+	int rc = make_config(o, cfg);
+	return rc ? rc : load_words(o, 1, w, n, base);
+}
+
 /* ---------------------------------------------------------------- decode */
 
 static int cmd_pb_decode(struct pb_opts *o)
 {
 	pb_config cfg;
-	int rc = make_config(o, &cfg);
-	if (rc)
-		return rc;
 	uint32_t *w;
 	size_t n;
 	uint64_t base;
-	if ((rc = load_words(o, 1, &w, &n, &base)))
+	int rc = load_pushbuffer(o, &cfg, &w, &n, &base);
+	if (rc)
 		return rc;
 	pb_out out = { .flush = out_to_stdout };
 	pb_printer p;
@@ -383,13 +389,11 @@ static void check_error(void *ctx, const pb_error *e)
 static int cmd_pb_check(struct pb_opts *o)
 {
 	pb_config cfg;
-	int rc = make_config(o, &cfg);
-	if (rc)
-		return rc;
 	uint32_t *w;
 	size_t n;
 	uint64_t base;
-	if ((rc = load_words(o, 1, &w, &n, &base)))
+	int rc = load_pushbuffer(o, &cfg, &w, &n, &base);
+	if (rc)
 		return rc;
 	struct check_ctx c = { .o = o, .format = cfg.format };
 	pb_sink sink = { .ctx = &c, .error = check_error };
