@@ -3,8 +3,8 @@
  *
  * Four variants: nv17 (NV17:NV20, NV25:NV41), nv41 (NV41:G80), g80 (G80:G92)
  * and g92 (G92:GF100). A GPU opened with a chip profile that has HWSQ uses
- * that profile's variant (nv17 -> nv17, nv41 -> nv41, g80/g84 -> g80,
- * g92/gt215 -> g92). The assembler and disassembler work without a GPU.
+ * that profile's variant (nv17 and nv40 -> nv17, nv41 -> nv41, g80/g84 ->
+ * g80, g92/gt215 -> g92); the flags a chip has come from its own profile. The assembler and disassembler work without a GPU.
  */
 #ifndef NVMODEL_HWSQ_H
 #define NVMODEL_HWSQ_H

@@ -499,7 +499,9 @@ static uint32_t apply_overrides(const struct hwsq *h, uint32_t addr, uint32_t v)
 		return v;
 	for (unsigned f = 0; f < 32; f++) {
 		const struct hwsq_flag_def *d = &h->v->flags[f];
-		if (!d->name || d->reg != addr)
+		/* reg 0: FB_PAUSE "doesn't override any actual register bitfield"
+		 * (hwsq.rst), so it must not touch PMC_BOOT_0. */
+		if (!d->name || !d->reg || d->reg != addr)
 			continue;
 		nvm_hwsq_flag_state st = flag_state(h, f);
 		if (st != NVM_HWSQ_UNSET)

@@ -227,6 +227,27 @@ static bool named(struct as *a, const char *t, const char *kind, const char *con
 	return fail(a, "unknown %s '%s' on %s", kind, t, a->v->name);
 }
 
+/* A flag operand. The descriptive names are those of every chip the
+ * variant covers (the nv17 variant spans NV17, with flags 4/5, and NV31+,
+ * with flags 14/15): a name is an encoding, and the variant has it. */
+static bool flag_operand(struct as *a, const char *t, uint64_t *out)
+{
+	static const struct hwsq_variant *const profiles[] = {
+		&hwsq_var_nv17, &hwsq_var_nv40, &hwsq_var_nv41, &hwsq_var_g80, &hwsq_var_g92,
+	};
+	const char *n = (t[0] == '#' || t[0] == '$') ? t + 1 : t;
+	for (size_t p = 0; p < sizeof(profiles) / sizeof(profiles[0]); p++) {
+		const struct hwsq_variant *v = profiles[p];
+		for (unsigned i = 0; v->id == a->v->id && i < 32; i++) {
+			if (v->flags[i].name && !strcasecmp(v->flags[i].name, n)) {
+				*out = i;
+				return true;
+			}
+		}
+	}
+	return named(a, t, "flag", &a->v->flags[0].name, sizeof(a->v->flags[0]), 31, out);
+}
+
 static bool emit_byte(struct as *a, uint8_t b)
 {
 	if (a->pc >= a->v->code_size)
@@ -306,13 +327,13 @@ static bool insn(struct as *a, char **tok, int n)
 		return emit_byte(a, (uint8_t)FIELD_SET(FIELD_SET(op->match, 1, 0, x), 5, 2, y / 2));
 	case HO_FLAG:
 		if (!need_args(a, op->name, nargs, 1) ||
-		    !named(a, tok[1], "flag", &a->v->flags[0].name, sizeof(a->v->flags[0]), 31, &x))
+		    !flag_operand(a, tok[1], &x))
 			return false;
 		return emit_byte(a, (uint8_t)(op->match | x));
 	case HO_EVENT:
 		if (!need_args(a, op->name, nargs, 2) ||
-		    !named(a, tok[1], "event", &a->v->events[0], sizeof(a->v->events[0]), 0xff, &x) ||
-		    !value_max(a, tok[2], 0xff, "event value", &y))
+		    !named(a, tok[1], "event", &a->v->events[0], sizeof(a->v->events[0]), 31, &x) ||
+		    !value_max(a, tok[2], 1, "event value", &y))
 			return false;
 		return emit_byte(a, op->match) && emit_byte(a, (uint8_t)x) && emit_byte(a, (uint8_t)y);
 	case HO_IMM16:

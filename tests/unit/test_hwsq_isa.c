@@ -99,6 +99,16 @@ static void test_asm_errors(void **s)
 	as_fails(NVM_HWSQ_G80, "exit /* open\n", 0, "unterminated");
 	as_fails(NVM_HWSQ_G80, "addr 0x1 + 2\n", 1, "unexpected character");
 	as_fails(NVM_HWSQ_G80, "ewait #nope 1\n", 1, "unknown event");
+	/* envydis/envyas fields: the ewait event is 5 bits (12:8), the value 1 bit (16). */
+	as_fails(NVM_HWSQ_G80, "ewait 1 2\n", 1, "out of range");
+	as_fails(NVM_HWSQ_G80, "ewait 32 1\n", 1, "out of range");
+	/* Known flags by variant (hwsq.rst table): the nv17 variant covers NV17
+	 * (flag 4, NV17:NV40) and NV31+ (flag 14, NV31:G80); nv41 lacks flag 4. */
+	uint8_t b[2];
+	assert_int_equal(as(NVM_HWSQ_NV17, "set1 #pramdac0_unk880_28\nset1 gpio_9_out\n", b), 2);
+	assert_int_equal(b[0], 0xa4);
+	assert_int_equal(b[1], 0xae);
+	as_fails(NVM_HWSQ_NV41, "set1 pramdac0_unk880_28\n", 1, "unknown flag");
 	/* Code RAM: nv17 holds 0x40 bytes. */
 	char big[0x41 * 5 + 1] = { 0 };
 	for (int i = 0; i < 0x41; i++)

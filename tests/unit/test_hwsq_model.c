@@ -513,6 +513,15 @@ static void test_flag_overrides(void **s)
 	wr(gpu, 0x1084, 0);
 	assert_int_equal(rd(gpu, 0x1084), 1u << 22);
 	nvm_close(gpu);
+	/* hwsq.rst: "The FB_PAUSE flag, as opposed to all other flags, doesn't
+	 * override any actual register bitfield" -- not bit 0 of register 0. */
+	gpu = open_chip("nv41");
+	wr(gpu, DEBUG_6, ENABLE | OVERRIDE_MODE);
+	wr(gpu, 0x1314, 0x00010000u); /* flag 16: set0 */
+	assert_int_equal(rd(gpu, 0x000), 0x041000a1u);
+	assert_true(hwsq_reg_effective(gpu, 0x000, &v));
+	assert_int_equal(v, 0x041000a1u);
+	nvm_close(gpu);
 
 	/* Per variant: 15fc is not an override target on nv17 nor g80 (flag 25
 	 * is NV41:G80), 680880 bit 28 is on nv17 only. */
