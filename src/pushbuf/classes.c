@@ -84,6 +84,8 @@ static const pb_value v_dis_en[] = {
 };
 static const pb_field f_c36f_MEM_OP_A[] = {
 	{ "TLB_INVALIDATE_CANCEL_TARGET_CLIENT_UNIT_ID", 5, 0, NULL, 0 },
+	{ "TLB_INVALIDATE_INVALIDATION_SIZE", 5, 0, NULL, 0 },
+	{ "TLB_INVALIDATE_CANCEL_MMU_ENGINE_ID", 6, 0, NULL, 0 },
 	{ "TLB_INVALIDATE_CANCEL_TARGET_GPC_ID", 10, 6, NULL, 0 },
 	{ "TLB_INVALIDATE_SYSMEMBAR", 11, 11, V(v_dis_en) },
 	{ "TLB_INVALIDATE_TARGET_ADDR_LO", 31, 12, NULL, 0 },
@@ -123,6 +125,8 @@ static const pb_value v_c36f_MEM_OP_C_PAGE_TABLE_LEVEL[] = {
 	{ "UP_TO_PDE1", 0x3 },
 	{ "UP_TO_PDE2", 0x4 },
 	{ "UP_TO_PDE3", 0x5 },
+	{ "UP_TO_PDE4", 0x6 },
+	{ "UP_TO_PDE5", 0x7 },
 };
 static const pb_value v_c36f_MEM_OP_C_PDB_APERTURE[] = {
 	{ "VID_MEM", 0x0 },
@@ -138,6 +142,7 @@ static const pb_field f_c36f_MEM_OP_C[] = {
 	{ "TLB_INVALIDATE_PAGE_TABLE_LEVEL", 9, 7, V(v_c36f_MEM_OP_C_PAGE_TABLE_LEVEL) },
 	{ "TLB_INVALIDATE_PDB_APERTURE", 11, 10, V(v_c36f_MEM_OP_C_PDB_APERTURE) },
 	{ "TLB_INVALIDATE_PDB_ADDR_LO", 31, 12, NULL, 0 },
+	{ "ACCESS_COUNTER_CLR_TARGETED_NOTIFY_TAG", 19, 0, NULL, 0 },
 };
 static const pb_value v_c36f_MEM_OP_D_OPERATION[] = {
 	{ "MEMBAR", 0x5 },
@@ -150,8 +155,17 @@ static const pb_value v_c36f_MEM_OP_D_OPERATION[] = {
 	{ "L2_WAIT_FOR_SYS_PENDING_READS", 0x15 },
 	{ "ACCESS_COUNTER_CLR", 0x16 },
 };
+static const pb_value v_c36f_MEM_OP_D_ACCESS_COUNTER_CLR_TYPE[] = {
+	{ "MIMC", 0x0 },
+	{ "MOMC", 0x1 },
+	{ "ALL", 0x2 },
+	{ "TARGETED", 0x3 },
+};
 static const pb_field f_c36f_MEM_OP_D[] = {
 	{ "TLB_INVALIDATE_PDB_ADDR_HI", 26, 0, NULL, 0 },
+	{ "ACCESS_COUNTER_CLR_TYPE", 1, 0, V(v_c36f_MEM_OP_D_ACCESS_COUNTER_CLR_TYPE) },
+	{ "ACCESS_COUNTER_CLR_TARGETED_TYPE", 2, 2, V(v_c36f_MEM_OP_D_ACCESS_COUNTER_CLR_TYPE) },
+	{ "ACCESS_COUNTER_CLR_TARGETED_BANK", 6, 3, NULL, 0 },
 	{ "OPERATION", 31, 27, V(v_c36f_MEM_OP_D_OPERATION) },
 };
 static const pb_field f_c36f_SET_REFERENCE[] = {
@@ -196,8 +210,8 @@ static const pb_field f_c36f_SEM_EXECUTE[] = {
 	{ "REDUCTION_FORMAT", 31, 31, V(v_signed_unsigned) },
 };
 static const pb_value v_c36f_WFI_SCOPE[] = {
+	{ "CURRENT_VEID", 0x0 }, /* the Volta name (volta-facts b), printed first */
 	{ "CURRENT_SCG_TYPE", 0x0 },
-	{ "CURRENT_VEID", 0x0 },
 	{ "ALL", 0x1 },
 };
 static const pb_field f_c36f_WFI[] = {
@@ -231,6 +245,7 @@ static const pb_method m_c36f[] = {
 	{ 0x018, "SEMAPHOREC", F(f_payload) },
 	{ 0x01c, "SEMAPHORED", F(f_c36f_SEMAPHORED) },
 	{ 0x020, "NON_STALL_INTERRUPT", F(f_handle) },
+	{ 0x024, "FB_FLUSH", F(f_handle) },
 	{ 0x028, "MEM_OP_A", F(f_c36f_MEM_OP_A) },
 	{ 0x02c, "MEM_OP_B", F(f_c36f_MEM_OP_B) },
 	{ 0x030, "MEM_OP_C", F(f_c36f_MEM_OP_C) },
@@ -439,6 +454,7 @@ static const pb_method m_c3b5[] = {
 	{ 0x748, "SRC_ORIGIN_Y", F(f_value) },
 	{ 0x74c, "DST_ORIGIN_X", F(f_value) },
 	{ 0x750, "DST_ORIGIN_Y", F(f_value) },
+	{ 0x1114, "PM_TRIGGER_END", F(f_v) }, /* END_V 31:0 (ce-c3b5-facts.md PM_TRIGGER) */
 };
 
 #define NELEM(a) (sizeof(a) / sizeof(a[0]))

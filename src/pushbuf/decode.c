@@ -107,7 +107,7 @@ struct err_info {
 static const struct err_info err_infos[PB_ERR_COUNT] = {
 	[PB_ERR_RESERVED_OPCODE] = { "reserved_opcode", "SEC_OP 6 (RESERVED6) is not a valid PB instruction",
 	                             "PBENTRY", NULL },
-	[PB_ERR_OBSOLETE] = { "obsolete_header", "old-format method header (SEC_OP 0/2, TERT_OP 0) is obsolete",
+	[PB_ERR_OBSOLETE] = { "obsolete_header", "old-format method header (SEC_OP 0 with TERT_OP 0, or SEC_OP 2) is obsolete",
 	                      "PBENTRY", NULL },
 	[PB_ERR_BAD_CONTROL] = { "bad_control", "subdevice-mask control entry with OPCODE 31:16 not 1, 2 or 3",
 	                         "PBENTRY", NULL },

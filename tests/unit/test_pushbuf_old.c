@@ -257,6 +257,64 @@ static void test_class_tables(void **state)
 	assert_null(pb_host_class(pb_gen_lookup("nv40"), PB_FORMAT_OLD));
 }
 
+static const pb_field *field_of(const pb_method *m, const char *name)
+{
+	for (size_t f = 0; m && f < m->nfields; f++)
+		if (!strcmp(m->fields[f].name, name))
+			return &m->fields[f];
+	return NULL;
+}
+
+/* Methods and field positions read off the facts files, checked entry by
+ * entry (host-c36f-facts.md, volta-facts.md section b "MEM_OP fields",
+ * ce-c3b5-facts.md). */
+static void test_class_facts(void **state)
+{
+	(void)state;
+	static const struct {
+		uint32_t cls, addr;
+		const char *method, *field;
+		uint8_t hi, lo;
+	} facts[] = {
+		{ 0xc36f, 0x000, "SET_OBJECT", "NVCLASS", 15, 0 },
+		{ 0xc36f, 0x000, "SET_OBJECT", "ENGINE", 20, 16 },
+		{ 0xc36f, 0x024, "FB_FLUSH", "HANDLE", 31, 0 },
+		{ 0xc36f, 0x028, "MEM_OP_A", "TLB_INVALIDATE_SYSMEMBAR", 11, 11 },
+		{ 0xc36f, 0x028, "MEM_OP_A", "TLB_INVALIDATE_INVALIDATION_SIZE", 5, 0 },
+		{ 0xc36f, 0x028, "MEM_OP_A", "TLB_INVALIDATE_CANCEL_MMU_ENGINE_ID", 6, 0 },
+		{ 0xc36f, 0x030, "MEM_OP_C", "TLB_INVALIDATE_REPLAY", 4, 2 },
+		{ 0xc36f, 0x030, "MEM_OP_C", "TLB_INVALIDATE_PAGE_TABLE_LEVEL", 9, 7 },
+		{ 0xc36f, 0x030, "MEM_OP_C", "ACCESS_COUNTER_CLR_TARGETED_NOTIFY_TAG", 19, 0 },
+		{ 0xc36f, 0x034, "MEM_OP_D", "OPERATION", 31, 27 },
+		{ 0xc36f, 0x034, "MEM_OP_D", "ACCESS_COUNTER_CLR_TYPE", 1, 0 },
+		{ 0xc36f, 0x034, "MEM_OP_D", "ACCESS_COUNTER_CLR_TARGETED_BANK", 6, 3 },
+		{ 0xc36f, 0x06c, "SEM_EXECUTE", "RELEASE_WFI", 20, 20 },
+		{ 0xc36f, 0x06c, "SEM_EXECUTE", "REDUCTION", 30, 27 },
+		{ 0xc36f, 0x084, "CLEAR_FAULTED", "CHID", 11, 0 },
+		{ 0xc3b5, 0x300, "LAUNCH_DMA", "DATA_TRANSFER_TYPE", 1, 0 },
+		{ 0xc3b5, 0x300, "LAUNCH_DMA", "SEMAPHORE_TYPE", 4, 3 },
+		{ 0xc3b5, 0x240, "SET_SEMAPHORE_A", "UPPER", 16, 0 },
+		{ 0xc3b5, 0x1114, "PM_TRIGGER_END", "V", 31, 0 },
+	};
+	for (size_t i = 0; i < N(facts); i++) {
+		const pb_method *m = pb_class_method(pb_class_find(facts[i].cls), facts[i].addr);
+		assert_non_null(m);
+		assert_string_equal(m->name, facts[i].method);
+		const pb_field *f = field_of(m, facts[i].field);
+		if (!f)
+			fail_msg("%s.%s missing", facts[i].method, facts[i].field);
+		assert_int_equal(f->hi, facts[i].hi);
+		assert_int_equal(f->lo, facts[i].lo);
+	}
+	/* Values: PAGE_TABLE_LEVEL UP_TO_PDE4/5 = 6/7 (host-c36f-facts.md MEM_OP_C);
+	 * WFI SCOPE 0 is CURRENT_VEID on Volta (volta-facts.md section b). */
+	const pb_field *lvl = field_of(pb_class_method(pb_class_find(0xc36f), 0x30), "TLB_INVALIDATE_PAGE_TABLE_LEVEL");
+	assert_string_equal(lvl->values[lvl->nvalues - 1].name, "UP_TO_PDE5");
+	assert_int_equal(lvl->values[lvl->nvalues - 1].value, 7);
+	const pb_field *scope = field_of(pb_class_method(pb_class_find(0xc36f), 0x78), "SCOPE");
+	assert_string_equal(scope->values[0].name, "CURRENT_VEID");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -270,6 +328,7 @@ int main(void)
 		cmocka_unit_test(test_gp_control),
 		cmocka_unit_test(test_gp_end_of_va),
 		cmocka_unit_test(test_class_tables),
+		cmocka_unit_test(test_class_facts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
