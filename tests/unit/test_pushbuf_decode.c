@@ -374,6 +374,80 @@ static void test_batch_sink(void **state)
 	assert_int_equal(batch_calls, 4);    /* 32 + 32 + 6, then the INC run */
 }
 
+/* The batched fast path and the general path give the same runs and
+ * errors on bad input too: reserved bit 12 (seed 000 section 6), count
+ * overflow (PBENTRY), masked methods after SET_SUBDEVICE_MASK. */
+struct flat {
+	uint64_t v[400];
+	size_t n;
+};
+
+static void flat_put(struct flat *f, uint64_t a, uint64_t b, uint64_t c)
+{
+	if (f->n + 3 <= 400) {
+		f->v[f->n++] = a;
+		f->v[f->n++] = b;
+		f->v[f->n++] = c;
+	}
+}
+
+static void flat_run(void *ctx, const pb_run *r)
+{
+	struct flat *f = ctx;
+	flat_put(f, r->offset << 32 | r->hdr_offset, (uint64_t)r->method << 32 | r->count,
+	         (uint64_t)r->mode << 40 | (uint64_t)r->masked << 32 | r->data[r->count - 1]);
+}
+
+static void flat_runs(void *ctx, const pb_run *r, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		flat_run(ctx, &r[i]);
+}
+
+static void flat_error(void *ctx, const pb_error *e)
+{
+	flat_put(ctx, 0xeeee, e->offset, e->code);
+}
+
+static void test_batch_matches_general_on_bad_input(void **state)
+{
+	(void)state;
+	uint32_t pb[] = {
+		hdr(1, 2, 1, 0x100), 1, 2,             /* INC */
+		hdr(1, 1, 0, 0x100) | (1u << 12), 3,    /* reserved bit 12 */
+		hdr(1, 3, 0, 0x3ffc), 4, 5, 6,          /* INC past 0xFFF: count_overflow */
+		hdr(5, 2, 2, 0x3ffc), 7, 8,             /* 1INC at 0xFFF with 2: count_overflow */
+		0x00010000u | (0x2u << 4),              /* SET_SUBDEVICE_MASK 2: masked (ID 1) */
+		hdr(3, 2, 3, 0x200), 9, 10,             /* NINC, masked */
+		hdr(4, 77, 4, 0x300),                   /* IMMD, masked */
+		0x00030000u,                            /* USE_SUBDEVICE_MASK (stored 0xFFF): active */
+		hdr(4, 78, 4, 0x304),
+	};
+	pb_config cfg;
+	pb_config_init(&cfg, pb_gen_lookup("gv100"), PB_FORMAT_NEW);
+	cfg.subdevice_id = 1;
+	struct flat general = { .n = 0 }, batched = { .n = 0 };
+	pb_sink sg = { .ctx = &general, .run = flat_run, .error = flat_error };
+	pb_sink sb = { .ctx = &batched, .runs = flat_runs, .error = flat_error };
+	pb_decoder d;
+	pb_decoder_init(&d, &cfg, &sg);
+	pb_feed(&d, pb, N(pb));
+	pb_finish(&d);
+	pb_decoder_init(&d, &cfg, &sb);
+	pb_feed(&d, pb, N(pb));
+	pb_finish(&d);
+	assert_int_equal(general.n, 3 * (7 + 3)); /* 7 runs, 3 errors */
+	assert_int_equal(general.n, batched.n);
+	assert_memory_equal(general.v, batched.v, general.n * sizeof(general.v[0]));
+	/* And the masking is there: the NINC run (data 10) is masked, the last IMMD is not. */
+	bool saw_masked = false;
+	for (size_t i = 0; i + 2 < general.n; i += 3)
+		if (general.v[i] != 0xeeee && (general.v[i + 2] & 0xffffffffu) == 10)
+			saw_masked = (general.v[i + 2] >> 32) & 1;
+	assert_true(saw_masked);
+	assert_int_equal((general.v[general.n - 1] >> 32) & 1, 0);
+}
+
 /* GV100 does not take the old format. */
 static void test_gen_formats(void **state)
 {
@@ -409,6 +483,7 @@ int main(void)
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_gen_formats),
 		cmocka_unit_test(test_batch_sink),
+		cmocka_unit_test(test_batch_matches_general_on_bad_input),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
