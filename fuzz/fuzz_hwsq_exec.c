@@ -38,8 +38,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 25)
 		return 0;
 	nvm_gpu *gpu;
-	nvm_config cfg = { .chip = chips[data[0] % 5], .vram_size = 1u << 16, .sysmem_size = 1u << 16,
-	                   .mem_budget = 1u << 20 };
+	nvm_config cfg = { .chip = chips[data[0] % 5],
+		           .vram_size = 1u << 16,
+		           .sysmem_size = 1u << 16,
+		           .mem_budget = 1u << 20 };
 	if (nvm_open(&cfg, &gpu))
 		abort();
 	nvm_hwsq_variant v;
@@ -60,8 +62,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (; pos + 5 <= size; pos += 5) {
 		uint32_t val = le32(data + pos + 1);
 		switch (data[pos] % 6) {
-		case 0: nvm_reg_write(gpu, 0x130c, val); break;               /* TRIGGER */
-		case 1: nvm_reg_write(gpu, 0x1098, val); break;               /* DEBUG_6 */
+		case 0: nvm_reg_write(gpu, 0x130c, val); break; /* TRIGGER */
+		case 1: nvm_reg_write(gpu, 0x1098, val); break; /* DEBUG_6 */
 		case 2: nvm_hwsq_set_event(gpu, val % 32, (int)(val >> 8) & 1); break;
 		case 3: nvm_reg_write(gpu, 0x1400 + (val & 0xfc) % (code_size < 0x100 ? code_size : 0x100), val); break;
 		case 4: nvm_reg_write(gpu, 0x1310 + 4 * (val & 1), val); break; /* FLAGS */

@@ -21,7 +21,7 @@ struct acct {
 	size_t nruns, cap, cmp;
 	bool comparing;
 	uint64_t dwords;
-	uint64_t next;           /* lowest offset not yet accounted */
+	uint64_t next; /* lowest offset not yet accounted */
 	const uint32_t *piece;
 	size_t piece_n;
 	const uint32_t *all; /* the whole stream */
@@ -99,8 +99,7 @@ static void on_runs(void *ctx, const pb_run *r, size_t n)
 
 /* The same stream through the batched sink (no header callback, so batches
  * fill up) must give the same runs in the same order. */
-static void batch_compare(const pb_config *cfg, const uint32_t *all, size_t n, size_t piece, bool segs,
-                          struct acct *a)
+static void batch_compare(const pb_config *cfg, const uint32_t *all, size_t n, size_t piece, bool segs, struct acct *a)
 {
 	a->comparing = true;
 	a->cmp = 0;

@@ -4,7 +4,8 @@
  * Four variants: nv17 (NV17:NV20, NV25:NV41), nv41 (NV41:G80), g80 (G80:G92)
  * and g92 (G92:GF100). A GPU opened with a chip profile that has HWSQ uses
  * that profile's variant (nv17 and nv40 -> nv17, nv41 -> nv41, g80/g84 ->
- * g80, g92/gt215 -> g92); the flags a chip has come from its own profile. The assembler and disassembler work without a GPU.
+ * g80, g92/gt215 -> g92); the flags a chip has come from its own profile. The assembler and disassembler work without a
+ * GPU.
  */
 #ifndef NVMODEL_HWSQ_H
 #define NVMODEL_HWSQ_H
@@ -43,8 +44,8 @@ nvm_status nvm_hwsq_gpu_variant(const nvm_gpu *gpu, nvm_hwsq_variant *out);
 
 typedef struct nvm_hwsq_dis {
 	nvm_hwsq_variant variant;
-	int quiet;              /* no address and bytes columns */
-	const void *op[256];    /* first byte -> opcode table row (NULL: unknown) */
+	int quiet;           /* no address and bytes columns */
+	const void *op[256]; /* first byte -> opcode table row (NULL: unknown) */
 	/* Pre-formatted line tail of every single-byte opcode (bytes column,
 	 * unless quiet, then the text and the newline): the hot path copies it. */
 	char one[256][64];
@@ -65,16 +66,16 @@ typedef struct nvm_hwsq_insn {
 	uint8_t len;          /* bytes the opcode occupies */
 	uint8_t avail;        /* bytes present (< len: truncated) */
 	int known;
-	uint32_t arg[2];      /* operands: wait (len, shift*2), flag, event+value, imm */
+	uint32_t arg[2]; /* operands: wait (len, shift*2), flag, event+value, imm */
 	uint8_t nargs;
-	char text[64];        /* "wait 0x1 shl 0x4" */
+	char text[64]; /* "wait 0x1 shl 0x4" */
 } nvm_hwsq_insn;
 void nvm_hwsq_decode(const nvm_hwsq_dis *d, const uint8_t *code, size_t len, size_t pos, nvm_hwsq_insn *out);
 
 /* ---------------------------------------------------------------- assembler */
 
 typedef struct nvm_hwsq_asm_error {
-	int line;          /* 1-based line of the problem; 0 when not tied to a line */
+	int line; /* 1-based line of the problem; 0 when not tied to a line */
 	char message[160];
 } nvm_hwsq_asm_error;
 

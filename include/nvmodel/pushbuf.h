@@ -43,9 +43,9 @@ enum {
 
 /* A generation's pushbuffer profile (per-chip const data). */
 typedef struct pb_gen {
-	const char *chip;   /* chip profile name: "nv04", "g80", "gv100" ... */
-	pb_format native;   /* the format its drivers write */
-	unsigned accepts;   /* PB_ACC_* */
+	const char *chip; /* chip profile name: "nv04", "g80", "gv100" ... */
+	pb_format native; /* the format its drivers write */
+	unsigned accepts; /* PB_ACC_* */
 } pb_gen;
 
 /* The profile of a chip (case-insensitive name); NULL if unknown. */
@@ -53,8 +53,8 @@ const pb_gen *pb_gen_lookup(const char *chip);
 const pb_gen *pb_gen_get(size_t i); /* i-th profile, NULL past the end */
 
 typedef struct pb_config {
-	const pb_gen *gen;      /* required */
-	pb_format format;       /* must be accepted by gen */
+	const pb_gen *gen; /* required */
+	pb_format format;  /* must be accepted by gen */
 	/* Old format on G80+: IB mode (jump/call/return invalid, long
 	 * non-increasing valid) or NV4-style DMA mode (the reverse). Ignored
 	 * before G80 (always DMA mode). */
@@ -87,10 +87,10 @@ typedef struct pb_header {
 	uint32_t ndwords; /* 1, or 2 for the old long non-increasing form */
 	uint32_t word;    /* the raw header */
 	uint32_t subch;
-	uint32_t method;  /* byte address of the first method */
-	uint32_t count;   /* method data entries that follow (1 for IMMD) */
+	uint32_t method; /* byte address of the first method */
+	uint32_t count;  /* method data entries that follow (1 for IMMD) */
 	pb_mode mode;
-	bool masked;      /* subdevice / SLI mask inactive: methods are discarded */
+	bool masked; /* subdevice / SLI mask inactive: methods are discarded */
 } pb_header;
 
 /* A run of method data: data[i] goes to method pb_run_method(run, i). */
@@ -99,9 +99,9 @@ typedef struct pb_run {
 	uint64_t offset;     /* dword offset of data[0] (== hdr_offset for IMMD) */
 	uint32_t ndwords;    /* stream dwords this run accounts for (0 for IMMD) */
 	uint32_t subch;
-	uint32_t method;     /* byte address of the header's first method */
-	uint32_t index;      /* index of data[0] in the header's sequence */
-	uint32_t count;      /* entries in data */
+	uint32_t method; /* byte address of the header's first method */
+	uint32_t index;  /* index of data[0] in the header's sequence */
+	uint32_t count;  /* entries in data */
 	pb_mode mode;
 	bool masked;
 	const uint32_t *data; /* valid during the call only */
@@ -119,13 +119,13 @@ static inline uint32_t pb_run_method(const pb_run *r, uint32_t i)
 }
 
 typedef enum pb_ctrl {
-	PB_CTRL_NOP = 0,          /* NV_FIFO_DMA_NOP (new format) */
+	PB_CTRL_NOP = 0, /* NV_FIFO_DMA_NOP (new format) */
 	PB_CTRL_SET_SUBDEVICE_MASK,
 	PB_CTRL_STORE_SUBDEVICE_MASK,
 	PB_CTRL_USE_SUBDEVICE_MASK,
-	PB_CTRL_END_SEGMENT,      /* END_PB_SEGMENT */
-	PB_CTRL_IGNORED,          /* entries after END_PB_SEGMENT, up to the segment end */
-	PB_CTRL_OLD_JUMP,         /* old format */
+	PB_CTRL_END_SEGMENT, /* END_PB_SEGMENT */
+	PB_CTRL_IGNORED,     /* entries after END_PB_SEGMENT, up to the segment end */
+	PB_CTRL_OLD_JUMP,    /* old format */
 	PB_CTRL_JUMP,
 	PB_CTRL_CALL,
 	PB_CTRL_RETURN,
@@ -141,18 +141,18 @@ typedef struct pb_control {
 	uint32_t word;
 	pb_ctrl kind;
 	bool has_value;
-	uint32_t value;   /* mask, jump/call target, count of ignored entries */
-	bool active;      /* mask controls: subdevice status after the entry */
+	uint32_t value; /* mask, jump/call target, count of ignored entries */
+	bool active;    /* mask controls: subdevice status after the entry */
 } pb_control;
 
 typedef enum pb_err {
 	PB_ERR_RESERVED_OPCODE = 0, /* SEC_OP 6 */
-	PB_ERR_OBSOLETE,           /* old-format header in the new format (SEC_OP 0/2) */
-	PB_ERR_BAD_CONTROL,        /* SEC_OP 0, TERT_OP 1-3 with OPCODE 31:16 not 1-3 */
-	PB_ERR_COUNT_OVERFLOW,     /* INC/1INC method address would pass 0xFFF */
-	PB_ERR_RESERVED_BIT,       /* bit 12 of a method header set */
-	PB_ERR_TRUNCATED,          /* input ends inside a method sequence */
-	PB_ERR_INVALID_CMD,        /* old format: no form matches (for this chip/mode) */
+	PB_ERR_OBSOLETE,            /* old-format header in the new format (SEC_OP 0/2) */
+	PB_ERR_BAD_CONTROL,         /* SEC_OP 0, TERT_OP 1-3 with OPCODE 31:16 not 1-3 */
+	PB_ERR_COUNT_OVERFLOW,      /* INC/1INC method address would pass 0xFFF */
+	PB_ERR_RESERVED_BIT,        /* bit 12 of a method header set */
+	PB_ERR_TRUNCATED,           /* input ends inside a method sequence */
+	PB_ERR_INVALID_CMD,         /* old format: no form matches (for this chip/mode) */
 	PB_ERR_COUNT
 } pb_err;
 
@@ -164,8 +164,8 @@ typedef struct pb_error {
 	uint32_t missing; /* PB_ERR_TRUNCATED: method data entries missing */
 } pb_error;
 
-const char *pb_err_name(pb_err e);      /* short code: "reserved_opcode" ... */
-const char *pb_err_message(pb_err e);   /* one-line reason */
+const char *pb_err_name(pb_err e);    /* short code: "reserved_opcode" ... */
+const char *pb_err_message(pb_err e); /* one-line reason */
 /* The interrupt the hardware raises, for the format: "PBENTRY",
  * "DMA_PUSHER INVALID_CMD", or NULL when none is documented. */
 const char *pb_err_interrupt(pb_err e, pb_format f);
@@ -190,7 +190,7 @@ typedef struct pb_sink {
 typedef struct pb_decoder {
 	pb_config cfg;
 	pb_sink sink;
-	uint64_t pos;       /* stream offset of the next dword */
+	uint64_t pos; /* stream offset of the next dword */
 	/* the pending method sequence */
 	uint32_t remaining; /* data entries still to come */
 	uint32_t index;     /* entries already delivered */
@@ -198,12 +198,12 @@ typedef struct pb_decoder {
 	pb_mode mode;
 	uint64_t hdr_offset;
 	uint32_t hdr_word;
-	bool lenp;          /* old long NINC: count word pending */
-	bool skipping;      /* after END_PB_SEGMENT until the segment ends */
+	bool lenp;     /* old long NINC: count word pending */
+	bool skipping; /* after END_PB_SEGMENT until the segment ends */
 	/* subdevice masking (new) / SLI conditional (old) */
 	bool active;
 	uint32_t stored_mask;
-	uint32_t nbatch;    /* runs waiting in batch (sink.runs) */
+	uint32_t nbatch; /* runs waiting in batch (sink.runs) */
 	pb_run batch[PB_BATCH];
 	uint32_t batch_immd[PB_BATCH];
 } pb_decoder;
@@ -227,21 +227,21 @@ typedef enum pb_gp_op {
 
 typedef enum pb_gp_err {
 	PB_GP_OK = 0,
-	PB_GP_ERR_ILLEGAL,       /* OPCODE_ILLEGAL */
-	PB_GP_ERR_BAD_OPCODE,    /* opcode not defined */
-	PB_GP_ERR_END_OF_VA,     /* segment reaches the last dword of the 40-bit VA */
+	PB_GP_ERR_ILLEGAL,    /* OPCODE_ILLEGAL */
+	PB_GP_ERR_BAD_OPCODE, /* opcode not defined */
+	PB_GP_ERR_END_OF_VA,  /* segment reaches the last dword of the 40-bit VA */
 } pb_gp_err;
 
 typedef struct pb_gp_entry {
 	uint32_t e0, e1;
-	bool control;        /* LENGTH == 0 */
-	uint64_t get;        /* byte address (GET_HI << 32) + (GET << 2) */
-	uint32_t length;     /* dwords */
+	bool control;    /* LENGTH == 0 */
+	uint64_t get;    /* byte address (GET_HI << 32) + (GET << 2) */
+	uint32_t length; /* dwords */
 	bool fetch_conditional;
-	bool priv;           /* PRIV 8:8 KERNEL (class header only) */
+	bool priv; /* PRIV 8:8 KERNEL (class header only) */
 	bool level_subroutine;
 	bool sync_wait;
-	uint32_t opcode;     /* control entries */
+	uint32_t opcode; /* control entries */
 	uint32_t operand;
 	pb_gp_err err;
 } pb_gp_entry;
@@ -273,9 +273,9 @@ typedef struct pb_method {
 } pb_method;
 
 typedef struct pb_class {
-	uint32_t id;       /* 0xC36F ... */
-	const char *name;  /* "VOLTA_CHANNEL_GPFIFO_A" */
-	const char *tag;   /* "C36F" */
+	uint32_t id;              /* 0xC36F ... */
+	const char *name;         /* "VOLTA_CHANNEL_GPFIFO_A" */
+	const char *tag;          /* "C36F" */
 	const pb_method *methods; /* sorted by addr */
 	size_t nmethods;
 } pb_class;
@@ -286,7 +286,6 @@ const pb_method *pb_class_method(const pb_class *c, uint32_t addr);
 const pb_method *pb_class_method_by_name(const pb_class *c, const char *name);
 /* The host class of a format (C36F for the new format on Volta); NULL if none. */
 const pb_class *pb_host_class(const pb_gen *gen, pb_format f);
-
 
 /* ---------------------------------------------------------------- encoding */
 
@@ -322,17 +321,17 @@ typedef enum pb_style {
 typedef struct pb_printer {
 	pb_style style;
 	pb_format format;
-	const pb_class *host;       /* names of methods below 0x100 (new format) */
-	const pb_class *bound[8];   /* class bound on each subchannel, or NULL */
-	const uint32_t *input;      /* the whole input: entries base .. base + n - 1 */
+	const pb_class *host;     /* names of methods below 0x100 (new format) */
+	const pb_class *bound[8]; /* class bound on each subchannel, or NULL */
+	const uint32_t *input;    /* the whole input: entries base .. base + n - 1 */
 	uint64_t base;
 	size_t n;
 	pb_out *out;
-	uint64_t errors;            /* problems seen */
+	uint64_t errors; /* problems seen */
 	/* asm style: the current sequence, printed as a header line */
-	uint32_t seq_left;          /* data entries of the current sequence still to come */
-	uint32_t line_items;        /* values on the current asm line */
-	bool raw_seq;               /* asm: the sequence is printed as .word */
+	uint32_t seq_left;   /* data entries of the current sequence still to come */
+	uint32_t line_items; /* values on the current asm line */
+	bool raw_seq;        /* asm: the sequence is printed as .word */
 } pb_printer;
 
 /* Sets up a printer; input/base/n describe the complete input (the asm
@@ -352,8 +351,8 @@ void pb_print_gp(pb_out *o, pb_style style, uint64_t index, const pb_gp_entry *g
 typedef struct pb_asm_result {
 	uint32_t *words; /* malloc'd */
 	size_t n;
-	unsigned line;   /* on error: the line */
-	char msg[160];   /* on error: the message */
+	unsigned line; /* on error: the line */
+	char msg[160]; /* on error: the message */
 } pb_asm_result;
 
 /* Assembles text (docs/pushbuf.md "Assembler syntax"). format is the

@@ -18,13 +18,20 @@
 #define TiB(x) ((uint64_t)(x) << 40)
 
 /* Blocks every profile has beside PMC (which is not optional). */
-#define CORE_BLOCKS { &ptimer_class, NULL }
+#define CORE_BLOCKS                                                                                                    \
+	{                                                                                                              \
+		&ptimer_class, NULL                                                                                    \
+	}
 
 /* HWSQ (src/hwsq): the variant is the block's per-chip data. */
 extern const struct block_class hwsq_class;
 struct hwsq_variant;
 extern const struct hwsq_variant hwsq_var_nv17, hwsq_var_nv40, hwsq_var_nv41, hwsq_var_g80, hwsq_var_g92;
-#define HWSQ_BLOCKS(var) { &ptimer_class, NULL }, { &hwsq_class, &(var) }
+#define HWSQ_BLOCKS(var)                                                                                               \
+	{ &ptimer_class, NULL },                                                                                       \
+	{                                                                                                              \
+		&hwsq_class, &(var)                                                                                    \
+	}
 
 /* The GMMU (src/mmu/mmu.c) and its gv100 data. */
 extern const struct block_class mmu_class;
@@ -35,16 +42,23 @@ static const struct chip chips[] = {
 	{ { "nv04", "NV04", 0x20004000u, MiB(16), GiB(4), "pmc ptimer" }, PMC_NV04, { CORE_BLOCKS } },
 	{ { "nv10", "NV04", 0x010000a1u, MiB(128), GiB(4), "pmc ptimer" }, PMC_NV04, { CORE_BLOCKS } },
 	{ { "nv11", "NV04", 0x011000a1u, MiB(128), GiB(4), "pmc ptimer" }, PMC_NV04, { CORE_BLOCKS } },
-	{ { "nv17", "NV04", 0x017000a1u, MiB(128), GiB(4), "pmc ptimer hwsq" }, PMC_NV04, { HWSQ_BLOCKS(hwsq_var_nv17) } },
-	{ { "nv40", "NV04", 0x040000a1u, MiB(512), GiB(4), "pmc ptimer hwsq" }, PMC_NV04, { HWSQ_BLOCKS(hwsq_var_nv40) } },
-	{ { "nv41", "NV04", 0x041000a1u, MiB(512), GiB(4), "pmc ptimer hwsq" }, PMC_NV04, { HWSQ_BLOCKS(hwsq_var_nv41) } },
+	{ { "nv17", "NV04", 0x017000a1u, MiB(128), GiB(4), "pmc ptimer hwsq" },
+	  PMC_NV04,
+	  { HWSQ_BLOCKS(hwsq_var_nv17) } },
+	{ { "nv40", "NV04", 0x040000a1u, MiB(512), GiB(4), "pmc ptimer hwsq" },
+	  PMC_NV04,
+	  { HWSQ_BLOCKS(hwsq_var_nv40) } },
+	{ { "nv41", "NV04", 0x041000a1u, MiB(512), GiB(4), "pmc ptimer hwsq" },
+	  PMC_NV04,
+	  { HWSQ_BLOCKS(hwsq_var_nv41) } },
 	{ { "g80", "G80", 0x050000a2u, GiB(4), TiB(1), "pmc ptimer hwsq" }, PMC_NV04, { HWSQ_BLOCKS(hwsq_var_g80) } },
 	{ { "g84", "G80", 0x084000a2u, GiB(4), TiB(1), "pmc ptimer hwsq" }, PMC_NV04, { HWSQ_BLOCKS(hwsq_var_g80) } },
 	{ { "g92", "G80", 0x092000a2u, GiB(4), TiB(1), "pmc ptimer hwsq" }, PMC_NV04, { HWSQ_BLOCKS(hwsq_var_g92) } },
 	{ { "gt215", "G80", 0x0a3000a2u, GiB(4), TiB(1), "pmc ptimer hwsq" }, PMC_NV04, { HWSQ_BLOCKS(hwsq_var_g92) } },
 	/* GV100: 32 GiB of HBM2 on the largest boards; system memory reaches
 	 * 2^47 bytes (the sysmem address width of the ver2 PTE). */
-	{ { "gv100", "GV100", 0x140000a1u, GiB(32), 1ull << 47, "pmc ptimer mmu" }, PMC_GV100,
+	{ { "gv100", "GV100", 0x140000a1u, GiB(32), 1ull << 47, "pmc ptimer mmu" },
+	  PMC_GV100,
 	  { { &ptimer_class, NULL }, { &mmu_class, &mmu_gv100 } } },
 };
 

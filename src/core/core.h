@@ -21,25 +21,25 @@
 #include "nvmodel/nvmodel.h"
 
 /* Extract / insert a manual-style hi:lo field. */
-#define FIELD_MASK(hi, lo) ((uint32_t)(((hi) - (lo) == 31) ? 0xffffffffu : ((1u << ((hi) - (lo) + 1)) - 1u)) << (lo))
-#define FIELD_GET(v, hi, lo) (((uint32_t)(v) & FIELD_MASK(hi, lo)) >> (lo))
+#define FIELD_MASK(hi, lo)      ((uint32_t)(((hi) - (lo) == 31) ? 0xffffffffu : ((1u << ((hi) - (lo) + 1)) - 1u)) << (lo))
+#define FIELD_GET(v, hi, lo)    (((uint32_t)(v)&FIELD_MASK(hi, lo)) >> (lo))
 #define FIELD_SET(v, hi, lo, x) (((uint32_t)(v) & ~FIELD_MASK(hi, lo)) | (((uint32_t)(x) << (lo)) & FIELD_MASK(hi, lo)))
 
 #define NVM_PAGE_SHIFT 12
-#define NVM_PAGE_SIZE (1u << NVM_PAGE_SHIFT)
+#define NVM_PAGE_SIZE  (1u << NVM_PAGE_SHIFT)
 
 /* ================================================================ memory */
 
 /* A sparse byte-addressable aperture: a 4-level radix tree of 512-entry
  * nodes over 4 KiB pages, so a 2^48-byte space costs only what is touched. */
 struct mem_space {
-	uint64_t size;        /* bytes; accesses at or above fail */
-	void **root;          /* level-3 node, NULL until the first write */
-	uint64_t pages;       /* data pages allocated */
-	uint64_t nodes;       /* interior nodes allocated */
-	uint64_t *budget_used;/* shared across apertures of one GPU */
-	uint64_t budget;      /* bytes; 0 = unbounded */
-	uint64_t last_pn;     /* one-entry lookup cache */
+	uint64_t size;         /* bytes; accesses at or above fail */
+	void **root;           /* level-3 node, NULL until the first write */
+	uint64_t pages;        /* data pages allocated */
+	uint64_t nodes;        /* interior nodes allocated */
+	uint64_t *budget_used; /* shared across apertures of one GPU */
+	uint64_t budget;       /* bytes; 0 = unbounded */
+	uint64_t last_pn;      /* one-entry lookup cache */
 	uint8_t *last_page;
 };
 
@@ -60,8 +60,7 @@ typedef uint32_t (*reg_read_fn)(void *ctx, const struct reg_desc *r, uint32_t st
 /* Write handler, run after the shared masking: *stored already holds
  * (old & ~wmask) | (written & wmask) with W1C bits cleared; the handler may
  * change it and act on the write. */
-typedef void (*reg_write_fn)(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old,
-                             uint32_t written);
+typedef void (*reg_write_fn)(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written);
 
 /* One register, as the manuals list it. Offsets are absolute BAR0 addresses. */
 struct reg_desc {
@@ -140,14 +139,7 @@ void sched_fini(struct sched *s);
 
 /* ================================================================ blocks */
 
-enum blk_id {
-	BLK_PTIMER = 0,
-	BLK_HWSQ,
-	BLK_MMU,
-	BLK_PFIFO,
-	BLK_HOST,
-	BLK_COUNT
-};
+enum blk_id { BLK_PTIMER = 0, BLK_HWSQ, BLK_MMU, BLK_PFIFO, BLK_HOST, BLK_COUNT };
 
 struct block_class {
 	const char *name;
@@ -192,10 +184,10 @@ struct hook {
 };
 
 struct pmc {
-	uint32_t lines;  /* input interrupt lines, bit i = PMC_INTR bit i */
-	uint32_t en;     /* gv100: INTR_EN(0); nv04: INTR_EN bits 1:0 */
-	uint32_t soft;   /* nv04: the software interrupt, bit 31 */
-	int out;         /* output line level */
+	uint32_t lines; /* input interrupt lines, bit i = PMC_INTR bit i */
+	uint32_t en;    /* gv100: INTR_EN(0); nv04: INTR_EN bits 1:0 */
+	uint32_t soft;  /* nv04: the software interrupt, bit 31 */
+	int out;        /* output line level */
 };
 
 struct nvm_gpu {
@@ -220,14 +212,14 @@ struct nvm_gpu {
 /* Host accesses held (set by HWSQ's framebuffer pause): nvm_mem_* and, with
  * NVM_HOLD_MMIO, nvm_reg_* return NVM_ERR_BLOCKED. Accesses the model makes
  * itself through mem_* / bus_* are not affected. */
-#define NVM_HOLD_MEM 0x1u
+#define NVM_HOLD_MEM  0x1u
 #define NVM_HOLD_MMIO 0x2u
 nvm_status hold_check(nvm_gpu *gpu, unsigned what, const char *kind, uint64_t addr);
 
 /* Reports an event: counts it and, if a hook wants it, formats the message
  * and calls the hooks. */
-void emit(nvm_gpu *gpu, nvm_event_type type, const char *block, const char *code, uint64_t addr,
-          uint64_t value, const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+void emit(nvm_gpu *gpu, nvm_event_type type, const char *block, const char *code, uint64_t addr, uint64_t value,
+          const char *fmt, ...) __attribute__((format(printf, 7, 8)));
 static inline bool emit_wanted(const nvm_gpu *gpu, nvm_event_type type)
 {
 	return (gpu->hook_mask >> type) & 1u;
@@ -242,11 +234,11 @@ uint64_t ptimer_read(nvm_gpu *gpu);
 extern const struct block_class ptimer_class;
 
 /* PMC_INTR bit numbers used by the core's own blocks. */
-#define PMC_INTR_PFIFO 8
-#define PMC_INTR_HUB 9
-#define PMC_INTR_PFB 13
-#define PMC_INTR_PTIMER 20
-#define PMC_INTR_PBUS 28
+#define PMC_INTR_PFIFO    8
+#define PMC_INTR_HUB      9
+#define PMC_INTR_PFB      13
+#define PMC_INTR_PTIMER   20
+#define PMC_INTR_PBUS     28
 #define PMC_INTR_SOFTWARE 31
 
 #endif

@@ -160,8 +160,7 @@ nvm_status bus_write(nvm_gpu *gpu, uint32_t addr, uint32_t val)
 	if (st)
 		return st;
 	if (emit_wanted(gpu, NVM_EV_MMIO))
-		emit(gpu, NVM_EV_MMIO, b ? b->name : "bus", "wr32", addr, val, "%s <- 0x%08x", r ? r->name : "?",
-		     val);
+		emit(gpu, NVM_EV_MMIO, b ? b->name : "bus", "wr32", addr, val, "%s <- 0x%08x", r ? r->name : "?", val);
 	if (r) {
 		uint32_t *stored = &b->vals[idx];
 		uint32_t old = *stored;

@@ -14,20 +14,20 @@
 
 #include "hwsq_internal.h"
 
-#define NV_PBUS_DEBUG_6 0x1098u
-#define DEBUG_6_HWSQ_ENABLE 3
-#define DEBUG_6_HWSQ_OVERRIDE_MODE 4
-#define NV_PBUS_HWSQ_ENTRY_POINT 0x1304u
-#define NV_PBUS_HWSQ_STATUS 0x1308u
-#define NV_PBUS_HWSQ_TRIGGER 0x130cu
-#define NV_PBUS_HWSQ_FLAGS_0 0x1310u
-#define NV_PBUS_HWSQ_FLAGS_1 0x1314u
+#define NV_PBUS_DEBUG_6               0x1098u
+#define DEBUG_6_HWSQ_ENABLE           3
+#define DEBUG_6_HWSQ_OVERRIDE_MODE    4
+#define NV_PBUS_HWSQ_ENTRY_POINT      0x1304u
+#define NV_PBUS_HWSQ_STATUS           0x1308u
+#define NV_PBUS_HWSQ_TRIGGER          0x130cu
+#define NV_PBUS_HWSQ_FLAGS_0          0x1310u
+#define NV_PBUS_HWSQ_FLAGS_1          0x1314u
 #define NV_PBUS_HWSQ_ENTRY_POINT_HIGH 0x1318u
-#define NV_PBUS_HWSQ_CODE 0x1400u
-#define NV_PBUS_HWSQ_EVENTS 0x1578u
-#define NV_PBUS_HWSQ_NEW_CODE 0x80000u
+#define NV_PBUS_HWSQ_CODE             0x1400u
+#define NV_PBUS_HWSQ_EVENTS           0x1578u
+#define NV_PBUS_HWSQ_NEW_CODE         0x80000u
 
-#define FLAG_FB_PAUSE 16
+#define FLAG_FB_PAUSE   16
 #define EVENT_FB_PAUSED 0
 
 /* UNVERIFIED: the memory controller completes a pause 1 us after FB_PAUSE
@@ -70,7 +70,7 @@ struct hwsq {
 	unsigned next; /* slot tried first */
 	uint64_t ninsn;
 	uint32_t *debug6, *flags[2], *ep, *eph; /* latched register values */
-	nvm_hwsq_dis dis;  /* for trace lines */
+	nvm_hwsq_dis dis;                       /* for trace lines */
 };
 
 static void kick(struct hwsq *h);
@@ -262,7 +262,9 @@ static void step(struct hwsq *h, unsigned s)
 	case HK_SET0:
 		sl->ip = next;
 		set_flag(h, FIELD_GET(b0, 4, 0),
-		         op->kind == HK_UNSET ? NVM_HWSQ_UNSET : op->kind == HK_SET1 ? NVM_HWSQ_SET1 : NVM_HWSQ_SET0);
+		         op->kind == HK_UNSET  ? NVM_HWSQ_UNSET
+		         : op->kind == HK_SET1 ? NVM_HWSQ_SET1
+		                               : NVM_HWSQ_SET0);
 		break;
 	case HK_DATA:
 		sl->ip = next;
@@ -568,11 +570,12 @@ static bool new_code_wr(void *ctx, uint32_t addr, uint32_t val)
 
 /* ---------------------------------------------------------------- block */
 
-static nvm_status add_regs(struct hwsq *h, const char *name, uint32_t base, uint32_t size,
-                           const struct reg_desc *regs, size_t n)
+static nvm_status add_regs(struct hwsq *h, const char *name, uint32_t base, uint32_t size, const struct reg_desc *regs,
+                           size_t n)
 {
-	return bus_add(h->gpu, &(struct reg_block){ .name = name, .base = base, .size = size, .regs = regs,
-	                                             .nregs = n, .ctx = h });
+	return bus_add(
+	        h->gpu,
+	        &(struct reg_block){ .name = name, .base = base, .size = size, .regs = regs, .nregs = n, .ctx = h });
 }
 
 static nvm_status add_targets(struct hwsq *h)
@@ -608,13 +611,20 @@ static nvm_status hwsq_create(nvm_gpu *gpu, const void *data, void **state)
 	if (!st)
 		st = add_regs(h, "hwsq", NV_PBUS_HWSQ_ENTRY_POINT, (uint32_t)nregs * 4, hwsq_regs, nregs);
 	if (!st)
-		st = bus_add(gpu, &(struct reg_block){ .name = "hwsq", .base = NV_PBUS_HWSQ_CODE, .size = win,
-		                                       .ctx = h, .win_read = code_rd, .win_write = code_wr });
+		st = bus_add(gpu, &(struct reg_block){ .name = "hwsq",
+		                                       .base = NV_PBUS_HWSQ_CODE,
+		                                       .size = win,
+		                                       .ctx = h,
+		                                       .win_read = code_rd,
+		                                       .win_write = code_wr });
 	if (!st && v->nv41_ops)
 		st = add_regs(h, "hwsq", NV_PBUS_HWSQ_EVENTS, 4, events_regs, 1);
 	if (!st && v->ip_high)
-		st = bus_add(gpu, &(struct reg_block){ .name = "hwsq", .base = NV_PBUS_HWSQ_NEW_CODE,
-		                                       .size = v->code_size, .ctx = h, .win_read = new_code_rd,
+		st = bus_add(gpu, &(struct reg_block){ .name = "hwsq",
+		                                       .base = NV_PBUS_HWSQ_NEW_CODE,
+		                                       .size = v->code_size,
+		                                       .ctx = h,
+		                                       .win_read = new_code_rd,
 		                                       .win_write = new_code_wr });
 	if (!st)
 		st = add_targets(h);

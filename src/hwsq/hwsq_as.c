@@ -15,7 +15,7 @@
 
 #define MAX_LABELS 256
 #define MAX_TOKENS 16
-#define LABEL_LEN 48
+#define LABEL_LEN  48
 
 struct label {
 	char name[LABEL_LEN];
@@ -157,7 +157,7 @@ static bool value(struct as *a, const char *t, uint64_t *out)
 			return fail(a, "bad number '%s'", t);
 		uint64_t v = 0;
 		for (; *p; p++) {
-			int d = isdigit((unsigned char)*p) ? *p - '0'
+			int d = isdigit((unsigned char)*p)    ? *p - '0'
 			        : isxdigit((unsigned char)*p) ? tolower((unsigned char)*p) - 'a' + 10
 			                                      : 99;
 			if (d >= base || v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
@@ -205,8 +205,8 @@ static const struct {
 
 /* A flag or event operand: #name, $name, name, or a number. Names are the
  * envydis ones or the variant's descriptive ones (docs/hwsq.md). */
-static bool named(struct as *a, const char *t, const char *kind, const char *const *names, size_t stride,
-                  uint64_t max, uint64_t *out)
+static bool named(struct as *a, const char *t, const char *kind, const char *const *names, size_t stride, uint64_t max,
+                  uint64_t *out)
 {
 	const char *n = (t[0] == '#' || t[0] == '$') ? t + 1 : t;
 	if (isdigit((unsigned char)n[0]))
@@ -278,8 +278,13 @@ static bool need_args(struct as *a, const char *mn, int got, int want)
 
 static bool directive(struct as *a, char **tok, int n)
 {
-	static const struct { const char *name; unsigned size; } dirs[] = {
-		{ ".b8", 1 }, { ".b16", 2 }, { ".b32", 4 },
+	static const struct {
+		const char *name;
+		unsigned size;
+	} dirs[] = {
+		{ ".b8", 1 },
+		{ ".b16", 2 },
+		{ ".b32", 4 },
 	};
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
 		if (strcasecmp(tok[0], dirs[i].name))
@@ -311,8 +316,7 @@ static bool insn(struct as *a, char **tok, int n)
 	int nargs = n - 1;
 	uint64_t x, y;
 	switch (op->opnd) {
-	case HO_NONE:
-		return need_args(a, op->name, nargs, 0) && emit_byte(a, op->match);
+	case HO_NONE: return need_args(a, op->name, nargs, 0) && emit_byte(a, op->match);
 	case HO_WAIT:
 		/* wait LEN [shl SHIFT*2] (seed 004 "PTIMER wait opcodes"). */
 		if (nargs != 1 && !(nargs == 3 && !strcasecmp(tok[2], "shl")))
@@ -323,11 +327,11 @@ static bool insn(struct as *a, char **tok, int n)
 		if (nargs == 3 && !value_max(a, tok[3], 30, "wait shift", &y))
 			return false;
 		if (y & 1)
-			return fail(a, "wait shift %llu is odd (it is written premultiplied by 2)", (unsigned long long)y);
+			return fail(a, "wait shift %llu is odd (it is written premultiplied by 2)",
+			            (unsigned long long)y);
 		return emit_byte(a, (uint8_t)FIELD_SET(FIELD_SET(op->match, 1, 0, x), 5, 2, y / 2));
 	case HO_FLAG:
-		if (!need_args(a, op->name, nargs, 1) ||
-		    !flag_operand(a, tok[1], &x))
+		if (!need_args(a, op->name, nargs, 1) || !flag_operand(a, tok[1], &x))
 			return false;
 		return emit_byte(a, (uint8_t)(op->match | x));
 	case HO_EVENT:

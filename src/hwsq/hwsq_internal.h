@@ -40,7 +40,7 @@ struct hwsq_op {
 	uint8_t len;         /* bytes, opcode included */
 	enum hwsq_kind kind;
 	enum hwsq_opnd opnd;
-	bool nv41;           /* exists on NV41+ only */
+	bool nv41; /* exists on NV41+ only */
 	const char *name;
 };
 
@@ -59,13 +59,13 @@ struct hwsq_variant {
 	nvm_hwsq_variant id;
 	const char *name;
 	const char *chip;
-	uint32_t code_size;   /* bytes of code RAM */
-	uint8_t nslots;       /* 2 (A and B) before G92, 1 after */
-	bool nv41_ops;        /* addr/data/ewait opcodes and EVENTS (NV41+) */
-	bool illegal_hang;    /* unknown opcodes light STATUS bit 9 and hang (NV41:G92) */
-	bool ip_high;         /* ENTRY_POINT_HIGH, STATUS bit 10, 0x80000 window (G92+) */
-	bool fb_pause;        /* flag 16 pauses the framebuffer (NV41:GF100) */
-	bool pause_mmio;      /* the pause also holds host MMIO (G80+) */
+	uint32_t code_size; /* bytes of code RAM */
+	uint8_t nslots;     /* 2 (A and B) before G92, 1 after */
+	bool nv41_ops;      /* addr/data/ewait opcodes and EVENTS (NV41+) */
+	bool illegal_hang;  /* unknown opcodes light STATUS bit 9 and hang (NV41:G92) */
+	bool ip_high;       /* ENTRY_POINT_HIGH, STATUS bit 10, 0x80000 window (G92+) */
+	bool fb_pause;      /* flag 16 pauses the framebuffer (NV41:GF100) */
+	bool pause_mmio;    /* the pause also holds host MMIO (G80+) */
 	struct hwsq_flag_def flags[32];
 	const char *events[32];
 };

@@ -12,16 +12,11 @@
 /* seed 004 "Opcodes": the first byte selects the opcode and its length. */
 const struct hwsq_op hwsq_ops[] = {
 	/* 0x00 is a wait of 0 clocks; envydis names it "nop" (its first row). */
-	{ 0x00, 0xff, 1, HK_WAIT, HO_NONE, false, "nop" },
-	{ 0x00, 0xc0, 1, HK_WAIT, HO_WAIT, false, "wait" },
-	{ 0x40, 0xff, 3, HK_ADDRLO, HO_IMM16, true, "addrlo" },
-	{ 0x42, 0xff, 3, HK_DATALO, HO_IMM16, true, "datalo" },
-	{ 0x5f, 0xff, 3, HK_EWAIT, HO_EVENT, true, "ewait" },
-	{ 0x7f, 0xff, 1, HK_EXIT, HO_NONE, false, "exit" },
-	{ 0x80, 0xe0, 1, HK_UNSET, HO_FLAG, false, "unset" },
-	{ 0xa0, 0xe0, 1, HK_SET1, HO_FLAG, false, "set1" },
-	{ 0xc0, 0xe0, 1, HK_SET0, HO_FLAG, false, "set0" },
-	{ 0xe0, 0xff, 5, HK_ADDR, HO_IMM32, true, "addr" },
+	{ 0x00, 0xff, 1, HK_WAIT, HO_NONE, false, "nop" },      { 0x00, 0xc0, 1, HK_WAIT, HO_WAIT, false, "wait" },
+	{ 0x40, 0xff, 3, HK_ADDRLO, HO_IMM16, true, "addrlo" }, { 0x42, 0xff, 3, HK_DATALO, HO_IMM16, true, "datalo" },
+	{ 0x5f, 0xff, 3, HK_EWAIT, HO_EVENT, true, "ewait" },   { 0x7f, 0xff, 1, HK_EXIT, HO_NONE, false, "exit" },
+	{ 0x80, 0xe0, 1, HK_UNSET, HO_FLAG, false, "unset" },   { 0xa0, 0xe0, 1, HK_SET1, HO_FLAG, false, "set1" },
+	{ 0xc0, 0xe0, 1, HK_SET0, HO_FLAG, false, "set0" },     { 0xe0, 0xff, 5, HK_ADDR, HO_IMM32, true, "addr" },
 	{ 0xe2, 0xff, 5, HK_DATA, HO_IMM32, true, "data" },
 };
 const size_t hwsq_nops = sizeof(hwsq_ops) / sizeof(hwsq_ops[0]);
@@ -29,22 +24,34 @@ const size_t hwsq_nops = sizeof(hwsq_ops) / sizeof(hwsq_ops[0]);
 /* Known flags (envytools hwsq.rst "The known flags are", names from rnndb
  * pbus.xml nv_pbus_hwsq_flag_0/1). Flags 0-3 and 14-15 live in 60081c;
  * UNVERIFIED: the 60281c / CR4d mirrors of those bits are not modelled. */
-#define F_GPIO(n, name, b) [n] = { name, 0x60081cu, b }
+#define F_GPIO(n, name, b)     [n] = { name, 0x60081cu, b }
 #define F_DAC(n, name, reg, b) [n] = { name, reg, b }
-#define FLAGS_NV17_G80                                                                             \
-	F_GPIO(0, "gpio_2_out", 0), F_GPIO(1, "gpio_2_oe", 1), F_GPIO(2, "gpio_3_out", 4),             \
-	F_GPIO(3, "gpio_3_oe", 5), F_DAC(6, "pramdac0_unk880_29", 0x680880u, 29),                     \
-	F_DAC(7, "pramdac1_unk880_29", 0x682880u, 29), [27] = { "pwm_0_enable", 0x10f0u, 31 },       \
-	[28] = { "pbus_debug_1_unk22", 0x1084u, 22 }, [29] = { "pbus_debug_1_unk24", 0x1084u, 24 },   \
-	[30] = { "pbus_debug_1_unk26", 0x1084u, 26 }, [31] = { "pbus_debug_1_unk27", 0x1084u, 27 }
+#define FLAGS_NV17_G80                                                                                                 \
+	F_GPIO(0, "gpio_2_out", 0), F_GPIO(1, "gpio_2_oe", 1), F_GPIO(2, "gpio_3_out", 4), F_GPIO(3, "gpio_3_oe", 5),  \
+	        F_DAC(6, "pramdac0_unk880_29", 0x680880u, 29), F_DAC(7, "pramdac1_unk880_29", 0x682880u, 29),          \
+	        [27] = { "pwm_0_enable", 0x10f0u, 31 }, [28] = { "pbus_debug_1_unk22", 0x1084u, 22 },                  \
+	        [29] = { "pbus_debug_1_unk24", 0x1084u, 24 }, [30] = { "pbus_debug_1_unk26", 0x1084u, 26 },            \
+	        [31] = { "pbus_debug_1_unk27", 0x1084u, 27 }
 
 /* seed 004 "Events" / rnndb HWSQ_EVENTS (NV41+). */
-#define EVENTS_NV41 { "fb_paused", "crtc0_vblank", "crtc0_hblank", "crtc1_vblank", "crtc1_hblank" }
+#define EVENTS_NV41                                                                                                    \
+	{                                                                                                              \
+		"fb_paused", "crtc0_vblank", "crtc0_hblank", "crtc1_vblank", "crtc1_hblank"                            \
+	}
 
 /* nv17 variant, profile nv17: flags 4/5 are NV17:NV40, 14/15 NV31:G80 (so
  * not on NV17 itself), no FB_PAUSE, no PWM 1/2. */
 const struct hwsq_variant hwsq_var_nv17 = {
-	NVM_HWSQ_NV17, "nv17", "nv17", 0x40, 2, false, false, false, false, false,
+	NVM_HWSQ_NV17,
+	"nv17",
+	"nv17",
+	0x40,
+	2,
+	false,
+	false,
+	false,
+	false,
+	false,
 	{ FLAGS_NV17_G80, F_DAC(4, "pramdac0_unk880_28", 0x680880u, 28),
 	  F_DAC(5, "pramdac1_unk880_28", 0x682880u, 28) },
 	{ NULL },
@@ -53,33 +60,51 @@ const struct hwsq_variant hwsq_var_nv17 = {
 /* The nv17 variant as NV40 has it (profile nv40): NV40 is past NV31 and
  * not before NV40, so flags 14/15 but not 4/5. */
 const struct hwsq_variant hwsq_var_nv40 = {
-	NVM_HWSQ_NV17, "nv17", "nv40", 0x40, 2, false, false, false, false, false,
+	NVM_HWSQ_NV17,
+	"nv17",
+	"nv40",
+	0x40,
+	2,
+	false,
+	false,
+	false,
+	false,
+	false,
 	{ FLAGS_NV17_G80, F_GPIO(14, "gpio_9_out", 28), F_GPIO(15, "gpio_9_oe", 29) },
 	{ NULL },
 };
 
 const struct hwsq_variant hwsq_var_nv41 = {
-	NVM_HWSQ_NV41, "nv41", "nv41", 0x80, 2, true, true, false, true, false,
-	{ FLAGS_NV17_G80, F_GPIO(14, "gpio_9_out", 28), F_GPIO(15, "gpio_9_oe", 29),
-	  [16] = { "fb_pause", 0, 0 }, [25] = { "pwm_2_enable", 0x15fcu, 31 },
-	  [26] = { "pwm_1_enable", 0x15f4u, 31 } },
+	NVM_HWSQ_NV41,
+	"nv41",
+	"nv41",
+	0x80,
+	2,
+	true,
+	true,
+	false,
+	true,
+	false,
+	{ FLAGS_NV17_G80, F_GPIO(14, "gpio_9_out", 28), F_GPIO(15, "gpio_9_oe", 29), [16] = { "fb_pause", 0, 0 },
+	  [25] = { "pwm_2_enable", 0x15fcu, 31 }, [26] = { "pwm_1_enable", 0x15f4u, 31 } },
 	EVENTS_NV41,
 };
 
 const struct hwsq_variant hwsq_var_g80 = {
-	NVM_HWSQ_G80, "g80", "g80", 0x100, 2, true, true, false, true, true,
-	{ [16] = { "fb_pause", 0, 0 } },
+	NVM_HWSQ_G80, "g80", "g80", 0x100, 2, true, true, false, true, true, { [16] = { "fb_pause", 0, 0 } },
 	EVENTS_NV41,
 };
 
 const struct hwsq_variant hwsq_var_g92 = {
-	NVM_HWSQ_G92, "g92", "g92", 0x200, 1, true, false, true, true, true,
-	{ [16] = { "fb_pause", 0, 0 } },
+	NVM_HWSQ_G92, "g92", "g92", 0x200, 1, true, false, true, true, true, { [16] = { "fb_pause", 0, 0 } },
 	EVENTS_NV41,
 };
 
 static const struct hwsq_variant *const variants[NVM_HWSQ_VARIANT_COUNT] = {
-	&hwsq_var_nv17, &hwsq_var_nv41, &hwsq_var_g80, &hwsq_var_g92,
+	&hwsq_var_nv17,
+	&hwsq_var_nv41,
+	&hwsq_var_g80,
+	&hwsq_var_g92,
 };
 
 const struct hwsq_variant *hwsq_variant_get(nvm_hwsq_variant v)
@@ -213,14 +238,12 @@ static char *put_unknown(char *p, const uint8_t res[5], size_t len, size_t avail
 }
 
 /* Formats the operands of op from the instruction bytes b[0..len). */
-static char *put_insn(char *p, const struct hwsq_op *op, const uint8_t *b,
-                      uint32_t arg[2], uint8_t *nargs)
+static char *put_insn(char *p, const struct hwsq_op *op, const uint8_t *b, uint32_t arg[2], uint8_t *nargs)
 {
 	p = put_str(p, op->name);
 	*nargs = 0;
 	switch (op->opnd) {
-	case HO_NONE:
-		break;
+	case HO_NONE: break;
 	case HO_WAIT:
 		arg[0] = FIELD_GET(b[0], 1, 0);
 		arg[1] = FIELD_GET(b[0], 5, 2) * 2;

@@ -23,9 +23,9 @@ enum asm_op {
 static const struct asm_kw {
 	const char *name;
 	uint8_t op;
-	uint8_t arg;         /* pb_mode or pb_ctrl */
-	bool long_form;      /* long_ninc */
-	uint8_t formats;     /* bit 0 new, bit 1 old */
+	uint8_t arg;     /* pb_mode or pb_ctrl */
+	bool long_form;  /* long_ninc */
+	uint8_t formats; /* bit 0 new, bit 1 old */
 } asm_kws[] = {
 	{ "inc", A_METHOD, PB_MODE_INC, false, 3 },
 	{ "ninc", A_METHOD, PB_MODE_NINC, false, 3 },

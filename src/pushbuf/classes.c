@@ -35,11 +35,7 @@ static const pb_field f_payload[] = {
 	{ "PAYLOAD", 31, 0, NULL, 0 },
 };
 static const pb_value v_c36f_SEMAPHORED_OPERATION[] = {
-	{ "ACQUIRE", 0x1 },
-	{ "RELEASE", 0x2 },
-	{ "ACQ_GEQ", 0x4 },
-	{ "ACQ_AND", 0x8 },
-	{ "REDUCTION", 0x10 },
+	{ "ACQUIRE", 0x1 }, { "RELEASE", 0x2 }, { "ACQ_GEQ", 0x4 }, { "ACQ_AND", 0x8 }, { "REDUCTION", 0x10 },
 };
 static const pb_value v_c36f_SEMAPHORED_ACQUIRE_SWITCH[] = {
 	{ "DISABLED", 0x0 },
@@ -54,14 +50,8 @@ static const pb_value v_c36f_SEMAPHORED_RELEASE_SIZE[] = {
 	{ "4BYTE", 0x1 },
 };
 static const pb_value v_c36f_SEMAPHORED_REDUCTION[] = {
-	{ "MIN", 0x0 },
-	{ "MAX", 0x1 },
-	{ "XOR", 0x2 },
-	{ "AND", 0x3 },
-	{ "OR", 0x4 },
-	{ "ADD", 0x5 },
-	{ "INC", 0x6 },
-	{ "DEC", 0x7 },
+	{ "MIN", 0x0 }, { "MAX", 0x1 }, { "XOR", 0x2 }, { "AND", 0x3 },
+	{ "OR", 0x4 },  { "ADD", 0x5 }, { "INC", 0x6 }, { "DEC", 0x7 },
 };
 static const pb_value v_signed_unsigned[] = {
 	{ "SIGNED", 0x0 },
@@ -106,12 +96,9 @@ static const pb_value v_c36f_MEM_OP_C_GPC[] = {
 	{ "DISABLE", 0x1 },
 };
 static const pb_value v_c36f_MEM_OP_C_REPLAY[] = {
-	{ "NONE", 0x0 },
-	{ "START", 0x1 },
-	{ "START_ACK_ALL", 0x2 },
-	{ "CANCEL_TARGETED", 0x3 },
-	{ "CANCEL_GLOBAL", 0x4 },
-	{ "CANCEL_VA_GLOBAL", 0x5 },
+	{ "NONE", 0x0 },          { "START", 0x1 },
+	{ "START_ACK_ALL", 0x2 }, { "CANCEL_TARGETED", 0x3 },
+	{ "CANCEL_GLOBAL", 0x4 }, { "CANCEL_VA_GLOBAL", 0x5 },
 };
 static const pb_value v_c36f_MEM_OP_C_ACK_TYPE[] = {
 	{ "NONE", 0x0 },
@@ -119,14 +106,8 @@ static const pb_value v_c36f_MEM_OP_C_ACK_TYPE[] = {
 	{ "INTRANODE", 0x2 },
 };
 static const pb_value v_c36f_MEM_OP_C_PAGE_TABLE_LEVEL[] = {
-	{ "ALL", 0x0 },
-	{ "PTE_ONLY", 0x1 },
-	{ "UP_TO_PDE0", 0x2 },
-	{ "UP_TO_PDE1", 0x3 },
-	{ "UP_TO_PDE2", 0x4 },
-	{ "UP_TO_PDE3", 0x5 },
-	{ "UP_TO_PDE4", 0x6 },
-	{ "UP_TO_PDE5", 0x7 },
+	{ "ALL", 0x0 },        { "PTE_ONLY", 0x1 },   { "UP_TO_PDE0", 0x2 }, { "UP_TO_PDE1", 0x3 },
+	{ "UP_TO_PDE2", 0x4 }, { "UP_TO_PDE3", 0x5 }, { "UP_TO_PDE4", 0x6 }, { "UP_TO_PDE5", 0x7 },
 };
 static const pb_value v_c36f_MEM_OP_C_PDB_APERTURE[] = {
 	{ "VID_MEM", 0x0 },
@@ -178,27 +159,16 @@ static const pb_field f_c36f_SEM_ADDR_HI[] = {
 	{ "OFFSET", 7, 0, NULL, 0 },
 };
 static const pb_value v_c36f_SEM_EXECUTE_OPERATION[] = {
-	{ "ACQUIRE", 0x0 },
-	{ "RELEASE", 0x1 },
-	{ "ACQ_STRICT_GEQ", 0x2 },
-	{ "ACQ_CIRC_GEQ", 0x3 },
-	{ "ACQ_AND", 0x4 },
-	{ "ACQ_NOR", 0x5 },
-	{ "REDUCTION", 0x6 },
+	{ "ACQUIRE", 0x0 }, { "RELEASE", 0x1 }, { "ACQ_STRICT_GEQ", 0x2 }, { "ACQ_CIRC_GEQ", 0x3 },
+	{ "ACQ_AND", 0x4 }, { "ACQ_NOR", 0x5 }, { "REDUCTION", 0x6 },
 };
 static const pb_value v_c36f_SEM_EXECUTE_PAYLOAD_SIZE[] = {
 	{ "32BIT", 0x0 },
 	{ "64BIT", 0x1 },
 };
 static const pb_value v_c36f_SEM_EXECUTE_REDUCTION[] = {
-	{ "IMIN", 0x0 },
-	{ "IMAX", 0x1 },
-	{ "IXOR", 0x2 },
-	{ "IAND", 0x3 },
-	{ "IOR", 0x4 },
-	{ "IADD", 0x5 },
-	{ "INC", 0x6 },
-	{ "DEC", 0x7 },
+	{ "IMIN", 0x0 }, { "IMAX", 0x1 }, { "IXOR", 0x2 }, { "IAND", 0x3 },
+	{ "IOR", 0x4 },  { "IADD", 0x5 }, { "INC", 0x6 },  { "DEC", 0x7 },
 };
 static const pb_field f_c36f_SEM_EXECUTE[] = {
 	{ "OPERATION", 2, 0, V(v_c36f_SEM_EXECUTE_OPERATION) },
@@ -327,15 +297,8 @@ static const pb_value v_virtual_physical[] = {
 	{ "PHYSICAL", 0x1 },
 };
 static const pb_value v_c3b5_LAUNCH_DMA_SEMAPHORE_REDUCTION[] = {
-	{ "IMIN", 0x0 },
-	{ "IMAX", 0x1 },
-	{ "IXOR", 0x2 },
-	{ "IAND", 0x3 },
-	{ "IOR", 0x4 },
-	{ "IADD", 0x5 },
-	{ "INC", 0x6 },
-	{ "DEC", 0x7 },
-	{ "FADD", 0xa },
+	{ "IMIN", 0x0 }, { "IMAX", 0x1 }, { "IXOR", 0x2 }, { "IAND", 0x3 }, { "IOR", 0x4 },
+	{ "IADD", 0x5 }, { "INC", 0x6 },  { "DEC", 0x7 },  { "FADD", 0xa },
 };
 static const pb_value v_use_pte_setting_force_volatile[] = {
 	{ "USE_PTE_SETTING", 0x0 },
@@ -368,13 +331,8 @@ static const pb_field f_c3b5_LAUNCH_DMA[] = {
 	{ "RESERVED_ERR_CODE", 31, 28, NULL, 0 },
 };
 static const pb_value v_src_x_no_write[] = {
-	{ "SRC_X", 0x0 },
-	{ "SRC_Y", 0x1 },
-	{ "SRC_Z", 0x2 },
-	{ "SRC_W", 0x3 },
-	{ "CONST_A", 0x4 },
-	{ "CONST_B", 0x5 },
-	{ "NO_WRITE", 0x6 },
+	{ "SRC_X", 0x0 },   { "SRC_Y", 0x1 },   { "SRC_Z", 0x2 },    { "SRC_W", 0x3 },
+	{ "CONST_A", 0x4 }, { "CONST_B", 0x5 }, { "NO_WRITE", 0x6 },
 };
 static const pb_value v_one_four[] = {
 	{ "ONE", 0x0 },
@@ -383,24 +341,17 @@ static const pb_value v_one_four[] = {
 	{ "FOUR", 0x3 },
 };
 static const pb_field f_c3b5_SET_REMAP_COMPONENTS[] = {
-	{ "DST_X", 2, 0, V(v_src_x_no_write) },
-	{ "DST_Y", 6, 4, V(v_src_x_no_write) },
-	{ "DST_Z", 10, 8, V(v_src_x_no_write) },
-	{ "DST_W", 14, 12, V(v_src_x_no_write) },
-	{ "COMPONENT_SIZE", 17, 16, V(v_one_four) },
-	{ "NUM_SRC_COMPONENTS", 21, 20, V(v_one_four) },
+	{ "DST_X", 2, 0, V(v_src_x_no_write) },          { "DST_Y", 6, 4, V(v_src_x_no_write) },
+	{ "DST_Z", 10, 8, V(v_src_x_no_write) },         { "DST_W", 14, 12, V(v_src_x_no_write) },
+	{ "COMPONENT_SIZE", 17, 16, V(v_one_four) },     { "NUM_SRC_COMPONENTS", 21, 20, V(v_one_four) },
 	{ "NUM_DST_COMPONENTS", 25, 24, V(v_one_four) },
 };
 static const pb_value v_one_gob[] = {
 	{ "ONE_GOB", 0x0 },
 };
 static const pb_value v_one_gob_thirtytwo_gobs[] = {
-	{ "ONE_GOB", 0x0 },
-	{ "TWO_GOBS", 0x1 },
-	{ "FOUR_GOBS", 0x2 },
-	{ "EIGHT_GOBS", 0x3 },
-	{ "SIXTEEN_GOBS", 0x4 },
-	{ "THIRTYTWO_GOBS", 0x5 },
+	{ "ONE_GOB", 0x0 },    { "TWO_GOBS", 0x1 },     { "FOUR_GOBS", 0x2 },
+	{ "EIGHT_GOBS", 0x3 }, { "SIXTEEN_GOBS", 0x4 }, { "THIRTYTWO_GOBS", 0x5 },
 };
 static const pb_value v_gob_height_fermi_8[] = {
 	{ "GOB_HEIGHT_FERMI_8", 0x1 },

@@ -21,7 +21,7 @@
 #define ACC_NV10 (ACC_NV04 | PB_ACC_OLD_NINC)
 #define ACC_NV11 (ACC_NV10 | PB_ACC_JUMP_CALL)
 #define ACC_NV40 (ACC_NV11 | PB_ACC_SLI_COND)
-#define ACC_G80 (ACC_NV40 | PB_ACC_LONG_NINC)
+#define ACC_G80  (ACC_NV40 | PB_ACC_LONG_NINC)
 
 static const pb_gen pb_gens[] = {
 	{ "nv04", PB_FORMAT_OLD, ACC_NV04 },
@@ -105,10 +105,11 @@ struct err_info {
 };
 
 static const struct err_info err_infos[PB_ERR_COUNT] = {
-	[PB_ERR_RESERVED_OPCODE] = { "reserved_opcode", "SEC_OP 6 (RESERVED6) is not a valid PB instruction",
-	                             "PBENTRY", NULL },
-	[PB_ERR_OBSOLETE] = { "obsolete_header", "old-format method header (SEC_OP 0 with TERT_OP 0, or SEC_OP 2) is obsolete",
-	                      "PBENTRY", NULL },
+	[PB_ERR_RESERVED_OPCODE] = { "reserved_opcode", "SEC_OP 6 (RESERVED6) is not a valid PB instruction", "PBENTRY",
+	                             NULL },
+	[PB_ERR_OBSOLETE] = { "obsolete_header",
+	                      "old-format method header (SEC_OP 0 with TERT_OP 0, or SEC_OP 2) is obsolete", "PBENTRY",
+	                      NULL },
 	[PB_ERR_BAD_CONTROL] = { "bad_control", "subdevice-mask control entry with OPCODE 31:16 not 1, 2 or 3",
 	                         "PBENTRY", NULL },
 	[PB_ERR_COUNT_OVERFLOW] = { "count_overflow", "COUNT takes the method address past 0xFFF (would wrap)",
@@ -165,34 +166,45 @@ static inline void run_commit(pb_decoder *d, pb_run *r)
 	}
 }
 
-static void put_error(pb_decoder *d, uint32_t word, pb_err code, uint32_t ndwords, uint32_t missing,
-                      uint64_t offset)
+static void put_error(pb_decoder *d, uint32_t word, pb_err code, uint32_t ndwords, uint32_t missing, uint64_t offset)
 {
 	flush_batch(d);
 	if (d->sink.error)
-		d->sink.error(d->sink.ctx, &(pb_error){ .offset = offset, .ndwords = ndwords, .word = word,
-		                                        .code = code, .missing = missing });
+		d->sink.error(d->sink.ctx, &(pb_error){ .offset = offset,
+		                                        .ndwords = ndwords,
+		                                        .word = word,
+		                                        .code = code,
+		                                        .missing = missing });
 }
 
 static void put_control(pb_decoder *d, uint32_t word, pb_ctrl kind, bool has_value, uint32_t value)
 {
 	flush_batch(d);
 	if (d->sink.control)
-		d->sink.control(d->sink.ctx, &(pb_control){ .offset = d->pos, .ndwords = 1, .word = word,
-		                                            .kind = kind, .has_value = has_value,
-		                                            .value = value, .active = d->active });
+		d->sink.control(d->sink.ctx, &(pb_control){ .offset = d->pos,
+		                                            .ndwords = 1,
+		                                            .word = word,
+		                                            .kind = kind,
+		                                            .has_value = has_value,
+		                                            .value = value,
+		                                            .active = d->active });
 }
 
 /* Starts a method sequence; the header dword(s) end at d->pos. */
 static inline void start_sequence(pb_decoder *d, uint64_t hdr_offset, uint32_t ndwords, uint32_t word, uint32_t subch,
-                           uint32_t method, uint32_t count, pb_mode mode)
+                                  uint32_t method, uint32_t count, pb_mode mode)
 {
 	bool masked = !d->active;
 	if (d->sink.header) {
 		flush_batch(d);
-		d->sink.header(d->sink.ctx, &(pb_header){ .offset = hdr_offset, .ndwords = ndwords, .word = word,
-		                                          .subch = subch, .method = method, .count = count,
-		                                          .mode = mode, .masked = masked });
+		d->sink.header(d->sink.ctx, &(pb_header){ .offset = hdr_offset,
+		                                          .ndwords = ndwords,
+		                                          .word = word,
+		                                          .subch = subch,
+		                                          .method = method,
+		                                          .count = count,
+		                                          .mode = mode,
+		                                          .masked = masked });
 	}
 	d->remaining = count;
 	d->index = 0;
@@ -281,8 +293,13 @@ static inline void new_immd(pb_decoder *d, uint32_t w)
 	bool masked = !d->active;
 	if (d->sink.header) {
 		flush_batch(d);
-		d->sink.header(d->sink.ctx, &(pb_header){ .offset = d->pos, .ndwords = 1, .word = w, .subch = subch,
-		                                          .method = addr << 2, .count = 1, .mode = PB_MODE_IMMD,
+		d->sink.header(d->sink.ctx, &(pb_header){ .offset = d->pos,
+		                                          .ndwords = 1,
+		                                          .word = w,
+		                                          .subch = subch,
+		                                          .method = addr << 2,
+		                                          .count = 1,
+		                                          .mode = PB_MODE_IMMD,
 		                                          .masked = masked });
 	}
 	pb_run *r = run_slot(d);
@@ -334,10 +351,10 @@ enum old_mode_req { REQ_ANY, REQ_DMA, REQ_IB };
  * "The pusher pseudocode - pre-GF100"). */
 static const struct old_form {
 	uint32_t mask, match;
-	unsigned accept;  /* PB_ACC_* the chip needs */
-	uint8_t req;      /* DMA (NV4-style) or IB mode only */
+	unsigned accept; /* PB_ACC_* the chip needs */
+	uint8_t req;     /* DMA (NV4-style) or IB mode only */
 	uint8_t kind;
-	uint32_t target;  /* mask of the jump/call target */
+	uint32_t target; /* mask of the jump/call target */
 } old_forms[] = {
 	{ 0xe0000003u, 0x20000000u, PB_ACC_OLD, REQ_DMA, OK_OLD_JUMP, 0x1fffffffu },
 	{ 0x00000003u, 0x00000001u, PB_ACC_JUMP_CALL, REQ_DMA, OK_JUMP, 0xfffffffcu },
@@ -349,8 +366,10 @@ static const struct old_form {
 	{ 0xffff0003u, 0x00010000u, PB_ACC_SLI_COND, REQ_ANY, OK_SLI, 0 },
 };
 
-static const pb_ctrl old_flow_ctrl[] = { [OK_OLD_JUMP] = PB_CTRL_OLD_JUMP, [OK_JUMP] = PB_CTRL_JUMP,
-	                                 [OK_CALL] = PB_CTRL_CALL, [OK_RETURN] = PB_CTRL_RETURN };
+static const pb_ctrl old_flow_ctrl[] = { [OK_OLD_JUMP] = PB_CTRL_OLD_JUMP,
+	                                 [OK_JUMP] = PB_CTRL_JUMP,
+	                                 [OK_CALL] = PB_CTRL_CALL,
+	                                 [OK_RETURN] = PB_CTRL_RETURN };
 
 static bool old_form_usable(const pb_decoder *d, const struct old_form *f)
 {
@@ -386,12 +405,8 @@ static void old_instruction(pb_decoder *d, uint32_t w)
 	switch (f->kind) {
 	case OK_OLD_JUMP:
 	case OK_JUMP:
-	case OK_CALL:
-		put_control(d, w, old_flow_ctrl[f->kind], true, w & f->target);
-		break;
-	case OK_RETURN:
-		put_control(d, w, PB_CTRL_RETURN, false, 0);
-		break;
+	case OK_CALL: put_control(d, w, old_flow_ctrl[f->kind], true, w & f->target); break;
+	case OK_RETURN: put_control(d, w, PB_CTRL_RETURN, false, 0); break;
 	case OK_INC:
 	case OK_NINC:
 		start_sequence(d, d->pos, 1, w, subch, method, PB_FIELD(w, PB_DMA_METHOD_COUNT_OLD),
@@ -460,9 +475,13 @@ static size_t feed_state(pb_decoder *d, const uint32_t *p, size_t avail)
 		uint32_t left = avail > 0xffffffffu ? 0xffffffffu : (uint32_t)avail;
 		flush_batch(d);
 		if (d->sink.control)
-			d->sink.control(d->sink.ctx, &(pb_control){ .offset = d->pos, .ndwords = left, .word = p[0],
-			                                            .kind = PB_CTRL_IGNORED, .has_value = true,
-			                                            .value = left, .active = d->active });
+			d->sink.control(d->sink.ctx, &(pb_control){ .offset = d->pos,
+			                                            .ndwords = left,
+			                                            .word = p[0],
+			                                            .kind = PB_CTRL_IGNORED,
+			                                            .has_value = true,
+			                                            .value = left,
+			                                            .active = d->active });
 		d->pos += left;
 		return left;
 	}

@@ -7,8 +7,7 @@
 #include "pb_internal.h"
 
 /* SEC_OP of each mode in the new format (NV_FIFO_DMA_SEC_OP_*). */
-static const uint32_t new_sec_op[4] = { [PB_MODE_INC] = 1, [PB_MODE_NINC] = 3, [PB_MODE_1INC] = 5,
-	                                [PB_MODE_IMMD] = 4 };
+static const uint32_t new_sec_op[4] = { [PB_MODE_INC] = 1, [PB_MODE_NINC] = 3, [PB_MODE_1INC] = 5, [PB_MODE_IMMD] = 4 };
 
 bool pb_encode_method(pb_format f, pb_mode mode, uint32_t subch, uint32_t method, uint32_t count, uint32_t *word)
 {

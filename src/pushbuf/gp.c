@@ -5,15 +5,15 @@
  */
 #include "pb_internal.h"
 
-#define GP_ENTRY0_FETCH 0, 0
-#define GP_ENTRY0_GET 31, 2
+#define GP_ENTRY0_FETCH   0, 0
+#define GP_ENTRY0_GET     31, 2
 #define GP_ENTRY0_OPERAND 31, 0
-#define GP_ENTRY1_GET_HI 7, 0
-#define GP_ENTRY1_OPCODE 7, 0
-#define GP_ENTRY1_PRIV 8, 8
-#define GP_ENTRY1_LEVEL 9, 9
-#define GP_ENTRY1_LENGTH 30, 10
-#define GP_ENTRY1_SYNC 31, 31
+#define GP_ENTRY1_GET_HI  7, 0
+#define GP_ENTRY1_OPCODE  7, 0
+#define GP_ENTRY1_PRIV    8, 8
+#define GP_ENTRY1_LEVEL   9, 9
+#define GP_ENTRY1_LENGTH  30, 10
+#define GP_ENTRY1_SYNC    31, 31
 
 /* The last usable PB entry ends here: a segment may not contain the last
  * dword of the 40-bit virtual address space, because PUT (the first byte

@@ -634,8 +634,7 @@ static void asm_header(void *ctx, const pb_header *h)
 	uint32_t w = 0;
 	bool ok;
 	if (h->ndwords == 2)
-		ok = h->word == (0x00030000u | h->subch << 13 | h->method) &&
-		     input_word(p, h->offset + 1) == h->count;
+		ok = h->word == (0x00030000u | h->subch << 13 | h->method) && input_word(p, h->offset + 1) == h->count;
 	else
 		ok = pb_encode_method(p->format, h->mode, h->subch, h->method,
 		                      h->mode == PB_MODE_IMMD ? FIELD_GET(h->word, 28, 16) : h->count, &w) &&
@@ -799,7 +798,8 @@ void pb_print_gp(pb_out *o, pb_style style, uint64_t index, const pb_gp_entry *g
 		} else {
 			json_key_u(o, "get", g->get);
 			json_key_u(o, "length", g->length);
-			o_str(o, g->fetch_conditional ? ", \"fetch\": \"conditional\"" : ", \"fetch\": \"unconditional\"");
+			o_str(o,
+			      g->fetch_conditional ? ", \"fetch\": \"conditional\"" : ", \"fetch\": \"unconditional\"");
 			o_str(o, g->level_subroutine ? ", \"level\": \"subroutine\"" : ", \"level\": \"main\"");
 		}
 		o_str(o, g->sync_wait ? ", \"sync\": \"wait\"" : ", \"sync\": \"proceed\"");

@@ -21,10 +21,10 @@
 #include "scenario.h"
 #include "scn_internal.h"
 
-#define GPU_MT "nvmodel.gpu"
+#define GPU_MT        "nvmodel.gpu"
 #define DEFAULT_STEPS 4000000000ull
-#define DEFAULT_MEM (1ull << 30)
-#define STEP_GRANULE 10000
+#define DEFAULT_MEM   (1ull << 30)
+#define STEP_GRANULE  10000
 
 struct scn_state {
 	const struct scn_opts *opts;
@@ -39,8 +39,8 @@ struct scn_state {
 struct scn_gpu {
 	nvm_gpu *gpu;
 	int index;
-	int cb_ref;    /* registry ref of {event type -> {fn...}}, LUA_NOREF if none */
-	lua_State *L;  /* main state, for callbacks */
+	int cb_ref;   /* registry ref of {event type -> {fn...}}, LUA_NOREF if none */
+	lua_State *L; /* main state, for callbacks */
 	struct scn_state *S;
 };
 
@@ -80,7 +80,7 @@ static void step_hook(lua_State *L, lua_Debug *ar)
 	S->steps += STEP_GRANULE;
 	if (S->steps > limit)
 		scn_error(L, "instruction budget of %llu Lua steps exhausted (a loop that never ends?)",
-		           (unsigned long long)limit);
+		          (unsigned long long)limit);
 }
 
 /* ---------------------------------------------------------------- helpers */
@@ -108,8 +108,7 @@ nvm_aperture scn_checkaperture(lua_State *L, int idx)
 	const char *name = luaL_checkstring(L, idx);
 	nvm_aperture ap;
 	if (nvm_aperture_parse(name, &ap))
-		luaL_error(L, "bad argument #%d: unknown aperture '%s' (use \"vram\" or \"sysmem\")", idx - 1,
-		           name);
+		luaL_error(L, "bad argument #%d: unknown aperture '%s' (use \"vram\" or \"sysmem\")", idx - 1, name);
 	return ap;
 }
 
@@ -152,12 +151,11 @@ static uint64_t check_addr(lua_State *L, int idx)
 	return (uint64_t)v;
 }
 
-static void mem_error(lua_State *L, const char *what, nvm_gpu *gpu, nvm_aperture ap, uint64_t addr,
-                      size_t len, nvm_status st)
+static void mem_error(lua_State *L, const char *what, nvm_gpu *gpu, nvm_aperture ap, uint64_t addr, size_t len,
+                      nvm_status st)
 {
 	scn_error(L, "%s: %s (%s 0x%llx + %llu, size 0x%llx)", what, nvm_status_str(st), nvm_aperture_name(ap),
-	           (unsigned long long)addr, (unsigned long long)len,
-	           (unsigned long long)nvm_mem_size(gpu, ap));
+	          (unsigned long long)addr, (unsigned long long)len, (unsigned long long)nvm_mem_size(gpu, ap));
 }
 
 /* Sizes as integers or strings with a K/M/G/T suffix ("256M"). */
@@ -174,10 +172,26 @@ static uint64_t opt_size(lua_State *L, int t, const char *key)
 		unsigned long long n = strtoull(s, &end, 0);
 		unsigned shift = 0;
 		switch (*end) {
-		case 'k': case 'K': shift = 10; end++; break;
-		case 'm': case 'M': shift = 20; end++; break;
-		case 'g': case 'G': shift = 30; end++; break;
-		case 't': case 'T': shift = 40; end++; break;
+		case 'k':
+		case 'K':
+			shift = 10;
+			end++;
+			break;
+		case 'm':
+		case 'M':
+			shift = 20;
+			end++;
+			break;
+		case 'g':
+		case 'G':
+			shift = 30;
+			end++;
+			break;
+		case 't':
+		case 'T':
+			shift = 40;
+			end++;
+			break;
 		default: break;
 		}
 		if (errno || end == s || *end || (shift && n > (UINT64_MAX >> shift)))
@@ -384,8 +398,9 @@ static int l_on(lua_State *L)
 	int all = !strcmp(name, "*") || !strcmp(name, "any");
 	int t = all ? 0 : event_type_of(name);
 	if (t < 0)
-		luaL_error(L, "on: unknown event '%s' (guest_error, unmodelled, interrupt, fault, method, mmio, "
-		              "trace, or \"*\")",
+		luaL_error(L,
+		           "on: unknown event '%s' (guest_error, unmodelled, interrupt, fault, method, mmio, "
+		           "trace, or \"*\")",
 		           name);
 	if (g->cb_ref == LUA_NOREF) {
 		lua_newtable(L);
@@ -525,8 +540,8 @@ static int l_open(lua_State *L)
 	if (st) {
 		const nvm_chip_info *ci = nvm_chip_find(cfg.chip);
 		scn_error(L, "open: %s (chip %s: vram up to 0x%llx, sysmem up to 0x%llx, 4 KiB multiples)",
-		           nvm_status_str(st), cfg.chip ? cfg.chip : NVM_DEFAULT_CHIP,
-		           (unsigned long long)(ci ? ci->vram_max : 0), (unsigned long long)(ci ? ci->sysmem_max : 0));
+		          nvm_status_str(st), cfg.chip ? cfg.chip : NVM_DEFAULT_CHIP,
+		          (unsigned long long)(ci ? ci->vram_max : 0), (unsigned long long)(ci ? ci->sysmem_max : 0));
 	}
 	g->index = S->gpus++;
 	g->L = L;
@@ -586,9 +601,12 @@ static const luaL_Reg module_funcs[] = {
 static void open_libs(lua_State *L, int sandbox)
 {
 	static const luaL_Reg safe[] = {
-		{ LUA_GNAME, luaopen_base },       { LUA_TABLIBNAME, luaopen_table },
-		{ LUA_STRLIBNAME, luaopen_string }, { LUA_MATHLIBNAME, luaopen_math },
-		{ LUA_UTF8LIBNAME, luaopen_utf8 },  { LUA_COLIBNAME, luaopen_coroutine },
+		{ LUA_GNAME, luaopen_base },
+		{ LUA_TABLIBNAME, luaopen_table },
+		{ LUA_STRLIBNAME, luaopen_string },
+		{ LUA_MATHLIBNAME, luaopen_math },
+		{ LUA_UTF8LIBNAME, luaopen_utf8 },
+		{ LUA_COLIBNAME, luaopen_coroutine },
 		{ NULL, NULL },
 	};
 	if (sandbox) {

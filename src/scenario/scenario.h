@@ -21,21 +21,21 @@ struct scn_opts {
 	FILE *out;                /* where print() goes; NULL discards */
 	scn_event_fn on_event;    /* optional */
 	void *event_user;
-	uint64_t max_steps;       /* Lua instruction budget; 0 = default (4e9) */
-	uint64_t mem_limit;       /* bytes for the Lua heap; 0 = default (1 GiB) */
-	uint64_t gpu_mem_budget;  /* per-GPU simulated memory budget; 0 = none */
-	int sandbox;              /* no dofile/loadfile/require/io/os (fuzzing) */
-	const char **argv;        /* script arguments, exposed as the global `arg` */
+	uint64_t max_steps;      /* Lua instruction budget; 0 = default (4e9) */
+	uint64_t mem_limit;      /* bytes for the Lua heap; 0 = default (1 GiB) */
+	uint64_t gpu_mem_budget; /* per-GPU simulated memory budget; 0 = none */
+	int sandbox;             /* no dofile/loadfile/require/io/os (fuzzing) */
+	const char **argv;       /* script arguments, exposed as the global `arg` */
 	int argc;
 };
 
 struct scn_result {
-	int ok;              /* 1 when the script ran to its end */
-	int io_error;        /* the file could not be read (a usage error, not a script failure) */
-	char error[1024];    /* "file:line: message" when !ok */
-	int checks_passed;   /* check() calls that held */
+	int ok;            /* 1 when the script ran to its end */
+	int io_error;      /* the file could not be read (a usage error, not a script failure) */
+	char error[1024];  /* "file:line: message" when !ok */
+	int checks_passed; /* check() calls that held */
 	int gpus_opened;
-	uint64_t time_ns;    /* virtual time of the last GPU used */
+	uint64_t time_ns; /* virtual time of the last GPU used */
 };
 
 /* Runs Lua source text. chunkname is what messages call the file ("demo.lua"). */

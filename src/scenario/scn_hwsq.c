@@ -8,8 +8,8 @@
 #include "nvmodel/hwsq.h"
 #include "scn_internal.h"
 
-#define HWSQ_ENTRY_POINT 0x1304u
-#define HWSQ_TRIGGER 0x130cu
+#define HWSQ_ENTRY_POINT      0x1304u
+#define HWSQ_TRIGGER          0x130cu
 #define HWSQ_ENTRY_POINT_HIGH 0x1318u
 
 static nvm_hwsq_variant check_variant(lua_State *L, nvm_gpu *gpu)
@@ -66,15 +66,16 @@ static int l_hwsq_upload(lua_State *L)
 	if (off & 3)
 		return scn_error(L, "hwsq_upload: offset 0x%x is not word aligned", off);
 	if (len > size - off)
-		return scn_error(L, "hwsq_upload: %d bytes at 0x%x do not fit the code RAM (0x%x bytes)", (int)len,
-		                  off, size);
+		return scn_error(L, "hwsq_upload: %d bytes at 0x%x do not fit the code RAM (0x%x bytes)", (int)len, off,
+		                 size);
 	for (size_t i = 0; i < len; i += 4) {
 		uint32_t w = 0;
 		for (size_t k = 0; k < 4 && i + k < len; k++)
 			w |= (uint32_t)(uint8_t)code[i + k] << (8 * k);
 		uint32_t a = off + (uint32_t)i;
 		if (len - i < 4) /* keep the bytes past the end of the code */
-			w |= reg_rd(L, gpu, a < 0x100 ? 0x1400 + a : 0x80000 + a) & ~(0xffffffffu >> (8 * (4 - (len - i))));
+			w |= reg_rd(L, gpu, a < 0x100 ? 0x1400 + a : 0x80000 + a) &
+			     ~(0xffffffffu >> (8 * (4 - (len - i))));
 		reg_wr(L, gpu, a < 0x100 ? 0x1400 + a : 0x80000 + a, w);
 	}
 	return 0;

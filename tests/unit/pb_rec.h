@@ -43,8 +43,8 @@ static inline void rec_run(void *ctx, const pb_run *run)
 	r->runs++;
 	r->accounted += run->ndwords;
 	for (uint32_t i = 0; i < run->count && r->nm < REC_MAX; i++)
-		r->m[r->nm++] = (struct rec_method){ run->hdr_offset, run->subch, pb_run_method(run, i), run->data[i],
-			                             run->mode, run->masked };
+		r->m[r->nm++] = (struct rec_method){ run->hdr_offset, run->subch, pb_run_method(run, i),
+			                             run->data[i],    run->mode,  run->masked };
 }
 
 static inline void rec_control(void *ctx, const pb_control *c)

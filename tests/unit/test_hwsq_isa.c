@@ -52,13 +52,13 @@ static void test_encodings(void **s)
 {
 	(void)s;
 	uint8_t b[0x200];
-	size_t n = as(NVM_HWSQ_G80, "wait 0x3 shl 0x1e\nwait 0\naddrlo 0x1234\ndatalo 0xbeef\n"
-	                            "ewait 0x1 0x1\nexit\nunset 0x1f\nset1 0x10\nset0 0x0\n"
-	                            "addr 0x00611200\ndata 0xdeadbeef\n",
+	size_t n = as(NVM_HWSQ_G80,
+	              "wait 0x3 shl 0x1e\nwait 0\naddrlo 0x1234\ndatalo 0xbeef\n"
+	              "ewait 0x1 0x1\nexit\nunset 0x1f\nset1 0x10\nset0 0x0\n"
+	              "addr 0x00611200\ndata 0xdeadbeef\n",
 	              b);
-	static const uint8_t want[] = { 0x3f, 0x00, 0x40, 0x34, 0x12, 0x42, 0xef, 0xbe, 0x5f, 0x01, 0x01,
-	                                0x7f, 0x9f, 0xb0, 0xc0, 0xe0, 0x00, 0x12, 0x61, 0x00, 0xe2, 0xef,
-	                                0xbe, 0xad, 0xde };
+	static const uint8_t want[] = { 0x3f, 0x00, 0x40, 0x34, 0x12, 0x42, 0xef, 0xbe, 0x5f, 0x01, 0x01, 0x7f, 0x9f,
+		                        0xb0, 0xc0, 0xe0, 0x00, 0x12, 0x61, 0x00, 0xe2, 0xef, 0xbe, 0xad, 0xde };
 	assert_int_equal(n, sizeof(want));
 	assert_memory_equal(b, want, sizeof(want));
 }
@@ -68,9 +68,10 @@ static void test_names_labels(void **s)
 {
 	(void)s;
 	uint8_t b[0x200];
-	size_t n = as(NVM_HWSQ_NV41, "start: set1 #fb_pause // pause\n"
-	                             "  ewait $fb_paused 1 /* wait */\n"
-	                             "  set0 gpio_9_oe\nend: .b8 end, start\n.b16 0x1234\n.b32 0x1\n",
+	size_t n = as(NVM_HWSQ_NV41,
+	              "start: set1 #fb_pause // pause\n"
+	              "  ewait $fb_paused 1 /* wait */\n"
+	              "  set0 gpio_9_oe\nend: .b8 end, start\n.b16 0x1234\n.b32 0x1\n",
 	              b);
 	static const uint8_t want[] = { 0xb0, 0x5f, 0x00, 0x01, 0xcf, 0x05, 0x00, 0x34, 0x12, 1, 0, 0, 0 };
 	assert_int_equal(n, sizeof(want));
@@ -208,9 +209,9 @@ static void test_roundtrip(void **s)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_encodings),     cmocka_unit_test(test_names_labels),
-		cmocka_unit_test(test_asm_errors),    cmocka_unit_test(test_dis_format),
-		cmocka_unit_test(test_dis_variants),  cmocka_unit_test(test_dis_incomplete),
+		cmocka_unit_test(test_encodings),    cmocka_unit_test(test_names_labels),
+		cmocka_unit_test(test_asm_errors),   cmocka_unit_test(test_dis_format),
+		cmocka_unit_test(test_dis_variants), cmocka_unit_test(test_dis_incomplete),
 		cmocka_unit_test(test_roundtrip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

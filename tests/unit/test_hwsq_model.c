@@ -12,22 +12,22 @@
 #include "nvmodel/hwsq.h"
 #include "nvmodel/nvmodel.h"
 
-#define DEBUG_6 0x1098u
-#define ENABLE (1u << 3)
-#define OVERRIDE_MODE (1u << 4)
-#define ENTRY_POINT 0x1304u
-#define STATUS 0x1308u
-#define TRIGGER 0x130cu
-#define FLAGS_0 0x1310u
-#define FLAGS_1 0x1314u
+#define DEBUG_6          0x1098u
+#define ENABLE           (1u << 3)
+#define OVERRIDE_MODE    (1u << 4)
+#define ENTRY_POINT      0x1304u
+#define STATUS           0x1308u
+#define TRIGGER          0x130cu
+#define FLAGS_0          0x1310u
+#define FLAGS_1          0x1314u
 #define ENTRY_POINT_HIGH 0x1318u
-#define CODE 0x1400u
-#define EVENTS 0x1578u
-#define NEW_CODE 0x80000u
-#define START_A 0x3u /* type start, slot A */
-#define START_B 0x1u
-#define ABORT_A 0x2u
-#define ABORT_B 0x0u
+#define CODE             0x1400u
+#define EVENTS           0x1578u
+#define NEW_CODE         0x80000u
+#define START_A          0x3u /* type start, slot A */
+#define START_B          0x1u
+#define ABORT_A          0x2u
+#define ABORT_B          0x0u
 
 struct pokes {
 	int n;
@@ -105,8 +105,15 @@ static nvm_hwsq_state state(nvm_gpu *gpu)
 static void test_code_windows(void **s)
 {
 	(void)s;
-	static const struct { const char *chip; uint32_t size; int events, high; } t[] = {
-		{ "nv17", 0x40, 0, 0 }, { "nv41", 0x80, 1, 0 }, { "g80", 0x100, 1, 0 }, { "g92", 0x200, 1, 1 },
+	static const struct {
+		const char *chip;
+		uint32_t size;
+		int events, high;
+	} t[] = {
+		{ "nv17", 0x40, 0, 0 },
+		{ "nv41", 0x80, 1, 0 },
+		{ "g80", 0x100, 1, 0 },
+		{ "g92", 0x200, 1, 1 },
 	};
 	for (size_t i = 0; i < 4; i++) {
 		nvm_gpu *gpu = open_chip(t[i].chip);
@@ -183,15 +190,15 @@ static void test_wait_and_status(void **s)
 	wr(gpu, TRIGGER, START_A);
 	run_ns(gpu, 1);
 	uint32_t st = rd(gpu, STATUS);
-	assert_int_equal(st & 0xff, 1);          /* past the wait */
-	assert_int_equal((st >> 8) & 1, 1);      /* executing */
-	run_ns(gpu, 4 * 0x20 * 32 - 2);          /* t = 4095: still waiting */
+	assert_int_equal(st & 0xff, 1);     /* past the wait */
+	assert_int_equal((st >> 8) & 1, 1); /* executing */
+	run_ns(gpu, 4 * 0x20 * 32 - 2);     /* t = 4095: still waiting */
 	assert_int_equal((rd(gpu, STATUS) >> 8) & 1, 1);
-	run_ns(gpu, 1);                          /* t = 4096: done */
+	run_ns(gpu, 1); /* t = 4096: done */
 	st = rd(gpu, STATUS);
-	assert_int_equal(st & 0xff, 1);          /* on the exit */
+	assert_int_equal(st & 0xff, 1); /* on the exit */
 	assert_int_equal((st >> 8) & 1, 0);
-	assert_int_equal(st >> 16, 0);           /* slot B never ran */
+	assert_int_equal(st >> 16, 0); /* slot B never ran */
 	nvm_close(gpu);
 }
 
@@ -256,8 +263,8 @@ static void test_slots(void **s)
 	wr(gpu, TRIGGER, START_B | (1u << 2));
 	run_ns(gpu, 1);
 	uint32_t st = rd(gpu, STATUS);
-	assert_int_equal(st & 0x1ff, 0);              /* A idle */
-	assert_int_equal((st >> 16) & 0x1ff, 0x102);  /* B executing, past the wait */
+	assert_int_equal(st & 0x1ff, 0);             /* A idle */
+	assert_int_equal((st >> 16) & 0x1ff, 0x102); /* B executing, past the wait */
 	run_ns(gpu, 2000);
 	assert_int_equal((rd(gpu, STATUS) >> 16) & 0x1ff, 0x002);
 	nvm_close(gpu);
@@ -340,7 +347,7 @@ static void test_enable_holds_pokes(void **s)
 	run_ns(gpu, 5000);
 	assert_int_equal(p.n, 0);
 	nvm_hwsq_state st = state(gpu);
-	assert_int_equal(nvm_hwsq_flag(&st, 3), NVM_HWSQ_SET1); /* executed */
+	assert_int_equal(nvm_hwsq_flag(&st, 3), NVM_HWSQ_SET1);  /* executed */
 	assert_int_equal(nvm_hwsq_flag(&st, 4), NVM_HWSQ_UNSET); /* held */
 	assert_true(st.slot[0].executing);
 	wr(gpu, DEBUG_6, ENABLE);
@@ -507,7 +514,7 @@ static void test_flag_overrides(void **s)
 	/* READ_OVERRIDE: reads give what HWSQ provides. */
 	wr(gpu, DEBUG_6, ENABLE | OVERRIDE_MODE);
 	assert_int_equal(rd(gpu, 0x1084), 1 | (1u << 22));
-	assert_int_equal(rd(gpu, 0x10f0), 0);          /* set0 forces bit 31 off */
+	assert_int_equal(rd(gpu, 0x10f0), 0);           /* set0 forces bit 31 off */
 	assert_int_equal(rd(gpu, 0x15fc), 0x80000000u); /* flag 25 */
 	/* "cannot be changed by normal means": a write lands in the pre-override value. */
 	wr(gpu, 0x1084, 0);
@@ -581,7 +588,10 @@ static void test_events(void **s)
 static void test_fb_pause(void **s)
 {
 	(void)s;
-	static const struct { const char *chip; int mmio; } t[] = { { "nv41", 0 }, { "g80", 1 }, { "g92", 1 } };
+	static const struct {
+		const char *chip;
+		int mmio;
+	} t[] = { { "nv41", 0 }, { "g80", 1 }, { "g92", 1 } };
 	for (size_t i = 0; i < 3; i++) {
 		nvm_gpu *gpu = open_chip(t[i].chip);
 		struct pokes p = { 0 };
@@ -677,8 +687,8 @@ static void test_interleaved_slots(void **s)
 	assert_int_equal(p.addr[1], 0x9420);
 	assert_int_equal(p.val[1], 0x22222222);
 	uint32_t st = rd(gpu, STATUS);
-	assert_int_equal(st & 0x1ff, 10);          /* A on its exit */
-	assert_int_equal((st >> 16) & 0x1ff, 21);  /* B on its exit */
+	assert_int_equal(st & 0x1ff, 10);         /* A on its exit */
+	assert_int_equal((st >> 16) & 0x1ff, 21); /* B on its exit */
 	nvm_close(gpu);
 }
 

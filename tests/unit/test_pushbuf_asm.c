@@ -76,8 +76,8 @@ static void test_asm_encodings(void **state)
 	                         "inc 0 0x500\n"
 	                         "end_segment  # done\n",
 	                         PB_FORMAT_NEW);
-	static const uint32_t want[] = { 0x200280c0, 1, 2, 0x60012041, 7, 0xa0030100, 1, 2, 3, 0x9fff60c0, 0,
-		                         0x000100f0, 0x0002fff0, 0x00030000, 0x20000140, 0xe0000000 };
+	static const uint32_t want[] = { 0x200280c0, 1, 2,          0x60012041, 7,          0xa0030100, 1,         2, 3,
+		                         0x9fff60c0, 0, 0x000100f0, 0x0002fff0, 0x00030000, 0x20000140, 0xe0000000 };
 	assert_int_equal(r.n, N(want));
 	assert_memory_equal(r.words, want, sizeof(want));
 	free(r.words);
@@ -98,8 +98,8 @@ static void test_asm_old(void **state)
 	                         "return\n"
 	                         "sli_conditional 0x3\n",
 	                         PB_FORMAT_NEW);
-	static const uint32_t want[] = { 0x00043ffc, 5, 0x40084104, 1, 2, 0x00036100, 2, 9, 10,
-		                         0x20001000, 0x80000001, 0x00000042, 0x00020000, 0x00010030 };
+	static const uint32_t want[] = { 0x00043ffc, 5,  0x40084104, 1,          2,          0x00036100, 2,
+		                         9,          10, 0x20001000, 0x80000001, 0x00000042, 0x00020000, 0x00010030 };
 	assert_int_equal(r.n, N(want));
 	assert_memory_equal(r.words, want, sizeof(want));
 	free(r.words);
@@ -172,10 +172,10 @@ static void test_roundtrip_fixed(void **state)
 	};
 	roundtrip("gv100", PB_FORMAT_NEW, false, pb, N(pb));
 	roundtrip("gv100", PB_FORMAT_NEW, false, pb, 1); /* truncated right after a header */
-	static const uint32_t old[] = { 0x00043ffc, 5,          0x40084104, 1,          2,          0x00036100,
-		                        2,          9,          10,         0x20001000, 0x80000001, 0x00000042,
-		                        0x00020000, 0x00010030, 0xffffffff, 0x00036100, 0xff000001, 7,
-		                        0x00036100 };
+	static const uint32_t old[] = { 0x00043ffc, 5,          0x40084104, 1,          2,
+		                        0x00036100, 2,          9,          10,         0x20001000,
+		                        0x80000001, 0x00000042, 0x00020000, 0x00010030, 0xffffffff,
+		                        0x00036100, 0xff000001, 7,          0x00036100 };
 	roundtrip("nv40", PB_FORMAT_OLD, false, old, N(old));
 	roundtrip("g80", PB_FORMAT_OLD, true, old, N(old));
 	roundtrip("nv04", PB_FORMAT_OLD, false, old, N(old));
@@ -191,8 +191,10 @@ static void test_roundtrip_random(void **state)
 		const char *chip;
 		pb_format f;
 		bool ib;
-	} cfgs[] = { { "gv100", PB_FORMAT_NEW, false }, { "nv04", PB_FORMAT_OLD, false },
-		     { "nv17", PB_FORMAT_OLD, false },  { "g80", PB_FORMAT_OLD, false },
+	} cfgs[] = { { "gv100", PB_FORMAT_NEW, false },
+		     { "nv04", PB_FORMAT_OLD, false },
+		     { "nv17", PB_FORMAT_OLD, false },
+		     { "g80", PB_FORMAT_OLD, false },
 		     { "g80", PB_FORMAT_OLD, true } };
 	for (int iter = 0; iter < 200; iter++) {
 		size_t n = 1 + iter % N(buf);
@@ -211,12 +213,9 @@ static void test_roundtrip_random(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_asm_encodings),
-		cmocka_unit_test(test_asm_old),
-		cmocka_unit_test(test_asm_names),
-		cmocka_unit_test(test_asm_errors),
-		cmocka_unit_test(test_roundtrip_fixed),
-		cmocka_unit_test(test_roundtrip_random),
+		cmocka_unit_test(test_asm_encodings),   cmocka_unit_test(test_asm_old),
+		cmocka_unit_test(test_asm_names),       cmocka_unit_test(test_asm_errors),
+		cmocka_unit_test(test_roundtrip_fixed), cmocka_unit_test(test_roundtrip_random),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

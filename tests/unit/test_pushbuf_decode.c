@@ -199,7 +199,7 @@ static void test_end_segment(void **state)
 	pb_sink s = rec_sink(&R);
 	pb_decoder d;
 	pb_decoder_init(&d, &cfg, &s);
-	pb_feed(&d, seg1, 3);     /* the segment arrives in two pieces */
+	pb_feed(&d, seg1, 3); /* the segment arrives in two pieces */
 	pb_feed(&d, seg1 + 3, 2);
 	pb_segment_end(&d);
 	pb_feed(&d, seg2, 1);
@@ -225,7 +225,7 @@ static void test_split_anywhere(void **state)
 {
 	(void)state;
 	uint32_t pb[] = { hdr(1, 3, 4, 0x400), 11, 22, 33, hdr(5, 2, 1, 0x100), 7, 8, hdr(4, 5, 2, 0x80), 0,
-		          hdr(3, 2, 0, 0x200), 1, 2 };
+		          hdr(3, 2, 0, 0x200), 1,  2 };
 	struct rec whole;
 	rec_decode(&whole, "gv100", PB_FORMAT_NEW, false, pb, N(pb));
 	for (size_t cut = 0; cut <= N(pb); cut++) {
@@ -413,14 +413,24 @@ static void test_batch_matches_general_on_bad_input(void **state)
 {
 	(void)state;
 	uint32_t pb[] = {
-		hdr(1, 2, 1, 0x100), 1, 2,             /* INC */
-		hdr(1, 1, 0, 0x100) | (1u << 12), 3,    /* reserved bit 12 */
-		hdr(1, 3, 0, 0x3ffc), 4, 5, 6,          /* INC past 0xFFF: count_overflow */
-		hdr(5, 2, 2, 0x3ffc), 7, 8,             /* 1INC at 0xFFF with 2: count_overflow */
-		0x00010000u | (0x2u << 4),              /* SET_SUBDEVICE_MASK 2: masked (ID 1) */
-		hdr(3, 2, 3, 0x200), 9, 10,             /* NINC, masked */
-		hdr(4, 77, 4, 0x300),                   /* IMMD, masked */
-		0x00030000u,                            /* USE_SUBDEVICE_MASK (stored 0xFFF): active */
+		hdr(1, 2, 1, 0x100),
+		1,
+		2, /* INC */
+		hdr(1, 1, 0, 0x100) | (1u << 12),
+		3, /* reserved bit 12 */
+		hdr(1, 3, 0, 0x3ffc),
+		4,
+		5,
+		6, /* INC past 0xFFF: count_overflow */
+		hdr(5, 2, 2, 0x3ffc),
+		7,
+		8,                         /* 1INC at 0xFFF with 2: count_overflow */
+		0x00010000u | (0x2u << 4), /* SET_SUBDEVICE_MASK 2: masked (ID 1) */
+		hdr(3, 2, 3, 0x200),
+		9,
+		10,                   /* NINC, masked */
+		hdr(4, 77, 4, 0x300), /* IMMD, masked */
+		0x00030000u,          /* USE_SUBDEVICE_MASK (stored 0xFFF): active */
 		hdr(4, 78, 4, 0x304),
 	};
 	pb_config cfg;

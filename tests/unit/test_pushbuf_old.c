@@ -110,8 +110,8 @@ static void test_jump_call_return_per_gen(void **state)
 static void test_sli_conditional(void **state)
 {
 	(void)state;
-	uint32_t pb[] = { 0x00010000u | (0x002u << 4), old_hdr(false, 1, 0, 0x100), 7, 0x00010000u | (0x001u << 4),
-		          old_hdr(false, 1, 0, 0x100), 8 };
+	uint32_t pb[] = { 0x00010000u | (0x002u << 4), old_hdr(false, 1, 0, 0x100), 7,
+		          0x00010000u | (0x001u << 4), old_hdr(false, 1, 0, 0x100), 8 };
 	pb_config cfg;
 	assert_true(pb_config_init(&cfg, pb_gen_lookup("nv40"), PB_FORMAT_OLD));
 	cfg.subdevice_id = 0x001;
@@ -318,16 +318,11 @@ static void test_class_facts(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_old_inc),
-		cmocka_unit_test(test_old_ninc_per_gen),
-		cmocka_unit_test(test_old_jump),
-		cmocka_unit_test(test_jump_call_return_per_gen),
-		cmocka_unit_test(test_sli_conditional),
-		cmocka_unit_test(test_long_ninc),
-		cmocka_unit_test(test_gp_segment),
-		cmocka_unit_test(test_gp_control),
-		cmocka_unit_test(test_gp_end_of_va),
-		cmocka_unit_test(test_class_tables),
+		cmocka_unit_test(test_old_inc),         cmocka_unit_test(test_old_ninc_per_gen),
+		cmocka_unit_test(test_old_jump),        cmocka_unit_test(test_jump_call_return_per_gen),
+		cmocka_unit_test(test_sli_conditional), cmocka_unit_test(test_long_ninc),
+		cmocka_unit_test(test_gp_segment),      cmocka_unit_test(test_gp_control),
+		cmocka_unit_test(test_gp_end_of_va),    cmocka_unit_test(test_class_tables),
 		cmocka_unit_test(test_class_facts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

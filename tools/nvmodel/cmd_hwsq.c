@@ -192,7 +192,8 @@ static int assemble_file(const struct opts *o, uint8_t *out, size_t *n, char **s
 	if (st) {
 		free(src);
 		if (e.line)
-			return cli_error(EXIT_FAIL, o->sub[0] == 'a' ? "hwsq as" : "hwsq run", "%s:%d: %s", o->file, e.line, e.message);
+			return cli_error(EXIT_FAIL, o->sub[0] == 'a' ? "hwsq as" : "hwsq run", "%s:%d: %s", o->file,
+			                 e.line, e.message);
 		return cli_error(EXIT_FAIL, o->sub[0] == 'a' ? "hwsq as" : "hwsq run", "%s: %s", o->file, e.message);
 	}
 	if (src_out)
@@ -374,8 +375,8 @@ static int do_run(const struct opts *o)
 			shown++;
 		}
 		printf("%s\n", shown ? "" : " all unset");
-		printf("status: 0x%08x (slot A: ip 0x%03x, executing %d, illegal %d)\n", st.status, a->ip,
-		       a->executing, a->illegal);
+		printf("status: 0x%08x (slot A: ip 0x%03x, executing %d, illegal %d)\n", st.status, a->ip, a->executing,
+		       a->illegal);
 		printf("time: %llu ns (run ended: %s, %llu instructions)\n", (unsigned long long)t,
 		       nvm_run_status_str(rs), (unsigned long long)st.instructions);
 	}
@@ -386,7 +387,8 @@ static int do_run(const struct opts *o)
 	nvm_close(gpu);
 	if (a->executing) {
 		return cli_error(EXIT_FAIL, "hwsq run", "%s: the script has not ended (%s)", o->file,
-		                 a->illegal ? "hung on an unknown opcode" : "still executing: waiting, or a poke held, when the run ended");
+		                 a->illegal ? "hung on an unknown opcode"
+		                            : "still executing: waiting, or a poke held, when the run ended");
 	}
 	return EXIT_OK;
 }

@@ -18,9 +18,9 @@
 #include "nvmodel/pushbuf.h"
 
 struct pb_opts {
-	const char *cmd;  /* "pb decode" ... */
+	const char *cmd; /* "pb decode" ... */
 	const char *file;
-	const char *out;  /* asm -o */
+	const char *out; /* asm -o */
 	bool hex, json;
 	uint64_t offset, length;
 	bool has_length;
@@ -91,7 +91,8 @@ static uint32_t *parse_hex(const char *cmd, const char *path, const uint8_t *buf
 			continue;
 		}
 		size_t start = i;
-		while (i < len && !(buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r' || buf[i] == '\n' || buf[i] == ','))
+		while (i < len &&
+		       !(buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r' || buf[i] == '\n' || buf[i] == ','))
 			i++;
 		size_t tl = i - start;
 		const uint8_t *t = buf + start;
@@ -156,8 +157,8 @@ static int load_words(const struct pb_opts *o, unsigned unit, uint32_t **words, 
 	} else {
 		if (len % (4u * unit)) {
 			free(buf);
-			return cli_error(EXIT_USAGE, o->cmd, "%s: length %zu is not a multiple of %u bytes", o->file, len,
-			                 4u * unit);
+			return cli_error(EXIT_USAGE, o->cmd, "%s: length %zu is not a multiple of %u bytes", o->file,
+			                 len, 4u * unit);
 		}
 		nw = len / 4;
 		w = malloc((nw ? nw : 1) * sizeof(*w));
@@ -189,8 +190,9 @@ static int load_words(const struct pb_opts *o, unsigned unit, uint32_t **words, 
 	if (o->has_length) {
 		if (o->length > count || o->length == 0) {
 			free(w);
-			return cli_error(EXIT_USAGE, o->cmd, "%s: --length %llu does not fit (%llu entries from the offset)",
-			                 o->file, (unsigned long long)o->length, (unsigned long long)count);
+			return cli_error(EXIT_USAGE, o->cmd,
+			                 "%s: --length %llu does not fit (%llu entries from the offset)", o->file,
+			                 (unsigned long long)o->length, (unsigned long long)count);
 		}
 		count = o->length;
 	}
