@@ -276,6 +276,7 @@ static void test_sparse(void **state)
 	assert_int_equal(r.fault, NVM_MMU_FAULT_NONE);
 	assert_true(r.sparse);
 	assert_int_equal(r.level, 1);
+	assert_int_equal(r.page_size, 1ull << 38); /* a PDE2 entry covers va[46:38] */
 	/* Same slot without VOL: a PDE fault. */
 	ptb_w64(f->gpu, NVM_AP_VRAM, t2 + ((va >> 38) & 511) * 8, 0);
 	assert_int_equal(walk(f, va, NVM_MMU_READ, 0, NULL).fault, NVM_MMU_FAULT_PDE);
