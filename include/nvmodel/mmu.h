@@ -111,7 +111,8 @@ typedef struct nvm_mmu_result {
 	nvm_mmu_target target;
 	unsigned peer;      /* peer id when target is PEER */
 	uint64_t pa;        /* physical address of va */
-	uint64_t page_size; /* 4 KiB, 64 KiB or 2 MiB */
+	uint64_t page_size; /* 4 KiB, 64 KiB or 2 MiB; a sparse directory entry
+	                     * covers 2^29 (PDE1), 2^38 (PDE2) or 2^47 (PDE3) */
 	unsigned kind;
 	int priv, ro, vol, atomic_disable, encrypted;
 	int level;       /* walk level that decided (0 PDE3 .. 4 PTE), -1 RAMIN */

@@ -255,6 +255,13 @@ static nvm_mmu_fault_type ramin_resolve(nvm_gpu *gpu, const nvm_mmu_request *req
 		return NVM_MMU_FAULT_UNBOUND_INST_BLOCK;
 	}
 	as->pdb_target = FIELD_GET(lo, 1, 0); /* PAGE_DIR_BASE_TARGET */
+	/* UNVERIFIED: FAULT_REPLAY_TEX/GCC, USE_VER2_PT_FORMAT and BIG_PAGE_SIZE
+	 * are read from the dword of the subcontext that asks. Seed 000 says
+	 * "the last bind that does not unbind a sub-context determines" them
+	 * for all sub-contexts; the model does not see binds (RAMIN is read per
+	 * request), so it cannot tell which subcontext was bound last. Both rules
+	 * agree whenever every subcontext carries the same bits
+	 * (docs/fidelity.md). */
 	as->replay_tex = FIELD_GET(lo, 4, 4);
 	as->replay_gcc = FIELD_GET(lo, 5, 5);
 	as->pdb_addr = ((uint64_t)hi << 32) | ((uint64_t)FIELD_GET(lo, 31, 12) << 12);
@@ -442,6 +449,13 @@ static void fill_info(struct mmu *m, const nvm_mmu_request *req, const struct as
 	/* Seed 003: "REPLAYABLE_FAULT_EN (R) is set to true if replayable fault
 	 * is enabled for any client in the instance block." */
 	f->replayable_en = as->replay_tex || as->replay_gcc;
+	/* UNVERIFIED: ADDR_PHYS_APERTURE stays 0: the model reports faults of
+	 * virtual translations only (seed 003: the address is "virtual or
+	 * physical based on ACCESS_TYPE"; PHYS_APERTURE names the aperture of a
+	 * physical one). PROTECTED_MODE (dw7 29) stays 0: the model has no
+	 * protected mode. docs/fidelity.md. */
+	f->addr_phys_aperture = 0;
+	f->protected_mode = 0;
 	f->valid = 1;
 }
 

@@ -160,7 +160,9 @@ static void test_packet_fields(void **state)
 	assert_int_equal(dw[0] & 0x300, 0);                 /* INST_APERTURE 9:8 = VID_MEM */
 	assert_int_equal(dw[0] >> 12, INST >> 12);          /* INST_LO 31:12 */
 	assert_int_equal(dw[1], 0);                         /* INST_HI */
-	assert_int_equal(dw[2] & 3, 0);                     /* ADDR_PHYS_APERTURE */
+	/* ADDR_PHYS_APERTURE 1:0: 0 for a virtual fault (UNVERIFIED,
+	 * docs/fidelity.md; the model reports virtual faults only). */
+	assert_int_equal(dw[2] & 3, 0);
 	assert_int_equal(dw[2] & 0xfffff000u, 0x23456000u); /* ADDR_LO (4K aligned) */
 	assert_int_equal(dw[3], 0x1);                       /* ADDR_HI */
 	uint32_t t0 = rd(f->gpu, 0x9400), t1 = rd(f->gpu, 0x9410);
@@ -174,6 +176,7 @@ static void test_packet_fields(void **state)
 	assert_int_equal((dw[7] >> 16) & 0xf, 1);    /* ACCESS_TYPE 19:16 VIRT_WRITE */
 	assert_int_equal((dw[7] >> 20) & 1, 0);      /* MMU_CLIENT_TYPE GPC */
 	assert_int_equal((dw[7] >> 24) & 0x1f, 3);   /* GPC_ID 28:24 */
+	assert_int_equal((dw[7] >> 29) & 1, 0);      /* PROTECTED_MODE: the model has none */
 	assert_int_equal((dw[7] >> 30) & 1, 0);      /* REPLAYABLE_FAULT_EN */
 	assert_int_equal(dw[7] >> 31, 1);            /* VALID */
 	/* The library's decoder agrees. */
@@ -183,10 +186,114 @@ static void test_packet_fields(void **state)
 	nvm_mmu_packet_decode(raw, &fi);
 	assert_int_equal(fi.addr, 0x123456000ull);
 	assert_int_equal(fi.timestamp, ((uint64_t)t1 << 32) | t0);
-	uint8_t again[32];
-	nvm_mmu_packet_encode(&fi, again);
-	assert_memory_equal(raw, again, 32);
+	assert_int_equal(fi.engine_id, 66);
+	assert_int_equal(fi.client, 0x10);
+	assert_int_equal(fi.gpc_id, 3);
+	assert_true(fi.valid);
 	assert_int_equal(rd(f->gpu, FB_PUT(0)), 1);
+}
+
+static void put_dwords(uint8_t *p, const uint32_t dw[8])
+{
+	for (int i = 0; i < 8; i++)
+		for (int b = 0; b < 4; b++)
+			p[4 * i + b] = (uint8_t)(dw[i] >> (8 * b));
+}
+
+/* The packet codec against dwords written by hand from seed 003
+ * NV_MMU_FAULT_BUF_ENTRY_* (and volta-facts.md section 3 for PROTECTED_MODE
+ * dw7 29:29): every field non-zero, then every field with only its top bit
+ * set (a narrowed or shifted field changes the dwords). */
+static void test_packet_codec_positions(void **state)
+{
+	(void)state;
+	nvm_mmu_fault_info a = {
+		.inst_aperture = 3,
+		.inst_addr = 0x89abcdef12345000ull,
+		.addr_phys_aperture = 2,
+		.addr = 0x000123456789a000ull,
+		.timestamp = 0x1122334455667788ull,
+		.engine_id = 0x1a5,
+		.fault_type = 0xf,
+		.replayable = 1,
+		.client = 0x5a,
+		.access_type = 0xb,
+		.client_type = 1,
+		.gpc_id = 0x13,
+		.protected_mode = 1,
+		.replayable_en = 1,
+		.valid = 1,
+	};
+	const uint32_t want_a[8] = {
+		0x12345300u, /* INST_LO 31:12, INST_APERTURE 9:8 = 3 */
+		0x89abcdefu, /* INST_HI */
+		0x6789a002u, /* ADDR_LO 31:12, ADDR_PHYS_APERTURE 1:0 = 2 */
+		0x00012345u, /* ADDR_HI */
+		0x55667788u, /* TIMESTAMP_LO */
+		0x11223344u, /* TIMESTAMP_HI */
+		0x000001a5u, /* ENGINE_ID 8:0 */
+		/* VALID 31, RF_EN 30, PROTECTED_MODE 29, GPC_ID 28:24 = 0x13,
+		 * MMU_CLIENT_TYPE 20, ACCESS_TYPE 19:16 = 0xb, CLIENT 14:8 = 0x5a,
+		 * REPLAYABLE_FAULT 7, FAULT_TYPE 4:0 = 0xf */
+		0xf31b5a8fu,
+	};
+	nvm_mmu_fault_info b = {
+		.inst_aperture = 2,
+		.addr_phys_aperture = 2,
+		.engine_id = 0x100,
+		.fault_type = 0x10,
+		.client = 0x40,
+		.access_type = 8,
+		.gpc_id = 0x10,
+	};
+	const uint32_t want_b[8] = { 0x200u, 0, 2u, 0, 0, 0, 0x100u, 0x10084010u };
+	const nvm_mmu_fault_info *in[2] = { &a, &b };
+	const uint32_t *want[2] = { want_a, want_b };
+	for (int k = 0; k < 2; k++) {
+		uint8_t got[32], exp[32];
+		nvm_mmu_packet_encode(in[k], got);
+		put_dwords(exp, want[k]);
+		assert_memory_equal(got, exp, 32);
+		nvm_mmu_fault_info d;
+		nvm_mmu_packet_decode(exp, &d);
+		assert_int_equal(d.inst_aperture, in[k]->inst_aperture);
+		assert_int_equal(d.inst_addr, in[k]->inst_addr);
+		assert_int_equal(d.addr_phys_aperture, in[k]->addr_phys_aperture);
+		assert_int_equal(d.addr, in[k]->addr);
+		assert_int_equal(d.timestamp, in[k]->timestamp);
+		assert_int_equal(d.engine_id, in[k]->engine_id);
+		assert_int_equal(d.fault_type, in[k]->fault_type);
+		assert_int_equal(d.replayable, in[k]->replayable);
+		assert_int_equal(d.client, in[k]->client);
+		assert_int_equal(d.access_type, in[k]->access_type);
+		assert_int_equal(d.client_type, in[k]->client_type);
+		assert_int_equal(d.gpc_id, in[k]->gpc_id);
+		assert_int_equal(d.protected_mode, in[k]->protected_mode);
+		assert_int_equal(d.replayable_en, in[k]->replayable_en);
+		assert_int_equal(d.valid, in[k]->valid);
+	}
+}
+
+/* gv100_pri_mmu_hub.ref NV_PFB_PRI_MMU_FAULT_STATUS_REPLAYABLE 8:8 and
+ * _NON_REPLAYABLE 9:9: each follows its own buffer (UNVERIFIED condition:
+ * set while that buffer holds unread packets). */
+static void test_status_buffer_bits(void **state)
+{
+	struct fx *f = *state;
+	ptb_ramin(f->gpu, NVM_AP_VRAM, INST, NVM_MMU_PDB_VID, f->b.pdb, 1, 0);
+	fb_setup(f->gpu, 0, FB0, 8);
+	fb_setup(f->gpu, 1, FB1, 8);
+	assert_int_equal(rd(f->gpu, STATUS) & 0x300u, 0);
+	/* A PE client is not TEX: non-replayable, buffer 0. */
+	assert_false(xl(f, req_gpc(0x1000, NVM_MMU_READ, 8, 0)).replayable);
+	assert_int_equal(rd(f->gpu, STATUS) & 0x300u, 1u << 9);
+	/* T1_0 with FAULT_REPLAY_TEX: replayable, buffer 1. */
+	assert_true(xl(f, req_gpc(0x2000, NVM_MMU_READ, 0, 0)).replayable);
+	assert_int_equal(rd(f->gpu, STATUS) & 0x300u, 1u << 8 | 1u << 9);
+	wr(f->gpu, FB_GET(0), 1); /* RM consumes the non-replayable packet */
+	assert_int_equal(rd(f->gpu, STATUS) & 0x300u, 1u << 8);
+	wr(f->gpu, FB_GET(1), 1); /* UVM consumes the replayable one */
+	assert_int_equal(rd(f->gpu, STATUS) & 0x300u, 0);
 }
 
 /* NISO_INTR bit 29 (non-replayable) into PMC (volta-facts d), cleared when
@@ -318,6 +425,27 @@ static void test_other_fault_registers(void **state)
 	assert_int_equal(rd(f->gpu, NISO) >> 31, 0);
 	xl(f, req_gpc(0x2000, NVM_MMU_READ, 0x10, 0));
 	assert_int_equal(rd(f->gpu, 0x100E4C), 0x2000u);
+	/* PROTECTED_MODE (INFO 29:29) stays 0: the model has no protected mode. */
+	assert_int_equal((rd(f->gpu, 0x100E5C) >> 29) & 1, 0);
+	wr(f->gpu, STATUS, 0x80000000u);
+	/* An instance block in non-coherent system memory: INST_LO APERTURE
+	 * 11:10 = SYS_MEM_NONCOHERENT (3); a write to a READ_ONLY page gives
+	 * FAULT_TYPE 4:0 = RO_VIOLATION (gv100_dev_fault.ref: 0x6). */
+	uint64_t sinst = 0x2345000ull;
+	ptb_ramin(f->gpu, NVM_AP_SYSMEM, sinst, NVM_MMU_PDB_VID, f->b.pdb, 0, 0);
+	ptb_map(&f->b, 0x300000, 4096, ptb_pte(0x5000, 0, PTB_RO, 0));
+	r = req_gpc(0x300000, NVM_MMU_WRITE, 0x10, 2);
+	r.inst_target = NVM_MMU_PDB_SYS_NCOH;
+	r.inst_addr = sinst;
+	r.engine_id = 0x41;
+	assert_int_equal(xl(f, r).fault, NVM_MMU_FAULT_RO_VIOLATION);
+	il = rd(f->gpu, 0x100E54);
+	assert_int_equal(il, 0x2345000u | 3u << 10 | 0x41u);
+	assert_int_equal(rd(f->gpu, 0x100E58), 0); /* INST_HI */
+	info = rd(f->gpu, 0x100E5C);
+	assert_int_equal(info & 0x1f, 0x6);
+	assert_int_equal(info, 0x80000000u | 2u << 24 | 1u << 16 | 0x10u << 8 | 0x6u);
+	assert_int_equal(rd(f->gpu, 0x100E4C), 0x300000u); /* PHYS_APERTURE 1:0 = 0 (virtual) */
 }
 
 /* Seed 000 FAULT_REPLAY_TEX / _GCC select replayable faults, which go to
@@ -514,6 +642,28 @@ static void test_sysmem_instance_and_subcontext_replay(void **state)
 	assert_int_equal(mem32(f->gpu, FB0 + 28) & 0x1f, NVM_MMU_FAULT_UNBOUND_INST_BLOCK);
 }
 
+/* UNVERIFIED (docs/fidelity.md): seed 000 says "The last bind that does
+ * not unbind a sub-context determines the REPLAY_TEX and REPLAY_GCC for all
+ * sub-contexts"; the model, which does not see binds, reads each
+ * subcontext's own SC_PAGE_DIR_BASE_FAULT_REPLAY_TEX(i). */
+static void test_subcontext_replay_bits_per_veid(void **state)
+{
+	struct fx *f = *state;
+	fb_setup(f->gpu, 0, FB0, 8);
+	fb_setup(f->gpu, 1, FB1, 8);
+	ptb_ramin_sc(f->gpu, NVM_AP_VRAM, INST, 1, NVM_MMU_PDB_VID, f->b.pdb, 1);
+	ptb_ramin_sc(f->gpu, NVM_AP_VRAM, INST, 2, NVM_MMU_PDB_VID, f->b.pdb, 1);
+	uint64_t sc1 = INST + (168 + 1 * 4) * 4;
+	nvm_mem_wr32(f->gpu, NVM_AP_VRAM, sc1, mem32(f->gpu, sc1) | 1u << 4); /* REPLAY_TEX(1) */
+	nvm_mmu_request r = req_gpc(0x1000, NVM_MMU_READ, 0 /* T1_0 */, 0);
+	r.veid = 1;
+	assert_true(xl(f, r).replayable);
+	r.veid = 2;
+	assert_false(xl(f, r).replayable);
+	assert_int_equal(rd(f->gpu, FB_PUT(1)), 1);
+	assert_int_equal(rd(f->gpu, FB_PUT(0)), 1);
+}
+
 /* SIZE.OVERFLOW_INTR: an overflowed buffer keeps its NISO bit up even when
  * GET == PUT (UNVERIFIED condition, docs/fidelity.md). */
 static void test_overflow_interrupt(void **state)
@@ -628,6 +778,44 @@ static void test_mem_op(void **state)
 	assert_int_equal(nvm_mmu_mem_op(f->gpu, 0, 0, 0, 5u << 27), NVM_ERR_NOENT);
 }
 
+/* MEM_OP_C TLB_INVALIDATE_PDB_ADDR_LO 31:12 with MEM_OP_D
+ * TLB_INVALIDATE_PDB_ADDR_HI 26:0 (address bits 58:32; volta-facts b):
+ * a PDB above 2^32 (here 0xa_0010_0000, in system memory: PDB_APERTURE
+ * 11:10 = SYS_MEM_COHERENT 2) is matched by its high bits too. */
+static void test_mem_op_pdb_high(void **state)
+{
+	struct fx *f = *state;
+	const uint64_t inst2 = 0x20000;
+	struct ptb sb;
+	ptb_init(&sb, f->gpu, NVM_AP_SYSMEM, 0xa00100000ull);
+	assert_int_equal(sb.pdb >> 32, 0xa);
+	ptb_ramin(f->gpu, NVM_AP_VRAM, inst2, NVM_MMU_PDB_SYS_COH, sb.pdb, 1, 0);
+	fb_setup(f->gpu, 1, FB1, 64);
+	nvm_mmu_request q = req_gpc(0x2000, NVM_MMU_WRITE, 0, 0);
+	q.inst_addr = inst2;
+	assert_true(xl(f, q).replayable);
+	assert_int_equal(nvm_mmu_pending(f->gpu), 1);
+	uint32_t a = 64u | 0x2000u;
+	uint32_t c = (uint32_t)(sb.pdb & 0xfffff000u) | 2u << 10 | 5u << 2 | 7u << 7; /* CANCEL_VA_GLOBAL, ALL */
+	/* PDB_ADDR_HI 0x2 names another address space: nothing cancelled. */
+	assert_int_equal(nvm_mmu_mem_op(f->gpu, a, 0, c, 0xau << 27 | 0x2u), NVM_OK);
+	assert_int_equal(nvm_mmu_pending(f->gpu), 1);
+	assert_int_equal(nvm_mmu_mem_op(f->gpu, a, 0, c, 0xau << 27 | (uint32_t)(sb.pdb >> 32)), NVM_OK);
+	assert_int_equal(nvm_mmu_pending(f->gpu), 0);
+	/* A targeted TLB invalidate (PDB=ONE, REPLAY=NONE) of that PDB drops a
+	 * stale translation; one naming other high bits does not. */
+	ptb_map(&sb, 0x2000, 4096, ptb_pte(0x5000, 0, 0, 0));
+	q.access = NVM_MMU_READ;
+	q.client_id = 0x10;
+	assert_int_equal(xl(f, q).pa, 0x5000);
+	ptb_map(&sb, 0x2000, 4096, ptb_pte(0x7000, 0, 0, 0));
+	c = (uint32_t)(sb.pdb & 0xfffff000u) | 2u << 10;
+	assert_int_equal(nvm_mmu_mem_op(f->gpu, 0x2000, 0, c, 0xau << 27 | 0x8u), NVM_OK);
+	assert_int_equal(xl(f, q).pa, 0x5000);
+	assert_int_equal(nvm_mmu_mem_op(f->gpu, 0x2000, 0, c, 0xau << 27 | (uint32_t)(sb.pdb >> 32)), NVM_OK);
+	assert_int_equal(xl(f, q).pa, 0x7000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -649,6 +837,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_cancel_va_access_classes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_replay_reentry, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mem_op, setup, teardown),
+		cmocka_unit_test(test_packet_codec_positions),
+		cmocka_unit_test_setup_teardown(test_status_buffer_bits, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mem_op_pdb_high, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_subcontext_replay_bits_per_veid, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -89,6 +89,33 @@ static void test_big_page(void **state)
 	assert_int_equal(tr.lv[4].table & 0xff, 0);
 }
 
+/* gv100_dev_mmu.ref NV_MMU_VER2_DUAL_PDE_ADDRESS_BIG_VID (35-3):(8-4) with
+ * NV_MMU_VER2_DUAL_PDE_ADDRESS_BIG_SHIFT 8: a big page table may sit on any
+ * 256-byte boundary. Here it is at 0x...300 (not 4 KiB aligned), so reading
+ * the field as 32:8 << 12 would find a different table. */
+static void test_big_table_256_aligned(void **state)
+{
+	struct fx *f = *state;
+	uint64_t va = 0x7c0000000ull + 0x50000 + 0x1234;
+	uint64_t d = ptb_pde0(&f->b, va);
+	uint64_t big = ptb_alloc(&f->b, 0x400, 4096) + 0x300;
+	assert_int_not_equal(big & 0xfff, 0);
+	/* A decoy at the 4 KiB-truncated address, where a 12-bit shift would land. */
+	ptb_w64(f->gpu, NVM_AP_VRAM, (big & ~0xfffull) + 5 * 8, ptb_pte(0x11110000, 0, 0, 0));
+	ptb_w64(f->gpu, NVM_AP_VRAM, big + 5 * 8, ptb_pte(0x22220000, 0, 0, 0));
+	/* ADDRESS_BIG in 35:4 holds big >> 8; APERTURE_BIG 2:1 = VID (1). */
+	ptb_w64(f->gpu, NVM_AP_VRAM, d, (big >> 8) << 4 | 1ull << 1);
+	ptb_w64(f->gpu, NVM_AP_VRAM, d + 8, 0);
+	nvm_mmu_walk_trace tr;
+	nvm_mmu_result r = walk(f, va, NVM_MMU_READ, 0, &tr);
+	assert_int_equal(r.fault, NVM_MMU_FAULT_NONE);
+	assert_int_equal(r.page_size, K64);
+	assert_int_equal(r.pa, 0x22220000 + 0x1234);
+	assert_string_equal(tr.lv[4].name, "PTE_BIG");
+	assert_int_equal(tr.lv[4].table, big);
+	assert_int_equal(tr.lv[4].entry_addr, big + 5 * 8);
+}
+
 /* A PDE0 slot with IS_PTE = 1 is a 2 MiB PTE (volta-facts e, dual PDE). */
 static void test_2m_page(void **state)
 {
@@ -249,6 +276,7 @@ static void test_sparse(void **state)
 	assert_int_equal(r.fault, NVM_MMU_FAULT_NONE);
 	assert_true(r.sparse);
 	assert_int_equal(r.level, 1);
+	assert_int_equal(r.page_size, 1ull << 38); /* a PDE2 entry covers va[46:38] */
 	/* Same slot without VOL: a PDE fault. */
 	ptb_w64(f->gpu, NVM_AP_VRAM, t2 + ((va >> 38) & 511) * 8, 0);
 	assert_int_equal(walk(f, va, NVM_MMU_READ, 0, NULL).fault, NVM_MMU_FAULT_PDE);
@@ -353,6 +381,125 @@ static void test_enum(void **state)
 	nvm_close(gpu);
 }
 
+/* gv100_dev_mmu.ref NV_MMU_VER2_PDE_ADDRESS_SYS 53:8 against ADDRESS_VID
+ * (35-3):8, and NV_MMU_VER2_DUAL_PDE_ADDRESS_SMALL_SYS 117:72 / ADDRESS_BIG_SYS
+ * 53:(8-4): directory entries with APERTURE SYSTEM_COHERENT_MEMORY (2) keep
+ * address bits above 36, which the 25-bit VID field cannot hold. Every table
+ * of this tree lies above 2^38 in system memory. */
+static void test_pde_sys_address_width(void **state)
+{
+	(void)state;
+	nvm_gpu *gpu;
+	nvm_config cfg = { .chip = "gv100", .vram_size = 1ull << 30, .sysmem_size = 1ull << 40 };
+	assert_int_equal(nvm_open(&cfg, &gpu), NVM_OK);
+	struct ptb sb;
+	ptb_init(&sb, gpu, NVM_AP_SYSMEM, (1ull << 38) | (1ull << 37));
+	uint64_t va = 0x1234000000ull;
+	ptb_map(&sb, va, K4, ptb_pte(0x3000, 0, 0, 0));
+	ptb_map(&sb, va + M2, K64, ptb_pte(0x50000, 0, 0, 0));
+	/* The PDE chain as written by the builder, independently of the walker. */
+	uint64_t t2 = ptb_next(&sb, sb.pdb + ((va >> 47) & 3) * 8);
+	uint64_t t1 = ptb_next(&sb, t2 + ((va >> 38) & 511) * 8);
+	uint64_t t0 = ptb_next(&sb, t1 + ((va >> 29) & 511) * 8);
+	assert_true(t2 >> 38 && t1 >> 38 && t0 >> 38);
+	nvm_mmu_walk_trace tr;
+	nvm_mmu_result r;
+	assert_int_equal(nvm_mmu_walk(gpu, NVM_MMU_PDB_SYS_COH, sb.pdb, va + 0x10, NVM_MMU_READ, 0, &r, &tr), NVM_OK);
+	assert_int_equal(r.fault, NVM_MMU_FAULT_NONE);
+	assert_int_equal(r.pa, 0x3010);
+	assert_int_equal(tr.n, 5);
+	assert_int_equal(tr.lv[1].table, t2);
+	assert_int_equal(tr.lv[1].table_target, NVM_MMU_TGT_SYS_COH);
+	assert_int_equal(tr.lv[2].table, t1);
+	assert_int_equal(tr.lv[3].table, t0);
+	/* The dual PDE0 small pointer (ADDRESS_SMALL_SYS) above 2^38. */
+	assert_string_equal(tr.lv[4].name, "PTE_SMALL");
+	assert_true(tr.lv[4].table >> 38);
+	assert_int_equal(tr.lv[4].table, ((tr.lv[3].raw[1] >> 8) & ((1ull << 46) - 1)) << 12);
+	/* The big pointer (ADDRESS_BIG_SYS) above 2^38 too. */
+	assert_int_equal(nvm_mmu_walk(gpu, NVM_MMU_PDB_SYS_COH, sb.pdb, va + M2 + 0x20, NVM_MMU_READ, 0, &r, &tr),
+	                 NVM_OK);
+	assert_int_equal(r.fault, NVM_MMU_FAULT_NONE);
+	assert_int_equal(r.pa, 0x50020);
+	assert_string_equal(tr.lv[4].name, "PTE_BIG");
+	assert_true(tr.lv[4].table >> 38);
+	nvm_close(gpu);
+}
+
+struct enum_log {
+	int n;
+	uint64_t va[8], pa[8], size[8];
+	uint64_t big_child, small_child;
+};
+
+static int log_map(void *user, const nvm_mmu_mapping *m)
+{
+	struct enum_log *l = user;
+	if (l->n < 8) {
+		l->va[l->n] = m->va;
+		l->pa[l->n] = m->attr.pa;
+		l->size[l->n] = m->size;
+	}
+	l->n++;
+	return 0;
+}
+
+static int log_edge(void *user, const char *level, nvm_mmu_target tgt, uint64_t table, unsigned index,
+                    const char *child_level, nvm_mmu_target child_tgt, uint64_t child)
+{
+	(void)level;
+	(void)tgt;
+	(void)table;
+	(void)index;
+	(void)child_tgt;
+	struct enum_log *l = user;
+	if (!strcmp(child_level, "PTE_BIG"))
+		l->big_child = child;
+	if (!strcmp(child_level, "PTE_SMALL"))
+		l->small_child = child;
+	return 0;
+}
+
+/* The enumerator decodes the same fields as the walker: BIG_SHIFT 8 for a
+ * big table at a 256-byte (not 4 KiB) boundary, and ADDRESS_SYS 53:8 /
+ * ADDRESS_SMALL_SYS 117:72 for tables above 2^38 (gv100_dev_mmu.ref
+ * NV_MMU_VER2_PDE / NV_MMU_VER2_DUAL_PDE). */
+static void test_enum_field_widths(void **state)
+{
+	(void)state;
+	nvm_gpu *gpu;
+	nvm_config cfg = { .chip = "gv100", .vram_size = 1ull << 30, .sysmem_size = 1ull << 40 };
+	assert_int_equal(nvm_open(&cfg, &gpu), NVM_OK);
+	/* VRAM tree: one big page through a table at 0x...300. */
+	struct ptb b;
+	ptb_init(&b, gpu, NVM_AP_VRAM, 0x1000);
+	uint64_t va = 0x600000;
+	uint64_t d = ptb_pde0(&b, va);
+	uint64_t big = ptb_alloc(&b, 0x400, 4096) + 0x300;
+	ptb_w64(gpu, NVM_AP_VRAM, (big & ~0xfffull) + 2 * 8, ptb_pte(0x11110000, 0, 0, 0)); /* decoy */
+	ptb_w64(gpu, NVM_AP_VRAM, big + 2 * 8, ptb_pte(0x22220000, 0, 0, 0));
+	ptb_w64(gpu, NVM_AP_VRAM, d, (big >> 8) << 4 | 1ull << 1);
+	struct enum_log l;
+	memset(&l, 0, sizeof(l));
+	nvm_mmu_enum_ops ops = { log_map, log_edge, &l };
+	assert_int_equal(nvm_mmu_enum(gpu, NVM_MMU_PDB_VID, b.pdb, 1u << 20, &ops), NVM_OK);
+	assert_int_equal(l.big_child, big);
+	assert_int_equal(l.n, 1);
+	assert_int_equal(l.va[0], va + 2 * K64);
+	assert_int_equal(l.pa[0], 0x22220000);
+	/* Sysmem tree above 2^38: a small page. */
+	struct ptb sb;
+	ptb_init(&sb, gpu, NVM_AP_SYSMEM, 1ull << 38);
+	ptb_map(&sb, 0x800000, K4, ptb_pte(0x7000, 0, 0, 0));
+	memset(&l, 0, sizeof(l));
+	assert_int_equal(nvm_mmu_enum(gpu, NVM_MMU_PDB_SYS_COH, sb.pdb, 1u << 20, &ops), NVM_OK);
+	assert_int_equal(l.n, 1);
+	assert_int_equal(l.va[0], 0x800000);
+	assert_int_equal(l.pa[0], 0x7000);
+	assert_true(l.small_child >> 38);
+	nvm_close(gpu);
+}
+
 /* The walker is pure (any chip's memory); the block API needs a chip with a
  * GMMU (gv100 in src/core/chip.c). */
 static void test_chip_without_mmu(void **state)
@@ -382,6 +529,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_small_page_levels, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_big_page, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_big_table_256_aligned, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_2m_page, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_apertures_and_widths, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tables_in_sysmem, setup, teardown),
@@ -393,6 +541,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_big_and_small, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_out_of_range_tables, setup, teardown),
 		cmocka_unit_test(test_enum),
+		cmocka_unit_test(test_pde_sys_address_width),
+		cmocka_unit_test(test_enum_field_widths),
 		cmocka_unit_test(test_chip_without_mmu),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
