@@ -7,10 +7,10 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 # Debian packages the project needs, and a command that tells each is there.
-PKGS=(cmake make gcc clang pkg-config liblua5.4-dev libcmocka-dev libclang-rt-14-dev)
+PKGS=(cmake make gcc clang clang-format pkg-config liblua5.4-dev libcmocka-dev libclang-rt-14-dev)
 have_all() {
   command -v cmake >/dev/null && command -v make >/dev/null && command -v gcc >/dev/null &&
-    command -v clang >/dev/null && command -v pkg-config >/dev/null &&
+    command -v clang >/dev/null && command -v clang-format >/dev/null && command -v pkg-config >/dev/null &&
     pkg-config --exists lua5.4 cmocka &&
     [ -n "$(find /usr/lib/llvm-14/lib/clang -name 'libclang_rt.fuzzer-x86_64.a' 2>/dev/null | head -1)" ]
 }

@@ -51,7 +51,7 @@ struct mmu_walk_path {
 /* The ver2 walk from level start (0 = the PDB table tgt/table; 1..3 = a
  * PDE2/PDE1/PDE0 table; 4 = the page tables pp). path may be NULL. */
 void mmu_walk_from(nvm_gpu *gpu, int start, nvm_mmu_target tgt, uint64_t table, const struct mmu_pt_pair *pp,
-                   uint64_t va, nvm_mmu_access access, int privileged, nvm_mmu_result *res,
-                   nvm_mmu_walk_trace *tr, struct mmu_walk_path *path);
+                   uint64_t va, nvm_mmu_access access, int privileged, nvm_mmu_result *res, nvm_mmu_walk_trace *tr,
+                   struct mmu_walk_path *path);
 
 #endif

@@ -175,7 +175,6 @@ static void set_sparse(nvm_mmu_result *res, uint64_t page_size, int level)
  * means "no small page PTEs in this range are valid" (gp100-mmu-format,
  * Privileged) and hides the small table. */
 
-
 /* Returns 0 translated or sparse, 1 fault. */
 /* Reads entry idx of a page table into pte, traced; an entry outside memory
  * is a PTE fault at level 4. */
@@ -192,7 +191,8 @@ static bool read_pte(nvm_gpu *gpu, const char *level, nvm_mmu_target tgt, uint64
 	return ok;
 }
 
-static int walk_pts(nvm_gpu *gpu, const struct mmu_pt_pair *pp, uint64_t va, nvm_mmu_result *res, nvm_mmu_walk_trace *tr)
+static int walk_pts(nvm_gpu *gpu, const struct mmu_pt_pair *pp, uint64_t va, nvm_mmu_result *res,
+                    nvm_mmu_walk_trace *tr)
 {
 	uint64_t big[2] = { 0, 0 }, small[2] = { 0, 0 };
 	bool have_big = false, have_small = false;
@@ -203,7 +203,8 @@ static int walk_pts(nvm_gpu *gpu, const struct mmu_pt_pair *pp, uint64_t va, nvm
 	}
 	bool small_hidden = have_big && !(big[0] & 1) && F64(big[0], 5, 5);
 	if (pp->small_present && !small_hidden) {
-		if (!read_pte(gpu, "PTE_SMALL", pp->small_tgt, pp->small_table, (unsigned)F64(va, 20, 12), small, res, tr))
+		if (!read_pte(gpu, "PTE_SMALL", pp->small_tgt, pp->small_table, (unsigned)F64(va, 20, 12), small, res,
+		              tr))
 			return 1;
 		have_small = true;
 	}
@@ -226,8 +227,8 @@ static int walk_pts(nvm_gpu *gpu, const struct mmu_pt_pair *pp, uint64_t va, nvm
 }
 
 void mmu_walk_from(nvm_gpu *gpu, int start, nvm_mmu_target tgt, uint64_t table, const struct mmu_pt_pair *spp,
-                   uint64_t va, nvm_mmu_access access, int privileged, nvm_mmu_result *res,
-                   nvm_mmu_walk_trace *tr, struct mmu_walk_path *path)
+                   uint64_t va, nvm_mmu_access access, int privileged, nvm_mmu_result *res, nvm_mmu_walk_trace *tr,
+                   struct mmu_walk_path *path)
 {
 	memset(res, 0, sizeof(*res));
 	res->fault = NVM_MMU_FAULT_NONE;

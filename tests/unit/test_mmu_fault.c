@@ -157,9 +157,9 @@ static void test_packet_fields(void **state)
 	uint32_t dw[8];
 	for (int i = 0; i < 8; i++)
 		dw[i] = mem32(f->gpu, FB0 + 4 * i);
-	assert_int_equal(dw[0] & 0x300, 0);                 /* INST_APERTURE 9:8 = VID_MEM */
-	assert_int_equal(dw[0] >> 12, INST >> 12);          /* INST_LO 31:12 */
-	assert_int_equal(dw[1], 0);                         /* INST_HI */
+	assert_int_equal(dw[0] & 0x300, 0);        /* INST_APERTURE 9:8 = VID_MEM */
+	assert_int_equal(dw[0] >> 12, INST >> 12); /* INST_LO 31:12 */
+	assert_int_equal(dw[1], 0);                /* INST_HI */
 	/* ADDR_PHYS_APERTURE 1:0: 0 for a virtual fault (UNVERIFIED,
 	 * docs/fidelity.md; the model reports virtual faults only). */
 	assert_int_equal(dw[2] & 3, 0);
