@@ -176,6 +176,25 @@ static void set_sparse(nvm_mmu_result *res, uint64_t page_size, int level)
  * Privileged) and hides the small table. */
 
 /* Returns 0 translated or sparse, 1 fault. */
+/* The two page tables a dual PDE0 points to (gv100_dev_mmu.ref.txt
+ * NV_MMU_VER2_DUAL_PDE): APERTURE_BIG 2:1 with ADDRESS_BIG_{VID (35-3):(8-4),
+ * SYS 53:(8-4)} and BIG_SHIFT 8; APERTURE_SMALL 66:65 with
+ * ADDRESS_SMALL_{VID (99-3):72, SYS 117:72} and SHIFT 12. */
+static void dual_pde_tables(const uint64_t e[2], struct mmu_pt_pair *pp)
+{
+	unsigned ab = (unsigned)F64(e[0], 2, 1), as = (unsigned)F64(e[1], 66 - 64, 65 - 64);
+	if (ab) {
+		pp->big_present = true;
+		pp->big_tgt = pde_target(ab);
+		pp->big_table = (ab == 1 ? F64(e[0], 32, 4) : F64(e[0], 53, 4)) << 8;
+	}
+	if (as) {
+		pp->small_present = true;
+		pp->small_tgt = pde_target(as);
+		pp->small_table = (as == 1 ? F64(e[1], 96 - 64, 72 - 64) : F64(e[1], 117 - 64, 72 - 64)) << 12;
+	}
+}
+
 /* Reads entry idx of a page table into pte, traced; an entry outside memory
  * is a PTE fault at level 4. */
 static bool read_pte(nvm_gpu *gpu, const char *level, nvm_mmu_target tgt, uint64_t table, unsigned idx, uint64_t pte[2],
@@ -302,18 +321,7 @@ void mmu_walk_from(nvm_gpu *gpu, int start, nvm_mmu_target tgt, uint64_t table, 
 				set_fault(res, NVM_MMU_FAULT_PDE, 3);
 			return;
 		}
-		if (ab) {
-			pp.big_present = true;
-			pp.big_tgt = pde_target(ab);
-			/* ADDRESS_BIG_{VID (35-3):(8-4), SYS 53:(8-4)}, BIG_SHIFT 8. */
-			pp.big_table = (ab == 1 ? F64(e[0], 32, 4) : F64(e[0], 53, 4)) << 8;
-		}
-		if (as) {
-			pp.small_present = true;
-			pp.small_tgt = pde_target(as);
-			/* ADDRESS_SMALL_{VID (99-3):72, SYS 117:72}, SHIFT 12. */
-			pp.small_table = (as == 1 ? F64(e[1], 96 - 64, 72 - 64) : F64(e[1], 117 - 64, 72 - 64)) << 12;
-		}
+		dual_pde_tables(e, &pp);
 		break;
 	}
 page_tables:
@@ -475,16 +483,7 @@ static void enum_level(struct enum_ctx *c, int lvl, nvm_mmu_target tgt, uint64_t
 			continue;
 		}
 		struct mmu_pt_pair pp = { 0 };
-		if (ab) {
-			pp.big_present = true;
-			pp.big_tgt = pde_target(ab);
-			pp.big_table = (ab == 1 ? F64(e[0], 32, 4) : F64(e[0], 53, 4)) << 8;
-		}
-		if (as) {
-			pp.small_present = true;
-			pp.small_tgt = pde_target(as);
-			pp.small_table = (as == 1 ? F64(e[1], 32, 8) : F64(e[1], 53, 8)) << 12;
-		}
+		dual_pde_tables(e, &pp);
 		if (pp.big_present)
 			enum_edge(c, lvl, tgt, table, i, "PTE_BIG", pp.big_tgt, pp.big_table);
 		if (pp.small_present)
