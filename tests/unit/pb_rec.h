@@ -69,6 +69,16 @@ static inline pb_sink rec_sink(struct rec *r)
 	return (pb_sink){ r, rec_header, rec_run, rec_control, rec_error, NULL };
 }
 
+/* Decodes dw[0..n) in one piece with cfg into sink s (pb_finish also ends
+ * the segment). */
+static inline void decode_all(const pb_config *cfg, const pb_sink *s, const uint32_t *dw, size_t n)
+{
+	pb_decoder d;
+	pb_decoder_init(&d, cfg, s);
+	pb_feed(&d, dw, n);
+	pb_finish(&d);
+}
+
 /* Decodes one whole segment for chip/format into r. */
 static inline void rec_decode(struct rec *r, const char *chip, pb_format f, bool ib, const uint32_t *dw, size_t n)
 {
@@ -76,11 +86,7 @@ static inline void rec_decode(struct rec *r, const char *chip, pb_format f, bool
 	pb_config_init(&cfg, pb_gen_lookup(chip), f);
 	cfg.ib_mode = ib;
 	pb_sink s = rec_sink(r);
-	pb_decoder d;
-	pb_decoder_init(&d, &cfg, &s);
-	pb_feed(&d, dw, n);
-	pb_segment_end(&d);
-	pb_finish(&d);
+	decode_all(&cfg, &s, dw, n);
 }
 
 #endif

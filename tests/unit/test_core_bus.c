@@ -9,6 +9,8 @@
 
 #include <cmocka.h>
 
+#include "bar0.h"
+
 #include "core/core.h"
 
 struct probe {
@@ -70,13 +72,6 @@ static nvm_gpu *gpu_with_block(struct probe *p)
 		               .ctx = p };
 	assert_int_equal(bus_add(gpu, &b), NVM_OK);
 	return gpu;
-}
-
-static uint32_t rd(nvm_gpu *gpu, uint32_t a)
-{
-	uint32_t v = 0xcccccccc;
-	assert_int_equal(nvm_reg_read(gpu, a, &v), NVM_OK);
-	return v;
 }
 
 static void reset_values_and_masks(void **state)

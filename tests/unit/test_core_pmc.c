@@ -10,6 +10,8 @@
 
 #include <cmocka.h>
 
+#include "bar0.h"
+
 #include "core/core.h"
 
 static nvm_gpu *open_chip(const char *chip)
@@ -18,13 +20,6 @@ static nvm_gpu *open_chip(const char *chip)
 	nvm_gpu *gpu;
 	assert_int_equal(nvm_open(&cfg, &gpu), NVM_OK);
 	return gpu;
-}
-
-static uint32_t rd(nvm_gpu *gpu, uint32_t a)
-{
-	uint32_t v;
-	assert_int_equal(nvm_reg_read(gpu, a, &v), NVM_OK);
-	return v;
 }
 
 /* pmc.rst pmc-id-nv4 / pmc-id-nv10 and NV_PMC_BOOT_0_ARCHITECTURE (28:24). */

@@ -8,6 +8,8 @@
 
 #include <cmocka.h>
 
+#include "bar0.h"
+
 #include "hwsq/hwsq_internal.h"
 #include "nvmodel/hwsq.h"
 #include "nvmodel/nvmodel.h"
@@ -52,18 +54,6 @@ static nvm_gpu *open_chip(const char *chip)
 	nvm_config cfg = { .chip = chip, .vram_size = 1u << 20, .sysmem_size = 1u << 20 };
 	assert_int_equal(nvm_open(&cfg, &gpu), NVM_OK);
 	return gpu;
-}
-
-static uint32_t rd(nvm_gpu *gpu, uint32_t a)
-{
-	uint32_t v = 0xdeadbeef;
-	assert_int_equal(nvm_reg_read(gpu, a, &v), NVM_OK);
-	return v;
-}
-
-static void wr(nvm_gpu *gpu, uint32_t a, uint32_t v)
-{
-	assert_int_equal(nvm_reg_write(gpu, a, v), NVM_OK);
 }
 
 /* Assembles src and uploads it through the code window at 0x1400 (and

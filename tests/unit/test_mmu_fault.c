@@ -13,6 +13,8 @@
 
 #include <cmocka.h>
 
+#include "bar0.h"
+
 #include "mmu_pt.h"
 
 #define INST 0x10000ull
@@ -50,18 +52,6 @@ static int teardown(void **state)
 	struct fx *f = *state;
 	nvm_close(f->gpu);
 	return 0;
-}
-
-static void wr(nvm_gpu *gpu, uint32_t a, uint32_t v)
-{
-	assert_int_equal(nvm_reg_write(gpu, a, v), NVM_OK);
-}
-
-static uint32_t rd(nvm_gpu *gpu, uint32_t a)
-{
-	uint32_t v = 0xdeadbeef;
-	assert_int_equal(nvm_reg_read(gpu, a, &v), NVM_OK);
-	return v;
 }
 
 static uint32_t mem32(nvm_gpu *gpu, uint64_t a)

@@ -13,6 +13,8 @@
 
 #include <cmocka.h>
 
+#include "bar0.h"
+
 #include "mmu_pt.h"
 
 #define INST            0x10000ull
@@ -54,11 +56,6 @@ static int teardown(void **state)
 	struct fx *f = *state;
 	nvm_close(f->gpu);
 	return 0;
-}
-
-static void wr(nvm_gpu *gpu, uint32_t a, uint32_t v)
-{
-	assert_int_equal(nvm_reg_write(gpu, a, v), NVM_OK);
 }
 
 static uint64_t pa_of(struct fx *f, uint64_t va)

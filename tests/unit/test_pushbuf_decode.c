@@ -153,10 +153,7 @@ static void test_subdevice_mask(void **state)
 	assert_true(pb_config_init(&cfg, pb_gen_lookup("gv100"), PB_FORMAT_NEW));
 	cfg.subdevice_id = 0x001;
 	pb_sink s = rec_sink(&R);
-	pb_decoder d;
-	pb_decoder_init(&d, &cfg, &s);
-	pb_feed(&d, pb, N(pb));
-	pb_finish(&d);
+	decode_all(&cfg, &s, pb, N(pb));
 	assert_int_equal(R.nc, 3);
 	assert_int_equal(R.c[0].kind, PB_CTRL_SET_SUBDEVICE_MASK);
 	assert_int_equal(R.c[0].value, 0x002);
@@ -356,11 +353,8 @@ static void test_batch_sink(void **state)
 	pb_config cfg;
 	pb_config_init(&cfg, pb_gen_lookup("gv100"), PB_FORMAT_NEW);
 	pb_sink s = { .runs = batch_runs, .control = batch_control };
-	pb_decoder d;
 	batch_n = batch_calls = 0;
-	pb_decoder_init(&d, &cfg, &s);
-	pb_feed(&d, pb, n);
-	pb_finish(&d);
+	decode_all(&cfg, &s, pb, n);
 	assert_int_equal(batch_n, 73);
 	for (uint32_t i = 0; i < 70; i++) {
 		assert_int_equal(batch_data[i], i);
@@ -439,13 +433,8 @@ static void test_batch_matches_general_on_bad_input(void **state)
 	struct flat general = { .n = 0 }, batched = { .n = 0 };
 	pb_sink sg = { .ctx = &general, .run = flat_run, .error = flat_error };
 	pb_sink sb = { .ctx = &batched, .runs = flat_runs, .error = flat_error };
-	pb_decoder d;
-	pb_decoder_init(&d, &cfg, &sg);
-	pb_feed(&d, pb, N(pb));
-	pb_finish(&d);
-	pb_decoder_init(&d, &cfg, &sb);
-	pb_feed(&d, pb, N(pb));
-	pb_finish(&d);
+	decode_all(&cfg, &sg, pb, N(pb));
+	decode_all(&cfg, &sb, pb, N(pb));
 	assert_int_equal(general.n, 3 * (7 + 3)); /* 7 runs, 3 errors */
 	assert_int_equal(general.n, batched.n);
 	assert_memory_equal(general.v, batched.v, general.n * sizeof(general.v[0]));

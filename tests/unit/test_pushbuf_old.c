@@ -116,10 +116,7 @@ static void test_sli_conditional(void **state)
 	assert_true(pb_config_init(&cfg, pb_gen_lookup("nv40"), PB_FORMAT_OLD));
 	cfg.subdevice_id = 0x001;
 	pb_sink s = rec_sink(&R);
-	pb_decoder d;
-	pb_decoder_init(&d, &cfg, &s);
-	pb_feed(&d, pb, N(pb));
-	pb_finish(&d);
+	decode_all(&cfg, &s, pb, N(pb));
 	assert_int_equal(R.nc, 2);
 	assert_int_equal(R.c[0].kind, PB_CTRL_SLI_CONDITIONAL);
 	assert_int_equal(R.c[0].value, 0x002);
@@ -132,9 +129,7 @@ static void test_sli_conditional(void **state)
 	/* With sli_enable clear "the command effectively doesn't exist". */
 	cfg.sli_enable = false;
 	s = rec_sink(&R);
-	pb_decoder_init(&d, &cfg, &s);
-	pb_feed(&d, pb, 1);
-	pb_finish(&d);
+	decode_all(&cfg, &s, pb, 1);
 	assert_int_equal(R.ne, 1);
 }
 
