@@ -136,16 +136,20 @@ const char *nvm_reg_name(const nvm_gpu *gpu, uint32_t addr);
 typedef enum nvm_run_status {
 	NVM_RUN_BUDGET = 0, /* the time budget ran out (the normal end of run{ns}) */
 	NVM_RUN_IDLE,       /* stopped early: every block idle and nothing pending */
-	NVM_RUN_HANG,       /* the event budget ran out without time passing: a loop */
+	NVM_RUN_HANG,       /* the work budget ran out before the time budget: a loop */
 	NVM_RUN_STOPPED,    /* a hook asked to stop (nvm_stop) */
 } nvm_run_status;
 
 #define NVM_RUN_UNTIL_IDLE 0x1u
 
 typedef struct nvm_run_opts {
-	uint64_t ns;         /* time budget in ns from the current time */
-	unsigned flags;      /* NVM_RUN_UNTIL_IDLE */
-	uint64_t max_events; /* 0: default (10 million); events processed before HANG */
+	uint64_t ns;    /* time budget in ns from the current time */
+	unsigned flags; /* NVM_RUN_UNTIL_IDLE */
+	/* 0: default (10 million). The run budget in work units: each event
+	 * is one, and blocks charge the work they do inside an event (methods
+	 * decoded, sequencer instructions); a run that spends it before time
+	 * reaches its end stops with NVM_RUN_HANG. */
+	uint64_t max_events;
 } nvm_run_opts;
 
 /* Advances virtual time by up to opts->ns, processing due events in time

@@ -135,6 +135,15 @@ struct sched {
 uint64_t sched_at(nvm_gpu *gpu, uint64_t when, sched_fn fn, void *ctx, uint64_t arg, unsigned flags);
 /* Removes a pending event; harmless for ids that already ran. */
 void sched_cancel(nvm_gpu *gpu, uint64_t id);
+/* The run budget (nvm_run_opts.max_events) counts work units: every event is
+ * one, and a block that does more inside one event (a PBDMA decoding a long
+ * pushbuffer, a sequencer stepping through instructions) charges the rest
+ * here. sched_budget_left() tells such a block how much it may still do in
+ * the current run; when it reaches 0 the block must reschedule itself and
+ * return, and nvm_run reports NVM_RUN_HANG unless time has reached its end.
+ * Outside nvm_run the budget is unlimited (UINT64_MAX). */
+void sched_charge(nvm_gpu *gpu, uint64_t units);
+uint64_t sched_budget_left(const nvm_gpu *gpu);
 void sched_fini(struct sched *s);
 
 /* ================================================================ blocks */
@@ -198,6 +207,9 @@ struct nvm_gpu {
 	struct sched sched;
 	uint64_t now;
 	bool stop;
+	bool running;      /* inside nvm_run */
+	uint64_t work;     /* work units charged in the current run */
+	uint64_t work_max; /* the current run's budget */
 	struct pmc pmc;
 	struct hook hooks[NVM_MAX_HOOKS];
 	size_t nhooks;

@@ -114,35 +114,55 @@ int nvm_idle(nvm_gpu *gpu)
 
 #define DEFAULT_MAX_EVENTS 10000000ull
 
+void sched_charge(nvm_gpu *gpu, uint64_t units)
+{
+	gpu->work = gpu->work + units < gpu->work ? UINT64_MAX : gpu->work + units;
+}
+
+uint64_t sched_budget_left(const nvm_gpu *gpu)
+{
+	if (!gpu->running)
+		return UINT64_MAX;
+	return gpu->work >= gpu->work_max ? 0 : gpu->work_max - gpu->work;
+}
+
+static nvm_run_status run_end(nvm_gpu *gpu, nvm_run_status st)
+{
+	gpu->running = false;
+	return st;
+}
+
 nvm_run_status nvm_run(nvm_gpu *gpu, const nvm_run_opts *opts)
 {
 	if (!gpu || !opts)
 		return NVM_RUN_STOPPED;
 	struct sched *s = &gpu->sched;
 	uint64_t end = gpu->now + opts->ns < gpu->now ? UINT64_MAX : gpu->now + opts->ns;
-	uint64_t max_events = opts->max_events ? opts->max_events : DEFAULT_MAX_EVENTS;
-	uint64_t events = 0;
+	gpu->work_max = opts->max_events ? opts->max_events : DEFAULT_MAX_EVENTS;
+	gpu->work = 0;
+	gpu->running = true;
 	gpu->stop = false;
 	for (;;) {
 		if ((opts->flags & NVM_RUN_UNTIL_IDLE) && nvm_idle(gpu))
-			return NVM_RUN_IDLE;
+			return run_end(gpu, NVM_RUN_IDLE);
 		if (!s->n || s->heap[0].time > end) {
 			gpu->now = end;
-			return NVM_RUN_BUDGET;
+			return run_end(gpu, NVM_RUN_BUDGET);
 		}
-		if (events >= max_events) {
-			emit(gpu, NVM_EV_GUEST_ERROR, "sched", "event_budget", 0, events,
-			     "%llu events without reaching the time budget: reported as a hang",
-			     (unsigned long long)events);
-			return NVM_RUN_HANG;
+		if (gpu->work >= gpu->work_max) {
+			emit(gpu, NVM_EV_GUEST_ERROR, "sched", "event_budget", 0, gpu->work,
+			     "%llu work units (events and block steps) without reaching the time budget: reported as a "
+			     "hang",
+			     (unsigned long long)gpu->work);
+			return run_end(gpu, NVM_RUN_HANG);
 		}
 		struct sched_ev e = s->heap[0];
 		remove_at(s, 0);
 		gpu->now = e.time;
 		e.fn(gpu, e.ctx, e.arg);
-		events++;
+		sched_charge(gpu, 1);
 		if (gpu->stop)
-			return NVM_RUN_STOPPED;
+			return run_end(gpu, NVM_RUN_STOPPED);
 	}
 }
 
