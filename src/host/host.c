@@ -180,11 +180,13 @@ static void rl_parse(struct host *h, struct runlist *rl, nvm_aperture ap, uint64
 		return;
 	}
 	uint32_t left = 0; /* channel entries the current TSG still needs */
-	for (uint32_t i = 0; i < len; i++) {
+	bool stopped = false;
+	for (uint32_t i = 0; i < len && !stopped; i++) {
 		uint64_t ea = base + (uint64_t)i * 16u;
 		uint32_t e[4];
 		if (mem_read(&h->gpu->mem[ap], ea, e, sizeof(e))) {
 			sched_error(h, SCHED_ERROR_CODE_RL_RDAT_TIMEOUT, ea, "runlist entry outside its aperture");
+			stopped = true;
 			break;
 		}
 		bool is_tsg = FIELD_GET(e[0], 0, 0);
@@ -193,12 +195,13 @@ static void rl_parse(struct host *h, struct runlist *rl, nvm_aperture ap, uint64
 			if (left) {
 				sched_error(h, SCHED_ERROR_CODE_BAD_TSG, ea,
 				            "TSG header before the previous TSG's TSG_LENGTH channels");
-				rl->ntsg--;
+				stopped = true;
 				break;
 			}
 			if (n == 0 || n > HOST_TSG_MAX) {
 				sched_error(h, SCHED_ERROR_CODE_BAD_TSG, ea,
 				            n ? "TSG_LENGTH above 128" : "TSG of length 0");
+				stopped = true;
 				break;
 			}
 			rl->tsg[rl->ntsg++] =
@@ -208,6 +211,7 @@ static void rl_parse(struct host *h, struct runlist *rl, nvm_aperture ap, uint64
 		}
 		if (!left) {
 			sched_error(h, SCHED_ERROR_CODE_BAD_TSG, ea, "channel entry outside a TSG");
+			stopped = true;
 			break;
 		}
 		uint32_t chid = FIELD_GET(e[2], 11, 0);
@@ -217,8 +221,10 @@ static void rl_parse(struct host *h, struct runlist *rl, nvm_aperture ap, uint64
 		left--;
 	}
 	if (left) {
-		sched_error(h, SCHED_ERROR_CODE_BAD_TSG, base + (uint64_t)len * 16u,
-		            "runlist ends before TSG_LENGTH entries");
+		/* The unfinished TSG is not scheduled. */
+		if (!stopped)
+			sched_error(h, SCHED_ERROR_CODE_BAD_TSG, base + (uint64_t)len * 16u,
+			            "runlist ends before TSG_LENGTH entries");
 		rl->nch -= rl->tsg[rl->ntsg - 1].n - left;
 		rl->ntsg--;
 	}

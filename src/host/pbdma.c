@@ -253,10 +253,11 @@ static void chan_faulted(struct pbdma *p, uint64_t va, const char *what)
 	     "channel %d: %s at va 0x%llx faulted: PBDMA_FAULTED", p->chid, what, (unsigned long long)va);
 }
 
-/* Reads or writes len bytes (at most 16, not crossing a 16-byte boundary)
- * at a channel VA. */
+/* Reads (acc READ or ATOMIC) or writes (WRITE) len bytes, not crossing a
+ * page, at a channel VA. */
 static bool va_access(struct pbdma *p, uint64_t va, void *buf, size_t len, nvm_mmu_access acc, const char *what)
 {
+	bool write = acc == NVM_MMU_WRITE;
 	nvm_aperture ap;
 	uint64_t pa;
 	bool sparse;
@@ -267,10 +268,10 @@ static bool va_access(struct pbdma *p, uint64_t va, void *buf, size_t len, nvm_m
 	struct mem_space *m = &gpu_of(p)->mem[ap];
 	nvm_status st = NVM_OK;
 	if (sparse) {
-		if (acc == NVM_MMU_READ)
+		if (!write)
 			memset(buf, 0, len);
 	} else {
-		st = acc == NVM_MMU_READ ? mem_read(m, pa, buf, len) : mem_write(m, pa, buf, len);
+		st = write ? mem_write(m, pa, buf, len) : mem_read(m, pa, buf, len);
 	}
 	if (st) {
 		/* UNVERIFIED: a mapping past the end of its aperture is treated as
