@@ -24,20 +24,14 @@ const size_t hwsq_nops = sizeof(hwsq_ops) / sizeof(hwsq_ops[0]);
 /* The model's override targets: seed 004's known-flags table (envytools
  * hwsq.rst) with its chip ranges applied to each profile. Flags 0-3 and
  * 14-15 live in 60081c; UNVERIFIED: the 60281c / CR4d mirrors of those bits
- * are not modelled. The comment after each row is the flag's envydis name. */
+ * are not modelled. */
 #define F(n, reg, b) [n] = { reg, b }
+/* NV17:G80: GPIO_2_OUT/OE, GPIO_3_OUT/OE (60081c bits 0, 1, 4, 5),
+ * PRAMDAC0/1_UNK880_29, PWM_0_ENABLE, PBUS_DEBUG_1_UNK22/24/26/27. */
 #define TARGETS_NV17_G80                                                                                               \
-	F(0, 0x60081cu, 0),        /* GPIO_2_OUT */                                                                    \
-	        F(1, 0x60081cu, 1),  /* GPIO_2_OE */                                                                   \
-	        F(2, 0x60081cu, 4),  /* GPIO_3_OUT */                                                                  \
-	        F(3, 0x60081cu, 5),  /* GPIO_3_OE */                                                                   \
-	        F(6, 0x680880u, 29), /* PRAMDAC0_UNK880_29 */                                                          \
-	        F(7, 0x682880u, 29), /* PRAMDAC1_UNK880_29 */                                                          \
-	        F(27, 0x10f0u, 31),  /* PWM_0_ENABLE */                                                                \
-	        F(28, 0x1084u, 22),  /* PBUS_DEBUG_1_UNK22 */                                                          \
-	        F(29, 0x1084u, 24),  /* PBUS_DEBUG_1_UNK24 */                                                          \
-	        F(30, 0x1084u, 26),  /* PBUS_DEBUG_1_UNK26 */                                                          \
-	        F(31, 0x1084u, 27)   /* PBUS_DEBUG_1_UNK27 */
+	F(0, 0x60081cu, 0), F(1, 0x60081cu, 1), F(2, 0x60081cu, 4), F(3, 0x60081cu, 5), F(6, 0x680880u, 29),           \
+	        F(7, 0x682880u, 29), F(27, 0x10f0u, 31), F(28, 0x1084u, 22), F(29, 0x1084u, 24), F(30, 0x1084u, 26),   \
+	        F(31, 0x1084u, 27)
 /* NV17:NV40 (hwsq.rst): PRAMDAC0/1_UNK880_28. */
 #define TARGETS_NV17_NV40 F(4, 0x680880u, 28), F(5, 0x682880u, 28)
 /* NV31:G80 (hwsq.rst): GPIO_9_OUT, GPIO_9_OE. */
@@ -50,9 +44,9 @@ const size_t hwsq_nops = sizeof(hwsq_ops) / sizeof(hwsq_ops[0]);
  * same names): its features nv17f (nv17 and nv41 variants), nv41f (nv41)
  * and nv41op (nv41 and g80, the FB_PAUSE flag and the events). */
 #define NAMES_NV17F                                                                                                    \
-	[0] = "GPIO_2_OUT", [1] = "GPIO_2_OE", [2] = "GPIO_3_OUT", [3] = "GPIO_3_OE", [4] = "PRAMDAC0_UNK880_28",       \
-	[5] = "PRAMDAC1_UNK880_28", [6] = "PRAMDAC0_UNK880_29", [7] = "PRAMDAC1_UNK880_29", [14] = "GPIO_9_OUT",        \
-	[15] = "GPIO_9_OE", [27] = "PWM_0_ENABLE", [28] = "PBUS_DEBUG_1_UNK22", [29] = "PBUS_DEBUG_1_UNK24",            \
+	[0] = "GPIO_2_OUT", [1] = "GPIO_2_OE", [2] = "GPIO_3_OUT", [3] = "GPIO_3_OE", [4] = "PRAMDAC0_UNK880_28",      \
+	[5] = "PRAMDAC1_UNK880_28", [6] = "PRAMDAC0_UNK880_29", [7] = "PRAMDAC1_UNK880_29", [14] = "GPIO_9_OUT",       \
+	[15] = "GPIO_9_OE", [27] = "PWM_0_ENABLE", [28] = "PBUS_DEBUG_1_UNK22", [29] = "PBUS_DEBUG_1_UNK24",           \
 	[30] = "PBUS_DEBUG_1_UNK26", [31] = "PBUS_DEBUG_1_UNK27"
 
 static const char *const flag_names_nv17[32] = { NAMES_NV17F };
@@ -74,7 +68,7 @@ static const char *const no_names[32];
  * BUS_PAUSE, CRTC0_VBLANK and CRTC1_VBLANK, and earlier nvmodel took the
  * CRTC names of hwsq.rst's event list: old listings and scripts use them. */
 const struct hwsq_alias hwsq_aliases[] = {
-	{ "BUS_PAUSE", false, 16 },   { "CRTC0_VBLANK", true, 1 }, { "CRTC0_HBLANK", true, 2 },
+	{ "BUS_PAUSE", false, 16 },  { "CRTC0_VBLANK", true, 1 }, { "CRTC0_HBLANK", true, 2 },
 	{ "CRTC1_VBLANK", true, 3 }, { "CRTC1_HBLANK", true, 4 },
 };
 const size_t hwsq_naliases = sizeof(hwsq_aliases) / sizeof(hwsq_aliases[0]);
@@ -298,7 +292,7 @@ static char *put_unknown(char *p, const uint8_t res[5], size_t len, size_t avail
 
 /* The public operand kind of each encoding (nvm_hwsq_insn.opnd). */
 static const nvm_hwsq_operand opnd_kind[] = {
-	[HO_NONE] = NVM_HWSQ_OPND_NONE,   [HO_WAIT] = NVM_HWSQ_OPND_WAIT,   [HO_FLAG] = NVM_HWSQ_OPND_FLAG,
+	[HO_NONE] = NVM_HWSQ_OPND_NONE,   [HO_WAIT] = NVM_HWSQ_OPND_WAIT, [HO_FLAG] = NVM_HWSQ_OPND_FLAG,
 	[HO_EVENT] = NVM_HWSQ_OPND_EVENT, [HO_IMM16] = NVM_HWSQ_OPND_IMM, [HO_IMM32] = NVM_HWSQ_OPND_IMM,
 };
 

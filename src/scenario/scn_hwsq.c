@@ -77,8 +77,8 @@ static int l_hwsq_upload(lua_State *L)
 	if (off & 3)
 		return scn_error(L, "hwsq_upload: offset 0x%x is not word aligned", off);
 	if (len > size - off)
-		return scn_error(L, "hwsq_upload: %zu (0x%zx) bytes at 0x%x do not fit the %s code RAM (0x%x bytes)", len,
-		                 len, off, nvm_hwsq_variant_name(check_variant(L, gpu)), size);
+		return scn_error(L, "hwsq_upload: %zu (0x%zx) bytes at 0x%x do not fit the %s code RAM (0x%x bytes)",
+		                 len, len, off, nvm_hwsq_variant_name(check_variant(L, gpu)), size);
 	for (size_t i = 0; i < len; i += 4) {
 		uint32_t w = 0;
 		for (size_t k = 0; k < 4 && i + k < len; k++)

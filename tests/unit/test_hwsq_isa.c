@@ -231,11 +231,10 @@ static void test_roundtrip(void **s)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_encodings),    cmocka_unit_test(test_names_labels),
-		cmocka_unit_test(test_asm_errors),   cmocka_unit_test(test_asm_length),
-		cmocka_unit_test(test_dis_format),
-		cmocka_unit_test(test_dis_variants), cmocka_unit_test(test_dis_incomplete),
-		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_encodings),      cmocka_unit_test(test_names_labels),
+		cmocka_unit_test(test_asm_errors),     cmocka_unit_test(test_asm_length),
+		cmocka_unit_test(test_dis_format),     cmocka_unit_test(test_dis_variants),
+		cmocka_unit_test(test_dis_incomplete), cmocka_unit_test(test_roundtrip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -151,7 +151,10 @@ static uint8_t *read_input(const struct opts *o, size_t *len, int *rc)
 	const char *err;
 	uint8_t *buf = cli_read_input(o->file, len, &err);
 	if (!buf)
-		*rc = cli_error(EXIT_USAGE, o->sub[0] == 'd' ? "hwsq dis" : o->sub[0] == 'a' ? "hwsq as" : "hwsq run",
+		*rc = cli_error(EXIT_USAGE,
+		                o->sub[0] == 'd'   ? "hwsq dis"
+		                : o->sub[0] == 'a' ? "hwsq as"
+		                                   : "hwsq run",
 		                "%s: %s", input_name(o), err);
 	return buf;
 }
@@ -261,7 +264,8 @@ static int do_as(const struct opts *o)
 		return rc;
 	uint32_t size = nvm_hwsq_code_size(o->variant);
 	if (n > size)
-		fprintf(stderr, "%s hwsq as: warning: %s: the program is %zu (0x%zx) bytes, more than the %s code RAM "
+		fprintf(stderr,
+		        "%s hwsq as: warning: %s: the program is %zu (0x%zx) bytes, more than the %s code RAM "
 		        "holds (0x%x bytes); written all the same, but it cannot be uploaded\n",
 		        cli_prog, input_name(o), n, n, nvm_hwsq_variant_name(o->variant), size);
 	FILE *f = strcmp(o->out, "-") ? fopen(o->out, "wb") : stdout;
