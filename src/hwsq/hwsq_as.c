@@ -205,9 +205,9 @@ static bool value_max(struct as *a, const char *t, uint64_t max, const char *wha
 }
 
 /* A flag or event operand: a number, a name of the variant (as envyas
- * takes it, "#NAME"), or an old name (hwsq_aliases). For scripts written
- * for earlier nvmodel, names may also be lower case and come as $name or
- * bare. */
+ * takes it, "#NAME"), or an old name (hwsq_aliases). UNVERIFIED: beyond
+ * envyas, for scripts written for earlier nvmodel, names may also be lower
+ * case and come as $name or bare (docs/fidelity.md). */
 static bool named(struct as *a, const char *t, bool event, uint64_t *out)
 {
 	const char *kind = event ? "event" : "flag";

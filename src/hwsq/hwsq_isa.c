@@ -42,7 +42,10 @@ const size_t hwsq_nops = sizeof(hwsq_ops) / sizeof(hwsq_ops[0]);
 /* The names current envydis prints (envytools master, envydis/hwsq.c
  * tabfl/tabevent, checked at commit 946d711370af; rnndb pbus.xml has the
  * same names): its features nv17f (nv17 and nv41 variants), nv41f (nv41)
- * and nv41op (nv41 and g80, the FB_PAUSE flag and the events). */
+ * and nv41op (nv41 and g80, the FB_PAUSE flag and the events). Text only.
+ * UNVERIFIED: envydis names flags 4/5 on nv41 and 14/15 on nv17 where
+ * hwsq.rst's ranges (the targets above) leave them out; g92 takes envydis'
+ * g80 ("G80+") names (docs/fidelity.md). */
 #define NAMES_NV17F                                                                                                    \
 	[0] = "GPIO_2_OUT", [1] = "GPIO_2_OE", [2] = "GPIO_3_OUT", [3] = "GPIO_3_OE", [4] = "PRAMDAC0_UNK880_28",      \
 	[5] = "PRAMDAC1_UNK880_28", [6] = "PRAMDAC0_UNK880_29", [7] = "PRAMDAC1_UNK880_29", [14] = "GPIO_9_OUT",       \
