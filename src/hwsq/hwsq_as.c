@@ -385,7 +385,7 @@ static char *skip_listing_cols(char *s)
  * shows bytes no text can express, so it cannot assemble back. */
 static bool envydis_marker(struct as *a, const char *s)
 {
-	if (!strchr(s, '[') && !strstr(s, "???"))
+	if (!strstr(s, "[unknown") && !strstr(s, "[incomplete") && !strstr(s, "???"))
 		return false;
 	return !fail(a, "envydis could not decode this line (a [...] marker, or \?\?\?): "
 	                "only valid code assembles back");

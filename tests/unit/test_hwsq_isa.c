@@ -362,6 +362,7 @@ static void test_listing(void **s)
 	         "only valid code");
 	as_fails(NVM_HWSQ_NV41, "exit\n00000001: e0 34 ?? ?? ??     addr 0x34 [incomplete]\n", 2, "only valid code");
 	as_fails(NVM_HWSQ_NV41, "ewait 0x1 0x1 [unknown: 00 20 02]\n", 1, "only valid code");
+	as_fails(NVM_HWSQ_NV41, "addr [0x1]\n", 1, "unexpected character '['"); /* not a marker */
 }
 
 /* Random valid code on every variant: the full and the quiet listing both
