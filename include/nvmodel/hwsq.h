@@ -92,8 +92,12 @@ typedef struct nvm_hwsq_asm_error {
 	char message[160];
 } nvm_hwsq_asm_error;
 
-/* Assembles source text for variant v into out (capacity cap; the code RAM
- * size is enough). NVM_ERR_ARG with *err filled on a source error. */
+/* Assembles source text for variant v (envyas text or a whole envydis
+ * listing, docs/hwsq.md) into out (capacity cap). Programs of any length
+ * assemble, as with envyas: whether they fit the code RAM
+ * (nvm_hwsq_code_size) is the caller's check. NVM_ERR_ARG with *err filled
+ * on a source error; NVM_ERR_RANGE when cap is too small, with *outlen the
+ * size needed and out untouched (out NULL, cap 0: ask for the size). */
 nvm_status nvm_hwsq_assemble(nvm_hwsq_variant v, const char *src, size_t srclen, uint8_t *out, size_t cap,
                              size_t *outlen, nvm_hwsq_asm_error *err);
 /* Address of a label after a successful assemble of the same source, or -1. */

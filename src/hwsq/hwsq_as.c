@@ -237,8 +237,11 @@ static bool emit_byte(struct as *a, uint8_t b)
 {
 	if (a->pc == UINT32_MAX)
 		return fail(a, "program longer than 4 GiB");
-	if (a->pass == 2)
+	if (a->pass == 2) {
+		if (a->pc >= a->cap) /* pass 1 sized it; kept for safety */
+			return fail(a, "output buffer too small");
 		a->out[a->pc] = b;
+	}
 	a->pc++;
 	return true;
 }
