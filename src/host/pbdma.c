@@ -590,6 +590,8 @@ static enum mres sem_execute(struct pbdma *p, uint32_t data)
 	const char *bad = NULL;
 	if (op == 7)
 		bad = "undefined OPERATION 7";
+	else if (op == 6 && red >= 8)
+		bad = "undefined REDUCTION";
 	else if (op == 6 && !((red_valid[red] >> ((is64 ? 2 : 0) + (sgn ? 1 : 0))) & 1u))
 		bad = "reduction not supported for this payload size and format";
 	else if (is64 && (va & 7))
