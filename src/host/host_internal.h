@@ -21,11 +21,11 @@
 /* Virtual-time costs (docs/host.md "Timing"). UNVERIFIED: the manuals give
  * no rates; these keep timeslices meaningful. The context-switch cost
  * follows silicon H100 ("about 1 us of switch cost"). */
-#define HOST_NS_PER_DWORD  1u    /* a PBDMA consumes one PB entry per ns */
-#define HOST_NS_CTXSW      1000u /* RAMFC save + load */
-#define HOST_NS_RL_FETCH   100u  /* runlist fetch latency, plus one ns per entry */
-#define HOST_STEP_DWORDS   4096u /* PB entries a PBDMA handles per scheduling step */
-#define HOST_WORK_PER_UNIT 256u  /* PB entries per charged work unit */
+#define HOST_NS_PER_DWORD  1u     /* a PBDMA consumes one PB entry per ns */
+#define HOST_NS_CTXSW      1000u  /* RAMFC save + load */
+#define HOST_NS_RL_FETCH   100u   /* runlist fetch latency, plus one ns per entry */
+#define HOST_STEP_DWORDS   16384u /* PB entries a PBDMA handles per scheduling step */
+#define HOST_WORK_PER_UNIT 256u   /* PB entries per charged work unit */
 
 /* One runlist as the chip wires it (per-chip const data). */
 struct host_rl_desc {

@@ -217,7 +217,8 @@ static void wr_intr_en(void *ctx, const struct reg_desc *r, uint32_t *stored, ui
 
 /* Translates a Host access of the loaded channel (MMU engine HOST0 + id,
  * HUB client HOST). false after a fault (reported by the MMU). */
-static bool pb_translate(struct pbdma *p, uint64_t va, nvm_mmu_access acc, nvm_aperture *ap, uint64_t *pa, bool *sparse)
+static bool pb_translate_page(struct pbdma *p, uint64_t va, nvm_mmu_access acc, nvm_aperture *ap, uint64_t *pa,
+                              bool *sparse, uint64_t *left)
 {
 	struct host *h = p->h;
 	uint32_t inst = h->pccsr[2 * p->chid];
@@ -240,7 +241,14 @@ static bool pb_translate(struct pbdma *p, uint64_t va, nvm_mmu_access acc, nvm_a
 	*sparse = res.sparse != 0;
 	*ap = res.target == NVM_MMU_TGT_VID ? NVM_AP_VRAM : NVM_AP_SYSMEM;
 	*pa = res.pa;
+	*left = res.page_size - (va & (res.page_size - 1));
 	return true;
+}
+
+static bool pb_translate(struct pbdma *p, uint64_t va, nvm_mmu_access acc, nvm_aperture *ap, uint64_t *pa, bool *sparse)
+{
+	uint64_t left;
+	return pb_translate_page(p, va, acc, ap, pa, sparse, &left);
 }
 
 /* The channel faulted (an MMU fault of a Host access, reported already):
@@ -824,34 +832,40 @@ static uint32_t feed_segment(struct pbdma *p, uint32_t budget, bool *halt)
 {
 	uint64_t va = pb_get(p), end = pb_put(p);
 	nvm_aperture ap;
-	uint64_t pa;
+	uint64_t pa, left;
 	bool sparse;
-	if (!pb_translate(p, va, NVM_MMU_READ, &ap, &pa, &sparse)) {
+	/* One translation per MMU page (up to 2 MiB), then the backing store
+	 * 4 KiB page by page. */
+	if (!pb_translate_page(p, va, NVM_MMU_READ, &ap, &pa, &sparse, &left)) {
 		chan_faulted(p, va, "pushbuffer fetch");
 		*halt = true;
 		return 0;
 	}
-	uint8_t *ptr;
-	size_t avail;
-	if (sparse) {
-		ptr = (uint8_t *)mem_zero_page;
-		avail = NVM_PAGE_SIZE - (size_t)(va & (NVM_PAGE_SIZE - 1));
-	} else if (mem_span(&gpu_of(p)->mem[ap], pa, false, &ptr, &avail) || avail < 4) {
-		emit(gpu_of(p), NVM_EV_GUEST_ERROR, "pbdma", "pa_out_of_range", pa, (uint64_t)ap,
-		     "channel %d: pushbuffer va 0x%llx maps outside %s", p->chid, (unsigned long long)va,
-		     nvm_aperture_name(ap));
-		chan_faulted(p, va, "pushbuffer fetch");
-		*halt = true;
-		return 0;
-	}
-	uint64_t n = avail / 4;
-	if (n > (end - va) / 4)
-		n = (end - va) / 4;
-	if (n > budget)
-		n = budget;
+	if (left > end - va)
+		left = end - va;
+	if (left > 4ull * budget)
+		left = 4ull * budget;
 	uint64_t pos0 = p->dec.pos;
 	p->stop = false;
-	pb_feed(&p->dec, (const uint32_t *)(const void *)ptr, (size_t)n);
+	while (left >= 4 && !p->stop) {
+		uint8_t *ptr;
+		size_t avail;
+		if (sparse) {
+			ptr = (uint8_t *)mem_zero_page;
+			avail = NVM_PAGE_SIZE - (size_t)(pa & (NVM_PAGE_SIZE - 1));
+		} else if (mem_span(&gpu_of(p)->mem[ap], pa, false, &ptr, &avail) || avail < 4) {
+			emit(gpu_of(p), NVM_EV_GUEST_ERROR, "pbdma", "pa_out_of_range", pa, (uint64_t)ap,
+			     "channel %d: pushbuffer va 0x%llx maps outside %s", p->chid,
+			     (unsigned long long)(va + 4 * (p->dec.pos - pos0)), nvm_aperture_name(ap));
+			chan_faulted(p, va, "pushbuffer fetch");
+			*halt = true;
+			break;
+		}
+		uint64_t n = (avail < left ? avail : left) / 4;
+		pb_feed(&p->dec, (const uint32_t *)(const void *)ptr, (size_t)n);
+		pa += 4 * n;
+		left -= 4 * n;
+	}
 	if (p->stop) {
 		p->dec = p->snap;
 		*halt = true;
