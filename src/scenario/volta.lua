@@ -60,9 +60,9 @@ end
 local function check_size(v, name, where)
   if type(v) == "string" then
     local n, unit = v:match("^(%d+)([KkMmGg]?)$")
-    local shift = { [""] = 0, k = 10, m = 20, g = 30 }
-    if not n then fail("%s: %s '%s' is not a size (bytes, or a K/M/G suffix)", where, name, v) end
-    v = math.tointeger(tonumber(n)) << shift[unit:lower()]
+    n = n and math.tointeger(tonumber(n))
+    if not n or n >= 1 << 40 then fail("%s: %s '%s' is not a size (bytes, or a K/M/G suffix)", where, name, v) end
+    v = n << ({ [""] = 0, k = 10, m = 20, g = 30 })[unit:lower()]
   end
   return check_int(v, name, 1, 1 << 58, where)
 end
@@ -248,6 +248,14 @@ function VM:_slot(va)
   return s
 end
 
+-- The dual PDE0 slot of va if its directories exist (nothing is made).
+function VM:_find_slot(va)
+  local d = self.root.sub[(va >> 47) & 0x3]
+  d = d and d.sub[(va >> 38) & 0x1ff]
+  d = d and d.sub[(va >> 29) & 0x1ff]
+  return d and d.sub[(va >> 21) & 0xff]
+end
+
 local MAP_OPTS = set("page", "priv", "ro", "vol", "atomic_disable", "kind")
 
 -- NV_MMU_VER2_PTE: VALID 0:0, APERTURE 2:1, VOL 3:3, ENCRYPTED 4:4 (0), PRIVILEGE 5:5,
@@ -281,22 +289,26 @@ function VM:map(va, ap, pa, size, opts)
   end
   local flags = M.pte(apname, 0, { vol = o.vol, priv = o.priv, ro = o.ro, atomic_disable = o.atomic_disable,
                                    kind = o.kind })
+  -- A 2 MiB page fills a dual PDE0 slot, which then cannot point at page tables:
+  -- check every slot before writing anything.
+  for v = va & -0x200000, va + size - 1, 0x200000 do
+    local s = self:_find_slot(v)
+    if s and page == 0x200000 and (s.big or s.small) then
+      fail("%s: va %s: a 2 MiB page cannot share its dual PDE0 with page tables", where, hex(v))
+    elseif s and page ~= 0x200000 and s.huge then
+      fail("%s: va %s: the dual PDE0 already holds a 2 MiB page", where, hex(v))
+    end
+  end
   local gpu, tap, pde_ap = self.gpu, self.ap, APERTURES[self.ap].pde
   for off = 0, size - page, page do
     local v = va + off
     local pte = flags | ((pa + off) >> 12) << 8
     local s = self:_slot(v)
     if page == 0x200000 then
-      if s.big or s.small then
-        fail("%s: va %s: a 2 MiB page cannot share its dual PDE0 with page tables", where, hex(v))
-      end
       -- IS_PTE 0:0 = 1: the low 8 bytes of the dual PDE0 are a 2 MiB PTE; the upper half is unused.
       s.huge = true
       gpu:mem_wr32(tap, s.addr, lo32(pte), hi32(pte), 0, 0)
     else
-      if s.huge then
-        fail("%s: va %s: the dual PDE0 already holds a 2 MiB page", where, hex(v))
-      end
       if page == 65536 then
         if not s.big then
           -- 32 entries of 8 B, 256-byte aligned (NV_MMU_VER2_DUAL_PDE_ADDRESS_BIG_SHIFT 8).
@@ -419,12 +431,16 @@ function M.instance(gpu, ap, addr, opts)
   if pdb_addr & 0xfff ~= 0 then fail("%s: pdb %s is not 4 KiB aligned", where, hex(pdb_addr)) end
   local ua, _, userd = check_place(o.userd, "userd", where)
   check_int(userd, "userd", 0, (1 << 40) - 1, where)
-  if userd & 0x1ff ~= 0 then fail("%s: userd %s is not 512-byte aligned (NV_RAMUSERD_BASE_SHIFT 9)", where, hex(userd)) end
+  if userd & 0x1ff ~= 0 then
+    fail("%s: userd %s is not 512-byte aligned (NV_RAMUSERD_BASE_SHIFT 9)", where, hex(userd))
+  end
   local chid = check_int(o.chid, "chid", 0, 4095, where)
   local gpfifo = check_int(o.gpfifo, "gpfifo", 0, (1 << 40) - 1, where)
   if gpfifo & 7 ~= 0 then fail("%s: gpfifo %s is not 8-byte aligned (GP_BASE OFFSET 31:3)", where, hex(gpfifo)) end
   local entries = check_int(o.gpfifo_entries, "gpfifo_entries", 1, 1 << 31, where)
-  if not is_pow2(entries) then fail("%s: gpfifo_entries %d is not a power of two (LIMIT2 is its log2)", where, entries) end
+  if not is_pow2(entries) then
+    fail("%s: gpfifo_entries %d is not a power of two (LIMIT2 is its log2)", where, entries)
+  end
   local limit2 = 0
   while 1 << limit2 < entries do limit2 = limit2 + 1 end
   local priv = o.priv ~= false
@@ -598,8 +614,8 @@ end
 function Channel:read_userd(field)
   local off = type(field) == "string" and USERD[field:upper()]
   if not off then
-    fail("ch:read_userd: unknown field %s (PUT, GET, REF, PUT_HI, TOP_LEVEL_GET, TOP_LEVEL_GET_HI, GET_HI, GP_GET, GP_PUT)",
-         tostring(field))
+    fail("ch:read_userd: unknown field %s (PUT, GET, REF, PUT_HI, TOP_LEVEL_GET, TOP_LEVEL_GET_HI, GET_HI, " ..
+         "GP_GET, GP_PUT)", tostring(field))
   end
   return self.gpu:mem_rd32(self.userd[1], self.userd[2] + off)
 end
@@ -616,8 +632,6 @@ function Channel:kick()
   self.gpu:wr32(0x810090, self.chid)
 end
 
--- Writes GP entry (e0, e1) at GP_PUT, advances GP_PUT and, unless
--- opts.kick == false, publishes it and rings the doorbell. Returns the index.
 -- The ring is full when advancing GP_PUT would make it equal GP_GET (as
 -- Host writes it back to USERD).
 local function check_room(ch, where)
@@ -629,6 +643,8 @@ local function check_room(ch, where)
   return get
 end
 
+-- Writes GP entry (e0, e1) at GP_PUT, advances GP_PUT and, unless
+-- opts.kick == false, publishes it and rings the doorbell. Returns the index.
 function Channel:push_entry(e0, e1, opts)
   local where = "ch:push_entry"
   local o = check_opts(opts, set("kick"), where)

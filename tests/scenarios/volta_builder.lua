@@ -188,6 +188,9 @@ fails(function() vm:map(0x1800, "vram", 0, 0x1000) end, "must be multiples of th
 fails(function() vm:map(va2m, "vram", 0, 0x1000) end, "already holds a 2 MiB page", "4K page in a 2M slot")
 fails(function() vm:map(va4k & ~0x1fffff, "vram", 0, 0x200000, { page = "2M" }) end,
       "cannot share its dual PDE0 with page tables", "2M page over page tables")
+fails(function() vm:map((va4k & ~0x1fffff) - 0x200000, "vram", 0, 0x400000, { page = "2M" }) end,
+      "cannot share its dual PDE0", "2M pages whose second slot has page tables")
+check(gpu:mmu_walk("vram", PDB, (va4k & ~0x1fffff) - 0x200000).fault ~= nil, "... and nothing was written")
 fails(function() vm:map((1 << 49) - 0x1000, "vram", 0, 0x2000) end, "passes the 49-bit VA limit", "VA limit")
 fails(function() vm:map(0x1000, "vram", 1 << 37, 0x1000) end, "does not fit the 37-bit PTE address of vram",
       "VID addresses are PA 36:12")
@@ -339,7 +342,8 @@ local idx, va = ch:push(text, { sync = true, priv = true })
 check(idx == 0 and va == ch.pb.va, "first segment at the start of the area, GP entry 0")
 check(gpu:mem_read(ch.pb.ap, ch.pb.pa, 28) == nvmodel.pb_asm(text), "segment bytes are the assembled text")
 check(same({ gpu:mem_rd32(ch.gpfifo.ap, ch.gpfifo.pa, 2) },
-           { va & 0xfffffffc, (va >> 32) & 0xff | 1 << 8 | 7 << 10 | 1 << 31 }), "GP entry 0: GET, LENGTH 7, PRIV, SYNC")
+           { va & 0xfffffffc, (va >> 32) & 0xff | 1 << 8 | 7 << 10 | 1 << 31 }),
+      "GP entry 0: GET, LENGTH 7, PRIV, SYNC")
 check(gpu:mem_rd32(ch.userd[1], ch.userd[2] + 0x8c) == 1 and ch:gp_put() == 1 and ch:read_userd("GP_PUT") == 1,
       "NV_RAMUSERD_GP_PUT (dword 35) = 1")
 mmio_is({ { 0x810090, 7 } }, "doorbell: NOTIFY_CHANNEL_PENDING = chid")
