@@ -44,10 +44,13 @@ nvm_status engine_log_config(struct engine *e, size_t cap)
 	return NVM_OK;
 }
 
-static uint64_t rec_methods(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first, uint32_t n)
+static enum eng_status rec_methods(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first,
+                                   uint32_t n, struct eng_result *res)
 {
 	engine_log(e, src, r, first, n);
-	return (uint64_t)n * ENG_REC_NS_PER_METHOD;
+	res->cost = (uint64_t)n * ENG_REC_NS_PER_METHOD;
+	res->done = n;
+	return ENG_OK;
 }
 
 static void rec_bind(struct engine *e, const struct eng_src *src)
@@ -58,18 +61,38 @@ static void rec_bind(struct engine *e, const struct eng_src *src)
 
 static const struct engine_ops recorder_ops = { rec_methods, rec_bind, NULL };
 
-nvm_status engine_recorder_new(nvm_gpu *gpu, const char *name, unsigned mmu_engine_id, struct engine **out)
+nvm_status engine_recorder_init(struct engine *e)
 {
+	e->ops = &recorder_ops;
+	return NVM_OK;
+}
+
+static const struct {
+	const char *kind;
+	nvm_status (*init)(struct engine *e);
+} kinds[] = {
+	{ "recorder", engine_recorder_init },
+	{ "ce", engine_ce_init },
+};
+
+nvm_status engine_new(nvm_gpu *gpu, const char *kind, const char *name, unsigned mmu_engine_id, struct engine **out)
+{
+	size_t k = 0;
+	while (k < sizeof(kinds) / sizeof(kinds[0]) && strcmp(kinds[k].kind, kind))
+		k++;
+	if (k == sizeof(kinds) / sizeof(kinds[0]))
+		return NVM_ERR_NOENT;
 	struct engine *e = calloc(1, sizeof(*e));
 	if (!e)
 		return NVM_ERR_NOMEM;
 	e->name = name;
 	e->mmu_engine_id = mmu_engine_id;
 	e->gpu = gpu;
-	e->ops = &recorder_ops;
 	nvm_status st = engine_log_config(e, ENG_LOG_DEFAULT);
+	if (!st)
+		st = kinds[k].init(e);
 	if (st) {
-		free(e);
+		engine_free(e);
 		return st;
 	}
 	*out = e;
@@ -80,7 +103,7 @@ void engine_free(struct engine *e)
 {
 	if (!e)
 		return;
-	if (e->ops->destroy)
+	if (e->ops && e->ops->destroy)
 		e->ops->destroy(e);
 	free(e->log);
 	free(e);

@@ -25,10 +25,25 @@ struct eng_src {
 
 struct engine;
 
+/* How a delivery of methods ended. */
+enum eng_status {
+	ENG_OK = 0, /* all n methods done */
+	ENG_FAULT,  /* an MMU fault (reported by the GMMU with the engine's id) */
+	ENG_ERROR,  /* the engine rejected a method (launch error, illegal method) */
+};
+
+struct eng_result {
+	uint64_t cost; /* virtual time the methods cost, ns */
+	uint32_t done; /* methods completed (== n when ENG_OK) */
+};
+
 struct engine_ops {
-	/* Methods data[first .. first + n - 1] of run r. Returns the virtual
-	 * time they cost in ns. */
-	uint64_t (*methods)(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first, uint32_t n);
+	/* Methods data[first .. first + n - 1] of run r. On ENG_FAULT /
+	 * ENG_ERROR, data[first + res->done] is the method that stopped: the
+	 * Host parks it in METHOD0 and marks the channel ENG_FAULTED, so the
+	 * channel stops until software clears it. */
+	enum eng_status (*methods)(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first,
+	                           uint32_t n, struct eng_result *res);
 	/* SET_OBJECT reached the engine (class on the subchannel). */
 	void (*bind)(struct engine *e, const struct eng_src *src);
 	void (*destroy)(struct engine *e);
@@ -40,17 +55,26 @@ struct engine {
 	nvm_gpu *gpu;
 	const struct engine_ops *ops;
 	uint64_t busy_until; /* virtual time when its last method completes */
+	/* Set by the Host: raise the non-stalling interrupt for channel chid
+	 * (NV_PFIFO_INTR_0 CHANNEL_INTR), as NON_STALL_INTERRUPT does. */
+	void (*nonstall)(void *host, uint32_t chid);
+	void *host;
+	void *priv; /* the engine kind's own state */
 	/* The method log (recording engine and any engine that wants one). */
 	nvm_host_method *log;
 	size_t cap, head, n;
 	uint64_t total;
 };
 
-/* A recording engine: logs (class, method, data) into a ring of `cap`
- * (0 = count only) and costs ENG_REC_NS_PER_METHOD per method. */
+/* Engine kinds, by the name the chip data gives: "recorder" (logs and
+ * idles at once: GR in the model) and "ce" (the copy engine, class C3B5).
+ * Every engine keeps the method log. */
 #define ENG_REC_NS_PER_METHOD 1u
 #define ENG_LOG_DEFAULT       4096u
-nvm_status engine_recorder_new(nvm_gpu *gpu, const char *name, unsigned mmu_engine_id, struct engine **out);
+nvm_status engine_new(nvm_gpu *gpu, const char *kind, const char *name, unsigned mmu_engine_id, struct engine **out);
+/* The kinds' constructors (set e->ops and e->priv). */
+nvm_status engine_recorder_init(struct engine *e);
+nvm_status engine_ce_init(struct engine *e);
 void engine_free(struct engine *e);
 /* Appends methods to e's log (shared by every engine that records). */
 void engine_log(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first, uint32_t n);

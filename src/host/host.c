@@ -21,14 +21,14 @@ const struct host_chip host_gv100;
 const struct host_chip host_gv100 = {
 	.nrunlist = 8,
 	.rl = {
-		{ "gr", "grce", NVM_MMU_ENG_GRAPHICS, 15, 0, { 0, 1 }, 2 },
-		{ "ce2", NULL, 17, 0, 2, { 2 }, 1 },
-		{ "ce3", NULL, 18, 0, 3, { 3 }, 1 },
-		{ "ce4", NULL, 19, 0, 4, { 4 }, 1 },
-		{ "ce5", NULL, 20, 0, 5, { 5 }, 1 },
-		{ "ce6", NULL, 21, 0, 6, { 6 }, 1 },
-		{ "ce7", NULL, 22, 0, 7, { 7 }, 1 },
-		{ "ce8", NULL, 23, 0, 8, { 8 }, 1 },
+		{ "gr", "recorder", "grce", NVM_MMU_ENG_GRAPHICS, 15, 0, { 0, 1 }, 2 },
+		{ "ce2", "ce", NULL, 17, 0, 2, { 2 }, 1 },
+		{ "ce3", "ce", NULL, 18, 0, 3, { 3 }, 1 },
+		{ "ce4", "ce", NULL, 19, 0, 4, { 4 }, 1 },
+		{ "ce5", "ce", NULL, 20, 0, 5, { 5 }, 1 },
+		{ "ce6", "ce", NULL, 21, 0, 6, { 6 }, 1 },
+		{ "ce7", "ce", NULL, 22, 0, 7, { 7 }, 1 },
+		{ "ce8", "ce", NULL, 23, 0, 8, { 8 }, 1 },
 	},
 };
 
@@ -94,6 +94,14 @@ static uint32_t pfifo_intr_value(struct host *h)
 void host_update_intr(struct host *h)
 {
 	pmc_set_line(h->gpu, PMC_INTR_PFIFO, (pfifo_intr_value(h) & reg(h, R_PFIFO_INTR_EN_0)) != 0);
+}
+
+void host_nonstall(void *host, uint32_t chid)
+{
+	struct host *h = host;
+	reg_set(h, R_PFIFO_INTR_0, reg(h, R_PFIFO_INTR_0) | PFIFO_INTR_CHANNEL_INTR);
+	emit(h->gpu, NVM_EV_TRACE, "host", "nonstall_intr", chid, chid, "channel %u: non-stalling interrupt", chid);
+	host_update_intr(h);
 }
 
 static uint32_t rd_pfifo_intr(void *ctx, const struct reg_desc *r, uint32_t stored)
@@ -698,15 +706,18 @@ static void host_destroy(nvm_gpu *gpu, void *state)
 	free(h);
 }
 
-static nvm_status add_engine(struct host *h, const char *name, unsigned mmu_id, struct engine **out)
+static nvm_status add_engine(struct host *h, const char *kind, const char *name, unsigned mmu_id, struct engine **out)
 {
 	if (!name) {
 		*out = NULL;
 		return NVM_OK;
 	}
-	nvm_status st = engine_recorder_new(h->gpu, name, mmu_id, out);
-	if (!st)
+	nvm_status st = engine_new(h->gpu, kind, name, mmu_id, out);
+	if (!st) {
+		(*out)->nonstall = host_nonstall;
+		(*out)->host = h;
 		h->engines[h->nengines++] = *out;
+	}
 	return st;
 }
 
@@ -731,9 +742,9 @@ static nvm_status host_create(nvm_gpu *gpu, const void *data, void **state)
 		struct runlist *rl = &h->rl[i];
 		rl->id = i;
 		rl->desc = &h->chip->rl[i];
-		st = add_engine(h, rl->desc->engine, rl->desc->mmu_id, &rl->eng);
+		st = add_engine(h, rl->desc->kind, rl->desc->engine, rl->desc->mmu_id, &rl->eng);
 		if (!st)
-			st = add_engine(h, rl->desc->grce, rl->desc->grce_mmu_id, &rl->grce);
+			st = add_engine(h, "ce", rl->desc->grce, rl->desc->grce_mmu_id, &rl->grce);
 		for (unsigned q = 0; q < rl->desc->npbdma && !st; q++) {
 			struct pbdma *p = &h->pb[rl->desc->pbdma[q]];
 			p->rl = rl;

@@ -30,6 +30,7 @@
 /* One runlist as the chip wires it (per-chip const data). */
 struct host_rl_desc {
 	const char *engine;   /* the primary engine: "gr", "ce2" ... */
+	const char *kind;     /* its engine kind (engine_new): "recorder", "ce" */
 	const char *grce;     /* GRCOPY engine reached by subchannel 4 (GR runlist), or NULL */
 	unsigned mmu_id;      /* MMU engine id of the primary engine */
 	unsigned grce_mmu_id; /* and of GRCOPY */
@@ -178,7 +179,8 @@ struct pbdma {
 	pb_decoder dec;
 	/* a stop requested from inside a decoder callback */
 	bool stop;
-	int stop_res;          /* enum mres of the stop */
+	int stop_res;       /* enum mres of the stop */
+	uint32_t stop_done; /* methods an engine completed before it stopped */
 	pb_decoder snap;       /* decoder state at the stop */
 	uint64_t cost;         /* ns spent in the current step */
 	struct engine *target; /* last engine that got methods (NV_PPBDMA_TARGET_ENGINE) */
@@ -210,6 +212,8 @@ struct host *host_of(const nvm_gpu *gpu);
 /* host.c: scheduler and PFIFO interface used by the PBDMAs. */
 void host_schedule(struct host *h, struct runlist *rl);
 void host_update_intr(struct host *h);
+/* NV_PFIFO_INTR_0 CHANNEL_INTR: the non-stalling interrupt (engines and NON_STALL_INTERRUPT). */
+void host_nonstall(void *host, uint32_t chid);
 uint32_t *host_pccsr_chan(struct host *h, uint32_t chid);
 void host_set_chan_status(struct host *h, uint32_t chid, unsigned status);
 bool host_chan_runnable(struct host *h, uint32_t chid);

@@ -718,11 +718,24 @@ static enum mres engine_methods(struct pbdma *p, const pb_run *r, uint32_t first
 			emit(gpu_of(p), NVM_EV_METHOD, e->name, "method", pb_run_method(r, i), r->data[i],
 			     "channel %d subch %u class 0x%04x: method 0x%04x <- 0x%08x", p->chid, r->subch, src.cls,
 			     pb_run_method(r, i), r->data[i]);
-	p->cost += e->ops->methods(e, &src, r, first, n);
+	struct eng_result res = { 0, 0 };
+	enum eng_status st = e->ops->methods(e, &src, r, first, n, &res);
+	p->cost += res.cost;
 	e->busy_until = gpu_of(p)->now + p->cost;
-	c->methods += n;
-	p->h->stats.methods += n;
-	return M_DONE;
+	c->methods += res.done;
+	p->h->stats.methods += res.done;
+	if (st == ENG_OK)
+		return M_DONE;
+	/* The engine stopped at data[first + done]: the channel gets
+	 * ENG_FAULTED and waits for software (the method is kept in METHOD0). */
+	uint32_t k = first + (res.done < n ? res.done : n - 1);
+	park_method(p, r->subch, pb_run_method(r, k), r->data[k]);
+	*host_pccsr_chan(p->h, (uint32_t)p->chid) |= 1u << 23;
+	emit(gpu_of(p), NVM_EV_GUEST_ERROR, "pbdma", "eng_faulted", pb_run_method(r, k), (uint64_t)p->chid,
+	     "channel %d: engine %s %s at method 0x%04x: ENG_FAULTED", p->chid, e->name,
+	     st == ENG_FAULT ? "faulted" : "rejected a method", pb_run_method(r, k));
+	p->stop_done = res.done;
+	return M_BLOCK;
 }
 
 /* One method (from METHOD0 on resume). */
@@ -776,9 +789,10 @@ static void on_run(void *ctx, const pb_run *r)
 		}
 		/* From an engine method on, the rest of an INC / NINC / 1INC run
 		 * stays at or above 0x100. */
+		p->stop_done = 0;
 		res = engine_methods(p, r, i, r->count - i);
 		if (res) {
-			stop_at(p, r, i, res);
+			stop_at(p, r, i + p->stop_done, res);
 			return;
 		}
 		i = r->count;
