@@ -139,3 +139,10 @@ rl = (chan(7, 0x10000, 0x20000)                # outside a TSG
 open('rl_errors.bin', 'wb').write(rl)
 
 open('rl_odd.bin', 'wb').write(tsg(0, 1) + b'\0' * 8)
+
+# A memory dump holding a USERD page at 0x200 and the nouveau instance block
+# at 0x1000 (for --offset).
+dump = bytearray(0x2000)
+dump[0x200:0x400] = u
+dump[0x1000:0x2000] = nouveau_ramin()
+save('dump.bin', dump)
