@@ -69,7 +69,8 @@ typedef struct nvm_hf_word {
 typedef struct nvm_hf_layout {
 	const char *name; /* "NV_RAMFC", "NV_RAMIN", "NV_RAMUSERD", ... */
 	uint32_t size;    /* bytes */
-	int abs_bits;     /* 1: the manual gives positions as (dword*32+bit) */
+	int abs_bits;     /* how the manual writes positions: 0 "hi:lo" within the
+	                   * dword, 1 "(d*32+hi):(d*32+lo)", 2 "(hi+d*32):(lo+d*32)" */
 	size_t nwords;    /* words sorted by dword, not overlapping */
 	const nvm_hf_word *words;
 } nvm_hf_layout;
@@ -97,9 +98,9 @@ const char *nvm_hf_enum_name(const nvm_hf_field *f, uint32_t v);
 const nvm_hf_word *nvm_hf_word_at(const nvm_hf_layout *l, unsigned d, unsigned *idx);
 /* Mask of the bits of one copy of word w that no field covers. */
 uint32_t nvm_hf_undefined_bits(const nvm_hf_word *w);
-/* The field's position as the manual writes it: "1:0" for a register field,
- * "(128*32+1):(128*32+0)" in a structure with abs_bits (dword of copy idx).
- * Returns buf. */
+/* The field's position as the manual writes it (l->abs_bits): "1:0" for a
+ * register field, "(128*32+1):(128*32+0)" in RAMIN, "(5+0*32):(4+0*32)" in
+ * RAMRL (dword of copy idx). Returns buf. */
 const char *nvm_hf_bits_text(const nvm_hf_layout *l, const nvm_hf_word *w, unsigned idx, const nvm_hf_field *f,
                              char *buf, size_t len);
 

@@ -73,9 +73,11 @@ const char *nvm_hf_bits_text(const nvm_hf_layout *l, const nvm_hf_word *w, unsig
 		buf[0] = 0;
 		return buf;
 	}
-	if (l->abs_bits) {
-		unsigned d = (unsigned)w->dword + idx * w->stride;
+	unsigned d = (unsigned)w->dword + idx * w->stride;
+	if (l->abs_bits == 1) {
 		snprintf(buf, len, "(%u*32+%u):(%u*32+%u)", d, f->hi, d, f->lo);
+	} else if (l->abs_bits == 2) {
+		snprintf(buf, len, "(%u+%u*32):(%u+%u*32)", f->hi, d, f->lo, d);
 	} else {
 		snprintf(buf, len, "%u:%u", f->hi, f->lo);
 	}

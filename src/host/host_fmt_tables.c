@@ -429,9 +429,9 @@ static const nvm_hf_layout layouts[NVM_HF_STRUCT_COUNT] = {
 	[NVM_HF_RAMIN] = { "NV_RAMIN", NVM_RAMIN_SIZE, 1, sizeof(ramin_words) / sizeof(ramin_words[0]), ramin_words },
 	[NVM_HF_USERD] = { "NV_RAMUSERD", NVM_USERD_SIZE, 0, sizeof(userd_words) / sizeof(userd_words[0]),
 	                   userd_words },
-	[NVM_HF_RL_TSG] = { "NV_RAMRL_ENTRY (TSG)", NVM_RL_ENTRY_SIZE, 1,
+	[NVM_HF_RL_TSG] = { "NV_RAMRL_ENTRY (TSG)", NVM_RL_ENTRY_SIZE, 2,
 	                    sizeof(rl_tsg_words) / sizeof(rl_tsg_words[0]), rl_tsg_words },
-	[NVM_HF_RL_CHAN] = { "NV_RAMRL_ENTRY (CHAN)", NVM_RL_ENTRY_SIZE, 1,
+	[NVM_HF_RL_CHAN] = { "NV_RAMRL_ENTRY (CHAN)", NVM_RL_ENTRY_SIZE, 2,
 	                     sizeof(rl_chan_words) / sizeof(rl_chan_words[0]), rl_chan_words },
 };
 
