@@ -40,7 +40,8 @@ size_t nvm_ramfc_check(const uint8_t ramfc[NVM_RAMFC_SIZE], nvm_hf_problem *out,
 
 	/* SIGNATURE: "if the HW field does not contain the class ID specified by
 	 * HW_HOST_CLASS_ID or the value HW_VALID, then Host will freeze and
-	 * initiate an NV_PPBDMA_INTR_*_SIGNATURE interrupt." */
+	 * initiate an NV_PPBDMA_INTR_*_SIGNATURE interrupt." Both values pass
+	 * (the manual), not 0xFACE alone (issue 8's wording). */
 	if (fc.signature_hw != 0xface && fc.signature_hw != 50031)
 		hf_add(out, max, &n, NVM_HF_SIGNATURE, 4, -1, "NV_RAMFC_SIGNATURE", fc.signature_hw, 0);
 
@@ -89,8 +90,8 @@ size_t nvm_ramin_check(const uint8_t inst[NVM_RAMIN_SIZE], nvm_hf_problem *out, 
 	 * SYS_MEM_NONCOHERENT; UNVERIFIED: what an engine does with 1. */
 	if (in.wfi_target == 1)
 		hf_add(out, max, &n, NVM_HF_UNDEFINED_TARGET, 132, -1, "NV_RAMIN_ENGINE_WFI_TARGET", 1, 0);
-	/* "This field must always be set to WFI for legacy reasons" (no effect
-	 * documented). */
+	/* "This field must always be set to WFI for legacy reasons".
+	 * UNVERIFIED: what FG does; reported as a warning. */
 	if (in.engine_cs_fg)
 		hf_add(out, max, &n, NVM_HF_ENGINE_CS, 132, -1, "NV_RAMIN_ENGINE_CS", 1, 0);
 	/* SC_PDB_VALID tells "which of the below array of PDBs are valid/filled
@@ -151,6 +152,9 @@ void nvm_rl_walk_init(nvm_rl_walker *w)
  * entries, or if it encounters a TSG of length 0, a SCHED_ERROR interrupt will
  * be generated with ERROR_CODE_BAD_TSG." "If a channel entry is encountered
  * outside a TSG, Host will raise ... BAD_TSG". */
+/* UNVERIFIED: what the Host does after the first BAD_TSG is not documented;
+ * the walk goes on with the rules of nvm_rl_walker so that every problem is
+ * listed, and reports a runlist that ends inside a TSG at that TSG's header. */
 size_t nvm_rl_walk_step(nvm_rl_walker *w, const nvm_rl_entry *e, nvm_hf_problem out[NVM_RL_STEP_MAX])
 {
 	size_t n = 0;

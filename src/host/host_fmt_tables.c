@@ -163,7 +163,7 @@ static const nvm_hf_field f_reserved27[] = { { "NV_RAMFC_RESERVED27", NULL, 31, 
 static const nvm_hf_field f_reserved28[] = { { "NV_RAMFC_RESERVED28", NULL, 31, 0, NULL } };
 WHOLE(f_gp_crc, "NV_PPBDMA_GP_CRC", "VALUE");
 /* METHOD 13:2 and SDMASK 15:4 overlay METHOD_OR_SDMASK 15:2; the table keeps
- * the field that holds both. */
+ * the field that holds both (which one applies depends on TYPE). */
 static const nvm_hf_field f_pb_header[] = {
 	{ "NV_PPBDMA_PB_HEADER_METHOD_OR_SDMASK", NULL, 15, 2, NULL },
 	{ "NV_PPBDMA_PB_HEADER_SUBCHANNEL", NULL, 18, 16, NULL },
@@ -248,7 +248,10 @@ static const nvm_hf_field f_set_channel_info[] = {
 	{ "NV_PPBDMA_SET_CHANNEL_INFO_RESERVED", NULL, 31, 16, NULL },
 };
 
-/* NV_RAMFC_* (dev_ram "FIFO CONTEXT RAM"), in dword order. */
+/* NV_RAMFC_* (dev_ram "FIFO CONTEXT RAM"), in dword order. UNVERIFIED: the
+ * dwords the gv100 manual does not name (30-32, 35, 36, 45-47, 56, 58-60, 62,
+ * 64-127) have no row; nouveau writes the channel id to 58 and 0x10003080 to
+ * 62 (RESERVED62 in the Turing manual), and the tool shows them raw. */
 static const nvm_hf_word ramfc_words[] = {
 	{ "NV_RAMFC_GP_PUT", "NV_PPBDMA_GP_PUT", 0, 1, 0, N(f_gp_put), f_gp_put },
 	{ "NV_RAMFC_MEM_OP_A", "NV_PPBDMA_MEM_OP_A", 1, 1, 0, N(f_mem_op_a), f_mem_op_a },
