@@ -4,8 +4,8 @@
  * Four variants: nv17 (NV17:NV20, NV25:NV41), nv41 (NV41:G80), g80 (G80:G92)
  * and g92 (G92:GF100). A GPU opened with a chip profile that has HWSQ uses
  * that profile's variant (nv17 and nv40 -> nv17, nv41 -> nv41, g80/g84 ->
- * g80, g92/gt215 -> g92); the flags a chip has come from its own profile. The assembler and disassembler work without a
- * GPU.
+ * g80, g92/gt215 -> g92); the flags a chip has come from its own profile. The
+ * assembler and disassembler work without a GPU.
  */
 #ifndef NVMODEL_HWSQ_H
 #define NVMODEL_HWSQ_H
@@ -60,14 +60,27 @@ nvm_status nvm_hwsq_dis_init(nvm_hwsq_dis *d, nvm_hwsq_variant v, int quiet);
  * " [incomplete]". */
 size_t nvm_hwsq_dis_next(const nvm_hwsq_dis *d, const uint8_t *code, size_t len, size_t *pos, char *line);
 
+/* What nvm_hwsq_insn.arg holds. */
+typedef enum nvm_hwsq_operand {
+	NVM_HWSQ_OPND_NONE = 0, /* exit, nop, unknown opcodes */
+	NVM_HWSQ_OPND_WAIT,     /* arg[0] length, arg[1] shift * 2 */
+	NVM_HWSQ_OPND_FLAG,     /* arg[0] flag */
+	NVM_HWSQ_OPND_EVENT,    /* arg[0] event (bits 12:8), arg[1] value (bit 16) */
+	NVM_HWSQ_OPND_IMM,      /* arg[0] immediate */
+} nvm_hwsq_operand;
+
 /* Structured decode of one instruction (for --json). */
 typedef struct nvm_hwsq_insn {
 	const char *mnemonic; /* "wait", ... ; "???" when unknown */
 	uint8_t len;          /* bytes the opcode occupies */
 	uint8_t avail;        /* bytes present (< len: truncated) */
 	int known;
+	nvm_hwsq_operand opnd;
 	uint32_t arg[2]; /* operands: wait (len, shift*2), flag, event+value, imm */
 	uint8_t nargs;
+	/* The flag's or event's name as the text has it (without '#'), as
+	 * current envydis prints it for the variant; NULL: printed as a number. */
+	const char *name;
 	char text[64]; /* "wait 0x1 shl 0x4" */
 } nvm_hwsq_insn;
 void nvm_hwsq_decode(const nvm_hwsq_dis *d, const uint8_t *code, size_t len, size_t pos, nvm_hwsq_insn *out);
@@ -79,8 +92,12 @@ typedef struct nvm_hwsq_asm_error {
 	char message[160];
 } nvm_hwsq_asm_error;
 
-/* Assembles source text for variant v into out (capacity cap; the code RAM
- * size is enough). NVM_ERR_ARG with *err filled on a source error. */
+/* Assembles source text for variant v (envyas text or a whole envydis
+ * listing, docs/hwsq.md) into out (capacity cap). Programs of any length
+ * assemble, as with envyas: whether they fit the code RAM
+ * (nvm_hwsq_code_size) is the caller's check. NVM_ERR_ARG with *err filled
+ * on a source error; NVM_ERR_RANGE when cap is too small, with *outlen the
+ * size needed and out untouched (out NULL, cap 0: ask for the size). */
 nvm_status nvm_hwsq_assemble(nvm_hwsq_variant v, const char *src, size_t srclen, uint8_t *out, size_t cap,
                              size_t *outlen, nvm_hwsq_asm_error *err);
 /* Address of a label after a successful assemble of the same source, or -1. */
@@ -126,7 +143,9 @@ nvm_status nvm_hwsq_set_event(nvm_gpu *gpu, unsigned n, int level);
  * the windows). NVM_ERR_RANGE if it does not fit. */
 nvm_status nvm_hwsq_load(nvm_gpu *gpu, uint32_t off, const uint8_t *code, size_t len);
 
-/* Name of flag n / event n in variant v, or NULL when the variant names none. */
+/* Name of flag n / event n in variant v as current envydis prints it
+ * ("FB_PAUSE", "HEAD0_VBLANK"), or NULL when it prints a number. Text only:
+ * a name does not mean the model gives the flag a register target. */
 const char *nvm_hwsq_flag_name(nvm_hwsq_variant v, unsigned n);
 const char *nvm_hwsq_event_name(nvm_hwsq_variant v, unsigned n);
 

@@ -38,6 +38,11 @@ extern const struct block_class mmu_class;
 struct mmu_chip;
 extern const struct mmu_chip mmu_gv100;
 
+/* The Volta Host (src/host/) and its gv100 topology. */
+extern const struct block_class host_class;
+struct host_chip;
+extern const struct host_chip host_gv100;
+
 static const struct chip chips[] = {
 	{ { "nv04", "NV04", 0x20004000u, MiB(16), GiB(4), "pmc ptimer" }, PMC_NV04, { CORE_BLOCKS } },
 	{ { "nv10", "NV04", 0x010000a1u, MiB(128), GiB(4), "pmc ptimer" }, PMC_NV04, { CORE_BLOCKS } },
@@ -57,9 +62,9 @@ static const struct chip chips[] = {
 	{ { "gt215", "G80", 0x0a3000a2u, GiB(4), TiB(1), "pmc ptimer hwsq" }, PMC_NV04, { HWSQ_BLOCKS(hwsq_var_g92) } },
 	/* GV100: 32 GiB of HBM2 on the largest boards; system memory reaches
 	 * 2^47 bytes (the sysmem address width of the ver2 PTE). */
-	{ { "gv100", "GV100", 0x140000a1u, GiB(32), 1ull << 47, "pmc ptimer mmu" },
+	{ { "gv100", "GV100", 0x140000a1u, GiB(32), 1ull << 47, "pmc ptimer mmu host" },
 	  PMC_GV100,
-	  { { &ptimer_class, NULL }, { &mmu_class, &mmu_gv100 } } },
+	  { { &ptimer_class, NULL }, { &mmu_class, &mmu_gv100 }, { &host_class, &host_gv100 } } },
 };
 
 #define NCHIPS (sizeof(chips) / sizeof(chips[0]))

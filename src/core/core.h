@@ -41,7 +41,25 @@ struct mem_space {
 	uint64_t budget;       /* bytes; 0 = unbounded */
 	uint64_t last_pn;      /* one-entry lookup cache */
 	uint8_t *last_page;
+	struct mem_watch *watch; /* armed write watches (mem_watch_*) */
+	size_t nwatch, capwatch;
 };
+
+/* A write watch: fn runs (from inside the write, so it must only note the
+ * hit, e.g. schedule an event) when a write through mem_write / nvm_mem_*
+ * overlaps [lo, hi). Blocks that write through mem_span pointers call
+ * mem_notify_write. Used by waits that must not poll (semaphore acquires). */
+typedef void (*mem_watch_fn)(void *ctx, uint64_t arg);
+struct mem_watch {
+	uint64_t lo, hi;
+	mem_watch_fn fn;
+	void *ctx;
+	uint64_t arg;
+};
+nvm_status mem_watch_add(struct mem_space *m, uint64_t lo, uint64_t len, mem_watch_fn fn, void *ctx, uint64_t arg);
+/* Removes every watch of (fn, ctx, arg). */
+void mem_watch_del(struct mem_space *m, mem_watch_fn fn, void *ctx, uint64_t arg);
+void mem_notify_write(struct mem_space *m, uint64_t addr, uint64_t len);
 
 void mem_init(struct mem_space *m, uint64_t size, uint64_t *budget_used, uint64_t budget);
 void mem_fini(struct mem_space *m);
@@ -78,6 +96,18 @@ struct reg_desc {
 typedef bool (*win_read_fn)(void *ctx, uint32_t addr, uint32_t *val);
 typedef bool (*win_write_fn)(void *ctx, uint32_t addr, uint32_t val);
 
+/* An array of identical register groups, as the manuals' NAME(i): element i
+ * starts at base + i * stride and holds the registers of `regs` at their
+ * offsets relative to that start (sorted). The latched values are kept in
+ * `vals` (count * nregs, element-major), owned by the block, set to the
+ * reset values by bus_add; a handler finds its element from `stored`. */
+struct reg_array {
+	uint32_t base, stride, count;
+	const struct reg_desc *regs;
+	size_t nregs;
+	uint32_t *vals;
+};
+
 /* A block's BAR0 range [base, base + size) and its table (sorted by offset). */
 struct reg_block {
 	const char *name;
@@ -87,6 +117,8 @@ struct reg_block {
 	void *ctx;
 	win_read_fn win_read;
 	win_write_fn win_write;
+	const struct reg_array *arrays; /* optional, tried after regs */
+	size_t narrays;
 	uint32_t *vals; /* owned by the bus: one latched value per reg */
 };
 

@@ -49,6 +49,9 @@ void mem_fini(struct mem_space *m)
 	m->pages = m->nodes = 0;
 	m->last_pn = UINT64_MAX;
 	m->last_page = NULL;
+	free(m->watch);
+	m->watch = NULL;
+	m->nwatch = m->capwatch = 0;
 }
 
 static bool charge(struct mem_space *m)
@@ -146,5 +149,43 @@ nvm_status mem_read(struct mem_space *m, uint64_t addr, void *buf, size_t len)
 nvm_status mem_write(struct mem_space *m, uint64_t addr, const void *buf, size_t len)
 {
 	/* mem_copy only reads through buf when write is true. */
-	return mem_copy(m, addr, (uint8_t *)(uintptr_t)buf, len, true);
+	nvm_status st = mem_copy(m, addr, (uint8_t *)(uintptr_t)buf, len, true);
+	if (!st && m->nwatch)
+		mem_notify_write(m, addr, len);
+	return st;
+}
+
+/* ---------------------------------------------------------------- watches */
+
+nvm_status mem_watch_add(struct mem_space *m, uint64_t lo, uint64_t len, mem_watch_fn fn, void *ctx, uint64_t arg)
+{
+	if (m->nwatch == m->capwatch) {
+		size_t cap = m->capwatch ? m->capwatch * 2 : 8;
+		struct mem_watch *w = realloc(m->watch, cap * sizeof(*w));
+		if (!w)
+			return NVM_ERR_NOMEM;
+		m->watch = w;
+		m->capwatch = cap;
+	}
+	m->watch[m->nwatch++] = (struct mem_watch){ lo, lo + len < lo ? UINT64_MAX : lo + len, fn, ctx, arg };
+	return NVM_OK;
+}
+
+void mem_watch_del(struct mem_space *m, mem_watch_fn fn, void *ctx, uint64_t arg)
+{
+	size_t j = 0;
+	for (size_t i = 0; i < m->nwatch; i++)
+		if (m->watch[i].fn != fn || m->watch[i].ctx != ctx || m->watch[i].arg != arg)
+			m->watch[j++] = m->watch[i];
+	m->nwatch = j;
+}
+
+void mem_notify_write(struct mem_space *m, uint64_t addr, uint64_t len)
+{
+	uint64_t end = addr + len < addr ? UINT64_MAX : addr + len;
+	/* A callback may not add or remove watches (it only notes the hit), so
+	 * the array is stable during the scan. */
+	for (size_t i = 0; i < m->nwatch; i++)
+		if (addr < m->watch[i].hi && m->watch[i].lo < end)
+			m->watch[i].fn(m->watch[i].ctx, m->watch[i].arg);
 }

@@ -58,6 +58,21 @@ nvm_status bus_add(nvm_gpu *gpu, const struct reg_block *blk)
 		if (i && off <= blk->regs[i - 1].offset)
 			return NVM_ERR_ARG;
 	}
+	for (size_t a = 0; a < blk->narrays; a++) {
+		const struct reg_array *ra = &blk->arrays[a];
+		uint64_t end = (uint64_t)ra->base + (uint64_t)ra->stride * ra->count;
+		if (!ra->vals || !ra->count || !ra->stride || (ra->stride & 3) || ra->base < blk->base ||
+		    end > (uint64_t)blk->base + blk->size)
+			return NVM_ERR_ARG;
+		for (size_t i = 0; i < ra->nregs; i++) {
+			uint32_t off = ra->regs[i].offset;
+			if ((off & 3) || off >= ra->stride || (i && off <= ra->regs[i - 1].offset))
+				return NVM_ERR_ARG;
+		}
+		for (uint32_t e = 0; e < ra->count; e++)
+			for (size_t i = 0; i < ra->nregs; i++)
+				ra->vals[e * ra->nregs + i] = ra->regs[i].reset;
+	}
 	for (size_t i = 0; i < bus->nblocks; i++) {
 		const struct reg_block *o = &bus->blocks[i];
 		if (blk->base < o->base + o->size && o->base < blk->base + blk->size)
@@ -94,20 +109,55 @@ void bus_fini(struct regbus *bus)
 	memset(bus, 0, sizeof(*bus));
 }
 
+/* A register of one of the block's arrays: its descriptor and value slot. */
+static const struct reg_desc *find_array_reg(const struct reg_block *b, uint32_t addr, uint32_t **val)
+{
+	for (size_t a = 0; a < b->narrays; a++) {
+		const struct reg_array *ra = &b->arrays[a];
+		if (addr < ra->base || (addr - ra->base) / ra->stride >= ra->count)
+			continue;
+		uint32_t e = (addr - ra->base) / ra->stride, rel = (addr - ra->base) % ra->stride;
+		size_t lo = 0, hi = ra->nregs;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (rel < ra->regs[mid].offset)
+				hi = mid;
+			else if (rel > ra->regs[mid].offset)
+				lo = mid + 1;
+			else {
+				*val = &ra->vals[e * ra->nregs + mid];
+				return &ra->regs[mid];
+			}
+		}
+		return NULL;
+	}
+	return NULL;
+}
+
+/* The register at addr in block b (table first, then arrays) and its slot. */
+static const struct reg_desc *block_reg(struct reg_block *b, uint32_t addr, uint32_t **val)
+{
+	size_t idx;
+	const struct reg_desc *r = find_reg(b, addr, &idx);
+	if (r) {
+		*val = &b->vals[idx];
+		return r;
+	}
+	return find_array_reg(b, addr, val);
+}
+
 uint32_t *bus_reg(nvm_gpu *gpu, uint32_t addr)
 {
 	struct reg_block *b = find_block(&gpu->bus, addr);
-	size_t idx;
-	if (!b || !find_reg(b, addr, &idx))
-		return NULL;
-	return &b->vals[idx];
+	uint32_t *v;
+	return b && block_reg(b, addr, &v) ? v : NULL;
 }
 
 const char *bus_reg_name(const nvm_gpu *gpu, uint32_t addr)
 {
-	const struct reg_block *b = find_block(&gpu->bus, addr);
-	size_t idx;
-	const struct reg_desc *r = b ? find_reg(b, addr, &idx) : NULL;
+	struct reg_block *b = find_block(&gpu->bus, addr);
+	uint32_t *v;
+	const struct reg_desc *r = b ? block_reg(b, addr, &v) : NULL;
 	return r ? r->name : NULL;
 }
 
@@ -121,13 +171,13 @@ static nvm_status check_addr(uint32_t addr)
 }
 
 /* Checks addr and finds its block and register (either may be NULL). */
-static nvm_status lookup(nvm_gpu *gpu, uint32_t addr, struct reg_block **b, const struct reg_desc **r, size_t *idx)
+static nvm_status lookup(nvm_gpu *gpu, uint32_t addr, struct reg_block **b, const struct reg_desc **r, uint32_t **val)
 {
 	nvm_status st = check_addr(addr);
 	if (st)
 		return st;
 	*b = find_block(&gpu->bus, addr);
-	*r = *b ? find_reg(*b, addr, idx) : NULL;
+	*r = *b ? block_reg(*b, addr, val) : NULL;
 	return NVM_OK;
 }
 
@@ -135,12 +185,12 @@ nvm_status bus_read(nvm_gpu *gpu, uint32_t addr, uint32_t *val)
 {
 	struct reg_block *b;
 	const struct reg_desc *r;
-	size_t idx;
-	nvm_status st = lookup(gpu, addr, &b, &r, &idx);
+	uint32_t *slot;
+	nvm_status st = lookup(gpu, addr, &b, &r, &slot);
 	if (st)
 		return st;
 	if (r) {
-		*val = r->read ? r->read(b->ctx, r, b->vals[idx]) : b->vals[idx];
+		*val = r->read ? r->read(b->ctx, r, *slot) : *slot;
 		return NVM_OK;
 	}
 	if (b && b->win_read && b->win_read(b->ctx, addr, val))
@@ -155,14 +205,13 @@ nvm_status bus_write(nvm_gpu *gpu, uint32_t addr, uint32_t val)
 {
 	struct reg_block *b;
 	const struct reg_desc *r;
-	size_t idx;
-	nvm_status st = lookup(gpu, addr, &b, &r, &idx);
+	uint32_t *stored;
+	nvm_status st = lookup(gpu, addr, &b, &r, &stored);
 	if (st)
 		return st;
 	if (emit_wanted(gpu, NVM_EV_MMIO))
 		emit(gpu, NVM_EV_MMIO, b ? b->name : "bus", "wr32", addr, val, "%s <- 0x%08x", r ? r->name : "?", val);
 	if (r) {
-		uint32_t *stored = &b->vals[idx];
 		uint32_t old = *stored;
 		uint32_t v = (old & ~r->wmask) | (val & r->wmask);
 		v &= ~(val & r->w1c);

@@ -503,7 +503,7 @@ static uint32_t apply_overrides(const struct hwsq *h, uint32_t addr, uint32_t v)
 		const struct hwsq_flag_def *d = &h->v->flags[f];
 		/* reg 0: FB_PAUSE "doesn't override any actual register bitfield"
 		 * (hwsq.rst), so it must not touch PMC_BOOT_0. */
-		if (!d->name || !d->reg || d->reg != addr)
+		if (!d->reg || d->reg != addr)
 			continue;
 		nvm_hwsq_flag_state st = flag_state(h, f);
 		if (st != NVM_HWSQ_UNSET)
@@ -583,7 +583,7 @@ static nvm_status add_targets(struct hwsq *h)
 	for (size_t i = 0; i < sizeof(target_regs) / sizeof(target_regs[0]); i++) {
 		bool used = false;
 		for (unsigned f = 0; f < 32; f++)
-			used |= h->v->flags[f].name && h->v->flags[f].reg == target_regs[i].offset;
+			used |= h->v->flags[f].reg == target_regs[i].offset;
 		if (!used)
 			continue;
 		nvm_status st = add_regs(h, "hwsq", target_regs[i].offset, 4, &target_regs[i], 1);

@@ -2,7 +2,8 @@
  * HWSQ assembler (docs/hwsq.md "Assembly syntax"). Two passes over the
  * source: the first places labels, the second emits bytes. Mnemonics,
  * encodings and variant availability come from the opcode table
- * (hwsq_isa.c); flag and event names from the variant.
+ * (hwsq_isa.c); flag and event names from the variant. It takes envyas'
+ * text (envytools easm: #NAME, octal 0NN) and whole envydis listings.
  */
 #include <ctype.h>
 #include <stdarg.h>
@@ -31,7 +32,7 @@ struct as {
 	int pass; /* 1: place labels, 2: emit */
 	uint8_t *out;
 	size_t cap;
-	uint32_t pc;
+	uint32_t pc; /* no code RAM bound: callers check the size they need */
 	struct label labels[MAX_LABELS];
 	size_t nlabels;
 	nvm_hwsq_asm_error *err;
@@ -143,16 +144,27 @@ static struct label *find_label(struct as *a, const char *name)
 	return NULL;
 }
 
-/* A number (decimal, 0x hex, 0b binary) or a label. */
+/* The base of number t and where its digits start: 0x hex, 0 octal (as
+ * envyas and C read "010"), 0b binary (an nvmodel extension), else decimal. */
+static int number_base(const char *t, const char **digits)
+{
+	*digits = t;
+	if (t[0] != '0' || !t[1])
+		return 10;
+	if (t[1] == 'x' || t[1] == 'X' || t[1] == 'b' || t[1] == 'B') {
+		*digits = t + 2;
+		return t[1] == 'x' || t[1] == 'X' ? 16 : 2;
+	}
+	*digits = t + 1;
+	return 8;
+}
+
+/* A number or a label. */
 static bool value(struct as *a, const char *t, uint64_t *out)
 {
 	if (isdigit((unsigned char)t[0])) {
-		int base = 10;
-		const char *p = t;
-		if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
-			base = 16, p += 2;
-		else if (p[0] == '0' && (p[1] == 'b' || p[1] == 'B'))
-			base = 2, p += 2;
+		const char *p;
+		int base = number_base(t, &p);
 		if (!*p)
 			return fail(a, "bad number '%s'", t);
 		uint64_t v = 0;
@@ -192,68 +204,41 @@ static bool value_max(struct as *a, const char *t, uint64_t max, const char *wha
 	return true;
 }
 
-/* The names envydis prints (envytools envydis/hwsq.c): encodings, valid on
- * every variant, as envyas accepts them. */
-static const struct {
-	const char *kind, *name;
-	unsigned num;
-} envy_names[] = {
-	{ "flag", "BUS_PAUSE", 16 },
-	{ "event", "CRTC0_VBLANK", 1 },
-	{ "event", "CRTC1_VBLANK", 3 },
-};
-
-/* A flag or event operand: #name, $name, name, or a number. Names are the
- * envydis ones or the variant's descriptive ones (docs/hwsq.md). */
-static bool named(struct as *a, const char *t, const char *kind, const char *const *names, size_t stride, uint64_t max,
-                  uint64_t *out)
+/* A flag or event operand: a number, a name of the variant (as envyas
+ * takes it, "#NAME"), or an old name (hwsq_aliases). UNVERIFIED: beyond
+ * envyas, for scripts written for earlier nvmodel, names may also be lower
+ * case and come as $name or bare (docs/fidelity.md). */
+static bool named(struct as *a, const char *t, bool event, uint64_t *out)
 {
+	const char *kind = event ? "event" : "flag";
 	const char *n = (t[0] == '#' || t[0] == '$') ? t + 1 : t;
 	if (isdigit((unsigned char)n[0]))
-		return value_max(a, n, max, kind, out);
-	for (size_t i = 0; i < sizeof(envy_names) / sizeof(envy_names[0]); i++) {
-		if (!strcmp(kind, envy_names[i].kind) && !strcasecmp(n, envy_names[i].name)) {
-			*out = envy_names[i].num;
+		return value_max(a, n, 31, kind, out);
+	const char *const *names = event ? a->v->event_names : a->v->flag_names;
+	for (unsigned i = 0; i < 32; i++) {
+		if (names[i] && !strcasecmp(names[i], n)) {
+			*out = i;
 			return true;
 		}
 	}
-	for (unsigned i = 0; i < 32; i++) {
-		const char *nm = *(const char *const *)((const char *)names + i * stride);
-		if (nm && !strcasecmp(nm, n)) {
-			*out = i;
+	for (size_t i = 0; i < hwsq_naliases; i++) {
+		if (hwsq_aliases[i].event == event && !strcasecmp(hwsq_aliases[i].name, n)) {
+			*out = hwsq_aliases[i].num;
 			return true;
 		}
 	}
 	return fail(a, "unknown %s '%s' on %s", kind, t, a->v->name);
 }
 
-/* A flag operand. The descriptive names are those of every chip the
- * variant covers (the nv17 variant spans NV17, with flags 4/5, and NV31+,
- * with flags 14/15): a name is an encoding, and the variant has it. */
-static bool flag_operand(struct as *a, const char *t, uint64_t *out)
-{
-	static const struct hwsq_variant *const profiles[] = {
-		&hwsq_var_nv17, &hwsq_var_nv40, &hwsq_var_nv41, &hwsq_var_g80, &hwsq_var_g92,
-	};
-	const char *n = (t[0] == '#' || t[0] == '$') ? t + 1 : t;
-	for (size_t p = 0; p < sizeof(profiles) / sizeof(profiles[0]); p++) {
-		const struct hwsq_variant *v = profiles[p];
-		for (unsigned i = 0; v->id == a->v->id && i < 32; i++) {
-			if (v->flags[i].name && !strcasecmp(v->flags[i].name, n)) {
-				*out = i;
-				return true;
-			}
-		}
-	}
-	return named(a, t, "flag", &a->v->flags[0].name, sizeof(a->v->flags[0]), 31, out);
-}
-
+/* Any length, as envyas: whether the code fits the code RAM is the
+ * uploader's question (docs/hwsq.md). Pass 2 runs only once pass 1 has
+ * found that the output fits cap. */
 static bool emit_byte(struct as *a, uint8_t b)
 {
-	if (a->pc >= a->v->code_size)
-		return fail(a, "code does not fit the %s code RAM (0x%x bytes)", a->v->name, a->v->code_size);
+	if (a->pc == UINT32_MAX)
+		return fail(a, "program longer than 4 GiB");
 	if (a->pass == 2) {
-		if (a->pc >= a->cap)
+		if (a->pc >= a->cap) /* pass 1 sized it; kept for safety */
 			return fail(a, "output buffer too small");
 		a->out[a->pc] = b;
 	}
@@ -331,12 +316,11 @@ static bool insn(struct as *a, char **tok, int n)
 			            (unsigned long long)y);
 		return emit_byte(a, (uint8_t)FIELD_SET(FIELD_SET(op->match, 1, 0, x), 5, 2, y / 2));
 	case HO_FLAG:
-		if (!need_args(a, op->name, nargs, 1) || !flag_operand(a, tok[1], &x))
+		if (!need_args(a, op->name, nargs, 1) || !named(a, tok[1], false, &x))
 			return false;
 		return emit_byte(a, (uint8_t)(op->match | x));
 	case HO_EVENT:
-		if (!need_args(a, op->name, nargs, 2) ||
-		    !named(a, tok[1], "event", &a->v->events[0], sizeof(a->v->events[0]), 31, &x) ||
+		if (!need_args(a, op->name, nargs, 2) || !named(a, tok[1], true, &x) ||
 		    !value_max(a, tok[2], 1, "event value", &y))
 			return false;
 		return emit_byte(a, op->match) && emit_byte(a, (uint8_t)x) && emit_byte(a, (uint8_t)y);
@@ -370,6 +354,46 @@ static bool define_label(struct as *a, char *t)
 	return true;
 }
 
+/* " xx" or " ??" of envydis' byte column: two hex digits (or ??) alone. */
+static bool is_byte_col(const char *p)
+{
+	bool hex = isxdigit((unsigned char)p[0]) && isxdigit((unsigned char)p[1]);
+	bool missing = p[0] == '?' && p[1] == '?';
+	return (hex || missing) && (p[2] == 0 || p[2] == ' ' || p[2] == '\t' || p[2] == '\r');
+}
+
+/* envydis' full form puts "%08x:" and the opcode's bytes before the
+ * instruction (envydis/core-dis.c); both are dropped, so a whole listing
+ * assembles: the text, not the stale bytes, says what to emit. A line is
+ * a listing line only with at least one byte: "deadbeef: exit" stays a
+ * label (no mnemonic is two hex digits). */
+static char *skip_listing_cols(char *s)
+{
+	char *p = s + strspn(s, " \t");
+	for (int i = 0; i < 8; i++)
+		if (!isxdigit((unsigned char)p[i]))
+			return s;
+	if (p[8] != ':')
+		return s;
+	char *q = p + 9, *r;
+	bool bytes = false;
+	while (r = q + strspn(q, " \t"), is_byte_col(r)) {
+		q = r + 2;
+		bytes = true;
+	}
+	return bytes ? q : s;
+}
+
+/* envydis' markers (" [unknown: ...]", "[incomplete]", "???"): the listing
+ * shows bytes no text can express, so it cannot assemble back. */
+static bool envydis_marker(struct as *a, const char *s)
+{
+	if (!strstr(s, "[unknown") && !strstr(s, "[incomplete") && !strstr(s, "???"))
+		return false;
+	return !fail(a, "envydis could not decode this line (a [...] marker, or \?\?\?): "
+	                "only valid code assembles back");
+}
+
 static bool pass(struct as *a, int which)
 {
 	a->pass = which;
@@ -379,8 +403,11 @@ static bool pass(struct as *a, int which)
 	a->in_comment = false;
 	char buf[512];
 	while (!a->failed && next_line(a, buf, sizeof(buf))) {
+		char *line = skip_listing_cols(buf);
+		if (envydis_marker(a, line))
+			break;
 		char *tok[MAX_TOKENS];
-		int n = tokenize(a, buf, tok);
+		int n = tokenize(a, line, tok);
 		if (n < 0)
 			break;
 		int i = 0;
@@ -401,9 +428,17 @@ static bool pass(struct as *a, int which)
 	return !a->failed;
 }
 
-static bool assemble(struct as *a)
+/* Both passes; pass 2 only when pass 1's size fits the output. */
+static nvm_status assemble(struct as *a)
 {
-	return pass(a, 1) && pass(a, 2);
+	if (!pass(a, 1))
+		return NVM_ERR_ARG;
+	if (a->pc > a->cap) {
+		a->line = 0;
+		fail(a, "the program is 0x%x bytes, the output buffer 0x%zx", a->pc, a->cap);
+		return NVM_ERR_RANGE;
+	}
+	return pass(a, 2) ? NVM_OK : NVM_ERR_ARG;
 }
 
 nvm_status nvm_hwsq_assemble(nvm_hwsq_variant v, const char *src, size_t srclen, uint8_t *out, size_t cap,
@@ -420,10 +455,10 @@ nvm_status nvm_hwsq_assemble(nvm_hwsq_variant v, const char *src, size_t srclen,
 	if (!a)
 		return NVM_ERR_NOMEM;
 	*a = (struct as){ .v = var, .src = src, .len = srclen, .out = out, .cap = cap, .err = err };
-	bool ok = assemble(a);
-	*outlen = ok ? a->pc : 0;
+	nvm_status st = assemble(a);
+	*outlen = st == NVM_OK || st == NVM_ERR_RANGE ? a->pc : 0;
 	free(a);
-	return ok ? NVM_OK : NVM_ERR_ARG;
+	return st;
 }
 
 long nvm_hwsq_asm_label(nvm_hwsq_variant v, const char *src, size_t srclen, const char *label)

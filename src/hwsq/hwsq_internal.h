@@ -47,10 +47,10 @@ struct hwsq_op {
 extern const struct hwsq_op hwsq_ops[];
 extern const size_t hwsq_nops;
 
-/* A flag's override target: register bit `bit` of BAR0 `reg` (reg 0: no
- * register, e.g. FB_PAUSE). name NULL: the variant knows no such flag. */
+/* A flag's override target in the model: register bit `bit` of BAR0 `reg`
+ * (seed 004's known-flags table for the chip). reg 0: the flag overrides no
+ * register (FB_PAUSE, or a flag the table does not list for the chip). */
 struct hwsq_flag_def {
-	const char *name;
 	uint32_t reg;
 	uint8_t bit;
 };
@@ -66,9 +66,24 @@ struct hwsq_variant {
 	bool ip_high;       /* ENTRY_POINT_HIGH, STATUS bit 10, 0x80000 window (G92+) */
 	bool fb_pause;      /* flag 16 pauses the framebuffer (NV41:GF100) */
 	bool pause_mmio;    /* the pause also holds host MMIO (G80+) */
+	/* What the model does: which flag overrides which register bit. */
 	struct hwsq_flag_def flags[32];
-	const char *events[32];
+	/* Text only: the names envydis prints and envyas takes for the variant
+	 * (32 entries each, NULL: printed as a number). They may name a flag
+	 * the model gives no target on this chip (docs/hwsq.md "Flags"). */
+	const char *const *flag_names;
+	const char *const *event_names;
 };
+
+/* Names earlier envydis versions printed (and nvmodel before them):
+ * accepted by the assembler on every variant, never printed. */
+struct hwsq_alias {
+	const char *name;
+	bool event; /* an ewait event, else a flag */
+	uint8_t num;
+};
+extern const struct hwsq_alias hwsq_aliases[];
+extern const size_t hwsq_naliases;
 
 extern const struct hwsq_variant hwsq_var_nv17, hwsq_var_nv40, hwsq_var_nv41, hwsq_var_g80, hwsq_var_g92;
 extern const struct block_class hwsq_class;

@@ -21,83 +21,145 @@ const struct hwsq_op hwsq_ops[] = {
 };
 const size_t hwsq_nops = sizeof(hwsq_ops) / sizeof(hwsq_ops[0]);
 
-/* Known flags (envytools hwsq.rst "The known flags are", names from rnndb
- * pbus.xml nv_pbus_hwsq_flag_0/1). Flags 0-3 and 14-15 live in 60081c;
- * UNVERIFIED: the 60281c / CR4d mirrors of those bits are not modelled. */
-#define F_GPIO(n, name, b)     [n] = { name, 0x60081cu, b }
-#define F_DAC(n, name, reg, b) [n] = { name, reg, b }
-#define FLAGS_NV17_G80                                                                                                 \
-	F_GPIO(0, "gpio_2_out", 0), F_GPIO(1, "gpio_2_oe", 1), F_GPIO(2, "gpio_3_out", 4), F_GPIO(3, "gpio_3_oe", 5),  \
-	        F_DAC(6, "pramdac0_unk880_29", 0x680880u, 29), F_DAC(7, "pramdac1_unk880_29", 0x682880u, 29),          \
-	        [27] = { "pwm_0_enable", 0x10f0u, 31 }, [28] = { "pbus_debug_1_unk22", 0x1084u, 22 },                  \
-	        [29] = { "pbus_debug_1_unk24", 0x1084u, 24 }, [30] = { "pbus_debug_1_unk26", 0x1084u, 26 },            \
-	        [31] = { "pbus_debug_1_unk27", 0x1084u, 27 }
+/* The model's override targets: seed 004's known-flags table (envytools
+ * hwsq.rst) with its chip ranges applied to each profile. Flags 0-3 and
+ * 14-15 live in 60081c; UNVERIFIED: the 60281c / CR4d mirrors of those bits
+ * are not modelled. */
+#define F(n, reg, b) [n] = { reg, b }
+/* NV17:G80: GPIO_2_OUT/OE, GPIO_3_OUT/OE (60081c bits 0, 1, 4, 5),
+ * PRAMDAC0/1_UNK880_29, PWM_0_ENABLE, PBUS_DEBUG_1_UNK22/24/26/27. */
+#define TARGETS_NV17_G80                                                                                               \
+	F(0, 0x60081cu, 0), F(1, 0x60081cu, 1), F(2, 0x60081cu, 4), F(3, 0x60081cu, 5), F(6, 0x680880u, 29),           \
+	        F(7, 0x682880u, 29), F(27, 0x10f0u, 31), F(28, 0x1084u, 22), F(29, 0x1084u, 24), F(30, 0x1084u, 26),   \
+	        F(31, 0x1084u, 27)
+/* NV17:NV40 (hwsq.rst): PRAMDAC0/1_UNK880_28. */
+#define TARGETS_NV17_NV40 F(4, 0x680880u, 28), F(5, 0x682880u, 28)
+/* NV31:G80 (hwsq.rst): GPIO_9_OUT, GPIO_9_OE. */
+#define TARGETS_NV31_G80 F(14, 0x60081cu, 28), F(15, 0x60081cu, 29)
+/* NV41:G80 (hwsq.rst): PWM_2_ENABLE, PWM_1_ENABLE. */
+#define TARGETS_NV41_G80 F(25, 0x15fcu, 31), F(26, 0x15f4u, 31)
 
-/* seed 004 "Events" / rnndb HWSQ_EVENTS (NV41+). */
-#define EVENTS_NV41                                                                                                    \
-	{                                                                                                              \
-		"fb_paused", "crtc0_vblank", "crtc0_hblank", "crtc1_vblank", "crtc1_hblank"                            \
-	}
+/* The names current envydis prints (envytools master, envydis/hwsq.c
+ * tabfl/tabevent, checked at commit 946d711370af; rnndb pbus.xml has the
+ * same names): its features nv17f (nv17 and nv41 variants), nv41f (nv41)
+ * and nv41op (nv41 and g80, the FB_PAUSE flag and the events). Text only.
+ * UNVERIFIED: envydis names flags 4/5 on nv41 and 14/15 on nv17 where
+ * hwsq.rst's ranges (the targets above) leave them out; g92 takes envydis'
+ * g80 ("G80+") names (docs/fidelity.md). */
+#define NAMES_NV17F                                                                                                    \
+	[0] = "GPIO_2_OUT", [1] = "GPIO_2_OE", [2] = "GPIO_3_OUT", [3] = "GPIO_3_OE", [4] = "PRAMDAC0_UNK880_28",      \
+	[5] = "PRAMDAC1_UNK880_28", [6] = "PRAMDAC0_UNK880_29", [7] = "PRAMDAC1_UNK880_29", [14] = "GPIO_9_OUT",       \
+	[15] = "GPIO_9_OE", [27] = "PWM_0_ENABLE", [28] = "PBUS_DEBUG_1_UNK22", [29] = "PBUS_DEBUG_1_UNK24",           \
+	[30] = "PBUS_DEBUG_1_UNK26", [31] = "PBUS_DEBUG_1_UNK27"
+
+static const char *const flag_names_nv17[32] = { NAMES_NV17F };
+static const char *const flag_names_nv41[32] = {
+	NAMES_NV17F,
+	[16] = "FB_PAUSE",
+	[25] = "PWM_2_ENABLE",
+	[26] = "PWM_1_ENABLE",
+};
+static const char *const flag_names_g80[32] = { [16] = "FB_PAUSE" };
+/* Matched on the whole event byte: 0x21 is event 1 with bit 13 set, and
+ * prints as a number with the stray bit flagged. */
+static const char *const event_names_nv41[32] = {
+	"FB_PAUSED", "HEAD0_VBLANK", "HEAD0_HBLANK", "HEAD1_VBLANK", "HEAD1_HBLANK",
+};
+static const char *const no_names[32];
+
+/* envydis before the rename (2012: envydis/hwsq.c tabfl/tabevent) printed
+ * BUS_PAUSE, CRTC0_VBLANK and CRTC1_VBLANK, and earlier nvmodel took the
+ * CRTC names of hwsq.rst's event list: old listings and scripts use them. */
+const struct hwsq_alias hwsq_aliases[] = {
+	{ "BUS_PAUSE", false, 16 },  { "CRTC0_VBLANK", true, 1 }, { "CRTC0_HBLANK", true, 2 },
+	{ "CRTC1_VBLANK", true, 3 }, { "CRTC1_HBLANK", true, 4 },
+};
+const size_t hwsq_naliases = sizeof(hwsq_aliases) / sizeof(hwsq_aliases[0]);
 
 /* nv17 variant, profile nv17: flags 4/5 are NV17:NV40, 14/15 NV31:G80 (so
  * not on NV17 itself), no FB_PAUSE, no PWM 1/2. */
 const struct hwsq_variant hwsq_var_nv17 = {
-	NVM_HWSQ_NV17,
-	"nv17",
-	"nv17",
-	0x40,
-	2,
-	false,
-	false,
-	false,
-	false,
-	false,
-	{ FLAGS_NV17_G80, F_DAC(4, "pramdac0_unk880_28", 0x680880u, 28),
-	  F_DAC(5, "pramdac1_unk880_28", 0x682880u, 28) },
-	{ NULL },
+	.id = NVM_HWSQ_NV17,
+	.name = "nv17",
+	.chip = "nv17",
+	.code_size = 0x40,
+	.nslots = 2,
+	.nv41_ops = false,
+	.illegal_hang = false,
+	.ip_high = false,
+	.fb_pause = false,
+	.pause_mmio = false,
+	.flags = { TARGETS_NV17_G80, TARGETS_NV17_NV40 },
+	.flag_names = flag_names_nv17,
+	.event_names = no_names,
 };
 
 /* The nv17 variant as NV40 has it (profile nv40): NV40 is past NV31 and
  * not before NV40, so flags 14/15 but not 4/5. */
 const struct hwsq_variant hwsq_var_nv40 = {
-	NVM_HWSQ_NV17,
-	"nv17",
-	"nv40",
-	0x40,
-	2,
-	false,
-	false,
-	false,
-	false,
-	false,
-	{ FLAGS_NV17_G80, F_GPIO(14, "gpio_9_out", 28), F_GPIO(15, "gpio_9_oe", 29) },
-	{ NULL },
+	.id = NVM_HWSQ_NV17,
+	.name = "nv17",
+	.chip = "nv40",
+	.code_size = 0x40,
+	.nslots = 2,
+	.nv41_ops = false,
+	.illegal_hang = false,
+	.ip_high = false,
+	.fb_pause = false,
+	.pause_mmio = false,
+	.flags = { TARGETS_NV17_G80, TARGETS_NV31_G80 },
+	.flag_names = flag_names_nv17,
+	.event_names = no_names,
 };
 
 const struct hwsq_variant hwsq_var_nv41 = {
-	NVM_HWSQ_NV41,
-	"nv41",
-	"nv41",
-	0x80,
-	2,
-	true,
-	true,
-	false,
-	true,
-	false,
-	{ FLAGS_NV17_G80, F_GPIO(14, "gpio_9_out", 28), F_GPIO(15, "gpio_9_oe", 29), [16] = { "fb_pause", 0, 0 },
-	  [25] = { "pwm_2_enable", 0x15fcu, 31 }, [26] = { "pwm_1_enable", 0x15f4u, 31 } },
-	EVENTS_NV41,
+	.id = NVM_HWSQ_NV41,
+	.name = "nv41",
+	.chip = "nv41",
+	.code_size = 0x80,
+	.nslots = 2,
+	.nv41_ops = true,
+	.illegal_hang = true,
+	.ip_high = false,
+	.fb_pause = true,
+	.pause_mmio = false,
+	.flags = { TARGETS_NV17_G80, TARGETS_NV31_G80, TARGETS_NV41_G80 },
+	.flag_names = flag_names_nv41,
+	.event_names = event_names_nv41,
 };
 
+/* G80+: only FB_PAUSE (flag 16, no register target) is known. */
 const struct hwsq_variant hwsq_var_g80 = {
-	NVM_HWSQ_G80, "g80", "g80", 0x100, 2, true, true, false, true, true, { [16] = { "fb_pause", 0, 0 } },
-	EVENTS_NV41,
+	.id = NVM_HWSQ_G80,
+	.name = "g80",
+	.chip = "g80",
+	.code_size = 0x100,
+	.nslots = 2,
+	.nv41_ops = true,
+	.illegal_hang = true,
+	.ip_high = false,
+	.fb_pause = true,
+	.pause_mmio = true,
+	.flags = { { 0 } },
+	.flag_names = flag_names_g80,
+	.event_names = event_names_nv41,
 };
 
+/* envydis has no g92 variant: its g80 one ("G80+") covers G92. */
 const struct hwsq_variant hwsq_var_g92 = {
-	NVM_HWSQ_G92, "g92", "g92", 0x200, 1, true, false, true, true, true, { [16] = { "fb_pause", 0, 0 } },
-	EVENTS_NV41,
+	.id = NVM_HWSQ_G92,
+	.name = "g92",
+	.chip = "g92",
+	.code_size = 0x200,
+	.nslots = 1,
+	.nv41_ops = true,
+	.illegal_hang = false,
+	.ip_high = true,
+	.fb_pause = true,
+	.pause_mmio = true,
+	.flags = { { 0 } },
+	.flag_names = flag_names_g80,
+	.event_names = event_names_nv41,
 };
 
 static const struct hwsq_variant *const variants[NVM_HWSQ_VARIANT_COUNT] = {
@@ -146,13 +208,13 @@ uint32_t nvm_hwsq_code_size(nvm_hwsq_variant v)
 const char *nvm_hwsq_flag_name(nvm_hwsq_variant v, unsigned n)
 {
 	const struct hwsq_variant *var = hwsq_variant_get(v);
-	return var && n < 32 ? var->flags[n].name : NULL;
+	return var && n < 32 ? var->flag_names[n] : NULL;
 }
 
 const char *nvm_hwsq_event_name(nvm_hwsq_variant v, unsigned n)
 {
 	const struct hwsq_variant *var = hwsq_variant_get(v);
-	return var && n < 32 ? var->events[n] : NULL;
+	return var && n < 32 ? var->event_names[n] : NULL;
 }
 
 void hwsq_decode_table(const struct hwsq_variant *v, const struct hwsq_op *tab[256])
@@ -193,12 +255,6 @@ static char *put_str(char *p, const char *s)
 	return p + n;
 }
 
-/* The only flag and event names envydis -m hwsq knows (envytools
- * envydis/hwsq.c tabfl/tabevent), printed as "#NAME" labels; the variant's
- * descriptive names (v->flags, v->events) are accepted by the assembler. */
-static const char *const dis_flag_names[32] = { [16] = "BUS_PAUSE" };
-static const char *const dis_event_names[4] = { [1] = "CRTC0_VBLANK", [3] = "CRTC1_VBLANK" };
-
 /* A flag or event: "#NAME" where envydis names it, else its number. */
 static char *put_named(char *p, const char *name, uint32_t n)
 {
@@ -237,50 +293,62 @@ static char *put_unknown(char *p, const uint8_t res[5], size_t len, size_t avail
 	return p;
 }
 
-/* Formats the operands of op from the instruction bytes b[0..len). */
-static char *put_insn(char *p, const struct hwsq_op *op, const uint8_t *b, uint32_t arg[2], uint8_t *nargs)
+/* The public operand kind of each encoding (nvm_hwsq_insn.opnd). */
+static const nvm_hwsq_operand opnd_kind[] = {
+	[HO_NONE] = NVM_HWSQ_OPND_NONE,   [HO_WAIT] = NVM_HWSQ_OPND_WAIT, [HO_FLAG] = NVM_HWSQ_OPND_FLAG,
+	[HO_EVENT] = NVM_HWSQ_OPND_EVENT, [HO_IMM16] = NVM_HWSQ_OPND_IMM, [HO_IMM32] = NVM_HWSQ_OPND_IMM,
+};
+
+/* Formats op of variant v from the instruction bytes b[0..len) and fills
+ * the operand fields of in. */
+static char *put_insn(char *p, const struct hwsq_variant *v, const struct hwsq_op *op, const uint8_t *b,
+                      nvm_hwsq_insn *in)
 {
 	p = put_str(p, op->name);
-	*nargs = 0;
+	in->opnd = opnd_kind[op->opnd];
+	in->nargs = 0;
+	in->name = NULL;
 	switch (op->opnd) {
 	case HO_NONE: break;
 	case HO_WAIT:
-		arg[0] = FIELD_GET(b[0], 1, 0);
-		arg[1] = FIELD_GET(b[0], 5, 2) * 2;
-		*nargs = 2;
+		in->arg[0] = FIELD_GET(b[0], 1, 0);
+		in->arg[1] = FIELD_GET(b[0], 5, 2) * 2;
+		in->nargs = 2;
 		p = put_str(p, " ");
-		p = put_hex(p, arg[0]);
+		p = put_hex(p, in->arg[0]);
 		p = put_str(p, " shl ");
-		p = put_hex(p, arg[1]);
+		p = put_hex(p, in->arg[1]);
 		break;
 	case HO_FLAG:
-		arg[0] = FIELD_GET(b[0], 4, 0);
-		*nargs = 1;
+		in->arg[0] = FIELD_GET(b[0], 4, 0);
+		in->nargs = 1;
+		in->name = v->flag_names[in->arg[0]];
 		*p++ = ' ';
-		p = put_named(p, dis_flag_names[arg[0]], arg[0]);
+		p = put_named(p, in->name, in->arg[0]);
 		break;
 	case HO_EVENT:
-		/* envydis: the event is bits 12:8 unless byte 1 is exactly a named
-		 * event, the value bit 16. */
-		arg[0] = b[1] & 0x1f;
-		arg[1] = b[2] & 1;
-		*nargs = 2;
+		/* envydis: a name when byte 1 is exactly a named event, else the
+		 * event from bits 12:8; the value is bit 16. */
+		in->arg[0] = b[1] & 0x1f;
+		in->arg[1] = b[2] & 1;
+		in->nargs = 2;
+		in->name = b[1] < 32 ? v->event_names[b[1]] : NULL;
 		*p++ = ' ';
-		p = put_named(p, b[1] < 4 ? dis_event_names[b[1]] : NULL, arg[0]);
+		p = put_named(p, in->name, in->arg[0]);
 		*p++ = ' ';
-		p = put_hex(p, arg[1]);
+		p = put_hex(p, in->arg[1]);
 		break;
 	case HO_IMM16:
-		arg[0] = (uint32_t)b[1] | (uint32_t)b[2] << 8;
-		*nargs = 1;
+		in->arg[0] = (uint32_t)b[1] | (uint32_t)b[2] << 8;
+		in->nargs = 1;
 		*p++ = ' ';
-		p = put_hex(p, arg[0]);
+		p = put_hex(p, in->arg[0]);
 		break;
 	case HO_IMM32:
-		arg[0] = (uint32_t)b[1] | (uint32_t)b[2] << 8 | (uint32_t)b[3] << 16 | (uint32_t)b[4] << 24;
-		*nargs = 1;
+		in->arg[0] = (uint32_t)b[1] | (uint32_t)b[2] << 8 | (uint32_t)b[3] << 16 | (uint32_t)b[4] << 24;
+		in->nargs = 1;
 		*p++ = ' ';
-		p = put_hex(p, arg[0]);
+		p = put_hex(p, in->arg[0]);
 		break;
 	}
 	return p;
@@ -324,9 +392,8 @@ nvm_status nvm_hwsq_dis_init(nvm_hwsq_dis *d, nvm_hwsq_variant v, int quiet)
 				p = put_unknown(p, res, 1, 1);
 			p = put_str(p, " [unknown instruction]");
 		} else {
-			uint32_t arg[2];
-			uint8_t n;
-			p = put_insn(p, tab[b], bytes, arg, &n);
+			nvm_hwsq_insn in;
+			p = put_insn(p, var, tab[b], bytes, &in);
 		}
 		*p++ = '\n';
 		d->one_len[b] = (uint8_t)(p - d->one[b]);
@@ -355,7 +422,7 @@ void nvm_hwsq_decode(const nvm_hwsq_dis *d, const uint8_t *code, size_t len, siz
 	out->len = op->len;
 	out->avail = (uint8_t)avail;
 	out->known = 1;
-	char *p = put_insn(out->text, op, b, out->arg, &out->nargs);
+	char *p = put_insn(out->text, hwsq_variant_get(d->variant), op, b, out);
 	*p = 0;
 }
 
@@ -387,9 +454,9 @@ size_t nvm_hwsq_dis_next(const nvm_hwsq_dis *d, const uint8_t *code, size_t len,
 	memcpy(b, code + at, avail);
 	if (!d->quiet)
 		p = put_bytes_col(p, b, op->len, avail);
-	uint32_t arg[2];
-	uint8_t n, res[5];
-	p = put_insn(p, op, b, arg, &n);
+	nvm_hwsq_insn in;
+	uint8_t res[5];
+	p = put_insn(p, hwsq_variant_get(d->variant), op, b, &in);
 	if (unused_bits(op, b, res))
 		p = put_unknown(p, res, op->len, avail);
 	if (avail < op->len)

@@ -506,10 +506,12 @@ static const luaL_Reg core_methods[] = {
 /* Every table of gpu methods; blocks add theirs here. */
 extern const luaL_Reg scn_hwsq_methods[];
 extern const luaL_Reg scn_mmu_methods[];
+extern const luaL_Reg scn_host_methods[];
 static const luaL_Reg *const scn_method_tables[] = {
 	core_methods,
 	scn_hwsq_methods,
 	scn_mmu_methods,
+	scn_host_methods,
 	NULL,
 };
 
@@ -645,6 +647,7 @@ static void setup(lua_State *L, const struct scn_opts *opts)
 	lua_setfield(L, -2, "version");
 	lua_pushstring(L, opts->default_chip ? opts->default_chip : NVM_DEFAULT_CHIP);
 	lua_setfield(L, -2, "default_chip");
+	scn_open_builders(L);
 	lua_setglobal(L, "nvmodel");
 	lua_pushcfunction(L, l_check);
 	lua_setglobal(L, "check");
@@ -661,7 +664,9 @@ static void setup(lua_State *L, const struct scn_opts *opts)
 
 /* Message handler: make sure every error names a file and line. Errors
  * raised with a level of 0, or with non-string values, get the position of
- * the innermost Lua frame. */
+ * the innermost Lua frame. Frames of the built-in modules (scn_builders.c)
+ * do not count: an error inside a builder is reported at the script line
+ * that called it (followed by the module's own position, if it has one). */
 static int msgh(lua_State *L)
 {
 	const char *msg = lua_tostring(L, 1);
@@ -674,12 +679,12 @@ static int msgh(lua_State *L)
 	lua_Debug ar;
 	for (int level = 1; lua_getstack(L, level, &ar); level++) {
 		lua_getinfo(L, "Sl", &ar);
-		if (ar.currentline > 0) {
-			size_t n = strlen(ar.short_src);
-			if (strncmp(msg, ar.short_src, n) != 0 || msg[n] != ':')
-				msg = lua_pushfstring(L, "%s:%d: %s", ar.short_src, ar.currentline, msg);
-			break;
-		}
+		if (ar.currentline <= 0 || !strncmp(ar.source, "=" SCN_MODULE_PREFIX, strlen("=" SCN_MODULE_PREFIX)))
+			continue;
+		size_t n = strlen(ar.short_src);
+		if (strncmp(msg, ar.short_src, n) != 0 || msg[n] != ':')
+			msg = lua_pushfstring(L, "%s:%d: %s", ar.short_src, ar.currentline, msg);
+		break;
 	}
 	lua_pushstring(L, msg);
 	return 1;

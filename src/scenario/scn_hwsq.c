@@ -39,19 +39,30 @@ static uint32_t reg_rd(lua_State *L, nvm_gpu *gpu, uint32_t addr)
 	return v;
 }
 
-/* gpu:hwsq_asm(source) -> binary string, for this GPU's variant. */
+/* gpu:hwsq_asm(source) -> binary string, for this GPU's variant, of any
+ * length (as envyas); hwsq_upload refuses what does not fit the code RAM. */
 static int l_hwsq_asm(lua_State *L)
 {
 	nvm_hwsq_variant v = check_variant(L, scn_checkgpu(L, 1));
 	size_t len;
 	const char *src = luaL_checklstring(L, 2, &len);
-	uint8_t out[0x200];
 	size_t n;
 	nvm_hwsq_asm_error err;
-	if (nvm_hwsq_assemble(v, src, len, out, sizeof(out), &n, &err))
-		return luaL_error(L, "hwsq_asm: line %d: %s", err.line, err.message);
-	lua_pushlstring(L, (const char *)out, n);
-	return 1;
+	nvm_status st = nvm_hwsq_assemble(v, src, len, NULL, 0, &n, &err);
+	if (st == NVM_ERR_RANGE) {
+		luaL_Buffer b;
+		uint8_t *out = (uint8_t *)luaL_buffinitsize(L, &b, n);
+		st = nvm_hwsq_assemble(v, src, len, out, n, &n, &err);
+		if (st == NVM_OK) {
+			luaL_pushresultsize(&b, n);
+			return 1;
+		}
+	}
+	if (st == NVM_OK) {
+		lua_pushliteral(L, "");
+		return 1;
+	}
+	return luaL_error(L, "hwsq_asm: line %d: %s", err.line, err.message);
 }
 
 /* gpu:hwsq_upload(bytes [, offset]): little-endian words through the code
@@ -66,8 +77,8 @@ static int l_hwsq_upload(lua_State *L)
 	if (off & 3)
 		return scn_error(L, "hwsq_upload: offset 0x%x is not word aligned", off);
 	if (len > size - off)
-		return scn_error(L, "hwsq_upload: %d bytes at 0x%x do not fit the code RAM (0x%x bytes)", (int)len, off,
-		                 size);
+		return scn_error(L, "hwsq_upload: %zu (0x%zx) bytes at 0x%x do not fit the %s code RAM (0x%x bytes)",
+		                 len, len, off, nvm_hwsq_variant_name(check_variant(L, gpu)), size);
 	for (size_t i = 0; i < len; i += 4) {
 		uint32_t w = 0;
 		for (size_t k = 0; k < 4 && i + k < len; k++)

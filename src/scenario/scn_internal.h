@@ -25,4 +25,11 @@ int scn_error(lua_State *L, const char *fmt, ...) __attribute__((format(printf, 
 /* An aperture name argument ("vram" / "sysmem"). */
 nvm_aperture scn_checkaperture(lua_State *L, int idx);
 
+/* Chunk names of the Lua modules built into the binary ("=nvmodel/volta.lua"):
+ * errors are reported at the script line that called into them. */
+#define SCN_MODULE_PREFIX "nvmodel/"
+/* Adds the builders (pb_asm, pb_words, the volta module) to the nvmodel
+ * table at the top of the stack (scn_builders.c). */
+void scn_open_builders(lua_State *L);
+
 #endif

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs one golden case: run-case.sh CASE_DIR NVMODEL
 # CASE_DIR/cmd holds the arguments (shell words, one line); stdout, stderr and
-# exit hold what must come out. UPDATE_GOLDEN=1 rewrites them instead.
+# exit hold what must come out. An optional CASE_DIR/stdin_from names a file
+# (from the source tree) fed to standard input; else it is /dev/null.
+# UPDATE_GOLDEN=1 rewrites them instead.
 set -u
 dir=$1
 bin=$2
@@ -9,7 +11,9 @@ bin=$2
 out=$(mktemp) err=$(mktemp)
 trap 'rm -f "$out" "$err"' EXIT
 eval "set -- $(cat "$dir/cmd")"
-"$bin" "$@" >"$out" 2>"$err" </dev/null
+input=/dev/null
+[ -f "$dir/stdin_from" ] && input=$(cat "$dir/stdin_from")
+"$bin" "$@" >"$out" 2>"$err" <"$input"
 code=$?
 if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
   cp "$out" "$dir/stdout"; cp "$err" "$dir/stderr"; echo "$code" >"$dir/exit"

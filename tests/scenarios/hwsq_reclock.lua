@@ -25,8 +25,8 @@ for _, chip in ipairs{ "nv41", "g80", "g92" } do
     // preamble at 0: never run in this scenario
     exit
   reclock:
-    set1 #fb_pause
-    ewait #fb_paused 1
+    set1 #FB_PAUSE
+    ewait #FB_PAUSED 1
     data 0x80000000
     addr 0x100210       // refresh off
     data 0x00010203
@@ -36,7 +36,7 @@ for _, chip in ipairs{ "nv41", "g80", "g92" } do
     wait 0x1 shl 0x4
     data 0x80000001
     addr 0x100210       // refresh on
-    unset #fb_pause
+    unset #FB_PAUSE
     exit
   ]])
   gpu:hwsq_upload(code)
@@ -79,7 +79,7 @@ end
 
 -- Events from Lua: a vblank-synchronised poke on g80.
 local gpu = nvmodel.open{ chip = "g80", vram = "16M", sysmem = "16M" }
-gpu:hwsq_upload(gpu:hwsq_asm("ewait #crtc0_vblank 1\ndata 0x5\naddr 0x1304\nexit\n"))
+gpu:hwsq_upload(gpu:hwsq_asm("ewait #HEAD0_VBLANK 1\ndata 0x5\naddr 0x1304\nexit\n"))
 gpu:wr32(NV_PBUS_DEBUG_6, HWSQ_ENABLE)
 gpu:hwsq_start(0)
 gpu:run{ ns = 5000 }
@@ -87,13 +87,23 @@ check(gpu:hwsq_state().a.executing, "waiting for vblank")
 gpu:hwsq_event(1, 1)
 gpu:run{ ns = 10 }
 check(gpu:rd32(0x1304) == 5, "poke after vblank")
-check(gpu:rd32(0x1578) == 2, "EVENTS shows CRTC0_VBLANK")
-check(gpu:hwsq_dis(string.char(0x5f, 1, 1, 0x7f)) == "ewait #CRTC0_VBLANK 0x1\nexit\n", "hwsq_dis")
+check(gpu:rd32(0x1578) == 2, "EVENTS shows HEAD0_VBLANK")
+-- Current envydis' names (docs/hwsq.md); the old ones still assemble.
+check(gpu:hwsq_dis(string.char(0x5f, 1, 1, 0x7f)) == "ewait #HEAD0_VBLANK 0x1\nexit\n", "hwsq_dis")
+check(gpu:hwsq_asm("ewait #CRTC0_VBLANK 1\nset1 #BUS_PAUSE\n") == string.char(0x5f, 1, 1, 0xb0), "old names")
+-- Code of any length assembles (as envyas); the upload refuses what does
+-- not fit the code RAM (0x100 bytes on g80).
+local long = gpu:hwsq_asm(string.rep("exit\n", 0x101))
+check(#long == 0x101, "0x101 bytes assembled")
+local ok, err = pcall(gpu.hwsq_upload, gpu, long)
+check(not ok and err:find("257 %(0x101%) bytes at 0x0 do not fit the g80 code RAM %(0x100 bytes%)"),
+      "upload refuses code longer than the RAM: " .. tostring(err))
+gpu:hwsq_upload(long:sub(1, 0x100))
 gpu:close()
 
 -- Assembler errors name the line; chips without HWSQ refuse the methods.
 local g = nvmodel.open{ chip = "nv17", vram = "16M", sysmem = "16M" }
-local ok, err = pcall(g.hwsq_asm, g, "exit\naddr 0x1304\n")
+ok, err = pcall(g.hwsq_asm, g, "exit\naddr 0x1304\n")
 check(not ok and err:find("line 2") and err:find("NV41"), "nv17 rejects addr on line 2")
 g:close()
 local v = nvmodel.open{ chip = "gv100", vram = "16M", sysmem = "16M" }

@@ -36,7 +36,7 @@ static void wr_probe(void *ctx, const struct reg_desc *r, uint32_t *stored, uint
 	p->last_stored = *stored;
 }
 
-#define BASE 0x800000u
+#define BASE 0xf00000u /* free on every chip profile */
 static const struct reg_desc test_regs[] = {
 	{ BASE + 0x0, "T_PLAIN", 0x12345678, 0xffffffff, 0, NULL, NULL },
 	{ BASE + 0x4, "T_MASKED", 0xa5a5a5a5, 0x0000ff00, 0, NULL, NULL },

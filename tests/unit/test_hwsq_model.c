@@ -539,6 +539,42 @@ static void test_flag_overrides(void **s)
 	nvm_close(gpu);
 }
 
+/* Names are text only (docs/hwsq.md "Flags"): envydis names flag 4 on its
+ * nv41 variant and flag 14 on its nv17 one, but hwsq.rst's known-flags
+ * table puts 4 at NV17:NV40 and 14 at NV31:G80, and the model follows the
+ * table: the names assemble, the flags override nothing there. */
+static void test_names_text_only(void **s)
+{
+	(void)s;
+	static const struct {
+		const char *chip, *src;
+		unsigned flag;
+		uint32_t reg, bit;
+		bool forced;
+	} cases[] = {
+		{ "nv41", "set1 #PRAMDAC0_UNK880_28\nexit\n", 4, 0x680880u, 28, false },
+		{ "nv17", "set1 #PRAMDAC0_UNK880_28\nexit\n", 4, 0x680880u, 28, true },
+		{ "nv17", "set1 #GPIO_9_OUT\nexit\n", 14, 0x60081cu, 28, false },
+		{ "nv40", "set1 #GPIO_9_OUT\nexit\n", 14, 0x60081cu, 28, true },
+		{ "nv40", "set1 #PRAMDAC1_UNK880_28\nexit\n", 5, 0x682880u, 28, false },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		nvm_gpu *gpu = open_chip(cases[i].chip);
+		upload(gpu, cases[i].src);
+		wr(gpu, DEBUG_6, ENABLE | OVERRIDE_MODE);
+		wr(gpu, TRIGGER, START_A);
+		run_ns(gpu, 10);
+		nvm_hwsq_state st;
+		nvm_hwsq_get_state(gpu, &st);
+		assert_int_equal(nvm_hwsq_flag(&st, cases[i].flag), NVM_HWSQ_SET1);
+		uint32_t v = 0;
+		assert_true(hwsq_reg_effective(gpu, cases[i].reg, &v));
+		if (((v >> cases[i].bit) & 1u) != cases[i].forced)
+			fail_msg("%s: %s forced=%u", cases[i].chip, cases[i].src, (v >> cases[i].bit) & 1u);
+		nvm_close(gpu);
+	}
+}
+
 /* ---------------------------------------------------------------- events */
 
 /* seed 004 "Events": EVENTS reads the inputs; ewait delays the next opcode
@@ -721,6 +757,7 @@ int main(void)
 		cmocka_unit_test(test_abort),
 		cmocka_unit_test(test_flag_states),
 		cmocka_unit_test(test_flag_overrides),
+		cmocka_unit_test(test_names_text_only),
 		cmocka_unit_test(test_events),
 		cmocka_unit_test(test_fb_pause),
 		cmocka_unit_test(test_fb_pause_from_flags_reg),

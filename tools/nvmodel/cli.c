@@ -113,19 +113,14 @@ void json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-uint8_t *cli_read_file(const char *path, size_t *len, const char **err)
+/* Reads f to its end into a malloc'd buffer; NULL and *err on failure. */
+static uint8_t *read_stream(FILE *f, size_t *len, const char **err)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		*err = strerror(errno);
-		return NULL;
-	}
 	size_t cap = 1 << 16, n = 0;
 	uint8_t *buf = malloc(cap);
 	for (;;) {
 		if (!buf) {
 			*err = "out of memory";
-			fclose(f);
 			return NULL;
 		}
 		size_t got = fread(buf + n, 1, cap - n, f);
@@ -143,12 +138,27 @@ uint8_t *cli_read_file(const char *path, size_t *len, const char **err)
 	if (ferror(f)) {
 		*err = strerror(errno ? errno : EIO);
 		free(buf);
-		fclose(f);
 		return NULL;
 	}
-	fclose(f);
 	*len = n;
 	return buf;
+}
+
+uint8_t *cli_read_file(const char *path, size_t *len, const char **err)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		*err = strerror(errno);
+		return NULL;
+	}
+	uint8_t *buf = read_stream(f, len, err);
+	fclose(f);
+	return buf;
+}
+
+uint8_t *cli_read_input(const char *path, size_t *len, const char **err)
+{
+	return strcmp(path, "-") ? cli_read_file(path, len, err) : read_stream(stdin, len, err);
 }
 
 uint32_t *cli_parse_hex(const char *cmd, const char *path, const uint8_t *buf, size_t len, size_t *nout)

@@ -54,6 +54,8 @@ void json_str(FILE *f, const char *s);
 /* Reads a whole file (binary). Returns NULL and sets *err (a static string)
  * on failure. Caller frees. */
 uint8_t *cli_read_file(const char *path, size_t *len, const char **err);
+/* The same, with "-" meaning standard input. */
+uint8_t *cli_read_input(const char *path, size_t *len, const char **err);
 
 /* Parses hex text (32-bit words separated by spaces, tabs, commas or
  * newlines, 0x optional) into words. Returns NULL after printing the error

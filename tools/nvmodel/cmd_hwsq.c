@@ -21,10 +21,12 @@ static void hwsq_help(void)
 	       "\n"
 	       "HWSQ, the hardware sequencer of NV17:GF100 (docs/hwsq.md).\n"
 	       "\n"
-	       "  dis   disassemble a binary, one instruction a line in envydis -m hwsq\n"
-	       "        form: ADDRESS: BYTES  INSTRUCTION (--quiet: the instruction only;\n"
+	       "  dis   disassemble a binary, one instruction a line as current envydis -m hwsq\n"
+	       "        prints it: ADDRESS: BYTES  INSTRUCTION (--quiet: the instruction only;\n"
 	       "        --json: one object per instruction)\n"
-	       "  as    assemble a source file into a binary (at most the variant's code RAM)\n"
+	       "  as    assemble a source file (envyas text, or a whole envydis listing) into\n"
+	       "        a binary; one longer than the variant's code RAM is written with a\n"
+	       "        warning (run and the Lua upload refuse it)\n"
 	       "  run   run a script (a binary, or FILE.s assembled first) on a fresh GPU of\n"
 	       "        the variant, as a driver would: upload through the code window, set\n"
 	       "        entry point N (0-3) to ADDR (default: entry 0 at 0, or the label\n"
@@ -32,8 +34,10 @@ static void hwsq_help(void)
 	       "        MMIO writes with their virtual times, the flags, STATUS and the time.\n"
 	       "        Exit 1 when the script has not ended (hung, waiting, or over --max-ns).\n"
 	       "\n"
+	       "FILE '-' is standard input.\n"
+	       "\n"
 	       "options:\n"
-	       "  --variant V    nv17, nv41, g80 or g92\n"
+	       "  --variant V    nv17, nv41, g80 or g92 (envydis -V: g80 for g92)\n"
 	       "  -o OUT         output file of 'as' ('-' for standard output)\n"
 	       "  --entry N      entry point index 0-3 (run)\n"
 	       "  --at ADDR      code address for that entry point (run)\n"
@@ -136,13 +140,48 @@ static void put_hex_bytes(FILE *f, const uint8_t *b, size_t n)
 		fprintf(f, "%02x", b[i]);
 }
 
+/* How messages name the input: "-" is standard input. */
+static const char *input_name(const struct opts *o)
+{
+	return strcmp(o->file, "-") ? o->file : "<stdin>";
+}
+
+static uint8_t *read_input(const struct opts *o, size_t *len, int *rc)
+{
+	const char *err;
+	uint8_t *buf = cli_read_input(o->file, len, &err);
+	if (!buf)
+		*rc = cli_error(EXIT_USAGE,
+		                o->sub[0] == 'd'   ? "hwsq dis"
+		                : o->sub[0] == 'a' ? "hwsq as"
+		                                   : "hwsq run",
+		                "%s: %s", input_name(o), err);
+	return buf;
+}
+
+/* The operand fields of --json: the number and, where the text has one,
+ * the name (null when the flag or event prints as a number). */
+static void json_operands(const nvm_hwsq_insn *in)
+{
+	if (in->opnd != NVM_HWSQ_OPND_FLAG && in->opnd != NVM_HWSQ_OPND_EVENT)
+		return;
+	bool flag = in->opnd == NVM_HWSQ_OPND_FLAG;
+	printf(", \"%s\": %u, \"name\": ", flag ? "flag" : "event", in->arg[0]);
+	if (in->name)
+		json_str(stdout, in->name);
+	else
+		printf("null");
+	if (!flag)
+		printf(", \"value\": %u", in->arg[1]);
+}
+
 static int do_dis(const struct opts *o)
 {
 	size_t len;
-	const char *err;
-	uint8_t *code = cli_read_file(o->file, &len, &err);
+	int rc;
+	uint8_t *code = read_input(o, &len, &rc);
 	if (!code)
-		return cli_error(EXIT_USAGE, "hwsq dis", "%s: %s", o->file, err);
+		return rc;
 	nvm_hwsq_dis *d = malloc(sizeof(*d));
 	if (!d) {
 		free(code);
@@ -163,6 +202,7 @@ static int do_dis(const struct opts *o)
 			json_str(stdout, in.mnemonic);
 			printf(", \"text\": ");
 			json_str(stdout, in.text);
+			json_operands(&in);
 			printf(", \"known\": %s, \"incomplete\": %s}\n", in.known ? "true" : "false",
 			       in.avail < in.len ? "true" : "false");
 			continue;
@@ -181,20 +221,30 @@ static int do_dis(const struct opts *o)
 
 /* ---------------------------------------------------------------- as */
 
-static int assemble_file(const struct opts *o, uint8_t *out, size_t *n, char **src_out, size_t *srclen)
+/* Assembles the input into *out (malloc'd, any length). */
+static int assemble_input(const struct opts *o, uint8_t **out, size_t *n, char **src_out, size_t *srclen)
 {
-	const char *err;
-	uint8_t *src = cli_read_file(o->file, srclen, &err);
+	const char *cmd = o->sub[0] == 'a' ? "hwsq as" : "hwsq run";
+	int rc;
+	uint8_t *src = read_input(o, srclen, &rc);
 	if (!src)
-		return cli_error(EXIT_USAGE, o->sub[0] == 'a' ? "hwsq as" : "hwsq run", "%s: %s", o->file, err);
+		return rc;
 	nvm_hwsq_asm_error e;
-	nvm_status st = nvm_hwsq_assemble(o->variant, (const char *)src, *srclen, out, 0x200, n, &e);
+	/* First the size (any length, as envyas), then the bytes. */
+	nvm_status st = nvm_hwsq_assemble(o->variant, (const char *)src, *srclen, NULL, 0, n, &e);
+	*out = NULL;
+	if (st == NVM_ERR_RANGE) {
+		*out = malloc(*n);
+		st = *out ? nvm_hwsq_assemble(o->variant, (const char *)src, *srclen, *out, *n, n, &e) : NVM_ERR_NOMEM;
+	}
 	if (st) {
 		free(src);
+		free(*out);
+		if (st == NVM_ERR_NOMEM)
+			return cli_error(EXIT_INTERNAL, CMD, "out of memory");
 		if (e.line)
-			return cli_error(EXIT_FAIL, o->sub[0] == 'a' ? "hwsq as" : "hwsq run", "%s:%d: %s", o->file,
-			                 e.line, e.message);
-		return cli_error(EXIT_FAIL, o->sub[0] == 'a' ? "hwsq as" : "hwsq run", "%s: %s", o->file, e.message);
+			return cli_error(EXIT_FAIL, cmd, "%s:%d: %s", input_name(o), e.line, e.message);
+		return cli_error(EXIT_FAIL, cmd, "%s: %s", input_name(o), e.message);
 	}
 	if (src_out)
 		*src_out = (char *)src;
@@ -205,18 +255,27 @@ static int assemble_file(const struct opts *o, uint8_t *out, size_t *n, char **s
 
 static int do_as(const struct opts *o)
 {
-	if (strcmp(o->out, "-") && same_file(o->out, o->file))
+	if (strcmp(o->out, "-") && strcmp(o->file, "-") && same_file(o->out, o->file))
 		return cli_usage_error("hwsq as", "-o %s would overwrite the input", o->out);
-	uint8_t code[0x200];
+	uint8_t *code;
 	size_t n, srclen;
-	int rc = assemble_file(o, code, &n, NULL, &srclen);
+	int rc = assemble_input(o, &code, &n, NULL, &srclen);
 	if (rc)
 		return rc;
+	uint32_t size = nvm_hwsq_code_size(o->variant);
+	if (n > size)
+		fprintf(stderr,
+		        "%s hwsq as: warning: %s: the program is %zu (0x%zx) bytes, more than the %s code RAM "
+		        "holds (0x%x bytes); written all the same, but it cannot be uploaded\n",
+		        cli_prog, input_name(o), n, n, nvm_hwsq_variant_name(o->variant), size);
 	FILE *f = strcmp(o->out, "-") ? fopen(o->out, "wb") : stdout;
-	if (!f)
+	if (!f) {
+		free(code);
 		return cli_error(EXIT_USAGE, "hwsq as", "%s: cannot write", o->out);
-	bool bad = fwrite(code, 1, n, f) != n;
+	}
+	bool bad = n && fwrite(code, 1, n, f) != n;
 	bad |= f == stdout ? fflush(f) != 0 : fclose(f) != 0;
+	free(code);
 	return bad ? cli_error(EXIT_INTERNAL, CMD, "%s: write failed", o->out) : EXIT_OK;
 }
 
@@ -274,30 +333,37 @@ static void run_hook(void *user, const nvm_event *ev)
 
 static const char *const state_names[] = { "unset", "set0", "set1" };
 
+/* The script to run: a binary, or a .s file assembled first. */
+static int load_script(const struct opts *o, uint8_t **code, size_t *n, char **src, size_t *srclen)
+{
+	size_t flen = strlen(o->file);
+	*src = NULL;
+	if (flen > 2 && !strcmp(o->file + flen - 2, ".s"))
+		return assemble_input(o, code, n, src, srclen);
+	int rc;
+	*code = read_input(o, n, &rc);
+	return *code ? EXIT_OK : rc;
+}
+
 static int do_run(const struct opts *o)
 {
 	uint8_t code[0x200] = { 0 };
 	size_t n = 0, srclen = 0;
-	char *src = NULL;
-	size_t flen = strlen(o->file);
+	char *src;
+	uint8_t *script;
 	uint32_t size = nvm_hwsq_code_size(o->variant);
-	if (flen > 2 && !strcmp(o->file + flen - 2, ".s")) {
-		int rc = assemble_file(o, code, &n, &src, &srclen);
-		if (rc)
-			return rc;
-	} else {
-		const char *err;
-		uint8_t *bin = cli_read_file(o->file, &n, &err);
-		if (!bin)
-			return cli_error(EXIT_USAGE, "hwsq run", "%s: %s", o->file, err);
-		if (n > size) {
-			free(bin);
-			return cli_error(EXIT_FAIL, "hwsq run", "%s: %zu bytes do not fit the %s code RAM (0x%x bytes)",
-			                 o->file, n, nvm_hwsq_variant_name(o->variant), size);
-		}
-		memcpy(code, bin, n);
-		free(bin);
+	int rc = load_script(o, &script, &n, &src, &srclen);
+	if (rc)
+		return rc;
+	if (n > size) {
+		free(script);
+		free(src);
+		return cli_error(EXIT_FAIL, "hwsq run", "%s: %zu (0x%zx) bytes do not fit the %s code RAM (0x%x bytes)",
+		                 input_name(o), n, n, nvm_hwsq_variant_name(o->variant), size);
 	}
+	if (n)
+		memcpy(code, script, n);
+	free(script);
 	long at = o->at;
 	if (at < 0 && src) {
 		char label[8];

@@ -1,8 +1,8 @@
 // A memory-reclock style script (docs/hwsq.md): pause the framebuffer,
 // wait until it is paused, poke the memory PLL, wait, unpause.
 entry0:
-	set1 #fb_pause
-	ewait #fb_paused 1
+	set1 #FB_PAUSE
+	ewait #FB_PAUSED 1
 	data 0x80000000
 	addr 0x100210      // refresh off
 	data 0x00010203
@@ -12,5 +12,5 @@ entry0:
 	wait 0x1 shl 0x4   // 16 units: 16 us
 	data 0x80000001
 	addr 0x100210      // refresh on
-	unset #fb_pause
+	unset #FB_PAUSE
 	exit

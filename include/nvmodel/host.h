@@ -1,0 +1,72 @@
+/*
+ * nvmodel — the Volta Host (gv100): runlists, TSGs, channels, PBDMA units
+ * and the engines they feed. Everything a driver does goes through BAR0
+ * registers and memory (nvmodel.h); this header adds what a C user or a
+ * tool wants to look at beyond that: the engines' method logs, channel and
+ * PBDMA state, and statistics. docs/host.md describes the model.
+ */
+#ifndef NVMODEL_HOST_H
+#define NVMODEL_HOST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nvmodel/nvmodel.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One method an engine received. */
+typedef struct nvm_host_method {
+	uint64_t time_ns;
+	uint32_t chid;
+	uint32_t subch;
+	uint32_t cls;    /* class bound on the subchannel by SET_OBJECT, 0 if none */
+	uint32_t method; /* byte address */
+	uint32_t data;
+} nvm_host_method;
+
+/* Engines by name: "gr" (graphics/compute, runlist 0), "grce" (GRCOPY on
+ * the GR runlist, subchannel 4), "ce2".."ce8" (the copy engines with a
+ * runlist each). Returns NVM_ERR_NOENT for an unknown name. */
+
+/* The engine's method log: a ring of the last `cap` methods (set cap to 0 to
+ * stop recording; the default is 4096). */
+nvm_status nvm_host_log_config(nvm_gpu *gpu, const char *engine, size_t cap);
+/* Copies up to max methods of the log, oldest first, starting at the
+ * first-th still held; *n gets how many were copied. *total (may be NULL)
+ * gets how many the engine received since open. */
+nvm_status nvm_host_log_read(nvm_gpu *gpu, const char *engine, size_t first, nvm_host_method *out, size_t max,
+                             size_t *n, uint64_t *total);
+nvm_status nvm_host_log_clear(nvm_gpu *gpu, const char *engine);
+
+/* What the Host knows of one channel (PCCSR and the scheduler's view). */
+typedef struct nvm_host_channel {
+	uint32_t chid;
+	int bound, enabled;
+	uint32_t status;   /* NV_PCCSR_CHANNEL_STATUS */
+	int busy;          /* NV_PCCSR_CHANNEL_BUSY */
+	int pbdma_faulted; /* NV_PCCSR_CHANNEL_PBDMA_FAULTED */
+	int eng_faulted;
+	int runlist;   /* runlist that lists it, -1 if none */
+	int tsgid;     /* TSG that holds it, -1 if none */
+	int pbdma;     /* PBDMA it is loaded on, -1 if none */
+	uint64_t inst; /* instance block address (PCCSR_CHANNEL_INST) */
+	unsigned inst_target;
+	uint64_t methods; /* methods the channel sent to engines */
+} nvm_host_channel;
+nvm_status nvm_host_channel_info(nvm_gpu *gpu, uint32_t chid, nvm_host_channel *out);
+
+typedef struct nvm_host_stats {
+	uint64_t doorbells, runlist_submits, ctx_loads, ctx_saves;
+	uint64_t gp_entries, pb_dwords, methods, host_methods, sw_methods;
+	uint64_t sem_releases, sem_acquires, acquire_waits;
+	uint64_t pbdma_intrs, sched_errors;
+} nvm_host_stats;
+nvm_status nvm_host_get_stats(const nvm_gpu *gpu, nvm_host_stats *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,1104 @@
+/*
+ * The PBDMA units of the Volta Host (gv100_dev_pbdma.ref.txt): the registers
+ * RAMFC mirrors (seed 000 section 3), context load and save, USERD (section
+ * 4), GP entries (volta-facts.md a), PB segments through the channel's MMU,
+ * the shared pushbuffer decoder (src/pushbuf), Host methods, semaphores and
+ * the PBDMA interrupts (volta-facts.md c).
+ *
+ * A PBDMA works in steps: one scheduled event handles up to
+ * HOST_STEP_DWORDS PB entries, then schedules the next step after the
+ * virtual time they cost. A method that cannot complete (a software method,
+ * an invalid method, a failing acquire) is left in METHOD0/DATA0 with VALID
+ * set, as the hardware's method FIFO keeps it; the decoder is rewound to just
+ * past it, and the method is executed again from METHOD0 when the PBDMA
+ * resumes (after software cleared the interrupt, or the acquire's memory
+ * changed).
+ */
+#include <string.h>
+
+#include "host_internal.h"
+
+/* ---------------------------------------------------------------- registers */
+
+#define PBDMA_BASE   0x40000u
+#define PBDMA_STRIDE 0x2000u
+
+static void wr_intr(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written);
+static void wr_intr_en(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written);
+
+#define RW(off, name, reset)                                                                                           \
+	{                                                                                                              \
+		off, "NV_PPBDMA_" name, reset, 0xffffffffu, 0, NULL, NULL                                              \
+	}
+#define RO(off, name, reset)                                                                                           \
+	{                                                                                                              \
+		off, "NV_PPBDMA_" name, reset, 0, 0, NULL, NULL                                                        \
+	}
+
+/* In enum pbr order. Offsets below 0x100 are also the RAMFC byte offsets
+ * of the entries that mirror them (seed 000 section 3: "The offsets of the
+ * fields within each entry in RAMFC match those of the corresponding
+ * register"). UNVERIFIED: reset values are 0 where the manual gives none;
+ * every RAMFC-mirrored register is writable (debug access). */
+static const struct reg_desc pbdma_regs[PBR_COUNT] = {
+	RW(0x000, "GP_PUT", 0),
+	RW(0x004, "MEM_OP_A", 0),
+	RW(0x008, "USERD", 0),
+	RW(0x00c, "USERD_HI", 0),
+	RW(0x010, "SIGNATURE", 0),
+	RW(0x014, "GP_GET", 0),
+	RW(0x018, "GET", 0),
+	RW(0x01c, "GET_HI", 0),
+	RW(0x020, "TOP_LEVEL_GET", 0),
+	RW(0x024, "TOP_LEVEL_GET_HI", 0),
+	RW(0x028, "REF", 0),
+	RW(0x02c, "RUNTIME", 0),
+	RW(0x030, "ACQUIRE", 0),
+	RW(0x034, "ACQUIRE_DEADLINE", 0),
+	RW(0x038, "SEM_ADDR_HI", 0),
+	RW(0x03c, "SEM_ADDR_LO", 0),
+	RW(0x040, "SEM_PAYLOAD_LO", 0),
+	RW(0x044, "SEM_EXECUTE", 0),
+	RW(0x048, "GP_BASE", 0),
+	RW(0x04c, "GP_BASE_HI", 0),
+	RW(0x050, "GP_FETCH", 0),
+	RW(0x054, "PB_FETCH", 0),
+	RW(0x058, "PB_FETCH_HI", 0),
+	RW(0x05c, "PUT", 0),
+	RW(0x060, "PUT_HI", 0),
+	RW(0x064, "MEM_OP_B", 0),
+	RW(0x074, "GP_CRC", 0),
+	RW(0x084, "PB_HEADER", 0),
+	RW(0x088, "PB_COUNT", 0),
+	RW(0x094, "SUBDEVICE", 0),
+	RW(0x098, "PB_CRC", 0),
+	RW(0x09c, "SEM_PAYLOAD_HI", 0),
+	RW(0x0a0, "MEM_OP_C", 0),
+	RW(0x0ac, "TARGET", 0),
+	RW(0x0b0, "METHOD_CRC", 0),
+	RW(0x0c0, "METHOD0", 0),
+	RW(0x0c4, "DATA0", 0),
+	RW(0x0c8, "METHOD1", 0),
+	RW(0x0cc, "DATA1", 0),
+	RW(0x0d0, "METHOD2", 0),
+	RW(0x0d4, "DATA2", 0),
+	RW(0x0d8, "METHOD3", 0),
+	RW(0x0dc, "DATA3", 0),
+	RW(0x0e4, "HCE_CTRL", 0),
+	RW(0x0f4, "CONFIG", 0),
+	RW(0x0fc, "SET_CHANNEL_INFO", 0),
+	RO(0x100, "STATUS", 0),
+	{ 0x108, "NV_PPBDMA_INTR_0", 0, 0, 0xffffffffu, NULL, wr_intr },
+	{ 0x10c, "NV_PPBDMA_INTR_EN_0", 0, 0xffffffffu, 0, NULL, wr_intr_en },
+	RO(0x110, "GP_SHADOW_0", 0),
+	RO(0x114, "GP_SHADOW_1", 0),
+	RO(0x118, "HDR_SHADOW", 0),
+	RO(0x120, "CHANNEL", 0),
+	RW(0x12c, "TIMEOUT", 0),
+	RW(0x13c, "INTR_STALL", 0xffffffffu),
+	RW(0x140, "INTR_STALL_1", 0xffffffffu),
+	{ 0x148, "NV_PPBDMA_INTR_1", 0, 0, 0xffffffffu, NULL, wr_intr },
+	{ 0x14c, "NV_PPBDMA_INTR_EN_1", 0, 0xffffffffu, 0, NULL, wr_intr_en },
+	RW(0x150, "HCE_DBG0", 0),
+	RW(0x154, "HCE_DBG1", 0),
+};
+
+/* The last register RAMFC mirrors (seed 000's RAMFC table ends at
+ * SET_CHANNEL_INFO, dword 63). */
+#define PBR_RAMFC_LAST PBR_SET_CHANNEL_INFO
+#define RAMFC_BYTES    0x200u
+
+static struct pbdma *pbdma_of_reg(void *ctx, const uint32_t *stored)
+{
+	struct host *h = ctx;
+	return &h->pb[(size_t)(stored - h->pbdma_vals) / PBR_COUNT];
+}
+
+nvm_status pbdma_add_regs(struct host *h)
+{
+	h->pbdma_array =
+	        (struct reg_array){ PBDMA_BASE, PBDMA_STRIDE, HOST_NPBDMA, pbdma_regs, PBR_COUNT, h->pbdma_vals };
+	const struct reg_block b = {
+		"pbdma", PBDMA_BASE, HOST_NPBDMA * PBDMA_STRIDE, NULL, 0, h, NULL, NULL, &h->pbdma_array, 1, NULL
+	};
+	return bus_add(h->gpu, &b);
+}
+
+void pbdma_init(struct host *h, struct pbdma *p, unsigned id)
+{
+	memset(p, 0, sizeof(*p));
+	p->h = h;
+	p->id = id;
+	p->chid = -1;
+	p->r = &h->pbdma_vals[id * PBR_COUNT];
+}
+
+void pbdma_fini(struct pbdma *p)
+{
+	(void)p;
+}
+
+static nvm_gpu *gpu_of(const struct pbdma *p)
+{
+	return p->h->gpu;
+}
+
+static struct chan *cur_chan(struct pbdma *p)
+{
+	return &p->h->chan[p->chid];
+}
+
+/* ---------------------------------------------------------------- interrupts */
+
+bool pbdma_stalled(const struct pbdma *p)
+{
+	/* dev_pbdma INTR_0: "Until software handles these interrupts and writes
+	 * the bits to RESET, the PBDMA will be frozen." UNVERIFIED: INTR_STALL /
+	 * INTR_STALL_1 (all set at reset) select which pending bits freeze it. */
+	return (p->r[PBR_INTR_0] & p->r[PBR_INTR_STALL]) || (p->r[PBR_INTR_1] & p->r[PBR_INTR_STALL_1]);
+}
+
+static const char *const intr0_names[32] = {
+	[0] = "MEMREQ",   [5] = "MEMFLUSH",   [13] = "GPFIFO",  [14] = "GPPTR",     [15] = "GPENTRY",
+	[16] = "GPCRC",   [17] = "PBPTR",     [18] = "PBENTRY", [19] = "PBCRC",     [20] = "CLEAR_FAULTED_ERROR",
+	[21] = "METHOD",  [22] = "METHODCRC", [23] = "DEVICE",  [24] = "ENG_RESET", [25] = "SEMAPHORE",
+	[26] = "ACQUIRE", [27] = "PRI",       [30] = "PBSEG",   [31] = "SIGNATURE",
+};
+
+static void raise(struct pbdma *p, enum pbr reg, uint32_t bit, const char *why)
+{
+	struct host *h = p->h;
+	p->r[reg] |= bit;
+	h->stats.pbdma_intrs++;
+	unsigned n = 0;
+	while (n < 31 && !((bit >> n) & 1u))
+		n++;
+	const char *name = reg == PBR_INTR_0 ? intr0_names[n] : n == 31 ? "CTXNOTVALID" : "HCE";
+	/* A software method is normal operation, not a guest error. */
+	nvm_event_type t = bit == INTR0_DEVICE && reg == PBR_INTR_0 ? NVM_EV_TRACE : NVM_EV_GUEST_ERROR;
+	emit(h->gpu, t, "pbdma", "pbdma_intr", p->id, bit, "PBDMA %u channel %d: INTR_%d %s: %s", p->id, p->chid,
+	     reg == PBR_INTR_0 ? 0 : 1, name ? name : "?", why);
+	host_update_intr(h);
+}
+
+static void step(nvm_gpu *gpu, void *ctx, uint64_t arg);
+
+static void arm_step(struct pbdma *p, uint64_t delay)
+{
+	if (!p->ev)
+		p->ev = sched_at(gpu_of(p), gpu_of(p)->now + delay, step, p, 0, 0);
+}
+
+static void wr_intr(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
+{
+	(void)r;
+	(void)old;
+	(void)written;
+	struct pbdma *p = pbdma_of_reg(ctx, stored);
+	host_update_intr(p->h);
+	if (pbdma_stalled(p))
+		return;
+	/* Cleared: the unit resumes (METHOD0 is executed again if still VALID). */
+	if (p->state == PBS_RUN)
+		arm_step(p, 0);
+	else if (p->rl)
+		host_schedule(p->h, p->rl);
+}
+
+static void wr_intr_en(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
+{
+	(void)r;
+	(void)old;
+	(void)written;
+	host_update_intr(pbdma_of_reg(ctx, stored)->h);
+}
+
+/* ---------------------------------------------------------------- memory */
+
+/* Translates a Host access of the loaded channel (MMU engine HOST0 + id,
+ * HUB client HOST). false after a fault (reported by the MMU). */
+static bool pb_translate_page(struct pbdma *p, uint64_t va, nvm_mmu_access acc, nvm_aperture *ap, uint64_t *pa,
+                              bool *sparse, uint64_t *left)
+{
+	struct host *h = p->h;
+	uint32_t inst = h->pccsr[2 * p->chid];
+	nvm_mmu_request req = {
+		.inst_target = FIELD_GET(inst, 29, 28),
+		.inst_addr = (uint64_t)FIELD_GET(inst, 27, 0) << 12,
+		.veid = -1,
+		.va = va,
+		.access = acc,
+		.engine_id = NVM_MMU_ENG_HOST0 + p->id,
+		.client_type = NVM_MMU_CLIENT_HUB,
+		.client_id = 6, /* HOST (volta-facts.md f) */
+		/* UNVERIFIED: a channel with CONFIG AUTH_LEVEL PRIVILEGED may
+		 * reach PRIVILEGE pages. */
+		.privileged = (int)FIELD_GET(p->r[PBR_CONFIG], 8, 8),
+	};
+	nvm_mmu_result res;
+	if (nvm_mmu_translate(h->gpu, &req, &res) || res.fault != NVM_MMU_FAULT_NONE)
+		return false;
+	*sparse = res.sparse != 0;
+	*ap = res.target == NVM_MMU_TGT_VID ? NVM_AP_VRAM : NVM_AP_SYSMEM;
+	*pa = res.pa;
+	*left = res.page_size - (va & (res.page_size - 1));
+	return true;
+}
+
+static bool pb_translate(struct pbdma *p, uint64_t va, nvm_mmu_access acc, nvm_aperture *ap, uint64_t *pa, bool *sparse)
+{
+	uint64_t left;
+	return pb_translate_page(p, va, acc, ap, pa, sparse, &left);
+}
+
+/* The channel faulted (an MMU fault of a Host access, reported already):
+ * NV_PCCSR_CHANNEL_PBDMA_FAULTED is set and the channel waits for software. */
+static void chan_faulted(struct pbdma *p, uint64_t va, const char *what)
+{
+	uint32_t *ch = host_pccsr_chan(p->h, (uint32_t)p->chid);
+	*ch |= 1u << 22;
+	emit(gpu_of(p), NVM_EV_GUEST_ERROR, "pbdma", "pbdma_faulted", va, (uint64_t)p->chid,
+	     "channel %d: %s at va 0x%llx faulted: PBDMA_FAULTED", p->chid, what, (unsigned long long)va);
+}
+
+/* Reads (acc READ or ATOMIC) or writes (WRITE) len bytes, not crossing a
+ * page, at a channel VA. */
+static bool va_access(struct pbdma *p, uint64_t va, void *buf, size_t len, nvm_mmu_access acc, const char *what)
+{
+	bool write = acc == NVM_MMU_WRITE;
+	nvm_aperture ap;
+	uint64_t pa;
+	bool sparse;
+	if (!pb_translate(p, va, acc, &ap, &pa, &sparse)) {
+		chan_faulted(p, va, what);
+		return false;
+	}
+	struct mem_space *m = &gpu_of(p)->mem[ap];
+	nvm_status st = NVM_OK;
+	if (sparse) {
+		if (!write)
+			memset(buf, 0, len);
+	} else {
+		st = write ? mem_write(m, pa, buf, len) : mem_read(m, pa, buf, len);
+	}
+	if (st) {
+		/* UNVERIFIED: a mapping past the end of its aperture is treated as
+		 * a fault of the channel. */
+		emit(gpu_of(p), NVM_EV_GUEST_ERROR, "pbdma", "pa_out_of_range", pa, (uint64_t)ap,
+		     "channel %d: %s at va 0x%llx maps outside %s", p->chid, what, (unsigned long long)va,
+		     nvm_aperture_name(ap));
+		chan_faulted(p, va, what);
+		return false;
+	}
+	return true;
+}
+
+/* ---------------------------------------------------------------- USERD */
+
+/* NV_RAMUSERD offsets (seed 000 section 4; silicon H100 confirms them). */
+#define USERD_PUT              0x40u
+#define USERD_GET              0x44u
+#define USERD_REF              0x48u
+#define USERD_PUT_HI           0x4cu
+#define USERD_TOP_LEVEL_GET    0x58u
+#define USERD_TOP_LEVEL_GET_HI 0x5cu
+#define USERD_GET_HI           0x60u
+#define USERD_GP_GET           0x88u
+#define USERD_GP_PUT           0x8cu
+
+static uint64_t userd_addr(const struct pbdma *p, nvm_aperture *ap)
+{
+	/* NV_PPBDMA_USERD: TARGET 1:0, ADDR 31:9; USERD_HI ADDR 7:0. Physical. */
+	*ap = FIELD_GET(p->r[PBR_USERD], 1, 0) >= 2 ? NVM_AP_SYSMEM : NVM_AP_VRAM;
+	return ((uint64_t)FIELD_GET(p->r[PBR_USERD_HI], 7, 0) << 32) | (p->r[PBR_USERD] & 0xfffffe00u);
+}
+
+static void userd_wr(struct pbdma *p, uint32_t off, uint32_t v)
+{
+	nvm_aperture ap;
+	uint64_t a = userd_addr(p, &ap) + off;
+	if (mem_write(&gpu_of(p)->mem[ap], a, &v, 4))
+		emit(gpu_of(p), NVM_EV_GUEST_ERROR, "pbdma", "userd_out_of_range", a, (uint64_t)p->chid,
+		     "channel %d: USERD at 0x%llx lies outside %s", p->chid, (unsigned long long)a,
+		     nvm_aperture_name(ap));
+}
+
+/* The read-only USERD entries (seed 000 section 4). UNVERIFIED: when the
+ * model writes them back: at every context save (the seed), and with
+ * CONFIG USERD_WRITEBACK enabled also after every GP entry, before every
+ * semaphore release and on SET_REFERENCE (silicon H100: "the values were in
+ * place when the last release was visible"). */
+static void userd_writeback(struct pbdma *p)
+{
+	const uint32_t *r = p->r;
+	userd_wr(p, USERD_GP_GET, r[PBR_GP_GET]);
+	userd_wr(p, USERD_GET, r[PBR_GET]);
+	userd_wr(p, USERD_GET_HI, r[PBR_GET_HI]);
+	userd_wr(p, USERD_PUT, r[PBR_PUT]);
+	userd_wr(p, USERD_PUT_HI, r[PBR_PUT_HI]);
+	userd_wr(p, USERD_TOP_LEVEL_GET, r[PBR_TOP_LEVEL_GET]);
+	userd_wr(p, USERD_TOP_LEVEL_GET_HI, r[PBR_TOP_LEVEL_GET_HI]);
+	userd_wr(p, USERD_REF, r[PBR_REF]);
+}
+
+static void userd_writeback_if_enabled(struct pbdma *p)
+{
+	if (FIELD_GET(p->r[PBR_CONFIG], 12, 12))
+		userd_writeback(p);
+}
+
+/* GP_PUT comes from USERD (the only entry software writes). */
+static void userd_read_gp_put(struct pbdma *p)
+{
+	nvm_aperture ap;
+	uint64_t a = userd_addr(p, &ap) + USERD_GP_PUT;
+	uint32_t v;
+	if (!mem_read(&gpu_of(p)->mem[ap], a, &v, 4))
+		p->r[PBR_GP_PUT] = v;
+}
+
+/* ---------------------------------------------------------------- decoder state <-> PB_HEADER / PB_COUNT */
+
+/* NV_PPBDMA_PB_HEADER TYPE 31:29 for a pending sequence. */
+static const uint32_t header_type[4] = { 1 /* INC */, 3 /* NON_INC */, 5 /* INC_ONCE */, 4 /* IMMD */ };
+
+static void decoder_save(struct pbdma *p)
+{
+	const pb_decoder *d = &p->dec;
+	uint32_t hdr = p->r[PBR_PB_HEADER] & ((1u << 20) | (1u << 22)); /* keep LEVEL, FIRST */
+	uint32_t type = 1, method = 0, count = 0;
+	if (d->skipping) {
+		type = 7; /* END_SEG: the rest of the segment is discarded */
+	} else if (d->remaining) {
+		type = header_type[d->mode];
+		method = d->method;
+		if (d->mode == PB_MODE_INC)
+			method += 4u * d->index;
+		else if (d->mode == PB_MODE_1INC && d->index) {
+			/* UNVERIFIED: after its first method an increment-once
+			 * sequence continues as non-incrementing at ADDRESS + 4. */
+			method += 4;
+			type = 3;
+		}
+		count = d->remaining;
+	}
+	hdr = FIELD_SET(hdr, 31, 29, type);
+	hdr = FIELD_SET(hdr, 13, 2, method >> 2);
+	hdr = FIELD_SET(hdr, 18, 16, d->subch);
+	p->r[PBR_PB_HEADER] = hdr;
+	p->r[PBR_PB_COUNT] = FIELD_SET(p->r[PBR_PB_COUNT], 12, 0, count);
+	uint32_t sd = p->r[PBR_SUBDEVICE];
+	sd = FIELD_SET(sd, 27, 16, d->stored_mask);
+	sd = FIELD_SET(sd, 28, 28, d->active);
+	p->r[PBR_SUBDEVICE] = sd;
+}
+
+static void on_run(void *ctx, const pb_run *r);
+static void on_error(void *ctx, const pb_error *e);
+
+static void decoder_load(struct pbdma *p)
+{
+	pb_config cfg;
+	pb_config_init(&cfg, pb_gen_lookup("gv100"), PB_FORMAT_NEW);
+	uint32_t sd = p->r[PBR_SUBDEVICE];
+	cfg.subdevice_id = FIELD_GET(sd, 11, 0);
+	pb_sink sink = { .ctx = p, .run = on_run, .error = on_error };
+	pb_decoder_init(&p->dec, &cfg, &sink);
+	pb_decoder *d = &p->dec;
+	d->active = FIELD_GET(sd, 28, 28);
+	d->stored_mask = FIELD_GET(sd, 27, 16);
+	uint32_t hdr = p->r[PBR_PB_HEADER], count = FIELD_GET(p->r[PBR_PB_COUNT], 12, 0);
+	uint32_t type = FIELD_GET(hdr, 31, 29);
+	static const int8_t mode_of_type[8] = { -1, PB_MODE_INC, -1, PB_MODE_NINC, -1, PB_MODE_1INC, -1, -1 };
+	if (type == 7) {
+		d->skipping = true;
+	} else if (count && mode_of_type[type] >= 0) {
+		d->remaining = count;
+		d->mode = (pb_mode)mode_of_type[type];
+		d->method = FIELD_GET(hdr, 13, 2) << 2;
+		d->subch = FIELD_GET(hdr, 18, 16);
+		d->hdr_word = hdr;
+	}
+}
+
+/* ---------------------------------------------------------------- methods */
+
+enum mres { M_DONE = 0, M_STALL, M_BLOCK };
+
+/* Keeps the method that could not complete in METHOD0 / DATA0 (VALID). */
+static void park_method(struct pbdma *p, uint32_t subch, uint32_t method, uint32_t data)
+{
+	uint32_t m = FIELD_SET(0, 13, 2, method >> 2);
+	m = FIELD_SET(m, 18, 16, subch);
+	p->r[PBR_METHOD0] = m | (1u << 31);
+	p->r[PBR_DATA0] = data;
+}
+
+static struct engine *engine_for(struct pbdma *p, uint32_t subch, bool *copy)
+{
+	struct runlist *rl = p->rl;
+	if (rl->grce && subch == 4) {
+		*copy = true;
+		return rl->grce;
+	}
+	*copy = rl->grce == NULL; /* the runlist's own engine is a copy engine */
+	return rl->eng;
+}
+
+static enum mres sw_method(struct pbdma *p, uint32_t subch, uint32_t method, uint32_t data)
+{
+	p->h->stats.sw_methods++;
+	park_method(p, subch, method, data);
+	raise(p, PBR_INTR_0, INTR0_DEVICE, "software method (subchannel 5-7)");
+	return M_STALL;
+}
+
+/* Volta classes each engine accepts in SET_OBJECT. UNVERIFIED: GR accepts
+ * the gv100 classes only (3D C397, compute C3C0, inline-to-memory A140, 2D
+ * 902D); copy engines accept VOLTA_DMA_COPY_A C3B5. */
+static const uint32_t gr_classes[] = { 0xC397, 0xC3C0, 0xA140, 0x902D };
+
+static bool class_ok(bool copy, uint32_t cls)
+{
+	if (copy)
+		return cls == 0xC3B5;
+	for (size_t i = 0; i < sizeof(gr_classes) / sizeof(gr_classes[0]); i++)
+		if (gr_classes[i] == cls)
+			return true;
+	return false;
+}
+
+static enum mres set_object(struct pbdma *p, uint32_t subch, uint32_t data)
+{
+	struct chan *c = cur_chan(p);
+	uint32_t cls = FIELD_GET(data, 15, 0);
+	bool copy;
+	struct engine *e = engine_for(p, subch, &copy);
+	if (!class_ok(copy, cls)) {
+		if (copy) {
+			/* volta-facts.md b: "CE: checked on HCE, else INTR_1_HCE_ILLEGAL_CLASS" */
+			park_method(p, subch, 0, data);
+			raise(p, PBR_INTR_1, INTR1_HCE_ILLEGAL_CLASS, "SET_OBJECT class is not a copy class");
+			return M_STALL;
+		}
+		emit(gpu_of(p), NVM_EV_GUEST_ERROR, "pbdma", "bad_class", cls, subch,
+		     "channel %d: SET_OBJECT class 0x%04x on subchannel %u is not a gv100 graphics class (the engine "
+		     "would raise an exception)",
+		     p->chid, cls, subch);
+	}
+	c->cls[subch] = cls;
+	struct eng_src src = { (uint32_t)p->chid, subch, cls, 0, 0 };
+	e->ops->bind(e, &src);
+	return M_DONE;
+}
+
+/* NV_UDMA_SEM_EXECUTE (gv100_dev_pbdma.ref "Semaphore reduction operations"):
+ * which (payload size, format) each reduction supports: bit 0 32-bit
+ * unsigned, 1 32-bit signed, 2 64-bit unsigned, 3 64-bit signed. */
+static const uint8_t red_valid[8] = {
+	0xf,
+	/* IMIN */ 0xf,
+	/* IMAX */ 0xf,
+	/* IXOR */ 0xf, /* IAND */
+	0xf,
+	/* IOR */ 0x7, /* IADD: not signed 64-bit */
+	0x1,
+	/* INC: 32-bit unsigned only */ 0x1, /* DEC */
+};
+
+static uint64_t reduce(unsigned op, bool is64, bool sgn, uint64_t v, uint64_t pl)
+{
+	uint64_t mask = is64 ? ~0ull : 0xffffffffull;
+	int64_t sv = is64 ? (int64_t)v : (int64_t)(int32_t)(uint32_t)v;
+	int64_t sp = is64 ? (int64_t)pl : (int64_t)(int32_t)(uint32_t)pl;
+	v &= mask;
+	pl &= mask;
+	switch (op) {
+	case 0: return (sgn ? sv < sp : v < pl) ? v : pl;
+	case 1: return (sgn ? sv > sp : v > pl) ? v : pl;
+	case 2: return v ^ pl;
+	case 3: return v & pl;
+	case 4: return v | pl;
+	case 5: return (v + pl) & mask;
+	case 6: return v >= pl ? 0 : v + 1;
+	default: return (v == 0 || v > pl) ? pl : v - 1;
+	}
+}
+
+static bool acquire_ok(unsigned op, bool is64, uint64_t v, uint64_t pl)
+{
+	uint64_t mask = is64 ? ~0ull : 0xffffffffull;
+	v &= mask;
+	pl &= mask;
+	switch (op) {
+	case 0: return v == pl;                                                          /* ACQUIRE */
+	case 2: return v >= pl;                                                          /* ACQ_STRICT_GEQ */
+	case 3: return is64 ? (int64_t)(v - pl) >= 0 : (int32_t)(uint32_t)(v - pl) >= 0; /* ACQ_CIRC_GEQ */
+	case 4: return (v & pl) != 0;                                                    /* ACQ_AND */
+	default: return (~(v | pl) & mask) != 0;                                         /* ACQ_NOR */
+	}
+}
+
+static void acq_wake(nvm_gpu *gpu, void *ctx, uint64_t chid);
+
+/* A write reached the watched semaphore: look again (from an event, never
+ * from inside the write). */
+static void acq_hit(void *ctx, uint64_t chid)
+{
+	struct host *h = ctx;
+	struct chan *c = &h->chan[chid];
+	if (!c->acq_wake_ev)
+		c->acq_wake_ev = sched_at(h->gpu, h->gpu->now, acq_wake, h, chid, 0);
+}
+
+static void acq_wake(nvm_gpu *gpu, void *ctx, uint64_t chid)
+{
+	struct host *h = ctx;
+	struct chan *c = &h->chan[chid];
+	(void)gpu;
+	c->acq_wake_ev = 0;
+	if (!c->acq_wait)
+		return;
+	mem_watch_del(&gpu->mem[c->acq_ap], acq_hit, h, chid);
+	c->acq_wait = false;
+	c->work = true;
+	if (c->pbdma >= 0 && h->pb[c->pbdma].state == PBS_RUN && !pbdma_stalled(&h->pb[c->pbdma]))
+		arm_step(&h->pb[c->pbdma], 0);
+	if (c->runlist >= 0)
+		host_schedule(h, &h->rl[c->runlist]);
+}
+
+static enum mres acquire_block(struct pbdma *p, nvm_aperture ap, uint64_t pa, size_t len, bool switch_tsg)
+{
+	struct chan *c = cur_chan(p);
+	struct host *h = p->h;
+	h->stats.acquire_waits++;
+	p->r[PBR_SEM_EXECUTE] |= 1u << 19; /* ACQUIRE_FAIL */
+	c->acq_wait = true;
+	c->acq_switch = switch_tsg;
+	c->acq_ap = ap;
+	mem_watch_del(&h->gpu->mem[ap], acq_hit, h, (uint64_t)p->chid);
+	if (mem_watch_add(&h->gpu->mem[ap], pa, len, acq_hit, h, (uint64_t)p->chid))
+		acq_hit(h, (uint64_t)p->chid); /* no memory for a watch: look again at once */
+	emit(h->gpu, NVM_EV_TRACE, "pbdma", "acquire_wait", pa, (uint64_t)p->chid,
+	     "channel %d waits on a semaphore acquire at 0x%llx (%s)", p->chid, (unsigned long long)pa,
+	     nvm_aperture_name(ap));
+	return M_BLOCK;
+}
+
+static enum mres sem_execute(struct pbdma *p, uint32_t data)
+{
+	uint32_t *r = p->r;
+	r[PBR_SEM_EXECUTE] = data & ~(1u << 19);
+	unsigned op = FIELD_GET(data, 2, 0), red = FIELD_GET(data, 30, 27);
+	bool is64 = FIELD_GET(data, 24, 24), ts = FIELD_GET(data, 25, 25), sgn = !FIELD_GET(data, 31, 31);
+	uint64_t va = ((uint64_t)FIELD_GET(r[PBR_SEM_ADDR_HI], 7, 0) << 32) | (r[PBR_SEM_ADDR_LO] & ~3u);
+	uint64_t pl = is64 ? ((uint64_t)r[PBR_SEM_PAYLOAD_HI] << 32) | r[PBR_SEM_PAYLOAD_LO] : r[PBR_SEM_PAYLOAD_LO];
+	bool release = op == 1 || op == 6;
+	const char *bad = NULL;
+	if (op == 7)
+		bad = "undefined OPERATION 7";
+	else if (op == 6 && red >= 8)
+		bad = "undefined REDUCTION";
+	else if (op == 6 && !((red_valid[red] >> ((is64 ? 2 : 0) + (sgn ? 1 : 0))) & 1u))
+		bad = "reduction not supported for this payload size and format";
+	else if (is64 && (va & 7))
+		bad = "64-bit semaphore not 8-byte aligned";
+	else if (release && ts && (va & 15))
+		bad = "timestamped release not 16-byte aligned";
+	if (bad) {
+		/* Seed/dev_pbdma: INTR_0 SEMAPHORE, memory unchanged. */
+		park_method(p, 0, 0x6c, data);
+		raise(p, PBR_INTR_0, INTR0_SEMAPHORE, bad);
+		return M_STALL;
+	}
+	size_t len = is64 ? 8 : 4;
+	uint8_t cur[8] = { 0 };
+	if (!release || op == 6) {
+		if (!va_access(p, va, cur, len, op == 6 ? NVM_MMU_ATOMIC : NVM_MMU_READ, "semaphore"))
+			return M_BLOCK;
+	}
+	uint64_t v = 0;
+	memcpy(&v, cur, len);
+	if (!release) {
+		p->h->stats.sem_acquires++;
+		if (acquire_ok(op, is64, v, pl)) {
+			cur_chan(p)->acq_wait = false;
+			return M_DONE;
+		}
+		nvm_aperture ap;
+		uint64_t pa;
+		bool sparse;
+		if (!pb_translate(p, va, NVM_MMU_READ, &ap, &pa, &sparse))
+			return M_BLOCK;
+		park_method(p, 0, 0x6c, data);
+		return acquire_block(p, ap, pa, len, FIELD_GET(data, 12, 12));
+	}
+	uint64_t nv = op == 6 ? reduce(red, is64, sgn, v, pl) : pl;
+	p->h->stats.sem_releases++;
+	userd_writeback_if_enabled(p);
+	if (ts) {
+		/* dev_pbdma: the timestamp at +8 is written before the payload;
+		 * silicon H100: a 32-bit payload's upper four bytes are written 0. */
+		uint64_t t = ptimer_read(gpu_of(p));
+		if (!va_access(p, va + 8, &t, 8, NVM_MMU_WRITE, "semaphore timestamp"))
+			return M_BLOCK;
+		len = 8;
+		if (!is64)
+			nv &= 0xffffffffull;
+	}
+	if (!va_access(p, va, &nv, len, NVM_MMU_WRITE, "semaphore release"))
+		return M_BLOCK;
+	return M_DONE;
+}
+
+/* A Host method (address below 0x100; seed 000 section 6: "the subchannel
+ * field is ignored" for Host-only methods). */
+static enum mres host_method(struct pbdma *p, uint32_t subch, uint32_t m, uint32_t data)
+{
+	uint32_t *r = p->r;
+	p->h->stats.host_methods++;
+	switch (m) {
+	case 0x00: return subch >= 5 ? sw_method(p, subch, m, data) : set_object(p, subch, data);
+	case 0x08: return M_DONE; /* NOP */
+	case 0x50:                /* SET_REFERENCE: after the engines are idle (they are, between steps) */
+		r[PBR_REF] = data;
+		userd_writeback_if_enabled(p);
+		return M_DONE;
+	case 0x5c: r[PBR_SEM_ADDR_LO] = data & ~3u; return M_DONE;
+	case 0x60: r[PBR_SEM_ADDR_HI] = data & 0xffu; return M_DONE;
+	case 0x64: r[PBR_SEM_PAYLOAD_LO] = data; return M_DONE;
+	case 0x68: r[PBR_SEM_PAYLOAD_HI] = data; return M_DONE;
+	case 0x6c: return sem_execute(p, data);
+	case 0x78: return M_DONE; /* WFI: engines finish within the step that sent their methods */
+	case 0x04: break;         /* ILLEGAL */
+	default:
+		if (pb_class_method(p->h->host_class, m)) {
+			emit(gpu_of(p), NVM_EV_UNMODELLED, "pbdma", "host_method", m, data,
+			     "channel %d: host method 0x%03x (%s) is not modelled yet: ignored", p->chid, m,
+			     pb_class_method(p->h->host_class, m)->name);
+			return M_DONE;
+		}
+		break;
+	}
+	park_method(p, subch, m, data);
+	raise(p, PBR_INTR_0, INTR0_METHOD, m == 0x04 ? "ILLEGAL method" : "undefined host method");
+	return M_STALL;
+}
+
+static enum mres engine_methods(struct pbdma *p, const pb_run *r, uint32_t first, uint32_t n)
+{
+	struct chan *c = cur_chan(p);
+	bool copy;
+	struct engine *e = engine_for(p, r->subch, &copy);
+	/* NV_PPBDMA_TARGET ENG_CTX_VALID 16:16 / CE_CTX_VALID 17:17: an engine
+	 * method without a valid context raises INTR_1 CTXNOTVALID. */
+	if (!FIELD_GET(p->r[PBR_TARGET], copy ? 17 : 16, copy ? 17 : 16)) {
+		park_method(p, r->subch, pb_run_method(r, first), r->data[first]);
+		raise(p, PBR_INTR_1, INTR1_CTXNOTVALID,
+		      copy ? "copy method without TARGET CE_CTX_VALID" : "engine method without TARGET ENG_CTX_VALID");
+		return M_STALL;
+	}
+	if (p->target != e) {
+		/* Seed 000: a switch between GR and GRCOPY waits for the first
+		 * engine to finish and idle, then a sysmem barrier. */
+		if (p->target && p->target->busy_until > gpu_of(p)->now + p->cost)
+			p->cost = p->target->busy_until - gpu_of(p)->now;
+		if (p->target)
+			emit(gpu_of(p), NVM_EV_TRACE, "pbdma", "subch_switch", r->subch, (uint64_t)p->chid,
+			     "channel %d: engine switch %s -> %s (WFI, sysmem barrier)", p->chid, p->target->name,
+			     e->name);
+		p->target = e;
+	}
+	struct eng_src src = { (uint32_t)p->chid, r->subch, c->cls[r->subch],
+		               FIELD_GET(p->h->pccsr[2 * p->chid], 29, 28),
+		               (uint64_t)FIELD_GET(p->h->pccsr[2 * p->chid], 27, 0) << 12 };
+	if (emit_wanted(gpu_of(p), NVM_EV_METHOD))
+		for (uint32_t i = first; i < first + n; i++)
+			emit(gpu_of(p), NVM_EV_METHOD, e->name, "method", pb_run_method(r, i), r->data[i],
+			     "channel %d subch %u class 0x%04x: method 0x%04x <- 0x%08x", p->chid, r->subch, src.cls,
+			     pb_run_method(r, i), r->data[i]);
+	p->cost += e->ops->methods(e, &src, r, first, n);
+	e->busy_until = gpu_of(p)->now + p->cost;
+	c->methods += n;
+	p->h->stats.methods += n;
+	return M_DONE;
+}
+
+/* One method (from METHOD0 on resume). */
+static enum mres exec_one(struct pbdma *p, uint32_t subch, uint32_t m, uint32_t data)
+{
+	if (m < 0x100 && (m != 0 || subch < 5))
+		return host_method(p, subch, m, data);
+	if (subch >= 5)
+		return sw_method(p, subch, m, data);
+	pb_run run = { .subch = subch, .method = m, .count = 1, .mode = PB_MODE_NINC, .data = &data };
+	return engine_methods(p, &run, 0, 1);
+}
+
+/* ---------------------------------------------------------------- decoder sink */
+
+/* Stops the segment inside a decoder callback: the decoder is rewound to
+ * just past data[i] of run r (which is parked in METHOD0 or done). */
+static void stop_at(struct pbdma *p, const pb_run *r, uint32_t i, enum mres res)
+{
+	p->stop = true;
+	p->stop_res = res;
+	p->snap = p->dec;
+	uint32_t k = i + 1;
+	if (r->mode == PB_MODE_IMMD) {
+		p->snap.pos = r->offset + 1;
+		p->snap.remaining = 0;
+	} else {
+		p->snap.pos = r->offset + k;
+		p->snap.remaining -= k;
+		p->snap.index += k;
+	}
+}
+
+static void on_run(void *ctx, const pb_run *r)
+{
+	struct pbdma *p = ctx;
+	if (p->stop || r->masked)
+		return; /* silicon H100: masked methods, Host methods included, are dropped */
+	uint32_t i = 0;
+	while (i < r->count) {
+		uint32_t m = pb_run_method(r, i);
+		enum mres res;
+		if (m < 0x100 || r->subch >= 5) {
+			res = exec_one(p, r->subch, m, r->data[i]);
+			if (res) {
+				stop_at(p, r, i, res);
+				return;
+			}
+			i++;
+			continue;
+		}
+		/* From an engine method on, the rest of an INC / NINC / 1INC run
+		 * stays at or above 0x100. */
+		res = engine_methods(p, r, i, r->count - i);
+		if (res) {
+			stop_at(p, r, i, res);
+			return;
+		}
+		i = r->count;
+	}
+}
+
+static void on_error(void *ctx, const pb_error *e)
+{
+	struct pbdma *p = ctx;
+	if (p->stop || e->code == PB_ERR_RESERVED_BIT)
+		return; /* silicon H100: reserved bit 12 decodes as if clear */
+	/* dev_pbdma PBENTRY; silicon H100: "nothing after the word runs ...
+	 * USERD GET points just past the bad word". */
+	p->stop = true;
+	p->stop_res = M_STALL;
+	p->snap = p->dec;
+	p->snap.pos = e->offset + 1;
+	p->snap.remaining = 0;
+	p->r[PBR_HDR_SHADOW] = e->word;
+	raise(p, PBR_INTR_0, INTR0_PBENTRY, pb_err_message(e->code));
+}
+
+/* ---------------------------------------------------------------- GP entries and PB segments */
+
+static uint64_t pb_get(const struct pbdma *p)
+{
+	return ((uint64_t)FIELD_GET(p->r[PBR_GET_HI], 7, 0) << 32) | (p->r[PBR_GET] & ~3u);
+}
+
+static uint64_t pb_put(const struct pbdma *p)
+{
+	return ((uint64_t)FIELD_GET(p->r[PBR_PUT_HI], 7, 0) << 32) | (p->r[PBR_PUT] & ~3u);
+}
+
+static void set_get(struct pbdma *p, uint64_t va)
+{
+	p->r[PBR_GET] = (uint32_t)va;
+	p->r[PBR_GET_HI] = (uint32_t)(va >> 32) & 0xffu;
+	if (!FIELD_GET(p->r[PBR_PB_FETCH_HI], 9, 9)) {
+		/* LEVEL MAIN: TOP_LEVEL_GET follows; silicon H100 reads
+		 * TOP_LEVEL_GET_HI with VALID (31:31) set. */
+		p->r[PBR_TOP_LEVEL_GET] = (uint32_t)va;
+		p->r[PBR_TOP_LEVEL_GET_HI] = ((uint32_t)(va >> 32) & 0xffu) | (1u << 31);
+	}
+}
+
+/* Feeds the next piece of the current segment (up to one page and the
+ * step's budget). Returns the PB entries consumed; sets *halt when the
+ * PBDMA cannot go on. */
+static uint32_t feed_segment(struct pbdma *p, uint32_t budget, bool *halt)
+{
+	uint64_t va = pb_get(p), end = pb_put(p);
+	nvm_aperture ap;
+	uint64_t pa, left;
+	bool sparse;
+	/* One translation per MMU page (up to 2 MiB), then the backing store
+	 * 4 KiB page by page. */
+	if (!pb_translate_page(p, va, NVM_MMU_READ, &ap, &pa, &sparse, &left)) {
+		chan_faulted(p, va, "pushbuffer fetch");
+		*halt = true;
+		return 0;
+	}
+	if (left > end - va)
+		left = end - va;
+	if (left > 4ull * budget)
+		left = 4ull * budget;
+	uint64_t pos0 = p->dec.pos;
+	p->stop = false;
+	while (left >= 4 && !p->stop) {
+		uint8_t *ptr;
+		size_t avail;
+		if (sparse) {
+			ptr = (uint8_t *)mem_zero_page;
+			avail = NVM_PAGE_SIZE - (size_t)(pa & (NVM_PAGE_SIZE - 1));
+		} else if (mem_span(&gpu_of(p)->mem[ap], pa, false, &ptr, &avail) || avail < 4) {
+			emit(gpu_of(p), NVM_EV_GUEST_ERROR, "pbdma", "pa_out_of_range", pa, (uint64_t)ap,
+			     "channel %d: pushbuffer va 0x%llx maps outside %s", p->chid,
+			     (unsigned long long)(va + 4 * (p->dec.pos - pos0)), nvm_aperture_name(ap));
+			chan_faulted(p, va, "pushbuffer fetch");
+			*halt = true;
+			break;
+		}
+		uint64_t n = (avail < left ? avail : left) / 4;
+		pb_feed(&p->dec, (const uint32_t *)(const void *)ptr, (size_t)n);
+		pa += 4 * n;
+		left -= 4 * n;
+	}
+	if (p->stop) {
+		p->dec = p->snap;
+		*halt = true;
+	}
+	uint32_t used = (uint32_t)(p->dec.pos - pos0);
+	set_get(p, va + 4ull * used);
+	p->cost += (uint64_t)used * HOST_NS_PER_DWORD;
+	p->h->stats.pb_dwords += used;
+	if (pb_get(p) >= end) {
+		pb_segment_end(&p->dec);
+		userd_writeback_if_enabled(p);
+	}
+	return used;
+}
+
+/* NV_PPBDMA_GP_BASE OFFSET 31:3 + GP_BASE_HI OFFSET 7:0, LIMIT2 20:16. */
+static uint64_t gp_base(const struct pbdma *p)
+{
+	return ((uint64_t)FIELD_GET(p->r[PBR_GP_BASE_HI], 7, 0) << 32) | (p->r[PBR_GP_BASE] & ~7u);
+}
+
+/* Takes the next GP entry. false when the PBDMA cannot go on (out of work,
+ * an interrupt, a fault); *idle tells the first. */
+static bool next_gp_entry(struct pbdma *p, bool *idle)
+{
+	uint32_t *r = p->r;
+	uint64_t size = 1ull << FIELD_GET(r[PBR_GP_BASE_HI], 20, 16);
+	if (gp_base(p) + size * 8 - 1 > 0xffffffffffull) {
+		raise(p, PBR_INTR_0, INTR0_GPFIFO, "GPFIFO crosses the end of the 40-bit address space");
+		return false;
+	}
+	if (r[PBR_GP_GET] == r[PBR_GP_PUT])
+		userd_read_gp_put(p); /* a USERD poll before declaring the channel idle */
+	if (r[PBR_GP_PUT] >= size || r[PBR_GP_GET] >= size || r[PBR_GP_FETCH] >= size) {
+		raise(p, PBR_INTR_0, INTR0_GPPTR, "GP_PUT, GP_GET or GP_FETCH not below 1 << LIMIT2");
+		return false;
+	}
+	if (r[PBR_GP_GET] == r[PBR_GP_PUT]) {
+		*idle = true;
+		return false;
+	}
+	uint64_t eva = gp_base(p) + (uint64_t)r[PBR_GP_GET] * 8;
+	uint32_t e[2];
+	if (!va_access(p, eva, e, 8, NVM_MMU_READ, "GPFIFO fetch"))
+		return false;
+	r[PBR_GP_SHADOW_0] = e[0];
+	r[PBR_GP_SHADOW_1] = e[1];
+	r[PBR_GP_GET] = (uint32_t)((r[PBR_GP_GET] + 1) % size);
+	r[PBR_GP_FETCH] = r[PBR_GP_GET];
+	p->h->stats.gp_entries++;
+	p->cost += HOST_NS_PER_DWORD * 2;
+	pb_gp_entry g;
+	pb_gp_decode(e[0], e[1], &g);
+	if (g.err != PB_GP_OK) {
+		/* volta-facts.md a: GPENTRY; the entry is discarded and the unit
+		 * continues after the clear. */
+		raise(p, PBR_INTR_0, INTR0_GPENTRY, pb_gp_err_message(g.err));
+		return false;
+	}
+	if (g.control) {
+		if (g.opcode != PB_GP_NOP)
+			emit(gpu_of(p), NVM_EV_UNMODELLED, "pbdma", "gp_crc", g.opcode, g.operand,
+			     "channel %d: GP %s entry: CRC checks are not modelled", p->chid, pb_gp_op_name(g.opcode));
+		userd_writeback_if_enabled(p);
+		return true;
+	}
+	/* FETCH_CONDITIONAL: fetched only while SUBDEVICE_STATUS is ACTIVE. */
+	if (g.fetch_conditional && !p->dec.active)
+		return true;
+	uint32_t fh = FIELD_SET(0, 7, 0, (uint32_t)(g.get >> 32));
+	fh = FIELD_SET(fh, 9, 9, g.level_subroutine);
+	fh = FIELD_SET(fh, 10, 10, g.sync_wait);
+	r[PBR_PB_FETCH] = ((uint32_t)g.get & ~3u) | (g.fetch_conditional ? 1u : 0u);
+	r[PBR_PB_FETCH_HI] = fh;
+	uint64_t end = g.get + 4ull * g.length;
+	r[PBR_PUT] = (uint32_t)end;
+	r[PBR_PUT_HI] = (uint32_t)(end >> 32) & 0xffu;
+	set_get(p, g.get);
+	pb_segment_end(&p->dec); /* a new segment: END_PB_SEGMENT skipping ends */
+	return true;
+}
+
+/* ---------------------------------------------------------------- load / save */
+
+static uint64_t inst_addr(const struct pbdma *p, unsigned *target)
+{
+	uint32_t inst = p->h->pccsr[2 * p->chid];
+	*target = FIELD_GET(inst, 29, 28);
+	return (uint64_t)FIELD_GET(inst, 27, 0) << 12;
+}
+
+static void set_status(struct pbdma *p, bool loaded)
+{
+	/* NV_PFIFO_PBDMA_STATUS: ID 11:0, ID_TYPE 12:12 (CHID), CHAN_STATUS 15:13 */
+	p->h->pbstat_vals[p->id] = loaded ? (uint32_t)p->chid | (1u << 13) : p->h->pbstat_vals[p->id] & 0xfffu;
+	p->r[PBR_CHANNEL] = loaded ? (uint32_t)p->chid : 0;
+	p->r[PBR_STATUS] = loaded ? 0x80000000u : 0; /* PBDMA BUSY 31:28 = 8 */
+}
+
+static bool do_load(struct pbdma *p)
+{
+	unsigned target;
+	uint64_t a = inst_addr(p, &target);
+	uint32_t ramfc[RAMFC_BYTES / 4];
+	if (target == 1 ||
+	    mem_read(&gpu_of(p)->mem[target >= 2 ? NVM_AP_SYSMEM : NVM_AP_VRAM], a, ramfc, sizeof(ramfc))) {
+		/* UNVERIFIED: an instance block that cannot be read faults the
+		 * channel (PBDMA_FAULTED) instead of loading it. */
+		emit(gpu_of(p), NVM_EV_GUEST_ERROR, "pbdma", "bad_inst", a, (uint64_t)p->chid,
+		     "channel %d: instance block at 0x%llx (target %u) cannot be read", p->chid, (unsigned long long)a,
+		     target);
+		*host_pccsr_chan(p->h, (uint32_t)p->chid) |= 1u << 22;
+		return false;
+	}
+	for (unsigned i = 0; i <= PBR_RAMFC_LAST; i++)
+		p->r[i] = ramfc[pbdma_regs[i].offset / 4];
+	p->h->stats.ctx_loads++;
+	decoder_load(p);
+	p->target = NULL;
+	set_status(p, true);
+	host_set_chan_status(p->h, (uint32_t)p->chid, PCCSR_STATUS_ON_PBDMA);
+	emit(gpu_of(p), NVM_EV_TRACE, "pbdma", "ctx_load", (uint64_t)p->chid, p->id, "PBDMA %u: channel %d loaded",
+	     p->id, p->chid);
+	/* NV_PPBDMA_SIGNATURE HW 15:0 must be 0xFACE (seed 000 / dev_pbdma). */
+	if (FIELD_GET(p->r[PBR_SIGNATURE], 15, 0) != 0xface)
+		raise(p, PBR_INTR_0, INTR0_SIGNATURE, "RAMFC SIGNATURE is not 0xFACE");
+	else if (pb_get(p) > pb_put(p))
+		raise(p, PBR_INTR_0, 1u << 17, "GET is above PUT (PBPTR)");
+	userd_read_gp_put(p);
+	return true;
+}
+
+void pbdma_load(struct pbdma *p, uint32_t chid)
+{
+	p->chid = (int)chid;
+	p->h->chan[chid].pbdma = (int8_t)p->id;
+	p->state = PBS_LOADING;
+	p->ev = 0;
+	arm_step(p, HOST_NS_CTXSW);
+}
+
+void pbdma_save(struct pbdma *p)
+{
+	if (p->chid < 0)
+		return;
+	struct host *h = p->h;
+	struct chan *c = cur_chan(p);
+	if (p->ev)
+		sched_cancel(h->gpu, p->ev);
+	p->ev = 0;
+	if (p->state == PBS_RUN) {
+		decoder_save(p);
+		unsigned target;
+		uint64_t a = inst_addr(p, &target);
+		uint32_t ramfc[RAMFC_BYTES / 4];
+		nvm_aperture ap = target >= 2 ? NVM_AP_SYSMEM : NVM_AP_VRAM;
+		if (!mem_read(&h->gpu->mem[ap], a, ramfc, sizeof(ramfc))) {
+			for (unsigned i = 0; i <= PBR_RAMFC_LAST; i++)
+				ramfc[pbdma_regs[i].offset / 4] = p->r[i];
+			mem_write(&h->gpu->mem[ap], a, ramfc, sizeof(ramfc));
+		}
+		userd_writeback(p);
+		h->stats.ctx_saves++;
+		emit(h->gpu, NVM_EV_TRACE, "pbdma", "ctx_save", (uint64_t)p->chid, p->id, "PBDMA %u: channel %d saved",
+		     p->id, p->chid);
+	}
+	host_set_chan_status(h, (uint32_t)p->chid,
+	                     c->acq_wait                                           ? PCCSR_STATUS_PENDING_ACQUIRE
+	                     : c->work && host_chan_runnable(h, (uint32_t)p->chid) ? PCCSR_STATUS_PENDING
+	                                                                           : PCCSR_STATUS_IDLE);
+	c->pbdma = -1;
+	p->chid = -1;
+	p->state = PBS_IDLE;
+	set_status(p, false);
+}
+
+void pbdma_kick(struct pbdma *p)
+{
+	if (p->state == PBS_RUN && !pbdma_stalled(p))
+		arm_step(p, 0);
+}
+
+/* ---------------------------------------------------------------- the step */
+
+static void step(nvm_gpu *gpu, void *ctx, uint64_t arg)
+{
+	(void)arg;
+	struct pbdma *p = ctx;
+	struct host *h = p->h;
+	p->ev = 0;
+	if (p->state == PBS_LOADING) {
+		p->state = PBS_RUN;
+		if (!do_load(p)) {
+			p->state = PBS_IDLE;
+			h->chan[p->chid].pbdma = -1;
+			p->chid = -1;
+			host_schedule(h, p->rl);
+			return;
+		}
+	}
+	if (p->state != PBS_RUN || pbdma_stalled(p))
+		return;
+	struct chan *c = cur_chan(p);
+	p->cost = 0;
+	bool halt = false, idle = false;
+	uint32_t done = 0;
+	/* A method parked in METHOD0 runs first (seed: "Fixing the invalid
+	 * method in METHOD0 (or changing it to NOP) and clearing the interrupt
+	 * will allow the PBDMA unit to continue"). */
+	uint32_t m0 = p->r[PBR_METHOD0];
+	if (FIELD_GET(m0, 31, 31)) {
+		p->r[PBR_METHOD0] = m0 & ~(1u << 31);
+		if (exec_one(p, FIELD_GET(m0, 18, 16), FIELD_GET(m0, 13, 2) << 2, p->r[PBR_DATA0]))
+			halt = true;
+	}
+	while (!halt && done < HOST_STEP_DWORDS && host_chan_runnable(h, (uint32_t)p->chid)) {
+		if (pb_get(p) < pb_put(p))
+			done += feed_segment(p, HOST_STEP_DWORDS - done, &halt);
+		else if (!next_gp_entry(p, &idle))
+			halt = true;
+		if (pbdma_stalled(p))
+			halt = true;
+	}
+	sched_charge(gpu, done / HOST_WORK_PER_UNIT);
+	if (pbdma_stalled(p))
+		return; /* frozen until software clears the interrupt */
+	if (idle) {
+		c->work = false;
+		userd_writeback(p);
+	}
+	if (halt || !host_chan_runnable(h, (uint32_t)p->chid) || c->acq_wait) {
+		host_schedule(h, p->rl);
+		return;
+	}
+	arm_step(p, p->cost ? p->cost : 1);
+}

@@ -1,0 +1,168 @@
+/*
+ * Lua methods of the Volta Host (include/nvmodel/host.h):
+ *
+ *   gpu:host_log(engine [, first [, max]])  -- {{time_ns, chid, subch, cls, method, data}, ...}
+ *   gpu:host_log_total(engine)              -- methods the engine received since open
+ *   gpu:host_log_config(engine, cap)        -- ring size, 0 = count only
+ *   gpu:host_log_clear(engine)
+ *   gpu:host_channel(chid)                  -- {bound, enabled, status, busy, pbdma_faulted, ...}
+ *   gpu:host_stats()                        -- {doorbells, ctx_loads, methods, ...}
+ *
+ * Engines: "gr", "grce", "ce2".."ce8". Everything else a driver does goes
+ * through gpu:wr32 / gpu:mem_* exactly as on hardware.
+ */
+#include <stdint.h>
+
+#include "nvmodel/host.h"
+#include "scn_internal.h"
+
+static void set_int(lua_State *L, const char *k, lua_Integer v)
+{
+	lua_pushinteger(L, v);
+	lua_setfield(L, -2, k);
+}
+
+static const char *check_engine(lua_State *L, nvm_gpu *gpu, int idx)
+{
+	const char *e = luaL_checkstring(L, idx);
+	size_t n;
+	nvm_status st = nvm_host_log_read(gpu, e, 0, NULL, 0, &n, NULL);
+	if (st)
+		scn_error(L, "unknown engine '%s' (gr, grce, ce2..ce8 on gv100)", e);
+	return e;
+}
+
+static int l_host_log(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	const char *e = check_engine(L, gpu, 2);
+	size_t first = lua_isnoneornil(L, 3) ? 0 : (size_t)scn_checkrange(L, 3, 0, INT32_MAX);
+	size_t max = lua_isnoneornil(L, 4) ? 65536 : (size_t)scn_checkrange(L, 4, 0, 1 << 24);
+	lua_newtable(L);
+	nvm_host_method buf[256];
+	size_t got = 0, n;
+	while (got < max) {
+		size_t want = max - got < 256 ? max - got : 256;
+		if (nvm_host_log_read(gpu, e, first + got, buf, want, &n, NULL) || !n)
+			break;
+		for (size_t i = 0; i < n; i++) {
+			lua_createtable(L, 0, 6);
+			set_int(L, "time_ns", (lua_Integer)buf[i].time_ns);
+			set_int(L, "chid", buf[i].chid);
+			set_int(L, "subch", buf[i].subch);
+			set_int(L, "cls", buf[i].cls);
+			set_int(L, "method", buf[i].method);
+			set_int(L, "data", buf[i].data);
+			lua_rawseti(L, -2, (lua_Integer)(got + i + 1));
+		}
+		got += n;
+	}
+	return 1;
+}
+
+static int l_host_log_total(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	const char *e = check_engine(L, gpu, 2);
+	size_t n;
+	uint64_t total = 0;
+	nvm_host_log_read(gpu, e, 0, NULL, 0, &n, &total);
+	lua_pushinteger(L, (lua_Integer)total);
+	return 1;
+}
+
+static int l_host_log_config(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	const char *e = check_engine(L, gpu, 2);
+	lua_Integer cap = scn_checkrange(L, 3, 0, 1 << 24);
+	if (nvm_host_log_config(gpu, e, (size_t)cap))
+		scn_error(L, "host_log_config: out of memory for %lld entries", (long long)cap);
+	return 0;
+}
+
+static int l_host_log_clear(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	nvm_host_log_clear(gpu, check_engine(L, gpu, 2));
+	return 0;
+}
+
+static int l_host_channel(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	uint32_t chid = (uint32_t)scn_checkrange(L, 2, 0, 4095);
+	nvm_host_channel c;
+	if (nvm_host_channel_info(gpu, chid, &c))
+		scn_error(L, "host_channel: this chip has no Volta Host");
+	static const char *const status_names[16] = { "IDLE",
+		                                      "PENDING",
+		                                      "PENDING_CTX_RELOAD",
+		                                      "PENDING_ACQUIRE",
+		                                      "PENDING_ACQ_CTX_RELOAD",
+		                                      "ON_PBDMA",
+		                                      "ON_PBDMA_AND_ENG",
+		                                      "ON_ENG",
+		                                      "ON_ENG_PENDING_ACQUIRE",
+		                                      "ON_ENG_PENDING",
+		                                      "ON_PBDMA_CTX_RELOAD",
+		                                      "ON_PBDMA_AND_ENG_CTX_RELOAD",
+		                                      "ON_ENG_CTX_RELOAD",
+		                                      "ON_ENG_PENDING_CTX_RELOAD",
+		                                      "ON_ENG_PENDING_ACQ_CTX_RELOAD",
+		                                      "?" };
+	lua_createtable(L, 0, 14);
+	set_int(L, "chid", c.chid);
+	lua_pushboolean(L, c.bound);
+	lua_setfield(L, -2, "bound");
+	lua_pushboolean(L, c.enabled);
+	lua_setfield(L, -2, "enabled");
+	lua_pushstring(L, status_names[c.status & 15]);
+	lua_setfield(L, -2, "status");
+	lua_pushboolean(L, c.busy);
+	lua_setfield(L, -2, "busy");
+	lua_pushboolean(L, c.pbdma_faulted);
+	lua_setfield(L, -2, "pbdma_faulted");
+	lua_pushboolean(L, c.eng_faulted);
+	lua_setfield(L, -2, "eng_faulted");
+	set_int(L, "runlist", c.runlist);
+	set_int(L, "tsgid", c.tsgid);
+	set_int(L, "pbdma", c.pbdma);
+	set_int(L, "inst", (lua_Integer)c.inst);
+	set_int(L, "inst_target", c.inst_target);
+	set_int(L, "methods", (lua_Integer)c.methods);
+	return 1;
+}
+
+static int l_host_stats(lua_State *L)
+{
+	nvm_host_stats s;
+	if (nvm_host_get_stats(scn_checkgpu(L, 1), &s))
+		scn_error(L, "host_stats: this chip has no Volta Host");
+	const struct {
+		const char *k;
+		uint64_t v;
+	} f[] = {
+		{ "doorbells", s.doorbells },       { "runlist_submits", s.runlist_submits },
+		{ "ctx_loads", s.ctx_loads },       { "ctx_saves", s.ctx_saves },
+		{ "gp_entries", s.gp_entries },     { "pb_dwords", s.pb_dwords },
+		{ "methods", s.methods },           { "host_methods", s.host_methods },
+		{ "sw_methods", s.sw_methods },     { "sem_releases", s.sem_releases },
+		{ "sem_acquires", s.sem_acquires }, { "acquire_waits", s.acquire_waits },
+		{ "pbdma_intrs", s.pbdma_intrs },   { "sched_errors", s.sched_errors },
+	};
+	lua_createtable(L, 0, (int)(sizeof(f) / sizeof(f[0])));
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		set_int(L, f[i].k, (lua_Integer)f[i].v);
+	return 1;
+}
+
+const luaL_Reg scn_host_methods[] = {
+	{ "host_log", l_host_log },
+	{ "host_log_total", l_host_log_total },
+	{ "host_log_config", l_host_log_config },
+	{ "host_log_clear", l_host_log_clear },
+	{ "host_channel", l_host_channel },
+	{ "host_stats", l_host_stats },
+	{ NULL, NULL },
+};

@@ -1,0 +1,18 @@
+// 0x41 bytes: one more than the nv17 code RAM holds (0x40).
+	.b32 0x7f7f7f7f
+	.b32 0x7f7f7f7f
+	.b32 0x7f7f7f7f
+	.b32 0x7f7f7f7f
+	.b32 0x7f7f7f7f
+	.b32 0x7f7f7f7f
+	.b32 0x7f7f7f7f
+	.b32 0x7f7f7f7f
+	.b32 0x7f7f7f7f
+	.b32 0x7f7f7f7f
+	.b32 0x7f7f7f7f
+	.b32 0x7f7f7f7f
+	.b32 0x7f7f7f7f
+	.b32 0x7f7f7f7f
+	.b32 0x7f7f7f7f
+	.b32 0x7f7f7f7f
+	exit

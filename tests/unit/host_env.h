@@ -1,0 +1,211 @@
+/*
+ * Test environment for the Volta Host: builds, in simulated memory, what a
+ * driver builds (volta-facts.md section 3, "the same steps, as nouveau does
+ * them for Volta"): page tables, instance blocks with RAMFC, USERD, GPFIFO
+ * rings, pushbuffers and runlists, and pokes the registers as it does.
+ * Include after cmocka.h and bar0.h.
+ */
+#ifndef TEST_HOST_ENV_H
+#define TEST_HOST_ENV_H
+
+#include <string.h>
+
+#include "mmu_pt.h"
+#include "nvmodel/host.h"
+#include "nvmodel/pushbuf.h"
+
+#define ENV_GP_ENTRIES 64u /* LIMIT2 6 */
+#define ENV_PB_BYTES   0x10000u
+
+struct env_chan {
+	uint32_t chid;
+	uint64_t inst, userd, gpfifo_va, pb_va;
+	uint64_t gpfifo_pa, pb_pa;
+	uint32_t gp_put;
+	uint32_t pb_used; /* bytes of the PB area written */
+};
+
+struct env {
+	nvm_gpu *gpu;
+	struct ptb pt;
+	uint64_t va_next;
+	struct env_chan ch[8];
+};
+
+static inline uint64_t env_alloc(struct env *e, uint64_t size, uint64_t align)
+{
+	return ptb_alloc(&e->pt, size, align);
+}
+
+/* Maps size bytes of fresh VRAM (4 KiB pages) at the next VA. */
+static inline uint64_t env_map(struct env *e, uint64_t size, uint64_t *pa)
+{
+	uint64_t va = e->va_next, p = env_alloc(e, size, 4096);
+	for (uint64_t o = 0; o < size; o += 4096)
+		ptb_map(&e->pt, va + o, 4096, ptb_pte(p + o, 0, 0, 0));
+	e->va_next += (size + 0xffff) & ~0xffffull;
+	*pa = p;
+	return va;
+}
+
+static inline void env_init(struct env *e)
+{
+	memset(e, 0, sizeof(*e));
+	nvm_config cfg = { .chip = "gv100", .vram_size = 64ull << 20, .sysmem_size = 64ull << 20 };
+	assert_int_equal(nvm_open(&cfg, &e->gpu), NVM_OK);
+	ptb_init(&e->pt, e->gpu, NVM_AP_VRAM, 0x100000);
+	e->va_next = 0x200000000ull;
+}
+
+static inline void env_fini(struct env *e)
+{
+	nvm_close(e->gpu);
+}
+
+/* RAMFC as gv100_chan_ramfc_write writes it (volta-facts.md section 3),
+ * plus NV_RAMFC_TARGET ENG_CTX_VALID / CE_CTX_VALID. */
+static inline void env_ramfc(struct env *e, struct env_chan *c)
+{
+	nvm_gpu *g = e->gpu;
+	uint64_t f = c->inst;
+	nvm_mem_wr32(g, NVM_AP_VRAM, f + 0x008, (uint32_t)c->userd); /* USERD, TARGET VID_MEM */
+	nvm_mem_wr32(g, NVM_AP_VRAM, f + 0x00c, (uint32_t)(c->userd >> 32));
+	nvm_mem_wr32(g, NVM_AP_VRAM, f + 0x010, 0x0000face); /* SIGNATURE */
+	nvm_mem_wr32(g, NVM_AP_VRAM, f + 0x030, 0x7ffff902); /* ACQUIRE */
+	nvm_mem_wr32(g, NVM_AP_VRAM, f + 0x048, (uint32_t)c->gpfifo_va);
+	nvm_mem_wr32(g, NVM_AP_VRAM, f + 0x04c, (uint32_t)(c->gpfifo_va >> 32) | (6u << 16)); /* LIMIT2 */
+	nvm_mem_wr32(g, NVM_AP_VRAM, f + 0x084, 0x20400000);                                  /* PB_HEADER */
+	nvm_mem_wr32(g, NVM_AP_VRAM, f + 0x094, 0x30000fff);                                  /* SUBDEVICE */
+	nvm_mem_wr32(g, NVM_AP_VRAM, f + 0x0ac, 3u << 16); /* TARGET: ENG_CTX_VALID, CE_CTX_VALID */
+	nvm_mem_wr32(g, NVM_AP_VRAM, f + 0x0e4, 0x20);     /* HCE_CTRL */
+	nvm_mem_wr32(g, NVM_AP_VRAM, f + 0x0e8, c->chid);
+	nvm_mem_wr32(g, NVM_AP_VRAM, f + 0x0f4, 0x1100); /* CONFIG: USERD_WRITEBACK, PRIVILEGED */
+	nvm_mem_wr32(g, NVM_AP_VRAM, f + 0x0f8, 0x10003080);
+}
+
+/* A channel: instance block, USERD, GPFIFO and PB area; bound and enabled. */
+static inline struct env_chan *env_chan(struct env *e, unsigned slot, uint32_t chid)
+{
+	struct env_chan *c = &e->ch[slot];
+	c->chid = chid;
+	c->inst = env_alloc(e, 4096, 4096);
+	c->userd = env_alloc(e, 512, 512);
+	c->gpfifo_va = env_map(e, ENV_GP_ENTRIES * 8, &c->gpfifo_pa);
+	c->pb_va = env_map(e, ENV_PB_BYTES, &c->pb_pa);
+	ptb_ramin(e->gpu, NVM_AP_VRAM, c->inst, 0, e->pt.pdb, 0, 0);
+	env_ramfc(e, c);
+	wr(e->gpu, 0x800000 + chid * 8, 0x80000000u | (uint32_t)(c->inst >> 12)); /* bind */
+	wr(e->gpu, 0x800004 + chid * 8, 0x400);                                   /* ENABLE_SET */
+	return c;
+}
+
+/* Runlist entries as nouveau writes them (TIMEOUT 128, SCALE 3 unless given). */
+static inline void env_rl_tsg(uint32_t *w, uint32_t tsgid, uint32_t len, uint32_t timeout, uint32_t scale)
+{
+	w[0] = (timeout << 24) | (scale << 16) | 1;
+	w[1] = len;
+	w[2] = tsgid;
+	w[3] = 0;
+}
+
+static inline void env_rl_chan(uint32_t *w, const struct env_chan *c, uint32_t runq)
+{
+	w[0] = (uint32_t)c->userd | runq << 1;
+	w[1] = (uint32_t)(c->userd >> 32);
+	w[2] = (uint32_t)c->inst | c->chid;
+	w[3] = (uint32_t)(c->inst >> 32);
+}
+
+/* Writes n 16-byte entries at a fresh 4K and commits them on runlist id. */
+static inline void env_submit(struct env *e, unsigned id, const uint32_t *w, uint32_t n)
+{
+	uint64_t a = env_alloc(e, n ? n * 16 : 16, 4096);
+	nvm_mem_write(e->gpu, NVM_AP_VRAM, a, w, n * 16);
+	wr(e->gpu, 0x2270, (uint32_t)(a >> 12));
+	wr(e->gpu, 0x2274, id << 20 | n);
+}
+
+/* One TSG holding the given channels, on runlist id. */
+static inline void env_submit_tsg(struct env *e, unsigned id, uint32_t tsgid, struct env_chan **chs, unsigned n)
+{
+	uint32_t w[4 * 9];
+	env_rl_tsg(w, tsgid, n, 128, 3);
+	for (unsigned i = 0; i < n; i++)
+		env_rl_chan(&w[4 * (i + 1)], chs[i], 0);
+	env_submit(e, id, w, n + 1);
+}
+
+/* Appends PB words to the channel's PB area; returns their VA. */
+static inline uint64_t env_pb(struct env *e, struct env_chan *c, const uint32_t *w, uint32_t n)
+{
+	uint64_t va = c->pb_va + c->pb_used;
+	assert_true(c->pb_used + n * 4 <= ENV_PB_BYTES);
+	nvm_mem_write(e->gpu, NVM_AP_VRAM, c->pb_pa + c->pb_used, w, n * 4);
+	c->pb_used += n * 4;
+	return va;
+}
+
+/* Writes a GP entry (volta-facts.md a) at GP_PUT and advances GP_PUT. */
+static inline void env_gp_raw(struct env *e, struct env_chan *c, uint32_t e0, uint32_t e1)
+{
+	uint64_t a = c->gpfifo_pa + (uint64_t)c->gp_put * 8;
+	nvm_mem_wr32(e->gpu, NVM_AP_VRAM, a, e0);
+	nvm_mem_wr32(e->gpu, NVM_AP_VRAM, a + 4, e1);
+	c->gp_put = (c->gp_put + 1) % ENV_GP_ENTRIES;
+}
+
+static inline void env_gp(struct env *e, struct env_chan *c, uint64_t va, uint32_t ndw, uint32_t flags_e1)
+{
+	env_gp_raw(e, c, (uint32_t)va, (uint32_t)(va >> 32) | ndw << 10 | flags_e1);
+}
+
+/* USERD GP_PUT (+0x8C), then the doorbell (NOTIFY_CHANNEL_PENDING = chid). */
+static inline void env_kick(struct env *e, struct env_chan *c)
+{
+	nvm_mem_wr32(e->gpu, NVM_AP_VRAM, c->userd + 0x8c, c->gp_put);
+	wr(e->gpu, 0x810090, c->chid);
+}
+
+/* Pushes words as one segment and kicks. */
+static inline void env_push(struct env *e, struct env_chan *c, const uint32_t *w, uint32_t n)
+{
+	uint64_t va = env_pb(e, c, w, n);
+	env_gp(e, c, va, n, 0);
+	env_kick(e, c);
+}
+
+static inline const char *env_run(struct env *e, uint64_t ns)
+{
+	return nvm_run_status_str(nvm_run(e->gpu, &(nvm_run_opts){ .ns = ns, .flags = NVM_RUN_UNTIL_IDLE }));
+}
+
+static inline uint32_t env_userd(struct env *e, struct env_chan *c, uint32_t off)
+{
+	uint32_t v = 0;
+	nvm_mem_rd32(e->gpu, NVM_AP_VRAM, c->userd + off, &v);
+	return v;
+}
+
+static inline uint32_t env_mem(struct env *e, uint64_t pa)
+{
+	uint32_t v = 0;
+	nvm_mem_rd32(e->gpu, NVM_AP_VRAM, pa, &v);
+	return v;
+}
+
+/* Method headers (seed 000 section 6). */
+#define HDR_INC(subch, mthd, n)  (0x20000000u | (uint32_t)(n) << 16 | (uint32_t)(subch) << 13 | (uint32_t)(mthd) >> 2)
+#define HDR_NINC(subch, mthd, n) (0x60000000u | (uint32_t)(n) << 16 | (uint32_t)(subch) << 13 | (uint32_t)(mthd) >> 2)
+#define HDR_IMMD(subch, mthd, v) (0x80000000u | (uint32_t)(v) << 16 | (uint32_t)(subch) << 13 | (uint32_t)(mthd) >> 2)
+
+/* The GR log, as an array. */
+static inline size_t env_log(struct env *e, const char *eng, nvm_host_method *out, size_t max)
+{
+	size_t n = 0;
+	assert_int_equal(nvm_host_log_read(e->gpu, eng, 0, out, max, &n, NULL), NVM_OK);
+	return n;
+}
+
+#define PB0 0x40000u /* NV_PPBDMA registers of PBDMA 0 */
+
+#endif
