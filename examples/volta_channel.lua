@@ -3,9 +3,10 @@
 -- pushbuffer segment that releases a semaphore. The builder writes memory
 -- and registers exactly as nouveau does (docs/scenarios.md "Volta builder").
 --
--- The script then checks what was written, by reading it back as a driver
--- developer would when debugging: the GP entry, GP_PUT in USERD, the
--- segment's bytes seen through the channel's page tables.
+-- The script checks what was written, by reading it back as a driver
+-- developer would when debugging (the GP entry, GP_PUT in USERD, the
+-- segment's bytes seen through the channel's page tables), then runs the GPU
+-- and checks the release and USERD's GP_GET.
 
 local volta = require "nvmodel.volta"
 
@@ -38,7 +39,9 @@ check(vm:read(va, 28) == nvmodel.pb_asm(string.format("inc 0 0x5c 0x%x 0x%x 0xca
                                                       sem & 0xffffffff, sem >> 32)),
       "segment bytes in memory")
 
--- Let the GPU run. Once the Host runs channels, the release writes 0xcafe:
--- check(vm:rd32(sem) == 0xcafe, "semaphore released")
+-- Let the GPU run: the Host fetches the GP entry and the segment through the
+-- channel's page tables and executes the release.
 print("run:", gpu:run{ ns = 100000, idle = true })
 print(string.format("semaphore: 0x%x", vm:rd32(sem)))
+check(vm:rd32(sem) == 0xcafe, "semaphore released")
+check(ch:read_userd("GP_GET") == ch:read_userd("GP_PUT"), "USERD GP_GET caught up with GP_PUT")

@@ -739,10 +739,15 @@ static nvm_status host_create(nvm_gpu *gpu, const void *data, void **state)
 			p->rl = rl;
 			p->runq = q;
 			rl->pb[q] = p;
-			h->pbdma_map_vals[p->id] |= 1u << i;
 		}
 	}
-	return st ? st : add_regs(h);
+	if (!st)
+		st = add_regs(h);
+	/* NV_PFIFO_PBDMA_MAP(i) RUNLISTS 15:0 (after bus_add set the resets) */
+	for (unsigned i = 0; !st && i < h->chip->nrunlist; i++)
+		for (unsigned q = 0; q < h->rl[i].desc->npbdma; q++)
+			h->pbdma_map_vals[h->rl[i].pb[q]->id] |= 1u << i;
+	return st;
 }
 
 static bool host_busy(void *state)

@@ -464,6 +464,10 @@ function M.instance(gpu, ap, addr, opts)
   w(0x04c, hi32(gpfifo) | limit2 << 16) -- GP_BASE_HI: OFFSET 7:0, LIMIT2 20:16 = log2(entries)
   w(0x084, 0x20400000) -- PB_HEADER: TYPE 31:29 = INC, FIRST 22:22 = TRUE
   w(0x094, 0x30000000 | subdevice) -- SUBDEVICE: ID 11:0, STATUS 28:28 = ACTIVE, CHANNEL_DMA 29:29 = ENABLE
+  -- TARGET: ENG_CTX_VALID 16:16 and CE_CTX_VALID 17:17, as nouveau sets them once the engine
+  -- context / CE method buffer exist (volta-facts.md section 3); without them an engine method
+  -- raises PBDMA INTR_1 CTXNOTVALID. `ctx_valid = false` leaves them clear.
+  w(0x0ac, o.ctx_valid == false and 0 or 0x30000)
   w(0x0e4, priv and 0x20 or 0) -- HCE_CTRL: HCE_PRIV_MODE 5:5
   w(0x0e8, chid) -- dword 58: UNVERIFIED: not named in the gv100 manual; nouveau writes the chid
   w(0x0f4, 0x1000 | (priv and 0x100 or 0)) -- CONFIG: USERD_WRITEBACK 12:12 = ENABLE, AUTH_LEVEL 8:8

@@ -216,6 +216,7 @@ local function ramfc(userd, userd_target, gpfifo, limit2, chid, o)
     [0x04c] = gpfifo >> 32 | limit2 << 16, -- GP_BASE_HI: OFFSET 7:0, LIMIT2 20:16
     [0x084] = 0x20400000, -- PB_HEADER
     [0x094] = 0x30000000 | (o.subdevice or 0xfff), -- SUBDEVICE
+    [0x0ac] = 0x30000, -- TARGET: ENG_CTX_VALID 16:16, CE_CTX_VALID 17:17
     [0x0e4] = priv and 0x20 or 0, -- HCE_CTRL
     [0x0e8] = chid, -- dword 58
     [0x0f4] = priv and 0x1100 or 0x1000, -- CONFIG

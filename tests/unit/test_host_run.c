@@ -520,6 +520,16 @@ static void timeslices(void **state)
 		switches += log[i].chid != log[i - 1].chid;
 	assert_true(switches >= 1);
 	assert_true(log[0].chid != log[n - 1].chid || switches >= 2);
+	/* The method sequence interrupted by a switch was saved in RAMFC
+	 * (PB_HEADER / PB_COUNT) and continued in order (seed 000 section 3). */
+	uint32_t next[3] = { 0, 1, 1 };
+	for (size_t i = 0; i < n; i++) {
+		uint32_t ch = log[i].chid;
+		assert_int_equal(log[i].method, ch == 1 ? 0x200 : 0x204);
+		assert_int_equal(log[i].data, next[ch]++);
+	}
+	assert_int_equal(next[1], 3001);
+	assert_int_equal(next[2], 3001);
 	env_fini(&e);
 }
 
@@ -542,6 +552,133 @@ static void bad_doorbell_and_runlist_id(void **state)
 	env_fini(&e);
 }
 
+/* Seed 000 section 5: RUNQUEUE_SELECTOR 1 runs the channel on the GR
+ * runlist's second PBDMA (1); on a copy-engine runlist with one PBDMA it
+ * falls back to the first. */
+static void runqueue_selector(void **state)
+{
+	(void)state;
+	struct env e;
+	env_init(&e);
+	struct env_chan *a = env_chan(&e, 0, 20), *b = env_chan(&e, 1, 21);
+	uint32_t w[8];
+	env_rl_tsg(w, 1, 1, 128, 3);
+	env_rl_chan(w + 4, a, 1);
+	env_submit(&e, 0, w, 2);
+	env_rl_tsg(w, 2, 1, 128, 3);
+	env_rl_chan(w + 4, b, 1);
+	env_submit(&e, 1, w, 2);
+	env_run(&e, 100000);
+	uint32_t pb[] = { HDR_INC(0, 0x200, 1), 1, HDR_INC(5, 0x100, 1), 2 };
+	env_push(&e, a, pb, 4);
+	env_push(&e, b, pb, 4);
+	env_run(&e, 100000);
+	/* the software method stops each channel on its PBDMA */
+	assert_int_equal(rd(e.gpu, PB0 + 0x2000 + 0x108), 1u << 23);     /* PBDMA 1 */
+	assert_int_equal(rd(e.gpu, PB0 + 0x2000 + 0x120), 20);           /* NV_PPBDMA_CHANNEL */
+	assert_int_equal(rd(e.gpu, PB0 + 2 * 0x2000 + 0x108), 1u << 23); /* PBDMA 2: runlist 1 */
+	assert_int_equal(rd(e.gpu, PB0 + 2 * 0x2000 + 0x120), 21);
+	assert_int_equal(rd(e.gpu, 0x3084) & 0xfff, 20);      /* NV_PFIFO_PBDMA_STATUS(1) ID */
+	assert_int_equal(rd(e.gpu, 0x2390 + 4 * 2), 1u << 1); /* PBDMA_MAP(2): runlist 1 */
+	nvm_host_method log[4];
+	assert_int_equal(env_log(&e, "ce2", log, 4), 1);
+	env_fini(&e);
+}
+
+/* GP entry LEVEL SUBROUTINE leaves TOP_LEVEL_GET alone (volta-facts.md a,
+ * silicon H100); FETCH_CONDITIONAL segments are skipped while
+ * SUBDEVICE_STATUS is inactive (dev_pbdma PB_FETCH). */
+static void levels_and_conditional_fetch(void **state)
+{
+	(void)state;
+	struct env e;
+	struct env_chan *c = one_channel(&e);
+	uint32_t main_pb[] = { HDR_INC(0, 0x200, 1), 1 };
+	uint32_t sub_pb[] = { HDR_INC(0, 0x204, 1), 2, 0x00010000u /* SSDM 0: inactive */ };
+	uint32_t cond_pb[] = { HDR_INC(0, 0x208, 1), 3 };
+	uint64_t m = env_pb(&e, c, main_pb, 2), s = env_pb(&e, c, sub_pb, 3), k = env_pb(&e, c, cond_pb, 2);
+	env_gp(&e, c, m, 2, 0);
+	env_gp(&e, c, s, 3, 1u << 9); /* LEVEL SUBROUTINE */
+	env_gp_raw(&e, c, (uint32_t)k | 1u /* FETCH CONDITIONAL */, (uint32_t)(k >> 32) | 2u << 10);
+	env_kick(&e, c);
+	assert_string_equal(env_run(&e, 100000), "idle");
+	nvm_host_method log[4];
+	assert_int_equal(env_log(&e, "gr", log, 4), 2);            /* the conditional segment was skipped */
+	assert_int_equal(env_userd(&e, c, 0x58), (uint32_t)m + 8); /* TOP_LEVEL_GET: end of the main segment */
+	assert_int_equal(env_userd(&e, c, 0x44), (uint32_t)s + 12);
+	env_fini(&e);
+}
+
+/* dev_fifo SCHED_DISABLE holds new loads; PREEMPT saves the channel. */
+static void sched_disable_and_preempt(void **state)
+{
+	(void)state;
+	struct env e;
+	struct env_chan *c = one_channel(&e);
+	wr(e.gpu, 0x2630, 1); /* runlist 0 */
+	uint32_t pb[] = { HDR_INC(0, 0x200, 1), 1 };
+	env_push(&e, c, pb, 2);
+	env_run(&e, 100000);
+	nvm_host_method log[4];
+	assert_int_equal(env_log(&e, "gr", log, 4), 0);
+	wr(e.gpu, 0x2630, 0);
+	env_run(&e, 100000);
+	assert_int_equal(env_log(&e, "gr", log, 4), 1);
+	/* a software method keeps the channel loaded; software preempts the channel after clearing */
+	uint32_t sw[] = { HDR_INC(5, 0x100, 1), 9, HDR_INC(0, 0x204, 1), 2 };
+	env_push(&e, c, sw, 4);
+	env_run(&e, 100000);
+	nvm_host_channel info;
+	nvm_host_channel_info(e.gpu, 5, &info);
+	assert_int_equal(info.pbdma, 0);
+	wr(e.gpu, PB0 + 0xc0, 0);
+	wr(e.gpu, PB0 + 0x108, 1u << 23);
+	wr(e.gpu, 0x2630, 1);                             /* hold it */
+	wr(e.gpu, 0x2634, 5);                             /* PREEMPT channel 5 */
+	assert_int_equal(rd(e.gpu, 0x2634) >> 20 & 1, 0); /* PENDING done */
+	nvm_host_channel_info(e.gpu, 5, &info);
+	assert_int_equal(info.pbdma, -1);
+	env_run(&e, 100000);
+	assert_int_equal(env_log(&e, "gr", log, 4), 1);
+	wr(e.gpu, 0x2630, 0);
+	assert_string_equal(env_run(&e, 100000), "idle");
+	assert_int_equal(env_log(&e, "gr", log, 4), 2);
+	env_fini(&e);
+}
+
+/* Seed 000 section 6: subchannel 4 on the GR runlist goes to GRCOPY; the
+ * switch between GR and GRCOPY is traced. */
+static int switches;
+static void count_switch(void *user, const nvm_event *ev)
+{
+	(void)user;
+	switches += !strcmp(ev->code, "subch_switch");
+}
+
+static void grcopy_subchannel(void **state)
+{
+	(void)state;
+	struct env e;
+	struct env_chan *c = one_channel(&e);
+	switches = 0;
+	nvm_hook_add(e.gpu, NVM_EV_MASK(NVM_EV_TRACE), count_switch, NULL, NULL);
+	uint32_t pb[] = { HDR_INC(0, 0x200, 1), 1, HDR_INC(4, 0x000, 1), 0xc3b5,
+		          HDR_INC(4, 0x400, 1), 2, HDR_INC(0, 0x204, 1), 3 };
+	env_push(&e, c, pb, 8);
+	assert_string_equal(env_run(&e, 100000), "idle");
+	nvm_host_method log[4];
+	assert_int_equal(env_log(&e, "gr", log, 4), 2);
+	assert_int_equal(env_log(&e, "grce", log, 4), 1);
+	assert_int_equal(log[0].cls, 0xc3b5);
+	assert_int_equal(switches, 2);
+	/* a non-copy class on the copy subchannel: INTR_1 HCE_ILLEGAL_CLASS */
+	uint32_t bad[] = { HDR_INC(4, 0x000, 1), 0xc397 };
+	env_push(&e, c, bad, 2);
+	env_run(&e, 100000);
+	assert_int_equal(rd(e.gpu, PB0 + 0x148), 1u << 4);
+	env_fini(&e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -561,6 +698,10 @@ int main(void)
 		cmocka_unit_test(ctx_not_valid),
 		cmocka_unit_test(timeslices),
 		cmocka_unit_test(bad_doorbell_and_runlist_id),
+		cmocka_unit_test(runqueue_selector),
+		cmocka_unit_test(levels_and_conditional_fetch),
+		cmocka_unit_test(sched_disable_and_preempt),
+		cmocka_unit_test(grcopy_subchannel),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
