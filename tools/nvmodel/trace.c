@@ -1,3 +1,4 @@
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -36,11 +37,29 @@ static int block_tid(struct trace_writer *t, const char *block)
 	return t->nblocks;
 }
 
+/* Channel residency: a PBDMA's ctx_load / ctx_save events (value = PBDMA)
+ * become a duration slice "channel N" on a track per PBDMA. */
+static void residency(struct trace_writer *t, int gpu_index, const nvm_event *ev)
+{
+	static const char *const tracks[] = { "PBDMA 0",  "PBDMA 1",  "PBDMA 2",  "PBDMA 3", "PBDMA 4",
+		                              "PBDMA 5",  "PBDMA 6",  "PBDMA 7",  "PBDMA 8", "PBDMA 9",
+		                              "PBDMA 10", "PBDMA 11", "PBDMA 12", "PBDMA 13" };
+	bool load = !strcmp(ev->code, "ctx_load");
+	if ((!load && strcmp(ev->code, "ctx_save")) || ev->value >= sizeof(tracks) / sizeof(tracks[0]))
+		return;
+	int tid = block_tid(t, tracks[ev->value]);
+	fprintf(t->f, "%s{\"ph\": \"%s\", \"pid\": %d, \"tid\": %d, \"ts\": %llu.%03llu, \"name\": \"channel %llu\"}",
+	        t->nevents++ ? ",\n" : "", load ? "B" : "E", gpu_index, tid, (unsigned long long)(ev->time_ns / 1000),
+	        (unsigned long long)(ev->time_ns % 1000), (unsigned long long)ev->addr);
+}
+
 void trace_event(void *user, int gpu_index, const nvm_event *ev)
 {
 	struct trace_writer *t = user;
 	if (!t->f)
 		return;
+	if (ev->type == NVM_EV_TRACE && ev->block && !strcmp(ev->block, "pbdma"))
+		residency(t, gpu_index, ev);
 	int tid = block_tid(t, ev->block ? ev->block : "?");
 	fprintf(t->f, "%s{\"ph\": \"i\", \"s\": \"t\", \"pid\": %d, \"tid\": %d, \"ts\": %llu.%03llu, \"cat\": ",
 	        t->nevents++ ? ",\n" : "", gpu_index, tid, (unsigned long long)(ev->time_ns / 1000),
