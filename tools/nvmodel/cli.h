@@ -57,6 +57,11 @@ uint8_t *cli_read_file(const char *path, size_t *len, const char **err);
 /* The same, with "-" meaning standard input. */
 uint8_t *cli_read_input(const char *path, size_t *len, const char **err);
 
+/* Parses hex text (32-bit words separated by spaces, tabs, commas or
+ * newlines, 0x optional) into words. Returns NULL after printing the error
+ * ("PATH:LINE: bad hex word"); caller frees. */
+uint32_t *cli_parse_hex(const char *cmd, const char *path, const uint8_t *buf, size_t len, size_t *nout);
+
 /* Sub-commands. */
 int cmd_demo(int argc, char **argv);
 int cmd_run(int argc, char **argv);
@@ -68,5 +73,6 @@ int cmd_version(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_vm(int argc, char **argv);
 int cmd_fault(int argc, char **argv);
+int cmd_host(int argc, char **argv);
 
 #endif

@@ -16,6 +16,7 @@ const struct command cli_commands[] = {
 	{ "pb", "decode, check and assemble pushbuffers and GP entries", cmd_pb },
 	{ "vm", "walk or dump GPU page tables in a memory image", cmd_vm },
 	{ "fault", "decode GPU fault-buffer packets", cmd_fault },
+	{ "host", "decode and check Volta Host structures (ramin|userd|runlist)", cmd_host },
 	{ "version", "print the version", cmd_version },
 	{ "help", "show help for a command", cmd_help },
 	{ NULL, NULL, NULL },

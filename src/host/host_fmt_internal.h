@@ -1,0 +1,22 @@
+/*
+ * Internal interface of the Host structure decoders (src/host/host_fmt*.c,
+ * public API in include/nvmodel/host_fmt.h).
+ */
+#ifndef NVM_HOST_FMT_INTERNAL_H
+#define NVM_HOST_FMT_INTERNAL_H
+
+#include "core/core.h"
+#include "nvmodel/host_fmt.h"
+
+/* Little-endian dword d of a buffer known to hold it. */
+static inline uint32_t hf_rd32(const uint8_t *p, unsigned d)
+{
+	p += 4u * d;
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* Appends a problem to out[] (when there is room) and counts it. */
+void hf_add(nvm_hf_problem *out, size_t max, size_t *n, nvm_hf_check code, uint32_t where, int sub, const char *field,
+            uint64_t value, uint64_t limit);
+
+#endif
