@@ -30,6 +30,8 @@ enum eng_status {
 	ENG_OK = 0, /* all n methods done */
 	ENG_FAULT,  /* an MMU fault (reported by the GMMU with the engine's id) */
 	ENG_ERROR,  /* the engine rejected a method (launch error, illegal method) */
+	ENG_BUSY,   /* data[first + done] started and needs more time: the Host
+	             * delivers it again (from METHOD0) once res->cost has passed */
 };
 
 struct eng_result {
@@ -79,5 +81,24 @@ void engine_free(struct engine *e);
 /* Appends methods to e's log (shared by every engine that records). */
 void engine_log(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first, uint32_t n);
 nvm_status engine_log_config(struct engine *e, size_t cap);
+
+/* Semaphore reductions (sem.c), the Host's NV_UDMA_SEM_EXECUTE REDUCTION
+ * codes, shared with the copy engine's LAUNCH_DMA SEMAPHORE_REDUCTION. */
+enum sem_red {
+	SEM_RED_IMIN = 0,
+	SEM_RED_IMAX,
+	SEM_RED_IXOR,
+	SEM_RED_IAND,
+	SEM_RED_IOR,
+	SEM_RED_IADD,
+	SEM_RED_INC,
+	SEM_RED_DEC,
+};
+/* Whether reduction red supports the payload size and format (sgn: signed). */
+bool sem_red_valid(unsigned red, bool is64, bool sgn);
+/* The new value of a reduction of v by payload pl (red valid). */
+uint64_t sem_reduce(unsigned red, bool is64, bool sgn, uint64_t v, uint64_t pl);
+/* The copy engine's FADD: f32 v + pl, denormals kept, NaN -> 0x7fffffff. */
+uint32_t sem_fadd32(uint32_t v, uint32_t pl);
 
 #endif

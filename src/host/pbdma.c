@@ -492,39 +492,6 @@ static enum mres set_object(struct pbdma *p, uint32_t subch, uint32_t data)
 	return M_DONE;
 }
 
-/* NV_UDMA_SEM_EXECUTE (gv100_dev_pbdma.ref "Semaphore reduction operations"):
- * which (payload size, format) each reduction supports: bit 0 32-bit
- * unsigned, 1 32-bit signed, 2 64-bit unsigned, 3 64-bit signed. */
-static const uint8_t red_valid[8] = {
-	0xf,
-	/* IMIN */ 0xf,
-	/* IMAX */ 0xf,
-	/* IXOR */ 0xf, /* IAND */
-	0xf,
-	/* IOR */ 0x7, /* IADD: not signed 64-bit */
-	0x1,
-	/* INC: 32-bit unsigned only */ 0x1, /* DEC */
-};
-
-static uint64_t reduce(unsigned op, bool is64, bool sgn, uint64_t v, uint64_t pl)
-{
-	uint64_t mask = is64 ? ~0ull : 0xffffffffull;
-	int64_t sv = is64 ? (int64_t)v : (int64_t)(int32_t)(uint32_t)v;
-	int64_t sp = is64 ? (int64_t)pl : (int64_t)(int32_t)(uint32_t)pl;
-	v &= mask;
-	pl &= mask;
-	switch (op) {
-	case 0: return (sgn ? sv < sp : v < pl) ? v : pl;
-	case 1: return (sgn ? sv > sp : v > pl) ? v : pl;
-	case 2: return v ^ pl;
-	case 3: return v & pl;
-	case 4: return v | pl;
-	case 5: return (v + pl) & mask;
-	case 6: return v >= pl ? 0 : v + 1;
-	default: return (v == 0 || v > pl) ? pl : v - 1;
-	}
-}
-
 static bool acquire_ok(unsigned op, bool is64, uint64_t v, uint64_t pl)
 {
 	uint64_t mask = is64 ? ~0ull : 0xffffffffull;
@@ -600,7 +567,7 @@ static enum mres sem_execute(struct pbdma *p, uint32_t data)
 		bad = "undefined OPERATION 7";
 	else if (op == 6 && red >= 8)
 		bad = "undefined REDUCTION";
-	else if (op == 6 && !((red_valid[red] >> ((is64 ? 2 : 0) + (sgn ? 1 : 0))) & 1u))
+	else if (op == 6 && !sem_red_valid(red, is64, sgn))
 		bad = "reduction not supported for this payload size and format";
 	else if (is64 && (va & 7))
 		bad = "64-bit semaphore not 8-byte aligned";
@@ -634,7 +601,7 @@ static enum mres sem_execute(struct pbdma *p, uint32_t data)
 		park_method(p, 0, 0x6c, data);
 		return acquire_block(p, ap, pa, len, FIELD_GET(data, 12, 12));
 	}
-	uint64_t nv = op == 6 ? reduce(red, is64, sgn, v, pl) : pl;
+	uint64_t nv = op == 6 ? sem_reduce(red, is64, sgn, v, pl) : pl;
 	p->h->stats.sem_releases++;
 	userd_writeback_if_enabled(p);
 	if (ts) {
@@ -730,11 +697,17 @@ static enum mres engine_methods(struct pbdma *p, const pb_run *r, uint32_t first
 	 * ENG_FAULTED and waits for software (the method is kept in METHOD0). */
 	uint32_t k = first + (res.done < n ? res.done : n - 1);
 	park_method(p, r->subch, pb_run_method(r, k), r->data[k]);
+	p->stop_done = res.done;
+	if (st == ENG_BUSY) {
+		/* Not done yet (a long copy): METHOD0 delivers it again after the
+		 * time it has cost so far. */
+		arm_step(p, p->cost);
+		return M_BLOCK;
+	}
 	*host_pccsr_chan(p->h, (uint32_t)p->chid) |= 1u << 23;
 	emit(gpu_of(p), NVM_EV_GUEST_ERROR, "pbdma", "eng_faulted", pb_run_method(r, k), (uint64_t)p->chid,
 	     "channel %d: engine %s %s at method 0x%04x: ENG_FAULTED", p->chid, e->name,
 	     st == ENG_FAULT ? "faulted" : "rejected a method", pb_run_method(r, k));
-	p->stop_done = res.done;
 	return M_BLOCK;
 }
 
