@@ -1,10 +1,963 @@
 /*
- * The copy engine (class C3B5, VOLTA_DMA_COPY_A). Until it is written, copy
- * engines record their methods like GR (docs/host.md).
+ * The copy engine, class C3B5 (VOLTA_DMA_COPY_A): clc3b5.h and
+ * refs/nvidia-gv100/ce-c3b5-facts.md give the methods and fields,
+ * refs/silicon-h100.md "Copy engine" what a real copy engine did where the
+ * class header leaves a choice open (cited as "silicon H100"). docs/host.md
+ * "Copy engine" describes the model.
+ *
+ * Methods are kept per channel (silicon H100: OFFSET_*, PITCH_*, LINE_*,
+ * SET_SEMAPHORE_* and REMAP state persist between launches). LAUNCH_DMA
+ * validates the launch, moves the bytes page by page through mem_span
+ * pointers (one MMU translation per page), releases the semaphore and raises
+ * the non-stall interrupt. A long launch yields (ENG_BUSY) after a bounded
+ * amount of work or when the run budget is spent, and resumes where it
+ * stopped when the Host delivers it again; a fault also keeps the progress,
+ * so clearing ENG_FAULTED continues the launch.
  */
+#include <stdlib.h>
+#include <string.h>
+
 #include "engine.h"
+#include "nvmodel/mmu.h"
+
+/* Virtual-time costs. silicon H100: "about 45 GB/s vidmem to vidmem" for
+ * one launch. UNVERIFIED: the fixed costs of a method, a launch (including
+ * its semaphore) and a line. */
+#define CE_NS_PER_METHOD 1u
+#define CE_NS_LAUNCH     100u
+#define CE_NS_PER_LINE   1u
+#define CE_BYTES_PER_NS  45u
+
+/* Work accounting (the run budget, sched_charge): a piece of a copy costs
+ * its bytes plus CE_TICKS_PER_PIECE ticks; CE_TICKS_PER_UNIT ticks are one
+ * work unit; a delivery does at most CE_UNITS_PER_STEP units (about 4 MiB)
+ * before the launch yields, so long copies interleave with other work in
+ * virtual time. */
+#define CE_TICKS_PER_PIECE 256u
+#define CE_TICKS_PER_UNIT  4096u
+#define CE_UNITS_PER_STEP  1024u
+
+#define CE_NCHAN       4096u /* NV_PFIFO_CFG1_NUM_CHANNELS_INIT */
+#define CE_REMAP_BATCH 256u  /* pixels remapped per batch (<= 4 KiB each way) */
+
+/* Method state, one slot per stored method. */
+enum ce_slot {
+	S_SEM_A,
+	S_SEM_B,
+	S_SEM_PAYLOAD,
+	S_RENDER_A,
+	S_RENDER_B,
+	S_RENDER_C,
+	S_SRC_PHYS,
+	S_DST_PHYS,
+	S_IN_UPPER,
+	S_IN_LOWER,
+	S_OUT_UPPER,
+	S_OUT_LOWER,
+	S_PITCH_IN,
+	S_PITCH_OUT,
+	S_LINE_LENGTH,
+	S_LINE_COUNT,
+	S_CONST_A,
+	S_CONST_B,
+	S_REMAP,
+	S_DST_BLOCK,
+	S_DST_WIDTH,
+	S_DST_HEIGHT,
+	S_DST_DEPTH,
+	S_DST_LAYER,
+	S_DST_ORIGIN_X,
+	S_DST_ORIGIN_Y,
+	S_SRC_BLOCK,
+	S_SRC_WIDTH,
+	S_SRC_HEIGHT,
+	S_SRC_DEPTH,
+	S_SRC_LAYER,
+	S_SRC_ORIGIN_X,
+	S_SRC_ORIGIN_Y,
+	S_COUNT,
+	S_NONE = 0xff,
+};
+
+/* The slots describing one side of a copy (0 source, 1 destination). */
+struct side_slots {
+	uint8_t upper, lower, pitch, phys, block, width, height, layer, ox, oy;
+	unsigned type_bit, layout_bit; /* LAUNCH_DMA SRC/DST_TYPE, SRC/DST_MEMORY_LAYOUT */
+	nvm_mmu_access acc;
+	const char *name;
+};
+static const struct side_slots side_slot[2] = {
+	{ S_IN_UPPER, S_IN_LOWER, S_PITCH_IN, S_SRC_PHYS, S_SRC_BLOCK, S_SRC_WIDTH, S_SRC_HEIGHT, S_SRC_LAYER,
+	  S_SRC_ORIGIN_X, S_SRC_ORIGIN_Y, 12, 7, NVM_MMU_READ, "source" },
+	{ S_OUT_UPPER, S_OUT_LOWER, S_PITCH_OUT, S_DST_PHYS, S_DST_BLOCK, S_DST_WIDTH, S_DST_HEIGHT, S_DST_LAYER,
+	  S_DST_ORIGIN_X, S_DST_ORIGIN_Y, 13, 8, NVM_MMU_WRITE, "destination" },
+};
+
+/* One MMU page of a translation, reused until the address leaves it. */
+struct ce_tlb {
+	bool valid, sparse;
+	nvm_aperture ap;
+	uint64_t lo, hi, pa; /* VA range [lo, hi) maps to pa.. */
+};
+
+/* One side of a launch, resolved from the method state. */
+struct ce_side {
+	uint64_t base, pitch;
+	bool phys, bl;
+	nvm_aperture ap; /* physical target */
+	uint32_t bpp;    /* bytes per unit of LINE_LENGTH_IN: 1, or the remap pixel */
+	/* block linear (SET_*_BLOCK_SIZE, WIDTH, HEIGHT, LAYER, ORIGIN) */
+	unsigned bh, bd; /* block height / depth in GOBs, log2 */
+	uint64_t blocks_x, blocks_y, ox, oy, layer;
+	const struct side_slots *sl;
+	struct ce_tlb tlb;
+};
+
+/* A launch in progress (kept across deliveries: ENG_BUSY, ENG_FAULT). */
+struct ce_job {
+	bool active, copied;
+	uint32_t launch; /* the LAUNCH_DMA data */
+	struct ce_side s[2];
+	uint64_t len, lines; /* units per line (bytes, or pixels with remap), lines */
+	bool remap, back;    /* pixel remap; copy backwards (overlap) */
+	unsigned cs, nsrc, ndst;
+	uint8_t sel[4];      /* DST_X..W */
+	uint8_t konst[2][4]; /* CONST_A/B, little-endian bytes */
+	bool reads_src, keeps_dst;
+	uint64_t line, pos; /* progress: lines done, units of the current line done */
+	uint64_t bytes;     /* bytes written so far (the cost follows it) */
+};
+
+struct ce_chan {
+	uint32_t v[S_COUNT];
+	struct ce_job job;
+};
+
+struct ce {
+	struct ce_chan *chan[CE_NCHAN];
+	uint64_t ticks_rem; /* ticks not yet charged as a whole unit */
+};
+
+/* One delivery of methods. */
+struct ce_x {
+	struct engine *e;
+	const struct eng_src *src;
+	struct ce_chan *c;
+	uint64_t cost;
+	uint64_t ticks, tick_cap;
+};
+
+struct ce_mthd;
+typedef enum eng_status (*ce_fn)(struct ce_x *x, const struct ce_mthd *t, uint32_t data);
+struct ce_mthd {
+	uint16_t addr;
+	uint8_t slot;
+	const char *name;
+	ce_fn fn;
+};
+
+static nvm_gpu *gpu_of(const struct ce_x *x)
+{
+	return x->e->gpu;
+}
+
+/* ---------------------------------------------------------------- errors */
+
+static enum eng_status launch_error(struct ce_x *x, uint32_t data, const char *why)
+{
+	emit(gpu_of(x), NVM_EV_GUEST_ERROR, x->e->name, "launch_error", 0x300, data,
+	     "channel %u: LAUNCH_DMA 0x%08x rejected: %s", x->src->chid, data, why);
+	return ENG_ERROR;
+}
+
+/* A physical address outside its aperture. UNVERIFIED: treated as a fault of
+ * the engine (no MMU packet: nothing was translated), as the Host does. */
+static enum eng_status out_of_range(struct ce_x *x, nvm_aperture ap, uint64_t pa, const char *what)
+{
+	emit(gpu_of(x), NVM_EV_GUEST_ERROR, x->e->name, "pa_out_of_range", pa, (uint64_t)ap,
+	     "channel %u: %s address 0x%llx is outside %s", x->src->chid, what, (unsigned long long)pa,
+	     nvm_aperture_name(ap));
+	return ENG_FAULT;
+}
+
+/* ---------------------------------------------------------------- memory */
+
+/* HUB client ids (volta-facts.md f): CE0 1, CE1 2, CE2 0x18. UNVERIFIED:
+ * CE3..CE8 have no id of their own there and use CE2's. */
+static unsigned hub_client(unsigned mmu_engine_id)
+{
+	unsigned ce = mmu_engine_id - NVM_MMU_ENG_CE0;
+	return ce == 0 ? 1u : ce == 1 ? 2u : 0x18u;
+}
+
+/* Translates va through the channel's MMU into t (one MMU page). */
+static enum eng_status translate(struct ce_x *x, uint64_t va, nvm_mmu_access acc, struct ce_tlb *t)
+{
+	/* UNVERIFIED: copy-engine requests are not privileged and have no
+	 * subcontext (veid -1). */
+	nvm_mmu_request req = {
+		.inst_target = x->src->inst_target,
+		.inst_addr = x->src->inst,
+		.veid = -1,
+		.va = va,
+		.access = acc,
+		.engine_id = x->e->mmu_engine_id,
+		.client_type = NVM_MMU_CLIENT_HUB,
+		.client_id = hub_client(x->e->mmu_engine_id),
+	};
+	nvm_mmu_result res;
+	if (nvm_mmu_translate(gpu_of(x), &req, &res) || res.fault != NVM_MMU_FAULT_NONE)
+		return ENG_FAULT; /* the GMMU reported it with the CE's engine id */
+	if (res.target == NVM_MMU_TGT_PEER) {
+		emit(gpu_of(x), NVM_EV_UNMODELLED, x->e->name, "peer", va, res.pa,
+		     "channel %u: va 0x%llx maps peer memory, which is not modelled", x->src->chid,
+		     (unsigned long long)va);
+		return ENG_ERROR;
+	}
+	uint64_t in_page = va & (res.page_size - 1);
+	*t = (struct ce_tlb){ true,
+		              res.sparse != 0,
+		              res.target == NVM_MMU_TGT_VID ? NVM_AP_VRAM : NVM_AP_SYSMEM,
+		              va - in_page,
+		              va - in_page + res.page_size,
+		              res.pa - in_page };
+	return ENG_OK;
+}
+
+/* Where a side's address lives: aperture and physical address. */
+static enum eng_status locate(struct ce_x *x, struct ce_side *s, uint64_t addr, nvm_aperture *ap, uint64_t *pa,
+                              bool *sparse)
+{
+	if (s->phys) {
+		*ap = s->ap;
+		*pa = addr;
+		*sparse = false;
+		return ENG_OK;
+	}
+	if (!s->tlb.valid || addr < s->tlb.lo || addr >= s->tlb.hi) {
+		enum eng_status st = translate(x, addr, s->sl->acc, &s->tlb);
+		if (st)
+			return st;
+	}
+	*ap = s->tlb.ap;
+	*pa = s->tlb.pa + (addr - s->tlb.lo);
+	*sparse = s->tlb.sparse;
+	return ENG_OK;
+}
+
+/* A pointer into one 4 KiB page of backing store. */
+struct span {
+	uint8_t *p; /* NULL: writes are dropped (sparse) */
+	size_t avail;
+	bool zero; /* reads as zeros and nothing is stored there yet */
+	nvm_aperture ap;
+	uint64_t pa;
+};
+
+static bool in_zero_page(const uint8_t *p)
+{
+	uintptr_t a = (uintptr_t)p, z = (uintptr_t)mem_zero_page;
+	return a >= z && a < z + NVM_PAGE_SIZE;
+}
+
+static enum eng_status side_span(struct ce_x *x, struct ce_side *s, uint64_t addr, bool for_write, struct span *sp)
+{
+	bool sparse;
+	enum eng_status st = locate(x, s, addr, &sp->ap, &sp->pa, &sparse);
+	if (st)
+		return st;
+	size_t off = (size_t)(sp->pa & (NVM_PAGE_SIZE - 1));
+	if (sparse) {
+		/* GMMU: a sparse mapping reads 0 and drops writes, no fault. */
+		sp->p = for_write ? NULL : (uint8_t *)mem_zero_page + off;
+		sp->avail = NVM_PAGE_SIZE - off;
+		sp->zero = true;
+		return ENG_OK;
+	}
+	nvm_status ms = mem_span(&gpu_of(x)->mem[sp->ap], sp->pa, for_write, &sp->p, &sp->avail);
+	if (ms == NVM_ERR_NOMEM) {
+		emit(gpu_of(x), NVM_EV_GUEST_ERROR, x->e->name, "mem_budget", sp->pa, (uint64_t)sp->ap,
+		     "channel %u: no simulated memory left for the %s page at 0x%llx", x->src->chid, s->sl->name,
+		     (unsigned long long)sp->pa);
+		return ENG_ERROR;
+	}
+	if (ms)
+		return out_of_range(x, sp->ap, sp->pa, s->sl->name);
+	sp->zero = in_zero_page(sp->p);
+	return ENG_OK;
+}
+
+static void notify(struct ce_x *x, const struct span *sp, size_t n)
+{
+	struct mem_space *m = &gpu_of(x)->mem[sp->ap];
+	if (m->nwatch) /* the Host's acquires watch semaphore memory */
+		mem_notify_write(m, sp->pa, n);
+}
+
+/* Bytes written: the virtual time follows the running total. */
+static void account(struct ce_x *x, struct ce_job *j, uint64_t n)
+{
+	uint64_t before = (j->bytes + CE_BYTES_PER_NS - 1) / CE_BYTES_PER_NS;
+	j->bytes += n;
+	x->cost += (j->bytes + CE_BYTES_PER_NS - 1) / CE_BYTES_PER_NS - before;
+	x->ticks += n + CE_TICKS_PER_PIECE;
+}
+
+/* ---------------------------------------------------------------- layouts */
+
+/* Block-linear offset of byte x of row y in slice z. A GOB is 64 bytes x 8
+ * rows (512 bytes) laid out in 16-byte pieces: byte x, row y sits at
+ * (x/32)*256 + (y/2)*64 + ((x/16)%2)*32 + (y%2)*16 + x%16. A block is one
+ * GOB wide (SET_*_BLOCK_SIZE WIDTH ONE_GOB), 2^HEIGHT GOBs high and 2^DEPTH
+ * deep, its GOBs in row then slice order; blocks go row by row across the
+ * surface (WIDTH bytes, HEIGHT rows), then slab by slab of 2^DEPTH slices. */
+static uint64_t bl_offset(const struct ce_side *s, uint64_t x, uint64_t y, uint64_t z)
+{
+	uint64_t in_gob = ((x & 32) << 3) | ((y & 6) << 5) | ((x & 16) << 1) | ((y & 1) << 4) | (x & 15);
+	uint64_t gob_row = y >> 3;
+	uint64_t in_block = ((z & ((1ull << s->bd) - 1)) << s->bh) | (gob_row & ((1ull << s->bh) - 1));
+	uint64_t block = ((z >> s->bd) * s->blocks_y + (gob_row >> s->bh)) * s->blocks_x + (x >> 6);
+	return (block << (9 + s->bh + s->bd)) + in_block * 512 + in_gob;
+}
+
+/* Address of byte off of line `line` on a side; *contig bytes from there are
+ * contiguous in the side's address space. */
+static uint64_t side_addr(const struct ce_side *s, uint64_t line, uint64_t off, uint64_t *contig)
+{
+	if (!s->bl) {
+		*contig = UINT64_MAX;
+		return s->base + line * s->pitch + off;
+	}
+	uint64_t bx = s->ox + off;
+	*contig = 16 - (bx & 15);
+	return s->base + bl_offset(s, bx, s->oy + line, s->layer);
+}
+
+static uint64_t min3(uint64_t a, uint64_t b, uint64_t c)
+{
+	uint64_t m = a < b ? a : b;
+	return m < c ? m : c;
+}
+
+/* ---------------------------------------------------------------- moving bytes */
+
+/* Moves up to max bytes from source address sa to destination address da,
+ * within one 4 KiB page on each side; *done tells how many. */
+static enum eng_status move_piece(struct ce_x *x, struct ce_job *j, uint64_t sa, uint64_t da, uint64_t max,
+                                  size_t *done)
+{
+	struct span s, d;
+	enum eng_status st = side_span(x, &j->s[0], sa, false, &s);
+	if (st)
+		return st;
+	size_t m = (size_t)(max < s.avail ? max : s.avail);
+	if (s.zero) {
+		/* Zeros onto memory never written: nothing to store (keeps a huge
+		 * copy of untouched memory from allocating). */
+		st = side_span(x, &j->s[1], da, false, &d);
+		if (st)
+			return st;
+		if (d.zero) {
+			*done = m < d.avail ? m : d.avail;
+			return ENG_OK;
+		}
+	}
+	st = side_span(x, &j->s[1], da, true, &d);
+	if (st)
+		return st;
+	if (m > d.avail)
+		m = d.avail;
+	if (d.p) {
+		memmove(d.p, s.p, m);
+		notify(x, &d, m);
+	}
+	*done = m;
+	return ENG_OK;
+}
+
+static bool spent(const struct ce_x *x)
+{
+	return x->ticks >= x->tick_cap;
+}
+
+/* One line, front to back (any layout, no remap). */
+static enum eng_status line_forward(struct ce_x *x, struct ce_job *j, uint64_t li)
+{
+	while (j->pos < j->len) {
+		if (spent(x))
+			return ENG_BUSY;
+		uint64_t cs, cd;
+		uint64_t sa = side_addr(&j->s[0], li, j->pos, &cs), da = side_addr(&j->s[1], li, j->pos, &cd);
+		size_t done;
+		enum eng_status st = move_piece(x, j, sa, da, min3(j->len - j->pos, cs, cd), &done);
+		if (st)
+			return st;
+		j->pos += done;
+		account(x, j, done);
+	}
+	return ENG_OK;
+}
+
+/* One line, back to front (pitch layouts whose destination overlaps the
+ * source from above: silicon H100, overlap gives the memmove result). */
+static enum eng_status line_backward(struct ce_x *x, struct ce_job *j, uint64_t li)
+{
+	while (j->pos < j->len) {
+		if (spent(x))
+			return ENG_BUSY;
+		uint64_t unused, left = j->len - j->pos;
+		uint64_t se = side_addr(&j->s[0], li, left, &unused), de = side_addr(&j->s[1], li, left, &unused);
+		uint64_t m = min3(left, ((se - 1) & (NVM_PAGE_SIZE - 1)) + 1, ((de - 1) & (NVM_PAGE_SIZE - 1)) + 1);
+		size_t done;
+		enum eng_status st = move_piece(x, j, se - m, de - m, m, &done);
+		if (st)
+			return st;
+		if (done != m) /* only at the end of an aperture */
+			return out_of_range(x, j->s[1].phys ? j->s[1].ap : j->s[1].tlb.ap, de - m + done, "copy");
+		j->pos += m;
+		account(x, j, m);
+	}
+	return ENG_OK;
+}
+
+/* Reads (or writes) n bytes at byte off of line li of a side through buf. */
+static enum eng_status side_io(struct ce_x *x, struct ce_side *s, uint64_t li, uint64_t off, uint8_t *buf, size_t n,
+                               bool write)
+{
+	while (n) {
+		uint64_t contig;
+		uint64_t a = side_addr(s, li, off, &contig);
+		struct span sp;
+		enum eng_status st = side_span(x, s, a, write, &sp);
+		if (st)
+			return st;
+		size_t m = (size_t)min3(n, contig, sp.avail);
+		if (!write)
+			memcpy(buf, sp.p, m);
+		else if (sp.p) {
+			memcpy(sp.p, buf, m);
+			notify(x, &sp, m);
+		}
+		buf += m;
+		off += m;
+		n -= m;
+	}
+	return ENG_OK;
+}
+
+/* SET_REMAP_COMPONENTS on a batch of pixels: each destination component is a
+ * source component, CONST_A/B (truncated to the component size) or left as
+ * it was (NO_WRITE). */
+static void remap_pixels(const struct ce_job *j, const uint8_t *sb, uint8_t *db, size_t n)
+{
+	size_t sbpp = j->s[0].bpp, dbpp = j->s[1].bpp;
+	for (size_t p = 0; p < n; p++)
+		for (unsigned k = 0; k < j->ndst; k++) {
+			uint8_t *d = db + p * dbpp + k * j->cs;
+			if (j->sel[k] < 4)
+				memcpy(d, sb + p * sbpp + j->sel[k] * j->cs, j->cs);
+			else if (j->sel[k] < 6)
+				memcpy(d, j->konst[j->sel[k] - 4], j->cs);
+		}
+}
+
+/* One line with remap, in batches of pixels. */
+static enum eng_status line_remap(struct ce_x *x, struct ce_job *j, uint64_t li)
+{
+	uint8_t sb[CE_REMAP_BATCH * 16], db[CE_REMAP_BATCH * 16];
+	size_t sbpp = j->s[0].bpp, dbpp = j->s[1].bpp;
+	while (j->pos < j->len) {
+		if (spent(x))
+			return ENG_BUSY;
+		size_t n = (size_t)(j->len - j->pos < CE_REMAP_BATCH ? j->len - j->pos : CE_REMAP_BATCH);
+		enum eng_status st = ENG_OK;
+		if (j->reads_src)
+			st = side_io(x, &j->s[0], li, j->pos * sbpp, sb, n * sbpp, false);
+		if (!st && j->keeps_dst)
+			st = side_io(x, &j->s[1], li, j->pos * dbpp, db, n * dbpp, false);
+		if (st)
+			return st;
+		remap_pixels(j, sb, db, n);
+		st = side_io(x, &j->s[1], li, j->pos * dbpp, db, n * dbpp, true);
+		if (st)
+			return st;
+		j->pos += n;
+		account(x, j, n * dbpp);
+	}
+	return ENG_OK;
+}
+
+/* The copy: line after line, from where the launch stopped last. */
+static enum eng_status copy_lines(struct ce_x *x, struct ce_job *j)
+{
+	while (j->line < j->lines) {
+		uint64_t li = j->back ? j->lines - 1 - j->line : j->line;
+		enum eng_status st = j->remap  ? line_remap(x, j, li)
+		                     : j->back ? line_backward(x, j, li)
+		                               : line_forward(x, j, li);
+		if (st)
+			return st;
+		j->line++;
+		j->pos = 0;
+		x->cost += CE_NS_PER_LINE;
+	}
+	return ENG_OK;
+}
+
+/* ---------------------------------------------------------------- semaphore */
+
+static uint64_t sem_va(const struct ce_chan *c)
+{
+	return (uint64_t)FIELD_GET(c->v[S_SEM_A], 16, 0) << 32 | c->v[S_SEM_B];
+}
+
+/* Reads or writes len bytes (one aligned semaphore, inside one page). */
+static enum eng_status sem_access(struct ce_x *x, uint64_t va, nvm_mmu_access acc, void *buf, size_t len, bool write)
+{
+	struct ce_tlb t;
+	enum eng_status st = translate(x, va, acc, &t);
+	if (st)
+		return st;
+	if (t.sparse) {
+		if (!write)
+			memset(buf, 0, len);
+		return ENG_OK;
+	}
+	struct mem_space *m = &gpu_of(x)->mem[t.ap];
+	uint64_t pa = t.pa + (va - t.lo);
+	nvm_status ms = write ? mem_write(m, pa, buf, len) : mem_read(m, pa, buf, len);
+	return ms ? out_of_range(x, t.ap, pa, "semaphore") : ENG_OK;
+}
+
+/* LAUNCH_DMA SEMAPHORE_TYPE after the copy (silicon H100: the release comes
+ * after the copy completes): ONE_WORD writes the 4-byte payload; FOUR_WORD
+ * writes payload, 0 and the 8-byte PTIMER timestamp. With
+ * SEMAPHORE_REDUCTION_ENABLE the payload is the reduction of the old value
+ * (the Host's rules; FADD is the CE's own). */
+static enum eng_status sem_release(struct ce_x *x, uint32_t d)
+{
+	unsigned type = FIELD_GET(d, 4, 3);
+	if (!type)
+		return ENG_OK;
+	const struct ce_chan *c = x->c;
+	uint64_t va = sem_va(c);
+	uint32_t w[4] = { c->v[S_SEM_PAYLOAD], 0, 0, 0 };
+	bool red = FIELD_GET(d, 19, 19);
+	nvm_mmu_access acc = red ? NVM_MMU_ATOMIC : NVM_MMU_WRITE;
+	if (red) {
+		uint32_t old;
+		enum eng_status st = sem_access(x, va, acc, &old, 4, false);
+		if (st)
+			return st;
+		unsigned op = FIELD_GET(d, 17, 14);
+		w[0] = op == 0xa ? sem_fadd32(old, w[0])
+		                 : (uint32_t)sem_reduce(op, false, !FIELD_GET(d, 18, 18), old, w[0]);
+	}
+	size_t len = 4;
+	if (type == 2) {
+		/* PTIMER when the copy completes: the time this delivery has cost
+		 * so far is still ahead of the clock (bits 4:0 read 0). */
+		uint64_t t = (ptimer_read(gpu_of(x)) + x->cost) & ~0x1full;
+		w[2] = (uint32_t)t;
+		w[3] = (uint32_t)(t >> 32);
+		len = 16;
+	}
+	return sem_access(x, va, acc, w, len, true);
+}
+
+/* ---------------------------------------------------------------- launch set-up */
+
+/* The semaphore fields of LAUNCH_DMA; NULL when they are acceptable. */
+static const char *check_semaphore(const struct ce_chan *c, uint32_t d)
+{
+	unsigned type = FIELD_GET(d, 4, 3);
+	if (type == 3)
+		return "SEMAPHORE_TYPE 3 is undefined"; /* UNVERIFIED: a launch error */
+	if (!type)
+		return NULL;
+	if (FIELD_GET(d, 19, 19)) {
+		unsigned op = FIELD_GET(d, 17, 14);
+		bool sgn = !FIELD_GET(d, 18, 18);
+		if (op != 0xa && op > SEM_RED_DEC)
+			return "SEMAPHORE_REDUCTION is undefined";
+		/* silicon H100: the Host's invalid combinations (INC/DEC signed) */
+		if (op != 0xa && !sem_red_valid(op, false, sgn))
+			return "SEMAPHORE_REDUCTION INC/DEC needs SIGN UNSIGNED";
+	}
+	/* silicon H100: one word 4-byte aligned, four words 16-byte aligned */
+	if (sem_va(c) & (type == 2 ? 15u : 3u))
+		return type == 2 ? "four-word semaphore not 16-byte aligned" : "semaphore not 4-byte aligned";
+	return NULL;
+}
+
+/* SET_REMAP_COMPONENTS for a remapping launch. */
+static const char *setup_remap(const struct ce_chan *c, struct ce_job *j)
+{
+	uint32_t r = c->v[S_REMAP];
+	unsigned size = FIELD_GET(r, 17, 16);
+	if (size == 2)
+		return "remap COMPONENT_SIZE THREE"; /* silicon H100: a launch error */
+	j->cs = size + 1;
+	j->nsrc = FIELD_GET(r, 21, 20) + 1;
+	j->ndst = FIELD_GET(r, 25, 24) + 1;
+	j->reads_src = j->keeps_dst = false;
+	for (unsigned k = 0; k < j->ndst; k++) {
+		j->sel[k] = (uint8_t)FIELD_GET(r, 4 * k + 2, 4 * k);
+		if (j->sel[k] == 7)
+			return "remap DST component 7 is undefined"; /* UNVERIFIED: a launch error */
+		if (j->sel[k] < 4 && j->sel[k] >= j->nsrc)
+			return "remap DST component reads beyond NUM_SRC_COMPONENTS"; /* silicon H100 */
+		j->reads_src |= j->sel[k] < 4;
+		j->keeps_dst |= j->sel[k] == 6;
+	}
+	for (unsigned i = 0; i < 4; i++) {
+		j->konst[0][i] = (uint8_t)(c->v[S_CONST_A] >> (8 * i));
+		j->konst[1][i] = (uint8_t)(c->v[S_CONST_B] >> (8 * i));
+	}
+	j->s[0].bpp = j->cs * j->nsrc;
+	j->s[1].bpp = j->cs * j->ndst;
+	return NULL;
+}
+
+/* SET_*_BLOCK_SIZE and the surface of a block-linear side. */
+static const char *setup_block_linear(const struct ce_chan *c, struct ce_side *s)
+{
+	const struct side_slots *sl = s->sl;
+	uint32_t b = c->v[sl->block];
+	/* UNVERIFIED (launch errors): the class defines WIDTH ONE_GOB, HEIGHT
+	 * and DEPTH up to THIRTYTWO_GOBS and GOB_HEIGHT FERMI_8 only. */
+	if (FIELD_GET(b, 3, 0) != 0)
+		return "BLOCK_SIZE WIDTH is not ONE_GOB";
+	if (FIELD_GET(b, 7, 4) > 5 || FIELD_GET(b, 11, 8) > 5)
+		return "BLOCK_SIZE HEIGHT or DEPTH above THIRTYTWO_GOBS";
+	if (FIELD_GET(b, 15, 12) != 1)
+		return "BLOCK_SIZE GOB_HEIGHT is not GOB_HEIGHT_FERMI_8";
+	s->bh = FIELD_GET(b, 7, 4);
+	s->bd = FIELD_GET(b, 11, 8);
+	/* WIDTH and ORIGIN X count bytes, or pixels with remap (as Mesa's NVK
+	 * programs them); HEIGHT, ORIGIN Y and LAYER count rows and slices. */
+	s->blocks_x = ((uint64_t)c->v[sl->width] * s->bpp + 63) >> 6;
+	s->blocks_y = ((uint64_t)c->v[sl->height] + (8ull << s->bh) - 1) >> (3 + s->bh);
+	s->ox = (uint64_t)c->v[sl->ox] * s->bpp;
+	s->oy = c->v[sl->oy];
+	s->layer = c->v[sl->layer];
+	return NULL;
+}
+
+/* One side: address, addressing mode and layout. */
+static const char *setup_side(const struct ce_chan *c, uint32_t d, struct ce_side *s)
+{
+	const struct side_slots *sl = s->sl;
+	s->base = (uint64_t)FIELD_GET(c->v[sl->upper], 16, 0) << 32 | c->v[sl->lower];
+	s->pitch = c->v[sl->pitch];
+	s->phys = FIELD_GET(d, sl->type_bit, sl->type_bit);
+	s->bl = !FIELD_GET(d, sl->layout_bit, sl->layout_bit);
+	s->tlb.valid = false;
+	if (s->phys) {
+		/* SET_*_PHYS_MODE TARGET: LOCAL_FB, COHERENT_SYSMEM, NONCOHERENT_SYSMEM */
+		unsigned target = FIELD_GET(c->v[sl->phys], 1, 0);
+		if (target == 3)
+			return "PHYS_MODE TARGET 3 is undefined"; /* UNVERIFIED: a launch error */
+		s->ap = target ? NVM_AP_SYSMEM : NVM_AP_VRAM;
+	}
+	return s->bl ? setup_block_linear(c, s) : NULL;
+}
+
+/* Both sides in one address space and the destination above the start of
+ * the source region: copy from the end (silicon H100: memmove result).
+ * UNVERIFIED for multi-line copies: the lines go last to first. */
+static bool overlaps_from_above(const struct ce_job *j)
+{
+	const struct ce_side *s = &j->s[0], *d = &j->s[1];
+	if (j->remap || s->bl || d->bl || s->phys != d->phys || (s->phys && s->ap != d->ap))
+		return false;
+	uint64_t extent = (j->lines - 1) * s->pitch + j->len;
+	return d->base > s->base && d->base - s->base < extent;
+}
+
+/* The copy part of LAUNCH_DMA; NULL when it can run. */
+static const char *setup_copy(const struct ce_chan *c, uint32_t d, struct ce_job *j)
+{
+	j->lines = FIELD_GET(d, 9, 9) ? c->v[S_LINE_COUNT] : 1; /* MULTI_LINE_ENABLE */
+	j->len = c->v[S_LINE_LENGTH];
+	j->remap = FIELD_GET(d, 10, 10);
+	j->s[0].bpp = j->s[1].bpp = 1;
+	const char *why = j->remap ? setup_remap(c, j) : NULL;
+	for (unsigned k = 0; k < 2 && !why; k++)
+		why = setup_side(c, d, &j->s[k]);
+	if (why)
+		return why;
+	/* silicon H100: with two lines or more a pitch below the line length
+	 * (in bytes) is a launch error; one line accepts any pitch. */
+	for (unsigned k = 0; k < 2 && j->lines >= 2; k++)
+		if (!j->s[k].bl && j->s[k].pitch < j->len * j->s[k].bpp)
+			return k ? "PITCH_OUT smaller than the line" : "PITCH_IN smaller than the line";
+	if (!j->len) /* silicon H100: LINE_LENGTH_IN 0 copies nothing, no error */
+		j->lines = 0;
+	j->back = j->lines && overlaps_from_above(j);
+	return NULL;
+}
+
+/* Validates a launch and resolves its parameters; NULL when it can run. */
+static const char *launch_setup(struct ce_x *x, uint32_t d)
+{
+	struct ce_job *j = &x->c->job;
+	memset(j, 0, sizeof(*j));
+	j->s[0].sl = &side_slot[0];
+	j->s[1].sl = &side_slot[1];
+	j->launch = d;
+	unsigned xfer = FIELD_GET(d, 1, 0);
+	if (xfer == 3)
+		return "DATA_TRANSFER_TYPE 3 is undefined"; /* UNVERIFIED: a launch error */
+	if (FIELD_GET(d, 6, 5) == 3)
+		return "INTERRUPT_TYPE 3 is undefined"; /* UNVERIFIED: a launch error */
+	const char *why = check_semaphore(x->c, d);
+	if (!why && xfer) /* silicon H100: DATA_TRANSFER_TYPE NONE copies nothing */
+		why = setup_copy(x->c, d, j);
+	if (!why && FIELD_GET(d, 23, 22))
+		emit(gpu_of(x), NVM_EV_UNMODELLED, x->e->name, "vprmode", 0x300, d,
+		     "channel %u: LAUNCH_DMA VPRMODE %u (protected memory) is not modelled: copied as VPR_NONE",
+		     x->src->chid, FIELD_GET(d, 23, 22));
+	return why;
+}
+
+/* ---------------------------------------------------------------- methods */
+
+static enum eng_status m_store(struct ce_x *x, const struct ce_mthd *t, uint32_t data)
+{
+	x->c->v[t->slot] = data;
+	return ENG_OK;
+}
+
+static enum eng_status m_nop(struct ce_x *x, const struct ce_mthd *t, uint32_t data)
+{
+	(void)x;
+	(void)t;
+	(void)data;
+	return ENG_OK;
+}
+
+/* Performance-monitor triggers: nothing to count in the model. */
+static enum eng_status m_unmodelled(struct ce_x *x, const struct ce_mthd *t, uint32_t data)
+{
+	emit(gpu_of(x), NVM_EV_UNMODELLED, x->e->name, "method", t->addr, data,
+	     "channel %u: %s (0x%04x) is not modelled: ignored", x->src->chid, t->name, t->addr);
+	return ENG_OK;
+}
+
+/* SET_RENDER_ENABLE_C: stored; UNVERIFIED: conditional launches are not
+ * modelled, every launch runs (reported unless MODE is TRUE). */
+static enum eng_status m_render(struct ce_x *x, const struct ce_mthd *t, uint32_t data)
+{
+	x->c->v[t->slot] = data;
+	return FIELD_GET(data, 2, 0) == 1 ? ENG_OK : m_unmodelled(x, t, data);
+}
+
+/* SET_SRC/DST_ORIGIN X 15:0, Y 31:16. UNVERIFIED: the same origin as
+ * SRC/DST_ORIGIN_X/Y (the last write of either wins). */
+static enum eng_status m_origin(struct ce_x *x, const struct ce_mthd *t, uint32_t data)
+{
+	x->c->v[t->slot] = FIELD_GET(data, 15, 0);
+	x->c->v[t->slot + 1] = FIELD_GET(data, 31, 16);
+	return ENG_OK;
+}
+
+/* A launch ran to its end: the non-stall interrupt if asked for. */
+static void launch_done(struct ce_x *x, struct ce_job *j)
+{
+	/* UNVERIFIED: BLOCKING and NON_BLOCKING both raise the non-stall
+	 * interrupt; BLOCKING does not hold the channel. */
+	if (FIELD_GET(j->launch, 6, 5) && x->e->nonstall)
+		x->e->nonstall(x->e->host, x->src->chid);
+	j->active = false;
+	emit(gpu_of(x), NVM_EV_TRACE, x->e->name, "launch", j->bytes, x->src->chid,
+	     "channel %u: LAUNCH_DMA 0x%08x done, %llu bytes", x->src->chid, j->launch, (unsigned long long)j->bytes);
+}
+
+/* LAUNCH_DMA: starts a launch, or continues the one the Host delivers again
+ * (after ENG_BUSY, or once software cleared ENG_FAULTED). */
+static enum eng_status m_launch(struct ce_x *x, const struct ce_mthd *t, uint32_t data)
+{
+	(void)t;
+	struct ce_job *j = &x->c->job;
+	if (!j->active) {
+		const char *why = launch_setup(x, data);
+		if (why)
+			return launch_error(x, data, why);
+		j->active = true;
+		x->cost += CE_NS_LAUNCH;
+	}
+	if (!j->copied) {
+		enum eng_status st = copy_lines(x, j);
+		if (st)
+			return st;
+		j->copied = true;
+	}
+	enum eng_status st = sem_release(x, data);
+	if (st)
+		return st;
+	launch_done(x, j);
+	return ENG_OK;
+}
+
+/* Every method of class C3B5 (clc3b5.h), by address. */
+static const struct ce_mthd mthds[] = {
+	{ 0x100, S_NONE, "NOP", m_nop },
+	{ 0x140, S_NONE, "PM_TRIGGER", m_unmodelled },
+	{ 0x240, S_SEM_A, "SET_SEMAPHORE_A", m_store },
+	{ 0x244, S_SEM_B, "SET_SEMAPHORE_B", m_store },
+	{ 0x248, S_SEM_PAYLOAD, "SET_SEMAPHORE_PAYLOAD", m_store },
+	{ 0x254, S_RENDER_A, "SET_RENDER_ENABLE_A", m_store },
+	{ 0x258, S_RENDER_B, "SET_RENDER_ENABLE_B", m_store },
+	{ 0x25c, S_RENDER_C, "SET_RENDER_ENABLE_C", m_render },
+	{ 0x260, S_SRC_PHYS, "SET_SRC_PHYS_MODE", m_store },
+	{ 0x264, S_DST_PHYS, "SET_DST_PHYS_MODE", m_store },
+	{ 0x300, S_NONE, "LAUNCH_DMA", m_launch },
+	{ 0x400, S_IN_UPPER, "OFFSET_IN_UPPER", m_store },
+	{ 0x404, S_IN_LOWER, "OFFSET_IN_LOWER", m_store },
+	{ 0x408, S_OUT_UPPER, "OFFSET_OUT_UPPER", m_store },
+	{ 0x40c, S_OUT_LOWER, "OFFSET_OUT_LOWER", m_store },
+	{ 0x410, S_PITCH_IN, "PITCH_IN", m_store },
+	{ 0x414, S_PITCH_OUT, "PITCH_OUT", m_store },
+	{ 0x418, S_LINE_LENGTH, "LINE_LENGTH_IN", m_store },
+	{ 0x41c, S_LINE_COUNT, "LINE_COUNT", m_store },
+	{ 0x700, S_CONST_A, "SET_REMAP_CONST_A", m_store },
+	{ 0x704, S_CONST_B, "SET_REMAP_CONST_B", m_store },
+	{ 0x708, S_REMAP, "SET_REMAP_COMPONENTS", m_store },
+	{ 0x70c, S_DST_BLOCK, "SET_DST_BLOCK_SIZE", m_store },
+	{ 0x710, S_DST_WIDTH, "SET_DST_WIDTH", m_store },
+	{ 0x714, S_DST_HEIGHT, "SET_DST_HEIGHT", m_store },
+	{ 0x718, S_DST_DEPTH, "SET_DST_DEPTH", m_store },
+	{ 0x71c, S_DST_LAYER, "SET_DST_LAYER", m_store },
+	{ 0x720, S_DST_ORIGIN_X, "SET_DST_ORIGIN", m_origin },
+	{ 0x728, S_SRC_BLOCK, "SET_SRC_BLOCK_SIZE", m_store },
+	{ 0x72c, S_SRC_WIDTH, "SET_SRC_WIDTH", m_store },
+	{ 0x730, S_SRC_HEIGHT, "SET_SRC_HEIGHT", m_store },
+	{ 0x734, S_SRC_DEPTH, "SET_SRC_DEPTH", m_store },
+	{ 0x738, S_SRC_LAYER, "SET_SRC_LAYER", m_store },
+	{ 0x73c, S_SRC_ORIGIN_X, "SET_SRC_ORIGIN", m_origin },
+	{ 0x744, S_SRC_ORIGIN_X, "SRC_ORIGIN_X", m_store },
+	{ 0x748, S_SRC_ORIGIN_Y, "SRC_ORIGIN_Y", m_store },
+	{ 0x74c, S_DST_ORIGIN_X, "DST_ORIGIN_X", m_store },
+	{ 0x750, S_DST_ORIGIN_Y, "DST_ORIGIN_Y", m_store },
+	{ 0x1114, S_NONE, "PM_TRIGGER_END", m_unmodelled },
+};
+
+static const struct ce_mthd *find_mthd(uint32_t addr)
+{
+	size_t lo = 0, hi = sizeof(mthds) / sizeof(mthds[0]);
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (mthds[mid].addr == addr)
+			return &mthds[mid];
+		if (mthds[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* silicon H100: an undefined method is reported (method and data) as an
+ * illegal-method error. */
+static enum eng_status illegal(struct ce_x *x, uint32_t m, uint32_t data)
+{
+	emit(gpu_of(x), NVM_EV_GUEST_ERROR, x->e->name, "illegal_method", m, data,
+	     "channel %u: method 0x%04x (data 0x%08x) is not a method of class C3B5", x->src->chid, m, data);
+	return ENG_ERROR;
+}
+
+/* ---------------------------------------------------------------- the engine */
+
+static struct ce_chan *chan_of(struct engine *e, uint32_t chid)
+{
+	struct ce *ce = e->priv;
+	if (chid >= CE_NCHAN)
+		return NULL;
+	if (!ce->chan[chid])
+		ce->chan[chid] = calloc(1, sizeof(struct ce_chan));
+	return ce->chan[chid];
+}
+
+/* A launch left in progress continues only when its LAUNCH_DMA comes first
+ * (the Host's METHOD0 redelivery); anything else means software skipped it. */
+static void drop_stale_job(struct ce_chan *c, const pb_run *r, uint32_t first)
+{
+	if (c->job.active && (pb_run_method(r, first) != 0x300 || r->data[first] != c->job.launch))
+		c->job.active = false;
+	c->job.s[0].tlb.valid = c->job.s[1].tlb.valid = false; /* page tables may have changed */
+}
+
+/* The run budget: at most CE_UNITS_PER_STEP units in this delivery, and no
+ * more than the run has left. */
+static uint64_t tick_cap(nvm_gpu *gpu)
+{
+	uint64_t left = sched_budget_left(gpu);
+	return (left < CE_UNITS_PER_STEP ? left : CE_UNITS_PER_STEP) * CE_TICKS_PER_UNIT;
+}
+
+static void charge(struct engine *e, uint64_t ticks)
+{
+	struct ce *ce = e->priv;
+	ce->ticks_rem += ticks;
+	sched_charge(e->gpu, ce->ticks_rem / CE_TICKS_PER_UNIT);
+	ce->ticks_rem %= CE_TICKS_PER_UNIT;
+}
+
+static enum eng_status ce_methods(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first,
+                                  uint32_t n, struct eng_result *res)
+{
+	struct ce_x x = { e, src, chan_of(e, src->chid), 0, 0, tick_cap(e->gpu) };
+	*res = (struct eng_result){ 0, 0 };
+	if (!x.c) {
+		emit(e->gpu, NVM_EV_GUEST_ERROR, e->name, "out_of_memory", src->chid, 0,
+		     "channel %u: no host memory for the copy engine's channel state", src->chid);
+		return ENG_ERROR;
+	}
+	drop_stale_job(x.c, r, first);
+	enum eng_status st = ENG_OK;
+	uint32_t i = 0;
+	for (; i < n && !st; i++) {
+		uint32_t m = pb_run_method(r, first + i), d = r->data[first + i];
+		const struct ce_mthd *t = find_mthd(m);
+		x.cost += CE_NS_PER_METHOD;
+		st = t ? t->fn(&x, t, d) : illegal(&x, m, d);
+	}
+	/* i counts the method that stopped; it is logged unless it is to be
+	 * delivered again (ENG_BUSY). */
+	uint32_t logged = st == ENG_BUSY ? i - 1 : i;
+	engine_log(e, src, r, first, logged);
+	charge(e, x.ticks);
+	res->cost = x.cost;
+	res->done = st ? i - 1 : n;
+	return st;
+}
+
+static void ce_bind(struct engine *e, const struct eng_src *src)
+{
+	/* UNVERIFIED: the copy engine runs C3B5 methods whether or not
+	 * SET_OBJECT came first; binding only makes room for the channel. */
+	chan_of(e, src->chid);
+}
+
+static void ce_destroy(struct engine *e)
+{
+	struct ce *ce = e->priv;
+	if (!ce)
+		return;
+	for (uint32_t i = 0; i < CE_NCHAN; i++)
+		free(ce->chan[i]);
+	free(ce);
+	e->priv = NULL;
+}
+
+static const struct engine_ops ce_ops = { ce_methods, ce_bind, ce_destroy };
 
 nvm_status engine_ce_init(struct engine *e)
 {
-	return engine_recorder_init(e);
+	e->priv = calloc(1, sizeof(struct ce));
+	if (!e->priv)
+		return NVM_ERR_NOMEM;
+	e->ops = &ce_ops;
+	return NVM_OK;
 }

@@ -569,7 +569,8 @@ static void runqueue_selector(void **state)
 	env_rl_chan(w + 4, b, 1);
 	env_submit(&e, 1, w, 2);
 	env_run(&e, 100000);
-	uint32_t pb[] = { HDR_INC(0, 0x200, 1), 1, HDR_INC(5, 0x100, 1), 2 };
+	/* 0x100: a method both GR and the copy engine (C3B5 NOP) accept */
+	uint32_t pb[] = { HDR_INC(0, 0x100, 1), 1, HDR_INC(5, 0x100, 1), 2 };
 	env_push(&e, a, pb, 4);
 	env_push(&e, b, pb, 4);
 	env_run(&e, 100000);
