@@ -266,8 +266,8 @@ static enum eng_status side_span(struct ce_x *x, struct ce_side *s, uint64_t add
 	enum eng_status st = locate(x, s, addr, &sp->ap, &sp->pa, &sparse);
 	if (st)
 		return st;
-	size_t off = (size_t)(sp->pa & (NVM_PAGE_SIZE - 1));
 	if (sparse) {
+		size_t off = (size_t)(addr & (NVM_PAGE_SIZE - 1));
 		/* GMMU: a sparse mapping reads 0 and drops writes, no fault. */
 		sp->p = for_write ? NULL : (uint8_t *)mem_zero_page + off;
 		sp->avail = NVM_PAGE_SIZE - off;

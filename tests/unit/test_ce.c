@@ -675,6 +675,36 @@ static void physical_targets(void **state)
 	env_fini(&t.e);
 }
 
+/* GMMU sparse mappings (gv100_dev_mmu.ref: "If Valid is 0 and Volatile is
+ * 1, the PTE is sparse"): a sparse source reads zeros, writes to a sparse
+ * destination are dropped, and neither faults. */
+static void sparse_mappings(void **state)
+{
+	(void)state;
+	struct ct t;
+	ct_init(&t, false);
+	uint64_t spa, dpa;
+	uint64_t sva = buf(&t, 8192, &spa), dva = buf(&t, 8192, &dpa);
+	fill(&t, spa, 8192, 81);
+	fill(&t, dpa, 8192, 82);
+	ptb_map(&t.e.pt, FAR, 4096, PTB_VOL);
+	ptb_map(&t.e.pt, FAR + 4096, 4096, PTB_VOL);
+	set_io(&t, FAR + 100, dva + 10);
+	mth(&t, 0x418, 5000);
+	mth(&t, 0x300, L_COPY);
+	set_io(&t, sva, FAR + 7);
+	mth(&t, 0x300, L_COPY);
+	assert_string_equal(go(&t), "idle");
+	assert_false(eng_faulted(&t));
+	uint8_t *d = get(&t, NVM_AP_VRAM, dpa, 8192);
+	for (unsigned i = 10; i < 5010; i++)
+		assert_int_equal(d[i], 0);
+	assert_int_equal(d[9], (uint8_t)(82 + 9 * 7));
+	assert_int_equal(d[5010], (uint8_t)(82 + 5010 * 7 + (5010 >> 8)));
+	free(d);
+	env_fini(&t.e);
+}
+
 /* ---------------------------------------------------------------- faults */
 
 struct fault {
@@ -1090,6 +1120,7 @@ int main(void)
 		cmocka_unit_test(semaphore_reductions),
 		cmocka_unit_test(remap_components),
 		cmocka_unit_test(physical_targets),
+		cmocka_unit_test(sparse_mappings),
 		cmocka_unit_test(faults_stop_the_channel),
 		cmocka_unit_test(grcopy),
 		cmocka_unit_test(illegal_methods),
