@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "host_internal.h"
+#include "nvmodel/host_fmt.h"
 
 /* ---------------------------------------------------------------- chip data */
 
@@ -156,17 +157,10 @@ static nvm_aperture target_ap(unsigned target)
 	return target >= 2 ? NVM_AP_SYSMEM : NVM_AP_VRAM;
 }
 
-/* Seed 000 section 5: timeslice = (TIMEOUT << SCALE) * 1024 ns; "a timeslice
- * of zero will be treated as a timeslice period of one". UNVERIFIED: "one"
- * is read as one unit of 1024 ns. */
-static uint64_t tsg_timeslice(uint32_t w0)
-{
-	uint64_t t = (uint64_t)FIELD_GET(w0, 31, 24) << FIELD_GET(w0, 19, 16);
-	return (t ? t : 1) * 1024u;
-}
-
-/* Reads and checks a submitted runlist (seed 000 section 5). Entries up to
- * the first malformed one are kept; UNVERIFIED: the seed does not say how
+/* Reads and checks a submitted runlist (seed 000 section 5) with the
+ * runlist walker the structure decoders use (host_fmt.h): the first
+ * malformed entry raises SCHED_ERROR BAD_TSG and ends the runlist; the
+ * complete TSGs before it are kept. UNVERIFIED: the seed does not say how
  * much of a bad runlist the scheduler still uses. */
 static void rl_parse(struct host *h, struct runlist *rl, nvm_aperture ap, uint64_t base, uint32_t len)
 {
@@ -187,52 +181,42 @@ static void rl_parse(struct host *h, struct runlist *rl, nvm_aperture ap, uint64
 		rl_clear(rl);
 		return;
 	}
-	uint32_t left = 0; /* channel entries the current TSG still needs */
-	bool stopped = false;
-	for (uint32_t i = 0; i < len && !stopped; i++) {
-		uint64_t ea = base + (uint64_t)i * 16u;
-		uint32_t e[4];
-		if (mem_read(&h->gpu->mem[ap], ea, e, sizeof(e))) {
+	nvm_rl_walker w;
+	nvm_rl_walk_init(&w);
+	nvm_hf_problem pr[NVM_RL_STEP_MAX];
+	size_t np = 0;
+	uint32_t left = 0; /* channel entries the last TSG still needs */
+	uint64_t ea = base;
+	for (uint32_t i = 0; i < len && !np; i++, ea += NVM_RL_ENTRY_SIZE) {
+		uint8_t raw[NVM_RL_ENTRY_SIZE];
+		if (mem_read(&h->gpu->mem[ap], ea, raw, sizeof(raw))) {
 			sched_error(h, SCHED_ERROR_CODE_RL_RDAT_TIMEOUT, ea, "runlist entry outside its aperture");
-			stopped = true;
 			break;
 		}
-		bool is_tsg = FIELD_GET(e[0], 0, 0);
-		if (is_tsg) {
-			uint32_t n = FIELD_GET(e[1], 7, 0);
-			if (left) {
-				sched_error(h, SCHED_ERROR_CODE_BAD_TSG, ea,
-				            "TSG header before the previous TSG's TSG_LENGTH channels");
-				stopped = true;
-				break;
-			}
-			if (n == 0 || n > HOST_TSG_MAX) {
-				sched_error(h, SCHED_ERROR_CODE_BAD_TSG, ea,
-				            n ? "TSG_LENGTH above 128" : "TSG of length 0");
-				stopped = true;
-				break;
-			}
-			rl->tsg[rl->ntsg++] =
-			        (struct rl_tsg){ FIELD_GET(e[2], 11, 0), tsg_timeslice(e[0]), (uint32_t)rl->nch, n };
-			left = n;
-			continue;
-		}
-		if (!left) {
-			sched_error(h, SCHED_ERROR_CODE_BAD_TSG, ea, "channel entry outside a TSG");
-			stopped = true;
+		nvm_rl_entry e;
+		nvm_rl_entry_decode(raw, &e);
+		np = nvm_rl_walk_step(&w, &e, pr);
+		if (np)
 			break;
+		if (e.type == 1) {
+			rl->tsg[rl->ntsg++] = (struct rl_tsg){ e.id, e.timeslice_ns, (uint32_t)rl->nch, e.tsg_length };
+			left = e.tsg_length;
+		} else if (w.member) {
+			rl->ch[rl->nch] = e.id;
+			rl->runq[rl->nch] = (uint8_t)e.runqueue_selector;
+			rl->nch++;
+			left--;
 		}
-		uint32_t chid = FIELD_GET(e[2], 11, 0);
-		rl->ch[rl->nch] = chid;
-		rl->runq[rl->nch] = (uint8_t)FIELD_GET(e[0], 1, 1);
-		rl->nch++;
-		left--;
+		if (i + 1 == len)
+			np = nvm_rl_walk_end(&w, pr);
+	}
+	if (np) {
+		char msg[200];
+		nvm_hf_problem_text(&pr[0], msg, sizeof(msg));
+		sched_error(h, SCHED_ERROR_CODE_BAD_TSG, base + (uint64_t)pr[0].where * NVM_RL_ENTRY_SIZE, msg);
 	}
 	if (left) {
 		/* The unfinished TSG is not scheduled. */
-		if (!stopped)
-			sched_error(h, SCHED_ERROR_CODE_BAD_TSG, base + (uint64_t)len * 16u,
-			            "runlist ends before TSG_LENGTH entries");
 		rl->nch -= rl->tsg[rl->ntsg - 1].n - left;
 		rl->ntsg--;
 	}

@@ -1003,9 +1003,11 @@ static bool do_load(struct pbdma *p)
 	host_set_chan_status(p->h, (uint32_t)p->chid, PCCSR_STATUS_ON_PBDMA);
 	emit(gpu_of(p), NVM_EV_TRACE, "pbdma", "ctx_load", (uint64_t)p->chid, p->id, "PBDMA %u: channel %d loaded",
 	     p->id, p->chid);
-	/* NV_PPBDMA_SIGNATURE HW 15:0 must be 0xFACE (seed 000 / dev_pbdma). */
-	if (FIELD_GET(p->r[PBR_SIGNATURE], 15, 0) != 0xface)
-		raise(p, PBR_INTR_0, INTR0_SIGNATURE, "RAMFC SIGNATURE is not 0xFACE");
+	/* dev_pbdma SIGNATURE: HW 15:0 must be HW_VALID (0xFACE) or
+	 * HW_HOST_CLASS_ID (50031, C36F), else INTR_0 SIGNATURE. */
+	uint32_t sig = FIELD_GET(p->r[PBR_SIGNATURE], 15, 0);
+	if (sig != 0xface && sig != 50031)
+		raise(p, PBR_INTR_0, INTR0_SIGNATURE, "RAMFC SIGNATURE HW is neither 0xFACE nor the host class 50031");
 	else if (pb_get(p) > pb_put(p))
 		raise(p, PBR_INTR_0, 1u << 17, "GET is above PUT (PBPTR)");
 	userd_read_gp_put(p);

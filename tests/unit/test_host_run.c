@@ -128,8 +128,9 @@ static void bad_signature(void **state)
 	assert_true(nvm_intr_line(e.gpu));
 	nvm_host_method log[4];
 	assert_int_equal(env_log(&e, "gr", log, 4), 0); /* frozen */
-	/* fix the loaded state and clear: the PBDMA continues */
-	wr(e.gpu, PB0 + 0x10, 0xface);
+	/* fix the loaded state (HW_HOST_CLASS_ID 50031 is valid too) and clear:
+	 * the PBDMA continues */
+	wr(e.gpu, PB0 + 0x10, 50031);
 	wr(e.gpu, PB0 + 0x108, 0x80000000u);
 	env_run(&e, 100000);
 	assert_int_equal(env_log(&e, "gr", log, 4), 1);
