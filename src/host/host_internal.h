@@ -173,14 +173,15 @@ struct pbdma {
 	unsigned runq;      /* its RUNQUEUE_SELECTOR value on that runlist */
 	uint32_t *r;        /* its registers (enum pbr) */
 	enum pb_state state;
-	int chid;    /* loaded channel, -1 */
-	uint64_t ev; /* pending step / load event, 0 if none */
+	int chid;            /* loaded channel, -1 */
+	uint64_t ev;         /* pending step / load event, 0 if none */
+	uint32_t ramfc[128]; /* the loaded RAMFC image (NV_RAMFC_SIZE_VAL bytes) */
 	/* the decoder; the segment in progress is GET..PUT (registers) */
 	pb_decoder dec;
 	/* a stop requested from inside a decoder callback */
 	bool stop;
-	int stop_res;       /* enum mres of the stop */
-	uint32_t stop_done; /* methods an engine completed before it stopped */
+	int stop_res;          /* enum mres of the stop */
+	uint32_t stop_done;    /* methods an engine completed before it stopped */
 	pb_decoder snap;       /* decoder state at the stop */
 	uint64_t cost;         /* ns spent in the current step */
 	struct engine *target; /* last engine that got methods (NV_PPBDMA_TARGET_ENGINE) */

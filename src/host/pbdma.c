@@ -313,16 +313,6 @@ static uint64_t userd_addr(const struct pbdma *p, nvm_aperture *ap)
 	return ((uint64_t)FIELD_GET(p->r[PBR_USERD_HI], 7, 0) << 32) | (p->r[PBR_USERD] & 0xfffffe00u);
 }
 
-static void userd_wr(struct pbdma *p, uint32_t off, uint32_t v)
-{
-	nvm_aperture ap;
-	uint64_t a = userd_addr(p, &ap) + off;
-	if (mem_write(&gpu_of(p)->mem[ap], a, &v, 4))
-		emit(gpu_of(p), NVM_EV_GUEST_ERROR, "pbdma", "userd_out_of_range", a, (uint64_t)p->chid,
-		     "channel %d: USERD at 0x%llx lies outside %s", p->chid, (unsigned long long)a,
-		     nvm_aperture_name(ap));
-}
-
 /* The read-only USERD entries (seed 000 section 4). UNVERIFIED: when the
  * model writes them back: at every context save (the seed), and with
  * CONFIG USERD_WRITEBACK enabled also after every GP entry, before every
@@ -330,15 +320,34 @@ static void userd_wr(struct pbdma *p, uint32_t off, uint32_t v)
  * place when the last release was visible"). */
 static void userd_writeback(struct pbdma *p)
 {
+	/* One read-modify-write of USERD 0x40..0x8b (GP_PUT at 0x8c, the entry
+	 * software writes, is outside it). */
+	uint32_t u[(USERD_GP_GET + 4 - USERD_PUT) / 4];
+	nvm_aperture ap;
+	uint64_t a = userd_addr(p, &ap) + USERD_PUT;
+	struct mem_space *m = &gpu_of(p)->mem[ap];
 	const uint32_t *r = p->r;
-	userd_wr(p, USERD_GP_GET, r[PBR_GP_GET]);
-	userd_wr(p, USERD_GET, r[PBR_GET]);
-	userd_wr(p, USERD_GET_HI, r[PBR_GET_HI]);
-	userd_wr(p, USERD_PUT, r[PBR_PUT]);
-	userd_wr(p, USERD_PUT_HI, r[PBR_PUT_HI]);
-	userd_wr(p, USERD_TOP_LEVEL_GET, r[PBR_TOP_LEVEL_GET]);
-	userd_wr(p, USERD_TOP_LEVEL_GET_HI, r[PBR_TOP_LEVEL_GET_HI]);
-	userd_wr(p, USERD_REF, r[PBR_REF]);
+	if (mem_read(m, a, u, sizeof(u))) {
+		emit(gpu_of(p), NVM_EV_GUEST_ERROR, "pbdma", "userd_out_of_range", a, (uint64_t)p->chid,
+		     "channel %d: USERD at 0x%llx lies outside %s", p->chid, (unsigned long long)a,
+		     nvm_aperture_name(ap));
+		return;
+	}
+	static const struct {
+		uint8_t off, reg;
+	} map[] = {
+		{ USERD_GP_GET, PBR_GP_GET },
+		{ USERD_GET, PBR_GET },
+		{ USERD_GET_HI, PBR_GET_HI },
+		{ USERD_PUT, PBR_PUT },
+		{ USERD_PUT_HI, PBR_PUT_HI },
+		{ USERD_TOP_LEVEL_GET, PBR_TOP_LEVEL_GET },
+		{ USERD_TOP_LEVEL_GET_HI, PBR_TOP_LEVEL_GET_HI },
+		{ USERD_REF, PBR_REF },
+	};
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		u[(map[i].off - USERD_PUT) / 4] = r[map[i].reg];
+	mem_write(m, a, u, sizeof(u));
 }
 
 static void userd_writeback_if_enabled(struct pbdma *p)
@@ -398,8 +407,11 @@ static void on_error(void *ctx, const pb_error *e);
 
 static void decoder_load(struct pbdma *p)
 {
+	static const pb_gen *gen;
+	if (!gen)
+		gen = pb_gen_lookup("gv100"); /* the Volta pushbuffer profile (constant data) */
 	pb_config cfg;
-	pb_config_init(&cfg, pb_gen_lookup("gv100"), PB_FORMAT_NEW);
+	pb_config_init(&cfg, gen, PB_FORMAT_NEW);
 	uint32_t sd = p->r[PBR_SUBDEVICE];
 	cfg.subdevice_id = FIELD_GET(sd, 11, 0);
 	pb_sink sink = { .ctx = p, .run = on_run, .error = on_error };
@@ -996,6 +1008,7 @@ static bool do_load(struct pbdma *p)
 	}
 	for (unsigned i = 0; i <= PBR_RAMFC_LAST; i++)
 		p->r[i] = ramfc[pbdma_regs[i].offset / 4];
+	memcpy(p->ramfc, ramfc, sizeof(ramfc)); /* the dwords no register mirrors come back unchanged on save */
 	p->h->stats.ctx_loads++;
 	decoder_load(p);
 	p->target = NULL;
@@ -1036,13 +1049,10 @@ void pbdma_save(struct pbdma *p)
 		decoder_save(p);
 		unsigned target;
 		uint64_t a = inst_addr(p, &target);
-		uint32_t ramfc[RAMFC_BYTES / 4];
 		nvm_aperture ap = target >= 2 ? NVM_AP_SYSMEM : NVM_AP_VRAM;
-		if (!mem_read(&h->gpu->mem[ap], a, ramfc, sizeof(ramfc))) {
-			for (unsigned i = 0; i <= PBR_RAMFC_LAST; i++)
-				ramfc[pbdma_regs[i].offset / 4] = p->r[i];
-			mem_write(&h->gpu->mem[ap], a, ramfc, sizeof(ramfc));
-		}
+		for (unsigned i = 0; i <= PBR_RAMFC_LAST; i++)
+			p->ramfc[pbdma_regs[i].offset / 4] = p->r[i];
+		mem_write(&h->gpu->mem[ap], a, p->ramfc, sizeof(p->ramfc));
 		userd_writeback(p);
 		h->stats.ctx_saves++;
 		emit(h->gpu, NVM_EV_TRACE, "pbdma", "ctx_save", (uint64_t)p->chid, p->id, "PBDMA %u: channel %d saved",
@@ -1108,10 +1118,8 @@ static void step(nvm_gpu *gpu, void *ctx, uint64_t arg)
 	sched_charge(gpu, done / HOST_WORK_PER_UNIT);
 	if (pbdma_stalled(p))
 		return; /* frozen until software clears the interrupt */
-	if (idle) {
-		c->work = false;
-		userd_writeback(p);
-	}
+	if (idle)
+		c->work = false; /* the scheduler saves it (RAMFC, USERD) */
 	if (halt || !host_chan_runnable(h, (uint32_t)p->chid) || c->acq_wait) {
 		host_schedule(h, p->rl);
 		return;
