@@ -156,6 +156,7 @@ enum pbr {
 #define INTR0_DEVICE            (1u << 23)
 #define INTR0_SEMAPHORE         (1u << 25)
 #define INTR0_ACQUIRE           (1u << 26)
+#define INTR0_PBSEG             (1u << 30)
 #define INTR0_SIGNATURE         (1u << 31)
 #define INTR1_HCE_ILLEGAL_CLASS (1u << 4)
 #define INTR1_CTXNOTVALID       (1u << 31)

@@ -971,6 +971,13 @@ static bool next_gp_entry(struct pbdma *p, bool *idle)
 	r[PBR_PUT_HI] = (uint32_t)(end >> 32) & 0xffu;
 	set_get(p, g.get);
 	pb_segment_end(&p->dec); /* a new segment: END_PB_SEGMENT skipping ends */
+	if (g.fetch_conditional && p->dec.remaining) {
+		/* dev_pbdma PBSEG: a sequence begun in an unconditional segment
+		 * continues into a conditional one; after the clear its first
+		 * entries are taken as method data. */
+		raise(p, PBR_INTR_0, INTR0_PBSEG, "method data continues into a conditionally fetched segment");
+		return false;
+	}
 	return true;
 }
 
@@ -1013,6 +1020,12 @@ static bool do_load(struct pbdma *p)
 	decoder_load(p);
 	p->target = NULL;
 	set_status(p, true);
+	/* NV_PFIFO_ENGINE_STATUS of the runlist's engine: ID 11:0 = the TSG,
+	 * ID_TYPE 12:12 = TSGID, CTX_STATUS 15:13 = VALID. */
+	const struct chan *c = cur_chan(p);
+	if (c->runlist >= 0 && c->tsg >= 0)
+		p->h->engstat_vals[p->rl->desc->engstat * 2] =
+		        p->h->rl[c->runlist].tsg[c->tsg].tsgid | 1u << 12 | 1u << 13;
 	host_set_chan_status(p->h, (uint32_t)p->chid, PCCSR_STATUS_ON_PBDMA);
 	emit(gpu_of(p), NVM_EV_TRACE, "pbdma", "ctx_load", (uint64_t)p->chid, p->id, "PBDMA %u: channel %d loaded",
 	     p->id, p->chid);

@@ -680,6 +680,64 @@ static void grcopy_subchannel(void **state)
 	env_fini(&e);
 }
 
+/* dev_pbdma PBSEG: a method sequence running from an unconditional segment
+ * into a FETCH_CONDITIONAL one; after the clear the data is taken. */
+static void pbseg(void **state)
+{
+	(void)state;
+	struct env e;
+	struct env_chan *c = one_channel(&e);
+	uint32_t s1[] = { HDR_INC(0, 0x200, 2), 1 }, s2[] = { 2 };
+	env_gp(&e, c, env_pb(&e, c, s1, 2), 2, 0);
+	uint64_t v2 = env_pb(&e, c, s2, 1);
+	env_gp_raw(&e, c, (uint32_t)v2 | 1u, (uint32_t)(v2 >> 32) | 1u << 10);
+	env_kick(&e, c);
+	env_run(&e, 100000);
+	assert_int_equal(rd(e.gpu, PB0 + 0x108), 1u << 30);
+	wr(e.gpu, PB0 + 0x108, 1u << 30);
+	assert_string_equal(env_run(&e, 100000), "idle");
+	nvm_host_method log[4];
+	assert_int_equal(env_log(&e, "gr", log, 4), 2);
+	assert_int_equal(log[1].data, 2);
+	/* NV_PFIFO_ENGINE_STATUS(0): TSG 1, ID_TYPE TSGID, CTX_STATUS VALID */
+	assert_int_equal(rd(e.gpu, 0x2640), 1u | 1u << 12 | 1u << 13);
+	env_fini(&e);
+}
+
+/* A GPFIFO fetch from an unmapped GP_BASE faults (HOST engine id) and marks
+ * the channel PBDMA_FAULTED; a doorbell for an unbound channel runs nothing
+ * until the channel is bound. */
+static void gpfifo_fault_and_unbound(void **state)
+{
+	(void)state;
+	struct env e;
+	env_init(&e);
+	struct env_chan *c = env_chan(&e, 0, 6);
+	nvm_mem_wr32(e.gpu, NVM_AP_VRAM, c->inst + 0x48, 0x40000000u); /* GP_BASE unmapped */
+	env_submit_tsg(&e, 0, 1, &c, 1);
+	env_run(&e, 100000);
+	uint32_t pb[] = { HDR_INC(0, 0x200, 1), 1 };
+	env_push(&e, c, pb, 2);
+	env_run(&e, 100000);
+	assert_int_equal(rd(e.gpu, 0x800004 + 6 * 8) >> 22 & 1, 1);
+	assert_int_equal(rd(e.gpu, 0x100e54) & 0x1ff, 32);
+	/* an unbound channel: the doorbell is noted, nothing runs */
+	struct env_chan *u = env_chan(&e, 1, 7);
+	wr(e.gpu, 0x800000 + 7 * 8, 0);
+	struct env_chan *both[] = { c, u };
+	env_submit_tsg(&e, 0, 2, both, 2);
+	env_run(&e, 100000);
+	env_push(&e, u, pb, 2);
+	env_run(&e, 100000);
+	nvm_host_method log[4];
+	assert_int_equal(env_log(&e, "gr", log, 4), 0);
+	wr(e.gpu, 0x800000 + 7 * 8, 0x80000000u | (uint32_t)(u->inst >> 12)); /* bind */
+	env_run(&e, 100000);
+	assert_int_equal(env_log(&e, "gr", log, 4), 1);
+	assert_int_equal(log[0].chid, 7);
+	env_fini(&e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -703,6 +761,8 @@ int main(void)
 		cmocka_unit_test(levels_and_conditional_fetch),
 		cmocka_unit_test(sched_disable_and_preempt),
 		cmocka_unit_test(grcopy_subchannel),
+		cmocka_unit_test(pbseg),
+		cmocka_unit_test(gpfifo_fault_and_unbound),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
