@@ -384,7 +384,9 @@ static void sched_pbdma(struct host *h, struct runlist *rl, struct pbdma *p)
 	int last = p->chid;
 	if (p->state == PBS_RUN) {
 		uint32_t chid = (uint32_t)p->chid;
-		if (in_cur_tsg(h, rl, chid) && chan_ready(h, chid)) {
+		bool yielded = p->yield;
+		p->yield = false;
+		if (!yielded && in_cur_tsg(h, rl, chid) && chan_ready(h, chid)) {
 			if (!p->ev)
 				pbdma_kick(p);
 			return;
@@ -426,6 +428,18 @@ void host_schedule(struct host *h, struct runlist *rl)
 	}
 	for (unsigned q = 0; q < rl->desc->npbdma; q++)
 		sched_pbdma(h, rl, rl->pb[q]);
+}
+
+static void schedule_event(nvm_gpu *gpu, void *ctx, uint64_t arg)
+{
+	(void)gpu;
+	struct host *h = ctx;
+	host_schedule(h, &h->rl[arg]);
+}
+
+void host_schedule_later(struct host *h, struct runlist *rl)
+{
+	sched_at(h->gpu, h->gpu->now, schedule_event, h, rl->id, 0);
 }
 
 static void schedule_chan(struct host *h, uint32_t chid)
@@ -822,6 +836,17 @@ nvm_status nvm_host_channel_info(nvm_gpu *gpu, uint32_t chid, nvm_host_channel *
 		.inst_target = FIELD_GET(inst, 29, 28),
 		.methods = c->methods,
 	};
+	return NVM_OK;
+}
+
+nvm_status nvm_host_set_method_crc(nvm_gpu *gpu, int on)
+{
+	struct host *h = host_of(gpu);
+	if (!gpu)
+		return NVM_ERR_ARG;
+	if (!h)
+		return NVM_ERR_NOENT;
+	h->method_crc = on != 0;
 	return NVM_OK;
 }
 
