@@ -349,9 +349,24 @@ static void slice_start(struct host *h, struct runlist *rl)
 	if (rl->slice_ev)
 		sched_cancel(h->gpu, rl->slice_ev);
 	rl->slice_ev = 0;
-	/* Only a runlist with another TSG needs to act when the slice ends. */
-	if (rl->ntsg > 1)
-		rl->slice_ev = sched_at(h->gpu, rl->slice_end, slice_event, h, rl->id, SCHED_BACKGROUND);
+}
+
+/* The event at the end of the current timeslice: only a runlist with another
+ * TSG needs one, and it keeps the GPU busy (foreground) only while another
+ * TSG has work waiting for it. */
+static void slice_arm(struct host *h, struct runlist *rl)
+{
+	if (rl->ntsg < 2 || rl->slice_end <= h->gpu->now)
+		return;
+	bool others = false;
+	for (size_t i = 1; i < rl->ntsg && !others; i++)
+		others = tsg_has_work(h, rl, (rl->cur + i) % rl->ntsg);
+	if (rl->slice_ev && rl->slice_fg == others)
+		return;
+	if (rl->slice_ev)
+		sched_cancel(h->gpu, rl->slice_ev);
+	rl->slice_ev = sched_at(h->gpu, rl->slice_end, slice_event, h, rl->id, others ? 0 : SCHED_BACKGROUND);
+	rl->slice_fg = others;
 }
 
 /* Picks the next channel of TSG t for PBDMA queue q: seed 000 / silicon
@@ -428,6 +443,7 @@ void host_schedule(struct host *h, struct runlist *rl)
 	}
 	for (unsigned q = 0; q < rl->desc->npbdma; q++)
 		sched_pbdma(h, rl, rl->pb[q]);
+	slice_arm(h, rl);
 }
 
 static void schedule_event(nvm_gpu *gpu, void *ctx, uint64_t arg)

@@ -62,6 +62,7 @@ struct runlist {
 	size_t cur;          /* current TSG */
 	uint64_t slice_end;  /* end of the current TSG's timeslice */
 	uint64_t slice_ev;   /* the timeslice event, 0 if none */
+	bool slice_fg;       /* it is a foreground event (another TSG waits) */
 	uint64_t fetch_ev;   /* pending runlist fetch */
 	struct engine *eng;  /* primary engine */
 	struct engine *grce; /* GRCOPY on the GR runlist */

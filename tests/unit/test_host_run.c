@@ -738,6 +738,45 @@ static void gpfifo_fault_and_unbound(void **state)
 	env_fini(&e);
 }
 
+/* Silicon H100: a TSG blocked on an acquire without ACQUIRE_SWITCH_TSG
+ * keeps the PBDMA until its timeslice ends, then the other TSG runs (and
+ * the run is not idle while it waits for that). */
+static void held_tsg_until_timeslice(void **state)
+{
+	(void)state;
+	struct env e;
+	env_init(&e);
+	struct env_chan *a = env_chan(&e, 0, 1), *b = env_chan(&e, 1, 2);
+	uint32_t w[16];
+	env_rl_tsg(w, 1, 1, 50, 0); /* 50 * 1024 ns */
+	env_rl_chan(w + 4, a, 0);
+	env_rl_tsg(w + 8, 2, 1, 50, 0);
+	env_rl_chan(w + 12, b, 0);
+	env_submit(&e, 0, w, 4);
+	env_run(&e, 100000);
+	uint64_t spa;
+	uint64_t sva = env_map(&e, 4096, &spa);
+	uint32_t pa_[] = { HDR_INC(0, 0x5c, 5),
+		           (uint32_t)sva,
+		           (uint32_t)(sva >> 32),
+		           1,
+		           0,
+		           2 /* no SWITCH_TSG */,
+		           HDR_INC(0, 0x200, 1),
+		           0xa };
+	env_push(&e, a, pa_, 8);
+	env_run(&e, 5000); /* a holds the PBDMA, blocked */
+	uint64_t t0 = nvm_time_ns(e.gpu);
+	uint32_t pb_[] = { HDR_INC(0, 0x5c, 5), (uint32_t)sva, (uint32_t)(sva >> 32), 1, 0, 1 };
+	env_push(&e, b, pb_, 6);
+	assert_string_equal(env_run(&e, 1000000), "idle");
+	nvm_host_method log[4];
+	assert_int_equal(env_log(&e, "gr", log, 4), 1);
+	/* b had to wait for a's timeslice (51200 ns from a's load) to end */
+	assert_true(nvm_time_ns(e.gpu) - t0 > 40000);
+	env_fini(&e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -763,6 +802,7 @@ int main(void)
 		cmocka_unit_test(grcopy_subchannel),
 		cmocka_unit_test(pbseg),
 		cmocka_unit_test(gpfifo_fault_and_unbound),
+		cmocka_unit_test(held_tsg_until_timeslice),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
