@@ -61,15 +61,12 @@ struct host *host_of(const nvm_gpu *gpu)
 
 static uint32_t reg(struct host *h, uint32_t addr)
 {
-	uint32_t *p = bus_reg(h->gpu, addr);
-	return p ? *p : 0;
+	return bus_get(h->gpu, addr);
 }
 
 static void reg_set(struct host *h, uint32_t addr, uint32_t v)
 {
-	uint32_t *p = bus_reg(h->gpu, addr);
-	if (p)
-		*p = v;
+	bus_set(h->gpu, addr, v);
 }
 
 /* NV_PFIFO_INTR_PBDMA_ID: the PBDMAs with an enabled interrupt pending. */

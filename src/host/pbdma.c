@@ -886,7 +886,7 @@ static enum mres clear_faulted(struct pbdma *p, uint32_t data)
 			host_schedule_later(h, &h->rl[h->chan[chid].runlist]);
 		return M_DONE;
 	}
-	uint32_t to = *bus_reg(h->gpu, 0x2a14); /* NV_PFIFO_CLEAR_FAULTED_TIMEOUT */
+	uint32_t to = bus_get(h->gpu, 0x2a14); /* NV_PFIFO_CLEAR_FAULTED_TIMEOUT */
 	if (!FIELD_GET(*se, 19, 19)) {
 		*se |= 1u << 19;
 		p->r[PBR_ACQUIRE_DEADLINE] = ptimer_1024(p) + FIELD_GET(to, 29, 0);

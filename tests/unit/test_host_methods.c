@@ -15,15 +15,6 @@
 #include "bar0.h"
 #include "host_env.h"
 
-static struct env_chan *one_channel(struct env *e)
-{
-	env_init(e);
-	struct env_chan *c = env_chan(e, 0, 5);
-	env_submit_tsg(e, 0, 1, &c, 1);
-	assert_string_equal(env_run(e, 100000), "idle");
-	return c;
-}
-
 /* clc36f.h SEMAPHORED; UVM's release is A, B, C, D = RELEASE | 4BYTE |
  * WFI_DIS (payload only); 16BYTE writes payload, 0 and the timestamp
  * (silicon H100); ACQ_GEQ compares circularly (UNVERIFIED, as UVM needs). */
@@ -31,7 +22,7 @@ static void legacy_semaphores(void **state)
 {
 	(void)state;
 	struct env e;
-	struct env_chan *c = one_channel(&e);
+	struct env_chan *c = env_one_channel(&e);
 	uint64_t spa;
 	uint64_t sva = env_map(&e, 4096, &spa);
 	nvm_mem_wr32(e.gpu, NVM_AP_VRAM, spa + 4, 0x77777777u);
@@ -82,7 +73,7 @@ static void non_stall_interrupt(void **state)
 {
 	(void)state;
 	struct env e;
-	struct env_chan *c = one_channel(&e);
+	struct env_chan *c = env_one_channel(&e);
 	uint32_t pb[] = { HDR_INC(0, 0x20, 1), 0x1234, HDR_INC(0, 0x200, 1), 1 };
 	env_push(&e, c, pb, 4);
 	assert_string_equal(env_run(&e, 100000), "idle");
@@ -114,7 +105,7 @@ static void mem_op_tlb_invalidate(void **state)
 {
 	(void)state;
 	struct env e;
-	struct env_chan *c = one_channel(&e);
+	struct env_chan *c = env_one_channel(&e);
 	uint64_t pa1, va = env_map(&e, 4096, &pa1), pa2 = env_alloc(&e, 4096, 4096);
 	assert_int_equal(xlate(&e, c, va), pa1);
 	ptb_map(&e.pt, va, 4096, ptb_pte(pa2, 0, 0, 0));
@@ -178,13 +169,7 @@ static void clear_faulted(void **state)
 	struct env e;
 	env_init(&e);
 	struct env_chan *a = env_chan(&e, 0, 1), *b = env_chan(&e, 1, 2);
-	uint32_t w[16];
-	env_rl_tsg(w, 1, 1, 128, 3);
-	env_rl_chan(w + 4, a, 0);
-	env_rl_tsg(w + 8, 2, 1, 128, 3);
-	env_rl_chan(w + 12, b, 0);
-	env_submit(&e, 0, w, 4);
-	env_run(&e, 100000);
+	env_two_tsgs(&e, a, b, 128, 3);
 	/* a faults on its pushbuffer fetch */
 	env_gp(&e, a, 0x7000000000ull, 2, 0);
 	env_kick(&e, a);
@@ -213,7 +198,7 @@ static void clear_faulted_timeout(void **state)
 {
 	(void)state;
 	struct env e;
-	struct env_chan *c = one_channel(&e);
+	struct env_chan *c = env_one_channel(&e);
 	wr(e.gpu, 0x2a14, 0x80000000u | 8); /* DETECTION, PERIOD 8 (x 1024 ns) */
 	uint32_t pb[] = { HDR_INC(0, 0x84, 1), 7 };
 	env_push(&e, c, pb, 2);
@@ -276,7 +261,7 @@ static void crc_check(void **state)
 {
 	(void)state;
 	struct env e;
-	struct env_chan *c = one_channel(&e);
+	struct env_chan *c = env_one_channel(&e);
 	/* off (the default): not checked */
 	uint32_t pb0[] = { HDR_INC(0, 0x200, 1), 5, HDR_INC(0, 0x7c, 1), 0x1234 };
 	env_push(&e, c, pb0, 4);

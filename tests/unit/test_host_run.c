@@ -14,23 +14,13 @@
 #include "bar0.h"
 #include "host_env.h"
 
-/* One channel, one TSG on the GR runlist, ready for pushes. */
-static struct env_chan *one_channel(struct env *e)
-{
-	env_init(e);
-	struct env_chan *c = env_chan(e, 0, 5);
-	env_submit_tsg(e, 0, 1, &c, 1);
-	assert_string_equal(env_run(e, 100000), "idle");
-	return c;
-}
-
 /* A pushbuffer's engine methods reach GR with the class SET_OBJECT bound;
  * USERD shows the progress (seed 000 section 4). */
 static void runs_a_pushbuffer(void **state)
 {
 	(void)state;
 	struct env e;
-	struct env_chan *c = one_channel(&e);
+	struct env_chan *c = env_one_channel(&e);
 	/* runlist taken: ENG_RUNLIST(0) LENGTH 2, PENDING (20:20) clear */
 	assert_int_equal(rd(e.gpu, 0x2284), 2);
 	uint32_t pb[] = { HDR_INC(0, 0x000, 1),      0xc397, HDR_INC(0, 0x200, 3), 1, 2, 3, HDR_NINC(0, 0x300, 2), 7, 8,
@@ -145,7 +135,7 @@ static void software_method(void **state)
 {
 	(void)state;
 	struct env e;
-	struct env_chan *c = one_channel(&e);
+	struct env_chan *c = env_one_channel(&e);
 	uint32_t pb[] = { HDR_INC(0, 0x200, 1), 1, HDR_INC(5, 0x104, 2), 0xaa, 0xbb, HDR_INC(0, 0x208, 1), 2 };
 	env_push(&e, c, pb, 7);
 	env_run(&e, 100000);
@@ -174,7 +164,7 @@ static void pbentry(void **state)
 {
 	(void)state;
 	struct env e;
-	struct env_chan *c = one_channel(&e);
+	struct env_chan *c = env_one_channel(&e);
 	uint32_t pb[] = { HDR_INC(0, 0x200, 1), 1, 0xc0000000u, HDR_INC(0, 0x204, 1), 2 };
 	env_push(&e, c, pb, 5);
 	env_run(&e, 100000);
@@ -196,7 +186,7 @@ static void gpentry(void **state)
 {
 	(void)state;
 	struct env e;
-	struct env_chan *c = one_channel(&e);
+	struct env_chan *c = env_one_channel(&e);
 	uint32_t pb[] = { HDR_INC(0, 0x200, 1), 9 };
 	uint64_t va = env_pb(&e, c, pb, 2);
 	env_gp_raw(&e, c, 0x12345678, 0 << 10 | 0); /* control NOP, any operand */
@@ -218,7 +208,7 @@ static void gpptr(void **state)
 {
 	(void)state;
 	struct env e;
-	struct env_chan *c = one_channel(&e);
+	struct env_chan *c = env_one_channel(&e);
 	nvm_mem_wr32(e.gpu, NVM_AP_VRAM, c->userd + 0x8c, ENV_GP_ENTRIES);
 	wr(e.gpu, 0x810090, c->chid);
 	env_run(&e, 100000);
@@ -233,7 +223,7 @@ static void pb_fetch_fault(void **state)
 {
 	(void)state;
 	struct env e;
-	struct env_chan *c = one_channel(&e);
+	struct env_chan *c = env_one_channel(&e);
 	uint64_t faults0 = nvm_event_count(e.gpu, NVM_EV_FAULT);
 	env_gp(&e, c, 0x7000000000ull, 4, 0);
 	env_kick(&e, c);
@@ -262,7 +252,7 @@ static void semaphore_release(void **state)
 {
 	(void)state;
 	struct env e;
-	struct env_chan *c = one_channel(&e);
+	struct env_chan *c = env_one_channel(&e);
 	uint64_t spa;
 	uint64_t sva = env_map(&e, 4096, &spa);
 	nvm_mem_wr32(e.gpu, NVM_AP_VRAM, spa + 4, 0xffffffffu);
@@ -323,7 +313,7 @@ static void semaphore_reductions(void **state)
 	};
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
 		struct env e;
-		struct env_chan *c = one_channel(&e);
+		struct env_chan *c = env_one_channel(&e);
 		uint64_t spa;
 		uint64_t sva = env_map(&e, 4096, &spa);
 		nvm_mem_wr32(e.gpu, NVM_AP_VRAM, spa, cases[k].mem);
@@ -345,13 +335,7 @@ static void acquire_waits_for_release(void **state)
 	struct env e;
 	env_init(&e);
 	struct env_chan *a = env_chan(&e, 0, 1), *b = env_chan(&e, 1, 2);
-	uint32_t w[16];
-	env_rl_tsg(w, 1, 1, 128, 3);
-	env_rl_chan(w + 4, a, 0);
-	env_rl_tsg(w + 8, 2, 1, 128, 3);
-	env_rl_chan(w + 12, b, 0);
-	env_submit(&e, 0, w, 4);
-	env_run(&e, 100000);
+	env_two_tsgs(&e, a, b, 128, 3);
 	uint64_t spa;
 	uint64_t sva = env_map(&e, 4096, &spa);
 	/* a: acquire >= 3 (ACQ_STRICT_GEQ, ACQUIRE_SWITCH_TSG), then a GR method */
@@ -438,7 +422,7 @@ static void segments_and_masks(void **state)
 {
 	(void)state;
 	struct env e;
-	struct env_chan *c = one_channel(&e);
+	struct env_chan *c = env_one_channel(&e);
 	uint64_t spa;
 	uint64_t sva = env_map(&e, 4096, &spa);
 	uint32_t s1[] = { HDR_INC(0, 0x200, 3), 1 };
@@ -495,13 +479,7 @@ static void timeslices(void **state)
 	struct env e;
 	env_init(&e);
 	struct env_chan *a = env_chan(&e, 0, 1), *b = env_chan(&e, 1, 2);
-	uint32_t w[16];
-	env_rl_tsg(w, 1, 1, 10, 0); /* 10 * 1024 ns */
-	env_rl_chan(w + 4, a, 0);
-	env_rl_tsg(w + 8, 2, 1, 10, 0);
-	env_rl_chan(w + 12, b, 0);
-	env_submit(&e, 0, w, 4);
-	env_run(&e, 100000);
+	env_two_tsgs(&e, a, b, 10, 0); /* timeslices of 10 * 1024 ns */
 	/* 3000 methods each: ~6 us of work per channel at 2 ns per method */
 	static uint32_t pb[3001];
 	pb[0] = HDR_NINC(0, 0x200, 3000);
@@ -593,7 +571,7 @@ static void levels_and_conditional_fetch(void **state)
 {
 	(void)state;
 	struct env e;
-	struct env_chan *c = one_channel(&e);
+	struct env_chan *c = env_one_channel(&e);
 	uint32_t main_pb[] = { HDR_INC(0, 0x200, 1), 1 };
 	uint32_t sub_pb[] = { HDR_INC(0, 0x204, 1), 2, 0x00010000u /* SSDM 0: inactive */ };
 	uint32_t cond_pb[] = { HDR_INC(0, 0x208, 1), 3 };
@@ -615,7 +593,7 @@ static void sched_disable_and_preempt(void **state)
 {
 	(void)state;
 	struct env e;
-	struct env_chan *c = one_channel(&e);
+	struct env_chan *c = env_one_channel(&e);
 	wr(e.gpu, 0x2630, 1); /* runlist 0 */
 	uint32_t pb[] = { HDR_INC(0, 0x200, 1), 1 };
 	env_push(&e, c, pb, 2);
@@ -660,7 +638,7 @@ static void grcopy_subchannel(void **state)
 {
 	(void)state;
 	struct env e;
-	struct env_chan *c = one_channel(&e);
+	struct env_chan *c = env_one_channel(&e);
 	switches = 0;
 	nvm_hook_add(e.gpu, NVM_EV_MASK(NVM_EV_TRACE), count_switch, NULL, NULL);
 	uint32_t pb[] = { HDR_INC(0, 0x200, 1), 1, HDR_INC(4, 0x000, 1), 0xc3b5,
@@ -686,7 +664,7 @@ static void pbseg(void **state)
 {
 	(void)state;
 	struct env e;
-	struct env_chan *c = one_channel(&e);
+	struct env_chan *c = env_one_channel(&e);
 	uint32_t s1[] = { HDR_INC(0, 0x200, 2), 1 }, s2[] = { 2 };
 	env_gp(&e, c, env_pb(&e, c, s1, 2), 2, 0);
 	uint64_t v2 = env_pb(&e, c, s2, 1);
@@ -747,13 +725,7 @@ static void held_tsg_until_timeslice(void **state)
 	struct env e;
 	env_init(&e);
 	struct env_chan *a = env_chan(&e, 0, 1), *b = env_chan(&e, 1, 2);
-	uint32_t w[16];
-	env_rl_tsg(w, 1, 1, 50, 0); /* 50 * 1024 ns */
-	env_rl_chan(w + 4, a, 0);
-	env_rl_tsg(w + 8, 2, 1, 50, 0);
-	env_rl_chan(w + 12, b, 0);
-	env_submit(&e, 0, w, 4);
-	env_run(&e, 100000);
+	env_two_tsgs(&e, a, b, 50, 0); /* timeslices of 50 * 1024 ns */
 	uint64_t spa;
 	uint64_t sva = env_map(&e, 4096, &spa);
 	uint32_t pa_[] = { HDR_INC(0, 0x5c, 5),
