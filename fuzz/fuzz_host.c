@@ -11,7 +11,7 @@
  * 1 register write (u8 selector, u8 index, u32 value), 2 push (u8 channel,
  * u8 count, u8 GP flags, count u32 words), 3 run (u16 ns * 16), 4 submit
  * the runlist, 5 clear PBDMA interrupts and METHOD0, 6 CPU write of a u32
- * into the semaphore page, 7 nothing.
+ * into the semaphore page, 7 toggle method CRCs (CRC_CHECK).
  */
 #include <stdint.h>
 #include <string.h>
@@ -177,7 +177,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			}
 			break;
 		case 6: w32(g, SEM + (take(&in, 1) & 0x3f) * 4, take(&in, 4)); break;
-		default: break;
+		default: nvm_host_set_method_crc(g, (int)(take(&in, 1) & 1)); break;
 		}
 	}
 	run.ns = 100000;

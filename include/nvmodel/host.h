@@ -58,6 +58,12 @@ typedef struct nvm_host_channel {
 } nvm_host_channel;
 nvm_status nvm_host_channel_info(nvm_gpu *gpu, uint32_t chid, nvm_host_channel *out);
 
+/* Compute NV_PPBDMA_METHOD_CRC over the methods sent to engines, so that
+ * the CRC_CHECK method is checked (dev_pbdma METHOD_CRC). Off by default:
+ * it costs every engine method a few ns; while off, CRC_CHECK is reported
+ * as unmodelled and passes. */
+nvm_status nvm_host_set_method_crc(nvm_gpu *gpu, int on);
+
 typedef struct nvm_host_stats {
 	uint64_t doorbells, runlist_submits, ctx_loads, ctx_saves;
 	uint64_t gp_entries, pb_dwords, methods, host_methods, sw_methods;

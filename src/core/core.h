@@ -137,6 +137,9 @@ nvm_status bus_read(nvm_gpu *gpu, uint32_t addr, uint32_t *val);
 nvm_status bus_write(nvm_gpu *gpu, uint32_t addr, uint32_t val);
 /* Direct access to a register's latched value (for the owning block). */
 uint32_t *bus_reg(nvm_gpu *gpu, uint32_t addr);
+/* The latched value (0 for an address no table holds) and its update. */
+uint32_t bus_get(nvm_gpu *gpu, uint32_t addr);
+void bus_set(nvm_gpu *gpu, uint32_t addr, uint32_t v);
 const char *bus_reg_name(const nvm_gpu *gpu, uint32_t addr);
 void bus_fini(struct regbus *bus);
 

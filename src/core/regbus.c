@@ -153,6 +153,19 @@ uint32_t *bus_reg(nvm_gpu *gpu, uint32_t addr)
 	return b && block_reg(b, addr, &v) ? v : NULL;
 }
 
+uint32_t bus_get(nvm_gpu *gpu, uint32_t addr)
+{
+	uint32_t *p = bus_reg(gpu, addr);
+	return p ? *p : 0;
+}
+
+void bus_set(nvm_gpu *gpu, uint32_t addr, uint32_t v)
+{
+	uint32_t *p = bus_reg(gpu, addr);
+	if (p)
+		*p = v;
+}
+
 const char *bus_reg_name(const nvm_gpu *gpu, uint32_t addr)
 {
 	struct reg_block *b = find_block(&gpu->bus, addr);

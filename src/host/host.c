@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "host_internal.h"
+#include "nvmodel/host_fmt.h"
 
 /* ---------------------------------------------------------------- chip data */
 
@@ -60,15 +61,12 @@ struct host *host_of(const nvm_gpu *gpu)
 
 static uint32_t reg(struct host *h, uint32_t addr)
 {
-	uint32_t *p = bus_reg(h->gpu, addr);
-	return p ? *p : 0;
+	return bus_get(h->gpu, addr);
 }
 
 static void reg_set(struct host *h, uint32_t addr, uint32_t v)
 {
-	uint32_t *p = bus_reg(h->gpu, addr);
-	if (p)
-		*p = v;
+	bus_set(h->gpu, addr, v);
 }
 
 /* NV_PFIFO_INTR_PBDMA_ID: the PBDMAs with an enabled interrupt pending. */
@@ -156,17 +154,10 @@ static nvm_aperture target_ap(unsigned target)
 	return target >= 2 ? NVM_AP_SYSMEM : NVM_AP_VRAM;
 }
 
-/* Seed 000 section 5: timeslice = (TIMEOUT << SCALE) * 1024 ns; "a timeslice
- * of zero will be treated as a timeslice period of one". UNVERIFIED: "one"
- * is read as one unit of 1024 ns. */
-static uint64_t tsg_timeslice(uint32_t w0)
-{
-	uint64_t t = (uint64_t)FIELD_GET(w0, 31, 24) << FIELD_GET(w0, 19, 16);
-	return (t ? t : 1) * 1024u;
-}
-
-/* Reads and checks a submitted runlist (seed 000 section 5). Entries up to
- * the first malformed one are kept; UNVERIFIED: the seed does not say how
+/* Reads and checks a submitted runlist (seed 000 section 5) with the
+ * runlist walker the structure decoders use (host_fmt.h): the first
+ * malformed entry raises SCHED_ERROR BAD_TSG and ends the runlist; the
+ * complete TSGs before it are kept. UNVERIFIED: the seed does not say how
  * much of a bad runlist the scheduler still uses. */
 static void rl_parse(struct host *h, struct runlist *rl, nvm_aperture ap, uint64_t base, uint32_t len)
 {
@@ -187,52 +178,42 @@ static void rl_parse(struct host *h, struct runlist *rl, nvm_aperture ap, uint64
 		rl_clear(rl);
 		return;
 	}
-	uint32_t left = 0; /* channel entries the current TSG still needs */
-	bool stopped = false;
-	for (uint32_t i = 0; i < len && !stopped; i++) {
-		uint64_t ea = base + (uint64_t)i * 16u;
-		uint32_t e[4];
-		if (mem_read(&h->gpu->mem[ap], ea, e, sizeof(e))) {
+	nvm_rl_walker w;
+	nvm_rl_walk_init(&w);
+	nvm_hf_problem pr[NVM_RL_STEP_MAX];
+	size_t np = 0;
+	uint32_t left = 0; /* channel entries the last TSG still needs */
+	uint64_t ea = base;
+	for (uint32_t i = 0; i < len && !np; i++, ea += NVM_RL_ENTRY_SIZE) {
+		uint8_t raw[NVM_RL_ENTRY_SIZE];
+		if (mem_read(&h->gpu->mem[ap], ea, raw, sizeof(raw))) {
 			sched_error(h, SCHED_ERROR_CODE_RL_RDAT_TIMEOUT, ea, "runlist entry outside its aperture");
-			stopped = true;
 			break;
 		}
-		bool is_tsg = FIELD_GET(e[0], 0, 0);
-		if (is_tsg) {
-			uint32_t n = FIELD_GET(e[1], 7, 0);
-			if (left) {
-				sched_error(h, SCHED_ERROR_CODE_BAD_TSG, ea,
-				            "TSG header before the previous TSG's TSG_LENGTH channels");
-				stopped = true;
-				break;
-			}
-			if (n == 0 || n > HOST_TSG_MAX) {
-				sched_error(h, SCHED_ERROR_CODE_BAD_TSG, ea,
-				            n ? "TSG_LENGTH above 128" : "TSG of length 0");
-				stopped = true;
-				break;
-			}
-			rl->tsg[rl->ntsg++] =
-			        (struct rl_tsg){ FIELD_GET(e[2], 11, 0), tsg_timeslice(e[0]), (uint32_t)rl->nch, n };
-			left = n;
-			continue;
-		}
-		if (!left) {
-			sched_error(h, SCHED_ERROR_CODE_BAD_TSG, ea, "channel entry outside a TSG");
-			stopped = true;
+		nvm_rl_entry e;
+		nvm_rl_entry_decode(raw, &e);
+		np = nvm_rl_walk_step(&w, &e, pr);
+		if (np)
 			break;
+		if (e.type == 1) {
+			rl->tsg[rl->ntsg++] = (struct rl_tsg){ e.id, e.timeslice_ns, (uint32_t)rl->nch, e.tsg_length };
+			left = e.tsg_length;
+		} else if (w.member) {
+			rl->ch[rl->nch] = e.id;
+			rl->runq[rl->nch] = (uint8_t)e.runqueue_selector;
+			rl->nch++;
+			left--;
 		}
-		uint32_t chid = FIELD_GET(e[2], 11, 0);
-		rl->ch[rl->nch] = chid;
-		rl->runq[rl->nch] = (uint8_t)FIELD_GET(e[0], 1, 1);
-		rl->nch++;
-		left--;
+		if (i + 1 == len)
+			np = nvm_rl_walk_end(&w, pr);
+	}
+	if (np) {
+		char msg[200];
+		nvm_hf_problem_text(&pr[0], msg, sizeof(msg));
+		sched_error(h, SCHED_ERROR_CODE_BAD_TSG, base + (uint64_t)pr[0].where * NVM_RL_ENTRY_SIZE, msg);
 	}
 	if (left) {
 		/* The unfinished TSG is not scheduled. */
-		if (!stopped)
-			sched_error(h, SCHED_ERROR_CODE_BAD_TSG, base + (uint64_t)len * 16u,
-			            "runlist ends before TSG_LENGTH entries");
 		rl->nch -= rl->tsg[rl->ntsg - 1].n - left;
 		rl->ntsg--;
 	}
@@ -365,9 +346,24 @@ static void slice_start(struct host *h, struct runlist *rl)
 	if (rl->slice_ev)
 		sched_cancel(h->gpu, rl->slice_ev);
 	rl->slice_ev = 0;
-	/* Only a runlist with another TSG needs to act when the slice ends. */
-	if (rl->ntsg > 1)
-		rl->slice_ev = sched_at(h->gpu, rl->slice_end, slice_event, h, rl->id, SCHED_BACKGROUND);
+}
+
+/* The event at the end of the current timeslice: only a runlist with another
+ * TSG needs one, and it keeps the GPU busy (foreground) only while another
+ * TSG has work waiting for it. */
+static void slice_arm(struct host *h, struct runlist *rl)
+{
+	if (rl->ntsg < 2 || rl->slice_end <= h->gpu->now)
+		return;
+	bool others = false;
+	for (size_t i = 1; i < rl->ntsg && !others; i++)
+		others = tsg_has_work(h, rl, (rl->cur + i) % rl->ntsg);
+	if (rl->slice_ev && rl->slice_fg == others)
+		return;
+	if (rl->slice_ev)
+		sched_cancel(h->gpu, rl->slice_ev);
+	rl->slice_ev = sched_at(h->gpu, rl->slice_end, slice_event, h, rl->id, others ? 0 : SCHED_BACKGROUND);
+	rl->slice_fg = others;
 }
 
 /* Picks the next channel of TSG t for PBDMA queue q: seed 000 / silicon
@@ -400,7 +396,9 @@ static void sched_pbdma(struct host *h, struct runlist *rl, struct pbdma *p)
 	int last = p->chid;
 	if (p->state == PBS_RUN) {
 		uint32_t chid = (uint32_t)p->chid;
-		if (in_cur_tsg(h, rl, chid) && chan_ready(h, chid)) {
+		bool yielded = p->yield;
+		p->yield = false;
+		if (!yielded && in_cur_tsg(h, rl, chid) && chan_ready(h, chid)) {
 			if (!p->ev)
 				pbdma_kick(p);
 			return;
@@ -442,6 +440,19 @@ void host_schedule(struct host *h, struct runlist *rl)
 	}
 	for (unsigned q = 0; q < rl->desc->npbdma; q++)
 		sched_pbdma(h, rl, rl->pb[q]);
+	slice_arm(h, rl);
+}
+
+static void schedule_event(nvm_gpu *gpu, void *ctx, uint64_t arg)
+{
+	(void)gpu;
+	struct host *h = ctx;
+	host_schedule(h, &h->rl[arg]);
+}
+
+void host_schedule_later(struct host *h, struct runlist *rl)
+{
+	sched_at(h->gpu, h->gpu->now, schedule_event, h, rl->id, 0);
 }
 
 static void schedule_chan(struct host *h, uint32_t chid)
@@ -838,6 +849,17 @@ nvm_status nvm_host_channel_info(nvm_gpu *gpu, uint32_t chid, nvm_host_channel *
 		.inst_target = FIELD_GET(inst, 29, 28),
 		.methods = c->methods,
 	};
+	return NVM_OK;
+}
+
+nvm_status nvm_host_set_method_crc(nvm_gpu *gpu, int on)
+{
+	struct host *h = host_of(gpu);
+	if (!gpu)
+		return NVM_ERR_ARG;
+	if (!h)
+		return NVM_ERR_NOENT;
+	h->method_crc = on != 0;
 	return NVM_OK;
 }
 

@@ -62,6 +62,7 @@ struct runlist {
 	size_t cur;          /* current TSG */
 	uint64_t slice_end;  /* end of the current TSG's timeslice */
 	uint64_t slice_ev;   /* the timeslice event, 0 if none */
+	bool slice_fg;       /* it is a foreground event (another TSG waits) */
 	uint64_t fetch_ev;   /* pending runlist fetch */
 	struct engine *eng;  /* primary engine */
 	struct engine *grce; /* GRCOPY on the GR runlist */
@@ -78,7 +79,8 @@ struct chan {
 	bool acq_switch;     /* the blocked acquire had ACQUIRE_SWITCH_TSG */
 	nvm_aperture acq_ap; /* aperture of the watched semaphore */
 	uint64_t acq_wake_ev;
-	uint32_t cls[8]; /* SET_OBJECT class per subchannel; UNVERIFIED: kept by Host, not saved to RAMFC */
+	uint64_t acq_timeout_ev; /* acquire deadline event */
+	uint32_t cls[8];         /* SET_OBJECT class per subchannel; UNVERIFIED: kept by Host, not saved to RAMFC */
 	uint64_t methods;
 };
 
@@ -156,6 +158,7 @@ enum pbr {
 #define INTR0_DEVICE            (1u << 23)
 #define INTR0_SEMAPHORE         (1u << 25)
 #define INTR0_ACQUIRE           (1u << 26)
+#define INTR0_PBSEG             (1u << 30)
 #define INTR0_SIGNATURE         (1u << 31)
 #define INTR1_HCE_ILLEGAL_CLASS (1u << 4)
 #define INTR1_CTXNOTVALID       (1u << 31)
@@ -173,14 +176,18 @@ struct pbdma {
 	unsigned runq;      /* its RUNQUEUE_SELECTOR value on that runlist */
 	uint32_t *r;        /* its registers (enum pbr) */
 	enum pb_state state;
-	int chid;    /* loaded channel, -1 */
-	uint64_t ev; /* pending step / load event, 0 if none */
+	int chid;            /* loaded channel, -1 */
+	uint64_t ev;         /* pending step / load event, 0 if none */
+	uint32_t ramfc[128]; /* the loaded RAMFC image (NV_RAMFC_SIZE_VAL bytes) */
+	bool deadline_on;    /* ACQUIRE_DEADLINE is armed (TIMEOUT_EN at the first failure) */
+	uint64_t wait_until; /* a CLEAR_FAULTED retry: do nothing before this time */
+	bool yield;          /* a YIELD: the channel gives up the PBDMA after this step */
 	/* the decoder; the segment in progress is GET..PUT (registers) */
 	pb_decoder dec;
 	/* a stop requested from inside a decoder callback */
 	bool stop;
-	int stop_res;       /* enum mres of the stop */
-	uint32_t stop_done; /* methods an engine completed before it stopped */
+	int stop_res;          /* enum mres of the stop */
+	uint32_t stop_done;    /* methods an engine completed before it stopped */
 	pb_decoder snap;       /* decoder state at the stop */
 	uint64_t cost;         /* ns spent in the current step */
 	struct engine *target; /* last engine that got methods (NV_PPBDMA_TARGET_ENGINE) */
@@ -205,12 +212,15 @@ struct host {
 	struct reg_array *pfifo_arrays;
 	struct reg_array pccsr_array;
 	struct reg_array pbdma_array;
+	bool method_crc; /* compute NV_PPBDMA_METHOD_CRC (nvm_host_set_method_crc) */
 };
 
 struct host *host_of(const nvm_gpu *gpu);
 
 /* host.c: scheduler and PFIFO interface used by the PBDMAs. */
 void host_schedule(struct host *h, struct runlist *rl);
+/* The same, from an event at the current time (never from inside a step). */
+void host_schedule_later(struct host *h, struct runlist *rl);
 void host_update_intr(struct host *h);
 /* NV_PFIFO_INTR_0 CHANNEL_INTR: the non-stalling interrupt (engines and NON_STALL_INTERRUPT). */
 void host_nonstall(void *host, uint32_t chid);

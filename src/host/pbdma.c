@@ -313,16 +313,6 @@ static uint64_t userd_addr(const struct pbdma *p, nvm_aperture *ap)
 	return ((uint64_t)FIELD_GET(p->r[PBR_USERD_HI], 7, 0) << 32) | (p->r[PBR_USERD] & 0xfffffe00u);
 }
 
-static void userd_wr(struct pbdma *p, uint32_t off, uint32_t v)
-{
-	nvm_aperture ap;
-	uint64_t a = userd_addr(p, &ap) + off;
-	if (mem_write(&gpu_of(p)->mem[ap], a, &v, 4))
-		emit(gpu_of(p), NVM_EV_GUEST_ERROR, "pbdma", "userd_out_of_range", a, (uint64_t)p->chid,
-		     "channel %d: USERD at 0x%llx lies outside %s", p->chid, (unsigned long long)a,
-		     nvm_aperture_name(ap));
-}
-
 /* The read-only USERD entries (seed 000 section 4). UNVERIFIED: when the
  * model writes them back: at every context save (the seed), and with
  * CONFIG USERD_WRITEBACK enabled also after every GP entry, before every
@@ -330,15 +320,34 @@ static void userd_wr(struct pbdma *p, uint32_t off, uint32_t v)
  * place when the last release was visible"). */
 static void userd_writeback(struct pbdma *p)
 {
+	/* One read-modify-write of USERD 0x40..0x8b (GP_PUT at 0x8c, the entry
+	 * software writes, is outside it). */
+	uint32_t u[(USERD_GP_GET + 4 - USERD_PUT) / 4];
+	nvm_aperture ap;
+	uint64_t a = userd_addr(p, &ap) + USERD_PUT;
+	struct mem_space *m = &gpu_of(p)->mem[ap];
 	const uint32_t *r = p->r;
-	userd_wr(p, USERD_GP_GET, r[PBR_GP_GET]);
-	userd_wr(p, USERD_GET, r[PBR_GET]);
-	userd_wr(p, USERD_GET_HI, r[PBR_GET_HI]);
-	userd_wr(p, USERD_PUT, r[PBR_PUT]);
-	userd_wr(p, USERD_PUT_HI, r[PBR_PUT_HI]);
-	userd_wr(p, USERD_TOP_LEVEL_GET, r[PBR_TOP_LEVEL_GET]);
-	userd_wr(p, USERD_TOP_LEVEL_GET_HI, r[PBR_TOP_LEVEL_GET_HI]);
-	userd_wr(p, USERD_REF, r[PBR_REF]);
+	if (mem_read(m, a, u, sizeof(u))) {
+		emit(gpu_of(p), NVM_EV_GUEST_ERROR, "pbdma", "userd_out_of_range", a, (uint64_t)p->chid,
+		     "channel %d: USERD at 0x%llx lies outside %s", p->chid, (unsigned long long)a,
+		     nvm_aperture_name(ap));
+		return;
+	}
+	static const struct {
+		uint8_t off, reg;
+	} map[] = {
+		{ USERD_GP_GET, PBR_GP_GET },
+		{ USERD_GET, PBR_GET },
+		{ USERD_GET_HI, PBR_GET_HI },
+		{ USERD_PUT, PBR_PUT },
+		{ USERD_PUT_HI, PBR_PUT_HI },
+		{ USERD_TOP_LEVEL_GET, PBR_TOP_LEVEL_GET },
+		{ USERD_TOP_LEVEL_GET_HI, PBR_TOP_LEVEL_GET_HI },
+		{ USERD_REF, PBR_REF },
+	};
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		u[(map[i].off - USERD_PUT) / 4] = r[map[i].reg];
+	mem_write(m, a, u, sizeof(u));
 }
 
 static void userd_writeback_if_enabled(struct pbdma *p)
@@ -398,8 +407,11 @@ static void on_error(void *ctx, const pb_error *e);
 
 static void decoder_load(struct pbdma *p)
 {
+	static const pb_gen *gen;
+	if (!gen)
+		gen = pb_gen_lookup("gv100"); /* the Volta pushbuffer profile (constant data) */
 	pb_config cfg;
-	pb_config_init(&cfg, pb_gen_lookup("gv100"), PB_FORMAT_NEW);
+	pb_config_init(&cfg, gen, PB_FORMAT_NEW);
 	uint32_t sd = p->r[PBR_SUBDEVICE];
 	cfg.subdevice_id = FIELD_GET(sd, 11, 0);
 	pb_sink sink = { .ctx = p, .run = on_run, .error = on_error };
@@ -423,7 +435,10 @@ static void decoder_load(struct pbdma *p)
 
 /* ---------------------------------------------------------------- methods */
 
-enum mres { M_DONE = 0, M_STALL, M_BLOCK };
+/* How a method ended: done; parked with an interrupt (STALL) or waiting
+ * (BLOCK: an acquire, a fault); YIELD: done, and the channel gives up the
+ * PBDMA; RETRY: parked, run again at wait_until (CLEAR_FAULTED). */
+enum mres { M_DONE = 0, M_STALL, M_BLOCK, M_YIELD, M_RETRY };
 
 /* Keeps the method that could not complete in METHOD0 / DATA0 (VALID). */
 static void park_method(struct pbdma *p, uint32_t subch, uint32_t method, uint32_t data)
@@ -508,6 +523,15 @@ static bool acquire_ok(unsigned op, bool is64, uint64_t v, uint64_t pl)
 
 static void acq_wake(nvm_gpu *gpu, void *ctx, uint64_t chid);
 
+/* The acquire deadline passed: the channel retries, and the retry raises
+ * INTR_0 ACQUIRE if the semaphore still does not satisfy it. */
+static void acq_timeout(nvm_gpu *gpu, void *ctx, uint64_t chid)
+{
+	struct host *h = ctx;
+	h->chan[chid].acq_timeout_ev = 0;
+	acq_wake(gpu, ctx, chid);
+}
+
 /* A write reached the watched semaphore: look again (from an event, never
  * from inside the write). */
 static void acq_hit(void *ctx, uint64_t chid)
@@ -535,12 +559,52 @@ static void acq_wake(nvm_gpu *gpu, void *ctx, uint64_t chid)
 		host_schedule(h, &h->rl[c->runlist]);
 }
 
+/* NV_PPBDMA_ACQUIRE_DEADLINE TIMESTAMP 31:0, in 1024 ns units of PTIMER
+ * (the manual limits the period to 0x7FFF8000 so that it fits). Armed at
+ * the first failure of an acquire (or CLEAR_FAULTED) with TIMEOUT_EN. */
+static uint32_t ptimer_1024(struct pbdma *p)
+{
+	return (uint32_t)(ptimer_read(gpu_of(p)) >> 10);
+}
+
+static bool deadline_passed(struct pbdma *p)
+{
+	if (!FIELD_GET(p->r[PBR_SEM_EXECUTE], 19, 19) || !FIELD_GET(p->r[PBR_ACQUIRE], 31, 31))
+		return false;
+	return (int32_t)(ptimer_1024(p) - p->r[PBR_ACQUIRE_DEADLINE]) >= 0;
+}
+
+static void acq_timeout(nvm_gpu *gpu, void *ctx, uint64_t chid);
+
+/* First failure: ACQUIRE_FAIL and, with ACQUIRE TIMEOUT_EN 31:31, the
+ * deadline 1024 * TIMEOUT_MAN 30:15 * 2^TIMEOUT_EXP 14:11 ns later and an
+ * event that wakes the channel then. */
+static void arm_acquire_deadline(struct pbdma *p)
+{
+	uint32_t acq = p->r[PBR_ACQUIRE];
+	if (FIELD_GET(p->r[PBR_SEM_EXECUTE], 19, 19))
+		return; /* armed at the first failure */
+	p->r[PBR_SEM_EXECUTE] |= 1u << 19;
+	if (!FIELD_GET(acq, 31, 31))
+		return;
+	uint64_t units = (uint64_t)FIELD_GET(acq, 30, 15) << FIELD_GET(acq, 14, 11);
+	if (units > 0x7fff8000u)
+		units = 0x7fff8000u;
+	p->r[PBR_ACQUIRE_DEADLINE] = ptimer_1024(p) + (uint32_t)units;
+	struct chan *c = cur_chan(p);
+	if (c->acq_timeout_ev)
+		sched_cancel(gpu_of(p), c->acq_timeout_ev);
+	/* Foreground: the GPU is not idle while a timeout is pending. */
+	c->acq_timeout_ev =
+	        sched_at(gpu_of(p), gpu_of(p)->now + units * 1024u, acq_timeout, p->h, (uint64_t)p->chid, 0);
+}
+
 static enum mres acquire_block(struct pbdma *p, nvm_aperture ap, uint64_t pa, size_t len, bool switch_tsg)
 {
 	struct chan *c = cur_chan(p);
 	struct host *h = p->h;
 	h->stats.acquire_waits++;
-	p->r[PBR_SEM_EXECUTE] |= 1u << 19; /* ACQUIRE_FAIL */
+	arm_acquire_deadline(p);
 	c->acq_wait = true;
 	c->acq_switch = switch_tsg;
 	c->acq_ap = ap;
@@ -553,10 +617,15 @@ static enum mres acquire_block(struct pbdma *p, nvm_aperture ap, uint64_t pa, si
 	return M_BLOCK;
 }
 
-static enum mres sem_execute(struct pbdma *p, uint32_t data)
+/* The semaphore operation of SEM_EXECUTE data `data`; (pm, pd) is the
+ * method that carried it (SEM_EXECUTE, or the legacy SEMAPHORED), parked in
+ * METHOD0 when it cannot complete. */
+static enum mres sem_op(struct pbdma *p, uint32_t data, uint32_t pm, uint32_t pd)
 {
 	uint32_t *r = p->r;
-	r[PBR_SEM_EXECUTE] = data & ~(1u << 19);
+	/* ACQUIRE_FAIL 19:19 stays set across the retries of one acquire: the
+	 * timeout counts from the first failure (dev_pbdma ACQUIRE). */
+	r[PBR_SEM_EXECUTE] = (data & ~(1u << 19)) | (r[PBR_SEM_EXECUTE] & (1u << 19));
 	unsigned op = FIELD_GET(data, 2, 0), red = FIELD_GET(data, 30, 27);
 	bool is64 = FIELD_GET(data, 24, 24), ts = FIELD_GET(data, 25, 25), sgn = !FIELD_GET(data, 31, 31);
 	uint64_t va = ((uint64_t)FIELD_GET(r[PBR_SEM_ADDR_HI], 7, 0) << 32) | (r[PBR_SEM_ADDR_LO] & ~3u);
@@ -575,7 +644,7 @@ static enum mres sem_execute(struct pbdma *p, uint32_t data)
 		bad = "timestamped release not 16-byte aligned";
 	if (bad) {
 		/* Seed/dev_pbdma: INTR_0 SEMAPHORE, memory unchanged. */
-		park_method(p, 0, 0x6c, data);
+		park_method(p, 0, pm, pd);
 		raise(p, PBR_INTR_0, INTR0_SEMAPHORE, bad);
 		return M_STALL;
 	}
@@ -591,14 +660,20 @@ static enum mres sem_execute(struct pbdma *p, uint32_t data)
 		p->h->stats.sem_acquires++;
 		if (acquire_ok(op, is64, v, pl)) {
 			cur_chan(p)->acq_wait = false;
+			r[PBR_SEM_EXECUTE] &= ~(1u << 19);
 			return M_DONE;
+		}
+		park_method(p, 0, pm, pd);
+		if (deadline_passed(p)) {
+			/* dev_pbdma ACQUIRE: the timeout; the counter is not reset. */
+			raise(p, PBR_INTR_0, INTR0_ACQUIRE, "semaphore acquire timed out");
+			return M_STALL;
 		}
 		nvm_aperture ap;
 		uint64_t pa;
 		bool sparse;
 		if (!pb_translate(p, va, NVM_MMU_READ, &ap, &pa, &sparse))
 			return M_BLOCK;
-		park_method(p, 0, 0x6c, data);
 		return acquire_block(p, ap, pa, len, FIELD_GET(data, 12, 12));
 	}
 	uint64_t nv = op == 6 ? sem_reduce(red, is64, sgn, v, pl) : pl;
@@ -617,6 +692,180 @@ static enum mres sem_execute(struct pbdma *p, uint32_t data)
 	if (!va_access(p, va, &nv, len, NVM_MMU_WRITE, "semaphore release"))
 		return M_BLOCK;
 	return M_DONE;
+}
+
+static enum mres sem_execute(struct pbdma *p, uint32_t data)
+{
+	return sem_op(p, data, 0x6c, data);
+}
+
+/* The legacy SEMAPHORED (clc36f.h; NVIDIA's UVM uses it on Volta), as the
+ * SEM_EXECUTE operation it stands for: OPERATION 4:0 one-hot (ACQUIRE,
+ * RELEASE, ACQ_GEQ, ACQ_AND, REDUCTION), ACQUIRE_SWITCH 12, RELEASE_WFI 20
+ * (EN = 0: inverted), RELEASE_SIZE 24 (16BYTE = 0: payload, 0, timestamp;
+ * 4BYTE = 1: payload only; silicon H100), REDUCTION 30:27 and FORMAT 31 at
+ * SEM_EXECUTE's positions; 32-bit payloads. UNVERIFIED: SEMAPHOREA/B/C
+ * share SEM_ADDR_HI / SEM_ADDR_LO / SEM_PAYLOAD_LO with the SEM_* methods;
+ * ACQ_GEQ compares circularly (ACQ_CIRC_GEQ: UVM relies on wrap-safe
+ * compares); an OPERATION that is not one of the five raises SEMAPHORE. */
+static enum mres semaphore_d(struct pbdma *p, uint32_t d)
+{
+	static const struct {
+		uint32_t onehot, op;
+	} ops[] = { { 0x01, 0 }, { 0x02, 1 }, { 0x04, 3 }, { 0x08, 4 }, { 0x10, 6 } };
+	uint32_t oh = FIELD_GET(d, 4, 0), op = 7; /* 7: undefined -> SEMAPHORE */
+	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (ops[i].onehot == oh)
+			op = ops[i].op;
+	uint32_t x = op | (d & (1u << 12)) | (d & (0xfu << 27)) | (d & (1u << 31));
+	x |= FIELD_GET(d, 20, 20) ? 0 : 1u << 20; /* RELEASE_WFI */
+	x |= FIELD_GET(d, 24, 24) ? 0 : 1u << 25; /* 16BYTE: RELEASE_TIMESTAMP */
+	return sem_op(p, x, 0x1c, d);
+}
+
+/* MEM_OP_D OPERATION 31:27 (volta-facts.md b, dev_pbdma MEM_OP): MMU TLB
+ * invalidates (with replay and cancel) go to the GMMU with A..C; they and
+ * ACCESS_COUNTER_CLR need CONFIG AUTH_LEVEL PRIVILEGED, else INTR_0 METHOD.
+ * Barriers and L2 operations complete at once: the model's memory is
+ * coherent. UNVERIFIED: an OPERATION the manual does not list raises
+ * METHOD. */
+static enum mres mem_op_d(struct pbdma *p, uint32_t d)
+{
+	enum { PRIV = 1, MMU = 2 };
+	static const struct {
+		uint8_t op, flags;
+	} ops[] = {
+		{ 0x05, 0 },          /* MEMBAR */
+		{ 0x09, PRIV | MMU }, /* MMU_TLB_INVALIDATE */
+		{ 0x0a, PRIV | MMU }, /* MMU_TLB_INVALIDATE_TARGETED */
+		{ 0x0d, 0 },          /* L2_PEERMEM_INVALIDATE */
+		{ 0x0e, 0 },          /* L2_SYSMEM_INVALIDATE */
+		{ 0x0f, 0 },          /* L2_CLEAN_COMPTAGS */
+		{ 0x10, 0 },          /* L2_FLUSH_DIRTY */
+		{ 0x15, 0 },          /* L2_WAIT_FOR_SYS_PENDING_READS */
+		{ 0x16, PRIV },       /* ACCESS_COUNTER_CLR (access counters are not modelled) */
+	};
+	uint32_t op = FIELD_GET(d, 31, 27);
+	size_t i = 0;
+	while (i < sizeof(ops) / sizeof(ops[0]) && ops[i].op != op)
+		i++;
+	const char *bad = NULL;
+	if (i == sizeof(ops) / sizeof(ops[0]))
+		bad = "MEM_OP_D OPERATION not defined";
+	else if ((ops[i].flags & PRIV) && !FIELD_GET(p->r[PBR_CONFIG], 8, 8))
+		bad = "privileged MEM_OP from a channel with CONFIG AUTH_LEVEL NON_PRIVILEGED";
+	if (bad) {
+		park_method(p, 0, 0x34, d);
+		raise(p, PBR_INTR_0, INTR0_METHOD, bad);
+		return M_STALL;
+	}
+	if (ops[i].flags & MMU)
+		nvm_mmu_mem_op(gpu_of(p), p->r[PBR_MEM_OP_A], p->r[PBR_MEM_OP_B], p->r[PBR_MEM_OP_C], d);
+	return M_DONE;
+}
+
+/* IEEE 802.3 CRC-32 (0x04c11db7), MSB first, as dev_pbdma's pseudocode. */
+static uint32_t crc32_byte(uint32_t crc, uint8_t b)
+{
+	crc ^= (uint32_t)b << 24;
+	for (int k = 0; k < 8; k++)
+		crc = crc & 0x80000000u ? (crc << 1) ^ 0x04c11db7u : crc << 1;
+	return crc;
+}
+
+/* METHOD_CRC over the methods sent to engines: each method as a 6-byte
+ * value added least significant byte first. UNVERIFIED: its layout is data
+ * 31:0, method address (dword) 43:32, subchannel 46:44. */
+static void method_crc(struct pbdma *p, const pb_run *r, uint32_t first, uint32_t n)
+{
+	uint32_t crc = p->r[PBR_METHOD_CRC];
+	for (uint32_t i = first; i < first + n; i++) {
+		uint64_t v = r->data[i] | (uint64_t)(pb_run_method(r, i) >> 2 & 0xfff) << 32 |
+		             (uint64_t)(r->subch & 7) << 44;
+		for (int b = 0; b < 6; b++)
+			crc = crc32_byte(crc, (uint8_t)(v >> (8 * b)));
+	}
+	p->r[PBR_METHOD_CRC] = crc;
+}
+
+/* CRC_CHECK: METHOD_CRC against the data, INTR_0 METHODCRC on a mismatch;
+ * the register is cleared after each comparison. Computing the CRC costs
+ * every engine method a few ns, so the model computes it only when it is
+ * enabled (nvm_host_set_method_crc); otherwise CRC_CHECK is not checked
+ * and reported as unmodelled. */
+static enum mres crc_check(struct pbdma *p, uint32_t data)
+{
+	if (!p->h->method_crc) {
+		emit(gpu_of(p), NVM_EV_UNMODELLED, "pbdma", "crc_check", 0x7c, data,
+		     "channel %d: CRC_CHECK not checked (method CRCs are off: nvm_host_set_method_crc)", p->chid);
+		return M_DONE;
+	}
+	uint32_t crc = p->r[PBR_METHOD_CRC];
+	p->r[PBR_METHOD_CRC] = 0;
+	if (crc == data)
+		return M_DONE;
+	park_method(p, 0, 0x7c, data);
+	raise(p, PBR_INTR_0, 1u << 22, "METHOD_CRC does not match CRC_CHECK");
+	return M_STALL;
+}
+
+/* YIELD OP 1:0: NOP; RUNLIST_TIMESLICE (the TSG's timeslice ends); TSG (the
+ * next channel of the TSG runs; the TSG keeps its timeslice); anything else
+ * INTR_0 METHOD. The method after a yield runs only when the channel is
+ * scheduled again. */
+static enum mres yield(struct pbdma *p, uint32_t data)
+{
+	uint32_t op = FIELD_GET(data, 1, 0);
+	if (op == 1) {
+		park_method(p, 0, 0x80, data);
+		raise(p, PBR_INTR_0, INTR0_METHOD, "YIELD with an undefined OP");
+		return M_STALL;
+	}
+	if (op == 0)
+		return M_DONE;
+	if (op == 2)
+		p->rl->slice_end = gpu_of(p)->now;
+	p->yield = true;
+	emit(gpu_of(p), NVM_EV_TRACE, "pbdma", "yield", op, (uint64_t)p->chid, "channel %d: YIELD %s", p->chid,
+	     op == 2 ? "RUNLIST_TIMESLICE" : "TSG");
+	return M_YIELD;
+}
+
+/* CLEAR_FAULTED CHID 11:0, TYPE 31:31 (PBDMA_FAULTED / ENG_FAULTED): clears
+ * the target's bit when it is set; otherwise retries every microsecond until
+ * it is, or until NV_PFIFO_CLEAR_FAULTED_TIMEOUT (PERIOD 29:0, DETECTION
+ * 31:31) after the first attempt, then INTR_0 CLEAR_FAULTED_ERROR. The
+ * deadline uses ACQUIRE_FAIL / ACQUIRE_DEADLINE as the manual says.
+ * UNVERIFIED: PERIOD counts 1024 ns units like ACQUIRE_DEADLINE. */
+static enum mres clear_faulted(struct pbdma *p, uint32_t data)
+{
+	struct host *h = p->h;
+	uint32_t chid = FIELD_GET(data, 11, 0), bit = FIELD_GET(data, 31, 31) ? 23 : 22;
+	uint32_t *ch = host_pccsr_chan(h, chid);
+	uint32_t *se = &p->r[PBR_SEM_EXECUTE];
+	if ((*ch >> bit) & 1u) {
+		*ch &= ~(1u << bit);
+		*se &= ~(1u << 19);
+		emit(h->gpu, NVM_EV_TRACE, "pbdma", "clear_faulted", chid, bit,
+		     "channel %d: CLEAR_FAULTED channel %u %s", p->chid, chid,
+		     bit == 23 ? "ENG_FAULTED" : "PBDMA_FAULTED");
+		if (h->chan[chid].runlist >= 0)
+			host_schedule_later(h, &h->rl[h->chan[chid].runlist]);
+		return M_DONE;
+	}
+	uint32_t to = bus_get(h->gpu, 0x2a14); /* NV_PFIFO_CLEAR_FAULTED_TIMEOUT */
+	if (!FIELD_GET(*se, 19, 19)) {
+		*se |= 1u << 19;
+		p->r[PBR_ACQUIRE_DEADLINE] = ptimer_1024(p) + FIELD_GET(to, 29, 0);
+	} else if (FIELD_GET(to, 31, 31) && (int32_t)(ptimer_1024(p) - p->r[PBR_ACQUIRE_DEADLINE]) >= 0) {
+		*se &= ~(1u << 19);
+		park_method(p, 0, 0x84, data);
+		raise(p, PBR_INTR_0, 1u << 20, "CLEAR_FAULTED: the channel's FAULTED bit was never set");
+		return M_STALL;
+	}
+	park_method(p, 0, 0x84, data);
+	p->wait_until = gpu_of(p)->now + 1000;
+	return M_RETRY;
 }
 
 /* A Host method (address below 0x100; seed 000 section 6: "the subchannel
@@ -638,7 +887,23 @@ static enum mres host_method(struct pbdma *p, uint32_t subch, uint32_t m, uint32
 	case 0x68: r[PBR_SEM_PAYLOAD_HI] = data; return M_DONE;
 	case 0x6c: return sem_execute(p, data);
 	case 0x78: return M_DONE; /* WFI: engines finish within the step that sent their methods */
-	case 0x04: break;         /* ILLEGAL */
+	case 0x10: r[PBR_SEM_ADDR_HI] = data & 0xffu; return M_DONE; /* SEMAPHOREA OFFSET_UPPER 7:0 */
+	case 0x14: r[PBR_SEM_ADDR_LO] = data & ~3u; return M_DONE;   /* SEMAPHOREB OFFSET_LOWER 31:2 */
+	case 0x18: r[PBR_SEM_PAYLOAD_LO] = data; return M_DONE;      /* SEMAPHOREC PAYLOAD */
+	case 0x1c: return semaphore_d(p, data);
+	case 0x20: /* NON_STALL_INTERRUPT: CHANNEL_INTR, no stall, data ignored */
+		host_nonstall(p->h, (uint32_t)p->chid);
+		return M_DONE;
+	case 0x24: /* FB_FLUSH: memory is coherent in the model; UNVERIFIED: never times out (MEMFLUSH) */
+		return M_DONE;
+	case 0x28: r[PBR_MEM_OP_A] = data; return M_DONE;
+	case 0x2c: r[PBR_MEM_OP_B] = data; return M_DONE;
+	case 0x30: r[PBR_MEM_OP_C] = data; return M_DONE;
+	case 0x34: return mem_op_d(p, data);
+	case 0x7c: return crc_check(p, data);
+	case 0x80: return yield(p, data);
+	case 0x84: return clear_faulted(p, data);
+	case 0x04: break; /* ILLEGAL */
 	default:
 		if (pb_class_method(p->h->host_class, m)) {
 			emit(gpu_of(p), NVM_EV_UNMODELLED, "pbdma", "host_method", m, data,
@@ -687,6 +952,8 @@ static enum mres engine_methods(struct pbdma *p, const pb_run *r, uint32_t first
 			     pb_run_method(r, i), r->data[i]);
 	struct eng_result res = { 0, 0 };
 	enum eng_status st = e->ops->methods(e, &src, r, first, n, &res);
+	if (p->h->method_crc)
+		method_crc(p, r, first, res.done);
 	p->cost += res.cost;
 	e->busy_until = gpu_of(p)->now + p->cost;
 	c->methods += res.done;
@@ -932,6 +1199,13 @@ static bool next_gp_entry(struct pbdma *p, bool *idle)
 	r[PBR_PUT_HI] = (uint32_t)(end >> 32) & 0xffu;
 	set_get(p, g.get);
 	pb_segment_end(&p->dec); /* a new segment: END_PB_SEGMENT skipping ends */
+	if (g.fetch_conditional && p->dec.remaining) {
+		/* dev_pbdma PBSEG: a sequence begun in an unconditional segment
+		 * continues into a conditional one; after the clear its first
+		 * entries are taken as method data. */
+		raise(p, PBR_INTR_0, INTR0_PBSEG, "method data continues into a conditionally fetched segment");
+		return false;
+	}
 	return true;
 }
 
@@ -969,16 +1243,25 @@ static bool do_load(struct pbdma *p)
 	}
 	for (unsigned i = 0; i <= PBR_RAMFC_LAST; i++)
 		p->r[i] = ramfc[pbdma_regs[i].offset / 4];
+	memcpy(p->ramfc, ramfc, sizeof(ramfc)); /* the dwords no register mirrors come back unchanged on save */
 	p->h->stats.ctx_loads++;
 	decoder_load(p);
 	p->target = NULL;
 	set_status(p, true);
+	/* NV_PFIFO_ENGINE_STATUS of the runlist's engine: ID 11:0 = the TSG,
+	 * ID_TYPE 12:12 = TSGID, CTX_STATUS 15:13 = VALID. */
+	const struct chan *c = cur_chan(p);
+	if (c->runlist >= 0 && c->tsg >= 0)
+		p->h->engstat_vals[p->rl->desc->engstat * 2] =
+		        p->h->rl[c->runlist].tsg[c->tsg].tsgid | 1u << 12 | 1u << 13;
 	host_set_chan_status(p->h, (uint32_t)p->chid, PCCSR_STATUS_ON_PBDMA);
 	emit(gpu_of(p), NVM_EV_TRACE, "pbdma", "ctx_load", (uint64_t)p->chid, p->id, "PBDMA %u: channel %d loaded",
 	     p->id, p->chid);
-	/* NV_PPBDMA_SIGNATURE HW 15:0 must be 0xFACE (seed 000 / dev_pbdma). */
-	if (FIELD_GET(p->r[PBR_SIGNATURE], 15, 0) != 0xface)
-		raise(p, PBR_INTR_0, INTR0_SIGNATURE, "RAMFC SIGNATURE is not 0xFACE");
+	/* dev_pbdma SIGNATURE: HW 15:0 must be HW_VALID (0xFACE) or
+	 * HW_HOST_CLASS_ID (50031, C36F), else INTR_0 SIGNATURE. */
+	uint32_t sig = FIELD_GET(p->r[PBR_SIGNATURE], 15, 0);
+	if (sig != 0xface && sig != 50031)
+		raise(p, PBR_INTR_0, INTR0_SIGNATURE, "RAMFC SIGNATURE HW is neither 0xFACE nor the host class 50031");
 	else if (pb_get(p) > pb_put(p))
 		raise(p, PBR_INTR_0, 1u << 17, "GET is above PUT (PBPTR)");
 	userd_read_gp_put(p);
@@ -1007,13 +1290,10 @@ void pbdma_save(struct pbdma *p)
 		decoder_save(p);
 		unsigned target;
 		uint64_t a = inst_addr(p, &target);
-		uint32_t ramfc[RAMFC_BYTES / 4];
 		nvm_aperture ap = target >= 2 ? NVM_AP_SYSMEM : NVM_AP_VRAM;
-		if (!mem_read(&h->gpu->mem[ap], a, ramfc, sizeof(ramfc))) {
-			for (unsigned i = 0; i <= PBR_RAMFC_LAST; i++)
-				ramfc[pbdma_regs[i].offset / 4] = p->r[i];
-			mem_write(&h->gpu->mem[ap], a, ramfc, sizeof(ramfc));
-		}
+		for (unsigned i = 0; i <= PBR_RAMFC_LAST; i++)
+			p->ramfc[pbdma_regs[i].offset / 4] = p->r[i];
+		mem_write(&h->gpu->mem[ap], a, p->ramfc, sizeof(p->ramfc));
 		userd_writeback(p);
 		h->stats.ctx_saves++;
 		emit(h->gpu, NVM_EV_TRACE, "pbdma", "ctx_save", (uint64_t)p->chid, p->id, "PBDMA %u: channel %d saved",
@@ -1055,6 +1335,10 @@ static void step(nvm_gpu *gpu, void *ctx, uint64_t arg)
 	}
 	if (p->state != PBS_RUN || pbdma_stalled(p))
 		return;
+	if (p->wait_until > gpu->now) {
+		arm_step(p, p->wait_until - gpu->now); /* a CLEAR_FAULTED retry */
+		return;
+	}
 	struct chan *c = cur_chan(p);
 	p->cost = 0;
 	bool halt = false, idle = false;
@@ -1079,10 +1363,8 @@ static void step(nvm_gpu *gpu, void *ctx, uint64_t arg)
 	sched_charge(gpu, done / HOST_WORK_PER_UNIT);
 	if (pbdma_stalled(p))
 		return; /* frozen until software clears the interrupt */
-	if (idle) {
-		c->work = false;
-		userd_writeback(p);
-	}
+	if (idle)
+		c->work = false; /* the scheduler saves it (RAMFC, USERD) */
 	if (halt || !host_chan_runnable(h, (uint32_t)p->chid) || c->acq_wait) {
 		host_schedule(h, p->rl);
 		return;

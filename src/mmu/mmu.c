@@ -131,15 +131,12 @@ static struct mmu *mmu_of(const nvm_gpu *gpu)
 
 static uint32_t reg(struct mmu *m, uint32_t addr)
 {
-	uint32_t *p = bus_reg(m->gpu, addr);
-	return p ? *p : 0;
+	return bus_get(m->gpu, addr);
 }
 
 static void reg_set(struct mmu *m, uint32_t addr, uint32_t v)
 {
-	uint32_t *p = bus_reg(m->gpu, addr);
-	if (p)
-		*p = v;
+	bus_set(m->gpu, addr, v);
 }
 
 /* ---------------------------------------------------------------- interrupts */

@@ -435,9 +435,19 @@ static void old_instruction(pb_decoder *d, uint32_t w)
  * state that SW initialises; these decode an unmasked stream as written). */
 void pb_decoder_init(pb_decoder *d, const pb_config *cfg, const pb_sink *sink)
 {
-	*d = (pb_decoder){ .cfg = *cfg, .active = true, .stored_mask = 0xfff };
-	if (sink)
-		d->sink = *sink;
+	/* Field by field: the batch arrays need no clearing (nbatch is 0), and a
+	 * PBDMA re-initialises its decoder on every context load. */
+	d->cfg = *cfg;
+	d->sink = sink ? *sink : (pb_sink){ 0 };
+	d->pos = 0;
+	d->remaining = d->index = d->subch = d->method = 0;
+	d->mode = PB_MODE_INC;
+	d->hdr_offset = 0;
+	d->hdr_word = 0;
+	d->lenp = d->skipping = false;
+	d->active = true;
+	d->stored_mask = 0xfff;
+	d->nbatch = 0;
 }
 
 /* Delivers up to `avail` entries of the pending sequence from p. */

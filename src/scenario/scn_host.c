@@ -7,6 +7,7 @@
  *   gpu:host_log_clear(engine)
  *   gpu:host_channel(chid)                  -- {bound, enabled, status, busy, pbdma_faulted, ...}
  *   gpu:host_stats()                        -- {doorbells, ctx_loads, methods, ...}
+ *   gpu:host_method_crc(on)                 -- compute METHOD_CRC so CRC_CHECK is checked
  *
  * Engines: "gr", "grce", "ce2".."ce8". Everything else a driver does goes
  * through gpu:wr32 / gpu:mem_* exactly as on hardware.
@@ -134,6 +135,13 @@ static int l_host_channel(lua_State *L)
 	return 1;
 }
 
+static int l_host_method_crc(lua_State *L)
+{
+	if (nvm_host_set_method_crc(scn_checkgpu(L, 1), lua_toboolean(L, 2)))
+		scn_error(L, "host_method_crc: this chip has no Volta Host");
+	return 0;
+}
+
 static int l_host_stats(lua_State *L)
 {
 	nvm_host_stats s;
@@ -164,5 +172,6 @@ const luaL_Reg scn_host_methods[] = {
 	{ "host_log_clear", l_host_log_clear },
 	{ "host_channel", l_host_channel },
 	{ "host_stats", l_host_stats },
+	{ "host_method_crc", l_host_method_crc },
 	{ NULL, NULL },
 };

@@ -179,6 +179,28 @@ static inline const char *env_run(struct env *e, uint64_t ns)
 	return nvm_run_status_str(nvm_run(e->gpu, &(nvm_run_opts){ .ns = ns, .flags = NVM_RUN_UNTIL_IDLE }));
 }
 
+/* A fresh GPU with channel 5 in TSG 1 on the GR runlist, ready for pushes. */
+static inline struct env_chan *env_one_channel(struct env *e)
+{
+	env_init(e);
+	struct env_chan *c = env_chan(e, 0, 5);
+	env_submit_tsg(e, 0, 1, &c, 1);
+	assert_string_equal(env_run(e, 100000), "idle");
+	return c;
+}
+
+/* Two TSGs (1 and 2) of one channel each on the GR runlist. */
+static inline void env_two_tsgs(struct env *e, struct env_chan *a, struct env_chan *b, uint32_t timeout, uint32_t scale)
+{
+	uint32_t w[16];
+	env_rl_tsg(w, 1, 1, timeout, scale);
+	env_rl_chan(w + 4, a, 0);
+	env_rl_tsg(w + 8, 2, 1, timeout, scale);
+	env_rl_chan(w + 12, b, 0);
+	env_submit(e, 0, w, 4);
+	env_run(e, 100000);
+}
+
 static inline uint32_t env_userd(struct env *e, struct env_chan *c, uint32_t off)
 {
 	uint32_t v = 0;

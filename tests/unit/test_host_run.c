@@ -14,23 +14,13 @@
 #include "bar0.h"
 #include "host_env.h"
 
-/* One channel, one TSG on the GR runlist, ready for pushes. */
-static struct env_chan *one_channel(struct env *e)
-{
-	env_init(e);
-	struct env_chan *c = env_chan(e, 0, 5);
-	env_submit_tsg(e, 0, 1, &c, 1);
-	assert_string_equal(env_run(e, 100000), "idle");
-	return c;
-}
-
 /* A pushbuffer's engine methods reach GR with the class SET_OBJECT bound;
  * USERD shows the progress (seed 000 section 4). */
 static void runs_a_pushbuffer(void **state)
 {
 	(void)state;
 	struct env e;
-	struct env_chan *c = one_channel(&e);
+	struct env_chan *c = env_one_channel(&e);
 	/* runlist taken: ENG_RUNLIST(0) LENGTH 2, PENDING (20:20) clear */
 	assert_int_equal(rd(e.gpu, 0x2284), 2);
 	uint32_t pb[] = { HDR_INC(0, 0x000, 1),      0xc397, HDR_INC(0, 0x200, 3), 1, 2, 3, HDR_NINC(0, 0x300, 2), 7, 8,
@@ -128,8 +118,9 @@ static void bad_signature(void **state)
 	assert_true(nvm_intr_line(e.gpu));
 	nvm_host_method log[4];
 	assert_int_equal(env_log(&e, "gr", log, 4), 0); /* frozen */
-	/* fix the loaded state and clear: the PBDMA continues */
-	wr(e.gpu, PB0 + 0x10, 0xface);
+	/* fix the loaded state (HW_HOST_CLASS_ID 50031 is valid too) and clear:
+	 * the PBDMA continues */
+	wr(e.gpu, PB0 + 0x10, 50031);
 	wr(e.gpu, PB0 + 0x108, 0x80000000u);
 	env_run(&e, 100000);
 	assert_int_equal(env_log(&e, "gr", log, 4), 1);
@@ -144,7 +135,7 @@ static void software_method(void **state)
 {
 	(void)state;
 	struct env e;
-	struct env_chan *c = one_channel(&e);
+	struct env_chan *c = env_one_channel(&e);
 	uint32_t pb[] = { HDR_INC(0, 0x200, 1), 1, HDR_INC(5, 0x104, 2), 0xaa, 0xbb, HDR_INC(0, 0x208, 1), 2 };
 	env_push(&e, c, pb, 7);
 	env_run(&e, 100000);
@@ -173,7 +164,7 @@ static void pbentry(void **state)
 {
 	(void)state;
 	struct env e;
-	struct env_chan *c = one_channel(&e);
+	struct env_chan *c = env_one_channel(&e);
 	uint32_t pb[] = { HDR_INC(0, 0x200, 1), 1, 0xc0000000u, HDR_INC(0, 0x204, 1), 2 };
 	env_push(&e, c, pb, 5);
 	env_run(&e, 100000);
@@ -195,7 +186,7 @@ static void gpentry(void **state)
 {
 	(void)state;
 	struct env e;
-	struct env_chan *c = one_channel(&e);
+	struct env_chan *c = env_one_channel(&e);
 	uint32_t pb[] = { HDR_INC(0, 0x200, 1), 9 };
 	uint64_t va = env_pb(&e, c, pb, 2);
 	env_gp_raw(&e, c, 0x12345678, 0 << 10 | 0); /* control NOP, any operand */
@@ -217,7 +208,7 @@ static void gpptr(void **state)
 {
 	(void)state;
 	struct env e;
-	struct env_chan *c = one_channel(&e);
+	struct env_chan *c = env_one_channel(&e);
 	nvm_mem_wr32(e.gpu, NVM_AP_VRAM, c->userd + 0x8c, ENV_GP_ENTRIES);
 	wr(e.gpu, 0x810090, c->chid);
 	env_run(&e, 100000);
@@ -232,7 +223,7 @@ static void pb_fetch_fault(void **state)
 {
 	(void)state;
 	struct env e;
-	struct env_chan *c = one_channel(&e);
+	struct env_chan *c = env_one_channel(&e);
 	uint64_t faults0 = nvm_event_count(e.gpu, NVM_EV_FAULT);
 	env_gp(&e, c, 0x7000000000ull, 4, 0);
 	env_kick(&e, c);
@@ -261,7 +252,7 @@ static void semaphore_release(void **state)
 {
 	(void)state;
 	struct env e;
-	struct env_chan *c = one_channel(&e);
+	struct env_chan *c = env_one_channel(&e);
 	uint64_t spa;
 	uint64_t sva = env_map(&e, 4096, &spa);
 	nvm_mem_wr32(e.gpu, NVM_AP_VRAM, spa + 4, 0xffffffffu);
@@ -322,7 +313,7 @@ static void semaphore_reductions(void **state)
 	};
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
 		struct env e;
-		struct env_chan *c = one_channel(&e);
+		struct env_chan *c = env_one_channel(&e);
 		uint64_t spa;
 		uint64_t sva = env_map(&e, 4096, &spa);
 		nvm_mem_wr32(e.gpu, NVM_AP_VRAM, spa, cases[k].mem);
@@ -344,13 +335,7 @@ static void acquire_waits_for_release(void **state)
 	struct env e;
 	env_init(&e);
 	struct env_chan *a = env_chan(&e, 0, 1), *b = env_chan(&e, 1, 2);
-	uint32_t w[16];
-	env_rl_tsg(w, 1, 1, 128, 3);
-	env_rl_chan(w + 4, a, 0);
-	env_rl_tsg(w + 8, 2, 1, 128, 3);
-	env_rl_chan(w + 12, b, 0);
-	env_submit(&e, 0, w, 4);
-	env_run(&e, 100000);
+	env_two_tsgs(&e, a, b, 128, 3);
 	uint64_t spa;
 	uint64_t sva = env_map(&e, 4096, &spa);
 	/* a: acquire >= 3 (ACQ_STRICT_GEQ, ACQUIRE_SWITCH_TSG), then a GR method */
@@ -437,7 +422,7 @@ static void segments_and_masks(void **state)
 {
 	(void)state;
 	struct env e;
-	struct env_chan *c = one_channel(&e);
+	struct env_chan *c = env_one_channel(&e);
 	uint64_t spa;
 	uint64_t sva = env_map(&e, 4096, &spa);
 	uint32_t s1[] = { HDR_INC(0, 0x200, 3), 1 };
@@ -494,13 +479,7 @@ static void timeslices(void **state)
 	struct env e;
 	env_init(&e);
 	struct env_chan *a = env_chan(&e, 0, 1), *b = env_chan(&e, 1, 2);
-	uint32_t w[16];
-	env_rl_tsg(w, 1, 1, 10, 0); /* 10 * 1024 ns */
-	env_rl_chan(w + 4, a, 0);
-	env_rl_tsg(w + 8, 2, 1, 10, 0);
-	env_rl_chan(w + 12, b, 0);
-	env_submit(&e, 0, w, 4);
-	env_run(&e, 100000);
+	env_two_tsgs(&e, a, b, 10, 0); /* timeslices of 10 * 1024 ns */
 	/* 3000 methods each: ~6 us of work per channel at 2 ns per method */
 	static uint32_t pb[3001];
 	pb[0] = HDR_NINC(0, 0x200, 3000);
@@ -593,7 +572,7 @@ static void levels_and_conditional_fetch(void **state)
 {
 	(void)state;
 	struct env e;
-	struct env_chan *c = one_channel(&e);
+	struct env_chan *c = env_one_channel(&e);
 	uint32_t main_pb[] = { HDR_INC(0, 0x200, 1), 1 };
 	uint32_t sub_pb[] = { HDR_INC(0, 0x204, 1), 2, 0x00010000u /* SSDM 0: inactive */ };
 	uint32_t cond_pb[] = { HDR_INC(0, 0x208, 1), 3 };
@@ -615,7 +594,7 @@ static void sched_disable_and_preempt(void **state)
 {
 	(void)state;
 	struct env e;
-	struct env_chan *c = one_channel(&e);
+	struct env_chan *c = env_one_channel(&e);
 	wr(e.gpu, 0x2630, 1); /* runlist 0 */
 	uint32_t pb[] = { HDR_INC(0, 0x200, 1), 1 };
 	env_push(&e, c, pb, 2);
@@ -660,7 +639,7 @@ static void grcopy_subchannel(void **state)
 {
 	(void)state;
 	struct env e;
-	struct env_chan *c = one_channel(&e);
+	struct env_chan *c = env_one_channel(&e);
 	switches = 0;
 	nvm_hook_add(e.gpu, NVM_EV_MASK(NVM_EV_TRACE), count_switch, NULL, NULL);
 	uint32_t pb[] = { HDR_INC(0, 0x200, 1), 1, HDR_INC(4, 0x000, 1), 0xc3b5,
@@ -677,6 +656,97 @@ static void grcopy_subchannel(void **state)
 	env_push(&e, c, bad, 2);
 	env_run(&e, 100000);
 	assert_int_equal(rd(e.gpu, PB0 + 0x148), 1u << 4);
+	env_fini(&e);
+}
+
+/* dev_pbdma PBSEG: a method sequence running from an unconditional segment
+ * into a FETCH_CONDITIONAL one; after the clear the data is taken. */
+static void pbseg(void **state)
+{
+	(void)state;
+	struct env e;
+	struct env_chan *c = env_one_channel(&e);
+	uint32_t s1[] = { HDR_INC(0, 0x200, 2), 1 }, s2[] = { 2 };
+	env_gp(&e, c, env_pb(&e, c, s1, 2), 2, 0);
+	uint64_t v2 = env_pb(&e, c, s2, 1);
+	env_gp_raw(&e, c, (uint32_t)v2 | 1u, (uint32_t)(v2 >> 32) | 1u << 10);
+	env_kick(&e, c);
+	env_run(&e, 100000);
+	assert_int_equal(rd(e.gpu, PB0 + 0x108), 1u << 30);
+	wr(e.gpu, PB0 + 0x108, 1u << 30);
+	assert_string_equal(env_run(&e, 100000), "idle");
+	nvm_host_method log[4];
+	assert_int_equal(env_log(&e, "gr", log, 4), 2);
+	assert_int_equal(log[1].data, 2);
+	/* NV_PFIFO_ENGINE_STATUS(0): TSG 1, ID_TYPE TSGID, CTX_STATUS VALID */
+	assert_int_equal(rd(e.gpu, 0x2640), 1u | 1u << 12 | 1u << 13);
+	env_fini(&e);
+}
+
+/* A GPFIFO fetch from an unmapped GP_BASE faults (HOST engine id) and marks
+ * the channel PBDMA_FAULTED; a doorbell for an unbound channel runs nothing
+ * until the channel is bound. */
+static void gpfifo_fault_and_unbound(void **state)
+{
+	(void)state;
+	struct env e;
+	env_init(&e);
+	struct env_chan *c = env_chan(&e, 0, 6);
+	nvm_mem_wr32(e.gpu, NVM_AP_VRAM, c->inst + 0x48, 0x40000000u); /* GP_BASE unmapped */
+	env_submit_tsg(&e, 0, 1, &c, 1);
+	env_run(&e, 100000);
+	uint32_t pb[] = { HDR_INC(0, 0x200, 1), 1 };
+	env_push(&e, c, pb, 2);
+	env_run(&e, 100000);
+	assert_int_equal(rd(e.gpu, 0x800004 + 6 * 8) >> 22 & 1, 1);
+	assert_int_equal(rd(e.gpu, 0x100e54) & 0x1ff, 32);
+	/* an unbound channel: the doorbell is noted, nothing runs */
+	struct env_chan *u = env_chan(&e, 1, 7);
+	wr(e.gpu, 0x800000 + 7 * 8, 0);
+	struct env_chan *both[] = { c, u };
+	env_submit_tsg(&e, 0, 2, both, 2);
+	env_run(&e, 100000);
+	env_push(&e, u, pb, 2);
+	env_run(&e, 100000);
+	nvm_host_method log[4];
+	assert_int_equal(env_log(&e, "gr", log, 4), 0);
+	wr(e.gpu, 0x800000 + 7 * 8, 0x80000000u | (uint32_t)(u->inst >> 12)); /* bind */
+	env_run(&e, 100000);
+	assert_int_equal(env_log(&e, "gr", log, 4), 1);
+	assert_int_equal(log[0].chid, 7);
+	env_fini(&e);
+}
+
+/* Silicon H100: a TSG blocked on an acquire without ACQUIRE_SWITCH_TSG
+ * keeps the PBDMA until its timeslice ends, then the other TSG runs (and
+ * the run is not idle while it waits for that). */
+static void held_tsg_until_timeslice(void **state)
+{
+	(void)state;
+	struct env e;
+	env_init(&e);
+	struct env_chan *a = env_chan(&e, 0, 1), *b = env_chan(&e, 1, 2);
+	env_two_tsgs(&e, a, b, 50, 0); /* timeslices of 50 * 1024 ns */
+	uint64_t spa;
+	uint64_t sva = env_map(&e, 4096, &spa);
+	uint32_t pa_[] = { HDR_INC(0, 0x5c, 5),
+		           (uint32_t)sva,
+		           (uint32_t)(sva >> 32),
+		           1,
+		           0,
+		           2 /* no SWITCH_TSG */,
+		           HDR_INC(0, 0x200, 1),
+		           0xa };
+	env_push(&e, a, pa_, 8);
+	env_run(&e, 5000); /* a holds the PBDMA, blocked */
+	uint64_t t0 = nvm_time_ns(e.gpu);
+	uint32_t pb_[] = { HDR_INC(0, 0x5c, 5), (uint32_t)sva, (uint32_t)(sva >> 32), 1, 0, 1 };
+	env_push(&e, b, pb_, 6);
+	assert_string_equal(env_run(&e, 1000000), "idle");
+	nvm_host_method log[4];
+	assert_int_equal(env_log(&e, "gr", log, 4), 1);
+	/* b had to wait for a's timeslice (51200 ns from a's load) to end */
+	assert_true(nvm_time_ns(e.gpu) - t0 > 40000);
 	env_fini(&e);
 }
 
@@ -703,6 +773,9 @@ int main(void)
 		cmocka_unit_test(levels_and_conditional_fetch),
 		cmocka_unit_test(sched_disable_and_preempt),
 		cmocka_unit_test(grcopy_subchannel),
+		cmocka_unit_test(pbseg),
+		cmocka_unit_test(gpfifo_fault_and_unbound),
+		cmocka_unit_test(held_tsg_until_timeslice),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
