@@ -403,6 +403,44 @@ static void state_persists(void **state)
 	env_fini(&t.e);
 }
 
+/* The method state is the channel's own (silicon H100: it persists between
+ * launches): two channels of one TSG on ce2 set different offsets and
+ * lengths, then each launches with nothing but LAUNCH_DMA. */
+static void state_is_per_channel(void **state)
+{
+	(void)state;
+	struct ct t;
+	memset(&seen, 0, sizeof(seen));
+	env_init(&t.e);
+	struct env_chan *chs[2] = { env_chan(&t.e, 0, CHID), env_chan(&t.e, 1, CHID + 1) };
+	env_submit_tsg(&t.e, 1, 1, chs, 2);
+	assert_string_equal(env_run(&t.e, 100000), "idle");
+	t.sub = 1;
+	uint64_t spa, dpa;
+	uint64_t sva = buf(&t, 4096, &spa), dva = buf(&t, 4096, &dpa);
+	fill(&t, spa, 4096, 91);
+	for (unsigned k = 0; k < 2; k++) {
+		t.c = chs[k];
+		t.n = 0;
+		set_io(&t, sva + 100 * k, dva + 1000 * k);
+		mth(&t, 0x418, 50 + 10 * k);
+		go(&t);
+	}
+	for (unsigned k = 0; k < 2; k++) {
+		t.c = chs[k];
+		mth(&t, 0x300, L_COPY);
+		assert_string_equal(go(&t), "idle");
+	}
+	uint8_t *s = get(&t, NVM_AP_VRAM, spa, 4096), *d = get(&t, NVM_AP_VRAM, dpa, 4096);
+	assert_memory_equal(d, s, 50);
+	assert_int_equal(d[50], 0);
+	assert_memory_equal(d + 1000, s + 100, 60);
+	assert_int_equal(d[1060], 0);
+	free(s);
+	free(d);
+	env_fini(&t.e);
+}
+
 /* ---------------------------------------------------------------- semaphores */
 
 /* silicon H100: ONE_WORD writes 4 bytes; FOUR_WORD writes the payload, 0 and
@@ -1115,6 +1153,7 @@ int main(void)
 		cmocka_unit_test(overlap_is_memmove),
 		cmocka_unit_test(copy_2d),
 		cmocka_unit_test(state_persists),
+		cmocka_unit_test(state_is_per_channel),
 		cmocka_unit_test(semaphore_layouts),
 		cmocka_unit_test(semaphore_alignment),
 		cmocka_unit_test(semaphore_reductions),
