@@ -1,62 +1,171 @@
 -- nvmodel demo: the embedded default scenario (`nvmodel demo`).
 --
--- Opens a GPU, identifies it through PMC_BOOT_0, writes and reads its memory
--- apertures, then arms the PTIMER alarm and lets virtual time run until the
--- alarm raises the PMC interrupt line, and acknowledges it as a driver would.
--- Run it with another chip: nvmodel demo --chip nv40
+-- On gv100 (the default) it builds, with the nvmodel.volta builder, page
+-- tables, two TSGs of two channels each (one TSG on the graphics runlist,
+-- one on a copy-engine runlist), GPFIFO rings and pushbuffers, and lets the
+-- Volta Host run them: channels copy a buffer with the copy engine (as
+-- GRCOPY and on its own runlist), release and acquire semaphores across
+-- channels (one channel waits for another), raise a non-stall interrupt,
+-- and send a software method that the demo's interrupt handler services as
+-- a driver would. It prints what happened; `--trace FILE` writes the
+-- timeline (Chrome trace JSON: open it in Perfetto).
+--
+-- On the older chips (nvmodel demo --chip nv40) it shows the basics: PMC,
+-- memory apertures, virtual time and the PTIMER alarm interrupt.
 
-local NV_PMC_BOOT_0        = 0x000000
-local NV_PMC_INTR_0        = 0x000100
-local NV_PMC_INTR_EN_0     = 0x000140 -- NV04..G80: bit 0 enables hardware interrupts
-local NV_PMC_INTR_EN_SET_0 = 0x000160 -- GV100: set bits of the enable mask
-local NV_PTIMER_INTR_0     = 0x009100
-local NV_PTIMER_INTR_EN_0  = 0x009140
-local NV_PTIMER_TIME_0     = 0x009400
-local NV_PTIMER_TIME_1     = 0x009410
-local NV_PTIMER_ALARM_0    = 0x009420
-local PMC_INTR_PTIMER      = 1 << 20
 
-local gpu = nvmodel.open{ vram = "256M", sysmem = "1G" }
-print(string.format("chip %s: PMC_BOOT_0 = 0x%08x", gpu:chip(), gpu:rd32(NV_PMC_BOOT_0)))
+local function volta_demo()
+  local volta = nvmodel.volta
+  local gpu = nvmodel.open{ chip = "gv100", vram = "256M" }
+  local heap = volta.heap(gpu, "vram", 0x100000, "128M")
+  local vm = volta.vm(gpu, heap)
+  local SIZE = 256 * 1024
+  local src, dst1, dst2 = vm:alloc_map(SIZE), vm:alloc_map(SIZE), vm:alloc_map(SIZE)
+  local sems = vm:alloc_map(4096)
+  local S_COPIED, S_SW, S_DONE = sems, sems + 0x10, sems + 0x20
+  local pattern = {}
+  for i = 0, 1023 do pattern[#pattern + 1] = string.pack("<I4", (i * 2654435761) & 0xffffffff) end
+  pattern = table.concat(pattern)
+  for off = 0, SIZE - 1, #pattern do vm:write(src + off, pattern) end
 
--- Memory: sparse apertures, little-endian words.
-gpu:mem_wr32("vram", 0x1000, 0xcafe0001, 0xcafe0002)
-gpu:mem_write("sysmem", 0x2000, "nvmodel")
-local a, b = gpu:mem_rd32("vram", 0x1000, 2)
-print(string.format("vram[0x1000] = 0x%08x 0x%08x; sysmem[0x2000] = %q", a, b,
-                    gpu:mem_read("sysmem", 0x2000, 7)))
-print(string.format("untouched vram reads 0x%08x; pages allocated: vram %d, sysmem %d",
-                    gpu:mem_rd32("vram", 0x7fff000), gpu:mem_pages("vram"), gpu:mem_pages("sysmem")))
-check(a == 0xcafe0001 and b == 0xcafe0002, "memory round trip")
+  -- TSG 1 on the graphics runlist (0): g0 draws and copies with GRCOPY,
+  -- g1 waits for the copy, computes and raises a non-stall interrupt.
+  -- TSG 2 on copy-engine runlist 1 (ce2): c0 waits for c1, then copies
+  -- again; c1 sends a software method, then releases.
+  local g0 = volta.channel(gpu, vm, { chid = 1, runlist = 0 })
+  local g1 = volta.channel(gpu, vm, { chid = 2, runlist = 0 })
+  local c0 = volta.channel(gpu, vm, { chid = 3, runlist = 1 })
+  local c1 = volta.channel(gpu, vm, { chid = 4, runlist = 1 })
+  volta.runlist(gpu, heap, { { id = 1, g0, g1 } }):submit(0)
+  volta.runlist(gpu, heap, { { id = 2, c0, c1 } }):submit(1)
 
--- Time: PTIMER counts virtual nanoseconds in TIME_0 31:5 and TIME_1 28:0.
-local function ptimer()
-  return (gpu:rd32(NV_PTIMER_TIME_1) << 32) | gpu:rd32(NV_PTIMER_TIME_0)
+  -- The driver's interrupt handler: PBDMA software methods and non-stall
+  -- interrupts (PFIFO_INTR_0 bit 31), acknowledged through the registers.
+  gpu:wr32(0x2140, 1 << 29 | 1 << 31)              -- PFIFO_INTR_EN_0: PBDMA_INTR, CHANNEL_INTR
+  gpu:wr32(0x160, 1 << 8)                          -- PMC_INTR_EN_SET(0): PFIFO
+  for i = 0, 13 do gpu:wr32(0x40000 + i * 0x2000 + 0x10c, 1 << 23) end -- PBDMA INTR_EN_0 DEVICE
+  local sw, nonstall = {}, 0
+  gpu:on("interrupt", function(ev)
+    if ev.value ~= 1 then return end
+    local pfifo = gpu:rd32(0x2100)
+    if pfifo & (1 << 31) ~= 0 then
+      nonstall = nonstall + 1
+      gpu:wr32(0x2100, 1 << 31)
+    end
+    local ids = gpu:rd32(0x25a0)
+    for i = 0, 13 do
+      if ids & (1 << i) ~= 0 then
+        local base = 0x40000 + i * 0x2000
+        sw[#sw + 1] = string.format("PBDMA %d: software method 0x%x <- 0x%x", i,
+                                    gpu:rd32(base + 0xc0) & 0x3ffc, gpu:rd32(base + 0xc4))
+        gpu:wr32(base + 0xc0, 0)                   -- METHOD0 VALID off: serviced
+        gpu:wr32(base + 0x108, 1 << 23)            -- clear DEVICE: the PBDMA continues
+      end
+    end
+  end)
+
+  local function copy(subch, from, to, sem, payload)
+    return string.format([[
+      inc %d 0x400 0x%x 0x%x 0x%x 0x%x      # OFFSET_IN_UPPER/LOWER, OFFSET_OUT_UPPER/LOWER
+      inc %d 0x418 %d 1                     # LINE_LENGTH_IN, LINE_COUNT
+      inc %d 0x240 0x%x 0x%x 0x%x           # SET_SEMAPHORE_A/B/PAYLOAD
+      inc %d 0x300 0x196                    # LAUNCH_DMA: NON_PIPELINED, FLUSH, FOUR_WORD semaphore, PITCH
+    ]], subch, from >> 32, from & 0xffffffff, to >> 32, to & 0xffffffff, subch, SIZE, subch,
+        sem >> 32, sem & 0xffffffff, payload, subch)
+  end
+  local function acquire(sem, value)
+    return string.format("inc 0 SEM_ADDR_LO 0x%x 0x%x %d 0\ninc 0 SEM_EXECUTE 0x1002\n",
+                         sem & 0xffffffff, sem >> 32, value)                -- ACQ_STRICT_GEQ, SWITCH_TSG
+  end
+  local function release(sem, value)
+    return string.format("inc 0 SEM_ADDR_LO 0x%x 0x%x %d 0\ninc 0 SEM_EXECUTE 0x100001\n",
+                         sem & 0xffffffff, sem >> 32, value)                -- RELEASE, WFI
+  end
+
+  c0:push("inc 4 SET_OBJECT 0xc3b5\n" .. acquire(S_SW, 1) .. copy(4, dst1, dst2, S_DONE, 3))
+  g1:push("inc 1 SET_OBJECT 0xc3c0\n" .. acquire(S_COPIED, 1) ..
+          "inc 1 0x380 1 2 3 4\ninc 0 NON_STALL_INTERRUPT 0\n")
+  g0:push("inc 0 SET_OBJECT 0xc397\ninc 0 0x200 1 2 3 4 5 6 7 8\ninc 4 SET_OBJECT 0xc3b5\n" ..
+          copy(4, src, dst1, S_COPIED, 1))
+  c1:push("inc 5 0x100 0xd0d0\n" .. release(S_SW, 1))
+
+  local status = gpu:run{ ns = 10000000, idle = true }
+  local ok = vm:read(dst2, SIZE) == vm:read(src, SIZE)
+  local st = gpu:host_stats()
+  print(string.format("gv100: 2 TSGs, 4 channels on runlists 0 (graphics + GRCOPY) and 1 (copy engine ce2): %s",
+                      status))
+  for _, e in ipairs({ "gr", "grce", "ce2" }) do
+    print(string.format("  %-5s %d methods", e, gpu:host_log_total(e)))
+  end
+  print(string.format("  copied %d bytes twice (GRCOPY, then ce2): %s", SIZE, ok and "verified" or "MISMATCH"))
+  print(string.format("  semaphores: %d released by Host, %d acquires (%d waited); CE release payload %d",
+                      st.sem_releases, st.sem_acquires, st.acquire_waits, vm:rd32(S_DONE)))
+  for _, line in ipairs(sw) do print("  " .. line) end
+  print(string.format("  non-stall interrupts %d, context loads %d, doorbells %d, GP entries %d, PB dwords %d",
+                      nonstall, st.ctx_loads, st.doorbells, st.gp_entries, st.pb_dwords))
+  print(string.format("  virtual time %d ns", gpu:time_ns()))
+  check(status == "idle", "every channel ran to its end")
+  check(ok, "the copies arrived")
+  check(#sw == 1 and nonstall == 1, "one software method and one non-stall interrupt")
+  check(vm:rd32(S_DONE) == 3, "the last copy released its semaphore")
 end
-gpu:run{ ns = 1000 }
-print(string.format("after run{ns=1000}: time %d ns, PTIMER %d ns", gpu:time_ns(), ptimer()))
 
--- Interrupts: the alarm fires when TIME_0 31:5 reaches ALARM_0.
-gpu:on("interrupt", function(ev)
-  print(string.format("  t=%d ns  %s", ev.time_ns, ev.message))
-end)
-gpu:wr32(NV_PTIMER_INTR_EN_0, 1)
-if gpu:chip() == "gv100" then
-  gpu:wr32(NV_PMC_INTR_EN_SET_0, PMC_INTR_PTIMER)
-else
-  gpu:wr32(NV_PMC_INTR_EN_0, 1)
+local function basics()
+  local NV_PMC_BOOT_0        = 0x000000
+  local NV_PMC_INTR_0        = 0x000100
+  local NV_PMC_INTR_EN_0     = 0x000140 -- NV04..G80: bit 0 enables hardware interrupts
+  local NV_PMC_INTR_EN_SET_0 = 0x000160 -- GV100: set bits of the enable mask
+  local NV_PTIMER_INTR_0     = 0x009100
+  local NV_PTIMER_INTR_EN_0  = 0x009140
+  local NV_PTIMER_TIME_0     = 0x009400
+  local NV_PTIMER_TIME_1     = 0x009410
+  local NV_PTIMER_ALARM_0    = 0x009420
+  local PMC_INTR_PTIMER      = 1 << 20
+
+  local gpu = nvmodel.open{ vram = "256M", sysmem = "1G" }
+  print(string.format("chip %s: PMC_BOOT_0 = 0x%08x", gpu:chip(), gpu:rd32(NV_PMC_BOOT_0)))
+
+  -- Memory: sparse apertures, little-endian words.
+  gpu:mem_wr32("vram", 0x1000, 0xcafe0001, 0xcafe0002)
+  gpu:mem_write("sysmem", 0x2000, "nvmodel")
+  local a, b = gpu:mem_rd32("vram", 0x1000, 2)
+  print(string.format("vram[0x1000] = 0x%08x 0x%08x; sysmem[0x2000] = %q", a, b,
+                      gpu:mem_read("sysmem", 0x2000, 7)))
+  print(string.format("untouched vram reads 0x%08x; pages allocated: vram %d, sysmem %d",
+                      gpu:mem_rd32("vram", 0x7fff000), gpu:mem_pages("vram"), gpu:mem_pages("sysmem")))
+  check(a == 0xcafe0001 and b == 0xcafe0002, "memory round trip")
+
+  -- Time: PTIMER counts virtual nanoseconds in TIME_0 31:5 and TIME_1 28:0.
+  local function ptimer()
+    return (gpu:rd32(NV_PTIMER_TIME_1) << 32) | gpu:rd32(NV_PTIMER_TIME_0)
+  end
+  gpu:run{ ns = 1000 }
+  print(string.format("after run{ns=1000}: time %d ns, PTIMER %d ns", gpu:time_ns(), ptimer()))
+
+  -- Interrupts: the alarm fires when TIME_0 31:5 reaches ALARM_0.
+  gpu:on("interrupt", function(ev)
+    print(string.format("  t=%d ns  %s", ev.time_ns, ev.message))
+  end)
+  gpu:wr32(NV_PTIMER_INTR_EN_0, 1)
+  if gpu:chip() == "gv100" then
+    gpu:wr32(NV_PMC_INTR_EN_SET_0, PMC_INTR_PTIMER)
+  else
+    gpu:wr32(NV_PMC_INTR_EN_0, 1)
+  end
+  local alarm = gpu:rd32(NV_PTIMER_TIME_0) + 5000
+  gpu:wr32(NV_PTIMER_ALARM_0, alarm)
+  print(string.format("alarm armed for TIME_0 = %d; running 10 us", alarm))
+  local status = gpu:run{ ns = 10000 }
+  local intr = gpu:rd32(NV_PMC_INTR_0)
+  print(string.format("run: %s; PMC_INTR_0 = 0x%08x, PTIMER_INTR_0 = 0x%x", status, intr,
+                      gpu:rd32(NV_PTIMER_INTR_0)))
+  check(intr & PMC_INTR_PTIMER ~= 0, "PTIMER interrupt pending in PMC")
+  check(gpu:intr(), "interrupt line asserted")
+
+  -- Acknowledge: PTIMER_INTR_0 is write-1-to-clear.
+  gpu:wr32(NV_PTIMER_INTR_0, 1)
+  check(not gpu:intr(), "interrupt line released")
+  print(string.format("acknowledged; line %s; done at %d ns", gpu:intr() and "high" or "low", gpu:time_ns()))
 end
-local alarm = gpu:rd32(NV_PTIMER_TIME_0) + 5000
-gpu:wr32(NV_PTIMER_ALARM_0, alarm)
-print(string.format("alarm armed for TIME_0 = %d; running 10 us", alarm))
-local status = gpu:run{ ns = 10000 }
-local intr = gpu:rd32(NV_PMC_INTR_0)
-print(string.format("run: %s; PMC_INTR_0 = 0x%08x, PTIMER_INTR_0 = 0x%x", status, intr,
-                    gpu:rd32(NV_PTIMER_INTR_0)))
-check(intr & PMC_INTR_PTIMER ~= 0, "PTIMER interrupt pending in PMC")
-check(gpu:intr(), "interrupt line asserted")
 
--- Acknowledge: PTIMER_INTR_0 is write-1-to-clear.
-gpu:wr32(NV_PTIMER_INTR_0, 1)
-check(not gpu:intr(), "interrupt line released")
-print(string.format("acknowledged; line %s; done at %d ns", gpu:intr() and "high" or "low", gpu:time_ns()))
+if nvmodel.default_chip == "gv100" then volta_demo() else basics() end
