@@ -13,6 +13,7 @@
 #include "host/host_internal.h"
 #include "nvmodel/host.h"
 #include "nvmodel/nvmodel.h"
+#include "scenario/scenario.h"
 
 #define MiB (1u << 20)
 
@@ -306,6 +307,27 @@ static int bench_pingpong(double scale, struct bench_result *out)
 	return 0;
 }
 
+/* `nvmodel demo` (the embedded gv100 scenario, output discarded): whole
+ * runs per second; target: well under a second each (at least 4 per s). */
+extern const char nvm_demo_lua[];
+extern const size_t nvm_demo_lua_len;
+
+static int bench_demo(double scale, struct bench_result *out)
+{
+	unsigned runs = (unsigned)(8 * scale) < 1 ? 1 : (unsigned)(8 * scale);
+	struct scn_opts o = { 0 };
+	double t0 = bench_now();
+	for (unsigned i = 0; i < runs; i++) {
+		struct scn_result res;
+		scn_run_buffer(nvm_demo_lua, nvm_demo_lua_len, "demo.lua", &o, &res);
+		if (!res.ok)
+			return -1;
+	}
+	double t1 = bench_now();
+	*out = (struct bench_result){ "demo runs/s", runs / (t1 - t0), 0, NULL, 0, 4 };
+	return 0;
+}
+
 static int bench_chan_mem(double scale, struct bench_result *out)
 {
 	(void)scale;
@@ -321,6 +343,7 @@ const struct bench_case bench_host_cases[] = {
 	{ "host_stream", "one channel: doorbell -> GPFIFO -> MMU -> decode -> GR (recording off)", bench_stream },
 	{ "host_4096ch", "4096 channels in 2048 TSGs, each 4 GP entries of 16 Ki entries, vs one channel", bench_many },
 	{ "host_sem_pingpong", "semaphore release/acquire pairs between two channels in two TSGs", bench_pingpong },
+	{ "host_demo", "the whole `nvmodel demo` (gv100 channels, copies, semaphores)", bench_demo },
 	{ "host_chan_mem", "Host state per channel (informational)", bench_chan_mem },
 	{ NULL, NULL, NULL },
 };

@@ -280,6 +280,53 @@ static void crc_check(void **state)
 	env_fini(&e);
 }
 
+/* SEM_EXECUTE acquires at their edges (dev_pbdma SEM_EXECUTE; silicon
+ * H100: a 32-bit acquire ignores the upper word; CIRC_GEQ is signed(mem -
+ * payload) >= 0 at the payload width). */
+static void acquire_edges(void **state)
+{
+	(void)state;
+	struct {
+		uint32_t exec;
+		uint64_t mem, payload;
+		int ok;
+	} cases[] = {
+		{ 0, 0x100000005ull, 5, 1 },                   /* ACQUIRE ==, 32-bit: upper word ignored */
+		{ 0 | 1u << 24, 0x100000005ull, 5, 0 },        /* 64-bit: compared */
+		{ 2, 0xfffffff0u, 0x10, 1 },                   /* STRICT_GEQ unsigned */
+		{ 2, 5, 0xfffffff0u, 0 },                      /* STRICT_GEQ: no wrap */
+		{ 3, 5, 0xfffffff0u, 1 },                      /* CIRC_GEQ: 5 is after 0xfffffff0 */
+		{ 3, 0xfffffff0u, 0x10, 0 },                   /* CIRC_GEQ: and not before */
+		{ 3 | 1u << 24, 5, 0xfffffffffffffff0ull, 1 }, /* CIRC_GEQ, 64-bit wrap */
+		{ 3 | 1u << 24, 0xfffffff0u, 0x10, 1 },        /* 64-bit: no 32-bit wrap */
+		{ 4, 0x6, 0x3, 1 },                            /* ACQ_AND: 6 & 3 != 0 */
+		{ 4, 0x4, 0x3, 0 },                            /* ACQ_AND: 4 & 3 == 0 */
+		{ 5, 0xfffffff0u, 0x0f, 0 },                   /* ACQ_NOR: ~(f0 | 0f) == 0 at 32 bits */
+		{ 5, 0xfffffff0u, 0x07, 1 },                   /* ACQ_NOR: bit 3 free */
+	};
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct env e;
+		struct env_chan *c = env_one_channel(&e);
+		uint64_t spa;
+		uint64_t sva = env_map(&e, 4096, &spa);
+		nvm_mem_wr32(e.gpu, NVM_AP_VRAM, spa, (uint32_t)cases[k].mem);
+		nvm_mem_wr32(e.gpu, NVM_AP_VRAM, spa + 4, (uint32_t)(cases[k].mem >> 32));
+		uint32_t pb[] = { HDR_INC(0, 0x5c, 5),
+			          (uint32_t)sva,
+			          (uint32_t)(sva >> 32),
+			          (uint32_t)cases[k].payload,
+			          (uint32_t)(cases[k].payload >> 32),
+			          cases[k].exec,
+			          HDR_INC(0, 0x200, 1),
+			          1 };
+		env_push(&e, c, pb, 8);
+		env_run(&e, 100000);
+		nvm_host_method log[2];
+		assert_int_equal(env_log(&e, "gr", log, 2), cases[k].ok);
+		env_fini(&e);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -287,6 +334,7 @@ int main(void)
 		cmocka_unit_test(mem_op_tlb_invalidate), cmocka_unit_test(yield_tsg),
 		cmocka_unit_test(clear_faulted),         cmocka_unit_test(clear_faulted_timeout),
 		cmocka_unit_test(acquire_timeout),       cmocka_unit_test(crc_check),
+		cmocka_unit_test(acquire_edges),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
