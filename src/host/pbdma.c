@@ -908,7 +908,7 @@ static enum mres host_method(struct pbdma *p, uint32_t subch, uint32_t m, uint32
 		if (pb_class_method(p->h->host_class, m)) {
 			emit(gpu_of(p), NVM_EV_UNMODELLED, "pbdma", "host_method", m, data,
 			     "channel %d: host method 0x%03x (%s) is not modelled yet: ignored", p->chid, m,
-			     pb_class_method(p->h->host_class, m)->name);
+			     pb_name(pb_class_method(p->h->host_class, m)->name));
 			return M_DONE;
 		}
 		break;

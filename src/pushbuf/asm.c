@@ -119,13 +119,13 @@ static bool num(struct asm_state *s, const char *t, const char *what, uint32_t *
 	return true;
 }
 
-/* A method operand: a byte address, NAME (host class, then the class bound
- * on the subchannel) or TAG.NAME. */
+/* A method operand: a byte address, NAME or NAME(i) (host class, then the
+ * class bound on the subchannel) or TAG.NAME. */
 static bool method_operand(struct asm_state *s, const char *t, uint32_t subch, uint32_t *m)
 {
 	if (parse_num(t, m))
 		return true;
-	const pb_method *pm = NULL;
+	bool ok = false;
 	const char *dot = strchr(t, '.');
 	if (dot) {
 		char tag[8];
@@ -133,17 +133,16 @@ static bool method_operand(struct asm_state *s, const char *t, uint32_t subch, u
 		if (tl < sizeof(tag)) {
 			memcpy(tag, t, tl);
 			tag[tl] = 0;
-			pm = pb_class_method_by_name(pb_class_find_tag(tag), dot + 1);
+			ok = pb_class_resolve(pb_class_find_tag(tag), dot + 1, m);
 		}
 	} else {
 		if (s->format == PB_FORMAT_NEW)
-			pm = pb_class_method_by_name(pb_class_find(0xc36f), t);
-		if (!pm)
-			pm = pb_class_method_by_name(s->bound[subch], t);
+			ok = pb_class_resolve(pb_class_find(0xc36f), t, m);
+		if (!ok)
+			ok = pb_class_resolve(s->bound[subch], t, m);
 	}
-	if (!pm)
+	if (!ok)
 		return fail(s, "unknown method '%s'", t);
-	*m = pm->addr;
 	return true;
 }
 
@@ -165,12 +164,26 @@ static bool close_seq(struct asm_state *s)
 	return true;
 }
 
+/* A SET_OBJECT (new format: method 0 of any subchannel) binds its class for
+ * the names that follow, as the decoder does. */
+static void follow_set_object(struct asm_state *s, uint32_t subch, uint32_t method, uint32_t v)
+{
+	if (s->format == PB_FORMAT_NEW && method == 0)
+		s->bound[subch & 7] = pb_class_find(v & 0xffff);
+}
+
 static bool add_data(struct asm_state *s, char **tok, int n)
 {
 	for (int i = 0; i < n; i++) {
 		uint32_t v;
 		if (!num(s, tok[i], "data value", &v) || !put(s, v))
 			return false;
+		uint32_t m = s->method;
+		if (s->kw->arg == PB_MODE_INC)
+			m += 4 * s->count;
+		else if (s->kw->arg == PB_MODE_1INC && s->count)
+			m += 4;
+		follow_set_object(s, s->subch, m, v);
 		s->count++;
 	}
 	return true;
@@ -200,6 +213,7 @@ static bool do_method(struct asm_state *s, const struct asm_kw *kw, char **tok, 
 			return fail(s, "immd value 0x%x does not fit 13 bits", v);
 		if (!pb_encode_method(s->format, PB_MODE_IMMD, subch, m, v, &w))
 			return fail(s, "immd cannot be encoded");
+		follow_set_object(s, subch, m, v);
 		return put(s, w);
 	}
 	s->open = true;
@@ -284,6 +298,30 @@ static bool do_line(struct asm_state *s, char **tok, int n)
 	return put(s, w);
 }
 
+/* Items are separated by blanks or commas; a comma inside parentheses
+ * belongs to the item (NAME(i,j)). Stores the next item in *tok (terminated
+ * in place) and returns where to continue, or NULL at the end of the line. */
+static char *next_token(char *p, char **tok)
+{
+	while (*p == ' ' || *p == '\t' || *p == '\r' || *p == ',')
+		p++;
+	if (!*p)
+		return NULL;
+	*tok = p;
+	int depth = 0;
+	for (; *p; p++) {
+		if (*p == '(')
+			depth++;
+		else if (*p == ')' && depth)
+			depth--;
+		else if (*p == ' ' || *p == '\t' || *p == '\r' || (*p == ',' && !depth))
+			break;
+	}
+	if (*p)
+		*p++ = 0;
+	return p;
+}
+
 bool pb_asm(const char *text, size_t len, pb_format format, pb_asm_result *res)
 {
 	*res = (pb_asm_result){ 0 };
@@ -308,13 +346,11 @@ bool pb_asm(const char *text, size_t len, pb_format format, pb_asm_result *res)
 			*hash = 0;
 		char *tok[MAX_TOKS];
 		int n = 0;
-		char *save = NULL;
-		for (char *p = strtok_r(line, " \t\r,", &save); p; p = strtok_r(NULL, " \t\r,", &save)) {
-			if (n == MAX_TOKS) {
-				fail(&s, "more than %d items on a line", MAX_TOKS);
+		for (char *p = line; (p = next_token(p, &tok[n])) != NULL;) {
+			if (++n == MAX_TOKS) {
+				fail(&s, "more than %d items on a line", MAX_TOKS - 1);
 				goto err;
 			}
-			tok[n++] = p;
 		}
 		if (n && !do_line(&s, tok, n))
 			goto err;

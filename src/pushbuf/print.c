@@ -4,6 +4,7 @@
  * formatting is hand-rolled (no printf per line) so that text decoding keeps
  * up with large dumps.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,6 +93,17 @@ static inline void o_hexw(pb_out *o, uint64_t v, int digits)
 	o->len += (size_t)digits;
 }
 
+/* Exactly `digits` upper-case hex digits. */
+static void o_hexw_upper(pb_out *o, uint32_t v, int digits)
+{
+	char *d = o_room(o, 8);
+	if (!d)
+		return;
+	for (int i = digits; i-- > 0; v >>= 4)
+		d[i] = "0123456789ABCDEF"[v & 15];
+	o->len += (size_t)digits;
+}
+
 /* 0x and the shortest hex form. */
 static void o_hex(pb_out *o, uint64_t v)
 {
@@ -149,43 +161,160 @@ static void o_jstr(pb_out *o, const char *s)
 
 /* ---------------------------------------------------------------- names */
 
-static const pb_class *class_of(const pb_printer *p, uint32_t subch, uint32_t method)
+/* A method as a printer names it. */
+struct mref {
+	const pb_method *m; /* NULL: not in the table (or no table) */
+	uint32_t index;     /* array element */
+	const pb_class *cls;
+	uint16_t prefix; /* mesa: the class id Mesa prints (NV%04X_) */
+};
+
+/* The class whose Mesa view the mesa style uses for c: its own, or (as
+ * Mesa's dispatch does for a class it has no dumper for) the newest older
+ * class of the same family that has one; NULL: print with our table. */
+static const pb_class *mesa_source(const pb_class *c)
 {
-	/* seed 000: Host methods (below 0x100) ignore the subchannel. */
-	if (p->host && method < 0x100)
-		return p->host;
-	return p->bound[subch & 7];
+	if (c->mesa)
+		return c;
+	const pb_class *best = NULL;
+	for (size_t i = 0; i < pb_nclasses; i++) {
+		const pb_class *k = &pb_classes[i];
+		if (k->mesa && (k->id & 0xff) == (c->id & 0xff) && k->id < c->id && (!best || k->id > best->id))
+			best = k;
+	}
+	return best;
 }
 
-static const pb_method *method_of(const pb_printer *p, uint32_t subch, uint32_t method, const pb_class **cls)
+static void view_build(pb_view *v, const pb_class *c, bool mesa)
 {
-	*cls = class_of(p, subch, method);
-	return pb_class_method(*cls, method);
+	memset(v->slot, 0, sizeof(v->slot));
+	v->cls = c;
+	v->mesa = false;
+	v->src = c;
+	if (mesa) {
+		const pb_class *src = mesa_source(c);
+		if (src) {
+			v->mesa = true;
+			v->src = src;
+		}
+	}
+	size_t n = v->mesa ? v->src->nmesa : c->nmethods;
+	for (size_t i = n; i-- > 0;) {
+		const pb_method *m = &pb_methods[v->mesa ? v->src->mesa[i].method : c->methods[i]];
+		uint32_t elems = m->count ? m->count : 1;
+		for (uint32_t k = 0; k < elems; k++) {
+			uint32_t a = m->addr + k * m->stride;
+			if (a < 0x4000)
+				v->slot[a >> 2] = (uint16_t)(i + 1);
+		}
+	}
+}
+
+static struct mref method_of(pb_printer *p, uint32_t subch, uint32_t method)
+{
+	struct mref r = { 0 };
+	/* seed 000: Host methods (below 0x100) ignore the subchannel. */
+	unsigned vi = p->host && method < 0x100 ? 8 : (subch & 7);
+	const pb_class *c = vi == 8 ? p->host : p->bound[vi];
+	r.cls = c;
+	if (!c || method >= 0x4000)
+		return r;
+	pb_view *v = &p->view[vi];
+	if (v->cls != c)
+		view_build(v, c, p->style == PB_STYLE_MESA);
+	uint32_t s = v->slot[method >> 2];
+	if (!s)
+		return r;
+	if (v->mesa) {
+		const pb_mesa_entry *e = &v->src->mesa[s - 1];
+		r.m = &pb_methods[e->method];
+		r.prefix = e->prefix;
+	} else {
+		r.m = &pb_methods[c->methods[s - 1]];
+		r.prefix = (uint16_t)c->id;
+	}
+	if (r.m->count)
+		r.index = (method - r.m->addr) / r.m->stride;
+	return r;
 }
 
 static const char *value_name(const pb_field *f, uint32_t v)
 {
-	for (size_t i = 0; i < f->nvalues; i++)
-		if (f->values[i].value == v)
-			return f->values[i].name;
+	for (unsigned i = 0; i < f->nvalues; i++)
+		if (pb_values[f->values + i].value == v)
+			return pb_names + pb_values[f->values + i].name;
 	return NULL;
+}
+
+/* "NAME", "NAME(i)" or "NAME(i,j)" */
+static void o_method_name(pb_out *o, const struct mref *r)
+{
+	o_str(o, pb_name(r->m->name));
+	if (!r->m->count)
+		return;
+	o_ch(o, '(');
+	if (r->m->flags & PB_METHOD_2D) {
+		o_dec(o, r->index / r->m->inner);
+		o_ch(o, ',');
+		o_dec(o, r->index % r->m->inner);
+	} else {
+		o_dec(o, r->index);
+	}
+	o_ch(o, ')');
+}
+
+/* A float field: "%f" as printf writes it (Mesa's "%ff") or "%g". */
+static void o_float(pb_out *o, uint32_t bits, const char *fmt)
+{
+	float f;
+	char tmp[64];
+	memcpy(&f, &bits, sizeof(f));
+	int n = snprintf(tmp, sizeof(tmp), fmt, (double)f);
+	if (n > 0)
+		o_mem(o, tmp, (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
 }
 
 /* " FIELD=VALUE ..." */
 static void text_fields(pb_out *o, const pb_method *m, uint32_t data)
 {
-	for (size_t i = 0; i < m->nfields; i++) {
-		const pb_field *f = &m->fields[i];
+	for (unsigned i = 0; i < m->nfields; i++) {
+		const pb_field *f = pb_method_field(m, i);
 		uint32_t v = FIELD_GET(data, f->hi, f->lo);
 		const char *vn = value_name(f, v);
 		o_ch(o, ' ');
-		o_str(o, f->name);
+		o_str(o, pb_name(f->name));
 		o_ch(o, '=');
-		if (vn)
+		if (vn) {
 			o_str(o, vn);
-		else
+		} else {
 			o_hex(o, v);
+			if ((m->flags & PB_METHOD_FLOAT) && f->hi == 31 && f->lo == 0) {
+				o_mem(o, " (", 2);
+				o_float(o, v, "%g");
+				o_ch(o, ')');
+			}
+		}
 	}
+}
+
+/* Records the class a SET_OBJECT binds (new format, method 0 of any
+ * subchannel: NVCLASS 15:0). Returns the id when the tables do not know it
+ * and it was not reported before (the caller prints a note), else 0. */
+static uint32_t follow_set_object(pb_printer *p, uint32_t subch, uint32_t data, bool masked)
+{
+	if (!p->host || masked || (p->pinned & (1u << (subch & 7))))
+		return 0;
+	uint32_t id = data & 0xffff;
+	p->bound_id[subch & 7] = id;
+	p->bound[subch & 7] = pb_class_find(id);
+	if (p->bound[subch & 7])
+		return 0;
+	for (uint32_t i = 0; i < p->nunknown; i++)
+		if (p->unknown[i] == id)
+			return 0;
+	if (p->nunknown < sizeof(p->unknown) / sizeof(p->unknown[0]))
+		p->unknown[p->nunknown++] = id;
+	return id;
 }
 
 static const char *const mode_upper[] = { "INC ", "NINC", "1INC", "IMMD" };
@@ -224,23 +353,32 @@ static void text_prefix(pb_out *o, uint64_t off, uint32_t word)
 	o_ch(o, ' ');
 }
 
-static void text_method(const pb_printer *p, uint32_t subch, uint32_t method, uint32_t data, bool masked)
+static void text_method(pb_printer *p, uint32_t subch, uint32_t method, uint32_t data, bool masked)
 {
 	pb_out *o = p->out;
 	o_mem(o, "  mthd 0x", 9);
 	o_hexw(o, method, 4);
-	const pb_class *cls;
-	const pb_method *m = method_of(p, subch, method, &cls);
-	if (m) {
+	struct mref r = method_of(p, subch, method);
+	if (r.m) {
 		o_ch(o, ' ');
-		o_str(o, cls->tag);
+		o_str(o, r.cls->tag);
 		o_ch(o, '.');
-		o_str(o, m->name);
-		text_fields(o, m, data);
+		o_method_name(o, &r);
+		text_fields(o, r.m, data);
 	}
 	if (masked)
 		o_mem(o, " (masked)", 9);
 	o_ch(o, '\n');
+	if (method == 0) {
+		uint32_t unknown = follow_set_object(p, subch, data, masked);
+		if (unknown) {
+			o_str(o, "                     unknown class ");
+			o_hex(o, unknown);
+			o_str(o, " on subchannel ");
+			o_dec(o, subch);
+			o_str(o, ": its methods print as numbers\n");
+		}
+	}
 }
 
 static void text_header(void *ctx, const pb_header *h)
@@ -342,6 +480,26 @@ static void json_key_u(pb_out *o, const char *key, uint64_t v)
 	o_dec(o, v);
 }
 
+/* , "fields": {"NAME": value or "ENUM", ...} */
+static void json_fields(pb_out *o, const pb_method *m, uint32_t data)
+{
+	o_str(o, ", \"fields\": {");
+	for (unsigned i = 0; i < m->nfields; i++) {
+		const pb_field *f = pb_method_field(m, i);
+		uint32_t v = FIELD_GET(data, f->hi, f->lo);
+		const char *vn = value_name(f, v);
+		if (i)
+			o_mem(o, ", ", 2);
+		o_jstr(o, pb_name(f->name));
+		o_mem(o, ": ", 2);
+		if (vn)
+			o_jstr(o, vn);
+		else
+			o_dec(o, v);
+	}
+	o_ch(o, '}');
+}
+
 static void json_header(void *ctx, const pb_header *h)
 {
 	pb_printer *p = ctx;
@@ -375,18 +533,29 @@ static void json_run(void *ctx, const pb_run *r)
 		o_mem(o, ", \"kind\": ", 10);
 		o_jstr(o, kind);
 		json_key_u(o, "data_offset", r->mode == PB_MODE_IMMD ? r->offset : r->offset + i);
-		const pb_class *cls;
-		const pb_method *pm = method_of(p, r->subch, m, &cls);
-		if (pm) {
+		struct mref mr = method_of(p, r->subch, m);
+		if (mr.m) {
 			o_mem(o, ", \"name\": \"", 11);
-			o_str(o, cls->tag);
+			o_str(o, mr.cls->tag);
 			o_ch(o, '.');
-			o_str(o, pm->name);
+			o_method_name(o, &mr);
 			o_ch(o, '"');
+			json_fields(o, mr.m, r->data[i]);
 		}
 		if (r->masked)
 			o_mem(o, ", \"masked\": true", 16);
 		o_mem(o, "}\n", 2);
+		if (m == 0) {
+			uint32_t unknown = follow_set_object(p, r->subch, r->data[i], r->masked);
+			if (unknown) {
+				o_mem(o, "{\"offset\": ", 11);
+				o_dec(o, r->hdr_offset);
+				o_str(o, ", \"note\": \"unknown class\"");
+				json_key_u(o, "class", unknown);
+				json_key_u(o, "subch", r->subch);
+				o_mem(o, "}\n", 2);
+			}
+		}
 		o_maybe_flush(o);
 	}
 }
@@ -452,46 +621,53 @@ static void mesa_hdr(pb_out *o, uint64_t off, uint32_t word)
 	o_hexw(o, word, digits);
 }
 
-static void mesa_method(const pb_printer *p, uint32_t subch, uint32_t method, uint32_t data)
+/* One method as Mesa's generated dumpers print it (P_PARSE_*_MTHD for the
+ * name, P_DUMP_*_MTHD_DATA for the fields): enum fields by value name or
+ * 0x%x, float methods %ff (0x%x), other fields (0x%x). */
+static void mesa_method(pb_printer *p, uint32_t subch, uint32_t method, uint32_t data, bool masked)
 {
 	pb_out *o = p->out;
 	o_mem(o, "\tmthd ", 6);
 	o_hexw(o, method, 4);
 	o_ch(o, ' ');
-	const pb_class *cls;
-	const pb_method *m = method_of(p, subch, method, &cls);
-	if (!m) {
+	struct mref r = method_of(p, subch, method);
+	if (!r.m) {
 		o_str(o, "unknown method\n\t\t.VALUE = ");
 		o_hex(o, data);
 		o_ch(o, '\n');
-		return;
-	}
-	o_mem(o, "NV", 2);
-	o_str(o, cls->tag);
-	o_ch(o, '_');
-	o_str(o, m->name);
-	o_ch(o, '\n');
-	if (!m->nfields) {
-		o_str(o, "\t\t.VALUE = ");
-		o_hex(o, data);
+	} else {
+		o_mem(o, "NV", 2);
+		o_hexw_upper(o, r.prefix, 4);
+		o_ch(o, '_');
+		o_method_name(o, &r);
 		o_ch(o, '\n');
-	}
-	for (size_t i = 0; i < m->nfields; i++) {
-		const pb_field *f = &m->fields[i];
-		uint32_t v = FIELD_GET(data, f->hi, f->lo);
-		const char *vn = value_name(f, v);
-		o_mem(o, "\t\t.", 3);
-		o_str(o, f->name);
-		o_mem(o, " = ", 3);
-		if (vn) {
-			o_str(o, vn);
-		} else {
-			o_ch(o, '(');
-			o_hex(o, v);
-			o_ch(o, ')');
+		for (unsigned i = 0; i < r.m->nfields; i++) {
+			const pb_field *f = pb_method_field(r.m, i);
+			uint32_t v = FIELD_GET(data, f->hi, f->lo);
+			o_mem(o, "\t\t.", 3);
+			o_str(o, pb_name(f->name));
+			o_mem(o, " = ", 3);
+			if (f->nvalues) {
+				const char *vn = value_name(f, v);
+				if (vn)
+					o_str(o, vn);
+				else
+					o_hex(o, v);
+			} else if (r.m->flags & PB_METHOD_FLOAT) {
+				o_float(o, v, "%ff");
+				o_mem(o, " (", 2);
+				o_hex(o, v);
+				o_ch(o, ')');
+			} else {
+				o_ch(o, '(');
+				o_hex(o, v);
+				o_ch(o, ')');
+			}
+			o_ch(o, '\n');
 		}
-		o_ch(o, '\n');
 	}
+	if (method == 0)
+		follow_set_object(p, subch, data, masked);
 }
 
 static void mesa_header(void *ctx, const pb_header *h)
@@ -513,7 +689,7 @@ static void mesa_run(void *ctx, const pb_run *r)
 {
 	pb_printer *p = ctx;
 	for (uint32_t i = 0; i < r->count; i++) {
-		mesa_method(p, r->subch, pb_run_method(r, i), r->data[i]);
+		mesa_method(p, r->subch, pb_run_method(r, i), r->data[i], r->masked);
 		o_maybe_flush(p->out);
 	}
 	p->seq_left -= r->count < p->seq_left ? r->count : p->seq_left;
@@ -614,13 +790,12 @@ static void asm_end_line(pb_printer *p)
 
 static void asm_method_operand(pb_printer *p, uint32_t subch, uint32_t method)
 {
-	const pb_class *cls;
-	const pb_method *m = method_of(p, subch, method, &cls);
+	struct mref r = method_of(p, subch, method);
 	o_ch(p->out, ' ');
-	if (m) {
-		o_str(p->out, cls->tag);
+	if (r.m) {
+		o_str(p->out, r.cls->tag);
 		o_ch(p->out, '.');
-		o_str(p->out, m->name);
+		o_method_name(p->out, &r);
 	} else {
 		o_hex(p->out, method);
 	}
@@ -675,6 +850,9 @@ static void asm_header(void *ctx, const pb_header *h)
 static void asm_run(void *ctx, const pb_run *r)
 {
 	pb_printer *p = ctx;
+	for (uint32_t i = 0; i < r->count; i++)
+		if (pb_run_method(r, i) == 0)
+			follow_set_object(p, r->subch, r->data[i], r->masked);
 	if (r->mode == PB_MODE_IMMD)
 		return;
 	for (uint32_t i = 0; i < r->count; i++)
@@ -738,9 +916,36 @@ static void asm_error(void *ctx, const pb_error *e)
 void pb_printer_init(pb_printer *p, pb_style style, const pb_config *cfg, const uint32_t *input, uint64_t base,
                      size_t n, pb_out *out)
 {
-	*p = (pb_printer){ .style = style, .format = cfg->format, .input = input, .base = base, .n = n, .out = out };
+	/* Field by field: the views are large and need no clearing (a view is
+	 * built when its class is first used). */
+	p->style = style;
+	p->format = cfg->format;
+	p->input = input;
+	p->base = base;
+	p->n = n;
+	p->out = out;
+	p->errors = 0;
+	p->seq_left = p->line_items = 0;
+	p->raw_seq = false;
+	p->pinned = 0;
+	p->nunknown = 0;
+	for (unsigned i = 0; i < 9; i++)
+		p->view[i].cls = NULL;
 	hex2_init();
 	p->host = pb_host_class(cfg->gen, cfg->format);
+	for (unsigned s = 0; s < 8; s++) {
+		p->bound_id[s] = p->host ? cfg->gen->subch_class[s] : 0;
+		p->bound[s] = p->bound_id[s] ? pb_class_find(p->bound_id[s]) : NULL;
+	}
+}
+
+void pb_printer_bind(pb_printer *p, unsigned subch, const pb_class *c, bool pin)
+{
+	subch &= 7;
+	p->bound[subch] = c;
+	p->bound_id[subch] = c ? c->id : 0;
+	if (pin)
+		p->pinned |= (uint8_t)(1u << subch);
 }
 
 pb_sink pb_printer_sink(pb_printer *p)
@@ -759,7 +964,7 @@ void pb_printer_begin(pb_printer *p)
 		return;
 	o_str(p->out, p->format == PB_FORMAT_NEW ? ".format new\n" : ".format old\n");
 	for (unsigned s = 0; s < 8; s++) {
-		if (!p->bound[s])
+		if (!p->bound[s] || !(p->pinned & (1u << s)))
 			continue;
 		o_str(p->out, ".class ");
 		o_dec(p->out, s);

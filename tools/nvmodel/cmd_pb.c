@@ -159,7 +159,8 @@ static int parse_class(struct pb_opts *o, const char *v)
 	else
 		c = pb_class_find_tag(eq + 1);
 	if (!c)
-		return cli_usage_error(o->cmd, "--class: unknown class '%s' (known: 0xc36f, 0xc3b5)", eq + 1);
+		return cli_usage_error(o->cmd, "--class: unknown class '%s' ('%s pb classes' lists them)", eq + 1,
+		                       cli_prog);
 	o->bound[s] = c;
 	return EXIT_OK;
 }
@@ -278,7 +279,9 @@ static int cmd_pb_decode(struct pb_opts *o)
 	pb_out out = { .flush = out_to_stdout };
 	pb_printer p;
 	pb_printer_init(&p, o->style, &cfg, w, base, n, &out);
-	memcpy(p.bound, o->bound, sizeof(p.bound));
+	for (unsigned s = 0; s < 8; s++)
+		if (o->bound[s])
+			pb_printer_bind(&p, s, o->bound[s], true);
 	pb_sink sink = pb_printer_sink(&p);
 	pb_decoder d;
 	pb_decoder_init(&d, &cfg, &sink);
