@@ -92,6 +92,7 @@ typedef struct pb_header {
 	uint64_t offset;  /* dword offset of the header in the stream */
 	uint32_t ndwords; /* 1, or 2 for the old long non-increasing form */
 	uint32_t word;    /* the raw header */
+	uint32_t word2;   /* the count word of the old long form (ndwords 2) */
 	uint32_t subch;
 	uint32_t method; /* byte address of the first method */
 	uint32_t count;  /* method data entries that follow (1 for IMMD) */
@@ -113,13 +114,15 @@ typedef struct pb_run {
 	const uint32_t *data; /* valid during the call only */
 } pb_run;
 
-/* Method byte address of data[i] of a run. */
+/* Method byte address of data[i] of a run. An INC or 1INC sequence that
+ * runs past the last method address (a count_overflow error) wraps to 0, as
+ * the 12-bit METHOD_ADDRESS does. */
 static inline uint32_t pb_run_method(const pb_run *r, uint32_t i)
 {
 	uint32_t k = r->index + i;
 	switch (r->mode) {
-	case PB_MODE_INC: return r->method + 4u * k;
-	case PB_MODE_1INC: return r->method + (k ? 4u : 0u);
+	case PB_MODE_INC: return (r->method + 4u * k) & 0x3ffcu;
+	case PB_MODE_1INC: return (r->method + (k ? 4u : 0u)) & 0x3ffcu;
 	default: return r->method;
 	}
 }
@@ -147,8 +150,9 @@ typedef struct pb_control {
 	uint32_t word;
 	pb_ctrl kind;
 	bool has_value;
-	uint32_t value; /* mask, jump/call target, count of ignored entries */
-	bool active;    /* mask controls: subdevice status after the entry */
+	uint32_t value;       /* mask, jump/call target, count of ignored entries */
+	bool active;          /* mask controls: subdevice status after the entry */
+	const uint32_t *data; /* ignored: the ndwords entries (valid during the call) */
 } pb_control;
 
 typedef enum pb_err {
@@ -419,9 +423,10 @@ typedef struct pb_printer {
 	pb_view view[9];     /* per subchannel; [8] the host class */
 } pb_printer;
 
-/* Sets up a printer; input/base/n describe the complete input (the asm
- * style needs the raw words of ignored entries and must know whether a
- * sequence is complete). */
+/* Sets up a printer for input entries base .. base + n - 1. input may be
+ * NULL when the words are fed in pieces (the printer takes what it prints
+ * from the events); n is still needed by the asm style, which must know
+ * whether a sequence is complete. */
 void pb_printer_init(pb_printer *p, pb_style style, const pb_config *cfg, const uint32_t *input, uint64_t base,
                      size_t n, pb_out *out);
 /* Binds class c on a subchannel (as --class does); pin: SET_OBJECT in the

@@ -209,8 +209,8 @@ static void put_control(pb_decoder *d, uint32_t word, pb_ctrl kind, bool has_val
 }
 
 /* Starts a method sequence; the header dword(s) end at d->pos. */
-static inline void start_sequence(pb_decoder *d, uint64_t hdr_offset, uint32_t ndwords, uint32_t word, uint32_t subch,
-                                  uint32_t method, uint32_t count, pb_mode mode)
+static inline void start_sequence(pb_decoder *d, uint64_t hdr_offset, uint32_t ndwords, uint32_t word, uint32_t word2,
+                                  uint32_t subch, uint32_t method, uint32_t count, pb_mode mode)
 {
 	bool masked = !d->active;
 	if (d->sink.header) {
@@ -218,6 +218,7 @@ static inline void start_sequence(pb_decoder *d, uint64_t hdr_offset, uint32_t n
 		d->sink.header(d->sink.ctx, &(pb_header){ .offset = hdr_offset,
 		                                          .ndwords = ndwords,
 		                                          .word = word,
+		                                          .word2 = word2,
 		                                          .subch = subch,
 		                                          .method = method,
 		                                          .count = count,
@@ -299,7 +300,7 @@ static inline __attribute__((always_inline)) void new_method(pb_decoder *d, uint
 	uint32_t last = mode == PB_MODE_INC ? addr + count - 1 : addr + 1;
 	if (count && mode != PB_MODE_NINC && (mode == PB_MODE_INC || count > 1) && last > 0xfff)
 		put_error(d, w, PB_ERR_COUNT_OVERFLOW, 0, 0, d->pos);
-	start_sequence(d, d->pos, 1, w, PB_FIELD(w, PB_DMA_METHOD_SUBCHANNEL), addr << 2, count, mode);
+	start_sequence(d, d->pos, 1, w, 0, PB_FIELD(w, PB_DMA_METHOD_SUBCHANNEL), addr << 2, count, mode);
 }
 
 static inline void new_immd(pb_decoder *d, uint32_t w)
@@ -427,7 +428,7 @@ static void old_instruction(pb_decoder *d, uint32_t w)
 	case OK_RETURN: put_control(d, w, PB_CTRL_RETURN, false, 0); break;
 	case OK_INC:
 	case OK_NINC:
-		start_sequence(d, d->pos, 1, w, subch, method, PB_FIELD(w, PB_DMA_METHOD_COUNT_OLD),
+		start_sequence(d, d->pos, 1, w, 0, subch, method, PB_FIELD(w, PB_DMA_METHOD_COUNT_OLD),
 		               f->kind == OK_INC ? PB_MODE_INC : PB_MODE_NINC);
 		break;
 	case OK_LONG_NINC:
@@ -509,7 +510,8 @@ static size_t feed_state(pb_decoder *d, const uint32_t *p, size_t avail)
 			                                            .kind = PB_CTRL_IGNORED,
 			                                            .has_value = true,
 			                                            .value = left,
-			                                            .active = d->active });
+			                                            .active = d->active,
+			                                            .data = p });
 		d->pos += left;
 		return left;
 	}
@@ -517,7 +519,7 @@ static size_t feed_state(pb_decoder *d, const uint32_t *p, size_t avail)
 		d->lenp = false;
 		uint64_t hdr = d->hdr_offset;
 		d->pos++;
-		start_sequence(d, hdr, 2, d->hdr_word, d->subch, d->method, p[0] & 0xffffffu, PB_MODE_NINC);
+		start_sequence(d, hdr, 2, d->hdr_word, p[0], d->subch, d->method, p[0] & 0xffffffu, PB_MODE_NINC);
 		return 1;
 	}
 	return 0;

@@ -300,17 +300,21 @@ static void text_fields(pb_out *o, const pb_method *m, uint32_t data)
 /* Records the class a SET_OBJECT binds (new format, method 0 of any
  * subchannel: NVCLASS 15:0). Returns the id when the tables do not know it
  * and it was not reported before (the caller prints a note), else 0. */
-static uint32_t follow_set_object(pb_printer *p, uint32_t subch, uint32_t data, bool masked)
+static uint32_t follow_set_object(pb_printer *p, const pb_run *r, uint32_t i)
 {
-	if (!p->host || masked || (p->pinned & (1u << (subch & 7))))
+	uint32_t subch = r->subch, data = r->data[i];
+	/* Method 0 itself, not an INC / 1INC sequence that wrapped to it (a
+	 * count_overflow error). */
+	bool at_zero = r->method == 0 && (r->index + i == 0 || r->mode == PB_MODE_NINC || r->mode == PB_MODE_IMMD);
+	if (!at_zero || !p->host || r->masked || (p->pinned & (1u << (subch & 7))))
 		return 0;
 	uint32_t id = data & 0xffff;
 	p->bound_id[subch & 7] = id;
 	p->bound[subch & 7] = pb_class_find(id);
 	if (p->bound[subch & 7])
 		return 0;
-	for (uint32_t i = 0; i < p->nunknown; i++)
-		if (p->unknown[i] == id)
+	for (uint32_t k = 0; k < p->nunknown; k++)
+		if (p->unknown[k] == id)
 			return 0;
 	if (p->nunknown < sizeof(p->unknown) / sizeof(p->unknown[0]))
 		p->unknown[p->nunknown++] = id;
@@ -338,9 +342,11 @@ static bool in_input(const pb_printer *p, uint64_t off)
 	return off >= p->base && off - p->base < p->n;
 }
 
+/* Only for callers that do not set pb_control.data. */
+
 static uint32_t input_word(const pb_printer *p, uint64_t off)
 {
-	return in_input(p, off) ? p->input[off - p->base] : 0;
+	return p->input && in_input(p, off) ? p->input[off - p->base] : 0;
 }
 
 /* ---------------------------------------------------------------- text */
@@ -369,15 +375,18 @@ static void text_method(pb_printer *p, uint32_t subch, uint32_t method, uint32_t
 	if (masked)
 		o_mem(o, " (masked)", 9);
 	o_ch(o, '\n');
-	if (method == 0) {
-		uint32_t unknown = follow_set_object(p, subch, data, masked);
-		if (unknown) {
-			o_str(o, "                     unknown class ");
-			o_hex(o, unknown);
-			o_str(o, " on subchannel ");
-			o_dec(o, subch);
-			o_str(o, ": its methods print as numbers\n");
-		}
+}
+
+static void text_set_object(pb_printer *p, const pb_run *r, uint32_t i)
+{
+	uint32_t unknown = follow_set_object(p, r, i);
+	if (unknown) {
+		pb_out *o = p->out;
+		o_str(o, "                     unknown class ");
+		o_hex(o, unknown);
+		o_str(o, " on subchannel ");
+		o_dec(o, r->subch);
+		o_str(o, ": its methods print as numbers\n");
 	}
 }
 
@@ -402,7 +411,7 @@ static void text_header(void *ctx, const pb_header *h)
 		o_mem(o, " (masked)", 9);
 	o_ch(o, '\n');
 	if (h->ndwords == 2) {
-		text_prefix(o, h->offset + 1, input_word(p, h->offset + 1));
+		text_prefix(o, h->offset + 1, h->word2);
 		o_mem(o, "  (count word)\n", 15);
 	}
 	o_maybe_flush(o);
@@ -417,7 +426,10 @@ static void text_run(void *ctx, const pb_run *r)
 			o_mem(o, "                   ", 19);
 		else
 			text_prefix(o, r->offset + i, r->data[i]);
-		text_method(p, r->subch, pb_run_method(r, i), r->data[i], r->masked);
+		uint32_t m = pb_run_method(r, i);
+		text_method(p, r->subch, m, r->data[i], r->masked);
+		if (m == 0)
+			text_set_object(p, r, i);
 		o_maybe_flush(o);
 	}
 }
@@ -546,7 +558,7 @@ static void json_run(void *ctx, const pb_run *r)
 			o_mem(o, ", \"masked\": true", 16);
 		o_mem(o, "}\n", 2);
 		if (m == 0) {
-			uint32_t unknown = follow_set_object(p, r->subch, r->data[i], r->masked);
+			uint32_t unknown = follow_set_object(p, r, i);
 			if (unknown) {
 				o_mem(o, "{\"offset\": ", 11);
 				o_dec(o, r->hdr_offset);
@@ -624,7 +636,7 @@ static void mesa_hdr(pb_out *o, uint64_t off, uint32_t word)
 /* One method as Mesa's generated dumpers print it (P_PARSE_*_MTHD for the
  * name, P_DUMP_*_MTHD_DATA for the fields): enum fields by value name or
  * 0x%x, float methods %ff (0x%x), other fields (0x%x). */
-static void mesa_method(pb_printer *p, uint32_t subch, uint32_t method, uint32_t data, bool masked)
+static void mesa_method(pb_printer *p, uint32_t subch, uint32_t method, uint32_t data)
 {
 	pb_out *o = p->out;
 	o_mem(o, "\tmthd ", 6);
@@ -666,8 +678,6 @@ static void mesa_method(pb_printer *p, uint32_t subch, uint32_t method, uint32_t
 			o_ch(o, '\n');
 		}
 	}
-	if (method == 0)
-		follow_set_object(p, subch, data, masked);
 }
 
 static void mesa_header(void *ctx, const pb_header *h)
@@ -689,7 +699,10 @@ static void mesa_run(void *ctx, const pb_run *r)
 {
 	pb_printer *p = ctx;
 	for (uint32_t i = 0; i < r->count; i++) {
-		mesa_method(p, r->subch, pb_run_method(r, i), r->data[i], r->masked);
+		uint32_t m = pb_run_method(r, i);
+		mesa_method(p, r->subch, m, r->data[i]);
+		if (m == 0)
+			follow_set_object(p, r, i);
 		o_maybe_flush(p->out);
 	}
 	p->seq_left -= r->count < p->seq_left ? r->count : p->seq_left;
@@ -809,7 +822,7 @@ static void asm_header(void *ctx, const pb_header *h)
 	uint32_t w = 0;
 	bool ok;
 	if (h->ndwords == 2)
-		ok = h->word == (0x00030000u | h->subch << 13 | h->method) && input_word(p, h->offset + 1) == h->count;
+		ok = h->word == (0x00030000u | h->subch << 13 | h->method) && h->word2 == h->count;
 	else
 		ok = pb_encode_method(p->format, h->mode, h->subch, h->method,
 		                      h->mode == PB_MODE_IMMD ? FIELD_GET(h->word, 28, 16) : h->count, &w) &&
@@ -824,7 +837,7 @@ static void asm_header(void *ctx, const pb_header *h)
 		o_hexw(o, h->word, 8);
 		if (h->ndwords == 2) {
 			o_str(o, " 0x");
-			o_hexw(o, input_word(p, h->offset + 1), 8);
+			o_hexw(o, h->word2, 8);
 		}
 		o_ch(o, '\n');
 		return;
@@ -852,7 +865,7 @@ static void asm_run(void *ctx, const pb_run *r)
 	pb_printer *p = ctx;
 	for (uint32_t i = 0; i < r->count; i++)
 		if (pb_run_method(r, i) == 0)
-			follow_set_object(p, r->subch, r->data[i], r->masked);
+			follow_set_object(p, r, i);
 	if (r->mode == PB_MODE_IMMD)
 		return;
 	for (uint32_t i = 0; i < r->count; i++)
@@ -871,7 +884,7 @@ static void asm_control(void *ctx, const pb_control *c)
 	if (c->kind == PB_CTRL_IGNORED) {
 		o_str(o, "# ignored after end_segment\n");
 		for (uint32_t i = 0; i < c->ndwords; i++)
-			asm_word_line_item(p, input_word(p, c->offset + i), ".word");
+			asm_word_line_item(p, c->data ? c->data[i] : input_word(p, c->offset + i), ".word");
 		asm_end_line(p);
 		return;
 	}

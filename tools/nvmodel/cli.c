@@ -166,11 +166,13 @@ uint32_t *cli_parse_hex(const char *cmd, const char *path, const uint8_t *buf, s
 	size_t cap = 1024, n = 0;
 	uint32_t *w = malloc(cap * sizeof(*w));
 	unsigned line = 1;
-	size_t i = 0;
+	size_t i = 0, line_start = 0;
 	while (w && i < len) {
 		uint8_t c = buf[i];
-		if (c == '\n')
+		if (c == '\n') {
 			line++;
+			line_start = i + 1;
+		}
 		if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == ',') {
 			i++;
 			continue;
@@ -197,6 +199,16 @@ uint32_t *cli_parse_hex(const char *cmd, const char *path, const uint8_t *buf, s
 				v = v << 4 | (uint32_t)(d - 'A' + 10);
 			else
 				ok = false;
+		}
+		for (size_t k = start; !ok && k < i; k++) {
+			/* a NUL or control byte would cut the message short: name
+			 * where it is instead of quoting it */
+			if (buf[k] < 0x20 || buf[k] >= 0x7f) {
+				cli_error(EXIT_USAGE, cmd, "%s:%u:%zu: byte 0x%02x in a hex word", path, line,
+				          k - line_start + 1, buf[k]);
+				free(w);
+				return NULL;
+			}
 		}
 		if (!ok) {
 			size_t show = i - start > 40 ? 40 : i - start;

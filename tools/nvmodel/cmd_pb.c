@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 
 #include "cli.h"
 #include "nvmodel/nvmodel.h"
@@ -29,12 +30,13 @@ struct pb_opts {
 	uint32_t subdevice;
 	bool has_subdevice;
 	const pb_class *bound[8];
+	uint64_t chunk; /* --chunk: words per read (0: CHUNK_WORDS) */
 };
 
 static void usage_pb(FILE *f)
 {
 	fprintf(f,
-	        "usage: %s pb <decode|check|asm|gpfifo> FILE [options]\n"
+	        "usage: %s pb <decode|check|asm|gpfifo> FILE [options] | pb classes [--json]\n"
 	        "\n"
 	        "Pushbuffer and GPFIFO tools (docs/pushbuf.md).\n"
 	        "\n"
@@ -43,17 +45,23 @@ static void usage_pb(FILE *f)
 	        "                   exit 0 clean, 1 problems found\n"
 	        "  pb asm FILE.s -o FILE.bin   assemble (decode --style asm prints this syntax)\n"
 	        "  pb gpfifo FILE   decode 8-byte GP entries (Volta)\n"
+	        "  pb classes       list the classes with method tables\n"
 	        "\n"
 	        "input options (decode, check, gpfifo):\n"
 	        "  --hex               input is text: 32-bit words separated by spaces, commas\n"
 	        "                      or newlines, 0x optional (default: little-endian binary)\n"
 	        "  --offset N          start at entry N (dwords; GP entries for gpfifo)\n"
 	        "  --length N          decode N entries\n"
+	        "  --chunk N           read binary input N words at a time (default 1048576)\n"
 	        "decode / check options:\n"
-	        "  --chip NAME         chip profile (default gv100): which forms are valid\n"
+	        "  --chip NAME         chip profile (default gv100): which forms are valid, the\n"
+	        "                      host class and the classes on subchannels 0-4 until a\n"
+	        "                      SET_OBJECT: gv100, tu102, ga100, ga102, ad102, gh100,\n"
+	        "                      gb100, gb202; nv04 .. gt215 (old format)\n"
 	        "  --format new|old    new = Fermi+ (default on gv100), old = NV04..G80\n"
 	        "  --mode dma|ib       old format on G80+: NV4-style DMA or IB mode (default ib)\n"
-	        "  --class S=CLASS     class bound on subchannel S, e.g. 4=0xc3b5 (names methods)\n"
+	        "  --class S=CLASS     bind CLASS on subchannel S whatever SET_OBJECT says,\n"
+	        "                      e.g. 4=0xc3b5 or 4=C3B5\n"
 	        "  --subdevice ID      SUBDEVICE_ID / sli_mask for masking (default 0xfff)\n"
 	        "output options (decode, gpfifo):\n"
 	        "  --style text|mesa|asm|json   output layout (default text)\n"
@@ -140,6 +148,132 @@ static int load_words(const struct pb_opts *o, unsigned unit, uint32_t **words, 
 	return EXIT_OK;
 }
 
+/* A pushbuffer input, read in pieces: a binary file is read CHUNK_WORDS at
+ * a time into one buffer (a multi-GiB dump takes bounded memory); --hex
+ * text, and input that is not a regular file, are read whole. */
+#define CHUNK_WORDS (1u << 20) /* 4 MiB */
+
+struct pb_input {
+	FILE *f;         /* chunked binary input; NULL when words holds all of it */
+	uint32_t *words; /* the chunk buffer, or the whole input */
+	uint64_t base;   /* index of the first entry (dwords) */
+	uint64_t n;      /* dwords to deliver */
+	uint64_t done;   /* dwords delivered */
+	size_t chunk;    /* words per read */
+	const char *path, *cmd;
+	bool failed; /* a read error (reported) */
+};
+
+static bool host_is_le(void)
+{
+	const uint16_t one = 1;
+	return *(const uint8_t *)&one == 1;
+}
+
+/* The checks load_words makes, on a binary file of `bytes` bytes. */
+static int check_extent(const struct pb_opts *o, uint64_t bytes, uint64_t *first, uint64_t *count)
+{
+	if (bytes % 4)
+		return cli_error(EXIT_USAGE, o->cmd, "%s: length %llu is not a multiple of 4 bytes", o->file,
+		                 (unsigned long long)bytes);
+	uint64_t entries = bytes / 4;
+	if (!entries)
+		return cli_error(EXIT_USAGE, o->cmd, "%s: empty input", o->file);
+	if (o->offset >= entries)
+		return cli_error(EXIT_USAGE, o->cmd, "%s: --offset %llu is past the end (%llu entries)", o->file,
+		                 (unsigned long long)o->offset, (unsigned long long)entries);
+	uint64_t c = entries - o->offset;
+	if (o->has_length) {
+		if (o->length > c || o->length == 0)
+			return cli_error(EXIT_USAGE, o->cmd,
+			                 "%s: --length %llu does not fit (%llu entries from the offset)", o->file,
+			                 (unsigned long long)o->length, (unsigned long long)c);
+		c = o->length;
+	}
+	*first = o->offset;
+	*count = c;
+	return EXIT_OK;
+}
+
+static int input_open(const struct pb_opts *o, struct pb_input *in)
+{
+	*in = (struct pb_input){ .path = o->file, .cmd = o->cmd, .chunk = o->chunk ? (size_t)o->chunk : CHUNK_WORDS };
+	struct stat st;
+	FILE *f = NULL;
+	if (!o->hex) {
+		f = fopen(o->file, "rb");
+		if (!f)
+			return cli_error(EXIT_USAGE, o->cmd, "%s: %s", o->file, strerror(errno));
+		if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
+			fclose(f);
+			f = NULL;
+		}
+	}
+	if (!f) {
+		size_t n;
+		int rc = load_words(o, 1, &in->words, &n, &in->base);
+		in->n = n;
+		return rc;
+	}
+	int rc = check_extent(o, (uint64_t)st.st_size, &in->base, &in->n);
+	if (!rc && fseeko(f, (off_t)(in->base * 4), SEEK_SET))
+		rc = cli_error(EXIT_USAGE, o->cmd, "%s: %s", o->file, strerror(errno));
+	if (!rc) {
+		size_t words = in->n < in->chunk ? (size_t)in->n : in->chunk;
+		in->words = malloc(words * sizeof(uint32_t));
+		if (!in->words)
+			rc = cli_error(EXIT_INTERNAL, o->cmd, "out of memory");
+	}
+	if (rc) {
+		fclose(f);
+		return rc;
+	}
+	in->f = f;
+	return EXIT_OK;
+}
+
+/* The next piece of the input: its word count (0 at the end or on a read
+ * error, which sets in->failed), the words in *w. */
+static size_t input_next(struct pb_input *in, const uint32_t **w)
+{
+	if (in->done >= in->n)
+		return 0;
+	if (!in->f) {
+		in->done = in->n;
+		*w = in->words;
+		return (size_t)in->n;
+	}
+	uint64_t left = in->n - in->done;
+	size_t want = left < in->chunk ? (size_t)left : in->chunk;
+	size_t got = fread(in->words, 4, want, in->f);
+	if (got != want) {
+		cli_error(EXIT_USAGE, in->cmd, "%s: %s", in->path,
+		          ferror(in->f) ? strerror(errno ? errno : EIO) : "the file got shorter while reading");
+		in->failed = true;
+		in->done = in->n;
+		return 0;
+	}
+	if (!host_is_le()) {
+		for (size_t i = 0; i < got; i++) {
+			const uint8_t *b = (const uint8_t *)&in->words[i];
+			in->words[i] =
+			        (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+		}
+	}
+	in->done += got;
+	*w = in->words;
+	return got;
+}
+
+static void input_close(struct pb_input *in)
+{
+	if (in->f)
+		fclose(in->f);
+	free(in->words);
+	in->f = NULL;
+	in->words = NULL;
+}
+
 /* ---------------------------------------------------------------- options */
 
 static int parse_class(struct pb_opts *o, const char *v)
@@ -195,6 +329,10 @@ static int parse_opts(struct pb_opts *o, int argc, char **argv)
 			if (r < 0 || !cli_parse_u64(v, &o->length))
 				return cli_usage_error(o->cmd, "--length needs a number");
 			o->has_length = true;
+		} else if ((r = cli_opt(argc, argv, &i, "--chunk", &v))) {
+			if (r < 0 || !cli_parse_u64(v, &o->chunk) || !o->chunk || o->chunk > CHUNK_WORDS)
+				return cli_usage_error(o->cmd, "--chunk needs a number of words (1 to %u)",
+				                       CHUNK_WORDS);
 		} else if ((r = cli_opt(argc, argv, &i, "--format", &v))) {
 			if (r < 0 || (strcmp(v, "new") && strcmp(v, "old")))
 				return cli_usage_error(o->cmd, "--format must be new or old");
@@ -234,8 +372,10 @@ static int parse_opts(struct pb_opts *o, int argc, char **argv)
 			return cli_usage_error(o->cmd, "unexpected argument '%s'", a);
 		}
 	}
-	if (!o->file)
+	if (!o->file && strcmp(o->cmd, "pb classes"))
 		return cli_usage_error(o->cmd, "no input file");
+	if (o->file && !strcmp(o->cmd, "pb classes"))
+		return cli_usage_error(o->cmd, "unexpected argument '%s'", o->file);
 	return EXIT_OK;
 }
 
@@ -258,11 +398,11 @@ static int make_config(const struct pb_opts *o, pb_config *cfg)
 }
 
 /* What decode and check both start with: the decoder configuration from
- * the options, then the input words. */
-static int load_pushbuffer(struct pb_opts *o, pb_config *cfg, uint32_t **w, size_t *n, uint64_t *base)
+ * the options, then the input. */
+static int open_pushbuffer(struct pb_opts *o, pb_config *cfg, struct pb_input *in)
 {
 	int rc = make_config(o, cfg);
-	return rc ? rc : load_words(o, 1, w, n, base);
+	return rc ? rc : input_open(o, in);
 }
 
 /* ---------------------------------------------------------------- decode */
@@ -270,33 +410,43 @@ static int load_pushbuffer(struct pb_opts *o, pb_config *cfg, uint32_t **w, size
 static int cmd_pb_decode(struct pb_opts *o)
 {
 	pb_config cfg;
-	uint32_t *w;
-	size_t n;
-	uint64_t base;
-	int rc = load_pushbuffer(o, &cfg, &w, &n, &base);
+	struct pb_input in;
+	int rc = open_pushbuffer(o, &cfg, &in);
 	if (rc)
 		return rc;
 	pb_out out = { .flush = out_to_stdout };
-	pb_printer p;
-	pb_printer_init(&p, o->style, &cfg, w, base, n, &out);
+	/* The printer is large (its method views): not on the stack. */
+	pb_printer *p = malloc(sizeof(*p));
+	if (!p) {
+		input_close(&in);
+		return cli_error(EXIT_INTERNAL, o->cmd, "out of memory");
+	}
+	pb_printer_init(p, o->style, &cfg, in.f ? NULL : in.words, in.base, (size_t)in.n, &out);
 	for (unsigned s = 0; s < 8; s++)
 		if (o->bound[s])
-			pb_printer_bind(&p, s, o->bound[s], true);
-	pb_sink sink = pb_printer_sink(&p);
+			pb_printer_bind(p, s, o->bound[s], true);
+	pb_sink sink = pb_printer_sink(p);
 	pb_decoder d;
 	pb_decoder_init(&d, &cfg, &sink);
-	d.pos = base;
-	pb_printer_begin(&p);
-	pb_feed(&d, w, n);
+	d.pos = in.base;
+	pb_printer_begin(p);
+	const uint32_t *w;
+	size_t n;
+	while ((n = input_next(&in, &w)) != 0)
+		pb_feed(&d, w, n);
 	pb_segment_end(&d);
 	pb_finish(&d);
-	pb_printer_end(&p);
-	bool oom = out.oom;
+	pb_printer_end(p);
+	bool oom = out.oom, failed = in.failed;
+	uint64_t errors = p->errors;
 	pb_out_free(&out);
-	free(w);
+	free(p);
+	input_close(&in);
+	if (failed)
+		return EXIT_USAGE;
 	if (oom)
 		return cli_error(EXIT_INTERNAL, o->cmd, "out of memory");
-	return p.errors ? EXIT_FAIL : EXIT_OK;
+	return errors ? EXIT_FAIL : EXIT_OK;
 }
 
 /* ---------------------------------------------------------------- check */
@@ -331,27 +481,32 @@ static void check_error(void *ctx, const pb_error *e)
 static int cmd_pb_check(struct pb_opts *o)
 {
 	pb_config cfg;
-	uint32_t *w;
-	size_t n;
-	uint64_t base;
-	int rc = load_pushbuffer(o, &cfg, &w, &n, &base);
+	struct pb_input in;
+	int rc = open_pushbuffer(o, &cfg, &in);
 	if (rc)
 		return rc;
 	struct check_ctx c = { .o = o, .format = cfg.format };
 	pb_sink sink = { .ctx = &c, .error = check_error };
 	pb_decoder d;
 	pb_decoder_init(&d, &cfg, &sink);
-	d.pos = base;
-	pb_feed(&d, w, n);
+	d.pos = in.base;
+	const uint32_t *w;
+	size_t n;
+	while ((n = input_next(&in, &w)) != 0)
+		pb_feed(&d, w, n);
 	pb_segment_end(&d);
 	pb_finish(&d);
-	free(w);
+	bool failed = in.failed;
+	uint64_t total = in.n;
+	input_close(&in);
+	if (failed)
+		return EXIT_USAGE;
 	if (!o->json) {
 		if (c.problems)
-			printf("%s: %llu problem%s in %zu entries\n", o->file, (unsigned long long)c.problems,
-			       c.problems == 1 ? "" : "s", n);
+			printf("%s: %llu problem%s in %llu entries\n", o->file, (unsigned long long)c.problems,
+			       c.problems == 1 ? "" : "s", (unsigned long long)total);
 		else
-			printf("%s: clean, %zu entries\n", o->file, n);
+			printf("%s: clean, %llu entries\n", o->file, (unsigned long long)total);
 	}
 	return c.problems ? EXIT_FAIL : EXIT_OK;
 }
@@ -383,6 +538,22 @@ static int cmd_pb_gpfifo(struct pb_opts *o)
 	if (oom)
 		return cli_error(EXIT_INTERNAL, o->cmd, "out of memory");
 	return bad ? EXIT_FAIL : EXIT_OK;
+}
+
+/* ---------------------------------------------------------------- classes */
+
+static int cmd_pb_classes(struct pb_opts *o)
+{
+	for (size_t i = 0; pb_class_get(i); i++) {
+		const pb_class *c = pb_class_get(i);
+		if (o->json)
+			printf("{\"class\": %u, \"tag\": \"%s\", \"name\": \"%s\", \"methods\": %zu, \"mesa\": %s}\n",
+			       c->id, c->tag, c->name, c->nmethods, c->mesa ? "true" : "false");
+		else
+			printf("0x%04x %-32s %4zu methods%s\n", c->id, c->name, c->nmethods,
+			       c->mesa ? "" : "  (no Mesa dumper)");
+	}
+	return EXIT_OK;
 }
 
 /* ---------------------------------------------------------------- asm */
@@ -451,6 +622,7 @@ int cmd_pb(int argc, char **argv)
 		{ "check", "pb check", cmd_pb_check },
 		{ "asm", "pb asm", cmd_pb_asm },
 		{ "gpfifo", "pb gpfifo", cmd_pb_gpfifo },
+		{ "classes", "pb classes", cmd_pb_classes },
 	};
 	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++) {
 		if (strcmp(argv[1], subs[i].name))
@@ -465,5 +637,5 @@ int cmd_pb(int argc, char **argv)
 			return rc;
 		return subs[i].fn(&o);
 	}
-	return cli_usage_error("pb", "unknown sub-command '%s' (decode, check, asm, gpfifo)", argv[1]);
+	return cli_usage_error("pb", "unknown sub-command '%s' (decode, check, asm, gpfifo, classes)", argv[1]);
 }
