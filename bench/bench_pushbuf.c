@@ -28,6 +28,12 @@ static void count_runs(void *ctx, const pb_run *r, size_t n)
 	c->sum += n;
 }
 
+static void count_error(void *ctx, const pb_error *e)
+{
+	(void)e;
+	++*(uint64_t *)ctx;
+}
+
 static uint64_t sum_dwords(const uint32_t *w, size_t n)
 {
 	uint64_t s = 0;
@@ -205,10 +211,172 @@ static int bench_text(double scale, struct bench_result *out)
 	return 0;
 }
 
+/* A driver-like Volta 3D stream: the state and draw commands NVK emits for
+ * a draw (tests/data/pb/volta_3d.s is the same kind of stream), repeated with
+ * new values. Written with method names and assembled once. */
+static const char draw_3d_template[] = ".format new\n"
+                                       "inc 0 SET_OBJECT 0xc397\n"
+                                       "inc 0 SET_CT_SELECT 0x00000001\n"
+                                       "inc 0 SET_COLOR_TARGET_A(0) 0x1 0x01000000 0x780 0x438 0xc6 0x1000 0x1 0 0\n"
+                                       "inc 0 SET_ZT_A 0x1 0x02000000 0x0a 0x1000 0x0\n"
+                                       "inc 0 SET_VIEWPORT_SCALE_X(0) 0x44700000 0x44070000 0x3f800000 0x44700000 "
+                                       "0x44070000 0\n"
+                                       "inc 0 SET_VIEWPORT_CLIP_HORIZONTAL(0) 0x07800000 0x04380000 0 0x3f800000\n"
+                                       "inc 0 SET_SCISSOR_ENABLE(0) 1 0x07800000 0x04380000\n"
+                                       "immd 0 SET_DEPTH_TEST 1\n"
+                                       "immd 0 SET_DEPTH_WRITE 1\n"
+                                       "inc 0 SET_DEPTH_FUNC 0x203\n"
+                                       "inc 0 SET_BLEND_CONST_RED 0 0x3f000000 0x3e800000 0x3f800000\n"
+                                       "inc 0 SET_VERTEX_ATTRIBUTE_A(0) 0x0a0c0000 0x0a0c0010 0x19060020\n"
+                                       "inc 0 SET_VERTEX_STREAM_A_FORMAT(0) 0x1024 0x1 0x10000000\n"
+                                       "inc 0 SET_VERTEX_STREAM_LIMIT_A_A(0) 0x1 0x1000ffff\n"
+                                       "inc 0 SET_CONSTANT_BUFFER_SELECTOR_A 0x10000 0x1 0x30000000\n"
+                                       "inc 0 LOAD_CONSTANT_BUFFER_OFFSET 0\n"
+                                       "ninc 0 LOAD_CONSTANT_BUFFER(0) 0x3f800000 0 0 0x3f800000 0x40000000 "
+                                       "0x40400000 0x40800000 0x40a00000\n"
+                                       "inc 0 BIND_GROUP_CONSTANT_BUFFER(4) 0x1\n"
+                                       "inc 0 SET_PIPELINE_SHADER(5) 0x51 0x0 0x10 0x5 0x1200\n"
+                                       "1inc 0 CALL_MME_MACRO(10) 0x2 0x3 0x4\n"
+                                       "immd 0 SET_PRIMITIVE_TOPOLOGY 4\n"
+                                       "inc 0 SET_INDEX_BUFFER_A 0x1 0x03000000 0x1 0x03100000 0x1\n"
+                                       "inc 0 SET_INDEX_BUFFER_F 0 3\n"
+                                       "inc 0 BEGIN 0x4\n"
+                                       "inc 0 DRAW_INDEX_BUFFER 3\n"
+                                       "inc 0 END 0\n"
+                                       "inc 0 SET_REPORT_SEMAPHORE_A 0x1 0x00600000 0x1 0x10000002\n";
+
+/* Fills w with copies of the template; in each copy the data words that
+ * are not a header take new low bits (a driver's new addresses and sizes). */
+static size_t fill_3d(uint32_t *w, size_t n)
+{
+	pb_asm_result r;
+	if (!pb_asm(draw_3d_template, sizeof(draw_3d_template) - 1, PB_FORMAT_NEW, &r))
+		return 0;
+	uint32_t seed = 5;
+	size_t i = 0;
+	while (i + r.n <= n) {
+		memcpy(w + i, r.words, r.n * sizeof(*w));
+		/* vary a few 32-bit data words: the offsets of the address pairs */
+		w[i + 5] = 0x01000000u | (lcg(&seed) & 0xfff000u);
+		i += r.n;
+	}
+	free(r.words);
+	return i;
+}
+
+/* Text decode of the driver-like 3D stream to /dev/null (every method named
+ * with its fields, as a bug report reader runs it). */
+static int bench_text_3d(double scale, struct bench_result *out)
+{
+	size_t cap = (size_t)(2e6 * scale);
+	if (cap < 4096)
+		cap = 4096;
+	uint32_t *w = malloc(cap * sizeof(*w));
+	FILE *f = fopen("/dev/null", "w");
+	pb_printer *p = malloc(sizeof(*p));
+	size_t n = w ? fill_3d(w, cap) : 0;
+	if (!w || !f || !p || !n) {
+		free(w);
+		free(p);
+		if (f)
+			fclose(f);
+		return 1;
+	}
+	pb_config cfg;
+	pb_config_init(&cfg, pb_gen_lookup("gv100"), PB_FORMAT_NEW);
+	double best = 1e30;
+	for (int rep = 0; rep < 3; rep++) {
+		pb_out o = { .flush = to_file, .ctx = f };
+		pb_printer_init(p, PB_STYLE_TEXT, &cfg, w, 0, n, &o);
+		pb_sink sink = pb_printer_sink(p);
+		double t0 = bench_now();
+		pb_decoder d;
+		pb_decoder_init(&d, &cfg, &sink);
+		pb_feed(&d, w, n);
+		pb_finish(&d);
+		pb_printer_end(p);
+		double t1 = bench_now();
+		pb_out_free(&o);
+		if (t1 - t0 < best)
+			best = t1 - t0;
+	}
+	out->unit = "dwords/s";
+	out->rate = (double)n / best;
+	out->target_rate = 30e6;
+	free(p);
+	fclose(f);
+	free(w);
+	return 0;
+}
+
+/* `pb check` on a file: the 3D stream written to a temporary file, read
+ * back in 4 MiB pieces and decoded (the errors-only sink of pb check),
+ * against the same reads summing the words. */
+static int bench_check_file(double scale, struct bench_result *out)
+{
+	size_t n_words = (size_t)(16e6 * scale);
+	if (n_words < (1u << 20))
+		n_words = 1u << 20;
+	const size_t piece = 1u << 20;
+	uint32_t *w = malloc(piece * sizeof(*w));
+	FILE *f = tmpfile();
+	size_t filled = w ? fill_3d(w, piece) : 0;
+	if (!w || !f || !filled) {
+		free(w);
+		if (f)
+			fclose(f);
+		return 1;
+	}
+	size_t total = 0;
+	while (total + filled <= n_words) {
+		if (fwrite(w, sizeof(*w), filled, f) != filled)
+			break;
+		total += filled;
+	}
+	pb_config cfg;
+	pb_config_init(&cfg, pb_gen_lookup("gv100"), PB_FORMAT_NEW);
+	uint64_t errors = 0;
+	double best_read = 1e30, best_check = 1e30;
+	for (int rep = 0; rep < 5; rep++) {
+		for (int mode = 0; mode < 2; mode++) {
+			rewind(f);
+			pb_decoder d;
+			pb_sink sink = { .ctx = &errors, .error = count_error };
+			pb_decoder_init(&d, &cfg, &sink);
+			uint64_t sum = 0;
+			double t0 = bench_now();
+			size_t got;
+			while ((got = fread(w, sizeof(*w), piece, f)) != 0) {
+				if (mode)
+					pb_feed(&d, w, got);
+				else
+					sum += sum_dwords(w, got);
+			}
+			pb_finish(&d);
+			double t1 = bench_now();
+			bench_sink(sum);
+			double *best = mode ? &best_check : &best_read;
+			if (t1 - t0 < *best)
+				*best = t1 - t0;
+		}
+	}
+	bench_sink(errors);
+	out->unit = "dwords/s";
+	out->rate = (double)total / best_check;
+	out->baseline_rate = (double)total / best_read;
+	out->baseline = "reading the file in the same pieces";
+	out->target_ratio = 0.25;
+	fclose(f);
+	free(w);
+	return 0;
+}
+
 const struct bench_case bench_pushbuf_cases[] = {
 	{ "pb.decode_inc_runs", "decode INC runs of 1024 to a counting sink", bench_inc },
 	{ "pb.decode_driver_mix", "decode a repeated draw-like INC/IMMD/NINC/1INC mix to a counting sink", bench_mix },
 	{ "pb.decode_random_mix", "the same mix, every command random (no target)", bench_random },
 	{ "pb.decode_text", "text decode of the driver mix to /dev/null", bench_text },
+	{ "pb.decode_text_3d", "text decode of a driver-like Volta 3D stream, every method named", bench_text_3d },
+	{ "pb.check_file", "pb check of a 3D stream file read in 4 MiB pieces, vs reading it", bench_check_file },
 	{ NULL, NULL, NULL },
 };

@@ -5,6 +5,7 @@
  * a piece). Checks: every dword is accounted for exactly once, offsets only
  * move forward, and every run's data lies inside the piece it came from.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,9 @@ struct acct {
 	const uint32_t *piece;
 	size_t piece_n;
 	const uint32_t *all; /* the whole stream */
+	uint64_t errs[64];   /* the first errors (offset << 8 | code) */
+	size_t nerrs, errcmp;
+	bool err_comparing;
 };
 
 static void check(bool ok, const char *what)
@@ -132,7 +136,42 @@ static void on_error(void *ctx, const pb_error *e)
 {
 	struct acct *a = ctx;
 	check((unsigned)e->code < PB_ERR_COUNT, "bad error code");
+	uint64_t key = e->offset << 8 | (uint64_t)e->code;
+	if (a->err_comparing) {
+		/* the errors-only sink (pb check) takes a fast path over methods */
+		if (a->errcmp < a->nerrs)
+			check(a->errs[a->errcmp] == key, "errors-only decode reports another error");
+		a->errcmp++;
+		return;
+	}
+	if (a->nerrs < sizeof(a->errs) / sizeof(a->errs[0]))
+		a->errs[a->nerrs++] = key;
+	else
+		a->errcmp = SIZE_MAX; /* too many to compare */
 	take(a, e->offset, e->ndwords);
+}
+
+/* The same stream through a sink with only an error callback gives the same
+ * errors at the same offsets. */
+static void errors_compare(const pb_config *cfg, const uint32_t *all, size_t n, size_t piece, bool segments,
+                           struct acct *a)
+{
+	if (a->errcmp == SIZE_MAX)
+		return;
+	a->err_comparing = true;
+	a->errcmp = 0;
+	pb_sink sink = { .ctx = a, .error = on_error };
+	pb_decoder d;
+	pb_decoder_init(&d, cfg, &sink);
+	for (size_t i = 0; i < n; i += piece) {
+		size_t len = n - i < piece ? n - i : piece;
+		pb_feed(&d, all + i, len);
+		if (segments)
+			pb_segment_end(&d);
+	}
+	pb_segment_end(&d);
+	pb_finish(&d);
+	check(a->errcmp == a->nerrs, "errors-only decode reports a different number of errors");
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -180,6 +219,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	pb_finish(&d);
 	check(a.dwords == n, "not every dword accounted for exactly once");
 	batch_compare(&cfg, all, n, piece, step & 0x80, &a);
+	errors_compare(&cfg, all, n, piece, step & 0x80, &a);
 	free(all);
 	free(a.runs);
 	return 0;

@@ -280,7 +280,8 @@ typedef struct pb_value {
 typedef struct pb_field {
 	uint32_t name;    /* pb_name() */
 	uint32_t values;  /* first of nvalues in pb_values */
-	uint16_t nvalues; /* enum values, in header order (0: a number) */
+	uint16_t nvalues; /* enum values, sorted by value (0: a number); among
+	                   * names of one value the header's first comes first */
 	uint8_t hi, lo;   /* bits hi:lo of the method data */
 } pb_field;
 
@@ -327,6 +328,12 @@ extern const size_t pb_nclasses;
 static inline const char *pb_name(uint32_t off)
 {
 	return pb_names + off;
+}
+
+/* strlen(pb_name(off)), stored with the name. */
+static inline size_t pb_name_len(uint32_t off)
+{
+	return (unsigned char)pb_names[off - 1];
 }
 
 static inline const pb_field *pb_method_field(const pb_method *m, unsigned i)

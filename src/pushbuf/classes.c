@@ -191,9 +191,17 @@ size_t pb_method_format_name(const pb_method *m, uint32_t index, char *buf, size
 
 const char *pb_field_value_name(const pb_field *f, uint32_t v)
 {
-	for (unsigned i = 0; i < f->nvalues; i++)
-		if (pb_field_value(f, i)->value == v)
-			return pb_name(pb_field_value(f, i)->name);
+	/* the first value >= v (the list is sorted by value) */
+	unsigned lo = 0, hi = f->nvalues;
+	while (lo < hi) {
+		unsigned mid = (lo + hi) / 2;
+		if (pb_field_value(f, mid)->value < v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < f->nvalues && pb_field_value(f, lo)->value == v)
+		return pb_name(pb_field_value(f, lo)->name);
 	return NULL;
 }
 

@@ -594,11 +594,43 @@ static const uint32_t *feed_new_batched(pb_decoder *d, const uint32_t *p, const 
 	return p;
 }
 
+/* The fast path for a sink that takes no methods at all (errors and
+ * controls only, as `pb check`): well-formed headers whose sequence is in
+ * this piece, and IMMD headers, are stepped over. Returns the first entry
+ * not handled (for the general path). */
+static const uint32_t *skip_new_methods(pb_decoder *d, const uint32_t *p, const uint32_t *end)
+{
+	const uint32_t *start = p;
+	while (p < end) {
+		uint32_t w = *p;
+		uint32_t op = w >> 29;
+		if (w & (1u << PB_DMA_RESERVED_BIT))
+			break;
+		if ((NEW_METHOD_OPS >> op) & 1) {
+			uint32_t addr = PB_FIELD(w, PB_DMA_METHOD_ADDRESS);
+			uint32_t cnt = PB_FIELD(w, PB_DMA_METHOD_COUNT);
+			if (cnt > (size_t)(end - p) - 1)
+				break;
+			uint32_t last = op == 1 ? addr + cnt - 1 : addr + (cnt > 1);
+			if (op != 3 && cnt && last > 0xfff)
+				break;
+			p += 1 + cnt;
+		} else if (op == 4) {
+			p++;
+		} else {
+			break;
+		}
+	}
+	d->pos += (uint64_t)(p - start);
+	return p;
+}
+
 void pb_feed(pb_decoder *d, const uint32_t *dw, size_t n)
 {
 	const uint32_t *p = dw, *end = dw + n;
 	bool is_new = d->cfg.format == PB_FORMAT_NEW;
 	bool batched = is_new && d->sink.runs && !d->sink.header;
+	bool skip = is_new && !d->sink.runs && !d->sink.run && !d->sink.header;
 	while (p < end) {
 		if (d->remaining | d->skipping | d->lenp) {
 			p += feed_state(d, p, (size_t)(end - p));
@@ -606,6 +638,10 @@ void pb_feed(pb_decoder *d, const uint32_t *dw, size_t n)
 		}
 		if (batched) {
 			p = feed_new_batched(d, p, end);
+			if (p == end)
+				break;
+		} else if (skip) {
+			p = skip_new_methods(d, p, end);
 			if (p == end)
 				break;
 		}

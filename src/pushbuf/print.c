@@ -107,9 +107,7 @@ static void o_hexw_upper(pb_out *o, uint32_t v, int digits)
 /* 0x and the shortest hex form. */
 static void o_hex(pb_out *o, uint64_t v)
 {
-	int digits = 1;
-	while (digits < 16 && (v >> (4 * digits)))
-		digits++;
+	int digits = v ? (67 - __builtin_clzll(v)) / 4 : 1;
 	o_mem(o, "0x", 2);
 	o_hexw(o, v, digits);
 }
@@ -210,7 +208,7 @@ static void view_build(pb_view *v, const pb_class *c, bool mesa)
 	}
 }
 
-static struct mref method_of(pb_printer *p, uint32_t subch, uint32_t method)
+static inline struct mref method_of(pb_printer *p, uint32_t subch, uint32_t method)
 {
 	struct mref r = { 0 };
 	/* seed 000: Host methods (below 0x100) ignore the subchannel. */
@@ -234,22 +232,61 @@ static struct mref method_of(pb_printer *p, uint32_t subch, uint32_t method)
 		r.prefix = (uint16_t)c->id;
 	}
 	if (r.m->count)
-		r.index = (method - r.m->addr) / r.m->stride;
+		r.index = (r.m->stride & (r.m->stride - 1)) ? (method - r.m->addr) / r.m->stride
+		                                            : (method - r.m->addr) >> __builtin_ctz(r.m->stride);
 	return r;
 }
 
-static const char *value_name(const pb_field *f, uint32_t v)
+/* The name offset of value v of an enum field, or 0 (no name starts at 0). */
+static inline uint32_t value_name(const pb_field *f, uint32_t v)
 {
-	for (unsigned i = 0; i < f->nvalues; i++)
-		if (pb_values[f->values + i].value == v)
-			return pb_names + pb_values[f->values + i].name;
-	return NULL;
+	const pb_value *vals = &pb_values[f->values];
+	unsigned n = f->nvalues;
+	if (n <= 8) {
+		for (unsigned i = 0; i < n; i++)
+			if (vals[i].value == v)
+				return vals[i].name;
+		return 0;
+	}
+	unsigned lo = 0, hi = n;
+	while (lo < hi) {
+		unsigned mid = (lo + hi) / 2;
+		if (vals[mid].value < v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && vals[lo].value == v ? vals[lo].name : 0;
+}
+
+/* A class tag: four hex digits. */
+static inline void o_tag(pb_out *o, const pb_class *c)
+{
+	char *d = o_room(o, 4);
+	if (d) {
+		memcpy(d, c->tag, 4);
+		o->len += 4;
+	}
+}
+
+/* A name from pb_names: copied in 32-byte blocks (the pool is padded). */
+static inline void o_name(pb_out *o, uint32_t off)
+{
+	size_t n = pb_name_len(off);
+	char *d = o_room(o, n + 32);
+	if (!d)
+		return;
+	const char *s = pb_names + off;
+	memcpy(d, s, 32);
+	if (n > 32)
+		memcpy(d + 32, s + 32, n - 32);
+	o->len += n;
 }
 
 /* "NAME", "NAME(i)" or "NAME(i,j)" */
 static void o_method_name(pb_out *o, const struct mref *r)
 {
-	o_str(o, pb_name(r->m->name));
+	o_name(o, r->m->name);
 	if (!r->m->count)
 		return;
 	o_ch(o, '(');
@@ -263,38 +300,117 @@ static void o_method_name(pb_out *o, const struct mref *r)
 	o_ch(o, ')');
 }
 
-/* A float field: "%f" as printf writes it (Mesa's "%ff") or "%g". */
-static void o_float(pb_out *o, uint32_t bits, const char *fmt)
+/* A float field as printf writes it with "%f" (fixed, 6 decimals: Mesa's
+ * "%ff") or "%g" (at most 6 significant digits), into d (room for 64
+ * bytes); returns the end. The values drivers write (0.5, 1, 1920 ...) have
+ * at most 6 decimals and are formatted here; anything else goes to
+ * snprintf. */
+static char *w_float(char *d, uint32_t bits, bool fixed)
 {
 	float f;
-	char tmp[64];
 	memcpy(&f, &bits, sizeof(f));
-	int n = snprintf(tmp, sizeof(tmp), fmt, (double)f);
-	if (n > 0)
-		o_mem(o, tmp, (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
+	double scaled = (double)f * 1e6; /* exact: 24 + 20 bits */
+	if (scaled == scaled && scaled > -1e15 && scaled < 1e15 && scaled == (double)(int64_t)scaled &&
+	    !(f == 0 && (bits >> 31))) {
+		uint64_t u = (uint64_t)(scaled < 0 ? -scaled : scaled);
+		uint64_t ip = u / 1000000, fp = u % 1000000;
+		char *start = d;
+		if (scaled < 0)
+			*d++ = '-';
+		char digits[24];
+		int nd = 0;
+		do {
+			digits[nd++] = (char)('0' + ip % 10);
+			ip /= 10;
+		} while (ip);
+		int sig = (u >= 1000000) ? nd : 0; /* significant digits before the point */
+		while (nd)
+			*d++ = digits[--nd];
+		char frac[6];
+		for (int k = 5; k >= 0; k--, fp /= 10)
+			frac[k] = (char)('0' + fp % 10);
+		if (fixed) {
+			*d++ = '.';
+			memcpy(d, frac, 6);
+			return d + 6;
+		}
+		int last = 5; /* %g drops trailing zeros */
+		while (last >= 0 && frac[last] == '0')
+			last--;
+		int lead = 0; /* zeros after the point before the first digit (for |f| < 1) */
+		while (!sig && lead <= last && frac[lead] == '0')
+			lead++;
+		int total = sig + (last + 1) - (sig ? 0 : lead);
+		bool small_ok = sig || u == 0 || lead < 4; /* %g switches to an exponent below 1e-4 */
+		if (total <= 6 && small_ok) {
+			if (last >= 0) {
+				*d++ = '.';
+				memcpy(d, frac, (size_t)(last + 1));
+				d += last + 1;
+			}
+			return d;
+		}
+		d = start;
+	}
+	int n = snprintf(d, 64, fixed ? "%f" : "%g", (double)f);
+	return d + (n > 0 ? (n < 64 ? n : 63) : 0);
 }
 
-/* " FIELD=VALUE ..." */
-static void text_fields(pb_out *o, const pb_method *m, uint32_t data)
+static void o_float(pb_out *o, uint32_t bits, bool fixed)
 {
-	for (unsigned i = 0; i < m->nfields; i++) {
-		const pb_field *f = pb_method_field(m, i);
-		uint32_t v = FIELD_GET(data, f->hi, f->lo);
-		const char *vn = value_name(f, v);
-		o_ch(o, ' ');
-		o_str(o, pb_name(f->name));
-		o_ch(o, '=');
-		if (vn) {
-			o_str(o, vn);
-		} else {
-			o_hex(o, v);
-			if ((m->flags & PB_METHOD_FLOAT) && f->hi == 31 && f->lo == 0) {
-				o_mem(o, " (", 2);
-				o_float(o, v, "%g");
-				o_ch(o, ')');
-			}
-		}
+	char *d = o_room(o, 64);
+	if (d)
+		o->len = (size_t)(w_float(d, bits, fixed) - o->buf);
+}
+
+/* ---------------------------------------------------------------- raw writers */
+
+/* The text style writes a method line through a pointer into room reserved
+ * for the whole line (text_line_room), without a check per item. */
+static inline char *w_mem(char *d, const char *s, size_t n)
+{
+	memcpy(d, s, n);
+	return d + n;
+}
+
+static inline char *w_hexw(char *d, uint32_t v, int digits)
+{
+	int i = digits;
+	while (i >= 2) {
+		i -= 2;
+		memcpy(d + i, hex2[v & 0xff], 2);
+		v >>= 8;
 	}
+	if (i)
+		d[0] = hexdig[v & 15];
+	return d + digits;
+}
+
+static inline char *w_hex(char *d, uint32_t v)
+{
+	memcpy(d, "0x", 2);
+	return w_hexw(d + 2, v, v ? (35 - __builtin_clz(v)) / 4 : 1);
+}
+
+static inline char *w_dec(char *d, uint32_t v)
+{
+	char tmp[12];
+	int i = 12;
+	do {
+		tmp[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return w_mem(d, tmp + i, (size_t)(12 - i));
+}
+
+static inline char *w_name(char *d, uint32_t off)
+{
+	size_t n = pb_name_len(off);
+	const char *s = pb_names + off;
+	memcpy(d, s, 32);
+	if (n > 32)
+		memcpy(d + 32, s + 32, n - 32);
+	return d + n;
 }
 
 /* Records the class a SET_OBJECT binds (new format, method 0 of any
@@ -359,22 +475,70 @@ static void text_prefix(pb_out *o, uint64_t off, uint32_t word)
 	o_ch(o, ' ');
 }
 
-static void text_method(pb_printer *p, uint32_t subch, uint32_t method, uint32_t data, bool masked)
+/* One method line: prefix (or blanks for IMMD data), "  mthd 0xMMMM", the
+ * name and fields when the class is known, "(masked)". The room is
+ * reserved once: 128 bytes for the fixed parts and 32-byte copy slack, 300
+ * for the name, and for each field its name, a value name or a number with
+ * its float (the names are at most 255 bytes). */
+static void text_method(pb_printer *p, const pb_run *r, uint32_t i, uint32_t method)
 {
 	pb_out *o = p->out;
-	o_mem(o, "  mthd 0x", 9);
-	o_hexw(o, method, 4);
-	struct mref r = method_of(p, subch, method);
-	if (r.m) {
-		o_ch(o, ' ');
-		o_str(o, r.cls->tag);
-		o_ch(o, '.');
-		o_method_name(o, &r);
-		text_fields(o, r.m, data);
+	struct mref mr = method_of(p, r->subch, method);
+	size_t room = 128 + 300 + (mr.m ? (size_t)mr.m->nfields * 640 : 0);
+	char *d = o_room(o, room);
+	if (!d)
+		return;
+	if (r->mode == PB_MODE_IMMD) {
+		d = w_mem(d, "                   ", 19);
+	} else {
+		d = w_hexw(d, (uint32_t)(r->offset + i), 8); /* offsets print as 8 digits */
+		d = w_mem(d, ": ", 2);
+		d = w_hexw(d, r->data[i], 8);
+		*d++ = ' ';
 	}
-	if (masked)
-		o_mem(o, " (masked)", 9);
-	o_ch(o, '\n');
+	d = w_mem(d, "  mthd 0x", 9);
+	d = w_hexw(d, method, 4);
+	if (mr.m) {
+		const pb_method *m = mr.m;
+		*d++ = ' ';
+		d = w_mem(d, mr.cls->tag, 4);
+		*d++ = '.';
+		d = w_name(d, m->name);
+		if (m->count) {
+			*d++ = '(';
+			if (m->flags & PB_METHOD_2D) {
+				d = w_dec(d, mr.index / m->inner);
+				*d++ = ',';
+				d = w_dec(d, mr.index % m->inner);
+			} else {
+				d = w_dec(d, mr.index);
+			}
+			*d++ = ')';
+		}
+		uint32_t data = r->data[i];
+		for (unsigned k = 0; k < m->nfields; k++) {
+			const pb_field *f = pb_method_field(m, k);
+			uint32_t v = FIELD_GET(data, f->hi, f->lo);
+			uint32_t vn = value_name(f, v);
+			*d++ = ' ';
+			d = w_name(d, f->name);
+			*d++ = '=';
+			if (vn) {
+				d = w_name(d, vn);
+			} else {
+				d = w_hex(d, v);
+				if ((m->flags & PB_METHOD_FLOAT) && f->hi == 31 && f->lo == 0) {
+					d = w_mem(d, " (", 2);
+					d = w_float(d, v, false);
+					*d++ = ')';
+				}
+			}
+		}
+	}
+	if (r->masked)
+		d = w_mem(d, " (masked)", 9);
+	*d++ = '\n';
+	o->len = (size_t)(d - o->buf);
 }
 
 static void text_set_object(pb_printer *p, const pb_run *r, uint32_t i)
@@ -422,12 +586,8 @@ static void text_run(void *ctx, const pb_run *r)
 	pb_printer *p = ctx;
 	pb_out *o = p->out;
 	for (uint32_t i = 0; i < r->count; i++) {
-		if (r->mode == PB_MODE_IMMD)
-			o_mem(o, "                   ", 19);
-		else
-			text_prefix(o, r->offset + i, r->data[i]);
 		uint32_t m = pb_run_method(r, i);
-		text_method(p, r->subch, m, r->data[i], r->masked);
+		text_method(p, r, i, m);
 		if (m == 0)
 			text_set_object(p, r, i);
 		o_maybe_flush(o);
@@ -499,13 +659,13 @@ static void json_fields(pb_out *o, const pb_method *m, uint32_t data)
 	for (unsigned i = 0; i < m->nfields; i++) {
 		const pb_field *f = pb_method_field(m, i);
 		uint32_t v = FIELD_GET(data, f->hi, f->lo);
-		const char *vn = value_name(f, v);
+		uint32_t vn = value_name(f, v);
 		if (i)
 			o_mem(o, ", ", 2);
 		o_jstr(o, pb_name(f->name));
 		o_mem(o, ": ", 2);
 		if (vn)
-			o_jstr(o, vn);
+			o_jstr(o, pb_name(vn));
 		else
 			o_dec(o, v);
 	}
@@ -548,7 +708,7 @@ static void json_run(void *ctx, const pb_run *r)
 		struct mref mr = method_of(p, r->subch, m);
 		if (mr.m) {
 			o_mem(o, ", \"name\": \"", 11);
-			o_str(o, mr.cls->tag);
+			o_tag(o, mr.cls);
 			o_ch(o, '.');
 			o_method_name(o, &mr);
 			o_ch(o, '"');
@@ -657,16 +817,17 @@ static void mesa_method(pb_printer *p, uint32_t subch, uint32_t method, uint32_t
 			const pb_field *f = pb_method_field(r.m, i);
 			uint32_t v = FIELD_GET(data, f->hi, f->lo);
 			o_mem(o, "\t\t.", 3);
-			o_str(o, pb_name(f->name));
+			o_name(o, f->name);
 			o_mem(o, " = ", 3);
 			if (f->nvalues) {
-				const char *vn = value_name(f, v);
+				uint32_t vn = value_name(f, v);
 				if (vn)
-					o_str(o, vn);
+					o_name(o, vn);
 				else
 					o_hex(o, v);
 			} else if (r.m->flags & PB_METHOD_FLOAT) {
-				o_float(o, v, "%ff");
+				o_float(o, v, true);
+				o_ch(o, 'f');
 				o_mem(o, " (", 2);
 				o_hex(o, v);
 				o_ch(o, ')');
@@ -806,7 +967,7 @@ static void asm_method_operand(pb_printer *p, uint32_t subch, uint32_t method)
 	struct mref r = method_of(p, subch, method);
 	o_ch(p->out, ' ');
 	if (r.m) {
-		o_str(p->out, r.cls->tag);
+		o_tag(p->out, r.cls);
 		o_ch(p->out, '.');
 		o_method_name(p->out, &r);
 	} else {

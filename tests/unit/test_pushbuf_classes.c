@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -228,13 +229,45 @@ static void test_set_object(void **state)
 	free(t);
 }
 
+/* Float methods print as printf would: "%g" in the text style, "%ff" in
+ * Mesa's (the printer formats common values itself). */
+static void test_floats(void **state)
+{
+	(void)state;
+	static const float vals[] = { 0.0f,      -0.0f,     1.0f,       -1.0f, 0.5f,     960.0f,  540.5f,
+		                      1920.25f,  0.1f,      3.25e-3f,   1e-4f, 5e-5f,    1e9f,    123456.0f,
+		                      123456.5f, 1234567.f, -0.015625f, 1e-7f, 65504.0f, 1.0f / 3 };
+	uint32_t w[1 + 2 * N(vals)];
+	size_t n = 0;
+	for (size_t i = 0; i < N(vals); i++) {
+		uint32_t bits;
+		memcpy(&bits, &vals[i], 4);
+		w[n++] = 0x20010280; /* INC subch 0 SET_VIEWPORT_SCALE_X(0), 1 entry */
+		w[n++] = bits;
+	}
+	char *t = decode_text(w, n, PB_STYLE_TEXT, -1, 0);
+	char *m = decode_text(w, n, PB_STYLE_MESA, -1, 0);
+	for (size_t i = 0; i < N(vals); i++) {
+		char want[96];
+		uint32_t bits;
+		memcpy(&bits, &vals[i], 4);
+		snprintf(want, sizeof(want), "V=0x%x (%g)\n", bits, (double)vals[i]);
+		if (!strstr(t, want))
+			fail_msg("text: no '%s'", want);
+		snprintf(want, sizeof(want), ".V = %ff (0x%x)\n", (double)vals[i], bits);
+		if (!strstr(m, want))
+			fail_msg("mesa: no '%s'", want);
+	}
+	free(t);
+	free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_shape),
-		cmocka_unit_test(test_header_facts),
-		cmocka_unit_test(test_mesa_view),
-		cmocka_unit_test(test_set_object),
+		cmocka_unit_test(test_shape),     cmocka_unit_test(test_header_facts),
+		cmocka_unit_test(test_mesa_view), cmocka_unit_test(test_set_object),
+		cmocka_unit_test(test_floats),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -463,13 +463,19 @@ class Tables:
         self.record_index = {}
 
     def string(self, s):
+        """Offset of s in the pool; each name is preceded by its length
+        (one byte) and followed by a NUL."""
         if s not in self.strings:
-            self.strings[s] = self.pool_len
+            assert len(s) < 256
+            self.strings[s] = self.pool_len + 1
             self.pool.append(s)
-            self.pool_len += len(s) + 1
+            self.pool_len += len(s) + 2
         return self.strings[s]
 
     def value_list(self, values):
+        # sorted by value for a binary search; stable, so among names for
+        # one value the header's first stays first
+        values = sorted(values, key=lambda nv: nv[1])
         key = tuple(values)
         if key not in self.value_lists:
             self.value_lists[key] = len(self.values)
@@ -531,15 +537,17 @@ def emit(classes, t, mesa_lists, out):
     w(' * (open-gpu-doc classes/, MIT): do not edit. Regenerate with')
     w(' *   python3 tools/gen/gen_pb_classes.py <dir of cl*.h> -o src/pushbuf/classes_gen.c')
     w(' * (docs/pushbuf.md "Method tables"). %d classes, %d method descriptions,' % (len(classes), len(t.records)))
-    w(' * %d fields, %d enum values, %d bytes of names.' % (len(t.fields), len(t.values), t.pool_len))
+    w(' * %d fields, %d enum values, %d bytes of names.' % (len(t.fields), len(t.values), t.pool_len + 64))
     w(' */')
     w('#include "pb_classes.h"')
     w('')
     w('/* clang-format off */')
+    w('/* Each name: its length (a byte), the name, a NUL. 64 bytes of padding end')
+    w(' * the pool, so a printer may copy names in fixed-size blocks. */')
     w('const char pb_names[] =')
     for s in t.pool:
-        w('\t%s /* %d */' % (c_string(s), t.strings[s]))
-    w('\t;')
+        w('\t"\\x%02x" %s /* %d */' % (len(s), c_string(s), t.strings[s]))
+    w('\t"' + '\\0' * 64 + '";')
     w('')
     w('const pb_value pb_values[] = {')
     for i in range(0, len(t.values), 4):
