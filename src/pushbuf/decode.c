@@ -26,7 +26,8 @@
 /* Subchannel defaults: NVIDIA's and nouveau's drivers bind 3D on 0, compute
  * on 1, inline-to-memory (M2MF on Fermi) on 2, 2D on 3 and the copy engine on
  * 4 (Mesa's vk_push_print assumes the same). The profiles after gv100 are
- * for decoding only (Turing to Blackwell). Hopper's and Blackwell's host
+ * for decoding only (Turing to Blackwell; UNVERIFIED: which classes each
+ * generation exposes is driver knowledge, docs/fidelity.md). Hopper's and Blackwell's host
  * classes (C86F, C96F, CA6F) are not in the references: pb_host_class() names
  * their methods from the newest host class that is (C76F). */
 #define SUBCH(d3, comp, i2m, d2, copy)                                                                                 \

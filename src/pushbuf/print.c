@@ -169,7 +169,8 @@ struct mref {
 
 /* The class whose Mesa view the mesa style uses for c: its own, or (as
  * Mesa's dispatch does for a class it has no dumper for) the newest older
- * class of the same family that has one; NULL: print with our table. */
+ * class of the same family that has one; NULL: print with our table.
+ * UNVERIFIED: measured for gv100's classes only (docs/fidelity.md). */
 static const pb_class *mesa_source(const pb_class *c)
 {
 	if (c->mesa)

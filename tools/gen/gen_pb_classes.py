@@ -239,7 +239,7 @@ def infer_counts(methods, report, tag):
             if size is not None:
                 k = min(n, size)
             elif n & (n - 1):
-                k = 1 << (n.bit_length() - 1)  # UNVERIFIED: a gap follows; assume a power of two
+                k = 1 << (n.bit_length() - 1)  # UNVERIFIED (docs/fidelity.md): a gap follows; assume a power of two
             m.count = k * (m.inner if m.dims == 2 else 1)
             report.append('%s: %s(%s) x %d (stride %d)' % (tag, m.name, 'i,j' if m.dims == 2 else 'i',
                                                              m.count, m.stride))
@@ -258,7 +258,9 @@ ARRAY_SIZES = [
 
 
 # Methods whose data is an IEEE float (our text styles print the value too).
-# Every 32-bit field of these methods holds a float.
+# Every 32-bit field of these methods holds a float. UNVERIFIED
+# (docs/fidelity.md): the headers type no method; Mesa's list plus the clear
+# values.
 OUR_FLOATS = [
     'SET_BLEND_CONST_*', 'SET_DEPTH_BIAS', 'SET_SLOPE_SCALE_DEPTH_BIAS', 'SET_DEPTH_BIAS_CLAMP',
     'SET_DEPTH_BOUNDS_MIN', 'SET_DEPTH_BOUNDS_MAX', 'SET_LINE_WIDTH_FLOAT', 'SET_ALIASED_LINE_WIDTH_FLOAT',
@@ -268,7 +270,9 @@ OUR_FLOATS = [
 
 # ---------------------------------------------------------------- Mesa's dumpers (a model)
 
-# Mesa's list of class headers (src/nouveau/headers/meson.build nv_classes),
+# Mesa's list of class headers (src/nouveau/headers/meson.build nv_classes,
+# Mesa 26.1-devel; UNVERIFIED below 90B5, whose header is not in the
+# references: docs/fidelity.md),
 # in its order: a class's "previous" class is the last one before it with the
 # same two last digits. Classes not in HEADER_DIR are skipped (cl85b5 and
 # the host classes c86f/c96f/ca6f are not in the references).
