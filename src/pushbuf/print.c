@@ -93,17 +93,6 @@ static inline void o_hexw(pb_out *o, uint64_t v, int digits)
 	o->len += (size_t)digits;
 }
 
-/* Exactly `digits` upper-case hex digits. */
-static void o_hexw_upper(pb_out *o, uint32_t v, int digits)
-{
-	char *d = o_room(o, 8);
-	if (!d)
-		return;
-	for (int i = digits; i-- > 0; v >>= 4)
-		d[i] = "0123456789ABCDEF"[v & 15];
-	o->len += (size_t)digits;
-}
-
 /* 0x and the shortest hex form. */
 static void o_hex(pb_out *o, uint64_t v)
 {
@@ -355,13 +344,6 @@ static char *w_float(char *d, uint32_t bits, bool fixed)
 	}
 	int n = snprintf(d, 64, fixed ? "%f" : "%g", (double)f);
 	return d + (n > 0 ? (n < 64 ? n : 63) : 0);
-}
-
-static void o_float(pb_out *o, uint32_t bits, bool fixed)
-{
-	char *d = o_room(o, 64);
-	if (d)
-		o->len = (size_t)(w_float(d, bits, fixed) - o->buf);
 }
 
 /* ---------------------------------------------------------------- raw writers */
@@ -800,46 +782,61 @@ static void mesa_hdr(pb_out *o, uint64_t off, uint32_t word)
 static void mesa_method(pb_printer *p, uint32_t subch, uint32_t method, uint32_t data)
 {
 	pb_out *o = p->out;
-	o_mem(o, "\tmthd ", 6);
-	o_hexw(o, method, 4);
-	o_ch(o, ' ');
 	struct mref r = method_of(p, subch, method);
+	/* one reservation for the block (see text_method) */
+	char *d = o_room(o, 128 + 300 + (r.m ? (size_t)r.m->nfields * 640 : 0));
+	if (!d)
+		return;
+	d = w_mem(d, "\tmthd ", 6);
+	d = w_hexw(d, method, 4);
+	*d++ = ' ';
 	if (!r.m) {
-		o_str(o, "unknown method\n\t\t.VALUE = ");
-		o_hex(o, data);
-		o_ch(o, '\n');
-	} else {
-		o_mem(o, "NV", 2);
-		o_hexw_upper(o, r.prefix, 4);
-		o_ch(o, '_');
-		o_method_name(o, &r);
-		o_ch(o, '\n');
-		for (unsigned i = 0; i < r.m->nfields; i++) {
-			const pb_field *f = pb_method_field(r.m, i);
-			uint32_t v = FIELD_GET(data, f->hi, f->lo);
-			o_mem(o, "\t\t.", 3);
-			o_name(o, f->name);
-			o_mem(o, " = ", 3);
-			if (f->nvalues) {
-				uint32_t vn = value_name(f, v);
-				if (vn)
-					o_name(o, vn);
-				else
-					o_hex(o, v);
-			} else if (r.m->flags & PB_METHOD_FLOAT) {
-				o_float(o, v, true);
-				o_ch(o, 'f');
-				o_mem(o, " (", 2);
-				o_hex(o, v);
-				o_ch(o, ')');
-			} else {
-				o_ch(o, '(');
-				o_hex(o, v);
-				o_ch(o, ')');
-			}
-			o_ch(o, '\n');
-		}
+		d = w_mem(d, "unknown method\n\t\t.VALUE = ", 26);
+		d = w_hex(d, data);
+		*d++ = '\n';
+		o->len = (size_t)(d - o->buf);
+		return;
 	}
+	const pb_method *m = r.m;
+	d = w_mem(d, "NV", 2);
+	for (int k = 3; k >= 0; k--)
+		*d++ = "0123456789ABCDEF"[(r.prefix >> (4 * k)) & 15];
+	*d++ = '_';
+	d = w_name(d, m->name);
+	if (m->count) {
+		*d++ = '(';
+		if (m->flags & PB_METHOD_2D) {
+			d = w_dec(d, r.index / m->inner);
+			*d++ = ',';
+			d = w_dec(d, r.index % m->inner);
+		} else {
+			d = w_dec(d, r.index);
+		}
+		*d++ = ')';
+	}
+	*d++ = '\n';
+	for (unsigned i = 0; i < m->nfields; i++) {
+		const pb_field *f = pb_method_field(m, i);
+		uint32_t v = FIELD_GET(data, f->hi, f->lo);
+		d = w_mem(d, "\t\t.", 3);
+		d = w_name(d, f->name);
+		d = w_mem(d, " = ", 3);
+		if (f->nvalues) {
+			uint32_t vn = value_name(f, v);
+			d = vn ? w_name(d, vn) : w_hex(d, v);
+		} else if (m->flags & PB_METHOD_FLOAT) {
+			d = w_float(d, v, true);
+			d = w_mem(d, "f (", 3);
+			d = w_hex(d, v);
+			*d++ = ')';
+		} else {
+			*d++ = '(';
+			d = w_hex(d, v);
+			*d++ = ')';
+		}
+		*d++ = '\n';
+	}
+	o->len = (size_t)(d - o->buf);
 }
 
 static void mesa_header(void *ctx, const pb_header *h)
