@@ -285,7 +285,7 @@ static int bench_text_3d(double scale, struct bench_result *out)
 	pb_config cfg;
 	pb_config_init(&cfg, pb_gen_lookup("gv100"), PB_FORMAT_NEW);
 	double best = 1e30;
-	for (int rep = 0; rep < 3; rep++) {
+	for (int rep = 0; rep < 5; rep++) {
 		pb_out o = { .flush = to_file, .ctx = f };
 		pb_printer_init(p, PB_STYLE_TEXT, &cfg, w, 0, n, &o);
 		pb_sink sink = pb_printer_sink(p);
