@@ -352,7 +352,7 @@ static void ctx_switch(struct pfifo *f, uint32_t chid)
 	f->stats.ctx_switches++;
 	f->yield = false;
 	uint32_t ts = FIELD_GET(bus_get(f->gpu, R_DMA_TIMESLICE), 16, 0);
-	f->slice_end = f->gpu->now + ts + 1;
+	f->slice_end = f->clock + ts + 1;
 	emit(f->gpu, NVM_EV_TRACE, "pfifo", "ctx_switch", chid, old, "CACHE1: channel %u out, channel %u in (%s)", old,
 	     chid, dma ? "DMA" : "PIO");
 }
@@ -369,6 +369,7 @@ bool pfifo_switch_to(struct pfifo *f, uint32_t chid)
 {
 	if (chid == pfifo_chid(f))
 		return true;
+	f->clock = f->gpu->now;
 	if (pfifo_cache_count(f) || !FIELD_GET(*f->r_caches, 0, 0) || waits_for_driver(f))
 		return false;
 	ctx_switch(f, chid);
@@ -414,7 +415,7 @@ static bool switcher(struct pfifo *f, uint64_t *t)
 {
 	if (!FIELD_GET(*f->r_caches, 0, 0) || pfifo_cache_count(f) || waits_for_driver(f))
 		return false;
-	bool expired = f->yield || f->gpu->now >= f->slice_end;
+	bool expired = f->yield || f->clock >= f->slice_end;
 	if (pusher_dma_ready(f) && !expired)
 		return false;
 	int c = next_dma_channel(f);
@@ -433,7 +434,7 @@ static bool switch_pending(struct pfifo *f)
 {
 	if (!FIELD_GET(*f->r_caches, 0, 0) || waits_for_driver(f))
 		return false;
-	if (!f->yield && f->gpu->now < f->slice_end)
+	if (!f->yield && f->clock < f->slice_end)
 		return false;
 	return next_dma_channel(f) >= 0;
 }
@@ -452,10 +453,13 @@ static void step(nvm_gpu *gpu, void *ctx, uint64_t arg)
 			break;
 		}
 		uint32_t n = 0;
+		f->clock = t;
 		if (puller_ready(f))
 			n += puller_run(f, PFIFO_STEP_WORDS, &t);
+		f->clock = t;
 		if (switcher(f, &t))
 			n++;
+		f->clock = t;
 		if (pusher_dma_ready(f) && !switch_pending(f))
 			n += pusher_dma_run(f, PFIFO_STEP_WORDS - done, &t);
 		if (!n)
@@ -463,6 +467,7 @@ static void step(nvm_gpu *gpu, void *ctx, uint64_t arg)
 		done += n;
 		sched_charge(gpu, n / PFIFO_WORK_PER_UNIT);
 	}
+	f->clock = gpu->now;
 	if (done && emit_wanted(gpu, NVM_EV_TRACE))
 		emit(gpu, NVM_EV_TRACE, "pfifo", "cache", pfifo_chid(f), pfifo_cache_count(f),
 		     "CACHE1: %u entries after the step (channel %u)", pfifo_cache_count(f), pfifo_chid(f));

@@ -224,6 +224,7 @@ struct pfifo {
 	uint32_t gr_chid;   /* the channel PGRAPH last worked for */
 	uint64_t ev;        /* the step event, 0 if none */
 	uint64_t slice_end; /* end of the current DMA channel's timeslice */
+	uint64_t clock;     /* virtual time inside a step (work done so far), gpu->now outside */
 	bool yield;         /* YIELD: switch at the next chance */
 	bool acq_watch;     /* a memory watch on the acquire semaphore is armed */
 	nvm_aperture acq_ap;
