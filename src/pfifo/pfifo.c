@@ -330,6 +330,9 @@ static void ctx_switch(struct pfifo *f, uint32_t chid)
 {
 	const struct ramfc_layout *l = pfifo_ramfc_layout(f);
 	uint32_t old = pfifo_chid(f);
+	puller_acq_switch_out(f, old);
+	puller_acq_switch_in(f, chid);
+	f->acq_fence = false;
 	for (size_t i = 0; i < l->n; i++) {
 		const uint32_t *r = bus_reg(f->gpu, l->f[i].reg);
 		if (r)
@@ -394,7 +397,7 @@ static int next_dma_channel(struct pfifo *f)
 	uint32_t cur = pfifo_chid(f), n = f->chip->nchan;
 	for (uint32_t i = 1; i < n; i++) {
 		uint32_t c = (cur + i) % n;
-		if (!FIELD_GET(*f->r_mode, c, c))
+		if (!FIELD_GET(*f->r_mode, c, c) || (c < 32 && (f->acq_blocked & (1u << c))))
 			continue;
 		bool found;
 		uint32_t put = ramfc_get(f, c, R_DMA_PUT, &found);
@@ -447,6 +450,7 @@ static void step(nvm_gpu *gpu, void *ctx, uint64_t arg)
 	uint64_t t = gpu->now;
 	uint32_t done = 0;
 	bool more = false;
+	puller_acq_wakeups(f);
 	for (;;) {
 		if (!sched_budget_left(gpu) || done >= PFIFO_STEP_WORDS) {
 			more = true;
@@ -764,7 +768,7 @@ static void pfifo_destroy(nvm_gpu *gpu, void *state)
 	struct pfifo *f = state;
 	if (!f)
 		return;
-	puller_unwatch(f);
+	puller_fini(f);
 	engine_free(f->pgraph);
 	engine_free(f->sw);
 	free(f->regs);

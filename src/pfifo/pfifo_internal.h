@@ -229,6 +229,10 @@ struct pfifo {
 	bool acq_watch;     /* a memory watch on the acquire semaphore is armed */
 	nvm_aperture acq_ap;
 	uint64_t acq_addr;
+	bool acq_fence;             /* the pusher submitted SEMAPHORE_ACQUIRE: it waits for CACHE1 to drain */
+	uint32_t acq_blocked;       /* channels switched out while waiting on an acquire (watched) */
+	uint32_t acq_wake;          /* of those, the ones whose semaphore was written since */
+	nvm_aperture acq_ch_ap[32]; /* where each blocked channel's watch is */
 	/* the DMA pusher's per-burst state */
 	pb_decoder dec;
 	struct pbobj pb;
@@ -283,5 +287,11 @@ uint32_t puller_run(struct pfifo *f, uint32_t max, uint64_t *t);
 bool ramht_lookup(struct pfifo *f, uint32_t chid, uint32_t handle, uint32_t *inst, unsigned *engine);
 void ramht_decode(const struct pfifo_chip *c, uint32_t handle, uint32_t ctx, nvm_ramht_entry *e);
 void puller_unwatch(struct pfifo *f);
+/* Channel switches: a channel leaving CACHE1 while it waits on an acquire
+ * is watched; one coming in is not. */
+void puller_acq_switch_out(struct pfifo *f, uint32_t chid);
+void puller_acq_switch_in(struct pfifo *f, uint32_t chid);
+void puller_acq_wakeups(struct pfifo *f);
+void puller_fini(struct pfifo *f);
 
 #endif

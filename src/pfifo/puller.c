@@ -261,6 +261,53 @@ void puller_unwatch(struct pfifo *f)
 	f->acq_watch = false;
 }
 
+/* Watches of channels CACHE1 does not hold (arg chid + 1) only note the
+ * write; the step looks at them (a watch callback may not change watches). */
+static void acq_wake_chan(void *ctx, uint64_t arg)
+{
+	struct pfifo *f = ctx;
+	f->acq_wake |= 1u << (arg - 1);
+	pfifo_kick(f);
+}
+
+void puller_acq_switch_out(struct pfifo *f, uint32_t chid)
+{
+	puller_unwatch(f);
+	nvm_aperture ap;
+	uint64_t addr;
+	if (chid >= 32 || !(*f->r_pull1 & PULL1_ACQUIRE_ACTIVE) || !sem_where(f, &ap, &addr))
+		return;
+	if (!mem_watch_add(&f->gpu->mem[ap], addr, 4, acq_wake_chan, f, chid + 1)) {
+		f->acq_blocked |= 1u << chid;
+		f->acq_ch_ap[chid] = ap;
+	}
+}
+
+void puller_acq_switch_in(struct pfifo *f, uint32_t chid)
+{
+	if (chid >= 32 || !(f->acq_blocked & (1u << chid)))
+		return;
+	mem_watch_del(&f->gpu->mem[f->acq_ch_ap[chid]], acq_wake_chan, f, chid + 1);
+	f->acq_blocked &= ~(1u << chid);
+	f->acq_wake &= ~(1u << chid);
+}
+
+void puller_acq_wakeups(struct pfifo *f)
+{
+	uint32_t w = f->acq_wake & f->acq_blocked;
+	for (uint32_t c = 0; w; c++, w >>= 1)
+		if (w & 1)
+			puller_acq_switch_in(f, c);
+	f->acq_wake = 0;
+}
+
+void puller_fini(struct pfifo *f)
+{
+	puller_unwatch(f);
+	for (uint32_t c = 0; c < 32; c++)
+		puller_acq_switch_in(f, c);
+}
+
 /* A pending acquire: done when the semaphore holds ACQUIRE_VALUE; until
  * then the puller waits, woken by a write to the word (no polling).
  * UNVERIFIED: ACQUIRE_TIMEOUT is kept but never fires. */

@@ -211,8 +211,22 @@ static void dma_error(struct pfifo *f, unsigned code, uint32_t get, const char *
 	pfifo_raise(f, INTR_DMA_PUSHER);
 }
 
+/* UNVERIFIED (dma-pusher.rst leaves "check pusher reaction on ACQUIRE
+ * submission: pause?" open): the pusher pauses after a command that put
+ * SEMAPHORE_ACQUIRE into CACHE1 until the puller has emptied it, and while
+ * the acquire waits; so CACHE1 is empty and another channel can take it
+ * and release the semaphore (docs/pfifo.md "Semaphores"). */
+static bool acquire_holds(struct pfifo *f)
+{
+	if (f->acq_fence && !pfifo_cache_count(f))
+		f->acq_fence = false;
+	return f->acq_fence || (*f->r_pull1 & PULL1_ACQUIRE_ACTIVE);
+}
+
 bool pusher_dma_ready(struct pfifo *f)
 {
+	if (acquire_holds(f))
+		return false;
 	return (*f->r_push1 & f->chip->push1_mode) && (*f->r_push0 & 1) && (*f->r_dma_push & DMA_PUSH_ACCESS) &&
 	       !(*f->r_dma_push & DMA_PUSH_SUSPENDED) && ((*f->r_dma_put ^ *f->r_dma_get) & ~3u) &&
 	       !FIELD_GET(*f->r_dma_state, 31, 29) && pfifo_cache_free(f);
@@ -309,8 +323,11 @@ static void sink_run(void *ctx, const pb_run *r)
 			f->err_word = i;
 			return;
 		}
-		if (!r->masked)
+		if (!r->masked) {
 			pfifo_cache_push(f, base | m, r->data[i]);
+			if (m == 0x68 && pf_has(f, PF_NV1A))
+				f->acq_fence = true;
+		}
 	}
 	if (r->count)
 		*f->r_data_shd = r->data[r->count - 1];
@@ -482,6 +499,8 @@ uint32_t pusher_dma_run(struct pfifo *f, uint32_t max, uint64_t *t)
 			words += n;
 		}
 		get = f->dma_get;
+		if (f->acq_fence && !f->burst_err)
+			break;
 		if (f->burst_err) {
 			if (f->burst_err == DMA_ERR_INVALID_CMD)
 				why = "no command form matches the word for this chip";
