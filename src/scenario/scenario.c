@@ -507,8 +507,9 @@ static const luaL_Reg core_methods[] = {
 extern const luaL_Reg scn_hwsq_methods[];
 extern const luaL_Reg scn_mmu_methods[];
 extern const luaL_Reg scn_host_methods[];
+extern const luaL_Reg scn_pfifo_methods[];
 static const luaL_Reg *const scn_method_tables[] = {
-	core_methods, scn_hwsq_methods, scn_mmu_methods, scn_host_methods, NULL,
+	core_methods, scn_hwsq_methods, scn_mmu_methods, scn_host_methods, scn_pfifo_methods, NULL,
 };
 
 /* ---------------------------------------------------------------- module */
