@@ -84,21 +84,28 @@ nvm_status nvm_pfifo_ramht_entry(const char *chip, uint32_t handle, uint32_t con
 nvm_status nvm_pfifo_ramht_context(const char *chip, uint32_t instance, unsigned engine, uint32_t chid,
                                    uint32_t *context);
 
-/* ---------------------------------------------------------------- decoders */
+/* ---------------------------------------------------------------- RAMFC */
 
-/* Text decoders of instance-memory images, as `nvmodel pfifo` prints them.
- * Output goes to out (a pb_out text buffer from nvmodel/pushbuf.h, passed
- * as void * to keep this header independent). json != 0: one JSON object.
- * Return the number of problems found (bad entries), or -1 for an unknown
- * chip. */
-struct pb_out;
-/* RAMHT: img is the table (bytes, little-endian words), bits its size
- * (0: from len). Prints every used entry with its hash check. */
-int nvm_pfifo_fmt_ramht(struct pb_out *out, const char *chip, const uint8_t *img, size_t len, int json);
-/* RAMFC: img holds one entry per channel from channel 0; large selects the
- * NV1A+ 64-byte layout where the chip has both. Prints each channel whose
- * entry is not all zero, field by field. */
-int nvm_pfifo_fmt_ramfc(struct pb_out *out, const char *chip, const uint8_t *img, size_t len, int large, int json);
+/* One field of a RAMFC entry: `bits` bits at bit ctx_lo of the word at byte
+ * off hold the CACHE1 register reg's bits from reg_lo (the layouts nouveau
+ * saves and restores: nv04, nv10, nv17 (NV1A+ RAMFC LARGE), nv40). */
+typedef struct nvm_ramfc_field {
+	const char *name; /* the register's name without NV.._PFIFO_CACHE1_: "DMA_PUT" */
+	uint32_t reg;     /* BAR0 address of the register */
+	uint8_t off, ctx_lo, bits, reg_lo;
+} nvm_ramfc_field;
+
+/* The RAMFC layout of a chip: *n fields, *size bytes per channel. large
+ * selects the 64-byte NV1A+ layout where the chip has both (nv11, nv17).
+ * NULL for a chip without this PFIFO. */
+const nvm_ramfc_field *nvm_pfifo_ramfc_layout(const char *chip, int large, size_t *n, uint32_t *size);
+/* Channels of the chip's PFIFO (16 or 32), 0 if none. */
+uint32_t nvm_pfifo_channels(const char *chip);
+
+/* Names of DMA_STATE ERROR codes (dma-pusher.rst "Errors"), SEMAPHORE
+ * error subtypes and RAMRO reasons (docs/pfifo.md); "?" when unknown. */
+const char *nvm_pfifo_dma_error_name(unsigned code);
+const char *nvm_pfifo_ramro_reason_name(unsigned code);
 
 #ifdef __cplusplus
 }

@@ -17,33 +17,68 @@
 /* RAMFC layouts, as nouveau's nv04/nv10/nv17/nv40 fifo code saves and
  * restores CACHE1 (nv04_fifo_ramfc, nv10_fifo_ramfc, nv17_fifo_ramfc,
  * nv40_chan_ramfc). */
-static const struct ramfc_field ramfc_nv04_f[] = {
-	{ 0x00, 0, 32, 0, R_DMA_PUT }, { 0x04, 0, 32, 0, R_DMA_GET },   { 0x08, 0, 16, 0, R_DMA_INSTANCE },
-	{ 0x08, 16, 16, 0, R_DCOUNT }, { 0x0c, 0, 32, 0, R_DMA_STATE }, { 0x10, 0, 32, 0, R_DMA_FETCH },
-	{ 0x14, 0, 32, 0, R_ENGINE },  { 0x18, 0, 32, 0, R_PULL1 },
+#define F(name, reg, off, ctx_lo, bits, reg_lo)                                                                        \
+	{                                                                                                              \
+		name, reg, off, ctx_lo, bits, reg_lo                                                                   \
+	}
+static const nvm_ramfc_field ramfc_nv04_f[] = {
+	F("DMA_PUT", R_DMA_PUT, 0x00, 0, 32, 0),
+	F("DMA_GET", R_DMA_GET, 0x04, 0, 32, 0),
+	F("DMA_INSTANCE", R_DMA_INSTANCE, 0x08, 0, 16, 0),
+	F("DMA_DCOUNT", R_DCOUNT, 0x08, 16, 16, 0),
+	F("DMA_STATE", R_DMA_STATE, 0x0c, 0, 32, 0),
+	F("DMA_FETCH", R_DMA_FETCH, 0x10, 0, 32, 0),
+	F("ENGINE", R_ENGINE, 0x14, 0, 32, 0),
+	F("PULL1", R_PULL1, 0x18, 0, 32, 0),
 };
-static const struct ramfc_field ramfc_nv10_f[] = {
-	{ 0x00, 0, 32, 0, R_DMA_PUT },      { 0x04, 0, 32, 0, R_DMA_GET }, { 0x08, 0, 32, 0, R_REF },
-	{ 0x0c, 0, 16, 0, R_DMA_INSTANCE }, { 0x0c, 16, 16, 0, R_DCOUNT }, { 0x10, 0, 32, 0, R_DMA_STATE },
-	{ 0x14, 0, 32, 0, R_DMA_FETCH },    { 0x18, 0, 32, 0, R_ENGINE },  { 0x1c, 0, 32, 0, R_PULL1 },
+static const nvm_ramfc_field ramfc_nv10_f[] = {
+	F("DMA_PUT", R_DMA_PUT, 0x00, 0, 32, 0),     F("DMA_GET", R_DMA_GET, 0x04, 0, 32, 0),
+	F("REF_CNT", R_REF, 0x08, 0, 32, 0),         F("DMA_INSTANCE", R_DMA_INSTANCE, 0x0c, 0, 16, 0),
+	F("DMA_DCOUNT", R_DCOUNT, 0x0c, 16, 16, 0),  F("DMA_STATE", R_DMA_STATE, 0x10, 0, 32, 0),
+	F("DMA_FETCH", R_DMA_FETCH, 0x14, 0, 32, 0), F("ENGINE", R_ENGINE, 0x18, 0, 32, 0),
+	F("PULL1", R_PULL1, 0x1c, 0, 32, 0),
 };
-static const struct ramfc_field ramfc_nv17_f[] = {
-	{ 0x00, 0, 32, 0, R_DMA_PUT },      { 0x04, 0, 32, 0, R_DMA_GET },       { 0x08, 0, 32, 0, R_REF },
-	{ 0x0c, 0, 16, 0, R_DMA_INSTANCE }, { 0x0c, 16, 16, 0, R_DCOUNT },       { 0x10, 0, 32, 0, R_DMA_STATE },
-	{ 0x14, 0, 32, 0, R_DMA_FETCH },    { 0x18, 0, 32, 0, R_ENGINE },        { 0x1c, 0, 32, 0, R_PULL1 },
-	{ 0x20, 0, 32, 0, R_ACQ_VALUE },    { 0x24, 0, 32, 0, R_ACQ_TIMESTAMP }, { 0x28, 0, 32, 0, R_ACQ_TIMEOUT },
-	{ 0x2c, 0, 32, 0, R_SEMAPHORE },    { 0x30, 0, 32, 0, R_SUBROUTINE },
+static const nvm_ramfc_field ramfc_nv17_f[] = {
+	F("DMA_PUT", R_DMA_PUT, 0x00, 0, 32, 0),
+	F("DMA_GET", R_DMA_GET, 0x04, 0, 32, 0),
+	F("REF_CNT", R_REF, 0x08, 0, 32, 0),
+	F("DMA_INSTANCE", R_DMA_INSTANCE, 0x0c, 0, 16, 0),
+	F("DMA_DCOUNT", R_DCOUNT, 0x0c, 16, 16, 0),
+	F("DMA_STATE", R_DMA_STATE, 0x10, 0, 32, 0),
+	F("DMA_FETCH", R_DMA_FETCH, 0x14, 0, 32, 0),
+	F("ENGINE", R_ENGINE, 0x18, 0, 32, 0),
+	F("PULL1", R_PULL1, 0x1c, 0, 32, 0),
+	F("ACQUIRE_VALUE", R_ACQ_VALUE, 0x20, 0, 32, 0),
+	F("ACQUIRE_TIMESTAMP", R_ACQ_TIMESTAMP, 0x24, 0, 32, 0),
+	F("ACQUIRE_TIMEOUT", R_ACQ_TIMEOUT, 0x28, 0, 32, 0),
+	F("SEMAPHORE", R_SEMAPHORE, 0x2c, 0, 32, 0),
+	F("DMA_SUBROUTINE", R_SUBROUTINE, 0x30, 0, 32, 0),
 };
-static const struct ramfc_field ramfc_nv40_f[] = {
-	{ 0x00, 0, 32, 0, R_DMA_PUT },      { 0x04, 0, 32, 0, R_DMA_GET },       { 0x08, 0, 32, 0, R_REF },
-	{ 0x0c, 0, 32, 0, R_DMA_INSTANCE }, { 0x10, 0, 32, 0, R_DCOUNT },        { 0x14, 0, 32, 0, R_DMA_STATE },
-	{ 0x18, 0, 28, 0, R_DMA_FETCH },    { 0x18, 28, 2, 28, R_SLI },          { 0x1c, 0, 32, 0, R_ENGINE },
-	{ 0x20, 0, 32, 0, R_PULL1 },        { 0x24, 0, 32, 0, R_ACQ_VALUE },     { 0x28, 0, 32, 0, R_ACQ_TIMESTAMP },
-	{ 0x2c, 0, 32, 0, R_ACQ_TIMEOUT },  { 0x30, 0, 32, 0, R_SEMAPHORE },     { 0x34, 0, 32, 0, R_SUBROUTINE },
-	{ 0x38, 0, 32, 0, R_GRCTX_INST },   { 0x3c, 0, 17, 0, R_DMA_TIMESLICE }, { 0x40, 0, 32, 0, R_UNK32E4 },
-	{ 0x44, 0, 32, 0, R_UNK32E8 },      { 0x4c, 0, 32, 0, R_UNK88 },         { 0x50, 0, 32, 0, R_UNK3300 },
-	{ 0x54, 0, 32, 0, R_UNK330C },
+static const nvm_ramfc_field ramfc_nv40_f[] = {
+	F("DMA_PUT", R_DMA_PUT, 0x00, 0, 32, 0),
+	F("DMA_GET", R_DMA_GET, 0x04, 0, 32, 0),
+	F("REF_CNT", R_REF, 0x08, 0, 32, 0),
+	F("DMA_INSTANCE", R_DMA_INSTANCE, 0x0c, 0, 32, 0),
+	F("DMA_DCOUNT", R_DCOUNT, 0x10, 0, 32, 0),
+	F("DMA_STATE", R_DMA_STATE, 0x14, 0, 32, 0),
+	F("DMA_FETCH", R_DMA_FETCH, 0x18, 0, 28, 0),
+	F("SLI", R_SLI, 0x18, 28, 2, 28),
+	F("ENGINE", R_ENGINE, 0x1c, 0, 32, 0),
+	F("PULL1", R_PULL1, 0x20, 0, 32, 0),
+	F("ACQUIRE_VALUE", R_ACQ_VALUE, 0x24, 0, 32, 0),
+	F("ACQUIRE_TIMESTAMP", R_ACQ_TIMESTAMP, 0x28, 0, 32, 0),
+	F("ACQUIRE_TIMEOUT", R_ACQ_TIMEOUT, 0x2c, 0, 32, 0),
+	F("SEMAPHORE", R_SEMAPHORE, 0x30, 0, 32, 0),
+	F("DMA_SUBROUTINE", R_SUBROUTINE, 0x34, 0, 32, 0),
+	F("GRCTX_INSTANCE", R_GRCTX_INST, 0x38, 0, 32, 0),
+	F("DMA_TIMESLICE", R_DMA_TIMESLICE, 0x3c, 0, 17, 0),
+	F("UNK32E4", R_UNK32E4, 0x40, 0, 32, 0),
+	F("UNK32E8", R_UNK32E8, 0x44, 0, 32, 0),
+	F("UNK88", R_UNK88, 0x4c, 0, 32, 0),
+	F("UNK3300", R_UNK3300, 0x50, 0, 32, 0),
+	F("UNK330C", R_UNK330C, 0x54, 0, 32, 0),
 };
+#undef F
 #define LAYOUT(nm, sz, arr)                                                                                            \
 	{                                                                                                              \
 		nm, sz, arr, sizeof(arr) / sizeof(arr[0])                                                              \
@@ -282,7 +317,7 @@ static uint32_t ramfc_get(struct pfifo *f, uint32_t chid, uint32_t reg, bool *fo
 	uint32_t v = 0;
 	*found = false;
 	for (size_t i = 0; i < l->n; i++) {
-		const struct ramfc_field *fl = &l->f[i];
+		const nvm_ramfc_field *fl = &l->f[i];
 		if (fl->reg != reg)
 			continue;
 		uint32_t w;
@@ -293,7 +328,7 @@ static uint32_t ramfc_get(struct pfifo *f, uint32_t chid, uint32_t reg, bool *fo
 	return v;
 }
 
-static void ramfc_put(struct pfifo *f, uint32_t chid, const struct ramfc_field *fl, uint32_t regval)
+static void ramfc_put(struct pfifo *f, uint32_t chid, const nvm_ramfc_field *fl, uint32_t regval)
 {
 	const struct ramfc_layout *l = pfifo_ramfc_layout(f);
 	uint32_t a = ramfc_word_addr(f, chid, l, fl->off), w;
@@ -339,7 +374,7 @@ static void ctx_switch(struct pfifo *f, uint32_t chid)
 			ramfc_put(f, old, &l->f[i], *r);
 	}
 	for (size_t i = 0; i < l->n; i++) {
-		const struct ramfc_field *fl = &l->f[i];
+		const nvm_ramfc_field *fl = &l->f[i];
 		uint32_t *r = bus_reg(f->gpu, fl->reg);
 		if (!r)
 			continue;
@@ -951,4 +986,21 @@ nvm_status nvm_pfifo_get_stats(const nvm_gpu *gpu, nvm_pfifo_stats *out)
 		return NVM_ERR_NOENT;
 	*out = f->stats;
 	return NVM_OK;
+}
+
+const nvm_ramfc_field *nvm_pfifo_ramfc_layout(const char *chip, int large, size_t *n, uint32_t *size)
+{
+	const struct pfifo_chip *c = pfifo_chip_find(chip);
+	if (!c || !n || !size)
+		return NULL;
+	const struct ramfc_layout *l = large && c->ramfc_large ? c->ramfc_large : c->ramfc;
+	*n = l->n;
+	*size = l->size;
+	return l->f;
+}
+
+uint32_t nvm_pfifo_channels(const char *chip)
+{
+	const struct pfifo_chip *c = pfifo_chip_find(chip);
+	return c ? c->nchan : 0;
 }

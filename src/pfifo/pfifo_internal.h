@@ -150,17 +150,11 @@ enum {
 	PF_NV40 = 1u << 3, /* SLI conditional, YIELD, DMA_CGET and the 0xc00000 USER area, CACHE1 at 0x90000 */
 };
 
-/* One field of the RAMFC layout: `bits` bits of register reg at reg_lo go
- * to the RAMFC word at byte off, bit ctx_lo (nouveau's ramfc tables). */
-struct ramfc_field {
-	uint8_t off, ctx_lo, bits, reg_lo;
-	uint32_t reg;
-};
-
+/* RAMFC fields: nvm_ramfc_field (nvmodel/pfifo.h). */
 struct ramfc_layout {
 	const char *name;
 	uint32_t size; /* bytes per channel */
-	const struct ramfc_field *f;
+	const nvm_ramfc_field *f;
 	size_t n;
 };
 

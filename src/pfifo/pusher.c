@@ -54,8 +54,7 @@ static void ramro_store(struct pfifo *f, uint32_t addr, uint32_t val, unsigned s
 	uint32_t rsize = FIELD_GET(bus_get(f->gpu, R_RAMRO), 16, 16) ? 0x2000u : 0x200u;
 	uint32_t base = (bus_get(f->gpu, R_RAMRO) & 0x1feu) << 8;
 	uint32_t put = bus_get(f->gpu, R_RUNOUT_PUT) & (rsize - 1), get = bus_get(f->gpu, R_RUNOUT_GET) & (rsize - 1);
-	const char *why =
-	        reason < sizeof(ramro_reason_names) / sizeof(ramro_reason_names[0]) ? ramro_reason_names[reason] : "?";
+	const char *why = nvm_pfifo_ramro_reason_name(reason);
 	if (((put + 8) & (rsize - 1)) == get) {
 		f->stats.ramro_overflows++;
 		emit(f->gpu, NVM_EV_GUEST_ERROR, "pfifo", "runout_overflow", addr, val,
@@ -200,6 +199,16 @@ void pusher_user_write(struct pfifo *f, uint32_t addr, uint32_t val, bool new_ar
 
 static const char *const dma_err_names[] = { "NONE",        "CALL_SUBR_ACTIVE", "INVALID_MTHD", "RET_SUBR_INACTIVE",
 	                                     "INVALID_CMD", "IB_EMPTY",         "MEM_FAULT",    "?" };
+
+const char *nvm_pfifo_dma_error_name(unsigned code)
+{
+	return dma_err_names[code & 7];
+}
+
+const char *nvm_pfifo_ramro_reason_name(unsigned code)
+{
+	return code < sizeof(ramro_reason_names) / sizeof(ramro_reason_names[0]) ? ramro_reason_names[code] : "?";
+}
 
 static void dma_error(struct pfifo *f, unsigned code, uint32_t get, const char *why)
 {

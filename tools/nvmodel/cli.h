@@ -74,5 +74,6 @@ int cmd_help(int argc, char **argv);
 int cmd_vm(int argc, char **argv);
 int cmd_fault(int argc, char **argv);
 int cmd_host(int argc, char **argv);
+int cmd_pfifo(int argc, char **argv);
 
 #endif
