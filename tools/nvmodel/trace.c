@@ -53,6 +53,33 @@ static void residency(struct trace_writer *t, int gpu_index, const nvm_event *ev
 	        (unsigned long long)(ev->time_ns % 1000), (unsigned long long)ev->addr);
 }
 
+/* NV04..NV4x PFIFO: the channel CACHE1 holds (ctx_switch: addr = the
+ * channel coming in) as slices "channel N" on a "CACHE1" track, and CACHE1
+ * occupancy after each step (cache: value = entries) as a counter. */
+static void pfifo_tracks(struct trace_writer *t, int gpu_index, const nvm_event *ev)
+{
+	unsigned long long us = (unsigned long long)(ev->time_ns / 1000), ns = (unsigned long long)(ev->time_ns % 1000);
+	if (!strcmp(ev->code, "cache")) {
+		fprintf(t->f,
+		        "%s{\"ph\": \"C\", \"pid\": %d, \"ts\": %llu.%03llu, \"name\": \"CACHE1 entries\", \"args\": "
+		        "{\"entries\": %llu}}",
+		        t->nevents++ ? ",\n" : "", gpu_index, us, ns, (unsigned long long)ev->value);
+		return;
+	}
+	if (strcmp(ev->code, "ctx_switch") || gpu_index < 0 || gpu_index >= 32)
+		return;
+	int tid = block_tid(t, "CACHE1");
+	uint32_t bit = 1u << gpu_index;
+	if (t->cache1_open & bit)
+		fprintf(t->f,
+		        "%s{\"ph\": \"E\", \"pid\": %d, \"tid\": %d, \"ts\": %llu.%03llu, \"name\": \"channel %u\"}",
+		        t->nevents++ ? ",\n" : "", gpu_index, tid, us, ns, t->cache1_chid[gpu_index]);
+	fprintf(t->f, "%s{\"ph\": \"B\", \"pid\": %d, \"tid\": %d, \"ts\": %llu.%03llu, \"name\": \"channel %llu\"}",
+	        t->nevents++ ? ",\n" : "", gpu_index, tid, us, ns, (unsigned long long)ev->addr);
+	t->cache1_open |= bit;
+	t->cache1_chid[gpu_index] = (uint32_t)ev->addr;
+}
+
 void trace_event(void *user, int gpu_index, const nvm_event *ev)
 {
 	struct trace_writer *t = user;
@@ -60,6 +87,8 @@ void trace_event(void *user, int gpu_index, const nvm_event *ev)
 		return;
 	if (ev->type == NVM_EV_TRACE && ev->block && !strcmp(ev->block, "pbdma"))
 		residency(t, gpu_index, ev);
+	if (ev->type == NVM_EV_TRACE && ev->block && !strcmp(ev->block, "pfifo"))
+		pfifo_tracks(t, gpu_index, ev);
 	int tid = block_tid(t, ev->block ? ev->block : "?");
 	fprintf(t->f, "%s{\"ph\": \"i\", \"s\": \"t\", \"pid\": %d, \"tid\": %d, \"ts\": %llu.%03llu, \"cat\": ",
 	        t->nevents++ ? ",\n" : "", gpu_index, tid, (unsigned long long)(ev->time_ns / 1000),

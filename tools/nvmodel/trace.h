@@ -13,6 +13,8 @@ struct trace_writer {
 	const char *blocks[32]; /* block name -> tid */
 	int nblocks;
 	int gpus_named;
+	uint32_t cache1_open;     /* per GPU index: a "CACHE1" residency slice is open */
+	uint32_t cache1_chid[32]; /* its channel */
 };
 
 /* Opens a temporary file beside path; the real path is written only by
