@@ -234,6 +234,8 @@ struct pfifo {
 	uint32_t burst_err; /* enum dma_err raised inside the decoder callbacks */
 	uint32_t err_word;  /* INVALID_MTHD: the index of the bad data word in its run */
 	uint32_t run_taken; /* data words of the current feed taken */
+	bool direct;        /* this feed's methods go through the empty CACHE1 straight to PGRAPH */
+	uint64_t *burst_t;  /* the step's clock while a burst runs */
 	/* registers the hot paths use (slots of the bus's latched values) */
 	uint32_t *r_intr, *r_intr_en, *r_push0, *r_push1, *r_put, *r_get, *r_pull0, *r_pull1, *r_caches, *r_mode;
 	uint32_t *r_dma_push, *r_dma_state, *r_dma_put, *r_dma_get, *r_dma_fetch, *r_dma_inst, *r_engine, *r_hash;
@@ -276,6 +278,9 @@ bool pusher_knows_method(const struct pfifo *f, uint32_t method);
 
 /* puller.c */
 bool puller_ready(struct pfifo *f);
+bool puller_direct_ok(const struct pfifo *f, uint32_t subch);
+/* Submits a run of plain methods to PGRAPH (engine interface, costs). */
+void puller_submit(struct pfifo *f, const pb_run *r, uint64_t *t);
 /* Takes up to max entries out of CACHE1; returns the number taken. */
 uint32_t puller_run(struct pfifo *f, uint32_t max, uint64_t *t);
 bool ramht_lookup(struct pfifo *f, uint32_t chid, uint32_t handle, uint32_t *inst, unsigned *engine);

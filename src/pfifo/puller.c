@@ -143,7 +143,7 @@ static void set_subch_engine(struct pfifo *f, uint32_t subch, unsigned eng)
  * engines waits for the last one to finish the channel's methods; PGRAPH
  * switches channel when it gets another channel's method. NV10+ submits
  * pairs of methods (the same or consecutive) in one puller cycle. */
-static void pgraph_submit(struct pfifo *f, const pb_run *r, uint64_t *t)
+void puller_submit(struct pfifo *f, const pb_run *r, uint64_t *t)
 {
 	struct engine *e = f->pgraph;
 	uint32_t chid = pfifo_chid(f);
@@ -165,16 +165,16 @@ static void pgraph_submit(struct pfifo *f, const pb_run *r, uint64_t *t)
 	e->busy_until = *t;
 	f->stats.engine_methods += r->count;
 	if (emit_wanted(f->gpu, NVM_EV_METHOD))
-		emit(f->gpu, NVM_EV_METHOD, "pfifo", "pgraph", r->method, r->data[0],
+		emit(f->gpu, NVM_EV_METHOD, "pfifo", "pgraph", pb_run_method(r, 0), r->data[0],
 		     "channel %u subchannel %u class 0x%04x: method 0x%04x x%u (first data 0x%08x)", chid, r->subch,
-		     src.cls, r->method, r->count, r->data[0]);
+		     src.cls, pb_run_method(r, 0), r->count, r->data[0]);
 }
 
 static void submit_one(struct pfifo *f, uint32_t subch, uint32_t m, uint32_t d, uint64_t *t)
 {
 	uint32_t data = d;
 	pb_run r = { .subch = subch, .method = m, .count = 1, .mode = PB_MODE_INC, .data = &data };
-	pgraph_submit(f, &r, t);
+	puller_submit(f, &r, t);
 }
 
 /* The SOFTWARE engine: the method goes to it (it logs it and refuses it)
@@ -474,6 +474,15 @@ static int pull_one(struct pfifo *f, uint32_t a, uint32_t d, uint64_t *t)
 
 /* ---------------------------------------------------------------- the loop */
 
+/* Whether entries for subchannel subch could go through an empty CACHE1
+ * straight to PGRAPH now: the puller runs, waits for nothing, and the
+ * subchannel is bound to PGRAPH. */
+bool puller_direct_ok(const struct pfifo *f, uint32_t subch)
+{
+	return (*f->r_pull0 & PULL0_ACCESS) && !(*f->r_intr & (INTR_CACHE_ERROR | INTR_SEMAPHORE)) &&
+	       !(*f->r_pull1 & PULL1_ACQUIRE_ACTIVE) && subch_engine(f, subch) == ENG_PGRAPH && !pfifo_cache_count(f);
+}
+
 bool puller_ready(struct pfifo *f)
 {
 	if (!(*f->r_pull0 & PULL0_ACCESS) || (*f->r_intr & (INTR_CACHE_ERROR | INTR_SEMAPHORE)))
@@ -522,7 +531,7 @@ uint32_t puller_run(struct pfifo *f, uint32_t max, uint64_t *t)
 				     .count = n,
 				     .mode = mode,
 				     .data = &f->cache_data[slot] };
-			pgraph_submit(f, &r, t);
+			puller_submit(f, &r, t);
 		} else if (pull_one(f, a, f->cache_data[slot], t) == PULL_STALL) {
 			break;
 		}

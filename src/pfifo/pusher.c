@@ -319,6 +319,23 @@ static void sink_header(void *ctx, const pb_header *h)
 static void sink_run(void *ctx, const pb_run *r)
 {
 	struct pfifo *f = ctx;
+	if (f->direct) {
+		/* Plain PGRAPH methods with CACHE1 empty and the puller running:
+		 * they pass through CACHE1 (PUT and GET move together) and are
+		 * submitted at once. UNVERIFIED: the CACHE1 slots they passed
+		 * through are not written (docs/pfifo.md "Timing"). */
+		if (!r->masked) {
+			puller_submit(f, r, f->burst_t);
+			uint32_t p = ((*f->r_put >> 2) + r->count) & f->cache_mask;
+			*f->r_put = *f->r_get = p << 2;
+			f->stats.cache_pushes += r->count;
+			f->stats.methods += r->count;
+		}
+		if (r->count)
+			*f->r_data_shd = r->data[r->count - 1];
+		*f->r_dcount += r->count;
+		return;
+	}
 	uint32_t ni = (r->mode == PB_MODE_NINC && pf_has(f, PF_NV10)) ? 1u : 0u;
 	uint32_t base = r->subch << 13 | ni;
 	bool checked = r->method >= 0x100 &&
@@ -428,6 +445,24 @@ static inline uint32_t bswap32(uint32_t v)
 
 #define BURST_CHUNK 1024u
 
+/* Plain PGRAPH methods (0x100-0x17c, 0x200-0x1ffc) the pending method
+ * sequence has next, at most n: how many may take the direct path. */
+static uint32_t direct_words(const struct pfifo *f, uint32_t n)
+{
+	const pb_decoder *d = &f->dec;
+	if (n > d->remaining)
+		n = d->remaining;
+	uint32_t m = d->mode == PB_MODE_INC ? d->method + 4u * d->index : d->method;
+	if (m > 0x1ffc || m < 0x100 || (m >= 0x180 && m < 0x200))
+		return 0;
+	if (d->mode == PB_MODE_INC) {
+		uint32_t last = m < 0x180 ? 0x17cu : 0x1ffcu;
+		if ((last - m) / 4 + 1 < n)
+			n = (last - m) / 4 + 1;
+	}
+	return n;
+}
+
 uint32_t pusher_dma_run(struct pfifo *f, uint32_t max, uint64_t *t)
 {
 	nvm_gpu *gpu = f->gpu;
@@ -440,6 +475,9 @@ uint32_t pusher_dma_run(struct pfifo *f, uint32_t max, uint64_t *t)
 	const struct pbobj *o = &f->pb;
 	dec_load(f);
 	bool be = pf_has(f, PF_NV1A) && FIELD_GET(*f->r_dma_fetch, 31, 31);
+	f->burst_t = t;
+	/* A burst ends with the channel's timeslice, so the switcher gets a look. */
+	bool slice_live = *t < f->slice_end;
 	uint32_t words = 0, buf[BURST_CHUNK];
 	f->burst_err = DMA_ERR_NONE;
 	while (get != put && words < max) {
@@ -453,6 +491,8 @@ uint32_t pusher_dma_run(struct pfifo *f, uint32_t max, uint64_t *t)
 		bool data = f->dec.remaining != 0;
 		if ((data && !free) || !sched_budget_left(gpu))
 			break;
+		if (slice_live && *t + (uint64_t)words * PFIFO_NS_DMA_WORD >= f->slice_end)
+			break;
 		uint64_t pa;
 		uint8_t *p;
 		size_t avail;
@@ -461,19 +501,26 @@ uint32_t pusher_dma_run(struct pfifo *f, uint32_t max, uint64_t *t)
 			why = "the pushbuffer address is outside its memory";
 			break;
 		}
-		uint32_t n = (uint32_t)(avail / 4);
-		if (put > get && (put - get) / 4 < n)
-			n = (put - get) / 4;
-		if (((uint64_t)o->limit - get + 3) / 4 < n)
-			n = (uint32_t)(((uint64_t)o->limit - get + 3) / 4);
-		if (max - words < n)
-			n = max - words;
-		if (n > BURST_CHUNK)
-			n = BURST_CHUNK;
-		if (!data)
-			n = 1;
-		else if (n > f->dec.remaining || n > free)
-			n = f->dec.remaining < free ? f->dec.remaining : free;
+		/* words readable here: to the page end, PUT, the limit, the budget */
+		uint32_t lim = (uint32_t)(avail / 4), n;
+		if (put > get && (put - get) / 4 < lim)
+			lim = (put - get) / 4;
+		if (((uint64_t)o->limit - get + 3) / 4 < lim)
+			lim = (uint32_t)(((uint64_t)o->limit - get + 3) / 4);
+		if (max - words < lim)
+			lim = max - words;
+		f->direct = false;
+		if (!data) {
+			n = 1; /* a command word: the decoder reports it before anything else is read */
+		} else if (puller_direct_ok(f, f->dec.subch) && (n = direct_words(f, lim)) != 0) {
+			f->direct = true;
+		} else {
+			n = lim < BURST_CHUNK ? lim : BURST_CHUNK;
+			if (n > f->dec.remaining)
+				n = f->dec.remaining;
+			if (n > free)
+				n = free;
+		}
 		const uint32_t *w;
 		if (pa & 3) {
 			/* An ADJUST that is not word aligned: read word by word. */
@@ -490,6 +537,8 @@ uint32_t pusher_dma_run(struct pfifo *f, uint32_t max, uint64_t *t)
 			w = (const uint32_t *)(const void *)p;
 		}
 		if (be) {
+			if (n > BURST_CHUNK)
+				n = BURST_CHUNK;
 			for (uint32_t i = 0; i < n; i++)
 				buf[i] = bswap32(w[i]);
 			w = buf;

@@ -416,9 +416,9 @@ int cmd_pfifo(int argc, char **argv)
 	int rc = parse_opts(&o, argc - 1, argv + 1);
 	if (rc)
 		return rc;
-	uint8_t *base;
-	const uint8_t *d;
-	size_t len;
+	uint8_t *base = NULL;
+	const uint8_t *d = NULL;
+	size_t len = 0;
 	rc = load(&o, &base, &d, &len);
 	if (rc)
 		return rc;
