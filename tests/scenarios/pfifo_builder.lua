@@ -55,3 +55,15 @@ for _, chip in ipairs{ "nv04", "nv10", "nv11", "nv17", "nv40", "nv41" } do
   check(gpu:pfifo_stats().ramro_entries == 1, chip .. " RAMRO entry")
   gpu:close()
 end
+
+-- Chips without this PFIFO: a clear error
+local gv = nvmodel.open{ chip = "gv100", vram = "64M", sysmem = "64M" }
+local ok, err = pcall(function() return gv:pfifo_log("pgraph") end)
+check(not ok and tostring(err):find("no NV04-style PFIFO", 1, true), "gv100 pfifo_log: " .. tostring(err))
+ok, err = pcall(nv04.fifo, gv)
+check(not ok and tostring(err):find("no NV04-style PFIFO", 1, true), "gv100 nv04.fifo: " .. tostring(err))
+local nv = nvmodel.open{ chip = "nv04", vram = "16M", sysmem = "16M" }
+ok, err = pcall(function() return nv:pfifo_log("pgrpah") end)
+check(not ok and tostring(err):find("unknown engine", 1, true), "unknown engine: " .. tostring(err))
+ok, err = pcall(function() return nv:pfifo_user_write(0x700000, 1, 4) end)
+check(not ok and tostring(err):find("USER area", 1, true), "pfifo_user_write range: " .. tostring(err))

@@ -246,6 +246,38 @@ static void yield_switches(void **state)
 	pe_fini(&e);
 }
 
+/* Entries a driver writes into CACHE1 itself (METHOD(i)/DATA(i), PUT):
+ * the puller executes them. A 0x04..0xfc method it does not know (the
+ * pushers refuse those) stops it with CACHE_ERROR; a subchannel bound to an
+ * engine the model lacks (PMPEG, 2) drops its methods with an unmodelled
+ * event (docs/fidelity.md). */
+static void cache1_written_by_the_driver(void **state)
+{
+	(void)state;
+	struct penv e;
+	pe_init(&e, "nv10");
+	uint32_t mpeg = pe_grobj(&e, 0x3174);
+	pe_ramht_add(&e, 31, 0x3174, mpeg, 2);
+	wr(e.gpu, PE_PULL0, 0);
+	wr(e.gpu, 0x3800, 0x000);
+	wr(e.gpu, 0x3804, 0x3174);
+	wr(e.gpu, 0x3808, 0x400);
+	wr(e.gpu, 0x380c, 1);
+	wr(e.gpu, 0x3810, 0x014); /* unknown puller method */
+	wr(e.gpu, 0x3814, 2);
+	wr(e.gpu, PE_PUT, 12);
+	uint64_t unm = nvm_event_count(e.gpu, NVM_EV_UNMODELLED);
+	wr(e.gpu, PE_PULL0, 1);
+	pe_run(&e, 100000);
+	assert_int_equal(rd(e.gpu, PE_ENGINE) & 0xf, 2);
+	assert_int_equal(nvm_event_count(e.gpu, NVM_EV_UNMODELLED), unm + 2);
+	assert_int_equal(rd(e.gpu, PE_GET), 8);
+	assert_int_equal(rd(e.gpu, PE_INTR), PE_INTR_CACHE_ERROR);
+	nvm_host_method log[2];
+	assert_int_equal(pe_log(&e, "pgraph", log, 2), 0);
+	pe_fini(&e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -255,6 +287,7 @@ int main(void)
 		cmocka_unit_test(acquire_waits_for_another_channel),
 		cmocka_unit_test(acquire_released_by_cpu),
 		cmocka_unit_test(yield_switches),
+		cmocka_unit_test(cache1_written_by_the_driver),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
