@@ -430,6 +430,8 @@ void pfifo_kick(struct pfifo *f)
 static int next_dma_channel(struct pfifo *f)
 {
 	uint32_t cur = pfifo_chid(f), n = f->chip->nchan;
+	if (!(*f->r_mode & ~(cur < 32 ? 1u << cur : 0)))
+		return -1; /* no other DMA channel */
 	for (uint32_t i = 1; i < n; i++) {
 		uint32_t c = (cur + i) % n;
 		if (!FIELD_GET(*f->r_mode, c, c) || (c < 32 && (f->acq_blocked & (1u << c))))
@@ -645,6 +647,21 @@ static uint32_t rd_pull0(void *ctx, const struct reg_desc *r, uint32_t stored)
 	return (stored & ~PULL0_ACQUIRE_BUSY) | ((*f->r_pull1 & PULL1_ACQUIRE_ACTIVE) ? PULL0_ACQUIRE_BUSY : 0);
 }
 
+/* MODE: a channel's PIO/DMA bit; CACHE1's channel takes it in PUSH1 MODE. */
+static void wr_mode(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
+{
+	(void)r;
+	(void)old;
+	(void)written;
+	struct pfifo *f = ctx;
+	uint32_t c = pfifo_chid(f);
+	if (c < f->chip->nchan) {
+		bool dma = (*stored >> c) & 1;
+		*f->r_push1 = (*f->r_push1 & ~f->chip->push1_mode) | (dma ? f->chip->push1_mode : 0);
+	}
+	pfifo_kick(f);
+}
+
 static void wr_ptr(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
 {
 	(void)r;
@@ -693,7 +710,7 @@ static const struct reg_def reg_defs[] = {
 	{ { R_RUNOUT_PUT, "NV03_PFIFO_RUNOUT_PUT", 0, 0x1ff8u, 0, NULL, NULL }, 0, 0 },
 	{ { R_RUNOUT_GET, "NV03_PFIFO_RUNOUT_GET", 0, 0x1ff8u, 0, NULL, NULL }, 0, 0 },
 	{ { R_CACHES, "NV03_PFIFO_CACHES", 0, 1, 0, rd_caches, wr_kick }, 0, 0 },
-	{ { R_MODE, "NV04_PFIFO_MODE", 0, ALL, 0, NULL, wr_kick }, 0, 0 },
+	{ { R_MODE, "NV04_PFIFO_MODE", 0, ALL, 0, NULL, wr_mode }, 0, 0 },
 	{ { R_DMA, "NV04_PFIFO_DMA", 0, 0, 0, rd_dma_pending, NULL }, 0, 0 },
 	{ { R_SIZE, "NV04_PFIFO_SIZE", 0, ALL, 0, NULL, NULL }, 0, 0 },
 	/* UNVERIFIED reset of DMA_PUSH: ACCESS 1 (nouveau never sets it but

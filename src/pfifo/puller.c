@@ -129,6 +129,16 @@ static void sem_error(struct pfifo *f, unsigned subtype, uint32_t a, uint32_t d,
 
 /* ---------------------------------------------------------------- engines */
 
+/* The class PGRAPH has bound on a subchannel of chid. CACHE1 PUSH1 CHID is
+ * wider than the channels on NV40 (8:0 for 32 channels): a driver may load
+ * a channel number the model has no state for; it reads class 0. */
+static uint32_t *cls_slot(struct pfifo *f, uint32_t chid, uint32_t subch)
+{
+	static uint32_t none;
+	none = 0;
+	return chid < f->chip->nchan ? &f->cls[chid][subch & 7] : &none;
+}
+
 static unsigned subch_engine(const struct pfifo *f, uint32_t subch)
 {
 	return (*f->r_engine >> (subch * 4)) & 0xf;
@@ -157,7 +167,7 @@ void puller_submit(struct pfifo *f, const pb_run *r, uint64_t *t)
 		     f->gr_chid, chid);
 		f->gr_chid = chid;
 	}
-	struct eng_src src = { .chid = chid, .subch = r->subch, .cls = f->cls[chid][r->subch] };
+	struct eng_src src = { .chid = chid, .subch = r->subch, .cls = *cls_slot(f, chid, r->subch) };
 	struct eng_result res = { 0 };
 	e->ops->methods(e, &src, r, 0, r->count, &res);
 	uint32_t steps = pf_has(f, PF_NV10) ? (r->count + 1) / 2 : r->count;
@@ -182,7 +192,7 @@ static void submit_one(struct pfifo *f, uint32_t subch, uint32_t m, uint32_t d, 
 static void software(struct pfifo *f, uint32_t a, uint32_t m, uint32_t d)
 {
 	uint32_t chid = pfifo_chid(f), subch = (a >> 13) & 7;
-	struct eng_src src = { .chid = chid, .subch = subch, .cls = f->cls[chid][subch] };
+	struct eng_src src = { .chid = chid, .subch = subch, .cls = *cls_slot(f, chid, subch) };
 	pb_run r = { .subch = subch, .method = m, .count = 1, .mode = PB_MODE_INC, .data = &d };
 	struct eng_result res = { 0 };
 	f->sw->ops->methods(f->sw, &src, &r, 0, 1, &res);
@@ -397,10 +407,11 @@ static int pull_one(struct pfifo *f, uint32_t a, uint32_t d, uint64_t *t)
 		}
 		uint32_t w0 = 0;
 		pfifo_ramin_rd32(f, inst, &w0);
-		f->cls[chid][subch] = w0 & f->chip->class_mask;
-		emit(f->gpu, NVM_EV_TRACE, "pfifo", "bind", subch, f->cls[chid][subch],
+		uint32_t cls = w0 & f->chip->class_mask;
+		*cls_slot(f, chid, subch) = cls;
+		emit(f->gpu, NVM_EV_TRACE, "pfifo", "bind", subch, cls,
 		     "channel %u subchannel %u: handle 0x%08x -> PGRAPH object 0x%05x class 0x%04x", chid, subch, d,
-		     inst, f->cls[chid][subch]);
+		     inst, cls);
 		submit_one(f, subch, 0, inst >> 4, t);
 		return PULL_DONE;
 	}
