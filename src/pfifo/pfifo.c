@@ -109,7 +109,9 @@ static const struct ramfc_layout ramfc_nv40 = LAYOUT("nv40", 128, ramfc_nv40_f);
  * CACHE1 slots: UNVERIFIED (docs/fidelity.md): 32 on NV04 (the seed's
  * example free count 0x7c), 128 on NV10..NV3x (rnndb's CACHE1 ADDR note),
  * 512 on NV40 (rnndb PFIFO_CACHE1_ADDR at 0x90000, length 512). Object
- * class width: 8 bits before NV25, 16 on NV40 (puller.rst). */
+ * class width: 8 bits before NV25, 16 on NV40 (puller.rst). Call and
+ * return (via the chips' pb_gen): UNVERIFIED which of the seed's "NV11+"
+ * and envytools' "NV1A+" is right; both give them to nv11 and nv17. */
 const struct pfifo_chip pfifo_nv04 = { "nv04", 0, 16, 32, 0xf, 1u << 8, 0x1fe, 0xff, &ramfc_nv04, NULL, RAMHT_NV04 };
 const struct pfifo_chip pfifo_nv10 = { "nv10", PF_NV10 | PF_NV5, 32,   128,       0x1f, 1u << 8, 0x1fc,
 	                               0xff,   &ramfc_nv10,      NULL, RAMHT_NV10 };
@@ -146,7 +148,10 @@ static struct pfifo *pfifo_of(const nvm_gpu *gpu)
 
 /* nv4-vram / bars.rst "RAMIN": instance memory starts from the end of VRAM
  * and its addresses go in reverse, in 32-bit words (nv1-vram.rst
- * ramin_to_vram: every address bit but the low two flipped). */
+ * ramin_to_vram: every address bit but the low two flipped). UNVERIFIED:
+ * nv4-vram.rst is "todo"; the NV1 rule is applied to every profile, and
+ * the PRAMIN window covers RAMIN 0..1 MiB (the NV40 RAMIN BAR is not
+ * modelled). */
 static bool ramin_vram(const struct pfifo *f, uint32_t addr, uint64_t *va)
 {
 	uint64_t size = f->gpu->mem[NVM_AP_VRAM].size;
@@ -359,8 +364,8 @@ void pfifo_chan_reg_set(struct pfifo *f, uint32_t chid, uint32_t reg, uint32_t v
 }
 
 /* Saves CACHE1's channel to its RAMFC entry and loads chid's (nouveau's
- * nv04_fifo_dma_fini does the save half in software). Registers that the
- * layout does not hold keep their values. */
+ * nv04_fifo_dma_fini does the save half in software). UNVERIFIED:
+ * registers that the layout does not hold keep their values. */
 static void ctx_switch(struct pfifo *f, uint32_t chid)
 {
 	const struct ramfc_layout *l = pfifo_ramfc_layout(f);
@@ -447,10 +452,11 @@ static int next_dma_channel(struct pfifo *f)
 }
 
 /* The switcher (intro.rst "PFIFO switcher"): with REASSIGN set and CACHE1
- * empty (seed 001: pre-G80 CACHE1 must be empty to switch), a channel whose
+ * empty (seed 001: pre-G80 CACHE1 must be empty to switch; UNVERIFIED on
+ * NV40, which intro.rst says switches "at essentially any moment"), a channel whose
  * pushbuffer has words takes CACHE1 when the current one has nothing to
  * push, its timeslice (DMA_TIMESLICE SELECT 16:0, ns in the model) is over,
- * or it executed YIELD. */
+ * or it executed YIELD. UNVERIFIED: the unit of SELECT. */
 static bool switcher(struct pfifo *f, uint64_t *t)
 {
 	if (!FIELD_GET(*f->r_caches, 0, 0) || pfifo_cache_count(f) || waits_for_driver(f))
@@ -512,7 +518,8 @@ static void step(nvm_gpu *gpu, void *ctx, uint64_t arg)
 	if (done && emit_wanted(gpu, NVM_EV_TRACE))
 		emit(gpu, NVM_EV_TRACE, "pfifo", "cache", pfifo_chid(f), pfifo_cache_count(f),
 		     "CACHE1: %u entries after the step (channel %u)", pfifo_cache_count(f), pfifo_chid(f));
-	/* The work done costs time: the next step runs when it is over (and
+	/* UNVERIFIED: methods logged in this step carry its start time.
+	 * The work done costs time: the next step runs when it is over (and
 	 * finds nothing to do if nothing changed meanwhile). A channel stuck
 	 * before its timeslice ends while another waits is looked at again
 	 * when the timeslice is over. */
@@ -715,7 +722,8 @@ static const struct reg_def reg_defs[] = {
 	{ { R_SIZE, "NV04_PFIFO_SIZE", 0, ALL, 0, NULL, NULL }, 0, 0 },
 	/* UNVERIFIED reset of DMA_PUSH: ACCESS 1 (nouveau never sets it but
 	 * after a DMA_PUSHER error). */
-	/* CACHE0: the one-slot cache (seed 001) is storage in the model. */
+	/* CACHE0: the one-slot cache (seed 001). UNVERIFIED: storage only, no
+	 * CACHE0 pusher or puller. */
 	{ { R_CACHE0_PUSH0, "NV03_PFIFO_CACHE0_PUSH0", 0, 1, 0, NULL, NULL }, 0, 0 },
 	{ { R_CACHE0_PUSH1, "NV03_PFIFO_CACHE0_PUSH1", 0, 0x1ffu, 0, NULL, NULL }, 0, 0 },
 	{ { R_CACHE0_PUT, "NV03_PFIFO_CACHE0_PUT", 0, 0x4u, 0, NULL, NULL }, 0, 0 },

@@ -32,6 +32,7 @@ void ramht_decode(const struct pfifo_chip *c, uint32_t handle, uint32_t ctx, nvm
 	e->instance = FIELD_GET(ctx, r->inst_hi, 0) << 4;
 	e->engine = FIELD_GET(ctx, r->eng_hi, r->eng_lo);
 	e->chid = FIELD_GET(ctx, r->chid_hi, r->chid_lo);
+	/* UNVERIFIED: NV40 contexts have no valid bit; a zero context is free. */
 	e->valid = r->valid >= 0 ? (int)FIELD_GET(ctx, r->valid, r->valid) : ctx != 0;
 }
 
@@ -131,7 +132,8 @@ static void sem_error(struct pfifo *f, unsigned subtype, uint32_t a, uint32_t d,
 
 /* The class PGRAPH has bound on a subchannel of chid. CACHE1 PUSH1 CHID is
  * wider than the channels on NV40 (8:0 for 32 channels): a driver may load
- * a channel number the model has no state for; it reads class 0. */
+ * a channel number the model has no state for; it reads class 0.
+ * UNVERIFIED: the bound classes are kept by the model, not in RAMIN. */
 static uint32_t *cls_slot(struct pfifo *f, uint32_t chid, uint32_t subch)
 {
 	static uint32_t none;
@@ -200,6 +202,7 @@ static void software(struct pfifo *f, uint32_t a, uint32_t m, uint32_t d)
 	cache_error(f, PULL0_DEVICE_SOFTWARE, a, d, "sw_method", "the SOFTWARE engine waits for the driver");
 }
 
+/* UNVERIFIED: engines the model lacks (PMPEG, PME, PVP1) drop methods. */
 static void other_engine(struct pfifo *f, unsigned eng, uint32_t a, uint32_t d)
 {
 	emit(f->gpu, NVM_EV_UNMODELLED, "pfifo", "engine", eng, d,

@@ -83,7 +83,8 @@ static void ramro_store(struct pfifo *f, uint32_t addr, uint32_t val, unsigned s
 /* ---------------------------------------------------------------- USER areas */
 
 /* Can channel chid put entries into CACHE1 now (it holds CACHE1, or CACHE1
- * is empty and may be reassigned)? */
+ * is empty and may be reassigned)? UNVERIFIED: also what FREE reports
+ * (0 for a channel that cannot). */
 static bool cache_available(struct pfifo *f, uint32_t chid)
 {
 	if (!(*f->r_push0 & 1))
@@ -210,6 +211,8 @@ const char *nvm_pfifo_ramro_reason_name(unsigned code)
 	return code < sizeof(ramro_reason_names) / sizeof(ramro_reason_names[0]) ? ramro_reason_names[code] : "?";
 }
 
+/* UNVERIFIED: every fetch fault is DMA_PUSHER MEM_FAULT (the pseudocode);
+ * INTR DMA_PTE is never raised. */
 static void dma_error(struct pfifo *f, unsigned code, uint32_t get, const char *why)
 {
 	*f->r_dma_state = FIELD_SET(*f->r_dma_state, 31, 29, code);
@@ -315,7 +318,8 @@ static void sink_header(void *ctx, const pb_header *h)
 
 /* Decoder sink: method data words go to CACHE1 (pseudocode "data word of
  * methods command"): INVALID_MTHD for a 0x4..0xfc method the puller does
- * not know; discarded while the SLI conditional is inactive. */
+ * not know; discarded while the SLI conditional is inactive. UNVERIFIED:
+ * an increasing run past 0x1ffc wraps to 0 (the 11-bit MTHD). */
 static void sink_run(void *ctx, const pb_run *r)
 {
 	struct pfifo *f = ctx;
