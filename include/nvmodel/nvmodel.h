@@ -80,6 +80,12 @@ typedef struct nvm_config {
 
 /* Creates a GPU. cfg may be NULL (all defaults). */
 nvm_status nvm_open(const nvm_config *cfg, nvm_gpu **out);
+/* Frees a GPU. Safe from inside a hook (event hook, MMU fault hook, page
+ * table enumeration callback): the GPU is then closed at once as far as the
+ * caller can tell (no further hook runs, a running nvm_run stops after the
+ * current event) and its memory is freed when the outermost library call
+ * in progress on it returns. Either way the pointer must not be used after
+ * nvm_close. */
 void nvm_close(nvm_gpu *gpu);
 const nvm_chip_info *nvm_gpu_chip(const nvm_gpu *gpu);
 
@@ -153,7 +159,9 @@ typedef struct nvm_run_opts {
 } nvm_run_opts;
 
 /* Advances virtual time by up to opts->ns, processing due events in time
- * order (ties in scheduling order). Returns the reason it stopped. */
+ * order (ties in scheduling order). Returns the reason it stopped. Called
+ * from a hook of a run in progress it does nothing and returns
+ * NVM_RUN_STOPPED (a nested run would restart the budget). */
 nvm_run_status nvm_run(nvm_gpu *gpu, const nvm_run_opts *opts);
 const char *nvm_run_status_str(nvm_run_status st); /* "budget", "idle", "hang", "stopped" */
 

@@ -726,7 +726,9 @@ nvm_status nvm_mmu_translate(nvm_gpu *gpu, const nvm_mmu_request *req, nvm_mmu_r
 		return NVM_ERR_ARG;
 	if (!m)
 		return NVM_ERR_NOENT;
+	api_enter(gpu);
 	translate(m, req, res, true, 0);
+	api_leave(gpu);
 	return NVM_OK;
 }
 
@@ -811,6 +813,23 @@ static void replay(struct mmu *m, const nvm_mmu_inval *op)
 	m->npend = w;
 }
 
+static void invalidate(struct mmu *m, const nvm_mmu_inval *op)
+{
+	tlb_invalidate(m, op);
+	if (op->replay == NVM_MMU_REPLAY_NONE)
+		return;
+	if (m->replaying) {
+		/* A hook (fault hook, Lua event callback) asked for a replay or
+		 * cancel from inside one: refuse rather than re-enter the list. */
+		emit(m->gpu, NVM_EV_GUEST_ERROR, "mmu", "replay_reentered", 0, (uint64_t)op->replay,
+		     "replay/cancel requested while one is in progress: ignored");
+		return;
+	}
+	m->replaying = true;
+	replay(m, op);
+	m->replaying = false;
+}
+
 nvm_status nvm_mmu_invalidate(nvm_gpu *gpu, const nvm_mmu_inval *op)
 {
 	struct mmu *m = mmu_of(gpu);
@@ -818,26 +837,26 @@ nvm_status nvm_mmu_invalidate(nvm_gpu *gpu, const nvm_mmu_inval *op)
 		return NVM_ERR_ARG;
 	if (!m)
 		return NVM_ERR_NOENT;
-	tlb_invalidate(m, op);
-	if (op->replay == NVM_MMU_REPLAY_NONE)
-		return NVM_OK;
-	if (m->replaying) {
-		/* A hook (fault hook, Lua event callback) asked for a replay or
-		 * cancel from inside one: refuse rather than re-enter the list. */
-		emit(m->gpu, NVM_EV_GUEST_ERROR, "mmu", "replay_reentered", 0, (uint64_t)op->replay,
-		     "replay/cancel requested while one is in progress: ignored");
-		return NVM_OK;
-	}
-	m->replaying = true;
-	replay(m, op);
-	m->replaying = false;
+	api_enter(gpu);
+	invalidate(m, op);
+	api_leave(gpu);
 	return NVM_OK;
 }
+
+static nvm_status mem_op(nvm_gpu *gpu, uint32_t a, uint32_t b, uint32_t c, uint32_t d);
 
 nvm_status nvm_mmu_mem_op(nvm_gpu *gpu, uint32_t a, uint32_t b, uint32_t c, uint32_t d)
 {
 	if (!gpu)
 		return NVM_ERR_ARG;
+	api_enter(gpu);
+	nvm_status st = mem_op(gpu, a, b, c, d);
+	api_leave(gpu);
+	return st;
+}
+
+static nvm_status mem_op(nvm_gpu *gpu, uint32_t a, uint32_t b, uint32_t c, uint32_t d)
+{
 	unsigned opn = FIELD_GET(d, 31, 27); /* MEM_OP_D OPERATION */
 	if (opn != 9 && opn != 0xa)
 		return NVM_ERR_NOENT;
@@ -868,7 +887,11 @@ nvm_status nvm_mmu_mem_op(nvm_gpu *gpu, uint32_t a, uint32_t b, uint32_t c, uint
 		     (unsigned)op.replay);
 		op.replay = NVM_MMU_REPLAY_NONE;
 	}
-	return nvm_mmu_invalidate(gpu, &op);
+	struct mmu *m = mmu_of(gpu);
+	if (!m)
+		return NVM_ERR_NOENT;
+	invalidate(m, &op);
+	return NVM_OK;
 }
 
 static void wr_invalidate(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
@@ -1062,7 +1085,7 @@ static const struct reg_desc bar2_regs[] = {
 
 /* ---------------------------------------------------------------- BAR1 / BAR2 */
 
-nvm_status nvm_mmu_bar_translate(nvm_gpu *gpu, int bar, uint64_t off, nvm_mmu_access access, nvm_mmu_result *res)
+static nvm_status bar_translate(nvm_gpu *gpu, int bar, uint64_t off, nvm_mmu_access access, nvm_mmu_result *res)
 {
 	struct mmu *m = mmu_of(gpu);
 	if (!gpu || !res || (bar != 1 && bar != 2))
@@ -1094,12 +1117,23 @@ nvm_status nvm_mmu_bar_translate(nvm_gpu *gpu, int bar, uint64_t off, nvm_mmu_ac
 	return NVM_OK;
 }
 
+nvm_status nvm_mmu_bar_translate(nvm_gpu *gpu, int bar, uint64_t off, nvm_mmu_access access, nvm_mmu_result *res)
+{
+	if (!gpu)
+		return NVM_ERR_ARG;
+	api_enter(gpu);
+	nvm_status st = bar_translate(gpu, bar, off, access, res);
+	api_leave(gpu);
+	return st;
+}
+
+/* The BAR's pages one by one; stops early once a hook closed the GPU. */
 static nvm_status bar_access(nvm_gpu *gpu, int bar, uint64_t off, void *buf, size_t len, bool write)
 {
 	uint8_t *p = buf;
-	while (len) {
+	while (len && !gpu->closing) {
 		nvm_mmu_result r;
-		nvm_status st = nvm_mmu_bar_translate(gpu, bar, off, write ? NVM_MMU_WRITE : NVM_MMU_READ, &r);
+		nvm_status st = bar_translate(gpu, bar, off, write ? NVM_MMU_WRITE : NVM_MMU_READ, &r);
 		if (st)
 			return st;
 		if (r.fault != NVM_MMU_FAULT_NONE)
@@ -1125,18 +1159,24 @@ static nvm_status bar_access(nvm_gpu *gpu, int bar, uint64_t off, void *buf, siz
 	return NVM_OK;
 }
 
+static nvm_status bar_copy(nvm_gpu *gpu, int bar, uint64_t off, void *buf, size_t len, bool write)
+{
+	if (!gpu || (!buf && len))
+		return NVM_ERR_ARG;
+	api_enter(gpu);
+	nvm_status st = bar_access(gpu, bar, off, buf, len, write);
+	api_leave(gpu);
+	return st;
+}
+
 nvm_status nvm_mmu_bar_write(nvm_gpu *gpu, int bar, uint64_t off, const void *buf, size_t len)
 {
-	if (!buf && len)
-		return NVM_ERR_ARG;
-	return bar_access(gpu, bar, off, (void *)(uintptr_t)buf, len, true);
+	return bar_copy(gpu, bar, off, (void *)(uintptr_t)buf, len, true);
 }
 
 nvm_status nvm_mmu_bar_read(nvm_gpu *gpu, int bar, uint64_t off, void *buf, size_t len)
 {
-	if (!buf && len)
-		return NVM_ERR_ARG;
-	return bar_access(gpu, bar, off, buf, len, false);
+	return bar_copy(gpu, bar, off, buf, len, false);
 }
 
 /* ---------------------------------------------------------------- misc API */

@@ -8,9 +8,18 @@
  * Event callbacks run under lua_pcall inside the library's run loop; a
  * failing callback stops the run (nvm_stop) and its error is raised once
  * control is back in the script, never longjmp'd through library frames.
+ *
+ * Lifetime: Lua code can run in the middle of a method (event callbacks,
+ * metamethods of an argument table, finalizers at any allocation), and it
+ * may close the gpu the method is using. So every method pins the gpu it
+ * checks (a to-be-closed guard that unpins when the method returns or
+ * raises), and gpu:close() on a pinned gpu only marks it closed and stops
+ * its run: the last unpin frees it. Garbage collection frees it at once: an
+ * unreachable gpu is on no live stack.
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +31,7 @@
 #include "scn_internal.h"
 
 #define GPU_MT        "nvmodel.gpu"
+#define PIN_MT        "nvmodel.gpu_pin"
 #define DEFAULT_STEPS 4000000000ull
 #define DEFAULT_MEM   (1ull << 30)
 #define STEP_GRANULE  10000
@@ -34,14 +44,18 @@ struct scn_state {
 	int gpus;
 	char pending[512]; /* error raised by an event callback */
 	int has_pending;
+	lua_State *main; /* the main thread: callbacks run there (it outlives coroutines) */
 };
 
 struct scn_gpu {
-	nvm_gpu *gpu;
+	nvm_gpu *gpu; /* NULL once freed */
 	int index;
 	int cb_ref;   /* registry ref of {event type -> {fn...}}, LUA_NOREF if none */
 	lua_State *L; /* main state, for callbacks */
 	struct scn_state *S;
+	int pins;     /* methods in progress on this gpu */
+	bool closed;  /* gpu:close() was called; freed by the last unpin */
+	bool running; /* inside gpu:run() */
 };
 
 static struct scn_state *state_of(lua_State *L)
@@ -112,11 +126,44 @@ nvm_aperture scn_checkaperture(lua_State *L, int idx)
 	return ap;
 }
 
+static void gpu_free(struct scn_gpu *g)
+{
+	if (g->gpu) {
+		nvm_close(g->gpu);
+		g->gpu = NULL;
+	}
+}
+
+/* The guard's __close: the method that pinned the gpu has returned or
+ * raised an error. */
+static int l_unpin(lua_State *L)
+{
+	struct scn_gpu *g = *(struct scn_gpu **)luaL_checkudata(L, 1, PIN_MT);
+	if (--g->pins == 0 && g->closed)
+		gpu_free(g);
+	return 0;
+}
+
+/* Pins the gpu at idx for the rest of the calling C function: pushes its
+ * guard (the userdata's user value) as a to-be-closed slot. The stack is
+ * first filled up to SCN_MAX_ARGS with nils, so an optional argument that
+ * was not given reads as nil, never as the guard. */
+static void pin(lua_State *L, struct scn_gpu *g, int idx)
+{
+	if (lua_gettop(L) < SCN_MAX_ARGS)
+		lua_settop(L, SCN_MAX_ARGS);
+	lua_getiuservalue(L, idx, 1);
+	g->pins++;
+	lua_toclose(L, -1);
+}
+
 static struct scn_gpu *check_sgpu(lua_State *L, int idx)
 {
+	idx = lua_absindex(L, idx);
 	struct scn_gpu *g = luaL_checkudata(L, idx, GPU_MT);
-	if (!g->gpu)
+	if (!g->gpu || g->closed)
 		luaL_error(L, "gpu object is closed");
+	pin(L, g, idx);
 	return g;
 }
 
@@ -237,7 +284,7 @@ static void lua_hook(void *user, const nvm_event *ev)
 	lua_rawgeti(L, -1, (lua_Integer)ev->type + 1);
 	if (lua_istable(L, -1)) {
 		lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
-		for (lua_Integer i = 1; i <= n && !S->has_pending; i++) {
+		for (lua_Integer i = 1; i <= n && !S->has_pending && !g->closed; i++) {
 			lua_rawgeti(L, -1, i);
 			push_event(L, ev);
 			if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
@@ -315,10 +362,10 @@ static int l_mem_read(lua_State *L)
 
 static int l_mem_wr32(lua_State *L)
 {
+	int n = lua_gettop(L) - 3; /* before scn_checkgpu pushes its guard */
 	nvm_gpu *gpu = scn_checkgpu(L, 1);
 	nvm_aperture ap = scn_checkaperture(L, 2);
 	uint64_t addr = check_addr(L, 3);
-	int n = lua_gettop(L) - 3;
 	if (n < 1)
 		luaL_error(L, "mem_wr32: no value given");
 	for (int i = 0; i < n; i++) {
@@ -369,7 +416,13 @@ static int l_run(lua_State *L)
 		}
 		lua_pop(L, 3);
 	}
+	if (g->closed) /* by a metamethod of the options table */
+		luaL_error(L, "gpu object is closed");
+	if (g->running)
+		luaL_error(L, "run: called from an event callback of a run of the same gpu");
+	g->running = true;
 	nvm_run_status rs = nvm_run(g->gpu, &o);
+	g->running = false;
 	g->S->res->time_ns = nvm_time_ns(g->gpu);
 	scn_rethrow(L);
 	lua_pushstring(L, nvm_run_status_str(rs));
@@ -423,17 +476,35 @@ static int l_on(lua_State *L)
 	return 0;
 }
 
-static int l_close(lua_State *L)
+/* Closed as far as the script can tell: methods refuse it, callbacks stop. */
+static void mark_closed(lua_State *L, struct scn_gpu *g)
 {
-	struct scn_gpu *g = luaL_checkudata(L, 1, GPU_MT);
-	if (g->gpu) {
-		nvm_close(g->gpu);
-		g->gpu = NULL;
-	}
+	if (g->closed)
+		return;
+	g->closed = true;
 	if (g->cb_ref != LUA_NOREF) {
 		luaL_unref(L, LUA_REGISTRYINDEX, g->cb_ref);
 		g->cb_ref = LUA_NOREF;
 	}
+}
+
+static int l_close(lua_State *L)
+{
+	struct scn_gpu *g = luaL_checkudata(L, 1, GPU_MT);
+	mark_closed(L, g);
+	if (!g->pins)
+		gpu_free(g);
+	else if (g->gpu)
+		nvm_stop(g->gpu); /* a method below is using it: the last unpin frees it */
+	return 0;
+}
+
+/* Unreachable: no stack holds it, so nothing can be using it. */
+static int l_gc(lua_State *L)
+{
+	struct scn_gpu *g = luaL_checkudata(L, 1, GPU_MT);
+	mark_closed(L, g);
+	gpu_free(g);
 	return 0;
 }
 
@@ -530,10 +601,13 @@ static int l_open(lua_State *L)
 	if (!cfg.chip)
 		cfg.chip = S->opts->default_chip;
 	cfg.mem_budget = S->opts->gpu_mem_budget;
-	struct scn_gpu *g = lua_newuserdatauv(L, sizeof(*g), 0);
+	struct scn_gpu *g = lua_newuserdatauv(L, sizeof(*g), 1);
 	memset(g, 0, sizeof(*g));
 	g->cb_ref = LUA_NOREF;
 	luaL_setmetatable(L, GPU_MT);
+	*(struct scn_gpu **)lua_newuserdatauv(L, sizeof(g), 0) = g;
+	luaL_setmetatable(L, PIN_MT);
+	lua_setiuservalue(L, -2, 1);
 	nvm_status st = nvm_open(&cfg, &g->gpu);
 	if (st == NVM_ERR_CHIP)
 		luaL_error(L, "open: unknown chip '%s' (see `nvmodel chips`)", cfg.chip);
@@ -544,7 +618,7 @@ static int l_open(lua_State *L)
 		          (unsigned long long)(ci ? ci->vram_max : 0), (unsigned long long)(ci ? ci->sysmem_max : 0));
 	}
 	g->index = S->gpus++;
-	g->L = L;
+	g->L = S->main;
 	g->S = S;
 	S->res->gpus_opened = S->gpus;
 	if (S->opts->on_event)
@@ -632,12 +706,16 @@ static void setup(lua_State *L, const struct scn_opts *opts)
 	for (const luaL_Reg *const *t = scn_method_tables; *t; t++)
 		luaL_setfuncs(L, *t, 0);
 	lua_setfield(L, -2, "__index");
-	lua_pushcfunction(L, l_close);
+	lua_pushcfunction(L, l_gc);
 	lua_setfield(L, -2, "__gc");
 	lua_pushcfunction(L, l_close);
 	lua_setfield(L, -2, "__close");
 	lua_pushliteral(L, "nvmodel gpu");
 	lua_setfield(L, -2, "__name");
+	lua_pop(L, 1);
+	luaL_newmetatable(L, PIN_MT);
+	lua_pushcfunction(L, l_unpin);
+	lua_setfield(L, -2, "__close");
 	lua_pop(L, 1);
 
 	luaL_newlib(L, module_funcs);
@@ -701,6 +779,7 @@ void scn_run_buffer(const char *src, size_t len, const char *chunkname, const st
 		snprintf(res->error, sizeof(res->error), "%s: cannot create a Lua state", chunkname);
 		return;
 	}
+	S.main = L;
 	lua_sethook(L, step_hook, LUA_MASKCOUNT, STEP_GRANULE);
 	lua_pushcfunction(L, protected_setup);
 	lua_pushlightuserdata(L, (void *)opts);

@@ -13,7 +13,13 @@
 #include "nvmodel/nvmodel.h"
 
 /* The gpu object at stack index idx (raises a Lua error when it is not one
- * or is closed). */
+ * or is closed). It also pins the gpu until the calling C function returns,
+ * so that a gpu:close() from Lua code run meanwhile (an event callback, a
+ * metamethod, a finalizer) only frees it afterwards. For that it fills the
+ * stack with nils up to SCN_MAX_ARGS and pushes a guard value above: count
+ * arguments with lua_gettop before calling it, and read optional arguments
+ * as none-or-nil. */
+#define SCN_MAX_ARGS 16
 nvm_gpu *scn_checkgpu(lua_State *L, int idx);
 /* Raises a pending hook error, if a Lua event callback failed. Call after
  * any library call that can emit events. */
