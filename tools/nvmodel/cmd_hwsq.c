@@ -228,48 +228,77 @@ struct run_log {
 	uint64_t (*w)[3];
 	char **trace;
 	size_t ntrace, trace_cap;
+	char spin[256]; /* where the sequencer spun when the budget ran out */
 };
 
-static void run_hook(void *user, const nvm_event *ev)
+static void log_poke(struct run_log *l, const nvm_event *ev)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 64;
+		void *nw = realloc(l->w, cap * sizeof(*l->w));
+		if (!nw)
+			return;
+		l->w = nw;
+		l->cap = cap;
+	}
+	l->w[l->n][0] = ev->time_ns;
+	l->w[l->n][1] = ev->addr;
+	l->w[l->n][2] = ev->value;
+	l->n++;
+}
+
+static void log_trace_line(struct run_log *l, const nvm_event *ev)
+{
+	if (l->ntrace == l->trace_cap) {
+		size_t cap = l->trace_cap ? l->trace_cap * 2 : 64;
+		void *nt = realloc(l->trace, cap * sizeof(char *));
+		if (!nt)
+			return;
+		l->trace = nt;
+		l->trace_cap = cap;
+	}
+	char line[320];
+	snprintf(line, sizeof(line), "%llu ns: %s", (unsigned long long)ev->time_ns, ev->message);
+	l->trace[l->ntrace] = strdup(line);
+	if (l->trace[l->ntrace])
+		l->ntrace++;
+}
+
+/* With --trace: every trace line of the sequencer (instructions, pokes,
+ * pause events). */
+static void trace_hook(void *user, const nvm_event *ev)
 {
 	struct run_log *l = user;
 	if (strcmp(ev->block, "hwsq"))
 		return;
-	if (!strcmp(ev->code, "poke")) {
-		if (l->n == l->cap) {
-			size_t cap = l->cap ? l->cap * 2 : 64;
-			void *nw = realloc(l->w, cap * sizeof(*l->w));
-			if (!nw)
-				return;
-			l->w = nw;
-			l->cap = cap;
-		}
-		l->w[l->n][0] = ev->time_ns;
-		l->w[l->n][1] = ev->addr;
-		l->w[l->n][2] = ev->value;
-		l->n++;
-	}
-	if (!l->o->trace && strcmp(ev->code, "poke"))
+	if (!strcmp(ev->code, "poke"))
+		log_poke(l, ev);
+	if (l->o->json)
+		log_trace_line(l, ev);
+	else
+		printf("%12llu ns  %s\n", (unsigned long long)ev->time_ns, ev->message);
+}
+
+/* Without --trace the pokes are taken from the register writes they make
+ * (and the guest errors of those dropped), so that no instruction trace is
+ * formatted: during the run only the sequencer writes registers. */
+static void poke_hook(void *user, const nvm_event *ev)
+{
+	struct run_log *l = user;
+	bool dropped = ev->type == NVM_EV_GUEST_ERROR && !strcmp(ev->code, "bad_poke");
+	if (ev->type != NVM_EV_MMIO && !dropped)
 		return;
-	if (l->o->json) {
-		if (!l->o->trace)
-			return;
-		if (l->ntrace == l->trace_cap) {
-			size_t cap = l->trace_cap ? l->trace_cap * 2 : 64;
-			void *nt = realloc(l->trace, cap * sizeof(char *));
-			if (!nt)
-				return;
-			l->trace = nt;
-			l->trace_cap = cap;
-		}
-		char line[320];
-		snprintf(line, sizeof(line), "%llu ns: %s", (unsigned long long)ev->time_ns, ev->message);
-		l->trace[l->ntrace] = strdup(line);
-		if (l->trace[l->ntrace])
-			l->ntrace++;
-		return;
-	}
-	printf("%12llu ns  %s\n", (unsigned long long)ev->time_ns, ev->message);
+	log_poke(l, ev);
+	if (!l->o->json)
+		printf("%12llu ns  MMIO 0x%06llx <- 0x%08llx\n", (unsigned long long)ev->time_ns,
+		       (unsigned long long)ev->addr, (unsigned long long)ev->value);
+}
+
+static void spin_hook(void *user, const nvm_event *ev)
+{
+	struct run_log *l = user;
+	if (!strcmp(ev->block, "hwsq") && !strcmp(ev->code, "spin") && !l->spin[0])
+		snprintf(l->spin, sizeof(l->spin), "%s", ev->message);
 }
 
 static const char *const state_names[] = { "unset", "set0", "set1" };
@@ -316,7 +345,8 @@ static int do_run(const struct opts *o)
 	if (nvm_open(&cfg, &gpu))
 		return cli_error(EXIT_INTERNAL, CMD, "cannot open a %s GPU", cfg.chip);
 	struct run_log log = { .o = o };
-	nvm_hook_add(gpu, NVM_EV_MASK(NVM_EV_TRACE), run_hook, &log, NULL);
+	if (o->trace)
+		nvm_hook_add(gpu, NVM_EV_MASK(NVM_EV_TRACE), trace_hook, &log, NULL);
 	if (!o->json)
 		printf("variant %s (chip %s), entry %u at 0x%03lx, %zu bytes\n", nvm_hwsq_variant_name(o->variant),
 		       cfg.chip, o->entry, at, n);
@@ -335,6 +365,9 @@ static int do_run(const struct opts *o)
 		if (o->ev_mask & (1u << e))
 			nvm_hwsq_set_event(gpu, e, (int)((o->ev_level >> e) & 1));
 	nvm_reg_write(gpu, 0x130c, 0x3u | (o->entry << 2));
+	if (!o->trace)
+		nvm_hook_add(gpu, NVM_EV_MASK(NVM_EV_MMIO) | NVM_EV_MASK(NVM_EV_GUEST_ERROR), poke_hook, &log, NULL);
+	nvm_hook_add(gpu, NVM_EV_MASK(NVM_EV_GUEST_ERROR), spin_hook, &log, NULL);
 	nvm_run_opts ro = { .ns = o->max_ns, .flags = NVM_RUN_UNTIL_IDLE };
 	nvm_run_status rs = nvm_run(gpu, &ro);
 	nvm_hwsq_state st;
@@ -385,6 +418,8 @@ static int do_run(const struct opts *o)
 	free(log.trace);
 	free(log.w);
 	nvm_close(gpu);
+	if (a->executing && log.spin[0])
+		return cli_error(EXIT_FAIL, "hwsq run", "%s: the script has not ended: %s", o->file, log.spin);
 	if (a->executing) {
 		return cli_error(EXIT_FAIL, "hwsq run", "%s: the script has not ended (%s)", o->file,
 		                 a->illegal ? "hung on an unknown opcode"
