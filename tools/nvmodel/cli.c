@@ -163,7 +163,10 @@ int cli_opt(int argc, char **argv, int *i, const char *name, const char **val)
 	}
 	if (a[n] != '\0')
 		return 0;
-	if (*i + 1 >= argc)
+	/* A separate value is never another option ("--trace --json" is a
+	 * missing value, not a file named --json); "-" alone is a value. */
+	const char *v = *i + 1 < argc ? argv[*i + 1] : NULL;
+	if (!v || (v[0] == '-' && v[1]))
 		return -1;
 	*val = argv[++*i];
 	return 1;

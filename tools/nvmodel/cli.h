@@ -41,7 +41,8 @@ bool cli_wants_help(int argc, char **argv);
 
 /* Option with a value: if argv[*i] is NAME or NAME=V, stores V in *val and
  * returns 1 (advancing *i past a separate value); -1 when the value is
- * missing; 0 when argv[*i] is something else. */
+ * missing or the next argument is an option (starts with '-' and is not
+ * "-"; NAME=-V passes such a value); 0 when argv[*i] is something else. */
 int cli_opt(int argc, char **argv, int *i, const char *name, const char **val);
 
 /* For commands whose only option is --json: sets *json; returns EXIT_OK or

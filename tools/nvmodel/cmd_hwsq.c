@@ -2,11 +2,13 @@
  * nvmodel hwsq dis|as|run: the HWSQ disassembler, assembler and runner
  * (docs/hwsq.md, docs/cli.md).
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "outfile.h"
 #include "nvmodel/hwsq.h"
 #include "nvmodel/nvmodel.h"
 
@@ -205,19 +207,25 @@ static int assemble_file(const struct opts *o, uint8_t *out, size_t *n, char **s
 
 static int do_as(const struct opts *o)
 {
-	if (strcmp(o->out, "-") && same_file(o->out, o->file))
+	if (!out_is_stdout(o->out) && same_file(o->out, o->file))
 		return cli_usage_error("hwsq as", "-o %s would overwrite the input", o->out);
+	struct out_file out;
+	if (out_open(&out, o->out))
+		return cli_error(EXIT_INTERNAL, "hwsq as", "%s: cannot write: %s", o->out, strerror(errno));
 	uint8_t code[0x200];
 	size_t n, srclen;
 	int rc = assemble_file(o, code, &n, NULL, &srclen);
-	if (rc)
+	if (rc) {
+		out_abort(&out);
 		return rc;
-	FILE *f = strcmp(o->out, "-") ? fopen(o->out, "wb") : stdout;
-	if (!f)
-		return cli_error(EXIT_USAGE, "hwsq as", "%s: cannot write", o->out);
-	bool bad = fwrite(code, 1, n, f) != n;
-	bad |= f == stdout ? fflush(f) != 0 : fclose(f) != 0;
-	return bad ? cli_error(EXIT_INTERNAL, CMD, "%s: write failed", o->out) : EXIT_OK;
+	}
+	if (fwrite(code, 1, n, out.f) != n) {
+		out_abort(&out);
+		return cli_error(EXIT_INTERNAL, "hwsq as", "%s: write failed: %s", o->out, strerror(errno));
+	}
+	if (out_commit(&out))
+		return cli_error(EXIT_INTERNAL, "hwsq as", "%s: write failed: %s", o->out, strerror(errno));
+	return EXIT_OK;
 }
 
 /* ---------------------------------------------------------------- run */

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "outfile.h"
 #include "nvmodel/nvmodel.h"
 #include "nvmodel/pushbuf.h"
 
@@ -459,37 +460,41 @@ static int cmd_pb_asm(struct pb_opts *o)
 {
 	if (!o->out && !o->hex)
 		return cli_usage_error(o->cmd, "-o FILE is required (or --hex to print words)");
-	if (o->out && same_file(o->out, o->file))
+	if (o->out && !out_is_stdout(o->out) && same_file(o->out, o->file))
 		return cli_usage_error(o->cmd, "refusing to overwrite the input '%s'", o->file);
+	if (o->out && o->hex && out_is_stdout(o->out))
+		return cli_usage_error(o->cmd, "-o - and --hex would both write to standard output");
+	struct out_file out = { 0 };
+	if (o->out && out_open(&out, o->out))
+		return cli_error(EXIT_INTERNAL, o->cmd, "%s: cannot write: %s", o->out, strerror(errno));
 	size_t len;
 	const char *err;
 	uint8_t *buf = cli_read_file(o->file, &len, &err);
-	if (!buf)
+	if (!buf) {
+		out_abort(&out);
 		return cli_error(EXIT_USAGE, o->cmd, "%s: %s", o->file, err);
+	}
 	pb_format f = o->format && o->format[0] == 'o' ? PB_FORMAT_OLD : PB_FORMAT_NEW;
 	pb_asm_result res;
 	bool ok = pb_asm((const char *)buf, len, f, &res);
 	free(buf);
-	if (!ok)
+	if (!ok) {
+		out_abort(&out);
 		return cli_error(EXIT_FAIL, o->cmd, "%s:%u: %s", o->file, res.line, res.msg);
-	int rc = EXIT_OK;
+	}
 	if (o->hex) {
 		for (size_t i = 0; i < res.n; i++)
 			printf("0x%08x%c", res.words[i], (i % 8 == 7 || i + 1 == res.n) ? '\n' : ' ');
 	}
+	int rc = EXIT_OK;
 	if (o->out) {
-		FILE *fo = fopen(o->out, "wb");
-		if (!fo) {
-			rc = cli_error(EXIT_USAGE, o->cmd, "%s: %s", o->out, strerror(errno));
-		} else {
-			for (size_t i = 0; i < res.n; i++) {
-				uint8_t b[4] = { (uint8_t)res.words[i], (uint8_t)(res.words[i] >> 8),
-					         (uint8_t)(res.words[i] >> 16), (uint8_t)(res.words[i] >> 24) };
-				fwrite(b, 1, 4, fo);
-			}
-			if (fclose(fo))
-				rc = cli_error(EXIT_USAGE, o->cmd, "%s: write failed", o->out);
+		for (size_t i = 0; i < res.n; i++) {
+			uint8_t b[4] = { (uint8_t)res.words[i], (uint8_t)(res.words[i] >> 8),
+				         (uint8_t)(res.words[i] >> 16), (uint8_t)(res.words[i] >> 24) };
+			fwrite(b, 1, 4, out.f);
 		}
+		if (out_commit(&out))
+			rc = cli_error(EXIT_INTERNAL, o->cmd, "%s: write failed: %s", o->out, strerror(errno));
 	}
 	free(res.words);
 	return rc;

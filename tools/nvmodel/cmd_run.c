@@ -1,6 +1,7 @@
 /*
  * nvmodel run FILE.lua / nvmodel demo: run a Lua scenario.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -90,17 +91,21 @@ static int scenario_main(const char *cmd, int argc, char **argv)
 	if (trace_path && file && same_file(trace_path, file))
 		return cli_usage_error(cmd, "--trace %s would overwrite the scenario itself", trace_path);
 
+	bool trace_stdout = trace_path && out_is_stdout(trace_path);
+	if (trace_stdout && json)
+		return cli_usage_error(cmd, "--trace - and --json would both write to standard output");
+
+	/* The output is opened before the run: an unwritable one costs no work. */
 	struct trace_writer tw;
 	if (trace_path) {
-		if (trace_open(&tw, trace_path)) {
-			trace_abort(&tw);
-			return cli_error(EXIT_USAGE, cmd, "%s: cannot write the trace", trace_path);
-		}
+		if (trace_open(&tw, trace_path))
+			return cli_error(EXIT_INTERNAL, cmd, "%s: cannot write the trace: %s", trace_path,
+			                 strerror(errno));
 		o.on_event = trace_event;
 		o.event_user = &tw;
 	}
-	/* JSON output owns stdout: script prints go to stderr then. */
-	if (json)
+	/* JSON output or a trace owns stdout: script prints go to stderr then. */
+	if (json || trace_stdout)
 		o.out = stderr;
 
 	struct scn_result res;
@@ -110,9 +115,12 @@ static int scenario_main(const char *cmd, int argc, char **argv)
 		scn_run_file(file, &o, &res);
 	fflush(o.out);
 
-	int trace_rc = trace_path ? trace_finish(&tw) : 0;
-	if (res.io_error)
+	if (res.io_error) {
+		if (trace_path) /* nothing ran: leave an existing trace alone */
+			trace_abort(&tw);
 		return cli_error(EXIT_USAGE, cmd, "%s", res.error);
+	}
+	int trace_rc = trace_path ? trace_finish(&tw) : 0;
 	if (!res.ok)
 		fprintf(stderr, "%s\n", res.error);
 	if (json) {
@@ -125,7 +133,7 @@ static int scenario_main(const char *cmd, int argc, char **argv)
 		printf("}\n");
 	}
 	if (trace_rc)
-		return cli_error(EXIT_INTERNAL, cmd, "%s: could not write the trace", trace_path);
+		return cli_error(EXIT_INTERNAL, cmd, "%s: could not write the trace: %s", trace_path, strerror(errno));
 	return res.ok ? EXIT_OK : EXIT_FAIL;
 }
 
