@@ -69,6 +69,14 @@ const nvm_chip_info *nvm_chip_find(const char *name);
 
 typedef struct nvm_gpu nvm_gpu;
 
+/* A memory budget several GPUs share (a scenario runner bounds all the GPUs
+ * of a script with one). used counts the bytes of simulated memory the GPUs
+ * hold; nvm_close gives theirs back. The pool must outlive its GPUs. */
+typedef struct nvm_mem_pool {
+	uint64_t budget; /* bytes; 0 means no bound */
+	uint64_t used;
+} nvm_mem_pool;
+
 typedef struct nvm_config {
 	const char *chip;     /* NULL: NVM_DEFAULT_CHIP */
 	uint64_t vram_size;   /* 0: the chip's maximum. Must be a multiple of 4 KiB */
@@ -76,6 +84,9 @@ typedef struct nvm_config {
 	/* Upper bound on host memory used for simulated memory pages, in bytes;
 	 * 0 means no bound. Writes that would exceed it fail with NVM_ERR_NOMEM. */
 	uint64_t mem_budget;
+	/* Optional: charge the pages to this shared pool instead (mem_budget is
+	 * then ignored). */
+	nvm_mem_pool *mem_pool;
 } nvm_config;
 
 /* Creates a GPU. cfg may be NULL (all defaults). */

@@ -144,8 +144,10 @@ nvm_status nvm_open(const nvm_config *cfg, nvm_gpu **out)
 	if (!gpu)
 		return NVM_ERR_NOMEM;
 	gpu->chip = chip;
-	mem_init(&gpu->mem[NVM_AP_VRAM], vram, &gpu->mem_used, cfg->mem_budget);
-	mem_init(&gpu->mem[NVM_AP_SYSMEM], sys, &gpu->mem_used, cfg->mem_budget);
+	uint64_t *used = cfg->mem_pool ? &cfg->mem_pool->used : &gpu->mem_used;
+	uint64_t budget = cfg->mem_pool ? cfg->mem_pool->budget : cfg->mem_budget;
+	mem_init(&gpu->mem[NVM_AP_VRAM], vram, used, budget);
+	mem_init(&gpu->mem[NVM_AP_SYSMEM], sys, used, budget);
 	nvm_status st = pmc_init(gpu);
 	for (size_t i = 0; !st && i < CHIP_MAX_BLOCKS && chip->blocks[i].cls; i++) {
 		const struct block_class *c = chip->blocks[i].cls;

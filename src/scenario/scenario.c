@@ -41,7 +41,9 @@ struct scn_state {
 	struct scn_result *res;
 	uint64_t mem_used;
 	uint64_t steps;
-	int gpus;
+	int gpus;          /* opened so far */
+	int gpus_open;     /* not closed yet */
+	nvm_mem_pool pool; /* simulated memory of all the GPUs */
 	char pending[512]; /* error raised by an event callback */
 	int has_pending;
 	lua_State *main; /* the main thread: callbacks run there (it outlives coroutines) */
@@ -198,9 +200,34 @@ static uint64_t check_addr(lua_State *L, int idx)
 	return (uint64_t)v;
 }
 
+/* "1 GiB", "64 MiB", "4096 bytes": a size as the user would write it. */
+static void fmt_size(char *buf, size_t n, uint64_t v)
+{
+	static const char *const units[] = { "bytes", "KiB", "MiB", "GiB", "TiB" };
+	unsigned u = 0;
+	while (u < 4 && v && !(v & 1023)) {
+		v >>= 10;
+		u++;
+	}
+	snprintf(buf, n, "%llu %s", (unsigned long long)v, units[u]);
+}
+
+int scn_nomem(lua_State *L, const char *what)
+{
+	struct scn_state *S = state_of(L);
+	char b[32];
+	fmt_size(b, sizeof(b), S->pool.budget);
+	return scn_error(L,
+	                 "%s: simulated memory budget exhausted: the script's GPUs hold %s, the limit (raise it "
+	                 "with --mem-budget)",
+	                 what, b);
+}
+
 static void mem_error(lua_State *L, const char *what, nvm_gpu *gpu, nvm_aperture ap, uint64_t addr, size_t len,
                       nvm_status st)
 {
+	if (st == NVM_ERR_NOMEM)
+		scn_nomem(L, what);
 	scn_error(L, "%s: %s (%s 0x%llx + %llu, size 0x%llx)", what, nvm_status_str(st), nvm_aperture_name(ap),
 	          (unsigned long long)addr, (unsigned long long)len, (unsigned long long)nvm_mem_size(gpu, ap));
 }
@@ -482,6 +509,7 @@ static void mark_closed(lua_State *L, struct scn_gpu *g)
 	if (g->closed)
 		return;
 	g->closed = true;
+	g->S->gpus_open--;
 	if (g->cb_ref != LUA_NOREF) {
 		luaL_unref(L, LUA_REGISTRYINDEX, g->cb_ref);
 		g->cb_ref = LUA_NOREF;
@@ -600,10 +628,19 @@ static int l_open(lua_State *L)
 	}
 	if (!cfg.chip)
 		cfg.chip = S->opts->default_chip;
-	cfg.mem_budget = S->opts->gpu_mem_budget;
+	cfg.mem_pool = &S->pool;
+	int max_gpus = S->opts->max_gpus ? S->opts->max_gpus : SCN_MAX_GPUS;
+	if (S->gpus_open >= max_gpus) {
+		/* Unreachable gpus may not have been collected yet. */
+		lua_gc(L, LUA_GCCOLLECT);
+		if (S->gpus_open >= max_gpus)
+			luaL_error(L, "open: %d GPUs are open, the limit (close some with gpu:close())", max_gpus);
+	}
 	struct scn_gpu *g = lua_newuserdatauv(L, sizeof(*g), 1);
 	memset(g, 0, sizeof(*g));
 	g->cb_ref = LUA_NOREF;
+	g->S = S;
+	g->closed = true; /* until nvm_open succeeds: its __gc has nothing to do */
 	luaL_setmetatable(L, GPU_MT);
 	*(struct scn_gpu **)lua_newuserdatauv(L, sizeof(g), 0) = g;
 	luaL_setmetatable(L, PIN_MT);
@@ -617,9 +654,10 @@ static int l_open(lua_State *L)
 		          nvm_status_str(st), cfg.chip ? cfg.chip : NVM_DEFAULT_CHIP,
 		          (unsigned long long)(ci ? ci->vram_max : 0), (unsigned long long)(ci ? ci->sysmem_max : 0));
 	}
+	g->closed = false;
 	g->index = S->gpus++;
+	S->gpus_open++;
 	g->L = S->main;
-	g->S = S;
 	S->res->gpus_opened = S->gpus;
 	if (S->opts->on_event)
 		nvm_hook_add(g->gpu, NVM_EV_ALL, trace_hook, g, NULL);
@@ -774,6 +812,7 @@ void scn_run_buffer(const char *src, size_t len, const char *chunkname, const st
 {
 	memset(res, 0, sizeof(*res));
 	struct scn_state S = { .opts = opts, .res = res };
+	S.pool.budget = opts->mem_budget ? opts->mem_budget : SCN_MEM_BUDGET;
 	lua_State *L = lua_newstate(limited_alloc, &S);
 	if (!L) {
 		snprintf(res->error, sizeof(res->error), "%s: cannot create a Lua state", chunkname);

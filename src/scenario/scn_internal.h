@@ -28,6 +28,9 @@ void scn_rethrow(lua_State *L);
 lua_Integer scn_checkrange(lua_State *L, int idx, lua_Integer lo, lua_Integer hi);
 /* luaL_error with printf formats (%llx, %x...): lua_pushfstring knows only a few. */
 int scn_error(lua_State *L, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Raises the error for NVM_ERR_NOMEM from a memory write: the script's
+ * simulated memory budget (--mem-budget) is used up. what names the method. */
+int scn_nomem(lua_State *L, const char *what);
 /* An aperture name argument ("vram" / "sysmem"). */
 nvm_aperture scn_checkaperture(lua_State *L, int idx);
 

@@ -16,13 +16,14 @@ extern const size_t nvm_demo_lua_len;
 static void run_help(const char *cmd)
 {
 	if (!strcmp(cmd, "demo"))
-		printf("usage: %s demo [--chip C] [--trace OUT.json] [--json]\n"
+		printf("usage: %s demo [--chip C] [--trace OUT.json] [--json] [--mem-budget SIZE]\n"
 		       "\n"
 		       "Runs the built-in demonstration scenario (a copy is examples/demo.lua)\n"
 		       "and prints what happened.\n",
 		       cli_prog);
 	else
-		printf("usage: %s run FILE.lua [--chip C] [--trace OUT.json] [--json] [--max-steps N] [-- ARGS...]\n"
+		printf("usage: %s run FILE.lua [--chip C] [--trace OUT.json] [--json] [--mem-budget SIZE]\n"
+		       "           [--max-steps N] [-- ARGS...]\n"
 		       "\n"
 		       "Runs a Lua 5.4 scenario script (docs/scenarios.md). A script error or a\n"
 		       "failed check() prints FILE:LINE: MESSAGE and exits 1.\n",
@@ -32,7 +33,9 @@ static void run_help(const char *cmd)
 	       "  --chip C          chip for nvmodel.open{} calls that name none (default gv100;\n"
 	       "                    see 'nvmodel chips')\n"
 	       "  --trace OUT.json  write every event as Chrome trace-event JSON (Perfetto)\n"
-	       "  --json            print a JSON summary on stdout at the end\n");
+	       "  --json            print a JSON summary on stdout at the end\n"
+	       "  --mem-budget SIZE simulated memory all the script's GPUs may hold together\n"
+	       "                    (default 1G; at most 64 GPUs are open at once)\n");
 	if (strcmp(cmd, "demo"))
 		printf("  --max-steps N     Lua instruction budget (default 4000000000)\n"
 		       "  -- ARGS...        arguments for the script, in the global table `arg`\n");
@@ -73,6 +76,12 @@ static int scenario_main(const char *cmd, int argc, char **argv)
 			if (r < 0 || !*val)
 				return cli_usage_error(cmd, "--trace needs an output file");
 			trace_path = val;
+		} else if ((r = cli_opt(argc, argv, &i, "--mem-budget", &val))) {
+			if (r < 0)
+				return cli_usage_error(cmd, "--mem-budget needs a size");
+			if (!cli_parse_u64(val, &o.mem_budget) || !o.mem_budget)
+				return cli_usage_error(
+				        cmd, "--mem-budget: bad size '%s' (bytes, or with a K/M/G/T suffix)", val);
 		} else if (!demo && (r = cli_opt(argc, argv, &i, "--max-steps", &val))) {
 			if (r < 0 || !cli_parse_u64(val, &o.max_steps) || !o.max_steps)
 				return cli_usage_error(cmd, "--max-steps needs a positive number");
