@@ -47,6 +47,8 @@ struct scn_state {
 	char pending[512]; /* error raised by an event callback */
 	int has_pending;
 	lua_State *main; /* the main thread: callbacks run there (it outlives coroutines) */
+	bool over;       /* the Lua heap went over its limit: step_hook raises the error */
+	char limit_text[32];
 };
 
 struct scn_gpu {
@@ -69,10 +71,28 @@ static struct scn_state *state_of(lua_State *L)
 
 /* ---------------------------------------------------------------- budgets */
 
+static uint64_t heap_limit(const struct scn_state *S)
+{
+	return S->opts->mem_limit ? S->opts->mem_limit : DEFAULT_MEM;
+}
+
+static const char *heap_limit_text(struct scn_state *S)
+{
+	scn_fmt_size(S->limit_text, sizeof(S->limit_text), heap_limit(S));
+	return S->limit_text;
+}
+
+static void step_hook(lua_State *L, lua_Debug *ar);
+
+/* The Lua heap limit. Lua reports a refused allocation as a memory error
+ * without a position, so the first allocation over the limit is granted
+ * from a reserve and the main thread's hook is set to fire at once: it
+ * raises an ordinary error there, with file and line. Only an allocation
+ * beyond the reserve is refused. */
 static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 {
 	struct scn_state *S = ud;
-	uint64_t limit = S->opts->mem_limit ? S->opts->mem_limit : DEFAULT_MEM;
+	uint64_t limit = heap_limit(S);
 	if (!ptr)
 		osize = 0;
 	if (nsize == 0) {
@@ -80,23 +100,58 @@ static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 		free(ptr);
 		return NULL;
 	}
-	if (nsize > osize && S->mem_used + (nsize - osize) > limit)
-		return NULL;
+	if (nsize > osize && S->mem_used + (nsize - osize) > limit) {
+		if (S->mem_used + (nsize - osize) > limit + limit / 4 + (1u << 20))
+			return NULL;
+		if (!S->over && S->main) {
+			S->over = true;
+			lua_sethook(S->main, step_hook, LUA_MASKCOUNT, 1); /* allowed at any time */
+		}
+	}
 	void *p = realloc(ptr, nsize);
 	if (p)
 		S->mem_used = S->mem_used - osize + nsize;
 	return p;
 }
 
+/* An error raised from a hook: a hook has no frame of its own, so the
+ * position is that of level 0, the function being run (luaL_error would
+ * name its caller). */
+static int hook_error(lua_State *L, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int hook_error(lua_State *L, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	lua_Debug ar;
+	if (lua_getstack(L, 0, &ar) && lua_getinfo(L, "Sl", &ar) && ar.currentline > 0)
+		lua_pushfstring(L, "%s:%d: %s", ar.short_src, ar.currentline, buf);
+	else
+		lua_pushstring(L, buf);
+	return lua_error(L);
+}
+
 static void step_hook(lua_State *L, lua_Debug *ar)
 {
 	(void)ar;
 	struct scn_state *S = state_of(L);
+	if (S->over) {
+		S->over = false;
+		lua_sethook(L, step_hook, LUA_MASKCOUNT, STEP_GRANULE);
+		/* Garbage may be all that is over (a caught error let go of it). */
+		if (S->mem_used > heap_limit(S))
+			lua_gc(L, LUA_GCCOLLECT);
+		if (S->mem_used > heap_limit(S))
+			hook_error(L, "Lua heap limit of %s exhausted", heap_limit_text(S));
+		return;
+	}
 	uint64_t limit = S->opts->max_steps ? S->opts->max_steps : DEFAULT_STEPS;
 	S->steps += STEP_GRANULE;
 	if (S->steps > limit)
-		scn_error(L, "instruction budget of %llu Lua steps exhausted (a loop that never ends?)",
-		          (unsigned long long)limit);
+		hook_error(L, "instruction budget of %llu Lua steps exhausted (a loop that never ends?)",
+		           (unsigned long long)limit);
 }
 
 /* ---------------------------------------------------------------- helpers */
@@ -200,8 +255,7 @@ static uint64_t check_addr(lua_State *L, int idx)
 	return (uint64_t)v;
 }
 
-/* "1 GiB", "64 MiB", "4096 bytes": a size as the user would write it. */
-static void fmt_size(char *buf, size_t n, uint64_t v)
+void scn_fmt_size(char *buf, size_t n, uint64_t v)
 {
 	static const char *const units[] = { "bytes", "KiB", "MiB", "GiB", "TiB" };
 	unsigned u = 0;
@@ -216,7 +270,7 @@ int scn_nomem(lua_State *L, const char *what)
 {
 	struct scn_state *S = state_of(L);
 	char b[32];
-	fmt_size(b, sizeof(b), S->pool.budget);
+	scn_fmt_size(b, sizeof(b), S->pool.budget);
 	return scn_error(L,
 	                 "%s: simulated memory budget exhausted: the script's GPUs hold %s, the limit (raise it "
 	                 "with --mem-budget)",
@@ -297,6 +351,7 @@ static void push_event(lua_State *L, const nvm_event *ev)
 	lua_setfield(L, -2, "value");
 	lua_pushstring(L, ev->message ? ev->message : "");
 	lua_setfield(L, -2, "message");
+	scn_record(L);
 }
 
 static void lua_hook(void *user, const nvm_event *ev)
@@ -710,35 +765,10 @@ static const luaL_Reg module_funcs[] = {
 	{ NULL, NULL },
 };
 
-static void open_libs(lua_State *L, int sandbox)
-{
-	static const luaL_Reg safe[] = {
-		{ LUA_GNAME, luaopen_base },
-		{ LUA_TABLIBNAME, luaopen_table },
-		{ LUA_STRLIBNAME, luaopen_string },
-		{ LUA_MATHLIBNAME, luaopen_math },
-		{ LUA_UTF8LIBNAME, luaopen_utf8 },
-		{ LUA_COLIBNAME, luaopen_coroutine },
-		{ NULL, NULL },
-	};
-	if (sandbox) {
-		for (const luaL_Reg *lib = safe; lib->func; lib++) {
-			luaL_requiref(L, lib->name, lib->func, 1);
-			lua_pop(L, 1);
-		}
-		static const char *const unsafe[] = { "dofile", "loadfile", "load", "collectgarbage", NULL };
-		for (const char *const *u = unsafe; *u; u++) {
-			lua_pushnil(L);
-			lua_setglobal(L, *u);
-		}
-	} else {
-		luaL_openlibs(L);
-	}
-}
-
 static void setup(lua_State *L, const struct scn_opts *opts)
 {
-	open_libs(L, opts->sandbox);
+	scn_open_libs(L, opts->sandbox, opts->seed);
+	scn_record_setup(L);
 	luaL_newmetatable(L, GPU_MT);
 	lua_newtable(L);
 	for (const luaL_Reg *const *t = scn_method_tables; *t; t++)
@@ -750,10 +780,15 @@ static void setup(lua_State *L, const struct scn_opts *opts)
 	lua_setfield(L, -2, "__close");
 	lua_pushliteral(L, "nvmodel gpu");
 	lua_setfield(L, -2, "__name");
+	/* getmetatable(gpu).__gc(gpu) from a callback would free a gpu in use. */
+	lua_pushboolean(L, 0);
+	lua_setfield(L, -2, "__metatable");
 	lua_pop(L, 1);
 	luaL_newmetatable(L, PIN_MT);
 	lua_pushcfunction(L, l_unpin);
 	lua_setfield(L, -2, "__close");
+	lua_pushboolean(L, 0);
+	lua_setfield(L, -2, "__metatable");
 	lua_pop(L, 1);
 
 	luaL_newlib(L, module_funcs);
@@ -773,32 +808,6 @@ static void setup(lua_State *L, const struct scn_opts *opts)
 		lua_rawseti(L, -2, i + 1);
 	}
 	lua_setglobal(L, "arg");
-}
-
-/* Message handler: make sure every error names a file and line. Errors
- * raised with a level of 0, or with non-string values, get the position of
- * the innermost Lua frame. */
-static int msgh(lua_State *L)
-{
-	const char *msg = lua_tostring(L, 1);
-	if (!msg) {
-		if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)
-			msg = lua_tostring(L, -1);
-		else
-			msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
-	}
-	lua_Debug ar;
-	for (int level = 1; lua_getstack(L, level, &ar); level++) {
-		lua_getinfo(L, "Sl", &ar);
-		if (ar.currentline > 0) {
-			size_t n = strlen(ar.short_src);
-			if (strncmp(msg, ar.short_src, n) != 0 || msg[n] != ':')
-				msg = lua_pushfstring(L, "%s:%d: %s", ar.short_src, ar.currentline, msg);
-			break;
-		}
-	}
-	lua_pushstring(L, msg);
-	return 1;
 }
 
 static int protected_setup(lua_State *L)
@@ -826,13 +835,20 @@ void scn_run_buffer(const char *src, size_t len, const char *chunkname, const st
 	if (st == LUA_OK) {
 		char name[512];
 		snprintf(name, sizeof(name), "@%s", chunkname);
-		lua_pushcfunction(L, msgh);
+		lua_pushcfunction(L, scn_msgh);
+		src = scn_skip_header(src, &len);
 		st = luaL_loadbufferx(L, src, len, name, "t");
 		if (st == LUA_OK)
 			st = lua_pcall(L, 0, 0, -2);
 	}
 	if (st == LUA_OK) {
 		res->ok = 1;
+	} else if (st == LUA_ERRMEM) {
+		/* Lua calls no message handler for these: no position is known.
+		 * Most scripts that run out are stopped earlier, with one (see
+		 * limited_alloc). */
+		snprintf(res->error, sizeof(res->error), "%s: Lua heap limit of %s exhausted (not enough memory)",
+		         chunkname, heap_limit_text(&S));
 	} else {
 		const char *m = lua_tostring(L, -1);
 		snprintf(res->error, sizeof(res->error), "%s", m ? m : "unknown error");

@@ -7,6 +7,9 @@
 #ifndef NVM_SCN_INTERNAL_H
 #define NVM_SCN_INTERNAL_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include <lauxlib.h>
 #include <lua.h>
 
@@ -31,6 +34,23 @@ int scn_error(lua_State *L, const char *fmt, ...) __attribute__((format(printf, 
 /* Raises the error for NVM_ERR_NOMEM from a memory write: the script's
  * simulated memory budget (--mem-budget) is used up. what names the method. */
 int scn_nomem(lua_State *L, const char *what);
+/* "1 GiB", "64 MiB", "4096 bytes": a size as a user would write it. */
+void scn_fmt_size(char *buf, size_t n, uint64_t v);
+/* Gives the table on top of the stack a stable pairs() order (integer keys,
+ * then strings, ascending), whatever Lua's per-run string hashing does.
+ * Every table a method returns goes through it. */
+void scn_record(lua_State *L);
+
+/* scn_libs.c: the standard libraries a script gets (text-only loading, a
+ * restricted debug library, math.random seeded with seed; io, os, package
+ * and debug not at all with sandbox), the record metatable, the message
+ * handler that puts file:line on every error, and the source header a
+ * script may start with (a UTF-8 BOM, a #! line). */
+void scn_open_libs(lua_State *L, int sandbox, uint64_t seed);
+void scn_record_setup(lua_State *L);
+int scn_msgh(lua_State *L);
+const char *scn_skip_header(const char *src, size_t *len);
+
 /* An aperture name argument ("vram" / "sysmem"). */
 nvm_aperture scn_checkaperture(lua_State *L, int idx);
 

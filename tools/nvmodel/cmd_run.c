@@ -16,14 +16,15 @@ extern const size_t nvm_demo_lua_len;
 static void run_help(const char *cmd)
 {
 	if (!strcmp(cmd, "demo"))
-		printf("usage: %s demo [--chip C] [--trace OUT.json] [--json] [--mem-budget SIZE]\n"
+		printf("usage: %s demo [--chip C] [--trace OUT.json] [--json] [--mem-budget SIZE] [--seed N]\n"
+		       "           [--sandbox]\n"
 		       "\n"
 		       "Runs the built-in demonstration scenario (a copy is examples/demo.lua)\n"
 		       "and prints what happened.\n",
 		       cli_prog);
 	else
 		printf("usage: %s run FILE.lua [--chip C] [--trace OUT.json] [--json] [--mem-budget SIZE]\n"
-		       "           [--max-steps N] [-- ARGS...]\n"
+		       "           [--seed N] [--sandbox] [--max-steps N] [-- ARGS...]\n"
 		       "\n"
 		       "Runs a Lua 5.4 scenario script (docs/scenarios.md). A script error or a\n"
 		       "failed check() prints FILE:LINE: MESSAGE and exits 1.\n",
@@ -35,7 +36,10 @@ static void run_help(const char *cmd)
 	       "  --trace OUT.json  write every event as Chrome trace-event JSON (Perfetto)\n"
 	       "  --json            print a JSON summary on stdout at the end\n"
 	       "  --mem-budget SIZE simulated memory all the script's GPUs may hold together\n"
-	       "                    (default 1G; at most 64 GPUs are open at once)\n");
+	       "                    (default 1G; at most 64 GPUs are open at once)\n"
+	       "  --seed N          seed of math.random (default 0: runs are reproducible)\n"
+	       "  --sandbox         for untrusted scripts: no io, os, package, debug,\n"
+	       "                    dofile or loadfile\n");
 	if (strcmp(cmd, "demo"))
 		printf("  --max-steps N     Lua instruction budget (default 4000000000)\n"
 		       "  -- ARGS...        arguments for the script, in the global table `arg`\n");
@@ -82,6 +86,13 @@ static int scenario_main(const char *cmd, int argc, char **argv)
 			if (!cli_parse_u64(val, &o.mem_budget) || !o.mem_budget)
 				return cli_usage_error(
 				        cmd, "--mem-budget: bad size '%s' (bytes, or with a K/M/G/T suffix)", val);
+		} else if ((r = cli_opt(argc, argv, &i, "--seed", &val))) {
+			if (r < 0)
+				return cli_usage_error(cmd, "--seed needs a number");
+			if (!cli_parse_u64(val, &o.seed) || o.seed > (uint64_t)INT64_MAX)
+				return cli_usage_error(cmd, "--seed: bad number '%s' (0 to 2^63-1)", val);
+		} else if (!strcmp(argv[i], "--sandbox")) {
+			o.sandbox = 1;
 		} else if (!demo && (r = cli_opt(argc, argv, &i, "--max-steps", &val))) {
 			if (r < 0 || !cli_parse_u64(val, &o.max_steps) || !o.max_steps)
 				return cli_usage_error(cmd, "--max-steps needs a positive number");
