@@ -859,7 +859,8 @@ void scn_run_buffer(const char *src, size_t len, const char *chunkname, const st
 void scn_run_file(const char *path, const struct scn_opts *opts, struct scn_result *res)
 {
 	memset(res, 0, sizeof(*res));
-	FILE *f = fopen(path, "rb");
+	bool is_stdin = !strcmp(path, "-");
+	FILE *f = is_stdin ? stdin : fopen(path, "rb");
 	if (!f) {
 		snprintf(res->error, sizeof(res->error), "%s: cannot open: %s", path, strerror(errno));
 		res->io_error = 1;
@@ -884,7 +885,8 @@ void scn_run_file(const char *path, const struct scn_opts *opts, struct scn_resu
 		}
 	}
 	int err = ferror(f);
-	fclose(f);
+	if (!is_stdin)
+		fclose(f);
 	if (!buf || err) {
 		snprintf(res->error, sizeof(res->error), "%s: cannot read: %s", path,
 		         buf ? strerror(EIO) : "file too large (64 MiB limit)");
@@ -892,6 +894,13 @@ void scn_run_file(const char *path, const struct scn_opts *opts, struct scn_resu
 		free(buf);
 		return;
 	}
-	scn_run_buffer(buf, len, path, opts, res);
+	if (!len) {
+		/* Every command of the tool treats an empty input alike. */
+		snprintf(res->error, sizeof(res->error), "%s: empty input", path);
+		res->io_error = 1;
+		free(buf);
+		return;
+	}
+	scn_run_buffer(buf, len, is_stdin ? "stdin" : path, opts, res);
 	free(buf);
 }

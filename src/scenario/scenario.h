@@ -46,7 +46,8 @@ struct scn_result {
 /* Runs Lua source text. chunkname is what messages call the file ("demo.lua"). */
 void scn_run_buffer(const char *src, size_t len, const char *chunkname, const struct scn_opts *opts,
                     struct scn_result *res);
-/* Reads and runs a file; an unreadable file is an error in res. */
+/* Reads and runs a file ("-": standard input, named "stdin" in messages);
+ * an unreadable or empty file is an error in res (io_error). */
 void scn_run_file(const char *path, const struct scn_opts *opts, struct scn_result *res);
 
 #endif

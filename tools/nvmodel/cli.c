@@ -39,6 +39,13 @@ int cli_error(int code, const char *cmd, const char *fmt, ...)
 	return code;
 }
 
+int cli_bad_opt(const char *cmd, const char *opt, const char *val, const char *want)
+{
+	if (!val)
+		return cli_usage_error(cmd, "%s needs %s", opt, want);
+	return cli_usage_error(cmd, "%s: bad value '%s' (%s)", opt, val, want);
+}
+
 bool cli_parse_u64(const char *s, uint64_t *out)
 {
 	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
@@ -93,6 +100,30 @@ bool cli_wants_help(int argc, char **argv)
 	return false;
 }
 
+/* Length of the valid UTF-8 sequence at p (1-4), or 0: overlong forms,
+ * surrogates and code points above U+10FFFF are not valid. */
+static size_t utf8_len(const unsigned char *p)
+{
+	static const struct {
+		unsigned char lead_min, lead_max, n, second_min, second_max;
+	} forms[] = {
+		{ 0xc2, 0xdf, 2, 0x80, 0xbf }, { 0xe0, 0xe0, 3, 0xa0, 0xbf }, { 0xe1, 0xec, 3, 0x80, 0xbf },
+		{ 0xed, 0xed, 3, 0x80, 0x9f }, { 0xee, 0xef, 3, 0x80, 0xbf }, { 0xf0, 0xf0, 4, 0x90, 0xbf },
+		{ 0xf1, 0xf3, 4, 0x80, 0xbf }, { 0xf4, 0xf4, 4, 0x80, 0x8f },
+	};
+	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+		if (p[0] < forms[i].lead_min || p[0] > forms[i].lead_max)
+			continue;
+		if (p[1] < forms[i].second_min || p[1] > forms[i].second_max)
+			return 0;
+		for (size_t k = 2; k < forms[i].n; k++)
+			if ((p[k] & 0xc0) != 0x80)
+				return 0;
+		return forms[i].n;
+	}
+	return 0;
+}
+
 void json_str(FILE *f, const char *s)
 {
 	fputc('"', f);
@@ -104,10 +135,21 @@ void json_str(FILE *f, const char *s)
 		case '\r': fputs("\\r", f); break;
 		case '\t': fputs("\\t", f); break;
 		default:
-			if (*p < 0x20)
+			if (*p < 0x20 || *p == 0x7f) {
 				fprintf(f, "\\u%04x", *p);
-			else
+			} else if (*p < 0x80) {
 				fputc(*p, f);
+			} else {
+				/* Valid UTF-8 is copied; any other byte is escaped as the
+				 * code point of the same value, so the output stays UTF-8. */
+				size_t n = utf8_len(p);
+				if (n) {
+					fwrite(p, 1, n, f);
+					p += n - 1;
+				} else {
+					fprintf(f, "\\u%04x", *p);
+				}
+			}
 		}
 	}
 	fputc('"', f);
@@ -115,7 +157,8 @@ void json_str(FILE *f, const char *s)
 
 uint8_t *cli_read_file(const char *path, size_t *len, const char **err)
 {
-	FILE *f = fopen(path, "rb");
+	bool is_stdin = !strcmp(path, "-");
+	FILE *f = is_stdin ? stdin : fopen(path, "rb");
 	if (!f) {
 		*err = strerror(errno);
 		return NULL;
@@ -125,7 +168,8 @@ uint8_t *cli_read_file(const char *path, size_t *len, const char **err)
 	for (;;) {
 		if (!buf) {
 			*err = "out of memory";
-			fclose(f);
+			if (!is_stdin)
+				fclose(f);
 			return NULL;
 		}
 		size_t got = fread(buf + n, 1, cap - n, f);
@@ -140,15 +184,30 @@ uint8_t *cli_read_file(const char *path, size_t *len, const char **err)
 			cap *= 2;
 		}
 	}
-	if (ferror(f)) {
+	bool bad = ferror(f);
+	if (!is_stdin)
+		fclose(f);
+	if (bad) {
 		*err = strerror(errno ? errno : EIO);
 		free(buf);
-		fclose(f);
 		return NULL;
 	}
-	fclose(f);
 	*len = n;
 	return buf;
+}
+
+int cli_read_input(const char *cmd, const char *path, uint8_t **buf, size_t *len)
+{
+	const char *err;
+	*buf = cli_read_file(path, len, &err);
+	if (!*buf)
+		return cli_error(EXIT_USAGE, cmd, "%s: %s", path, err);
+	if (!*len) {
+		free(*buf);
+		*buf = NULL;
+		return cli_error(EXIT_USAGE, cmd, "%s: empty input", path);
+	}
+	return EXIT_OK;
 }
 
 int cli_opt(int argc, char **argv, int *i, const char *name, const char **val)

@@ -32,6 +32,10 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
 /* "nvmodel CMD: error: MESSAGE"; returns code. */
 int cli_error(int code, const char *cmd, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* The usage error of an option value: "OPT needs WANT" when val is NULL
+ * (missing), else "OPT: bad value 'VAL' (WANT)". Returns EXIT_USAGE. */
+int cli_bad_opt(const char *cmd, const char *opt, const char *val, const char *want);
+
 /* Parses an unsigned number: decimal, 0x hex, 0b binary, optional K/M/G/T
  * suffix (binary multiples). False on garbage or overflow. */
 bool cli_parse_u64(const char *s, uint64_t *out);
@@ -52,9 +56,13 @@ int cli_only_json(const char *cmd, int argc, char **argv, bool *json);
 /* JSON helpers. */
 void json_str(FILE *f, const char *s);
 
-/* Reads a whole file (binary). Returns NULL and sets *err (a static string)
- * on failure. Caller frees. */
+/* Reads a whole file (binary); "-" is standard input. Returns NULL and sets
+ * *err (a static string) on failure. Caller frees. */
 uint8_t *cli_read_file(const char *path, size_t *len, const char **err);
+/* An input file of a command, read whole: unreadable and empty inputs are
+ * both usage errors (exit 2, "PATH: empty input"), for every command alike.
+ * Returns EXIT_OK with *buf to free, or the exit code. */
+int cli_read_input(const char *cmd, const char *path, uint8_t **buf, size_t *len);
 
 /* Sub-commands. */
 int cmd_demo(int argc, char **argv);

@@ -14,38 +14,39 @@
 
 #define CMD "hwsq"
 
-static void hwsq_help(void)
+static void hwsq_help(FILE *f)
 {
-	printf("usage: %s hwsq dis FILE.bin --variant V [--quiet] [--json]\n"
-	       "       %s hwsq as FILE.s -o OUT.bin --variant V\n"
-	       "       %s hwsq run FILE --variant V [--entry N] [--at ADDR] [--event N=L]...\n"
-	       "                   [--no-enable] [--max-ns NS] [--trace] [--json]\n"
-	       "\n"
-	       "HWSQ, the hardware sequencer of NV17:GF100 (docs/hwsq.md).\n"
-	       "\n"
-	       "  dis   disassemble a binary, one instruction a line in envydis -m hwsq\n"
-	       "        form: ADDRESS: BYTES  INSTRUCTION (--quiet: the instruction only;\n"
-	       "        --json: one object per instruction)\n"
-	       "  as    assemble a source file into a binary (at most the variant's code RAM)\n"
-	       "  run   run a script (a binary, or FILE.s assembled first) on a fresh GPU of\n"
-	       "        the variant, as a driver would: upload through the code window, set\n"
-	       "        entry point N (0-3) to ADDR (default: entry 0 at 0, or the label\n"
-	       "        entryN in a .s file), set HWSQ_ENABLE, trigger slot A. Prints the\n"
-	       "        MMIO writes with their virtual times, the flags, STATUS and the time.\n"
-	       "        Exit 1 when the script has not ended (hung, waiting, or over --max-ns).\n"
-	       "\n"
-	       "options:\n"
-	       "  --variant V    nv17, nv41, g80 or g92\n"
-	       "  -o OUT         output file of 'as' ('-' for standard output)\n"
-	       "  --entry N      entry point index 0-3 (run)\n"
-	       "  --at ADDR      code address for that entry point (run)\n"
-	       "  --event N=L    drive event input N (1-31) to level L before the start (run)\n"
-	       "  --no-enable    leave PBUS_DEBUG_6 HWSQ_ENABLE at 0 (pokes then hang)\n"
-	       "  --max-ns NS    virtual time budget of 'run' (default 10000000000)\n"
-	       "  --trace        also print every executed instruction (run)\n"
-	       "  --json         JSON output\n"
-	       "  -h, --help     this help\n",
-	       cli_prog, cli_prog, cli_prog);
+	fprintf(f,
+	        "usage: %s hwsq dis FILE.bin --variant V [--quiet] [--json]\n"
+	        "       %s hwsq as FILE.s -o OUT.bin --variant V\n"
+	        "       %s hwsq run FILE --variant V [--entry N] [--at ADDR] [--event N=L]...\n"
+	        "                   [--no-enable] [--max-ns NS] [--trace] [--json]\n"
+	        "\n"
+	        "HWSQ, the hardware sequencer of NV17:GF100 (docs/hwsq.md).\n"
+	        "\n"
+	        "  dis   disassemble a binary, one instruction a line in envydis -m hwsq\n"
+	        "        form: ADDRESS: BYTES  INSTRUCTION (--quiet: the instruction only;\n"
+	        "        --json: one object per instruction)\n"
+	        "  as    assemble a source file into a binary (at most the variant's code RAM)\n"
+	        "  run   run a script (a binary, or FILE.s assembled first) on a fresh GPU of\n"
+	        "        the variant, as a driver would: upload through the code window, set\n"
+	        "        entry point N (0-3) to ADDR (default: entry 0 at 0, or the label\n"
+	        "        entryN in a .s file), set HWSQ_ENABLE, trigger slot A. Prints the\n"
+	        "        MMIO writes with their virtual times, the flags, STATUS and the time.\n"
+	        "        Exit 1 when the script has not ended (hung, waiting, or over --max-ns).\n"
+	        "\n"
+	        "options:\n"
+	        "  --variant V    nv17, nv41, g80 or g92\n"
+	        "  -o OUT         output file of 'as' ('-' for standard output)\n"
+	        "  --entry N      entry point index 0-3 (run)\n"
+	        "  --at ADDR      code address for that entry point (run)\n"
+	        "  --event N=L    drive event input N (1-31) to level L before the start (run)\n"
+	        "  --no-enable    leave PBUS_DEBUG_6 HWSQ_ENABLE at 0 (pokes then hang)\n"
+	        "  --max-ns NS    virtual time budget of 'run' (default 10000000000)\n"
+	        "  --trace        also print every executed instruction (run)\n"
+	        "  --json         JSON output\n"
+	        "  -h, --help     this help\n",
+	        cli_prog, cli_prog, cli_prog);
 }
 
 static bool same_file(const char *a, const char *b)
@@ -76,33 +77,34 @@ static int parse(int argc, char **argv, struct opts *o)
 		uint64_t n;
 		if ((r = cli_opt(argc, argv, &i, "--variant", &val))) {
 			if (r < 0 || nvm_hwsq_variant_parse(val, &o->variant))
-				return cli_usage_error(name, "--variant needs nv17, nv41, g80 or g92");
+				return cli_bad_opt(name, "--variant", r < 0 ? NULL : val, "nv17, nv41, g80 or g92");
 			o->have_variant = true;
 		} else if (!strcmp(o->sub, "as") && (r = cli_opt(argc, argv, &i, "-o", &val))) {
 			if (r < 0 || !*val)
-				return cli_usage_error(name, "-o needs an output file");
+				return cli_bad_opt(name, "-o", NULL, "an output file");
 			o->out = val;
 		} else if (!strcmp(o->sub, "run") && (r = cli_opt(argc, argv, &i, "--entry", &val))) {
 			if (r < 0 || !cli_parse_u64(val, &n) || n > 3)
-				return cli_usage_error(name, "--entry needs an entry point index 0-3");
+				return cli_bad_opt(name, "--entry", r < 0 ? NULL : val, "an entry point index 0-3");
 			o->entry = (unsigned)n;
 		} else if (!strcmp(o->sub, "run") && (r = cli_opt(argc, argv, &i, "--at", &val))) {
 			if (r < 0 || !cli_parse_u64(val, &n) || n > 0x1ff)
-				return cli_usage_error(name, "--at needs a code address 0-0x1ff");
+				return cli_bad_opt(name, "--at", r < 0 ? NULL : val, "a code address 0-0x1ff");
 			o->at = (long)n;
 		} else if (!strcmp(o->sub, "run") && (r = cli_opt(argc, argv, &i, "--max-ns", &val))) {
 			if (r < 0 || !cli_parse_u64(val, &o->max_ns) || !o->max_ns)
-				return cli_usage_error(name, "--max-ns needs a positive number");
+				return cli_bad_opt(name, "--max-ns", r < 0 ? NULL : val, "a positive number of ns");
 		} else if (!strcmp(o->sub, "run") && (r = cli_opt(argc, argv, &i, "--event", &val))) {
 			const char *eq = r > 0 ? strchr(val, '=') : NULL;
 			char num[16];
 			uint64_t lvl;
 			if (!eq || eq - val >= (long)sizeof(num))
-				return cli_usage_error(name, "--event needs N=LEVEL (N 1-31, LEVEL 0 or 1)");
+				return cli_bad_opt(name, "--event", r < 0 ? NULL : val,
+				                   "N=LEVEL, N 1-31, LEVEL 0 or 1");
 			memcpy(num, val, (size_t)(eq - val));
 			num[eq - val] = 0;
 			if (!cli_parse_u64(num, &n) || n < 1 || n > 31 || !cli_parse_u64(eq + 1, &lvl) || lvl > 1)
-				return cli_usage_error(name, "--event needs N=LEVEL (N 1-31, LEVEL 0 or 1)");
+				return cli_bad_opt(name, "--event", val, "N=LEVEL, N 1-31, LEVEL 0 or 1");
 			o->ev_mask |= 1u << n;
 			o->ev_level = (o->ev_level & ~(1u << n)) | ((uint32_t)lvl << n);
 		} else if (!strcmp(argv[i], "--json") && strcmp(o->sub, "as")) {
@@ -141,10 +143,10 @@ static void put_hex_bytes(FILE *f, const uint8_t *b, size_t n)
 static int do_dis(const struct opts *o)
 {
 	size_t len;
-	const char *err;
-	uint8_t *code = cli_read_file(o->file, &len, &err);
-	if (!code)
-		return cli_error(EXIT_USAGE, "hwsq dis", "%s: %s", o->file, err);
+	uint8_t *code;
+	int rc = cli_read_input("hwsq dis", o->file, &code, &len);
+	if (rc)
+		return rc;
 	nvm_hwsq_dis *d = malloc(sizeof(*d));
 	if (!d) {
 		free(code);
@@ -185,10 +187,10 @@ static int do_dis(const struct opts *o)
 
 static int assemble_file(const struct opts *o, uint8_t *out, size_t *n, char **src_out, size_t *srclen)
 {
-	const char *err;
-	uint8_t *src = cli_read_file(o->file, srclen, &err);
-	if (!src)
-		return cli_error(EXIT_USAGE, o->sub[0] == 'a' ? "hwsq as" : "hwsq run", "%s: %s", o->file, err);
+	uint8_t *src;
+	int rc = cli_read_input(o->sub[0] == 'a' ? "hwsq as" : "hwsq run", o->file, &src, srclen);
+	if (rc)
+		return rc;
 	nvm_hwsq_asm_error e;
 	nvm_status st = nvm_hwsq_assemble(o->variant, (const char *)src, *srclen, out, 0x200, n, &e);
 	if (st) {
@@ -323,10 +325,10 @@ static int do_run(const struct opts *o)
 		if (rc)
 			return rc;
 	} else {
-		const char *err;
-		uint8_t *bin = cli_read_file(o->file, &n, &err);
-		if (!bin)
-			return cli_error(EXIT_USAGE, "hwsq run", "%s: %s", o->file, err);
+		uint8_t *bin;
+		int rc = cli_read_input("hwsq run", o->file, &bin, &n);
+		if (rc)
+			return rc;
 		if (n > size) {
 			free(bin);
 			return cli_error(EXIT_FAIL, "hwsq run", "%s: %zu bytes do not fit the %s code RAM (0x%x bytes)",
@@ -345,8 +347,8 @@ static int do_run(const struct opts *o)
 	if (at < 0)
 		at = 0;
 	if ((uint32_t)at >= size)
-		return cli_error(EXIT_FAIL, "hwsq run", "--at 0x%lx is outside the %s code RAM (0x%x bytes)", at,
-		                 nvm_hwsq_variant_name(o->variant), size);
+		return cli_usage_error("hwsq run", "--at 0x%lx is outside the %s code RAM (0x%x bytes)", at,
+		                       nvm_hwsq_variant_name(o->variant), size);
 
 	nvm_gpu *gpu;
 	nvm_config cfg = { .chip = nvm_hwsq_variant_chip(o->variant), .vram_size = 1u << 20, .sysmem_size = 1u << 20 };
@@ -438,12 +440,12 @@ static int do_run(const struct opts *o)
 
 int cmd_hwsq(int argc, char **argv)
 {
-	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		hwsq_help();
-		return argc < 2 ? EXIT_USAGE : EXIT_OK;
+	if (argc < 2) {
+		hwsq_help(stderr);
+		return EXIT_USAGE;
 	}
 	if (cli_wants_help(argc, argv)) {
-		hwsq_help();
+		hwsq_help(stdout);
 		return EXIT_OK;
 	}
 	if (strcmp(argv[1], "dis") && strcmp(argv[1], "as") && strcmp(argv[1], "run"))

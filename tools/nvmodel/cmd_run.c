@@ -72,30 +72,26 @@ static int scenario_main(const char *cmd, int argc, char **argv)
 			break;
 		} else if ((r = cli_opt(argc, argv, &i, "--chip", &val))) {
 			if (r < 0)
-				return cli_usage_error(cmd, "--chip needs a chip name");
+				return cli_bad_opt(cmd, "--chip", NULL, "a chip name");
 			if (!nvm_chip_find(val))
 				return cli_usage_error(cmd, "unknown chip '%s' (see 'nvmodel chips')", val);
 			o.default_chip = val;
 		} else if ((r = cli_opt(argc, argv, &i, "--trace", &val))) {
 			if (r < 0 || !*val)
-				return cli_usage_error(cmd, "--trace needs an output file");
+				return cli_bad_opt(cmd, "--trace", NULL, "an output file");
 			trace_path = val;
 		} else if ((r = cli_opt(argc, argv, &i, "--mem-budget", &val))) {
-			if (r < 0)
-				return cli_usage_error(cmd, "--mem-budget needs a size");
-			if (!cli_parse_u64(val, &o.mem_budget) || !o.mem_budget)
-				return cli_usage_error(
-				        cmd, "--mem-budget: bad size '%s' (bytes, or with a K/M/G/T suffix)", val);
+			if (r < 0 || !cli_parse_u64(val, &o.mem_budget) || !o.mem_budget)
+				return cli_bad_opt(cmd, "--mem-budget", r < 0 ? NULL : val,
+				                   "a size in bytes, K/M/G/T suffix allowed");
 		} else if ((r = cli_opt(argc, argv, &i, "--seed", &val))) {
-			if (r < 0)
-				return cli_usage_error(cmd, "--seed needs a number");
-			if (!cli_parse_u64(val, &o.seed) || o.seed > (uint64_t)INT64_MAX)
-				return cli_usage_error(cmd, "--seed: bad number '%s' (0 to 2^63-1)", val);
+			if (r < 0 || !cli_parse_u64(val, &o.seed) || o.seed > (uint64_t)INT64_MAX)
+				return cli_bad_opt(cmd, "--seed", r < 0 ? NULL : val, "a number from 0 to 2^63-1");
 		} else if (!strcmp(argv[i], "--sandbox")) {
 			o.sandbox = 1;
 		} else if (!demo && (r = cli_opt(argc, argv, &i, "--max-steps", &val))) {
 			if (r < 0 || !cli_parse_u64(val, &o.max_steps) || !o.max_steps)
-				return cli_usage_error(cmd, "--max-steps needs a positive number");
+				return cli_bad_opt(cmd, "--max-steps", r < 0 ? NULL : val, "a positive number");
 		} else if (!strcmp(argv[i], "--json")) {
 			json = true;
 		} else if (argv[i][0] == '-' && argv[i][1]) {

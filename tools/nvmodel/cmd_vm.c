@@ -79,7 +79,7 @@ static int parse_opts(const char *cmd, int argc, char **argv, struct vm_opts *o,
 		    (walk && (r = cli_opt(argc, argv, &i, "--access", &o->access_s))) ||
 		    (!walk && (r = cli_opt(argc, argv, &i, "--max-entries", &o->max_s)))) {
 			if (r < 0)
-				return cli_usage_error(cmd, "%s needs a value", argv[i]);
+				return cli_bad_opt(cmd, argv[i], NULL, "a value");
 			continue;
 		}
 		if (!strcmp(argv[i], "--json"))
@@ -101,14 +101,14 @@ static int parse_opts(const char *cmd, int argc, char **argv, struct vm_opts *o,
 		if (!o->va_s)
 			return cli_usage_error(cmd, "--va VA is required");
 		if (!cli_parse_u64(o->va_s, &o->va))
-			return cli_usage_error(cmd, "bad --va '%s'", o->va_s);
+			return cli_bad_opt(cmd, "--va", o->va_s, "a virtual address");
 		o->access = NVM_MMU_READ;
 		if (o->access_s && nvm_mmu_parse_access(o->access_s, &o->access))
-			return cli_usage_error(cmd, "bad --access '%s' (read, write, atomic, prefetch)", o->access_s);
+			return cli_bad_opt(cmd, "--access", o->access_s, "read, write, atomic or prefetch");
 	} else {
 		o->max_entries = DEFAULT_MAX_ENTRIES;
 		if (o->max_s && (!cli_parse_u64(o->max_s, &o->max_entries) || !o->max_entries))
-			return cli_usage_error(cmd, "bad --max-entries '%s'", o->max_s);
+			return cli_bad_opt(cmd, "--max-entries", o->max_s, "a positive number");
 	}
 	if (o->json && o->dot)
 		return cli_usage_error(cmd, "--json and --dot exclude each other");
@@ -137,22 +137,19 @@ static uint64_t round_page(size_t len)
 
 static int open_images(const char *cmd, const struct vm_opts *o, nvm_gpu **gpu)
 {
-	const char *err;
 	size_t vlen = 0, slen = 0;
-	uint8_t *v = cli_read_file(o->vram, &vlen, &err);
-	if (!v)
-		return cli_error(EXIT_USAGE, cmd, "%s: %s", o->vram, err);
-	uint8_t *s = NULL;
-	if (o->sysmem) {
-		s = cli_read_file(o->sysmem, &slen, &err);
-		if (!s) {
-			free(v);
-			return cli_error(EXIT_USAGE, cmd, "%s: %s", o->sysmem, err);
-		}
+	uint8_t *v, *s = NULL;
+	if (o->sysmem && !strcmp(o->vram, "-") && !strcmp(o->sysmem, "-"))
+		return cli_usage_error(cmd, "--vram and --sysmem cannot both be standard input");
+	int rc = cli_read_input(cmd, o->vram, &v, &vlen);
+	if (rc)
+		return rc;
+	if (o->sysmem && (rc = cli_read_input(cmd, o->sysmem, &s, &slen))) {
+		free(v);
+		return rc;
 	}
 	nvm_config cfg = { .chip = "gv100", .vram_size = round_page(vlen), .sysmem_size = round_page(slen) };
 	const nvm_chip_info *ci = nvm_chip_find("gv100");
-	int rc = 0;
 	if (cfg.vram_size > ci->vram_max || cfg.sysmem_size > ci->sysmem_max)
 		rc = cli_error(EXIT_USAGE, cmd, "memory image too large for gv100");
 	else if (nvm_open(&cfg, gpu))
@@ -397,6 +394,18 @@ static int vm_dump(int argc, char **argv)
 	nvm_gpu *gpu = NULL;
 	if ((rc = open_images(cmd, &o, &gpu)))
 		return rc;
+	/* A root outside the image would read as an empty tree: say so, as
+	 * vm walk does. */
+	nvm_aperture ap = o.pdb_target == NVM_MMU_PDB_VID ? NVM_AP_VRAM : NVM_AP_SYSMEM;
+	const char *image = ap == NVM_AP_VRAM ? o.vram : o.sysmem;
+	uint64_t size = image ? nvm_mem_size(gpu, ap) : 0;
+	if (o.pdb >= size || size - o.pdb < 4096) {
+		nvm_close(gpu);
+		if (!image)
+			return cli_error(EXIT_FAIL, cmd, "the PDB is in system memory but no --sysmem image was given");
+		return cli_error(EXIT_FAIL, cmd, "PDB %s is outside the %s image %s (0x%llx bytes)", o.pdb_s,
+		                 nvm_aperture_name(ap), image, (unsigned long long)size);
+	}
 	struct dump_state d = { &o, false, { 0 }, 0, 0 };
 	nvm_mmu_enum_ops ops = { o.dot ? NULL : dump_map, o.dot ? dump_edge : NULL, &d };
 	if (o.dot)
