@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "hexwords.h"
 #include "outfile.h"
 #include "nvmodel/nvmodel.h"
 #include "nvmodel/pushbuf.h"
@@ -76,67 +77,20 @@ static void out_to_stdout(void *ctx, const char *s, size_t n)
 	fwrite(s, 1, n, stdout);
 }
 
-/* Parses hex text into words. Returns NULL on error (message printed). */
+/* Parses hex text into words (hexwords.c). Returns NULL on error (message
+ * printed). */
 static uint32_t *parse_hex(const char *cmd, const char *path, const uint8_t *buf, size_t len, size_t *nout)
 {
-	size_t cap = 1024, n = 0;
-	uint32_t *w = malloc(cap * sizeof(*w));
-	unsigned line = 1;
-	size_t i = 0;
-	while (w && i < len) {
-		uint8_t c = buf[i];
-		if (c == '\n')
-			line++;
-		if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == ',') {
-			i++;
-			continue;
-		}
-		size_t start = i;
-		while (i < len &&
-		       !(buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r' || buf[i] == '\n' || buf[i] == ','))
-			i++;
-		size_t tl = i - start;
-		const uint8_t *t = buf + start;
-		if (tl >= 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
-			t += 2;
-			tl -= 2;
-		}
-		uint32_t v = 0;
-		bool ok = tl >= 1 && tl <= 8;
-		for (size_t k = 0; ok && k < tl; k++) {
-			uint8_t d = t[k];
-			if (d >= '0' && d <= '9')
-				v = v << 4 | (uint32_t)(d - '0');
-			else if (d >= 'a' && d <= 'f')
-				v = v << 4 | (uint32_t)(d - 'a' + 10);
-			else if (d >= 'A' && d <= 'F')
-				v = v << 4 | (uint32_t)(d - 'A' + 10);
-			else
-				ok = false;
-		}
-		if (!ok) {
-			size_t show = i - start > 40 ? 40 : i - start;
-			cli_error(EXIT_USAGE, cmd, "%s:%u: bad hex word '%.*s'", path, line, (int)show,
-			          (const char *)buf + start);
-			free(w);
-			return NULL;
-		}
-		if (n == cap) {
-			uint32_t *nw = realloc(w, (cap *= 2) * sizeof(*w));
-			if (!nw)
-				free(w);
-			w = nw;
-			if (!w)
-				break;
-		}
-		w[n++] = v;
-	}
-	if (!w) {
+	uint32_t *w;
+	struct hex_error e;
+	if (hex_words(buf, len, &w, nout, &e))
+		return w;
+	if (e.oom)
 		cli_error(EXIT_INTERNAL, cmd, "out of memory");
-		return NULL;
-	}
-	*nout = n;
-	return w;
+	else
+		cli_error(EXIT_USAGE, cmd, "%s:%u: bad hex word '%.*s'", path, e.line, (int)e.len,
+		          (const char *)buf + e.at);
+	return NULL;
 }
 
 /* Loads FILE as words, applying --offset/--length in units of `unit` words.

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "image.h"
 #include "nvmodel/mmu.h"
 #include "nvmodel/nvmodel.h"
 
@@ -115,26 +116,6 @@ static int parse_opts(const char *cmd, int argc, char **argv, struct vm_opts *o,
 	return 0;
 }
 
-/* Loads an image into an aperture, skipping zero pages (memory stays sparse). */
-static int load_image(const char *cmd, nvm_gpu *gpu, nvm_aperture ap, const uint8_t *data, size_t len)
-{
-	static const uint8_t zero[4096];
-	for (size_t off = 0; off < len; off += 4096) {
-		size_t n = len - off < 4096 ? len - off : 4096;
-		if (!memcmp(data + off, zero, n))
-			continue;
-		if (nvm_mem_write(gpu, ap, off, data + off, n))
-			return cli_error(EXIT_INTERNAL, cmd, "cannot load the memory image");
-	}
-	return 0;
-}
-
-static uint64_t round_page(size_t len)
-{
-	uint64_t r = ((uint64_t)len + 4095) & ~4095ull;
-	return r ? r : 4096;
-}
-
 static int open_images(const char *cmd, const struct vm_opts *o, nvm_gpu **gpu)
 {
 	size_t vlen = 0, slen = 0;
@@ -148,21 +129,14 @@ static int open_images(const char *cmd, const struct vm_opts *o, nvm_gpu **gpu)
 		free(v);
 		return rc;
 	}
-	nvm_config cfg = { .chip = "gv100", .vram_size = round_page(vlen), .sysmem_size = round_page(slen) };
-	const nvm_chip_info *ci = nvm_chip_find("gv100");
-	if (cfg.vram_size > ci->vram_max || cfg.sysmem_size > ci->sysmem_max)
-		rc = cli_error(EXIT_USAGE, cmd, "memory image too large for gv100");
-	else if (nvm_open(&cfg, gpu))
-		rc = cli_error(EXIT_INTERNAL, cmd, "cannot create the GPU");
-	else if (load_image(cmd, *gpu, NVM_AP_VRAM, v, vlen) || (s && load_image(cmd, *gpu, NVM_AP_SYSMEM, s, slen)))
-		rc = EXIT_INTERNAL;
+	nvm_status st = image_open("gv100", v, vlen, s, slen, gpu);
 	free(v);
 	free(s);
-	if (rc && *gpu) {
-		nvm_close(*gpu);
-		*gpu = NULL;
-	}
-	return rc;
+	if (st == NVM_ERR_RANGE)
+		return cli_error(EXIT_USAGE, cmd, "memory image too large for gv100");
+	if (st)
+		return cli_error(EXIT_INTERNAL, cmd, "cannot load the memory images: %s", nvm_status_str(st));
+	return EXIT_OK;
 }
 
 static const char *pde_ap_name(unsigned a)
