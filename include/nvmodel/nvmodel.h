@@ -50,7 +50,7 @@ const char *nvm_version(void);
 /* Per-chip facts a user may want to see. Chip profiles are const data. */
 typedef struct nvm_chip_info {
 	const char *name;    /* "gv100", "g80", "nv04", ... */
-	const char *family;  /* "NV04", "G80", "GV100" */
+	const char *family;  /* envytools' family: "NV04", "NV10", "NV40", "G80", "GV100" */
 	uint32_t boot_0;     /* what PMC_BOOT_0 reads */
 	uint64_t vram_max;   /* largest VRAM the profile accepts, bytes */
 	uint64_t sysmem_max; /* largest system memory, bytes */

@@ -619,6 +619,13 @@ static int l_reg_name(lua_State *L)
 	return 1;
 }
 
+static int l_mem_size(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	lua_pushinteger(L, (lua_Integer)nvm_mem_size(gpu, scn_checkaperture(L, 2)));
+	return 1;
+}
+
 static int l_mem_pages(lua_State *L)
 {
 	nvm_gpu *gpu = scn_checkgpu(L, 1);
@@ -652,6 +659,7 @@ static const luaL_Reg core_methods[] = {
 	{ "intr", l_intr },
 	{ "idle", l_idle },
 	{ "reg_name", l_reg_name },
+	{ "mem_size", l_mem_size },
 	{ "mem_pages", l_mem_pages },
 	{ "event_count", l_event_count },
 	{ NULL, NULL },
@@ -704,10 +712,12 @@ static int l_open(lua_State *L)
 	if (st == NVM_ERR_CHIP)
 		luaL_error(L, "open: unknown chip '%s' (see `nvmodel chips`)", cfg.chip);
 	if (st) {
-		const nvm_chip_info *ci = nvm_chip_find(cfg.chip);
-		scn_error(L, "open: %s (chip %s: vram up to 0x%llx, sysmem up to 0x%llx, 4 KiB multiples)",
-		          nvm_status_str(st), cfg.chip ? cfg.chip : NVM_DEFAULT_CHIP,
-		          (unsigned long long)(ci ? ci->vram_max : 0), (unsigned long long)(ci ? ci->sysmem_max : 0));
+		const nvm_chip_info *ci = nvm_chip_find(cfg.chip ? cfg.chip : NVM_DEFAULT_CHIP);
+		const char *what = st == NVM_ERR_RANGE   ? "a size is larger than the chip has"
+		                   : st == NVM_ERR_ALIGN ? "sizes must be multiples of 4 KiB"
+		                                         : nvm_status_str(st);
+		scn_error(L, "open: %s (chip %s: vram up to 0x%llx, sysmem up to 0x%llx, 4 KiB multiples)", what,
+		          ci->name, (unsigned long long)ci->vram_max, (unsigned long long)ci->sysmem_max);
 	}
 	g->closed = false;
 	g->index = S->gpus++;
@@ -726,6 +736,32 @@ static int l_chips(lua_State *L)
 		lua_pushstring(L, nvm_chip_get(i)->name);
 		lua_rawseti(L, -2, (lua_Integer)i + 1);
 	}
+	return 1;
+}
+
+/* nvmodel.chip_info(name) -> {name, family, boot_0, vram_max, sysmem_max,
+ * blocks}, or nil for an unknown chip. */
+static int l_chip_info(lua_State *L)
+{
+	const nvm_chip_info *c = nvm_chip_find(luaL_checkstring(L, 1));
+	if (!c) {
+		lua_pushnil(L);
+		return 1;
+	}
+	lua_createtable(L, 0, 6);
+	lua_pushstring(L, c->name);
+	lua_setfield(L, -2, "name");
+	lua_pushstring(L, c->family);
+	lua_setfield(L, -2, "family");
+	lua_pushinteger(L, c->boot_0);
+	lua_setfield(L, -2, "boot_0");
+	lua_pushinteger(L, (lua_Integer)c->vram_max);
+	lua_setfield(L, -2, "vram_max");
+	lua_pushinteger(L, (lua_Integer)c->sysmem_max);
+	lua_setfield(L, -2, "sysmem_max");
+	lua_pushstring(L, c->blocks);
+	lua_setfield(L, -2, "blocks");
+	scn_record(L);
 	return 1;
 }
 
@@ -762,6 +798,7 @@ static int l_print(lua_State *L)
 static const luaL_Reg module_funcs[] = {
 	{ "open", l_open },
 	{ "chips", l_chips },
+	{ "chip_info", l_chip_info },
 	{ NULL, NULL },
 };
 
