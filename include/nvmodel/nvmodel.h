@@ -190,7 +190,8 @@ typedef enum nvm_event_type {
 	NVM_EV_UNMODELLED,      /* access to something the model does not implement */
 	NVM_EV_INTERRUPT,       /* the PMC interrupt output changed level */
 	NVM_EV_FAULT,           /* an MMU fault was reported */
-	NVM_EV_METHOD,          /* a method reached an engine */
+	NVM_EV_METHOD,          /* a method reached an engine (reserved: no block emits it
+	                         * yet; the Volta Host, in progress, will) */
 	NVM_EV_MMIO,            /* a BAR0 register write (trace) */
 	NVM_EV_TRACE,           /* anything else worth a line in a trace */
 	NVM_EV_COUNT
