@@ -3,8 +3,8 @@
  * a new row here (and, if it needs one, a new variant table in its block);
  * there is no #ifdef per generation anywhere.
  *
- * Families are envytools' (hw/intro): NV04, NV10 (Celsius: NV10, NV11, NV17),
- * NV40 (Curie), G80 (Tesla), GV100 (Volta).
+ * UNVERIFIED: families are envytools' grouping (hw/intro): NV04, NV10
+ * (Celsius: NV10, NV11, NV17), NV40 (Curie), G80 (Tesla), GV100 (Volta).
  *
  * PMC_BOOT_0 values follow envytools pmc.rst "Card identification": NV04
  * uses the pmc-id-nv4 layout (architecture 4 in bits 15:12), NV10+ carry the

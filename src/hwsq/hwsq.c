@@ -330,7 +330,8 @@ static void span_add(struct ip_span *sp, unsigned s, uint32_t ip)
 
 /* The run budget ran out while the sequencer still had work: it is what
  * keeps the run from ending, so say where it spins. The engine resumes
- * from the same place in the next run. */
+ * from the same place in the next run. UNVERIFIED: hardware would spin for
+ * ever; stopping and reporting is the model's (docs/fidelity.md). */
 static void report_spin(struct hwsq *h)
 {
 	const struct ip_span *sp = &h->span;
