@@ -498,6 +498,9 @@ static int l_run(lua_State *L)
 		}
 		lua_pop(L, 3);
 	}
+	uint64_t cap = g->S->opts->run_budget;
+	if (cap && (!o.max_events || o.max_events > cap))
+		o.max_events = cap;
 	if (g->closed) /* by a metamethod of the options table */
 		luaL_error(L, "gpu object is closed");
 	if (g->running)

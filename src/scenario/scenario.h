@@ -28,6 +28,7 @@ struct scn_opts {
 	uint64_t mem_limit;  /* bytes for the Lua heap; 0 = default (1 GiB) */
 	uint64_t mem_budget; /* simulated memory of all the script's GPUs together; 0 = default (SCN_MEM_BUDGET) */
 	int max_gpus;        /* GPUs open at once; 0 = default (SCN_MAX_GPUS) */
+	uint64_t run_budget; /* upper bound on the work budget of every gpu:run; 0 = the library's default */
 	int sandbox;         /* untrusted scripts: no io, os, package, debug, dofile, loadfile */
 	uint64_t seed;       /* math.randomseed at the start: math.random is reproducible */
 	const char **argv;   /* script arguments, exposed as the global `arg` */

@@ -82,13 +82,27 @@ static void sandbox_drops_io_os_package_debug(void **state)
 	assert_true(res.ok);
 }
 
+/* run_budget caps every run's work budget, also one a script asks for. */
+static void run_budget_caps_runs(void **state)
+{
+	(void)state;
+	struct scn_opts o = { .run_budget = 1000 };
+	struct scn_result res;
+	run("local g = nvmodel.open{ chip = 'g80' }\n"
+	    "g:wr32(0x1098, 8)\ng:wr32(0x130c, 3)\n"
+	    "check(g:run{ ns = 1000000000, max_events = 1000000 } == 'hang')\n"
+	    "check(g:hwsq_state().instructions <= 1000)\n",
+	    &o, &res);
+	if (!res.ok)
+		fail_msg("%s", res.error);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(heap_exhaustion_has_a_position),
-		cmocka_unit_test(one_huge_allocation_names_the_file),
-		cmocka_unit_test(random_follows_the_seed),
-		cmocka_unit_test(sandbox_drops_io_os_package_debug),
+		cmocka_unit_test(heap_exhaustion_has_a_position), cmocka_unit_test(one_huge_allocation_names_the_file),
+		cmocka_unit_test(random_follows_the_seed),        cmocka_unit_test(sandbox_drops_io_os_package_debug),
+		cmocka_unit_test(run_budget_caps_runs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
