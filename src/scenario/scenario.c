@@ -924,12 +924,12 @@ void scn_run_file(const char *path, const struct scn_opts *opts, struct scn_resu
 			cap *= 2;
 		}
 	}
-	int err = ferror(f);
+	int err = ferror(f) ? (errno ? errno : EIO) : 0; /* EISDIR for a directory */
 	if (!is_stdin)
 		fclose(f);
 	if (!buf || err) {
 		snprintf(res->error, sizeof(res->error), "%s: cannot read: %s", path,
-		         buf ? strerror(EIO) : "file too large (64 MiB limit)");
+		         buf ? strerror(err) : "file too large (64 MiB limit)");
 		res->io_error = 1;
 		free(buf);
 		return;

@@ -98,6 +98,10 @@ for c in "pb decode" "pb check" "pb gpfifo" "pb asm" "fault decode" "hwsq dis" "
 done
 row 2 err 'empty input' hwsq as "$tmp/empty" --variant g80 -o "$tmp/x.bin"
 
+# --- an input that cannot be read (a directory): exit 2 with the reason
+row 2 err 'tests: cannot read: Is a directory' run tests
+row 2 err 'tests: Is a directory' pb decode tests
+
 # --- an unwritable output: exit 3 before any work (nothing on stdout)
 STDOUT_EMPTY=1 row 3 err 'cannot write' run "$tmp/ok.lua" --trace "$tmp/no/dir/t.json"
 STDOUT_EMPTY=1 row 3 err 'cannot write' demo --trace "$tmp/no/dir/t.json"
