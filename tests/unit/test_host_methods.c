@@ -139,11 +139,8 @@ static void yield_tsg(void **state)
 {
 	(void)state;
 	struct env e;
-	env_init(&e);
-	struct env_chan *a = env_chan(&e, 0, 1), *b = env_chan(&e, 1, 2);
-	struct env_chan *both[] = { a, b };
-	env_submit_tsg(&e, 0, 3, both, 2);
-	env_run(&e, 100000);
+	struct env_chan *a, *b;
+	env_tsg_pair(&e, 3, 1, 2, &a, &b);
 	uint32_t pa_[] = { HDR_INC(0, 0x200, 1), 1, HDR_INC(0, 0x80, 1), 3, HDR_INC(0, 0x200, 1), 2 };
 	uint32_t pb_[] = { HDR_INC(0, 0x204, 1), 9 };
 	env_push(&e, a, pa_, 6);
