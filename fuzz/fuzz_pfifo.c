@@ -26,24 +26,6 @@
 #define SEM     0x300000u
 #define NCH     4u
 
-struct in {
-	const uint8_t *p;
-	size_t n;
-};
-
-static uint32_t take(struct in *in, unsigned bytes)
-{
-	uint32_t v = 0;
-	for (unsigned i = 0; i < bytes; i++) {
-		v |= (uint32_t)(in->n ? *in->p : 0) << (8 * i);
-		if (in->n) {
-			in->p++;
-			in->n--;
-		}
-	}
-	return v;
-}
-
 static const char *const chips[] = { "nv04", "nv10", "nv11", "nv17", "nv40", "nv41" };
 
 struct fz {
@@ -128,8 +110,8 @@ static uint32_t reg_addr(uint32_t sel)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct in in = { data, size };
-	const char *chip = chips[take(&in, 1) % 6];
+	struct fz_in in = { data, size };
+	const char *chip = chips[fz_take(&in, 1) % 6];
 	nvm_config cfg = { .chip = chip, .vram_size = 4u << 20, .sysmem_size = 2u << 20, .mem_budget = 8u << 20 };
 	struct fz z = { 0 };
 	if (nvm_open(&cfg, &z.g))
@@ -141,23 +123,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	skeleton(&z, chip);
 	nvm_run_opts run = { .ns = 20000, .flags = NVM_RUN_UNTIL_IDLE, .max_events = 20000 };
 	for (unsigned ops = 0; in.n && ops < 64; ops++) {
-		switch (take(&in, 1) & 7) {
+		switch (fz_take(&in, 1) & 7) {
 		case 0: {
-			uint32_t a = take(&in, 3) & 0xfffff, v = take(&in, 4);
+			uint32_t a = fz_take(&in, 3) & 0xfffff, v = fz_take(&in, 4);
 			ri(&z, a, v);
 			break;
 		}
 		case 1: {
-			uint32_t sel = take(&in, 1), v = take(&in, 4);
+			uint32_t sel = fz_take(&in, 1), v = fz_take(&in, 4);
 			nvm_reg_write(z.g, reg_addr(sel), v);
 			break;
 		}
 		case 2: {
-			uint32_t c = take(&in, 1) % NCH, n = take(&in, 1);
+			uint32_t c = fz_take(&in, 1) % NCH, n = fz_take(&in, 1);
 			for (uint32_t i = 0; i < n; i++) {
 				if (z.put[c] + 4 > 0xfff0)
 					z.put[c] = 0;
-				nvm_mem_wr32(z.g, NVM_AP_SYSMEM, PB_BASE + c * 0x10000 + z.put[c], take(&in, 4));
+				nvm_mem_wr32(z.g, NVM_AP_SYSMEM, PB_BASE + c * 0x10000 + z.put[c], fz_take(&in, 4));
 				z.put[c] += 4;
 			}
 			nvm_reg_write(z.g, (z.nv40 ? 0xc00000u + c * 0x1000 : 0x800000u + c * 0x10000) + 0x40,
@@ -165,11 +147,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		}
 		case 3:
-			run.ns = (uint64_t)take(&in, 2) * 16;
+			run.ns = (uint64_t)fz_take(&in, 2) * 16;
 			nvm_run(z.g, &run);
 			break;
 		case 4: {
-			uint32_t off = take(&in, 3) % (NCH * 0x10000), v = take(&in, 4), sz = take(&in, 1) % 3;
+			uint32_t off = fz_take(&in, 3) % (NCH * 0x10000), v = fz_take(&in, 4), sz = fz_take(&in, 1) % 3;
 			nvm_pfifo_user_write(z.g, 0x800000 + off, v, sz == 0 ? 4 : sz);
 			break;
 		}
@@ -181,9 +163,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			nvm_reg_write(z.g, 0x3250, 1);
 			nvm_reg_write(z.g, 0x2100, 0xffffffffu);
 			break;
-		case 6: nvm_mem_wr32(z.g, NVM_AP_VRAM, SEM + (take(&in, 1) & 0x3f) * 4, take(&in, 4)); break;
+		case 6: nvm_mem_wr32(z.g, NVM_AP_VRAM, SEM + (fz_take(&in, 1) & 0x3f) * 4, fz_take(&in, 4)); break;
 		default: {
-			uint32_t i = take(&in, 2) & 0x1ff, a = take(&in, 4), d = take(&in, 4);
+			uint32_t i = fz_take(&in, 2) & 0x1ff, a = fz_take(&in, 4), d = fz_take(&in, 4);
 			uint32_t base = z.nv40 ? 0x90000u : 0x3800u;
 			nvm_reg_write(z.g, base + (i & (z.nv40 ? 0x1ff : 0xff)) * 8, a);
 			nvm_reg_write(z.g, base + (i & (z.nv40 ? 0x1ff : 0xff)) * 8 + 4, d);

@@ -3,6 +3,9 @@
  * a new row here (and, if it needs one, a new variant table in its block);
  * there is no #ifdef per generation anywhere.
  *
+ * UNVERIFIED: families are envytools' grouping (hw/intro): NV04, NV10
+ * (Celsius: NV10, NV11, NV17), NV40 (Curie), G80 (Tesla), GV100 (Volta).
+ *
  * PMC_BOOT_0 values follow envytools pmc.rst "Card identification": NV04
  * uses the pmc-id-nv4 layout (architecture 4 in bits 15:12), NV10+ carry the
  * GPU id in bits 27:20, and GV100 the ARCHITECTURE 28:24 = 0x14 field of
@@ -56,19 +59,19 @@ static const struct chip chips[] = {
 	{ { "nv04", "NV04", 0x20004000u, MiB(16), GiB(4), "pmc ptimer pfifo" },
 	  PMC_NV04,
 	  { CORE_BLOCKS, PFIFO(pfifo_nv04) } },
-	{ { "nv10", "NV04", 0x010000a1u, MiB(128), GiB(4), "pmc ptimer pfifo" },
+	{ { "nv10", "NV10", 0x010000a1u, MiB(128), GiB(4), "pmc ptimer pfifo" },
 	  PMC_NV04,
 	  { CORE_BLOCKS, PFIFO(pfifo_nv10) } },
-	{ { "nv11", "NV04", 0x011000a1u, MiB(128), GiB(4), "pmc ptimer pfifo" },
+	{ { "nv11", "NV10", 0x011000a1u, MiB(128), GiB(4), "pmc ptimer pfifo" },
 	  PMC_NV04,
 	  { CORE_BLOCKS, PFIFO(pfifo_nv11) } },
-	{ { "nv17", "NV04", 0x017000a1u, MiB(128), GiB(4), "pmc ptimer hwsq pfifo" },
+	{ { "nv17", "NV10", 0x017000a1u, MiB(128), GiB(4), "pmc ptimer hwsq pfifo" },
 	  PMC_NV04,
 	  { HWSQ_BLOCKS(hwsq_var_nv17), PFIFO(pfifo_nv17) } },
-	{ { "nv40", "NV04", 0x040000a1u, MiB(512), GiB(4), "pmc ptimer hwsq pfifo" },
+	{ { "nv40", "NV40", 0x040000a1u, MiB(512), GiB(4), "pmc ptimer hwsq pfifo" },
 	  PMC_NV04,
 	  { HWSQ_BLOCKS(hwsq_var_nv40), PFIFO(pfifo_nv40) } },
-	{ { "nv41", "NV04", 0x041000a1u, MiB(512), GiB(4), "pmc ptimer hwsq pfifo" },
+	{ { "nv41", "NV40", 0x041000a1u, MiB(512), GiB(4), "pmc ptimer hwsq pfifo" },
 	  PMC_NV04,
 	  { HWSQ_BLOCKS(hwsq_var_nv41), PFIFO(pfifo_nv41) } },
 	{ { "g80", "G80", 0x050000a2u, GiB(4), TiB(1), "pmc ptimer hwsq" }, PMC_NV04, { HWSQ_BLOCKS(hwsq_var_g80) } },

@@ -1,7 +1,6 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "trace.h"
@@ -9,15 +8,9 @@
 int trace_open(struct trace_writer *t, const char *path)
 {
 	memset(t, 0, sizeof(*t));
-	size_t n = strlen(path) + 16;
-	t->path = strdup(path);
-	t->tmp_path = malloc(n);
-	if (!t->path || !t->tmp_path)
+	if (out_open(&t->out, path))
 		return -1;
-	snprintf(t->tmp_path, n, "%s.tmp%ld", path, (long)getpid());
-	t->f = fopen(t->tmp_path, "w");
-	if (!t->f)
-		return -1;
+	t->f = t->out.f;
 	fputs("{\"displayTimeUnit\": \"ns\", \"traceEvents\": [\n", t->f);
 	return 0;
 }
@@ -104,28 +97,15 @@ void trace_event(void *user, int gpu_index, const nvm_event *ev)
 
 int trace_finish(struct trace_writer *t)
 {
-	int rc = -1;
-	if (t->f) {
-		fputs("\n]}\n", t->f);
-		rc = fclose(t->f) == 0 && rename(t->tmp_path, t->path) == 0 ? 0 : -1;
-		t->f = NULL;
-	}
-	if (rc)
-		unlink(t->tmp_path);
-	free(t->path);
-	free(t->tmp_path);
-	t->path = t->tmp_path = NULL;
-	return rc;
+	if (!t->f)
+		return -1;
+	fputs("\n]}\n", t->f);
+	t->f = NULL;
+	return out_commit(&t->out);
 }
 
 void trace_abort(struct trace_writer *t)
 {
-	if (t->f) {
-		fclose(t->f);
-		t->f = NULL;
-		unlink(t->tmp_path);
-	}
-	free(t->path);
-	free(t->tmp_path);
-	t->path = t->tmp_path = NULL;
+	t->f = NULL;
+	out_abort(&t->out);
 }
