@@ -452,6 +452,62 @@ static void channels_take_turns(void **state)
 	pe_fini(&e);
 }
 
+/* A channel switched out in the middle of a long method sequence carries
+ * it in RAMFC DMA_STATE (METHOD, SUBCHANNEL, METHOD_COUNT, NONINC) and
+ * goes on where it stopped; a channel whose MODE bit is set while CACHE1
+ * holds it becomes a DMA channel at once (PUSH1 MODE). */
+static void switch_inside_a_sequence(void **state)
+{
+	(void)state;
+	struct penv e;
+	pe_init(&e, "nv17");
+	uint32_t pbo = pe_dmaobj(&e, 0x3d, 2, 0, PE_PB, PE_PB + 0xfffff);
+	uint32_t gr = pe_grobj(&e, 0x99);
+	enum { N = 2000 };
+	static uint32_t w[N + 3];
+	for (uint32_t ch = 1; ch <= 2; ch++) {
+		pe_dma_channel(&e, ch, pbo, ch * 0x10000);
+		pe_ramht_add(&e, ch, 0x77, gr, 1);
+		w[0] = PB_INC(3, 0, 1);
+		w[1] = 0x77;
+		w[2] = PB_NINC(3, 0x400, N);
+		for (uint32_t i = 0; i < N; i++)
+			w[3 + i] = ch << 16 | i;
+		pe_pb(&e, ch * 0x10000, w, N + 3);
+	}
+	wr(e.gpu, 0x2044, 0x01000000u | 299u);
+	pe_put(&e, 1, 0x10000 + (N + 3) * 4);
+	pe_put(&e, 2, 0x20000 + (N + 3) * 4);
+	assert_string_equal(pe_run(&e, 100000000), "idle");
+	static nvm_host_method log[2 * N + 4];
+	size_t n = pe_log(&e, "pgraph", log, 2 * N + 4);
+	assert_int_equal(n, 2 * (N + 1));
+	uint32_t next[3] = { 0, 0, 0 };
+	unsigned turns = 0;
+	for (size_t i = 0; i < n; i++) {
+		turns += i && log[i].chid != log[i - 1].chid;
+		if (log[i].method != 0x400)
+			continue;
+		assert_int_equal(log[i].subch, 3);
+		assert_int_equal(log[i].data, log[i].chid << 16 | next[log[i].chid]);
+		next[log[i].chid]++;
+	}
+	assert_int_equal(next[1], N);
+	assert_int_equal(next[2], N);
+	assert_true(turns > 4);
+	pe_fini(&e);
+
+	/* MODE set for the channel CACHE1 holds */
+	pe_init(&e, "nv10");
+	pe_pio(&e, 5, 0, 0x0100, 1); /* channel 5 takes CACHE1 in PIO mode */
+	wr(e.gpu, PE_ENGINE, 1);
+	pe_run(&e, 100000);
+	assert_int_equal(rd(e.gpu, PE_PUSH1), 5);
+	wr(e.gpu, PE_MODE, 1u << 5);
+	assert_int_equal(rd(e.gpu, PE_PUSH1), 5u | 1u << 8);
+	pe_fini(&e);
+}
+
 /* NV10+ submits methods to the engine in pairs (seed 001): the same
  * pushbuffer takes less time than on NV04. */
 static void paired_submission_is_faster(void **state)
@@ -498,6 +554,7 @@ int main(void)
 		cmocka_unit_test(big_endian_fetch),
 		cmocka_unit_test(self_jump_is_a_hang),
 		cmocka_unit_test(channels_take_turns),
+		cmocka_unit_test(switch_inside_a_sequence),
 		cmocka_unit_test(paired_submission_is_faster),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
