@@ -838,11 +838,12 @@ static void pfifo_destroy(nvm_gpu *gpu, void *state)
 	free(f);
 }
 
+/* The slot of a register; for one this chip lacks, a scratch word of the
+ * block (written by shared code paths, never read for state). */
 static uint32_t *reg_slot(struct pfifo *f, uint32_t addr)
 {
-	static uint32_t dummy; /* a register this chip lacks: never used for state */
 	uint32_t *p = bus_reg(f->gpu, addr);
-	return p ? p : &dummy;
+	return p ? p : &f->absent;
 }
 
 static nvm_status pfifo_create(nvm_gpu *gpu, const void *data, void **state)
