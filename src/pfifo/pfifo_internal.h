@@ -240,7 +240,8 @@ struct pfifo {
 	uint32_t *r_intr, *r_intr_en, *r_push0, *r_push1, *r_put, *r_get, *r_pull0, *r_pull1, *r_caches, *r_mode;
 	uint32_t *r_dma_push, *r_dma_state, *r_dma_put, *r_dma_get, *r_dma_fetch, *r_dma_inst, *r_engine, *r_hash;
 	uint32_t *r_ref, *r_subr, *r_sem, *r_acq_value, *r_sli, *r_dcount, *r_jmp_shd, *r_rsvd_shd, *r_data_shd;
-	uint32_t absent; /* what r_* of a register this chip lacks points at */
+	uint32_t absent;   /* what r_* of a register this chip lacks points at */
+	uint32_t cls_none; /* the class slot of a channel number beyond nchan */
 	nvm_pfifo_stats stats;
 };
 

@@ -136,9 +136,8 @@ static void sem_error(struct pfifo *f, unsigned subtype, uint32_t a, uint32_t d,
  * UNVERIFIED: the bound classes are kept by the model, not in RAMIN. */
 static uint32_t *cls_slot(struct pfifo *f, uint32_t chid, uint32_t subch)
 {
-	static uint32_t none;
-	none = 0;
-	return chid < f->chip->nchan ? &f->cls[chid][subch & 7] : &none;
+	f->cls_none = 0;
+	return chid < f->chip->nchan ? &f->cls[chid][subch & 7] : &f->cls_none;
 }
 
 static unsigned subch_engine(const struct pfifo *f, uint32_t subch)
