@@ -122,7 +122,10 @@ local function basics()
   local NV_PTIMER_ALARM_0    = 0x009420
   local PMC_INTR_PTIMER      = 1 << 20
 
-  local gpu = nvmodel.open{ vram = "256M", sysmem = "1G" }
+  -- Memory sized from the chip: 256 MiB of VRAM and 1 GiB of system memory,
+  -- or what the chip has if that is less (nv04 has 16 MiB of VRAM).
+  local info = nvmodel.chip_info(nvmodel.default_chip)
+  local gpu = nvmodel.open{ vram = math.min(256 << 20, info.vram_max), sysmem = math.min(1 << 30, info.sysmem_max) }
   print(string.format("chip %s: PMC_BOOT_0 = 0x%08x", gpu:chip(), gpu:rd32(NV_PMC_BOOT_0)))
 
   -- Memory: sparse apertures, little-endian words.
@@ -132,7 +135,7 @@ local function basics()
   print(string.format("vram[0x1000] = 0x%08x 0x%08x; sysmem[0x2000] = %q", a, b,
                       gpu:mem_read("sysmem", 0x2000, 7)))
   print(string.format("untouched vram reads 0x%08x; pages allocated: vram %d, sysmem %d",
-                      gpu:mem_rd32("vram", 0x7fff000), gpu:mem_pages("vram"), gpu:mem_pages("sysmem")))
+                      gpu:mem_rd32("vram", gpu:mem_size("vram") - 0x1000), gpu:mem_pages("vram"), gpu:mem_pages("sysmem")))
   check(a == 0xcafe0001 and b == 0xcafe0002, "memory round trip")
 
   -- Time: PTIMER counts virtual nanoseconds in TIME_0 31:5 and TIME_1 28:0.

@@ -35,24 +35,6 @@ static const uint32_t methods[] = { 0x100, 0x140, 0x240, 0x244, 0x248, 0x254, 0x
 	                            0x704, 0x708, 0x70c, 0x710, 0x714, 0x718, 0x71c, 0x720, 0x728, 0x72c,
 	                            0x730, 0x734, 0x738, 0x73c, 0x744, 0x748, 0x74c, 0x750, 0x1114 };
 
-struct in {
-	const uint8_t *p;
-	size_t n;
-};
-
-static uint32_t take(struct in *in, unsigned bytes)
-{
-	uint32_t v = 0;
-	for (unsigned i = 0; i < bytes; i++) {
-		v |= (uint32_t)(in->n ? *in->p : 0) << (8 * i);
-		if (in->n) {
-			in->p++;
-			in->n--;
-		}
-	}
-	return v;
-}
-
 static void w32(nvm_gpu *g, uint64_t a, uint32_t v)
 {
 	nvm_mem_wr32(g, NVM_AP_VRAM, a, v);
@@ -135,10 +117,10 @@ static void submit(struct fz *f)
 	nvm_reg_write(f->g, 0x810090, c);
 }
 
-static void copy_setup(struct fz *f, struct in *in)
+static void copy_setup(struct fz *f, struct fz_in *in)
 {
-	uint32_t src = take(in, 3) & 0x1fffff, dst = take(in, 3) & 0x1fffff;
-	uint32_t len = take(in, 2), lines = take(in, 1), step = take(in, 1);
+	uint32_t src = fz_take(in, 3) & 0x1fffff, dst = fz_take(in, 3) & 0x1fffff;
+	uint32_t len = fz_take(in, 2), lines = fz_take(in, 1), step = fz_take(in, 1);
 	method(f, 0x400, 0);
 	method(f, 0x404, src);
 	method(f, 0x408, 0);
@@ -149,29 +131,29 @@ static void copy_setup(struct fz *f, struct in *in)
 	method(f, 0x41c, lines);
 }
 
-static void op(struct fz *f, struct in *in)
+static void op(struct fz *f, struct fz_in *in)
 {
-	switch (take(in, 1) % 8) {
+	switch (fz_take(in, 1) % 8) {
 	case 0: {
-		uint32_t m = methods[take(in, 1) % (sizeof(methods) / sizeof(methods[0]))];
-		method(f, m, take(in, 4));
+		uint32_t m = methods[fz_take(in, 1) % (sizeof(methods) / sizeof(methods[0]))];
+		method(f, m, fz_take(in, 4));
 		break;
 	}
 	case 1: {
-		uint32_t m = 0x100 + 4 * (take(in, 2) % 0x7c0);
-		method(f, m, take(in, 4));
+		uint32_t m = 0x100 + 4 * (fz_take(in, 2) % 0x7c0);
+		method(f, m, fz_take(in, 4));
 		break;
 	}
 	case 2: copy_setup(f, in); break;
-	case 3: method(f, 0x300, take(in, 4)); break;
+	case 3: method(f, 0x300, fz_take(in, 4)); break;
 	case 4:
 		submit(f);
-		f->run.ns = (uint64_t)take(in, 2) * 64;
+		f->run.ns = (uint64_t)fz_take(in, 2) * 64;
 		nvm_run(f->g, &f->run);
 		break;
-	case 5: w32(f->g, (take(in, 3) & ~3u) % (2u << 20), take(in, 4)); break;
+	case 5: w32(f->g, (fz_take(in, 3) & ~3u) % (2u << 20), fz_take(in, 4)); break;
 	case 6:
-		if (take(in, 1) & 1)
+		if (fz_take(in, 1) & 1)
 			w32(f->g, INST(f->ch) + 0xc0, 0); /* RAMFC METHOD0: skip the parked method */
 		nvm_reg_write(f->g, 0x800004 + f->ch * 8, 1u << 23);
 		break;
@@ -197,7 +179,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		method(&f, 0x000, 0xc3b5); /* SET_OBJECT VOLTA_DMA_COPY_A */
 	}
 	f.ch = 0;
-	struct in in = { data, size };
+	struct fz_in in = { data, size };
 	for (unsigned n = 0; in.n && n < 256; n++)
 		op(&f, &in);
 	for (uint32_t i = 0; i < NCH; i++) {

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "nvmodel/host.h"
+#include "fuzz.h"
 #include "nvmodel/nvmodel.h"
 
 #define VRAM     (4u << 20)
@@ -27,24 +28,6 @@
 #define RL       0x80000u
 #define SEM      0x90000u
 #define NCH      4u
-
-struct in {
-	const uint8_t *p;
-	size_t n;
-};
-
-static uint32_t take(struct in *in, unsigned bytes)
-{
-	uint32_t v = 0;
-	for (unsigned i = 0; i < bytes; i++) {
-		v |= (uint32_t)(in->n ? *in->p : 0) << (8 * i);
-		if (in->n) {
-			in->p++;
-			in->n--;
-		}
-	}
-	return v;
-}
 
 static void w32(nvm_gpu *g, uint64_t a, uint32_t v)
 {
@@ -117,7 +100,6 @@ static uint32_t reg_addr(uint32_t sel, uint32_t idx)
 	return a;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	nvm_config cfg = { .chip = "gv100", .vram_size = VRAM, .sysmem_size = 1u << 20, .mem_budget = 8u << 20 };
@@ -126,30 +108,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	nvm_host_log_config(g, "gr", 64);
 	skeleton(g);
-	struct in in = { data, size };
+	struct fz_in in = { data, size };
 	uint32_t gp_put[NCH] = { 0 }, pb_used[NCH] = { 0 };
 	nvm_run_opts run = { .ns = 20000, .flags = NVM_RUN_UNTIL_IDLE, .max_events = 20000 };
 	nvm_run(g, &run);
 	for (unsigned ops = 0; in.n && ops < 64; ops++) {
-		uint32_t op = take(&in, 1) & 7;
+		uint32_t op = fz_take(&in, 1) & 7;
 		switch (op) {
 		case 0: {
-			uint32_t idx = take(&in, 3), v = take(&in, 4);
+			uint32_t idx = fz_take(&in, 3), v = fz_take(&in, 4);
 			w32(g, ((uint64_t)idx * 4) % VRAM, v);
 			break;
 		}
 		case 1: {
-			uint32_t sel = take(&in, 1), idx = take(&in, 1), v = take(&in, 4);
+			uint32_t sel = fz_take(&in, 1), idx = fz_take(&in, 1), v = fz_take(&in, 4);
 			nvm_reg_write(g, reg_addr(sel, idx), v);
 			break;
 		}
 		case 2: {
-			uint32_t ch = take(&in, 1) % NCH, n = take(&in, 1), fl = take(&in, 1);
+			uint32_t ch = fz_take(&in, 1) % NCH, n = fz_take(&in, 1), fl = fz_take(&in, 1);
 			uint64_t va = PB(ch) + pb_used[ch];
 			for (uint32_t i = 0; i < n; i++) {
 				if (pb_used[ch] + 4 > 0x10000)
 					pb_used[ch] = 0;
-				w32(g, PB(ch) + pb_used[ch], take(&in, 4));
+				w32(g, PB(ch) + pb_used[ch], fz_take(&in, 4));
 				pb_used[ch] += 4;
 			}
 			uint32_t e1 =
@@ -162,12 +144,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		}
 		case 3:
-			run.ns = (uint64_t)take(&in, 2) * 16;
+			run.ns = (uint64_t)fz_take(&in, 2) * 16;
 			nvm_run(g, &run);
 			break;
 		case 4:
 			nvm_reg_write(g, 0x2270, RL >> 12);
-			nvm_reg_write(g, 0x2274, take(&in, 1) & 15);
+			nvm_reg_write(g, 0x2274, fz_take(&in, 1) & 15);
 			break;
 		case 5:
 			for (uint32_t i = 0; i < 14; i++) {
@@ -176,8 +158,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				nvm_reg_write(g, 0x40148 + i * 0x2000, 0xffffffffu);
 			}
 			break;
-		case 6: w32(g, SEM + (take(&in, 1) & 0x3f) * 4, take(&in, 4)); break;
-		default: nvm_host_set_method_crc(g, (int)(take(&in, 1) & 1)); break;
+		case 6: w32(g, SEM + (fz_take(&in, 1) & 0x3f) * 4, fz_take(&in, 4)); break;
+		default: nvm_host_set_method_crc(g, (int)(fz_take(&in, 1) & 1)); break;
 		}
 	}
 	run.ns = 100000;

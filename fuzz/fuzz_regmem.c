@@ -66,10 +66,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		nvm_aperture ap = (nvm_aperture)((op >> 4) % 3); /* 2 = invalid aperture */
 		uint64_t apsize = nvm_mem_size(gpu, ap);
 		uint32_t v;
+		/* Operands are taken in separate statements: C leaves the order in
+		 * which one call's arguments are evaluated unspecified, and a
+		 * reproducer must replay the same way under every compiler. */
+		uint32_t reg, val;
+		uint64_t addr;
 		switch (op & 0xf) {
-		case 0: nvm_reg_write(gpu, (uint32_t)take(&in, 3) << (op >> 7), (uint32_t)take(&in, 4)); break;
+		case 0:
+			reg = (uint32_t)take(&in, 3) << (op >> 7);
+			val = (uint32_t)take(&in, 4);
+			nvm_reg_write(gpu, reg, val);
+			break;
 		case 1: nvm_reg_read(gpu, (uint32_t)take(&in, 3) << (op >> 7), &v); break;
-		case 2: nvm_mem_wr32(gpu, ap, pick_addr(&in, apsize), (uint32_t)take(&in, 4)); break;
+		case 2:
+			addr = pick_addr(&in, apsize);
+			val = (uint32_t)take(&in, 4);
+			nvm_mem_wr32(gpu, ap, addr, val);
+			break;
 		case 3: nvm_mem_rd32(gpu, ap, pick_addr(&in, apsize), &v); break;
 		case 4: {
 			uint64_t a = pick_addr(&in, apsize);

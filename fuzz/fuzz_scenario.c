@@ -15,7 +15,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		.sandbox = 1,
 		.max_steps = 200000,
 		.mem_limit = 32u << 20,
-		.gpu_mem_budget = 16u << 20,
+		.mem_budget = 16u << 20,
+		/* A run of a spinning HWSQ takes seconds at the default budget
+		 * under ASan and coverage; a script could loop over runs. */
+		.run_budget = 100000,
 	};
 	struct scn_result r;
 	scn_run_buffer((const char *)data, size, "fuzz.lua", &o, &r);

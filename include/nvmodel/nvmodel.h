@@ -50,7 +50,7 @@ const char *nvm_version(void);
 /* Per-chip facts a user may want to see. Chip profiles are const data. */
 typedef struct nvm_chip_info {
 	const char *name;    /* "gv100", "g80", "nv04", ... */
-	const char *family;  /* "NV04", "G80", "GV100" */
+	const char *family;  /* envytools' family: "NV04", "NV10", "NV40", "G80", "GV100" */
 	uint32_t boot_0;     /* what PMC_BOOT_0 reads */
 	uint64_t vram_max;   /* largest VRAM the profile accepts, bytes */
 	uint64_t sysmem_max; /* largest system memory, bytes */
@@ -69,6 +69,14 @@ const nvm_chip_info *nvm_chip_find(const char *name);
 
 typedef struct nvm_gpu nvm_gpu;
 
+/* A memory budget several GPUs share (a scenario runner bounds all the GPUs
+ * of a script with one). used counts the bytes of simulated memory the GPUs
+ * hold; nvm_close gives theirs back. The pool must outlive its GPUs. */
+typedef struct nvm_mem_pool {
+	uint64_t budget; /* bytes; 0 means no bound */
+	uint64_t used;
+} nvm_mem_pool;
+
 typedef struct nvm_config {
 	const char *chip;     /* NULL: NVM_DEFAULT_CHIP */
 	uint64_t vram_size;   /* 0: the chip's maximum. Must be a multiple of 4 KiB */
@@ -76,10 +84,19 @@ typedef struct nvm_config {
 	/* Upper bound on host memory used for simulated memory pages, in bytes;
 	 * 0 means no bound. Writes that would exceed it fail with NVM_ERR_NOMEM. */
 	uint64_t mem_budget;
+	/* Optional: charge the pages to this shared pool instead (mem_budget is
+	 * then ignored). */
+	nvm_mem_pool *mem_pool;
 } nvm_config;
 
 /* Creates a GPU. cfg may be NULL (all defaults). */
 nvm_status nvm_open(const nvm_config *cfg, nvm_gpu **out);
+/* Frees a GPU. Safe from inside a hook (event hook, MMU fault hook, page
+ * table enumeration callback): the GPU is then closed at once as far as the
+ * caller can tell (no further hook runs, a running nvm_run stops after the
+ * current event) and its memory is freed when the outermost library call
+ * in progress on it returns. Either way the pointer must not be used after
+ * nvm_close. */
 void nvm_close(nvm_gpu *gpu);
 const nvm_chip_info *nvm_gpu_chip(const nvm_gpu *gpu);
 
@@ -153,7 +170,9 @@ typedef struct nvm_run_opts {
 } nvm_run_opts;
 
 /* Advances virtual time by up to opts->ns, processing due events in time
- * order (ties in scheduling order). Returns the reason it stopped. */
+ * order (ties in scheduling order). Returns the reason it stopped. Called
+ * from a hook of a run in progress it does nothing and returns
+ * NVM_RUN_STOPPED (a nested run would restart the budget). */
 nvm_run_status nvm_run(nvm_gpu *gpu, const nvm_run_opts *opts);
 const char *nvm_run_status_str(nvm_run_status st); /* "budget", "idle", "hang", "stopped" */
 
@@ -171,7 +190,7 @@ typedef enum nvm_event_type {
 	NVM_EV_UNMODELLED,      /* access to something the model does not implement */
 	NVM_EV_INTERRUPT,       /* the PMC interrupt output changed level */
 	NVM_EV_FAULT,           /* an MMU fault was reported */
-	NVM_EV_METHOD,          /* a method reached an engine */
+	NVM_EV_METHOD,          /* a method reached an engine (the Volta Host's engines) */
 	NVM_EV_MMIO,            /* a BAR0 register write (trace) */
 	NVM_EV_TRACE,           /* anything else worth a line in a trace */
 	NVM_EV_COUNT

@@ -3,6 +3,9 @@
  * a new row here (and, if it needs one, a new variant table in its block);
  * there is no #ifdef per generation anywhere.
  *
+ * UNVERIFIED: families are envytools' grouping (hw/intro): NV04, NV10
+ * (Celsius: NV10, NV11, NV17), NV40 (Curie), G80 (Tesla), GV100 (Volta).
+ *
  * PMC_BOOT_0 values follow envytools pmc.rst "Card identification": NV04
  * uses the pmc-id-nv4 layout (architecture 4 in bits 15:12), NV10+ carry the
  * GPU id in bits 27:20, and GV100 the ARCHITECTURE 28:24 = 0x14 field of
@@ -43,19 +46,34 @@ extern const struct block_class host_class;
 struct host_chip;
 extern const struct host_chip host_gv100;
 
+/* PFIFO of NV04..NV4x (src/pfifo/) and its per-chip data. */
+extern const struct block_class pfifo_class;
+struct pfifo_chip;
+extern const struct pfifo_chip pfifo_nv04, pfifo_nv10, pfifo_nv11, pfifo_nv17, pfifo_nv40, pfifo_nv41;
+#define PFIFO(var)                                                                                                     \
+	{                                                                                                              \
+		&pfifo_class, &(var)                                                                                   \
+	}
+
 static const struct chip chips[] = {
-	{ { "nv04", "NV04", 0x20004000u, MiB(16), GiB(4), "pmc ptimer" }, PMC_NV04, { CORE_BLOCKS } },
-	{ { "nv10", "NV04", 0x010000a1u, MiB(128), GiB(4), "pmc ptimer" }, PMC_NV04, { CORE_BLOCKS } },
-	{ { "nv11", "NV04", 0x011000a1u, MiB(128), GiB(4), "pmc ptimer" }, PMC_NV04, { CORE_BLOCKS } },
-	{ { "nv17", "NV04", 0x017000a1u, MiB(128), GiB(4), "pmc ptimer hwsq" },
+	{ { "nv04", "NV04", 0x20004000u, MiB(16), GiB(4), "pmc ptimer pfifo" },
 	  PMC_NV04,
-	  { HWSQ_BLOCKS(hwsq_var_nv17) } },
-	{ { "nv40", "NV04", 0x040000a1u, MiB(512), GiB(4), "pmc ptimer hwsq" },
+	  { CORE_BLOCKS, PFIFO(pfifo_nv04) } },
+	{ { "nv10", "NV10", 0x010000a1u, MiB(128), GiB(4), "pmc ptimer pfifo" },
 	  PMC_NV04,
-	  { HWSQ_BLOCKS(hwsq_var_nv40) } },
-	{ { "nv41", "NV04", 0x041000a1u, MiB(512), GiB(4), "pmc ptimer hwsq" },
+	  { CORE_BLOCKS, PFIFO(pfifo_nv10) } },
+	{ { "nv11", "NV10", 0x011000a1u, MiB(128), GiB(4), "pmc ptimer pfifo" },
 	  PMC_NV04,
-	  { HWSQ_BLOCKS(hwsq_var_nv41) } },
+	  { CORE_BLOCKS, PFIFO(pfifo_nv11) } },
+	{ { "nv17", "NV10", 0x017000a1u, MiB(128), GiB(4), "pmc ptimer hwsq pfifo" },
+	  PMC_NV04,
+	  { HWSQ_BLOCKS(hwsq_var_nv17), PFIFO(pfifo_nv17) } },
+	{ { "nv40", "NV40", 0x040000a1u, MiB(512), GiB(4), "pmc ptimer hwsq pfifo" },
+	  PMC_NV04,
+	  { HWSQ_BLOCKS(hwsq_var_nv40), PFIFO(pfifo_nv40) } },
+	{ { "nv41", "NV40", 0x041000a1u, MiB(512), GiB(4), "pmc ptimer hwsq pfifo" },
+	  PMC_NV04,
+	  { HWSQ_BLOCKS(hwsq_var_nv41), PFIFO(pfifo_nv41) } },
 	{ { "g80", "G80", 0x050000a2u, GiB(4), TiB(1), "pmc ptimer hwsq" }, PMC_NV04, { HWSQ_BLOCKS(hwsq_var_g80) } },
 	{ { "g84", "G80", 0x084000a2u, GiB(4), TiB(1), "pmc ptimer hwsq" }, PMC_NV04, { HWSQ_BLOCKS(hwsq_var_g80) } },
 	{ { "g92", "G80", 0x092000a2u, GiB(4), TiB(1), "pmc ptimer hwsq" }, PMC_NV04, { HWSQ_BLOCKS(hwsq_var_g92) } },

@@ -253,8 +253,24 @@ struct nvm_gpu {
 	uint64_t ev_count[NVM_EV_COUNT];
 	void *blk[BLK_COUNT];
 	const struct block_class *blk_cls[BLK_COUNT];
-	unsigned hold; /* NVM_HOLD_*: host accesses a block currently holds */
+	unsigned hold;  /* NVM_HOLD_*: host accesses a block currently holds */
+	unsigned depth; /* public calls in progress (api_enter), and hooks running */
+	bool closing;   /* nvm_close was called while depth > 0: freed by the last api_leave */
 };
+
+/* Every public function that can run hooks (anything that may emit, call a
+ * block's own callback such as the MMU fault hook, or run scheduled events)
+ * brackets its work with api_enter / api_leave. A hook may call nvm_close:
+ * the GPU is then only marked closing (no further hooks run, nvm_run stops)
+ * and the outermost api_leave frees it, once no library frame uses it any
+ * more. emit() counts itself as well, so a hook that closes the GPU from an
+ * entry point that forgot the bracket leaks it instead of freeing memory
+ * still in use. */
+static inline void api_enter(nvm_gpu *gpu)
+{
+	gpu->depth++;
+}
+void api_leave(nvm_gpu *gpu);
 
 /* Host accesses held (set by HWSQ's framebuffer pause): nvm_mem_* and, with
  * NVM_HOLD_MMIO, nvm_reg_* return NVM_ERR_BLOCKED. Accesses the model makes

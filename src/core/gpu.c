@@ -54,7 +54,7 @@ void emit(nvm_gpu *gpu, nvm_event_type type, const char *block, const char *code
           const char *fmt, ...)
 {
 	gpu->ev_count[type]++;
-	if (!emit_wanted(gpu, type))
+	if (!emit_wanted(gpu, type) || gpu->closing)
 		return;
 	char msg[256];
 	va_list ap;
@@ -62,13 +62,16 @@ void emit(nvm_gpu *gpu, nvm_event_type type, const char *block, const char *code
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	nvm_event ev = { type, gpu->now, block, code, addr, value, msg };
-	/* Hooks may add or remove hooks: iterate over a snapshot. */
+	/* Hooks may add or remove hooks: iterate over a snapshot. A hook that
+	 * closes the GPU ends the delivery (the depth keeps the memory alive). */
 	struct hook snap[NVM_MAX_HOOKS];
 	size_t n = gpu->nhooks;
 	memcpy(snap, gpu->hooks, n * sizeof(snap[0]));
-	for (size_t i = 0; i < n; i++)
+	gpu->depth++;
+	for (size_t i = 0; i < n && !gpu->closing; i++)
 		if (snap[i].mask & NVM_EV_MASK(type))
 			snap[i].fn(snap[i].user, &ev);
+	gpu->depth--;
 }
 
 static void recompute_hook_mask(nvm_gpu *gpu)
@@ -118,6 +121,8 @@ uint64_t nvm_event_count(const nvm_gpu *gpu, nvm_event_type t)
 
 /* ---------------------------------------------------------------- open/close */
 
+static void gpu_free(nvm_gpu *gpu);
+
 nvm_status nvm_open(const nvm_config *cfg, nvm_gpu **out)
 {
 	if (!out)
@@ -139,8 +144,10 @@ nvm_status nvm_open(const nvm_config *cfg, nvm_gpu **out)
 	if (!gpu)
 		return NVM_ERR_NOMEM;
 	gpu->chip = chip;
-	mem_init(&gpu->mem[NVM_AP_VRAM], vram, &gpu->mem_used, cfg->mem_budget);
-	mem_init(&gpu->mem[NVM_AP_SYSMEM], sys, &gpu->mem_used, cfg->mem_budget);
+	uint64_t *used = cfg->mem_pool ? &cfg->mem_pool->used : &gpu->mem_used;
+	uint64_t budget = cfg->mem_pool ? cfg->mem_pool->budget : cfg->mem_budget;
+	mem_init(&gpu->mem[NVM_AP_VRAM], vram, used, budget);
+	mem_init(&gpu->mem[NVM_AP_SYSMEM], sys, used, budget);
 	nvm_status st = pmc_init(gpu);
 	for (size_t i = 0; !st && i < CHIP_MAX_BLOCKS && chip->blocks[i].cls; i++) {
 		const struct block_class *c = chip->blocks[i].cls;
@@ -149,17 +156,15 @@ nvm_status nvm_open(const nvm_config *cfg, nvm_gpu **out)
 			gpu->blk_cls[c->id] = c;
 	}
 	if (st) {
-		nvm_close(gpu);
+		gpu_free(gpu);
 		return st;
 	}
 	*out = gpu;
 	return NVM_OK;
 }
 
-void nvm_close(nvm_gpu *gpu)
+static void gpu_free(nvm_gpu *gpu)
 {
-	if (!gpu)
-		return;
 	for (int i = BLK_COUNT; i-- > 0;)
 		if (gpu->blk_cls[i] && gpu->blk_cls[i]->destroy)
 			gpu->blk_cls[i]->destroy(gpu, gpu->blk[i]);
@@ -168,6 +173,25 @@ void nvm_close(nvm_gpu *gpu)
 	bus_fini(&gpu->bus);
 	sched_fini(&gpu->sched);
 	free(gpu);
+}
+
+void nvm_close(nvm_gpu *gpu)
+{
+	if (!gpu || gpu->closing)
+		return;
+	if (gpu->depth) {
+		/* From a hook: library frames below still use the GPU. */
+		gpu->closing = true;
+		gpu->stop = true;
+		return;
+	}
+	gpu_free(gpu);
+}
+
+void api_leave(nvm_gpu *gpu)
+{
+	if (--gpu->depth == 0 && gpu->closing)
+		gpu_free(gpu);
 }
 
 const nvm_chip_info *nvm_gpu_chip(const nvm_gpu *gpu)
@@ -241,18 +265,30 @@ static nvm_status host_access(nvm_gpu *gpu, nvm_aperture ap, uint64_t addr, cons
 	return NVM_OK;
 }
 
-nvm_status nvm_mem_read(nvm_gpu *gpu, nvm_aperture ap, uint64_t addr, void *buf, size_t len)
+/* A host copy in either direction: the checks, then the aperture. The hold
+ * check may emit, so the copy is bracketed as a public call. */
+static nvm_status host_copy(nvm_gpu *gpu, nvm_aperture ap, uint64_t addr, void *buf, size_t len, bool write)
 {
+	if (!gpu)
+		return NVM_ERR_ARG;
+	api_enter(gpu);
 	struct mem_space *m;
 	nvm_status st = host_access(gpu, ap, addr, buf, len, &m);
-	return st ? st : mem_read(m, addr, buf, len);
+	if (!st)
+		st = write ? mem_write(m, addr, buf, len) : mem_read(m, addr, buf, len);
+	api_leave(gpu);
+	return st;
+}
+
+nvm_status nvm_mem_read(nvm_gpu *gpu, nvm_aperture ap, uint64_t addr, void *buf, size_t len)
+{
+	return host_copy(gpu, ap, addr, buf, len, false);
 }
 
 nvm_status nvm_mem_write(nvm_gpu *gpu, nvm_aperture ap, uint64_t addr, const void *buf, size_t len)
 {
-	struct mem_space *m;
-	nvm_status st = host_access(gpu, ap, addr, buf, len, &m);
-	return st ? st : mem_write(m, addr, buf, len);
+	/* host_copy only writes through buf when write is false. */
+	return host_copy(gpu, ap, addr, (void *)(uintptr_t)buf, len, true);
 }
 
 nvm_status nvm_mem_rd32(nvm_gpu *gpu, nvm_aperture ap, uint64_t addr, uint32_t *val)
@@ -281,7 +317,10 @@ nvm_status nvm_mem_page(nvm_gpu *gpu, nvm_aperture ap, uint64_t addr, int for_wr
 		return gpu ? NVM_ERR_APERTURE : NVM_ERR_ARG;
 	if (!ptr || !avail)
 		return NVM_ERR_ARG;
-	if (hold_check(gpu, NVM_HOLD_MEM, "memory", addr))
-		return NVM_ERR_BLOCKED;
-	return mem_span(m, addr, for_write != 0, ptr, avail);
+	api_enter(gpu);
+	nvm_status st = hold_check(gpu, NVM_HOLD_MEM, "memory", addr);
+	if (!st)
+		st = mem_span(m, addr, for_write != 0, ptr, avail);
+	api_leave(gpu);
+	return st;
 }

@@ -44,6 +44,8 @@ static void free_node(void **node, unsigned level)
 
 void mem_fini(struct mem_space *m)
 {
+	/* Give the budget back: a shared pool outlives this GPU. */
+	*m->budget_used -= (m->pages + m->nodes) * NVM_PAGE_SIZE;
 	free_node(m->root, RADIX_LEVELS - 1);
 	m->root = NULL;
 	m->pages = m->nodes = 0;
@@ -62,6 +64,13 @@ static bool charge(struct mem_space *m)
 	return true;
 }
 
+/* A charged allocation that failed after all. */
+static void *uncharge(struct mem_space *m)
+{
+	*m->budget_used -= NVM_PAGE_SIZE;
+	return NULL;
+}
+
 /* Finds (and with alloc, creates) the page for page number pn. */
 static uint8_t *page_lookup(struct mem_space *m, uint64_t pn, bool alloc)
 {
@@ -75,7 +84,7 @@ static uint8_t *page_lookup(struct mem_space *m, uint64_t pn, bool alloc)
 			/* Interior nodes and data pages are both 4 KiB. */
 			*slot = calloc(RADIX_FANOUT, sizeof(void *));
 			if (!*slot)
-				return NULL;
+				return uncharge(m);
 			m->nodes++;
 		}
 		unsigned idx = (unsigned)(pn >> (level * RADIX_BITS)) & (RADIX_FANOUT - 1);
@@ -86,7 +95,7 @@ static uint8_t *page_lookup(struct mem_space *m, uint64_t pn, bool alloc)
 			return NULL;
 		*slot = calloc(1, NVM_PAGE_SIZE);
 		if (!*slot)
-			return NULL;
+			return uncharge(m);
 		m->pages++;
 	}
 	m->last_pn = pn;

@@ -240,22 +240,30 @@ nvm_status bus_write(nvm_gpu *gpu, uint32_t addr, uint32_t val)
 	return NVM_OK;
 }
 
+/* Host accesses: the FB pause hold, then the shared path. Both may emit
+ * (and handlers may raise interrupts), so they are bracketed public calls. */
 nvm_status nvm_reg_read(nvm_gpu *gpu, uint32_t addr, uint32_t *val)
 {
 	if (!gpu || !val)
 		return NVM_ERR_ARG;
-	if (hold_check(gpu, NVM_HOLD_MMIO, "MMIO", addr))
-		return NVM_ERR_BLOCKED;
-	return bus_read(gpu, addr, val);
+	api_enter(gpu);
+	nvm_status st = hold_check(gpu, NVM_HOLD_MMIO, "MMIO", addr);
+	if (!st)
+		st = bus_read(gpu, addr, val);
+	api_leave(gpu);
+	return st;
 }
 
 nvm_status nvm_reg_write(nvm_gpu *gpu, uint32_t addr, uint32_t val)
 {
 	if (!gpu)
 		return NVM_ERR_ARG;
-	if (hold_check(gpu, NVM_HOLD_MMIO, "MMIO", addr))
-		return NVM_ERR_BLOCKED;
-	return bus_write(gpu, addr, val);
+	api_enter(gpu);
+	nvm_status st = hold_check(gpu, NVM_HOLD_MMIO, "MMIO", addr);
+	if (!st)
+		st = bus_write(gpu, addr, val);
+	api_leave(gpu);
+	return st;
 }
 
 const char *nvm_reg_name(const nvm_gpu *gpu, uint32_t addr)

@@ -126,35 +126,22 @@ uint64_t sched_budget_left(const nvm_gpu *gpu)
 	return gpu->work >= gpu->work_max ? 0 : gpu->work_max - gpu->work;
 }
 
-static nvm_run_status run_end(nvm_gpu *gpu, nvm_run_status st)
+static nvm_run_status run_loop(nvm_gpu *gpu, const nvm_run_opts *opts, uint64_t end)
 {
-	gpu->running = false;
-	return st;
-}
-
-nvm_run_status nvm_run(nvm_gpu *gpu, const nvm_run_opts *opts)
-{
-	if (!gpu || !opts)
-		return NVM_RUN_STOPPED;
 	struct sched *s = &gpu->sched;
-	uint64_t end = gpu->now + opts->ns < gpu->now ? UINT64_MAX : gpu->now + opts->ns;
-	gpu->work_max = opts->max_events ? opts->max_events : DEFAULT_MAX_EVENTS;
-	gpu->work = 0;
-	gpu->running = true;
-	gpu->stop = false;
 	for (;;) {
 		if ((opts->flags & NVM_RUN_UNTIL_IDLE) && nvm_idle(gpu))
-			return run_end(gpu, NVM_RUN_IDLE);
+			return NVM_RUN_IDLE;
 		if (!s->n || s->heap[0].time > end) {
 			gpu->now = end;
-			return run_end(gpu, NVM_RUN_BUDGET);
+			return NVM_RUN_BUDGET;
 		}
 		if (gpu->work >= gpu->work_max) {
 			emit(gpu, NVM_EV_GUEST_ERROR, "sched", "event_budget", 0, gpu->work,
 			     "%llu work units (events and block steps) without reaching the time budget: reported as a "
 			     "hang",
 			     (unsigned long long)gpu->work);
-			return run_end(gpu, NVM_RUN_HANG);
+			return NVM_RUN_HANG;
 		}
 		struct sched_ev e = s->heap[0];
 		remove_at(s, 0);
@@ -162,8 +149,26 @@ nvm_run_status nvm_run(nvm_gpu *gpu, const nvm_run_opts *opts)
 		e.fn(gpu, e.ctx, e.arg);
 		sched_charge(gpu, 1);
 		if (gpu->stop)
-			return run_end(gpu, NVM_RUN_STOPPED);
+			return NVM_RUN_STOPPED;
 	}
+}
+
+nvm_run_status nvm_run(nvm_gpu *gpu, const nvm_run_opts *opts)
+{
+	/* A run from inside a hook of a run would restart the budget and step
+	 * blocks that are in the middle of an event: refused. */
+	if (!gpu || !opts || gpu->running || gpu->closing)
+		return NVM_RUN_STOPPED;
+	uint64_t end = gpu->now + opts->ns < gpu->now ? UINT64_MAX : gpu->now + opts->ns;
+	api_enter(gpu);
+	gpu->work_max = opts->max_events ? opts->max_events : DEFAULT_MAX_EVENTS;
+	gpu->work = 0;
+	gpu->running = true;
+	gpu->stop = false;
+	nvm_run_status st = run_loop(gpu, opts, end);
+	gpu->running = false;
+	api_leave(gpu);
+	return st;
 }
 
 const char *nvm_run_status_str(nvm_run_status st)

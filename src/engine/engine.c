@@ -67,12 +67,35 @@ nvm_status engine_recorder_init(struct engine *e)
 	return NVM_OK;
 }
 
+/* The SOFTWARE engine of the pre-GF100 PFIFO (fifo/intro.rst): not an
+ * engine at all. It logs the method it is given and refuses it, so the
+ * front end stops and raises its interrupt for the driver to execute the
+ * method (PFIFO CACHE_ERROR). */
+static enum eng_status sw_methods(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first,
+                                  uint32_t n, struct eng_result *res)
+{
+	if (n)
+		engine_log(e, src, r, first, 1);
+	res->cost = 0;
+	res->done = 0;
+	return ENG_ERROR;
+}
+
+static const struct engine_ops software_ops = { sw_methods, rec_bind, NULL };
+
+nvm_status engine_software_init(struct engine *e)
+{
+	e->ops = &software_ops;
+	return NVM_OK;
+}
+
 static const struct {
 	const char *kind;
 	nvm_status (*init)(struct engine *e);
 } kinds[] = {
 	{ "recorder", engine_recorder_init },
 	{ "ce", engine_ce_init },
+	{ "software", engine_software_init },
 };
 
 nvm_status engine_new(nvm_gpu *gpu, const char *kind, const char *name, unsigned mmu_engine_id, struct engine **out)

@@ -69,7 +69,8 @@ struct engine {
 };
 
 /* Engine kinds, by the name the chip data gives: "recorder" (logs and
- * idles at once: GR in the model) and "ce" (the copy engine, class C3B5).
+ * idles at once: GR in the model), "ce" (the copy engine, class C3B5) and
+ * "software" (pre-GF100 PFIFO's SOFTWARE engine: logs and refuses).
  * Every engine keeps the method log. */
 #define ENG_REC_NS_PER_METHOD 1u
 #define ENG_LOG_DEFAULT       4096u
@@ -77,6 +78,7 @@ nvm_status engine_new(nvm_gpu *gpu, const char *kind, const char *name, unsigned
 /* The kinds' constructors (set e->ops and e->priv). */
 nvm_status engine_recorder_init(struct engine *e);
 nvm_status engine_ce_init(struct engine *e);
+nvm_status engine_software_init(struct engine *e);
 void engine_free(struct engine *e);
 /* Appends methods to e's log (shared by every engine that records). */
 void engine_log(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first, uint32_t n);

@@ -364,6 +364,10 @@ static void userd_read_gp_put(struct pbdma *p)
 	uint32_t v;
 	if (!mem_read(&gpu_of(p)->mem[ap], a, &v, 4))
 		p->r[PBR_GP_PUT] = v;
+	else
+		emit(gpu_of(p), NVM_EV_GUEST_ERROR, "pbdma", "userd_out_of_range", a, (uint64_t)p->chid,
+		     "channel %d: USERD GP_PUT at 0x%llx lies outside %s: the channel sees no new work", p->chid,
+		     (unsigned long long)a, nvm_aperture_name(ap));
 }
 
 /* ---------------------------------------------------------------- decoder state <-> PB_HEADER / PB_COUNT */

@@ -51,6 +51,13 @@ struct hwsq_slot {
 	uint32_t addr, data;
 };
 
+/* Where the slots ran since the engine last blocked: lowest and highest
+ * IP and the instruction count, for the diagnostic of a spinning script. */
+struct ip_span {
+	uint32_t lo[2], hi[2];
+	uint64_t n[2];
+};
+
 struct hwsq {
 	nvm_gpu *gpu;
 	const struct hwsq_variant *v;
@@ -69,6 +76,7 @@ struct hwsq {
 	bool in_exec;
 	unsigned next; /* slot tried first */
 	uint64_t ninsn;
+	struct ip_span span;
 	uint32_t *debug6, *flags[2], *ep, *eph; /* latched register values */
 	nvm_hwsq_dis dis;                       /* for trace lines */
 };
@@ -312,15 +320,42 @@ static int pick_slot(struct hwsq *h)
 	return -1;
 }
 
-/* Runs instructions until the engine blocks, nothing is runnable or the
- * quantum is used up. Re-entry (a poke to TRIGGER or DEBUG_6 from inside a
- * script) only changes state; the outer loop picks it up. */
+static void span_add(struct ip_span *sp, unsigned s, uint32_t ip)
+{
+	if (!sp->n[s]++ || ip < sp->lo[s])
+		sp->lo[s] = ip;
+	if (ip > sp->hi[s])
+		sp->hi[s] = ip;
+}
+
+/* The run budget ran out while the sequencer still had work: it is what
+ * keeps the run from ending, so say where it spins. The engine resumes
+ * from the same place in the next run. UNVERIFIED: hardware would spin for
+ * ever; stopping and reporting is the model's (docs/fidelity.md). */
+static void report_spin(struct hwsq *h)
+{
+	const struct ip_span *sp = &h->span;
+	for (unsigned s = 0; s < h->v->nslots; s++) {
+		if (!sp->n[s])
+			continue;
+		emit(h->gpu, NVM_EV_GUEST_ERROR, "hwsq", "spin", sp->lo[s], s,
+		     "slot %c still executing when the run budget ran out: %llu instructions since it last "
+		     "waited, all in 0x%03x..0x%03x (no exit)",
+		     s ? 'B' : 'A', (unsigned long long)sp->n[s], sp->lo[s], sp->hi[s]);
+	}
+}
+
+/* Runs instructions until the engine blocks, nothing is runnable, the
+ * quantum is used up or the run budget is: each instruction is one unit
+ * of the run budget (sched_charge), so a script that never exits ends the
+ * run as a hang instead of spinning. Re-entry (a poke to TRIGGER or DEBUG_6
+ * from inside a script) only changes state; the outer loop picks it up. */
 static void run_engine(struct hwsq *h)
 {
 	if (h->in_exec || h->ev_id)
 		return;
 	h->in_exec = true;
-	for (unsigned n = 0; h->blk == HB_NONE; n++) {
+	for (unsigned n = 0; h->blk == HB_NONE && !h->gpu->closing; n++) {
 		int s = pick_slot(h);
 		if (s < 0)
 			break;
@@ -328,10 +363,19 @@ static void run_engine(struct hwsq *h)
 			h->ev_id = sched_at(h->gpu, h->gpu->now + HWSQ_NS_PER_CLOCK, engine_ev, h, 0, 0);
 			break;
 		}
+		if (!sched_budget_left(h->gpu)) {
+			report_spin(h);
+			h->ev_id = sched_at(h->gpu, h->gpu->now, engine_ev, h, 0, 0);
+			break;
+		}
+		span_add(&h->span, (unsigned)s, h->slot[s].ip);
 		step(h, (unsigned)s);
+		sched_charge(h->gpu, 1);
 		if (h->v->nslots > 1)
 			h->next = (unsigned)s ^ 1u;
 	}
+	if (!h->ev_id || h->blk != HB_NONE) /* blocked or done, not merely paused */
+		h->span = (struct ip_span){ 0 };
 	h->in_exec = false;
 }
 

@@ -77,6 +77,7 @@ const struct mmu_chip mmu_gv100 = { PMC_INTR_HUB, 1024 };
 
 struct tlb_ent {
 	bool valid;
+	uint16_t live; /* its index in the live list, while valid */
 	int veid;
 	uint64_t pdb_key; /* aperture class << 63 | pdb address */
 	uint64_t va_base, size;
@@ -88,6 +89,7 @@ struct tlb_ent {
  * for the VA region that entry covers. */
 struct pde_ent {
 	bool valid;
+	uint16_t live; /* its index in the live list, while valid */
 	int lvl;
 	uint64_t pdb_key, base;
 	nvm_mmu_target tgt;
@@ -95,7 +97,8 @@ struct pde_ent {
 	struct mmu_pt_pair pp;
 };
 
-#define PDC_SLOTS 2048u
+#define PDC_SLOTS   2048u
+#define CACHE_CHUNK 64u
 /* VA bits covered by the entry that points at a level-l table. */
 static const unsigned pdc_shift[5] = { 49, 47, 38, 29, 21 };
 
@@ -114,8 +117,14 @@ struct mmu {
 	bool err[2]; /* STATUS *_ERROR: a packet could not be written */
 	bool strict;
 	bool replaying; /* a replay or cancel is walking the held requests */
-	struct tlb_ent *tlb;
-	struct pde_ent *pdc;
+	/* Both caches are allocated in pieces of CACHE_CHUNK slots on first use
+	 * (opening a GPU costs nothing, a translation one small piece), and each
+	 * keeps the list of its valid slots so that an invalidation costs what
+	 * it can drop, not the cache size. */
+	struct tlb_ent *tlb[TLB_SLOTS / CACHE_CHUNK];
+	struct pde_ent *pdc[PDC_SLOTS / CACHE_CHUNK];
+	uint16_t *tlb_live, *pdc_live; /* NULL until the first fill */
+	size_t ntlb_live, npdc_live;
 	struct pending *pend;
 	size_t npend, cappend;
 	uint64_t next_ticket;
@@ -295,12 +304,65 @@ static size_t tlb_slot(uint64_t key, int veid, uint64_t va_base, uint64_t size)
 
 static const uint64_t page_sizes[3] = { 1ull << 12, 1ull << 16, 1ull << 21 };
 
+/* The slot's entry; NULL when its piece is not allocated (and alloc is
+ * false, or memory ran out: the cache then just misses). */
+static struct tlb_ent *tlb_ent_at(struct mmu *m, size_t slot, bool alloc)
+{
+	struct tlb_ent **c = &m->tlb[slot / CACHE_CHUNK];
+	if (!*c && (!alloc || !(*c = calloc(CACHE_CHUNK, sizeof(**c)))))
+		return NULL;
+	return &(*c)[slot % CACHE_CHUNK];
+}
+
+static struct pde_ent *pde_ent_at(struct mmu *m, size_t slot, bool alloc)
+{
+	struct pde_ent **c = &m->pdc[slot / CACHE_CHUNK];
+	if (!*c && (!alloc || !(*c = calloc(CACHE_CHUNK, sizeof(**c)))))
+		return NULL;
+	return &(*c)[slot % CACHE_CHUNK];
+}
+
+static bool live_ready(struct mmu *m)
+{
+	if (!m->tlb_live)
+		m->tlb_live = malloc(TLB_SLOTS * sizeof(*m->tlb_live));
+	if (!m->pdc_live)
+		m->pdc_live = malloc(PDC_SLOTS * sizeof(*m->pdc_live));
+	return m->tlb_live && m->pdc_live;
+}
+
+/* The live lists: slot numbers of the valid entries, unordered. A slot
+ * joins when it becomes valid and leaves by swapping the last one in. */
+static void live_add(uint16_t *live, size_t *n, uint16_t *pos, size_t slot)
+{
+	*pos = (uint16_t)*n;
+	live[(*n)++] = (uint16_t)slot;
+}
+
+static void tlb_drop(struct mmu *m, size_t i)
+{
+	tlb_ent_at(m, m->tlb_live[i], false)->valid = false;
+	m->stats.tlb_entries--;
+	uint16_t last = m->tlb_live[--m->ntlb_live];
+	m->tlb_live[i] = last;
+	tlb_ent_at(m, last, false)->live = (uint16_t)i;
+}
+
+static void pdc_drop(struct mmu *m, size_t i)
+{
+	pde_ent_at(m, m->pdc_live[i], false)->valid = false;
+	uint16_t last = m->pdc_live[--m->npdc_live];
+	m->pdc_live[i] = last;
+	pde_ent_at(m, last, false)->live = (uint16_t)i;
+}
+
 static struct tlb_ent *tlb_find(struct mmu *m, uint64_t key, int veid, uint64_t va)
 {
 	for (int i = 0; i < 3; i++) {
 		uint64_t base = va & ~(page_sizes[i] - 1);
-		struct tlb_ent *e = &m->tlb[tlb_slot(key, veid, base, page_sizes[i])];
-		if (e->valid && e->pdb_key == key && e->veid == veid && e->va_base == base && e->size == page_sizes[i])
+		struct tlb_ent *e = tlb_ent_at(m, tlb_slot(key, veid, base, page_sizes[i]), false);
+		if (e && e->valid && e->pdb_key == key && e->veid == veid && e->va_base == base &&
+		    e->size == page_sizes[i])
 			return e;
 	}
 	return NULL;
@@ -312,9 +374,14 @@ static void tlb_fill(struct mmu *m, uint64_t key, int veid, uint64_t va, const n
 	if (size != page_sizes[0] && size != page_sizes[1] && size != page_sizes[2])
 		return; /* sparse directory ranges (512 MiB and up) are not cached */
 	uint64_t base = va & ~(size - 1);
-	struct tlb_ent *e = &m->tlb[tlb_slot(key, veid, base, size)];
-	if (!e->valid)
+	size_t slot = tlb_slot(key, veid, base, size);
+	struct tlb_ent *e = live_ready(m) ? tlb_ent_at(m, slot, true) : NULL;
+	if (!e)
+		return;
+	if (!e->valid) {
 		m->stats.tlb_entries++;
+		live_add(m->tlb_live, &m->ntlb_live, &e->live, slot);
+	}
 	e->valid = true;
 	e->veid = veid;
 	e->pdb_key = key;
@@ -337,18 +404,15 @@ static void tlb_invalidate(struct mmu *m, const nvm_mmu_inval *op)
 	uint64_t key = pdb_key(op->pdb_target, op->pdb_addr);
 	uint64_t lo = op->va & ~0xfffull;
 	uint64_t len = op->use_size ? (op->size_log2 >= 37 ? (1ull << 49) : (4096ull << op->size_log2)) : 4096ull;
-	for (size_t i = 0; i < TLB_SLOTS; i++) {
-		struct tlb_ent *e = &m->tlb[i];
-		if (!e->valid)
-			continue;
-		if (!op->all_pdb && e->pdb_key != key)
-			continue;
+	for (size_t i = 0; i < m->ntlb_live;) {
+		const struct tlb_ent *e = tlb_ent_at(m, m->tlb_live[i], false);
 		/* Every CACHE_LEVEL form drops the leaves that overlap the range;
 		 * pdc_invalidate handles the directory levels. */
-		if (!op->all_va && (e->va_base + e->size <= lo || e->va_base >= lo + len))
-			continue;
-		e->valid = false;
-		m->stats.tlb_entries--;
+		if ((op->all_pdb || e->pdb_key == key) &&
+		    (op->all_va || (e->va_base + e->size > lo && e->va_base < lo + len)))
+			tlb_drop(m, i); /* the last live slot moved to i */
+		else
+			i++;
 	}
 	pdc_invalidate(m, op, lo, len);
 }
@@ -365,17 +429,24 @@ static size_t pdc_slot(uint64_t key, int lvl, uint64_t base)
 static struct pde_ent *pdc_find(struct mmu *m, uint64_t key, int lvl, uint64_t va)
 {
 	uint64_t base = va & ~((1ull << pdc_shift[lvl]) - 1);
-	struct pde_ent *e = &m->pdc[pdc_slot(key, lvl, base)];
-	return e->valid && e->pdb_key == key && e->lvl == lvl && e->base == base ? e : NULL;
+	struct pde_ent *e = pde_ent_at(m, pdc_slot(key, lvl, base), false);
+	return e && e->valid && e->pdb_key == key && e->lvl == lvl && e->base == base ? e : NULL;
 }
 
 static void pdc_fill(struct mmu *m, uint64_t key, uint64_t va, const struct mmu_walk_path *path)
 {
+	if (!live_ready(m))
+		return;
 	for (int lvl = 1; lvl <= 4; lvl++) {
 		if (!path->have[lvl])
 			continue;
 		uint64_t base = va & ~((1ull << pdc_shift[lvl]) - 1);
-		struct pde_ent *e = &m->pdc[pdc_slot(key, lvl, base)];
+		size_t slot = pdc_slot(key, lvl, base);
+		struct pde_ent *e = pde_ent_at(m, slot, true);
+		if (!e)
+			return;
+		if (!e->valid)
+			live_add(m->pdc_live, &m->npdc_live, &e->live, slot);
 		e->valid = true;
 		e->lvl = lvl;
 		e->pdb_key = key;
@@ -404,14 +475,14 @@ static void pdc_invalidate(struct mmu *m, const nvm_mmu_inval *op, uint64_t lo, 
 {
 	int min = op->replay >= NVM_MMU_REPLAY_CANCEL_TARGETED ? 1 : pdc_min_level(op->level);
 	uint64_t key = pdb_key(op->pdb_target, op->pdb_addr);
-	for (size_t i = 0; i < PDC_SLOTS && min <= 4; i++) {
-		struct pde_ent *e = &m->pdc[i];
-		if (!e->valid || e->lvl < min || (!op->all_pdb && e->pdb_key != key))
-			continue;
+	for (size_t i = 0; i < m->npdc_live && min <= 4;) {
+		const struct pde_ent *e = pde_ent_at(m, m->pdc_live[i], false);
 		uint64_t size = 1ull << pdc_shift[e->lvl];
-		if (!op->all_va && (e->base + size <= lo || e->base >= lo + len))
-			continue;
-		e->valid = false;
+		if (e->lvl >= min && (op->all_pdb || e->pdb_key == key) &&
+		    (op->all_va || (e->base + size > lo && e->base < lo + len)))
+			pdc_drop(m, i); /* the last live slot moved to i */
+		else
+			i++;
 	}
 }
 
@@ -723,7 +794,9 @@ nvm_status nvm_mmu_translate(nvm_gpu *gpu, const nvm_mmu_request *req, nvm_mmu_r
 		return NVM_ERR_ARG;
 	if (!m)
 		return NVM_ERR_NOENT;
+	api_enter(gpu);
 	translate(m, req, res, true, 0);
+	api_leave(gpu);
 	return NVM_OK;
 }
 
@@ -808,6 +881,23 @@ static void replay(struct mmu *m, const nvm_mmu_inval *op)
 	m->npend = w;
 }
 
+static void invalidate(struct mmu *m, const nvm_mmu_inval *op)
+{
+	tlb_invalidate(m, op);
+	if (op->replay == NVM_MMU_REPLAY_NONE)
+		return;
+	if (m->replaying) {
+		/* A hook (fault hook, Lua event callback) asked for a replay or
+		 * cancel from inside one: refuse rather than re-enter the list. */
+		emit(m->gpu, NVM_EV_GUEST_ERROR, "mmu", "replay_reentered", 0, (uint64_t)op->replay,
+		     "replay/cancel requested while one is in progress: ignored");
+		return;
+	}
+	m->replaying = true;
+	replay(m, op);
+	m->replaying = false;
+}
+
 nvm_status nvm_mmu_invalidate(nvm_gpu *gpu, const nvm_mmu_inval *op)
 {
 	struct mmu *m = mmu_of(gpu);
@@ -815,26 +905,26 @@ nvm_status nvm_mmu_invalidate(nvm_gpu *gpu, const nvm_mmu_inval *op)
 		return NVM_ERR_ARG;
 	if (!m)
 		return NVM_ERR_NOENT;
-	tlb_invalidate(m, op);
-	if (op->replay == NVM_MMU_REPLAY_NONE)
-		return NVM_OK;
-	if (m->replaying) {
-		/* A hook (fault hook, Lua event callback) asked for a replay or
-		 * cancel from inside one: refuse rather than re-enter the list. */
-		emit(m->gpu, NVM_EV_GUEST_ERROR, "mmu", "replay_reentered", 0, (uint64_t)op->replay,
-		     "replay/cancel requested while one is in progress: ignored");
-		return NVM_OK;
-	}
-	m->replaying = true;
-	replay(m, op);
-	m->replaying = false;
+	api_enter(gpu);
+	invalidate(m, op);
+	api_leave(gpu);
 	return NVM_OK;
 }
+
+static nvm_status mem_op(nvm_gpu *gpu, uint32_t a, uint32_t b, uint32_t c, uint32_t d);
 
 nvm_status nvm_mmu_mem_op(nvm_gpu *gpu, uint32_t a, uint32_t b, uint32_t c, uint32_t d)
 {
 	if (!gpu)
 		return NVM_ERR_ARG;
+	api_enter(gpu);
+	nvm_status st = mem_op(gpu, a, b, c, d);
+	api_leave(gpu);
+	return st;
+}
+
+static nvm_status mem_op(nvm_gpu *gpu, uint32_t a, uint32_t b, uint32_t c, uint32_t d)
+{
 	unsigned opn = FIELD_GET(d, 31, 27); /* MEM_OP_D OPERATION */
 	if (opn != 9 && opn != 0xa)
 		return NVM_ERR_NOENT;
@@ -865,7 +955,11 @@ nvm_status nvm_mmu_mem_op(nvm_gpu *gpu, uint32_t a, uint32_t b, uint32_t c, uint
 		     (unsigned)op.replay);
 		op.replay = NVM_MMU_REPLAY_NONE;
 	}
-	return nvm_mmu_invalidate(gpu, &op);
+	struct mmu *m = mmu_of(gpu);
+	if (!m)
+		return NVM_ERR_NOENT;
+	invalidate(m, &op);
+	return NVM_OK;
 }
 
 static void wr_invalidate(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
@@ -1059,7 +1153,7 @@ static const struct reg_desc bar2_regs[] = {
 
 /* ---------------------------------------------------------------- BAR1 / BAR2 */
 
-nvm_status nvm_mmu_bar_translate(nvm_gpu *gpu, int bar, uint64_t off, nvm_mmu_access access, nvm_mmu_result *res)
+static nvm_status bar_translate(nvm_gpu *gpu, int bar, uint64_t off, nvm_mmu_access access, nvm_mmu_result *res)
 {
 	struct mmu *m = mmu_of(gpu);
 	if (!gpu || !res || (bar != 1 && bar != 2))
@@ -1091,12 +1185,23 @@ nvm_status nvm_mmu_bar_translate(nvm_gpu *gpu, int bar, uint64_t off, nvm_mmu_ac
 	return NVM_OK;
 }
 
+nvm_status nvm_mmu_bar_translate(nvm_gpu *gpu, int bar, uint64_t off, nvm_mmu_access access, nvm_mmu_result *res)
+{
+	if (!gpu)
+		return NVM_ERR_ARG;
+	api_enter(gpu);
+	nvm_status st = bar_translate(gpu, bar, off, access, res);
+	api_leave(gpu);
+	return st;
+}
+
+/* The BAR's pages one by one; stops early once a hook closed the GPU. */
 static nvm_status bar_access(nvm_gpu *gpu, int bar, uint64_t off, void *buf, size_t len, bool write)
 {
 	uint8_t *p = buf;
-	while (len) {
+	while (len && !gpu->closing) {
 		nvm_mmu_result r;
-		nvm_status st = nvm_mmu_bar_translate(gpu, bar, off, write ? NVM_MMU_WRITE : NVM_MMU_READ, &r);
+		nvm_status st = bar_translate(gpu, bar, off, write ? NVM_MMU_WRITE : NVM_MMU_READ, &r);
 		if (st)
 			return st;
 		if (r.fault != NVM_MMU_FAULT_NONE)
@@ -1122,18 +1227,24 @@ static nvm_status bar_access(nvm_gpu *gpu, int bar, uint64_t off, void *buf, siz
 	return NVM_OK;
 }
 
+static nvm_status bar_copy(nvm_gpu *gpu, int bar, uint64_t off, void *buf, size_t len, bool write)
+{
+	if (!gpu || (!buf && len))
+		return NVM_ERR_ARG;
+	api_enter(gpu);
+	nvm_status st = bar_access(gpu, bar, off, buf, len, write);
+	api_leave(gpu);
+	return st;
+}
+
 nvm_status nvm_mmu_bar_write(nvm_gpu *gpu, int bar, uint64_t off, const void *buf, size_t len)
 {
-	if (!buf && len)
-		return NVM_ERR_ARG;
-	return bar_access(gpu, bar, off, (void *)(uintptr_t)buf, len, true);
+	return bar_copy(gpu, bar, off, (void *)(uintptr_t)buf, len, true);
 }
 
 nvm_status nvm_mmu_bar_read(nvm_gpu *gpu, int bar, uint64_t off, void *buf, size_t len)
 {
-	if (!buf && len)
-		return NVM_ERR_ARG;
-	return bar_access(gpu, bar, off, buf, len, false);
+	return bar_copy(gpu, bar, off, buf, len, false);
 }
 
 /* ---------------------------------------------------------------- misc API */
@@ -1183,14 +1294,6 @@ static nvm_status mmu_create(nvm_gpu *gpu, const void *data, void **state)
 		return NVM_ERR_NOMEM;
 	m->gpu = gpu;
 	m->chip = data ? data : &mmu_gv100;
-	m->tlb = calloc(TLB_SLOTS, sizeof(*m->tlb));
-	m->pdc = calloc(PDC_SLOTS, sizeof(*m->pdc));
-	if (!m->tlb || !m->pdc) {
-		free(m->tlb);
-		free(m->pdc);
-		free(m);
-		return NVM_ERR_NOMEM;
-	}
 	*state = m;
 	nvm_status st = bus_add(gpu, &(struct reg_block){ .name = "mmu",
 	                                                  .base = 0x100A20,
@@ -1228,8 +1331,6 @@ static nvm_status mmu_create(nvm_gpu *gpu, const void *data, void **state)
 		                                       .ctx = m });
 	if (st) {
 		/* nvm_open only destroys blocks that were created. */
-		free(m->tlb);
-		free(m->pdc);
 		free(m);
 		*state = NULL;
 	}
@@ -1242,8 +1343,12 @@ static void mmu_destroy(nvm_gpu *gpu, void *state)
 	struct mmu *m = state;
 	if (!m)
 		return;
-	free(m->tlb);
-	free(m->pdc);
+	for (size_t i = 0; i < TLB_SLOTS / CACHE_CHUNK; i++)
+		free(m->tlb[i]);
+	for (size_t i = 0; i < PDC_SLOTS / CACHE_CHUNK; i++)
+		free(m->pdc[i]);
+	free(m->tlb_live);
+	free(m->pdc_live);
 	free(m->pend);
 	free(m);
 }

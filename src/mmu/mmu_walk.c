@@ -377,7 +377,7 @@ static bool enum_read(struct enum_ctx *c, nvm_mmu_target tgt, uint64_t addr, int
 
 static void enum_emit(struct enum_ctx *c, uint64_t va, uint64_t size, const nvm_mmu_result *attr)
 {
-	if (c->stop)
+	if (c->stop || c->gpu->closing)
 		return;
 	nvm_mmu_mapping m = { va, size, *attr };
 	if (c->ops->map && c->ops->map(c->ops->user, &m))
@@ -387,7 +387,7 @@ static void enum_emit(struct enum_ctx *c, uint64_t va, uint64_t size, const nvm_
 static void enum_edge(struct enum_ctx *c, int lvl, nvm_mmu_target tgt, uint64_t table, unsigned idx,
                       const char *child_level, nvm_mmu_target ctgt, uint64_t child)
 {
-	if (!c->stop && c->ops->edge &&
+	if (!c->stop && !c->gpu->closing && c->ops->edge &&
 	    c->ops->edge(c->ops->user, pd_levels[lvl].name, tgt, table, idx, child_level, ctgt, child))
 		c->stop = 1;
 }
@@ -502,6 +502,9 @@ nvm_status nvm_mmu_enum(nvm_gpu *gpu, unsigned pdb_target, uint64_t pdb_addr, ui
 		return NVM_ERR_APERTURE;
 	struct enum_ctx c = { gpu, max_entries, ops, 0, NVM_OK };
 	nvm_mmu_target tgt = pdb_target == NVM_MMU_PDB_VID ? NVM_MMU_TGT_VID : (nvm_mmu_target)pdb_target;
+	/* The callbacks are user code: a bracketed call, like a hook. */
+	api_enter(gpu);
 	enum_level(&c, 0, tgt, pdb_addr & ~0xfffull, 0);
+	api_leave(gpu);
 	return c.st;
 }

@@ -8,9 +8,18 @@
  * Event callbacks run under lua_pcall inside the library's run loop; a
  * failing callback stops the run (nvm_stop) and its error is raised once
  * control is back in the script, never longjmp'd through library frames.
+ *
+ * Lifetime: Lua code can run in the middle of a method (event callbacks,
+ * metamethods of an argument table, finalizers at any allocation), and it
+ * may close the gpu the method is using. So every method pins the gpu it
+ * checks (a to-be-closed guard that unpins when the method returns or
+ * raises), and gpu:close() on a pinned gpu only marks it closed and stops
+ * its run: the last unpin frees it. Garbage collection frees it at once: an
+ * unreachable gpu is on no live stack.
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +31,7 @@
 #include "scn_internal.h"
 
 #define GPU_MT        "nvmodel.gpu"
+#define PIN_MT        "nvmodel.gpu_pin"
 #define DEFAULT_STEPS 4000000000ull
 #define DEFAULT_MEM   (1ull << 30)
 #define STEP_GRANULE  10000
@@ -31,17 +41,25 @@ struct scn_state {
 	struct scn_result *res;
 	uint64_t mem_used;
 	uint64_t steps;
-	int gpus;
+	int gpus;          /* opened so far */
+	int gpus_open;     /* not closed yet */
+	nvm_mem_pool pool; /* simulated memory of all the GPUs */
 	char pending[512]; /* error raised by an event callback */
 	int has_pending;
+	lua_State *main; /* the main thread: callbacks run there (it outlives coroutines) */
+	bool over;       /* the Lua heap went over its limit: step_hook raises the error */
+	char limit_text[32];
 };
 
 struct scn_gpu {
-	nvm_gpu *gpu;
+	nvm_gpu *gpu; /* NULL once freed */
 	int index;
 	int cb_ref;   /* registry ref of {event type -> {fn...}}, LUA_NOREF if none */
 	lua_State *L; /* main state, for callbacks */
 	struct scn_state *S;
+	int pins;     /* methods in progress on this gpu */
+	bool closed;  /* gpu:close() was called; freed by the last unpin */
+	bool running; /* inside gpu:run() */
 };
 
 static struct scn_state *state_of(lua_State *L)
@@ -53,10 +71,28 @@ static struct scn_state *state_of(lua_State *L)
 
 /* ---------------------------------------------------------------- budgets */
 
+static uint64_t heap_limit(const struct scn_state *S)
+{
+	return S->opts->mem_limit ? S->opts->mem_limit : DEFAULT_MEM;
+}
+
+static const char *heap_limit_text(struct scn_state *S)
+{
+	scn_fmt_size(S->limit_text, sizeof(S->limit_text), heap_limit(S));
+	return S->limit_text;
+}
+
+static void step_hook(lua_State *L, lua_Debug *ar);
+
+/* The Lua heap limit. Lua reports a refused allocation as a memory error
+ * without a position, so the first allocation over the limit is granted
+ * from a reserve and the main thread's hook is set to fire at once: it
+ * raises an ordinary error there, with file and line. Only an allocation
+ * beyond the reserve is refused. */
 static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 {
 	struct scn_state *S = ud;
-	uint64_t limit = S->opts->mem_limit ? S->opts->mem_limit : DEFAULT_MEM;
+	uint64_t limit = heap_limit(S);
 	if (!ptr)
 		osize = 0;
 	if (nsize == 0) {
@@ -64,23 +100,58 @@ static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 		free(ptr);
 		return NULL;
 	}
-	if (nsize > osize && S->mem_used + (nsize - osize) > limit)
-		return NULL;
+	if (nsize > osize && S->mem_used + (nsize - osize) > limit) {
+		if (S->mem_used + (nsize - osize) > limit + limit / 4 + (1u << 20))
+			return NULL;
+		if (!S->over && S->main) {
+			S->over = true;
+			lua_sethook(S->main, step_hook, LUA_MASKCOUNT, 1); /* allowed at any time */
+		}
+	}
 	void *p = realloc(ptr, nsize);
 	if (p)
 		S->mem_used = S->mem_used - osize + nsize;
 	return p;
 }
 
+/* An error raised from a hook: a hook has no frame of its own, so the
+ * position is that of level 0, the function being run (luaL_error would
+ * name its caller). */
+static int hook_error(lua_State *L, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int hook_error(lua_State *L, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	lua_Debug ar;
+	if (lua_getstack(L, 0, &ar) && lua_getinfo(L, "Sl", &ar) && ar.currentline > 0)
+		lua_pushfstring(L, "%s:%d: %s", ar.short_src, ar.currentline, buf);
+	else
+		lua_pushstring(L, buf);
+	return lua_error(L);
+}
+
 static void step_hook(lua_State *L, lua_Debug *ar)
 {
 	(void)ar;
 	struct scn_state *S = state_of(L);
+	if (S->over) {
+		S->over = false;
+		lua_sethook(L, step_hook, LUA_MASKCOUNT, STEP_GRANULE);
+		/* Garbage may be all that is over (a caught error let go of it). */
+		if (S->mem_used > heap_limit(S))
+			lua_gc(L, LUA_GCCOLLECT);
+		if (S->mem_used > heap_limit(S))
+			hook_error(L, "Lua heap limit of %s exhausted", heap_limit_text(S));
+		return;
+	}
 	uint64_t limit = S->opts->max_steps ? S->opts->max_steps : DEFAULT_STEPS;
 	S->steps += STEP_GRANULE;
 	if (S->steps > limit)
-		scn_error(L, "instruction budget of %llu Lua steps exhausted (a loop that never ends?)",
-		          (unsigned long long)limit);
+		hook_error(L, "instruction budget of %llu Lua steps exhausted (a loop that never ends?)",
+		           (unsigned long long)limit);
 }
 
 /* ---------------------------------------------------------------- helpers */
@@ -112,11 +183,44 @@ nvm_aperture scn_checkaperture(lua_State *L, int idx)
 	return ap;
 }
 
+static void gpu_free(struct scn_gpu *g)
+{
+	if (g->gpu) {
+		nvm_close(g->gpu);
+		g->gpu = NULL;
+	}
+}
+
+/* The guard's __close: the method that pinned the gpu has returned or
+ * raised an error. */
+static int l_unpin(lua_State *L)
+{
+	struct scn_gpu *g = *(struct scn_gpu **)luaL_checkudata(L, 1, PIN_MT);
+	if (--g->pins == 0 && g->closed)
+		gpu_free(g);
+	return 0;
+}
+
+/* Pins the gpu at idx for the rest of the calling C function: pushes its
+ * guard (the userdata's user value) as a to-be-closed slot. The stack is
+ * first filled up to SCN_MAX_ARGS with nils, so an optional argument that
+ * was not given reads as nil, never as the guard. */
+static void pin(lua_State *L, struct scn_gpu *g, int idx)
+{
+	if (lua_gettop(L) < SCN_MAX_ARGS)
+		lua_settop(L, SCN_MAX_ARGS);
+	lua_getiuservalue(L, idx, 1);
+	g->pins++;
+	lua_toclose(L, -1);
+}
+
 static struct scn_gpu *check_sgpu(lua_State *L, int idx)
 {
+	idx = lua_absindex(L, idx);
 	struct scn_gpu *g = luaL_checkudata(L, idx, GPU_MT);
-	if (!g->gpu)
+	if (!g->gpu || g->closed)
 		luaL_error(L, "gpu object is closed");
+	pin(L, g, idx);
 	return g;
 }
 
@@ -151,9 +255,33 @@ static uint64_t check_addr(lua_State *L, int idx)
 	return (uint64_t)v;
 }
 
+void scn_fmt_size(char *buf, size_t n, uint64_t v)
+{
+	static const char *const units[] = { "bytes", "KiB", "MiB", "GiB", "TiB" };
+	unsigned u = 0;
+	while (u < 4 && v && !(v & 1023)) {
+		v >>= 10;
+		u++;
+	}
+	snprintf(buf, n, "%llu %s", (unsigned long long)v, units[u]);
+}
+
+int scn_nomem(lua_State *L, const char *what)
+{
+	struct scn_state *S = state_of(L);
+	char b[32];
+	scn_fmt_size(b, sizeof(b), S->pool.budget);
+	return scn_error(L,
+	                 "%s: simulated memory budget exhausted: the script's GPUs hold %s, the limit (raise it "
+	                 "with --mem-budget)",
+	                 what, b);
+}
+
 static void mem_error(lua_State *L, const char *what, nvm_gpu *gpu, nvm_aperture ap, uint64_t addr, size_t len,
                       nvm_status st)
 {
+	if (st == NVM_ERR_NOMEM)
+		scn_nomem(L, what);
 	scn_error(L, "%s: %s (%s 0x%llx + %llu, size 0x%llx)", what, nvm_status_str(st), nvm_aperture_name(ap),
 	          (unsigned long long)addr, (unsigned long long)len, (unsigned long long)nvm_mem_size(gpu, ap));
 }
@@ -223,6 +351,7 @@ static void push_event(lua_State *L, const nvm_event *ev)
 	lua_setfield(L, -2, "value");
 	lua_pushstring(L, ev->message ? ev->message : "");
 	lua_setfield(L, -2, "message");
+	scn_record(L);
 }
 
 static void lua_hook(void *user, const nvm_event *ev)
@@ -237,7 +366,7 @@ static void lua_hook(void *user, const nvm_event *ev)
 	lua_rawgeti(L, -1, (lua_Integer)ev->type + 1);
 	if (lua_istable(L, -1)) {
 		lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
-		for (lua_Integer i = 1; i <= n && !S->has_pending; i++) {
+		for (lua_Integer i = 1; i <= n && !S->has_pending && !g->closed; i++) {
 			lua_rawgeti(L, -1, i);
 			push_event(L, ev);
 			if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
@@ -315,10 +444,10 @@ static int l_mem_read(lua_State *L)
 
 static int l_mem_wr32(lua_State *L)
 {
+	int n = lua_gettop(L) - 3; /* before scn_checkgpu pushes its guard */
 	nvm_gpu *gpu = scn_checkgpu(L, 1);
 	nvm_aperture ap = scn_checkaperture(L, 2);
 	uint64_t addr = check_addr(L, 3);
-	int n = lua_gettop(L) - 3;
 	if (n < 1)
 		luaL_error(L, "mem_wr32: no value given");
 	for (int i = 0; i < n; i++) {
@@ -369,7 +498,16 @@ static int l_run(lua_State *L)
 		}
 		lua_pop(L, 3);
 	}
+	uint64_t cap = g->S->opts->run_budget;
+	if (cap && (!o.max_events || o.max_events > cap))
+		o.max_events = cap;
+	if (g->closed) /* by a metamethod of the options table */
+		luaL_error(L, "gpu object is closed");
+	if (g->running)
+		luaL_error(L, "run: called from an event callback of a run of the same gpu");
+	g->running = true;
 	nvm_run_status rs = nvm_run(g->gpu, &o);
+	g->running = false;
 	g->S->res->time_ns = nvm_time_ns(g->gpu);
 	scn_rethrow(L);
 	lua_pushstring(L, nvm_run_status_str(rs));
@@ -423,17 +561,36 @@ static int l_on(lua_State *L)
 	return 0;
 }
 
-static int l_close(lua_State *L)
+/* Closed as far as the script can tell: methods refuse it, callbacks stop. */
+static void mark_closed(lua_State *L, struct scn_gpu *g)
 {
-	struct scn_gpu *g = luaL_checkudata(L, 1, GPU_MT);
-	if (g->gpu) {
-		nvm_close(g->gpu);
-		g->gpu = NULL;
-	}
+	if (g->closed)
+		return;
+	g->closed = true;
+	g->S->gpus_open--;
 	if (g->cb_ref != LUA_NOREF) {
 		luaL_unref(L, LUA_REGISTRYINDEX, g->cb_ref);
 		g->cb_ref = LUA_NOREF;
 	}
+}
+
+static int l_close(lua_State *L)
+{
+	struct scn_gpu *g = luaL_checkudata(L, 1, GPU_MT);
+	mark_closed(L, g);
+	if (!g->pins)
+		gpu_free(g);
+	else if (g->gpu)
+		nvm_stop(g->gpu); /* a method below is using it: the last unpin frees it */
+	return 0;
+}
+
+/* Unreachable: no stack holds it, so nothing can be using it. */
+static int l_gc(lua_State *L)
+{
+	struct scn_gpu *g = luaL_checkudata(L, 1, GPU_MT);
+	mark_closed(L, g);
+	gpu_free(g);
 	return 0;
 }
 
@@ -462,6 +619,13 @@ static int l_reg_name(lua_State *L)
 		lua_pushstring(L, n);
 	else
 		lua_pushnil(L);
+	return 1;
+}
+
+static int l_mem_size(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	lua_pushinteger(L, (lua_Integer)nvm_mem_size(gpu, scn_checkaperture(L, 2)));
 	return 1;
 }
 
@@ -498,6 +662,7 @@ static const luaL_Reg core_methods[] = {
 	{ "intr", l_intr },
 	{ "idle", l_idle },
 	{ "reg_name", l_reg_name },
+	{ "mem_size", l_mem_size },
 	{ "mem_pages", l_mem_pages },
 	{ "event_count", l_event_count },
 	{ NULL, NULL },
@@ -507,8 +672,9 @@ static const luaL_Reg core_methods[] = {
 extern const luaL_Reg scn_hwsq_methods[];
 extern const luaL_Reg scn_mmu_methods[];
 extern const luaL_Reg scn_host_methods[];
+extern const luaL_Reg scn_pfifo_methods[];
 static const luaL_Reg *const scn_method_tables[] = {
-	core_methods, scn_hwsq_methods, scn_mmu_methods, scn_host_methods, NULL,
+	core_methods, scn_hwsq_methods, scn_mmu_methods, scn_host_methods, scn_pfifo_methods, NULL,
 };
 
 /* ---------------------------------------------------------------- module */
@@ -527,23 +693,38 @@ static int l_open(lua_State *L)
 	}
 	if (!cfg.chip)
 		cfg.chip = S->opts->default_chip;
-	cfg.mem_budget = S->opts->gpu_mem_budget;
-	struct scn_gpu *g = lua_newuserdatauv(L, sizeof(*g), 0);
+	cfg.mem_pool = &S->pool;
+	int max_gpus = S->opts->max_gpus ? S->opts->max_gpus : SCN_MAX_GPUS;
+	if (S->gpus_open >= max_gpus) {
+		/* Unreachable gpus may not have been collected yet. */
+		lua_gc(L, LUA_GCCOLLECT);
+		if (S->gpus_open >= max_gpus)
+			luaL_error(L, "open: %d GPUs are open, the limit (close some with gpu:close())", max_gpus);
+	}
+	struct scn_gpu *g = lua_newuserdatauv(L, sizeof(*g), 1);
 	memset(g, 0, sizeof(*g));
 	g->cb_ref = LUA_NOREF;
+	g->S = S;
+	g->closed = true; /* until nvm_open succeeds: its __gc has nothing to do */
 	luaL_setmetatable(L, GPU_MT);
+	*(struct scn_gpu **)lua_newuserdatauv(L, sizeof(g), 0) = g;
+	luaL_setmetatable(L, PIN_MT);
+	lua_setiuservalue(L, -2, 1);
 	nvm_status st = nvm_open(&cfg, &g->gpu);
 	if (st == NVM_ERR_CHIP)
 		luaL_error(L, "open: unknown chip '%s' (see `nvmodel chips`)", cfg.chip);
 	if (st) {
-		const nvm_chip_info *ci = nvm_chip_find(cfg.chip);
-		scn_error(L, "open: %s (chip %s: vram up to 0x%llx, sysmem up to 0x%llx, 4 KiB multiples)",
-		          nvm_status_str(st), cfg.chip ? cfg.chip : NVM_DEFAULT_CHIP,
-		          (unsigned long long)(ci ? ci->vram_max : 0), (unsigned long long)(ci ? ci->sysmem_max : 0));
+		const nvm_chip_info *ci = nvm_chip_find(cfg.chip ? cfg.chip : NVM_DEFAULT_CHIP);
+		const char *what = st == NVM_ERR_RANGE   ? "a size is larger than the chip has"
+		                   : st == NVM_ERR_ALIGN ? "sizes must be multiples of 4 KiB"
+		                                         : nvm_status_str(st);
+		scn_error(L, "open: %s (chip %s: vram up to 0x%llx, sysmem up to 0x%llx, 4 KiB multiples)", what,
+		          ci->name, (unsigned long long)ci->vram_max, (unsigned long long)ci->sysmem_max);
 	}
+	g->closed = false;
 	g->index = S->gpus++;
-	g->L = L;
-	g->S = S;
+	S->gpus_open++;
+	g->L = S->main;
 	S->res->gpus_opened = S->gpus;
 	if (S->opts->on_event)
 		nvm_hook_add(g->gpu, NVM_EV_ALL, trace_hook, g, NULL);
@@ -557,6 +738,32 @@ static int l_chips(lua_State *L)
 		lua_pushstring(L, nvm_chip_get(i)->name);
 		lua_rawseti(L, -2, (lua_Integer)i + 1);
 	}
+	return 1;
+}
+
+/* nvmodel.chip_info(name) -> {name, family, boot_0, vram_max, sysmem_max,
+ * blocks}, or nil for an unknown chip. */
+static int l_chip_info(lua_State *L)
+{
+	const nvm_chip_info *c = nvm_chip_find(luaL_checkstring(L, 1));
+	if (!c) {
+		lua_pushnil(L);
+		return 1;
+	}
+	lua_createtable(L, 0, 6);
+	lua_pushstring(L, c->name);
+	lua_setfield(L, -2, "name");
+	lua_pushstring(L, c->family);
+	lua_setfield(L, -2, "family");
+	lua_pushinteger(L, c->boot_0);
+	lua_setfield(L, -2, "boot_0");
+	lua_pushinteger(L, (lua_Integer)c->vram_max);
+	lua_setfield(L, -2, "vram_max");
+	lua_pushinteger(L, (lua_Integer)c->sysmem_max);
+	lua_setfield(L, -2, "sysmem_max");
+	lua_pushstring(L, c->blocks);
+	lua_setfield(L, -2, "blocks");
+	scn_record(L);
 	return 1;
 }
 
@@ -593,49 +800,34 @@ static int l_print(lua_State *L)
 static const luaL_Reg module_funcs[] = {
 	{ "open", l_open },
 	{ "chips", l_chips },
+	{ "chip_info", l_chip_info },
 	{ NULL, NULL },
 };
 
-static void open_libs(lua_State *L, int sandbox)
-{
-	static const luaL_Reg safe[] = {
-		{ LUA_GNAME, luaopen_base },
-		{ LUA_TABLIBNAME, luaopen_table },
-		{ LUA_STRLIBNAME, luaopen_string },
-		{ LUA_MATHLIBNAME, luaopen_math },
-		{ LUA_UTF8LIBNAME, luaopen_utf8 },
-		{ LUA_COLIBNAME, luaopen_coroutine },
-		{ NULL, NULL },
-	};
-	if (sandbox) {
-		for (const luaL_Reg *lib = safe; lib->func; lib++) {
-			luaL_requiref(L, lib->name, lib->func, 1);
-			lua_pop(L, 1);
-		}
-		static const char *const unsafe[] = { "dofile", "loadfile", "load", "collectgarbage", NULL };
-		for (const char *const *u = unsafe; *u; u++) {
-			lua_pushnil(L);
-			lua_setglobal(L, *u);
-		}
-	} else {
-		luaL_openlibs(L);
-	}
-}
-
 static void setup(lua_State *L, const struct scn_opts *opts)
 {
-	open_libs(L, opts->sandbox);
+	scn_open_libs(L, opts->sandbox, opts->seed);
+	scn_record_setup(L);
 	luaL_newmetatable(L, GPU_MT);
 	lua_newtable(L);
 	for (const luaL_Reg *const *t = scn_method_tables; *t; t++)
 		luaL_setfuncs(L, *t, 0);
 	lua_setfield(L, -2, "__index");
-	lua_pushcfunction(L, l_close);
+	lua_pushcfunction(L, l_gc);
 	lua_setfield(L, -2, "__gc");
 	lua_pushcfunction(L, l_close);
 	lua_setfield(L, -2, "__close");
 	lua_pushliteral(L, "nvmodel gpu");
 	lua_setfield(L, -2, "__name");
+	/* getmetatable(gpu).__gc(gpu) from a callback would free a gpu in use. */
+	lua_pushboolean(L, 0);
+	lua_setfield(L, -2, "__metatable");
+	lua_pop(L, 1);
+	luaL_newmetatable(L, PIN_MT);
+	lua_pushcfunction(L, l_unpin);
+	lua_setfield(L, -2, "__close");
+	lua_pushboolean(L, 0);
+	lua_setfield(L, -2, "__metatable");
 	lua_pop(L, 1);
 
 	luaL_newlib(L, module_funcs);
@@ -658,34 +850,6 @@ static void setup(lua_State *L, const struct scn_opts *opts)
 	lua_setglobal(L, "arg");
 }
 
-/* Message handler: make sure every error names a file and line. Errors
- * raised with a level of 0, or with non-string values, get the position of
- * the innermost Lua frame. Frames of the built-in modules (scn_builders.c)
- * do not count: an error inside a builder is reported at the script line
- * that called it (followed by the module's own position, if it has one). */
-static int msgh(lua_State *L)
-{
-	const char *msg = lua_tostring(L, 1);
-	if (!msg) {
-		if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)
-			msg = lua_tostring(L, -1);
-		else
-			msg = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
-	}
-	lua_Debug ar;
-	for (int level = 1; lua_getstack(L, level, &ar); level++) {
-		lua_getinfo(L, "Sl", &ar);
-		if (ar.currentline <= 0 || !strncmp(ar.source, "=" SCN_MODULE_PREFIX, strlen("=" SCN_MODULE_PREFIX)))
-			continue;
-		size_t n = strlen(ar.short_src);
-		if (strncmp(msg, ar.short_src, n) != 0 || msg[n] != ':')
-			msg = lua_pushfstring(L, "%s:%d: %s", ar.short_src, ar.currentline, msg);
-		break;
-	}
-	lua_pushstring(L, msg);
-	return 1;
-}
-
 static int protected_setup(lua_State *L)
 {
 	setup(L, lua_touserdata(L, 1));
@@ -697,11 +861,13 @@ void scn_run_buffer(const char *src, size_t len, const char *chunkname, const st
 {
 	memset(res, 0, sizeof(*res));
 	struct scn_state S = { .opts = opts, .res = res };
+	S.pool.budget = opts->mem_budget ? opts->mem_budget : SCN_MEM_BUDGET;
 	lua_State *L = lua_newstate(limited_alloc, &S);
 	if (!L) {
 		snprintf(res->error, sizeof(res->error), "%s: cannot create a Lua state", chunkname);
 		return;
 	}
+	S.main = L;
 	lua_sethook(L, step_hook, LUA_MASKCOUNT, STEP_GRANULE);
 	lua_pushcfunction(L, protected_setup);
 	lua_pushlightuserdata(L, (void *)opts);
@@ -709,13 +875,20 @@ void scn_run_buffer(const char *src, size_t len, const char *chunkname, const st
 	if (st == LUA_OK) {
 		char name[512];
 		snprintf(name, sizeof(name), "@%s", chunkname);
-		lua_pushcfunction(L, msgh);
+		lua_pushcfunction(L, scn_msgh);
+		src = scn_skip_header(src, &len);
 		st = luaL_loadbufferx(L, src, len, name, "t");
 		if (st == LUA_OK)
 			st = lua_pcall(L, 0, 0, -2);
 	}
 	if (st == LUA_OK) {
 		res->ok = 1;
+	} else if (st == LUA_ERRMEM) {
+		/* Lua calls no message handler for these: no position is known.
+		 * Most scripts that run out are stopped earlier, with one (see
+		 * limited_alloc). */
+		snprintf(res->error, sizeof(res->error), "%s: Lua heap limit of %s exhausted (not enough memory)",
+		         chunkname, heap_limit_text(&S));
 	} else {
 		const char *m = lua_tostring(L, -1);
 		snprintf(res->error, sizeof(res->error), "%s", m ? m : "unknown error");
@@ -726,7 +899,8 @@ void scn_run_buffer(const char *src, size_t len, const char *chunkname, const st
 void scn_run_file(const char *path, const struct scn_opts *opts, struct scn_result *res)
 {
 	memset(res, 0, sizeof(*res));
-	FILE *f = fopen(path, "rb");
+	bool is_stdin = !strcmp(path, "-");
+	FILE *f = is_stdin ? stdin : fopen(path, "rb");
 	if (!f) {
 		snprintf(res->error, sizeof(res->error), "%s: cannot open: %s", path, strerror(errno));
 		res->io_error = 1;
@@ -750,15 +924,23 @@ void scn_run_file(const char *path, const struct scn_opts *opts, struct scn_resu
 			cap *= 2;
 		}
 	}
-	int err = ferror(f);
-	fclose(f);
+	int err = ferror(f) ? (errno ? errno : EIO) : 0; /* EISDIR for a directory */
+	if (!is_stdin)
+		fclose(f);
 	if (!buf || err) {
 		snprintf(res->error, sizeof(res->error), "%s: cannot read: %s", path,
-		         buf ? strerror(EIO) : "file too large (64 MiB limit)");
+		         buf ? strerror(err) : "file too large (64 MiB limit)");
 		res->io_error = 1;
 		free(buf);
 		return;
 	}
-	scn_run_buffer(buf, len, path, opts, res);
+	if (!len) {
+		/* Every command of the tool treats an empty input alike. */
+		snprintf(res->error, sizeof(res->error), "%s: empty input", path);
+		res->io_error = 1;
+		free(buf);
+		return;
+	}
+	scn_run_buffer(buf, len, is_stdin ? "stdin" : path, opts, res);
 	free(buf);
 }

@@ -16,16 +16,22 @@
 /* Called for every event of every GPU the script opens (for --trace). */
 typedef void (*scn_event_fn)(void *user, int gpu_index, const nvm_event *ev);
 
+#define SCN_MEM_BUDGET (1ull << 30)
+#define SCN_MAX_GPUS   64
+
 struct scn_opts {
 	const char *default_chip; /* used when nvmodel.open{} names no chip; NULL = gv100 */
 	FILE *out;                /* where print() goes; NULL discards */
 	scn_event_fn on_event;    /* optional */
 	void *event_user;
-	uint64_t max_steps;      /* Lua instruction budget; 0 = default (4e9) */
-	uint64_t mem_limit;      /* bytes for the Lua heap; 0 = default (1 GiB) */
-	uint64_t gpu_mem_budget; /* per-GPU simulated memory budget; 0 = none */
-	int sandbox;             /* no dofile/loadfile/require/io/os (fuzzing) */
-	const char **argv;       /* script arguments, exposed as the global `arg` */
+	uint64_t max_steps;  /* Lua instruction budget; 0 = default (4e9) */
+	uint64_t mem_limit;  /* bytes for the Lua heap; 0 = default (1 GiB) */
+	uint64_t mem_budget; /* simulated memory of all the script's GPUs together; 0 = default (SCN_MEM_BUDGET) */
+	int max_gpus;        /* GPUs open at once; 0 = default (SCN_MAX_GPUS) */
+	uint64_t run_budget; /* upper bound on the work budget of every gpu:run; 0 = the library's default */
+	int sandbox;         /* untrusted scripts: no io, os, package, debug, dofile, loadfile */
+	uint64_t seed;       /* math.randomseed at the start: math.random is reproducible */
+	const char **argv;   /* script arguments, exposed as the global `arg` */
 	int argc;
 };
 
@@ -41,7 +47,8 @@ struct scn_result {
 /* Runs Lua source text. chunkname is what messages call the file ("demo.lua"). */
 void scn_run_buffer(const char *src, size_t len, const char *chunkname, const struct scn_opts *opts,
                     struct scn_result *res);
-/* Reads and runs a file; an unreadable file is an error in res. */
+/* Reads and runs a file ("-": standard input, named "stdin" in messages);
+ * an unreadable or empty file is an error in res (io_error). */
 void scn_run_file(const char *path, const struct scn_opts *opts, struct scn_result *res);
 
 #endif

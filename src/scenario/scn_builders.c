@@ -3,6 +3,7 @@
  *
  *   nvmodel.pb_asm / nvmodel.pb_words   (scn_pb.c)
  *   nvmodel.volta                       (src/scenario/volta.lua, embedded)
+ *   nvmodel.nv04                        (src/scenario/nv04.lua, embedded)
  *
  * The Lua builder modules are compiled into the binary and loaded on first
  * use, either as `nvmodel.volta` (works in the sandbox, which has no
@@ -16,28 +17,48 @@
 
 extern const char nvm_volta_lua[];
 extern const size_t nvm_volta_lua_len;
+extern const char nvm_nv04_lua[];
+extern const size_t nvm_nv04_lua_len;
 extern const luaL_Reg scn_pb_funcs[];
 
-#define VOLTA_KEY "nvmodel.volta" /* registry cache and require name */
+/* The embedded modules: name (nvmodel.NAME, require "nvmodel.NAME"), text. */
+static const struct module {
+	const char *name, *key, *chunk;
+	const char *text;
+	const size_t *len;
+} modules[] = {
+	{ "volta", "nvmodel.volta", "=" SCN_MODULE_PREFIX "volta.lua", nvm_volta_lua, &nvm_volta_lua_len },
+	{ "nv04", "nvmodel.nv04", "=" SCN_MODULE_PREFIX "nv04.lua", nvm_nv04_lua, &nvm_nv04_lua_len },
+};
+#define NMODULES (sizeof(modules) / sizeof(modules[0]))
 
-static int load_volta(lua_State *L)
+/* Loads module i once (cached in the registry under its key). */
+static int load_module(lua_State *L, const struct module *m)
 {
-	if (lua_getfield(L, LUA_REGISTRYINDEX, VOLTA_KEY) != LUA_TNIL)
+	if (lua_getfield(L, LUA_REGISTRYINDEX, m->key) != LUA_TNIL)
 		return 1;
 	lua_pop(L, 1);
-	if (luaL_loadbufferx(L, nvm_volta_lua, nvm_volta_lua_len, "=" SCN_MODULE_PREFIX "volta.lua", "t") != LUA_OK)
+	if (luaL_loadbufferx(L, m->text, *m->len, m->chunk, "t") != LUA_OK)
 		return lua_error(L);
 	lua_call(L, 0, 1);
 	lua_pushvalue(L, -1);
-	lua_setfield(L, LUA_REGISTRYINDEX, VOLTA_KEY);
+	lua_setfield(L, LUA_REGISTRYINDEX, m->key);
 	return 1;
+}
+
+static int load_upvalue_module(lua_State *L)
+{
+	return load_module(L, &modules[lua_tointeger(L, lua_upvalueindex(1))]);
 }
 
 /* __index of the nvmodel table: the builder modules, loaded on first use. */
 static int module_index(lua_State *L)
 {
-	if (lua_type(L, 2) == LUA_TSTRING && !strcmp(lua_tostring(L, 2), "volta"))
-		return load_volta(L);
+	if (lua_type(L, 2) != LUA_TSTRING)
+		return 0;
+	for (size_t i = 0; i < NMODULES; i++)
+		if (!strcmp(lua_tostring(L, 2), modules[i].name))
+			return load_module(L, &modules[i]);
 	return 0;
 }
 
@@ -51,8 +72,11 @@ void scn_open_builders(lua_State *L)
 	/* package.preload exists unless the sandbox left the package library out. */
 	int top = lua_gettop(L);
 	if (lua_getglobal(L, "package") == LUA_TTABLE && lua_getfield(L, -1, "preload") == LUA_TTABLE) {
-		lua_pushcfunction(L, load_volta);
-		lua_setfield(L, -2, VOLTA_KEY);
+		for (size_t i = 0; i < NMODULES; i++) {
+			lua_pushinteger(L, (lua_Integer)i);
+			lua_pushcclosure(L, load_upvalue_module, 1);
+			lua_setfield(L, -2, modules[i].key);
+		}
 	}
 	lua_settop(L, top);
 }

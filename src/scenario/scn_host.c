@@ -54,6 +54,7 @@ static int l_host_log(lua_State *L)
 			set_int(L, "cls", buf[i].cls);
 			set_int(L, "method", buf[i].method);
 			set_int(L, "data", buf[i].data);
+			scn_record(L);
 			lua_rawseti(L, -2, (lua_Integer)(got + i + 1));
 		}
 		got += n;
@@ -132,6 +133,7 @@ static int l_host_channel(lua_State *L)
 	set_int(L, "inst", (lua_Integer)c.inst);
 	set_int(L, "inst_target", c.inst_target);
 	set_int(L, "methods", (lua_Integer)c.methods);
+	scn_record(L);
 	return 1;
 }
 
@@ -162,6 +164,7 @@ static int l_host_stats(lua_State *L)
 	lua_createtable(L, 0, (int)(sizeof(f) / sizeof(f[0])));
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
 		set_int(L, f[i].k, (lua_Integer)f[i].v);
+	scn_record(L);
 	return 1;
 }
 

@@ -163,6 +163,7 @@ static void set_slot(lua_State *L, const nvm_hwsq_slot_state *s, const char *nam
 	lua_setfield(L, -2, "addr");
 	lua_pushinteger(L, s->data);
 	lua_setfield(L, -2, "data");
+	scn_record(L);
 	lua_setfield(L, -2, name);
 }
 
@@ -189,6 +190,7 @@ static int l_hwsq_state(lua_State *L)
 		lua_pushstring(L, names[nvm_hwsq_flag(&st, f)]);
 		lua_rawseti(L, -2, f);
 	}
+	scn_record(L); /* key 0 is in the hash part */
 	lua_setfield(L, -2, "flags");
 	lua_pushinteger(L, st.events);
 	lua_setfield(L, -2, "events");
@@ -198,6 +200,7 @@ static int l_hwsq_state(lua_State *L)
 	lua_setfield(L, -2, "fb_paused");
 	lua_pushinteger(L, (lua_Integer)st.instructions);
 	lua_setfield(L, -2, "instructions");
+	scn_record(L);
 	return 1;
 }
 

@@ -7,13 +7,22 @@
 #ifndef NVM_SCN_INTERNAL_H
 #define NVM_SCN_INTERNAL_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include <lauxlib.h>
 #include <lua.h>
 
 #include "nvmodel/nvmodel.h"
 
 /* The gpu object at stack index idx (raises a Lua error when it is not one
- * or is closed). */
+ * or is closed). It also pins the gpu until the calling C function returns,
+ * so that a gpu:close() from Lua code run meanwhile (an event callback, a
+ * metamethod, a finalizer) only frees it afterwards. For that it fills the
+ * stack with nils up to SCN_MAX_ARGS and pushes a guard value above: count
+ * arguments with lua_gettop before calling it, and read optional arguments
+ * as none-or-nil. */
+#define SCN_MAX_ARGS 16
 nvm_gpu *scn_checkgpu(lua_State *L, int idx);
 /* Raises a pending hook error, if a Lua event callback failed. Call after
  * any library call that can emit events. */
@@ -22,6 +31,26 @@ void scn_rethrow(lua_State *L);
 lua_Integer scn_checkrange(lua_State *L, int idx, lua_Integer lo, lua_Integer hi);
 /* luaL_error with printf formats (%llx, %x...): lua_pushfstring knows only a few. */
 int scn_error(lua_State *L, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Raises the error for NVM_ERR_NOMEM from a memory write: the script's
+ * simulated memory budget (--mem-budget) is used up. what names the method. */
+int scn_nomem(lua_State *L, const char *what);
+/* "1 GiB", "64 MiB", "4096 bytes": a size as a user would write it. */
+void scn_fmt_size(char *buf, size_t n, uint64_t v);
+/* Gives the table on top of the stack a stable pairs() order (integer keys,
+ * then strings, ascending), whatever Lua's per-run string hashing does.
+ * Every table a method returns goes through it. */
+void scn_record(lua_State *L);
+
+/* scn_libs.c: the standard libraries a script gets (text-only loading, a
+ * restricted debug library, math.random seeded with seed; io, os, package
+ * and debug not at all with sandbox), the record metatable, the message
+ * handler that puts file:line on every error, and the source header a
+ * script may start with (a UTF-8 BOM, a #! line). */
+void scn_open_libs(lua_State *L, int sandbox, uint64_t seed);
+void scn_record_setup(lua_State *L);
+int scn_msgh(lua_State *L);
+const char *scn_skip_header(const char *src, size_t *len);
+
 /* An aperture name argument ("vram" / "sysmem"). */
 nvm_aperture scn_checkaperture(lua_State *L, int idx);
 

@@ -117,6 +117,7 @@ static void push_result(lua_State *L, const nvm_mmu_result *r)
 	lua_setfield(L, -2, "replayable");
 	lua_pushinteger(L, (lua_Integer)r->ticket);
 	lua_setfield(L, -2, "ticket");
+	scn_record(L);
 }
 
 static int l_mmu_translate(lua_State *L)
@@ -242,6 +243,7 @@ static int l_mmu_stats(lua_State *L)
 		lua_pushinteger(L, (lua_Integer)f[i].v);
 		lua_setfield(L, -2, f[i].k);
 	}
+	scn_record(L);
 	return 1;
 }
 

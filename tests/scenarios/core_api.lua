@@ -57,7 +57,15 @@ check(#irq == 1 and irq[1] == 1 and gpu:intr(), "PTIMER alarm raises the line")
 
 -- Bad arguments to open name the limits.
 ok, err = pcall(nvmodel.open, { chip = "nv04", vram = "1G" })
-check(not ok and err:find("out of range"), "NV04 VRAM limit: " .. tostring(err))
+check(not ok and err:find("larger than the chip has") and err:find("vram up to 0x1000000"),
+      "NV04 VRAM limit: " .. tostring(err))
+local nv04 = nvmodel.chip_info("nv04")
+check(nv04.family == "NV04" and nv04.vram_max == 16 << 20 and nv04.boot_0 == 0x20004000, "chip_info")
+check(nvmodel.chip_info("nv40").family == "NV40" and nvmodel.chip_info("nv17").family == "NV10", "families")
+check(nvmodel.chip_info("nv99") == nil, "chip_info of an unknown chip")
+local small = nvmodel.open{ chip = "nv04" }
+check(small:mem_size("vram") == 16 << 20 and small:mem_size("sysmem") == 4 << 30, "mem_size")
+small:close()
 ok, err = pcall(nvmodel.open, { chip = "nv99" })
 check(not ok and err:find("unknown chip"), "unknown chip")
 ok, err = pcall(nvmodel.open, { vram = "12Q" })

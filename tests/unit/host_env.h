@@ -189,6 +189,18 @@ static inline struct env_chan *env_one_channel(struct env *e)
 	return c;
 }
 
+/* A fresh GPU with one TSG of two channels (chids ca, cb) on the GR runlist. */
+static inline void env_tsg_pair(struct env *e, uint32_t tsgid, uint32_t ca, uint32_t cb, struct env_chan **a,
+                                struct env_chan **b)
+{
+	env_init(e);
+	*a = env_chan(e, 0, ca);
+	*b = env_chan(e, 1, cb);
+	struct env_chan *both[] = { *a, *b };
+	env_submit_tsg(e, 0, tsgid, both, 2);
+	env_run(e, 100000);
+}
+
 /* Two TSGs (1 and 2) of one channel each on the GR runlist. */
 static inline void env_two_tsgs(struct env *e, struct env_chan *a, struct env_chan *b, uint32_t timeout, uint32_t scale)
 {

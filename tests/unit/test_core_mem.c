@@ -150,6 +150,36 @@ static void budget_limits_host_memory(void **state)
 	nvm_close(gpu);
 }
 
+/* One pool bounds several GPUs together, and a closed GPU gives its pages
+ * back (a script that opens GPUs in a loop stays bounded). */
+static void pool_is_shared_and_given_back(void **state)
+{
+	(void)state;
+	nvm_mem_pool pool = { .budget = 16 * NVM_PAGE_SIZE };
+	nvm_config cfg = { .chip = "nv04", .mem_pool = &pool };
+	nvm_gpu *a, *b;
+	assert_int_equal(nvm_open(&cfg, &a), NVM_OK);
+	assert_int_equal(nvm_open(&cfg, &b), NVM_OK);
+	uint8_t x = 1;
+	/* One page and its 4 radix-tree nodes each time. */
+	assert_int_equal(nvm_mem_write(a, NVM_AP_VRAM, 0, &x, 1), NVM_OK);
+	assert_int_equal(pool.used, 5 * NVM_PAGE_SIZE);
+	assert_int_equal(nvm_mem_write(b, NVM_AP_SYSMEM, 0, &x, 1), NVM_OK);
+	assert_int_equal(pool.used, 10 * NVM_PAGE_SIZE);
+	nvm_status st = NVM_OK;
+	for (uint64_t addr = NVM_PAGE_SIZE; !st; addr += NVM_PAGE_SIZE)
+		st = nvm_mem_write(b, NVM_AP_SYSMEM, addr, &x, 1);
+	assert_int_equal(st, NVM_ERR_NOMEM);
+	assert_int_equal(pool.used, 16 * NVM_PAGE_SIZE);
+	/* a is out of budget too: the pool is shared. */
+	assert_int_equal(nvm_mem_write(a, NVM_AP_VRAM, 1ull << 22, &x, 1), NVM_ERR_NOMEM);
+	nvm_close(b);
+	assert_int_equal(pool.used, 5 * NVM_PAGE_SIZE);
+	assert_int_equal(nvm_mem_write(a, NVM_AP_VRAM, 1ull << 22, &x, 1), NVM_OK);
+	nvm_close(a);
+	assert_int_equal(pool.used, 0);
+}
+
 static void aperture_names(void **state)
 {
 	(void)state;
@@ -175,6 +205,7 @@ int main(void)
 		cmocka_unit_test(page_pointer_for_bulk_reads),
 		cmocka_unit_test(sizes_are_validated),
 		cmocka_unit_test(budget_limits_host_memory),
+		cmocka_unit_test(pool_is_shared_and_given_back),
 		cmocka_unit_test(aperture_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -139,11 +139,8 @@ static void yield_tsg(void **state)
 {
 	(void)state;
 	struct env e;
-	env_init(&e);
-	struct env_chan *a = env_chan(&e, 0, 1), *b = env_chan(&e, 1, 2);
-	struct env_chan *both[] = { a, b };
-	env_submit_tsg(&e, 0, 3, both, 2);
-	env_run(&e, 100000);
+	struct env_chan *a, *b;
+	env_tsg_pair(&e, 3, 1, 2, &a, &b);
 	uint32_t pa_[] = { HDR_INC(0, 0x200, 1), 1, HDR_INC(0, 0x80, 1), 3, HDR_INC(0, 0x200, 1), 2 };
 	uint32_t pb_[] = { HDR_INC(0, 0x204, 1), 9 };
 	env_push(&e, a, pa_, 6);
@@ -327,6 +324,52 @@ static void acquire_edges(void **state)
 	}
 }
 
+/* dev_pbdma: a 64-bit semaphore needs 8-byte alignment and a timestamped
+ * release 16; otherwise INTR_0 SEMAPHORE and memory unchanged. PREEMPT of a
+ * TSG (TYPE 25:24 = 1) saves its channel. */
+static void semaphore_alignment_and_tsg_preempt(void **state)
+{
+	(void)state;
+	struct {
+		uint32_t off, exec;
+		int intr;
+	} cases[] = {
+		{ 4, 1u | 1u << 24, 1 },  /* 64-bit release at +4 */
+		{ 8, 1u | 1u << 24, 0 },  /* 64-bit release at +8 */
+		{ 8, 1u | 1u << 25, 1 },  /* timestamped release at +8 */
+		{ 16, 1u | 1u << 25, 0 }, /* timestamped release at +16 */
+		{ 4, 0u | 1u << 24, 1 },  /* 64-bit acquire at +4 */
+	};
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct env e;
+		struct env_chan *c = env_one_channel(&e);
+		uint64_t spa;
+		uint64_t sva = env_map(&e, 4096, &spa) + cases[k].off;
+		uint32_t pb[] = { HDR_INC(0, 0x5c, 5), (uint32_t)sva, (uint32_t)(sva >> 32), 0x77, 0, cases[k].exec };
+		env_push(&e, c, pb, 6);
+		env_run(&e, 100000);
+		assert_int_equal(rd(e.gpu, PB0 + 0x108), cases[k].intr ? 1u << 25 : 0);
+		assert_int_equal(env_mem(&e, spa + cases[k].off), cases[k].intr || !(cases[k].exec & 7) ? 0 : 0x77);
+		env_fini(&e);
+	}
+	struct env e;
+	struct env_chan *c = env_one_channel(&e);
+	uint32_t sw[] = { HDR_INC(5, 0x100, 1), 1 };
+	env_push(&e, c, sw, 2);
+	env_run(&e, 100000);
+	nvm_host_channel info;
+	nvm_host_channel_info(e.gpu, 5, &info);
+	assert_int_equal(info.pbdma, 0);
+	wr(e.gpu, PB0 + 0xc0, 0);
+	wr(e.gpu, PB0 + 0x108, 1u << 23);
+	wr(e.gpu, 0x2630, 1);            /* hold the runlist */
+	wr(e.gpu, 0x2634, 1u << 24 | 1); /* PREEMPT TSG 1 */
+	nvm_host_channel_info(e.gpu, 5, &info);
+	assert_int_equal(info.pbdma, -1);
+	assert_int_equal(rd(e.gpu, 0x2634) >> 20 & 1, 0);
+	env_fini(&e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -334,7 +377,7 @@ int main(void)
 		cmocka_unit_test(mem_op_tlb_invalidate), cmocka_unit_test(yield_tsg),
 		cmocka_unit_test(clear_faulted),         cmocka_unit_test(clear_faulted_timeout),
 		cmocka_unit_test(acquire_timeout),       cmocka_unit_test(crc_check),
-		cmocka_unit_test(acquire_edges),
+		cmocka_unit_test(acquire_edges),         cmocka_unit_test(semaphore_alignment_and_tsg_preempt),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

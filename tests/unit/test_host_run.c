@@ -391,11 +391,8 @@ static void tsg_blocked_channel_yields(void **state)
 {
 	(void)state;
 	struct env e;
-	env_init(&e);
-	struct env_chan *a = env_chan(&e, 0, 10), *b = env_chan(&e, 1, 11);
-	struct env_chan *both[] = { a, b };
-	env_submit_tsg(&e, 0, 4, both, 2);
-	env_run(&e, 100000);
+	struct env_chan *a, *b;
+	env_tsg_pair(&e, 4, 10, 11, &a, &b);
 	uint64_t spa;
 	uint64_t sva = env_map(&e, 4096, &spa);
 	uint32_t pa_[] = {

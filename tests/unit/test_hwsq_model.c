@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -693,6 +694,59 @@ static void test_runaway_is_bounded(void **s)
 	nvm_close(gpu);
 }
 
+struct spin_log {
+	int n;
+	uint64_t addr, value;
+	char msg[256];
+};
+
+static void spin_hook(void *user, const nvm_event *ev)
+{
+	struct spin_log *l = user;
+	if (strcmp(ev->code, "spin"))
+		return;
+	l->n++;
+	l->addr = ev->addr;
+	l->value = ev->value;
+	snprintf(l->msg, sizeof(l->msg), "%s", ev->message);
+}
+
+/* Every instruction is one unit of the run budget: a script that never
+ * exits ends a long run as a hang, with a diagnostic naming the slot and
+ * the code it spins in, and goes on in the next run. */
+static void test_spin_charges_run_budget(void **s)
+{
+	(void)s;
+	nvm_gpu *gpu = open_chip("nv17");
+	uint8_t code[0x40];
+	memset(code, 0xa3, sizeof(code));
+	code[0x3f] = 0x00; /* ... then zeros: runs around the whole code RAM */
+	assert_int_equal(nvm_hwsq_load(gpu, 0, code, sizeof(code)), NVM_OK);
+	struct spin_log l = { 0 };
+	nvm_hook_add(gpu, NVM_EV_MASK(NVM_EV_GUEST_ERROR), spin_hook, &l, NULL);
+	wr(gpu, TRIGGER, START_A);
+	nvm_run_opts o = { .ns = 10000000000ull, .max_events = 5000 };
+	assert_int_equal(nvm_run(gpu, &o), NVM_RUN_HANG);
+	nvm_hwsq_state st = state(gpu);
+	assert_true(st.slot[0].executing);
+	assert_true(st.instructions <= 5000);
+	assert_true(st.instructions > 4000);
+	assert_int_equal(l.n, 1);
+	assert_int_equal(l.value, 0); /* slot A */
+	assert_int_equal(l.addr, 0);
+	assert_non_null(strstr(l.msg, "slot A"));
+	assert_non_null(strstr(l.msg, "0x000..0x"));
+	/* The next run resumes where the budget stopped it. */
+	uint64_t before = st.instructions;
+	assert_int_equal(nvm_run(gpu, &o), NVM_RUN_HANG);
+	assert_true(state(gpu).instructions > before + 4000);
+	/* The default budget bounds a long run too. */
+	o.max_events = 0;
+	assert_int_equal(nvm_run(gpu, &o), NVM_RUN_HANG);
+	assert_true(nvm_time_ns(gpu) < 10000000000ull);
+	nvm_close(gpu);
+}
+
 /* seed 004 "MMIO poke opcodes": ADDR and DATA are per slot; both slots
  * executing interleave without mixing their state. */
 static void test_interleaved_slots(void **s)
@@ -762,6 +816,7 @@ int main(void)
 		cmocka_unit_test(test_fb_pause),
 		cmocka_unit_test(test_fb_pause_from_flags_reg),
 		cmocka_unit_test(test_runaway_is_bounded),
+		cmocka_unit_test(test_spin_charges_run_budget),
 		cmocka_unit_test(test_interleaved_slots),
 		cmocka_unit_test(test_register_access),
 	};

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "hexwords.h"
 
 const char *cli_prog = "nvmodel";
 
@@ -37,6 +38,13 @@ int cli_error(int code, const char *cmd, const char *fmt, ...)
 	vmsg(cmd, fmt, ap);
 	va_end(ap);
 	return code;
+}
+
+int cli_bad_opt(const char *cmd, const char *opt, const char *val, const char *want)
+{
+	if (!val)
+		return cli_usage_error(cmd, "%s needs %s", opt, want);
+	return cli_usage_error(cmd, "%s: bad value '%s' (%s)", opt, val, want);
 }
 
 bool cli_parse_u64(const char *s, uint64_t *out)
@@ -93,6 +101,30 @@ bool cli_wants_help(int argc, char **argv)
 	return false;
 }
 
+/* Length of the valid UTF-8 sequence at p (1-4), or 0: overlong forms,
+ * surrogates and code points above U+10FFFF are not valid. */
+static size_t utf8_len(const unsigned char *p)
+{
+	static const struct {
+		unsigned char lead_min, lead_max, n, second_min, second_max;
+	} forms[] = {
+		{ 0xc2, 0xdf, 2, 0x80, 0xbf }, { 0xe0, 0xe0, 3, 0xa0, 0xbf }, { 0xe1, 0xec, 3, 0x80, 0xbf },
+		{ 0xed, 0xed, 3, 0x80, 0x9f }, { 0xee, 0xef, 3, 0x80, 0xbf }, { 0xf0, 0xf0, 4, 0x90, 0xbf },
+		{ 0xf1, 0xf3, 4, 0x80, 0xbf }, { 0xf4, 0xf4, 4, 0x80, 0x8f },
+	};
+	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+		if (p[0] < forms[i].lead_min || p[0] > forms[i].lead_max)
+			continue;
+		if (p[1] < forms[i].second_min || p[1] > forms[i].second_max)
+			return 0;
+		for (size_t k = 2; k < forms[i].n; k++)
+			if ((p[k] & 0xc0) != 0x80)
+				return 0;
+		return forms[i].n;
+	}
+	return 0;
+}
+
 void json_str(FILE *f, const char *s)
 {
 	fputc('"', f);
@@ -104,10 +136,21 @@ void json_str(FILE *f, const char *s)
 		case '\r': fputs("\\r", f); break;
 		case '\t': fputs("\\t", f); break;
 		default:
-			if (*p < 0x20)
+			if (*p < 0x20 || *p == 0x7f) {
 				fprintf(f, "\\u%04x", *p);
-			else
+			} else if (*p < 0x80) {
 				fputc(*p, f);
+			} else {
+				/* Valid UTF-8 is copied; any other byte is escaped as the
+				 * code point of the same value, so the output stays UTF-8. */
+				size_t n = utf8_len(p);
+				if (n) {
+					fwrite(p, 1, n, f);
+					p += n - 1;
+				} else {
+					fprintf(f, "\\u%04x", *p);
+				}
+			}
 		}
 	}
 	fputc('"', f);
@@ -146,6 +189,8 @@ static uint8_t *read_stream(FILE *f, size_t *len, const char **err)
 
 uint8_t *cli_read_file(const char *path, size_t *len, const char **err)
 {
+	if (!strcmp(path, "-"))
+		return read_stream(stdin, len, err);
 	FILE *f = fopen(path, "rb");
 	if (!f) {
 		*err = strerror(errno);
@@ -156,83 +201,45 @@ uint8_t *cli_read_file(const char *path, size_t *len, const char **err)
 	return buf;
 }
 
-uint8_t *cli_read_input(const char *path, size_t *len, const char **err)
+int cli_read_input(const char *cmd, const char *path, uint8_t **buf, size_t *len)
 {
-	return strcmp(path, "-") ? cli_read_file(path, len, err) : read_stream(stdin, len, err);
+	const char *err;
+	*buf = cli_read_file(path, len, &err);
+	if (!*buf)
+		return cli_error(EXIT_USAGE, cmd, "%s: %s", path, err);
+	if (!*len) {
+		free(*buf);
+		*buf = NULL;
+		return cli_error(EXIT_USAGE, cmd, "%s: empty input", path);
+	}
+	return EXIT_OK;
 }
 
 uint32_t *cli_parse_hex(const char *cmd, const char *path, const uint8_t *buf, size_t len, size_t *nout)
 {
-	size_t cap = 1024, n = 0;
-	uint32_t *w = malloc(cap * sizeof(*w));
-	unsigned line = 1;
-	size_t i = 0, line_start = 0;
-	while (w && i < len) {
-		uint8_t c = buf[i];
-		if (c == '\n') {
-			line++;
-			line_start = i + 1;
-		}
-		if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == ',') {
-			i++;
-			continue;
-		}
-		size_t start = i;
-		while (i < len &&
-		       !(buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r' || buf[i] == '\n' || buf[i] == ','))
-			i++;
-		size_t tl = i - start;
-		const uint8_t *t = buf + start;
-		if (tl >= 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
-			t += 2;
-			tl -= 2;
-		}
-		uint32_t v = 0;
-		bool ok = tl >= 1 && tl <= 8;
-		for (size_t k = 0; ok && k < tl; k++) {
-			uint8_t d = t[k];
-			if (d >= '0' && d <= '9')
-				v = v << 4 | (uint32_t)(d - '0');
-			else if (d >= 'a' && d <= 'f')
-				v = v << 4 | (uint32_t)(d - 'a' + 10);
-			else if (d >= 'A' && d <= 'F')
-				v = v << 4 | (uint32_t)(d - 'A' + 10);
-			else
-				ok = false;
-		}
-		for (size_t k = start; !ok && k < i; k++) {
-			/* a NUL or control byte would cut the message short: name
-			 * where it is instead of quoting it */
-			if (buf[k] < 0x20 || buf[k] >= 0x7f) {
-				cli_error(EXIT_USAGE, cmd, "%s:%u:%zu: byte 0x%02x in a hex word", path, line,
-				          k - line_start + 1, buf[k]);
-				free(w);
-				return NULL;
-			}
-		}
-		if (!ok) {
-			size_t show = i - start > 40 ? 40 : i - start;
-			cli_error(EXIT_USAGE, cmd, "%s:%u: bad hex word '%.*s'", path, line, (int)show,
-			          (const char *)buf + start);
-			free(w);
-			return NULL;
-		}
-		if (n == cap) {
-			uint32_t *nw = realloc(w, (cap *= 2) * sizeof(*w));
-			if (!nw)
-				free(w);
-			w = nw;
-			if (!w)
-				break;
-		}
-		w[n++] = v;
-	}
-	if (!w) {
+	uint32_t *w;
+	struct hex_error e;
+	if (hex_words(buf, len, &w, nout, &e))
+		return w;
+	if (e.oom) {
 		cli_error(EXIT_INTERNAL, cmd, "out of memory");
 		return NULL;
 	}
-	*nout = n;
-	return w;
+	/* A NUL or control byte would cut the quoted word short: name its line
+	 * and column instead. */
+	size_t line_start = e.at;
+	while (line_start > 0 && buf[line_start - 1] != '\n')
+		line_start--;
+	for (size_t k = e.at;
+	     k < len && buf[k] != ' ' && buf[k] != '\t' && buf[k] != '\r' && buf[k] != '\n' && buf[k] != ','; k++) {
+		if (buf[k] < 0x20 || buf[k] >= 0x7f) {
+			cli_error(EXIT_USAGE, cmd, "%s:%u:%zu: byte 0x%02x in a hex word", path, e.line,
+			          k - line_start + 1, buf[k]);
+			return NULL;
+		}
+	}
+	cli_error(EXIT_USAGE, cmd, "%s:%u: bad hex word '%.*s'", path, e.line, (int)e.len, (const char *)buf + e.at);
+	return NULL;
 }
 
 int cli_opt(int argc, char **argv, int *i, const char *name, const char **val)
@@ -247,7 +254,10 @@ int cli_opt(int argc, char **argv, int *i, const char *name, const char **val)
 	}
 	if (a[n] != '\0')
 		return 0;
-	if (*i + 1 >= argc)
+	/* A separate value is never another option ("--trace --json" is a
+	 * missing value, not a file named --json); "-" alone is a value. */
+	const char *v = *i + 1 < argc ? argv[*i + 1] : NULL;
+	if (!v || (v[0] == '-' && v[1]))
 		return -1;
 	*val = argv[++*i];
 	return 1;

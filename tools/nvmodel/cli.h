@@ -32,6 +32,10 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
 /* "nvmodel CMD: error: MESSAGE"; returns code. */
 int cli_error(int code, const char *cmd, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* The usage error of an option value: "OPT needs WANT" when val is NULL
+ * (missing), else "OPT: bad value 'VAL' (WANT)". Returns EXIT_USAGE. */
+int cli_bad_opt(const char *cmd, const char *opt, const char *val, const char *want);
+
 /* Parses an unsigned number: decimal, 0x hex, 0b binary, optional K/M/G/T
  * suffix (binary multiples). False on garbage or overflow. */
 bool cli_parse_u64(const char *s, uint64_t *out);
@@ -41,7 +45,8 @@ bool cli_wants_help(int argc, char **argv);
 
 /* Option with a value: if argv[*i] is NAME or NAME=V, stores V in *val and
  * returns 1 (advancing *i past a separate value); -1 when the value is
- * missing; 0 when argv[*i] is something else. */
+ * missing or the next argument is an option (starts with '-' and is not
+ * "-"; NAME=-V passes such a value); 0 when argv[*i] is something else. */
 int cli_opt(int argc, char **argv, int *i, const char *name, const char **val);
 
 /* For commands whose only option is --json: sets *json; returns EXIT_OK or
@@ -51,15 +56,17 @@ int cli_only_json(const char *cmd, int argc, char **argv, bool *json);
 /* JSON helpers. */
 void json_str(FILE *f, const char *s);
 
-/* Reads a whole file (binary). Returns NULL and sets *err (a static string)
- * on failure. Caller frees. */
+/* Reads a whole file (binary); "-" is standard input. Returns NULL and sets
+ * *err (a static string) on failure. Caller frees. */
 uint8_t *cli_read_file(const char *path, size_t *len, const char **err);
-/* The same, with "-" meaning standard input. */
-uint8_t *cli_read_input(const char *path, size_t *len, const char **err);
+/* An input file of a command, read whole: unreadable and empty inputs are
+ * both usage errors (exit 2, "PATH: empty input"), for every command alike.
+ * Returns EXIT_OK with *buf to free, or the exit code. */
+int cli_read_input(const char *cmd, const char *path, uint8_t **buf, size_t *len);
 
-/* Parses hex text (32-bit words separated by spaces, tabs, commas or
- * newlines, 0x optional) into words. Returns NULL after printing the error
- * ("PATH:LINE: bad hex word"); caller frees. */
+/* Parses hex text (hexwords.c: 32-bit words separated by spaces, tabs,
+ * commas or newlines, 0x optional) into words. Returns NULL after printing
+ * the error ("PATH:LINE: bad hex word"); caller frees. */
 uint32_t *cli_parse_hex(const char *cmd, const char *path, const uint8_t *buf, size_t len, size_t *nout);
 
 /* Sub-commands. */
@@ -74,5 +81,6 @@ int cmd_help(int argc, char **argv);
 int cmd_vm(int argc, char **argv);
 int cmd_fault(int argc, char **argv);
 int cmd_host(int argc, char **argv);
+int cmd_pfifo(int argc, char **argv);
 
 #endif

@@ -18,7 +18,8 @@ int cmd_bench(int argc, char **argv)
 		       "  --filter TEXT  only benchmarks whose name contains TEXT\n"
 		       "  --scale X      work size factor (default 1.0; 0.01 for a smoke run)\n"
 		       "  --list         list the benchmarks and exit\n"
-		       "  --json         one JSON object per benchmark\n",
+		       "  --json         one JSON object per benchmark (with --list: name and\n"
+		       "                 description)\n",
 		       cli_prog);
 		return EXIT_OK;
 	}
@@ -29,13 +30,13 @@ int cmd_bench(int argc, char **argv)
 		int r;
 		if ((r = cli_opt(argc, argv, &i, "--filter", &val))) {
 			if (r < 0)
-				return cli_usage_error("bench", "--filter needs a text");
+				return cli_bad_opt("bench", "--filter", NULL, "a text");
 			filter = val;
 		} else if ((r = cli_opt(argc, argv, &i, "--scale", &val))) {
 			char *end;
 			scale = r > 0 ? strtod(val, &end) : 0;
 			if (r < 0 || *end || !(scale > 0) || scale > 1000)
-				return cli_usage_error("bench", "--scale needs a number in (0, 1000]");
+				return cli_bad_opt("bench", "--scale", r < 0 ? NULL : val, "a number in (0, 1000]");
 		} else if (!strcmp(argv[i], "--json")) {
 			json = true;
 		} else if (!strcmp(argv[i], "--list")) {
@@ -50,6 +51,14 @@ int cmd_bench(int argc, char **argv)
 			if (filter && !strstr(b->name, filter))
 				continue;
 			ran++;
+			if (list && json) {
+				printf("{\"name\": ");
+				json_str(stdout, b->name);
+				printf(", \"description\": ");
+				json_str(stdout, b->desc);
+				printf("}\n");
+				continue;
+			}
 			if (list) {
 				printf("%-28s %s\n", b->name, b->desc);
 				continue;

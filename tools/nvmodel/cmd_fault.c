@@ -87,12 +87,11 @@ static int fault_decode(int argc, char **argv)
 	}
 	if (!path)
 		return cli_usage_error(cmd, "FILE is required");
-	const char *err;
 	size_t len;
-	uint8_t *data = cli_read_file(path, &len, &err);
-	if (!data)
-		return cli_error(EXIT_USAGE, cmd, "%s: %s", path, err);
-	int rc = EXIT_OK;
+	uint8_t *data;
+	int rc = cli_read_input(cmd, path, &data, &len);
+	if (rc)
+		return rc;
 	size_t n = len / NVM_MMU_PACKET_SIZE, shown = 0;
 	for (size_t i = 0; i < n; i++) {
 		nvm_mmu_fault_info f;

@@ -103,10 +103,10 @@ static int load(const struct host_opts *o, const char *what, size_t need, uint8_
                 size_t *len)
 {
 	size_t n;
-	const char *err;
-	uint8_t *buf = cli_read_file(o->file, &n, &err);
-	if (!buf)
-		return cli_error(EXIT_USAGE, o->cmd, "%s: %s", o->file, err);
+	uint8_t *buf;
+	int rc = cli_read_input(o->cmd, o->file, &buf, &n); /* unreadable or empty: exit 2 */
+	if (rc)
+		return rc;
 	if (o->hex) {
 		size_t nw;
 		uint32_t *w = cli_parse_hex(o->cmd, o->file, buf, n, &nw);

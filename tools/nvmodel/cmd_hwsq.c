@@ -2,52 +2,55 @@
  * nvmodel hwsq dis|as|run: the HWSQ disassembler, assembler and runner
  * (docs/hwsq.md, docs/cli.md).
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "outfile.h"
 #include "nvmodel/hwsq.h"
 #include "nvmodel/nvmodel.h"
 
 #define CMD "hwsq"
 
-static void hwsq_help(void)
+static void hwsq_help(FILE *f)
 {
-	printf("usage: %s hwsq dis FILE.bin --variant V [--quiet] [--json]\n"
-	       "       %s hwsq as FILE.s -o OUT.bin --variant V\n"
-	       "       %s hwsq run FILE --variant V [--entry N] [--at ADDR] [--event N=L]...\n"
-	       "                   [--no-enable] [--max-ns NS] [--trace] [--json]\n"
-	       "\n"
-	       "HWSQ, the hardware sequencer of NV17:GF100 (docs/hwsq.md).\n"
-	       "\n"
-	       "  dis   disassemble a binary, one instruction a line as current envydis -m hwsq\n"
-	       "        prints it: ADDRESS: BYTES  INSTRUCTION (--quiet: the instruction only;\n"
-	       "        --json: one object per instruction)\n"
-	       "  as    assemble a source file (envyas text, or a whole envydis listing) into\n"
-	       "        a binary; one longer than the variant's code RAM is written with a\n"
-	       "        warning (run and the Lua upload refuse it)\n"
-	       "  run   run a script (a binary, or FILE.s assembled first) on a fresh GPU of\n"
-	       "        the variant, as a driver would: upload through the code window, set\n"
-	       "        entry point N (0-3) to ADDR (default: entry 0 at 0, or the label\n"
-	       "        entryN in a .s file), set HWSQ_ENABLE, trigger slot A. Prints the\n"
-	       "        MMIO writes with their virtual times, the flags, STATUS and the time.\n"
-	       "        Exit 1 when the script has not ended (hung, waiting, or over --max-ns).\n"
-	       "\n"
-	       "FILE '-' is standard input.\n"
-	       "\n"
-	       "options:\n"
-	       "  --variant V    nv17, nv41, g80 or g92 (envydis -V: g80 for g92)\n"
-	       "  -o OUT         output file of 'as' ('-' for standard output)\n"
-	       "  --entry N      entry point index 0-3 (run)\n"
-	       "  --at ADDR      code address for that entry point (run)\n"
-	       "  --event N=L    drive event input N (1-31) to level L before the start (run)\n"
-	       "  --no-enable    leave PBUS_DEBUG_6 HWSQ_ENABLE at 0 (pokes then hang)\n"
-	       "  --max-ns NS    virtual time budget of 'run' (default 10000000000)\n"
-	       "  --trace        also print every executed instruction (run)\n"
-	       "  --json         JSON output\n"
-	       "  -h, --help     this help\n",
-	       cli_prog, cli_prog, cli_prog);
+	fprintf(f,
+	        "usage: %s hwsq dis FILE.bin --variant V [--quiet] [--json]\n"
+	        "       %s hwsq as FILE.s -o OUT.bin --variant V\n"
+	        "       %s hwsq run FILE --variant V [--entry N] [--at ADDR] [--event N=L]...\n"
+	        "                   [--no-enable] [--max-ns NS] [--trace] [--json]\n"
+	        "\n"
+	        "HWSQ, the hardware sequencer of NV17:GF100 (docs/hwsq.md).\n"
+	        "\n"
+	        "  dis   disassemble a binary, one instruction a line as current envydis -m hwsq\n"
+	        "        prints it: ADDRESS: BYTES  INSTRUCTION (--quiet: the instruction only;\n"
+	        "        --json: one object per instruction)\n"
+	        "  as    assemble a source file (envyas text, or a whole envydis listing) into\n"
+	        "        a binary; one longer than the variant's code RAM is written with a\n"
+	        "        warning (run and the Lua upload refuse it)\n"
+	        "  run   run a script (a binary, or FILE.s assembled first) on a fresh GPU of\n"
+	        "        the variant, as a driver would: upload through the code window, set\n"
+	        "        entry point N (0-3) to ADDR (default: entry 0 at 0, or the label\n"
+	        "        entryN in a .s file), set HWSQ_ENABLE, trigger slot A. Prints the\n"
+	        "        MMIO writes with their virtual times, the flags, STATUS and the time.\n"
+	        "        Exit 1 when the script has not ended (hung, waiting, or over --max-ns).\n"
+	        "\n"
+	        "FILE '-' is standard input.\n"
+	        "\n"
+	        "options:\n"
+	        "  --variant V    nv17, nv41, g80 or g92 (envydis -V: g80 for g92)\n"
+	        "  -o OUT         output file of 'as' ('-' for standard output)\n"
+	        "  --entry N      entry point index 0-3 (run)\n"
+	        "  --at ADDR      code address for that entry point (run)\n"
+	        "  --event N=L    drive event input N (1-31) to level L before the start (run)\n"
+	        "  --no-enable    leave PBUS_DEBUG_6 HWSQ_ENABLE at 0 (pokes then hang)\n"
+	        "  --max-ns NS    virtual time budget of 'run' (default 10000000000)\n"
+	        "  --trace        also print every executed instruction (run)\n"
+	        "  --json         JSON output\n"
+	        "  -h, --help     this help\n",
+	        cli_prog, cli_prog, cli_prog);
 }
 
 static bool same_file(const char *a, const char *b)
@@ -78,33 +81,34 @@ static int parse(int argc, char **argv, struct opts *o)
 		uint64_t n;
 		if ((r = cli_opt(argc, argv, &i, "--variant", &val))) {
 			if (r < 0 || nvm_hwsq_variant_parse(val, &o->variant))
-				return cli_usage_error(name, "--variant needs nv17, nv41, g80 or g92");
+				return cli_bad_opt(name, "--variant", r < 0 ? NULL : val, "nv17, nv41, g80 or g92");
 			o->have_variant = true;
 		} else if (!strcmp(o->sub, "as") && (r = cli_opt(argc, argv, &i, "-o", &val))) {
 			if (r < 0 || !*val)
-				return cli_usage_error(name, "-o needs an output file");
+				return cli_bad_opt(name, "-o", NULL, "an output file");
 			o->out = val;
 		} else if (!strcmp(o->sub, "run") && (r = cli_opt(argc, argv, &i, "--entry", &val))) {
 			if (r < 0 || !cli_parse_u64(val, &n) || n > 3)
-				return cli_usage_error(name, "--entry needs an entry point index 0-3");
+				return cli_bad_opt(name, "--entry", r < 0 ? NULL : val, "an entry point index 0-3");
 			o->entry = (unsigned)n;
 		} else if (!strcmp(o->sub, "run") && (r = cli_opt(argc, argv, &i, "--at", &val))) {
 			if (r < 0 || !cli_parse_u64(val, &n) || n > 0x1ff)
-				return cli_usage_error(name, "--at needs a code address 0-0x1ff");
+				return cli_bad_opt(name, "--at", r < 0 ? NULL : val, "a code address 0-0x1ff");
 			o->at = (long)n;
 		} else if (!strcmp(o->sub, "run") && (r = cli_opt(argc, argv, &i, "--max-ns", &val))) {
 			if (r < 0 || !cli_parse_u64(val, &o->max_ns) || !o->max_ns)
-				return cli_usage_error(name, "--max-ns needs a positive number");
+				return cli_bad_opt(name, "--max-ns", r < 0 ? NULL : val, "a positive number of ns");
 		} else if (!strcmp(o->sub, "run") && (r = cli_opt(argc, argv, &i, "--event", &val))) {
 			const char *eq = r > 0 ? strchr(val, '=') : NULL;
 			char num[16];
 			uint64_t lvl;
 			if (!eq || eq - val >= (long)sizeof(num))
-				return cli_usage_error(name, "--event needs N=LEVEL (N 1-31, LEVEL 0 or 1)");
+				return cli_bad_opt(name, "--event", r < 0 ? NULL : val,
+				                   "N=LEVEL, N 1-31, LEVEL 0 or 1");
 			memcpy(num, val, (size_t)(eq - val));
 			num[eq - val] = 0;
 			if (!cli_parse_u64(num, &n) || n < 1 || n > 31 || !cli_parse_u64(eq + 1, &lvl) || lvl > 1)
-				return cli_usage_error(name, "--event needs N=LEVEL (N 1-31, LEVEL 0 or 1)");
+				return cli_bad_opt(name, "--event", val, "N=LEVEL, N 1-31, LEVEL 0 or 1");
 			o->ev_mask |= 1u << n;
 			o->ev_level = (o->ev_level & ~(1u << n)) | ((uint32_t)lvl << n);
 		} else if (!strcmp(argv[i], "--json") && strcmp(o->sub, "as")) {
@@ -146,17 +150,15 @@ static const char *input_name(const struct opts *o)
 	return strcmp(o->file, "-") ? o->file : "<stdin>";
 }
 
+/* The input (unreadable or empty: exit 2, as for every command). */
 static uint8_t *read_input(const struct opts *o, size_t *len, int *rc)
 {
-	const char *err;
-	uint8_t *buf = cli_read_input(o->file, len, &err);
-	if (!buf)
-		*rc = cli_error(EXIT_USAGE,
-		                o->sub[0] == 'd'   ? "hwsq dis"
-		                : o->sub[0] == 'a' ? "hwsq as"
-		                                   : "hwsq run",
-		                "%s: %s", input_name(o), err);
-	return buf;
+	uint8_t *buf;
+	*rc = cli_read_input(o->sub[0] == 'd'   ? "hwsq dis"
+	                     : o->sub[0] == 'a' ? "hwsq as"
+	                                        : "hwsq run",
+	                     o->file, &buf, len);
+	return *rc ? NULL : buf;
 }
 
 /* The operand fields of --json: the number and, where the text has one,
@@ -178,9 +180,9 @@ static void json_operands(const nvm_hwsq_insn *in)
 static int do_dis(const struct opts *o)
 {
 	size_t len;
-	int rc;
-	uint8_t *code = read_input(o, &len, &rc);
-	if (!code)
+	uint8_t *code;
+	int rc = cli_read_input("hwsq dis", o->file, &code, &len);
+	if (rc)
 		return rc;
 	nvm_hwsq_dis *d = malloc(sizeof(*d));
 	if (!d) {
@@ -225,9 +227,9 @@ static int do_dis(const struct opts *o)
 static int assemble_input(const struct opts *o, uint8_t **out, size_t *n, char **src_out, size_t *srclen)
 {
 	const char *cmd = o->sub[0] == 'a' ? "hwsq as" : "hwsq run";
-	int rc;
-	uint8_t *src = read_input(o, srclen, &rc);
-	if (!src)
+	uint8_t *src;
+	int rc = cli_read_input(cmd, o->file, &src, srclen);
+	if (rc)
 		return rc;
 	nvm_hwsq_asm_error e;
 	/* First the size (any length, as envyas), then the bytes. */
@@ -255,28 +257,33 @@ static int assemble_input(const struct opts *o, uint8_t **out, size_t *n, char *
 
 static int do_as(const struct opts *o)
 {
-	if (strcmp(o->out, "-") && strcmp(o->file, "-") && same_file(o->out, o->file))
+	if (!out_is_stdout(o->out) && strcmp(o->file, "-") && same_file(o->out, o->file))
 		return cli_usage_error("hwsq as", "-o %s would overwrite the input", o->out);
+	struct out_file out;
+	if (out_open(&out, o->out))
+		return cli_error(EXIT_INTERNAL, "hwsq as", "%s: cannot write: %s", o->out, strerror(errno));
 	uint8_t *code;
 	size_t n, srclen;
 	int rc = assemble_input(o, &code, &n, NULL, &srclen);
-	if (rc)
+	if (rc) {
+		out_abort(&out);
 		return rc;
+	}
 	uint32_t size = nvm_hwsq_code_size(o->variant);
 	if (n > size)
 		fprintf(stderr,
 		        "%s hwsq as: warning: %s: the program is %zu (0x%zx) bytes, more than the %s code RAM "
 		        "holds (0x%x bytes); written all the same, but it cannot be uploaded\n",
 		        cli_prog, input_name(o), n, n, nvm_hwsq_variant_name(o->variant), size);
-	FILE *f = strcmp(o->out, "-") ? fopen(o->out, "wb") : stdout;
-	if (!f) {
-		free(code);
-		return cli_error(EXIT_USAGE, "hwsq as", "%s: cannot write", o->out);
-	}
-	bool bad = n && fwrite(code, 1, n, f) != n;
-	bad |= f == stdout ? fflush(f) != 0 : fclose(f) != 0;
+	bool bad = n && fwrite(code, 1, n, out.f) != n;
 	free(code);
-	return bad ? cli_error(EXIT_INTERNAL, CMD, "%s: write failed", o->out) : EXIT_OK;
+	if (bad) {
+		out_abort(&out);
+		return cli_error(EXIT_INTERNAL, "hwsq as", "%s: write failed: %s", o->out, strerror(errno));
+	}
+	if (out_commit(&out))
+		return cli_error(EXIT_INTERNAL, "hwsq as", "%s: write failed: %s", o->out, strerror(errno));
+	return EXIT_OK;
 }
 
 /* ---------------------------------------------------------------- run */
@@ -287,48 +294,77 @@ struct run_log {
 	uint64_t (*w)[3];
 	char **trace;
 	size_t ntrace, trace_cap;
+	char spin[256]; /* where the sequencer spun when the budget ran out */
 };
 
-static void run_hook(void *user, const nvm_event *ev)
+static void log_poke(struct run_log *l, const nvm_event *ev)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 64;
+		void *nw = realloc(l->w, cap * sizeof(*l->w));
+		if (!nw)
+			return;
+		l->w = nw;
+		l->cap = cap;
+	}
+	l->w[l->n][0] = ev->time_ns;
+	l->w[l->n][1] = ev->addr;
+	l->w[l->n][2] = ev->value;
+	l->n++;
+}
+
+static void log_trace_line(struct run_log *l, const nvm_event *ev)
+{
+	if (l->ntrace == l->trace_cap) {
+		size_t cap = l->trace_cap ? l->trace_cap * 2 : 64;
+		void *nt = realloc(l->trace, cap * sizeof(char *));
+		if (!nt)
+			return;
+		l->trace = nt;
+		l->trace_cap = cap;
+	}
+	char line[320];
+	snprintf(line, sizeof(line), "%llu ns: %s", (unsigned long long)ev->time_ns, ev->message);
+	l->trace[l->ntrace] = strdup(line);
+	if (l->trace[l->ntrace])
+		l->ntrace++;
+}
+
+/* With --trace: every trace line of the sequencer (instructions, pokes,
+ * pause events). */
+static void trace_hook(void *user, const nvm_event *ev)
 {
 	struct run_log *l = user;
 	if (strcmp(ev->block, "hwsq"))
 		return;
-	if (!strcmp(ev->code, "poke")) {
-		if (l->n == l->cap) {
-			size_t cap = l->cap ? l->cap * 2 : 64;
-			void *nw = realloc(l->w, cap * sizeof(*l->w));
-			if (!nw)
-				return;
-			l->w = nw;
-			l->cap = cap;
-		}
-		l->w[l->n][0] = ev->time_ns;
-		l->w[l->n][1] = ev->addr;
-		l->w[l->n][2] = ev->value;
-		l->n++;
-	}
-	if (!l->o->trace && strcmp(ev->code, "poke"))
+	if (!strcmp(ev->code, "poke"))
+		log_poke(l, ev);
+	if (l->o->json)
+		log_trace_line(l, ev);
+	else
+		printf("%12llu ns  %s\n", (unsigned long long)ev->time_ns, ev->message);
+}
+
+/* Without --trace the pokes are taken from the register writes they make
+ * (and the guest errors of those dropped), so that no instruction trace is
+ * formatted: during the run only the sequencer writes registers. */
+static void poke_hook(void *user, const nvm_event *ev)
+{
+	struct run_log *l = user;
+	bool dropped = ev->type == NVM_EV_GUEST_ERROR && !strcmp(ev->code, "bad_poke");
+	if (ev->type != NVM_EV_MMIO && !dropped)
 		return;
-	if (l->o->json) {
-		if (!l->o->trace)
-			return;
-		if (l->ntrace == l->trace_cap) {
-			size_t cap = l->trace_cap ? l->trace_cap * 2 : 64;
-			void *nt = realloc(l->trace, cap * sizeof(char *));
-			if (!nt)
-				return;
-			l->trace = nt;
-			l->trace_cap = cap;
-		}
-		char line[320];
-		snprintf(line, sizeof(line), "%llu ns: %s", (unsigned long long)ev->time_ns, ev->message);
-		l->trace[l->ntrace] = strdup(line);
-		if (l->trace[l->ntrace])
-			l->ntrace++;
-		return;
-	}
-	printf("%12llu ns  %s\n", (unsigned long long)ev->time_ns, ev->message);
+	log_poke(l, ev);
+	if (!l->o->json)
+		printf("%12llu ns  MMIO 0x%06llx <- 0x%08llx\n", (unsigned long long)ev->time_ns,
+		       (unsigned long long)ev->addr, (unsigned long long)ev->value);
+}
+
+static void spin_hook(void *user, const nvm_event *ev)
+{
+	struct run_log *l = user;
+	if (!strcmp(ev->block, "hwsq") && !strcmp(ev->code, "spin") && !l->spin[0])
+		snprintf(l->spin, sizeof(l->spin), "%s", ev->message);
 }
 
 static const char *const state_names[] = { "unset", "set0", "set1" };
@@ -374,15 +410,16 @@ static int do_run(const struct opts *o)
 	if (at < 0)
 		at = 0;
 	if ((uint32_t)at >= size)
-		return cli_error(EXIT_FAIL, "hwsq run", "--at 0x%lx is outside the %s code RAM (0x%x bytes)", at,
-		                 nvm_hwsq_variant_name(o->variant), size);
+		return cli_usage_error("hwsq run", "--at 0x%lx is outside the %s code RAM (0x%x bytes)", at,
+		                       nvm_hwsq_variant_name(o->variant), size);
 
 	nvm_gpu *gpu;
 	nvm_config cfg = { .chip = nvm_hwsq_variant_chip(o->variant), .vram_size = 1u << 20, .sysmem_size = 1u << 20 };
 	if (nvm_open(&cfg, &gpu))
 		return cli_error(EXIT_INTERNAL, CMD, "cannot open a %s GPU", cfg.chip);
 	struct run_log log = { .o = o };
-	nvm_hook_add(gpu, NVM_EV_MASK(NVM_EV_TRACE), run_hook, &log, NULL);
+	if (o->trace)
+		nvm_hook_add(gpu, NVM_EV_MASK(NVM_EV_TRACE), trace_hook, &log, NULL);
 	if (!o->json)
 		printf("variant %s (chip %s), entry %u at 0x%03lx, %zu bytes\n", nvm_hwsq_variant_name(o->variant),
 		       cfg.chip, o->entry, at, n);
@@ -401,6 +438,9 @@ static int do_run(const struct opts *o)
 		if (o->ev_mask & (1u << e))
 			nvm_hwsq_set_event(gpu, e, (int)((o->ev_level >> e) & 1));
 	nvm_reg_write(gpu, 0x130c, 0x3u | (o->entry << 2));
+	if (!o->trace)
+		nvm_hook_add(gpu, NVM_EV_MASK(NVM_EV_MMIO) | NVM_EV_MASK(NVM_EV_GUEST_ERROR), poke_hook, &log, NULL);
+	nvm_hook_add(gpu, NVM_EV_MASK(NVM_EV_GUEST_ERROR), spin_hook, &log, NULL);
 	nvm_run_opts ro = { .ns = o->max_ns, .flags = NVM_RUN_UNTIL_IDLE };
 	nvm_run_status rs = nvm_run(gpu, &ro);
 	nvm_hwsq_state st;
@@ -451,6 +491,8 @@ static int do_run(const struct opts *o)
 	free(log.trace);
 	free(log.w);
 	nvm_close(gpu);
+	if (a->executing && log.spin[0])
+		return cli_error(EXIT_FAIL, "hwsq run", "%s: the script has not ended: %s", o->file, log.spin);
 	if (a->executing) {
 		return cli_error(EXIT_FAIL, "hwsq run", "%s: the script has not ended (%s)", o->file,
 		                 a->illegal ? "hung on an unknown opcode"
@@ -461,12 +503,12 @@ static int do_run(const struct opts *o)
 
 int cmd_hwsq(int argc, char **argv)
 {
-	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		hwsq_help();
-		return argc < 2 ? EXIT_USAGE : EXIT_OK;
+	if (argc < 2) {
+		hwsq_help(stderr);
+		return EXIT_USAGE;
 	}
 	if (cli_wants_help(argc, argv)) {
-		hwsq_help();
+		hwsq_help(stdout);
 		return EXIT_OK;
 	}
 	if (strcmp(argv[1], "dis") && strcmp(argv[1], "as") && strcmp(argv[1], "run"))

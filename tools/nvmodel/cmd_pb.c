@@ -15,6 +15,7 @@
 #include <sys/types.h>
 
 #include "cli.h"
+#include "outfile.h"
 #include "nvmodel/nvmodel.h"
 #include "nvmodel/pushbuf.h"
 
@@ -88,10 +89,10 @@ static void out_to_stdout(void *ctx, const char *s, size_t n)
 static int load_words(const struct pb_opts *o, unsigned unit, uint32_t **words, size_t *n, uint64_t *base)
 {
 	size_t len;
-	const char *err;
-	uint8_t *buf = cli_read_file(o->file, &len, &err);
-	if (!buf)
-		return cli_error(EXIT_USAGE, o->cmd, "%s: %s", o->file, err);
+	uint8_t *buf;
+	int rc = cli_read_input(o->cmd, o->file, &buf, &len);
+	if (rc)
+		return rc;
 	uint32_t *w;
 	size_t nw;
 	if (o->hex) {
@@ -150,7 +151,8 @@ static int load_words(const struct pb_opts *o, unsigned unit, uint32_t **words, 
 
 /* A pushbuffer input, read in pieces: a binary file is read CHUNK_WORDS at
  * a time into one buffer (a multi-GiB dump takes bounded memory); --hex
- * text, and input that is not a regular file, are read whole. */
+ * text, standard input ("-") and other input that is not a regular file are
+ * read whole. */
 #define CHUNK_WORDS (1u << 20) /* 4 MiB */
 
 struct pb_input {
@@ -200,7 +202,7 @@ static int input_open(const struct pb_opts *o, struct pb_input *in)
 	*in = (struct pb_input){ .path = o->file, .cmd = o->cmd, .chunk = o->chunk ? (size_t)o->chunk : CHUNK_WORDS };
 	struct stat st;
 	FILE *f = NULL;
-	if (!o->hex) {
+	if (!o->hex && strcmp(o->file, "-")) {
 		f = fopen(o->file, "rb");
 		if (!f)
 			return cli_error(EXIT_USAGE, o->cmd, "%s: %s", o->file, strerror(errno));
@@ -282,7 +284,7 @@ static int parse_class(struct pb_opts *o, const char *v)
 	const char *eq = strchr(v, '=');
 	char sub[8];
 	if (!eq || (size_t)(eq - v) >= sizeof(sub))
-		return cli_usage_error(o->cmd, "--class needs SUBCH=CLASS, e.g. 4=0xc3b5");
+		return cli_bad_opt(o->cmd, "--class", v, "SUBCH=CLASS, e.g. 4=0xc3b5");
 	memcpy(sub, v, (size_t)(eq - v));
 	sub[eq - v] = 0;
 	if (!cli_parse_u64(sub, &s) || s > 7)
@@ -307,7 +309,7 @@ static int parse_style(struct pb_opts *o, const char *v)
 			o->style = (pb_style)i;
 			return EXIT_OK;
 		}
-	return cli_usage_error(o->cmd, "--style must be text, mesa, asm or json");
+	return cli_bad_opt(o->cmd, "--style", v, "text, mesa, asm or json");
 }
 
 static int parse_opts(struct pb_opts *o, int argc, char **argv)
@@ -324,10 +326,10 @@ static int parse_opts(struct pb_opts *o, int argc, char **argv)
 			o->style = PB_STYLE_JSON;
 		} else if ((r = cli_opt(argc, argv, &i, "--offset", &v))) {
 			if (r < 0 || !cli_parse_u64(v, &o->offset))
-				return cli_usage_error(o->cmd, "--offset needs a number");
+				return cli_bad_opt(o->cmd, "--offset", r < 0 ? NULL : v, "a number of entries");
 		} else if ((r = cli_opt(argc, argv, &i, "--length", &v))) {
 			if (r < 0 || !cli_parse_u64(v, &o->length))
-				return cli_usage_error(o->cmd, "--length needs a number");
+				return cli_bad_opt(o->cmd, "--length", r < 0 ? NULL : v, "a number of entries");
 			o->has_length = true;
 		} else if ((r = cli_opt(argc, argv, &i, "--chunk", &v))) {
 			if (r < 0 || !cli_parse_u64(v, &o->chunk) || !o->chunk || o->chunk > CHUNK_WORDS)
@@ -335,34 +337,34 @@ static int parse_opts(struct pb_opts *o, int argc, char **argv)
 				                       CHUNK_WORDS);
 		} else if ((r = cli_opt(argc, argv, &i, "--format", &v))) {
 			if (r < 0 || (strcmp(v, "new") && strcmp(v, "old")))
-				return cli_usage_error(o->cmd, "--format must be new or old");
+				return cli_bad_opt(o->cmd, "--format", r < 0 ? NULL : v, "new or old");
 			o->format = v;
 		} else if ((r = cli_opt(argc, argv, &i, "--chip", &v))) {
 			if (r < 0)
-				return cli_usage_error(o->cmd, "--chip needs a name");
+				return cli_bad_opt(o->cmd, "--chip", NULL, "a chip name");
 			o->chip = v;
 		} else if ((r = cli_opt(argc, argv, &i, "--mode", &v))) {
 			if (r < 0 || (strcmp(v, "dma") && strcmp(v, "ib")))
-				return cli_usage_error(o->cmd, "--mode must be dma or ib");
+				return cli_bad_opt(o->cmd, "--mode", r < 0 ? NULL : v, "dma or ib");
 			o->mode = v;
 		} else if ((r = cli_opt(argc, argv, &i, "--class", &v))) {
 			if (r < 0)
-				return cli_usage_error(o->cmd, "--class needs SUBCH=CLASS");
+				return cli_bad_opt(o->cmd, "--class", NULL, "SUBCH=CLASS");
 			if (parse_class(o, v))
 				return EXIT_USAGE;
 		} else if ((r = cli_opt(argc, argv, &i, "--style", &v))) {
 			if (r < 0)
-				return cli_usage_error(o->cmd, "--style needs a value");
+				return cli_bad_opt(o->cmd, "--style", NULL, "text, mesa, asm or json");
 			if (parse_style(o, v))
 				return EXIT_USAGE;
 		} else if ((r = cli_opt(argc, argv, &i, "--subdevice", &v))) {
 			if (r < 0 || !cli_parse_u64(v, &x) || x > 0xfff)
-				return cli_usage_error(o->cmd, "--subdevice needs a 12-bit mask");
+				return cli_bad_opt(o->cmd, "--subdevice", r < 0 ? NULL : v, "a 12-bit mask");
 			o->subdevice = (uint32_t)x;
 			o->has_subdevice = true;
 		} else if ((r = cli_opt(argc, argv, &i, "-o", &v))) {
 			if (r < 0)
-				return cli_usage_error(o->cmd, "-o needs a file");
+				return cli_bad_opt(o->cmd, "-o", NULL, "an output file");
 			o->out = v;
 		} else if (a[0] == '-' && a[1]) {
 			return cli_usage_error(o->cmd, "unknown option '%s'", a);
@@ -570,37 +572,41 @@ static int cmd_pb_asm(struct pb_opts *o)
 {
 	if (!o->out && !o->hex)
 		return cli_usage_error(o->cmd, "-o FILE is required (or --hex to print words)");
-	if (o->out && same_file(o->out, o->file))
+	if (o->out && !out_is_stdout(o->out) && same_file(o->out, o->file))
 		return cli_usage_error(o->cmd, "refusing to overwrite the input '%s'", o->file);
+	if (o->out && o->hex && out_is_stdout(o->out))
+		return cli_usage_error(o->cmd, "-o - and --hex would both write to standard output");
+	struct out_file out = { 0 };
+	if (o->out && out_open(&out, o->out))
+		return cli_error(EXIT_INTERNAL, o->cmd, "%s: cannot write: %s", o->out, strerror(errno));
 	size_t len;
-	const char *err;
-	uint8_t *buf = cli_read_file(o->file, &len, &err);
-	if (!buf)
-		return cli_error(EXIT_USAGE, o->cmd, "%s: %s", o->file, err);
+	uint8_t *buf;
+	int rc = cli_read_input(o->cmd, o->file, &buf, &len);
+	if (rc) {
+		out_abort(&out);
+		return rc;
+	}
 	pb_format f = o->format && o->format[0] == 'o' ? PB_FORMAT_OLD : PB_FORMAT_NEW;
 	pb_asm_result res;
 	bool ok = pb_asm((const char *)buf, len, f, &res);
 	free(buf);
-	if (!ok)
+	if (!ok) {
+		out_abort(&out);
 		return cli_error(EXIT_FAIL, o->cmd, "%s:%u: %s", o->file, res.line, res.msg);
-	int rc = EXIT_OK;
+	}
 	if (o->hex) {
 		for (size_t i = 0; i < res.n; i++)
 			printf("0x%08x%c", res.words[i], (i % 8 == 7 || i + 1 == res.n) ? '\n' : ' ');
 	}
+	rc = EXIT_OK;
 	if (o->out) {
-		FILE *fo = fopen(o->out, "wb");
-		if (!fo) {
-			rc = cli_error(EXIT_USAGE, o->cmd, "%s: %s", o->out, strerror(errno));
-		} else {
-			for (size_t i = 0; i < res.n; i++) {
-				uint8_t b[4] = { (uint8_t)res.words[i], (uint8_t)(res.words[i] >> 8),
-					         (uint8_t)(res.words[i] >> 16), (uint8_t)(res.words[i] >> 24) };
-				fwrite(b, 1, 4, fo);
-			}
-			if (fclose(fo))
-				rc = cli_error(EXIT_USAGE, o->cmd, "%s: write failed", o->out);
+		for (size_t i = 0; i < res.n; i++) {
+			uint8_t b[4] = { (uint8_t)res.words[i], (uint8_t)(res.words[i] >> 8),
+				         (uint8_t)(res.words[i] >> 16), (uint8_t)(res.words[i] >> 24) };
+			fwrite(b, 1, 4, out.f);
 		}
+		if (out_commit(&out))
+			rc = cli_error(EXIT_INTERNAL, o->cmd, "%s: write failed: %s", o->out, strerror(errno));
 	}
 	free(res.words);
 	return rc;

@@ -1,6 +1,7 @@
 /*
  * nvmodel run FILE.lua / nvmodel demo: run a Lua scenario.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -15,13 +16,15 @@ extern const size_t nvm_demo_lua_len;
 static void run_help(const char *cmd)
 {
 	if (!strcmp(cmd, "demo"))
-		printf("usage: %s demo [--chip C] [--trace OUT.json] [--json]\n"
+		printf("usage: %s demo [--chip C] [--trace OUT.json] [--json] [--mem-budget SIZE] [--seed N]\n"
+		       "           [--sandbox]\n"
 		       "\n"
 		       "Runs the built-in demonstration scenario (a copy is examples/demo.lua)\n"
 		       "and prints what happened.\n",
 		       cli_prog);
 	else
-		printf("usage: %s run FILE.lua [--chip C] [--trace OUT.json] [--json] [--max-steps N] [-- ARGS...]\n"
+		printf("usage: %s run FILE.lua [--chip C] [--trace OUT.json] [--json] [--mem-budget SIZE]\n"
+		       "           [--seed N] [--sandbox] [--max-steps N] [-- ARGS...]\n"
 		       "\n"
 		       "Runs a Lua 5.4 scenario script (docs/scenarios.md). A script error or a\n"
 		       "failed check() prints FILE:LINE: MESSAGE and exits 1.\n",
@@ -31,7 +34,12 @@ static void run_help(const char *cmd)
 	       "  --chip C          chip for nvmodel.open{} calls that name none (default gv100;\n"
 	       "                    see 'nvmodel chips')\n"
 	       "  --trace OUT.json  write every event as Chrome trace-event JSON (Perfetto)\n"
-	       "  --json            print a JSON summary on stdout at the end\n");
+	       "  --json            print a JSON summary on stdout at the end\n"
+	       "  --mem-budget SIZE simulated memory all the script's GPUs may hold together\n"
+	       "                    (default 1G; at most 64 GPUs are open at once)\n"
+	       "  --seed N          seed of math.random (default 0: runs are reproducible)\n"
+	       "  --sandbox         for untrusted scripts: no io, os, package, debug,\n"
+	       "                    dofile or loadfile\n");
 	if (strcmp(cmd, "demo"))
 		printf("  --max-steps N     Lua instruction budget (default 4000000000)\n"
 		       "  -- ARGS...        arguments for the script, in the global table `arg`\n");
@@ -64,17 +72,26 @@ static int scenario_main(const char *cmd, int argc, char **argv)
 			break;
 		} else if ((r = cli_opt(argc, argv, &i, "--chip", &val))) {
 			if (r < 0)
-				return cli_usage_error(cmd, "--chip needs a chip name");
+				return cli_bad_opt(cmd, "--chip", NULL, "a chip name");
 			if (!nvm_chip_find(val))
 				return cli_usage_error(cmd, "unknown chip '%s' (see 'nvmodel chips')", val);
 			o.default_chip = val;
 		} else if ((r = cli_opt(argc, argv, &i, "--trace", &val))) {
 			if (r < 0 || !*val)
-				return cli_usage_error(cmd, "--trace needs an output file");
+				return cli_bad_opt(cmd, "--trace", NULL, "an output file");
 			trace_path = val;
+		} else if ((r = cli_opt(argc, argv, &i, "--mem-budget", &val))) {
+			if (r < 0 || !cli_parse_u64(val, &o.mem_budget) || !o.mem_budget)
+				return cli_bad_opt(cmd, "--mem-budget", r < 0 ? NULL : val,
+				                   "a size in bytes, K/M/G/T suffix allowed");
+		} else if ((r = cli_opt(argc, argv, &i, "--seed", &val))) {
+			if (r < 0 || !cli_parse_u64(val, &o.seed) || o.seed > (uint64_t)INT64_MAX)
+				return cli_bad_opt(cmd, "--seed", r < 0 ? NULL : val, "a number from 0 to 2^63-1");
+		} else if (!strcmp(argv[i], "--sandbox")) {
+			o.sandbox = 1;
 		} else if (!demo && (r = cli_opt(argc, argv, &i, "--max-steps", &val))) {
 			if (r < 0 || !cli_parse_u64(val, &o.max_steps) || !o.max_steps)
-				return cli_usage_error(cmd, "--max-steps needs a positive number");
+				return cli_bad_opt(cmd, "--max-steps", r < 0 ? NULL : val, "a positive number");
 		} else if (!strcmp(argv[i], "--json")) {
 			json = true;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
@@ -90,17 +107,21 @@ static int scenario_main(const char *cmd, int argc, char **argv)
 	if (trace_path && file && same_file(trace_path, file))
 		return cli_usage_error(cmd, "--trace %s would overwrite the scenario itself", trace_path);
 
+	bool trace_stdout = trace_path && out_is_stdout(trace_path);
+	if (trace_stdout && json)
+		return cli_usage_error(cmd, "--trace - and --json would both write to standard output");
+
+	/* The output is opened before the run: an unwritable one costs no work. */
 	struct trace_writer tw;
 	if (trace_path) {
-		if (trace_open(&tw, trace_path)) {
-			trace_abort(&tw);
-			return cli_error(EXIT_USAGE, cmd, "%s: cannot write the trace", trace_path);
-		}
+		if (trace_open(&tw, trace_path))
+			return cli_error(EXIT_INTERNAL, cmd, "%s: cannot write the trace: %s", trace_path,
+			                 strerror(errno));
 		o.on_event = trace_event;
 		o.event_user = &tw;
 	}
-	/* JSON output owns stdout: script prints go to stderr then. */
-	if (json)
+	/* JSON output or a trace owns stdout: script prints go to stderr then. */
+	if (json || trace_stdout)
 		o.out = stderr;
 
 	struct scn_result res;
@@ -110,9 +131,12 @@ static int scenario_main(const char *cmd, int argc, char **argv)
 		scn_run_file(file, &o, &res);
 	fflush(o.out);
 
-	int trace_rc = trace_path ? trace_finish(&tw) : 0;
-	if (res.io_error)
+	if (res.io_error) {
+		if (trace_path) /* nothing ran: leave an existing trace alone */
+			trace_abort(&tw);
 		return cli_error(EXIT_USAGE, cmd, "%s", res.error);
+	}
+	int trace_rc = trace_path ? trace_finish(&tw) : 0;
 	if (!res.ok)
 		fprintf(stderr, "%s\n", res.error);
 	if (json) {
@@ -125,7 +149,7 @@ static int scenario_main(const char *cmd, int argc, char **argv)
 		printf("}\n");
 	}
 	if (trace_rc)
-		return cli_error(EXIT_INTERNAL, cmd, "%s: could not write the trace", trace_path);
+		return cli_error(EXIT_INTERNAL, cmd, "%s: could not write the trace: %s", trace_path, strerror(errno));
 	return res.ok ? EXIT_OK : EXIT_FAIL;
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "image.h"
 #include "nvmodel/mmu.h"
 #include "nvmodel/nvmodel.h"
 
@@ -79,7 +80,7 @@ static int parse_opts(const char *cmd, int argc, char **argv, struct vm_opts *o,
 		    (walk && (r = cli_opt(argc, argv, &i, "--access", &o->access_s))) ||
 		    (!walk && (r = cli_opt(argc, argv, &i, "--max-entries", &o->max_s)))) {
 			if (r < 0)
-				return cli_usage_error(cmd, "%s needs a value", argv[i]);
+				return cli_bad_opt(cmd, argv[i], NULL, "a value");
 			continue;
 		}
 		if (!strcmp(argv[i], "--json"))
@@ -101,71 +102,41 @@ static int parse_opts(const char *cmd, int argc, char **argv, struct vm_opts *o,
 		if (!o->va_s)
 			return cli_usage_error(cmd, "--va VA is required");
 		if (!cli_parse_u64(o->va_s, &o->va))
-			return cli_usage_error(cmd, "bad --va '%s'", o->va_s);
+			return cli_bad_opt(cmd, "--va", o->va_s, "a virtual address");
 		o->access = NVM_MMU_READ;
 		if (o->access_s && nvm_mmu_parse_access(o->access_s, &o->access))
-			return cli_usage_error(cmd, "bad --access '%s' (read, write, atomic, prefetch)", o->access_s);
+			return cli_bad_opt(cmd, "--access", o->access_s, "read, write, atomic or prefetch");
 	} else {
 		o->max_entries = DEFAULT_MAX_ENTRIES;
 		if (o->max_s && (!cli_parse_u64(o->max_s, &o->max_entries) || !o->max_entries))
-			return cli_usage_error(cmd, "bad --max-entries '%s'", o->max_s);
+			return cli_bad_opt(cmd, "--max-entries", o->max_s, "a positive number");
 	}
 	if (o->json && o->dot)
 		return cli_usage_error(cmd, "--json and --dot exclude each other");
 	return 0;
 }
 
-/* Loads an image into an aperture, skipping zero pages (memory stays sparse). */
-static int load_image(const char *cmd, nvm_gpu *gpu, nvm_aperture ap, const uint8_t *data, size_t len)
-{
-	static const uint8_t zero[4096];
-	for (size_t off = 0; off < len; off += 4096) {
-		size_t n = len - off < 4096 ? len - off : 4096;
-		if (!memcmp(data + off, zero, n))
-			continue;
-		if (nvm_mem_write(gpu, ap, off, data + off, n))
-			return cli_error(EXIT_INTERNAL, cmd, "cannot load the memory image");
-	}
-	return 0;
-}
-
-static uint64_t round_page(size_t len)
-{
-	uint64_t r = ((uint64_t)len + 4095) & ~4095ull;
-	return r ? r : 4096;
-}
-
 static int open_images(const char *cmd, const struct vm_opts *o, nvm_gpu **gpu)
 {
-	const char *err;
 	size_t vlen = 0, slen = 0;
-	uint8_t *v = cli_read_file(o->vram, &vlen, &err);
-	if (!v)
-		return cli_error(EXIT_USAGE, cmd, "%s: %s", o->vram, err);
-	uint8_t *s = NULL;
-	if (o->sysmem) {
-		s = cli_read_file(o->sysmem, &slen, &err);
-		if (!s) {
-			free(v);
-			return cli_error(EXIT_USAGE, cmd, "%s: %s", o->sysmem, err);
-		}
+	uint8_t *v, *s = NULL;
+	if (o->sysmem && !strcmp(o->vram, "-") && !strcmp(o->sysmem, "-"))
+		return cli_usage_error(cmd, "--vram and --sysmem cannot both be standard input");
+	int rc = cli_read_input(cmd, o->vram, &v, &vlen);
+	if (rc)
+		return rc;
+	if (o->sysmem && (rc = cli_read_input(cmd, o->sysmem, &s, &slen))) {
+		free(v);
+		return rc;
 	}
-	nvm_config cfg = { .chip = "gv100", .vram_size = round_page(vlen), .sysmem_size = round_page(slen) };
-	const nvm_chip_info *ci = nvm_chip_find("gv100");
-	int rc = 0;
-	if (cfg.vram_size > ci->vram_max || cfg.sysmem_size > ci->sysmem_max)
-		rc = cli_error(EXIT_USAGE, cmd, "memory image too large for gv100");
-	else if (nvm_open(&cfg, gpu))
-		rc = cli_error(EXIT_INTERNAL, cmd, "cannot create the GPU");
-	else if (load_image(cmd, *gpu, NVM_AP_VRAM, v, vlen) || (s && load_image(cmd, *gpu, NVM_AP_SYSMEM, s, slen)))
-		rc = EXIT_INTERNAL;
+	nvm_status st = image_open("gv100", v, vlen, s, slen, gpu);
 	free(v);
 	free(s);
-	if (rc && *gpu) {
-		nvm_close(*gpu);
-		*gpu = NULL;
-	}
-	return rc;
+	if (st == NVM_ERR_RANGE)
+		return cli_error(EXIT_USAGE, cmd, "memory image too large for gv100");
+	if (st)
+		return cli_error(EXIT_INTERNAL, cmd, "cannot load the memory images: %s", nvm_status_str(st));
+	return EXIT_OK;
 }
 
 static const char *pde_ap_name(unsigned a)
@@ -397,6 +368,18 @@ static int vm_dump(int argc, char **argv)
 	nvm_gpu *gpu = NULL;
 	if ((rc = open_images(cmd, &o, &gpu)))
 		return rc;
+	/* A root outside the image would read as an empty tree: say so, as
+	 * vm walk does. */
+	nvm_aperture ap = o.pdb_target == NVM_MMU_PDB_VID ? NVM_AP_VRAM : NVM_AP_SYSMEM;
+	const char *image = ap == NVM_AP_VRAM ? o.vram : o.sysmem;
+	uint64_t size = image ? nvm_mem_size(gpu, ap) : 0;
+	if (o.pdb >= size || size - o.pdb < 4096) {
+		nvm_close(gpu);
+		if (!image)
+			return cli_error(EXIT_FAIL, cmd, "the PDB is in system memory but no --sysmem image was given");
+		return cli_error(EXIT_FAIL, cmd, "PDB %s is outside the %s image %s (0x%llx bytes)", o.pdb_s,
+		                 nvm_aperture_name(ap), image, (unsigned long long)size);
+	}
 	struct dump_state d = { &o, false, { 0 }, 0, 0 };
 	nvm_mmu_enum_ops ops = { o.dot ? NULL : dump_map, o.dot ? dump_edge : NULL, &d };
 	if (o.dot)

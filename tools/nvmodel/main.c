@@ -17,6 +17,7 @@ const struct command cli_commands[] = {
 	{ "vm", "walk or dump GPU page tables in a memory image", cmd_vm },
 	{ "fault", "decode GPU fault-buffer packets", cmd_fault },
 	{ "host", "decode and check Volta Host structures (ramin|userd|runlist)", cmd_host },
+	{ "pfifo", "decode and check NV04..NV4x PFIFO structures (ramht|ramfc)", cmd_pfifo },
 	{ "version", "print the version", cmd_version },
 	{ "help", "show help for a command", cmd_help },
 	{ NULL, NULL, NULL },

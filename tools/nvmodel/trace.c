@@ -1,7 +1,6 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "trace.h"
@@ -9,15 +8,9 @@
 int trace_open(struct trace_writer *t, const char *path)
 {
 	memset(t, 0, sizeof(*t));
-	size_t n = strlen(path) + 16;
-	t->path = strdup(path);
-	t->tmp_path = malloc(n);
-	if (!t->path || !t->tmp_path)
+	if (out_open(&t->out, path))
 		return -1;
-	snprintf(t->tmp_path, n, "%s.tmp%ld", path, (long)getpid());
-	t->f = fopen(t->tmp_path, "w");
-	if (!t->f)
-		return -1;
+	t->f = t->out.f;
 	fputs("{\"displayTimeUnit\": \"ns\", \"traceEvents\": [\n", t->f);
 	return 0;
 }
@@ -53,6 +46,33 @@ static void residency(struct trace_writer *t, int gpu_index, const nvm_event *ev
 	        (unsigned long long)(ev->time_ns % 1000), (unsigned long long)ev->addr);
 }
 
+/* NV04..NV4x PFIFO: the channel CACHE1 holds (ctx_switch: addr = the
+ * channel coming in) as slices "channel N" on a "CACHE1" track, and CACHE1
+ * occupancy after each step (cache: value = entries) as a counter. */
+static void pfifo_tracks(struct trace_writer *t, int gpu_index, const nvm_event *ev)
+{
+	unsigned long long us = (unsigned long long)(ev->time_ns / 1000), ns = (unsigned long long)(ev->time_ns % 1000);
+	if (!strcmp(ev->code, "cache")) {
+		fprintf(t->f,
+		        "%s{\"ph\": \"C\", \"pid\": %d, \"ts\": %llu.%03llu, \"name\": \"CACHE1 entries\", \"args\": "
+		        "{\"entries\": %llu}}",
+		        t->nevents++ ? ",\n" : "", gpu_index, us, ns, (unsigned long long)ev->value);
+		return;
+	}
+	if (strcmp(ev->code, "ctx_switch") || gpu_index < 0 || gpu_index >= 32)
+		return;
+	int tid = block_tid(t, "CACHE1");
+	uint32_t bit = 1u << gpu_index;
+	if (t->cache1_open & bit)
+		fprintf(t->f,
+		        "%s{\"ph\": \"E\", \"pid\": %d, \"tid\": %d, \"ts\": %llu.%03llu, \"name\": \"channel %u\"}",
+		        t->nevents++ ? ",\n" : "", gpu_index, tid, us, ns, t->cache1_chid[gpu_index]);
+	fprintf(t->f, "%s{\"ph\": \"B\", \"pid\": %d, \"tid\": %d, \"ts\": %llu.%03llu, \"name\": \"channel %llu\"}",
+	        t->nevents++ ? ",\n" : "", gpu_index, tid, us, ns, (unsigned long long)ev->addr);
+	t->cache1_open |= bit;
+	t->cache1_chid[gpu_index] = (uint32_t)ev->addr;
+}
+
 void trace_event(void *user, int gpu_index, const nvm_event *ev)
 {
 	struct trace_writer *t = user;
@@ -60,6 +80,8 @@ void trace_event(void *user, int gpu_index, const nvm_event *ev)
 		return;
 	if (ev->type == NVM_EV_TRACE && ev->block && !strcmp(ev->block, "pbdma"))
 		residency(t, gpu_index, ev);
+	if (ev->type == NVM_EV_TRACE && ev->block && !strcmp(ev->block, "pfifo"))
+		pfifo_tracks(t, gpu_index, ev);
 	int tid = block_tid(t, ev->block ? ev->block : "?");
 	fprintf(t->f, "%s{\"ph\": \"i\", \"s\": \"t\", \"pid\": %d, \"tid\": %d, \"ts\": %llu.%03llu, \"cat\": ",
 	        t->nevents++ ? ",\n" : "", gpu_index, tid, (unsigned long long)(ev->time_ns / 1000),
@@ -75,28 +97,15 @@ void trace_event(void *user, int gpu_index, const nvm_event *ev)
 
 int trace_finish(struct trace_writer *t)
 {
-	int rc = -1;
-	if (t->f) {
-		fputs("\n]}\n", t->f);
-		rc = fclose(t->f) == 0 && rename(t->tmp_path, t->path) == 0 ? 0 : -1;
-		t->f = NULL;
-	}
-	if (rc)
-		unlink(t->tmp_path);
-	free(t->path);
-	free(t->tmp_path);
-	t->path = t->tmp_path = NULL;
-	return rc;
+	if (!t->f)
+		return -1;
+	fputs("\n]}\n", t->f);
+	t->f = NULL;
+	return out_commit(&t->out);
 }
 
 void trace_abort(struct trace_writer *t)
 {
-	if (t->f) {
-		fclose(t->f);
-		t->f = NULL;
-		unlink(t->tmp_path);
-	}
-	free(t->path);
-	free(t->tmp_path);
-	t->path = t->tmp_path = NULL;
+	t->f = NULL;
+	out_abort(&t->out);
 }

@@ -1,0 +1,68 @@
+/*
+ * BAR1 / BAR2 translation: an arbitrary memory image holds instance blocks
+ * and page tables; NV_PBUS_BAR1_BLOCK / BAR2_BLOCK are set from the input,
+ * then BAR offsets are translated, read and written.
+ *
+ * Input: BAR1_BLOCK (4 bytes LE), BAR2_BLOCK (4), then operations of 10
+ * bytes (kind, offset 8 bytes LE, length) until the image, which starts at
+ * the first operation whose kind byte is 0xff (at most 128 KiB of VRAM; its
+ * second half is also system memory).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz.h"
+#include "nvmodel/mmu.h"
+#include "nvmodel/nvmodel.h"
+
+#define IMG_MAX (128u << 10)
+
+static uint64_t le(const uint8_t *p, unsigned n)
+{
+	uint64_t v = 0;
+	for (unsigned i = n; i-- > 0;)
+		v = v << 8 | p[i];
+	return v;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (size < 8)
+		return 0;
+	size_t ops = 8;
+	while (ops + 10 <= size && data[ops] != 0xff)
+		ops += 10;
+	size_t nops = (ops - 8) / 10;
+	const uint8_t *img = data + ops;
+	size_t len = size - ops;
+	if (len > IMG_MAX)
+		len = IMG_MAX;
+	nvm_config cfg = { .chip = "gv100", .vram_size = IMG_MAX, .sysmem_size = IMG_MAX / 2, .mem_budget = 4u << 20 };
+	nvm_gpu *gpu;
+	if (nvm_open(&cfg, &gpu))
+		return 0;
+	nvm_mem_write(gpu, NVM_AP_VRAM, 0, img, len);
+	if (len > IMG_MAX / 2)
+		nvm_mem_write(gpu, NVM_AP_SYSMEM, 0, img + IMG_MAX / 2, len - IMG_MAX / 2);
+	nvm_reg_write(gpu, 0x1704, (uint32_t)le(data, 4));
+	nvm_reg_write(gpu, 0x1714, (uint32_t)le(data + 4, 4));
+	uint8_t buf[256];
+	for (size_t i = 0; i < nops; i++) {
+		const uint8_t *op = data + 8 + 10 * i;
+		int bar = 1 + (op[0] & 1);
+		uint64_t off = le(op + 1, 8);
+		size_t n = op[9] % sizeof(buf);
+		nvm_mmu_result r;
+		switch (op[0] >> 1 & 3) {
+		case 0: nvm_mmu_bar_translate(gpu, bar, off, (nvm_mmu_access)(op[9] % 5), &r); break;
+		case 1: nvm_mmu_bar_read(gpu, bar, off, buf, n); break;
+		case 2:
+			memset(buf, op[0], n);
+			nvm_mmu_bar_write(gpu, bar, off, buf, n);
+			break;
+		default: nvm_reg_write(gpu, bar == 1 ? 0x1704 : 0x1714, (uint32_t)off); break;
+		}
+	}
+	nvm_close(gpu);
+	return 0;
+}

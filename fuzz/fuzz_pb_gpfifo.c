@@ -1,0 +1,40 @@
+/*
+ * GP entries (`pb gpfifo`): arbitrary pairs of words decoded and printed in
+ * the text and JSON styles. Checks: a decoded entry's fields stay in their
+ * ranges, the error code is known, and the text has no NUL byte.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz.h"
+#include "nvmodel/pushbuf.h"
+
+static void check(bool ok, const char *what)
+{
+	if (!ok) {
+		fprintf(stderr, "fuzz_pb_gpfifo: %s\n", what);
+		abort();
+	}
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	pb_out out = { 0 };
+	for (size_t i = 0; i + 8 <= size; i += 8) {
+		pb_gp_entry g;
+		pb_gp_decode(le32(data + i), le32(data + i + 4), &g);
+		check(pb_gp_err_name(g.err) != NULL && pb_gp_err_message(g.err) != NULL, "unknown GP error code");
+		pb_print_gp(&out, (i / 8) & 1 ? PB_STYLE_JSON : PB_STYLE_TEXT, i / 8, &g);
+	}
+	check(!out.oom, "out of memory");
+	check(memchr(out.buf ? out.buf : "", 0, out.len) == NULL, "NUL byte in the output");
+	pb_out_free(&out);
+	return 0;
+}

@@ -1,0 +1,83 @@
+/*
+ * Every output style of the pushbuffer decoder (`pb decode --style`):
+ * text, json, mesa and asm, with classes bound on subchannels, both
+ * formats. Byte 0 picks the chip profile, byte 1 the style and the classes,
+ * the rest are PB entries. Checks: the printer ends in a clean state, no
+ * NUL byte gets into the text, and JSON lines are one object each.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz.h"
+#include "nvmodel/pushbuf.h"
+
+static void check(bool ok, const char *what)
+{
+	if (!ok) {
+		fprintf(stderr, "fuzz_pb_print: %s\n", what);
+		abort();
+	}
+}
+
+static void check_text(const pb_out *o, pb_style style)
+{
+	check(!o->oom, "out of memory");
+	check(memchr(o->buf ? o->buf : "", 0, o->len) == NULL, "NUL byte in the output");
+	if (style != PB_STYLE_JSON)
+		return;
+	/* JSON Lines: every line an object. */
+	for (size_t i = 0; i < o->len;) {
+		const char *nl = memchr(o->buf + i, '\n', o->len - i);
+		check(nl != NULL, "JSON output does not end with a newline");
+		size_t n = (size_t)(nl - (o->buf + i));
+		check(n >= 2 && o->buf[i] == '{' && o->buf[i + n - 1] == '}', "JSON line is not an object");
+		i += n + 1;
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (size < 2)
+		return 0;
+	uint8_t sel = data[0], opt = data[1];
+	const pb_gen *gen = pb_gen_get((sel & 0x0f) % 11);
+	if (!gen)
+		return 0;
+	pb_config cfg;
+	if (!pb_config_init(&cfg, gen, gen->native))
+		return 0;
+	cfg.ib_mode = sel & 0x10;
+	cfg.subdevice_id = (sel & 0x40) ? 0x001 : 0xfff;
+	size_t n = (size - 2) / 4;
+	uint32_t *w = malloc((n ? n : 1) * sizeof(*w));
+	if (!w)
+		return 0;
+	memcpy(w, data + 2, n * 4);
+	pb_style style = (pb_style)(opt & 3);
+	pb_out out = { 0 };
+	pb_printer p;
+	pb_printer_init(&p, style, &cfg, w, 0, n, &out);
+	/* Bind the known classes on the subchannels the input names. */
+	static const uint32_t classes[] = { 0xc36f, 0xc3b5 };
+	for (unsigned s = 0; s < 8; s++)
+		if ((opt >> 2) & (1u << (s % 6)))
+			p.bound[s] = pb_class_find(classes[s & 1]);
+	pb_sink sink = pb_printer_sink(&p);
+	pb_decoder d;
+	pb_decoder_init(&d, &cfg, &sink);
+	pb_printer_begin(&p);
+	/* Fed in two pieces with a segment end, as a GP entry boundary. */
+	size_t half = (opt & 0x80) ? n / 2 : n;
+	pb_feed(&d, w, half);
+	pb_segment_end(&d);
+	pb_feed(&d, w + half, n - half);
+	pb_segment_end(&d);
+	pb_finish(&d);
+	pb_printer_end(&p);
+	check_text(&out, style);
+	pb_out_free(&out);
+	free(w);
+	return 0;
+}

@@ -1,0 +1,113 @@
+/*
+ * nvmodel — PFIFO of NV04..NV4x (seed 001, envytools hw/fifo): channels,
+ * the PIO and DMA pushers, CACHE1, the puller, RAMHT, RAMFC and RAMRO, and
+ * the engines the puller feeds (a recording PGRAPH and the SOFTWARE engine).
+ *
+ * A driver programs all of it through BAR0 (nvm_reg_*: the PFIFO registers
+ * at 0x2000, the PRAMIN window at 0x700000, the USER areas at 0x800000 and,
+ * on NV40, 0xc00000) and memory, as on hardware. This header adds what a C
+ * user, a test or a tool wants beyond that: the engines' method logs,
+ * USER-area accesses narrower than 32 bits, statistics, and decoders of
+ * RAMHT and RAMFC images. docs/pfifo.md describes the model.
+ */
+#ifndef NVMODEL_PFIFO_H
+#define NVMODEL_PFIFO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nvmodel/host.h"
+#include "nvmodel/nvmodel.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------- engines */
+
+/* Engines by name: "pgraph" (the recording PGRAPH: every method the puller
+ * submits, with the class of the object bound on the subchannel) and
+ * "software" (methods the puller handed to the SOFTWARE engine, each one
+ * raising CACHE_ERROR). Logs are rings of the last `cap` methods (default
+ * 4096; 0 counts only). nvm_host_method is the method record. */
+nvm_status nvm_pfifo_log_config(nvm_gpu *gpu, const char *engine, size_t cap);
+nvm_status nvm_pfifo_log_read(nvm_gpu *gpu, const char *engine, size_t first, nvm_host_method *out, size_t max,
+                              size_t *n, uint64_t *total);
+nvm_status nvm_pfifo_log_clear(nvm_gpu *gpu, const char *engine);
+
+/* ---------------------------------------------------------------- USER area */
+
+/* An access to a channel's USER area (BAR0 0x800000 + chid * 0x10000) of
+ * `size` bytes (1, 2 or 4) at any alignment: what a CPU store of that width
+ * does. BAR0's nvm_reg_write only does aligned 32-bit accesses; the PIO
+ * pusher stores every other access in RAMRO (seed 001). NVM_ERR_RANGE when
+ * addr is outside the USER areas of the chip. */
+nvm_status nvm_pfifo_user_write(nvm_gpu *gpu, uint32_t addr, uint32_t val, unsigned size);
+
+/* ---------------------------------------------------------------- state */
+
+typedef struct nvm_pfifo_stats {
+	uint64_t pio_writes;      /* USER-area stores that reached CACHE1 */
+	uint64_t ramro_entries;   /* stores that went to RAMRO (RUNOUT) */
+	uint64_t ramro_overflows; /* stores lost with RUNOUT_OVERFLOW */
+	uint64_t dma_words;       /* pushbuffer words the DMA pusher read */
+	uint64_t cache_pushes;    /* entries written into CACHE1 */
+	uint64_t methods;         /* entries the puller took out of CACHE1 */
+	uint64_t engine_methods;  /* methods submitted to PGRAPH */
+	uint64_t sw_methods;      /* methods handed to the SOFTWARE engine */
+	uint64_t ramht_lookups, ramht_misses;
+	uint64_t ctx_switches; /* CACHE1 channel switches (RAMFC save + load) */
+	uint64_t dma_pusher_errors, cache_errors, semaphore_errors;
+	uint64_t acquire_waits;
+} nvm_pfifo_stats;
+nvm_status nvm_pfifo_get_stats(const nvm_gpu *gpu, nvm_pfifo_stats *out);
+
+/* ---------------------------------------------------------------- RAMHT */
+
+/* The RAMHT hash of handle for channel chid in a table of 2^bits entries
+ * (RAMHT SIZE 4K..32K: bits 9..12), as nouveau computes it: the handle
+ * folded by XOR in bits-wide pieces, XOR chid << (bits - 4). Returns the
+ * entry index (multiply by 8 for the byte offset). */
+uint32_t nvm_pfifo_ramht_hash(uint32_t handle, uint32_t chid, unsigned bits);
+
+/* One RAMHT entry decoded for a chip ("nv04".."nv41"). */
+typedef struct nvm_ramht_entry {
+	uint32_t handle, context;
+	int valid;         /* NV04..NV3x: bit 31; NV40: context != 0 (UNVERIFIED) */
+	uint32_t instance; /* RAMIN byte address of the object (INSTANCE << 4) */
+	unsigned engine;   /* 0 SOFTWARE, 1 PGRAPH, 2.. others */
+	uint32_t chid;
+} nvm_ramht_entry;
+/* Returns NVM_ERR_CHIP for a chip without this PFIFO. */
+nvm_status nvm_pfifo_ramht_entry(const char *chip, uint32_t handle, uint32_t context, nvm_ramht_entry *out);
+/* The context word a driver writes (valid set on NV04..NV3x). */
+nvm_status nvm_pfifo_ramht_context(const char *chip, uint32_t instance, unsigned engine, uint32_t chid,
+                                   uint32_t *context);
+
+/* ---------------------------------------------------------------- RAMFC */
+
+/* One field of a RAMFC entry: `bits` bits at bit ctx_lo of the word at byte
+ * off hold the CACHE1 register reg's bits from reg_lo (the layouts nouveau
+ * saves and restores: nv04, nv10, nv17 (NV1A+ RAMFC LARGE), nv40). */
+typedef struct nvm_ramfc_field {
+	const char *name; /* the register's name without NV.._PFIFO_CACHE1_: "DMA_PUT" */
+	uint32_t reg;     /* BAR0 address of the register */
+	uint8_t off, ctx_lo, bits, reg_lo;
+} nvm_ramfc_field;
+
+/* The RAMFC layout of a chip: *n fields, *size bytes per channel. large
+ * selects the 64-byte NV1A+ layout where the chip has both (nv11, nv17).
+ * NULL for a chip without this PFIFO. */
+const nvm_ramfc_field *nvm_pfifo_ramfc_layout(const char *chip, int large, size_t *n, uint32_t *size);
+/* Channels of the chip's PFIFO (16 or 32), 0 if none. */
+uint32_t nvm_pfifo_channels(const char *chip);
+
+/* Names of DMA_STATE ERROR codes (dma-pusher.rst "Errors"), SEMAPHORE
+ * error subtypes and RAMRO reasons (docs/pfifo.md); "?" when unknown. */
+const char *nvm_pfifo_dma_error_name(unsigned code);
+const char *nvm_pfifo_ramro_reason_name(unsigned code);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,298 @@
+/*
+ * Internal interface of PFIFO for NV04..NV4x (src/pfifo/): the block and
+ * its registers (pfifo.c), the PIO and DMA pushers (pusher.c), the puller
+ * (puller.c), the image decoders (pfifo_fmt.c). docs/pfifo.md describes the
+ * model; field positions are the hi:lo of rnndb fifo/nv4_pfifo.xml.
+ */
+#ifndef NVM_PFIFO_INTERNAL_H
+#define NVM_PFIFO_INTERNAL_H
+
+#include "core/core.h"
+#include "engine/engine.h"
+#include "nvmodel/pfifo.h"
+#include "nvmodel/pushbuf.h"
+
+/* ---------------------------------------------------------------- registers */
+
+#define R_DELAY_0       0x2040u
+#define R_DMA_TIMESLICE 0x2044u
+#define R_PIO_TIMESLICE 0x2048u
+#define R_TIMESLICE     0x204cu
+#define R_NEXT_CHANNEL  0x2050u
+#define R_SLI           0x2058u /* NV40: MASK 11:0, ACTIVE 28, ENABLE 29 */
+#define R_DEBUG_0       0x2080u
+#define R_UNK88         0x2088u
+#define R_INTR          0x2100u
+#define R_INTR_EN       0x2140u
+#define R_RAMHT         0x2210u
+#define R_RAMFC         0x2214u
+#define R_RAMRO         0x2218u
+#define R_RAMFC_NV40    0x2220u
+#define R_RUNOUT_STATUS 0x2400u
+#define R_RUNOUT_PUT    0x2410u
+#define R_RUNOUT_GET    0x2420u
+#define R_CACHES        0x2500u
+#define R_MODE          0x2504u
+#define R_DMA           0x2508u
+#define R_SIZE          0x250cu
+
+#define R_CACHE0_PUSH0  0x3000u
+#define R_CACHE0_PUSH1  0x3004u
+#define R_CACHE0_PUT    0x3010u
+#define R_CACHE0_STATUS 0x3014u
+#define R_CACHE0_PULL0  0x3050u
+#define R_CACHE0_PULL1  0x3054u
+#define R_CACHE0_HASH   0x3058u
+#define R_CACHE0_GET    0x3070u
+#define R_CACHE0_ENGINE 0x3080u
+#define R_CACHE0_METHOD 0x3100u
+#define R_CACHE0_DATA   0x3104u
+
+#define R_PUSH0         0x3200u
+#define R_PUSH1         0x3204u
+#define R_PUT           0x3210u
+#define R_STATUS        0x3214u
+#define R_DMA_PUSH      0x3220u
+#define R_DMA_FETCH     0x3224u
+#define R_DMA_STATE     0x3228u
+#define R_DMA_INSTANCE  0x322cu
+#define R_DMA_CTL       0x3230u
+#define R_DMA_LIMIT     0x3234u
+#define R_DMA_TLB_TAG   0x3238u
+#define R_DMA_TLB_PTE   0x323cu
+#define R_DMA_PUT       0x3240u
+#define R_DMA_GET       0x3244u
+#define R_REF           0x3248u
+#define R_SUBROUTINE    0x324cu
+#define R_PULL0         0x3250u
+#define R_PULL1         0x3254u
+#define R_HASH          0x3258u
+#define R_ACQ_TIMEOUT   0x3260u
+#define R_ACQ_TIMESTAMP 0x3264u
+#define R_ACQ_VALUE     0x3268u
+#define R_SEMAPHORE     0x326cu
+#define R_GET           0x3270u
+#define R_ENGINE        0x3280u
+#define R_DCOUNT        0x32a0u
+#define R_GET_JMP_SHD   0x32a4u
+#define R_RSVD_SHD      0x32a8u
+#define R_DATA_SHD      0x32acu
+#define R_GRCTX_INST    0x32e0u
+#define R_UNK32E4       0x32e4u
+#define R_UNK32E8       0x32e8u
+#define R_UNK3300       0x3300u
+#define R_UNK330C       0x330cu
+
+#define PFIFO_CACHE1_NV04 0x3800u  /* NV04_PFIFO_CACHE1_METHOD(0) */
+#define PFIFO_CACHE1_NV40 0x90000u /* NV40_PFIFO_CACHE1_METHOD(0) */
+#define PFIFO_PRAMIN      0x700000u
+#define PFIFO_PRAMIN_SIZE 0x100000u
+#define PFIFO_USER        0x800000u /* old-style USER: 0x10000 per channel */
+#define PFIFO_USER_NEW    0xc00000u /* NV40 DMA USER: 0x1000 per channel */
+
+/* NV_PFIFO_INTR_0 (rnndb INTR) */
+#define INTR_CACHE_ERROR     (1u << 0)
+#define INTR_RUNOUT          (1u << 4)
+#define INTR_RUNOUT_OVERFLOW (1u << 8)
+#define INTR_DMA_PUSHER      (1u << 12)
+#define INTR_DMA_PTE         (1u << 16)
+#define INTR_SEMAPHORE       (1u << 20)
+#define INTR_ACQUIRE_TIMEOUT (1u << 24)
+
+/* CACHE1 PULL0 */
+#define PULL0_ACCESS          (1u << 0)
+#define PULL0_HASH_FAILED     (1u << 4)
+#define PULL0_DEVICE_SOFTWARE (1u << 8)
+#define PULL0_HASH_BUSY       (1u << 12)
+#define PULL0_ACQUIRE_BUSY    (1u << 16)
+/* PULL1 */
+#define PULL1_ACQUIRE_ACTIVE (1u << 4)
+/* DMA_PUSH */
+#define DMA_PUSH_ACCESS    (1u << 0)
+#define DMA_PUSH_BUSY      (1u << 4)
+#define DMA_PUSH_EMPTY     (1u << 8)
+#define DMA_PUSH_SUSPENDED (1u << 12)
+
+/* DMA_STATE ERROR 31:29 (dma-pusher.rst "Errors", rnndb DMA_STATE) */
+enum dma_err {
+	DMA_ERR_NONE = 0,
+	DMA_ERR_CALL_SUBR_ACTIVE = 1,
+	DMA_ERR_INVALID_MTHD = 2,
+	DMA_ERR_RET_SUBR_INACTIVE = 3,
+	DMA_ERR_INVALID_CMD = 4,
+	DMA_ERR_IB_EMPTY = 5,
+	DMA_ERR_MEM_FAULT = 6,
+};
+
+/* PULL0 SEMAPHORE_ERROR 23:20, NV1A:G80 subtypes (puller.rst "Semaphores") */
+enum sem_err { SEM_ERR_INVALID_OPERAND = 1, SEM_ERR_INVALID_STATE = 2 };
+
+/* RAMRO entry REASON 31:28. UNVERIFIED: names from NVIDIA's resman
+ * (NV_RAMRO_REASON_*), codes and layout are the model's (docs/pfifo.md). */
+enum ramro_reason {
+	RAMRO_ILLEGAL_ACCESS = 0,     /* not an aligned 32-bit store, or a PIO store to a DMA channel */
+	RAMRO_NO_CACHE_AVAILABLE = 1, /* CACHE1 held by another channel, or pushing disabled */
+	RAMRO_CACHE_RAN_OUT = 2,      /* a store past the free count: CACHE1 full */
+	RAMRO_RESERVED_ACCESS = 5,    /* a method 0x4..0xfc the puller does not know */
+};
+
+/* Engines (rnndb nv4_pfifo_engine) */
+#define ENG_SOFTWARE 0u
+#define ENG_PGRAPH   1u
+
+/* ---------------------------------------------------------------- chip data */
+
+/* Feature bits of a PFIFO generation (per-chip const data). */
+enum {
+	PF_NV10 = 1u << 0, /* REF / REF_CNT, non-increasing methods, NI flag, 32 channels, paired submission */
+	PF_NV5 = 1u << 1,  /* VRAM pushbuffers; DCOUNT and the GET_JMP / RSVD / DATA shadows */
+	PF_NV1A = 1u << 2, /* subroutines, old-style semaphores, big-endian fetch, RAMFC LARGE */
+	PF_NV40 = 1u << 3, /* SLI conditional, YIELD, DMA_CGET and the 0xc00000 USER area, CACHE1 at 0x90000 */
+};
+
+/* RAMFC fields: nvm_ramfc_field (nvmodel/pfifo.h). */
+struct ramfc_layout {
+	const char *name;
+	uint32_t size; /* bytes per channel */
+	const nvm_ramfc_field *f;
+	size_t n;
+};
+
+/* The RAMHT context word: INSTANCE (address >> 4), ENGINE, CHID and a
+ * valid bit (-1: none, the entry is used when the context is not 0). */
+struct ramht_fmt {
+	uint8_t inst_hi, eng_hi, eng_lo, chid_hi, chid_lo;
+	int8_t valid;
+};
+
+struct pfifo_chip {
+	const char *name;
+	unsigned feat; /* PF_* */
+	uint32_t nchan;
+	uint32_t cache_entries;   /* CACHE1 slots (a power of two) */
+	uint32_t chid_mask;       /* PUSH1 CHID */
+	uint32_t push1_mode;      /* PUSH1 MODE bit (8 before NV40, 16 on NV40) */
+	uint32_t ramfc_addr_mask; /* RAMFC ADDRESS bits (address = (reg & mask) << 8) */
+	uint32_t class_mask;      /* object class bits of an object's first word */
+	const struct ramfc_layout *ramfc, *ramfc_large;
+	struct ramht_fmt ramht;
+};
+
+extern const struct pfifo_chip pfifo_nv04, pfifo_nv10, pfifo_nv11, pfifo_nv17, pfifo_nv40, pfifo_nv41;
+const struct pfifo_chip *pfifo_chip_find(const char *name);
+
+/* ---------------------------------------------------------------- timing */
+
+/* Virtual-time costs (docs/pfifo.md "Timing"). UNVERIFIED: no document
+ * gives PFIFO rates; these keep timeslices and engine waits meaningful. */
+#define PFIFO_NS_DMA_WORD   1u    /* the DMA pusher reads one pushbuffer word */
+#define PFIFO_NS_PULL       2u    /* the puller submits one method (NV10+: one pair) */
+#define PFIFO_NS_HASH       4u    /* a RAMHT lookup */
+#define PFIFO_NS_CTXSW      200u  /* CACHE1 channel switch: RAMFC save and load */
+#define PFIFO_STEP_WORDS    4096u /* pushbuffer words per scheduling step */
+#define PFIFO_WORK_PER_UNIT 256u  /* words or methods per charged work unit */
+
+/* ---------------------------------------------------------------- state */
+
+/* The pushbuffer DMA object as the pusher decoded it (nv4-dmaobj: nouveau's
+ * nv04_dmaobj_bind layout). */
+struct pbobj {
+	uint32_t inst;   /* RAMIN address */
+	uint32_t limit;  /* last valid byte offset */
+	uint32_t adjust; /* low 12 bits of the start */
+	uint32_t pte0;   /* first PTE: frame 31:12 */
+	bool linear;
+	nvm_aperture ap;
+};
+
+struct pfifo {
+	nvm_gpu *gpu;
+	const struct pfifo_chip *chip;
+	const pb_gen *pbgen;
+	struct reg_desc *regs; /* this chip's register table (from the superset) */
+	size_t nregs;
+	uint32_t *cache_addr, *cache_data; /* CACHE1 METHOD(i) / DATA(i) */
+	uint32_t cache_mask;               /* entries - 1 */
+	struct engine *pgraph, *sw;
+	uint32_t (*cls)[8]; /* per channel: the class PGRAPH has bound on each subchannel */
+	uint32_t gr_chid;   /* the channel PGRAPH last worked for */
+	uint64_t ev;        /* the step event, 0 if none */
+	uint64_t slice_end; /* end of the current DMA channel's timeslice */
+	uint64_t clock;     /* virtual time inside a step (work done so far), gpu->now outside */
+	bool yield;         /* YIELD: switch at the next chance */
+	bool acq_watch;     /* a memory watch on the acquire semaphore is armed */
+	nvm_aperture acq_ap;
+	uint64_t acq_addr;
+	bool acq_fence;             /* the pusher submitted SEMAPHORE_ACQUIRE: it waits for CACHE1 to drain */
+	uint32_t acq_blocked;       /* channels switched out while waiting on an acquire (watched) */
+	uint32_t acq_wake;          /* of those, the ones whose semaphore was written since */
+	nvm_aperture acq_ch_ap[32]; /* where each blocked channel's watch is */
+	/* the DMA pusher's per-burst state */
+	pb_decoder dec;
+	struct pbobj pb;
+	uint32_t dma_get;   /* DMA_GET while a burst runs */
+	uint32_t burst_err; /* enum dma_err raised inside the decoder callbacks */
+	uint32_t err_word;  /* INVALID_MTHD: the index of the bad data word in its run */
+	uint32_t run_taken; /* data words of the current feed taken */
+	bool direct;        /* this feed's methods go through the empty CACHE1 straight to PGRAPH */
+	uint64_t *burst_t;  /* the step's clock while a burst runs */
+	/* registers the hot paths use (slots of the bus's latched values) */
+	uint32_t *r_intr, *r_intr_en, *r_push0, *r_push1, *r_put, *r_get, *r_pull0, *r_pull1, *r_caches, *r_mode;
+	uint32_t *r_dma_push, *r_dma_state, *r_dma_put, *r_dma_get, *r_dma_fetch, *r_dma_inst, *r_engine, *r_hash;
+	uint32_t *r_ref, *r_subr, *r_sem, *r_acq_value, *r_sli, *r_dcount, *r_jmp_shd, *r_rsvd_shd, *r_data_shd;
+	uint32_t absent;   /* what r_* of a register this chip lacks points at */
+	uint32_t cls_none; /* the class slot of a channel number beyond nchan */
+	nvm_pfifo_stats stats;
+};
+
+static inline bool pf_has(const struct pfifo *f, unsigned feat)
+{
+	return (f->chip->feat & feat) == feat;
+}
+
+/* pfifo.c */
+void pfifo_kick(struct pfifo *f);
+void pfifo_update_intr(struct pfifo *f);
+void pfifo_raise(struct pfifo *f, uint32_t bits);
+uint32_t pfifo_chid(const struct pfifo *f);
+bool pfifo_ramin_rd32(struct pfifo *f, uint32_t addr, uint32_t *val);
+bool pfifo_ramin_wr32(struct pfifo *f, uint32_t addr, uint32_t val);
+uint32_t pfifo_cache_count(const struct pfifo *f);
+uint32_t pfifo_cache_free(const struct pfifo *f); /* entries */
+void pfifo_cache_push(struct pfifo *f, uint32_t addr, uint32_t data);
+const struct ramfc_layout *pfifo_ramfc_layout(const struct pfifo *f);
+uint32_t pfifo_ramfc_base(const struct pfifo *f);
+/* A channel register as the channel sees it: the live register for the
+ * channel CACHE1 holds, its RAMFC field otherwise (0 if RAMFC lacks it). */
+uint32_t pfifo_chan_reg(struct pfifo *f, uint32_t chid, uint32_t reg);
+void pfifo_chan_reg_set(struct pfifo *f, uint32_t chid, uint32_t reg, uint32_t v);
+bool pfifo_switch_to(struct pfifo *f, uint32_t chid);
+
+/* pusher.c */
+void pusher_pio_store(struct pfifo *f, uint32_t addr, uint32_t val, unsigned size);
+uint32_t pusher_user_read(struct pfifo *f, uint32_t addr, bool new_area);
+void pusher_user_write(struct pfifo *f, uint32_t addr, uint32_t val, bool new_area);
+bool pusher_dma_ready(struct pfifo *f);
+/* Runs the DMA pusher until the pushbuffer is empty, CACHE1 is full, an
+ * error, or `max` words; returns the words read (adds their cost to *t). */
+uint32_t pusher_dma_run(struct pfifo *f, uint32_t max, uint64_t *t);
+bool pusher_knows_method(const struct pfifo *f, uint32_t method);
+
+/* puller.c */
+bool puller_ready(struct pfifo *f);
+bool puller_direct_ok(const struct pfifo *f, uint32_t subch);
+/* Submits a run of plain methods to PGRAPH (engine interface, costs). */
+void puller_submit(struct pfifo *f, const pb_run *r, uint64_t *t);
+/* Takes up to max entries out of CACHE1; returns the number taken. */
+uint32_t puller_run(struct pfifo *f, uint32_t max, uint64_t *t);
+bool ramht_lookup(struct pfifo *f, uint32_t chid, uint32_t handle, uint32_t *inst, unsigned *engine);
+void ramht_decode(const struct pfifo_chip *c, uint32_t handle, uint32_t ctx, nvm_ramht_entry *e);
+void puller_unwatch(struct pfifo *f);
+/* Channel switches: a channel leaving CACHE1 while it waits on an acquire
+ * is watched; one coming in is not. */
+void puller_acq_switch_out(struct pfifo *f, uint32_t chid);
+void puller_acq_switch_in(struct pfifo *f, uint32_t chid);
+void puller_acq_wakeups(struct pfifo *f);
+void puller_fini(struct pfifo *f);
+
+#endif

@@ -1,0 +1,556 @@
+/*
+ * The PFIFO puller of NV04..NV4x (envytools puller.rst, seed 001 "The
+ * puller"): takes (subchannel, method, data) entries out of CACHE1, binds
+ * objects through RAMHT (method 0), translates handles for methods
+ * 0x180-0x1fc, executes its own methods 0x4-0xfc (REF_CNT, the old-style
+ * semaphores, YIELD) and submits the rest to the engine bound on the
+ * subchannel: the recording PGRAPH, or the SOFTWARE engine, whose every
+ * method raises CACHE_ERROR for the driver.
+ */
+#include "pfifo_internal.h"
+
+/* ---------------------------------------------------------------- RAMHT */
+
+uint32_t nvm_pfifo_ramht_hash(uint32_t handle, uint32_t chid, unsigned bits)
+{
+	if (bits < 4 || bits > 24)
+		return 0;
+	uint32_t h = 0, mask = (1u << bits) - 1;
+	while (handle) {
+		h ^= handle & mask;
+		handle >>= bits;
+	}
+	/* UNVERIFIED: the channel bits that pass the table size are dropped. */
+	return (h ^ chid << (bits - 4)) & mask;
+}
+
+void ramht_decode(const struct pfifo_chip *c, uint32_t handle, uint32_t ctx, nvm_ramht_entry *e)
+{
+	const struct ramht_fmt *r = &c->ramht;
+	e->handle = handle;
+	e->context = ctx;
+	e->instance = FIELD_GET(ctx, r->inst_hi, 0) << 4;
+	e->engine = FIELD_GET(ctx, r->eng_hi, r->eng_lo);
+	e->chid = FIELD_GET(ctx, r->chid_hi, r->chid_lo);
+	/* UNVERIFIED: NV40 contexts have no valid bit; a zero context is free. */
+	e->valid = r->valid >= 0 ? (int)FIELD_GET(ctx, r->valid, r->valid) : ctx != 0;
+}
+
+nvm_status nvm_pfifo_ramht_entry(const char *chip, uint32_t handle, uint32_t context, nvm_ramht_entry *out)
+{
+	const struct pfifo_chip *c = pfifo_chip_find(chip);
+	if (!out)
+		return NVM_ERR_ARG;
+	if (!c)
+		return NVM_ERR_CHIP;
+	ramht_decode(c, handle, context, out);
+	return NVM_OK;
+}
+
+nvm_status nvm_pfifo_ramht_context(const char *chip, uint32_t instance, unsigned engine, uint32_t chid,
+                                   uint32_t *context)
+{
+	const struct pfifo_chip *c = pfifo_chip_find(chip);
+	if (!context)
+		return NVM_ERR_ARG;
+	if (!c)
+		return NVM_ERR_CHIP;
+	const struct ramht_fmt *r = &c->ramht;
+	if ((instance & 15) || (instance >> 4) > FIELD_MASK(r->inst_hi, 0) ||
+	    engine > (FIELD_MASK(r->eng_hi, r->eng_lo) >> r->eng_lo) ||
+	    chid > (FIELD_MASK(r->chid_hi, r->chid_lo) >> r->chid_lo))
+		return NVM_ERR_RANGE;
+	uint32_t v = instance >> 4;
+	v = FIELD_SET(v, r->eng_hi, r->eng_lo, engine);
+	v = FIELD_SET(v, r->chid_hi, r->chid_lo, chid);
+	if (r->valid >= 0)
+		v |= 1u << r->valid;
+	*context = v;
+	return NVM_OK;
+}
+
+/* RAMHT (puller.rst "RAMHT and the FIFO objects"; rnndb RAMHT: ADDRESS 8:4
+ * << 12, SIZE 17:16 = 4K << n, SEARCH 25:24 = 16 << n entries). The lookup
+ * probes SEARCH entries from the hash slot, wrapping at the table end, for
+ * a valid entry of this channel with this handle (UNVERIFIED: the probe
+ * order is nouveau's insertion order). */
+bool ramht_lookup(struct pfifo *f, uint32_t chid, uint32_t handle, uint32_t *inst, unsigned *engine)
+{
+	uint32_t reg = bus_get(f->gpu, R_RAMHT);
+	uint32_t base = (reg & 0x1f0u) << 8;
+	unsigned bits = 9 + FIELD_GET(reg, 17, 16);
+	uint32_t n = 1u << bits, search = 16u << FIELD_GET(reg, 25, 24);
+	uint32_t h = nvm_pfifo_ramht_hash(handle, chid, bits);
+	f->stats.ramht_lookups++;
+	for (uint32_t i = 0; i < search && i < n; i++) {
+		uint32_t a = base + ((h + i) & (n - 1)) * 8, hd, ctx;
+		if (!pfifo_ramin_rd32(f, a, &hd) || !pfifo_ramin_rd32(f, a + 4, &ctx))
+			break;
+		nvm_ramht_entry e;
+		ramht_decode(f->chip, hd, ctx, &e);
+		if (e.valid && hd == handle && e.chid == chid) {
+			*inst = e.instance;
+			*engine = e.engine;
+			return true;
+		}
+	}
+	f->stats.ramht_misses++;
+	return false;
+}
+
+/* CACHE1 HASH: the last lookup's instance (INSTANCE 15:0 / VALID 16;
+ * NV40: 23:0 / 24), which the driver reads for software methods. */
+static void set_hash(struct pfifo *f, uint32_t inst, bool valid)
+{
+	unsigned vb = pf_has(f, PF_NV40) ? 24 : 16;
+	*f->r_hash = ((inst >> 4) & ((1u << vb) - 1)) | (valid ? 1u << vb : 0);
+}
+
+/* ---------------------------------------------------------------- errors */
+
+static void cache_error(struct pfifo *f, uint32_t pull0_bits, uint32_t a, uint32_t d, const char *code, const char *why)
+{
+	*f->r_pull0 |= pull0_bits;
+	f->stats.cache_errors++;
+	emit(f->gpu, pull0_bits == PULL0_DEVICE_SOFTWARE ? NVM_EV_TRACE : NVM_EV_GUEST_ERROR, "pfifo", code,
+	     (a >> 13) & 7, d, "channel %u subchannel %u method 0x%04x data 0x%08x: CACHE_ERROR, %s", pfifo_chid(f),
+	     (a >> 13) & 7, a & 0x1ffc, d, why);
+	pfifo_raise(f, INTR_CACHE_ERROR);
+}
+
+static void sem_error(struct pfifo *f, unsigned subtype, uint32_t a, uint32_t d, const char *why)
+{
+	*f->r_pull0 = FIELD_SET(*f->r_pull0, 23, 20, subtype);
+	f->stats.semaphore_errors++;
+	emit(f->gpu, NVM_EV_GUEST_ERROR, "pfifo", "semaphore", a & 0x1ffc, subtype,
+	     "channel %u method 0x%04x data 0x%08x: SEMAPHORE %s: %s", pfifo_chid(f), a & 0x1ffc, d,
+	     subtype == SEM_ERR_INVALID_OPERAND ? "INVALID_OPERAND" : "INVALID_STATE", why);
+	pfifo_raise(f, INTR_SEMAPHORE);
+}
+
+/* ---------------------------------------------------------------- engines */
+
+/* The class PGRAPH has bound on a subchannel of chid. CACHE1 PUSH1 CHID is
+ * wider than the channels on NV40 (8:0 for 32 channels): a driver may load
+ * a channel number the model has no state for; it reads class 0.
+ * UNVERIFIED: the bound classes are kept by the model, not in RAMIN. */
+static uint32_t *cls_slot(struct pfifo *f, uint32_t chid, uint32_t subch)
+{
+	f->cls_none = 0;
+	return chid < f->chip->nchan ? &f->cls[chid][subch & 7] : &f->cls_none;
+}
+
+static unsigned subch_engine(const struct pfifo *f, uint32_t subch)
+{
+	return (*f->r_engine >> (subch * 4)) & 0xf;
+}
+
+static void set_subch_engine(struct pfifo *f, uint32_t subch, unsigned eng)
+{
+	*f->r_engine = (*f->r_engine & ~(0xfu << (subch * 4))) | eng << (subch * 4);
+}
+
+/* Submits run r to PGRAPH (the engine interface). puller.rst: switching
+ * engines waits for the last one to finish the channel's methods; PGRAPH
+ * switches channel when it gets another channel's method. NV10+ submits
+ * pairs of methods (the same or consecutive) in one puller cycle. */
+void puller_submit(struct pfifo *f, const pb_run *r, uint64_t *t)
+{
+	struct engine *e = f->pgraph;
+	uint32_t chid = pfifo_chid(f);
+	if (FIELD_GET(*f->r_pull1, 3, 0) != ENG_PGRAPH) {
+		if (*t < f->sw->busy_until)
+			*t = f->sw->busy_until;
+		*f->r_pull1 = FIELD_SET(*f->r_pull1, 3, 0, ENG_PGRAPH);
+	}
+	if (f->gr_chid != chid) {
+		emit(f->gpu, NVM_EV_TRACE, "pfifo", "pgraph_ctxsw", chid, f->gr_chid, "PGRAPH: channel %u -> %u",
+		     f->gr_chid, chid);
+		f->gr_chid = chid;
+	}
+	struct eng_src src = { .chid = chid, .subch = r->subch, .cls = *cls_slot(f, chid, r->subch) };
+	struct eng_result res = { 0 };
+	e->ops->methods(e, &src, r, 0, r->count, &res);
+	uint32_t steps = pf_has(f, PF_NV10) ? (r->count + 1) / 2 : r->count;
+	*t += res.cost + (uint64_t)steps * PFIFO_NS_PULL;
+	e->busy_until = *t;
+	f->stats.engine_methods += r->count;
+	if (emit_wanted(f->gpu, NVM_EV_METHOD))
+		emit(f->gpu, NVM_EV_METHOD, "pfifo", "pgraph", pb_run_method(r, 0), r->data[0],
+		     "channel %u subchannel %u class 0x%04x: method 0x%04x x%u (first data 0x%08x)", chid, r->subch,
+		     src.cls, pb_run_method(r, 0), r->count, r->data[0]);
+}
+
+static void submit_one(struct pfifo *f, uint32_t subch, uint32_t m, uint32_t d, uint64_t *t)
+{
+	uint32_t data = d;
+	pb_run r = { .subch = subch, .method = m, .count = 1, .mode = PB_MODE_INC, .data = &data };
+	puller_submit(f, &r, t);
+}
+
+/* The SOFTWARE engine: the method goes to it (it logs it and refuses it)
+ * and the puller stops with CACHE_ERROR until the driver has handled it. */
+static void software(struct pfifo *f, uint32_t a, uint32_t m, uint32_t d)
+{
+	uint32_t chid = pfifo_chid(f), subch = (a >> 13) & 7;
+	struct eng_src src = { .chid = chid, .subch = subch, .cls = *cls_slot(f, chid, subch) };
+	pb_run r = { .subch = subch, .method = m, .count = 1, .mode = PB_MODE_INC, .data = &d };
+	struct eng_result res = { 0 };
+	f->sw->ops->methods(f->sw, &src, &r, 0, 1, &res);
+	f->stats.sw_methods++;
+	cache_error(f, PULL0_DEVICE_SOFTWARE, a, d, "sw_method", "the SOFTWARE engine waits for the driver");
+}
+
+/* UNVERIFIED: engines the model lacks (PMPEG, PME, PVP1) drop methods. */
+static void other_engine(struct pfifo *f, unsigned eng, uint32_t a, uint32_t d)
+{
+	emit(f->gpu, NVM_EV_UNMODELLED, "pfifo", "engine", eng, d,
+	     "channel %u subchannel %u method 0x%04x: engine %u is not modelled, the method is dropped", pfifo_chid(f),
+	     (a >> 13) & 7, a & 0x1ffc, eng);
+}
+
+/* ---------------------------------------------------------------- semaphores */
+
+/* CACHE1 SEMAPHORE: CTXDMA_VALID 0, OFFSET 11:2, PAGE 31:12 (rnndb), with
+ * PULL1 SEMAPHORE_TARGET 17:16 (0 VRAM, 2 PCI, 3 AGP). */
+static bool sem_where(struct pfifo *f, nvm_aperture *ap, uint64_t *addr)
+{
+	unsigned tgt = FIELD_GET(*f->r_pull1, 17, 16);
+	if (tgt == 1)
+		return false;
+	*ap = tgt ? NVM_AP_SYSMEM : NVM_AP_VRAM;
+	*addr = *f->r_sem & 0xfffffffcu;
+	return true;
+}
+
+/* Semaphore words use the channel's big_endian flag (DMA_FETCH ENDIAN 31,
+ * NV1A+) like pushbuffer reads (puller.rst "Semaphores"). */
+static bool big_endian(const struct pfifo *f)
+{
+	return pf_has(f, PF_NV1A) && FIELD_GET(*f->r_dma_fetch, 31, 31);
+}
+
+static bool sem_read(struct pfifo *f, uint32_t *v)
+{
+	nvm_aperture ap;
+	uint64_t addr;
+	uint8_t b[4];
+	if (!sem_where(f, &ap, &addr) || mem_read(&f->gpu->mem[ap], addr, b, 4))
+		return false;
+	*v = big_endian(f) ? (uint32_t)b[3] | (uint32_t)b[2] << 8 | (uint32_t)b[1] << 16 | (uint32_t)b[0] << 24
+	                   : (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+	return true;
+}
+
+static bool sem_write(struct pfifo *f, uint32_t v)
+{
+	nvm_aperture ap;
+	uint64_t addr;
+	if (!sem_where(f, &ap, &addr))
+		return false;
+	uint8_t b[4] = { (uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24) };
+	if (big_endian(f)) {
+		uint8_t x = b[0];
+		b[0] = b[3];
+		b[3] = x;
+		x = b[1];
+		b[1] = b[2];
+		b[2] = x;
+	}
+	return !mem_write(&f->gpu->mem[ap], addr, b, 4);
+}
+
+static void acq_wake(void *ctx, uint64_t arg)
+{
+	(void)arg;
+	pfifo_kick(ctx);
+}
+
+void puller_unwatch(struct pfifo *f)
+{
+	if (f->acq_watch)
+		mem_watch_del(&f->gpu->mem[f->acq_ap], acq_wake, f, 0);
+	f->acq_watch = false;
+}
+
+/* Watches of channels CACHE1 does not hold (arg chid + 1) only note the
+ * write; the step looks at them (a watch callback may not change watches). */
+static void acq_wake_chan(void *ctx, uint64_t arg)
+{
+	struct pfifo *f = ctx;
+	f->acq_wake |= 1u << (arg - 1);
+	pfifo_kick(f);
+}
+
+void puller_acq_switch_out(struct pfifo *f, uint32_t chid)
+{
+	puller_unwatch(f);
+	nvm_aperture ap;
+	uint64_t addr;
+	if (chid >= 32 || !(*f->r_pull1 & PULL1_ACQUIRE_ACTIVE) || !sem_where(f, &ap, &addr))
+		return;
+	if (!mem_watch_add(&f->gpu->mem[ap], addr, 4, acq_wake_chan, f, chid + 1)) {
+		f->acq_blocked |= 1u << chid;
+		f->acq_ch_ap[chid] = ap;
+	}
+}
+
+void puller_acq_switch_in(struct pfifo *f, uint32_t chid)
+{
+	if (chid >= 32 || !(f->acq_blocked & (1u << chid)))
+		return;
+	mem_watch_del(&f->gpu->mem[f->acq_ch_ap[chid]], acq_wake_chan, f, chid + 1);
+	f->acq_blocked &= ~(1u << chid);
+	f->acq_wake &= ~(1u << chid);
+}
+
+void puller_acq_wakeups(struct pfifo *f)
+{
+	uint32_t w = f->acq_wake & f->acq_blocked;
+	for (uint32_t c = 0; w; c++, w >>= 1)
+		if (w & 1)
+			puller_acq_switch_in(f, c);
+	f->acq_wake = 0;
+}
+
+void puller_fini(struct pfifo *f)
+{
+	puller_unwatch(f);
+	for (uint32_t c = 0; c < 32; c++)
+		puller_acq_switch_in(f, c);
+}
+
+/* A pending acquire: done when the semaphore holds ACQUIRE_VALUE; until
+ * then the puller waits, woken by a write to the word (no polling).
+ * UNVERIFIED: ACQUIRE_TIMEOUT is kept but never fires. */
+static bool acquire_pending(struct pfifo *f)
+{
+	if (!(*f->r_pull1 & PULL1_ACQUIRE_ACTIVE)) {
+		puller_unwatch(f);
+		return false;
+	}
+	uint32_t v;
+	if (sem_read(f, &v) && v == *f->r_acq_value) {
+		*f->r_pull1 &= ~PULL1_ACQUIRE_ACTIVE;
+		puller_unwatch(f);
+		emit(f->gpu, NVM_EV_TRACE, "pfifo", "acquire_done", pfifo_chid(f), v,
+		     "channel %u: semaphore acquire of 0x%08x done", pfifo_chid(f), v);
+		return false;
+	}
+	nvm_aperture ap;
+	uint64_t addr;
+	if (!f->acq_watch && sem_where(f, &ap, &addr) && !mem_watch_add(&f->gpu->mem[ap], addr, 4, acq_wake, f, 0)) {
+		f->acq_watch = true;
+		f->acq_ap = ap;
+		f->acq_addr = addr;
+	}
+	return true;
+}
+
+/* DMA_SEMAPHORE (puller.rst): pre-G80 accepts only a write-only DMA object
+ * of class 0x0002 with a page table. */
+static bool dma_semaphore(struct pfifo *f, uint32_t a, uint32_t inst, uint32_t d)
+{
+	uint32_t w0, w2;
+	if (!pfifo_ramin_rd32(f, inst, &w0) || !pfifo_ramin_rd32(f, inst + 8, &w2)) {
+		sem_error(f, SEM_ERR_INVALID_OPERAND, a, d, "the object is outside instance memory");
+		return false;
+	}
+	const char *why = NULL;
+	if (FIELD_GET(w0, 11, 0) != 0x002)
+		why = "the object is not of class 0x0002";
+	else if (FIELD_GET(w0, 15, 14) != 2)
+		why = "the DMA object is not write-only";
+	else if (!FIELD_GET(w0, 12, 12))
+		why = "the DMA object has no page table";
+	if (why) {
+		sem_error(f, SEM_ERR_INVALID_OPERAND, a, d, why);
+		return false;
+	}
+	/* The first page's frame; OFFSET is kept (UNVERIFIED: ADJUST unused). */
+	*f->r_sem = (w2 & 0xfffff000u) | (*f->r_sem & 0xffcu) | 1u;
+	*f->r_pull1 = FIELD_SET(*f->r_pull1, 17, 16, FIELD_GET(w0, 17, 16));
+	return true;
+}
+
+/* ---------------------------------------------------------------- one entry */
+
+enum { PULL_STALL = 0, PULL_DONE = 1 };
+
+/* Executes the entry at GET that is not a plain PGRAPH method. */
+static int pull_one(struct pfifo *f, uint32_t a, uint32_t d, uint64_t *t)
+{
+	uint32_t chid = pfifo_chid(f), subch = (a >> 13) & 7, m = a & 0x1ffcu;
+	unsigned eng = subch_engine(f, subch);
+	uint32_t inst = 0;
+	unsigned oeng = 0;
+	if (m == 0 || (m >= 0x180 && m < 0x200) || m == 0x60) {
+		/* handle -> instance through RAMHT */
+		*t += PFIFO_NS_HASH;
+		if (!ramht_lookup(f, chid, d, &inst, &oeng)) {
+			set_hash(f, 0, false);
+			cache_error(f, PULL0_HASH_FAILED, a, d, "no_hash",
+			            "handle not in RAMHT for this channel (NO_HASH)");
+			return PULL_STALL;
+		}
+		set_hash(f, inst, true);
+	}
+	if (m == 0) {
+		/* OBJECT: the engine is remembered per subchannel; PGRAPH gets
+		 * the instance as method 0 and reads the object's class. */
+		if (oeng == ENG_SOFTWARE) {
+			software(f, a, m, d);
+			return PULL_STALL;
+		}
+		set_subch_engine(f, subch, oeng);
+		if (oeng != ENG_PGRAPH) {
+			other_engine(f, oeng, a, d);
+			return PULL_DONE;
+		}
+		uint32_t w0 = 0;
+		pfifo_ramin_rd32(f, inst, &w0);
+		uint32_t cls = w0 & f->chip->class_mask;
+		*cls_slot(f, chid, subch) = cls;
+		emit(f->gpu, NVM_EV_TRACE, "pfifo", "bind", subch, cls,
+		     "channel %u subchannel %u: handle 0x%08x -> PGRAPH object 0x%05x class 0x%04x", chid, subch, d,
+		     inst, cls);
+		submit_one(f, subch, 0, inst >> 4, t);
+		return PULL_DONE;
+	}
+	if (m >= 0x100) {
+		uint32_t data = m < 0x200 && m >= 0x180 ? inst >> 4 : d;
+		if (eng == ENG_SOFTWARE) {
+			software(f, a, m, d);
+			return PULL_STALL;
+		}
+		if (eng != ENG_PGRAPH) {
+			other_engine(f, eng, a, d);
+			return PULL_DONE;
+		}
+		submit_one(f, subch, m, data, t);
+		return PULL_DONE;
+	}
+	/* The puller's own methods (puller.rst "Puller builtin methods"). */
+	*t += PFIFO_NS_PULL;
+	switch (pusher_knows_method(f, m) ? m : 0xffffu) {
+	case 0x50: /* REF_CNT: waits for the engine to finish the channel's methods */
+		if (*t < f->pgraph->busy_until)
+			*t = f->pgraph->busy_until;
+		*f->r_ref = d;
+		emit(f->gpu, NVM_EV_TRACE, "pfifo", "ref_cnt", chid, d, "channel %u: REF 0x%08x", chid, d);
+		return PULL_DONE;
+	case 0x60: /* DMA_SEMAPHORE */ return dma_semaphore(f, a, inst, d) ? PULL_DONE : PULL_STALL;
+	case 0x64: /* SEMAPHORE_OFFSET: divisible by 4 and within 12 bits */
+		if (d & ~0xffcu) {
+			sem_error(f, SEM_ERR_INVALID_OPERAND, a, d, "the offset is not a multiple of 4 below 0x1000");
+			return PULL_STALL;
+		}
+		*f->r_sem = FIELD_SET(*f->r_sem, 11, 2, d >> 2);
+		return PULL_DONE;
+	case 0x68: { /* SEMAPHORE_ACQUIRE */
+		uint32_t v;
+		if (!(*f->r_sem & 1)) {
+			sem_error(f, SEM_ERR_INVALID_STATE, a, d, "no DMA_SEMAPHORE bound");
+			return PULL_STALL;
+		}
+		if (sem_read(f, &v) && v == d)
+			return PULL_DONE;
+		*f->r_pull1 |= PULL1_ACQUIRE_ACTIVE;
+		*f->r_acq_value = d;
+		bus_set(f->gpu, R_ACQ_TIMESTAMP, (uint32_t)ptimer_read(f->gpu));
+		f->stats.acquire_waits++;
+		emit(f->gpu, NVM_EV_TRACE, "pfifo", "acquire_wait", chid, d,
+		     "channel %u: semaphore acquire waits for 0x%08x", chid, d);
+		return PULL_DONE;
+	}
+	case 0x6c: /* SEMAPHORE_RELEASE. UNVERIFIED: waits for the engine like REF_CNT. */
+		if (!(*f->r_sem & 1)) {
+			sem_error(f, SEM_ERR_INVALID_STATE, a, d, "no DMA_SEMAPHORE bound");
+			return PULL_STALL;
+		}
+		if (*t < f->pgraph->busy_until)
+			*t = f->pgraph->busy_until;
+		if (!sem_write(f, d))
+			emit(f->gpu, NVM_EV_GUEST_ERROR, "pfifo", "semaphore_range", *f->r_sem & ~3u, d,
+			     "channel %u: semaphore release outside memory: dropped", chid);
+		emit(f->gpu, NVM_EV_TRACE, "pfifo", "release", chid, d, "channel %u: semaphore release 0x%08x", chid,
+		     d);
+		return PULL_DONE;
+	case 0x80: /* YIELD: switch now if another channel has work */ f->yield = true; return PULL_DONE;
+	default:
+		/* Only reachable by writing CACHE1 directly: the pushers refuse it.
+		 * UNVERIFIED: the puller stops with CACHE_ERROR. */
+		cache_error(f, 0, a, d, "bad_method", "a method 0x04..0xfc the puller does not know");
+		return PULL_STALL;
+	}
+}
+
+/* ---------------------------------------------------------------- the loop */
+
+/* Whether entries for subchannel subch could go through an empty CACHE1
+ * straight to PGRAPH now: the puller runs, waits for nothing, and the
+ * subchannel is bound to PGRAPH. */
+bool puller_direct_ok(const struct pfifo *f, uint32_t subch)
+{
+	return (*f->r_pull0 & PULL0_ACCESS) && !(*f->r_intr & (INTR_CACHE_ERROR | INTR_SEMAPHORE)) &&
+	       !(*f->r_pull1 & PULL1_ACQUIRE_ACTIVE) && subch_engine(f, subch) == ENG_PGRAPH && !pfifo_cache_count(f);
+}
+
+bool puller_ready(struct pfifo *f)
+{
+	if (!(*f->r_pull0 & PULL0_ACCESS) || (*f->r_intr & (INTR_CACHE_ERROR | INTR_SEMAPHORE)))
+		return false;
+	if (acquire_pending(f))
+		return false;
+	return pfifo_cache_count(f) != 0;
+}
+
+/* Plain PGRAPH methods (0x100-0x17c, 0x200-0x1ffc on a PGRAPH subchannel)
+ * that follow each other in CACHE1 on one subchannel with increasing or
+ * equal methods: how many, from the slot at GET. */
+static uint32_t plain_run(const struct pfifo *f, uint32_t slot, uint32_t avail, pb_mode *mode)
+{
+	uint32_t a0 = f->cache_addr[slot], m0 = a0 & 0x1ffcu;
+	uint32_t n = 1;
+	*mode = PB_MODE_INC;
+	while (n < avail && slot + n <= f->cache_mask) {
+		uint32_t a = f->cache_addr[slot + n], m = a & 0x1ffcu;
+		if (((a ^ a0) & 0xe000u) || (m >= 0x180 && m < 0x200) || m < 0x100)
+			break;
+		if (n == 1 && m == m0)
+			*mode = PB_MODE_NINC;
+		if (*mode == PB_MODE_NINC ? m != m0 : m != m0 + 4 * n)
+			break;
+		n++;
+	}
+	return n;
+}
+
+uint32_t puller_run(struct pfifo *f, uint32_t max, uint64_t *t)
+{
+	uint32_t taken = 0;
+	while (taken < max && puller_ready(f)) {
+		uint32_t get = *f->r_get, slot = (get >> 2) & f->cache_mask;
+		uint32_t a = f->cache_addr[slot], m = a & 0x1ffcu, subch = (a >> 13) & 7;
+		uint32_t n = 1;
+		if (m >= 0x100 && (m < 0x180 || m >= 0x200) && subch_engine(f, subch) == ENG_PGRAPH) {
+			uint32_t avail = pfifo_cache_count(f);
+			if (avail > max - taken)
+				avail = max - taken;
+			pb_mode mode;
+			n = plain_run(f, slot, avail, &mode);
+			pb_run r = { .subch = subch,
+				     .method = m,
+				     .count = n,
+				     .mode = mode,
+				     .data = &f->cache_data[slot] };
+			puller_submit(f, &r, t);
+		} else if (pull_one(f, a, f->cache_data[slot], t) == PULL_STALL) {
+			break;
+		}
+		*f->r_get = ((slot + n) & f->cache_mask) << 2;
+		taken += n;
+		f->stats.methods += n;
+	}
+	return taken;
+}

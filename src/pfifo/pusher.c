@@ -1,0 +1,589 @@
+/*
+ * The PFIFO pushers of NV04..NV4x: the USER areas, the PIO pusher with its
+ * RAMRO runouts (seed 001 "The pusher"), and the DMA pusher (envytools
+ * dma-pusher.rst, "The pusher pseudocode - pre-GF100"), which reads the
+ * pushbuffer through its NV04-style DMA object and splits it into commands
+ * with the shared old-format decoder (src/pushbuf/). The decoder reports
+ * jumps, calls and returns; the pusher follows them.
+ */
+#include <string.h>
+
+#include "pfifo_internal.h"
+
+/* ---------------------------------------------------------------- methods */
+
+/* dma-pusher.rst: the pusher only passes methods 0x100+ and the 0..0xfc
+ * methods the puller recognises (puller.rst's table, per generation). */
+bool pusher_knows_method(const struct pfifo *f, uint32_t m)
+{
+	if (m == 0 || m >= 0x100)
+		return true;
+	switch (m) {
+	case 0x50: return pf_has(f, PF_NV10); /* REF_CNT */
+	case 0x60:                            /* DMA_SEMAPHORE */
+	case 0x64:                            /* SEMAPHORE_OFFSET */
+	case 0x68:                            /* SEMAPHORE_ACQUIRE */
+	case 0x6c: return pf_has(f, PF_NV1A); /* SEMAPHORE_RELEASE */
+	case 0x80: return pf_has(f, PF_NV40); /* YIELD */
+	}
+	return false;
+}
+
+/* ---------------------------------------------------------------- RAMRO */
+
+static const char *const ramro_reason_names[] = {
+	[RAMRO_ILLEGAL_ACCESS] = "ILLEGAL_ACCESS",
+	[RAMRO_NO_CACHE_AVAILABLE] = "NO_CACHE_AVAILABLE",
+	[RAMRO_CACHE_RAN_OUT] = "CACHE_RAN_OUT",
+	[3] = "?",
+	[4] = "?",
+	[RAMRO_RESERVED_ACCESS] = "RESERVED_ACCESS",
+};
+
+/* Stores a rejected USER-area access in RAMRO and raises RUNOUT, or
+ * RUNOUT_OVERFLOW when RAMRO is full (seed 001). RAMRO: RAMRO ADDRESS 8:1
+ * (<< 9), SIZE 16:16 (512 bytes or 8 KiB), 8-byte entries between
+ * RUNOUT_GET and RUNOUT_PUT. UNVERIFIED entry layout (docs/pfifo.md):
+ * word 0 METHOD 12:0 (the byte offset in the subchannel), SUBCHANNEL 15:13,
+ * CHID 20:16, TYPE 21:21 (0 write), SIZE 23:22 (0 32-bit, 1 8-bit,
+ * 2 16-bit), REASON 31:28; word 1 the data. */
+static void ramro_store(struct pfifo *f, uint32_t addr, uint32_t val, unsigned size, unsigned reason)
+{
+	uint32_t off = addr - PFIFO_USER;
+	uint32_t chid = off >> 16, subch = (off >> 13) & 7, m = off & 0x1fff;
+	uint32_t rsize = FIELD_GET(bus_get(f->gpu, R_RAMRO), 16, 16) ? 0x2000u : 0x200u;
+	uint32_t base = (bus_get(f->gpu, R_RAMRO) & 0x1feu) << 8;
+	uint32_t put = bus_get(f->gpu, R_RUNOUT_PUT) & (rsize - 1), get = bus_get(f->gpu, R_RUNOUT_GET) & (rsize - 1);
+	const char *why = nvm_pfifo_ramro_reason_name(reason);
+	if (((put + 8) & (rsize - 1)) == get) {
+		f->stats.ramro_overflows++;
+		emit(f->gpu, NVM_EV_GUEST_ERROR, "pfifo", "runout_overflow", addr, val,
+		     "channel %u subchannel %u method 0x%04x: %s, and RAMRO is full: the access is lost "
+		     "(RUNOUT_OVERFLOW)",
+		     chid, subch, m, why);
+		pfifo_raise(f, INTR_RUNOUT_OVERFLOW);
+		return;
+	}
+	uint32_t w0 = m | subch << 13 | (chid & 0x1f) << 16 |
+	              (size == 1   ? 1u
+	               : size == 2 ? 2u
+	                           : 0u)
+	                      << 22 |
+	              (uint32_t)reason << 28;
+	pfifo_ramin_wr32(f, base + put, w0);
+	pfifo_ramin_wr32(f, base + put + 4, val);
+	bus_set(f->gpu, R_RUNOUT_PUT, (put + 8) & (rsize - 1));
+	f->stats.ramro_entries++;
+	emit(f->gpu, NVM_EV_GUEST_ERROR, "pfifo", "runout", addr, reason,
+	     "channel %u subchannel %u method 0x%04x data 0x%08x (%u bytes): %s, stored in RAMRO at 0x%05x (RUNOUT)",
+	     chid, subch, m, val, size, why, base + put);
+	pfifo_raise(f, INTR_RUNOUT);
+}
+
+/* ---------------------------------------------------------------- USER areas */
+
+/* Can channel chid put entries into CACHE1 now (it holds CACHE1, or CACHE1
+ * is empty and may be reassigned)? UNVERIFIED: also what FREE reports
+ * (0 for a channel that cannot). */
+static bool cache_available(struct pfifo *f, uint32_t chid)
+{
+	if (!(*f->r_push0 & 1))
+		return false;
+	if (chid == pfifo_chid(f))
+		return true;
+	return !pfifo_cache_count(f) && FIELD_GET(*f->r_caches, 0, 0);
+}
+
+static void dma_put_write(struct pfifo *f, uint32_t chid, uint32_t val)
+{
+	/* UNVERIFIED: a DMA_PUT store for a channel CACHE1 does not hold goes
+	 * to its RAMFC entry, which the switcher reads. */
+	pfifo_chan_reg_set(f, chid, R_DMA_PUT, val & ~3u);
+	emit(f->gpu, NVM_EV_TRACE, "pfifo", "dma_put", chid, val, "channel %u: DMA_PUT 0x%08x", chid, val);
+	pfifo_kick(f);
+}
+
+/* The PIO pusher (seed 001): a store to channel + subchannel * 0x2000 +
+ * method goes into CACHE1, or to RAMRO when it cannot. */
+void pusher_pio_store(struct pfifo *f, uint32_t addr, uint32_t val, unsigned size)
+{
+	uint32_t off = addr - PFIFO_USER;
+	uint32_t chid = off >> 16, subch = (off >> 13) & 7, m = off & 0x1fff;
+	if (FIELD_GET(*f->r_mode, chid, chid)) {
+		/* dma-pusher.rst "Channel control area": DMA_PUT is the only
+		 * writable address of a DMA channel. UNVERIFIED: other stores to a
+		 * DMA channel's area are ignored. */
+		if (size == 4 && m == 0x40) {
+			dma_put_write(f, chid, val);
+			return;
+		}
+		emit(f->gpu, NVM_EV_GUEST_ERROR, "pfifo", "user_ignored", addr, val,
+		     "channel %u is in DMA mode: store of 0x%08x to USER offset 0x%04x ignored", chid, val, m);
+		return;
+	}
+	unsigned reason;
+	if (size != 4 || (addr & 3))
+		reason = RAMRO_ILLEGAL_ACCESS;
+	else if (!pusher_knows_method(f, m))
+		reason = RAMRO_RESERVED_ACCESS;
+	else if (!cache_available(f, chid) || !pfifo_switch_to(f, chid))
+		reason = RAMRO_NO_CACHE_AVAILABLE;
+	else if (!pfifo_cache_free(f))
+		reason = RAMRO_CACHE_RAN_OUT;
+	else {
+		pfifo_cache_push(f, subch << 13 | m, val);
+		f->stats.pio_writes++;
+		pfifo_kick(f);
+		return;
+	}
+	ramro_store(f, addr, val, size, reason);
+}
+
+static uint32_t user_chid(uint32_t addr, bool new_area, uint32_t *m)
+{
+	if (new_area) {
+		*m = (addr - PFIFO_USER_NEW) & 0xfff;
+		return (addr - PFIFO_USER_NEW) >> 12;
+	}
+	*m = (addr - PFIFO_USER) & 0x1fff;
+	return (addr - PFIFO_USER) >> 16;
+}
+
+/* Reads of the channel control area (dma-pusher.rst table; FREE at 0x10,
+ * seed 001). UNVERIFIED: other offsets read 0. */
+uint32_t pusher_user_read(struct pfifo *f, uint32_t addr, bool new_area)
+{
+	uint32_t m, chid = user_chid(addr, new_area, &m);
+	switch (m) {
+	case 0x10:
+		if (!new_area) /* free bytes of CACHE1 for this channel, data bytes only */
+			return cache_available(f, chid) ? pfifo_cache_free(f) * 4 : 0;
+		break;
+	case 0x40: return pfifo_chan_reg(f, chid, R_DMA_PUT);
+	case 0x44: return pfifo_chan_reg(f, chid, R_DMA_GET);
+	case 0x48:
+		if (pf_has(f, PF_NV10))
+			return pfifo_chan_reg(f, chid, R_REF);
+		break;
+	case 0x54:
+		/* DMA_CGET: nv40+, the new-style area only: subr_return while a
+		 * subroutine is active, dma_get otherwise. */
+		if (new_area && FIELD_GET(pfifo_chan_reg(f, chid, R_DMA_STATE), 17, 17))
+			return pfifo_chan_reg(f, chid, R_SUBROUTINE) & ~3u;
+		if (new_area)
+			return pfifo_chan_reg(f, chid, R_DMA_GET);
+		break;
+	}
+	emit(f->gpu, NVM_EV_UNMODELLED, "pfifo", "user_read", addr, 0,
+	     "read of USER offset 0x%04x (channel %u) returns 0", m, chid);
+	return 0;
+}
+
+void pusher_user_write(struct pfifo *f, uint32_t addr, uint32_t val, bool new_area)
+{
+	if (!new_area) {
+		pusher_pio_store(f, addr, val, 4);
+		return;
+	}
+	uint32_t m, chid = user_chid(addr, true, &m);
+	/* The new-style area supports only DMA mode (dma-pusher.rst). */
+	if (m == 0x40) {
+		dma_put_write(f, chid, val);
+		return;
+	}
+	emit(f->gpu, NVM_EV_GUEST_ERROR, "pfifo", "user_ignored", addr, val,
+	     "store of 0x%08x to DMA USER offset 0x%03x of channel %u ignored (only DMA_PUT is writable)", val, m,
+	     chid);
+}
+
+/* ---------------------------------------------------------------- DMA pusher */
+
+static const char *const dma_err_names[] = { "NONE",        "CALL_SUBR_ACTIVE", "INVALID_MTHD", "RET_SUBR_INACTIVE",
+	                                     "INVALID_CMD", "IB_EMPTY",         "MEM_FAULT",    "?" };
+
+const char *nvm_pfifo_dma_error_name(unsigned code)
+{
+	return dma_err_names[code & 7];
+}
+
+const char *nvm_pfifo_ramro_reason_name(unsigned code)
+{
+	return code < sizeof(ramro_reason_names) / sizeof(ramro_reason_names[0]) ? ramro_reason_names[code] : "?";
+}
+
+/* UNVERIFIED: every fetch fault is DMA_PUSHER MEM_FAULT (the pseudocode);
+ * INTR DMA_PTE is never raised. */
+static void dma_error(struct pfifo *f, unsigned code, uint32_t get, const char *why)
+{
+	*f->r_dma_state = FIELD_SET(*f->r_dma_state, 31, 29, code);
+	*f->r_dma_push |= DMA_PUSH_SUSPENDED;
+	f->stats.dma_pusher_errors++;
+	emit(f->gpu, NVM_EV_GUEST_ERROR, "pfifo", "dma_pusher", get, code,
+	     "channel %u: DMA_PUSHER %s at DMA_GET 0x%08x: %s", pfifo_chid(f), dma_err_names[code & 7], get, why);
+	pfifo_raise(f, INTR_DMA_PUSHER);
+}
+
+/* UNVERIFIED (dma-pusher.rst leaves "check pusher reaction on ACQUIRE
+ * submission: pause?" open): the pusher pauses after a command that put
+ * SEMAPHORE_ACQUIRE into CACHE1 until the puller has emptied it, and while
+ * the acquire waits; so CACHE1 is empty and another channel can take it
+ * and release the semaphore (docs/pfifo.md "Semaphores"). */
+static bool acquire_holds(struct pfifo *f)
+{
+	if (f->acq_fence && !pfifo_cache_count(f))
+		f->acq_fence = false;
+	return f->acq_fence || (*f->r_pull1 & PULL1_ACQUIRE_ACTIVE);
+}
+
+bool pusher_dma_ready(struct pfifo *f)
+{
+	if (acquire_holds(f))
+		return false;
+	return (*f->r_push1 & f->chip->push1_mode) && (*f->r_push0 & 1) && (*f->r_dma_push & DMA_PUSH_ACCESS) &&
+	       !(*f->r_dma_push & DMA_PUSH_SUSPENDED) && ((*f->r_dma_put ^ *f->r_dma_get) & ~3u) &&
+	       !FIELD_GET(*f->r_dma_state, 31, 29) && pfifo_cache_free(f);
+}
+
+/* The pushbuffer DMA object at DMA_INSTANCE << 4 (nv4-dmaobj; the layout
+ * nouveau's nv04_dmaobj_bind writes): word 0 class 11:0, PT_PRESENT 12,
+ * PT_LINEAR 13, ACCESS 15:14, TARGET 17:16 (0 VRAM, 2 PCI, 3 AGP), ADJUST
+ * 31:20; word 1 the limit; word 2.. the PTEs (frame 31:12). The decoded
+ * object is cached in DMA_CTL / DMA_LIMIT (rnndb DMA_CTL). */
+static bool pb_load(struct pfifo *f, struct pbobj *o, const char **why)
+{
+	o->inst = (*f->r_dma_inst & 0xfffffu) << 4;
+	uint32_t w0, w1, w2;
+	if (!pfifo_ramin_rd32(f, o->inst, &w0) || !pfifo_ramin_rd32(f, o->inst + 4, &w1) ||
+	    !pfifo_ramin_rd32(f, o->inst + 8, &w2)) {
+		*why = "the pushbuffer DMA object is outside instance memory";
+		return false;
+	}
+	unsigned target = FIELD_GET(w0, 17, 16);
+	if (!FIELD_GET(w0, 12, 12)) {
+		*why = "the pushbuffer DMA object has no page table (PT_PRESENT 0)";
+		return false;
+	}
+	if (target == 1 || (target == 0 && !pf_has(f, PF_NV5))) {
+		/* seed 001: NV03/NV04 fetch only from PCI/AGP memory, NV05+ also
+		 * from VRAM. UNVERIFIED: another target is a MEM_FAULT. */
+		*why = target == 1 ? "the pushbuffer DMA object has TARGET 1 (no memory)"
+		                   : "NV04 fetches pushbuffers only from PCI/AGP memory (TARGET VRAM)";
+		return false;
+	}
+	o->ap = target == 0 ? NVM_AP_VRAM : NVM_AP_SYSMEM;
+	o->linear = FIELD_GET(w0, 13, 13);
+	o->adjust = FIELD_GET(w0, 31, 20);
+	o->limit = w1;
+	o->pte0 = w2;
+	bus_set(f->gpu, R_DMA_CTL, (o->adjust & 0xffcu) | (w0 & 0x3000u) | target << 16 | 1u << 31); /* VALID 31:31 */
+	bus_set(f->gpu, R_DMA_LIMIT, o->limit);
+	return true;
+}
+
+/* Byte offset off of the pushbuffer to an address in o->ap. */
+static bool pb_phys(struct pfifo *f, const struct pbobj *o, uint32_t off, uint64_t *pa)
+{
+	uint64_t x = (uint64_t)off + o->adjust;
+	uint32_t pte = o->pte0;
+	if (!o->linear && (x >> 12) && !pfifo_ramin_rd32(f, o->inst + 8 + (uint32_t)(x >> 12) * 4, &pte))
+		return false;
+	*pa = o->linear ? (uint64_t)(pte & 0xfffff000u) + x : (uint64_t)(pte & 0xfffff000u) + (x & 0xfff);
+	bus_set(f->gpu, R_DMA_TLB_TAG, (uint32_t)(x >> 12));
+	bus_set(f->gpu, R_DMA_TLB_PTE, pte);
+	return true;
+}
+
+static bool subr_active(const struct pfifo *f)
+{
+	return pf_has(f, PF_NV40) ? FIELD_GET(*f->r_dma_state, 17, 17) : (*f->r_subr & 1);
+}
+
+static void subr_set(struct pfifo *f, bool active, uint32_t ret)
+{
+	if (pf_has(f, PF_NV40)) {
+		*f->r_dma_state = FIELD_SET(*f->r_dma_state, 17, 17, active);
+		*f->r_subr = ret & ~3u;
+	} else {
+		*f->r_subr = (ret & ~3u) | active;
+	}
+}
+
+/* Decoder sink: a method header starts a command (rsvd_shadow, dcount). */
+static void sink_header(void *ctx, const pb_header *h)
+{
+	struct pfifo *f = ctx;
+	*f->r_rsvd_shd = h->word;
+	*f->r_dcount = 0;
+}
+
+/* Decoder sink: method data words go to CACHE1 (pseudocode "data word of
+ * methods command"): INVALID_MTHD for a 0x4..0xfc method the puller does
+ * not know; discarded while the SLI conditional is inactive. UNVERIFIED:
+ * an increasing run past 0x1ffc wraps to 0 (the 11-bit MTHD). */
+static void sink_run(void *ctx, const pb_run *r)
+{
+	struct pfifo *f = ctx;
+	if (f->direct) {
+		/* Plain PGRAPH methods with CACHE1 empty and the puller running:
+		 * they pass through CACHE1 (PUT and GET move together) and are
+		 * submitted at once. UNVERIFIED: the CACHE1 slots they passed
+		 * through are not written (docs/pfifo.md "Timing"). */
+		if (!r->masked) {
+			puller_submit(f, r, f->burst_t);
+			uint32_t p = ((*f->r_put >> 2) + r->count) & f->cache_mask;
+			*f->r_put = *f->r_get = p << 2;
+			f->stats.cache_pushes += r->count;
+			f->stats.methods += r->count;
+		}
+		if (r->count)
+			*f->r_data_shd = r->data[r->count - 1];
+		*f->r_dcount += r->count;
+		return;
+	}
+	uint32_t ni = (r->mode == PB_MODE_NINC && pf_has(f, PF_NV10)) ? 1u : 0u;
+	uint32_t base = r->subch << 13 | ni;
+	bool checked = r->method >= 0x100 &&
+	               (r->mode == PB_MODE_NINC || r->method + 4u * (r->index + r->count - 1) <= 0x1ffcu);
+	for (uint32_t i = 0; i < r->count; i++) {
+		uint32_t m = pb_run_method(r, i) & 0x1ffcu;
+		if (!checked && !pusher_knows_method(f, m)) {
+			*f->r_data_shd = r->data[i];
+			*f->r_dcount += i;
+			f->burst_err = DMA_ERR_INVALID_MTHD;
+			f->err_word = i;
+			return;
+		}
+		if (!r->masked) {
+			pfifo_cache_push(f, base | m, r->data[i]);
+			if (m == 0x68 && pf_has(f, PF_NV1A))
+				f->acq_fence = true;
+		}
+	}
+	if (r->count)
+		*f->r_data_shd = r->data[r->count - 1];
+	*f->r_dcount += r->count;
+}
+
+/* Decoder sink: the control-flow commands (dma-pusher.rst "NV4 control
+ * flow commands") and the SLI conditional. */
+static void sink_control(void *ctx, const pb_control *c)
+{
+	struct pfifo *f = ctx;
+	*f->r_rsvd_shd = c->word;
+	sched_charge(f->gpu, 1); /* a pushbuffer that jumps to itself spends the run budget */
+	switch (c->kind) {
+	case PB_CTRL_OLD_JUMP:
+	case PB_CTRL_JUMP:
+		*f->r_jmp_shd = f->dma_get;
+		f->dma_get = c->value;
+		break;
+	case PB_CTRL_CALL:
+		if (subr_active(f)) {
+			f->burst_err = DMA_ERR_CALL_SUBR_ACTIVE;
+			return;
+		}
+		subr_set(f, true, f->dma_get);
+		f->dma_get = c->value;
+		break;
+	case PB_CTRL_RETURN:
+		if (!subr_active(f)) {
+			f->burst_err = DMA_ERR_RET_SUBR_INACTIVE;
+			return;
+		}
+		f->dma_get = *f->r_subr & ~3u;
+		subr_set(f, false, *f->r_subr);
+		break;
+	case PB_CTRL_SLI_CONDITIONAL: *f->r_sli = FIELD_SET(*f->r_sli, 28, 28, c->active); break;
+	default: break;
+	}
+}
+
+static void sink_error(void *ctx, const pb_error *e)
+{
+	struct pfifo *f = ctx;
+	*f->r_rsvd_shd = e->word;
+	f->burst_err = DMA_ERR_INVALID_CMD;
+}
+
+/* Sets the decoder up from DMA_STATE (METHOD 12:2, SUBCHANNEL 15:13,
+ * METHOD_COUNT 28:18, NONINC 0:0) and the SLI register: the registers are
+ * the pusher's whole state, so RAMFC save and restore carry it. */
+static void dec_load(struct pfifo *f)
+{
+	pb_config cfg;
+	pb_config_init(&cfg, f->pbgen, PB_FORMAT_OLD);
+	bool sli = pf_has(f, PF_NV40) && FIELD_GET(*f->r_sli, 29, 29);
+	cfg.sli_enable = sli;
+	cfg.subdevice_id = FIELD_GET(*f->r_sli, 11, 0);
+	pb_sink sink = { .ctx = f,
+		         .header = sink_header,
+		         .run = sink_run,
+		         .control = sink_control,
+		         .error = sink_error };
+	pb_decoder_init(&f->dec, &cfg, &sink);
+	uint32_t st = *f->r_dma_state;
+	f->dec.remaining = FIELD_GET(st, 28, 18);
+	f->dec.method = FIELD_GET(st, 12, 2) << 2;
+	f->dec.subch = FIELD_GET(st, 15, 13);
+	f->dec.mode = pf_has(f, PF_NV10) && FIELD_GET(st, 0, 0) ? PB_MODE_NINC : PB_MODE_INC;
+	f->dec.hdr_word = *f->r_rsvd_shd;
+	f->dec.active = !sli || FIELD_GET(*f->r_sli, 28, 28);
+}
+
+static void dec_store(struct pfifo *f)
+{
+	const pb_decoder *d = &f->dec;
+	uint32_t m = (d->mode == PB_MODE_INC ? d->method + 4u * d->index : d->method) & 0x1ffcu;
+	uint32_t st = *f->r_dma_state;
+	st = FIELD_SET(st, 0, 0, d->mode == PB_MODE_NINC);
+	st = FIELD_SET(st, 12, 2, m >> 2);
+	st = FIELD_SET(st, 15, 13, d->subch);
+	st = FIELD_SET(st, 28, 18, d->remaining);
+	*f->r_dma_state = st;
+}
+
+static inline uint32_t bswap32(uint32_t v)
+{
+	return (v >> 24) | ((v >> 8) & 0xff00u) | ((v << 8) & 0xff0000u) | (v << 24);
+}
+
+#define BURST_CHUNK 1024u
+
+/* Plain PGRAPH methods (0x100-0x17c, 0x200-0x1ffc) the pending method
+ * sequence has next, at most n: how many may take the direct path. */
+static uint32_t direct_words(const struct pfifo *f, uint32_t n)
+{
+	const pb_decoder *d = &f->dec;
+	if (n > d->remaining)
+		n = d->remaining;
+	uint32_t m = d->mode == PB_MODE_INC ? d->method + 4u * d->index : d->method;
+	if (m > 0x1ffc || m < 0x100 || (m >= 0x180 && m < 0x200))
+		return 0;
+	if (d->mode == PB_MODE_INC) {
+		uint32_t last = m < 0x180 ? 0x17cu : 0x1ffcu;
+		if ((last - m) / 4 + 1 < n)
+			n = (last - m) / 4 + 1;
+	}
+	return n;
+}
+
+uint32_t pusher_dma_run(struct pfifo *f, uint32_t max, uint64_t *t)
+{
+	nvm_gpu *gpu = f->gpu;
+	uint32_t get = *f->r_dma_get & ~3u, put = *f->r_dma_put & ~3u, start = get;
+	const char *why = NULL;
+	if (!pb_load(f, &f->pb, &why)) {
+		dma_error(f, DMA_ERR_MEM_FAULT, get, why);
+		return 1;
+	}
+	const struct pbobj *o = &f->pb;
+	dec_load(f);
+	bool be = pf_has(f, PF_NV1A) && FIELD_GET(*f->r_dma_fetch, 31, 31);
+	f->burst_t = t;
+	/* A burst ends with the channel's timeslice, so the switcher gets a look. */
+	bool slice_live = *t < f->slice_end;
+	uint32_t words = 0, buf[BURST_CHUNK];
+	f->burst_err = DMA_ERR_NONE;
+	while (get != put && words < max) {
+		/* pseudocode: dma_get >= dma_limit is a MEM_FAULT */
+		if (get >= o->limit) {
+			f->burst_err = DMA_ERR_MEM_FAULT;
+			why = "DMA_GET reached the pushbuffer DMA object's limit";
+			break;
+		}
+		uint32_t free = pfifo_cache_free(f);
+		bool data = f->dec.remaining != 0;
+		if ((data && !free) || !sched_budget_left(gpu))
+			break;
+		if (slice_live && *t + (uint64_t)words * PFIFO_NS_DMA_WORD >= f->slice_end)
+			break;
+		uint64_t pa;
+		uint8_t *p;
+		size_t avail;
+		if (!pb_phys(f, o, get, &pa) || mem_span(&gpu->mem[o->ap], pa, false, &p, &avail) || avail < 4) {
+			f->burst_err = DMA_ERR_MEM_FAULT;
+			why = "the pushbuffer address is outside its memory";
+			break;
+		}
+		/* words readable here: to the page end, PUT, the limit, the budget */
+		uint32_t lim = (uint32_t)(avail / 4), n;
+		if (put > get && (put - get) / 4 < lim)
+			lim = (put - get) / 4;
+		if (((uint64_t)o->limit - get + 3) / 4 < lim)
+			lim = (uint32_t)(((uint64_t)o->limit - get + 3) / 4);
+		if (max - words < lim)
+			lim = max - words;
+		f->direct = false;
+		if (!data) {
+			n = 1; /* a command word: the decoder reports it before anything else is read */
+		} else if (puller_direct_ok(f, f->dec.subch) && (n = direct_words(f, lim)) != 0) {
+			f->direct = true;
+		} else {
+			n = lim < BURST_CHUNK ? lim : BURST_CHUNK;
+			if (n > f->dec.remaining)
+				n = f->dec.remaining;
+			if (n > free)
+				n = free;
+		}
+		const uint32_t *w;
+		if (pa & 3) {
+			/* An ADJUST that is not word aligned: read word by word. */
+			uint8_t b[4];
+			n = 1;
+			if (mem_read(&gpu->mem[o->ap], pa, b, 4)) {
+				f->burst_err = DMA_ERR_MEM_FAULT;
+				why = "the pushbuffer address is outside its memory";
+				break;
+			}
+			memcpy(buf, b, 4);
+			w = buf;
+		} else {
+			w = (const uint32_t *)(const void *)p;
+		}
+		if (be) {
+			if (n > BURST_CHUNK)
+				n = BURST_CHUNK;
+			for (uint32_t i = 0; i < n; i++)
+				buf[i] = bswap32(w[i]);
+			w = buf;
+		}
+		uint32_t rem0 = f->dec.remaining, idx0 = f->dec.index;
+		f->dma_get = get + 4 * n;
+		pb_feed(&f->dec, w, n);
+		if (f->burst_err == DMA_ERR_INVALID_MTHD) {
+			/* The bad word was read (DMA_GET past it) but not counted. */
+			f->dec.remaining = rem0 - f->err_word;
+			f->dec.index = idx0 + f->err_word;
+			f->dma_get = get + 4 * (f->err_word + 1);
+			words += f->err_word + 1;
+			why = "a method 0x04..0xfc the puller does not know";
+		} else {
+			words += n;
+		}
+		get = f->dma_get;
+		if (f->acq_fence && !f->burst_err)
+			break;
+		if (f->burst_err) {
+			if (f->burst_err == DMA_ERR_INVALID_CMD)
+				why = "no command form matches the word for this chip";
+			else if (f->burst_err == DMA_ERR_CALL_SUBR_ACTIVE)
+				why = "call while a subroutine is active";
+			else if (f->burst_err == DMA_ERR_RET_SUBR_INACTIVE)
+				why = "return while no subroutine is active";
+			break;
+		}
+	}
+	*f->r_dma_get = get;
+	dec_store(f);
+	f->stats.dma_words += words;
+	*t += (uint64_t)words * PFIFO_NS_DMA_WORD;
+	if (words && emit_wanted(gpu, NVM_EV_TRACE))
+		emit(gpu, NVM_EV_TRACE, "pfifo", "dma_fetch", start, words,
+		     "channel %u: DMA pusher read %u words from 0x%08x, DMA_GET now 0x%08x", pfifo_chid(f), words,
+		     start, get);
+	if (f->burst_err) {
+		dma_error(f, f->burst_err, get, why);
+		return words ? words : 1;
+	}
+	return words;
+}

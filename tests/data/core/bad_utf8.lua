@@ -1,0 +1,1 @@
+error("bad \255 byte, good \195\169")

@@ -1,0 +1,4 @@
+local co = coroutine.wrap(function()
+  error("raised inside")
+end)
+co()

@@ -1,0 +1,2 @@
+-- io is not there with --sandbox
+io.write("x")

@@ -1,0 +1,428 @@
+/*
+ * nvmodel pfifo: decode the instance-memory structures of NV04..NV4x PFIFO
+ * from a dump (include/nvmodel/pfifo.h, docs/pfifo.md):
+ *
+ *   pfifo ramht FILE --chip C   RAMHT entries: handle, channel, engine,
+ *                               instance, and whether the puller finds them
+ *   pfifo ramfc FILE --chip C   RAMFC entries, one per channel, field by field
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "nvmodel/pfifo.h"
+
+struct pfifo_opts {
+	const char *cmd;
+	const char *file, *chip;
+	uint64_t offset;
+	unsigned bits, search;
+	int channel; /* -1: all */
+	bool hex, json, all, large;
+};
+
+static void usage_pfifo(FILE *f)
+{
+	fprintf(f,
+	        "usage: %s pfifo <ramht|ramfc> FILE --chip C [options]\n"
+	        "\n"
+	        "Decodes the instance-memory structures of the NV04..NV4x PFIFO\n"
+	        "(docs/pfifo.md) from a dump of RAMIN, as PFIFO reads them, and lists what\n"
+	        "the puller or the pusher would trip over.\n"
+	        "\n"
+	        "  pfifo ramht FILE   RAMHT: 8-byte entries (handle, context). Each used entry\n"
+	        "                     with its channel, engine, object instance, its hash slot,\n"
+	        "                     and whether a lookup reaches it\n"
+	        "  pfifo ramfc FILE   RAMFC: one entry per channel from channel 0, each field\n"
+	        "                     named as the CACHE1 register it saves\n"
+	        "\n"
+	        "options:\n"
+	        "  --chip C       nv04, nv10, nv11, nv17, nv40 or nv41 (required)\n"
+	        "  --offset N     start N bytes into the input (default 0)\n"
+	        "  --bits N       ramht: the table has 2^N entries, 9..12 (RAMHT SIZE 4K..32K;\n"
+	        "                 default: from the input size)\n"
+	        "  --search N     ramht: entries a lookup probes, 16/32/64/128 (RAMHT SEARCH;\n"
+	        "                 default 128, as nouveau sets it)\n"
+	        "  --large        ramfc: the 64-byte NV1A+ layout (RAMFC LARGE; nv11, nv17)\n"
+	        "  --channel N    ramfc: only channel N\n"
+	        "  --all          ramht, ramfc: also empty entries\n"
+	        "  --hex          input is text: 32-bit words separated by spaces, commas or\n"
+	        "                 newlines, 0x optional\n"
+	        "  --json         one JSON object\n"
+	        "\n"
+	        "Exit codes: 0 clean, 1 problems found, 2 usage or unreadable input.\n",
+	        cli_prog);
+}
+
+static int parse_opts(struct pfifo_opts *o, int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *v, *a = argv[i];
+		int r;
+		uint64_t x;
+		if (!strcmp(a, "--hex")) {
+			o->hex = true;
+		} else if (!strcmp(a, "--json")) {
+			o->json = true;
+		} else if (!strcmp(a, "--all")) {
+			o->all = true;
+		} else if (!strcmp(a, "--large")) {
+			o->large = true;
+		} else if ((r = cli_opt(argc, argv, &i, "--chip", &v))) {
+			if (r < 0)
+				return cli_usage_error(o->cmd, "--chip needs a chip name");
+			o->chip = v;
+		} else if ((r = cli_opt(argc, argv, &i, "--offset", &v))) {
+			if (r < 0 || !cli_parse_u64(v, &o->offset))
+				return cli_usage_error(o->cmd, "--offset needs a number");
+		} else if ((r = cli_opt(argc, argv, &i, "--bits", &v))) {
+			if (r < 0 || !cli_parse_u64(v, &x) || x < 9 || x > 12)
+				return cli_usage_error(o->cmd, "--bits needs a number 9-12 (RAMHT SIZE 4K..32K)");
+			o->bits = (unsigned)x;
+		} else if ((r = cli_opt(argc, argv, &i, "--search", &v))) {
+			if (r < 0 || !cli_parse_u64(v, &x) || (x != 16 && x != 32 && x != 64 && x != 128))
+				return cli_usage_error(o->cmd, "--search needs 16, 32, 64 or 128 (RAMHT SEARCH)");
+			o->search = (unsigned)x;
+		} else if ((r = cli_opt(argc, argv, &i, "--channel", &v))) {
+			if (r < 0 || !cli_parse_u64(v, &x) || x > 31)
+				return cli_usage_error(o->cmd, "--channel needs a channel number 0-31");
+			o->channel = (int)x;
+		} else if (a[0] == '-' && a[1]) {
+			return cli_usage_error(o->cmd, "unknown option '%s'", a);
+		} else if (!o->file) {
+			o->file = a;
+		} else {
+			return cli_usage_error(o->cmd, "unexpected argument '%s'", a);
+		}
+	}
+	if (!o->file)
+		return cli_usage_error(o->cmd, "no input file");
+	if (!o->chip)
+		return cli_usage_error(o->cmd, "--chip is required (nv04, nv10, nv11, nv17, nv40, nv41)");
+	if (!nvm_pfifo_channels(o->chip))
+		return cli_usage_error(o->cmd, "chip '%s' has no NV04-style PFIFO (nv04, nv10, nv11, nv17, nv40, nv41)",
+		                       o->chip);
+	return EXIT_OK;
+}
+
+/* Loads the input as bytes (hex words become little-endian bytes). */
+static int load(const struct pfifo_opts *o, uint8_t **base, const uint8_t **data, size_t *len)
+{
+	size_t n;
+	const char *err;
+	uint8_t *buf = cli_read_file(o->file, &n, &err);
+	if (!buf)
+		return cli_error(EXIT_USAGE, o->cmd, "%s: %s", o->file, err);
+	if (o->hex) {
+		size_t nw;
+		uint32_t *w = cli_parse_hex(o->cmd, o->file, buf, n, &nw);
+		free(buf);
+		if (!w)
+			return EXIT_USAGE;
+		buf = malloc(nw ? nw * 4 : 1);
+		if (!buf) {
+			free(w);
+			return cli_error(EXIT_INTERNAL, o->cmd, "out of memory");
+		}
+		for (size_t i = 0; i < nw; i++)
+			for (unsigned b = 0; b < 4; b++)
+				buf[4 * i + b] = (uint8_t)(w[i] >> (8 * b));
+		free(w);
+		n = nw * 4;
+	}
+	if (o->offset >= n) {
+		free(buf);
+		return cli_error(EXIT_USAGE, o->cmd, "%s: %s", o->file,
+		                 n ? "--offset is past the end of the input" : "empty input");
+	}
+	*base = buf;
+	*data = buf + o->offset;
+	*len = n - (size_t)o->offset;
+	return EXIT_OK;
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* ---------------------------------------------------------------- problems */
+
+struct problems {
+	size_t n;
+	bool json;
+	const char *file;
+};
+
+static void problem(struct problems *p, const char *where_key, uint32_t where, const char *id, const char *fmt, ...)
+        __attribute__((format(printf, 5, 6)));
+
+static void problem(struct problems *p, const char *where_key, uint32_t where, const char *id, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (p->json) {
+		printf("%s{\"%s\": %u, \"check\": \"%s\", \"message\": ", p->n ? ", " : "", where_key, where, id);
+		json_str(stdout, msg);
+		printf("}");
+	} else {
+		printf(strcmp(where_key, "entry") ? "%s: %s %u: %s: %s\n" : "%s: %s 0x%03x: %s: %s\n", p->file,
+		       where_key, where, id, msg);
+	}
+	p->n++;
+}
+
+/* ---------------------------------------------------------------- RAMHT */
+
+static const char *engine_name(unsigned e)
+{
+	static const char *const names[] = { "SOFTWARE", "PGRAPH", "PMPEG", "PME", "PVP1" };
+	return e < 5 ? names[e] : "?";
+}
+
+static int do_ramht(const struct pfifo_opts *o, const uint8_t *d, size_t len)
+{
+	unsigned bits = o->bits;
+	if (!bits) {
+		for (bits = 12; bits > 9 && (8u << bits) > len; bits--)
+			;
+	}
+	size_t n = (size_t)1 << bits;
+	if (len < n * 8)
+		return cli_error(EXIT_USAGE, o->cmd, "%s: %zu bytes; a RAMHT of 2^%u entries needs %zu", o->file, len,
+		                 bits, n * 8);
+	unsigned search = o->search ? o->search : 128;
+	uint32_t nchan = nvm_pfifo_channels(o->chip);
+	if (o->json)
+		printf("{\"chip\": \"%s\", \"bits\": %u, \"entries\": %zu, \"search\": %u, \"used\": [", o->chip, bits,
+		       n, search);
+	else
+		printf("RAMHT (%s): 2^%u entries (%zu bytes), lookups probe %u entries\n", o->chip, bits, n * 8,
+		       search);
+	size_t used = 0;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t h = le32(d + 8 * i), c = le32(d + 8 * i + 4);
+		if (!h && !c && !o->all)
+			continue;
+		nvm_ramht_entry e;
+		nvm_pfifo_ramht_entry(o->chip, h, c, &e);
+		uint32_t slot = nvm_pfifo_ramht_hash(h, e.chid, bits);
+		uint32_t dist = (uint32_t)((i - slot) & (n - 1));
+		if (o->json) {
+			printf("%s{\"entry\": %zu, \"handle\": %u, \"context\": %u, \"valid\": %s, \"chid\": %u, "
+			       "\"engine\": %u, \"engine_name\": \"%s\", \"instance\": %u, \"hash\": %u, \"distance\": "
+			       "%u}",
+			       used ? ", " : "", i, h, c, e.valid ? "true" : "false", e.chid, e.engine,
+			       engine_name(e.engine), e.instance, slot, dist);
+		} else {
+			printf("entry 0x%03zx (+0x%04zx): handle 0x%08x context 0x%08x %s chid %u engine %u %s "
+			       "instance "
+			       "0x%05x hash 0x%03x%s\n",
+			       i, 8 * i, h, c, e.valid ? "valid" : "NOT VALID", e.chid, e.engine, engine_name(e.engine),
+			       e.instance, slot, dist ? "" : " (its slot)");
+			if (dist)
+				printf("    %u entries after its hash slot\n", dist);
+		}
+		used++;
+	}
+	if (o->json)
+		printf("], \"problems\": [");
+	/* What a lookup would not find, or find wrongly (puller.rst "RAMHT"). */
+	struct problems p = { 0, o->json, o->file };
+	for (size_t i = 0; i < n; i++) {
+		uint32_t h = le32(d + 8 * i), c = le32(d + 8 * i + 4);
+		if (!h && !c)
+			continue;
+		nvm_ramht_entry e;
+		nvm_pfifo_ramht_entry(o->chip, h, c, &e);
+		if (!e.valid) {
+			problem(&p, "entry", (uint32_t)i, "not_valid",
+			        "handle 0x%08x: the context has no VALID bit (31:31): lookups skip it", h);
+			continue;
+		}
+		if (e.chid >= nchan)
+			problem(&p, "entry", (uint32_t)i, "bad_chid",
+			        "handle 0x%08x: CHID %u, but the chip has %u channels", h, e.chid, nchan);
+		uint32_t slot = nvm_pfifo_ramht_hash(h, e.chid, bits);
+		uint32_t dist = (uint32_t)((i - slot) & (n - 1));
+		if (dist >= search)
+			problem(&p, "entry", (uint32_t)i, "unreachable",
+			        "handle 0x%08x (channel %u): %u entries after its hash slot 0x%03x; lookups probe %u: "
+			        "CACHE_ERROR NO_HASH",
+			        h, e.chid, dist, slot, search);
+		for (size_t j = 0; j < i; j++) {
+			nvm_ramht_entry f;
+			nvm_pfifo_ramht_entry(o->chip, le32(d + 8 * j), le32(d + 8 * j + 4), &f);
+			if (f.valid && f.handle == h && f.chid == e.chid) {
+				problem(&p, "entry", (uint32_t)i, "duplicate",
+				        "handle 0x%08x of channel %u is also at entry 0x%03zx", h, e.chid, j);
+				break;
+			}
+		}
+		if (e.engine > 1)
+			problem(&p, "entry", (uint32_t)i, "engine",
+			        "handle 0x%08x: engine %u (%s) is not modelled: its methods are dropped", h, e.engine,
+			        engine_name(e.engine));
+	}
+	if (o->json)
+		printf("]}\n");
+	else
+		printf("%zu entries used, %zu problem%s\n", used, p.n, p.n == 1 ? "" : "s");
+	return p.n ? EXIT_FAIL : EXIT_OK;
+}
+
+/* ---------------------------------------------------------------- RAMFC */
+
+/* The named subfields of the registers RAMFC holds (rnndb nv4_pfifo.xml). */
+static void ramfc_detail(const char *name, uint32_t v, bool json, char *out, size_t size)
+{
+	out[0] = 0;
+	if (!strcmp(name, "DMA_STATE")) {
+		unsigned err = v >> 29;
+		snprintf(out, size,
+		         json ? "\"method\": %u, \"subchannel\": %u, \"method_count\": %u, \"noninc\": %u, "
+		                "\"error\": \"%s\""
+		              : "METHOD 0x%04x SUBCHANNEL %u METHOD_COUNT %u NONINC %u ERROR %s",
+		         ((v >> 2) & 0x7ff) << 2, (v >> 13) & 7, (v >> 18) & 0x7ff, v & 1,
+		         nvm_pfifo_dma_error_name(err));
+	} else if (!strcmp(name, "DMA_FETCH")) {
+		snprintf(out, size,
+		         json ? "\"trig_bytes\": %u, \"size_bytes\": %u, \"max_reqs\": %u, \"endian\": \"%s\""
+		              : "TRIG %u bytes, SIZE %u bytes, MAX_REQS %u, ENDIAN %s",
+		         (((v >> 3) & 0x1f) + 1) * 8, (((v >> 13) & 7) + 1) * 32, (v >> 16) & 0x7f,
+		         v >> 31 ? "BIG" : "LITTLE");
+	} else if (!strcmp(name, "DMA_INSTANCE")) {
+		snprintf(out, size, json ? "\"object\": %u" : "pushbuffer DMA object at RAMIN 0x%05x",
+		         (v & 0xfffff) << 4);
+	} else if (!strcmp(name, "PULL1")) {
+		snprintf(out, size,
+		         json ? "\"engine\": %u, \"acquire_active\": %u, \"semaphore_target\": %u"
+		              : "ENGINE %u ACQUIRE_ACTIVE %u SEMAPHORE_TARGET %u",
+		         v & 0xf, (v >> 4) & 1, (v >> 16) & 3);
+	} else if (!strcmp(name, "SEMAPHORE")) {
+		snprintf(out, size,
+		         json ? "\"ctxdma_valid\": %u, \"offset\": %u, \"page\": %u"
+		              : "CTXDMA_VALID %u OFFSET 0x%03x PAGE 0x%05x",
+		         v & 1, v & 0xffc, v >> 12);
+	} else if (!strcmp(name, "ENGINE")) {
+		int k = 0;
+		for (unsigned s = 0; s < 8 && k >= 0 && (size_t)k < size; s++)
+			k += snprintf(out + k, size - (size_t)k, json ? "%s\"subch%u\": %u" : "%s%u:%u",
+			              s ? (json ? ", " : " ") : "", s, (v >> (4 * s)) & 0xf);
+	}
+}
+
+static int do_ramfc(const struct pfifo_opts *o, const uint8_t *d, size_t len)
+{
+	size_t nf;
+	uint32_t size;
+	const nvm_ramfc_field *fl = nvm_pfifo_ramfc_layout(o->chip, o->large, &nf, &size);
+	uint32_t nchan = nvm_pfifo_channels(o->chip);
+	size_t have = len / size;
+	if (!have)
+		return cli_error(EXIT_USAGE, o->cmd, "%s: %zu bytes; a RAMFC entry of %s is %u bytes", o->file, len,
+		                 o->chip, size);
+	if (have > nchan)
+		have = nchan;
+	if (o->channel >= (int)have)
+		return cli_error(EXIT_USAGE, o->cmd, "%s: channel %d is not in the input (%zu entries)", o->file,
+		                 o->channel, have);
+	if (o->json)
+		printf("{\"chip\": \"%s\", \"entry_bytes\": %u, \"channels\": [", o->chip, size);
+	else
+		printf("RAMFC (%s): %u bytes per channel, %zu channel%s in the input\n", o->chip, size, have,
+		       have == 1 ? "" : "s");
+	struct problems p = { 0, o->json, o->file };
+	size_t shown = 0;
+	char det[256];
+	for (size_t c = 0; c < have; c++) {
+		const uint8_t *e = d + c * size;
+		if (o->channel >= 0 && (size_t)o->channel != c)
+			continue;
+		bool zero = true;
+		for (uint32_t b = 0; b < size; b++)
+			zero &= !e[b];
+		if (zero && !o->all && o->channel < 0)
+			continue;
+		if (o->json)
+			printf("%s{\"channel\": %zu, \"fields\": {", shown ? ", " : "", c);
+		else
+			printf("channel %zu (+0x%04zx):\n", c, c * size);
+		for (size_t i = 0; i < nf; i++) {
+			uint32_t w = le32(e + fl[i].off);
+			uint32_t m = fl[i].bits >= 32 ? 0xffffffffu : (1u << fl[i].bits) - 1;
+			uint32_t v = ((w >> fl[i].ctx_lo) & m) << fl[i].reg_lo;
+			ramfc_detail(fl[i].name, v, o->json, det, sizeof(det));
+			if (o->json) {
+				printf("%s\"%s\": {\"value\": %u", i ? ", " : "", fl[i].name, v);
+				if (det[0])
+					printf(", %s", det);
+				printf("}");
+			} else {
+				printf("  +0x%02x %-17s 0x%08x%s%s\n", fl[i].off, fl[i].name, v, det[0] ? "  " : "",
+				       det);
+			}
+		}
+		if (o->json)
+			printf("}}");
+		shown++;
+	}
+	if (o->json)
+		printf("], \"problems\": [");
+	for (size_t c = 0; c < have; c++) {
+		if (o->channel >= 0 && (size_t)o->channel != c)
+			continue;
+		const uint8_t *e = d + c * size;
+		for (size_t i = 0; i < nf; i++) {
+			uint32_t v = le32(e + fl[i].off);
+			if (!strcmp(fl[i].name, "DMA_STATE") && v >> 29)
+				problem(&p, "channel", (uint32_t)c, "dma_pusher",
+				        "DMA_STATE ERROR %s: the pusher is stopped until the driver clears it",
+				        nvm_pfifo_dma_error_name(v >> 29));
+			if ((!strcmp(fl[i].name, "DMA_PUT") || !strcmp(fl[i].name, "DMA_GET")) && (v & 3))
+				problem(&p, "channel", (uint32_t)c, "unaligned", "%s 0x%08x is not a multiple of 4",
+				        fl[i].name, v);
+		}
+	}
+	if (o->json)
+		printf("]}\n");
+	else
+		printf("%zu channel%s shown, %zu problem%s\n", shown, shown == 1 ? "" : "s", p.n, p.n == 1 ? "" : "s");
+	return p.n ? EXIT_FAIL : EXIT_OK;
+}
+
+int cmd_pfifo(int argc, char **argv)
+{
+	if (cli_wants_help(argc, argv) || argc < 2) {
+		if (argc < 2) {
+			usage_pfifo(stderr);
+			return EXIT_USAGE;
+		}
+		usage_pfifo(stdout);
+		return EXIT_OK;
+	}
+	const char *sub = argv[1];
+	struct pfifo_opts o = { .channel = -1 };
+	if (!strcmp(sub, "ramht"))
+		o.cmd = "pfifo ramht";
+	else if (!strcmp(sub, "ramfc"))
+		o.cmd = "pfifo ramfc";
+	else
+		return cli_usage_error("pfifo", "unknown sub-command '%s' (ramht, ramfc)", sub);
+	int rc = parse_opts(&o, argc - 1, argv + 1);
+	if (rc)
+		return rc;
+	uint8_t *base = NULL;
+	const uint8_t *d = NULL;
+	size_t len = 0;
+	rc = load(&o, &base, &d, &len);
+	if (rc)
+		return rc;
+	rc = !strcmp(sub, "ramht") ? do_ramht(&o, d, len) : do_ramfc(&o, d, len);
+	free(base);
+	return rc;
+}
