@@ -44,6 +44,25 @@ nvm_status engine_log_config(struct engine *e, size_t cap)
 	return NVM_OK;
 }
 
+nvm_status engine_log_read(const struct engine *e, size_t first, nvm_host_method *out, size_t max, size_t *n,
+                           uint64_t *total)
+{
+	if (!n || (max && !out))
+		return NVM_ERR_ARG;
+	size_t k = 0;
+	for (size_t i = first; i < e->n && k < max; i++)
+		out[k++] = e->log[(e->head + i) % e->cap];
+	*n = k;
+	if (total)
+		*total = e->total;
+	return NVM_OK;
+}
+
+void engine_log_clear(struct engine *e)
+{
+	e->head = e->n = 0;
+}
+
 static enum eng_status rec_methods(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first,
                                    uint32_t n, struct eng_result *res)
 {

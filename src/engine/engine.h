@@ -83,6 +83,11 @@ void engine_free(struct engine *e);
 /* Appends methods to e's log (shared by every engine that records). */
 void engine_log(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first, uint32_t n);
 nvm_status engine_log_config(struct engine *e, size_t cap);
+/* Copies up to max entries of e's log from the first-th held on (oldest
+ * first); *n gets how many, *total (may be NULL) all it ever received. */
+nvm_status engine_log_read(const struct engine *e, size_t first, nvm_host_method *out, size_t max, size_t *n,
+                           uint64_t *total);
+void engine_log_clear(struct engine *e);
 
 /* Semaphore reductions (sem.c), the Host's NV_UDMA_SEM_EXECUTE REDUCTION
  * codes, shared with the copy engine's LAUNCH_DMA SEMAPHORE_REDUCTION. */

@@ -805,15 +805,7 @@ nvm_status nvm_host_log_read(nvm_gpu *gpu, const char *engine, size_t first, nvm
 	struct engine *e = find_engine(host_of(gpu), engine);
 	if (!e)
 		return gpu ? NVM_ERR_NOENT : NVM_ERR_ARG;
-	if (!n || (max && !out))
-		return NVM_ERR_ARG;
-	size_t k = 0;
-	for (size_t i = first; i < e->n && k < max; i++)
-		out[k++] = e->log[(e->head + i) % e->cap];
-	*n = k;
-	if (total)
-		*total = e->total;
-	return NVM_OK;
+	return engine_log_read(e, first, out, max, n, total);
 }
 
 nvm_status nvm_host_log_clear(nvm_gpu *gpu, const char *engine)
@@ -821,7 +813,7 @@ nvm_status nvm_host_log_clear(nvm_gpu *gpu, const char *engine)
 	struct engine *e = find_engine(host_of(gpu), engine);
 	if (!e)
 		return gpu ? NVM_ERR_NOENT : NVM_ERR_ARG;
-	e->head = e->n = 0;
+	engine_log_clear(e);
 	return NVM_OK;
 }
 

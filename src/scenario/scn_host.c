@@ -17,7 +17,7 @@
 #include "nvmodel/host.h"
 #include "scn_internal.h"
 
-static void set_int(lua_State *L, const char *k, lua_Integer v)
+void scn_set_int(lua_State *L, const char *k, lua_Integer v)
 {
 	lua_pushinteger(L, v);
 	lua_setfield(L, -2, k);
@@ -33,10 +33,8 @@ static const char *check_engine(lua_State *L, nvm_gpu *gpu, int idx)
 	return e;
 }
 
-static int l_host_log(lua_State *L)
+int scn_push_method_log(lua_State *L, nvm_gpu *gpu, const char *engine, scn_log_read_fn read)
 {
-	nvm_gpu *gpu = scn_checkgpu(L, 1);
-	const char *e = check_engine(L, gpu, 2);
 	size_t first = lua_isnoneornil(L, 3) ? 0 : (size_t)scn_checkrange(L, 3, 0, INT32_MAX);
 	size_t max = lua_isnoneornil(L, 4) ? 65536 : (size_t)scn_checkrange(L, 4, 0, 1 << 24);
 	lua_newtable(L);
@@ -44,22 +42,28 @@ static int l_host_log(lua_State *L)
 	size_t got = 0, n;
 	while (got < max) {
 		size_t want = max - got < 256 ? max - got : 256;
-		if (nvm_host_log_read(gpu, e, first + got, buf, want, &n, NULL) || !n)
+		if (read(gpu, engine, first + got, buf, want, &n, NULL) || !n)
 			break;
 		for (size_t i = 0; i < n; i++) {
 			lua_createtable(L, 0, 6);
-			set_int(L, "time_ns", (lua_Integer)buf[i].time_ns);
-			set_int(L, "chid", buf[i].chid);
-			set_int(L, "subch", buf[i].subch);
-			set_int(L, "cls", buf[i].cls);
-			set_int(L, "method", buf[i].method);
-			set_int(L, "data", buf[i].data);
+			scn_set_int(L, "time_ns", (lua_Integer)buf[i].time_ns);
+			scn_set_int(L, "chid", buf[i].chid);
+			scn_set_int(L, "subch", buf[i].subch);
+			scn_set_int(L, "cls", buf[i].cls);
+			scn_set_int(L, "method", buf[i].method);
+			scn_set_int(L, "data", buf[i].data);
 			scn_record(L);
 			lua_rawseti(L, -2, (lua_Integer)(got + i + 1));
 		}
 		got += n;
 	}
 	return 1;
+}
+
+static int l_host_log(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	return scn_push_method_log(L, gpu, check_engine(L, gpu, 2), nvm_host_log_read);
 }
 
 static int l_host_log_total(lua_State *L)
@@ -114,7 +118,7 @@ static int l_host_channel(lua_State *L)
 		                                      "ON_ENG_PENDING_ACQ_CTX_RELOAD",
 		                                      "?" };
 	lua_createtable(L, 0, 14);
-	set_int(L, "chid", c.chid);
+	scn_set_int(L, "chid", c.chid);
 	lua_pushboolean(L, c.bound);
 	lua_setfield(L, -2, "bound");
 	lua_pushboolean(L, c.enabled);
@@ -127,12 +131,12 @@ static int l_host_channel(lua_State *L)
 	lua_setfield(L, -2, "pbdma_faulted");
 	lua_pushboolean(L, c.eng_faulted);
 	lua_setfield(L, -2, "eng_faulted");
-	set_int(L, "runlist", c.runlist);
-	set_int(L, "tsgid", c.tsgid);
-	set_int(L, "pbdma", c.pbdma);
-	set_int(L, "inst", (lua_Integer)c.inst);
-	set_int(L, "inst_target", c.inst_target);
-	set_int(L, "methods", (lua_Integer)c.methods);
+	scn_set_int(L, "runlist", c.runlist);
+	scn_set_int(L, "tsgid", c.tsgid);
+	scn_set_int(L, "pbdma", c.pbdma);
+	scn_set_int(L, "inst", (lua_Integer)c.inst);
+	scn_set_int(L, "inst_target", c.inst_target);
+	scn_set_int(L, "methods", (lua_Integer)c.methods);
 	scn_record(L);
 	return 1;
 }
@@ -163,7 +167,7 @@ static int l_host_stats(lua_State *L)
 	};
 	lua_createtable(L, 0, (int)(sizeof(f) / sizeof(f[0])));
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
-		set_int(L, f[i].k, (lua_Integer)f[i].v);
+		scn_set_int(L, f[i].k, (lua_Integer)f[i].v);
 	scn_record(L);
 	return 1;
 }

@@ -13,6 +13,7 @@
 #include <lauxlib.h>
 #include <lua.h>
 
+#include "nvmodel/host.h"
 #include "nvmodel/nvmodel.h"
 
 /* The gpu object at stack index idx (raises a Lua error when it is not one
@@ -60,5 +61,15 @@ nvm_aperture scn_checkaperture(lua_State *L, int idx);
 /* Adds the builders (pb_asm, pb_words, the volta module) to the nvmodel
  * table at the top of the stack (scn_builders.c). */
 void scn_open_builders(lua_State *L);
+
+/* t[k] = v on the table at the top of the stack. */
+void scn_set_int(lua_State *L, const char *k, lua_Integer v);
+
+/* An engine's method log as an array of {time_ns, chid, subch, cls, method,
+ * data} (arguments 3 and 4: first entry, at most how many), read through
+ * nvm_host_log_read or nvm_pfifo_log_read. */
+typedef nvm_status (*scn_log_read_fn)(nvm_gpu *gpu, const char *engine, size_t first, nvm_host_method *out, size_t max,
+                                      size_t *n, uint64_t *total);
+int scn_push_method_log(lua_State *L, nvm_gpu *gpu, const char *engine, scn_log_read_fn read);
 
 #endif

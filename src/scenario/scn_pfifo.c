@@ -17,12 +17,6 @@
 #include "nvmodel/pfifo.h"
 #include "scn_internal.h"
 
-static void set_int(lua_State *L, const char *k, lua_Integer v)
-{
-	lua_pushinteger(L, v);
-	lua_setfield(L, -2, k);
-}
-
 static const char *check_engine(lua_State *L, nvm_gpu *gpu, int idx)
 {
 	const char *e = luaL_checkstring(L, idx);
@@ -38,29 +32,7 @@ static const char *check_engine(lua_State *L, nvm_gpu *gpu, int idx)
 static int l_log(lua_State *L)
 {
 	nvm_gpu *gpu = scn_checkgpu(L, 1);
-	const char *e = check_engine(L, gpu, 2);
-	size_t first = lua_isnoneornil(L, 3) ? 0 : (size_t)scn_checkrange(L, 3, 0, INT32_MAX);
-	size_t max = lua_isnoneornil(L, 4) ? 65536 : (size_t)scn_checkrange(L, 4, 0, 1 << 24);
-	lua_newtable(L);
-	nvm_host_method buf[256];
-	size_t got = 0, n;
-	while (got < max) {
-		size_t want = max - got < 256 ? max - got : 256;
-		if (nvm_pfifo_log_read(gpu, e, first + got, buf, want, &n, NULL) || !n)
-			break;
-		for (size_t i = 0; i < n; i++) {
-			lua_createtable(L, 0, 6);
-			set_int(L, "time_ns", (lua_Integer)buf[i].time_ns);
-			set_int(L, "chid", buf[i].chid);
-			set_int(L, "subch", buf[i].subch);
-			set_int(L, "cls", buf[i].cls);
-			set_int(L, "method", buf[i].method);
-			set_int(L, "data", buf[i].data);
-			lua_rawseti(L, -2, (lua_Integer)(got + i + 1));
-		}
-		got += n;
-	}
-	return 1;
+	return scn_push_method_log(L, gpu, check_engine(L, gpu, 2), nvm_pfifo_log_read);
 }
 
 static int l_log_total(lua_State *L)
@@ -98,21 +70,21 @@ static int l_stats(lua_State *L)
 	if (nvm_pfifo_get_stats(gpu, &s))
 		scn_error(L, "pfifo_stats: this chip has no NV04-style PFIFO (nv04..nv41)");
 	lua_createtable(L, 0, 16);
-	set_int(L, "pio_writes", (lua_Integer)s.pio_writes);
-	set_int(L, "ramro_entries", (lua_Integer)s.ramro_entries);
-	set_int(L, "ramro_overflows", (lua_Integer)s.ramro_overflows);
-	set_int(L, "dma_words", (lua_Integer)s.dma_words);
-	set_int(L, "cache_pushes", (lua_Integer)s.cache_pushes);
-	set_int(L, "methods", (lua_Integer)s.methods);
-	set_int(L, "engine_methods", (lua_Integer)s.engine_methods);
-	set_int(L, "sw_methods", (lua_Integer)s.sw_methods);
-	set_int(L, "ramht_lookups", (lua_Integer)s.ramht_lookups);
-	set_int(L, "ramht_misses", (lua_Integer)s.ramht_misses);
-	set_int(L, "ctx_switches", (lua_Integer)s.ctx_switches);
-	set_int(L, "dma_pusher_errors", (lua_Integer)s.dma_pusher_errors);
-	set_int(L, "cache_errors", (lua_Integer)s.cache_errors);
-	set_int(L, "semaphore_errors", (lua_Integer)s.semaphore_errors);
-	set_int(L, "acquire_waits", (lua_Integer)s.acquire_waits);
+	scn_set_int(L, "pio_writes", (lua_Integer)s.pio_writes);
+	scn_set_int(L, "ramro_entries", (lua_Integer)s.ramro_entries);
+	scn_set_int(L, "ramro_overflows", (lua_Integer)s.ramro_overflows);
+	scn_set_int(L, "dma_words", (lua_Integer)s.dma_words);
+	scn_set_int(L, "cache_pushes", (lua_Integer)s.cache_pushes);
+	scn_set_int(L, "methods", (lua_Integer)s.methods);
+	scn_set_int(L, "engine_methods", (lua_Integer)s.engine_methods);
+	scn_set_int(L, "sw_methods", (lua_Integer)s.sw_methods);
+	scn_set_int(L, "ramht_lookups", (lua_Integer)s.ramht_lookups);
+	scn_set_int(L, "ramht_misses", (lua_Integer)s.ramht_misses);
+	scn_set_int(L, "ctx_switches", (lua_Integer)s.ctx_switches);
+	scn_set_int(L, "dma_pusher_errors", (lua_Integer)s.dma_pusher_errors);
+	scn_set_int(L, "cache_errors", (lua_Integer)s.cache_errors);
+	scn_set_int(L, "semaphore_errors", (lua_Integer)s.semaphore_errors);
+	scn_set_int(L, "acquire_waits", (lua_Integer)s.acquire_waits);
 	return 1;
 }
 
