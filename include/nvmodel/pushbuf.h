@@ -257,6 +257,18 @@ typedef struct pb_gp_entry {
 } pb_gp_entry;
 
 void pb_gp_decode(uint32_t e0, uint32_t e1, pb_gp_entry *out);
+
+/* A G80 IB entry (envytools dma-pusher.rst "IB mode", rnndb IB_ENTRY
+ * variants G80:GF100): word 0 ADDRESS_LOW 31:2; word 1 ADDRESS_HIGH 7:0,
+ * bit 8 unknown, NOT_MAIN 9, SIZE 31:10 (22 bits, the pseudocode's
+ * `entry >> 42 & 0x3fffff`). SIZE 0 is the IB_EMPTY error. */
+typedef struct pb_ib_entry {
+	uint64_t address; /* byte address of the pushbuffer piece (40 bits) */
+	uint32_t size;    /* dwords */
+	bool not_main;
+	bool unk8;
+} pb_ib_entry;
+void pb_ib_decode(uint32_t e0, uint32_t e1, pb_ib_entry *out);
 const char *pb_gp_op_name(uint32_t opcode); /* "nop" ... or NULL */
 const char *pb_gp_err_name(pb_gp_err e);
 const char *pb_gp_err_message(pb_gp_err e);

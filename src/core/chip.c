@@ -50,6 +50,7 @@ extern const struct host_chip host_gv100;
 extern const struct block_class pfifo_class;
 struct pfifo_chip;
 extern const struct pfifo_chip pfifo_nv04, pfifo_nv10, pfifo_nv11, pfifo_nv17, pfifo_nv40, pfifo_nv41;
+extern const struct pfifo_chip pfifo_g80, pfifo_g84, pfifo_g92, pfifo_gt215;
 #define PFIFO(var)                                                                                                     \
 	{                                                                                                              \
 		&pfifo_class, &(var)                                                                                   \
@@ -74,10 +75,18 @@ static const struct chip chips[] = {
 	{ { "nv41", "NV40", 0x041000a1u, MiB(512), GiB(4), "pmc ptimer hwsq pfifo" },
 	  PMC_NV04,
 	  { HWSQ_BLOCKS(hwsq_var_nv41), PFIFO(pfifo_nv41) } },
-	{ { "g80", "G80", 0x050000a2u, GiB(4), TiB(1), "pmc ptimer hwsq" }, PMC_NV04, { HWSQ_BLOCKS(hwsq_var_g80) } },
-	{ { "g84", "G80", 0x084000a2u, GiB(4), TiB(1), "pmc ptimer hwsq" }, PMC_NV04, { HWSQ_BLOCKS(hwsq_var_g80) } },
-	{ { "g92", "G80", 0x092000a2u, GiB(4), TiB(1), "pmc ptimer hwsq" }, PMC_NV04, { HWSQ_BLOCKS(hwsq_var_g92) } },
-	{ { "gt215", "G80", 0x0a3000a2u, GiB(4), TiB(1), "pmc ptimer hwsq" }, PMC_NV04, { HWSQ_BLOCKS(hwsq_var_g92) } },
+	{ { "g80", "G80", 0x050000a2u, GiB(4), TiB(1), "pmc ptimer hwsq pfifo" },
+	  PMC_NV04,
+	  { HWSQ_BLOCKS(hwsq_var_g80), PFIFO(pfifo_g80) } },
+	{ { "g84", "G80", 0x084000a2u, GiB(4), TiB(1), "pmc ptimer hwsq pfifo" },
+	  PMC_NV04,
+	  { HWSQ_BLOCKS(hwsq_var_g80), PFIFO(pfifo_g84) } },
+	{ { "g92", "G80", 0x092000a2u, GiB(4), TiB(1), "pmc ptimer hwsq pfifo" },
+	  PMC_NV04,
+	  { HWSQ_BLOCKS(hwsq_var_g92), PFIFO(pfifo_g92) } },
+	{ { "gt215", "G80", 0x0a3000a2u, GiB(4), TiB(1), "pmc ptimer hwsq pfifo" },
+	  PMC_NV04,
+	  { HWSQ_BLOCKS(hwsq_var_g92), PFIFO(pfifo_gt215) } },
 	/* GV100: 32 GiB of HBM2 on the largest boards; system memory reaches
 	 * 2^47 bytes (the sysmem address width of the ver2 PTE). */
 	{ { "gv100", "GV100", 0x140000a1u, GiB(32), 1ull << 47, "pmc ptimer mmu host" },

@@ -128,8 +128,10 @@ const struct pfifo_chip pfifo_nv41 = {
 	"nv41", PF_NV10 | PF_NV5 | PF_NV1A | PF_NV40, 32, 512, 0x1ff, 1u << 16, 0, 0xffff, &ramfc_nv40, NULL, RAMHT_NV40
 };
 
-static const struct pfifo_chip *const pfifo_chips[] = { &pfifo_nv04, &pfifo_nv10, &pfifo_nv11,
-	                                                &pfifo_nv17, &pfifo_nv40, &pfifo_nv41 };
+static const struct pfifo_chip *const pfifo_chips[] = {
+	&pfifo_nv04, &pfifo_nv10, &pfifo_nv11, &pfifo_nv17, &pfifo_nv40,
+	&pfifo_nv41, &pfifo_g80,  &pfifo_g84,  &pfifo_g92,  &pfifo_gt215
+};
 
 const struct pfifo_chip *pfifo_chip_find(const char *name)
 {
@@ -262,6 +264,10 @@ static bool cache1_wr(struct pfifo *f, uint32_t rel, uint32_t val)
 static bool pfifo_win_rd(void *ctx, uint32_t addr, uint32_t *val)
 {
 	struct pfifo *f = ctx;
+	if (pf_has(f, PF_G80) && addr >= R_G80_CHAN_TABLE && addr < R_G80_CHAN_TABLE + 4 * 128) {
+		*val = f->chan_table[(addr - R_G80_CHAN_TABLE) >> 2];
+		return true;
+	}
 	if (addr >= PFIFO_CACHE1_NV04 && addr < 0x4000 && !pf_has(f, PF_NV40))
 		return cache1_rd(f, addr - PFIFO_CACHE1_NV04, val);
 	return false;
@@ -270,6 +276,14 @@ static bool pfifo_win_rd(void *ctx, uint32_t addr, uint32_t *val)
 static bool pfifo_win_wr(void *ctx, uint32_t addr, uint32_t val)
 {
 	struct pfifo *f = ctx;
+	if (pf_has(f, PF_G80) && addr >= R_G80_CHAN_TABLE && addr < R_G80_CHAN_TABLE + 4 * 128) {
+		/* CHAN_TABLE: G80 CHAN 29:0, G84+ RAMFC_ADDR 23:0 / TARGET 25:24 /
+		 * UNK26 28:26; PENDING 30, ENABLE 31 (rnndb). UNVERIFIED: PENDING
+		 * is not modelled (reads what was written). */
+		f->chan_table[(addr - R_G80_CHAN_TABLE) >> 2] = val;
+		pfifo_kick(f);
+		return true;
+	}
 	if (addr >= PFIFO_CACHE1_NV04 && addr < 0x4000 && !pf_has(f, PF_NV40))
 		return cache1_wr(f, addr - PFIFO_CACHE1_NV04, val);
 	return false;
@@ -315,6 +329,27 @@ static uint32_t ramfc_word_addr(const struct pfifo *f, uint32_t chid, const stru
 	return pfifo_ramfc_base(f) + chid * l->size + off;
 }
 
+bool pfifo_ramfc_rd(struct pfifo *f, uint32_t chid, uint32_t off, uint32_t *w)
+{
+	if (pf_has(f, PF_G80))
+		return g80_ramfc_rd(f, chid, off, w);
+	return pfifo_ramin_rd32(f, ramfc_word_addr(f, chid, pfifo_ramfc_layout(f), off), w);
+}
+
+bool pfifo_ramfc_wr(struct pfifo *f, uint32_t chid, uint32_t off, uint32_t w)
+{
+	if (pf_has(f, PF_G80))
+		return g80_ramfc_wr(f, chid, off, w);
+	return pfifo_ramin_wr32(f, ramfc_word_addr(f, chid, pfifo_ramfc_layout(f), off), w);
+}
+
+bool pfifo_chan_dma(const struct pfifo *f, uint32_t chid)
+{
+	if (pf_has(f, PF_G80))
+		return chid != 0 && chid < f->chip->nchan;
+	return chid < 32 && FIELD_GET(*f->r_mode, chid, chid);
+}
+
 /* Register reg's value in channel chid's RAMFC entry (0 when absent). */
 static uint32_t ramfc_get(struct pfifo *f, uint32_t chid, uint32_t reg, bool *found)
 {
@@ -326,7 +361,7 @@ static uint32_t ramfc_get(struct pfifo *f, uint32_t chid, uint32_t reg, bool *fo
 		if (fl->reg != reg)
 			continue;
 		uint32_t w;
-		pfifo_ramin_rd32(f, ramfc_word_addr(f, chid, l, fl->off), &w);
+		pfifo_ramfc_rd(f, chid, fl->off, &w);
 		v |= ((w >> fl->ctx_lo) & fmask(fl->bits)) << fl->reg_lo;
 		*found = true;
 	}
@@ -335,12 +370,11 @@ static uint32_t ramfc_get(struct pfifo *f, uint32_t chid, uint32_t reg, bool *fo
 
 static void ramfc_put(struct pfifo *f, uint32_t chid, const nvm_ramfc_field *fl, uint32_t regval)
 {
-	const struct ramfc_layout *l = pfifo_ramfc_layout(f);
-	uint32_t a = ramfc_word_addr(f, chid, l, fl->off), w;
-	pfifo_ramin_rd32(f, a, &w);
+	uint32_t w;
+	pfifo_ramfc_rd(f, chid, fl->off, &w);
 	uint32_t cm = fmask(fl->bits) << fl->ctx_lo;
 	w = (w & ~cm) | ((((regval >> fl->reg_lo) & fmask(fl->bits)) << fl->ctx_lo) & cm);
-	pfifo_ramin_wr32(f, a, w);
+	pfifo_ramfc_wr(f, chid, fl->off, w);
 }
 
 uint32_t pfifo_chan_reg(struct pfifo *f, uint32_t chid, uint32_t reg)
@@ -373,6 +407,9 @@ static void ctx_switch(struct pfifo *f, uint32_t chid)
 	puller_acq_switch_out(f, old);
 	puller_acq_switch_in(f, chid);
 	f->acq_fence = false;
+	/* seed 001: from NV50 the cache is saved to memory on a switch. */
+	if (pf_has(f, PF_G80))
+		g80_cache_save(f, old);
 	for (size_t i = 0; i < l->n; i++) {
 		const uint32_t *r = bus_reg(f->gpu, l->f[i].reg);
 		if (r)
@@ -384,12 +421,14 @@ static void ctx_switch(struct pfifo *f, uint32_t chid)
 		if (!r)
 			continue;
 		uint32_t w;
-		pfifo_ramin_rd32(f, ramfc_word_addr(f, chid, l, fl->off), &w);
+		pfifo_ramfc_rd(f, chid, fl->off, &w);
 		uint32_t rm = fmask(fl->bits) << fl->reg_lo;
 		*r = (*r & ~rm) | ((((w >> fl->ctx_lo) & fmask(fl->bits)) << fl->reg_lo) & rm);
 	}
-	bool dma = FIELD_GET(*f->r_mode, chid, chid);
+	bool dma = pfifo_chan_dma(f, chid);
 	*f->r_push1 = chid | (dma ? f->chip->push1_mode : 0);
+	if (pf_has(f, PF_G80))
+		g80_cache_load(f, chid);
 	/* UNVERIFIED: the cached pushbuffer DMA object is re-read after a load. */
 	bus_set(f->gpu, R_DMA_CTL, 0);
 	f->stats.ctx_switches++;
@@ -408,12 +447,19 @@ static bool waits_for_driver(const struct pfifo *f)
 	return (*f->r_dma_push & DMA_PUSH_SUSPENDED) || (*f->r_intr & (INTR_CACHE_ERROR | INTR_SEMAPHORE));
 }
 
+/* Pre-G80 CACHE1 must be empty to change channels; from G80 it is saved
+ * to memory (seed 001). */
+static bool cache_pins(const struct pfifo *f)
+{
+	return !pf_has(f, PF_G80) && pfifo_cache_count(f);
+}
+
 bool pfifo_switch_to(struct pfifo *f, uint32_t chid)
 {
 	if (chid == pfifo_chid(f))
 		return true;
 	f->clock = f->gpu->now;
-	if (pfifo_cache_count(f) || !FIELD_GET(*f->r_caches, 0, 0) || waits_for_driver(f))
+	if (cache_pins(f) || !FIELD_GET(*f->r_caches, 0, 0) || waits_for_driver(f))
 		return false;
 	ctx_switch(f, chid);
 	return true;
@@ -422,6 +468,11 @@ bool pfifo_switch_to(struct pfifo *f, uint32_t chid)
 /* ---------------------------------------------------------------- scheduling */
 
 static void step(nvm_gpu *gpu, void *ctx, uint64_t arg);
+
+static bool dma_ready(struct pfifo *f)
+{
+	return pf_has(f, PF_G80) ? g80_pusher_ready(f) : pusher_dma_ready(f);
+}
 
 void pfifo_kick(struct pfifo *f)
 {
@@ -435,11 +486,13 @@ void pfifo_kick(struct pfifo *f)
 static int next_dma_channel(struct pfifo *f)
 {
 	uint32_t cur = pfifo_chid(f), n = f->chip->nchan;
+	if (pf_has(f, PF_G80))
+		return g80_next_channel(f);
 	if (!(*f->r_mode & ~(cur < 32 ? 1u << cur : 0)))
 		return -1; /* no other DMA channel */
 	for (uint32_t i = 1; i < n; i++) {
 		uint32_t c = (cur + i) % n;
-		if (!FIELD_GET(*f->r_mode, c, c) || (c < 32 && (f->acq_blocked & (1u << c))))
+		if (!pfifo_chan_dma(f, c) || bit_get(f->acq_blocked, c))
 			continue;
 		bool found;
 		uint32_t put = ramfc_get(f, c, R_DMA_PUT, &found);
@@ -459,10 +512,10 @@ static int next_dma_channel(struct pfifo *f)
  * or it executed YIELD. UNVERIFIED: the unit of SELECT. */
 static bool switcher(struct pfifo *f, uint64_t *t)
 {
-	if (!FIELD_GET(*f->r_caches, 0, 0) || pfifo_cache_count(f) || waits_for_driver(f))
+	if (!FIELD_GET(*f->r_caches, 0, 0) || cache_pins(f) || waits_for_driver(f))
 		return false;
 	bool expired = f->yield || f->clock >= f->slice_end;
-	if (pusher_dma_ready(f) && !expired)
+	if ((dma_ready(f) || (pf_has(f, PF_G80) && puller_ready(f))) && !expired)
 		return false;
 	int c = next_dma_channel(f);
 	if (c < 0) {
@@ -478,6 +531,8 @@ static bool switcher(struct pfifo *f, uint64_t *t)
  * switch: its timeslice is over (or it yielded) and another channel waits. */
 static bool switch_pending(struct pfifo *f)
 {
+	if (pf_has(f, PF_G80) && *f->r_freeze & 1)
+		return true; /* FREEZE: stop fetching */
 	if (!FIELD_GET(*f->r_caches, 0, 0) || waits_for_driver(f))
 		return false;
 	if (!f->yield && f->clock < f->slice_end)
@@ -493,6 +548,8 @@ static void step(nvm_gpu *gpu, void *ctx, uint64_t arg)
 	uint64_t t = gpu->now;
 	uint32_t done = 0;
 	bool more = false;
+	if (pf_has(f, PF_G80) && g80_frozen(f))
+		return;
 	puller_acq_wakeups(f);
 	for (;;) {
 		if (!sched_budget_left(gpu) || done >= PFIFO_STEP_WORDS) {
@@ -507,8 +564,9 @@ static void step(nvm_gpu *gpu, void *ctx, uint64_t arg)
 		if (switcher(f, &t))
 			n++;
 		f->clock = t;
-		if (pusher_dma_ready(f) && !switch_pending(f))
-			n += pusher_dma_run(f, PFIFO_STEP_WORDS - done, &t);
+		if (dma_ready(f) && !switch_pending(f))
+			n += pf_has(f, PF_G80) ? g80_pusher_run(f, PFIFO_STEP_WORDS - done, &t)
+			                       : pusher_dma_run(f, PFIFO_STEP_WORDS - done, &t);
 		if (!n)
 			break;
 		done += n;
@@ -538,7 +596,7 @@ static uint32_t rd_intr(void *ctx, const struct reg_desc *r, uint32_t stored)
 	return stored;
 }
 
-static void wr_intr(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
+void pfifo_wr_intr(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
 {
 	(void)r;
 	(void)stored;
@@ -549,7 +607,7 @@ static void wr_intr(void *ctx, const struct reg_desc *r, uint32_t *stored, uint3
 	pfifo_kick(f); /* clearing an interrupt resumes the unit it stopped */
 }
 
-static void wr_kick(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
+void pfifo_wr_kick(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
 {
 	(void)r;
 	(void)stored;
@@ -690,12 +748,6 @@ static void wr_push1(void *ctx, const struct reg_desc *r, uint32_t *stored, uint
 
 /* ---------------------------------------------------------------- tables */
 
-/* Register `need` feature bits; `gone` bits drop it. */
-struct reg_def {
-	struct reg_desc d;
-	unsigned need, gone;
-};
-
 #define ALL 0xffffffffu
 static const struct reg_def reg_defs[] = {
 	{ { R_DELAY_0, "NV04_PFIFO_DELAY_0", 0, 0xf00003ffu, 0, NULL, NULL }, 0, 0 },
@@ -703,94 +755,101 @@ static const struct reg_def reg_defs[] = {
 	{ { R_DMA_TIMESLICE, "NV04_PFIFO_DMA_TIMESLICE", 0x0101ffffu, 0xf101ffffu, 0, NULL, NULL }, 0, 0 },
 	{ { R_PIO_TIMESLICE, "NV04_PFIFO_PIO_TIMESLICE", 0, 0x0101ffffu, 0, NULL, NULL }, 0, 0 },
 	{ { R_TIMESLICE, "NV04_PFIFO_TIMESLICE", 0, 0x3ffffu, 0, NULL, NULL }, 0, 0 },
-	{ { R_NEXT_CHANNEL, "NV04_PFIFO_NEXT_CHANNEL", 0, 0x13ffu, 0, NULL, NULL }, 0, 0 },
-	{ { R_SLI, "NV40_PFIFO_SLI", 0, 0x30000fffu, 0, NULL, wr_kick }, PF_NV40, 0 },
+	{ { R_NEXT_CHANNEL, "NV04_PFIFO_NEXT_CHANNEL", 0, 0x13ffu, 0, NULL, NULL }, 0, PF_G80 },
+	{ { R_SLI, "NV40_PFIFO_SLI", 0, 0x30000fffu, 0, NULL, pfifo_wr_kick }, PF_NV40, 0 },
 	{ { R_DEBUG_0, "NV04_PFIFO_DEBUG_0", 0, 0, 0, rd_debug0, NULL }, 0, 0 },
 	{ { R_UNK88, "NV40_PFIFO_UNK88", 0, ALL, 0, NULL, NULL }, PF_NV40, 0 },
-	{ { R_INTR, "NV03_PFIFO_INTR_0", 0, 0, 0x01fd1111u, rd_intr, wr_intr }, 0, 0 },
-	{ { R_INTR_EN, "NV03_PFIFO_INTR_EN_0", 0, 0x01fd1111u, 0, NULL, wr_intr }, 0, 0 },
-	{ { R_RAMHT, "NV03_PFIFO_RAMHT", 0, 0x070301f0u, 0, NULL, NULL }, 0, 0 },
+	{ { R_INTR, "NV03_PFIFO_INTR_0", 0, 0, 0x01fd1111u, rd_intr, pfifo_wr_intr }, 0, PF_G80 },
+	{ { R_INTR_EN, "NV03_PFIFO_INTR_EN_0", 0, 0x01fd1111u, 0, NULL, pfifo_wr_intr }, 0, PF_G80 },
+	{ { R_RAMHT, "NV03_PFIFO_RAMHT", 0, 0x070301f0u, 0, NULL, NULL }, 0, PF_G80 },
 	{ { R_RAMFC, "NV03_PFIFO_RAMFC", 0, 0x01ff01feu, 0, NULL, NULL }, 0, PF_NV40 },
-	{ { R_RAMRO, "NV03_PFIFO_RAMRO", 0, 0x000101feu, 0, NULL, NULL }, 0, 0 },
-	{ { R_RAMFC_NV40, "NV40_PFIFO_RAMFC", 0, ALL, 0, NULL, NULL }, PF_NV40, 0 },
-	{ { R_RUNOUT_STATUS, "NV03_PFIFO_RUNOUT_STATUS", 0, 0, 0, rd_runout_status, NULL }, 0, 0 },
-	{ { R_RUNOUT_PUT, "NV03_PFIFO_RUNOUT_PUT", 0, 0x1ff8u, 0, NULL, NULL }, 0, 0 },
-	{ { R_RUNOUT_GET, "NV03_PFIFO_RUNOUT_GET", 0, 0x1ff8u, 0, NULL, NULL }, 0, 0 },
-	{ { R_CACHES, "NV03_PFIFO_CACHES", 0, 1, 0, rd_caches, wr_kick }, 0, 0 },
-	{ { R_MODE, "NV04_PFIFO_MODE", 0, ALL, 0, NULL, wr_mode }, 0, 0 },
-	{ { R_DMA, "NV04_PFIFO_DMA", 0, 0, 0, rd_dma_pending, NULL }, 0, 0 },
-	{ { R_SIZE, "NV04_PFIFO_SIZE", 0, ALL, 0, NULL, NULL }, 0, 0 },
+	{ { R_RAMRO, "NV03_PFIFO_RAMRO", 0, 0x000101feu, 0, NULL, NULL }, 0, PF_G80 },
+	{ { R_RAMFC_NV40, "NV40_PFIFO_RAMFC", 0, ALL, 0, NULL, NULL }, PF_NV40, PF_G80 },
+	{ { R_RUNOUT_STATUS, "NV03_PFIFO_RUNOUT_STATUS", 0, 0, 0, rd_runout_status, NULL }, 0, PF_G80 },
+	{ { R_RUNOUT_PUT, "NV03_PFIFO_RUNOUT_PUT", 0, 0x1ff8u, 0, NULL, NULL }, 0, PF_G80 },
+	{ { R_RUNOUT_GET, "NV03_PFIFO_RUNOUT_GET", 0, 0x1ff8u, 0, NULL, NULL }, 0, PF_G80 },
+	{ { R_CACHES, "NV03_PFIFO_CACHES", 0, 1, 0, rd_caches, pfifo_wr_kick }, 0, 0 },
+	{ { R_MODE, "NV04_PFIFO_MODE", 0, ALL, 0, NULL, wr_mode }, 0, PF_G80 },
+	{ { R_DMA, "NV04_PFIFO_DMA", 0, 0, 0, rd_dma_pending, NULL }, 0, PF_G80 },
+	{ { R_SIZE, "NV04_PFIFO_SIZE", 0, ALL, 0, NULL, NULL }, 0, PF_G80 },
 	/* UNVERIFIED reset of DMA_PUSH: ACCESS 1 (nouveau never sets it but
 	 * after a DMA_PUSHER error). */
 	/* CACHE0: the one-slot cache (seed 001). UNVERIFIED: storage only, no
 	 * CACHE0 pusher or puller. */
-	{ { R_CACHE0_PUSH0, "NV03_PFIFO_CACHE0_PUSH0", 0, 1, 0, NULL, NULL }, 0, 0 },
-	{ { R_CACHE0_PUSH1, "NV03_PFIFO_CACHE0_PUSH1", 0, 0x1ffu, 0, NULL, NULL }, 0, 0 },
-	{ { R_CACHE0_PUT, "NV03_PFIFO_CACHE0_PUT", 0, 0x4u, 0, NULL, NULL }, 0, 0 },
-	{ { R_CACHE0_STATUS, "NV03_PFIFO_CACHE0_STATUS", 0x10u, 0, 0, NULL, NULL }, 0, 0 },
-	{ { R_CACHE0_PULL0, "NV04_PFIFO_CACHE0_PULL0", 0, 1, 0, NULL, NULL }, 0, 0 },
-	{ { R_CACHE0_PULL1, "NV04_PFIFO_CACHE0_PULL1", 0, 0xfu, 0, NULL, NULL }, 0, 0 },
-	{ { R_CACHE0_HASH, "NV04_PFIFO_CACHE0_HASH", 0, ALL, 0, NULL, NULL }, 0, 0 },
-	{ { R_CACHE0_GET, "NV03_PFIFO_CACHE0_GET", 0, 0x4u, 0, NULL, NULL }, 0, 0 },
-	{ { R_CACHE0_ENGINE, "NV04_PFIFO_CACHE0_ENGINE", 0, ALL, 0, NULL, NULL }, 0, 0 },
-	{ { R_CACHE0_METHOD, "NV04_PFIFO_CACHE0_METHOD", 0, 0xfffcu, 0, NULL, NULL }, 0, 0 },
-	{ { R_CACHE0_DATA, "NV04_PFIFO_CACHE0_DATA", 0, ALL, 0, NULL, NULL }, 0, 0 },
-	{ { R_PUSH0, "NV03_PFIFO_CACHE1_PUSH0", 0, 1, 0, NULL, wr_kick }, 0, 0 },
+	{ { R_CACHE0_PUSH0, "NV03_PFIFO_CACHE0_PUSH0", 0, 1, 0, NULL, NULL }, 0, PF_G80 },
+	{ { R_CACHE0_PUSH1, "NV03_PFIFO_CACHE0_PUSH1", 0, 0x1ffu, 0, NULL, NULL }, 0, PF_G80 },
+	{ { R_CACHE0_PUT, "NV03_PFIFO_CACHE0_PUT", 0, 0x4u, 0, NULL, NULL }, 0, PF_G80 },
+	{ { R_CACHE0_STATUS, "NV03_PFIFO_CACHE0_STATUS", 0x10u, 0, 0, NULL, NULL }, 0, PF_G80 },
+	{ { R_CACHE0_PULL0, "NV04_PFIFO_CACHE0_PULL0", 0, 1, 0, NULL, NULL }, 0, PF_G80 },
+	{ { R_CACHE0_PULL1, "NV04_PFIFO_CACHE0_PULL1", 0, 0xfu, 0, NULL, NULL }, 0, PF_G80 },
+	{ { R_CACHE0_HASH, "NV04_PFIFO_CACHE0_HASH", 0, ALL, 0, NULL, NULL }, 0, PF_G80 },
+	{ { R_CACHE0_GET, "NV03_PFIFO_CACHE0_GET", 0, 0x4u, 0, NULL, NULL }, 0, PF_G80 },
+	{ { R_CACHE0_ENGINE, "NV04_PFIFO_CACHE0_ENGINE", 0, ALL, 0, NULL, NULL }, 0, PF_G80 },
+	{ { R_CACHE0_METHOD, "NV04_PFIFO_CACHE0_METHOD", 0, 0xfffcu, 0, NULL, NULL }, 0, PF_G80 },
+	{ { R_CACHE0_DATA, "NV04_PFIFO_CACHE0_DATA", 0, ALL, 0, NULL, NULL }, 0, PF_G80 },
+	{ { R_PUSH0, "NV03_PFIFO_CACHE1_PUSH0", 0, 1, 0, NULL, pfifo_wr_kick }, 0, 0 },
 	{ { R_PUSH1, "NV03_PFIFO_CACHE1_PUSH1", 0, ALL, 0, NULL, wr_push1 }, 0, 0 },
 	{ { R_PUT, "NV03_PFIFO_CACHE1_PUT", 0, ALL, 0, NULL, wr_ptr }, 0, 0 },
 	{ { R_STATUS, "NV03_PFIFO_CACHE1_STATUS", 0, 0, 0, rd_status, NULL }, 0, 0 },
 	{ { R_DMA_PUSH, "NV04_PFIFO_CACHE1_DMA_PUSH", DMA_PUSH_ACCESS, DMA_PUSH_ACCESS | DMA_PUSH_SUSPENDED, 0,
-	    rd_dma_push, wr_kick },
+	    rd_dma_push, pfifo_wr_kick },
 	  0,
 	  0 },
 	{ { R_DMA_FETCH, "NV04_PFIFO_CACHE1_DMA_FETCH", 0, ALL, 0, NULL, NULL }, 0, 0 },
-	{ { R_DMA_STATE, "NV04_PFIFO_CACHE1_DMA_STATE", 0, ALL, 0, NULL, wr_kick }, 0, 0 },
-	{ { R_DMA_INSTANCE, "NV04_PFIFO_CACHE1_DMA_INSTANCE", 0, 0xfffffu, 0, NULL, wr_kick }, 0, 0 },
-	{ { R_DMA_CTL, "NV04_PFIFO_CACHE1_DMA_CTL", 0, ALL, 0, NULL, NULL }, 0, 0 },
+	{ { R_DMA_STATE, "NV04_PFIFO_CACHE1_DMA_STATE", 0, ALL, 0, NULL, pfifo_wr_kick }, 0, 0 },
+	{ { R_DMA_INSTANCE, "NV04_PFIFO_CACHE1_DMA_INSTANCE", 0, 0xfffffu, 0, NULL, pfifo_wr_kick }, 0, 0 },
+	{ { R_DMA_CTL, "NV04_PFIFO_CACHE1_DMA_CTL", 0, ALL, 0, NULL, NULL }, 0, PF_G80 },
 	{ { R_DMA_LIMIT, "NV04_PFIFO_CACHE1_DMA_LIMIT", 0, ALL, 0, NULL, NULL }, 0, 0 },
-	{ { R_DMA_TLB_TAG, "NV04_PFIFO_CACHE1_DMA_TLB_TAG", 0, ALL, 0, NULL, NULL }, 0, 0 },
-	{ { R_DMA_TLB_PTE, "NV04_PFIFO_CACHE1_DMA_TLB_PTE", 0, ALL, 0, NULL, NULL }, 0, 0 },
-	{ { R_DMA_PUT, "NV04_PFIFO_CACHE1_DMA_PUT", 0, 0xfffffffcu, 0, NULL, wr_kick }, 0, 0 },
-	{ { R_DMA_GET, "NV04_PFIFO_CACHE1_DMA_GET", 0, 0xfffffffcu, 0, NULL, wr_kick }, 0, 0 },
+	{ { R_DMA_TLB_TAG, "NV04_PFIFO_CACHE1_DMA_TLB_TAG", 0, ALL, 0, NULL, NULL }, 0, PF_G80 },
+	{ { R_DMA_TLB_PTE, "NV04_PFIFO_CACHE1_DMA_TLB_PTE", 0, ALL, 0, NULL, NULL }, 0, PF_G80 },
+	{ { R_DMA_PUT, "NV04_PFIFO_CACHE1_DMA_PUT", 0, 0xfffffffcu, 0, NULL, pfifo_wr_kick }, 0, 0 },
+	{ { R_DMA_GET, "NV04_PFIFO_CACHE1_DMA_GET", 0, 0xfffffffcu, 0, NULL, pfifo_wr_kick }, 0, 0 },
 	{ { R_REF, "NV10_PFIFO_CACHE1_REF_CNT", 0, ALL, 0, NULL, NULL }, PF_NV10, 0 },
 	{ { R_SUBROUTINE, "NV10_PFIFO_CACHE1_DMA_SUBROUTINE", 0, 0xfffffffdu, 0, NULL, NULL }, PF_NV1A, 0 },
 	{ { R_PULL0, "NV04_PFIFO_CACHE1_PULL0", 0, PULL0_ACCESS, 0, rd_pull0, wr_pull0 }, 0, 0 },
-	{ { R_PULL1, "NV04_PFIFO_CACHE1_PULL1", 0, 0x3001fu, 0, NULL, wr_kick }, 0, 0 },
+	{ { R_PULL1, "NV04_PFIFO_CACHE1_PULL1", 0, 0x3001fu, 0, NULL, pfifo_wr_kick }, 0, PF_G80 },
 	{ { R_HASH, "NV04_PFIFO_CACHE1_HASH", 0, ALL, 0, NULL, NULL }, 0, 0 },
 	{ { R_ACQ_TIMEOUT, "NV10_PFIFO_CACHE1_ACQUIRE_TIMEOUT", 0, 0x7fffffffu, 0, NULL, NULL }, PF_NV1A, 0 },
 	{ { R_ACQ_TIMESTAMP, "NV10_PFIFO_CACHE1_ACQUIRE_TIMESTAMP", 0, ALL, 0, NULL, NULL }, PF_NV1A, 0 },
 	{ { R_ACQ_VALUE, "NV10_PFIFO_CACHE1_ACQUIRE_VALUE", 0, ALL, 0, NULL, NULL }, PF_NV1A, 0 },
-	{ { R_SEMAPHORE, "NV10_PFIFO_CACHE1_SEMAPHORE", 0, 0xfffffffdu, 0, NULL, wr_kick }, PF_NV1A, 0 },
+	{ { R_SEMAPHORE, "NV10_PFIFO_CACHE1_SEMAPHORE", 0, 0xfffffffdu, 0, NULL, pfifo_wr_kick }, PF_NV1A, PF_G80 },
 	{ { R_GET, "NV03_PFIFO_CACHE1_GET", 0, ALL, 0, NULL, wr_ptr }, 0, 0 },
 	{ { R_ENGINE, "NV04_PFIFO_CACHE1_ENGINE", 0, ALL, 0, NULL, NULL }, 0, 0 },
 	{ { R_DCOUNT, "NV04_PFIFO_CACHE1_DMA_DCOUNT", 0, ALL, 0, NULL, NULL }, PF_NV5, 0 },
 	{ { R_GET_JMP_SHD, "NV04_PFIFO_CACHE1_DMA_GET_JMP_SHADOW", 0, ALL, 0, NULL, NULL }, PF_NV5, 0 },
 	{ { R_RSVD_SHD, "NV04_PFIFO_CACHE1_DMA_RSVD_SHADOW", 0, ALL, 0, NULL, NULL }, PF_NV5, 0 },
 	{ { R_DATA_SHD, "NV04_PFIFO_CACHE1_DMA_DATA_SHADOW", 0, ALL, 0, NULL, NULL }, PF_NV5, 0 },
-	{ { R_GRCTX_INST, "NV40_PFIFO_GRCTX_INSTANCE", 0, ALL, 0, NULL, NULL }, PF_NV40, 0 },
+	{ { R_GRCTX_INST, "NV40_PFIFO_GRCTX_INSTANCE", 0, ALL, 0, NULL, NULL }, PF_NV40, PF_G80 },
 	{ { R_UNK32E4, "NV40_PFIFO_UNK32E4", 0, ALL, 0, NULL, NULL }, PF_NV40, 0 },
-	{ { R_UNK32E8, "NV40_PFIFO_UNK32E8", 0, ALL, 0, NULL, NULL }, PF_NV40, 0 },
-	{ { R_UNK3300, "NV40_PFIFO_UNK3300", 0, ALL, 0, NULL, NULL }, PF_NV40, 0 },
-	{ { R_UNK330C, "NV40_PFIFO_UNK330C", 0, ALL, 0, NULL, NULL }, PF_NV40, 0 },
+	{ { R_UNK32E8, "NV40_PFIFO_UNK32E8", 0, ALL, 0, NULL, NULL }, PF_NV40, PF_G80 },
+	{ { R_UNK3300, "NV40_PFIFO_UNK3300", 0, ALL, 0, NULL, NULL }, PF_NV40, PF_G80 },
+	{ { R_UNK330C, "NV40_PFIFO_UNK330C", 0, ALL, 0, NULL, NULL }, PF_NV40, PF_G80 },
 };
+
+static int reg_cmp(const void *a, const void *b)
+{
+	uint32_t x = ((const struct reg_desc *)a)->offset, y = ((const struct reg_desc *)b)->offset;
+	return x < y ? -1 : x > y;
+}
 
 static nvm_status build_regs(struct pfifo *f)
 {
-	size_t n = sizeof(reg_defs) / sizeof(reg_defs[0]);
+	size_t n0 = sizeof(reg_defs) / sizeof(reg_defs[0]), n = n0 + pfifo_g80_nregs;
 	f->regs = calloc(n, sizeof(*f->regs));
 	if (!f->regs)
 		return NVM_ERR_NOMEM;
 	for (size_t i = 0; i < n; i++) {
-		const struct reg_def *d = &reg_defs[i];
+		const struct reg_def *d = i < n0 ? &reg_defs[i] : &pfifo_g80_regs[i - n0];
 		if ((f->chip->feat & d->need) != d->need || (f->chip->feat & d->gone))
 			continue;
 		struct reg_desc r = d->d;
-		if (r.offset == R_MODE)
+		if (r.offset == R_MODE && !pf_has(f, PF_G80))
 			r.wmask = (uint32_t)(((uint64_t)1 << f->chip->nchan) - 1);
 		if (r.offset == R_PUT || r.offset == R_GET)
 			r.wmask = f->cache_mask << 2;
 		f->regs[f->nregs++] = r;
 	}
+	qsort(f->regs, f->nregs, sizeof(*f->regs), reg_cmp); /* the bus wants them sorted */
 	return NVM_OK;
 }
 
@@ -805,6 +864,25 @@ static bool user_rd(void *ctx, uint32_t addr, uint32_t *val)
 static bool user_wr(void *ctx, uint32_t addr, uint32_t val)
 {
 	pusher_user_write(ctx, addr, val, false);
+	return true;
+}
+
+/* G80: only channel 0 has the PIO area at 0x800000 (dma-pusher.rst
+ * "Channel control area", rnndb USER_PIO length 1). */
+static uint32_t user_channels(const struct pfifo *f)
+{
+	return pf_has(f, PF_G80) ? 1 : f->chip->nchan;
+}
+
+static bool user_g80_rd(void *ctx, uint32_t addr, uint32_t *val)
+{
+	*val = g80_user_read(ctx, addr);
+	return true;
+}
+
+static bool user_g80_wr(void *ctx, uint32_t addr, uint32_t val)
+{
+	g80_user_write(ctx, addr, val);
 	return true;
 }
 
@@ -876,14 +954,16 @@ static nvm_status pfifo_create(nvm_gpu *gpu, const void *data, void **state)
 		                                       .ctx = f,
 		                                       .win_read = pfifo_win_rd,
 		                                       .win_write = pfifo_win_wr });
-	if (!st && pf_has(f, PF_NV40))
+	if (!st && pf_has(f, PF_NV40) && !pf_has(f, PF_G80))
 		st = bus_add(gpu, &(struct reg_block){ .name = "pfifo",
 		                                       .base = PFIFO_CACHE1_NV40,
 		                                       .size = chip->cache_entries * 8,
 		                                       .ctx = f,
 		                                       .win_read = cache40_rd,
 		                                       .win_write = cache40_wr });
-	if (!st)
+	/* G80: instance memory is not reversed RAMIN; the BAR0 PRAMIN window
+	 * (0x1700) belongs to the VM (src/mmu/). */
+	if (!st && !pf_has(f, PF_G80))
 		st = bus_add(gpu, &(struct reg_block){ .name = "pramin",
 		                                       .base = PFIFO_PRAMIN,
 		                                       .size = PFIFO_PRAMIN_SIZE,
@@ -893,11 +973,18 @@ static nvm_status pfifo_create(nvm_gpu *gpu, const void *data, void **state)
 	if (!st)
 		st = bus_add(gpu, &(struct reg_block){ .name = "pfifo_user",
 		                                       .base = PFIFO_USER,
-		                                       .size = chip->nchan * 0x10000u,
+		                                       .size = user_channels(f) * 0x10000u,
 		                                       .ctx = f,
 		                                       .win_read = user_rd,
 		                                       .win_write = user_wr });
-	if (!st && pf_has(f, PF_NV40))
+	if (!st && pf_has(f, PF_G80))
+		st = bus_add(gpu, &(struct reg_block){ .name = "pfifo_user",
+		                                       .base = PFIFO_USER_G80,
+		                                       .size = chip->nchan * 0x2000u,
+		                                       .ctx = f,
+		                                       .win_read = user_g80_rd,
+		                                       .win_write = user_g80_wr });
+	if (!st && pf_has(f, PF_NV40) && !pf_has(f, PF_G80))
 		st = bus_add(gpu, &(struct reg_block){ .name = "pfifo_user",
 		                                       .base = PFIFO_USER_NEW,
 		                                       .size = chip->nchan * 0x1000u,
@@ -933,6 +1020,21 @@ static nvm_status pfifo_create(nvm_gpu *gpu, const void *data, void **state)
 	f->r_jmp_shd = reg_slot(f, R_GET_JMP_SHD);
 	f->r_rsvd_shd = reg_slot(f, R_RSVD_SHD);
 	f->r_data_shd = reg_slot(f, R_DATA_SHD);
+	f->r_freeze = &f->absent;
+	if (pf_has(f, PF_G80)) {
+		f->r_mode = &f->absent; /* 0x2504 is FREEZE */
+		f->r_freeze = reg_slot(f, R_G80_FREEZE);
+		f->r_ib_put = reg_slot(f, R_G80_IB_PUT);
+		f->r_ib_get = reg_slot(f, R_G80_IB_GET);
+		f->r_method_count = reg_slot(f, R_G80_METHOD_COUNT);
+		f->r_mget = reg_slot(f, R_G80_MGET);
+		f->r_mget_hi = reg_slot(f, R_G80_MGET_HIGH);
+		f->r_put_hi = reg_slot(f, R_G80_PUT_HIGH);
+		f->r_get_hi = reg_slot(f, R_G80_GET_HIGH);
+		f->r_sem_hi = reg_slot(f, R_G84_SEM_ADDR_HIGH);
+		f->r_sem_lo = reg_slot(f, R_G84_SEM_ADDR_LOW);
+		f->r_sem_seq = reg_slot(f, R_G84_SEM_SEQUENCE);
+	}
 	return NVM_OK;
 }
 
@@ -987,7 +1089,7 @@ nvm_status nvm_pfifo_user_write(nvm_gpu *gpu, uint32_t addr, uint32_t val, unsig
 		return NVM_ERR_ARG;
 	if (!f)
 		return NVM_ERR_NOENT;
-	if (addr < PFIFO_USER || addr - PFIFO_USER >= f->chip->nchan * 0x10000u)
+	if (addr < PFIFO_USER || addr - PFIFO_USER >= user_channels(f) * 0x10000u)
 		return NVM_ERR_RANGE;
 	if (hold_check(gpu, NVM_HOLD_MMIO, "MMIO", addr))
 		return NVM_ERR_BLOCKED;

@@ -83,6 +83,35 @@
 #define R_UNK3300       0x3300u
 #define R_UNK330C       0x330cu
 
+/* G80 (rnndb fifo/g80_pfifo.xml) */
+#define R_G80_DEBUG_2       0x2088u /* UNK88 before G80; goes to RAMFC */
+#define R_G80_FREEZE        0x2504u /* ENABLE 0, FROZEN 4 (seed 001 "NV50 & NVC0") */
+#define R_G80_CHAN_TABLE    0x2600u /* 128 entries */
+#define R_G80_UNK0E4        0x32e4u
+#define R_G80_PLAYLIST_LEN  0x32ecu
+#define R_G80_PLAYLIST      0x32f4u
+#define R_G80_KICK_CHANNEL  0x32fcu
+#define R_G80_FIFO_ENDIAN   0x3314u
+#define R_G80_PUT_HIGH      0x3320u
+#define R_G80_GET_HIGH      0x3328u
+#define R_G80_IB_PUT        0x3330u
+#define R_G80_IB_GET        0x3334u
+#define R_G80_IB_ADDRESS    0x3340u
+#define R_G80_IB_CONFIG     0x3344u
+#define R_G80_METHOD_COUNT  0x3364u
+#define R_G80_MGET          0x3368u
+#define R_G80_MGET_HIGH     0x336cu
+#define R_G80_GET_HIGH_RS   0x3370u
+#define R_G80_PUT_HIGH_RS   0x3374u
+#define R_G80_PUT_HIGH_WS   0x3378u
+#define R_G80_MGET_HIGH_RS  0x337cu
+#define R_G84_SEM_ADDR_HIGH 0x3400u
+#define R_G84_SEM_ADDR_LOW  0x3404u
+#define R_G84_SEM_SEQUENCE  0x3408u
+#define R_G84_CACHE_INST    0x340cu
+#define R_G84_CHAN_INST     0x3410u
+#define PFIFO_USER_G80      0xc00000u /* G80 DMA USER: 0x2000 per channel */
+
 #define PFIFO_CACHE1_NV04 0x3800u  /* NV04_PFIFO_CACHE1_METHOD(0) */
 #define PFIFO_CACHE1_NV40 0x90000u /* NV40_PFIFO_CACHE1_METHOD(0) */
 #define PFIFO_PRAMIN      0x700000u
@@ -98,6 +127,8 @@
 #define INTR_DMA_PTE         (1u << 16)
 #define INTR_SEMAPHORE       (1u << 20)
 #define INTR_ACQUIRE_TIMEOUT (1u << 24)
+#define INTR_G80_PIO_ERROR   (1u << 8)  /* G80 (rnndb INTR) */
+#define INTR_G84_NOTIFY      (1u << 30) /* G84+ NOTIFY_INTR */
 
 /* CACHE1 PULL0 */
 #define PULL0_ACCESS          (1u << 0)
@@ -126,6 +157,13 @@ enum dma_err {
 
 /* PULL0 SEMAPHORE_ERROR 23:20, NV1A:G80 subtypes (puller.rst "Semaphores") */
 enum sem_err { SEM_ERR_INVALID_OPERAND = 1, SEM_ERR_INVALID_STATE = 2 };
+/* G80:GF100 subtypes (puller.rst "Semaphores") */
+enum g80_sem_err {
+	G80_SEM_ADDRESS_UNALIGNED = 1,
+	G80_SEM_INVALID_STATE = 2,
+	G80_SEM_ADDRESS_TOO_LARGE = 3,
+	G80_SEM_MEM_FAULT = 4,
+};
 
 /* RAMRO entry REASON 31:28. UNVERIFIED: names from NVIDIA's resman
  * (NV_RAMRO_REASON_*), codes and layout are the model's (docs/pfifo.md). */
@@ -148,6 +186,8 @@ enum {
 	PF_NV5 = 1u << 1,  /* VRAM pushbuffers; DCOUNT and the GET_JMP / RSVD / DATA shadows */
 	PF_NV1A = 1u << 2, /* subroutines, old-style semaphores, big-endian fetch, RAMFC LARGE */
 	PF_NV40 = 1u << 3, /* SLI conditional, YIELD, DMA_CGET and the 0xc00000 USER area, CACHE1 at 0x90000 */
+	PF_G80 = 1u << 4,  /* G80 PFIFO (g80.c, ib.c): channel table, RAMFC in memory, IB mode, the VM */
+	PF_G84 = 1u << 5,  /* G84+: new-style semaphores, NOTIFY_INTR, RAMFC and CACHE outside the channel */
 };
 
 /* RAMFC fields: nvm_ramfc_field (nvmodel/pfifo.h). */
@@ -178,7 +218,14 @@ struct pfifo_chip {
 	struct ramht_fmt ramht;
 };
 
+/* A register and the feature bits it needs; `gone` bits drop it. */
+struct reg_def {
+	struct reg_desc d;
+	unsigned need, gone;
+};
+
 extern const struct pfifo_chip pfifo_nv04, pfifo_nv10, pfifo_nv11, pfifo_nv17, pfifo_nv40, pfifo_nv41;
+extern const struct pfifo_chip pfifo_g80, pfifo_g84, pfifo_g92, pfifo_gt215;
 const struct pfifo_chip *pfifo_chip_find(const char *name);
 
 /* ---------------------------------------------------------------- timing */
@@ -223,10 +270,17 @@ struct pfifo {
 	bool acq_watch;     /* a memory watch on the acquire semaphore is armed */
 	nvm_aperture acq_ap;
 	uint64_t acq_addr;
-	bool acq_fence;             /* the pusher submitted SEMAPHORE_ACQUIRE: it waits for CACHE1 to drain */
-	uint32_t acq_blocked;       /* channels switched out while waiting on an acquire (watched) */
-	uint32_t acq_wake;          /* of those, the ones whose semaphore was written since */
-	nvm_aperture acq_ch_ap[32]; /* where each blocked channel's watch is */
+	bool acq_fence;              /* the pusher submitted SEMAPHORE_ACQUIRE: it waits for CACHE1 to drain */
+	uint32_t acq_blocked[4];     /* channels switched out while waiting on an acquire (watched) */
+	uint32_t acq_wake[4];        /* of those, the ones whose semaphore was written since */
+	nvm_aperture acq_ch_ap[128]; /* where each blocked channel's watch is */
+	uint64_t acq_ch_addr[128];   /* and its address */
+	/* G80 (g80.c) */
+	uint32_t playlist[128]; /* the channels of the last PLAYLIST_LEN write */
+	uint32_t nplaylist;
+	uint32_t chan_table[128]; /* CHAN_TABLE(i) */
+	uint32_t *r_freeze, *r_ib_put, *r_ib_get, *r_method_count, *r_mget, *r_mget_hi;
+	uint32_t *r_put_hi, *r_get_hi, *r_sem_hi, *r_sem_lo, *r_sem_seq;
 	/* the DMA pusher's per-burst state */
 	pb_decoder dec;
 	struct pbobj pb;
@@ -250,8 +304,27 @@ static inline bool pf_has(const struct pfifo *f, unsigned feat)
 	return (f->chip->feat & feat) == feat;
 }
 
+static inline bool bit_get(const uint32_t *b, uint32_t i)
+{
+	return (b[i >> 5] >> (i & 31)) & 1;
+}
+
+static inline void bit_put(uint32_t *b, uint32_t i, bool v)
+{
+	b[i >> 5] = (b[i >> 5] & ~(1u << (i & 31))) | (uint32_t)v << (i & 31);
+}
+
 /* pfifo.c */
 void pfifo_kick(struct pfifo *f);
+void pfifo_wr_intr(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written);
+void pfifo_wr_kick(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written);
+/* Is channel chid in DMA mode (NV04..NV4x: its MODE bit; G80: every
+ * channel but 0, rnndb PUSH1 MODE)? */
+bool pfifo_chan_dma(const struct pfifo *f, uint32_t chid);
+/* Word off of channel chid's RAMFC entry (RAMIN before G80, the memory the
+ * channel table points at on G80). */
+bool pfifo_ramfc_rd(struct pfifo *f, uint32_t chid, uint32_t off, uint32_t *w);
+bool pfifo_ramfc_wr(struct pfifo *f, uint32_t chid, uint32_t off, uint32_t w);
 void pfifo_update_intr(struct pfifo *f);
 void pfifo_raise(struct pfifo *f, uint32_t bits);
 uint32_t pfifo_chid(const struct pfifo *f);
@@ -269,10 +342,15 @@ void pfifo_chan_reg_set(struct pfifo *f, uint32_t chid, uint32_t reg, uint32_t v
 bool pfifo_switch_to(struct pfifo *f, uint32_t chid);
 
 /* pusher.c */
+void pusher_dma_error(struct pfifo *f, unsigned code, uint64_t get, const char *why);
+void pusher_dec_load(struct pfifo *f, bool ib);
+void pusher_dec_store(struct pfifo *f);
+uint32_t pusher_direct_words(const struct pfifo *f, uint32_t n);
 void pusher_pio_store(struct pfifo *f, uint32_t addr, uint32_t val, unsigned size);
 uint32_t pusher_user_read(struct pfifo *f, uint32_t addr, bool new_area);
 void pusher_user_write(struct pfifo *f, uint32_t addr, uint32_t val, bool new_area);
 bool pusher_dma_ready(struct pfifo *f);
+bool pusher_acquire_holds(struct pfifo *f);
 /* Runs the DMA pusher until the pushbuffer is empty, CACHE1 is full, an
  * error, or `max` words; returns the words read (adds their cost to *t). */
 uint32_t pusher_dma_run(struct pfifo *f, uint32_t max, uint64_t *t);
@@ -294,5 +372,40 @@ void puller_acq_switch_out(struct pfifo *f, uint32_t chid);
 void puller_acq_switch_in(struct pfifo *f, uint32_t chid);
 void puller_acq_wakeups(struct pfifo *f);
 void puller_fini(struct pfifo *f);
+bool puller_acquire_done(const struct pfifo *f, uint32_t v);
+void puller_sem_error(struct pfifo *f, unsigned subtype, uint32_t a, uint32_t d, const char *why);
+
+/* g80.c: the G80 channel table, RAMFC and CACHE in memory, the playlist,
+ * FREEZE, the USER areas, RAMHT in the channel, the VM accesses, and the
+ * puller's G80/G84 semaphore methods. */
+extern const struct reg_def pfifo_g80_regs[];
+extern const size_t pfifo_g80_nregs;
+bool g80_lin_rd32(struct pfifo *f, unsigned target, uint64_t addr, uint32_t *w);
+bool g80_lin_wr32(struct pfifo *f, unsigned target, uint64_t addr, uint32_t w);
+bool g80_ramfc_rd(struct pfifo *f, uint32_t chid, uint32_t off, uint32_t *w);
+bool g80_ramfc_wr(struct pfifo *f, uint32_t chid, uint32_t off, uint32_t w);
+uint32_t g80_chan_desc(struct pfifo *f, uint32_t chid);
+bool g80_obj_rd32(struct pfifo *f, uint32_t inst, uint32_t *w); /* a word of CACHE1's channel structure */
+void g80_cache_save(struct pfifo *f, uint32_t chid);
+void g80_cache_load(struct pfifo *f, uint32_t chid);
+int g80_next_channel(struct pfifo *f);
+bool g80_frozen(struct pfifo *f);
+uint32_t g80_user_read(struct pfifo *f, uint32_t addr);
+void g80_user_write(struct pfifo *f, uint32_t addr, uint32_t val);
+bool g80_ramht_lookup(struct pfifo *f, uint32_t handle, uint32_t *inst, unsigned *engine);
+bool g80_big_endian(struct pfifo *f);
+/* VM clients of PFIFO (seed 002 "DMA slots", engine/client/slot). */
+enum g80_slot { G80_PB_READ, G80_SEM_WRITE, G80_SEM_READ, G80_SEM_BG_READ };
+/* Translates offset off of DMA object sel of CACHE1's channel through the
+ * VM (include/nvmodel/g80vm.h). False on a VM fault (recorded by the VM). */
+bool g80_xlat(struct pfifo *f, uint32_t sel, uint64_t off, enum g80_slot slot, nvm_aperture *ap, uint64_t *lin);
+/* The puller's G80/G84 methods 0x10-0x24 and 0x60-0x6c: returns 1 (done),
+ * 0 (stalled on an error) or -1 (not one of them). */
+int g80_puller_method(struct pfifo *f, uint32_t a, uint32_t m, uint32_t d, uint64_t *t, uint32_t inst);
+bool g80_sem_where(struct pfifo *f, enum g80_slot slot, nvm_aperture *ap, uint64_t *addr);
+
+/* ib.c: the G80 DMA pusher (NV4-style DMA mode and IB mode). */
+bool g80_pusher_ready(struct pfifo *f);
+uint32_t g80_pusher_run(struct pfifo *f, uint32_t max, uint64_t *t);
 
 #endif

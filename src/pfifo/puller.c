@@ -7,6 +7,8 @@
  * subchannel: the recording PGRAPH, or the SOFTWARE engine, whose every
  * method raises CACHE_ERROR for the driver.
  */
+#include <string.h>
+
 #include "pfifo_internal.h"
 
 /* ---------------------------------------------------------------- RAMHT */
@@ -76,6 +78,8 @@ nvm_status nvm_pfifo_ramht_context(const char *chip, uint32_t instance, unsigned
  * order is nouveau's insertion order). */
 bool ramht_lookup(struct pfifo *f, uint32_t chid, uint32_t handle, uint32_t *inst, unsigned *engine)
 {
+	if (pf_has(f, PF_G80))
+		return g80_ramht_lookup(f, handle, inst, engine);
 	uint32_t reg = bus_get(f->gpu, R_RAMHT);
 	uint32_t base = (reg & 0x1f0u) << 8;
 	unsigned bits = 9 + FIELD_GET(reg, 17, 16);
@@ -102,7 +106,7 @@ bool ramht_lookup(struct pfifo *f, uint32_t chid, uint32_t handle, uint32_t *ins
  * NV40: 23:0 / 24), which the driver reads for software methods. */
 static void set_hash(struct pfifo *f, uint32_t inst, bool valid)
 {
-	unsigned vb = pf_has(f, PF_NV40) ? 24 : 16;
+	unsigned vb = pf_has(f, PF_NV40) && !pf_has(f, PF_G80) ? 24 : 16;
 	*f->r_hash = ((inst >> 4) & ((1u << vb) - 1)) | (valid ? 1u << vb : 0);
 }
 
@@ -118,13 +122,18 @@ static void cache_error(struct pfifo *f, uint32_t pull0_bits, uint32_t a, uint32
 	pfifo_raise(f, INTR_CACHE_ERROR);
 }
 
-static void sem_error(struct pfifo *f, unsigned subtype, uint32_t a, uint32_t d, const char *why)
+static const char *const sem_err_names[] = { "NONE", "INVALID_OPERAND", "INVALID_STATE", "?" };
+static const char *const g80_sem_err_names[] = { "NONE", "ADDRESS_UNALIGNED", "INVALID_STATE", "ADDRESS_TOO_LARGE",
+	                                         "MEM_FAULT" };
+
+void puller_sem_error(struct pfifo *f, unsigned subtype, uint32_t a, uint32_t d, const char *why)
 {
 	*f->r_pull0 = FIELD_SET(*f->r_pull0, 23, 20, subtype);
 	f->stats.semaphore_errors++;
+	const char *name =
+	        pf_has(f, PF_G80) ? (subtype < 5 ? g80_sem_err_names[subtype] : "?") : sem_err_names[subtype & 3];
 	emit(f->gpu, NVM_EV_GUEST_ERROR, "pfifo", "semaphore", a & 0x1ffc, subtype,
-	     "channel %u method 0x%04x data 0x%08x: SEMAPHORE %s: %s", pfifo_chid(f), a & 0x1ffc, d,
-	     subtype == SEM_ERR_INVALID_OPERAND ? "INVALID_OPERAND" : "INVALID_STATE", why);
+	     "channel %u method 0x%04x data 0x%08x: SEMAPHORE %s: %s", pfifo_chid(f), a & 0x1ffc, d, name, why);
 	pfifo_raise(f, INTR_SEMAPHORE);
 }
 
@@ -215,6 +224,8 @@ static void other_engine(struct pfifo *f, unsigned eng, uint32_t a, uint32_t d)
  * PULL1 SEMAPHORE_TARGET 17:16 (0 VRAM, 2 PCI, 3 AGP). */
 static bool sem_where(struct pfifo *f, nvm_aperture *ap, uint64_t *addr)
 {
+	if (pf_has(f, PF_G80))
+		return g80_sem_where(f, G80_SEM_READ, ap, addr);
 	unsigned tgt = FIELD_GET(*f->r_pull1, 17, 16);
 	if (tgt == 1)
 		return false;
@@ -225,8 +236,10 @@ static bool sem_where(struct pfifo *f, nvm_aperture *ap, uint64_t *addr)
 
 /* Semaphore words use the channel's big_endian flag (DMA_FETCH ENDIAN 31,
  * NV1A+) like pushbuffer reads (puller.rst "Semaphores"). */
-static bool big_endian(const struct pfifo *f)
+static bool big_endian(struct pfifo *f)
 {
+	if (pf_has(f, PF_G80))
+		return g80_big_endian(f);
 	return pf_has(f, PF_NV1A) && FIELD_GET(*f->r_dma_fetch, 31, 31);
 }
 
@@ -278,7 +291,7 @@ void puller_unwatch(struct pfifo *f)
 static void acq_wake_chan(void *ctx, uint64_t arg)
 {
 	struct pfifo *f = ctx;
-	f->acq_wake |= 1u << (arg - 1);
+	bit_put(f->acq_wake, (uint32_t)(arg - 1), true);
 	pfifo_kick(f);
 }
 
@@ -287,37 +300,47 @@ void puller_acq_switch_out(struct pfifo *f, uint32_t chid)
 	puller_unwatch(f);
 	nvm_aperture ap;
 	uint64_t addr;
-	if (chid >= 32 || !(*f->r_pull1 & PULL1_ACQUIRE_ACTIVE) || !sem_where(f, &ap, &addr))
+	if (chid >= f->chip->nchan || !(*f->r_pull1 & PULL1_ACQUIRE_ACTIVE) || !sem_where(f, &ap, &addr))
 		return;
 	if (!mem_watch_add(&f->gpu->mem[ap], addr, 4, acq_wake_chan, f, chid + 1)) {
-		f->acq_blocked |= 1u << chid;
+		bit_put(f->acq_blocked, chid, true);
 		f->acq_ch_ap[chid] = ap;
+		f->acq_ch_addr[chid] = addr;
 	}
 }
 
 void puller_acq_switch_in(struct pfifo *f, uint32_t chid)
 {
-	if (chid >= 32 || !(f->acq_blocked & (1u << chid)))
+	if (chid >= f->chip->nchan || !bit_get(f->acq_blocked, chid))
 		return;
 	mem_watch_del(&f->gpu->mem[f->acq_ch_ap[chid]], acq_wake_chan, f, chid + 1);
-	f->acq_blocked &= ~(1u << chid);
-	f->acq_wake &= ~(1u << chid);
+	bit_put(f->acq_blocked, chid, false);
+	bit_put(f->acq_wake, chid, false);
 }
 
 void puller_acq_wakeups(struct pfifo *f)
 {
-	uint32_t w = f->acq_wake & f->acq_blocked;
-	for (uint32_t c = 0; w; c++, w >>= 1)
-		if (w & 1)
+	for (uint32_t c = 0; c < f->chip->nchan; c++)
+		if (bit_get(f->acq_wake, c) && bit_get(f->acq_blocked, c))
 			puller_acq_switch_in(f, c);
-	f->acq_wake = 0;
+	memset(f->acq_wake, 0, sizeof(f->acq_wake));
 }
 
 void puller_fini(struct pfifo *f)
 {
 	puller_unwatch(f);
-	for (uint32_t c = 0; c < 32; c++)
+	for (uint32_t c = 0; c < f->chip->nchan; c++)
 		puller_acq_switch_in(f, c);
+}
+
+/* Whether semaphore value v ends the pending acquire: equal to
+ * ACQUIRE_VALUE, or on G84+ with PULL1 ACQUIRE_MODE (7) GEQUAL, greater
+ * or equal in wrapping 32-bit arithmetic (puller.rst "Semaphores"). */
+bool puller_acquire_done(const struct pfifo *f, uint32_t v)
+{
+	if (pf_has(f, PF_G84) && FIELD_GET(*f->r_pull1, 7, 7))
+		return (int32_t)(v - *f->r_acq_value) >= 0;
+	return v == *f->r_acq_value;
 }
 
 /* A pending acquire: done when the semaphore holds ACQUIRE_VALUE; until
@@ -330,7 +353,7 @@ static bool acquire_pending(struct pfifo *f)
 		return false;
 	}
 	uint32_t v;
-	if (sem_read(f, &v) && v == *f->r_acq_value) {
+	if (sem_read(f, &v) && puller_acquire_done(f, v)) {
 		*f->r_pull1 &= ~PULL1_ACQUIRE_ACTIVE;
 		puller_unwatch(f);
 		emit(f->gpu, NVM_EV_TRACE, "pfifo", "acquire_done", pfifo_chid(f), v,
@@ -353,7 +376,7 @@ static bool dma_semaphore(struct pfifo *f, uint32_t a, uint32_t inst, uint32_t d
 {
 	uint32_t w0, w2;
 	if (!pfifo_ramin_rd32(f, inst, &w0) || !pfifo_ramin_rd32(f, inst + 8, &w2)) {
-		sem_error(f, SEM_ERR_INVALID_OPERAND, a, d, "the object is outside instance memory");
+		puller_sem_error(f, SEM_ERR_INVALID_OPERAND, a, d, "the object is outside instance memory");
 		return false;
 	}
 	const char *why = NULL;
@@ -364,7 +387,7 @@ static bool dma_semaphore(struct pfifo *f, uint32_t a, uint32_t inst, uint32_t d
 	else if (!FIELD_GET(w0, 12, 12))
 		why = "the DMA object has no page table";
 	if (why) {
-		sem_error(f, SEM_ERR_INVALID_OPERAND, a, d, why);
+		puller_sem_error(f, SEM_ERR_INVALID_OPERAND, a, d, why);
 		return false;
 	}
 	/* The first page's frame; OFFSET is kept (UNVERIFIED: ADJUST unused). */
@@ -408,7 +431,10 @@ static int pull_one(struct pfifo *f, uint32_t a, uint32_t d, uint64_t *t)
 			return PULL_DONE;
 		}
 		uint32_t w0 = 0;
-		pfifo_ramin_rd32(f, inst, &w0);
+		if (pf_has(f, PF_G80))
+			g80_obj_rd32(f, inst, &w0);
+		else
+			pfifo_ramin_rd32(f, inst, &w0);
 		uint32_t cls = w0 & f->chip->class_mask;
 		*cls_slot(f, chid, subch) = cls;
 		emit(f->gpu, NVM_EV_TRACE, "pfifo", "bind", subch, cls,
@@ -432,6 +458,11 @@ static int pull_one(struct pfifo *f, uint32_t a, uint32_t d, uint64_t *t)
 	}
 	/* The puller's own methods (puller.rst "Puller builtin methods"). */
 	*t += PFIFO_NS_PULL;
+	if (pf_has(f, PF_G80)) {
+		int r = g80_puller_method(f, a, m, d, t, inst);
+		if (r >= 0)
+			return r ? PULL_DONE : PULL_STALL;
+	}
 	switch (pusher_knows_method(f, m) ? m : 0xffffu) {
 	case 0x50: /* REF_CNT: waits for the engine to finish the channel's methods */
 		if (*t < f->pgraph->busy_until)
@@ -442,7 +473,8 @@ static int pull_one(struct pfifo *f, uint32_t a, uint32_t d, uint64_t *t)
 	case 0x60: /* DMA_SEMAPHORE */ return dma_semaphore(f, a, inst, d) ? PULL_DONE : PULL_STALL;
 	case 0x64: /* SEMAPHORE_OFFSET: divisible by 4 and within 12 bits */
 		if (d & ~0xffcu) {
-			sem_error(f, SEM_ERR_INVALID_OPERAND, a, d, "the offset is not a multiple of 4 below 0x1000");
+			puller_sem_error(f, SEM_ERR_INVALID_OPERAND, a, d,
+			                 "the offset is not a multiple of 4 below 0x1000");
 			return PULL_STALL;
 		}
 		*f->r_sem = FIELD_SET(*f->r_sem, 11, 2, d >> 2);
@@ -450,7 +482,7 @@ static int pull_one(struct pfifo *f, uint32_t a, uint32_t d, uint64_t *t)
 	case 0x68: { /* SEMAPHORE_ACQUIRE */
 		uint32_t v;
 		if (!(*f->r_sem & 1)) {
-			sem_error(f, SEM_ERR_INVALID_STATE, a, d, "no DMA_SEMAPHORE bound");
+			puller_sem_error(f, SEM_ERR_INVALID_STATE, a, d, "no DMA_SEMAPHORE bound");
 			return PULL_STALL;
 		}
 		if (sem_read(f, &v) && v == d)
@@ -465,7 +497,7 @@ static int pull_one(struct pfifo *f, uint32_t a, uint32_t d, uint64_t *t)
 	}
 	case 0x6c: /* SEMAPHORE_RELEASE. UNVERIFIED: waits for the engine like REF_CNT. */
 		if (!(*f->r_sem & 1)) {
-			sem_error(f, SEM_ERR_INVALID_STATE, a, d, "no DMA_SEMAPHORE bound");
+			puller_sem_error(f, SEM_ERR_INVALID_STATE, a, d, "no DMA_SEMAPHORE bound");
 			return PULL_STALL;
 		}
 		if (*t < f->pgraph->busy_until)

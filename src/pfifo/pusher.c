@@ -19,6 +19,12 @@ bool pusher_knows_method(const struct pfifo *f, uint32_t m)
 	if (m == 0 || m >= 0x100)
 		return true;
 	switch (m) {
+	case 0x10:                            /* SEMAPHORE_ADDRESS_HIGH */
+	case 0x14:                            /* SEMAPHORE_ADDRESS_LOW */
+	case 0x18:                            /* SEMAPHORE_SEQUENCE */
+	case 0x1c:                            /* SEMAPHORE_TRIGGER */
+	case 0x20:                            /* NOTIFY_INTR */
+	case 0x24: return pf_has(f, PF_G84);  /* WRCACHE_FLUSH */
 	case 0x50: return pf_has(f, PF_NV10); /* REF_CNT */
 	case 0x60:                            /* DMA_SEMAPHORE */
 	case 0x64:                            /* SEMAPHORE_OFFSET */
@@ -109,7 +115,7 @@ void pusher_pio_store(struct pfifo *f, uint32_t addr, uint32_t val, unsigned siz
 {
 	uint32_t off = addr - PFIFO_USER;
 	uint32_t chid = off >> 16, subch = (off >> 13) & 7, m = off & 0x1fff;
-	if (FIELD_GET(*f->r_mode, chid, chid)) {
+	if (pfifo_chan_dma(f, chid)) {
 		/* dma-pusher.rst "Channel control area": DMA_PUT is the only
 		 * writable address of a DMA channel. UNVERIFIED: other stores to a
 		 * DMA channel's area are ignored. */
@@ -134,6 +140,15 @@ void pusher_pio_store(struct pfifo *f, uint32_t addr, uint32_t val, unsigned siz
 		pfifo_cache_push(f, subch << 13 | m, val);
 		f->stats.pio_writes++;
 		pfifo_kick(f);
+		return;
+	}
+	if (pf_has(f, PF_G80)) {
+		/* UNVERIFIED: G80 has no RAMRO (rnndb lists none); a refused PIO
+		 * store raises INTR PIO_ERROR (8) and is lost. */
+		emit(f->gpu, NVM_EV_GUEST_ERROR, "pfifo", "pio_error", addr, val,
+		     "channel %u subchannel %u method 0x%04x data 0x%08x: %s, the store is lost (PIO_ERROR)", chid,
+		     subch, m, val, nvm_pfifo_ramro_reason_name(reason));
+		pfifo_raise(f, INTR_G80_PIO_ERROR);
 		return;
 	}
 	ramro_store(f, addr, val, size, reason);
@@ -213,13 +228,14 @@ const char *nvm_pfifo_ramro_reason_name(unsigned code)
 
 /* UNVERIFIED: every fetch fault is DMA_PUSHER MEM_FAULT (the pseudocode);
  * INTR DMA_PTE is never raised. */
-static void dma_error(struct pfifo *f, unsigned code, uint32_t get, const char *why)
+void pusher_dma_error(struct pfifo *f, unsigned code, uint64_t get, const char *why)
 {
 	*f->r_dma_state = FIELD_SET(*f->r_dma_state, 31, 29, code);
 	*f->r_dma_push |= DMA_PUSH_SUSPENDED;
 	f->stats.dma_pusher_errors++;
 	emit(f->gpu, NVM_EV_GUEST_ERROR, "pfifo", "dma_pusher", get, code,
-	     "channel %u: DMA_PUSHER %s at DMA_GET 0x%08x: %s", pfifo_chid(f), dma_err_names[code & 7], get, why);
+	     "channel %u: DMA_PUSHER %s at DMA_GET 0x%010llx: %s", pfifo_chid(f), dma_err_names[code & 7],
+	     (unsigned long long)get, why);
 	pfifo_raise(f, INTR_DMA_PUSHER);
 }
 
@@ -228,7 +244,7 @@ static void dma_error(struct pfifo *f, unsigned code, uint32_t get, const char *
  * SEMAPHORE_ACQUIRE into CACHE1 until the puller has emptied it, and while
  * the acquire waits; so CACHE1 is empty and another channel can take it
  * and release the semaphore (docs/pfifo.md "Semaphores"). */
-static bool acquire_holds(struct pfifo *f)
+bool pusher_acquire_holds(struct pfifo *f)
 {
 	if (f->acq_fence && !pfifo_cache_count(f))
 		f->acq_fence = false;
@@ -237,7 +253,7 @@ static bool acquire_holds(struct pfifo *f)
 
 bool pusher_dma_ready(struct pfifo *f)
 {
-	if (acquire_holds(f))
+	if (pusher_acquire_holds(f))
 		return false;
 	return (*f->r_push1 & f->chip->push1_mode) && (*f->r_push0 & 1) && (*f->r_dma_push & DMA_PUSH_ACCESS) &&
 	       !(*f->r_dma_push & DMA_PUSH_SUSPENDED) && ((*f->r_dma_put ^ *f->r_dma_get) & ~3u) &&
@@ -355,7 +371,8 @@ static void sink_run(void *ctx, const pb_run *r)
 		}
 		if (!r->masked) {
 			pfifo_cache_push(f, base | m, r->data[i]);
-			if (m == 0x68 && pf_has(f, PF_NV1A))
+			if ((m == 0x68 && pf_has(f, PF_NV1A)) ||
+			    (m == 0x1c && pf_has(f, PF_G84) && (r->data[i] & 7) != 2))
 				f->acq_fence = true;
 		}
 	}
@@ -408,10 +425,11 @@ static void sink_error(void *ctx, const pb_error *e)
 /* Sets the decoder up from DMA_STATE (METHOD 12:2, SUBCHANNEL 15:13,
  * METHOD_COUNT 28:18, NONINC 0:0) and the SLI register: the registers are
  * the pusher's whole state, so RAMFC save and restore carry it. */
-static void dec_load(struct pfifo *f)
+void pusher_dec_load(struct pfifo *f, bool ib)
 {
 	pb_config cfg;
 	pb_config_init(&cfg, f->pbgen, PB_FORMAT_OLD);
+	cfg.ib_mode = ib;
 	bool sli = pf_has(f, PF_NV40) && FIELD_GET(*f->r_sli, 29, 29);
 	cfg.sli_enable = sli;
 	cfg.subdevice_id = FIELD_GET(*f->r_sli, 11, 0);
@@ -422,7 +440,10 @@ static void dec_load(struct pfifo *f)
 		         .error = sink_error };
 	pb_decoder_init(&f->dec, &cfg, &sink);
 	uint32_t st = *f->r_dma_state;
-	f->dec.remaining = FIELD_GET(st, 28, 18);
+	/* G80: METHOD_COUNT is a register of its own (24 bits for the long
+	 * form), DMA_STATE LARGE_NONINCR_LEN_PENDING 16 (rnndb). */
+	f->dec.remaining = pf_has(f, PF_G80) ? *f->r_method_count & 0xffffffu : FIELD_GET(st, 28, 18);
+	f->dec.lenp = pf_has(f, PF_G80) && FIELD_GET(st, 16, 16);
 	f->dec.method = FIELD_GET(st, 12, 2) << 2;
 	f->dec.subch = FIELD_GET(st, 15, 13);
 	f->dec.mode = pf_has(f, PF_NV10) && FIELD_GET(st, 0, 0) ? PB_MODE_NINC : PB_MODE_INC;
@@ -430,7 +451,7 @@ static void dec_load(struct pfifo *f)
 	f->dec.active = !sli || FIELD_GET(*f->r_sli, 28, 28);
 }
 
-static void dec_store(struct pfifo *f)
+void pusher_dec_store(struct pfifo *f)
 {
 	const pb_decoder *d = &f->dec;
 	uint32_t m = (d->mode == PB_MODE_INC ? d->method + 4u * d->index : d->method) & 0x1ffcu;
@@ -438,7 +459,12 @@ static void dec_store(struct pfifo *f)
 	st = FIELD_SET(st, 0, 0, d->mode == PB_MODE_NINC);
 	st = FIELD_SET(st, 12, 2, m >> 2);
 	st = FIELD_SET(st, 15, 13, d->subch);
-	st = FIELD_SET(st, 28, 18, d->remaining);
+	if (pf_has(f, PF_G80)) {
+		*f->r_method_count = d->remaining & 0xffffffu;
+		st = FIELD_SET(st, 16, 16, d->lenp);
+	} else {
+		st = FIELD_SET(st, 28, 18, d->remaining);
+	}
 	*f->r_dma_state = st;
 }
 
@@ -451,7 +477,7 @@ static inline uint32_t bswap32(uint32_t v)
 
 /* Plain PGRAPH methods (0x100-0x17c, 0x200-0x1ffc) the pending method
  * sequence has next, at most n: how many may take the direct path. */
-static uint32_t direct_words(const struct pfifo *f, uint32_t n)
+uint32_t pusher_direct_words(const struct pfifo *f, uint32_t n)
 {
 	const pb_decoder *d = &f->dec;
 	if (n > d->remaining)
@@ -473,11 +499,11 @@ uint32_t pusher_dma_run(struct pfifo *f, uint32_t max, uint64_t *t)
 	uint32_t get = *f->r_dma_get & ~3u, put = *f->r_dma_put & ~3u, start = get;
 	const char *why = NULL;
 	if (!pb_load(f, &f->pb, &why)) {
-		dma_error(f, DMA_ERR_MEM_FAULT, get, why);
+		pusher_dma_error(f, DMA_ERR_MEM_FAULT, get, why);
 		return 1;
 	}
 	const struct pbobj *o = &f->pb;
-	dec_load(f);
+	pusher_dec_load(f, false);
 	bool be = pf_has(f, PF_NV1A) && FIELD_GET(*f->r_dma_fetch, 31, 31);
 	f->burst_t = t;
 	/* A burst ends with the channel's timeslice, so the switcher gets a look. */
@@ -516,7 +542,7 @@ uint32_t pusher_dma_run(struct pfifo *f, uint32_t max, uint64_t *t)
 		f->direct = false;
 		if (!data) {
 			n = 1; /* a command word: the decoder reports it before anything else is read */
-		} else if (puller_direct_ok(f, f->dec.subch) && (n = direct_words(f, lim)) != 0) {
+		} else if (puller_direct_ok(f, f->dec.subch) && (n = pusher_direct_words(f, lim)) != 0) {
 			f->direct = true;
 		} else {
 			n = lim < BURST_CHUNK ? lim : BURST_CHUNK;
@@ -574,7 +600,7 @@ uint32_t pusher_dma_run(struct pfifo *f, uint32_t max, uint64_t *t)
 		}
 	}
 	*f->r_dma_get = get;
-	dec_store(f);
+	pusher_dec_store(f);
 	f->stats.dma_words += words;
 	*t += (uint64_t)words * PFIFO_NS_DMA_WORD;
 	if (words && emit_wanted(gpu, NVM_EV_TRACE))
@@ -582,7 +608,7 @@ uint32_t pusher_dma_run(struct pfifo *f, uint32_t max, uint64_t *t)
 		     "channel %u: DMA pusher read %u words from 0x%08x, DMA_GET now 0x%08x", pfifo_chid(f), words,
 		     start, get);
 	if (f->burst_err) {
-		dma_error(f, f->burst_err, get, why);
+		pusher_dma_error(f, f->burst_err, get, why);
 		return words ? words : 1;
 	}
 	return words;

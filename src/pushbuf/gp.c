@@ -68,3 +68,12 @@ void pb_gp_decode(uint32_t e0, uint32_t e1, pb_gp_entry *g)
 	if (g->get + (uint64_t)g->length * 4 > GP_VA_END)
 		g->err = PB_GP_ERR_END_OF_VA;
 }
+
+/* G80 IB entries: the GP entry's fields without control entries. */
+void pb_ib_decode(uint32_t e0, uint32_t e1, pb_ib_entry *e)
+{
+	e->address = (uint64_t)(e1 & 0xffu) << 32 | (e0 & ~3u);
+	e->unk8 = (e1 >> 8) & 1;
+	e->not_main = (e1 >> 9) & 1;
+	e->size = e1 >> 10;
+}
