@@ -37,6 +37,7 @@ typedef enum nvm_status {
 	NVM_ERR_ALIGN,    /* a 32-bit access that is not 4-byte aligned */
 	NVM_ERR_NOENT,    /* no such hook / block / object */
 	NVM_ERR_BLOCKED,  /* the access is held (HWSQ framebuffer pause) and was not done */
+	NVM_ERR_FAULT,    /* a translated access faulted (G80 VM); nothing past the fault was done */
 } nvm_status;
 
 /* Returns a short constant English name for a status ("ok", "out of range"...). */

@@ -41,6 +41,15 @@ extern const struct block_class mmu_class;
 struct mmu_chip;
 extern const struct mmu_chip mmu_gv100;
 
+/* The G80 VM (src/mmu/g80vm.c) and its per-generation data. */
+extern const struct block_class g80vm_class;
+struct g80vm_chip;
+extern const struct g80vm_chip g80vm_g80, g80vm_g84, g80vm_gt215;
+#define G80VM(var)                                                                                                     \
+	{                                                                                                              \
+		&g80vm_class, &(var)                                                                                   \
+	}
+
 /* The Volta Host (src/host/) and its gv100 topology. */
 extern const struct block_class host_class;
 struct host_chip;
@@ -75,18 +84,18 @@ static const struct chip chips[] = {
 	{ { "nv41", "NV40", 0x041000a1u, MiB(512), GiB(4), "pmc ptimer hwsq pfifo" },
 	  PMC_NV04,
 	  { HWSQ_BLOCKS(hwsq_var_nv41), PFIFO(pfifo_nv41) } },
-	{ { "g80", "G80", 0x050000a2u, GiB(4), TiB(1), "pmc ptimer hwsq pfifo" },
+	{ { "g80", "G80", 0x050000a2u, GiB(4), TiB(1), "pmc ptimer hwsq g80vm pfifo" },
 	  PMC_NV04,
-	  { HWSQ_BLOCKS(hwsq_var_g80), PFIFO(pfifo_g80) } },
-	{ { "g84", "G80", 0x084000a2u, GiB(4), TiB(1), "pmc ptimer hwsq pfifo" },
+	  { HWSQ_BLOCKS(hwsq_var_g80), G80VM(g80vm_g80), PFIFO(pfifo_g80) } },
+	{ { "g84", "G80", 0x084000a2u, GiB(4), TiB(1), "pmc ptimer hwsq g80vm pfifo" },
 	  PMC_NV04,
-	  { HWSQ_BLOCKS(hwsq_var_g80), PFIFO(pfifo_g84) } },
-	{ { "g92", "G80", 0x092000a2u, GiB(4), TiB(1), "pmc ptimer hwsq pfifo" },
+	  { HWSQ_BLOCKS(hwsq_var_g80), G80VM(g80vm_g84), PFIFO(pfifo_g84) } },
+	{ { "g92", "G80", 0x092000a2u, GiB(4), TiB(1), "pmc ptimer hwsq g80vm pfifo" },
 	  PMC_NV04,
-	  { HWSQ_BLOCKS(hwsq_var_g92), PFIFO(pfifo_g92) } },
-	{ { "gt215", "G80", 0x0a3000a2u, GiB(4), TiB(1), "pmc ptimer hwsq pfifo" },
+	  { HWSQ_BLOCKS(hwsq_var_g92), G80VM(g80vm_g84), PFIFO(pfifo_g92) } },
+	{ { "gt215", "G80", 0x0a3000a2u, GiB(4), TiB(1), "pmc ptimer hwsq g80vm pfifo" },
 	  PMC_NV04,
-	  { HWSQ_BLOCKS(hwsq_var_g92), PFIFO(pfifo_gt215) } },
+	  { HWSQ_BLOCKS(hwsq_var_g92), G80VM(g80vm_gt215), PFIFO(pfifo_gt215) } },
 	/* GV100: 32 GiB of HBM2 on the largest boards; system memory reaches
 	 * 2^47 bytes (the sysmem address width of the ver2 PTE). */
 	{ { "gv100", "GV100", 0x140000a1u, GiB(32), 1ull << 47, "pmc ptimer mmu host" },

@@ -183,7 +183,7 @@ void sched_fini(struct sched *s);
 
 /* ================================================================ blocks */
 
-enum blk_id { BLK_PTIMER = 0, BLK_HWSQ, BLK_MMU, BLK_PFIFO, BLK_HOST, BLK_COUNT };
+enum blk_id { BLK_PTIMER = 0, BLK_HWSQ, BLK_MMU, BLK_PFIFO, BLK_HOST, BLK_G80VM, BLK_COUNT };
 
 struct block_class {
 	const char *name;

@@ -28,6 +28,7 @@ const char *nvm_status_str(nvm_status st)
 		[NVM_ERR_ALIGN] = "misaligned address",
 		[NVM_ERR_NOENT] = "not found",
 		[NVM_ERR_BLOCKED] = "blocked by a framebuffer pause",
+		[NVM_ERR_FAULT] = "memory fault",
 	};
 	if ((unsigned)st < sizeof(names) / sizeof(names[0]) && names[st])
 		return names[st];

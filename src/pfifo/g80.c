@@ -12,6 +12,7 @@
  */
 #include <string.h>
 
+#include "nvmodel/g80vm.h"
 #include "pfifo_internal.h"
 
 /* ---------------------------------------------------------------- chip data */
@@ -493,15 +494,35 @@ bool g80_big_endian(struct pfifo *f)
 	return (e & 3u) == 3u;
 }
 
+/* PFIFO's VM users (seed 002 "DMA slots", engine/client/slot): 5/8/0
+ * pushbuf read, 5/4/1 semaphore write, 5/8/1 semaphore read, c/8/1
+ * background semaphore read (acquire retries on G84+, puller.rst). */
+static const struct {
+	unsigned engine, client, slot;
+	bool write;
+} vm_users[] = {
+	[G80_PB_READ] = { NVM_G80_ENG_PFIFO, NVM_G80_CLIENT_PFIFO_READ, 0, false },
+	[G80_SEM_WRITE] = { NVM_G80_ENG_PFIFO, NVM_G80_CLIENT_PFIFO_WRITE, 1, true },
+	[G80_SEM_READ] = { NVM_G80_ENG_PFIFO, NVM_G80_CLIENT_PFIFO_READ, 1, false },
+	[G80_SEM_BG_READ] = { NVM_G80_ENG_PFIFO_BG, NVM_G80_CLIENT_PFIFO_READ, 1, false },
+};
+
+/* UNVERIFIED: PFIFO's accesses are not supervisor accesses. */
 bool g80_xlat(struct pfifo *f, uint32_t sel, uint64_t off, enum g80_slot slot, nvm_aperture *ap, uint64_t *lin)
 {
-	(void)sel;
-	(void)off;
-	(void)slot;
-	(void)ap;
-	(void)lin;
-	emit(f->gpu, NVM_EV_UNMODELLED, "pfifo", "vm", sel, off, "the G80 VM is not built yet: access faults");
-	return false;
+	nvm_g80_req req = { .chan = g80_chan_desc(f, pfifo_chid(f)),
+		            .selector = sel & 0xffffu,
+		            .offset = off & 0xffffffffffull,
+		            .engine = vm_users[slot].engine,
+		            .client = vm_users[slot].client,
+		            .slot = vm_users[slot].slot,
+		            .write = vm_users[slot].write };
+	nvm_g80_res res;
+	if (nvm_g80_translate(f->gpu, &req, &res) || res.fault)
+		return false;
+	*ap = res.ap;
+	*lin = res.addr;
+	return true;
 }
 
 /* ---------------------------------------------------------------- semaphores */

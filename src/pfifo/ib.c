@@ -119,6 +119,13 @@ static uint32_t fetch(struct pfifo *f, uint64_t get, uint32_t want, uint32_t *bu
 	uint32_t in_page = (uint32_t)((0x1000 - (get & 0xfff)) / 4);
 	if (want > in_page)
 		want = in_page;
+	/* The DMA object's limit may end inside the page: the last word must
+	 * translate too, right after the first; else go word by word. */
+	nvm_aperture ap2;
+	uint64_t lin2;
+	if (want > 1 && (!g80_xlat(f, sel_of(f), get + 4ull * (want - 1), G80_PB_READ, &ap2, &lin2) || ap2 != ap ||
+	                 lin2 != lin + 4ull * (want - 1)))
+		want = 1;
 	if ((lin & 3) || mem_span(&f->gpu->mem[ap], lin, false, &p, &avail) || avail < 4) {
 		/* not word aligned or at a memory edge: one word */
 		uint8_t b[4];
