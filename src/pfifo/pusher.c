@@ -454,9 +454,12 @@ void pusher_dec_load(struct pfifo *f, bool ib)
 void pusher_dec_store(struct pfifo *f)
 {
 	const pb_decoder *d = &f->dec;
-	uint32_t m = (d->mode == PB_MODE_INC ? d->method + 4u * d->index : d->method) & 0x1ffcu;
+	/* The long form's header sets the non-increasing state before its
+	 * count word (pseudocode: dma_state.ni = 1 with lenp). */
+	bool ni = d->mode == PB_MODE_NINC || d->lenp;
+	uint32_t m = (ni ? d->method : d->method + 4u * d->index) & 0x1ffcu;
 	uint32_t st = *f->r_dma_state;
-	st = FIELD_SET(st, 0, 0, d->mode == PB_MODE_NINC);
+	st = FIELD_SET(st, 0, 0, ni);
 	st = FIELD_SET(st, 12, 2, m >> 2);
 	st = FIELD_SET(st, 15, 13, d->subch);
 	if (pf_has(f, PF_G80)) {
