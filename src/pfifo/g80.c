@@ -321,8 +321,8 @@ static void wr_playlist_len(void *ctx, const struct reg_desc *r, uint32_t *store
 }
 
 /* Has channel c, not in CACHE1, work: pushbuffer words (DMA_PUT != DMA_GET),
- * IB entries (IB mode, IB_PUT != IB_GET) or saved cache entries, and no
- * pusher error? */
+ * IB entries (IB mode, IB_PUT != IB_GET) or saved cache entries the
+ * puller can take, and no pusher error? UNVERIFIED. */
 static bool chan_has_work(struct pfifo *f, uint32_t c)
 {
 	uint32_t w[0x20];
@@ -333,7 +333,8 @@ static bool chan_has_work(struct pfifo *f, uint32_t c)
 	g80_ramfc_rd(f, c, RAMFC_CACHE_CNT, &cnt);
 	if (FIELD_GET(state, 31, 29))
 		return false;
-	return cnt || ((put ^ get) & ~3u) || ((put_hi ^ get_hi) & 0xff) ||
+	/* saved cache entries are work only when the puller can take them */
+	return (cnt && (*f->r_pull0 & PULL0_ACCESS)) || ((put ^ get) & ~3u) || ((put_hi ^ get_hi) & 0xff) ||
 	       (FIELD_GET(fetch, 30, 30) && ib_put != ib_get);
 }
 
