@@ -240,6 +240,29 @@ typedef struct nvm_g80_walk_trace {
 nvm_status nvm_g80_walk(nvm_gpu *gpu, const nvm_g80_layout *lay, const nvm_g80_req *req, nvm_g80_res *res,
                         nvm_g80_walk_trace *trace);
 
+/* One present PTE of a channel's page tables, for nvm_g80_enum. */
+typedef struct nvm_g80_mapping {
+	uint64_t virt;      /* virtual address of the page */
+	uint64_t page_size; /* 4, 16 or 64 KiB */
+	uint64_t lin;       /* linear address of the page (contig blocks applied) */
+	nvm_g80_pte pte;
+} nvm_g80_mapping;
+
+typedef struct nvm_g80_enum_ops {
+	/* Every present page table (PDE) and every present page, in virtual
+	 * address order; either may be NULL; a non-zero return stops. */
+	int (*pde)(void *user, unsigned index, uint64_t pde_addr, const nvm_g80_pde *pde);
+	int (*map)(void *user, const nvm_g80_mapping *m);
+	void *user;
+} nvm_g80_enum_ops;
+
+/* Walks every page table of the channel chan (descriptor) over guest
+ * memory. Stops after max_entries PTEs read (NVM_ERR_RANGE then);
+ * NVM_ERR_ARG for the invalid channel target, NVM_ERR_NOENT when the page
+ * directory lies outside memory. Tables outside memory are skipped. */
+nvm_status nvm_g80_enum(nvm_gpu *gpu, const nvm_g80_layout *lay, uint32_t chan, uint64_t max_entries,
+                        const nvm_g80_enum_ops *ops);
+
 /* The layout of the GPU's chip; NVM_ERR_NOENT without a G80 VM. */
 nvm_status nvm_g80_chip_layout(const nvm_gpu *gpu, nvm_g80_layout *out);
 

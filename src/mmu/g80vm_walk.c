@@ -385,3 +385,62 @@ nvm_status nvm_g80_walk(nvm_gpu *gpu, const nvm_g80_layout *lay, const nvm_g80_r
 	g80_finish(gpu, lay->gen, req, &res->dmaobj, addr, &pt, res);
 	return NVM_OK;
 }
+
+/* ---------------------------------------------------------------- enumeration */
+
+static int enum_table(nvm_gpu *gpu, const nvm_g80_layout *lay, unsigned pdi, const nvm_g80_pde *pde, uint64_t *budget,
+                      const nvm_g80_enum_ops *ops)
+{
+	nvm_aperture ap;
+	if (!g80_target_ap(pde->target, &ap) || (pde->type == 2 && lay->gen < NVM_G80_GEN_GT215))
+		return 0;
+	for (uint32_t i = 0; i < pde->entries; i++) {
+		if (!*budget)
+			return -1;
+		--*budget;
+		uint64_t raw;
+		if (!g80_rd64(gpu, ap, pde->addr + i * 8ull, &raw))
+			return 0; /* the rest of the table is outside memory too */
+		nvm_g80_mapping m;
+		nvm_g80_pte_decode(raw, &m.pte);
+		if (!m.pte.present)
+			continue;
+		m.page_size = pde->page_size;
+		m.virt = ((uint64_t)pdi << 29) + i * pde->page_size;
+		uint64_t block = pde->page_size << m.pte.contig_log2;
+		m.lin = nvm_g80_pte_addr(raw, pde->page_size) + (m.virt & (block - 1));
+		if (ops->map && ops->map(ops->user, &m))
+			return 1;
+	}
+	return 0;
+}
+
+nvm_status nvm_g80_enum(nvm_gpu *gpu, const nvm_g80_layout *lay, uint32_t chan, uint64_t max_entries,
+                        const nvm_g80_enum_ops *ops)
+{
+	if (!gpu || !lay || !ops || lay->gen > NVM_G80_GEN_GT215)
+		return NVM_ERR_ARG;
+	nvm_aperture cap;
+	uint64_t cbase;
+	if (!g80_chan_base(chan, &cap, &cbase))
+		return NVM_ERR_ARG;
+	uint64_t pd = cbase + g80_pd_offset(lay);
+	uint64_t budget = max_entries;
+	for (unsigned pdi = 0; pdi < 0x800; pdi++) {
+		uint64_t raw;
+		if (!g80_rd64(gpu, cap, pd + pdi * 8ull, &raw))
+			return NVM_ERR_NOENT;
+		nvm_g80_pde pde;
+		nvm_g80_pde_decode(raw, &pde);
+		if (!pde.type)
+			continue;
+		if (ops->pde && ops->pde(ops->user, pdi, pd + pdi * 8ull, &pde))
+			return NVM_OK;
+		int r = enum_table(gpu, lay, pdi, &pde, &budget, ops);
+		if (r < 0)
+			return NVM_ERR_RANGE;
+		if (r > 0)
+			return NVM_OK;
+	}
+	return NVM_OK;
+}

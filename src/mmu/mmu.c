@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "mmu_internal.h"
+#include "tlb_cache.h"
 
 uint32_t mmu_packet_dw7(const nvm_mmu_fault_info *f);
 
@@ -76,8 +77,7 @@ const struct mmu_chip mmu_gv100;
 const struct mmu_chip mmu_gv100 = { PMC_INTR_HUB, 1024 };
 
 struct tlb_ent {
-	bool valid;
-	uint16_t live; /* its index in the live list, while valid */
+	struct tlbc_hdr h; /* the shared TLB cache (tlb_cache.h) */
 	int veid;
 	uint64_t pdb_key; /* aperture class << 63 | pdb address */
 	uint64_t va_base, size;
@@ -88,8 +88,7 @@ struct tlb_ent {
  * the PDE2, PDE1, PDE0 table) or the page tables of a dual PDE0 (lvl 4),
  * for the VA region that entry covers. */
 struct pde_ent {
-	bool valid;
-	uint16_t live; /* its index in the live list, while valid */
+	struct tlbc_hdr h;
 	int lvl;
 	uint64_t pdb_key, base;
 	nvm_mmu_target tgt;
@@ -97,8 +96,7 @@ struct pde_ent {
 	struct mmu_pt_pair pp;
 };
 
-#define PDC_SLOTS   2048u
-#define CACHE_CHUNK 64u
+#define PDC_SLOTS 2048u
 /* VA bits covered by the entry that points at a level-l table. */
 static const unsigned pdc_shift[5] = { 49, 47, 38, 29, 21 };
 
@@ -117,14 +115,10 @@ struct mmu {
 	bool err[2]; /* STATUS *_ERROR: a packet could not be written */
 	bool strict;
 	bool replaying; /* a replay or cancel is walking the held requests */
-	/* Both caches are allocated in pieces of CACHE_CHUNK slots on first use
-	 * (opening a GPU costs nothing, a translation one small piece), and each
-	 * keeps the list of its valid slots so that an invalidation costs what
-	 * it can drop, not the cache size. */
-	struct tlb_ent *tlb[TLB_SLOTS / CACHE_CHUNK];
-	struct pde_ent *pdc[PDC_SLOTS / CACHE_CHUNK];
-	uint16_t *tlb_live, *pdc_live; /* NULL until the first fill */
-	size_t ntlb_live, npdc_live;
+	/* Both caches are the shared TLB cache (tlb_cache.h): allocated in
+	 * pieces on first use, with a list of the valid slots so that an
+	 * invalidation costs what it can drop, not the cache size. */
+	struct tlb_cache tlb, pdc;
 	struct pending *pend;
 	size_t npend, cappend;
 	uint64_t next_ticket;
@@ -304,64 +298,28 @@ static size_t tlb_slot(uint64_t key, int veid, uint64_t va_base, uint64_t size)
 
 static const uint64_t page_sizes[3] = { 1ull << 12, 1ull << 16, 1ull << 21 };
 
-/* The slot's entry; NULL when its piece is not allocated (and alloc is
- * false, or memory ran out: the cache then just misses). */
-static struct tlb_ent *tlb_ent_at(struct mmu *m, size_t slot, bool alloc)
+static struct tlb_ent *tlb_ent_at(struct mmu *m, size_t slot)
 {
-	struct tlb_ent **c = &m->tlb[slot / CACHE_CHUNK];
-	if (!*c && (!alloc || !(*c = calloc(CACHE_CHUNK, sizeof(**c)))))
-		return NULL;
-	return &(*c)[slot % CACHE_CHUNK];
+	return tlbc_at(&m->tlb, slot, false);
 }
 
-static struct pde_ent *pde_ent_at(struct mmu *m, size_t slot, bool alloc)
+static struct pde_ent *pde_ent_at(struct mmu *m, size_t slot)
 {
-	struct pde_ent **c = &m->pdc[slot / CACHE_CHUNK];
-	if (!*c && (!alloc || !(*c = calloc(CACHE_CHUNK, sizeof(**c)))))
-		return NULL;
-	return &(*c)[slot % CACHE_CHUNK];
-}
-
-static bool live_ready(struct mmu *m)
-{
-	if (!m->tlb_live)
-		m->tlb_live = malloc(TLB_SLOTS * sizeof(*m->tlb_live));
-	if (!m->pdc_live)
-		m->pdc_live = malloc(PDC_SLOTS * sizeof(*m->pdc_live));
-	return m->tlb_live && m->pdc_live;
-}
-
-/* The live lists: slot numbers of the valid entries, unordered. A slot
- * joins when it becomes valid and leaves by swapping the last one in. */
-static void live_add(uint16_t *live, size_t *n, uint16_t *pos, size_t slot)
-{
-	*pos = (uint16_t)*n;
-	live[(*n)++] = (uint16_t)slot;
+	return tlbc_at(&m->pdc, slot, false);
 }
 
 static void tlb_drop(struct mmu *m, size_t i)
 {
-	tlb_ent_at(m, m->tlb_live[i], false)->valid = false;
+	tlbc_drop(&m->tlb, i);
 	m->stats.tlb_entries--;
-	uint16_t last = m->tlb_live[--m->ntlb_live];
-	m->tlb_live[i] = last;
-	tlb_ent_at(m, last, false)->live = (uint16_t)i;
-}
-
-static void pdc_drop(struct mmu *m, size_t i)
-{
-	pde_ent_at(m, m->pdc_live[i], false)->valid = false;
-	uint16_t last = m->pdc_live[--m->npdc_live];
-	m->pdc_live[i] = last;
-	pde_ent_at(m, last, false)->live = (uint16_t)i;
 }
 
 static struct tlb_ent *tlb_find(struct mmu *m, uint64_t key, int veid, uint64_t va)
 {
 	for (int i = 0; i < 3; i++) {
 		uint64_t base = va & ~(page_sizes[i] - 1);
-		struct tlb_ent *e = tlb_ent_at(m, tlb_slot(key, veid, base, page_sizes[i]), false);
-		if (e && e->valid && e->pdb_key == key && e->veid == veid && e->va_base == base &&
+		struct tlb_ent *e = tlb_ent_at(m, tlb_slot(key, veid, base, page_sizes[i]));
+		if (e && e->h.valid && e->pdb_key == key && e->veid == veid && e->va_base == base &&
 		    e->size == page_sizes[i])
 			return e;
 	}
@@ -375,14 +333,11 @@ static void tlb_fill(struct mmu *m, uint64_t key, int veid, uint64_t va, const n
 		return; /* sparse directory ranges (512 MiB and up) are not cached */
 	uint64_t base = va & ~(size - 1);
 	size_t slot = tlb_slot(key, veid, base, size);
-	struct tlb_ent *e = live_ready(m) ? tlb_ent_at(m, slot, true) : NULL;
+	size_t before = m->tlb.nlive;
+	struct tlb_ent *e = tlbc_fill(&m->tlb, slot);
 	if (!e)
 		return;
-	if (!e->valid) {
-		m->stats.tlb_entries++;
-		live_add(m->tlb_live, &m->ntlb_live, &e->live, slot);
-	}
-	e->valid = true;
+	m->stats.tlb_entries += m->tlb.nlive - before;
 	e->veid = veid;
 	e->pdb_key = key;
 	e->va_base = base;
@@ -404,8 +359,8 @@ static void tlb_invalidate(struct mmu *m, const nvm_mmu_inval *op)
 	uint64_t key = pdb_key(op->pdb_target, op->pdb_addr);
 	uint64_t lo = op->va & ~0xfffull;
 	uint64_t len = op->use_size ? (op->size_log2 >= 37 ? (1ull << 49) : (4096ull << op->size_log2)) : 4096ull;
-	for (size_t i = 0; i < m->ntlb_live;) {
-		const struct tlb_ent *e = tlb_ent_at(m, m->tlb_live[i], false);
+	for (size_t i = 0; i < m->tlb.nlive;) {
+		const struct tlb_ent *e = tlbc_live(&m->tlb, i);
 		/* Every CACHE_LEVEL form drops the leaves that overlap the range;
 		 * pdc_invalidate handles the directory levels. */
 		if ((op->all_pdb || e->pdb_key == key) &&
@@ -429,25 +384,20 @@ static size_t pdc_slot(uint64_t key, int lvl, uint64_t base)
 static struct pde_ent *pdc_find(struct mmu *m, uint64_t key, int lvl, uint64_t va)
 {
 	uint64_t base = va & ~((1ull << pdc_shift[lvl]) - 1);
-	struct pde_ent *e = pde_ent_at(m, pdc_slot(key, lvl, base), false);
-	return e && e->valid && e->pdb_key == key && e->lvl == lvl && e->base == base ? e : NULL;
+	struct pde_ent *e = pde_ent_at(m, pdc_slot(key, lvl, base));
+	return e && e->h.valid && e->pdb_key == key && e->lvl == lvl && e->base == base ? e : NULL;
 }
 
 static void pdc_fill(struct mmu *m, uint64_t key, uint64_t va, const struct mmu_walk_path *path)
 {
-	if (!live_ready(m))
-		return;
 	for (int lvl = 1; lvl <= 4; lvl++) {
 		if (!path->have[lvl])
 			continue;
 		uint64_t base = va & ~((1ull << pdc_shift[lvl]) - 1);
 		size_t slot = pdc_slot(key, lvl, base);
-		struct pde_ent *e = pde_ent_at(m, slot, true);
+		struct pde_ent *e = tlbc_fill(&m->pdc, slot);
 		if (!e)
 			return;
-		if (!e->valid)
-			live_add(m->pdc_live, &m->npdc_live, &e->live, slot);
-		e->valid = true;
 		e->lvl = lvl;
 		e->pdb_key = key;
 		e->base = base;
@@ -475,12 +425,12 @@ static void pdc_invalidate(struct mmu *m, const nvm_mmu_inval *op, uint64_t lo, 
 {
 	int min = op->replay >= NVM_MMU_REPLAY_CANCEL_TARGETED ? 1 : pdc_min_level(op->level);
 	uint64_t key = pdb_key(op->pdb_target, op->pdb_addr);
-	for (size_t i = 0; i < m->npdc_live && min <= 4;) {
-		const struct pde_ent *e = pde_ent_at(m, m->pdc_live[i], false);
+	for (size_t i = 0; i < m->pdc.nlive && min <= 4;) {
+		const struct pde_ent *e = tlbc_live(&m->pdc, i);
 		uint64_t size = 1ull << pdc_shift[e->lvl];
 		if (e->lvl >= min && (op->all_pdb || e->pdb_key == key) &&
 		    (op->all_va || (e->base + size > lo && e->base < lo + len)))
-			pdc_drop(m, i); /* the last live slot moved to i */
+			tlbc_drop(&m->pdc, i); /* the last live slot moved to i */
 		else
 			i++;
 	}
@@ -1294,6 +1244,8 @@ static nvm_status mmu_create(nvm_gpu *gpu, const void *data, void **state)
 		return NVM_ERR_NOMEM;
 	m->gpu = gpu;
 	m->chip = data ? data : &mmu_gv100;
+	tlbc_init(&m->tlb, TLB_SLOTS, sizeof(struct tlb_ent));
+	tlbc_init(&m->pdc, PDC_SLOTS, sizeof(struct pde_ent));
 	*state = m;
 	nvm_status st = bus_add(gpu, &(struct reg_block){ .name = "mmu",
 	                                                  .base = 0x100A20,
@@ -1343,12 +1295,8 @@ static void mmu_destroy(nvm_gpu *gpu, void *state)
 	struct mmu *m = state;
 	if (!m)
 		return;
-	for (size_t i = 0; i < TLB_SLOTS / CACHE_CHUNK; i++)
-		free(m->tlb[i]);
-	for (size_t i = 0; i < PDC_SLOTS / CACHE_CHUNK; i++)
-		free(m->pdc[i]);
-	free(m->tlb_live);
-	free(m->pdc_live);
+	tlbc_fini(&m->tlb);
+	tlbc_fini(&m->pdc);
 	free(m->pend);
 	free(m);
 }

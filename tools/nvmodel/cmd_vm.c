@@ -398,18 +398,53 @@ static int vm_dump(int argc, char **argv)
 	return EXIT_OK;
 }
 
+int cmd_vm_g80_walk(int argc, char **argv);
+int cmd_vm_g80_dump(int argc, char **argv);
+
+/* --format: "volta" (ver2, the default) or "g80" (cmd_vm_g80.c). Returns
+ * 1 for g80, 0 for volta (the option removed from argv), or -1 after an
+ * error. */
+static int take_format(int *argc, char **argv)
+{
+	for (int i = 1; i < *argc; i++) {
+		const char *v = NULL;
+		int j = i, r = cli_opt(*argc, argv, &j, "--format", &v);
+		if (!r)
+			continue;
+		if (r < 0 || (strcmp(v, "g80") && strcmp(v, "volta"))) {
+			cli_bad_opt("vm", "--format", v, "volta or g80");
+			return -1;
+		}
+		if (!strcmp(v, "g80"))
+			return 1;
+		int n = j - i + 1; /* "--format X" or "--format=X" */
+		memmove(argv + i, argv + i + n, (size_t)(*argc - i - n) * sizeof(*argv));
+		*argc -= n;
+		return 0;
+	}
+	return 0;
+}
+
 int cmd_vm(int argc, char **argv)
 {
 	if (argc < 2)
 		return cli_usage_error("vm", "missing sub-command (walk, dump)");
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		printf("usage: %s vm walk|dump [options]\n\n"
+		printf("usage: %s vm walk|dump [--format volta|g80] [options]\n\n"
 		       "  walk   translate one VA through ver2 page tables in a memory image\n"
 		       "  dump   list every mapping of a page-table tree (--dot: Graphviz)\n\n"
-		       "Run '%s vm walk --help' for the options.\n",
+		       "--format g80: G80 (Tesla) channels, DMA objects and page tables.\n"
+		       "Run '%s vm walk --help' (or 'vm walk --format g80 --help') for the options.\n",
 		       cli_prog, cli_prog);
 		return EXIT_OK;
 	}
+	int g80 = take_format(&argc, argv);
+	if (g80 < 0)
+		return EXIT_USAGE;
+	if (g80 && !strcmp(argv[1], "walk"))
+		return cmd_vm_g80_walk(argc - 1, argv + 1);
+	if (g80 && !strcmp(argv[1], "dump"))
+		return cmd_vm_g80_dump(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "walk"))
 		return vm_walk(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "dump"))

@@ -1,0 +1,354 @@
+/*
+ * G80 VM TLBs, faults and BARs (seed 002 "TLB flushes", "VM users", "VM
+ * faults"; g80_pfb.xml MMU TLB_FLUSH / VM_FAULT / VM_FAULT_DATA; pbus.xml
+ * HOST_MEM CHAN / BAR1 / BAR3 as nouveau's nv50 bar code programs them).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "g80_env.h"
+
+#define CH  0x20000ull
+#define PT  0x100000ull
+#define SEL 0x100u
+
+static int stale;
+static void count_stale(void *u, const nvm_event *ev)
+{
+	(void)u;
+	if (!strcmp(ev->code, "stale_tlb"))
+		stale++;
+}
+
+static nvm_gpu *setup_vm(const char *chip)
+{
+	nvm_gpu *gpu = g80e_open(chip);
+	g80e_dma_simple(gpu, NVM_AP_VRAM, CH, SEL, G80E_PAGED_W0, 0, 0xffffffffffull);
+	nvm_g80_layout lay;
+	assert_int_equal(nvm_g80_chip_layout(gpu, &lay), NVM_OK);
+	g80e_w64(gpu, NVM_AP_VRAM, CH + lay.pd_offset, g80e_pde(3, 0, 0, PT));
+	return gpu;
+}
+
+static nvm_g80_res tr_eng(nvm_gpu *gpu, unsigned engine, uint64_t off)
+{
+	nvm_g80_req r = { g80e_chan(CH, 0), SEL, off, engine, 3, 0, false, true };
+	nvm_g80_res res;
+	assert_int_equal(nvm_g80_translate(gpu, &r, &res), NVM_OK);
+	return res;
+}
+
+static uint32_t rd(nvm_gpu *gpu, uint32_t a)
+{
+	uint32_t v = 0;
+	assert_int_equal(nvm_reg_read(gpu, a, &v), NVM_OK);
+	return v;
+}
+
+/* seed 002 "TLB flushes": PTEs are cached in per-engine TLBs; a stale entry
+ * is used until the engine's TLB is flushed with 0x100c80 = engine << 16 | 1,
+ * whose bit 0 clears when the flush completes (in virtual time). */
+static void flush_register(void **s)
+{
+	(void)s;
+	nvm_gpu *gpu = setup_vm("g84");
+	g80e_w64(gpu, NVM_AP_VRAM, PT + 8, g80e_pte_vram(0x500000));
+	nvm_g80_res r = tr_eng(gpu, 0, 0x1010);
+	assert_false(r.tlb_hit);
+	assert_int_equal(r.addr, 0x500010);
+	assert_int_equal(tr_eng(gpu, 5, 0x1010).addr, 0x500010); /* PFIFO fills its own TLB */
+	g80e_w64(gpu, NVM_AP_VRAM, PT + 8, g80e_pte_vram(0x600000));
+	r = tr_eng(gpu, 0, 0x1010);
+	assert_true(r.tlb_hit);
+	assert_int_equal(r.addr, 0x500010); /* stale until flushed */
+	assert_int_equal(nvm_reg_write(gpu, 0x100c80, 0 << 16 | 1), NVM_OK);
+	assert_int_equal(rd(gpu, 0x100c80) & 1, 1); /* not done yet */
+	assert_int_equal(tr_eng(gpu, 0, 0x1010).addr, 0x500010);
+	nvm_run_opts o = { .ns = 1000, .flags = NVM_RUN_UNTIL_IDLE };
+	nvm_run(gpu, &o);
+	assert_int_equal(rd(gpu, 0x100c80), 0x00000000);
+	r = tr_eng(gpu, 0, 0x1010);
+	assert_false(r.tlb_hit);
+	assert_int_equal(r.addr, 0x600010);
+	/* the PFIFO engine (5) was not flushed */
+	r = tr_eng(gpu, 5, 0x1010);
+	assert_true(r.tlb_hit);
+	assert_int_equal(r.addr, 0x500010);
+	assert_int_equal(nvm_reg_write(gpu, 0x100c80, 5 << 16 | 1), NVM_OK);
+	assert_int_equal(rd(gpu, 0x100c80), 0x00050001);
+	nvm_run(gpu, &o);
+	assert_int_equal(rd(gpu, 0x100c80) & 1, 0);
+	assert_int_equal(tr_eng(gpu, 5, 0x1010).addr, 0x600010);
+	nvm_g80_stats st;
+	assert_int_equal(nvm_g80_get_stats(gpu, &st), NVM_OK);
+	assert_int_equal(st.flushes, 2);
+	assert_true(st.tlb_hits >= 3);
+	nvm_close(gpu);
+}
+
+/* seed 002 "Contig blocks ... used to save TLB space": one TLB entry covers
+ * the whole block, so a changed PTE inside a cached block is not seen. */
+static void contig_block_granularity(void **s)
+{
+	(void)s;
+	nvm_gpu *gpu = setup_vm("g84");
+	struct g80e_pte p = { .present = 1, .contig = 3, .addr = 0x800000 };
+	for (int i = 0; i < 8; i++)
+		g80e_w64(gpu, NVM_AP_VRAM, PT + 0x80 + (uint64_t)i * 8, g80e_pte(&p)); /* pages 0x10..0x17 */
+	assert_int_equal(tr_eng(gpu, 0, 0x10000).addr, 0x800000);
+	g80e_w64(gpu, NVM_AP_VRAM, PT + 0x80 + 5 * 8, g80e_pte_vram(0xa00000));
+	nvm_g80_res r = tr_eng(gpu, 0, 0x15000);
+	assert_true(r.tlb_hit);
+	assert_int_equal(r.addr, 0x805000);
+	nvm_g80_stats st;
+	nvm_g80_get_stats(gpu, &st);
+	assert_int_equal(st.tlb_entries, 1);
+	nvm_g80_tlb_flush(gpu, 0);
+	assert_int_equal(tr_eng(gpu, 0, 0x15000).addr, 0xa00000);
+	nvm_close(gpu);
+}
+
+/* Strict TLB (as nvm_mmu_set_strict_tlb): a translation that used a stale
+ * entry is reported as a guest error "stale_tlb". */
+static void strict_tlb(void **s)
+{
+	(void)s;
+	nvm_gpu *gpu = setup_vm("gt215");
+	stale = 0;
+	nvm_hook_add(gpu, NVM_EV_MASK(NVM_EV_GUEST_ERROR), count_stale, NULL, NULL);
+	assert_int_equal(nvm_g80_set_strict_tlb(gpu, 1), NVM_OK);
+	g80e_w64(gpu, NVM_AP_VRAM, PT + 8, g80e_pte_vram(0x500000));
+	tr_eng(gpu, 0, 0x1000);
+	tr_eng(gpu, 0, 0x1000);
+	assert_int_equal(stale, 0);
+	g80e_w64(gpu, NVM_AP_VRAM, PT + 8, g80e_pte_vram(0x600000));
+	tr_eng(gpu, 0, 0x1000);
+	assert_int_equal(stale, 1);
+	nvm_g80_tlb_flush(gpu, 0);
+	tr_eng(gpu, 0, 0x1000);
+	assert_int_equal(stale, 1);
+	nvm_close(gpu);
+}
+
+/* VM faults: the faulting access is stored in the trap registers (0x100c90
+ * PENDING 31, INDEX 26:24; 0x100c94 the word INDEX selects), only the first
+ * until acknowledged by writing PENDING; word layout as nouveau's nv50 fb
+ * code reads it (4-bit fields before GT215, 8-bit on GT215). */
+static struct {
+	int n;
+	nvm_g80_fault_info last;
+} hk;
+static void hook(void *u, const nvm_g80_fault_info *f)
+{
+	(void)u;
+	hk.n++;
+	hk.last = *f;
+}
+
+static void read_trap(nvm_gpu *gpu, uint32_t t[6])
+{
+	uint32_t idx = rd(gpu, 0x100c90) & 0x00ffffffu;
+	for (uint32_t i = 0; i < 6; i++) {
+		nvm_reg_write(gpu, 0x100c90, idx | i << 24);
+		t[i] = rd(gpu, 0x100c94);
+	}
+}
+
+static void trap_registers(void **s)
+{
+	(void)s;
+	const char *chips[] = { "g80", "gt215" };
+	for (int c = 0; c < 2; c++) {
+		nvm_gpu *gpu = setup_vm(chips[c]);
+		memset(&hk, 0, sizeof(hk));
+		nvm_g80_set_fault_hook(gpu, hook, NULL);
+		assert_int_equal(rd(gpu, 0x100c90) >> 31, 0);
+		nvm_g80_req q = { g80e_chan(CH, 0), 0, 0x12345678abull, 0xb, 0xf, 0x0, false, false };
+		nvm_g80_res r;
+		assert_int_equal(nvm_g80_translate(gpu, &q, &r), NVM_OK); /* NULL_DMAOBJ */
+		assert_int_equal(r.fault, NVM_G80_FAULT_NULL_DMAOBJ);
+		assert_int_equal(hk.n, 1);
+		assert_int_equal(hk.last.reason, 6);
+		assert_int_equal(hk.last.engine, 0xb);
+		assert_int_equal(hk.last.client, 0xf);
+		assert_int_equal(rd(gpu, 0x100c90) >> 31, 1);
+		uint32_t t[6];
+		read_trap(gpu, t);
+		if (c == 0)
+			assert_int_equal(t[0], 0x0f6bu); /* engine b, reason 6, client f, slot 0 */
+		else
+			assert_int_equal(t[0], 0x000f060bu);
+		uint32_t chan = g80e_chan(CH, 0);
+		assert_int_equal(t[1], chan & 0xffff);
+		assert_int_equal(t[2], chan >> 16);
+		assert_int_equal(t[3], 0x78ab);
+		assert_int_equal(t[4], 0x3456);
+		assert_int_equal(t[5], 0x112); /* bits 39:32 = 0x12, bit 8: a read */
+		/* a second fault is lost while the first is pending */
+		q.selector = SEL;
+		q.offset = 0x5000;
+		q.write = true;
+		nvm_g80_translate(gpu, &q, &r);
+		assert_int_equal(r.fault, NVM_G80_FAULT_PAGE_NOT_PRESENT);
+		assert_int_equal(hk.n, 2);
+		read_trap(gpu, t);
+		assert_int_equal(t[5], 0x112);
+		/* acknowledge: write PENDING */
+		nvm_reg_write(gpu, 0x100c90, 0x80000000u);
+		assert_int_equal(rd(gpu, 0x100c90) >> 31, 0);
+		nvm_g80_translate(gpu, &q, &r);
+		read_trap(gpu, t);
+		assert_int_equal(t[5], 0x000); /* a write at 0x5000 */
+		assert_int_equal(t[3], 0x5000);
+		assert_int_equal(c ? t[0] >> 8 & 0xff : t[0] >> 4 & 0xf, 2);
+		/* the VM raises no interrupt: the faulting engine does */
+		assert_int_equal(nvm_intr_line(gpu), 0);
+		nvm_close(gpu);
+	}
+}
+
+/* seed 002 "VM users": the engine, client and DMA slot tables. */
+static void names(void **s)
+{
+	(void)s;
+	char buf[64];
+	assert_string_equal(nvm_g80_engine_name(0, NVM_G80_GEN_G80), "PGRAPH");
+	assert_string_equal(nvm_g80_engine_name(1, NVM_G80_GEN_G80), "PVP1");
+	assert_string_equal(nvm_g80_engine_name(1, NVM_G80_GEN_G84), "PVP2");
+	assert_string_equal(nvm_g80_engine_name(1, NVM_G80_GEN_GT215), "PPDEC");
+	assert_string_equal(nvm_g80_engine_name(6, NVM_G80_GEN_G84), "BAR");
+	assert_null(nvm_g80_engine_name(0xd, NVM_G80_GEN_G84));
+	assert_string_equal(nvm_g80_engine_name(0xd, NVM_G80_GEN_GT215), "PCOPY");
+	assert_string_equal(nvm_g80_client_name(3, NVM_G80_GEN_G80), "DISPATCH");
+	assert_string_equal(nvm_g80_client_name(0x13, NVM_G80_GEN_GT215), "PCOPY");
+	assert_null(nvm_g80_client_name(0x1, NVM_G80_GEN_G80));
+	assert_string_equal(nvm_g80_slot_name(0, 3, 1, NVM_G80_GEN_G84, buf, sizeof(buf)), "PGRAPH NOTIFY");
+	assert_string_equal(nvm_g80_slot_name(0, 0xb, 3, NVM_G80_GEN_G84, buf, sizeof(buf)), "PGRAPH RT 3");
+	assert_string_equal(nvm_g80_slot_name(6, 4, 1, NVM_G80_GEN_G80, buf, sizeof(buf)), "BAR3 write");
+	assert_string_equal(nvm_g80_slot_name(5, 8, 0, NVM_G80_GEN_GT215, buf, sizeof(buf)), "FIFO pushbuf read");
+	assert_string_equal(nvm_g80_slot_name(1, 6, 8, NVM_G80_GEN_G80, buf, sizeof(buf)), "PVP1 context");
+	assert_null(nvm_g80_slot_name(1, 6, 8, NVM_G80_GEN_G84, buf, sizeof(buf))); /* [G80:G84] */
+	assert_string_equal(nvm_g80_slot_name(0xd, 0x13, 7, NVM_G80_GEN_GT215, buf, sizeof(buf)),
+	                    "PCOPY falcon port 7");
+	assert_string_equal(nvm_g80_fault_name(0xf), "DMAOBJ_LIMIT");
+	assert_string_equal(nvm_g80_fault_name(0), "PT_NOT_PRESENT");
+	assert_null(nvm_g80_fault_name(8));
+	assert_string_equal(nvm_g80_storage_type_name(0x70), "BLOCKLINEAR");
+	assert_string_equal(nvm_g80_target_name(3), "SYSRAM_NOSNOOP");
+}
+
+/* seed 002 "DMA objects": the fifo engines' context objects at fixed
+ * selectors, per chip. */
+static void context_selectors(void **s)
+{
+	(void)s;
+	const nvm_g80_ctxsel *t;
+	nvm_gpu *gpu = g80e_open("g80");
+	assert_int_equal(nvm_g80_ctx_selectors(gpu, &t), 4);
+	assert_int_equal(t[0].selector, 0x20);
+	assert_string_equal(t[0].engine, "PGRAPH");
+	assert_int_equal(t[3].selector, 0x26);
+	assert_string_equal(t[3].engine, "PMPEG");
+	nvm_close(gpu);
+	gpu = g80e_open("g92");
+	assert_int_equal(nvm_g80_ctx_selectors(gpu, &t), 5);
+	assert_int_equal(t[0].selector, 0x02);
+	assert_string_equal(t[4].engine, "PCIPHER");
+	nvm_close(gpu);
+	gpu = g80e_open("gt215");
+	assert_int_equal(nvm_g80_ctx_selectors(gpu, &t), 5);
+	assert_int_equal(t[4].selector, 0x0c);
+	assert_string_equal(t[4].engine, "PCOPY");
+	nvm_close(gpu);
+	gpu = g80e_open("gv100");
+	assert_int_equal(nvm_g80_ctx_selectors(gpu, &t), 0);
+	nvm_g80_res r;
+	nvm_g80_req q = { 0 };
+	assert_int_equal(nvm_g80_translate(gpu, &q, &r), NVM_ERR_NOENT);
+	nvm_close(gpu);
+}
+
+/* BAR1 / BAR3 as nouveau's nv50 bar code sets them up: a bare channel
+ * structure, 0x1704 = addr >> 12 then 0x40000000 | addr >> 12, the BAR DMA
+ * objects (0x7fc00000, limit, base) and 0x1708 / 0x170c = 0x80000000 |
+ * object offset >> 4. CPU accesses translate as engine 6 (BAR), client 4
+ * (write) or 8 (read), slot 0 (BAR1) or 1 (BAR3). */
+static void bars_like_nouveau(void **s)
+{
+	(void)s;
+	nvm_gpu *gpu = g80e_open("g84");
+	const uint64_t mem = 0x40000; /* bar->mem; the PD at +0x200 (pgd_addr) */
+	const uint64_t bar1 = mem + 0x5000, bar3 = mem + 0x5020;
+	const uint64_t b3start = 0x0100000000ull, b1size = 0x10000000ull;
+	g80e_dma_simple(gpu, NVM_AP_VRAM, mem, (unsigned)((bar1 - mem) >> 4), G80E_PAGED_W0, 0, b1size - 1);
+	g80e_dma_simple(gpu, NVM_AP_VRAM, mem, (unsigned)((bar3 - mem) >> 4), G80E_PAGED_W0, b3start,
+	                b3start + 0x1000000 - 1);
+	/* BAR1 VA 0 -> VRAM 0x900000; BAR3 VA 0x1_0000_0000 (PDE 8) -> 0xa00000 */
+	g80e_w64(gpu, NVM_AP_VRAM, mem + 0x200, g80e_pde(3, 0, 0, PT));
+	g80e_w64(gpu, NVM_AP_VRAM, PT, g80e_pte_vram(0x900000));
+	g80e_w64(gpu, NVM_AP_VRAM, mem + 0x200 + 8 * 8, g80e_pde(3, 0, 0, PT + 0x100000));
+	g80e_w64(gpu, NVM_AP_VRAM, PT + 0x100000, g80e_pte_vram(0xa00000));
+	nvm_reg_write(gpu, 0x1704, 0x00000000u | (uint32_t)(mem >> 12));
+	nvm_reg_write(gpu, 0x1704, 0x40000000u | (uint32_t)(mem >> 12));
+	nvm_reg_write(gpu, 0x170c, 0x80000000u | (uint32_t)((bar3 - mem) >> 4));
+	nvm_reg_write(gpu, 0x1708, 0x80000000u | (uint32_t)((bar1 - mem) >> 4));
+	uint32_t v = 0xcafe0001u, back = 0;
+	assert_int_equal(nvm_g80_bar_write(gpu, 1, 0x10, &v, 4), NVM_OK);
+	assert_int_equal(nvm_mem_rd32(gpu, NVM_AP_VRAM, 0x900010, &back), NVM_OK);
+	assert_int_equal(back, v);
+	v = 0xbeef0003u;
+	assert_int_equal(nvm_g80_bar_write(gpu, 3, 0x20, &v, 4), NVM_OK);
+	assert_int_equal(nvm_mem_rd32(gpu, NVM_AP_VRAM, 0xa00020, &back), NVM_OK);
+	assert_int_equal(back, v);
+	back = 0;
+	assert_int_equal(nvm_g80_bar_read(gpu, 3, 0x20, &back, 4), NVM_OK);
+	assert_int_equal(back, v);
+	/* an unmapped BAR1 page faults as engine BAR, client PFIFO_READ, slot 0 */
+	memset(&hk, 0, sizeof(hk));
+	nvm_g80_set_fault_hook(gpu, hook, NULL);
+	assert_int_equal(nvm_g80_bar_read(gpu, 1, 0x3000, &back, 4), NVM_ERR_FAULT);
+	assert_int_equal(hk.n, 1);
+	assert_int_equal(hk.last.engine, NVM_G80_ENG_BAR);
+	assert_int_equal(hk.last.client, NVM_G80_CLIENT_PFIFO_READ);
+	assert_int_equal(hk.last.slot, 0);
+	assert_int_equal(hk.last.reason, 2);
+	assert_int_equal(hk.last.chan, mem >> 12);
+	assert_int_equal(nvm_g80_bar_write(gpu, 3, 0x1000, &v, 4), NVM_ERR_FAULT);
+	assert_int_equal(hk.last.client, NVM_G80_CLIENT_PFIFO_WRITE);
+	assert_int_equal(hk.last.slot, 1);
+	/* BAR TLB: a remap is seen only after the BAR engine's flush (6) */
+	g80e_w64(gpu, NVM_AP_VRAM, PT, g80e_pte_vram(0xb00000));
+	nvm_g80_res r;
+	nvm_g80_bar_translate(gpu, 1, 0x10, false, &r);
+	assert_int_equal(r.addr, 0x900010);
+	nvm_reg_write(gpu, 0x100c80, 6 << 16 | 1);
+	nvm_run_opts o = { .ns = 1000, .flags = NVM_RUN_UNTIL_IDLE };
+	nvm_run(gpu, &o);
+	nvm_g80_bar_translate(gpu, 1, 0x10, false, &r);
+	assert_int_equal(r.addr, 0xb00010);
+	/* MODE VRAM: the BAR maps VRAM directly */
+	nvm_reg_write(gpu, 0x1708, 0);
+	nvm_g80_bar_translate(gpu, 1, 0x123450, false, &r);
+	assert_int_equal(r.fault, 0);
+	assert_int_equal(r.addr, 0x123450);
+	nvm_close(gpu);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(flush_register),
+		cmocka_unit_test(contig_block_granularity),
+		cmocka_unit_test(strict_tlb),
+		cmocka_unit_test(trap_registers),
+		cmocka_unit_test(names),
+		cmocka_unit_test(context_selectors),
+		cmocka_unit_test(bars_like_nouveau),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
