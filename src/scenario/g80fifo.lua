@@ -1,0 +1,236 @@
+-- nvmodel.g80fifo: builds G80 PFIFO channels (chips g80, g84, g92, gt215)
+-- from a scenario script, the way nouveau's nv50/g84 fifo code does it.
+--
+--   local g80 = nvmodel.g80fifo               -- or: require "nvmodel.g80fifo"
+--   local gpu = nvmodel.open{ chip = "g84", vram = "256M", sysmem = "256M" }
+--   local f   = g80.fifo(gpu)                 -- nv50_fifo_init
+--   local ch  = f:channel{ chid = 1 }         -- an IB-mode (gpfifo) channel
+--   local gr  = ch:object{ handle = 0xbeef, class = 0x5097 }   -- PGRAPH object + RAMHT entry
+--   ch:push("inc 0 0x0 0xbeef\ninc 0 0x300 1 2 3")            -- `pb asm` text or words: one IB entry
+--   ch:ib_entry(addr, words, not_main)        -- a raw IB entry; ch:kick() writes IB_PUT
+--
+-- The layouts are nouveau's (docs/g80.md): 64 KiB channel structures in
+-- VRAM from 0x1000000; on G80 RAMFC at 0 and the cache at 0x400 (seed 002),
+-- on G84+ the cache at 0x4400 and RAMFC at 0x5400 (g84_fifo_chan_ctor's
+-- allocations); RAMHT of 32 KiB at 0x8000 (nvkm_ramht_new 0x8000, RAMFC
+-- 0x80 with SEARCH_FULL); RAMFC words of the gpfifo constructors (0x3c
+-- 0x403f6078, 0x44 0x01003fff, 0x48 the pushbuffer object >> 4, 0x50/0x54
+-- the IB ring and its order, 0x60, 0x78, 0x7c 0x30000001, G84+ 0x88
+-- cache >> 10, 0x98 channel >> 12); CHAN_TABLE (G80: channel >> 12, G84+:
+-- RAMFC >> 8, ENABLE 31); the playlist of channel ids. DMA objects are
+-- unpaged (seed 002 word layout): the pushbuffer object covers all of
+-- system memory (or VRAM with pushbuf_ap = "vram").
+--
+-- Errors name the function and are raised without a position.
+
+local nvmodel = nvmodel
+local fmt = string.format
+
+local M = {}
+
+local CHAN_BASE, PLAYLIST, PB_BASE = 0x1000000, 0xf00000, 0x100000
+local USER = 0xc00000
+local CHIPS = { g80 = false, g84 = true, g92 = true, gt215 = true }
+local ENGINES = { software = 0, pgraph = 1 }
+local TARGETS = { vram = 1, sysram = 2, sysram_nosnoop = 3 }
+
+local function fail(...)
+  error(fmt(...), 0)
+end
+
+local function check_int(v, name, lo, hi, where)
+  if math.type(v) ~= "integer" then
+    fail("%s: %s must be an integer (got %s)", where, name, v == nil and "nil" or tostring(v))
+  end
+  if v < lo or v > hi then
+    fail("%s: %s = 0x%x out of range [0x%x, 0x%x]", where, name, v, lo, hi)
+  end
+  return v
+end
+
+-- nvkm_ramht_hash with channel 0 (nv50 inserts with chid 0).
+function M.ramht_hash(handle, bits)
+  local h, mask = 0, (1 << bits) - 1
+  handle = handle & 0xffffffff
+  while handle ~= 0 do
+    h = h ~ (handle & mask)
+    handle = handle >> bits
+  end
+  return h
+end
+
+local Fifo, Channel = {}, {}
+Fifo.__index, Channel.__index = Fifo, Channel
+
+-- The channel's structure: where each part is.
+local function layout(g84, chid)
+  local base = CHAN_BASE + chid * 0x10000
+  return { base = base, ramfc = base + (g84 and 0x5400 or 0), cache = base + (g84 and 0x4400 or 0x400),
+           ramht = base + 0x8000 }
+end
+
+function Channel:wr(off, v) self.gpu:mem_wr32("vram", self.base + off, v & 0xffffffff) end
+function Channel:rd(off) return self.gpu:mem_rd32("vram", self.base + off) end
+
+-- Objects go between 0x6000 and 0x8000 of the structure (16-byte units:
+-- the selector is the offset >> 4).
+function Channel:alloc(size)
+  local o = self.next
+  if o + size > 0x8000 then fail("object: the channel structure's object area is full") end
+  self.next = o + ((size + 15) & ~15)
+  return o
+end
+
+-- A RAMHT entry: handle, engine << 20 | selector (nouveau's context).
+function Channel:ramht_add(handle, sel, engine)
+  local h = M.ramht_hash(handle, 12)
+  for i = 0, 4095 do
+    local off = 0x8000 + ((h + i) & 4095) * 8
+    if self:rd(off + 4) == 0 then
+      self:wr(off, handle)
+      self:wr(off + 4, engine << 20 | sel)
+      return off
+    end
+  end
+  fail("ramht_add: RAMHT is full")
+end
+
+-- An unpaged DMA object (seed 002 "DMA objects"): class, target (1 VRAM,
+-- 2 SYSRAM), read-write; base and limit (40 bits). Returns its selector.
+function Channel:dmaobj(t)
+  local where = "dmaobj"
+  local target = TARGETS[t.target or "vram"] or fail("%s: target must be vram, sysram or sysram_nosnoop", where)
+  local base = check_int(t.base or 0, "base", 0, 0xffffffffff, where)
+  local limit = check_int(t.limit, "limit", 0, 0xffffffffff, where)
+  local off = t.offset or self:alloc(0x18)
+  self:wr(off, (t.class or 0x3d) | target << 16 | 2 << 18)
+  self:wr(off + 4, limit & 0xffffffff)
+  self:wr(off + 8, base & 0xffffffff)
+  self:wr(off + 12, (base >> 32) | (limit >> 32) << 24)
+  self:wr(off + 16, 0)
+  self:wr(off + 20, 0)
+  if t.handle then self:ramht_add(check_int(t.handle, "handle", 0, 0xffffffff, where), off >> 4, 0) end
+  return off >> 4
+end
+
+-- An engine object: its class in the first word, a RAMHT entry.
+function Channel:object(t)
+  local where = "object"
+  local engine = ENGINES[t.engine or "pgraph"] or fail("%s: engine must be pgraph or software", where)
+  local off = self:alloc(0x10)
+  self:wr(off, check_int(t.class, "class", 0, 0xffff, where))
+  self:ramht_add(check_int(t.handle, "handle", 0, 0xffffffff, where), off >> 4, engine)
+  return off >> 4
+end
+
+function Channel:user() return USER + self.chid * 0x2000 end
+
+-- Writes words into the pushbuffer; returns their address.
+function Channel:write(words)
+  local a = self.pb + self.pb_put
+  for i, w in ipairs(words) do self.gpu:mem_wr32(self.pb_ap, a + (i - 1) * 4, w & 0xffffffff) end
+  self.pb_put = self.pb_put + #words * 4
+  if self.pb_put > 0x80000 then fail("push: the pushbuffer is full") end
+  return a
+end
+
+-- A raw IB entry (dma-pusher.rst "IB mode"): address, length in words,
+-- NOT_MAIN. Not submitted until kick().
+function Channel:ib_entry(addr, words, not_main)
+  local n = 1 << self.order
+  local e = self.ib + (self.ib_put % n) * 8
+  self.gpu:mem_wr32(self.pb_ap, e, addr & 0xfffffffc)
+  self.gpu:mem_wr32(self.pb_ap, e + 4, (addr >> 32) & 0xff | (not_main and 1 << 9 or 0) | words << 10)
+  self.ib_put = (self.ib_put + 1) % n
+end
+
+function Channel:kick()
+  if self.ib_mode then
+    self.gpu:wr32(self:user() + 0x8c, self.ib_put)
+  else
+    self.gpu:wr32(self:user() + 0x40, (self.pb + self.pb_put) & 0xffffffff)
+  end
+end
+
+-- nouveau's nv50_dma_push + FIRE_RING: the commands as one IB entry (IB
+-- mode) or after DMA_PUT (DMA mode).
+function Channel:push(words)
+  if type(words) == "string" then words = nvmodel.pb_words(words, "old", "push") end
+  local a = self:write(words)
+  if self.ib_mode then self:ib_entry(a, #words, false) end
+  self:kick()
+end
+
+function Channel:ib_get() return self.gpu:rd32(self:user() + 0x88) end
+function Channel:get() return self.gpu:rd32(self:user() + 0x44) end
+function Channel:ref() return self.gpu:rd32(self:user() + 0x48) end
+
+-- nv50_runl_update / commit: the ids at PLAYLIST, then PLAYLIST_LEN.
+function Fifo:commit()
+  for i, c in ipairs(self.channels) do self.gpu:mem_wr32("vram", PLAYLIST + (i - 1) * 4, c) end
+  self.gpu:wr32(0x32f4, PLAYLIST >> 12)
+  self.gpu:wr32(0x32ec, #self.channels)
+end
+
+-- A channel as nv50_fifo_gpfifo_new / g84_fifo_gpfifo_new build it (ib =
+-- false: the DMA-mode constructor's DMA_FETCH and DMA_LIMIT).
+function Fifo:channel(t)
+  local where = "channel"
+  local chid = check_int(t.chid, "chid", 1, 126, where)
+  local ib = t.ib ~= false
+  local l = layout(self.g84, chid)
+  local ch = setmetatable({ gpu = self.gpu, fifo = self, chid = chid, base = l.base, next = 0x6000,
+                            pb_ap = t.pushbuf_ap or "sysmem", pb = PB_BASE + chid * 0x100000, pb_put = 0,
+                            ib_mode = ib, ib_put = 0,
+                            order = check_int(t.ib_order or 9, "ib_order", 1, 16, where) }, Channel)
+  ch.ib = ch.pb + 0x80000
+  for o = 0, 0xfffc, 4 do ch:wr(o, 0) end
+  local pbsel = ch:dmaobj{ target = ch.pb_ap == "vram" and "vram" or "sysram", base = 0, limit = 0xffffffffff }
+  local fc = l.ramfc - l.base
+  ch:wr(fc + 0x3c, ib and 0x403f6078 or 0x003f6078)
+  ch:wr(fc + 0x44, 0x01003fff)
+  ch:wr(fc + 0x48, pbsel)
+  if ib then
+    ch:wr(fc + 0x50, ch.ib & 0xffffffff)
+    ch:wr(fc + 0x54, (ch.ib >> 32) | ch.order << 16)
+  else
+    ch:wr(fc + 0x08, ch.pb & 0xffffffff)
+    ch:wr(fc + 0x10, ch.pb & 0xffffffff)
+    ch:wr(fc + 0x4c, 0xffffffff)
+  end
+  ch:wr(fc + 0x60, 0x7fffffff)
+  ch:wr(fc + 0x78, 0)
+  ch:wr(fc + 0x7c, 0x30000001)
+  ch:wr(fc + 0x80, 3 << 27 | 4 << 24 | 0x8000 >> 4)
+  if self.g84 then
+    ch:wr(fc + 0x88, l.cache >> 10)
+    ch:wr(fc + 0x98, l.base >> 12)
+    self.gpu:wr32(0x2600 + chid * 4, 0x80000000 | l.ramfc >> 8)
+  else
+    self.gpu:wr32(0x2600 + chid * 4, 0x80000000 | l.base >> 12)
+  end
+  self.channels[#self.channels + 1] = chid
+  self:commit()
+  return ch
+end
+
+-- nv50_fifo_init.
+function M.fifo(gpu)
+  local chip = gpu:chip()
+  local g84 = CHIPS[chip]
+  if g84 == nil then fail("fifo: chip %s has no G80 PFIFO (g80, g84, g92, gt215)", chip) end
+  local f = setmetatable({ gpu = gpu, chip = chip, g84 = g84, channels = {} }, Fifo)
+  gpu:wr32(0x250c, 0x6f3cfc34)
+  gpu:wr32(0x2044, 0x01003fff)
+  gpu:wr32(0x2100, 0xffffffff)
+  gpu:wr32(0x2140, 0xbfffffff)
+  for i = 0, 127 do gpu:wr32(0x2600 + i * 4, 0) end
+  f:commit()
+  gpu:wr32(0x3200, 1)
+  gpu:wr32(0x3250, 1)
+  gpu:wr32(0x2500, 1)
+  gpu:wr32(0x140, 1)
+  return f
+end
+
+return M
