@@ -433,6 +433,7 @@ static void ctx_switch(struct pfifo *f, uint32_t chid)
 	bus_set(f->gpu, R_DMA_CTL, 0);
 	f->stats.ctx_switches++;
 	f->yield = false;
+	f->fresh = true;
 	uint32_t ts = FIELD_GET(bus_get(f->gpu, R_DMA_TIMESLICE), 16, 0);
 	f->slice_end = f->clock + ts + 1;
 	emit(f->gpu, NVM_EV_TRACE, "pfifo", "ctx_switch", chid, old, "CACHE1: channel %u out, channel %u in (%s)", old,
@@ -468,6 +469,14 @@ bool pfifo_switch_to(struct pfifo *f, uint32_t chid)
 /* ---------------------------------------------------------------- scheduling */
 
 static void step(nvm_gpu *gpu, void *ctx, uint64_t arg);
+
+/* UNVERIFIED (G80): a channel just loaded does some work before the
+ * switcher looks again, so a timeslice shorter than a switch cannot make
+ * the channels pass CACHE1 around without progress. */
+static bool fresh(const struct pfifo *f)
+{
+	return pf_has(f, PF_G80) && f->fresh;
+}
 
 static bool dma_ready(struct pfifo *f)
 {
@@ -514,7 +523,7 @@ static bool switcher(struct pfifo *f, uint64_t *t)
 {
 	if (!FIELD_GET(*f->r_caches, 0, 0) || cache_pins(f) || waits_for_driver(f))
 		return false;
-	bool expired = f->yield || f->clock >= f->slice_end;
+	bool expired = (f->yield || f->clock >= f->slice_end) && !fresh(f);
 	if ((dma_ready(f) || (pf_has(f, PF_G80) && puller_ready(f))) && !expired)
 		return false;
 	int c = next_dma_channel(f);
@@ -535,7 +544,7 @@ static bool switch_pending(struct pfifo *f)
 		return true; /* FREEZE: stop fetching */
 	if (!FIELD_GET(*f->r_caches, 0, 0) || waits_for_driver(f))
 		return false;
-	if (!f->yield && f->clock < f->slice_end)
+	if ((!f->yield && f->clock < f->slice_end) || fresh(f))
 		return false;
 	return next_dma_channel(f) >= 0;
 }
@@ -569,6 +578,8 @@ static void step(nvm_gpu *gpu, void *ctx, uint64_t arg)
 			                       : pusher_dma_run(f, PFIFO_STEP_WORDS - done, &t);
 		if (!n)
 			break;
+		if (n > 1 || !f->fresh)
+			f->fresh = false; /* more than the switch itself */
 		done += n;
 		sched_charge(gpu, n / PFIFO_WORK_PER_UNIT);
 	}

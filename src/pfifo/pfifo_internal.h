@@ -267,6 +267,7 @@ struct pfifo {
 	uint64_t slice_end; /* end of the current DMA channel's timeslice */
 	uint64_t clock;     /* virtual time inside a step (work done so far), gpu->now outside */
 	bool yield;         /* YIELD: switch at the next chance */
+	bool fresh;         /* a channel was loaded and has done nothing yet */
 	bool acq_watch;     /* a memory watch on the acquire semaphore is armed */
 	nvm_aperture acq_ap;
 	uint64_t acq_addr;
