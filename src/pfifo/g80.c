@@ -509,7 +509,8 @@ static const struct {
 };
 
 /* UNVERIFIED: PFIFO's accesses are not supervisor accesses. */
-bool g80_xlat(struct pfifo *f, uint32_t sel, uint64_t off, enum g80_slot slot, nvm_aperture *ap, uint64_t *lin)
+bool g80_xlat(struct pfifo *f, uint32_t sel, uint64_t off, enum g80_slot slot, nvm_aperture *ap, uint64_t *lin,
+              uint64_t *span)
 {
 	nvm_g80_req req = { .chan = g80_chan_desc(f, pfifo_chid(f)),
 		            .selector = sel & 0xffffu,
@@ -523,6 +524,16 @@ bool g80_xlat(struct pfifo *f, uint32_t sel, uint64_t off, enum g80_slot slot, n
 		return false;
 	*ap = res.ap;
 	*lin = res.addr;
+	if (span) {
+		/* Bytes from here that map linearly: the rest of the contig block
+		 * (paged), or up to the limit (unpaged; the limit itself excluded,
+		 * which is safe whichever way the limit is meant). */
+		uint64_t addr = res.dmaobj.base + req.offset;
+		if (res.paged)
+			*span = res.block - (res.virt & (res.block - 1));
+		else
+			*span = res.dmaobj.limit > addr ? res.dmaobj.limit - addr : 4;
+	}
 	return true;
 }
 
@@ -546,7 +557,7 @@ bool g80_sem_where(struct pfifo *f, enum g80_slot slot, nvm_aperture *ap, uint64
 	/* puller.rst: on G84+ acquire retries read through SEMAPHORE_BG. */
 	if (slot == G80_SEM_READ && pf_has(f, PF_G84) && (*f->r_pull1 & PULL1_ACQUIRE_ACTIVE))
 		slot = G80_SEM_BG_READ;
-	return g80_xlat(f, FIELD_GET(*f->r_sem, 31, 16), off, slot, ap, addr);
+	return g80_xlat(f, FIELD_GET(*f->r_sem, 31, 16), off, slot, ap, addr, NULL);
 }
 
 static uint32_t order32(struct pfifo *f, uint32_t v)
@@ -562,7 +573,7 @@ static bool sem_rw(struct pfifo *f, uint64_t off, enum g80_slot slot, uint32_t *
 	nvm_aperture ap;
 	uint64_t lin;
 	uint8_t b[4];
-	if (!g80_xlat(f, FIELD_GET(*f->r_sem, 31, 16), off, slot, &ap, &lin))
+	if (!g80_xlat(f, FIELD_GET(*f->r_sem, 31, 16), off, slot, &ap, &lin, NULL))
 		return false;
 	if (slot == G80_SEM_WRITE) {
 		uint32_t w = order32(f, *v);

@@ -69,7 +69,8 @@ static bool read_word(struct pfifo *f, uint64_t off, uint32_t *w)
 	nvm_aperture ap;
 	uint64_t lin;
 	uint8_t b[4];
-	if (!g80_xlat(f, sel_of(f), off & VA_MASK, G80_PB_READ, &ap, &lin) || mem_read(&f->gpu->mem[ap], lin, b, 4))
+	if (!g80_xlat(f, sel_of(f), off & VA_MASK, G80_PB_READ, &ap, &lin, NULL) ||
+	    mem_read(&f->gpu->mem[ap], lin, b, 4))
 		return false;
 	*w = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
 	if (g80_big_endian(f))
@@ -105,8 +106,8 @@ static unsigned ib_fetch(struct pfifo *f, uint64_t *get, uint64_t *put, bool *no
 	return DMA_ERR_NONE;
 }
 
-/* Words at get readable at once: mapped by one translation (to the end of
- * the 4 KiB page, the smallest VM page), at most `want`. *w points at them,
+/* Words at get readable at once: mapped linearly by one translation (the
+ * contig block, or an unpaged object up to its limit), at most `want`. *w points at them,
  * byte-swapped into buf when needed. */
 static uint32_t fetch(struct pfifo *f, uint64_t get, uint32_t want, uint32_t *buf, const uint32_t **w)
 {
@@ -114,18 +115,11 @@ static uint32_t fetch(struct pfifo *f, uint64_t get, uint32_t want, uint32_t *bu
 	uint64_t lin;
 	uint8_t *p;
 	size_t avail;
-	if (!g80_xlat(f, sel_of(f), get, G80_PB_READ, &ap, &lin))
+	uint64_t span;
+	if (!g80_xlat(f, sel_of(f), get, G80_PB_READ, &ap, &lin, &span))
 		return 0;
-	uint32_t in_page = (uint32_t)((0x1000 - (get & 0xfff)) / 4);
-	if (want > in_page)
-		want = in_page;
-	/* The DMA object's limit may end inside the page: the last word must
-	 * translate too, right after the first; else go word by word. */
-	nvm_aperture ap2;
-	uint64_t lin2;
-	if (want > 1 && (!g80_xlat(f, sel_of(f), get + 4ull * (want - 1), G80_PB_READ, &ap2, &lin2) || ap2 != ap ||
-	                 lin2 != lin + 4ull * (want - 1)))
-		want = 1;
+	if (span / 4 < want)
+		want = span / 4 ? (uint32_t)(span / 4) : 1;
 	if ((lin & 3) || mem_span(&f->gpu->mem[ap], lin, false, &p, &avail) || avail < 4) {
 		/* not word aligned or at a memory edge: one word */
 		uint8_t b[4];

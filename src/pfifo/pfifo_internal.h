@@ -398,8 +398,10 @@ bool g80_big_endian(struct pfifo *f);
 /* VM clients of PFIFO (seed 002 "DMA slots", engine/client/slot). */
 enum g80_slot { G80_PB_READ, G80_SEM_WRITE, G80_SEM_READ, G80_SEM_BG_READ };
 /* Translates offset off of DMA object sel of CACHE1's channel through the
- * VM (include/nvmodel/g80vm.h). False on a VM fault (recorded by the VM). */
-bool g80_xlat(struct pfifo *f, uint32_t sel, uint64_t off, enum g80_slot slot, nvm_aperture *ap, uint64_t *lin);
+ * VM (include/nvmodel/g80vm.h). False on a VM fault (recorded by the VM).
+ * *span (may be NULL): bytes from there that map linearly. */
+bool g80_xlat(struct pfifo *f, uint32_t sel, uint64_t off, enum g80_slot slot, nvm_aperture *ap, uint64_t *lin,
+              uint64_t *span);
 /* The puller's G80/G84 methods 0x10-0x24 and 0x60-0x6c: returns 1 (done),
  * 0 (stalled on an error) or -1 (not one of them). */
 int g80_puller_method(struct pfifo *f, uint32_t a, uint32_t m, uint32_t d, uint64_t *t, uint32_t inst);
