@@ -26,9 +26,9 @@
 /* UNVERIFIED: a TLB flush completes 100 ns after its trigger (seed 002 only
  * says the trigger bit "will auto-reset to 0 when flush is complete"). */
 #define FLUSH_NS 100u
-/* UNVERIFIED: 4096 TLB entries shared by the engines, direct-mapped by
+/* UNVERIFIED: 16384 TLB entries shared by the engines, direct-mapped by
  * (engine, channel, block); the real sizes are not documented. */
-#define TLB_SLOTS 4096u
+#define TLB_SLOTS 16384u
 #define NTRAP     6u
 
 /* ---------------------------------------------------------------- chip data */
@@ -73,6 +73,7 @@ struct g80vm {
 	bool trap_pending;
 	uint32_t trap[NTRAP];
 	uint32_t bar_chan, peephole_chan;
+	const uint32_t *pd_offset; /* the latched PD_OFFSET register (G84+), or NULL */
 	nvm_g80_stats stats;
 	nvm_g80_fault_fn hook;
 	void *hook_user;
@@ -86,8 +87,8 @@ static struct g80vm *vm_of(const nvm_gpu *gpu)
 static nvm_g80_layout layout_of(struct g80vm *m)
 {
 	nvm_g80_layout l = { m->chip->gen, 0 };
-	if (m->chip->gen >= NVM_G80_GEN_G84)
-		l.pd_offset = bus_get(m->gpu, R_PD_OFFSET) & ~7u; /* "low 3 bits ignored" */
+	if (m->pd_offset)
+		l.pd_offset = *m->pd_offset & ~7u; /* "low 3 bits ignored" */
 	if (!l.pd_offset)
 		l.pd_offset = m->chip->gen >= NVM_G80_GEN_G84 ? 0x200u : 0x1400u;
 	return l;
@@ -590,7 +591,10 @@ static nvm_status g80vm_create(nvm_gpu *gpu, const void *data, void **state)
 		tlbc_fini(&m->tlb);
 		free(m);
 		*state = NULL;
+		return st;
 	}
+	if (g84)
+		m->pd_offset = bus_reg(gpu, R_PD_OFFSET);
 	return st;
 }
 
