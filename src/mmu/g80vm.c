@@ -181,9 +181,10 @@ static void record_fault(struct g80vm *m, const nvm_g80_req *req, const nvm_g80_
 	     f.slot, f.write ? "write" : "read");
 	if (m->hook)
 		m->hook(m->hook_user, &f);
-	/* Only the first fault is kept until software acknowledges it (pscnv's
-	 * nv50 VM notes: "all but the first trap is lost"). The VM raises no
-	 * interrupt: the faulting engine does. */
+	/* UNVERIFIED (after pscnv's nv50 VM notes, not a document): only the
+	 * first fault is kept until software acknowledges it ("all but the first
+	 * trap is lost"), and the VM raises no interrupt: the faulting engine
+	 * does. The address recorded is the logical address of the request. */
 	if (m->trap_pending)
 		return;
 	trap_words(m->chip->gen, &f, m->trap);
@@ -430,7 +431,9 @@ nvm_status nvm_g80_bar_translate(nvm_gpu *gpu, int bar, uint64_t off, bool write
 	uint32_t v = bus_get(gpu, bar == 1 ? R_BAR1 : R_BAR3);
 	if (!FIELD_GET(v, 31, 31)) {
 		/* MODE VRAM: the BAR maps VRAM directly ("BAR addresses map
-		 * directly to VRAM addresses" with BAR1 VM disabled, bars.rst). */
+		 * directly to VRAM addresses" with BAR1 VM disabled, bars.rst);
+		 * UNVERIFIED: for BAR3 too, and offsets beyond VRAM fault as
+		 * VRAM_LIMIT (nothing is recorded in the trap registers). */
 		memset(res, 0, sizeof(*res));
 		res->ap = NVM_AP_VRAM;
 		res->addr = res->virt = off;
