@@ -106,27 +106,42 @@ static const struct ramfc_layout ramfc_nv40 = LAYOUT("nv40", 128, ramfc_nv40_f);
 	}
 
 /* Channels: 16 on NV04, 32 on NV10..NV4x (seed 001; nouveau's chid_nr).
+ * Engines beyond SOFTWARE and PGRAPH: rnndb nv4_pfifo_engine (PMPEG
+ * NV31+, PME NV40+, PVP1 NV41+), each a recording engine in the model.
  * CACHE1 slots: UNVERIFIED (docs/fidelity.md): 32 on NV04 (the seed's
  * example free count 0x7c), 128 on NV10..NV3x (rnndb's CACHE1 ADDR note),
  * 512 on NV40 (rnndb PFIFO_CACHE1_ADDR at 0x90000, length 512). Object
  * class width: 8 bits before NV25, 16 on NV40 (puller.rst). Call and
  * return (via the chips' pb_gen): UNVERIFIED which of the seed's "NV11+"
  * and envytools' "NV1A+" is right; both give them to nv11 and nv17. */
-const struct pfifo_chip pfifo_nv04 = { "nv04", 0, 16, 32, 0xf, 1u << 8, 0x1fe, 0xff, &ramfc_nv04, NULL, RAMHT_NV04 };
-const struct pfifo_chip pfifo_nv10 = { "nv10", PF_NV10 | PF_NV5, 32,   128,       0x1f, 1u << 8, 0x1fc,
-	                               0xff,   &ramfc_nv10,      NULL, RAMHT_NV10 };
+const struct pfifo_chip pfifo_nv04 = { "nv04", 0, 16, 32, 0xf, 1u << 8, 0x1fe, 0xff, &ramfc_nv04, NULL, RAMHT_NV04, 0 };
+const struct pfifo_chip pfifo_nv10 = { "nv10", PF_NV10 | PF_NV5, 32,   128,        0x1f, 1u << 8, 0x1fc,
+	                               0xff,   &ramfc_nv10,      NULL, RAMHT_NV10, 0 };
 const struct pfifo_chip pfifo_nv11 = {
-	"nv11", PF_NV10 | PF_NV5 | PF_NV1A, 32, 128, 0x1f, 1u << 8, 0x1fc, 0xff, &ramfc_nv10, &ramfc_nv17, RAMHT_NV10
+	"nv11", PF_NV10 | PF_NV5 | PF_NV1A, 32, 128, 0x1f, 1u << 8, 0x1fc, 0xff, &ramfc_nv10, &ramfc_nv17, RAMHT_NV10, 0
 };
 const struct pfifo_chip pfifo_nv17 = {
-	"nv17", PF_NV10 | PF_NV5 | PF_NV1A, 32, 128, 0x1f, 1u << 8, 0x1fc, 0xff, &ramfc_nv10, &ramfc_nv17, RAMHT_NV10
+	"nv17", PF_NV10 | PF_NV5 | PF_NV1A, 32, 128, 0x1f, 1u << 8, 0x1fc, 0xff, &ramfc_nv10, &ramfc_nv17, RAMHT_NV10, 0
 };
 const struct pfifo_chip pfifo_nv40 = {
-	"nv40", PF_NV10 | PF_NV5 | PF_NV1A | PF_NV40, 32, 512, 0x1ff, 1u << 16, 0, 0xffff, &ramfc_nv40, NULL, RAMHT_NV40
+	"nv40",     PF_NV10 | PF_NV5 | PF_NV1A | PF_NV40, 32, 512, 0x1ff, 1u << 16, 0, 0xffff, &ramfc_nv40, NULL,
+	RAMHT_NV40, 1u << ENG_PMPEG | 1u << ENG_PME
 };
-const struct pfifo_chip pfifo_nv41 = {
-	"nv41", PF_NV10 | PF_NV5 | PF_NV1A | PF_NV40, 32, 512, 0x1ff, 1u << 16, 0, 0xffff, &ramfc_nv40, NULL, RAMHT_NV40
-};
+const struct pfifo_chip pfifo_nv41 = { "nv41",      PF_NV10 | PF_NV5 | PF_NV1A | PF_NV40,
+	                               32,          512,
+	                               0x1ff,       1u << 16,
+	                               0,           0xffff,
+	                               &ramfc_nv40, NULL,
+	                               RAMHT_NV40,  1u << ENG_PMPEG | 1u << ENG_PME | 1u << ENG_PVP1 };
+
+/* Engine names by id (rnndb nv4_pfifo_engine), also the names of their
+ * method logs. */
+static const char *const engine_names[] = { "software", "pgraph", "pmpeg", "pme", "pvp1" };
+
+const char *pfifo_engine_name(unsigned id)
+{
+	return id < sizeof(engine_names) / sizeof(engine_names[0]) ? engine_names[id] : "?";
+}
 
 static const struct pfifo_chip *const pfifo_chips[] = { &pfifo_nv04, &pfifo_nv10, &pfifo_nv11,
 	                                                &pfifo_nv17, &pfifo_nv40, &pfifo_nv41 };
@@ -501,6 +516,8 @@ static void step(nvm_gpu *gpu, void *ctx, uint64_t arg)
 		}
 		uint32_t n = 0;
 		f->clock = t;
+		n += puller_run_cache0(f, &t);
+		f->clock = t;
 		if (puller_ready(f))
 			n += puller_run(f, PFIFO_STEP_WORDS, &t);
 		f->clock = t;
@@ -626,6 +643,15 @@ static uint32_t rd_dma_pending(void *ctx, const struct reg_desc *r, uint32_t sto
 	return v;
 }
 
+/* CACHE0 STATUS: EMPTY 4 while PUT == GET, FULL 8 otherwise (one slot). */
+static uint32_t rd_cache0_status(void *ctx, const struct reg_desc *r, uint32_t stored)
+{
+	(void)r;
+	(void)stored;
+	struct pfifo *f = ctx;
+	return pcache_count(&f->c0) ? 1u << 8 : 1u << 4;
+}
+
 static uint32_t rd_status(void *ctx, const struct reg_desc *r, uint32_t stored)
 {
 	(void)r;
@@ -722,16 +748,18 @@ static const struct reg_def reg_defs[] = {
 	{ { R_SIZE, "NV04_PFIFO_SIZE", 0, ALL, 0, NULL, NULL }, 0, 0 },
 	/* UNVERIFIED reset of DMA_PUSH: ACCESS 1 (nouveau never sets it but
 	 * after a DMA_PUSHER error). */
-	/* CACHE0: the one-slot cache (seed 001). UNVERIFIED: storage only, no
-	 * CACHE0 pusher or puller. */
+	/* CACHE0: the one-slot cache (seed 001), filled by the driver through
+	 * METHOD / DATA and PUT (0 or 4: full while PUT != GET) and emptied by
+	 * its puller (puller_run_cache0). UNVERIFIED: its pusher takes no USER
+	 * stores (the seed: PIO only, "doesn't seem to work anyway"). */
 	{ { R_CACHE0_PUSH0, "NV03_PFIFO_CACHE0_PUSH0", 0, 1, 0, NULL, NULL }, 0, 0 },
 	{ { R_CACHE0_PUSH1, "NV03_PFIFO_CACHE0_PUSH1", 0, 0x1ffu, 0, NULL, NULL }, 0, 0 },
-	{ { R_CACHE0_PUT, "NV03_PFIFO_CACHE0_PUT", 0, 0x4u, 0, NULL, NULL }, 0, 0 },
-	{ { R_CACHE0_STATUS, "NV03_PFIFO_CACHE0_STATUS", 0x10u, 0, 0, NULL, NULL }, 0, 0 },
-	{ { R_CACHE0_PULL0, "NV04_PFIFO_CACHE0_PULL0", 0, 1, 0, NULL, NULL }, 0, 0 },
+	{ { R_CACHE0_PUT, "NV03_PFIFO_CACHE0_PUT", 0, 0x4u, 0, NULL, wr_kick }, 0, 0 },
+	{ { R_CACHE0_STATUS, "NV03_PFIFO_CACHE0_STATUS", 0, 0, 0, rd_cache0_status, NULL }, 0, 0 },
+	{ { R_CACHE0_PULL0, "NV04_PFIFO_CACHE0_PULL0", 0, PULL0_ACCESS, 0, NULL, wr_pull0 }, 0, 0 },
 	{ { R_CACHE0_PULL1, "NV04_PFIFO_CACHE0_PULL1", 0, 0xfu, 0, NULL, NULL }, 0, 0 },
 	{ { R_CACHE0_HASH, "NV04_PFIFO_CACHE0_HASH", 0, ALL, 0, NULL, NULL }, 0, 0 },
-	{ { R_CACHE0_GET, "NV03_PFIFO_CACHE0_GET", 0, 0x4u, 0, NULL, NULL }, 0, 0 },
+	{ { R_CACHE0_GET, "NV03_PFIFO_CACHE0_GET", 0, 0x4u, 0, NULL, wr_kick }, 0, 0 },
 	{ { R_CACHE0_ENGINE, "NV04_PFIFO_CACHE0_ENGINE", 0, ALL, 0, NULL, NULL }, 0, 0 },
 	{ { R_CACHE0_METHOD, "NV04_PFIFO_CACHE0_METHOD", 0, 0xfffcu, 0, NULL, NULL }, 0, 0 },
 	{ { R_CACHE0_DATA, "NV04_PFIFO_CACHE0_DATA", 0, ALL, 0, NULL, NULL }, 0, 0 },
@@ -829,8 +857,8 @@ static void pfifo_destroy(nvm_gpu *gpu, void *state)
 	if (!f)
 		return;
 	puller_fini(f);
-	engine_free(f->pgraph);
-	engine_free(f->sw);
+	for (unsigned i = 0; i < ENG_IDS; i++)
+		engine_free(f->eng[i]);
 	free(f->regs);
 	free(f->cache_addr);
 	free(f->cache_data);
@@ -862,9 +890,12 @@ static nvm_status pfifo_create(nvm_gpu *gpu, const void *data, void **state)
 	f->cls = calloc(chip->nchan, sizeof(*f->cls));
 	if (!f->pbgen || !f->cache_addr || !f->cache_data || !f->cls)
 		return NVM_ERR_NOMEM;
-	nvm_status st = engine_new(gpu, "recorder", "pgraph", 0, &f->pgraph);
-	if (!st)
-		st = engine_new(gpu, "software", "software", 0, &f->sw);
+	nvm_status st = engine_new(gpu, "software", engine_names[ENG_SOFTWARE], 0, &f->eng[ENG_SOFTWARE]);
+	for (unsigned i = ENG_PGRAPH; !st && i < sizeof(engine_names) / sizeof(engine_names[0]); i++)
+		if (i == ENG_PGRAPH || (chip->engines & (1u << i)))
+			st = engine_new(gpu, "recorder", engine_names[i], 0, &f->eng[i]);
+	f->sw = f->eng[ENG_SOFTWARE];
+	f->pgraph = f->eng[ENG_PGRAPH];
 	if (!st)
 		st = build_regs(f);
 	if (!st)
@@ -933,6 +964,25 @@ static nvm_status pfifo_create(nvm_gpu *gpu, const void *data, void **state)
 	f->r_jmp_shd = reg_slot(f, R_GET_JMP_SHD);
 	f->r_rsvd_shd = reg_slot(f, R_RSVD_SHD);
 	f->r_data_shd = reg_slot(f, R_DATA_SHD);
+	f->c1 = (struct pcache){
+		"",          f->r_push1,    f->r_put,      f->r_get,      f->r_pull0,         f->r_pull1, f->r_hash,
+		f->r_engine, f->cache_addr, f->cache_data, f->cache_mask, f->cache_mask << 2, false,      false
+	};
+	f->c0 = (struct pcache){ "CACHE0: ",
+		                 reg_slot(f, R_CACHE0_PUSH1),
+		                 reg_slot(f, R_CACHE0_PUT),
+		                 reg_slot(f, R_CACHE0_GET),
+		                 reg_slot(f, R_CACHE0_PULL0),
+		                 reg_slot(f, R_CACHE0_PULL1),
+		                 reg_slot(f, R_CACHE0_HASH),
+		                 reg_slot(f, R_CACHE0_ENGINE),
+		                 reg_slot(f, R_CACHE0_METHOD),
+		                 reg_slot(f, R_CACHE0_DATA),
+		                 0,
+		                 4,
+		                 true,
+		                 false };
+	f->pc = &f->c1;
 	return NVM_OK;
 }
 
@@ -949,10 +999,9 @@ static struct engine *find_engine(struct pfifo *f, const char *name)
 {
 	if (!f || !name)
 		return NULL;
-	if (!strcmp(name, "pgraph"))
-		return f->pgraph;
-	if (!strcmp(name, "software"))
-		return f->sw;
+	for (unsigned i = 0; i < ENG_IDS; i++)
+		if (f->eng[i] && !strcmp(name, f->eng[i]->name))
+			return f->eng[i];
 	return NULL;
 }
 
