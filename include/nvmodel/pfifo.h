@@ -59,6 +59,8 @@ typedef struct nvm_pfifo_stats {
 	uint64_t ctx_switches; /* CACHE1 channel switches (RAMFC save + load) */
 	uint64_t dma_pusher_errors, cache_errors, semaphore_errors;
 	uint64_t acquire_waits;
+	uint64_t acquire_timeouts; /* ACQUIRE_TIMEOUT interrupts raised */
+	uint64_t dma_pte_faults;   /* DMA_PTE interrupts raised */
 } nvm_pfifo_stats;
 nvm_status nvm_pfifo_get_stats(const nvm_gpu *gpu, nvm_pfifo_stats *out);
 

@@ -557,11 +557,14 @@ static uint32_t rd_intr(void *ctx, const struct reg_desc *r, uint32_t stored)
 
 static void wr_intr(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
 {
-	(void)r;
 	(void)stored;
 	(void)old;
-	(void)written;
 	struct pfifo *f = ctx;
+	/* UNVERIFIED: clearing ACQUIRE_TIMEOUT while the acquire still waits
+	 * starts a new interval (ACQUIRE_TIMESTAMP = PTIMER). */
+	if (r->offset == R_INTR && (written & INTR_ACQUIRE_TIMEOUT) && (*f->r_pull1 & PULL1_ACQUIRE_ACTIVE) &&
+	    pf_has(f, PF_NV1A))
+		bus_set(f->gpu, R_ACQ_TIMESTAMP, (uint32_t)ptimer_read(f->gpu));
 	pfifo_update_intr(f);
 	pfifo_kick(f); /* clearing an interrupt resumes the unit it stopped */
 }

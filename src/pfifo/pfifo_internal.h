@@ -250,6 +250,8 @@ struct pfifo {
 	bool acq_watch;                    /* a memory watch on the acquire semaphore is armed */
 	nvm_aperture acq_ap;
 	uint64_t acq_addr;
+	uint64_t acq_to_ev;         /* the acquire timeout's wake-up event, 0 if none */
+	uint64_t acq_to_at;         /* its time */
 	bool acq_fence;             /* the pusher submitted SEMAPHORE_ACQUIRE: it waits for CACHE1 to drain */
 	uint32_t acq_blocked;       /* channels switched out while waiting on an acquire (watched) */
 	uint32_t acq_wake;          /* of those, the ones whose semaphore was written since */

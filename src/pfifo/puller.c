@@ -357,9 +357,51 @@ void puller_fini(struct pfifo *f)
 		puller_acq_switch_in(f, c);
 }
 
+static void acq_timer(nvm_gpu *gpu, void *ctx, uint64_t arg)
+{
+	(void)gpu;
+	(void)arg;
+	struct pfifo *f = ctx;
+	f->acq_to_ev = 0;
+	pfifo_kick(f);
+}
+
+/* The acquire timeout (INTR ACQUIRE_TIMEOUT 24, rnndb; registers
+ * ACQUIRE_TIMEOUT TIMEOUT 30:0 and ACQUIRE_TIMESTAMP). UNVERIFIED
+ * (puller.rst: "There's also apparently a timeout, but it's not REd yet"):
+ * TIMEOUT is a PTIMER interval (ns), 0 disables it; when PTIMER has passed
+ * ACQUIRE_TIMESTAMP + TIMEOUT while the acquire waits, the interrupt is
+ * raised and ACQUIRE_TIMESTAMP restarts; the acquire keeps waiting (the
+ * driver may end it by clearing PULL1 ACQUIRE_ACTIVE). While the interrupt
+ * is pending no new interval is timed. A one-shot event at the deadline
+ * wakes the step (no polling); the wait itself does not keep the GPU busy. */
+static void acquire_timeout(struct pfifo *f)
+{
+	uint32_t to = bus_get(f->gpu, R_ACQ_TIMEOUT) & 0x7fffffffu;
+	if (!to || (*f->r_intr & INTR_ACQUIRE_TIMEOUT))
+		return;
+	uint32_t now = (uint32_t)ptimer_read(f->gpu), el = now - bus_get(f->gpu, R_ACQ_TIMESTAMP);
+	if (el >= to) {
+		bus_set(f->gpu, R_ACQ_TIMESTAMP, now);
+		f->stats.acquire_timeouts++;
+		emit(f->gpu, NVM_EV_GUEST_ERROR, "pfifo", "acquire_timeout", pfifo_chid(f), *f->r_acq_value,
+		     "channel %u: semaphore acquire of 0x%08x still waits after %u ns (ACQUIRE_TIMEOUT)", pfifo_chid(f),
+		     *f->r_acq_value, to);
+		pfifo_raise(f, INTR_ACQUIRE_TIMEOUT);
+		return;
+	}
+	uint64_t when = f->gpu->now + (to - el);
+	if (f->acq_to_ev && f->acq_to_at == when)
+		return;
+	if (f->acq_to_ev)
+		sched_cancel(f->gpu, f->acq_to_ev);
+	f->acq_to_at = when;
+	f->acq_to_ev = sched_at(f->gpu, when, acq_timer, f, 0, 0);
+}
+
 /* A pending acquire: done when the semaphore holds ACQUIRE_VALUE; until
- * then the puller waits, woken by a write to the word (no polling).
- * UNVERIFIED: ACQUIRE_TIMEOUT is kept but never fires. */
+ * then the puller waits, woken by a write to the word (no polling) or by
+ * its timeout. */
 static bool acquire_pending(struct pfifo *f)
 {
 	if (!(*f->r_pull1 & PULL1_ACQUIRE_ACTIVE)) {
@@ -381,6 +423,8 @@ static bool acquire_pending(struct pfifo *f)
 		f->acq_ap = ap;
 		f->acq_addr = addr;
 	}
+	if (pf_has(f, PF_NV1A))
+		acquire_timeout(f);
 	return true;
 }
 

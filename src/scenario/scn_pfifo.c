@@ -85,6 +85,8 @@ static int l_stats(lua_State *L)
 	scn_set_int(L, "cache_errors", (lua_Integer)s.cache_errors);
 	scn_set_int(L, "semaphore_errors", (lua_Integer)s.semaphore_errors);
 	scn_set_int(L, "acquire_waits", (lua_Integer)s.acquire_waits);
+	scn_set_int(L, "acquire_timeouts", (lua_Integer)s.acquire_timeouts);
+	scn_set_int(L, "dma_pte_faults", (lua_Integer)s.dma_pte_faults);
 	return 1;
 }
 
