@@ -415,12 +415,13 @@ static void ctx_switch(struct pfifo *f, uint32_t chid)
 	     chid, dma ? "DMA" : "PIO");
 }
 
-/* A unit stopped until the driver acts: the DMA pusher after an error,
- * the puller after CACHE_ERROR or SEMAPHORE. UNVERIFIED: CACHE1 keeps its
+/* A unit stopped until the driver acts: the DMA pusher after an error or
+ * DMA_PTE, the puller after CACHE_ERROR or SEMAPHORE. UNVERIFIED: CACHE1 keeps its
  * channel meanwhile, so the handler finds it in PUSH1 (nouveau reads it). */
 static bool waits_for_driver(const struct pfifo *f)
 {
-	return (*f->r_dma_push & DMA_PUSH_SUSPENDED) || (*f->r_intr & (INTR_CACHE_ERROR | INTR_SEMAPHORE));
+	return (*f->r_dma_push & DMA_PUSH_SUSPENDED) ||
+	       (*f->r_intr & (INTR_CACHE_ERROR | INTR_SEMAPHORE | INTR_DMA_PTE));
 }
 
 bool pfifo_switch_to(struct pfifo *f, uint32_t chid)
