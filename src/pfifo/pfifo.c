@@ -409,7 +409,8 @@ static void ctx_switch(struct pfifo *f, uint32_t chid)
 	bus_set(f->gpu, R_DMA_CTL, 0);
 	f->stats.ctx_switches++;
 	f->yield = false;
-	uint32_t ts = FIELD_GET(bus_get(f->gpu, R_DMA_TIMESLICE), 16, 0);
+	/* DMA_TIMESLICE / PIO_TIMESLICE SELECT 16:0 by the channel's mode */
+	uint32_t ts = FIELD_GET(bus_get(f->gpu, dma ? R_DMA_TIMESLICE : R_PIO_TIMESLICE), 16, 0);
 	f->slice_end = f->clock + ts + 1;
 	emit(f->gpu, NVM_EV_TRACE, "pfifo", "ctx_switch", chid, old, "CACHE1: channel %u out, channel %u in (%s)", old,
 	     chid, dma ? "DMA" : "PIO");
@@ -424,12 +425,22 @@ static bool waits_for_driver(const struct pfifo *f)
 	       (*f->r_intr & (INTR_CACHE_ERROR | INTR_SEMAPHORE | INTR_DMA_PTE));
 }
 
+/* A PIO channel keeps CACHE1 until its timeslice is over when
+ * PIO_TIMESLICE TIMEOUT (24:24, rnndb) is set. UNVERIFIED: without it a
+ * PIO channel gives an empty CACHE1 up at once (docs/pfifo.md). */
+bool pfifo_pio_slice_holds(const struct pfifo *f)
+{
+	uint64_t now = f->clock > f->gpu->now ? f->clock : f->gpu->now; /* f->clock inside a step */
+	return !(*f->r_push1 & f->chip->push1_mode) && FIELD_GET(bus_get(f->gpu, R_PIO_TIMESLICE), 24, 24) &&
+	       now < f->slice_end;
+}
+
 bool pfifo_switch_to(struct pfifo *f, uint32_t chid)
 {
 	if (chid == pfifo_chid(f))
 		return true;
 	f->clock = f->gpu->now;
-	if (pfifo_cache_count(f) || !FIELD_GET(*f->r_caches, 0, 0) || waits_for_driver(f))
+	if (pfifo_cache_count(f) || !FIELD_GET(*f->r_caches, 0, 0) || waits_for_driver(f) || pfifo_pio_slice_holds(f))
 		return false;
 	ctx_switch(f, chid);
 	return true;
@@ -473,11 +484,41 @@ static int next_dma_channel(struct pfifo *f)
  * pushbuffer has words takes CACHE1 when the current one has nothing to
  * push, its timeslice (DMA_TIMESLICE SELECT 16:0, ns in the model) is over,
  * or it executed YIELD. UNVERIFIED: the unit of SELECT. */
+/* NEXT_CHANNEL (rnndb: CHID, MODE, SWITCH 12:12). UNVERIFIED (no document
+ * or nouveau use): a driver write with SWITCH set asks for a switch to
+ * CHID at the next chance, ahead of the timeslice and whether or not the
+ * channel has pushbuffer words; the channel's mode comes from MODE.
+ * SWITCH reads 1 until the switch is done. */
+static bool next_channel_request(struct pfifo *f, uint32_t *chid)
+{
+	uint32_t nc = bus_get(f->gpu, R_NEXT_CHANNEL);
+	if (!FIELD_GET(nc, 12, 12))
+		return false;
+	*chid = nc & f->chip->chid_mask;
+	if (*chid < f->chip->nchan)
+		return true;
+	emit(f->gpu, NVM_EV_GUEST_ERROR, "pfifo", "next_channel", *chid, nc,
+	     "NEXT_CHANNEL asks for channel %u, beyond the chip's %u: ignored", *chid, f->chip->nchan);
+	bus_set(f->gpu, R_NEXT_CHANNEL, nc & ~(1u << 12));
+	return false;
+}
+
 static bool switcher(struct pfifo *f, uint64_t *t)
 {
 	if (!FIELD_GET(*f->r_caches, 0, 0) || pfifo_cache_count(f) || waits_for_driver(f))
 		return false;
+	uint32_t want;
+	if (next_channel_request(f, &want)) {
+		bus_set(f->gpu, R_NEXT_CHANNEL, bus_get(f->gpu, R_NEXT_CHANNEL) & ~(1u << 12));
+		if (want == pfifo_chid(f))
+			return false;
+		ctx_switch(f, want);
+		*t += PFIFO_NS_CTXSW;
+		return true;
+	}
 	bool expired = f->yield || f->clock >= f->slice_end;
+	if (pfifo_pio_slice_holds(f))
+		return false;
 	if (pusher_dma_ready(f) && !expired)
 		return false;
 	int c = next_dma_channel(f);
@@ -494,8 +535,11 @@ static bool switcher(struct pfifo *f, uint64_t *t)
  * switch: its timeslice is over (or it yielded) and another channel waits. */
 static bool switch_pending(struct pfifo *f)
 {
+	uint32_t want;
 	if (!FIELD_GET(*f->r_caches, 0, 0) || waits_for_driver(f))
 		return false;
+	if (next_channel_request(f, &want) && want != pfifo_chid(f))
+		return true;
 	if (!f->yield && f->clock < f->slice_end)
 		return false;
 	return next_dma_channel(f) >= 0;
@@ -733,7 +777,7 @@ static const struct reg_def reg_defs[] = {
 	{ { R_DMA_TIMESLICE, "NV04_PFIFO_DMA_TIMESLICE", 0x0101ffffu, 0xf101ffffu, 0, NULL, NULL }, 0, 0 },
 	{ { R_PIO_TIMESLICE, "NV04_PFIFO_PIO_TIMESLICE", 0, 0x0101ffffu, 0, NULL, NULL }, 0, 0 },
 	{ { R_TIMESLICE, "NV04_PFIFO_TIMESLICE", 0, 0x3ffffu, 0, NULL, NULL }, 0, 0 },
-	{ { R_NEXT_CHANNEL, "NV04_PFIFO_NEXT_CHANNEL", 0, 0x13ffu, 0, NULL, NULL }, 0, 0 },
+	{ { R_NEXT_CHANNEL, "NV04_PFIFO_NEXT_CHANNEL", 0, 0x13ffu, 0, NULL, wr_kick }, 0, 0 },
 	{ { R_SLI, "NV40_PFIFO_SLI", 0, 0x30000fffu, 0, NULL, wr_kick }, PF_NV40, 0 },
 	{ { R_DEBUG_0, "NV04_PFIFO_DEBUG_0", 0, 0, 0, rd_debug0, NULL }, 0, 0 },
 	{ { R_UNK88, "NV40_PFIFO_UNK88", 0, ALL, 0, NULL, NULL }, PF_NV40, 0 },

@@ -296,6 +296,7 @@ uint32_t pfifo_ramfc_base(const struct pfifo *f);
 uint32_t pfifo_chan_reg(struct pfifo *f, uint32_t chid, uint32_t reg);
 void pfifo_chan_reg_set(struct pfifo *f, uint32_t chid, uint32_t reg, uint32_t v);
 bool pfifo_switch_to(struct pfifo *f, uint32_t chid);
+bool pfifo_pio_slice_holds(const struct pfifo *f);
 
 /* pusher.c */
 void pusher_pio_store(struct pfifo *f, uint32_t addr, uint32_t val, unsigned size);

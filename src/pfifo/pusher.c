@@ -91,7 +91,7 @@ static bool cache_available(struct pfifo *f, uint32_t chid)
 		return false;
 	if (chid == pfifo_chid(f))
 		return true;
-	return !pfifo_cache_count(f) && FIELD_GET(*f->r_caches, 0, 0);
+	return !pfifo_cache_count(f) && FIELD_GET(*f->r_caches, 0, 0) && !pfifo_pio_slice_holds(f);
 }
 
 static void dma_put_write(struct pfifo *f, uint32_t chid, uint32_t val)

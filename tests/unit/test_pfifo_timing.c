@@ -183,13 +183,119 @@ static void other_engines(void **state)
 	}
 }
 
+/* NEXT_CHANNEL (rnndb: CHID, MODE, SWITCH 12). UNVERIFIED (fidelity): a
+ * write with SWITCH asks for a switch to CHID at the next chance, ahead of
+ * the current channel's timeslice (DMA_TIMESLICE SELECT, here 0x1ffff ns):
+ * channel 1 streams a long pushbuffer, channel 3 waits; the request moves
+ * CACHE1 to channel 3 long before the timeslice would. SWITCH reads 0 once
+ * done. Also a switch to a channel with nothing to push. */
+static void next_channel_switch(void **state)
+{
+	(void)state;
+	const char *chips[] = { "nv04", "nv17", "nv40" };
+	for (size_t c = 0; c < sizeof(chips) / sizeof(chips[0]); c++) {
+		struct penv e;
+		pe_init(&e, chips[c]);
+		wr(e.gpu, 0x2044, 0x0101ffffu);
+		assert_int_equal(nvm_pfifo_log_config(e.gpu, "pgraph", 1u << 17), NVM_OK);
+		uint32_t pbo = pe_dmaobj(&e, 0x3d, 2, 0, PE_PB, PE_PB + 0xfffff);
+		uint32_t gr = pe_grobj(&e, 0x62);
+		pe_dma_channel(&e, 1, pbo, 0);
+		pe_dma_channel(&e, 3, pbo, 0xf0000);
+		pe_ramht_add(&e, 1, 0x77, gr, 1);
+		pe_ramht_add(&e, 3, 0x77, gr, 1);
+		uint32_t hdr[] = { PB_INC(0, 0, 1), 0x77 };
+		pe_pb(&e, 0, hdr, 2);
+		uint32_t off = 8;
+		for (int k = 0; k < 80; k++) {
+			uint32_t w = PB_INC(0, 0x400, 1024);
+			pe_pb(&e, off, &w, 1);
+			off += 4 * 1025;
+		}
+		uint32_t b[] = { PB_INC(0, 0, 1), 0x77, PB_INC(0, 0x304, 1), 0x3333 };
+		pe_pb(&e, 0xf0000, b, 4);
+		pe_put(&e, 1, off);
+		assert_string_equal(run_ns(&e, 5000), "budget");
+		assert_int_equal(rd(e.gpu, PE_PUSH1) & 0x1f, 1);
+		pe_put(&e, 3, 0xf0000 + 16);
+		assert_string_equal(run_ns(&e, 5000), "budget");
+		assert_int_equal(rd(e.gpu, PE_PUSH1) & 0x1f, 1); /* the timeslice still runs */
+		wr(e.gpu, 0x2050, 3u | 1u << 12);
+		assert_int_equal(rd(e.gpu, 0x2050) & 0x1000, 0x1000);
+		assert_string_equal(run_ns(&e, 10000), "budget");
+		assert_int_equal(rd(e.gpu, 0x2050) & 0x1000, 0);
+		size_t n = 0;
+		static nvm_host_method log[1u << 17];
+		assert_int_equal(nvm_pfifo_log_read(e.gpu, "pgraph", 0, log, 1u << 17, &n, NULL), NVM_OK);
+		size_t i3 = 0;
+		while (i3 < n && log[i3].chid != 3)
+			i3++;
+		assert_true(i3 < n);
+		assert_int_equal(log[i3 + 1].data, 0x3333);
+		assert_true(log[i3].time_ns < 25000);
+		assert_true(i3 < 80 * 1024); /* channel 1 had not finished */
+		/* channel 1 goes on after channel 3 has nothing more */
+		assert_string_equal(pe_run(&e, 10000000), "idle");
+		assert_int_equal(rd(e.gpu, PE_PUSH1) & 0x1f, 1);
+		assert_int_equal(nvm_pfifo_log_read(e.gpu, "pgraph", 0, log, 1u << 17, &n, NULL), NVM_OK);
+		assert_int_equal(n, 80 * 1024 + 3); /* two binds and channel 3's method */
+		/* a request for a channel with nothing to push is served too */
+		wr(e.gpu, 0x2050, 5u | 1u << 12);
+		assert_string_equal(pe_run(&e, 100000), "idle");
+		assert_int_equal(rd(e.gpu, PE_PUSH1) & 0x1f, 5);
+		/* NV40's 9-bit CHID can name a channel beyond the chip's 32: ignored */
+		wr(e.gpu, 0x2050, (e.nv40 ? 0x1ffu : e.nchan - 1) | 1u << 12);
+		assert_string_equal(pe_run(&e, 100000), "idle");
+		assert_int_equal(rd(e.gpu, 0x2050) & 0x1000, 0);
+		assert_int_equal(rd(e.gpu, PE_PUSH1) & 0x1ff, e.nv40 ? 5 : e.nchan - 1);
+		pe_fini(&e);
+	}
+}
+
+/* PIO_TIMESLICE (rnndb: SELECT 16:0, TIMEOUT 24). UNVERIFIED (fidelity):
+ * with TIMEOUT set a PIO channel keeps CACHE1 for SELECT + 1 ns after it
+ * got it, so another channel's store finds no cache (RAMRO
+ * NO_CACHE_AVAILABLE) and its FREE reads 0 until then; without TIMEOUT it
+ * takes the empty CACHE1 at once (seed 001's switch on demand). */
+static void pio_timeslice(void **state)
+{
+	(void)state;
+	for (int timeout = 0; timeout < 2; timeout++) {
+		struct penv e;
+		pe_init(&e, "nv04");
+		wr(e.gpu, 0x2048, 1000u | (timeout ? 1u << 24 : 0));
+		uint32_t gr = pe_grobj(&e, 0x62);
+		pe_ramht_add(&e, 1, 0x77, gr, 1);
+		pe_ramht_add(&e, 2, 0x77, gr, 1);
+		pe_pio(&e, 1, 0, 0, 0x77);
+		assert_string_equal(run_ns(&e, 100), "budget");
+		assert_int_equal(rd(e.gpu, PE_STATUS) & 0x10, 0x10); /* CACHE1 empty */
+		assert_int_equal(rd(e.gpu, PE_USER + 2 * 0x10000 + 0x10), timeout ? 0 : 0x7c);
+		pe_pio(&e, 2, 0, 0, 0x77);
+		assert_int_equal(rd(e.gpu, PE_PUSH1) & 0xf, timeout ? 1 : 2);
+		assert_int_equal(rd(e.gpu, PE_INTR), timeout ? PE_INTR_RUNOUT : 0);
+		if (timeout) {
+			assert_int_equal(pe_rd(&e, e.ramro) >> 28, 1); /* NO_CACHE_AVAILABLE */
+			wr(e.gpu, PE_INTR, PE_INTR_RUNOUT);
+			assert_string_equal(run_ns(&e, 1000), "budget");
+			assert_int_equal(rd(e.gpu, PE_USER + 2 * 0x10000 + 0x10), 0x7c);
+			pe_pio(&e, 2, 0, 0, 0x77);
+			assert_int_equal(rd(e.gpu, PE_PUSH1) & 0xf, 2);
+		}
+		assert_string_equal(pe_run(&e, 100000), "idle");
+		nvm_host_method log[4];
+		assert_int_equal(pe_log(&e, "pgraph", log, 4), 2);
+		assert_int_equal(log[1].chid, 2);
+		pe_fini(&e);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(acquire_timeout),
-		cmocka_unit_test(acquire_timeout_zero),
-		cmocka_unit_test(method_times),
-		cmocka_unit_test(other_engines),
+		cmocka_unit_test(acquire_timeout),     cmocka_unit_test(acquire_timeout_zero),
+		cmocka_unit_test(method_times),        cmocka_unit_test(other_engines),
+		cmocka_unit_test(next_channel_switch), cmocka_unit_test(pio_timeslice),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
