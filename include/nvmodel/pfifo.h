@@ -44,6 +44,16 @@ nvm_status nvm_pfifo_log_clear(nvm_gpu *gpu, const char *engine);
  * addr is outside the USER areas of the chip. */
 nvm_status nvm_pfifo_user_write(nvm_gpu *gpu, uint32_t addr, uint32_t val, unsigned size);
 
+/* NV40's instance memory BAR: a PCI aperture onto RAMIN besides BAR0's
+ * PRAMIN window, which nouveau's nv40 instmem maps (PCI BAR 2, or 3) and
+ * reads and writes RAMIN through, byte offset = RAMIN address. len bytes
+ * at off (any alignment). NVM_ERR_NOENT on chips without it (before NV40
+ * or without this PFIFO), NVM_ERR_RANGE beyond the aperture (16 MiB, and
+ * not beyond VRAM); nothing is touched then. */
+#define NVM_PFIFO_RAMIN_BAR_SIZE 0x1000000u
+nvm_status nvm_pfifo_ramin_bar_read(nvm_gpu *gpu, uint32_t off, void *buf, size_t len);
+nvm_status nvm_pfifo_ramin_bar_write(nvm_gpu *gpu, uint32_t off, const void *buf, size_t len);
+
 /* ---------------------------------------------------------------- state */
 
 typedef struct nvm_pfifo_stats {

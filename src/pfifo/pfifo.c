@@ -164,9 +164,9 @@ static struct pfifo *pfifo_of(const nvm_gpu *gpu)
 /* nv4-vram / bars.rst "RAMIN": instance memory starts from the end of VRAM
  * and its addresses go in reverse, in 32-bit words (nv1-vram.rst
  * ramin_to_vram: every address bit but the low two flipped). UNVERIFIED:
- * nv4-vram.rst is "todo"; the NV1 rule is applied to every profile, and
- * the PRAMIN window covers RAMIN 0..1 MiB (the NV40 RAMIN BAR is not
- * modelled). */
+ * nv4-vram.rst is "todo"; the NV1 rule is applied to every profile, the
+ * PRAMIN window covers RAMIN 0..1 MiB and NV40's RAMIN BAR
+ * (nvm_pfifo_ramin_bar_*) 0..16 MiB. */
 static bool ramin_vram(const struct pfifo *f, uint32_t addr, uint64_t *va)
 {
 	uint64_t size = f->gpu->mem[NVM_AP_VRAM].size;
@@ -1090,6 +1090,51 @@ nvm_status nvm_pfifo_user_write(nvm_gpu *gpu, uint32_t addr, uint32_t val, unsig
 		return NVM_ERR_BLOCKED;
 	pusher_pio_store(f, addr, val, size);
 	return NVM_OK;
+}
+
+/* The NV40 RAMIN BAR (nv4-vram.rst "RAMIN" is "todo"; nouveau's
+ * nv40_instmem_new maps PCI BAR 2 or 3 and accesses RAMIN address a at
+ * a). UNVERIFIED: it covers RAMIN 0..16 MiB (within VRAM) with the same
+ * end-of-VRAM, reversed-word placement as the PRAMIN window. */
+static nvm_status ramin_bar_check(nvm_gpu *gpu, uint32_t off, size_t len, struct pfifo **out)
+{
+	struct pfifo *f = pfifo_of(gpu);
+	if (!gpu)
+		return NVM_ERR_ARG;
+	if (!f || !pf_has(f, PF_NV40))
+		return NVM_ERR_NOENT;
+	uint64_t end = (uint64_t)off + len;
+	if (end > NVM_PFIFO_RAMIN_BAR_SIZE || end > f->gpu->mem[NVM_AP_VRAM].size)
+		return NVM_ERR_RANGE;
+	if (hold_check(gpu, NVM_HOLD_MMIO, "RAMIN BAR", off))
+		return NVM_ERR_BLOCKED;
+	*out = f;
+	return NVM_OK;
+}
+
+nvm_status nvm_pfifo_ramin_bar_read(nvm_gpu *gpu, uint32_t off, void *buf, size_t len)
+{
+	struct pfifo *f = NULL;
+	nvm_status st = buf || !len ? ramin_bar_check(gpu, off, len, &f) : NVM_ERR_ARG;
+	for (size_t i = 0; !st && i < len; i++) {
+		uint32_t a = off + (uint32_t)i, w;
+		pfifo_ramin_rd32(f, a & ~3u, &w);
+		((uint8_t *)buf)[i] = (uint8_t)(w >> (8 * (a & 3)));
+	}
+	return st;
+}
+
+nvm_status nvm_pfifo_ramin_bar_write(nvm_gpu *gpu, uint32_t off, const void *buf, size_t len)
+{
+	struct pfifo *f = NULL;
+	nvm_status st = buf || !len ? ramin_bar_check(gpu, off, len, &f) : NVM_ERR_ARG;
+	for (size_t i = 0; !st && i < len; i++) {
+		uint32_t a = off + (uint32_t)i, w, sh = 8 * (a & 3);
+		pfifo_ramin_rd32(f, a & ~3u, &w);
+		w = (w & ~(0xffu << sh)) | (uint32_t)((const uint8_t *)buf)[i] << sh;
+		pfifo_ramin_wr32(f, a & ~3u, w);
+	}
+	return st;
 }
 
 nvm_status nvm_pfifo_get_stats(const nvm_gpu *gpu, nvm_pfifo_stats *out)
