@@ -82,6 +82,11 @@ nvm_status nvm_pfifo_get_stats(const nvm_gpu *gpu, nvm_pfifo_stats *out);
  * entry index (multiply by 8 for the byte offset). */
 uint32_t nvm_pfifo_ramht_hash(uint32_t handle, uint32_t chid, unsigned bits);
 
+/* Whether a chip ("nv04".."nv41") has PFIFO engine id `engine` (rnndb
+ * nv4_pfifo_engine): SOFTWARE (0) and PGRAPH (1) on every chip, PMPEG (2)
+ * and PME (3) on nv40/nv41, PVP1 (4) on nv41. 0 for an unknown chip. */
+int nvm_pfifo_has_engine(const char *chip, unsigned engine);
+
 /* One RAMHT entry decoded for a chip ("nv04".."nv41"). */
 typedef struct nvm_ramht_entry {
 	uint32_t handle, context;

@@ -1159,6 +1159,12 @@ const nvm_ramfc_field *nvm_pfifo_ramfc_layout(const char *chip, int large, size_
 	return l->f;
 }
 
+int nvm_pfifo_has_engine(const char *chip, unsigned engine)
+{
+	const struct pfifo_chip *c = pfifo_chip_find(chip);
+	return c && (engine <= ENG_PGRAPH || (engine < 32 && (c->engines & (1u << engine))));
+}
+
 uint32_t nvm_pfifo_channels(const char *chip)
 {
 	const struct pfifo_chip *c = pfifo_chip_find(chip);
