@@ -62,8 +62,8 @@ typedef struct nvm_pfifo_stats {
 	uint64_t ramro_overflows; /* stores lost with RUNOUT_OVERFLOW */
 	uint64_t dma_words;       /* pushbuffer words the DMA pusher read */
 	uint64_t cache_pushes;    /* entries written into CACHE1 */
-	uint64_t methods;         /* entries the puller took out of CACHE1 */
-	uint64_t engine_methods;  /* methods submitted to PGRAPH */
+	uint64_t methods;         /* entries the puller took out of CACHE1 and CACHE0 */
+	uint64_t engine_methods;  /* methods submitted to PGRAPH and the other engines */
 	uint64_t sw_methods;      /* methods handed to the SOFTWARE engine */
 	uint64_t ramht_lookups, ramht_misses;
 	uint64_t ctx_switches; /* CACHE1 channel switches (RAMFC save + load) */

@@ -117,7 +117,7 @@ static uint32_t pull_chid(const struct pfifo *f)
 static void cache_error(struct pfifo *f, uint32_t pull0_bits, uint32_t a, uint32_t d, const char *code, const char *why)
 {
 	*f->pc->pull0 |= pull0_bits;
-	f->pc->err = true;
+	f->pc->err = f->pc->cache0;
 	f->stats.cache_errors++;
 	emit(f->gpu, pull0_bits == PULL0_DEVICE_SOFTWARE ? NVM_EV_TRACE : NVM_EV_GUEST_ERROR, "pfifo", code,
 	     (a >> 13) & 7, d, "%schannel %u subchannel %u method 0x%04x data 0x%08x: CACHE_ERROR, %s", f->pc->tag,
