@@ -580,8 +580,9 @@ static void step(nvm_gpu *gpu, void *ctx, uint64_t arg)
 	if (done && emit_wanted(gpu, NVM_EV_TRACE))
 		emit(gpu, NVM_EV_TRACE, "pfifo", "cache", pfifo_chid(f), pfifo_cache_count(f),
 		     "CACHE1: %u entries after the step (channel %u)", pfifo_cache_count(f), pfifo_chid(f));
-	/* UNVERIFIED: methods logged in this step carry its start time.
-	 * The work done costs time: the next step runs when it is over (and
+	/* UNVERIFIED (the costs are the model's): a method logged in this step
+	 * carries the step time t it was delivered at (puller_submit), not the
+	 * step's start. The work done costs time: the next step runs when it is over (and
 	 * finds nothing to do if nothing changed meanwhile). A channel stuck
 	 * before its timeslice ends while another waits is looked at again
 	 * when the timeslice is over. */
