@@ -6,13 +6,15 @@ extern const struct bench_case bench_core_cases[];
 extern const struct bench_case bench_hwsq_cases[];
 extern const struct bench_case bench_pushbuf_cases[];
 extern const struct bench_case bench_mmu_cases[];
+extern const struct bench_case bench_g80vm_cases[];
 extern const struct bench_case bench_host_cases[];
 extern const struct bench_case bench_ce_cases[];
 extern const struct bench_case bench_pfifo_cases[];
 
 const struct bench_case *const bench_tables[] = {
-	bench_core_cases, bench_hwsq_cases, bench_pushbuf_cases, bench_mmu_cases,
-	bench_host_cases, bench_ce_cases,   bench_pfifo_cases,   NULL,
+	bench_core_cases, bench_hwsq_cases,  bench_pushbuf_cases,
+	bench_mmu_cases,  bench_g80vm_cases, bench_host_cases,
+	bench_ce_cases,   bench_pfifo_cases, NULL,
 };
 
 double bench_now(void)

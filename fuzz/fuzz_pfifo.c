@@ -8,12 +8,15 @@
  * (any width and alignment) and PFIFO registers, with runs on a small work
  * budget.
  *
- * Operations (first byte & 7): 0 RAMIN write through PRAMIN (u20 address,
- * u32), 1 register write (u8 selector, u32), 2 push (u8 channel, u8 count,
+ * Operations (first byte & 7): 0 RAMIN write (u24: bit 23 set on NV40
+ * goes through the RAMIN BAR at bits 21:0, else PRAMIN at bits 19:0; u32),
+ * 1 register write (u8 selector, u32), 2 push (u8 channel, u8 count,
  * count u32 words, then DMA_PUT), 3 run (u16 ns * 16), 4 USER store (u24
  * offset, u32, u8 size), 5 nouveau-style recovery of every stopped unit,
- * 6 CPU write into the semaphore page, 7 CACHE1 entry write (u16 index,
- * u32, u32).
+ * 6 CPU write into the semaphore page, 7 CACHE1 entry write or, with bit
+ * 15 of the index, a CACHE0 injection (u16 index, u32, u32).
+ * Channel 3's pushbuffer object is paged (no PT_LINEAR) with page 8 not
+ * present (DMA_PTE); the NV1A+ channels have an ACQUIRE_TIMEOUT.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -87,10 +90,19 @@ static void skeleton(struct fz *z, const char *chip)
 		ri(z, f + 4, 0);
 		ri(z, f + (z->nv04 ? 8u : 12u), o >> 4);
 		ri(z, f + (z->nv40 ? 0x18u : z->nv04 ? 0x10u : 0x14u), fetch);
+		if (z->fsize >= 64)
+			ri(z, f + (z->nv40 ? 0x2cu : 0x28u), 3000); /* ACQUIRE_TIMEOUT */
 		ramht(z, c, 0x1000, 0x30100, 1, chip);
 		ramht(z, c, 0x2000, 0x30110, 0, chip);
 		ramht(z, c, 0x5e0, 0x30120, 0, chip);
 	}
+	/* channel 3: a paged pushbuffer object, page 8 not present */
+	uint32_t po = 0x30200, start = PB_BASE + 3 * 0x10000;
+	ri(z, po, 0x3d | 0x1000u | 2u << 16);
+	ri(z, po + 4, 0xffff);
+	for (uint32_t p = 0; p < 16; p++)
+		ri(z, po + 8 + 4 * p, (start + p * 0x1000) | (p == 8 ? 2u : 3u));
+	ri(z, z->ramfc + 3 * z->fsize + (z->nv04 ? 8u : 12u), po >> 4);
 	ri(z, 0x30100, 0x62);
 	ri(z, 0x30110, 0x506e);
 	ri(z, 0x30120, 0x02 | 0x3000u | 2u << 14);
@@ -101,10 +113,11 @@ static void skeleton(struct fz *z, const char *chip)
 
 static uint32_t reg_addr(uint32_t sel)
 {
-	static const uint32_t regs[] = { 0x2100, 0x2140, 0x2210, 0x2214, 0x2218, 0x2220, 0x2410, 0x2420,
-		                         0x2500, 0x2504, 0x2044, 0x2058, 0x3200, 0x3204, 0x3210, 0x3220,
-		                         0x3224, 0x3228, 0x322c, 0x3240, 0x3244, 0x324c, 0x3250, 0x3254,
-		                         0x3258, 0x326c, 0x3270, 0x3280, 0x3268, 0x3000, 0x3050 };
+	static const uint32_t regs[] = { 0x2100, 0x2140, 0x2210, 0x2214, 0x2218, 0x2220, 0x2410, 0x2420, 0x2500,
+		                         0x2504, 0x2044, 0x2058, 0x3200, 0x3204, 0x3210, 0x3220, 0x3224, 0x3228,
+		                         0x322c, 0x3240, 0x3244, 0x324c, 0x3250, 0x3254, 0x3258, 0x326c, 0x3270,
+		                         0x3280, 0x3268, 0x3000, 0x3050, 0x3004, 0x3010, 0x3054, 0x3058, 0x3070,
+		                         0x3080, 0x3100, 0x3104, 0x3260, 0x3264, 0x2048, 0x2050, 0x3238, 0x323c };
 	return regs[sel % (sizeof(regs) / sizeof(regs[0]))];
 }
 
@@ -125,8 +138,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (unsigned ops = 0; in.n && ops < 64; ops++) {
 		switch (fz_take(&in, 1) & 7) {
 		case 0: {
-			uint32_t a = fz_take(&in, 3) & 0xfffff, v = fz_take(&in, 4);
-			ri(&z, a, v);
+			uint32_t a = fz_take(&in, 3), v = fz_take(&in, 4);
+			if ((a & 0x800000u) && z.nv40)
+				nvm_pfifo_ramin_bar_write(z.g, a & 0x3fffffu, &v, 4);
+			else
+				ri(&z, a & 0xfffff, v);
 			break;
 		}
 		case 1: {
@@ -165,8 +181,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		case 6: nvm_mem_wr32(z.g, NVM_AP_VRAM, SEM + (fz_take(&in, 1) & 0x3f) * 4, fz_take(&in, 4)); break;
 		default: {
-			uint32_t i = fz_take(&in, 2) & 0x1ff, a = fz_take(&in, 4), d = fz_take(&in, 4);
+			uint32_t i = fz_take(&in, 2), a = fz_take(&in, 4), d = fz_take(&in, 4);
 			uint32_t base = z.nv40 ? 0x90000u : 0x3800u;
+			if (i & 0x8000u) {
+				uint32_t get = 0;
+				nvm_reg_write(z.g, 0x3004, i & 0x1ff);
+				nvm_reg_write(z.g, 0x3100, a);
+				nvm_reg_write(z.g, 0x3104, d);
+				nvm_reg_read(z.g, 0x3070, &get);
+				nvm_reg_write(z.g, 0x3010, get ^ 4u);
+				nvm_reg_write(z.g, 0x3050, 1);
+				break;
+			}
+			i &= 0x1ff;
 			nvm_reg_write(z.g, base + (i & (z.nv40 ? 0x1ff : 0xff)) * 8, a);
 			nvm_reg_write(z.g, base + (i & (z.nv40 ? 0x1ff : 0xff)) * 8 + 4, d);
 			break;

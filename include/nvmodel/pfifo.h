@@ -44,6 +44,16 @@ nvm_status nvm_pfifo_log_clear(nvm_gpu *gpu, const char *engine);
  * addr is outside the USER areas of the chip. */
 nvm_status nvm_pfifo_user_write(nvm_gpu *gpu, uint32_t addr, uint32_t val, unsigned size);
 
+/* NV40's instance memory BAR: a PCI aperture onto RAMIN besides BAR0's
+ * PRAMIN window, which nouveau's nv40 instmem maps (PCI BAR 2, or 3) and
+ * reads and writes RAMIN through, byte offset = RAMIN address. len bytes
+ * at off (any alignment). NVM_ERR_NOENT on chips without it (before NV40
+ * or without this PFIFO), NVM_ERR_RANGE beyond the aperture (16 MiB, and
+ * not beyond VRAM); nothing is touched then. */
+#define NVM_PFIFO_RAMIN_BAR_SIZE 0x1000000u
+nvm_status nvm_pfifo_ramin_bar_read(nvm_gpu *gpu, uint32_t off, void *buf, size_t len);
+nvm_status nvm_pfifo_ramin_bar_write(nvm_gpu *gpu, uint32_t off, const void *buf, size_t len);
+
 /* ---------------------------------------------------------------- state */
 
 typedef struct nvm_pfifo_stats {
@@ -52,13 +62,15 @@ typedef struct nvm_pfifo_stats {
 	uint64_t ramro_overflows; /* stores lost with RUNOUT_OVERFLOW */
 	uint64_t dma_words;       /* pushbuffer words the DMA pusher read */
 	uint64_t cache_pushes;    /* entries written into CACHE1 */
-	uint64_t methods;         /* entries the puller took out of CACHE1 */
-	uint64_t engine_methods;  /* methods submitted to PGRAPH */
+	uint64_t methods;         /* entries the puller took out of CACHE1 and CACHE0 */
+	uint64_t engine_methods;  /* methods submitted to PGRAPH and the other engines */
 	uint64_t sw_methods;      /* methods handed to the SOFTWARE engine */
 	uint64_t ramht_lookups, ramht_misses;
 	uint64_t ctx_switches; /* CACHE1 channel switches (RAMFC save + load) */
 	uint64_t dma_pusher_errors, cache_errors, semaphore_errors;
 	uint64_t acquire_waits;
+	uint64_t acquire_timeouts; /* ACQUIRE_TIMEOUT interrupts raised */
+	uint64_t dma_pte_faults;   /* DMA_PTE interrupts raised */
 } nvm_pfifo_stats;
 nvm_status nvm_pfifo_get_stats(const nvm_gpu *gpu, nvm_pfifo_stats *out);
 
@@ -69,6 +81,11 @@ nvm_status nvm_pfifo_get_stats(const nvm_gpu *gpu, nvm_pfifo_stats *out);
  * folded by XOR in bits-wide pieces, XOR chid << (bits - 4). Returns the
  * entry index (multiply by 8 for the byte offset). */
 uint32_t nvm_pfifo_ramht_hash(uint32_t handle, uint32_t chid, unsigned bits);
+
+/* Whether a chip ("nv04".."nv41") has PFIFO engine id `engine` (rnndb
+ * nv4_pfifo_engine): SOFTWARE (0) and PGRAPH (1) on every chip, PMPEG (2)
+ * and PME (3) on nv40/nv41, PVP1 (4) on nv41. 0 for an unknown chip. */
+int nvm_pfifo_has_engine(const char *chip, unsigned engine);
 
 /* One RAMHT entry decoded for a chip ("nv04".."nv41"). */
 typedef struct nvm_ramht_entry {

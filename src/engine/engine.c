@@ -14,8 +14,9 @@ void engine_log(struct engine *e, const struct eng_src *src, const pb_run *r, ui
 	e->total += n;
 	if (!e->cap)
 		return;
-	uint64_t now = e->gpu->now;
-	for (uint32_t i = first; i < first + n; i++) {
+	uint64_t now = e->at > e->gpu->now ? e->at : e->gpu->now;
+	uint64_t step = e->at ? ENG_REC_NS_PER_METHOD : 0;
+	for (uint32_t i = first; i < first + n; i++, now += step) {
 		size_t slot = (e->head + e->n) % e->cap;
 		e->log[slot] =
 		        (nvm_host_method){ now, src->chid, src->subch, src->cls, pb_run_method(r, i), r->data[i] };

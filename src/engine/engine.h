@@ -57,6 +57,11 @@ struct engine {
 	nvm_gpu *gpu;
 	const struct engine_ops *ops;
 	uint64_t busy_until; /* virtual time when its last method completes */
+	/* Virtual time the next delivery's first method arrives, when the
+	 * sender runs ahead of the clock (pre-G80 PFIFO works through a
+	 * scheduling step); 0: now. The log then gives method i of a delivery
+	 * the time at + i * ENG_REC_NS_PER_METHOD. The sender sets it. */
+	uint64_t at;
 	/* Set by the Host: raise the non-stalling interrupt for channel chid
 	 * (NV_PFIFO_INTR_0 CHANNEL_INTR), as NON_STALL_INTERRUPT does. */
 	void (*nonstall)(void *host, uint32_t chid);

@@ -26,9 +26,9 @@
 /* UNVERIFIED: a TLB flush completes 100 ns after its trigger (seed 002 only
  * says the trigger bit "will auto-reset to 0 when flush is complete"). */
 #define FLUSH_NS 100u
-/* UNVERIFIED: 4096 TLB entries shared by the engines, direct-mapped by
+/* UNVERIFIED: 16384 TLB entries shared by the engines, direct-mapped by
  * (engine, channel, block); the real sizes are not documented. */
-#define TLB_SLOTS 4096u
+#define TLB_SLOTS 16384u
 #define NTRAP     6u
 
 /* ---------------------------------------------------------------- chip data */
@@ -73,6 +73,7 @@ struct g80vm {
 	bool trap_pending;
 	uint32_t trap[NTRAP];
 	uint32_t bar_chan, peephole_chan;
+	const uint32_t *pd_offset; /* the latched PD_OFFSET register (G84+), or NULL */
 	nvm_g80_stats stats;
 	nvm_g80_fault_fn hook;
 	void *hook_user;
@@ -86,8 +87,8 @@ static struct g80vm *vm_of(const nvm_gpu *gpu)
 static nvm_g80_layout layout_of(struct g80vm *m)
 {
 	nvm_g80_layout l = { m->chip->gen, 0 };
-	if (m->chip->gen >= NVM_G80_GEN_G84)
-		l.pd_offset = bus_get(m->gpu, R_PD_OFFSET) & ~7u; /* "low 3 bits ignored" */
+	if (m->pd_offset)
+		l.pd_offset = *m->pd_offset & ~7u; /* "low 3 bits ignored" */
 	if (!l.pd_offset)
 		l.pd_offset = m->chip->gen >= NVM_G80_GEN_G84 ? 0x200u : 0x1400u;
 	return l;
@@ -180,9 +181,10 @@ static void record_fault(struct g80vm *m, const nvm_g80_req *req, const nvm_g80_
 	     f.slot, f.write ? "write" : "read");
 	if (m->hook)
 		m->hook(m->hook_user, &f);
-	/* Only the first fault is kept until software acknowledges it (pscnv's
-	 * nv50 VM notes: "all but the first trap is lost"). The VM raises no
-	 * interrupt: the faulting engine does. */
+	/* UNVERIFIED (after pscnv's nv50 VM notes, not a document): only the
+	 * first fault is kept until software acknowledges it ("all but the first
+	 * trap is lost"), and the VM raises no interrupt: the faulting engine
+	 * does. The address recorded is the logical address of the request. */
 	if (m->trap_pending)
 		return;
 	trap_words(m->chip->gen, &f, m->trap);
@@ -429,7 +431,9 @@ nvm_status nvm_g80_bar_translate(nvm_gpu *gpu, int bar, uint64_t off, bool write
 	uint32_t v = bus_get(gpu, bar == 1 ? R_BAR1 : R_BAR3);
 	if (!FIELD_GET(v, 31, 31)) {
 		/* MODE VRAM: the BAR maps VRAM directly ("BAR addresses map
-		 * directly to VRAM addresses" with BAR1 VM disabled, bars.rst). */
+		 * directly to VRAM addresses" with BAR1 VM disabled, bars.rst);
+		 * UNVERIFIED: for BAR3 too, and offsets beyond VRAM fault as
+		 * VRAM_LIMIT (nothing is recorded in the trap registers). */
 		memset(res, 0, sizeof(*res));
 		res->ap = NVM_AP_VRAM;
 		res->addr = res->virt = off;
@@ -590,7 +594,10 @@ static nvm_status g80vm_create(nvm_gpu *gpu, const void *data, void **state)
 		tlbc_fini(&m->tlb);
 		free(m);
 		*state = NULL;
+		return st;
 	}
+	if (g84)
+		m->pd_offset = bus_reg(gpu, R_PD_OFFSET);
 	return st;
 }
 

@@ -169,6 +169,8 @@ bool g80_dmaobj_stage(nvm_gpu *gpu, const nvm_g80_req *req, nvm_g80_res *res, nv
 		set_fault(res, NVM_G80_FAULT_VRAM_LIMIT);
 		return false;
 	}
+	/* UNVERIFIED: the class (ignored by the VM, seed 002) and the
+	 * supervisor-object bit 31 do not change the translation. */
 	nvm_g80_dmaobj_decode(w, &res->dmaobj);
 	if (tr)
 		tr->have_dmaobj = true;

@@ -118,15 +118,20 @@ static const struct ramfc_layout ramfc_g84 = { "g84", 0x100, ramfc_g84_f,
 /* 128 channels (seed 001). UNVERIFIED: 128 CACHE1 slots. Object classes are
  * 16 bits (seed 002 "DMA objects": bits 0-15). */
 #define G80_FEAT (PF_NV10 | PF_NV5 | PF_NV1A | PF_NV40 | PF_G80)
+/* Engines beyond SOFTWARE and PGRAPH (rnndb g80_pfifo_engine): G80 has
+ * PMPEG 2, PME 3 and PVP1 4 (the NV4x ids and names); G84 and G92 PMPEG 2
+ * (their PVP2 / PCIPHER / PBSP are not modelled: dropped with an
+ * `unmodelled` event); GT215 none of these names. */
 const struct pfifo_chip pfifo_g80 = {
-	"g80", G80_FEAT, 128, 128, 0x7f, 1u << 16, 0, 0xffff, &ramfc_g80, NULL, RAMHT_G80
+	"g80", G80_FEAT, 128,        128,  0x7f,      1u << 16,
+	0,     0xffff,   &ramfc_g80, NULL, RAMHT_G80, 1u << ENG_PMPEG | 1u << ENG_PME | 1u << ENG_PVP1
 };
-const struct pfifo_chip pfifo_g84 = { "g84",  G80_FEAT | PF_G84, 128,  128,      0x7f, 1u << 16, 0,
-	                              0xffff, &ramfc_g84,        NULL, RAMHT_G80 };
-const struct pfifo_chip pfifo_g92 = { "g92",  G80_FEAT | PF_G84, 128,  128,      0x7f, 1u << 16, 0,
-	                              0xffff, &ramfc_g84,        NULL, RAMHT_G80 };
-const struct pfifo_chip pfifo_gt215 = { "gt215", G80_FEAT | PF_G84, 128,  128,      0x7f, 1u << 16, 0,
-	                                0xffff,  &ramfc_g84,        NULL, RAMHT_G80 };
+const struct pfifo_chip pfifo_g84 = { "g84",  G80_FEAT | PF_G84, 128,  128,       0x7f,           1u << 16, 0,
+	                              0xffff, &ramfc_g84,        NULL, RAMHT_G80, 1u << ENG_PMPEG };
+const struct pfifo_chip pfifo_g92 = { "g92",  G80_FEAT | PF_G84, 128,  128,       0x7f,           1u << 16, 0,
+	                              0xffff, &ramfc_g84,        NULL, RAMHT_G80, 1u << ENG_PMPEG };
+const struct pfifo_chip pfifo_gt215 = { "gt215", G80_FEAT | PF_G84, 128,  128,       0x7f, 1u << 16, 0,
+	                                0xffff,  &ramfc_g84,        NULL, RAMHT_G80, 0 };
 
 /* ---------------------------------------------------------------- memory */
 

@@ -106,27 +106,42 @@ static const struct ramfc_layout ramfc_nv40 = LAYOUT("nv40", 128, ramfc_nv40_f);
 	}
 
 /* Channels: 16 on NV04, 32 on NV10..NV4x (seed 001; nouveau's chid_nr).
+ * Engines beyond SOFTWARE and PGRAPH: rnndb nv4_pfifo_engine (PMPEG
+ * NV31+, PME NV40+, PVP1 NV41+), each a recording engine in the model.
  * CACHE1 slots: UNVERIFIED (docs/fidelity.md): 32 on NV04 (the seed's
  * example free count 0x7c), 128 on NV10..NV3x (rnndb's CACHE1 ADDR note),
  * 512 on NV40 (rnndb PFIFO_CACHE1_ADDR at 0x90000, length 512). Object
  * class width: 8 bits before NV25, 16 on NV40 (puller.rst). Call and
  * return (via the chips' pb_gen): UNVERIFIED which of the seed's "NV11+"
  * and envytools' "NV1A+" is right; both give them to nv11 and nv17. */
-const struct pfifo_chip pfifo_nv04 = { "nv04", 0, 16, 32, 0xf, 1u << 8, 0x1fe, 0xff, &ramfc_nv04, NULL, RAMHT_NV04 };
-const struct pfifo_chip pfifo_nv10 = { "nv10", PF_NV10 | PF_NV5, 32,   128,       0x1f, 1u << 8, 0x1fc,
-	                               0xff,   &ramfc_nv10,      NULL, RAMHT_NV10 };
+const struct pfifo_chip pfifo_nv04 = { "nv04", 0, 16, 32, 0xf, 1u << 8, 0x1fe, 0xff, &ramfc_nv04, NULL, RAMHT_NV04, 0 };
+const struct pfifo_chip pfifo_nv10 = { "nv10", PF_NV10 | PF_NV5, 32,   128,        0x1f, 1u << 8, 0x1fc,
+	                               0xff,   &ramfc_nv10,      NULL, RAMHT_NV10, 0 };
 const struct pfifo_chip pfifo_nv11 = {
-	"nv11", PF_NV10 | PF_NV5 | PF_NV1A, 32, 128, 0x1f, 1u << 8, 0x1fc, 0xff, &ramfc_nv10, &ramfc_nv17, RAMHT_NV10
+	"nv11", PF_NV10 | PF_NV5 | PF_NV1A, 32, 128, 0x1f, 1u << 8, 0x1fc, 0xff, &ramfc_nv10, &ramfc_nv17, RAMHT_NV10, 0
 };
 const struct pfifo_chip pfifo_nv17 = {
-	"nv17", PF_NV10 | PF_NV5 | PF_NV1A, 32, 128, 0x1f, 1u << 8, 0x1fc, 0xff, &ramfc_nv10, &ramfc_nv17, RAMHT_NV10
+	"nv17", PF_NV10 | PF_NV5 | PF_NV1A, 32, 128, 0x1f, 1u << 8, 0x1fc, 0xff, &ramfc_nv10, &ramfc_nv17, RAMHT_NV10, 0
 };
 const struct pfifo_chip pfifo_nv40 = {
-	"nv40", PF_NV10 | PF_NV5 | PF_NV1A | PF_NV40, 32, 512, 0x1ff, 1u << 16, 0, 0xffff, &ramfc_nv40, NULL, RAMHT_NV40
+	"nv40",     PF_NV10 | PF_NV5 | PF_NV1A | PF_NV40, 32, 512, 0x1ff, 1u << 16, 0, 0xffff, &ramfc_nv40, NULL,
+	RAMHT_NV40, 1u << ENG_PMPEG | 1u << ENG_PME
 };
-const struct pfifo_chip pfifo_nv41 = {
-	"nv41", PF_NV10 | PF_NV5 | PF_NV1A | PF_NV40, 32, 512, 0x1ff, 1u << 16, 0, 0xffff, &ramfc_nv40, NULL, RAMHT_NV40
-};
+const struct pfifo_chip pfifo_nv41 = { "nv41",      PF_NV10 | PF_NV5 | PF_NV1A | PF_NV40,
+	                               32,          512,
+	                               0x1ff,       1u << 16,
+	                               0,           0xffff,
+	                               &ramfc_nv40, NULL,
+	                               RAMHT_NV40,  1u << ENG_PMPEG | 1u << ENG_PME | 1u << ENG_PVP1 };
+
+/* Engine names by id (rnndb nv4_pfifo_engine), also the names of their
+ * method logs. */
+static const char *const engine_names[] = { "software", "pgraph", "pmpeg", "pme", "pvp1" };
+
+const char *pfifo_engine_name(unsigned id)
+{
+	return id < sizeof(engine_names) / sizeof(engine_names[0]) ? engine_names[id] : "?";
+}
 
 static const struct pfifo_chip *const pfifo_chips[] = {
 	&pfifo_nv04, &pfifo_nv10, &pfifo_nv11, &pfifo_nv17, &pfifo_nv40,
@@ -151,9 +166,9 @@ static struct pfifo *pfifo_of(const nvm_gpu *gpu)
 /* nv4-vram / bars.rst "RAMIN": instance memory starts from the end of VRAM
  * and its addresses go in reverse, in 32-bit words (nv1-vram.rst
  * ramin_to_vram: every address bit but the low two flipped). UNVERIFIED:
- * nv4-vram.rst is "todo"; the NV1 rule is applied to every profile, and
- * the PRAMIN window covers RAMIN 0..1 MiB (the NV40 RAMIN BAR is not
- * modelled). */
+ * nv4-vram.rst is "todo"; the NV1 rule is applied to every profile, the
+ * PRAMIN window covers RAMIN 0..1 MiB and NV40's RAMIN BAR
+ * (nvm_pfifo_ramin_bar_*) 0..16 MiB. */
 static bool ramin_vram(const struct pfifo *f, uint32_t addr, uint64_t *va)
 {
 	uint64_t size = f->gpu->mem[NVM_AP_VRAM].size;
@@ -434,18 +449,30 @@ static void ctx_switch(struct pfifo *f, uint32_t chid)
 	f->stats.ctx_switches++;
 	f->yield = false;
 	f->fresh = true;
-	uint32_t ts = FIELD_GET(bus_get(f->gpu, R_DMA_TIMESLICE), 16, 0);
+	/* DMA_TIMESLICE / PIO_TIMESLICE SELECT 16:0 by the channel's mode */
+	uint32_t ts = FIELD_GET(bus_get(f->gpu, dma ? R_DMA_TIMESLICE : R_PIO_TIMESLICE), 16, 0);
 	f->slice_end = f->clock + ts + 1;
 	emit(f->gpu, NVM_EV_TRACE, "pfifo", "ctx_switch", chid, old, "CACHE1: channel %u out, channel %u in (%s)", old,
 	     chid, dma ? "DMA" : "PIO");
 }
 
-/* A unit stopped until the driver acts: the DMA pusher after an error,
- * the puller after CACHE_ERROR or SEMAPHORE. UNVERIFIED: CACHE1 keeps its
+/* A unit stopped until the driver acts: the DMA pusher after an error or
+ * DMA_PTE, the puller after CACHE_ERROR or SEMAPHORE. UNVERIFIED: CACHE1 keeps its
  * channel meanwhile, so the handler finds it in PUSH1 (nouveau reads it). */
 static bool waits_for_driver(const struct pfifo *f)
 {
-	return (*f->r_dma_push & DMA_PUSH_SUSPENDED) || (*f->r_intr & (INTR_CACHE_ERROR | INTR_SEMAPHORE));
+	return (*f->r_dma_push & DMA_PUSH_SUSPENDED) ||
+	       (*f->r_intr & (INTR_CACHE_ERROR | INTR_SEMAPHORE | INTR_DMA_PTE));
+}
+
+/* A PIO channel keeps CACHE1 until its timeslice is over when
+ * PIO_TIMESLICE TIMEOUT (24:24, rnndb) is set. UNVERIFIED: without it a
+ * PIO channel gives an empty CACHE1 up at once (docs/pfifo.md). */
+bool pfifo_pio_slice_holds(const struct pfifo *f)
+{
+	uint64_t now = f->clock > f->gpu->now ? f->clock : f->gpu->now; /* f->clock inside a step */
+	return !(*f->r_push1 & f->chip->push1_mode) && FIELD_GET(bus_get(f->gpu, R_PIO_TIMESLICE), 24, 24) &&
+	       now < f->slice_end;
 }
 
 /* Pre-G80 CACHE1 must be empty to change channels; from G80 it is saved
@@ -460,7 +487,7 @@ bool pfifo_switch_to(struct pfifo *f, uint32_t chid)
 	if (chid == pfifo_chid(f))
 		return true;
 	f->clock = f->gpu->now;
-	if (cache_pins(f) || !FIELD_GET(*f->r_caches, 0, 0) || waits_for_driver(f))
+	if (cache_pins(f) || !FIELD_GET(*f->r_caches, 0, 0) || waits_for_driver(f) || pfifo_pio_slice_holds(f))
 		return false;
 	ctx_switch(f, chid);
 	return true;
@@ -519,11 +546,41 @@ static int next_dma_channel(struct pfifo *f)
  * pushbuffer has words takes CACHE1 when the current one has nothing to
  * push, its timeslice (DMA_TIMESLICE SELECT 16:0, ns in the model) is over,
  * or it executed YIELD. UNVERIFIED: the unit of SELECT. */
+/* NEXT_CHANNEL (rnndb: CHID, MODE, SWITCH 12:12). UNVERIFIED (no document
+ * or nouveau use): a driver write with SWITCH set asks for a switch to
+ * CHID at the next chance, ahead of the timeslice and whether or not the
+ * channel has pushbuffer words; the channel's mode comes from MODE.
+ * SWITCH reads 1 until the switch is done. */
+static bool next_channel_request(struct pfifo *f, uint32_t *chid)
+{
+	uint32_t nc = bus_get(f->gpu, R_NEXT_CHANNEL);
+	if (!FIELD_GET(nc, 12, 12))
+		return false;
+	*chid = nc & f->chip->chid_mask;
+	if (*chid < f->chip->nchan)
+		return true;
+	emit(f->gpu, NVM_EV_GUEST_ERROR, "pfifo", "next_channel", *chid, nc,
+	     "NEXT_CHANNEL asks for channel %u, beyond the chip's %u: ignored", *chid, f->chip->nchan);
+	bus_set(f->gpu, R_NEXT_CHANNEL, nc & ~(1u << 12));
+	return false;
+}
+
 static bool switcher(struct pfifo *f, uint64_t *t)
 {
 	if (!FIELD_GET(*f->r_caches, 0, 0) || cache_pins(f) || waits_for_driver(f))
 		return false;
+	uint32_t want;
+	if (next_channel_request(f, &want)) {
+		bus_set(f->gpu, R_NEXT_CHANNEL, bus_get(f->gpu, R_NEXT_CHANNEL) & ~(1u << 12));
+		if (want == pfifo_chid(f))
+			return false;
+		ctx_switch(f, want);
+		*t += PFIFO_NS_CTXSW;
+		return true;
+	}
 	bool expired = (f->yield || f->clock >= f->slice_end) && !fresh(f);
+	if (pfifo_pio_slice_holds(f))
+		return false;
 	if ((dma_ready(f) || (pf_has(f, PF_G80) && puller_ready(f))) && !expired)
 		return false;
 	int c = next_dma_channel(f);
@@ -540,10 +597,13 @@ static bool switcher(struct pfifo *f, uint64_t *t)
  * switch: its timeslice is over (or it yielded) and another channel waits. */
 static bool switch_pending(struct pfifo *f)
 {
+	uint32_t want;
 	if (pf_has(f, PF_G80) && *f->r_freeze & 1)
 		return true; /* FREEZE: stop fetching */
 	if (!FIELD_GET(*f->r_caches, 0, 0) || waits_for_driver(f))
 		return false;
+	if (next_channel_request(f, &want) && want != pfifo_chid(f))
+		return true;
 	if ((!f->yield && f->clock < f->slice_end) || fresh(f))
 		return false;
 	return next_dma_channel(f) >= 0;
@@ -567,6 +627,8 @@ static void step(nvm_gpu *gpu, void *ctx, uint64_t arg)
 		}
 		uint32_t n = 0;
 		f->clock = t;
+		n += puller_run_cache0(f, &t);
+		f->clock = t;
 		if (puller_ready(f))
 			n += puller_run(f, PFIFO_STEP_WORDS, &t);
 		f->clock = t;
@@ -587,8 +649,9 @@ static void step(nvm_gpu *gpu, void *ctx, uint64_t arg)
 	if (done && emit_wanted(gpu, NVM_EV_TRACE))
 		emit(gpu, NVM_EV_TRACE, "pfifo", "cache", pfifo_chid(f), pfifo_cache_count(f),
 		     "CACHE1: %u entries after the step (channel %u)", pfifo_cache_count(f), pfifo_chid(f));
-	/* UNVERIFIED: methods logged in this step carry its start time.
-	 * The work done costs time: the next step runs when it is over (and
+	/* UNVERIFIED (the costs are the model's): a method logged in this step
+	 * carries the step time t it was delivered at (puller_submit), not the
+	 * step's start. The work done costs time: the next step runs when it is over (and
 	 * finds nothing to do if nothing changed meanwhile). A channel stuck
 	 * before its timeslice ends while another waits is looked at again
 	 * when the timeslice is over. */
@@ -609,11 +672,14 @@ static uint32_t rd_intr(void *ctx, const struct reg_desc *r, uint32_t stored)
 
 void pfifo_wr_intr(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
 {
-	(void)r;
 	(void)stored;
 	(void)old;
-	(void)written;
 	struct pfifo *f = ctx;
+	/* UNVERIFIED: clearing ACQUIRE_TIMEOUT while the acquire still waits
+	 * starts a new interval (ACQUIRE_TIMESTAMP = PTIMER). */
+	if (r->offset == R_INTR && (written & INTR_ACQUIRE_TIMEOUT) && (*f->r_pull1 & PULL1_ACQUIRE_ACTIVE) &&
+	    pf_has(f, PF_NV1A))
+		bus_set(f->gpu, R_ACQ_TIMESTAMP, (uint32_t)ptimer_read(f->gpu));
 	pfifo_update_intr(f);
 	pfifo_kick(f); /* clearing an interrupt resumes the unit it stopped */
 }
@@ -695,6 +761,15 @@ static uint32_t rd_dma_pending(void *ctx, const struct reg_desc *r, uint32_t sto
 	return v;
 }
 
+/* CACHE0 STATUS: EMPTY 4 while PUT == GET, FULL 8 otherwise (one slot). */
+static uint32_t rd_cache0_status(void *ctx, const struct reg_desc *r, uint32_t stored)
+{
+	(void)r;
+	(void)stored;
+	struct pfifo *f = ctx;
+	return pcache_count(&f->c0) ? 1u << 8 : 1u << 4;
+}
+
 static uint32_t rd_status(void *ctx, const struct reg_desc *r, uint32_t stored)
 {
 	(void)r;
@@ -766,7 +841,7 @@ static const struct reg_def reg_defs[] = {
 	{ { R_DMA_TIMESLICE, "NV04_PFIFO_DMA_TIMESLICE", 0x0101ffffu, 0xf101ffffu, 0, NULL, NULL }, 0, 0 },
 	{ { R_PIO_TIMESLICE, "NV04_PFIFO_PIO_TIMESLICE", 0, 0x0101ffffu, 0, NULL, NULL }, 0, 0 },
 	{ { R_TIMESLICE, "NV04_PFIFO_TIMESLICE", 0, 0x3ffffu, 0, NULL, NULL }, 0, 0 },
-	{ { R_NEXT_CHANNEL, "NV04_PFIFO_NEXT_CHANNEL", 0, 0x13ffu, 0, NULL, NULL }, 0, PF_G80 },
+	{ { R_NEXT_CHANNEL, "NV04_PFIFO_NEXT_CHANNEL", 0, 0x13ffu, 0, NULL, pfifo_wr_kick }, 0, PF_G80 },
 	{ { R_SLI, "NV40_PFIFO_SLI", 0, 0x30000fffu, 0, NULL, pfifo_wr_kick }, PF_NV40, 0 },
 	{ { R_DEBUG_0, "NV04_PFIFO_DEBUG_0", 0, 0, 0, rd_debug0, NULL }, 0, 0 },
 	{ { R_UNK88, "NV40_PFIFO_UNK88", 0, ALL, 0, NULL, NULL }, PF_NV40, 0 },
@@ -785,16 +860,18 @@ static const struct reg_def reg_defs[] = {
 	{ { R_SIZE, "NV04_PFIFO_SIZE", 0, ALL, 0, NULL, NULL }, 0, PF_G80 },
 	/* UNVERIFIED reset of DMA_PUSH: ACCESS 1 (nouveau never sets it but
 	 * after a DMA_PUSHER error). */
-	/* CACHE0: the one-slot cache (seed 001). UNVERIFIED: storage only, no
-	 * CACHE0 pusher or puller. */
+	/* CACHE0: the one-slot cache (seed 001), filled by the driver through
+	 * METHOD / DATA and PUT (0 or 4: full while PUT != GET) and emptied by
+	 * its puller (puller_run_cache0). UNVERIFIED: its pusher takes no USER
+	 * stores (the seed: PIO only, "doesn't seem to work anyway"). */
 	{ { R_CACHE0_PUSH0, "NV03_PFIFO_CACHE0_PUSH0", 0, 1, 0, NULL, NULL }, 0, PF_G80 },
 	{ { R_CACHE0_PUSH1, "NV03_PFIFO_CACHE0_PUSH1", 0, 0x1ffu, 0, NULL, NULL }, 0, PF_G80 },
-	{ { R_CACHE0_PUT, "NV03_PFIFO_CACHE0_PUT", 0, 0x4u, 0, NULL, NULL }, 0, PF_G80 },
-	{ { R_CACHE0_STATUS, "NV03_PFIFO_CACHE0_STATUS", 0x10u, 0, 0, NULL, NULL }, 0, PF_G80 },
-	{ { R_CACHE0_PULL0, "NV04_PFIFO_CACHE0_PULL0", 0, 1, 0, NULL, NULL }, 0, PF_G80 },
+	{ { R_CACHE0_PUT, "NV03_PFIFO_CACHE0_PUT", 0, 0x4u, 0, NULL, pfifo_wr_kick }, 0, PF_G80 },
+	{ { R_CACHE0_STATUS, "NV03_PFIFO_CACHE0_STATUS", 0, 0, 0, rd_cache0_status, NULL }, 0, PF_G80 },
+	{ { R_CACHE0_PULL0, "NV04_PFIFO_CACHE0_PULL0", 0, PULL0_ACCESS, 0, NULL, wr_pull0 }, 0, PF_G80 },
 	{ { R_CACHE0_PULL1, "NV04_PFIFO_CACHE0_PULL1", 0, 0xfu, 0, NULL, NULL }, 0, PF_G80 },
 	{ { R_CACHE0_HASH, "NV04_PFIFO_CACHE0_HASH", 0, ALL, 0, NULL, NULL }, 0, PF_G80 },
-	{ { R_CACHE0_GET, "NV03_PFIFO_CACHE0_GET", 0, 0x4u, 0, NULL, NULL }, 0, PF_G80 },
+	{ { R_CACHE0_GET, "NV03_PFIFO_CACHE0_GET", 0, 0x4u, 0, NULL, pfifo_wr_kick }, 0, PF_G80 },
 	{ { R_CACHE0_ENGINE, "NV04_PFIFO_CACHE0_ENGINE", 0, ALL, 0, NULL, NULL }, 0, PF_G80 },
 	{ { R_CACHE0_METHOD, "NV04_PFIFO_CACHE0_METHOD", 0, 0xfffcu, 0, NULL, NULL }, 0, PF_G80 },
 	{ { R_CACHE0_DATA, "NV04_PFIFO_CACHE0_DATA", 0, ALL, 0, NULL, NULL }, 0, PF_G80 },
@@ -918,8 +995,8 @@ static void pfifo_destroy(nvm_gpu *gpu, void *state)
 	if (!f)
 		return;
 	puller_fini(f);
-	engine_free(f->pgraph);
-	engine_free(f->sw);
+	for (unsigned i = 0; i < ENG_IDS; i++)
+		engine_free(f->eng[i]);
 	free(f->regs);
 	free(f->cache_addr);
 	free(f->cache_data);
@@ -951,9 +1028,12 @@ static nvm_status pfifo_create(nvm_gpu *gpu, const void *data, void **state)
 	f->cls = calloc(chip->nchan, sizeof(*f->cls));
 	if (!f->pbgen || !f->cache_addr || !f->cache_data || !f->cls)
 		return NVM_ERR_NOMEM;
-	nvm_status st = engine_new(gpu, "recorder", "pgraph", 0, &f->pgraph);
-	if (!st)
-		st = engine_new(gpu, "software", "software", 0, &f->sw);
+	nvm_status st = engine_new(gpu, "software", engine_names[ENG_SOFTWARE], 0, &f->eng[ENG_SOFTWARE]);
+	for (unsigned i = ENG_PGRAPH; !st && i < sizeof(engine_names) / sizeof(engine_names[0]); i++)
+		if (i == ENG_PGRAPH || (chip->engines & (1u << i)))
+			st = engine_new(gpu, "recorder", engine_names[i], 0, &f->eng[i]);
+	f->sw = f->eng[ENG_SOFTWARE];
+	f->pgraph = f->eng[ENG_PGRAPH];
 	if (!st)
 		st = build_regs(f);
 	if (!st)
@@ -1046,6 +1126,25 @@ static nvm_status pfifo_create(nvm_gpu *gpu, const void *data, void **state)
 		f->r_sem_lo = reg_slot(f, R_G84_SEM_ADDR_LOW);
 		f->r_sem_seq = reg_slot(f, R_G84_SEM_SEQUENCE);
 	}
+	f->c1 = (struct pcache){
+		"",          f->r_push1,    f->r_put,      f->r_get,      f->r_pull0,         f->r_pull1, f->r_hash,
+		f->r_engine, f->cache_addr, f->cache_data, f->cache_mask, f->cache_mask << 2, false,      false
+	};
+	f->c0 = (struct pcache){ "CACHE0: ",
+		                 reg_slot(f, R_CACHE0_PUSH1),
+		                 reg_slot(f, R_CACHE0_PUT),
+		                 reg_slot(f, R_CACHE0_GET),
+		                 reg_slot(f, R_CACHE0_PULL0),
+		                 reg_slot(f, R_CACHE0_PULL1),
+		                 reg_slot(f, R_CACHE0_HASH),
+		                 reg_slot(f, R_CACHE0_ENGINE),
+		                 reg_slot(f, R_CACHE0_METHOD),
+		                 reg_slot(f, R_CACHE0_DATA),
+		                 0,
+		                 4,
+		                 true,
+		                 false };
+	f->pc = &f->c1;
 	return NVM_OK;
 }
 
@@ -1062,10 +1161,9 @@ static struct engine *find_engine(struct pfifo *f, const char *name)
 {
 	if (!f || !name)
 		return NULL;
-	if (!strcmp(name, "pgraph"))
-		return f->pgraph;
-	if (!strcmp(name, "software"))
-		return f->sw;
+	for (unsigned i = 0; i < ENG_IDS; i++)
+		if (f->eng[i] && !strcmp(name, f->eng[i]->name))
+			return f->eng[i];
 	return NULL;
 }
 
@@ -1108,6 +1206,51 @@ nvm_status nvm_pfifo_user_write(nvm_gpu *gpu, uint32_t addr, uint32_t val, unsig
 	return NVM_OK;
 }
 
+/* The NV40 RAMIN BAR (nv4-vram.rst "RAMIN" is "todo"; nouveau's
+ * nv40_instmem_new maps PCI BAR 2 or 3 and accesses RAMIN address a at
+ * a). UNVERIFIED: it covers RAMIN 0..16 MiB (within VRAM) with the same
+ * end-of-VRAM, reversed-word placement as the PRAMIN window. */
+static nvm_status ramin_bar_check(nvm_gpu *gpu, uint32_t off, size_t len, struct pfifo **out)
+{
+	struct pfifo *f = pfifo_of(gpu);
+	if (!gpu)
+		return NVM_ERR_ARG;
+	if (!f || !pf_has(f, PF_NV40))
+		return NVM_ERR_NOENT;
+	uint64_t end = (uint64_t)off + len;
+	if (end > NVM_PFIFO_RAMIN_BAR_SIZE || end > f->gpu->mem[NVM_AP_VRAM].size)
+		return NVM_ERR_RANGE;
+	if (hold_check(gpu, NVM_HOLD_MMIO, "RAMIN BAR", off))
+		return NVM_ERR_BLOCKED;
+	*out = f;
+	return NVM_OK;
+}
+
+nvm_status nvm_pfifo_ramin_bar_read(nvm_gpu *gpu, uint32_t off, void *buf, size_t len)
+{
+	struct pfifo *f = NULL;
+	nvm_status st = buf || !len ? ramin_bar_check(gpu, off, len, &f) : NVM_ERR_ARG;
+	for (size_t i = 0; !st && i < len; i++) {
+		uint32_t a = off + (uint32_t)i, w;
+		pfifo_ramin_rd32(f, a & ~3u, &w);
+		((uint8_t *)buf)[i] = (uint8_t)(w >> (8 * (a & 3)));
+	}
+	return st;
+}
+
+nvm_status nvm_pfifo_ramin_bar_write(nvm_gpu *gpu, uint32_t off, const void *buf, size_t len)
+{
+	struct pfifo *f = NULL;
+	nvm_status st = buf || !len ? ramin_bar_check(gpu, off, len, &f) : NVM_ERR_ARG;
+	for (size_t i = 0; !st && i < len; i++) {
+		uint32_t a = off + (uint32_t)i, w, sh = 8 * (a & 3);
+		pfifo_ramin_rd32(f, a & ~3u, &w);
+		w = (w & ~(0xffu << sh)) | (uint32_t)((const uint8_t *)buf)[i] << sh;
+		pfifo_ramin_wr32(f, a & ~3u, w);
+	}
+	return st;
+}
+
 nvm_status nvm_pfifo_get_stats(const nvm_gpu *gpu, nvm_pfifo_stats *out)
 {
 	struct pfifo *f = pfifo_of(gpu);
@@ -1128,6 +1271,12 @@ const nvm_ramfc_field *nvm_pfifo_ramfc_layout(const char *chip, int large, size_
 	*n = l->n;
 	*size = l->size;
 	return l->f;
+}
+
+int nvm_pfifo_has_engine(const char *chip, unsigned engine)
+{
+	const struct pfifo_chip *c = pfifo_chip_find(chip);
+	return c && (engine <= ENG_PGRAPH || (engine < 32 && (c->engines & (1u << engine))));
 }
 
 uint32_t nvm_pfifo_channels(const char *chip)

@@ -174,9 +174,13 @@ enum ramro_reason {
 	RAMRO_RESERVED_ACCESS = 5,    /* a method 0x4..0xfc the puller does not know */
 };
 
-/* Engines (rnndb nv4_pfifo_engine) */
+/* Engines (rnndb nv4_pfifo_engine): ENGINE nibbles and PULL1 ENGINE 3:0 */
 #define ENG_SOFTWARE 0u
 #define ENG_PGRAPH   1u
+#define ENG_PMPEG    2u /* NV31+ */
+#define ENG_PME      3u /* NV40+ */
+#define ENG_PVP1     4u /* NV41+ */
+#define ENG_IDS      16u
 
 /* ---------------------------------------------------------------- chip data */
 
@@ -216,6 +220,7 @@ struct pfifo_chip {
 	uint32_t class_mask;      /* object class bits of an object's first word */
 	const struct ramfc_layout *ramfc, *ramfc_large;
 	struct ramht_fmt ramht;
+	uint32_t engines; /* engine ids beyond SOFTWARE and PGRAPH (1 << ENG_*), rnndb nv4_pfifo_engine variants */
 };
 
 /* A register and the feature bits it needs; `gone` bits drop it. */
@@ -252,6 +257,25 @@ struct pbobj {
 	nvm_aperture ap;
 };
 
+/* A cache the puller takes (subchannel, method, data) entries from:
+ * CACHE1, or the one-slot CACHE0 (seed 001) a driver fills through its
+ * METHOD / DATA / PUT registers. Entries are at GET until PUT; GET and PUT
+ * count bytes (4 per entry) within ptr_mask. */
+struct pcache {
+	const char *tag; /* "" for CACHE1, "CACHE0: " for CACHE0 (messages) */
+	uint32_t *push1, *put, *get, *pull0, *pull1, *hash, *engine;
+	uint32_t *addr, *data; /* METHOD(i) / DATA(i) */
+	uint32_t slot_mask;    /* slots - 1 */
+	uint32_t ptr_mask;     /* the GET / PUT bits */
+	bool cache0;
+	bool err; /* CACHE0: it raised the pending CACHE_ERROR and waits for its clearing */
+};
+
+static inline uint32_t pcache_count(const struct pcache *c)
+{
+	return ((*c->put - *c->get) & c->ptr_mask) >> 2;
+}
+
 struct pfifo {
 	nvm_gpu *gpu;
 	const struct pfifo_chip *chip;
@@ -260,17 +284,22 @@ struct pfifo {
 	size_t nregs;
 	uint32_t *cache_addr, *cache_data; /* CACHE1 METHOD(i) / DATA(i) */
 	uint32_t cache_mask;               /* entries - 1 */
-	struct engine *pgraph, *sw;
-	uint32_t (*cls)[8]; /* per channel: the class PGRAPH has bound on each subchannel */
-	uint32_t gr_chid;   /* the channel PGRAPH last worked for */
-	uint64_t ev;        /* the step event, 0 if none */
-	uint64_t slice_end; /* end of the current DMA channel's timeslice */
-	uint64_t clock;     /* virtual time inside a step (work done so far), gpu->now outside */
-	bool yield;         /* YIELD: switch at the next chance */
-	bool fresh;         /* a channel was loaded and has done nothing yet */
-	bool acq_watch;     /* a memory watch on the acquire semaphore is armed */
+	struct engine *eng[ENG_IDS];       /* by engine id: the chip's engines, NULL for the others */
+	struct engine *pgraph, *sw;        /* eng[ENG_PGRAPH], eng[ENG_SOFTWARE] */
+	struct pcache c1, c0;              /* CACHE1 and CACHE0 */
+	struct pcache *pc;                 /* the cache the puller works on (CACHE1 but while CACHE0 runs) */
+	uint32_t (*cls)[8];                /* per channel: the class PGRAPH has bound on each subchannel */
+	uint32_t gr_chid;                  /* the channel PGRAPH last worked for */
+	uint64_t ev;                       /* the step event, 0 if none */
+	uint64_t slice_end;                /* end of the current DMA channel's timeslice */
+	uint64_t clock;                    /* virtual time inside a step (work done so far), gpu->now outside */
+	bool yield;                        /* YIELD: switch at the next chance */
+	bool fresh;                        /* a channel was loaded and has done nothing yet */
+	bool acq_watch;                    /* a memory watch on the acquire semaphore is armed */
 	nvm_aperture acq_ap;
 	uint64_t acq_addr;
+	uint64_t acq_to_ev;          /* the acquire timeout's wake-up event, 0 if none */
+	uint64_t acq_to_at;          /* its time */
 	bool acq_fence;              /* the pusher submitted SEMAPHORE_ACQUIRE: it waits for CACHE1 to drain */
 	uint32_t acq_blocked[4];     /* channels switched out while waiting on an acquire (watched) */
 	uint32_t acq_wake[4];        /* of those, the ones whose semaphore was written since */
@@ -341,6 +370,7 @@ uint32_t pfifo_ramfc_base(const struct pfifo *f);
 uint32_t pfifo_chan_reg(struct pfifo *f, uint32_t chid, uint32_t reg);
 void pfifo_chan_reg_set(struct pfifo *f, uint32_t chid, uint32_t reg, uint32_t v);
 bool pfifo_switch_to(struct pfifo *f, uint32_t chid);
+bool pfifo_pio_slice_holds(const struct pfifo *f);
 
 /* pusher.c */
 void pusher_dma_error(struct pfifo *f, unsigned code, uint64_t get, const char *why);
@@ -360,10 +390,15 @@ bool pusher_knows_method(const struct pfifo *f, uint32_t method);
 /* puller.c */
 bool puller_ready(struct pfifo *f);
 bool puller_direct_ok(const struct pfifo *f, uint32_t subch);
-/* Submits a run of plain methods to PGRAPH (engine interface, costs). */
+/* Submits a run of plain methods to the engine bound on its subchannel
+ * (engine interface, costs). */
 void puller_submit(struct pfifo *f, const pb_run *r, uint64_t *t);
 /* Takes up to max entries out of CACHE1; returns the number taken. */
 uint32_t puller_run(struct pfifo *f, uint32_t max, uint64_t *t);
+/* The CACHE0 puller: takes its entry if it has one and may; returns 1 if
+ * it did something. */
+uint32_t puller_run_cache0(struct pfifo *f, uint64_t *t);
+const char *pfifo_engine_name(unsigned id);
 bool ramht_lookup(struct pfifo *f, uint32_t chid, uint32_t handle, uint32_t *inst, unsigned *engine);
 void ramht_decode(const struct pfifo_chip *c, uint32_t handle, uint32_t ctx, nvm_ramht_entry *e);
 void puller_unwatch(struct pfifo *f);

@@ -107,18 +107,25 @@ bool ramht_lookup(struct pfifo *f, uint32_t chid, uint32_t handle, uint32_t *ins
 static void set_hash(struct pfifo *f, uint32_t inst, bool valid)
 {
 	unsigned vb = pf_has(f, PF_NV40) && !pf_has(f, PF_G80) ? 24 : 16;
-	*f->r_hash = ((inst >> 4) & ((1u << vb) - 1)) | (valid ? 1u << vb : 0);
+	*f->pc->hash = ((inst >> 4) & ((1u << vb) - 1)) | (valid ? 1u << vb : 0);
 }
 
 /* ---------------------------------------------------------------- errors */
 
+/* The channel of the cache the puller works on (its PUSH1 CHID). */
+static uint32_t pull_chid(const struct pfifo *f)
+{
+	return *f->pc->push1 & f->chip->chid_mask;
+}
+
 static void cache_error(struct pfifo *f, uint32_t pull0_bits, uint32_t a, uint32_t d, const char *code, const char *why)
 {
-	*f->r_pull0 |= pull0_bits;
+	*f->pc->pull0 |= pull0_bits;
+	f->pc->err = f->pc->cache0;
 	f->stats.cache_errors++;
 	emit(f->gpu, pull0_bits == PULL0_DEVICE_SOFTWARE ? NVM_EV_TRACE : NVM_EV_GUEST_ERROR, "pfifo", code,
-	     (a >> 13) & 7, d, "channel %u subchannel %u method 0x%04x data 0x%08x: CACHE_ERROR, %s", pfifo_chid(f),
-	     (a >> 13) & 7, a & 0x1ffc, d, why);
+	     (a >> 13) & 7, d, "%schannel %u subchannel %u method 0x%04x data 0x%08x: CACHE_ERROR, %s", f->pc->tag,
+	     pull_chid(f), (a >> 13) & 7, a & 0x1ffc, d, why);
 	pfifo_raise(f, INTR_CACHE_ERROR);
 }
 
@@ -149,45 +156,71 @@ static uint32_t *cls_slot(struct pfifo *f, uint32_t chid, uint32_t subch)
 	return chid < f->chip->nchan ? &f->cls[chid][subch & 7] : &f->cls_none;
 }
 
-static unsigned subch_engine(const struct pfifo *f, uint32_t subch)
+/* The ENGINE nibble of a subchannel (rnndb CACHE1 / CACHE0 ENGINE). */
+static unsigned subch_engine(const struct pcache *c, uint32_t subch)
 {
-	return (*f->r_engine >> (subch * 4)) & 0xf;
+	return (*c->engine >> (subch * 4)) & 0xf;
 }
 
 static void set_subch_engine(struct pfifo *f, uint32_t subch, unsigned eng)
 {
-	*f->r_engine = (*f->r_engine & ~(0xfu << (subch * 4))) | eng << (subch * 4);
+	*f->pc->engine = (*f->pc->engine & ~(0xfu << (subch * 4))) | eng << (subch * 4);
 }
 
-/* Submits run r to PGRAPH (the engine interface). puller.rst: switching
- * engines waits for the last one to finish the channel's methods; PGRAPH
- * switches channel when it gets another channel's method. NV10+ submits
- * pairs of methods (the same or consecutive) in one puller cycle. */
+/* The engine methods go to for engine id eng: one the chip has and that
+ * takes methods (not SOFTWARE), or NULL. */
+static struct engine *method_engine(const struct pfifo *f, unsigned eng)
+{
+	return eng != ENG_SOFTWARE && eng < ENG_IDS ? f->eng[eng] : NULL;
+}
+
+/* The time every engine has finished the methods it was given. */
+static uint64_t engines_idle_at(const struct pfifo *f)
+{
+	uint64_t t = 0;
+	for (unsigned i = 0; i < ENG_IDS; i++)
+		if (f->eng[i] && f->eng[i]->busy_until > t)
+			t = f->eng[i]->busy_until;
+	return t;
+}
+
+/* Submits run r to the engine bound on its subchannel (the engine
+ * interface). puller.rst: switching engines waits for the last one to
+ * finish the channel's methods; PGRAPH switches channel when it gets
+ * another channel's method. NV10+ submits pairs of methods (the same or
+ * consecutive) in one puller cycle. The engine logs method i at *t + i
+ * (each its own virtual time). */
 void puller_submit(struct pfifo *f, const pb_run *r, uint64_t *t)
 {
-	struct engine *e = f->pgraph;
-	uint32_t chid = pfifo_chid(f);
-	if (FIELD_GET(*f->r_pull1, 3, 0) != ENG_PGRAPH) {
-		if (*t < f->sw->busy_until)
-			*t = f->sw->busy_until;
-		*f->r_pull1 = FIELD_SET(*f->r_pull1, 3, 0, ENG_PGRAPH);
+	unsigned id = subch_engine(f->pc, r->subch);
+	struct engine *e = method_engine(f, id);
+	uint32_t chid = pull_chid(f);
+	if (!e)
+		return; /* callers check the engine */
+	unsigned last = FIELD_GET(*f->pc->pull1, 3, 0);
+	if (last != id) {
+		if (f->eng[last] && *t < f->eng[last]->busy_until)
+			*t = f->eng[last]->busy_until;
+		*f->pc->pull1 = FIELD_SET(*f->pc->pull1, 3, 0, id);
 	}
-	if (f->gr_chid != chid) {
+	if (id == ENG_PGRAPH && f->gr_chid != chid) {
 		emit(f->gpu, NVM_EV_TRACE, "pfifo", "pgraph_ctxsw", chid, f->gr_chid, "PGRAPH: channel %u -> %u",
 		     f->gr_chid, chid);
 		f->gr_chid = chid;
 	}
 	struct eng_src src = { .chid = chid, .subch = r->subch, .cls = *cls_slot(f, chid, r->subch) };
 	struct eng_result res = { 0 };
+	e->at = *t > f->gpu->now ? *t : f->gpu->now;
 	e->ops->methods(e, &src, r, 0, r->count, &res);
+	e->at = 0;
 	uint32_t steps = pf_has(f, PF_NV10) ? (r->count + 1) / 2 : r->count;
 	*t += res.cost + (uint64_t)steps * PFIFO_NS_PULL;
 	e->busy_until = *t;
 	f->stats.engine_methods += r->count;
 	if (emit_wanted(f->gpu, NVM_EV_METHOD))
-		emit(f->gpu, NVM_EV_METHOD, "pfifo", "pgraph", pb_run_method(r, 0), r->data[0],
-		     "channel %u subchannel %u class 0x%04x: method 0x%04x x%u (first data 0x%08x)", chid, r->subch,
-		     src.cls, pb_run_method(r, 0), r->count, r->data[0]);
+		emit(f->gpu, NVM_EV_METHOD, "pfifo", e->name, pb_run_method(r, 0), r->data[0],
+		     "%schannel %u subchannel %u class 0x%04x: method 0x%04x x%u (first data 0x%08x)", f->pc->tag, chid,
+		     r->subch, src.cls, pb_run_method(r, 0), r->count, r->data[0]);
 }
 
 static void submit_one(struct pfifo *f, uint32_t subch, uint32_t m, uint32_t d, uint64_t *t)
@@ -199,23 +232,27 @@ static void submit_one(struct pfifo *f, uint32_t subch, uint32_t m, uint32_t d, 
 
 /* The SOFTWARE engine: the method goes to it (it logs it and refuses it)
  * and the puller stops with CACHE_ERROR until the driver has handled it. */
-static void software(struct pfifo *f, uint32_t a, uint32_t m, uint32_t d)
+static void software(struct pfifo *f, uint32_t a, uint32_t m, uint32_t d, const uint64_t *t)
 {
-	uint32_t chid = pfifo_chid(f), subch = (a >> 13) & 7;
+	uint32_t chid = pull_chid(f), subch = (a >> 13) & 7;
 	struct eng_src src = { .chid = chid, .subch = subch, .cls = *cls_slot(f, chid, subch) };
 	pb_run r = { .subch = subch, .method = m, .count = 1, .mode = PB_MODE_INC, .data = &d };
 	struct eng_result res = { 0 };
+	f->sw->at = *t > f->gpu->now ? *t : f->gpu->now;
 	f->sw->ops->methods(f->sw, &src, &r, 0, 1, &res);
+	f->sw->at = 0;
 	f->stats.sw_methods++;
 	cache_error(f, PULL0_DEVICE_SOFTWARE, a, d, "sw_method", "the SOFTWARE engine waits for the driver");
 }
 
-/* UNVERIFIED: engines the model lacks (PMPEG, PME, PVP1) drop methods. */
+/* UNVERIFIED: an engine id the chip does not have (rnndb nv4_pfifo_engine
+ * variants: PMPEG NV31+, PME NV40+, PVP1 NV41+; 5..15 none) drops the
+ * method. */
 static void other_engine(struct pfifo *f, unsigned eng, uint32_t a, uint32_t d)
 {
 	emit(f->gpu, NVM_EV_UNMODELLED, "pfifo", "engine", eng, d,
-	     "channel %u subchannel %u method 0x%04x: engine %u is not modelled, the method is dropped", pfifo_chid(f),
-	     (a >> 13) & 7, a & 0x1ffc, eng);
+	     "%schannel %u subchannel %u method 0x%04x: this chip has no engine %u, the method is dropped", f->pc->tag,
+	     pull_chid(f), (a >> 13) & 7, a & 0x1ffc, eng);
 }
 
 /* ---------------------------------------------------------------- semaphores */
@@ -343,9 +380,51 @@ bool puller_acquire_done(const struct pfifo *f, uint32_t v)
 	return v == *f->r_acq_value;
 }
 
+static void acq_timer(nvm_gpu *gpu, void *ctx, uint64_t arg)
+{
+	(void)gpu;
+	(void)arg;
+	struct pfifo *f = ctx;
+	f->acq_to_ev = 0;
+	pfifo_kick(f);
+}
+
+/* The acquire timeout (INTR ACQUIRE_TIMEOUT 24, rnndb; registers
+ * ACQUIRE_TIMEOUT TIMEOUT 30:0 and ACQUIRE_TIMESTAMP). UNVERIFIED
+ * (puller.rst: "There's also apparently a timeout, but it's not REd yet"):
+ * TIMEOUT is a PTIMER interval (ns), 0 disables it; when PTIMER has passed
+ * ACQUIRE_TIMESTAMP + TIMEOUT while the acquire waits, the interrupt is
+ * raised and ACQUIRE_TIMESTAMP restarts; the acquire keeps waiting (the
+ * driver may end it by clearing PULL1 ACQUIRE_ACTIVE). While the interrupt
+ * is pending no new interval is timed. A one-shot event at the deadline
+ * wakes the step (no polling); the wait itself does not keep the GPU busy. */
+static void acquire_timeout(struct pfifo *f)
+{
+	uint32_t to = bus_get(f->gpu, R_ACQ_TIMEOUT) & 0x7fffffffu;
+	if (!to || (*f->r_intr & INTR_ACQUIRE_TIMEOUT))
+		return;
+	uint32_t now = (uint32_t)ptimer_read(f->gpu), el = now - bus_get(f->gpu, R_ACQ_TIMESTAMP);
+	if (el >= to) {
+		bus_set(f->gpu, R_ACQ_TIMESTAMP, now);
+		f->stats.acquire_timeouts++;
+		emit(f->gpu, NVM_EV_GUEST_ERROR, "pfifo", "acquire_timeout", pfifo_chid(f), *f->r_acq_value,
+		     "channel %u: semaphore acquire of 0x%08x still waits after %u ns (ACQUIRE_TIMEOUT)", pfifo_chid(f),
+		     *f->r_acq_value, to);
+		pfifo_raise(f, INTR_ACQUIRE_TIMEOUT);
+		return;
+	}
+	uint64_t when = f->gpu->now + (to - el);
+	if (f->acq_to_ev && f->acq_to_at == when)
+		return;
+	if (f->acq_to_ev)
+		sched_cancel(f->gpu, f->acq_to_ev);
+	f->acq_to_at = when;
+	f->acq_to_ev = sched_at(f->gpu, when, acq_timer, f, 0, SCHED_BACKGROUND);
+}
+
 /* A pending acquire: done when the semaphore holds ACQUIRE_VALUE; until
- * then the puller waits, woken by a write to the word (no polling).
- * UNVERIFIED: ACQUIRE_TIMEOUT is kept but never fires. */
+ * then the puller waits, woken by a write to the word (no polling) or by
+ * its timeout. */
 static bool acquire_pending(struct pfifo *f)
 {
 	if (!(*f->r_pull1 & PULL1_ACQUIRE_ACTIVE)) {
@@ -367,6 +446,8 @@ static bool acquire_pending(struct pfifo *f)
 		f->acq_ap = ap;
 		f->acq_addr = addr;
 	}
+	if (pf_has(f, PF_NV1A))
+		acquire_timeout(f);
 	return true;
 }
 
@@ -403,8 +484,8 @@ enum { PULL_STALL = 0, PULL_DONE = 1 };
 /* Executes the entry at GET that is not a plain PGRAPH method. */
 static int pull_one(struct pfifo *f, uint32_t a, uint32_t d, uint64_t *t)
 {
-	uint32_t chid = pfifo_chid(f), subch = (a >> 13) & 7, m = a & 0x1ffcu;
-	unsigned eng = subch_engine(f, subch);
+	uint32_t chid = pull_chid(f), subch = (a >> 13) & 7, m = a & 0x1ffcu;
+	unsigned eng = subch_engine(f->pc, subch);
 	uint32_t inst = 0;
 	unsigned oeng = 0;
 	if (m == 0 || (m >= 0x180 && m < 0x200) || m == 0x60) {
@@ -422,11 +503,12 @@ static int pull_one(struct pfifo *f, uint32_t a, uint32_t d, uint64_t *t)
 		/* OBJECT: the engine is remembered per subchannel; PGRAPH gets
 		 * the instance as method 0 and reads the object's class. */
 		if (oeng == ENG_SOFTWARE) {
-			software(f, a, m, d);
+			software(f, a, m, d, t);
 			return PULL_STALL;
 		}
 		set_subch_engine(f, subch, oeng);
-		if (oeng != ENG_PGRAPH) {
+		struct engine *e = method_engine(f, oeng);
+		if (!e) {
 			other_engine(f, oeng, a, d);
 			return PULL_DONE;
 		}
@@ -438,18 +520,18 @@ static int pull_one(struct pfifo *f, uint32_t a, uint32_t d, uint64_t *t)
 		uint32_t cls = w0 & f->chip->class_mask;
 		*cls_slot(f, chid, subch) = cls;
 		emit(f->gpu, NVM_EV_TRACE, "pfifo", "bind", subch, cls,
-		     "channel %u subchannel %u: handle 0x%08x -> PGRAPH object 0x%05x class 0x%04x", chid, subch, d,
-		     inst, cls);
+		     "%schannel %u subchannel %u: handle 0x%08x -> %s object 0x%05x class 0x%04x", f->pc->tag, chid,
+		     subch, d, pfifo_engine_name(oeng), inst, cls);
 		submit_one(f, subch, 0, inst >> 4, t);
 		return PULL_DONE;
 	}
 	if (m >= 0x100) {
 		uint32_t data = m < 0x200 && m >= 0x180 ? inst >> 4 : d;
 		if (eng == ENG_SOFTWARE) {
-			software(f, a, m, d);
+			software(f, a, m, d, t);
 			return PULL_STALL;
 		}
-		if (eng != ENG_PGRAPH) {
+		if (!method_engine(f, eng)) {
 			other_engine(f, eng, a, d);
 			return PULL_DONE;
 		}
@@ -458,15 +540,21 @@ static int pull_one(struct pfifo *f, uint32_t a, uint32_t d, uint64_t *t)
 	}
 	/* The puller's own methods (puller.rst "Puller builtin methods"). */
 	*t += PFIFO_NS_PULL;
+	if (f->pc->cache0) {
+		/* UNVERIFIED: CACHE0 has none of the state these methods use
+		 * (rnndb lists no REF, SEMAPHORE or ACQUIRE registers for it). */
+		cache_error(f, 0, a, d, "bad_method", "CACHE0 does not execute the puller's methods 0x04..0xfc");
+		return PULL_STALL;
+	}
 	if (pf_has(f, PF_G80)) {
 		int r = g80_puller_method(f, a, m, d, t, inst);
 		if (r >= 0)
 			return r ? PULL_DONE : PULL_STALL;
 	}
 	switch (pusher_knows_method(f, m) ? m : 0xffffu) {
-	case 0x50: /* REF_CNT: waits for the engine to finish the channel's methods */
-		if (*t < f->pgraph->busy_until)
-			*t = f->pgraph->busy_until;
+	case 0x50: /* REF_CNT: waits for the engines to finish the channel's methods */
+		if (*t < engines_idle_at(f))
+			*t = engines_idle_at(f);
 		*f->r_ref = d;
 		emit(f->gpu, NVM_EV_TRACE, "pfifo", "ref_cnt", chid, d, "channel %u: REF 0x%08x", chid, d);
 		return PULL_DONE;
@@ -500,8 +588,8 @@ static int pull_one(struct pfifo *f, uint32_t a, uint32_t d, uint64_t *t)
 			puller_sem_error(f, SEM_ERR_INVALID_STATE, a, d, "no DMA_SEMAPHORE bound");
 			return PULL_STALL;
 		}
-		if (*t < f->pgraph->busy_until)
-			*t = f->pgraph->busy_until;
+		if (*t < engines_idle_at(f))
+			*t = engines_idle_at(f);
 		if (!sem_write(f, d))
 			emit(f->gpu, NVM_EV_GUEST_ERROR, "pfifo", "semaphore_range", *f->r_sem & ~3u, d,
 			     "channel %u: semaphore release outside memory: dropped", chid);
@@ -525,7 +613,8 @@ static int pull_one(struct pfifo *f, uint32_t a, uint32_t d, uint64_t *t)
 bool puller_direct_ok(const struct pfifo *f, uint32_t subch)
 {
 	return (*f->r_pull0 & PULL0_ACCESS) && !(*f->r_intr & (INTR_CACHE_ERROR | INTR_SEMAPHORE)) &&
-	       !(*f->r_pull1 & PULL1_ACQUIRE_ACTIVE) && subch_engine(f, subch) == ENG_PGRAPH && !pfifo_cache_count(f);
+	       !(*f->r_pull1 & PULL1_ACQUIRE_ACTIVE) && method_engine(f, subch_engine(&f->c1, subch)) &&
+	       !pfifo_cache_count(f);
 }
 
 bool puller_ready(struct pfifo *f)
@@ -540,13 +629,13 @@ bool puller_ready(struct pfifo *f)
 /* Plain PGRAPH methods (0x100-0x17c, 0x200-0x1ffc on a PGRAPH subchannel)
  * that follow each other in CACHE1 on one subchannel with increasing or
  * equal methods: how many, from the slot at GET. */
-static uint32_t plain_run(const struct pfifo *f, uint32_t slot, uint32_t avail, pb_mode *mode)
+static uint32_t plain_run(const struct pcache *c, uint32_t slot, uint32_t avail, pb_mode *mode)
 {
-	uint32_t a0 = f->cache_addr[slot], m0 = a0 & 0x1ffcu;
+	uint32_t a0 = c->addr[slot], m0 = a0 & 0x1ffcu;
 	uint32_t n = 1;
 	*mode = PB_MODE_INC;
-	while (n < avail && slot + n <= f->cache_mask) {
-		uint32_t a = f->cache_addr[slot + n], m = a & 0x1ffcu;
+	while (n < avail && slot + n <= c->slot_mask) {
+		uint32_t a = c->addr[slot + n], m = a & 0x1ffcu;
 		if (((a ^ a0) & 0xe000u) || (m >= 0x180 && m < 0x200) || m < 0x100)
 			break;
 		if (n == 1 && m == m0)
@@ -558,31 +647,58 @@ static uint32_t plain_run(const struct pfifo *f, uint32_t slot, uint32_t avail, 
 	return n;
 }
 
-uint32_t puller_run(struct pfifo *f, uint32_t max, uint64_t *t)
+/* Takes entries out of cache c (f->pc) while ready(f) allows, at most max. */
+static uint32_t pull_entries(struct pfifo *f, uint32_t max, uint64_t *t, bool (*ready)(struct pfifo *f))
 {
+	struct pcache *c = f->pc;
 	uint32_t taken = 0;
-	while (taken < max && puller_ready(f)) {
-		uint32_t get = *f->r_get, slot = (get >> 2) & f->cache_mask;
-		uint32_t a = f->cache_addr[slot], m = a & 0x1ffcu, subch = (a >> 13) & 7;
+	while (taken < max && ready(f)) {
+		uint32_t get = *c->get, slot = (get >> 2) & c->slot_mask;
+		uint32_t a = c->addr[slot], m = a & 0x1ffcu, subch = (a >> 13) & 7;
 		uint32_t n = 1;
-		if (m >= 0x100 && (m < 0x180 || m >= 0x200) && subch_engine(f, subch) == ENG_PGRAPH) {
-			uint32_t avail = pfifo_cache_count(f);
+		if (m >= 0x100 && (m < 0x180 || m >= 0x200) && method_engine(f, subch_engine(c, subch))) {
+			uint32_t avail = pcache_count(c);
 			if (avail > max - taken)
 				avail = max - taken;
 			pb_mode mode;
-			n = plain_run(f, slot, avail, &mode);
-			pb_run r = { .subch = subch,
-				     .method = m,
-				     .count = n,
-				     .mode = mode,
-				     .data = &f->cache_data[slot] };
+			n = plain_run(c, slot, avail, &mode);
+			pb_run r = { .subch = subch, .method = m, .count = n, .mode = mode, .data = &c->data[slot] };
 			puller_submit(f, &r, t);
-		} else if (pull_one(f, a, f->cache_data[slot], t) == PULL_STALL) {
+		} else if (pull_one(f, a, c->data[slot], t) == PULL_STALL) {
 			break;
 		}
-		*f->r_get = ((slot + n) & f->cache_mask) << 2;
+		*c->get = (get + 4 * n) & c->ptr_mask;
 		taken += n;
 		f->stats.methods += n;
 	}
 	return taken;
+}
+
+uint32_t puller_run(struct pfifo *f, uint32_t max, uint64_t *t)
+{
+	f->pc = &f->c1;
+	return pull_entries(f, max, t, puller_ready);
+}
+
+/* The CACHE0 puller (seed 001: CACHE0 "can be used for quick manual
+ * injection of single commands, for example for software method
+ * emulation"). It runs the CACHE1 puller's logic on CACHE0's registers
+ * when CACHE0 PULL0 ACCESS is set and its slot is full (PUT != GET).
+ * UNVERIFIED: a CACHE_ERROR it raises stops it until the interrupt is
+ * cleared, and one CACHE1 raised does not stop it, so a driver can inject
+ * commands while it handles CACHE1's software method. */
+static bool cache0_ready(struct pfifo *f)
+{
+	struct pcache *c = &f->c0;
+	if (c->err && !(*f->r_intr & INTR_CACHE_ERROR))
+		c->err = false;
+	return (*c->pull0 & PULL0_ACCESS) && !c->err && pcache_count(c);
+}
+
+uint32_t puller_run_cache0(struct pfifo *f, uint64_t *t)
+{
+	f->pc = &f->c0;
+	uint32_t n = cache0_ready(f) ? pull_entries(f, 1, t, cache0_ready) : 0;
+	f->pc = &f->c1;
+	return n;
 }

@@ -97,7 +97,7 @@ static bool cache_available(struct pfifo *f, uint32_t chid)
 		return false;
 	if (chid == pfifo_chid(f))
 		return true;
-	return !pfifo_cache_count(f) && FIELD_GET(*f->r_caches, 0, 0);
+	return !pfifo_cache_count(f) && FIELD_GET(*f->r_caches, 0, 0) && !pfifo_pio_slice_holds(f);
 }
 
 static void dma_put_write(struct pfifo *f, uint32_t chid, uint32_t val)
@@ -226,8 +226,8 @@ const char *nvm_pfifo_ramro_reason_name(unsigned code)
 	return code < sizeof(ramro_reason_names) / sizeof(ramro_reason_names[0]) ? ramro_reason_names[code] : "?";
 }
 
-/* UNVERIFIED: every fetch fault is DMA_PUSHER MEM_FAULT (the pseudocode);
- * INTR DMA_PTE is never raised. */
+/* UNVERIFIED: every fetch fault but a PTE not present (pb_pte_fault) is
+ * DMA_PUSHER MEM_FAULT (the pseudocode). */
 void pusher_dma_error(struct pfifo *f, unsigned code, uint64_t get, const char *why)
 {
 	*f->r_dma_state = FIELD_SET(*f->r_dma_state, 31, 29, code);
@@ -256,8 +256,8 @@ bool pusher_dma_ready(struct pfifo *f)
 	if (pusher_acquire_holds(f))
 		return false;
 	return (*f->r_push1 & f->chip->push1_mode) && (*f->r_push0 & 1) && (*f->r_dma_push & DMA_PUSH_ACCESS) &&
-	       !(*f->r_dma_push & DMA_PUSH_SUSPENDED) && ((*f->r_dma_put ^ *f->r_dma_get) & ~3u) &&
-	       !FIELD_GET(*f->r_dma_state, 31, 29) && pfifo_cache_free(f);
+	       !(*f->r_dma_push & DMA_PUSH_SUSPENDED) && !(*f->r_intr & INTR_DMA_PTE) &&
+	       ((*f->r_dma_put ^ *f->r_dma_get) & ~3u) && !FIELD_GET(*f->r_dma_state, 31, 29) && pfifo_cache_free(f);
 }
 
 /* The pushbuffer DMA object at DMA_INSTANCE << 4 (nv4-dmaobj; the layout
@@ -296,17 +296,40 @@ static bool pb_load(struct pfifo *f, struct pbobj *o, const char **why)
 	return true;
 }
 
-/* Byte offset off of the pushbuffer to an address in o->ap. */
-static bool pb_phys(struct pfifo *f, const struct pbobj *o, uint32_t off, uint64_t *pa)
+enum pb_xlat { PB_OK, PB_FAULT, PB_PTE };
+
+/* Byte offset off of the pushbuffer to an address in o->ap. The page and
+ * its PTE go to DMA_TLB_TAG / DMA_TLB_PTE (rnndb; the pusher's one-entry
+ * TLB). UNVERIFIED (nv4-dmaobj.rst is "todo"): a PTE of an object without
+ * PT_LINEAR has PRESENT in bit 0, as nouveau's NV04 PCI GART writes its
+ * PTEs (frame | 3); a PTE without it is a DMA_PTE fault (pb_pte_fault). */
+static enum pb_xlat pb_phys(struct pfifo *f, const struct pbobj *o, uint32_t off, uint64_t *pa)
 {
 	uint64_t x = (uint64_t)off + o->adjust;
 	uint32_t pte = o->pte0;
 	if (!o->linear && (x >> 12) && !pfifo_ramin_rd32(f, o->inst + 8 + (uint32_t)(x >> 12) * 4, &pte))
-		return false;
-	*pa = o->linear ? (uint64_t)(pte & 0xfffff000u) + x : (uint64_t)(pte & 0xfffff000u) + (x & 0xfff);
+		return PB_FAULT;
 	bus_set(f->gpu, R_DMA_TLB_TAG, (uint32_t)(x >> 12));
 	bus_set(f->gpu, R_DMA_TLB_PTE, pte);
-	return true;
+	if (!o->linear && !(pte & 1u))
+		return PB_PTE;
+	*pa = o->linear ? (uint64_t)(pte & 0xfffff000u) + x : (uint64_t)(pte & 0xfffff000u) + (x & 0xfff);
+	return PB_OK;
+}
+
+/* INTR DMA_PTE 16 (rnndb). UNVERIFIED (no document or nouveau handler
+ * says more): the pusher stops before the word of a page whose PTE is not
+ * present, DMA_GET at that word and DMA_TLB_TAG / DMA_TLB_PTE naming the
+ * page, and goes on (re-reading the PTE) once the driver has cleared the
+ * interrupt. Not a DMA_PUSHER error: DMA_STATE is untouched. */
+static void pb_pte_fault(struct pfifo *f, uint32_t get)
+{
+	f->stats.dma_pte_faults++;
+	emit(f->gpu, NVM_EV_GUEST_ERROR, "pfifo", "dma_pte", get, bus_get(f->gpu, R_DMA_TLB_PTE),
+	     "channel %u: DMA_PTE at DMA_GET 0x%08x: page 0x%x of the pushbuffer DMA object has PTE 0x%08x (not "
+	     "present)",
+	     pfifo_chid(f), get, bus_get(f->gpu, R_DMA_TLB_TAG), bus_get(f->gpu, R_DMA_TLB_PTE));
+	pfifo_raise(f, INTR_DMA_PTE);
 }
 
 static bool subr_active(const struct pfifo *f)
@@ -512,6 +535,7 @@ uint32_t pusher_dma_run(struct pfifo *f, uint32_t max, uint64_t *t)
 	/* A burst ends with the channel's timeslice, so the switcher gets a look. */
 	bool slice_live = *t < f->slice_end;
 	uint32_t words = 0, buf[BURST_CHUNK];
+	bool pte_fault = false;
 	f->burst_err = DMA_ERR_NONE;
 	while (get != put && words < max) {
 		/* pseudocode: dma_get >= dma_limit is a MEM_FAULT */
@@ -529,7 +553,12 @@ uint32_t pusher_dma_run(struct pfifo *f, uint32_t max, uint64_t *t)
 		uint64_t pa;
 		uint8_t *p;
 		size_t avail;
-		if (!pb_phys(f, o, get, &pa) || mem_span(&gpu->mem[o->ap], pa, false, &p, &avail) || avail < 4) {
+		enum pb_xlat x = pb_phys(f, o, get, &pa);
+		if (x == PB_PTE) {
+			pte_fault = true;
+			break;
+		}
+		if (x != PB_OK || mem_span(&gpu->mem[o->ap], pa, false, &p, &avail) || avail < 4) {
 			f->burst_err = DMA_ERR_MEM_FAULT;
 			why = "the pushbuffer address is outside its memory";
 			break;
@@ -612,6 +641,10 @@ uint32_t pusher_dma_run(struct pfifo *f, uint32_t max, uint64_t *t)
 		     start, get);
 	if (f->burst_err) {
 		pusher_dma_error(f, f->burst_err, get, why);
+		return words ? words : 1;
+	}
+	if (pte_fault) {
+		pb_pte_fault(f, get);
 		return words ? words : 1;
 	}
 	return words;

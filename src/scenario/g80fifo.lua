@@ -19,7 +19,9 @@
 -- cache >> 10, 0x98 channel >> 12); CHAN_TABLE (G80: channel >> 12, G84+:
 -- RAMFC >> 8, ENABLE 31); the playlist of channel ids. DMA objects are
 -- unpaged (seed 002 word layout): the pushbuffer object covers all of
--- system memory (or VRAM with pushbuf_ap = "vram").
+-- system memory (or VRAM with pushbuf_ap = "vram"); DMA objects come from
+-- nvmodel.g80 (the VM builder), which also builds page tables for paged
+-- objects in the same channel structure.
 --
 -- Errors name the function and are raised without a position.
 
@@ -32,7 +34,6 @@ local CHAN_BASE, PLAYLIST, PB_BASE = 0x1000000, 0xf00000, 0x100000
 local USER = 0xc00000
 local CHIPS = { g80 = false, g84 = true, g92 = true, gt215 = true }
 local ENGINES = { software = 0, pgraph = 1 }
-local TARGETS = { vram = 1, sysram = 2, sysram_nosnoop = 3 }
 
 local function fail(...)
   error(fmt(...), 0)
@@ -95,21 +96,22 @@ function Channel:ramht_add(handle, sel, engine)
   fail("ramht_add: RAMHT is full")
 end
 
--- An unpaged DMA object (seed 002 "DMA objects"): class, target (1 VRAM,
--- 2 SYSRAM), read-write; base and limit (40 bits). Returns its selector.
+-- A DMA object (nvmodel.g80.dmaobj_words: seed 002 "DMA objects"); the
+-- defaults make it unpaged VRAM, read-write, storage type and compression
+-- 0; target = "vm" makes it paged (the channel's page tables, nvmodel.g80).
+-- With a handle it gets a RAMHT entry (engine 0). Returns its selector.
 function Channel:dmaobj(t)
-  local where = "dmaobj"
-  local target = TARGETS[t.target or "vram"] or fail("%s: target must be vram, sysram or sysram_nosnoop", where)
-  local base = check_int(t.base or 0, "base", 0, 0xffffffffff, where)
-  local limit = check_int(t.limit, "limit", 0, 0xffffffffff, where)
+  local d = {}
+  for k, v in pairs(t) do d[k] = v end
+  d.class = d.class or 0x3d
+  d.target = d.target or "vram"
+  if d.target ~= "vm" then
+    d.ro, d.storage, d.comp = d.ro or 2, d.storage or 0, d.comp or 0
+  end
+  local w = nvmodel.g80.dmaobj_words(d)
   local off = t.offset or self:alloc(0x18)
-  self:wr(off, (t.class or 0x3d) | target << 16 | 2 << 18)
-  self:wr(off + 4, limit & 0xffffffff)
-  self:wr(off + 8, base & 0xffffffff)
-  self:wr(off + 12, (base >> 32) | (limit >> 32) << 24)
-  self:wr(off + 16, 0)
-  self:wr(off + 20, 0)
-  if t.handle then self:ramht_add(check_int(t.handle, "handle", 0, 0xffffffff, where), off >> 4, 0) end
+  for i = 1, 6 do self:wr(off + (i - 1) * 4, w[i]) end
+  if t.handle then self:ramht_add(check_int(t.handle, "handle", 0, 0xffffffff, "dmaobj"), off >> 4, 0) end
   return off >> 4
 end
 

@@ -69,7 +69,8 @@ GENS.nv41 = GENS.nv40
 
 local TARGETS = { vram = 0, pci = 2, agp = 3 }
 local ACCESS = { rw = 0, ro = 1, wo = 2 }
-local ENGINES = { software = 0, pgraph = 1 }
+-- rnndb nv4_pfifo_engine (PMPEG NV31+, PME NV40+, PVP1 NV41+)
+local ENGINES = { software = 0, pgraph = 1, pmpeg = 2, pme = 3, pvp1 = 4 }
 
 -- The RAMHT hash (nvkm_ramht_hash): the handle folded in `bits`-wide
 -- pieces, XOR chid << (bits - 4); an entry index.

@@ -673,8 +673,9 @@ extern const luaL_Reg scn_hwsq_methods[];
 extern const luaL_Reg scn_mmu_methods[];
 extern const luaL_Reg scn_host_methods[];
 extern const luaL_Reg scn_pfifo_methods[];
+extern const luaL_Reg scn_g80_methods[];
 static const luaL_Reg *const scn_method_tables[] = {
-	core_methods, scn_hwsq_methods, scn_mmu_methods, scn_host_methods, scn_pfifo_methods, NULL,
+	core_methods, scn_hwsq_methods, scn_mmu_methods, scn_host_methods, scn_pfifo_methods, scn_g80_methods, NULL,
 };
 
 /* ---------------------------------------------------------------- module */

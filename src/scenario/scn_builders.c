@@ -4,6 +4,7 @@
  *   nvmodel.pb_asm / nvmodel.pb_words   (scn_pb.c)
  *   nvmodel.volta                       (src/scenario/volta.lua, embedded)
  *   nvmodel.nv04                        (src/scenario/nv04.lua, embedded)
+ *   nvmodel.g80                         (src/scenario/g80.lua, embedded)
  *   nvmodel.g80fifo                     (src/scenario/g80fifo.lua, embedded)
  *
  * The Lua builder modules are compiled into the binary and loaded on first
@@ -20,6 +21,8 @@ extern const char nvm_volta_lua[];
 extern const size_t nvm_volta_lua_len;
 extern const char nvm_nv04_lua[];
 extern const size_t nvm_nv04_lua_len;
+extern const char nvm_g80_lua[];
+extern const size_t nvm_g80_lua_len;
 extern const char nvm_g80fifo_lua[];
 extern const size_t nvm_g80fifo_lua_len;
 extern const luaL_Reg scn_pb_funcs[];
@@ -32,6 +35,7 @@ static const struct module {
 } modules[] = {
 	{ "volta", "nvmodel.volta", "=" SCN_MODULE_PREFIX "volta.lua", nvm_volta_lua, &nvm_volta_lua_len },
 	{ "nv04", "nvmodel.nv04", "=" SCN_MODULE_PREFIX "nv04.lua", nvm_nv04_lua, &nvm_nv04_lua_len },
+	{ "g80", "nvmodel.g80", "=" SCN_MODULE_PREFIX "g80.lua", nvm_g80_lua, &nvm_g80_lua_len },
 	{ "g80fifo", "nvmodel.g80fifo", "=" SCN_MODULE_PREFIX "g80fifo.lua", nvm_g80fifo_lua, &nvm_g80fifo_lua_len },
 };
 #define NMODULES (sizeof(modules) / sizeof(modules[0]))

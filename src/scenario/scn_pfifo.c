@@ -7,8 +7,10 @@
  *   gpu:pfifo_log_clear(engine)
  *   gpu:pfifo_stats()                        -- {pio_writes, ramro_entries, dma_words, ...}
  *   gpu:pfifo_user_write(addr, value, size)  -- a 1/2/4-byte USER-area store at any alignment
+ *   gpu:pfifo_ramin_bar_read(addr)           -- NV40's RAMIN BAR: the 32-bit word at RAMIN addr
+ *   gpu:pfifo_ramin_bar_write(addr, value)
  *
- * Engines: "pgraph" and "software". The structures (RAMHT entries, RAMFC,
+ * Engines: "pgraph", "software", and on NV40+ "pmpeg", "pme" (NV41+ "pvp1"). The structures (RAMHT entries, RAMFC,
  * DMA objects, channels, pushbuffers) are built by the nvmodel.nv04 Lua
  * module through gpu:wr32 / gpu:mem_* as a driver builds them.
  */
@@ -25,7 +27,7 @@ static const char *check_engine(lua_State *L, nvm_gpu *gpu, int idx)
 	if (st == NVM_ERR_NOENT && nvm_pfifo_log_read(gpu, "pgraph", 0, NULL, 0, &n, NULL))
 		scn_error(L, "this chip has no NV04-style PFIFO (nv04..nv41)");
 	if (st)
-		scn_error(L, "unknown engine '%s' (pgraph, software)", e);
+		scn_error(L, "unknown engine '%s' for this chip (pgraph, software; NV40+ pmpeg, pme; NV41+ pvp1)", e);
 	return e;
 }
 
@@ -85,6 +87,8 @@ static int l_stats(lua_State *L)
 	scn_set_int(L, "cache_errors", (lua_Integer)s.cache_errors);
 	scn_set_int(L, "semaphore_errors", (lua_Integer)s.semaphore_errors);
 	scn_set_int(L, "acquire_waits", (lua_Integer)s.acquire_waits);
+	scn_set_int(L, "acquire_timeouts", (lua_Integer)s.acquire_timeouts);
+	scn_set_int(L, "dma_pte_faults", (lua_Integer)s.dma_pte_faults);
 	return 1;
 }
 
@@ -105,6 +109,38 @@ static int l_user_write(lua_State *L)
 	return 0;
 }
 
+static void ramin_bar_error(lua_State *L, nvm_status st, uint32_t addr)
+{
+	scn_rethrow(L);
+	if (st == NVM_ERR_NOENT)
+		scn_error(L, "this chip has no NV40 RAMIN BAR (nv40, nv41)");
+	if (st == NVM_ERR_RANGE)
+		scn_error(L, "RAMIN BAR: 0x%x is beyond the aperture or VRAM", addr);
+	if (st)
+		scn_error(L, "RAMIN BAR: %s", nvm_status_str(st));
+}
+
+static int l_ramin_bar_read(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	uint32_t addr = (uint32_t)scn_checkrange(L, 2, 0, NVM_PFIFO_RAMIN_BAR_SIZE - 4);
+	uint8_t b[4] = { 0 };
+	ramin_bar_error(L, nvm_pfifo_ramin_bar_read(gpu, addr, b, 4), addr);
+	lua_pushinteger(
+	        L, (lua_Integer)((uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24));
+	return 1;
+}
+
+static int l_ramin_bar_write(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	uint32_t addr = (uint32_t)scn_checkrange(L, 2, 0, NVM_PFIFO_RAMIN_BAR_SIZE - 4);
+	uint32_t v = (uint32_t)scn_checkrange(L, 3, INT32_MIN, UINT32_MAX);
+	uint8_t b[4] = { (uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24) };
+	ramin_bar_error(L, nvm_pfifo_ramin_bar_write(gpu, addr, b, 4), addr);
+	return 0;
+}
+
 const luaL_Reg scn_pfifo_methods[] = {
 	{ "pfifo_log", l_log },
 	{ "pfifo_log_total", l_log_total },
@@ -112,5 +148,7 @@ const luaL_Reg scn_pfifo_methods[] = {
 	{ "pfifo_log_clear", l_log_clear },
 	{ "pfifo_stats", l_stats },
 	{ "pfifo_user_write", l_user_write },
+	{ "pfifo_ramin_bar_read", l_ramin_bar_read },
+	{ "pfifo_ramin_bar_write", l_ramin_bar_write },
 	{ NULL, NULL },
 };

@@ -53,6 +53,49 @@ static void pramin_maps_ramin_from_vram_end(void **state)
 	nvm_close(g);
 }
 
+/* NV40's RAMIN BAR (nouveau's nv40 instmem: PCI BAR 2 or 3, offset = RAMIN
+ * address; nv4-vram.rst "RAMIN" is "todo"): the same RAMIN as the PRAMIN
+ * window, also beyond its 1 MiB, any alignment. Only on NV40/NV41.
+ * UNVERIFIED: 16 MiB, within VRAM. */
+static void ramin_bar_nv40(void **state)
+{
+	(void)state;
+	const char *bar_chips[] = { "nv40", "nv41", "nv17", "nv04" };
+	for (size_t c = 0; c < 4; c++) {
+		struct penv e;
+		pe_init(&e, bar_chips[c]);
+		uint8_t b[8] = { 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88 }, r[8] = { 0 };
+		if (!e.nv40) {
+			assert_int_equal(nvm_pfifo_ramin_bar_write(e.gpu, 0x10000, b, 4), NVM_ERR_NOENT);
+			assert_int_equal(nvm_pfifo_ramin_bar_read(e.gpu, 0x10000, r, 4), NVM_ERR_NOENT);
+			pe_fini(&e);
+			continue;
+		}
+		assert_int_equal(nvm_pfifo_ramin_bar_write(e.gpu, 0x10000, b, 4), NVM_OK);
+		assert_int_equal(pe_rd(&e, 0x10000), 0x44332211u);
+		pe_wr(&e, 0x10004, 0xcafef00du);
+		assert_int_equal(nvm_pfifo_ramin_bar_read(e.gpu, 0x10003, r, 3), NVM_OK);
+		assert_int_equal(r[0], 0x44);
+		assert_int_equal(r[1], 0x0d);
+		assert_int_equal(r[2], 0xf0);
+		/* beyond the PRAMIN window: RAMIN 0x200000 at VRAM end - 4 - 0x200000 */
+		assert_int_equal(nvm_pfifo_ramin_bar_write(e.gpu, 0x200000, b + 4, 4), NVM_OK);
+		uint32_t v = 0;
+		assert_int_equal(nvm_mem_rd32(e.gpu, NVM_AP_VRAM, (16u << 20) - 4 - 0x200000, &v), NVM_OK);
+		assert_int_equal(v, 0x88776655u);
+		/* the last word of VRAM-sized RAMIN, and past it */
+		assert_int_equal(nvm_pfifo_ramin_bar_read(e.gpu, (16u << 20) - 4, r, 4), NVM_OK);
+		assert_int_equal(nvm_pfifo_ramin_bar_read(e.gpu, (16u << 20) - 2, r, 4), NVM_ERR_RANGE);
+		assert_int_equal(nvm_pfifo_ramin_bar_write(e.gpu, 0xffffffffu, b, 2), NVM_ERR_RANGE);
+		assert_int_equal(nvm_pfifo_ramin_bar_read(e.gpu, 0, NULL, 4), NVM_ERR_ARG);
+		/* a channel's RAMFC written through the BAR is what the switcher loads */
+		uint32_t put = 0x40;
+		assert_int_equal(nvm_pfifo_ramin_bar_write(e.gpu, e.ramfc + 2 * e.ramfc_size, &put, 4), NVM_OK);
+		assert_int_equal(rd(e.gpu, PE_USER + 2 * 0x10000 + 0x40), 0x40);
+		pe_fini(&e);
+	}
+}
+
 /* The RAMHT hash nouveau uses (nvkm_ramht_hash) and the context words of
  * nv04_fifo_dma_object_ctor / nv40_eobj_ramht_add. */
 static void ramht_hash_and_contexts(void **state)
@@ -420,6 +463,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(pramin_maps_ramin_from_vram_end),
+		cmocka_unit_test(ramin_bar_nv40),
 		cmocka_unit_test(ramht_hash_and_contexts),
 		cmocka_unit_test(pio_binds_and_submits),
 		cmocka_unit_test(free_count_in_bytes),

@@ -79,6 +79,9 @@ int cmd_pb(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_vm(int argc, char **argv);
+/* vm walk/dump: loads --vram / --sysmem into a GPU of chip (cmd_vm.c). */
+struct nvm_gpu;
+int vm_open_images(const char *cmd, const char *vram, const char *sysmem, const char *chip, struct nvm_gpu **gpu);
 int cmd_fault(int argc, char **argv);
 int cmd_host(int argc, char **argv);
 int cmd_pfifo(int argc, char **argv);

@@ -263,10 +263,10 @@ static int do_ramht(const struct pfifo_opts *o, const uint8_t *d, size_t len)
 				break;
 			}
 		}
-		if (e.engine > 1)
+		if (!nvm_pfifo_has_engine(o->chip, e.engine))
 			problem(&p, "entry", (uint32_t)i, "engine",
-			        "handle 0x%08x: engine %u (%s) is not modelled: its methods are dropped", h, e.engine,
-			        engine_name(e.engine));
+			        "handle 0x%08x: engine %u (%s) is not on this chip: its methods are dropped", h,
+			        e.engine, engine_name(e.engine));
 	}
 	if (o->json)
 		printf("]}\n");

@@ -116,27 +116,33 @@ static int parse_opts(const char *cmd, int argc, char **argv, struct vm_opts *o,
 	return 0;
 }
 
-static int open_images(const char *cmd, const struct vm_opts *o, nvm_gpu **gpu)
+/* Loads --vram / --sysmem into a GPU of chip (shared with cmd_vm_g80.c). */
+int vm_open_images(const char *cmd, const char *vram, const char *sysmem, const char *chip, nvm_gpu **gpu)
 {
 	size_t vlen = 0, slen = 0;
 	uint8_t *v, *s = NULL;
-	if (o->sysmem && !strcmp(o->vram, "-") && !strcmp(o->sysmem, "-"))
+	if (sysmem && !strcmp(vram, "-") && !strcmp(sysmem, "-"))
 		return cli_usage_error(cmd, "--vram and --sysmem cannot both be standard input");
-	int rc = cli_read_input(cmd, o->vram, &v, &vlen);
+	int rc = cli_read_input(cmd, vram, &v, &vlen);
 	if (rc)
 		return rc;
-	if (o->sysmem && (rc = cli_read_input(cmd, o->sysmem, &s, &slen))) {
+	if (sysmem && (rc = cli_read_input(cmd, sysmem, &s, &slen))) {
 		free(v);
 		return rc;
 	}
-	nvm_status st = image_open("gv100", v, vlen, s, slen, gpu);
+	nvm_status st = image_open(chip, v, vlen, s, slen, gpu);
 	free(v);
 	free(s);
 	if (st == NVM_ERR_RANGE)
-		return cli_error(EXIT_USAGE, cmd, "memory image too large for gv100");
+		return cli_error(EXIT_USAGE, cmd, "memory image too large for %s", chip);
 	if (st)
 		return cli_error(EXIT_INTERNAL, cmd, "cannot load the memory images: %s", nvm_status_str(st));
 	return EXIT_OK;
+}
+
+static int open_images(const char *cmd, const struct vm_opts *o, nvm_gpu **gpu)
+{
+	return vm_open_images(cmd, o->vram, o->sysmem, "gv100", gpu);
 }
 
 static const char *pde_ap_name(unsigned a)

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "image.h"
 #include "nvmodel/g80vm.h"
 #include "nvmodel/nvmodel.h"
 
@@ -122,26 +121,8 @@ static int parse(const char *cmd, int argc, char **argv, struct g80_opts *o, boo
 
 static int open_images(const char *cmd, const struct g80_opts *o, nvm_gpu **gpu)
 {
-	size_t vlen = 0, slen = 0;
-	uint8_t *v, *s = NULL;
-	if (o->sysmem && !strcmp(o->vram, "-") && !strcmp(o->sysmem, "-"))
-		return cli_usage_error(cmd, "--vram and --sysmem cannot both be standard input");
-	int rc = cli_read_input(cmd, o->vram, &v, &vlen);
-	if (rc)
-		return rc;
-	if (o->sysmem && (rc = cli_read_input(cmd, o->sysmem, &s, &slen))) {
-		free(v);
-		return rc;
-	}
 	static const char *const chips[] = { "g80", "g84", "gt215" };
-	nvm_status st = image_open(chips[o->lay.gen], v, vlen, s, slen, gpu);
-	free(v);
-	free(s);
-	if (st == NVM_ERR_RANGE)
-		return cli_error(EXIT_USAGE, cmd, "memory image too large for %s", chips[o->lay.gen]);
-	if (st)
-		return cli_error(EXIT_INTERNAL, cmd, "cannot load the memory images: %s", nvm_status_str(st));
-	return EXIT_OK;
+	return vm_open_images(cmd, o->vram, o->sysmem, chips[o->lay.gen], gpu);
 }
 
 static const char *tgt(unsigned t)
