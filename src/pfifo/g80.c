@@ -118,7 +118,7 @@ static const struct ramfc_layout ramfc_g84 = { "g84", 0x100, ramfc_g84_f,
 /* 128 channels (seed 001). UNVERIFIED: 128 CACHE1 slots. Object classes are
  * 16 bits (seed 002 "DMA objects": bits 0-15). */
 #define G80_FEAT (PF_NV10 | PF_NV5 | PF_NV1A | PF_NV40 | PF_G80)
-/* Engines beyond SOFTWARE and PGRAPH (rnndb g80_pfifo_engine): G80 has
+/* UNVERIFIED engines beyond SOFTWARE and PGRAPH (rnndb g80_pfifo_engine): G80 has
  * PMPEG 2, PME 3 and PVP1 4 (the NV4x ids and names); G84 and G92 PMPEG 2
  * (their PVP2 / PCIPHER / PBSP are not modelled: dropped with an
  * `unmodelled` event); GT215 none of these names. */
@@ -366,7 +366,7 @@ int g80_next_channel(struct pfifo *f)
 
 /* seed 001 "NV50 & NVC0": FREEZE ENABLE (0) pauses PFIFO; the driver waits
  * for FROZEN (4) to come to 1, and after clearing ENABLE for it to come to
- * 0. FROZEN follows ENABLE at the next scheduling step (virtual time),
+ * 0. UNVERIFIED: FROZEN follows ENABLE at the next scheduling step (virtual time),
  * between pushbuffer bursts and puller runs. */
 static void wr_freeze(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
 {
@@ -559,7 +559,8 @@ bool g80_sem_where(struct pfifo *f, enum g80_slot slot, nvm_aperture *ap, uint64
 {
 	bool src_new = pf_has(f, PF_G84) && FIELD_GET(*f->r_pull1, 5, 5);
 	uint64_t off = src_new ? sem_new_addr(f) : (uint64_t)FIELD_GET(*f->r_sem, 13, 0) << 2;
-	/* puller.rst: on G84+ acquire retries read through SEMAPHORE_BG. */
+	/* puller.rst: on G84+ acquire retries read through SEMAPHORE_BG.
+	 * UNVERIFIED: a retry that faults leaves the acquire waiting. */
 	if (slot == G80_SEM_READ && pf_has(f, PF_G84) && (*f->r_pull1 & PULL1_ACQUIRE_ACTIVE))
 		slot = G80_SEM_BG_READ;
 	return g80_xlat(f, FIELD_GET(*f->r_sem, 31, 16), off, slot, ap, addr, NULL);

@@ -159,7 +159,9 @@ static uint32_t feed(struct pfifo *f, uint64_t *get, const uint32_t *w, uint32_t
 		*get = (*get + 4 * n) & VA_MASK;
 		return n;
 	}
-	if (f->dma_get != lo) /* a jump, call or return (DMA mode): 32-bit targets */
+	/* A jump, call or return (DMA mode). UNVERIFIED: the 32-bit target
+	 * clears DMA_GET_HIGH (dma-pusher.rst: no 40-bit jumps). */
+	if (f->dma_get != lo)
 		*get = f->dma_get;
 	else
 		*get = (*get + 4 * n) & VA_MASK;

@@ -69,7 +69,9 @@ void pb_gp_decode(uint32_t e0, uint32_t e1, pb_gp_entry *g)
 		g->err = PB_GP_ERR_END_OF_VA;
 }
 
-/* G80 IB entries: the GP entry's fields without control entries. */
+/* G80 IB entries: the GP entry's fields without control entries.
+ * UNVERIFIED: SIZE is 22 bits (the pseudocode, rnndb G80:GF100); the text
+ * calls bit 63 NO_PREFETCH "probably". */
 void pb_ib_decode(uint32_t e0, uint32_t e1, pb_ib_entry *e)
 {
 	e->address = (uint64_t)(e1 & 0xffu) << 32 | (e0 & ~3u);
