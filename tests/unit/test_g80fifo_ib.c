@@ -365,6 +365,72 @@ static void ib_garbage(void **state)
 	}
 }
 
+static void record_fault(void *user, const nvm_g80_fault_info *fi)
+{
+	*(nvm_g80_fault_info *)user = *fi;
+}
+
+/* seed 002: a paged DMA object goes through the page tables; dma-pusher.rst
+ * "IB mode": a VM fault reading the pushbuffer is MEM_FAULT. The fault is
+ * the VM's (PAGE_NOT_PRESENT), recorded for VM engine 5 (PFIFO), client 8
+ * (PFIFO read), DMA slot 0 (seed 002 "5/8/0: FIFO pushbuf read"). */
+static void ib_paged_pushbuffer(void **state)
+{
+	(void)state;
+	for (size_t k = 0; k < NCHIPS; k++) {
+		struct genv e;
+		ge_init(&e, chips[k]);
+		ge_channel(&e, 1, 0x5097, true);
+		uint64_t ch = GE_CHAN(1), pt = 0x2000000, page = 0x3000000;
+		uint64_t pd = ch + (e.g84 ? 0x200 : 0x1400);
+		g80e_w64(e.gpu, NVM_AP_VRAM, pd, g80e_pde(3, 0, 0, pt));       /* small pages, full table */
+		g80e_w64(e.gpu, NVM_AP_VRAM, pt + 1 * 8, g80e_pte_vram(page)); /* virtual 0x1000 */
+		g80e_dma_simple(e.gpu, NVM_AP_VRAM, ch, 0x608, G80E_PAGED_W0, 0, 0xffffffffffull);
+		ge_vw(&e, ge_ramfc(&e, 1) + 0x48, 0x608); /* the pushbuffer object: paged */
+		uint32_t pb[] = { GE_INC(0, 0, 1), 0xbeef0001u, GE_INC(0, 0x300, 1), 0x31 };
+		for (uint32_t i = 0; i < 4; i++)
+			ge_vw(&e, page + 0x10 + 4 * i, pb[i]);
+		/* the IB ring goes through the same object ("like the pushbuffer"):
+		 * virtual 0x8000, a VRAM page */
+		g80e_w64(e.gpu, NVM_AP_VRAM, pt + 8 * 8, g80e_pte_vram(page + 0x10000));
+		ge_vw(&e, ge_ramfc(&e, 1) + 0x50, 0x8000);
+		ge_vw(&e, page + 0x10000, 0x1010);
+		ge_vw(&e, page + 0x10004, 4u << 10);
+		ge_vw(&e, page + 0x10008, 0x5000); /* no PTE */
+		ge_vw(&e, page + 0x1000c, 2u << 10);
+		nvm_g80_fault_info fi = { 0 };
+		assert_int_equal(nvm_g80_set_fault_hook(e.gpu, record_fault, &fi), NVM_OK);
+		wr(e.gpu, ge_user(1) + 0x8c, 2);
+		assert_string_equal(ge_run(&e, 1000000), "idle");
+		nvm_host_method log[4];
+		assert_int_equal(ge_log(&e, "pgraph", log, 4), 2);
+		assert_int_equal(log[1].data, 0x31);
+		ge_expect_dma_error(&e, 6);
+		assert_int_equal(fi.engine, 5);
+		assert_int_equal(fi.client, 8);
+		assert_int_equal(fi.slot, 0);
+		assert_int_equal(fi.offset, 0x5000);
+		assert_int_equal(fi.reason, NVM_G80_FAULT_REASON(NVM_G80_FAULT_PAGE_NOT_PRESENT));
+		ge_fini(&e);
+	}
+}
+
+/* A DMA-mode pushbuffer that jumps to itself spends the run budget: the
+ * run ends as a hang, not a loop (virtual time, sched_charge). */
+static void dma_mode_self_jump_hangs(void **state)
+{
+	(void)state;
+	struct genv e;
+	ge_init(&e, "g92");
+	ge_channel(&e, 9, 0x5097, false);
+	uint32_t base = (uint32_t)GE_PB(9);
+	uint32_t pb[] = { base | 1u, 0 };
+	ge_pb(&e, 9, pb, 2);
+	wr(e.gpu, ge_user(9) + 0x40, base + 8);
+	assert_string_equal(ge_run(&e, 1000000000ull), "hang");
+	ge_fini(&e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -380,6 +446,8 @@ int main(void)
 		cmocka_unit_test(user_area_shadows),
 		cmocka_unit_test(g84_methods_chip_differ),
 		cmocka_unit_test(ib_garbage),
+		cmocka_unit_test(ib_paged_pushbuffer),
+		cmocka_unit_test(dma_mode_self_jump_hangs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -319,6 +319,9 @@ static void switch_saves_cache(void **state)
 		assert_string_equal(ge_run(&e, 1000000), "idle");
 		assert_int_equal(rd(e.gpu, GE_PUSH1) & 0x7f, 2);
 		assert_int_equal(ge_vr(&e, ge_ramfc(&e, 1) + 0x84), 3);
+		/* the rest of its state too (rnndb G80_RAMFC): IB_GET 0x04, DMA_GET 0x10 */
+		assert_int_equal(ge_vr(&e, ge_ramfc(&e, 1) + 0x04), 1);
+		assert_int_equal(ge_vr(&e, ge_ramfc(&e, 1) + 0x10), (uint32_t)GE_PB(1) + 20);
 		assert_int_equal(ge_vr(&e, ge_cache(&e, 1) + 4), 0xbeef0001u);
 		assert_int_equal(ge_vr(&e, ge_cache(&e, 1) + 16), 0x304);
 		assert_int_equal(ge_vr(&e, ge_cache(&e, 1) + 20), 0x12);
