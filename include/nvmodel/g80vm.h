@@ -280,8 +280,9 @@ const char *nvm_g80_fault_name(unsigned reason); /* "PT_NOT_PRESENT"; NULL if un
 /* Names by generation (the variants of g80_vm.xml): NULL if unknown. */
 const char *nvm_g80_engine_name(unsigned engine, unsigned gen); /* "PGRAPH" */
 const char *nvm_g80_client_name(unsigned client, unsigned gen); /* "DISPATCH" */
-/* "PGRAPH NOTIFY" for 0/3/1 (ranges: "PGRAPH RT 3" for 0/b/3); NULL if the
- * triple is not in seed 002's DMA slot table for that generation. */
+/* The DMA slot's name written into buf: "PGRAPH NOTIFY" for 0/3/1 (ranges:
+ * "PGRAPH RT 3" for 0/b/3); NULL if the triple is not in seed 002's DMA
+ * slot table for that generation, or buf is NULL / len 0. */
 const char *nvm_g80_slot_name(unsigned engine, unsigned client, unsigned slot, unsigned gen, char *buf, size_t len);
 const char *nvm_g80_target_name(unsigned target);     /* "VRAM", "INVALID", "SYSRAM_SNOOP", "SYSRAM_NOSNOOP" */
 const char *nvm_g80_storage_type_name(unsigned type); /* g80_vm.xml G80_STORAGE_TYPE; NULL if unknown */

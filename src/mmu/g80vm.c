@@ -138,8 +138,9 @@ static void tlb_flush(struct g80vm *m, unsigned engine)
 	m->stats.tlb_entries = m->tlb.nlive;
 }
 
-static bool same_pt(const struct g80_pt_res *a, const struct g80_pt_res *b)
+static bool same_pt(const void *pa, const void *pb)
 {
+	const struct g80_pt_res *a = pa, *b = pb;
 	return a->fault == b->fault && a->target == b->target && a->vbase == b->vbase && a->size == b->size &&
 	       a->lin == b->lin && a->page_size == b->page_size && a->ro == b->ro &&
 	       a->supervisor_only == b->supervisor_only && a->storage_type == b->storage_type && a->comp == b->comp &&
@@ -198,11 +199,7 @@ static void strict_check(struct g80vm *m, const nvm_g80_layout *lay, nvm_apertur
 {
 	struct g80_pt_res fresh;
 	g80_pt_walk(m->gpu, lay, cap, cbase, virt, &fresh, NULL);
-	if (!same_pt(cached, &fresh))
-		emit(m->gpu, NVM_EV_GUEST_ERROR, "g80vm", "stale_tlb", virt, cached->lin,
-		     "cached translation for virtual 0x%010llx used after its page tables changed without a TLB "
-		     "flush",
-		     (unsigned long long)virt);
+	tlbc_strict_check(m->gpu, "g80vm", "a TLB flush", virt, cached->lin, cached, &fresh, same_pt);
 }
 
 static void translate(struct g80vm *m, const nvm_g80_req *req, nvm_g80_res *res)

@@ -3,9 +3,8 @@
  * enums G80_VM_ENGINE, G80_VM_CLIENT, G80_VM_FAULT, G80_STORAGE_TYPE): const
  * tables with the generations each row exists on, for tools and traces.
  */
-#include <stdio.h>
-
 #include "g80vm_internal.h"
+#include "mmu_internal.h"
 
 struct g80_name {
 	unsigned value;
@@ -77,67 +76,68 @@ static const struct g80_name faults[] = {
 	{ 0xb, "VRAM_LIMIT", G80M_ALL },       { 0xf, "DMAOBJ_LIMIT", G80M_ALL },
 };
 
-/* Seed 002's DMA slot list [engine/client/slot], slots lo..hi; a range
- * names its slots "<name> <n>" counting from 0. Generation ranges as the
+/* Seed 002's DMA slot list [engine/client/slot]: the slots of each
+ * engine/client pair as an id-range row (mmu_range_name: a range names its
+ * slots "<name> <n>" counting from 0). Generation ranges as the
  * seed gives them: [G80:G84] G80 only; [G80:G98 G200:MCP77] G80 and G84/G92;
  * [G84:G98 ...] G84/G92; [G84:GF100] G84 on; [G98:G200 MCP77-] GT215;
  * [G98:GT215] none of the profiles; [GT215-] GT215. */
 struct g80_slot {
-	unsigned engine, client, lo, hi;
-	const char *name;
+	unsigned engine, client;
+	struct id_range slots;
 	unsigned gens;
 };
 
 static const struct g80_slot slots[] = {
-	{ 0x0, 0x0, 0, 0, "PGRAPH STRMOUT", G80M_ALL },
-	{ 0x0, 0x3, 0, 0, "PGRAPH context", G80M_ALL },
-	{ 0x0, 0x3, 1, 1, "PGRAPH NOTIFY", G80M_ALL },
-	{ 0x0, 0x3, 2, 2, "PGRAPH QUERY", G80M_ALL },
-	{ 0x0, 0x3, 3, 3, "PGRAPH COND", G80M_ALL },
-	{ 0x0, 0x3, 4, 4, "PGRAPH m2mf BUFFER_IN", G80M_ALL },
-	{ 0x0, 0x3, 5, 5, "PGRAPH m2mf BUFFER_OUT", G80M_ALL },
-	{ 0x0, 0x3, 6, 6, "PGRAPH m2mf BUFFER_NOTIFY", G80M_ALL },
-	{ 0x0, 0x5, 0, 0, "PGRAPH CODE_CB", G80M_ALL },
-	{ 0x0, 0x5, 1, 1, "PGRAPH TIC", G80M_ALL },
-	{ 0x0, 0x5, 2, 2, "PGRAPH TSC", G80M_ALL },
-	{ 0x0, 0x7, 0, 0, "PGRAPH CLIPID", G80M_ALL },
-	{ 0x0, 0x9, 0, 0, "PGRAPH VERTEX", G80M_ALL },
-	{ 0x0, 0xa, 0, 0, "PGRAPH TEXTURE / SRC2D", G80M_ALL },
-	{ 0x0, 0xb, 0, 7, "PGRAPH RT", G80M_ALL },
-	{ 0x0, 0xb, 8, 8, "PGRAPH ZETA", G80M_ALL },
-	{ 0x0, 0xb, 9, 9, "PGRAPH LOCAL", G80M_ALL },
-	{ 0x0, 0xb, 0xa, 0xa, "PGRAPH GLOBAL", G80M_ALL },
-	{ 0x0, 0xb, 0xb, 0xb, "PGRAPH STACK", G80M_ALL },
-	{ 0x0, 0xb, 0xc, 0xc, "PGRAPH DST2D", G80M_ALL },
-	{ 0x4, 0x4, 0, 0, "PEEPHOLE write", G80M_ALL },
-	{ 0x4, 0x8, 0, 0, "PEEPHOLE read", G80M_ALL },
-	{ 0x6, 0x4, 0, 0, "BAR1 write", G80M_ALL },
-	{ 0x6, 0x8, 0, 0, "BAR1 read", G80M_ALL },
-	{ 0x6, 0x4, 1, 1, "BAR3 write", G80M_ALL },
-	{ 0x6, 0x8, 1, 1, "BAR3 read", G80M_ALL },
-	{ 0x5, 0x8, 0, 0, "FIFO pushbuf read", G80M_ALL },
-	{ 0x5, 0x4, 1, 1, "FIFO semaphore write", G80M_ALL },
-	{ 0x5, 0x8, 1, 1, "FIFO semaphore read", G80M_ALL },
-	{ 0xc, 0x8, 1, 1, "FIFO background semaphore read", G80M_ALL },
-	{ 0x1, 0x6, 8, 8, "PVP1 context", G80M_G80 },
-	{ 0x7, 0x6, 4, 4, "PME context", G80M_G80 },
-	{ 0x8, 0x6, 1, 1, "PMPEG CMD", G80M_G80 | G80M_G84 },
-	{ 0x8, 0x6, 2, 2, "PMPEG DATA", G80M_G80 | G80M_G84 },
-	{ 0x8, 0x6, 3, 3, "PMPEG IMAGE", G80M_G80 | G80M_G84 },
-	{ 0x8, 0x6, 4, 4, "PMPEG context", G80M_G80 | G80M_G84 },
-	{ 0x8, 0x6, 5, 5, "PMPEG QUERY", G80M_G84 },
-	{ 0xb, 0xf, 0, 0, "PCOUNTER record buffer", G80M_G84 | G80M_GT215 },
-	{ 0x1, 0xc, 0, 0xf, "PVP2 DMA port", G80M_G84 },
-	{ 0x9, 0xd, 0, 0xf, "PBSP DMA port", G80M_G84 },
-	{ 0xa, 0xe, 0, 0, "PCIPHER context", G80M_G84 },
-	{ 0xa, 0xe, 1, 1, "PCIPHER SRC", G80M_G84 },
-	{ 0xa, 0xe, 2, 2, "PCIPHER DST", G80M_G84 },
-	{ 0xa, 0xe, 3, 3, "PCIPHER QUERY", G80M_G84 },
-	{ 0x1, 0xc, 0, 7, "PPDEC falcon port", G80M_GT215 },
-	{ 0x8, 0x6, 0, 7, "PPPP falcon port", G80M_GT215 },
-	{ 0x9, 0xd, 0, 7, "PVLD falcon port", G80M_GT215 },
-	{ 0xd, 0x13, 0, 7, "PCOPY falcon port", G80M_GT215 },
-	{ 0xe, 0x11, 0, 7, "PDAEMON falcon port", G80M_GT215 },
+	{ 0x0, 0x0, { 0, 0, "PGRAPH STRMOUT" }, G80M_ALL },
+	{ 0x0, 0x3, { 0, 0, "PGRAPH context" }, G80M_ALL },
+	{ 0x0, 0x3, { 1, 1, "PGRAPH NOTIFY" }, G80M_ALL },
+	{ 0x0, 0x3, { 2, 2, "PGRAPH QUERY" }, G80M_ALL },
+	{ 0x0, 0x3, { 3, 3, "PGRAPH COND" }, G80M_ALL },
+	{ 0x0, 0x3, { 4, 4, "PGRAPH m2mf BUFFER_IN" }, G80M_ALL },
+	{ 0x0, 0x3, { 5, 5, "PGRAPH m2mf BUFFER_OUT" }, G80M_ALL },
+	{ 0x0, 0x3, { 6, 6, "PGRAPH m2mf BUFFER_NOTIFY" }, G80M_ALL },
+	{ 0x0, 0x5, { 0, 0, "PGRAPH CODE_CB" }, G80M_ALL },
+	{ 0x0, 0x5, { 1, 1, "PGRAPH TIC" }, G80M_ALL },
+	{ 0x0, 0x5, { 2, 2, "PGRAPH TSC" }, G80M_ALL },
+	{ 0x0, 0x7, { 0, 0, "PGRAPH CLIPID" }, G80M_ALL },
+	{ 0x0, 0x9, { 0, 0, "PGRAPH VERTEX" }, G80M_ALL },
+	{ 0x0, 0xa, { 0, 0, "PGRAPH TEXTURE / SRC2D" }, G80M_ALL },
+	{ 0x0, 0xb, { 0, 7, "PGRAPH RT " }, G80M_ALL },
+	{ 0x0, 0xb, { 8, 8, "PGRAPH ZETA" }, G80M_ALL },
+	{ 0x0, 0xb, { 9, 9, "PGRAPH LOCAL" }, G80M_ALL },
+	{ 0x0, 0xb, { 0xa, 0xa, "PGRAPH GLOBAL" }, G80M_ALL },
+	{ 0x0, 0xb, { 0xb, 0xb, "PGRAPH STACK" }, G80M_ALL },
+	{ 0x0, 0xb, { 0xc, 0xc, "PGRAPH DST2D" }, G80M_ALL },
+	{ 0x4, 0x4, { 0, 0, "PEEPHOLE write" }, G80M_ALL },
+	{ 0x4, 0x8, { 0, 0, "PEEPHOLE read" }, G80M_ALL },
+	{ 0x6, 0x4, { 0, 0, "BAR1 write" }, G80M_ALL },
+	{ 0x6, 0x8, { 0, 0, "BAR1 read" }, G80M_ALL },
+	{ 0x6, 0x4, { 1, 1, "BAR3 write" }, G80M_ALL },
+	{ 0x6, 0x8, { 1, 1, "BAR3 read" }, G80M_ALL },
+	{ 0x5, 0x8, { 0, 0, "FIFO pushbuf read" }, G80M_ALL },
+	{ 0x5, 0x4, { 1, 1, "FIFO semaphore write" }, G80M_ALL },
+	{ 0x5, 0x8, { 1, 1, "FIFO semaphore read" }, G80M_ALL },
+	{ 0xc, 0x8, { 1, 1, "FIFO background semaphore read" }, G80M_ALL },
+	{ 0x1, 0x6, { 8, 8, "PVP1 context" }, G80M_G80 },
+	{ 0x7, 0x6, { 4, 4, "PME context" }, G80M_G80 },
+	{ 0x8, 0x6, { 1, 1, "PMPEG CMD" }, G80M_G80 | G80M_G84 },
+	{ 0x8, 0x6, { 2, 2, "PMPEG DATA" }, G80M_G80 | G80M_G84 },
+	{ 0x8, 0x6, { 3, 3, "PMPEG IMAGE" }, G80M_G80 | G80M_G84 },
+	{ 0x8, 0x6, { 4, 4, "PMPEG context" }, G80M_G80 | G80M_G84 },
+	{ 0x8, 0x6, { 5, 5, "PMPEG QUERY" }, G80M_G84 },
+	{ 0xb, 0xf, { 0, 0, "PCOUNTER record buffer" }, G80M_G84 | G80M_GT215 },
+	{ 0x1, 0xc, { 0, 0xf, "PVP2 DMA port " }, G80M_G84 },
+	{ 0x9, 0xd, { 0, 0xf, "PBSP DMA port " }, G80M_G84 },
+	{ 0xa, 0xe, { 0, 0, "PCIPHER context" }, G80M_G84 },
+	{ 0xa, 0xe, { 1, 1, "PCIPHER SRC" }, G80M_G84 },
+	{ 0xa, 0xe, { 2, 2, "PCIPHER DST" }, G80M_G84 },
+	{ 0xa, 0xe, { 3, 3, "PCIPHER QUERY" }, G80M_G84 },
+	{ 0x1, 0xc, { 0, 7, "PPDEC falcon port " }, G80M_GT215 },
+	{ 0x8, 0x6, { 0, 7, "PPPP falcon port " }, G80M_GT215 },
+	{ 0x9, 0xd, { 0, 7, "PVLD falcon port " }, G80M_GT215 },
+	{ 0xd, 0x13, { 0, 7, "PCOPY falcon port " }, G80M_GT215 },
+	{ 0xe, 0x11, { 0, 7, "PDAEMON falcon port " }, G80M_GT215 },
 };
 
 /* G80_STORAGE_TYPE (the G200- rows are valid on GT215 only; names are given
@@ -241,17 +241,13 @@ const char *nvm_g80_slot_name(unsigned engine, unsigned client, unsigned slot, u
 {
 	if (gen > NVM_G80_GEN_GT215)
 		return NULL;
+	if (!buf || !len)
+		return NULL;
 	for (size_t i = 0; i < N(slots); i++) {
 		const struct g80_slot *s = &slots[i];
-		if (s->engine != engine || s->client != client || slot < s->lo || slot > s->hi ||
-		    !((s->gens >> gen) & 1u))
-			continue;
-		if (s->lo == s->hi)
-			return s->name;
-		if (!buf || !len)
-			return NULL;
-		snprintf(buf, len, "%s %u", s->name, slot - s->lo);
-		return buf;
+		if (s->engine == engine && s->client == client && ((s->gens >> gen) & 1u) &&
+		    mmu_range_name(&s->slots, 1, slot, buf, len))
+			return buf;
 	}
 	return NULL;
 }

@@ -115,14 +115,26 @@ bool g80_chan_base(uint32_t chan, nvm_aperture *ap, uint64_t *base)
 	return g80_target_ap(FIELD_GET(chan, 29, 28), ap);
 }
 
+/* A linear address of an aperture: VRAM keeps 32 bits ("high 8 bits are
+ * ignored", seed 002), SYSRAM 40. */
+static uint64_t linear(nvm_aperture ap, uint64_t addr)
+{
+	return addr & (ap == NVM_AP_VRAM ? 0xffffffffull : VA_MASK);
+}
+
+static bool g80_rd(nvm_gpu *gpu, nvm_aperture ap, uint64_t addr, void *v, size_t len)
+{
+	return mem_read(&gpu->mem[ap], linear(ap, addr), v, len) == NVM_OK; /* little-endian host */
+}
+
 bool g80_rd32(nvm_gpu *gpu, nvm_aperture ap, uint64_t addr, uint32_t *v)
 {
-	return mem_read(&gpu->mem[ap], addr, v, 4) == NVM_OK; /* little-endian host */
+	return g80_rd(gpu, ap, addr, v, 4);
 }
 
 bool g80_rd64(nvm_gpu *gpu, nvm_aperture ap, uint64_t addr, uint64_t *v)
 {
-	return mem_read(&gpu->mem[ap], addr, v, 8) == NVM_OK;
+	return g80_rd(gpu, ap, addr, v, 8);
 }
 
 uint32_t g80_pd_offset(const nvm_g80_layout *lay)
@@ -163,7 +175,7 @@ bool g80_dmaobj_stage(nvm_gpu *gpu, const nvm_g80_req *req, nvm_g80_res *res, nv
 	if (tr)
 		tr->dmaobj_addr = at;
 	uint32_t w[6];
-	if (mem_read(&gpu->mem[*chan_ap], at, w, sizeof(w)) != NVM_OK) {
+	if (!g80_rd(gpu, *chan_ap, at, w, sizeof(w))) {
 		/* UNVERIFIED: a structure outside memory faults as VRAM_LIMIT. */
 		res->oob = true;
 		set_fault(res, NVM_G80_FAULT_VRAM_LIMIT);

@@ -345,8 +345,9 @@ static void tlb_fill(struct mmu *m, uint64_t key, int veid, uint64_t va, const n
 	e->res = *r;
 }
 
-static bool same_translation(const nvm_mmu_result *a, const nvm_mmu_result *b)
+static bool same_translation(const void *pa, const void *pb)
 {
+	const nvm_mmu_result *a = pa, *b = pb;
 	return a->fault == b->fault && a->sparse == b->sparse && a->target == b->target && a->pa == b->pa &&
 	       a->page_size == b->page_size && a->kind == b->kind && a->priv == b->priv && a->ro == b->ro &&
 	       a->vol == b->vol && a->atomic_disable == b->atomic_disable && a->peer == b->peer;
@@ -610,10 +611,7 @@ static void strict_check(struct mmu *m, const struct aspace *as, const nvm_mmu_r
 	nvm_mmu_walk(m->gpu, as->pdb_target, as->pdb_addr, req->va, NVM_MMU_READ, 1, &fresh, NULL);
 	fresh.level = cached->level;
 	fresh.oob = cached->oob;
-	if (!same_translation(cached, &fresh))
-		emit(m->gpu, NVM_EV_GUEST_ERROR, "mmu", "stale_tlb", req->va, cached->pa,
-		     "cached translation for va 0x%llx used after its page tables changed without an invalidate",
-		     (unsigned long long)req->va);
+	tlbc_strict_check(m->gpu, "mmu", "an invalidate", req->va, cached->pa, cached, &fresh, same_translation);
 }
 
 static void do_walk(struct mmu *m, const struct aspace *as, const nvm_mmu_request *req, uint64_t key,

@@ -54,4 +54,14 @@ void mmu_walk_from(nvm_gpu *gpu, int start, nvm_mmu_target tgt, uint64_t table, 
                    uint64_t va, nvm_mmu_access access, int privileged, nvm_mmu_result *res, nvm_mmu_walk_trace *tr,
                    struct mmu_walk_path *path);
 
+/* Name tables of id ranges, shared by the GMMU and the G80 VM
+ * (mmu_names.c): a row {first, last, name} names id NAME when first == last,
+ * else NAME<id - first>. Returns buf, or NULL when no row holds id (or buf
+ * is NULL / empty). */
+struct id_range {
+	unsigned first, last;
+	const char *name;
+};
+const char *mmu_range_name(const struct id_range *t, size_t n, unsigned id, char *buf, size_t len);
+
 #endif

@@ -120,16 +120,13 @@ const char *nvm_mmu_access_name(unsigned access)
 
 /* MMU engine ids, as ranges: {first, last, name}; a range names its members
  * NAME<n-first>. */
-static const struct id_range {
-	unsigned first, last;
-	const char *name;
-} engine_ranges[] = {
+static const struct id_range engine_ranges[] = {
 	{ 1, 1, "DISPLAY" }, { 2, 2, "GSP" },  { 3, 3, "PTP" },        { 4, 4, "BAR1" },    { 5, 5, "BAR2" },
 	{ 6, 6, "PWR_PMU" }, { 8, 8, "IFB" },  { 9, 9, "PERF" },       { 10, 10, "NVDEC" }, { 11, 13, "NVENC" },
 	{ 14, 14, "SEC" },   { 15, 23, "CE" }, { 31, 31, "PHYSICAL" }, { 32, 45, "HOST" },  { 64, 511, "GRAPHICS" },
 };
 
-static const char *range_name(const struct id_range *t, size_t n, unsigned id, char *buf, size_t len)
+const char *mmu_range_name(const struct id_range *t, size_t n, unsigned id, char *buf, size_t len)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (id < t[i].first || id > t[i].last)
@@ -140,6 +137,14 @@ static const char *range_name(const struct id_range *t, size_t n, unsigned id, c
 			snprintf(buf, len, "%s%u", t[i].name, id - t[i].first);
 		return buf;
 	}
+	return NULL;
+}
+
+/* The name of id, or its number in hex. */
+static const char *range_name(const struct id_range *t, size_t n, unsigned id, char *buf, size_t len)
+{
+	if (mmu_range_name(t, n, id, buf, len))
+		return buf;
 	snprintf(buf, len, "0x%x", id);
 	return buf;
 }

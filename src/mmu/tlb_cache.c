@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/core.h"
 #include "tlb_cache.h"
 
 void tlbc_init(struct tlb_cache *c, uint32_t slots, size_t esize)
@@ -65,4 +66,15 @@ size_t tlbc_slot(const struct tlb_cache *c, uint64_t a, uint64_t b, uint64_t d)
 	h *= 0xbf58476d1ce4e5b9ull;
 	h ^= h >> 32;
 	return (size_t)(h & (c->slots - 1));
+}
+
+bool tlbc_strict_check(struct nvm_gpu *gpu, const char *block, const char *flush, uint64_t va, uint64_t pa,
+                       const void *cached, const void *fresh, bool (*same)(const void *, const void *))
+{
+	if (same(cached, fresh))
+		return false;
+	emit(gpu, NVM_EV_GUEST_ERROR, block, "stale_tlb", va, pa,
+	     "cached translation for va 0x%llx used after its page tables changed without %s", (unsigned long long)va,
+	     flush);
+	return true;
 }

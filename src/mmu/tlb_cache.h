@@ -43,4 +43,13 @@ void tlbc_drop(struct tlb_cache *c, size_t i);
 /* A slot for a key of three words. */
 size_t tlbc_slot(const struct tlb_cache *c, uint64_t a, uint64_t b, uint64_t d);
 
+/* The strict-TLB check both MMUs offer: the translation a TLB entry gave
+ * (cached) against a fresh walk of the page tables (fresh), compared by
+ * same(); a difference means the tables changed without a flush and is
+ * reported as an NVM_EV_GUEST_ERROR "stale_tlb" of block, at va (what is
+ * the flush is named in flush). Returns true when they differ. */
+struct nvm_gpu;
+bool tlbc_strict_check(struct nvm_gpu *gpu, const char *block, const char *flush, uint64_t va, uint64_t pa,
+                       const void *cached, const void *fresh, bool (*same)(const void *, const void *));
+
 #endif

@@ -171,43 +171,26 @@ static int l_flush(lua_State *L)
 	return 0;
 }
 
+static int check_bar(lua_State *L, nvm_gpu *gpu)
+{
+	nvm_g80_layout lay;
+	check_status(L, "g80 BAR", nvm_g80_chip_layout(gpu, &lay));
+	int bar = (int)scn_checkrange(L, 2, 1, 3);
+	if (bar == 2)
+		scn_error(L, "g80 BARs are 1 and 3");
+	return bar;
+}
+
 static int l_bar_read(lua_State *L)
 {
 	nvm_gpu *gpu = scn_checkgpu(L, 1);
-	int bar = (int)scn_checkrange(L, 2, 1, 3);
-	uint64_t off = (uint64_t)scn_checkrange(L, 3, 0, INT64_MAX);
-	size_t len = (size_t)scn_checkrange(L, 4, 0, 1 << 24);
-	char *buf = malloc(len ? len : 1);
-	if (!buf)
-		return luaL_error(L, "g80_bar_read: out of memory");
-	nvm_status st = nvm_g80_bar_read(gpu, bar, off, buf, len);
-	if (st) {
-		free(buf);
-		scn_rethrow(L);
-		if (st != NVM_ERR_FAULT)
-			check_status(L, "g80_bar_read", st == NVM_ERR_ARG ? NVM_ERR_RANGE : st);
-		lua_pushnil(L);
-		return 1;
-	}
-	lua_pushlstring(L, buf, len);
-	free(buf);
-	scn_rethrow(L);
-	return 1;
+	return scn_bar_read(L, gpu, check_bar(L, gpu), nvm_g80_bar_read, "g80_bar_read");
 }
 
 static int l_bar_write(lua_State *L)
 {
 	nvm_gpu *gpu = scn_checkgpu(L, 1);
-	int bar = (int)scn_checkrange(L, 2, 1, 3);
-	uint64_t off = (uint64_t)scn_checkrange(L, 3, 0, INT64_MAX);
-	size_t len;
-	const char *data = luaL_checklstring(L, 4, &len);
-	nvm_status st = nvm_g80_bar_write(gpu, bar, off, data, len);
-	scn_rethrow(L);
-	if (st && st != NVM_ERR_FAULT)
-		check_status(L, "g80_bar_write", st == NVM_ERR_ARG ? NVM_ERR_RANGE : st);
-	lua_pushboolean(L, st == NVM_OK);
-	return 1;
+	return scn_bar_write(L, gpu, check_bar(L, gpu), nvm_g80_bar_write);
 }
 
 static int l_strict_tlb(lua_State *L)

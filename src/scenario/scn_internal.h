@@ -72,4 +72,12 @@ typedef nvm_status (*scn_log_read_fn)(nvm_gpu *gpu, const char *engine, size_t f
                                       size_t *n, uint64_t *total);
 int scn_push_method_log(lua_State *L, nvm_gpu *gpu, const char *engine, scn_log_read_fn read);
 
+/* BAR accesses (scn_mmu.c), shared by the GMMU's BAR1/BAR2 and the G80
+ * VM's BAR1/BAR3 methods: arguments 3 (offset) and 4 (bytes / length);
+ * true / the bytes, or false / nil when the access failed (a fault). */
+typedef nvm_status (*scn_bar_write_fn)(nvm_gpu *gpu, int bar, uint64_t off, const void *buf, size_t len);
+typedef nvm_status (*scn_bar_read_fn)(nvm_gpu *gpu, int bar, uint64_t off, void *buf, size_t len);
+int scn_bar_write(lua_State *L, nvm_gpu *gpu, int bar, scn_bar_write_fn wr);
+int scn_bar_read(lua_State *L, nvm_gpu *gpu, int bar, scn_bar_read_fn rd, const char *what);
+
 #endif

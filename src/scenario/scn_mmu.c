@@ -247,29 +247,25 @@ static int l_mmu_stats(lua_State *L)
 	return 1;
 }
 
-static int l_mmu_bar_write(lua_State *L)
+int scn_bar_write(lua_State *L, nvm_gpu *gpu, int bar, scn_bar_write_fn wr)
 {
-	nvm_gpu *gpu = scn_checkgpu(L, 1);
-	int bar = (int)scn_checkrange(L, 2, 1, 2);
 	uint64_t off = (uint64_t)scn_checkrange(L, 3, 0, INT64_MAX);
 	size_t len;
 	const char *data = luaL_checklstring(L, 4, &len);
-	nvm_status st = nvm_mmu_bar_write(gpu, bar, off, data, len);
+	nvm_status st = wr(gpu, bar, off, data, len);
 	scn_rethrow(L);
 	lua_pushboolean(L, st == NVM_OK);
 	return 1;
 }
 
-static int l_mmu_bar_read(lua_State *L)
+int scn_bar_read(lua_State *L, nvm_gpu *gpu, int bar, scn_bar_read_fn rd, const char *what)
 {
-	nvm_gpu *gpu = scn_checkgpu(L, 1);
-	int bar = (int)scn_checkrange(L, 2, 1, 2);
 	uint64_t off = (uint64_t)scn_checkrange(L, 3, 0, INT64_MAX);
 	size_t len = (size_t)scn_checkrange(L, 4, 0, 1 << 20);
 	char *buf = malloc(len ? len : 1);
 	if (!buf)
-		return luaL_error(L, "mmu_bar_read: out of memory");
-	nvm_status st = nvm_mmu_bar_read(gpu, bar, off, buf, len);
+		return luaL_error(L, "%s: out of memory", what);
+	nvm_status st = rd(gpu, bar, off, buf, len);
 	if (st) {
 		free(buf);
 		scn_rethrow(L);
@@ -280,6 +276,18 @@ static int l_mmu_bar_read(lua_State *L)
 	free(buf);
 	scn_rethrow(L);
 	return 1;
+}
+
+static int l_mmu_bar_write(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	return scn_bar_write(L, gpu, (int)scn_checkrange(L, 2, 1, 2), nvm_mmu_bar_write);
+}
+
+static int l_mmu_bar_read(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	return scn_bar_read(L, gpu, (int)scn_checkrange(L, 2, 1, 2), nvm_mmu_bar_read, "mmu_bar_read");
 }
 
 const luaL_Reg scn_mmu_methods[] = {

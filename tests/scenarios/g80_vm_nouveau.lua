@@ -60,8 +60,32 @@ for _, chip in ipairs{ "g80", "g84", "g92", "gt215" } do
   check(trap[3] == 0x1234 and trap[5] & 0x100 ~= 0, "trap address, read")
   gpu:wr32(0x100c90, (idx & 0xffffff) | 0x80000000)
   check(gpu:rd32(0x100c90) & 0x80000000 == 0, "trap acknowledged")
+  -- every PTE attribute through the builder; the DMA object takes them all from the PTE
+  local all = vm:dmaobj{ class = 0x3d, part_cycle = 0, encrypt = 2 }
+  vm:map{ virt = 0x40000000, lin = 0x800000, size = 0x10000, page = 0x10000, ro = true, supervisor = true,
+          storage = 0x7a, comp = 2, tag = 0x123, long = true, encrypted = true, target = "sysram" }
+  r = gpu:g80_translate{ chan = vm.desc, selector = all, offset = 0x40000040, supervisor = true }
+  check(r.fault == nil and r.target == "SYSRAM_SNOOP" and r.aperture == "sysmem" and r.addr == 0x800040,
+        "sysram large page")
+  check(r.ro and r.supervisor_only and r.storage_type == 0x7a and r.comp == 2 and r.tag == 0x123
+        and r.part_cycle == 1, "PTE attributes")
+  check(r.encrypted == (chip ~= "g80"), "encryption is G84+")
+  if chip == "gt215" then
+    vm:map{ virt = 0x60000000, lin = 0x3400000, size = 0x8000, page = 0x4000 }
+    r = gpu:g80_translate{ chan = vm.desc, selector = pb, offset = 0x60004010 }
+    check(r.fault == nil and r.page_size == 0x4000 and r.addr == 0x3404010, "medium pages")
+  end
+  -- an unpaged compressed VRAM object: tag = ((linear - comp_base) >> 16) + tag_base
+  local u = vm:dmaobj{ class = 0x3d, target = "vram", base = 0x3000000, limit = 0x3f00000, ro = 2, us = 1,
+                       storage = 0x70, comp = 1, tag_base = 0x10, tag_limit = 0x20, comp_base = 0x3000000 }
+  r = gpu:g80_translate{ chan = vm.desc, selector = u, offset = 0x35000 }
+  check(r.fault == nil and not r.paged and r.addr == 0x3035000 and r.comp == 1 and r.tag == 0x13, "unpaged tag")
+  r = gpu:g80_translate{ chan = vm.desc, selector = u, offset = 0x1000000 }
+  check(r.fault == "DMAOBJ_LIMIT", "unpaged limit")
+  gpu:wr32(0x100c90, 0x80000000)
+
   local st = gpu:g80_stats()
-  check(st.faults == 3 and st.flushes >= 2, "stats")
+  check(st.faults == 4 and st.flushes >= 2, "stats")
   gpu:close()
 end
 print("g80 vm as nouveau: ok")

@@ -430,6 +430,26 @@ static void pt_in_sysram(void **s)
 	nvm_close(gpu);
 }
 
+/* seed 002 "linear addresses": VRAM addresses are 32-bit, "high 8 bits are
+ * ignored", for the page tables and channel structures as for data. */
+static void vram_high_bits_ignored(void **s)
+{
+	(void)s;
+	nvm_gpu *gpu = g80e_open("g84");
+	g80e_dma_simple(gpu, NVM_AP_VRAM, CH, SEL, G80E_PAGED_W0, 0, 0xffffffffffull);
+	g80e_w64(gpu, NVM_AP_VRAM, CH + 0x200, g80e_pde(3, 0, 0, 0x4200000000ull | PT));
+	g80e_w64(gpu, NVM_AP_VRAM, PT + 8, g80e_pte_vram(0x1200500000ull));
+	nvm_g80_res r = tr(gpu, SEL, 0x1008, false);
+	assert_int_equal(r.fault, 0);
+	assert_int_equal(r.addr, 0x500008);
+	/* the channel structure too: descriptor bits 27:20 are address 39:32 */
+	nvm_g80_req q = rq(g80e_chan(0xab00000000ull | CH, 0), SEL, 0x1008, false);
+	assert_int_equal(nvm_g80_translate(gpu, &q, &r), NVM_OK);
+	assert_int_equal(r.fault, 0);
+	assert_int_equal(r.addr, 0x500008);
+	nvm_close(gpu);
+}
+
 /* seed 002 "contig blocks": 2^o pages, all PTEs identical, holding the
  * address of the first page; the virtual address aligned, the linear one
  * need not be. */
@@ -479,7 +499,7 @@ static void structures_outside_memory(void **s)
 	assert_int_equal(r.fault, NVM_G80_FAULT_VRAM_LIMIT);
 	/* page table far outside */
 	g80e_dma_simple(gpu, NVM_AP_VRAM, CH, SEL, G80E_PAGED_W0, 0, 0xffffffffffull);
-	g80e_w64(gpu, NVM_AP_VRAM, CH + 0x200, g80e_pde(3, 0, 0, 0xff00000000ull));
+	g80e_w64(gpu, NVM_AP_VRAM, CH + 0x200, g80e_pde(3, 0, 0, 0x80000000ull));
 	r = tr(gpu, SEL, 0, false);
 	assert_int_equal(r.fault, NVM_G80_FAULT_VRAM_LIMIT);
 	assert_true(r.oob);
@@ -539,6 +559,7 @@ int main(void)
 		cmocka_unit_test(page_sizes),
 		cmocka_unit_test(small_pt_size_limit),
 		cmocka_unit_test(pt_in_sysram),
+		cmocka_unit_test(vram_high_bits_ignored),
 		cmocka_unit_test(contig_blocks),
 		cmocka_unit_test(structures_outside_memory),
 		cmocka_unit_test(read_write_cross_pages),
