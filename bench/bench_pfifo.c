@@ -72,6 +72,57 @@ static uint64_t pgraph_total(nvm_gpu *g)
 	return t;
 }
 
+/* Writes the stream both benchmarks push: the bind of handle 0x77, then
+ * non-increasing runs of 2047 methods (the longest old-format count) to
+ * method 0x0400, `words` dwords at most. Returns the dwords written and
+ * the methods in *methods. */
+static uint32_t fill_stream(nvm_gpu *g, uint32_t words, uint64_t *methods)
+{
+	*methods = 1;
+	nvm_mem_wr32(g, NVM_AP_SYSMEM, PB_BASE, 1u << 18);
+	nvm_mem_wr32(g, NVM_AP_SYSMEM, PB_BASE + 4, 0x77);
+	uint32_t i = 2;
+	while (i < words) {
+		uint32_t n = words - i - 1 < 2047 ? words - i - 1 : 2047;
+		if (!n)
+			break;
+		nvm_mem_wr32(g, NVM_AP_SYSMEM, PB_BASE + 4ull * i, 0x40000000u | n << 18 | 0x400);
+		i++;
+		for (uint32_t k = 0; k < n;) {
+			uint8_t *p;
+			size_t avail;
+			nvm_mem_page(g, NVM_AP_SYSMEM, PB_BASE + 4ull * i, 1, &p, &avail);
+			uint32_t m = (uint32_t)(avail / 4) < n - k ? (uint32_t)(avail / 4) : n - k;
+			for (uint32_t j = 0; j < m; j++)
+				((uint32_t *)(void *)p)[j] = i + j;
+			i += m;
+			k += m;
+		}
+		*methods += n;
+	}
+	return i;
+}
+
+/* The baseline: methods per second of a streaming read of the `words`
+ * dwords of the pushbuffer. */
+static double stream_rate(nvm_gpu *g, uint32_t words, uint64_t methods)
+{
+	double t0 = bench_now();
+	uint64_t sum = 0;
+	for (uint64_t a = PB_BASE; a < PB_BASE + 4ull * words;) {
+		uint8_t *p;
+		size_t avail;
+		nvm_mem_page(g, NVM_AP_SYSMEM, a, 0, &p, &avail);
+		const uint32_t *w = (const uint32_t *)(const void *)p;
+		for (size_t k = 0; k < avail / 4; k++)
+			sum += w[k];
+		a += avail;
+	}
+	double t1 = bench_now();
+	bench_sink(sum);
+	return (double)methods / (t1 - t0);
+}
+
 /* A pushbuffer of `words` dwords: the bind, then non-increasing runs of
  * 2047 methods (the longest old-format count) to method 0x0400. */
 static int dma_stream(double scale, double *rate, double *base_rate)
@@ -80,29 +131,8 @@ static int dma_stream(double scale, double *rate, double *base_rate)
 	nvm_gpu *g = setup_nv40(words * 4 + 4096);
 	if (!g)
 		return -1;
-	uint64_t methods = 1;
-	uint32_t i = 0;
-	nvm_mem_wr32(g, NVM_AP_SYSMEM, PB_BASE, 1u << 18);
-	nvm_mem_wr32(g, NVM_AP_SYSMEM, PB_BASE + 4, 0x77);
-	i = 2;
-	while (i < words) {
-		uint32_t n = words - i - 1 < 2047 ? words - i - 1 : 2047;
-		if (!n)
-			break;
-		uint8_t *p;
-		size_t avail;
-		nvm_mem_wr32(g, NVM_AP_SYSMEM, PB_BASE + 4ull * i, 0x40000000u | n << 18 | 0x400);
-		i++;
-		for (uint32_t k = 0; k < n;) {
-			nvm_mem_page(g, NVM_AP_SYSMEM, PB_BASE + 4ull * i, 1, &p, &avail);
-			uint32_t m = (uint32_t)(avail / 4) < n - k ? (uint32_t)(avail / 4) : n - k;
-			for (uint32_t j = 0; j < m; j++)
-				((uint32_t *)(void *)p)[j] = i + j;
-			i += m;
-			k += m;
-		}
-		methods += n;
-	}
+	uint64_t methods;
+	uint32_t i = fill_stream(g, words, &methods);
 	double t0 = bench_now();
 	nvm_reg_write(g, 0xc01000 + 0x40, i * 4);
 	int st = run_idle(g);
@@ -112,20 +142,7 @@ static int dma_stream(double scale, double *rate, double *base_rate)
 		return -1;
 	}
 	*rate = (double)methods / (t1 - t0);
-	double t2 = bench_now();
-	uint64_t sum = 0;
-	for (uint64_t a = PB_BASE; a < PB_BASE + 4ull * i;) {
-		uint8_t *p;
-		size_t avail;
-		nvm_mem_page(g, NVM_AP_SYSMEM, a, 0, &p, &avail);
-		const uint32_t *w = (const uint32_t *)(const void *)p;
-		for (size_t k = 0; k < avail / 4; k++)
-			sum += w[k];
-		a += avail;
-	}
-	double t3 = bench_now();
-	bench_sink(sum);
-	*base_rate = (double)methods / (t3 - t2);
+	*base_rate = stream_rate(g, i, methods);
 	nvm_close(g);
 	return 0;
 }
@@ -235,29 +252,8 @@ static int ib_stream(double scale, double *rate, double *base_rate)
 	nvm_gpu *g = setup_g84(words * 4ull + 4096, order);
 	if (!g)
 		return -1;
-	uint64_t methods = 1;
-	nvm_mem_wr32(g, NVM_AP_SYSMEM, PB_BASE, 1u << 18);
-	nvm_mem_wr32(g, NVM_AP_SYSMEM, PB_BASE + 4, 0x77);
-	uint32_t i = 2;
-	while (i < words) {
-		uint32_t n = words - i - 1 < 2047 ? words - i - 1 : 2047;
-		if (!n)
-			break;
-		nvm_mem_wr32(g, NVM_AP_SYSMEM, PB_BASE + 4ull * i, 0x40000000u | n << 18 | 0x400);
-		i++;
-		for (uint32_t k = 0; k < n;) {
-			uint8_t *p;
-			size_t avail;
-			nvm_mem_page(g, NVM_AP_SYSMEM, PB_BASE + 4ull * i, 1, &p, &avail);
-			uint32_t m = (uint32_t)(avail / 4) < n - k ? (uint32_t)(avail / 4) : n - k;
-			for (uint32_t j = 0; j < m; j++)
-				((uint32_t *)(void *)p)[j] = i + j;
-			i += m;
-			k += m;
-		}
-		methods += n;
-	}
-	uint32_t ne = 0;
+	uint64_t methods;
+	uint32_t i = fill_stream(g, words, &methods), ne = 0;
 	for (uint32_t at = 0; at < i; at += piece, ne++) {
 		uint32_t len = i - at < piece ? i - at : piece;
 		nvm_mem_wr32(g, NVM_AP_SYSMEM, G80_IB + ne * 8, PB_BASE + at * 4);
@@ -272,20 +268,7 @@ static int ib_stream(double scale, double *rate, double *base_rate)
 		return -1;
 	}
 	*rate = (double)methods / (t1 - t0);
-	double t2 = bench_now();
-	uint64_t sum = 0;
-	for (uint64_t a = PB_BASE; a < PB_BASE + 4ull * i;) {
-		uint8_t *p;
-		size_t avail;
-		nvm_mem_page(g, NVM_AP_SYSMEM, a, 0, &p, &avail);
-		const uint32_t *w = (const uint32_t *)(const void *)p;
-		for (size_t k = 0; k < avail / 4; k++)
-			sum += w[k];
-		a += avail;
-	}
-	double t3 = bench_now();
-	bench_sink(sum);
-	*base_rate = (double)methods / (t3 - t2);
+	*base_rate = stream_rate(g, i, methods);
 	nvm_close(g);
 	return 0;
 }

@@ -22,81 +22,32 @@
 		name, reg, off, 0, 32, 0                                                                               \
 	}
 /* RAMFC (rnndb domain G80_RAMFC). CACHE_CNT (0x84) is written by the cache
- * save, not from a register. */
-static const nvm_ramfc_field ramfc_g80_f[] = {
-	F("IB_PUT", R_G80_IB_PUT, 0x00),
-	F("IB_GET", R_G80_IB_GET, 0x04),
-	F("DMA_PUT", R_DMA_PUT, 0x08),
-	F("DMA_PUT_HIGH", R_G80_PUT_HIGH, 0x0c),
-	F("DMA_GET", R_DMA_GET, 0x10),
-	F("DMA_GET_HIGH", R_G80_GET_HIGH, 0x14),
-	F("DMA_MGET", R_G80_MGET, 0x18),
-	F("DMA_MGET_HIGH", R_G80_MGET_HIGH, 0x1c),
-	F("DMA_GET_HIGH_RDSHADOW", R_G80_GET_HIGH_RS, 0x20),
-	F("DMA_PUT_HIGH_RDSHADOW", R_G80_PUT_HIGH_RS, 0x24),
-	F("DMA_PUT_HIGH_WRSHADOW", R_G80_PUT_HIGH_WS, 0x28),
-	F("DMA_MGET_HIGH_RDSHADOW", R_G80_MGET_HIGH_RS, 0x2c),
-	F("DMA_STATE", R_DMA_STATE, 0x30),
-	F("METHOD_COUNT", R_G80_METHOD_COUNT, 0x34),
-	F("DMA_DCOUNT_SHADOW", R_DCOUNT, 0x38),
-	F("DMA_FETCH", R_DMA_FETCH, 0x3c),
-	F("SUBROUTINE", R_SUBROUTINE, 0x40),
-	F("DMA_TIMESLICE", R_DMA_TIMESLICE, 0x44),
-	F("DMA_INSTANCE", R_DMA_INSTANCE, 0x48),
-	F("DMA_LIMIT", R_DMA_LIMIT, 0x4c),
-	F("IB_ADDRESS_LOW", R_G80_IB_ADDRESS, 0x50),
-	F("IB_CONFIG", R_G80_IB_CONFIG, 0x54),
-	F("ENGINE", R_ENGINE, 0x58),
-	F("PULL1", R_PULL1, 0x5c),
-	F("ACQUIRE_TIMEOUT", R_ACQ_TIMEOUT, 0x60),
-	F("ACQUIRE_TIMESTAMP", R_ACQ_TIMESTAMP, 0x64),
-	F("ACQUIRE_VALUE", R_ACQ_VALUE, 0x68),
-	F("SEMAPHORE", R_SEMAPHORE, 0x6c),
-	F("UNK0E4", R_G80_UNK0E4, 0x70),
-	F("REF", R_REF, 0x74),
-	F("UNK88", R_G80_DEBUG_2, 0x78),
-	F("SLI", R_SLI, 0x7c),
-	F("RAMHT", R_RAMHT, 0x80),
-};
-#define G84_EXTRA                                                                                                      \
-	F("CACHE_INST", R_G84_CACHE_INST, 0x88), F("SEMAPHORE_ADDRESS_HIGH", R_G84_SEM_ADDR_HIGH, 0x8c),               \
-	        F("SEMAPHORE_ADDRESS_LOW", R_G84_SEM_ADDR_LOW, 0x90),                                                  \
-	        F("SEMAPHORE_SEQUENCE", R_G84_SEM_SEQUENCE, 0x94), F("CHAN_INST", R_G84_CHAN_INST, 0x98)
+ * save, not from a register; G84+ adds 0x88..0x98. */
+#define G80_RAMFC_FIELDS                                                                                               \
+	F("IB_PUT", R_G80_IB_PUT, 0x00), F("IB_GET", R_G80_IB_GET, 0x04), F("DMA_PUT", R_DMA_PUT, 0x08),               \
+	        F("DMA_PUT_HIGH", R_G80_PUT_HIGH, 0x0c), F("DMA_GET", R_DMA_GET, 0x10),                                \
+	        F("DMA_GET_HIGH", R_G80_GET_HIGH, 0x14), F("DMA_MGET", R_G80_MGET, 0x18),                              \
+	        F("DMA_MGET_HIGH", R_G80_MGET_HIGH, 0x1c), F("DMA_GET_HIGH_RDSHADOW", R_G80_GET_HIGH_RS, 0x20),        \
+	        F("DMA_PUT_HIGH_RDSHADOW", R_G80_PUT_HIGH_RS, 0x24),                                                   \
+	        F("DMA_PUT_HIGH_WRSHADOW", R_G80_PUT_HIGH_WS, 0x28),                                                   \
+	        F("DMA_MGET_HIGH_RDSHADOW", R_G80_MGET_HIGH_RS, 0x2c), F("DMA_STATE", R_DMA_STATE, 0x30),              \
+	        F("METHOD_COUNT", R_G80_METHOD_COUNT, 0x34), F("DMA_DCOUNT_SHADOW", R_DCOUNT, 0x38),                   \
+	        F("DMA_FETCH", R_DMA_FETCH, 0x3c), F("SUBROUTINE", R_SUBROUTINE, 0x40),                                \
+	        F("DMA_TIMESLICE", R_DMA_TIMESLICE, 0x44), F("DMA_INSTANCE", R_DMA_INSTANCE, 0x48),                    \
+	        F("DMA_LIMIT", R_DMA_LIMIT, 0x4c), F("IB_ADDRESS_LOW", R_G80_IB_ADDRESS, 0x50),                        \
+	        F("IB_CONFIG", R_G80_IB_CONFIG, 0x54), F("ENGINE", R_ENGINE, 0x58), F("PULL1", R_PULL1, 0x5c),         \
+	        F("ACQUIRE_TIMEOUT", R_ACQ_TIMEOUT, 0x60), F("ACQUIRE_TIMESTAMP", R_ACQ_TIMESTAMP, 0x64),              \
+	        F("ACQUIRE_VALUE", R_ACQ_VALUE, 0x68), F("SEMAPHORE", R_SEMAPHORE, 0x6c),                              \
+	        F("UNK0E4", R_G80_UNK0E4, 0x70), F("REF", R_REF, 0x74), F("UNK88", R_G80_DEBUG_2, 0x78),               \
+	        F("SLI", R_SLI, 0x7c), F("RAMHT", R_RAMHT, 0x80)
+static const nvm_ramfc_field ramfc_g80_f[] = { G80_RAMFC_FIELDS };
 static const nvm_ramfc_field ramfc_g84_f[] = {
-	F("IB_PUT", R_G80_IB_PUT, 0x00),
-	F("IB_GET", R_G80_IB_GET, 0x04),
-	F("DMA_PUT", R_DMA_PUT, 0x08),
-	F("DMA_PUT_HIGH", R_G80_PUT_HIGH, 0x0c),
-	F("DMA_GET", R_DMA_GET, 0x10),
-	F("DMA_GET_HIGH", R_G80_GET_HIGH, 0x14),
-	F("DMA_MGET", R_G80_MGET, 0x18),
-	F("DMA_MGET_HIGH", R_G80_MGET_HIGH, 0x1c),
-	F("DMA_GET_HIGH_RDSHADOW", R_G80_GET_HIGH_RS, 0x20),
-	F("DMA_PUT_HIGH_RDSHADOW", R_G80_PUT_HIGH_RS, 0x24),
-	F("DMA_PUT_HIGH_WRSHADOW", R_G80_PUT_HIGH_WS, 0x28),
-	F("DMA_MGET_HIGH_RDSHADOW", R_G80_MGET_HIGH_RS, 0x2c),
-	F("DMA_STATE", R_DMA_STATE, 0x30),
-	F("METHOD_COUNT", R_G80_METHOD_COUNT, 0x34),
-	F("DMA_DCOUNT_SHADOW", R_DCOUNT, 0x38),
-	F("DMA_FETCH", R_DMA_FETCH, 0x3c),
-	F("SUBROUTINE", R_SUBROUTINE, 0x40),
-	F("DMA_TIMESLICE", R_DMA_TIMESLICE, 0x44),
-	F("DMA_INSTANCE", R_DMA_INSTANCE, 0x48),
-	F("DMA_LIMIT", R_DMA_LIMIT, 0x4c),
-	F("IB_ADDRESS_LOW", R_G80_IB_ADDRESS, 0x50),
-	F("IB_CONFIG", R_G80_IB_CONFIG, 0x54),
-	F("ENGINE", R_ENGINE, 0x58),
-	F("PULL1", R_PULL1, 0x5c),
-	F("ACQUIRE_TIMEOUT", R_ACQ_TIMEOUT, 0x60),
-	F("ACQUIRE_TIMESTAMP", R_ACQ_TIMESTAMP, 0x64),
-	F("ACQUIRE_VALUE", R_ACQ_VALUE, 0x68),
-	F("SEMAPHORE", R_SEMAPHORE, 0x6c),
-	F("UNK0E4", R_G80_UNK0E4, 0x70),
-	F("REF", R_REF, 0x74),
-	F("UNK88", R_G80_DEBUG_2, 0x78),
-	F("SLI", R_SLI, 0x7c),
-	F("RAMHT", R_RAMHT, 0x80),
-	G84_EXTRA,
+	G80_RAMFC_FIELDS,
+	F("CACHE_INST", R_G84_CACHE_INST, 0x88),
+	F("SEMAPHORE_ADDRESS_HIGH", R_G84_SEM_ADDR_HIGH, 0x8c),
+	F("SEMAPHORE_ADDRESS_LOW", R_G84_SEM_ADDR_LOW, 0x90),
+	F("SEMAPHORE_SEQUENCE", R_G84_SEM_SEQUENCE, 0x94),
+	F("CHAN_INST", R_G84_CHAN_INST, 0x98),
 };
 #undef F
 static const struct ramfc_layout ramfc_g80 = { "g80", 0x200, ramfc_g80_f,
