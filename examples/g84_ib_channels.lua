@@ -1,6 +1,7 @@
 -- Two IB-mode channels on a G84, set up as nouveau's g84 fifo code does
--- (nvmodel.g80fifo): each binds a PGRAPH object, sends methods (one of
--- them as an IB entry straight into a data buffer, with the long
+-- (nvmodel.g80fifo, the pushbuffers mapped in each channel's VM): each
+-- binds a PGRAPH object, sends methods (one of them as an IB entry
+-- straight into a data buffer, with the long
 -- non-increasing form), and they hand over a semaphore: channel 2 waits
 -- for channel 1's long-semaphore release (SEMAPHORE_TRIGGER ACQUIRE_GEQUAL
 -- / WRITE_LONG). Run with --trace to see the G80 pusher (ib_entry,
@@ -8,8 +9,8 @@
 local g80 = nvmodel.g80fifo
 local gpu = nvmodel.open{ chip = "g84", vram = "256M", sysmem = "256M" }
 local f = g80.fifo(gpu)
-local a = f:channel{ chid = 1 }
-local b = f:channel{ chid = 2 }
+local a = f:channel{ chid = 1, vm = true }
+local b = f:channel{ chid = 2, vm = true }
 for _, ch in ipairs{ a, b } do
   ch:object{ handle = 0xbeef, class = 0x5097 }
   ch:dmaobj{ handle = 0x5e3, target = "vram", base = 0xe00000, limit = 0xe00fff }

@@ -4,7 +4,7 @@
 --   local g80 = nvmodel.g80fifo               -- or: require "nvmodel.g80fifo"
 --   local gpu = nvmodel.open{ chip = "g84", vram = "256M", sysmem = "256M" }
 --   local f   = g80.fifo(gpu)                 -- nv50_fifo_init
---   local ch  = f:channel{ chid = 1 }         -- an IB-mode (gpfifo) channel
+--   local ch  = f:channel{ chid = 1, vm = true }  -- an IB-mode (gpfifo) channel, pushbuffer paged
 --   local gr  = ch:object{ handle = 0xbeef, class = 0x5097 }   -- PGRAPH object + RAMHT entry
 --   ch:push("inc 0 0x0 0xbeef\ninc 0 0x300 1 2 3")            -- `pb asm` text or words: one IB entry
 --   ch:ib_entry(addr, words, not_main)        -- a raw IB entry; ch:kick() writes IB_PUT
@@ -73,11 +73,12 @@ end
 function Channel:wr(off, v) self.gpu:mem_wr32("vram", self.base + off, v & 0xffffffff) end
 function Channel:rd(off) return self.gpu:mem_rd32("vram", self.base + off) end
 
--- Objects go between 0x6000 and 0x8000 of the structure (16-byte units:
--- the selector is the offset >> 4).
+-- Objects go between 0x6000 and 0x7000 of the structure (16-byte units:
+-- the selector is the offset >> 4); nvmodel.g80's objects (vm = true) from
+-- 0x7000.
 function Channel:alloc(size)
   local o = self.next
-  if o + size > 0x8000 then fail("object: the channel structure's object area is full") end
+  if o + size > 0x7000 then fail("object: the channel structure's object area is full") end
   self.next = o + ((size + 15) & ~15)
   return o
 end
@@ -127,20 +128,21 @@ end
 
 function Channel:user() return USER + self.chid * 0x2000 end
 
--- Writes words into the pushbuffer; returns their address.
+-- Writes words into the pushbuffer; returns their address as the
+-- pushbuffer DMA object sees it (virtual with vm = true).
 function Channel:write(words)
   local a = self.pb + self.pb_put
   for i, w in ipairs(words) do self.gpu:mem_wr32(self.pb_ap, a + (i - 1) * 4, w & 0xffffffff) end
   self.pb_put = self.pb_put + #words * 4
   if self.pb_put > 0x80000 then fail("push: the pushbuffer is full") end
-  return a
+  return a + self.va_off
 end
 
 -- A raw IB entry (dma-pusher.rst "IB mode"): address, length in words,
 -- NOT_MAIN. Not submitted until kick().
 function Channel:ib_entry(addr, words, not_main)
   local n = 1 << self.order
-  local e = self.ib + (self.ib_put % n) * 8
+  local e = self.ib + (self.ib_put % n) * 8 -- its memory (the object maps it at + va_off)
   self.gpu:mem_wr32(self.pb_ap, e, addr & 0xfffffffc)
   self.gpu:mem_wr32(self.pb_ap, e + 4, (addr >> 32) & 0xff | (not_main and 1 << 9 or 0) | words << 10)
   self.ib_put = (self.ib_put + 1) % n
@@ -150,7 +152,7 @@ function Channel:kick()
   if self.ib_mode then
     self.gpu:wr32(self:user() + 0x8c, self.ib_put)
   else
-    self.gpu:wr32(self:user() + 0x40, (self.pb + self.pb_put) & 0xffffffff)
+    self.gpu:wr32(self:user() + 0x40, (self.pb + self.pb_put + self.va_off) & 0xffffffff)
   end
 end
 
@@ -186,18 +188,33 @@ function Fifo:channel(t)
                             ib_mode = ib, ib_put = 0,
                             order = check_int(t.ib_order or 9, "ib_order", 1, 16, where) }, Channel)
   ch.ib = ch.pb + 0x80000
+  ch.va_off = 0
   for o = 0, 0xfffc, 4 do ch:wr(o, 0) end
-  local pbsel = ch:dmaobj{ target = ch.pb_ap == "vram" and "vram" or "sysram", base = 0, limit = 0xffffffffff }
+  local pbsel
+  if t.vm then
+    -- As nouveau: the channel's VM (nvmodel.g80, page directory in this
+    -- structure, page tables at 0x4000000 + chid * 0x200000 of VRAM), the
+    -- pushbuffer and IB ring mapped at virtual 0x10000000, a paged DMA
+    -- object (all attributes from the page tables) over the VM.
+    ch.vm = nvmodel.g80.vm(self.gpu, { addr = l.base, objects = 0x7000, heap = 0x4000000 + chid * 0x200000 })
+    ch.vm:map{ virt = 0x10000000, lin = ch.pb, size = 0x100000,
+               target = ch.pb_ap == "vram" and "vram" or "sysram" }
+    ch.va_off = 0x10000000 - ch.pb
+    pbsel = ch.vm:dmaobj{ class = 0x3d }
+  else
+    pbsel = ch:dmaobj{ target = ch.pb_ap == "vram" and "vram" or "sysram", base = 0, limit = 0xffffffffff }
+  end
   local fc = l.ramfc - l.base
   ch:wr(fc + 0x3c, ib and 0x403f6078 or 0x003f6078)
   ch:wr(fc + 0x44, 0x01003fff)
   ch:wr(fc + 0x48, pbsel)
   if ib then
-    ch:wr(fc + 0x50, ch.ib & 0xffffffff)
-    ch:wr(fc + 0x54, (ch.ib >> 32) | ch.order << 16)
+    local iba = ch.ib + ch.va_off
+    ch:wr(fc + 0x50, iba & 0xffffffff)
+    ch:wr(fc + 0x54, (iba >> 32) | ch.order << 16)
   else
-    ch:wr(fc + 0x08, ch.pb & 0xffffffff)
-    ch:wr(fc + 0x10, ch.pb & 0xffffffff)
+    ch:wr(fc + 0x08, (ch.pb + ch.va_off) & 0xffffffff)
+    ch:wr(fc + 0x10, (ch.pb + ch.va_off) & 0xffffffff)
     ch:wr(fc + 0x4c, 0xffffffff)
   end
   ch:wr(fc + 0x60, 0x7fffffff)

@@ -51,6 +51,20 @@ for _, chip in ipairs{ "g80", "g84", "g92", "gt215" } do
     check(gpu:mem_rd32("vram", 0xe00010) == 0x42 and gpu:mem_rd32("vram", 0xe00014) == 0, chip .. " long semaphore")
   end
 
+  -- nouveau's way: the pushbuffer and IB ring mapped in the channel's VM
+  -- (page directory at +0x1400 on g80, +0x200 on G84+, seed 002), a paged
+  -- DMA object; IB entries and the ring address are virtual
+  local v = f:channel{ chid = 4, vm = true }
+  local pde = gpu:mem_rd32("vram", 0x1000000 + 4 * 0x10000 + (g84 and 0x200 or 0x1400) + (0x10000000 >> 29) * 8)
+  check(pde & 3 == 3, fmt("%s: a small-page PDE (0x%x)", chip, pde))
+  check(gpu:mem_rd32("vram", (g84 and 0x1045400 or 0x1040000) + 0x50) == 0x10080000, chip .. " virtual IB address")
+  v:object{ handle = 0xbeef0004, class = 0x8297 }
+  v:push("inc 2 0x0000 0xbeef0004\ninc 2 0x0404 0x44")
+  check(gpu:run{ ns = 1000000, idle = true } == "idle", chip .. " paged run")
+  log = gpu:pfifo_log("pgraph")
+  check(log[#log].chid == 4 and log[#log].data == 0x44 and log[#log].cls == 0x8297, chip .. " paged channel")
+  check(v:get() == 0x10000010, fmt("%s: virtual DMA_GET 0x%x", chip, v:get()))
+
   -- IB_EMPTY: a zero-length entry
   ch:ib_entry(0x100000, 0, false)
   ch:kick()
