@@ -441,6 +441,7 @@ void host_schedule(struct host *h, struct runlist *rl)
 	for (unsigned q = 0; q < rl->desc->npbdma; q++)
 		sched_pbdma(h, rl, rl->pb[q]);
 	slice_arm(h, rl);
+	host_engstat(h, rl);
 }
 
 static void schedule_event(nvm_gpu *gpu, void *ctx, uint64_t arg)
@@ -460,6 +461,129 @@ static void schedule_chan(struct host *h, uint32_t chid)
 	int r = h->chan[chid].runlist;
 	if (r >= 0)
 		host_schedule(h, &h->rl[r]);
+}
+
+/* ---------------------------------------------------------------- engine status */
+
+/* NV_PFIFO_ENGINE_STATUS CTX_STATUS 15:13 (its top bit is CTXSW 15:15). */
+#define ECTX_INVALID 0u
+#define ECTX_VALID   1u
+#define ECTX_LOAD    5u
+#define ECTX_SAVE    6u
+#define ECTX_SWITCH  7u
+
+static int chan_tsgid(struct host *h, uint32_t chid)
+{
+	const struct chan *c = &h->chan[chid];
+	return c->runlist >= 0 && c->tsg >= 0 ? (int)h->rl[c->runlist].tsg[c->tsg].tsgid : -1;
+}
+
+/* The time the runlist's engines (GR and GRCOPY on the GR runlist) finish
+ * the methods they were given. UNVERIFIED: GRCOPY has no ENGINE_STATUS index
+ * of its own in the model, so its work shows on the GR runlist's. */
+static uint64_t rl_busy_until(const struct runlist *rl)
+{
+	uint64_t t = rl->eng ? rl->eng->busy_until : 0;
+	if (rl->grce && rl->grce->busy_until > t)
+		t = rl->grce->busy_until;
+	return t;
+}
+
+static void eng_idle_event(nvm_gpu *gpu, void *ctx, uint64_t arg)
+{
+	(void)gpu;
+	struct host *h = ctx;
+	h->rl[arg].ectx.idle_ev = 0;
+	host_engstat(h, &h->rl[arg]);
+}
+
+void host_eng_faulted(struct host *h, struct runlist *rl, uint32_t chid)
+{
+	(void)h;
+	rl->ectx.fault_chid = (int)chid;
+}
+
+/* The engine status is derived from the PBDMAs and engines of the runlist:
+ * a PBDMA loading a channel of another TSG than the engine's is a context
+ * switch (CTXSW_LOAD onto an empty engine, CTXSW_SWITCH from the TSG still
+ * there, NEXT_ID the incoming TSG) for the context-switch cost; then the
+ * TSG's context is VALID and stays on the engine after its channels leave
+ * the PBDMAs (PCCSR STATUS ON_ENG exists for that), until another TSG's
+ * load switches it or a preempt saves it: CTXSW_SAVE until the engine has
+ * finished the TSG's methods, then INVALID (dev_fifo's preempt sequence,
+ * step 4b). A context whose engine faulted has FAULTED 30:30 until software
+ * clears the channel's ENG_FAULTED. ENGINE 31:31 is BUSY until the engine's
+ * last method completes. UNVERIFIED: the manual names the states, not
+ * their timing. */
+void host_engstat(struct host *h, struct runlist *rl)
+{
+	struct eng_ctx *x = &rl->ectx;
+	uint64_t now = h->gpu->now, until = rl_busy_until(rl);
+	bool busy = until > now, held = false;
+	int next = -1;
+	uint32_t next_inst = 0;
+	for (unsigned q = 0; q < rl->desc->npbdma; q++) {
+		const struct pbdma *p = rl->pb[q];
+		if (!p || p->chid < 0)
+			continue;
+		int t = chan_tsgid(h, (uint32_t)p->chid);
+		if (t >= 0 && t == x->tsg)
+			held = true;
+		else if (p->state == PBS_LOADING) {
+			next = t;
+			next_inst = h->pccsr[2 * p->chid];
+		}
+	}
+	if (x->fault_chid >= 0 && !FIELD_GET(*host_pccsr_chan(h, (uint32_t)x->fault_chid), 23, 23))
+		x->fault_chid = -1; /* software cleared ENG_FAULTED */
+	if (held)
+		x->saving = false;
+	unsigned st = ECTX_INVALID;
+	if (next >= 0)
+		st = x->tsg >= 0 ? ECTX_SWITCH : ECTX_LOAD;
+	else if (x->tsg >= 0 && (!x->saving || busy))
+		st = x->saving ? ECTX_SAVE : ECTX_VALID;
+	else
+		x->tsg = -1;
+	uint32_t v = FIELD_SET(0, 15, 13, st);
+	if (x->tsg >= 0)
+		v |= (uint32_t)x->tsg | 1u << 12; /* ID, ID_TYPE TSGID */
+	if (next >= 0)
+		v |= (uint32_t)next << 16 | 1u << 28; /* NEXT_ID, NEXT_ID_TYPE TSGID */
+	if (x->fault_chid >= 0)
+		v |= 1u << 30;
+	if (busy)
+		v |= 1u << 31;
+	unsigned i = rl->desc->engstat;
+	h->engstat_vals[i * 2] = v;
+	/* _INST / _NEXT_INST: PTR 27:0, TARGET 29:28, VALID 31:31. */
+	h->engstat_inst_vals[i] = x->tsg >= 0 ? (x->inst & 0x3fffffffu) | 1u << 31 : 0;
+	h->engstat_next_inst_vals[i] = next >= 0 ? (next_inst & 0x3fffffffu) | 1u << 31 : 0;
+	/* Item of docs/host.md "Timing": the GPU is not idle before its
+	 * engines have finished (a foreground event at their completion). */
+	bool stepping = false; /* a pending PBDMA step refreshes the status itself */
+	for (unsigned q = 0; q < rl->desc->npbdma; q++)
+		stepping |= rl->pb[q] && rl->pb[q]->ev;
+	if (busy && !x->idle_ev && !stepping)
+		x->idle_ev = sched_at(h->gpu, until, eng_idle_event, h, rl->id, 0);
+}
+
+void host_engstat_preempt(struct host *h, struct runlist *rl, int tsgid)
+{
+	if (rl->ectx.tsg >= 0 && (tsgid < 0 || tsgid == rl->ectx.tsg))
+		rl->ectx.saving = true;
+	host_engstat(h, rl);
+}
+
+void host_engstat_loaded(struct host *h, struct runlist *rl, uint32_t chid)
+{
+	int t = chan_tsgid(h, chid);
+	if (t != rl->ectx.tsg)
+		rl->ectx.fault_chid = -1;
+	rl->ectx.tsg = t;
+	rl->ectx.saving = false;
+	rl->ectx.inst = h->pccsr[2 * chid];
+	host_engstat(h, rl);
 }
 
 /* ---------------------------------------------------------------- PCCSR */
@@ -604,6 +728,11 @@ static void wr_preempt(void *ctx, const struct reg_desc *r, uint32_t *stored, ui
 			}
 		}
 	}
+	/* The engine context of the preempted TSG (or the channel's TSG) is
+	 * saved off its engine. */
+	int tsgid = type == 0 ? (id < HOST_NCHAN ? chan_tsgid(h, id) : -1) : (int)id;
+	for (unsigned i = 0; i < h->chip->nrunlist && tsgid >= 0; i++)
+		host_engstat_preempt(h, &h->rl[i], tsgid);
 	*stored = FIELD_SET(*stored, 20, 20, 0);
 	for (unsigned i = 0; i < h->chip->nrunlist; i++)
 		host_schedule(h, &h->rl[i]);
@@ -621,6 +750,7 @@ static void wr_rl_preempt(void *ctx, const struct reg_desc *r, uint32_t *stored,
 		for (unsigned q = 0; q < rl->desc->npbdma; q++)
 			if (rl->pb[q])
 				preempt_pbdma(rl->pb[q]);
+		host_engstat_preempt(h, rl, -1);
 		rl->slice_end = h->gpu->now;
 		host_schedule(h, rl);
 	}
@@ -663,6 +793,9 @@ static const struct reg_desc engstat_regs[] = {
 	{ 0x0, "NV_PFIFO_ENGINE_STATUS", 0, 0, 0, NULL, NULL },
 	{ 0x4, "NV_PFIFO_ENGINE_STATUS_DEBUG", 0, 0, 0, NULL, NULL },
 };
+static const struct reg_desc engstat_inst_regs[] = { { 0x0, "NV_PFIFO_ENGINE_STATUS_INST", 0, 0, 0, NULL, NULL } };
+static const struct reg_desc engstat_next_inst_regs[] = { { 0x0, "NV_PFIFO_ENGINE_STATUS_NEXT_INST", 0, 0, 0, NULL,
+	                                                    NULL } };
 static const struct reg_desc pbstat_regs[] = { { 0x0, "NV_PFIFO_PBDMA_STATUS", 0, 0, 0, NULL, NULL } };
 
 static nvm_status add_regs(struct host *h)
@@ -672,6 +805,8 @@ static nvm_status add_regs(struct host *h)
 		{ 0x2390, 4, HOST_NPBDMA, pbdma_map_regs, 1, h->pbdma_map_vals },
 		{ 0x2640, 8, HOST_NENGSTAT, engstat_regs, 2, h->engstat_vals },
 		{ 0x3080, 4, HOST_NPBDMA, pbstat_regs, 1, h->pbstat_vals },
+		{ 0x3100, 4, HOST_NENGSTAT, engstat_inst_regs, 1, h->engstat_inst_vals },
+		{ 0x3000, 4, HOST_NENGSTAT, engstat_next_inst_regs, 1, h->engstat_next_inst_vals },
 	};
 	struct reg_array *arr = malloc(sizeof(pfifo_arrays));
 	if (!arr)
@@ -679,7 +814,7 @@ static nvm_status add_regs(struct host *h)
 	memcpy(arr, pfifo_arrays, sizeof(pfifo_arrays));
 	h->pfifo_arrays = arr;
 	const struct reg_block pfifo = { "host", 0x2000, 0x1200, pfifo_regs, sizeof(pfifo_regs) / sizeof(pfifo_regs[0]),
-		                         h,      NULL,   NULL,   arr,        4,
+		                         h,      NULL,   NULL,   arr,        6,
 		                         NULL };
 	nvm_status st = bus_add(h->gpu, &pfifo);
 	if (st)
@@ -753,6 +888,7 @@ static nvm_status host_create(nvm_gpu *gpu, const void *data, void **state)
 		struct runlist *rl = &h->rl[i];
 		rl->id = i;
 		rl->desc = &h->chip->rl[i];
+		rl->ectx = (struct eng_ctx){ .tsg = -1, .fault_chid = -1 };
 		st = add_engine(h, rl->desc->kind, rl->desc->engine, rl->desc->mmu_id, &rl->eng);
 		if (!st)
 			st = add_engine(h, "ce", rl->desc->grce, rl->desc->grce_mmu_id, &rl->grce);

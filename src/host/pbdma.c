@@ -976,6 +976,7 @@ static enum mres engine_methods(struct pbdma *p, const pb_run *r, uint32_t first
 		return M_BLOCK;
 	}
 	*host_pccsr_chan(p->h, (uint32_t)p->chid) |= 1u << 23;
+	host_eng_faulted(p->h, p->rl, (uint32_t)p->chid);
 	emit(gpu_of(p), NVM_EV_GUEST_ERROR, "pbdma", "eng_faulted", pb_run_method(r, k), (uint64_t)p->chid,
 	     "channel %d: engine %s %s at method 0x%04x: ENG_FAULTED", p->chid, e->name,
 	     st == ENG_FAULT ? "faulted" : "rejected a method", pb_run_method(r, k));
@@ -1252,12 +1253,7 @@ static bool do_load(struct pbdma *p)
 	decoder_load(p);
 	p->target = NULL;
 	set_status(p, true);
-	/* NV_PFIFO_ENGINE_STATUS of the runlist's engine: ID 11:0 = the TSG,
-	 * ID_TYPE 12:12 = TSGID, CTX_STATUS 15:13 = VALID. */
-	const struct chan *c = cur_chan(p);
-	if (c->runlist >= 0 && c->tsg >= 0)
-		p->h->engstat_vals[p->rl->desc->engstat * 2] =
-		        p->h->rl[c->runlist].tsg[c->tsg].tsgid | 1u << 12 | 1u << 13;
+	host_engstat_loaded(p->h, p->rl, (uint32_t)p->chid);
 	host_set_chan_status(p->h, (uint32_t)p->chid, PCCSR_STATUS_ON_PBDMA);
 	emit(gpu_of(p), NVM_EV_TRACE, "pbdma", "ctx_load", (uint64_t)p->chid, p->id, "PBDMA %u: channel %d loaded",
 	     p->id, p->chid);
@@ -1279,6 +1275,7 @@ void pbdma_load(struct pbdma *p, uint32_t chid)
 	p->state = PBS_LOADING;
 	p->ev = 0;
 	arm_step(p, HOST_NS_CTXSW);
+	host_engstat(p->h, p->rl);
 }
 
 void pbdma_save(struct pbdma *p)
@@ -1311,6 +1308,8 @@ void pbdma_save(struct pbdma *p)
 	p->chid = -1;
 	p->state = PBS_IDLE;
 	set_status(p, false);
+	if (p->rl)
+		host_engstat(h, p->rl);
 }
 
 void pbdma_kick(struct pbdma *p)
@@ -1365,8 +1364,10 @@ static void step(nvm_gpu *gpu, void *ctx, uint64_t arg)
 			halt = true;
 	}
 	sched_charge(gpu, done / HOST_WORK_PER_UNIT);
-	if (pbdma_stalled(p))
+	if (pbdma_stalled(p)) {
+		host_engstat(h, p->rl);
 		return; /* frozen until software clears the interrupt */
+	}
 	if (idle)
 		c->work = false; /* the scheduler saves it (RAMFC, USERD) */
 	if (halt || !host_chan_runnable(h, (uint32_t)p->chid) || c->acq_wait) {
@@ -1374,4 +1375,5 @@ static void step(nvm_gpu *gpu, void *ctx, uint64_t arg)
 		return;
 	}
 	arm_step(p, p->cost ? p->cost : 1);
+	host_engstat(h, p->rl);
 }
