@@ -757,6 +757,18 @@ static void wr_rl_preempt(void *ctx, const struct reg_desc *r, uint32_t *stored,
 	*stored = 0; /* RUNLIST_PREEMPT bits read DONE once the preempt is done */
 }
 
+/* NV_PFIFO_USERD_WRITEBACK: the loaded channels' timers take the new period. */
+static void wr_userd_writeback(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
+{
+	(void)r;
+	(void)stored;
+	(void)old;
+	(void)written;
+	struct host *h = ctx;
+	for (unsigned i = 0; i < HOST_NPBDMA; i++)
+		pbdma_wb_timer(&h->pb[i]);
+}
+
 static const struct reg_desc pfifo_regs[] = {
 	{ 0x2004, "NV_PFIFO_CFG0", HOST_NPBDMA | (NVM_MMU_ENG_HOST0 << 16), 0, 0, NULL, NULL },
 	{ 0x2008, "NV_PFIFO_CFG1", HOST_NCHAN, 0, 0, NULL, NULL },
@@ -765,7 +777,7 @@ static const struct reg_desc pfifo_regs[] = {
 	{ 0x2140, "NV_PFIFO_INTR_EN_0", 0, 0xe1810101u, 0, NULL, wr_intr },
 	{ 0x2200, "NV_PFIFO_CONFIG", 0, 0x300u, 0, NULL, NULL },
 	{ 0x2250, "NV_PFIFO_ACQ_PRETEST", 8, 0xf0ffu, 0, NULL, NULL },
-	{ 0x225c, "NV_PFIFO_USERD_WRITEBACK", 0x64, 0xf0ffu, 0, NULL, NULL },
+	{ 0x225c, "NV_PFIFO_USERD_WRITEBACK", 0x64, 0xf0ffu, 0, NULL, wr_userd_writeback },
 	{ 0x2270, "NV_PFIFO_RUNLIST_BASE", 0, 0x3fffffffu, 0, NULL, NULL },
 	{ 0x2274, "NV_PFIFO_RUNLIST", 0, 0x00f0ffffu, 0, NULL, wr_runlist },
 	{ 0x2528, "NV_PFIFO_INTR_EN_1", 0, 0xe1810101u, 0, NULL, NULL },

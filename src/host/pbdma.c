@@ -356,6 +356,39 @@ static void userd_writeback_if_enabled(struct pbdma *p)
 		userd_writeback(p);
 }
 
+/* dev_pbdma CONFIG USERD_WRITEBACK: with ENABLE, USERD is also written
+ * back "whenever ... the writeback timer configured via
+ * NV_PFIFO_USERD_WRITEBACK_TIMER expires" (TIMER 7:0, TIMESCALE 15:12;
+ * TIMER 0 is DISABLED). UNVERIFIED: the period is TIMER << TIMESCALE
+ * microseconds (TIMER_100US is 100 at TIMESCALE 0), the timer runs per
+ * PBDMA from the channel's load, also while the PBDMA is frozen on an
+ * interrupt. A background event: it never keeps an idle GPU busy. */
+#define R_PFIFO_USERD_WRITEBACK 0x225cu
+
+static void wb_event(nvm_gpu *gpu, void *ctx, uint64_t arg)
+{
+	(void)gpu;
+	(void)arg;
+	struct pbdma *p = ctx;
+	p->wb_ev = 0;
+	if (p->state != PBS_RUN)
+		return;
+	userd_writeback_if_enabled(p);
+	pbdma_wb_timer(p);
+}
+
+void pbdma_wb_timer(struct pbdma *p)
+{
+	nvm_gpu *gpu = gpu_of(p);
+	if (p->wb_ev)
+		sched_cancel(gpu, p->wb_ev);
+	p->wb_ev = 0;
+	uint32_t v = bus_get(gpu, R_PFIFO_USERD_WRITEBACK);
+	uint64_t ns = ((uint64_t)FIELD_GET(v, 7, 0) * 1000u) << FIELD_GET(v, 15, 12);
+	if (ns && p->state == PBS_RUN && FIELD_GET(p->r[PBR_CONFIG], 12, 12))
+		p->wb_ev = sched_at(gpu, gpu->now + ns, wb_event, p, 0, SCHED_BACKGROUND);
+}
+
 /* GP_PUT comes from USERD (the only entry software writes). */
 static void userd_read_gp_put(struct pbdma *p)
 {
@@ -1254,6 +1287,7 @@ static bool do_load(struct pbdma *p)
 	p->target = NULL;
 	set_status(p, true);
 	host_engstat_loaded(p->h, p->rl, (uint32_t)p->chid);
+	pbdma_wb_timer(p);
 	host_set_chan_status(p->h, (uint32_t)p->chid, PCCSR_STATUS_ON_PBDMA);
 	emit(gpu_of(p), NVM_EV_TRACE, "pbdma", "ctx_load", (uint64_t)p->chid, p->id, "PBDMA %u: channel %d loaded",
 	     p->id, p->chid);
@@ -1308,6 +1342,7 @@ void pbdma_save(struct pbdma *p)
 	p->chid = -1;
 	p->state = PBS_IDLE;
 	set_status(p, false);
+	pbdma_wb_timer(p); /* stops it */
 	if (p->rl)
 		host_engstat(h, p->rl);
 }

@@ -169,12 +169,50 @@ static void engine_faulted(void **state)
 	env_fini(&e);
 }
 
+/* The USERD writeback timer (dev_pbdma CONFIG USERD_WRITEBACK: "USERD will
+ * also be written back to memory whenever ... the writeback timer configured
+ * via NV_PFIFO_USERD_WRITEBACK_TIMER expires"): a channel frozen on a
+ * software method mid-segment has GET in its PBDMA, not in USERD, until the
+ * timer (TIMER 3 = SHORT, TIMESCALE 0: 3 us) writes it back. With TIMER
+ * DISABLED, or CONFIG USERD_WRITEBACK DISABLE, USERD waits for the save. */
+static void userd_writeback_case(uint32_t timer, uint32_t config, bool expect)
+{
+	struct env e;
+	struct env_chan *c = env_one_channel(&e);
+	nvm_mem_wr32(e.gpu, NVM_AP_VRAM, c->inst + 0xf4, config); /* RAMFC CONFIG */
+	wr(e.gpu, 0x225c, timer);
+	uint32_t pb[] = { HDR_INC(0, 0x200, 1), 1, HDR_INC(5, 0x100, 1), 0xd0d0, HDR_INC(0, 0x200, 1), 2 };
+	env_push(&e, c, pb, 6);
+	run_ns(&e, 1500); /* loaded (1000 ns), frozen on INTR_0 DEVICE */
+	assert_int_equal(rd(e.gpu, PB0 + 0x108), 1u << 23);
+	uint32_t get = rd(e.gpu, PB0 + 0x18);
+	assert_int_equal(get, (uint32_t)(c->pb_va + 16));
+	assert_int_not_equal(env_userd(&e, c, 0x44), get);
+	run_ns(&e, 3000);
+	if (expect)
+		assert_int_equal(env_userd(&e, c, 0x44), get); /* USERD GET */
+	else
+		assert_int_not_equal(env_userd(&e, c, 0x44), get);
+	/* an idle GPU with the timer armed is idle: a background event */
+	assert_string_equal(env_run(&e, 100000), "idle");
+	env_fini(&e);
+}
+
+static void userd_writeback_timer(void **state)
+{
+	(void)state;
+	userd_writeback_case(3, 0x1100, true);
+	userd_writeback_case(0, 0x1100, false); /* TIMER_DISABLED */
+	userd_writeback_case(3, 0x0100, false); /* CONFIG USERD_WRITEBACK DISABLE */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(engine_busy_until_done),
 		cmocka_unit_test(engine_ctx_switches),
 		cmocka_unit_test(engine_faulted),
+		cmocka_unit_test(userd_writeback_timer),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
