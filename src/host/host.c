@@ -47,17 +47,23 @@ struct host *host_of(const nvm_gpu *gpu)
 #define R_PFIFO_SCHED_DISABLE 0x2630u
 #define R_PFIFO_PREEMPT       0x2634u
 #define R_PFIFO_SCHED_ERROR   0x254Cu
+#define R_PFIFO_BIND_ERROR    0x252Cu
+#define R_PFIFO_CHSW_ERROR    0x256Cu
 #define R_PCCSR               0x800000u
 #define R_USERMODE            0x810000u
 
 /* NV_PFIFO_INTR_0 */
+#define PFIFO_INTR_BIND_ERROR   (1u << 0)
 #define PFIFO_INTR_SCHED_ERROR  (1u << 8)
+#define PFIFO_INTR_CHSW_ERROR   (1u << 16)
 #define PFIFO_INTR_PBDMA_INTR   (1u << 29)
 #define PFIFO_INTR_CHANNEL_INTR (1u << 31)
 #define PFIFO_INTR_W1C          0x81810101u /* BIND, SCHED, CHSW, MEMOP_TIMEOUT, LB, CHANNEL */
 
-#define SCHED_ERROR_CODE_BAD_TSG         0x20u
-#define SCHED_ERROR_CODE_RL_RDAT_TIMEOUT 0x08u
+#define SCHED_ERROR_CODE_BAD_TSG             0x20u
+#define SCHED_ERROR_CODE_RL_RDAT_TIMEOUT     0x08u
+#define BIND_ERROR_CODE_UNBIND_WHILE_RUNNING 0x03u
+#define BIND_ERROR_CODE_INVALID_CTX_TGT      0x06u
 
 static uint32_t reg(struct host *h, uint32_t addr)
 {
@@ -125,13 +131,30 @@ static void wr_intr(void *ctx, const struct reg_desc *r, uint32_t *stored, uint3
 	host_update_intr(ctx);
 }
 
+/* A PFIFO error interrupt: the CODE 7:0 register and the INTR_0 bit. */
+static void pfifo_error(struct host *h, uint32_t code_reg, uint32_t bit, uint32_t code, const char *name,
+                        const char *label, uint64_t addr, const char *why)
+{
+	reg_set(h, code_reg, code);
+	reg_set(h, R_PFIFO_INTR_0, reg(h, R_PFIFO_INTR_0) | bit);
+	emit(h->gpu, NVM_EV_GUEST_ERROR, "host", name, addr, code, "%s code 0x%02x: %s", label, code, why);
+	host_update_intr(h);
+}
+
 static void sched_error(struct host *h, uint32_t code, uint64_t addr, const char *why)
 {
 	h->stats.sched_errors++;
-	reg_set(h, R_PFIFO_SCHED_ERROR, code);
-	reg_set(h, R_PFIFO_INTR_0, reg(h, R_PFIFO_INTR_0) | PFIFO_INTR_SCHED_ERROR);
-	emit(h->gpu, NVM_EV_GUEST_ERROR, "host", "sched_error", addr, code, "SCHED_ERROR code 0x%02x: %s", code, why);
-	host_update_intr(h);
+	pfifo_error(h, R_PFIFO_SCHED_ERROR, PFIFO_INTR_SCHED_ERROR, code, "sched_error", "SCHED_ERROR", addr, why);
+}
+
+static void bind_error(struct host *h, uint32_t code, uint32_t chid, const char *why)
+{
+	pfifo_error(h, R_PFIFO_BIND_ERROR, PFIFO_INTR_BIND_ERROR, code, "bind_error", "BIND_ERROR", chid, why);
+}
+
+void host_chsw_error(struct host *h, uint32_t code, uint64_t addr, const char *why)
+{
+	pfifo_error(h, R_PFIFO_CHSW_ERROR, PFIFO_INTR_CHSW_ERROR, code, "chsw_error", "CHSW_ERROR", addr, why);
 }
 
 /* ---------------------------------------------------------------- runlists */
@@ -601,11 +624,17 @@ static void wr_chan_inst(void *ctx, const struct reg_desc *r, uint32_t *stored, 
 	(void)written;
 	uint32_t chid;
 	struct host *h = pccsr_owner(ctx, stored, &chid);
+	/* dev_fifo INTR_BIND_ERROR CODE_UNBIND_WHILE_RUNNING. UNVERIFIED: the
+	 * unbind takes effect (the channel is not scheduled again). */
 	if (FIELD_GET(old, 31, 31) && !FIELD_GET(*stored, 31, 31) && h->chan[chid].pbdma >= 0)
-		/* UNVERIFIED: the unbind takes effect; BIND_ERROR
-		 * UNBIND_WHILE_RUNNING is not raised. */
-		emit(h->gpu, NVM_EV_GUEST_ERROR, "host", "unbind_while_running", chid, 0,
-		     "channel %u unbound while loaded on a PBDMA", chid);
+		bind_error(h, BIND_ERROR_CODE_UNBIND_WHILE_RUNNING, chid, "channel unbound while loaded on a PBDMA");
+	/* dev_fifo INTR_BIND_ERROR CODE_INVALID_CTX_TGT: TARGET 29:28 = 1 names
+	 * no aperture (VID_MEM 0, SYS_MEM_COHERENT 2, _NONCOHERENT 3).
+	 * UNVERIFIED: the bind is refused (BIND reads 0). */
+	if (FIELD_GET(*stored, 31, 31) && FIELD_GET(*stored, 29, 28) == 1) {
+		*stored &= ~(1u << 31);
+		bind_error(h, BIND_ERROR_CODE_INVALID_CTX_TGT, chid, "instance block TARGET is not an aperture");
+	}
 	schedule_chan(h, chid);
 }
 

@@ -1272,11 +1272,14 @@ static bool do_load(struct pbdma *p)
 	if (target == 1 ||
 	    mem_read(&gpu_of(p)->mem[target >= 2 ? NVM_AP_SYSMEM : NVM_AP_VRAM], a, ramfc, sizeof(ramfc))) {
 		/* UNVERIFIED: an instance block that cannot be read faults the
-		 * channel (PBDMA_FAULTED) instead of loading it. */
+		 * channel (PBDMA_FAULTED) instead of loading it, and raises
+		 * CHSW_ERROR RDAT_TIMEOUT (the read data of the switch never
+		 * comes, as SCHED_ERROR RL_RDAT_TIMEOUT for a runlist). */
 		emit(gpu_of(p), NVM_EV_GUEST_ERROR, "pbdma", "bad_inst", a, (uint64_t)p->chid,
 		     "channel %d: instance block at 0x%llx (target %u) cannot be read", p->chid, (unsigned long long)a,
 		     target);
 		*host_pccsr_chan(p->h, (uint32_t)p->chid) |= 1u << 22;
+		host_chsw_error(p->h, 0x04 /* CODE_RDAT_TIMEOUT */, a, "RAMFC read outside its aperture");
 		return false;
 	}
 	for (unsigned i = 0; i <= PBR_RAMFC_LAST; i++)

@@ -206,6 +206,57 @@ static void userd_writeback_timer(void **state)
 	userd_writeback_case(3, 0x0100, false); /* CONFIG USERD_WRITEBACK DISABLE */
 }
 
+/* gv100_dev_fifo INTR_0 BIND_ERROR 0:0 with NV_PFIFO_INTR_BIND_ERROR CODE
+ * 7:0: UNBIND_WHILE_RUNNING (3) for a channel unbound while loaded on a
+ * PBDMA, INVALID_CTX_TGT (6) for a bind whose TARGET 29:28 is not an
+ * aperture (the bind is refused: UNVERIFIED); the bit is write-1-to-clear. */
+static void bind_errors(void **state)
+{
+	(void)state;
+	struct env e;
+	struct env_chan *c = env_one_channel(&e);
+	assert_int_equal(rd(e.gpu, 0x2100) & 1u, 0);
+	uint32_t pb[] = { HDR_INC(5, 0x100, 1), 0xd0d0 };
+	env_push(&e, c, pb, 2);
+	env_run(&e, 100000); /* frozen on the software method, still loaded */
+	assert_int_equal(rd(e.gpu, 0x3080), 5u | 1u << 13);
+	wr(e.gpu, 0x800000 + 5 * 8, (uint32_t)(c->inst >> 12)); /* BIND 0 */
+	assert_int_equal(rd(e.gpu, 0x2100) & 1u, 1u);
+	assert_int_equal(rd(e.gpu, 0x252c), 3); /* UNBIND_WHILE_RUNNING */
+	wr(e.gpu, 0x2100, 1u);
+	assert_int_equal(rd(e.gpu, 0x2100) & 1u, 0);
+
+	wr(e.gpu, 0x800000 + 7 * 8, 1u << 31 | 1u << 28 | 0x123u);
+	assert_int_equal(rd(e.gpu, 0x800000 + 7 * 8), 1u << 28 | 0x123u); /* BIND reads 0 */
+	assert_int_equal(rd(e.gpu, 0x2100) & 1u, 1u);
+	assert_int_equal(rd(e.gpu, 0x252c), 6); /* INVALID_CTX_TGT */
+	/* a good bind raises nothing */
+	wr(e.gpu, 0x2100, 1u);
+	wr(e.gpu, 0x800000 + 8 * 8, 1u << 31 | 0x124u);
+	assert_int_equal(rd(e.gpu, 0x2100) & 1u, 0);
+	env_fini(&e);
+}
+
+/* A channel whose instance block lies outside VRAM cannot be loaded: INTR_0
+ * CHSW_ERROR 16:16 with NV_PFIFO_INTR_CHSW_ERROR CODE RDAT_TIMEOUT (4)
+ * (UNVERIFIED: the closest documented code) and PBDMA_FAULTED. */
+static void chsw_error_bad_ramfc(void **state)
+{
+	(void)state;
+	struct env e;
+	env_init(&e);
+	struct env_chan *c = env_chan(&e, 0, 7);
+	wr(e.gpu, 0x800000 + 7 * 8, 1u << 31 | (128u << 20) >> 12); /* 128 MiB: past VRAM */
+	env_submit_tsg(&e, 0, 1, &c, 1);
+	env_run(&e, 100000);
+	assert_int_equal(rd(e.gpu, 0x2100) >> 16 & 1u, 1u);
+	assert_int_equal(rd(e.gpu, 0x256c), 4);
+	assert_int_equal(rd(e.gpu, 0x800004 + 7 * 8) >> 22 & 1u, 1u);
+	wr(e.gpu, 0x2100, 1u << 16);
+	assert_int_equal(rd(e.gpu, 0x2100) >> 16 & 1u, 0);
+	env_fini(&e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -213,6 +264,8 @@ int main(void)
 		cmocka_unit_test(engine_ctx_switches),
 		cmocka_unit_test(engine_faulted),
 		cmocka_unit_test(userd_writeback_timer),
+		cmocka_unit_test(bind_errors),
+		cmocka_unit_test(chsw_error_bad_ramfc),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
