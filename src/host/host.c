@@ -47,17 +47,23 @@ struct host *host_of(const nvm_gpu *gpu)
 #define R_PFIFO_SCHED_DISABLE 0x2630u
 #define R_PFIFO_PREEMPT       0x2634u
 #define R_PFIFO_SCHED_ERROR   0x254Cu
+#define R_PFIFO_BIND_ERROR    0x252Cu
+#define R_PFIFO_CHSW_ERROR    0x256Cu
 #define R_PCCSR               0x800000u
 #define R_USERMODE            0x810000u
 
 /* NV_PFIFO_INTR_0 */
+#define PFIFO_INTR_BIND_ERROR   (1u << 0)
 #define PFIFO_INTR_SCHED_ERROR  (1u << 8)
+#define PFIFO_INTR_CHSW_ERROR   (1u << 16)
 #define PFIFO_INTR_PBDMA_INTR   (1u << 29)
 #define PFIFO_INTR_CHANNEL_INTR (1u << 31)
 #define PFIFO_INTR_W1C          0x81810101u /* BIND, SCHED, CHSW, MEMOP_TIMEOUT, LB, CHANNEL */
 
-#define SCHED_ERROR_CODE_BAD_TSG         0x20u
-#define SCHED_ERROR_CODE_RL_RDAT_TIMEOUT 0x08u
+#define SCHED_ERROR_CODE_BAD_TSG             0x20u
+#define SCHED_ERROR_CODE_RL_RDAT_TIMEOUT     0x08u
+#define BIND_ERROR_CODE_UNBIND_WHILE_RUNNING 0x03u
+#define BIND_ERROR_CODE_INVALID_CTX_TGT      0x06u
 
 static uint32_t reg(struct host *h, uint32_t addr)
 {
@@ -125,13 +131,30 @@ static void wr_intr(void *ctx, const struct reg_desc *r, uint32_t *stored, uint3
 	host_update_intr(ctx);
 }
 
+/* A PFIFO error interrupt: the CODE 7:0 register and the INTR_0 bit. */
+static void pfifo_error(struct host *h, uint32_t code_reg, uint32_t bit, uint32_t code, const char *name,
+                        const char *label, uint64_t addr, const char *why)
+{
+	reg_set(h, code_reg, code);
+	reg_set(h, R_PFIFO_INTR_0, reg(h, R_PFIFO_INTR_0) | bit);
+	emit(h->gpu, NVM_EV_GUEST_ERROR, "host", name, addr, code, "%s code 0x%02x: %s", label, code, why);
+	host_update_intr(h);
+}
+
 static void sched_error(struct host *h, uint32_t code, uint64_t addr, const char *why)
 {
 	h->stats.sched_errors++;
-	reg_set(h, R_PFIFO_SCHED_ERROR, code);
-	reg_set(h, R_PFIFO_INTR_0, reg(h, R_PFIFO_INTR_0) | PFIFO_INTR_SCHED_ERROR);
-	emit(h->gpu, NVM_EV_GUEST_ERROR, "host", "sched_error", addr, code, "SCHED_ERROR code 0x%02x: %s", code, why);
-	host_update_intr(h);
+	pfifo_error(h, R_PFIFO_SCHED_ERROR, PFIFO_INTR_SCHED_ERROR, code, "sched_error", "SCHED_ERROR", addr, why);
+}
+
+static void bind_error(struct host *h, uint32_t code, uint32_t chid, const char *why)
+{
+	pfifo_error(h, R_PFIFO_BIND_ERROR, PFIFO_INTR_BIND_ERROR, code, "bind_error", "BIND_ERROR", chid, why);
+}
+
+void host_chsw_error(struct host *h, uint32_t code, uint64_t addr, const char *why)
+{
+	pfifo_error(h, R_PFIFO_CHSW_ERROR, PFIFO_INTR_CHSW_ERROR, code, "chsw_error", "CHSW_ERROR", addr, why);
 }
 
 /* ---------------------------------------------------------------- runlists */
@@ -441,6 +464,7 @@ void host_schedule(struct host *h, struct runlist *rl)
 	for (unsigned q = 0; q < rl->desc->npbdma; q++)
 		sched_pbdma(h, rl, rl->pb[q]);
 	slice_arm(h, rl);
+	host_engstat(h, rl);
 }
 
 static void schedule_event(nvm_gpu *gpu, void *ctx, uint64_t arg)
@@ -462,6 +486,129 @@ static void schedule_chan(struct host *h, uint32_t chid)
 		host_schedule(h, &h->rl[r]);
 }
 
+/* ---------------------------------------------------------------- engine status */
+
+/* NV_PFIFO_ENGINE_STATUS CTX_STATUS 15:13 (its top bit is CTXSW 15:15). */
+#define ECTX_INVALID 0u
+#define ECTX_VALID   1u
+#define ECTX_LOAD    5u
+#define ECTX_SAVE    6u
+#define ECTX_SWITCH  7u
+
+static int chan_tsgid(struct host *h, uint32_t chid)
+{
+	const struct chan *c = &h->chan[chid];
+	return c->runlist >= 0 && c->tsg >= 0 ? (int)h->rl[c->runlist].tsg[c->tsg].tsgid : -1;
+}
+
+/* The time the runlist's engines (GR and GRCOPY on the GR runlist) finish
+ * the methods they were given. UNVERIFIED: GRCOPY has no ENGINE_STATUS index
+ * of its own in the model, so its work shows on the GR runlist's. */
+static uint64_t rl_busy_until(const struct runlist *rl)
+{
+	uint64_t t = rl->eng ? rl->eng->busy_until : 0;
+	if (rl->grce && rl->grce->busy_until > t)
+		t = rl->grce->busy_until;
+	return t;
+}
+
+static void eng_idle_event(nvm_gpu *gpu, void *ctx, uint64_t arg)
+{
+	(void)gpu;
+	struct host *h = ctx;
+	h->rl[arg].ectx.idle_ev = 0;
+	host_engstat(h, &h->rl[arg]);
+}
+
+void host_eng_faulted(struct host *h, struct runlist *rl, uint32_t chid)
+{
+	(void)h;
+	rl->ectx.fault_chid = (int)chid;
+}
+
+/* The engine status is derived from the PBDMAs and engines of the runlist:
+ * a PBDMA loading a channel of another TSG than the engine's is a context
+ * switch (CTXSW_LOAD onto an empty engine, CTXSW_SWITCH from the TSG still
+ * there, NEXT_ID the incoming TSG) for the context-switch cost; then the
+ * TSG's context is VALID and stays on the engine after its channels leave
+ * the PBDMAs (PCCSR STATUS ON_ENG exists for that), until another TSG's
+ * load switches it or a preempt saves it: CTXSW_SAVE until the engine has
+ * finished the TSG's methods, then INVALID (dev_fifo's preempt sequence,
+ * step 4b). A context whose engine faulted has FAULTED 30:30 until software
+ * clears the channel's ENG_FAULTED. ENGINE 31:31 is BUSY until the engine's
+ * last method completes. UNVERIFIED: the manual names the states, not
+ * their timing. */
+void host_engstat(struct host *h, struct runlist *rl)
+{
+	struct eng_ctx *x = &rl->ectx;
+	uint64_t now = h->gpu->now, until = rl_busy_until(rl);
+	bool busy = until > now, held = false;
+	int next = -1;
+	uint32_t next_inst = 0;
+	for (unsigned q = 0; q < rl->desc->npbdma; q++) {
+		const struct pbdma *p = rl->pb[q];
+		if (!p || p->chid < 0)
+			continue;
+		int t = chan_tsgid(h, (uint32_t)p->chid);
+		if (t >= 0 && t == x->tsg)
+			held = true;
+		else if (p->state == PBS_LOADING) {
+			next = t;
+			next_inst = h->pccsr[2 * p->chid];
+		}
+	}
+	if (x->fault_chid >= 0 && !FIELD_GET(*host_pccsr_chan(h, (uint32_t)x->fault_chid), 23, 23))
+		x->fault_chid = -1; /* software cleared ENG_FAULTED */
+	if (held)
+		x->saving = false;
+	unsigned st = ECTX_INVALID;
+	if (next >= 0)
+		st = x->tsg >= 0 ? ECTX_SWITCH : ECTX_LOAD;
+	else if (x->tsg >= 0 && (!x->saving || busy))
+		st = x->saving ? ECTX_SAVE : ECTX_VALID;
+	else
+		x->tsg = -1;
+	uint32_t v = FIELD_SET(0, 15, 13, st);
+	if (x->tsg >= 0)
+		v |= (uint32_t)x->tsg | 1u << 12; /* ID, ID_TYPE TSGID */
+	if (next >= 0)
+		v |= (uint32_t)next << 16 | 1u << 28; /* NEXT_ID, NEXT_ID_TYPE TSGID */
+	if (x->fault_chid >= 0)
+		v |= 1u << 30;
+	if (busy)
+		v |= 1u << 31;
+	unsigned i = rl->desc->engstat;
+	h->engstat_vals[i * 2] = v;
+	/* _INST / _NEXT_INST: PTR 27:0, TARGET 29:28, VALID 31:31. */
+	h->engstat_inst_vals[i] = x->tsg >= 0 ? (x->inst & 0x3fffffffu) | 1u << 31 : 0;
+	h->engstat_next_inst_vals[i] = next >= 0 ? (next_inst & 0x3fffffffu) | 1u << 31 : 0;
+	/* Item of docs/host.md "Timing": the GPU is not idle before its
+	 * engines have finished (a foreground event at their completion). */
+	bool stepping = false; /* a pending PBDMA step refreshes the status itself */
+	for (unsigned q = 0; q < rl->desc->npbdma; q++)
+		stepping |= rl->pb[q] && rl->pb[q]->ev;
+	if (busy && !x->idle_ev && !stepping)
+		x->idle_ev = sched_at(h->gpu, until, eng_idle_event, h, rl->id, 0);
+}
+
+void host_engstat_preempt(struct host *h, struct runlist *rl, int tsgid)
+{
+	if (rl->ectx.tsg >= 0 && (tsgid < 0 || tsgid == rl->ectx.tsg))
+		rl->ectx.saving = true;
+	host_engstat(h, rl);
+}
+
+void host_engstat_loaded(struct host *h, struct runlist *rl, uint32_t chid)
+{
+	int t = chan_tsgid(h, chid);
+	if (t != rl->ectx.tsg)
+		rl->ectx.fault_chid = -1;
+	rl->ectx.tsg = t;
+	rl->ectx.saving = false;
+	rl->ectx.inst = h->pccsr[2 * chid];
+	host_engstat(h, rl);
+}
+
 /* ---------------------------------------------------------------- PCCSR */
 
 static struct host *pccsr_owner(void *ctx, uint32_t *stored, uint32_t *chid)
@@ -477,11 +624,17 @@ static void wr_chan_inst(void *ctx, const struct reg_desc *r, uint32_t *stored, 
 	(void)written;
 	uint32_t chid;
 	struct host *h = pccsr_owner(ctx, stored, &chid);
+	/* dev_fifo INTR_BIND_ERROR CODE_UNBIND_WHILE_RUNNING. UNVERIFIED: the
+	 * unbind takes effect (the channel is not scheduled again). */
 	if (FIELD_GET(old, 31, 31) && !FIELD_GET(*stored, 31, 31) && h->chan[chid].pbdma >= 0)
-		/* UNVERIFIED: the unbind takes effect; BIND_ERROR
-		 * UNBIND_WHILE_RUNNING is not raised. */
-		emit(h->gpu, NVM_EV_GUEST_ERROR, "host", "unbind_while_running", chid, 0,
-		     "channel %u unbound while loaded on a PBDMA", chid);
+		bind_error(h, BIND_ERROR_CODE_UNBIND_WHILE_RUNNING, chid, "channel unbound while loaded on a PBDMA");
+	/* dev_fifo INTR_BIND_ERROR CODE_INVALID_CTX_TGT: TARGET 29:28 = 1 names
+	 * no aperture (VID_MEM 0, SYS_MEM_COHERENT 2, _NONCOHERENT 3).
+	 * UNVERIFIED: the bind is refused (BIND reads 0). */
+	if (FIELD_GET(*stored, 31, 31) && FIELD_GET(*stored, 29, 28) == 1) {
+		*stored &= ~(1u << 31);
+		bind_error(h, BIND_ERROR_CODE_INVALID_CTX_TGT, chid, "instance block TARGET is not an aperture");
+	}
 	schedule_chan(h, chid);
 }
 
@@ -604,6 +757,11 @@ static void wr_preempt(void *ctx, const struct reg_desc *r, uint32_t *stored, ui
 			}
 		}
 	}
+	/* The engine context of the preempted TSG (or the channel's TSG) is
+	 * saved off its engine. */
+	int tsgid = type == 0 ? (id < HOST_NCHAN ? chan_tsgid(h, id) : -1) : (int)id;
+	for (unsigned i = 0; i < h->chip->nrunlist && tsgid >= 0; i++)
+		host_engstat_preempt(h, &h->rl[i], tsgid);
 	*stored = FIELD_SET(*stored, 20, 20, 0);
 	for (unsigned i = 0; i < h->chip->nrunlist; i++)
 		host_schedule(h, &h->rl[i]);
@@ -621,10 +779,23 @@ static void wr_rl_preempt(void *ctx, const struct reg_desc *r, uint32_t *stored,
 		for (unsigned q = 0; q < rl->desc->npbdma; q++)
 			if (rl->pb[q])
 				preempt_pbdma(rl->pb[q]);
+		host_engstat_preempt(h, rl, -1);
 		rl->slice_end = h->gpu->now;
 		host_schedule(h, rl);
 	}
 	*stored = 0; /* RUNLIST_PREEMPT bits read DONE once the preempt is done */
+}
+
+/* NV_PFIFO_USERD_WRITEBACK: the loaded channels' timers take the new period. */
+static void wr_userd_writeback(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
+{
+	(void)r;
+	(void)stored;
+	(void)old;
+	(void)written;
+	struct host *h = ctx;
+	for (unsigned i = 0; i < HOST_NPBDMA; i++)
+		pbdma_wb_timer(&h->pb[i]);
 }
 
 static const struct reg_desc pfifo_regs[] = {
@@ -635,7 +806,7 @@ static const struct reg_desc pfifo_regs[] = {
 	{ 0x2140, "NV_PFIFO_INTR_EN_0", 0, 0xe1810101u, 0, NULL, wr_intr },
 	{ 0x2200, "NV_PFIFO_CONFIG", 0, 0x300u, 0, NULL, NULL },
 	{ 0x2250, "NV_PFIFO_ACQ_PRETEST", 8, 0xf0ffu, 0, NULL, NULL },
-	{ 0x225c, "NV_PFIFO_USERD_WRITEBACK", 0x64, 0xf0ffu, 0, NULL, NULL },
+	{ 0x225c, "NV_PFIFO_USERD_WRITEBACK", 0x64, 0xf0ffu, 0, NULL, wr_userd_writeback },
 	{ 0x2270, "NV_PFIFO_RUNLIST_BASE", 0, 0x3fffffffu, 0, NULL, NULL },
 	{ 0x2274, "NV_PFIFO_RUNLIST", 0, 0x00f0ffffu, 0, NULL, wr_runlist },
 	{ 0x2528, "NV_PFIFO_INTR_EN_1", 0, 0xe1810101u, 0, NULL, NULL },
@@ -663,6 +834,9 @@ static const struct reg_desc engstat_regs[] = {
 	{ 0x0, "NV_PFIFO_ENGINE_STATUS", 0, 0, 0, NULL, NULL },
 	{ 0x4, "NV_PFIFO_ENGINE_STATUS_DEBUG", 0, 0, 0, NULL, NULL },
 };
+static const struct reg_desc engstat_inst_regs[] = { { 0x0, "NV_PFIFO_ENGINE_STATUS_INST", 0, 0, 0, NULL, NULL } };
+static const struct reg_desc engstat_next_inst_regs[] = { { 0x0, "NV_PFIFO_ENGINE_STATUS_NEXT_INST", 0, 0, 0, NULL,
+	                                                    NULL } };
 static const struct reg_desc pbstat_regs[] = { { 0x0, "NV_PFIFO_PBDMA_STATUS", 0, 0, 0, NULL, NULL } };
 
 static nvm_status add_regs(struct host *h)
@@ -672,6 +846,8 @@ static nvm_status add_regs(struct host *h)
 		{ 0x2390, 4, HOST_NPBDMA, pbdma_map_regs, 1, h->pbdma_map_vals },
 		{ 0x2640, 8, HOST_NENGSTAT, engstat_regs, 2, h->engstat_vals },
 		{ 0x3080, 4, HOST_NPBDMA, pbstat_regs, 1, h->pbstat_vals },
+		{ 0x3100, 4, HOST_NENGSTAT, engstat_inst_regs, 1, h->engstat_inst_vals },
+		{ 0x3000, 4, HOST_NENGSTAT, engstat_next_inst_regs, 1, h->engstat_next_inst_vals },
 	};
 	struct reg_array *arr = malloc(sizeof(pfifo_arrays));
 	if (!arr)
@@ -679,7 +855,7 @@ static nvm_status add_regs(struct host *h)
 	memcpy(arr, pfifo_arrays, sizeof(pfifo_arrays));
 	h->pfifo_arrays = arr;
 	const struct reg_block pfifo = { "host", 0x2000, 0x1200, pfifo_regs, sizeof(pfifo_regs) / sizeof(pfifo_regs[0]),
-		                         h,      NULL,   NULL,   arr,        4,
+		                         h,      NULL,   NULL,   arr,        6,
 		                         NULL };
 	nvm_status st = bus_add(h->gpu, &pfifo);
 	if (st)
@@ -753,6 +929,7 @@ static nvm_status host_create(nvm_gpu *gpu, const void *data, void **state)
 		struct runlist *rl = &h->rl[i];
 		rl->id = i;
 		rl->desc = &h->chip->rl[i];
+		rl->ectx = (struct eng_ctx){ .tsg = -1, .fault_chid = -1 };
 		st = add_engine(h, rl->desc->kind, rl->desc->engine, rl->desc->mmu_id, &rl->eng);
 		if (!st)
 			st = add_engine(h, "ce", rl->desc->grce, rl->desc->grce_mmu_id, &rl->grce);

@@ -51,6 +51,16 @@ struct rl_tsg {
 	uint32_t first, n;  /* its channel entries in runlist.ch[] */
 };
 
+/* The context on the runlist's engine, as NV_PFIFO_ENGINE_STATUS shows it
+ * (host.c "engine status"). */
+struct eng_ctx {
+	int tsg;          /* TSG whose context is on the engine (ID), -1 none */
+	uint32_t inst;    /* PCCSR INST (PTR 27:0, TARGET 29:28) of the channel that loaded it */
+	int fault_chid;   /* the channel whose engine fault holds the context, -1 none */
+	bool saving;      /* a preempt is saving it off the engine */
+	uint64_t idle_ev; /* the event at the engine's completion, 0 if none */
+};
+
 struct runlist {
 	unsigned id;
 	const struct host_rl_desc *desc;
@@ -67,6 +77,7 @@ struct runlist {
 	struct engine *eng;  /* primary engine */
 	struct engine *grce; /* GRCOPY on the GR runlist */
 	struct pbdma *pb[2];
+	struct eng_ctx ectx;
 };
 
 /* The Host's own view of a channel (the guest-visible part is PCCSR). */
@@ -178,6 +189,7 @@ struct pbdma {
 	enum pb_state state;
 	int chid;            /* loaded channel, -1 */
 	uint64_t ev;         /* pending step / load event, 0 if none */
+	uint64_t wb_ev;      /* the USERD writeback timer, 0 if none */
 	uint32_t ramfc[128]; /* the loaded RAMFC image (NV_RAMFC_SIZE_VAL bytes) */
 	bool deadline_on;    /* ACQUIRE_DEADLINE is armed (TIMEOUT_EN at the first failure) */
 	uint64_t wait_until; /* a CLEAR_FAULTED retry: do nothing before this time */
@@ -201,6 +213,8 @@ struct host {
 	uint32_t eng_rl_vals[HOST_NRUNLIST * 2];
 	uint32_t pbdma_map_vals[HOST_NPBDMA];
 	uint32_t engstat_vals[HOST_NENGSTAT * 2];
+	uint32_t engstat_inst_vals[HOST_NENGSTAT];      /* NV_PFIFO_ENGINE_STATUS_INST(i) */
+	uint32_t engstat_next_inst_vals[HOST_NENGSTAT]; /* NV_PFIFO_ENGINE_STATUS_NEXT_INST(i) */
 	uint32_t pbstat_vals[HOST_NPBDMA];
 	struct chan chan[HOST_NCHAN];
 	struct runlist rl[HOST_NRUNLIST];
@@ -227,6 +241,18 @@ void host_nonstall(void *host, uint32_t chid);
 uint32_t *host_pccsr_chan(struct host *h, uint32_t chid);
 void host_set_chan_status(struct host *h, uint32_t chid, unsigned status);
 bool host_chan_runnable(struct host *h, uint32_t chid);
+/* Recomputes NV_PFIFO_ENGINE_STATUS(i), _INST and _NEXT_INST of the
+ * runlist's engine from the PBDMAs and the engines (after every change of
+ * either), and arms the event at the engine's completion. */
+void host_engstat(struct host *h, struct runlist *rl);
+/* A load of channel chid completed: its TSG's context is on the engine. */
+void host_engstat_loaded(struct host *h, struct runlist *rl, uint32_t chid);
+/* A preempt saves the engine's context if it belongs to TSG tsgid (-1: any). */
+void host_engstat_preempt(struct host *h, struct runlist *rl, int tsgid);
+/* The engine of runlist rl stopped on an error of channel chid (ENG_FAULTED). */
+void host_eng_faulted(struct host *h, struct runlist *rl, uint32_t chid);
+/* PFIFO interrupts named by the manual (NV_PFIFO_INTR_BIND_ERROR / CHSW_ERROR). */
+void host_chsw_error(struct host *h, uint32_t code, uint64_t addr, const char *why);
 
 /* pbdma.c */
 nvm_status pbdma_add_regs(struct host *h);
@@ -239,6 +265,9 @@ void pbdma_save(struct pbdma *p);
 void pbdma_kick(struct pbdma *p);
 bool pbdma_stalled(const struct pbdma *p);
 void pbdma_fini(struct pbdma *p);
+/* Arms (or stops) the USERD writeback timer of a loaded channel
+ * (NV_PFIFO_USERD_WRITEBACK, NV_PPBDMA_CONFIG USERD_WRITEBACK). */
+void pbdma_wb_timer(struct pbdma *p);
 
 #define PCCSR_STATUS_IDLE            0u
 #define PCCSR_STATUS_PENDING         1u

@@ -356,6 +356,39 @@ static void userd_writeback_if_enabled(struct pbdma *p)
 		userd_writeback(p);
 }
 
+/* dev_pbdma CONFIG USERD_WRITEBACK: with ENABLE, USERD is also written
+ * back "whenever ... the writeback timer configured via
+ * NV_PFIFO_USERD_WRITEBACK_TIMER expires" (TIMER 7:0, TIMESCALE 15:12;
+ * TIMER 0 is DISABLED). UNVERIFIED: the period is TIMER << TIMESCALE
+ * microseconds (TIMER_100US is 100 at TIMESCALE 0), the timer runs per
+ * PBDMA from the channel's load, also while the PBDMA is frozen on an
+ * interrupt. A background event: it never keeps an idle GPU busy. */
+#define R_PFIFO_USERD_WRITEBACK 0x225cu
+
+static void wb_event(nvm_gpu *gpu, void *ctx, uint64_t arg)
+{
+	(void)gpu;
+	(void)arg;
+	struct pbdma *p = ctx;
+	p->wb_ev = 0;
+	if (p->state != PBS_RUN)
+		return;
+	userd_writeback_if_enabled(p);
+	pbdma_wb_timer(p);
+}
+
+void pbdma_wb_timer(struct pbdma *p)
+{
+	nvm_gpu *gpu = gpu_of(p);
+	if (p->wb_ev)
+		sched_cancel(gpu, p->wb_ev);
+	p->wb_ev = 0;
+	uint32_t v = bus_get(gpu, R_PFIFO_USERD_WRITEBACK);
+	uint64_t ns = ((uint64_t)FIELD_GET(v, 7, 0) * 1000u) << FIELD_GET(v, 15, 12);
+	if (ns && p->state == PBS_RUN && FIELD_GET(p->r[PBR_CONFIG], 12, 12))
+		p->wb_ev = sched_at(gpu, gpu->now + ns, wb_event, p, 0, SCHED_BACKGROUND);
+}
+
 /* GP_PUT comes from USERD (the only entry software writes). */
 static void userd_read_gp_put(struct pbdma *p)
 {
@@ -976,6 +1009,7 @@ static enum mres engine_methods(struct pbdma *p, const pb_run *r, uint32_t first
 		return M_BLOCK;
 	}
 	*host_pccsr_chan(p->h, (uint32_t)p->chid) |= 1u << 23;
+	host_eng_faulted(p->h, p->rl, (uint32_t)p->chid);
 	emit(gpu_of(p), NVM_EV_GUEST_ERROR, "pbdma", "eng_faulted", pb_run_method(r, k), (uint64_t)p->chid,
 	     "channel %d: engine %s %s at method 0x%04x: ENG_FAULTED", p->chid, e->name,
 	     st == ENG_FAULT ? "faulted" : "rejected a method", pb_run_method(r, k));
@@ -1238,11 +1272,14 @@ static bool do_load(struct pbdma *p)
 	if (target == 1 ||
 	    mem_read(&gpu_of(p)->mem[target >= 2 ? NVM_AP_SYSMEM : NVM_AP_VRAM], a, ramfc, sizeof(ramfc))) {
 		/* UNVERIFIED: an instance block that cannot be read faults the
-		 * channel (PBDMA_FAULTED) instead of loading it. */
+		 * channel (PBDMA_FAULTED) instead of loading it, and raises
+		 * CHSW_ERROR RDAT_TIMEOUT (the read data of the switch never
+		 * comes, as SCHED_ERROR RL_RDAT_TIMEOUT for a runlist). */
 		emit(gpu_of(p), NVM_EV_GUEST_ERROR, "pbdma", "bad_inst", a, (uint64_t)p->chid,
 		     "channel %d: instance block at 0x%llx (target %u) cannot be read", p->chid, (unsigned long long)a,
 		     target);
 		*host_pccsr_chan(p->h, (uint32_t)p->chid) |= 1u << 22;
+		host_chsw_error(p->h, 0x04 /* CODE_RDAT_TIMEOUT */, a, "RAMFC read outside its aperture");
 		return false;
 	}
 	for (unsigned i = 0; i <= PBR_RAMFC_LAST; i++)
@@ -1252,12 +1289,8 @@ static bool do_load(struct pbdma *p)
 	decoder_load(p);
 	p->target = NULL;
 	set_status(p, true);
-	/* NV_PFIFO_ENGINE_STATUS of the runlist's engine: ID 11:0 = the TSG,
-	 * ID_TYPE 12:12 = TSGID, CTX_STATUS 15:13 = VALID. */
-	const struct chan *c = cur_chan(p);
-	if (c->runlist >= 0 && c->tsg >= 0)
-		p->h->engstat_vals[p->rl->desc->engstat * 2] =
-		        p->h->rl[c->runlist].tsg[c->tsg].tsgid | 1u << 12 | 1u << 13;
+	host_engstat_loaded(p->h, p->rl, (uint32_t)p->chid);
+	pbdma_wb_timer(p);
 	host_set_chan_status(p->h, (uint32_t)p->chid, PCCSR_STATUS_ON_PBDMA);
 	emit(gpu_of(p), NVM_EV_TRACE, "pbdma", "ctx_load", (uint64_t)p->chid, p->id, "PBDMA %u: channel %d loaded",
 	     p->id, p->chid);
@@ -1279,6 +1312,7 @@ void pbdma_load(struct pbdma *p, uint32_t chid)
 	p->state = PBS_LOADING;
 	p->ev = 0;
 	arm_step(p, HOST_NS_CTXSW);
+	host_engstat(p->h, p->rl);
 }
 
 void pbdma_save(struct pbdma *p)
@@ -1311,6 +1345,9 @@ void pbdma_save(struct pbdma *p)
 	p->chid = -1;
 	p->state = PBS_IDLE;
 	set_status(p, false);
+	pbdma_wb_timer(p); /* stops it */
+	if (p->rl)
+		host_engstat(h, p->rl);
 }
 
 void pbdma_kick(struct pbdma *p)
@@ -1365,8 +1402,10 @@ static void step(nvm_gpu *gpu, void *ctx, uint64_t arg)
 			halt = true;
 	}
 	sched_charge(gpu, done / HOST_WORK_PER_UNIT);
-	if (pbdma_stalled(p))
+	if (pbdma_stalled(p)) {
+		host_engstat(h, p->rl);
 		return; /* frozen until software clears the interrupt */
+	}
 	if (idle)
 		c->work = false; /* the scheduler saves it (RAMFC, USERD) */
 	if (halt || !host_chan_runnable(h, (uint32_t)p->chid) || c->acq_wait) {
@@ -1374,4 +1413,5 @@ static void step(nvm_gpu *gpu, void *ctx, uint64_t arg)
 		return;
 	}
 	arm_step(p, p->cost ? p->cost : 1);
+	host_engstat(h, p->rl);
 }
