@@ -160,10 +160,31 @@ static void new_style_acquire_modes(void **state)
 			ge_vw(&e, GE_SEM + 0x20, 0x200);
 			assert_string_equal(ge_run(&e, 1000000), "idle");
 			assert_int_equal(ge_log(&e, "pgraph", log, 4), 2);
-			/* wrapping: 0x80000100 - 0x200 is negative as int32 */
 			ge_fini(&e);
 		}
 	}
+}
+
+/* puller.rst: ACQUIRE_GEQUAL is "(int32_t)(val - semaphore_sequence) >= 0,
+ * ie. [...] greater or equal [...] in 32-bit wrapping arithmetic": a value
+ * just below a sequence across 0x80000000 waits, one past it does not. */
+static void gequal_wraps(void **state)
+{
+	(void)state;
+	struct genv e;
+	ge_init(&e, "g92");
+	sem_channel(&e, 4);
+	ge_vw(&e, GE_SEM + 0x30, 0x7fffff00u);
+	uint32_t pb[] = { GE_INC(0, 0x10, 4), 0, 0x30, 0x80000100u, 4, GE_INC(0, 0x204, 1), 7 };
+	ge_push(&e, 4, pb, 7);
+	assert_string_equal(ge_run(&e, 1000000), "idle");
+	assert_int_equal(rd(e.gpu, GE_PULL1) & 0x10, 0x10);
+	ge_vw(&e, GE_SEM + 0x30, 0x80000200u);
+	assert_string_equal(ge_run(&e, 1000000), "idle");
+	assert_int_equal(rd(e.gpu, GE_PULL1) & 0x10, 0);
+	nvm_host_method log[4];
+	assert_int_equal(ge_log(&e, "pgraph", log, 4), 2);
+	ge_fini(&e);
 }
 
 /* puller.rst: SEMAPHORE_ADDRESS_HIGH beyond 8 bits is ADDRESS_TOO_LARGE,
@@ -434,6 +455,7 @@ int main(void)
 		cmocka_unit_test(playlist_and_enable),
 		cmocka_unit_test(freeze),
 		cmocka_unit_test(acquire_across_channels),
+		cmocka_unit_test(gequal_wraps),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
