@@ -22,6 +22,8 @@
 #define R_BAR1     0x1708u
 #define R_BAR3     0x170cu
 #define R_PEEPHOLE 0x1710u
+#define PMEM_WIN   0x700000u /* the 1 MiB PMEM window */
+#define PMEM_SIZE  0x100000u
 
 /* UNVERIFIED: a TLB flush completes 100 ns after its trigger (seed 002 only
  * says the trigger bit "will auto-reset to 0 when flush is complete"). */
@@ -415,6 +417,52 @@ static const struct reg_desc host_mem_regs[] = {
 	{ R_PEEPHOLE, "G80_PBUS_HOST_MEM_PEEPHOLE", 0, 0x8000ffffu, 0, NULL, NULL },
 };
 
+/* ---------------------------------------------------------------- PMEM */
+
+/* The PMEM window (pbus.xml HOST_MEM PMEM: "the 1MB PMEM window at
+ * 0x700000 ... always unpaged and goes directly to VRAM / sysRAM"): BAR0
+ * 0x700000 + off reaches linear address (OFFSET 23:0 << 16) + off in TARGET
+ * 25:24. VRAM linear addresses keep 32 bits (seed 002). False for the
+ * invalid target 1. */
+static bool pmem_where(struct g80vm *m, uint32_t addr, nvm_aperture *ap, uint64_t *lin)
+{
+	uint32_t r = bus_get(m->gpu, R_PMEM);
+	if (!g80_target_ap(FIELD_GET(r, 25, 24), ap))
+		return false;
+	*lin = ((uint64_t)FIELD_GET(r, 23, 0) << 16) + (addr - PMEM_WIN);
+	if (*ap == NVM_AP_VRAM)
+		*lin &= 0xffffffffu;
+	return true;
+}
+
+/* UNVERIFIED: a PMEM access with TARGET 1 or past the end of memory reads 0
+ * and drops writes (with a guest_error event). */
+static bool pmem_rd(void *ctx, uint32_t addr, uint32_t *val)
+{
+	struct g80vm *m = ctx;
+	nvm_aperture ap;
+	uint64_t lin = 0;
+	*val = 0;
+	if (!pmem_where(m, addr, &ap, &lin) || !g80_rd32(m->gpu, ap, lin, val))
+		emit(m->gpu, NVM_EV_GUEST_ERROR, "g80vm", "pmem_range", addr, lin,
+		     "PMEM read at 0x%06x (linear 0x%llx, PMEM 0x%08x) outside memory or with target 1: reads 0", addr,
+		     (unsigned long long)lin, bus_get(m->gpu, R_PMEM));
+	return true;
+}
+
+static bool pmem_wr(void *ctx, uint32_t addr, uint32_t val)
+{
+	struct g80vm *m = ctx;
+	nvm_aperture ap;
+	uint64_t lin = 0;
+	uint8_t b[4] = { (uint8_t)val, (uint8_t)(val >> 8), (uint8_t)(val >> 16), (uint8_t)(val >> 24) };
+	if (!pmem_where(m, addr, &ap, &lin) || mem_write(&m->gpu->mem[ap], lin, b, 4))
+		emit(m->gpu, NVM_EV_GUEST_ERROR, "g80vm", "pmem_range", addr, lin,
+		     "PMEM write at 0x%06x (linear 0x%llx, PMEM 0x%08x) outside memory or with target 1: dropped", addr,
+		     (unsigned long long)lin, bus_get(m->gpu, R_PMEM));
+	return true;
+}
+
 /* ---------------------------------------------------------------- BARs */
 
 nvm_status nvm_g80_bar_translate(nvm_gpu *gpu, int bar, uint64_t off, bool write, nvm_g80_res *res)
@@ -587,6 +635,13 @@ static nvm_status g80vm_create(nvm_gpu *gpu, const void *data, void **state)
 		                                       .regs = host_mem_regs,
 		                                       .nregs = N(host_mem_regs),
 		                                       .ctx = m });
+	if (!st)
+		st = bus_add(gpu, &(struct reg_block){ .name = "pmem",
+		                                       .base = PMEM_WIN,
+		                                       .size = PMEM_SIZE,
+		                                       .ctx = m,
+		                                       .win_read = pmem_rd,
+		                                       .win_write = pmem_wr });
 	if (st) {
 		tlbc_fini(&m->tlb);
 		free(m);

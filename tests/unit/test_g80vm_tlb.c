@@ -398,6 +398,52 @@ static void enumerate(void **s)
 	nvm_close(gpu);
 }
 
+/* pbus.xml HOST_MEM PMEM (G80:GF100): "Selects the starting offset and
+ * target memory area that is accessible by the 1MB PMEM window at
+ * 0x700000. This is always unpaged and goes directly to VRAM / sysRAM."
+ * OFFSET 23:0 (shr 16), TARGET 25:24 (g80_mem_target). nouveau's nv50
+ * instmem reaches objects this way before BAR3 is set up. */
+static void pmem_window(void **s)
+{
+	(void)s;
+	static const char *const chips[] = { "g80", "g84", "g92", "gt215" };
+	for (size_t c = 0; c < sizeof(chips) / sizeof(chips[0]); c++) {
+		nvm_gpu *gpu = g80e_open(chips[c]);
+		assert_non_null(gpu);
+		uint32_t v = 0;
+		/* VRAM 0x01230000 + 0x4560 through the window */
+		nvm_reg_write(gpu, 0x1700, 0x0123u);
+		assert_int_equal(nvm_reg_read(gpu, 0x1700, &v), NVM_OK);
+		assert_int_equal(v, 0x0123u);
+		assert_int_equal(nvm_reg_write(gpu, 0x704560, 0x11223344u), NVM_OK);
+		assert_int_equal(nvm_mem_rd32(gpu, NVM_AP_VRAM, 0x01234560, &v), NVM_OK);
+		assert_int_equal(v, 0x11223344u);
+		nvm_mem_wr32(gpu, NVM_AP_VRAM, 0x0132fffc, 0xa5a5a5a5u); /* the last word: 0x01230000 + 0xffffc */
+		assert_int_equal(nvm_reg_read(gpu, 0x7ffffc, &v), NVM_OK);
+		assert_int_equal(v, 0xa5a5a5a5u);
+		/* TARGET 2 (SYSRAM_SNOOP) and 3 (NOSNOOP) reach system memory */
+		nvm_reg_write(gpu, 0x1700, 2u << 24 | 0x0010u);
+		nvm_reg_write(gpu, 0x700008, 0x55667788u);
+		assert_int_equal(nvm_mem_rd32(gpu, NVM_AP_SYSMEM, 0x100008, &v), NVM_OK);
+		assert_int_equal(v, 0x55667788u);
+		nvm_reg_write(gpu, 0x1700, 3u << 24 | 0x0010u);
+		assert_int_equal(nvm_reg_read(gpu, 0x700008, &v), NVM_OK);
+		assert_int_equal(v, 0x55667788u);
+		/* TARGET 1 (invalid) and an offset past the memory: reads 0, writes dropped */
+		nvm_reg_write(gpu, 0x1700, 1u << 24 | 0x0010u);
+		assert_int_equal(nvm_reg_read(gpu, 0x700008, &v), NVM_OK);
+		assert_int_equal(v, 0);
+		nvm_reg_write(gpu, 0x700008, 0xdeadbeefu);
+		assert_int_equal(nvm_mem_rd32(gpu, NVM_AP_SYSMEM, 0x100008, &v), NVM_OK);
+		assert_int_equal(v, 0x55667788u);
+		nvm_reg_write(gpu, 0x1700, 0xfff0u); /* VRAM 0xfff00000: past 256 MiB */
+		assert_int_equal(nvm_reg_write(gpu, 0x700000, 1u), NVM_OK);
+		assert_int_equal(nvm_reg_read(gpu, 0x700000, &v), NVM_OK);
+		assert_int_equal(v, 0);
+		nvm_close(gpu);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -410,6 +456,7 @@ int main(void)
 		cmocka_unit_test(bars_like_nouveau),
 		cmocka_unit_test(pd_offset_register),
 		cmocka_unit_test(enumerate),
+		cmocka_unit_test(pmem_window),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
