@@ -64,6 +64,29 @@ uint8_t *cli_read_file(const char *path, size_t *len, const char **err);
  * Returns EXIT_OK with *buf to free, or the exit code. */
 int cli_read_input(const char *cmd, const char *path, uint8_t **buf, size_t *len);
 
+/* The input of the structure decoders (host, pfifo): bytes, or with hex
+ * 32-bit words that become little-endian bytes, as the GPU stores them.
+ * Unreadable or empty input (also hex text without a word) is a usage error
+ * (exit 2, "PATH: empty input"). Returns EXIT_OK with *buf to free, or the
+ * exit code. */
+int cli_read_bytes(const char *cmd, const char *path, bool hex, uint8_t **buf, size_t *len);
+
+/* What the structure decoders (host, pfifo) share on their command line:
+ * one input FILE, --offset N, --hex, --json and --all. */
+struct cli_dump {
+	const char *cmd; /* "host ramin" ... */
+	const char *file;
+	uint64_t offset;
+	bool hex, json, all;
+};
+/* Returned by a command's own option parser for an argument not its own. */
+#define CLI_NOT_MINE (-1)
+/* Parses argv (argv[0] the sub-command) into d; the options d does not know
+ * go first to own(o, argc, argv, &i), which returns CLI_NOT_MINE, EXIT_OK,
+ * or EXIT_USAGE after the error. Returns EXIT_OK or the exit code. */
+int cli_dump_parse(struct cli_dump *d, int argc, char **argv, int (*own)(void *o, int argc, char **argv, int *i),
+                   void *o);
+
 /* Parses hex text (hexwords.c: 32-bit words separated by spaces, tabs,
  * commas or newlines, 0x optional) into words. Returns NULL after printing
  * the error ("PATH:LINE: bad hex word"); caller frees. */
