@@ -102,9 +102,23 @@ int cmd_pb(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_vm(int argc, char **argv);
-/* vm walk/dump: loads --vram / --sysmem into a GPU of chip (cmd_vm.c). */
+/* vm walk / dump (cmd_vm.c), the options of both formats (volta, g80):
+ * --vram, --sysmem, --json; dump also --dot and --max-entries. */
+struct vm_common {
+	const char *vram, *sysmem, *max_s;
+	bool json, dot;
+	uint64_t max_entries;
+};
+#define VM_DEFAULT_MAX_ENTRIES 4000000ull
+/* If argv[*i] is one of them: 1 (advancing *i past a value), or -1 when its
+ * value is missing; 0 when it is something else. */
+int vm_common_opt(int argc, char **argv, int *i, struct vm_common *c, bool walk);
+/* The checks of --max-entries (default set here) and --dot after parsing:
+ * EXIT_OK or EXIT_USAGE after the error. */
+int vm_common_check(const char *cmd, struct vm_common *c, bool walk);
+/* Loads --vram / --sysmem into a GPU of chip. */
 struct nvm_gpu;
-int vm_open_images(const char *cmd, const char *vram, const char *sysmem, const char *chip, struct nvm_gpu **gpu);
+int vm_open_images(const char *cmd, const struct vm_common *c, const char *chip, struct nvm_gpu **gpu);
 int cmd_fault(int argc, char **argv);
 int cmd_host(int argc, char **argv);
 int cmd_pfifo(int argc, char **argv);
