@@ -1,3 +1,4 @@
+#include <stdio.h>
 #include <time.h>
 
 #include "bench.h"
@@ -29,4 +30,15 @@ volatile uint64_t bench_sink_value;
 void bench_sink(uint64_t v)
 {
 	bench_sink_value += v;
+}
+
+void bench_tlb_result(struct bench_result *out, char *unit, size_t unit_size, uint64_t n, uint64_t hits, double t0,
+                      double t1, double t2, const char *baseline)
+{
+	snprintf(unit, unit_size, "translations/s (TLB hit rate %.1f%%)", 100.0 * (double)hits / (double)n);
+	out->unit = unit;
+	out->rate = (double)n / (t2 - t1);
+	out->baseline_rate = (double)n / (t1 - t0);
+	out->baseline = baseline;
+	out->target_ratio = 1.0;
 }

@@ -7,6 +7,7 @@
 #ifndef NVM_BENCH_H
 #define NVM_BENCH_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct bench_result {
@@ -31,5 +32,11 @@ extern const struct bench_case *const bench_tables[];
 double bench_now(void);
 /* Keeps a value alive so the compiler cannot drop the work that made it. */
 void bench_sink(uint64_t v);
+
+/* The result of a TLB benchmark: n translations through the TLB (hits of
+ * them hit) took t2 - t1 seconds, the same n without a TLB (the baseline)
+ * t1 - t0. unit is the caller's static buffer of unit_size bytes. */
+void bench_tlb_result(struct bench_result *out, char *unit, size_t unit_size, uint64_t n, uint64_t hits, double t0,
+                      double t1, double t2, const char *baseline);
 
 #endif

@@ -2,8 +2,6 @@
  * G80 VM benchmark: translations that hit the per-engine TLB against the
  * same translations without a TLB (DMA object, PDE and PTE read each time).
  */
-#include <stdio.h>
-
 #include "bench.h"
 #include "nvmodel/g80vm.h"
 #include "nvmodel/nvmodel.h"
@@ -64,12 +62,8 @@ static int bench_tlb(double scale, struct bench_result *out)
 	if (st.tlb_hits * 10 < n * 9 || st.faults) /* not measuring what it claims */
 		return 1;
 	static char unit[96];
-	snprintf(unit, sizeof(unit), "translations/s (TLB hit rate %.1f%%)", 100.0 * (double)st.tlb_hits / (double)n);
-	out->unit = unit;
-	out->rate = (double)n / (t2 - t1);
-	out->baseline_rate = (double)n / (t1 - t0);
-	out->baseline = "the same translations without a TLB (nvm_g80_walk)";
-	out->target_ratio = 1.0;
+	bench_tlb_result(out, unit, sizeof(unit), n, st.tlb_hits, t0, t1, t2,
+	                 "the same translations without a TLB (nvm_g80_walk)");
 	return 0;
 }
 

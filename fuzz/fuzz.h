@@ -3,6 +3,9 @@
 #define NVM_FUZZ_H
 #include <stddef.h>
 #include <stdint.h>
+
+#include "nvmodel/nvmodel.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* An input consumed front to back; reads past its end give zeros. */
@@ -23,5 +26,32 @@ static inline uint32_t fz_take(struct fz_in *in, unsigned bytes)
 		}
 	}
 	return v;
+}
+
+/* n bytes (at most 8) at p as a little-endian number. */
+static inline uint64_t fz_le(const uint8_t *p, unsigned n)
+{
+	uint64_t v = 0;
+	for (unsigned i = n; i-- > 0;)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/* A GPU of chip with img_max bytes of VRAM and half that of system memory
+ * (mem_budget 0: the default), the image (cut to img_max bytes) in VRAM and
+ * its second half also in system memory. NULL when it cannot be opened. */
+static inline nvm_gpu *fz_open_image(const char *chip, uint64_t img_max, uint64_t mem_budget, const uint8_t *img,
+                                     size_t len)
+{
+	if (len > img_max)
+		len = (size_t)img_max;
+	nvm_config cfg = { .chip = chip, .vram_size = img_max, .sysmem_size = img_max / 2, .mem_budget = mem_budget };
+	nvm_gpu *gpu;
+	if (nvm_open(&cfg, &gpu))
+		return NULL;
+	nvm_mem_write(gpu, NVM_AP_VRAM, 0, img, len);
+	if (len > img_max / 2)
+		nvm_mem_write(gpu, NVM_AP_SYSMEM, 0, img + img_max / 2, len - (size_t)(img_max / 2));
+	return gpu;
 }
 #endif

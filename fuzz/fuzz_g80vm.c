@@ -14,19 +14,12 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "fuzz.h"
 #include "nvmodel/g80vm.h"
 #include "nvmodel/nvmodel.h"
 
 #define IMG_MAX (256u << 10)
 #define HDR     21u
-
-static uint64_t le(const uint8_t *p, int n)
-{
-	uint64_t v = 0;
-	for (int i = n - 1; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
 
 static int on_map(void *user, const nvm_g80_mapping *m)
 {
@@ -35,33 +28,25 @@ static int on_map(void *user, const nvm_g80_mapping *m)
 	return 0;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const chips[4] = { "g80", "g84", "g92", "gt215" };
 	if (size < HDR)
 		return 0;
 	nvm_g80_req q = { 0 };
-	q.chan = (uint32_t)le(data + 1, 4) & 0x3fffffffu;
-	q.selector = (uint32_t)le(data + 5, 2);
-	q.offset = le(data + 7, 5);
+	q.chan = (uint32_t)fz_le(data + 1, 4) & 0x3fffffffu;
+	q.selector = (uint32_t)fz_le(data + 5, 2);
+	q.offset = fz_le(data + 7, 5);
 	uint8_t flags = data[12];
 	q.write = flags & 1;
 	q.supervisor = (flags >> 1) & 1;
 	q.engine = flags >> 4;
 	q.client = 3;
-	uint32_t bar1 = (uint32_t)le(data + 13, 4), bar3 = (uint32_t)le(data + 17, 4);
+	uint32_t bar1 = (uint32_t)fz_le(data + 13, 4), bar3 = (uint32_t)fz_le(data + 17, 4);
 	const uint8_t *img = data + HDR;
-	size_t len = size - HDR;
-	if (len > IMG_MAX)
-		len = IMG_MAX;
-	nvm_config cfg = { .chip = chips[data[0] & 3], .vram_size = IMG_MAX, .sysmem_size = IMG_MAX / 2 };
-	nvm_gpu *gpu;
-	if (nvm_open(&cfg, &gpu))
+	nvm_gpu *gpu = fz_open_image(chips[data[0] & 3], IMG_MAX, 0, img, size - HDR);
+	if (!gpu)
 		return 0;
-	nvm_mem_write(gpu, NVM_AP_VRAM, 0, img, len);
-	if (len > IMG_MAX / 2)
-		nvm_mem_write(gpu, NVM_AP_SYSMEM, 0, img + IMG_MAX / 2, len - IMG_MAX / 2);
 	nvm_g80_layout lay;
 	nvm_g80_chip_layout(gpu, &lay);
 	nvm_g80_res r;

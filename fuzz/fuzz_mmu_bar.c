@@ -17,14 +17,6 @@
 
 #define IMG_MAX (128u << 10)
 
-static uint64_t le(const uint8_t *p, unsigned n)
-{
-	uint64_t v = 0;
-	for (unsigned i = n; i-- > 0;)
-		v = v << 8 | p[i];
-	return v;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size < 8)
@@ -34,23 +26,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ops += 10;
 	size_t nops = (ops - 8) / 10;
 	const uint8_t *img = data + ops;
-	size_t len = size - ops;
-	if (len > IMG_MAX)
-		len = IMG_MAX;
-	nvm_config cfg = { .chip = "gv100", .vram_size = IMG_MAX, .sysmem_size = IMG_MAX / 2, .mem_budget = 4u << 20 };
-	nvm_gpu *gpu;
-	if (nvm_open(&cfg, &gpu))
+	nvm_gpu *gpu = fz_open_image("gv100", IMG_MAX, 4u << 20, img, size - ops);
+	if (!gpu)
 		return 0;
-	nvm_mem_write(gpu, NVM_AP_VRAM, 0, img, len);
-	if (len > IMG_MAX / 2)
-		nvm_mem_write(gpu, NVM_AP_SYSMEM, 0, img + IMG_MAX / 2, len - IMG_MAX / 2);
-	nvm_reg_write(gpu, 0x1704, (uint32_t)le(data, 4));
-	nvm_reg_write(gpu, 0x1714, (uint32_t)le(data + 4, 4));
+	nvm_reg_write(gpu, 0x1704, (uint32_t)fz_le(data, 4));
+	nvm_reg_write(gpu, 0x1714, (uint32_t)fz_le(data + 4, 4));
 	uint8_t buf[256];
 	for (size_t i = 0; i < nops; i++) {
 		const uint8_t *op = data + 8 + 10 * i;
 		int bar = 1 + (op[0] & 1);
-		uint64_t off = le(op + 1, 8);
+		uint64_t off = fz_le(op + 1, 8);
 		size_t n = op[9] % sizeof(buf);
 		nvm_mmu_result r;
 		switch (op[0] >> 1 & 3) {

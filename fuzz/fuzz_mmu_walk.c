@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "fuzz.h"
 #include "nvmodel/mmu.h"
 #include "nvmodel/nvmodel.h"
 
@@ -22,28 +23,18 @@ static int on_map(void *user, const nvm_mmu_mapping *m)
 	return 0;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size < 12)
 		return 0;
-	uint64_t va = 0;
-	for (int i = 7; i >= 0; i--)
-		va = va << 8 | data[i];
+	uint64_t va = fz_le(data, 8);
 	uint8_t flags = data[8];
 	unsigned target = data[9] & 3;
 	uint64_t pdb = (uint64_t)(data[10] | data[11] << 8) << 12;
 	const uint8_t *img = data + 12;
-	size_t len = size - 12;
-	if (len > IMG_MAX)
-		len = IMG_MAX;
-	nvm_config cfg = { .chip = "gv100", .vram_size = IMG_MAX, .sysmem_size = IMG_MAX / 2 };
-	nvm_gpu *gpu;
-	if (nvm_open(&cfg, &gpu))
+	nvm_gpu *gpu = fz_open_image("gv100", IMG_MAX, 0, img, size - 12);
+	if (!gpu)
 		return 0;
-	nvm_mem_write(gpu, NVM_AP_VRAM, 0, img, len);
-	if (len > IMG_MAX / 2)
-		nvm_mem_write(gpu, NVM_AP_SYSMEM, 0, img + IMG_MAX / 2, len - IMG_MAX / 2);
 	nvm_mmu_access acc = (nvm_mmu_access)(flags & 7);
 	if (acc > NVM_MMU_ATOMIC_WEAK)
 		acc = NVM_MMU_READ;

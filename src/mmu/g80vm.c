@@ -262,9 +262,18 @@ nvm_status nvm_g80_translate(nvm_gpu *gpu, const nvm_g80_req *req, nvm_g80_res *
 	return NVM_OK;
 }
 
-/* Page by page: each piece ends at a 4 KiB boundary of both the logical
- * and the linear address, so it never leaves a page or the memory (whose
- * size is a multiple of 4 KiB). */
+/* At most len bytes up to the next 4 KiB boundary of both a and b: a piece
+ * that never leaves a page or the memory (whose size is a multiple of
+ * 4 KiB). */
+static size_t piece(uint64_t a, uint64_t b, size_t len)
+{
+	size_t n = (size_t)(0x1000 - (a & 0xfff)), n2 = (size_t)(0x1000 - (b & 0xfff));
+	if (n2 < n)
+		n = n2;
+	return n < len ? n : len;
+}
+
+/* Page by page, in pieces of both the logical and the linear pages. */
 static nvm_status access(struct g80vm *m, const nvm_g80_req *req, uint8_t *p, size_t len, bool write, nvm_g80_res *out)
 {
 	nvm_g80_req r = *req;
@@ -278,12 +287,7 @@ static nvm_status access(struct g80vm *m, const nvm_g80_req *req, uint8_t *p, si
 				*out = res;
 			return NVM_ERR_FAULT;
 		}
-		size_t n = (size_t)(0x1000 - (res.addr & 0xfff));
-		size_t n2 = (size_t)(0x1000 - (res.virt & 0xfff));
-		if (n2 < n)
-			n = n2;
-		if (n > len)
-			n = len;
+		size_t n = piece(res.addr, res.virt, len);
 		nvm_status st = write ? mem_write(&m->gpu->mem[res.ap], res.addr, p, n)
 		                      : mem_read(&m->gpu->mem[res.ap], res.addr, p, n);
 		if (st)
@@ -392,16 +396,9 @@ static void wr_host_chan(void *ctx, const struct reg_desc *r, uint32_t *stored, 
 		m->peephole_chan = FIELD_GET(written, 29, 0);
 }
 
-static const struct reg_desc mmu_regs_g80[] = {
-	{ R_TLB_FLUSH, "G80_PFB_MMU_TLB_FLUSH", 0, 0x000f0001u, 0, NULL, wr_tlb_flush },
-	{ R_VM_FAULT, "G80_PFB_MMU_VM_FAULT", 0, 0x1fffffffu, 0, rd_vm_fault, wr_vm_fault },
-	{ R_VM_DATA, "G80_PFB_MMU_VM_FAULT_DATA", 0, 0, 0, rd_vm_data, NULL },
-	{ R_MMU_CG, "G80_PFB_MMU_CG", 0, 0xffffffffu, 0, NULL, NULL },
-};
-
-/* UNVERIFIED: PD_OFFSET (G84-) resets to 0x200, the page-directory offset
- * of the G84+ channel structure. */
-static const struct reg_desc mmu_regs_g84[] = {
+/* The last row, PD_OFFSET, is G84+ only. UNVERIFIED: it resets to 0x200,
+ * the page-directory offset of the G84+ channel structure. */
+static const struct reg_desc mmu_regs[] = {
 	{ R_TLB_FLUSH, "G80_PFB_MMU_TLB_FLUSH", 0, 0x000f0001u, 0, NULL, wr_tlb_flush },
 	{ R_VM_FAULT, "G80_PFB_MMU_VM_FAULT", 0, 0x1fffffffu, 0, rd_vm_fault, wr_vm_fault },
 	{ R_VM_DATA, "G80_PFB_MMU_VM_FAULT_DATA", 0, 0, 0, rd_vm_data, NULL },
@@ -503,7 +500,7 @@ nvm_status nvm_g80_bar_translate(nvm_gpu *gpu, int bar, uint64_t off, bool write
 	return NVM_OK;
 }
 
-static nvm_status bar_copy(nvm_gpu *gpu, int bar, uint64_t off, uint8_t *p, size_t len, bool write)
+static nvm_status bar_pages(nvm_gpu *gpu, int bar, uint64_t off, uint8_t *p, size_t len, bool write)
 {
 	while (len && !gpu->closing) {
 		nvm_g80_res r;
@@ -512,12 +509,7 @@ static nvm_status bar_copy(nvm_gpu *gpu, int bar, uint64_t off, uint8_t *p, size
 			return st;
 		if (r.fault)
 			return NVM_ERR_FAULT;
-		size_t n = (size_t)(0x1000 - (r.addr & 0xfff));
-		size_t n2 = (size_t)(0x1000 - (off & 0xfff));
-		if (n2 < n)
-			n = n2;
-		if (n > len)
-			n = len;
+		size_t n = piece(r.addr, off, len);
 		st = write ? nvm_mem_write(gpu, r.ap, r.addr, p, n) : nvm_mem_read(gpu, r.ap, r.addr, p, n);
 		if (st)
 			return st;
@@ -528,24 +520,24 @@ static nvm_status bar_copy(nvm_gpu *gpu, int bar, uint64_t off, uint8_t *p, size
 	return NVM_OK;
 }
 
-nvm_status nvm_g80_bar_read(nvm_gpu *gpu, int bar, uint64_t off, void *buf, size_t len)
+static nvm_status bar_copy(nvm_gpu *gpu, int bar, uint64_t off, void *buf, size_t len, bool write)
 {
 	if (!gpu || (!buf && len))
 		return NVM_ERR_ARG;
 	api_enter(gpu);
-	nvm_status st = bar_copy(gpu, bar, off, buf, len, false);
+	nvm_status st = bar_pages(gpu, bar, off, buf, len, write);
 	api_leave(gpu);
 	return st;
 }
 
+nvm_status nvm_g80_bar_read(nvm_gpu *gpu, int bar, uint64_t off, void *buf, size_t len)
+{
+	return bar_copy(gpu, bar, off, buf, len, false);
+}
+
 nvm_status nvm_g80_bar_write(nvm_gpu *gpu, int bar, uint64_t off, const void *buf, size_t len)
 {
-	if (!gpu || (!buf && len))
-		return NVM_ERR_ARG;
-	api_enter(gpu);
-	nvm_status st = bar_copy(gpu, bar, off, (uint8_t *)(uintptr_t)buf, len, true);
-	api_leave(gpu);
-	return st;
+	return bar_copy(gpu, bar, off, (void *)(uintptr_t)buf, len, true);
 }
 
 /* ---------------------------------------------------------------- misc API */
@@ -625,8 +617,8 @@ static nvm_status g80vm_create(nvm_gpu *gpu, const void *data, void **state)
 	nvm_status st = bus_add(gpu, &(struct reg_block){ .name = "g80vm",
 	                                                  .base = R_TLB_FLUSH,
 	                                                  .size = 0x20,
-	                                                  .regs = g84 ? mmu_regs_g84 : mmu_regs_g80,
-	                                                  .nregs = g84 ? N(mmu_regs_g84) : N(mmu_regs_g80),
+	                                                  .regs = mmu_regs,
+	                                                  .nregs = N(mmu_regs) - (g84 ? 0 : 1),
 	                                                  .ctx = m });
 	if (!st)
 		st = bus_add(gpu, &(struct reg_block){ .name = "g80vm",

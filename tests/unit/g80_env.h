@@ -3,7 +3,7 @@
  * positions from seed 002 ("Channels", "DMA objects", "Page tables"),
  * independently of the model's decoders, the way nouveau's nv50 code lays
  * them out (a channel structure per channel, the page directory inside it,
- * page tables elsewhere in VRAM).
+ * page tables elsewhere in VRAM). Include after cmocka.h.
  */
 #ifndef TEST_G80_ENV_H
 #define TEST_G80_ENV_H
@@ -13,6 +13,12 @@
 
 #include "nvmodel/g80vm.h"
 #include "nvmodel/nvmodel.h"
+
+/* Where the G80 VM tests put things: a channel structure and a page table
+ * in VRAM, and a DMA object at CH + 0x1000. */
+#define CH  0x20000ull
+#define PT  0x100000ull
+#define SEL 0x100u
 
 static inline nvm_gpu *g80e_open(const char *chip)
 {
@@ -86,6 +92,14 @@ static inline uint64_t g80e_pte(const struct g80e_pte *p)
 	return (uint64_t)p->present | (uint64_t)p->ro << 3 | (uint64_t)p->target << 4 | (uint64_t)p->sup << 6 |
 	       (uint64_t)p->contig << 7 | (p->addr & 0xfffffff000ull) | (uint64_t)p->storage << 40 |
 	       (uint64_t)p->comp << 47 | (uint64_t)p->tag << 49 | (uint64_t)p->part << 61 | (uint64_t)p->enc << 62;
+}
+
+/* A translation through the block (TLB), which must be done. */
+static inline nvm_g80_res g80e_translate(nvm_gpu *gpu, nvm_g80_req q)
+{
+	nvm_g80_res res;
+	assert_int_equal(nvm_g80_translate(gpu, &q, &res), NVM_OK);
+	return res;
 }
 
 /* Simple present VRAM PTE. */

@@ -173,6 +173,15 @@ static inline void pe_ramht_add(struct penv *e, uint32_t chid, uint32_t handle, 
 	fail_msg("RAMHT full");
 }
 
+/* A graph object of class cls under handle in channel chid's RAMHT, for
+ * engine (0 software, 1 PGRAPH); returns its instance. */
+static inline uint32_t pe_object(struct penv *e, uint32_t chid, uint32_t handle, uint32_t cls, unsigned engine)
+{
+	uint32_t inst = pe_grobj(e, cls);
+	pe_ramht_add(e, chid, handle, inst, engine);
+	return inst;
+}
+
 /* A DMA channel as nouveau creates it (nv04/nv10/nv17/nv40 RAMFC write),
  * its pushbuffer at `offset` in the DMA object pb_inst. */
 static inline void pe_dma_channel(struct penv *e, uint32_t chid, uint32_t pb_inst, uint32_t offset)

@@ -11,11 +11,8 @@
 
 #include <cmocka.h>
 
+#include "bar0.h"
 #include "g80_env.h"
-
-#define CH  0x20000ull
-#define PT  0x100000ull
-#define SEL 0x100u
 
 static int stale;
 static void count_stale(void *u, const nvm_event *ev)
@@ -37,17 +34,7 @@ static nvm_gpu *setup_vm(const char *chip)
 
 static nvm_g80_res tr_eng(nvm_gpu *gpu, unsigned engine, uint64_t off)
 {
-	nvm_g80_req r = { g80e_chan(CH, 0), SEL, off, engine, 3, 0, false, true };
-	nvm_g80_res res;
-	assert_int_equal(nvm_g80_translate(gpu, &r, &res), NVM_OK);
-	return res;
-}
-
-static uint32_t rd(nvm_gpu *gpu, uint32_t a)
-{
-	uint32_t v = 0;
-	assert_int_equal(nvm_reg_read(gpu, a, &v), NVM_OK);
-	return v;
+	return g80e_translate(gpu, (nvm_g80_req){ g80e_chan(CH, 0), SEL, off, engine, 3, 0, false, true });
 }
 
 /* seed 002 "TLB flushes": PTEs are cached in per-engine TLBs; a stale entry

@@ -15,10 +15,6 @@
 
 #include "g80_env.h"
 
-#define CH  0x20000ull  /* channel structure in VRAM */
-#define PT  0x100000ull /* a page table */
-#define SEL 0x100u      /* a DMA object at CH + 0x1000 */
-
 static nvm_g80_req rq(uint32_t chan, unsigned sel, uint64_t off, bool write)
 {
 	nvm_g80_req r = { chan, sel, off, NVM_G80_ENG_PGRAPH, 3, 1, write, false };
@@ -27,10 +23,7 @@ static nvm_g80_req rq(uint32_t chan, unsigned sel, uint64_t off, bool write)
 
 static nvm_g80_res tr(nvm_gpu *gpu, unsigned sel, uint64_t off, bool write)
 {
-	nvm_g80_req r = rq(g80e_chan(CH, 0), sel, off, write);
-	nvm_g80_res res;
-	assert_int_equal(nvm_g80_translate(gpu, &r, &res), NVM_OK);
-	return res;
+	return g80e_translate(gpu, rq(g80e_chan(CH, 0), sel, off, write));
 }
 
 /* seed 002 "DMA objects": "If the selector is 0, NULL_DMAOBJ fault happens." */

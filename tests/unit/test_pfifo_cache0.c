@@ -49,8 +49,7 @@ static void cache0_injects_methods(void **state)
 	for (size_t i = 0; i < sizeof(chips) / sizeof(chips[0]); i++) {
 		struct penv e;
 		pe_init(&e, chips[i]);
-		uint32_t gr = pe_grobj(&e, e.nv40 ? 0x4097 : 0x62);
-		pe_ramht_add(&e, 3, 0xc0de, gr, 1);
+		uint32_t gr = pe_object(&e, 3, 0xc0de, e.nv40 ? 0x4097 : 0x62, 1);
 		assert_int_equal(rd(e.gpu, C0_STATUS), 0x10); /* EMPTY */
 		wr(e.gpu, C0_PUSH1, 3);
 		inject(&e, 2, 0, 0xc0de);
@@ -90,8 +89,7 @@ static void cache0_pull_access_and_pio(void **state)
 	(void)state;
 	struct penv e;
 	pe_init(&e, "nv10");
-	uint32_t gr = pe_grobj(&e, 0x62);
-	pe_ramht_add(&e, 0, 0x1234, gr, 1);
+	pe_object(&e, 0, 0x1234, 0x62, 1);
 	inject(&e, 0, 0, 0x1234);
 	assert_string_equal(pe_run(&e, 100000), "idle");
 	assert_int_equal(rd(e.gpu, C0_STATUS), 0x100);
@@ -125,8 +123,7 @@ static void cache0_errors(void **state)
 	assert_int_equal(rd(e.gpu, C0_STATUS), 0x100);
 	assert_int_equal(rd(e.gpu, C0_HASH), 0);
 	/* the driver adds the object and retries */
-	uint32_t gr = pe_grobj(&e, 0x99);
-	pe_ramht_add(&e, 0, 0x999, gr, 1);
+	pe_object(&e, 0, 0x999, 0x99, 1);
 	wr(e.gpu, C0_PULL0, 1);
 	assert_int_equal(rd(e.gpu, C0_PULL0), 1);
 	wr(e.gpu, PE_INTR, PE_INTR_CACHE_ERROR);
@@ -137,8 +134,7 @@ static void cache0_errors(void **state)
 	assert_int_equal(pe_log(&e, "pgraph", log, 2), 1);
 	assert_int_equal(log[0].cls, 0x99);
 	/* SOFTWARE */
-	uint32_t sw = pe_grobj(&e, 0x506e);
-	pe_ramht_add(&e, 0, 0x5005, sw, 0);
+	pe_object(&e, 0, 0x5005, 0x506e, 0);
 	inject(&e, 4, 0, 0x5005);
 	assert_string_equal(pe_run(&e, 100000), "idle");
 	assert_int_equal(rd(e.gpu, PE_INTR), PE_INTR_CACHE_ERROR);
@@ -165,10 +161,8 @@ static void cache0_software_method_emulation(void **state)
 	(void)state;
 	struct penv e;
 	pe_init(&e, "nv04");
-	uint32_t gr = pe_grobj(&e, 0x5f);
-	pe_ramht_add(&e, 1, 0x6000, gr, 1);
-	uint32_t sw = pe_grobj(&e, 0x506e);
-	pe_ramht_add(&e, 1, 0x5005, sw, 0);
+	pe_object(&e, 1, 0x6000, 0x5f, 1);
+	pe_object(&e, 1, 0x5005, 0x506e, 0);
 	pe_pio(&e, 1, 0, 0x000, 0x6000);
 	pe_pio(&e, 1, 1, 0x000, 0x5005);
 	pe_pio(&e, 1, 1, 0x400, 0xabc); /* the software method */

@@ -292,8 +292,7 @@ static void mem_faults(void **state)
 		pe_init(&e, k ? "nv10" : "nv04");
 		pb = pe_dmaobj(&e, 0x3d, 0, 0, 0x200000, 0x200fff);
 		pe_dma_channel(&e, 0, pb, 0);
-		uint32_t gr = pe_grobj(&e, 0x62);
-		pe_ramht_add(&e, 0, 1, gr, 1);
+		pe_object(&e, 0, 1, 0x62, 1);
 		nvm_mem_wr32(e.gpu, NVM_AP_VRAM, 0x200000, PB_INC(0, 0, 1));
 		nvm_mem_wr32(e.gpu, NVM_AP_VRAM, 0x200004, 1);
 		pe_put(&e, 0, 8);
@@ -320,8 +319,7 @@ static void paged_pushbuffer(void **state)
 	pe_wr(&e, pb + 8, PE_PB + 0x5003); /* frame | PRESENT | WRITABLE, as nouveau's NV04 GART */
 	pe_wr(&e, pb + 12, PE_PB + 0x3003);
 	pe_dma_channel(&e, 0, pb, 0xff8);
-	uint32_t gr = pe_grobj(&e, 0x62);
-	pe_ramht_add(&e, 0, 1, gr, 1);
+	pe_object(&e, 0, 1, 0x62, 1);
 	uint32_t w1[] = { PB_INC(0, 0, 1), 1 }, w2[] = { PB_INC(0, 0x300, 1), 3 };
 	pe_pb(&e, 0x5ff8, w1, 2);
 	pe_pb(&e, 0x3000, w2, 2);
@@ -351,8 +349,7 @@ static void dma_pte_not_present(void **state)
 		pe_wr(&e, pb + 8, PE_PB + 0x5003);
 		pe_wr(&e, pb + 12, PE_PB + 0x3002); /* page 1: not present */
 		pe_dma_channel(&e, 0, pb, 0xff8);
-		uint32_t gr = pe_grobj(&e, e.nv40 ? 0x4097 : 0x62);
-		pe_ramht_add(&e, 0, 1, gr, 1);
+		pe_object(&e, 0, 1, e.nv40 ? 0x4097 : 0x62, 1);
 		uint32_t w1[] = { PB_INC(0, 0, 1), 1 }, w2[] = { PB_INC(0, 0x300, 1), 3 };
 		pe_pb(&e, 0x5ff8, w1, 2);
 		pe_pb(&e, 0x3000, w2, 2);

@@ -312,8 +312,7 @@ static void pio_switch_saves_ramfc(void **state)
 	(void)state;
 	struct penv e;
 	pe_init(&e, "nv17");
-	uint32_t gr = pe_grobj(&e, 0x62);
-	pe_ramht_add(&e, 1, 0x11, gr, 1);
+	pe_object(&e, 1, 0x11, 0x62, 1);
 	pe_pio(&e, 1, 5, 0x000, 0x11);
 	pe_run(&e, 100000);
 	assert_int_equal(rd(e.gpu, PE_ENGINE), 1u << 20);
@@ -336,8 +335,7 @@ static void no_hash_waits_for_driver(void **state)
 	(void)state;
 	struct penv e;
 	pe_init(&e, "nv10");
-	uint32_t gr = pe_grobj(&e, 0x62);
-	pe_ramht_add(&e, 1, 0x11, gr, 1);
+	pe_object(&e, 1, 0x11, 0x62, 1);
 	pe_pio(&e, 1, 0, 0x000, 0x22); /* not in RAMHT */
 	pe_pio(&e, 1, 0, 0x000, 0x11);
 	pe_pio(&e, 1, 0, 0x200, 5);
@@ -375,8 +373,7 @@ static void software_engine(void **state)
 	(void)state;
 	struct penv e;
 	pe_init(&e, "nv04");
-	uint32_t sw = pe_grobj(&e, 0x506e);
-	pe_ramht_add(&e, 2, 0x5005, sw, 0);
+	uint32_t sw = pe_object(&e, 2, 0x5005, 0x506e, 0);
 	uint32_t dma = pe_dmaobj(&e, 0x3d, 2, 0, 0, 0xfff);
 	pe_ramht_add(&e, 2, 0xd, dma, 0);
 	pe_pio(&e, 2, 3, 0x000, 0x5005);

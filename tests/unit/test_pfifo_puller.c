@@ -256,8 +256,7 @@ static void cache1_written_by_the_driver(void **state)
 	(void)state;
 	struct penv e;
 	pe_init(&e, "nv10");
-	uint32_t mpeg = pe_grobj(&e, 0x3174);
-	pe_ramht_add(&e, 31, 0x3174, mpeg, 2);
+	pe_object(&e, 31, 0x3174, 0x3174, 2);
 	wr(e.gpu, PE_PULL0, 0);
 	wr(e.gpu, 0x3800, 0x000);
 	wr(e.gpu, 0x3804, 0x3174);

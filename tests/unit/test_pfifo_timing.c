@@ -264,8 +264,7 @@ static void pio_timeslice(void **state)
 		struct penv e;
 		pe_init(&e, "nv04");
 		wr(e.gpu, 0x2048, 1000u | (timeout ? 1u << 24 : 0));
-		uint32_t gr = pe_grobj(&e, 0x62);
-		pe_ramht_add(&e, 1, 0x77, gr, 1);
+		uint32_t gr = pe_object(&e, 1, 0x77, 0x62, 1);
 		pe_ramht_add(&e, 2, 0x77, gr, 1);
 		pe_pio(&e, 1, 0, 0, 0x77);
 		assert_string_equal(run_ns(&e, 100), "budget");

@@ -273,3 +273,63 @@ int cli_only_json(const char *cmd, int argc, char **argv, bool *json)
 	}
 	return EXIT_OK;
 }
+
+int cli_read_bytes(const char *cmd, const char *path, bool hex, uint8_t **buf, size_t *len)
+{
+	int rc = cli_read_input(cmd, path, buf, len);
+	if (rc || !hex)
+		return rc;
+	size_t nw;
+	uint32_t *w = cli_parse_hex(cmd, path, *buf, *len, &nw);
+	free(*buf);
+	*buf = NULL;
+	if (!w)
+		return EXIT_USAGE;
+	if (!nw) {
+		free(w);
+		return cli_error(EXIT_USAGE, cmd, "%s: empty input", path);
+	}
+	uint8_t *b = malloc(nw * 4);
+	if (!b) {
+		free(w);
+		return cli_error(EXIT_INTERNAL, cmd, "out of memory");
+	}
+	for (size_t i = 0; i < nw; i++)
+		for (unsigned k = 0; k < 4; k++)
+			b[4 * i + k] = (uint8_t)(w[i] >> (8 * k));
+	free(w);
+	*buf = b;
+	*len = nw * 4;
+	return EXIT_OK;
+}
+
+int cli_dump_parse(struct cli_dump *d, int argc, char **argv, int (*own)(void *o, int argc, char **argv, int *i),
+                   void *o)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *v, *a = argv[i];
+		int r;
+		if (!strcmp(a, "--hex")) {
+			d->hex = true;
+		} else if (!strcmp(a, "--json")) {
+			d->json = true;
+		} else if (!strcmp(a, "--all")) {
+			d->all = true;
+		} else if ((r = cli_opt(argc, argv, &i, "--offset", &v))) {
+			if (r < 0 || !cli_parse_u64(v, &d->offset))
+				return cli_usage_error(d->cmd, "--offset needs a number");
+		} else if ((r = own(o, argc, argv, &i)) != CLI_NOT_MINE) {
+			if (r)
+				return r;
+		} else if (a[0] == '-' && a[1]) {
+			return cli_usage_error(d->cmd, "unknown option '%s'", a);
+		} else if (!d->file) {
+			d->file = a;
+		} else {
+			return cli_usage_error(d->cmd, "unexpected argument '%s'", a);
+		}
+	}
+	if (!d->file)
+		return cli_usage_error(d->cmd, "no input file");
+	return EXIT_OK;
+}

@@ -64,6 +64,29 @@ uint8_t *cli_read_file(const char *path, size_t *len, const char **err);
  * Returns EXIT_OK with *buf to free, or the exit code. */
 int cli_read_input(const char *cmd, const char *path, uint8_t **buf, size_t *len);
 
+/* The input of the structure decoders (host, pfifo): bytes, or with hex
+ * 32-bit words that become little-endian bytes, as the GPU stores them.
+ * Unreadable or empty input (also hex text without a word) is a usage error
+ * (exit 2, "PATH: empty input"). Returns EXIT_OK with *buf to free, or the
+ * exit code. */
+int cli_read_bytes(const char *cmd, const char *path, bool hex, uint8_t **buf, size_t *len);
+
+/* What the structure decoders (host, pfifo) share on their command line:
+ * one input FILE, --offset N, --hex, --json and --all. */
+struct cli_dump {
+	const char *cmd; /* "host ramin" ... */
+	const char *file;
+	uint64_t offset;
+	bool hex, json, all;
+};
+/* Returned by a command's own option parser for an argument not its own. */
+#define CLI_NOT_MINE (-1)
+/* Parses argv (argv[0] the sub-command) into d; the options d does not know
+ * go first to own(o, argc, argv, &i), which returns CLI_NOT_MINE, EXIT_OK,
+ * or EXIT_USAGE after the error. Returns EXIT_OK or the exit code. */
+int cli_dump_parse(struct cli_dump *d, int argc, char **argv, int (*own)(void *o, int argc, char **argv, int *i),
+                   void *o);
+
 /* Parses hex text (hexwords.c: 32-bit words separated by spaces, tabs,
  * commas or newlines, 0x optional) into words. Returns NULL after printing
  * the error ("PATH:LINE: bad hex word"); caller frees. */
@@ -79,9 +102,23 @@ int cmd_pb(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_vm(int argc, char **argv);
-/* vm walk/dump: loads --vram / --sysmem into a GPU of chip (cmd_vm.c). */
+/* vm walk / dump (cmd_vm.c), the options of both formats (volta, g80):
+ * --vram, --sysmem, --json; dump also --dot and --max-entries. */
+struct vm_common {
+	const char *vram, *sysmem, *max_s;
+	bool json, dot;
+	uint64_t max_entries;
+};
+#define VM_DEFAULT_MAX_ENTRIES 4000000ull
+/* If argv[*i] is one of them: 1 (advancing *i past a value), or -1 when its
+ * value is missing; 0 when it is something else. */
+int vm_common_opt(int argc, char **argv, int *i, struct vm_common *c, bool walk);
+/* The checks of --max-entries (default set here) and --dot after parsing:
+ * EXIT_OK or EXIT_USAGE after the error. */
+int vm_common_check(const char *cmd, struct vm_common *c, bool walk);
+/* Loads --vram / --sysmem into a GPU of chip. */
 struct nvm_gpu;
-int vm_open_images(const char *cmd, const char *vram, const char *sysmem, const char *chip, struct nvm_gpu **gpu);
+int vm_open_images(const char *cmd, const struct vm_common *c, const char *chip, struct nvm_gpu **gpu);
 int cmd_fault(int argc, char **argv);
 int cmd_host(int argc, char **argv);
 int cmd_pfifo(int argc, char **argv);

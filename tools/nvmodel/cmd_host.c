@@ -15,13 +15,10 @@
 #include "nvmodel/host_fmt.h"
 
 struct host_opts {
-	const char *cmd; /* "host ramin" ... */
-	const char *file;
-	uint64_t offset;
+	struct cli_dump in;
 	uint64_t count;
 	bool has_count;
 	int limit2; /* -1: not given */
-	bool hex, json, all;
 };
 
 static void usage_host(FILE *f)
@@ -55,92 +52,56 @@ static void usage_host(FILE *f)
 
 /* ---------------------------------------------------------------- input */
 
-static int parse_opts(struct host_opts *o, int argc, char **argv)
+/* The options of host's own: --count, --limit2. */
+static int own_opt(void *user, int argc, char **argv, int *i)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *v, *a = argv[i];
-		int r;
-		uint64_t x;
-		if (!strcmp(a, "--hex")) {
-			o->hex = true;
-		} else if (!strcmp(a, "--json")) {
-			o->json = true;
-		} else if (!strcmp(a, "--all")) {
-			o->all = true;
-		} else if ((r = cli_opt(argc, argv, &i, "--offset", &v))) {
-			if (r < 0 || !cli_parse_u64(v, &o->offset))
-				return cli_usage_error(o->cmd, "--offset needs a number");
-		} else if ((r = cli_opt(argc, argv, &i, "--count", &v))) {
-			if (strcmp(o->cmd, "host runlist"))
-				return cli_usage_error(o->cmd, "--count is for runlists");
-			if (r < 0 || !cli_parse_u64(v, &o->count) || o->count == 0)
-				return cli_usage_error(o->cmd, "--count needs a number of entries (1 or more)");
-			o->has_count = true;
-		} else if ((r = cli_opt(argc, argv, &i, "--limit2", &v))) {
-			if (strcmp(o->cmd, "host userd"))
-				return cli_usage_error(o->cmd, "--limit2 is for USERD pages");
-			if (r < 0 || !cli_parse_u64(v, &x) || x > 31)
-				return cli_usage_error(o->cmd,
-				                       "--limit2 needs a number 0-31 (NV_PPBDMA_GP_BASE_HI_LIMIT2)");
-			o->limit2 = (int)x;
-		} else if (a[0] == '-' && a[1]) {
-			return cli_usage_error(o->cmd, "unknown option '%s'", a);
-		} else if (!o->file) {
-			o->file = a;
-		} else {
-			return cli_usage_error(o->cmd, "unexpected argument '%s'", a);
-		}
+	struct host_opts *o = user;
+	const char *v;
+	uint64_t x;
+	int r;
+	if ((r = cli_opt(argc, argv, i, "--count", &v))) {
+		if (strcmp(o->in.cmd, "host runlist"))
+			return cli_usage_error(o->in.cmd, "--count is for runlists");
+		if (r < 0 || !cli_parse_u64(v, &o->count) || o->count == 0)
+			return cli_usage_error(o->in.cmd, "--count needs a number of entries (1 or more)");
+		o->has_count = true;
+		return EXIT_OK;
 	}
-	if (!o->file)
-		return cli_usage_error(o->cmd, "no input file");
-	return EXIT_OK;
+	if ((r = cli_opt(argc, argv, i, "--limit2", &v))) {
+		if (strcmp(o->in.cmd, "host userd"))
+			return cli_usage_error(o->in.cmd, "--limit2 is for USERD pages");
+		if (r < 0 || !cli_parse_u64(v, &x) || x > 31)
+			return cli_usage_error(o->in.cmd, "--limit2 needs a number 0-31 (NV_PPBDMA_GP_BASE_HI_LIMIT2)");
+		o->limit2 = (int)x;
+		return EXIT_OK;
+	}
+	return CLI_NOT_MINE;
 }
 
-/* Loads the input as bytes (hex words become little-endian bytes, as the
- * GPU stores them) and checks that `need` bytes (one `what`) are there at
- * the offset. *data points at the offset; *base is the allocation to free. */
+/* Loads the input as bytes and checks that `need` bytes (one `what`) are
+ * there at the offset. *data points at the offset; *base is the allocation
+ * to free. */
 static int load(const struct host_opts *o, const char *what, size_t need, uint8_t **base, const uint8_t **data,
                 size_t *len)
 {
 	size_t n;
 	uint8_t *buf;
-	int rc = cli_read_input(o->cmd, o->file, &buf, &n); /* unreadable or empty: exit 2 */
+	int rc = cli_read_bytes(o->in.cmd, o->in.file, o->in.hex, &buf, &n); /* unreadable or empty: exit 2 */
 	if (rc)
 		return rc;
-	if (o->hex) {
-		size_t nw;
-		uint32_t *w = cli_parse_hex(o->cmd, o->file, buf, n, &nw);
+	if (o->in.offset >= n) {
 		free(buf);
-		if (!w)
-			return EXIT_USAGE;
-		buf = malloc(nw ? nw * 4 : 1);
-		if (!buf) {
-			free(w);
-			return cli_error(EXIT_INTERNAL, o->cmd, "out of memory");
-		}
-		for (size_t i = 0; i < nw; i++)
-			for (unsigned b = 0; b < 4; b++)
-				buf[4 * i + b] = (uint8_t)(w[i] >> (8 * b));
-		free(w);
-		n = nw * 4;
+		return cli_error(EXIT_USAGE, o->in.cmd, "%s: --offset %llu is past the end (%zu bytes)", o->in.file,
+		                 (unsigned long long)o->in.offset, n);
 	}
-	if (n == 0) {
-		free(buf);
-		return cli_error(EXIT_USAGE, o->cmd, "%s: empty input", o->file);
-	}
-	if (o->offset >= n) {
-		free(buf);
-		return cli_error(EXIT_USAGE, o->cmd, "%s: --offset %llu is past the end (%zu bytes)", o->file,
-		                 (unsigned long long)o->offset, n);
-	}
-	size_t left = n - (size_t)o->offset;
+	size_t left = n - (size_t)o->in.offset;
 	if (left < need) {
 		free(buf);
-		return cli_error(EXIT_USAGE, o->cmd, "%s: only %zu bytes from offset %llu; %s needs %zu", o->file, left,
-		                 (unsigned long long)o->offset, what, need);
+		return cli_error(EXIT_USAGE, o->in.cmd, "%s: only %zu bytes from offset %llu; %s needs %zu", o->in.file,
+		                 left, (unsigned long long)o->in.offset, what, need);
 	}
 	*base = buf;
-	*data = buf + o->offset;
+	*data = buf + o->in.offset;
 	*len = left;
 	return EXIT_OK;
 }
@@ -159,8 +120,8 @@ static void problem_text(const struct host_opts *o, const nvm_hf_problem *p, boo
 	char msg[256];
 	nvm_hf_problem_text(p, msg, sizeof(msg));
 	unsigned long long off = (unsigned long long)p->where * (entries ? 16u : 4u);
-	printf("%s: %s %u (+0x%llx): %s: %s -> %s\n", o->file, entries ? "entry" : "dword", p->where, off, ci->id, msg,
-	       ci->effect ? ci->effect : "no interrupt documented");
+	printf("%s: %s %u (+0x%llx): %s: %s -> %s\n", o->in.file, entries ? "entry" : "dword", p->where, off, ci->id,
+	       msg, ci->effect ? ci->effect : "no interrupt documented");
 }
 
 static void problem_json(const nvm_hf_problem *p, bool entries)
@@ -204,9 +165,9 @@ static void count(struct tally *t, const nvm_hf_problem *p)
 static void tally_line(const struct host_opts *o, const struct tally *t)
 {
 	if (!t->errors && !t->warnings)
-		printf("%s: no problems\n", o->file);
+		printf("%s: no problems\n", o->in.file);
 	else
-		printf("%s: %zu problem%s (%zu error%s, %zu warning%s)\n", o->file, t->errors + t->warnings,
+		printf("%s: %zu problem%s (%zu error%s, %zu warning%s)\n", o->in.file, t->errors + t->warnings,
 		       t->errors + t->warnings == 1 ? "" : "s", t->errors, t->errors == 1 ? "" : "s", t->warnings,
 		       t->warnings == 1 ? "" : "s");
 }
@@ -248,7 +209,7 @@ static const char *field_name(const nvm_hf_word *w, unsigned idx, const nvm_hf_f
 static void word_text(const struct view *v, const nvm_hf_layout *l, const nvm_hf_word *w, unsigned idx, unsigned d,
                       uint32_t val)
 {
-	bool every = v->o->all || has_problem(v, d);
+	bool every = v->o->in.all || has_problem(v, d);
 	printf("  +0x%03x dw %-4u ", d * 4, d);
 	if (w->name)
 		printf("%s = 0x%08x", w->name, val);
@@ -322,7 +283,7 @@ static void word_json(struct view *v, const nvm_hf_layout *l, const nvm_hf_word 
  * the other dwords when they are not zero. */
 static void print_layout(struct view *v, const nvm_hf_layout *l, unsigned first, const char *what)
 {
-	bool json = v->o->json;
+	bool json = v->o->in.json;
 	if (!json)
 		printf("%s: %s\n", l->name, what);
 	for (unsigned d = first; d < l->size / 4; d++) {
@@ -342,7 +303,7 @@ static void print_layout(struct view *v, const nvm_hf_layout *l, unsigned first,
 		}
 		if (json)
 			word_json(v, l, w, idx, d, val);
-		else if (val || v->o->all || has_problem(v, d))
+		else if (val || v->o->in.all || has_problem(v, d))
 			word_text(v, l, w, idx, d, val);
 	}
 }
@@ -377,18 +338,18 @@ static nvm_hf_problem *collect(check_fn fn, const uint8_t *buf, int arg, size_t 
 
 static void problems_out(const struct host_opts *o, const nvm_hf_problem *p, size_t n, struct tally *t)
 {
-	if (o->json)
+	if (o->in.json)
 		printf(",\n \"problems\": [");
 	for (size_t i = 0; i < n; i++) {
 		count(t, &p[i]);
-		if (o->json) {
+		if (o->in.json) {
 			printf("%s\n  ", i ? "," : "");
 			problem_json(&p[i], false);
 		} else {
 			problem_text(o, &p[i], false);
 		}
 	}
-	if (o->json)
+	if (o->in.json)
 		printf("%s],\n \"errors\": %zu, \"warnings\": %zu}\n", n ? "\n " : "", t->errors, t->warnings);
 	else
 		tally_line(o, t);
@@ -411,7 +372,7 @@ static void ramin_summary(const struct host_opts *o, const nvm_ramin_info *in)
 	const char *userd_t = enum_at(NVM_HF_RAMFC, 2, 0, fc->userd_target, b1, sizeof(b1));
 	const char *pdb_t = enum_at(NVM_HF_RAMIN, 128, 0, in->pdb.target, b2, sizeof(b2));
 	const char *wfi_t = enum_at(NVM_HF_RAMIN, 132, 0, in->wfi_target, b3, sizeof(b3));
-	if (o->json) {
+	if (o->in.json) {
 		printf(",\n \"summary\": {\"signature_hw\": %u, \"gpfifo\": {\"base\": %llu, \"limit2\": %u, "
 		       "\"entries\": %llu, \"gp_put\": %u, \"gp_get\": %u, \"gp_fetch\": %u}, ",
 		       fc->signature_hw, ULL(fc->gp_base), fc->limit2, 1ull << fc->limit2, fc->gp_put, fc->gp_get,
@@ -463,23 +424,24 @@ static int host_ramin(struct host_opts *o)
 	nvm_hf_problem *p = collect(check_ramin, buf, 0, &n);
 	if (!p) {
 		free(base);
-		return cli_error(EXIT_INTERNAL, o->cmd, "out of memory");
+		return cli_error(EXIT_INTERNAL, o->in.cmd, "out of memory");
 	}
 	nvm_ramin_info in;
 	nvm_ramin_decode(buf, &in);
-	struct view v = { o, buf, NVM_RAMIN_SIZE, p, n, o->all ? ~0ull : in.sc_pdb_valid, true };
-	if (o->json) {
+	struct view v = { o, buf, NVM_RAMIN_SIZE, p, n, o->in.all ? ~0ull : in.sc_pdb_valid, true };
+	if (o->in.json) {
 		printf("{\"structure\": \"instance block\", \"file\": ");
-		json_str(stdout, o->file);
-		printf(", \"offset\": %llu, \"size\": %u,\n \"words\": [\n", ULL(o->offset), NVM_RAMIN_SIZE);
+		json_str(stdout, o->in.file);
+		printf(", \"offset\": %llu, \"size\": %u,\n \"words\": [\n", ULL(o->in.offset), NVM_RAMIN_SIZE);
 	} else {
-		printf("%s: instance block at offset 0x%llx (%u bytes)\n", o->file, ULL(o->offset), NVM_RAMIN_SIZE);
+		printf("%s: instance block at offset 0x%llx (%u bytes)\n", o->in.file, ULL(o->in.offset),
+		       NVM_RAMIN_SIZE);
 	}
 	print_layout(&v, nvm_hf_layout_get(NVM_HF_RAMFC), 0,
 	             "Host state, dwords 0-127; each mirrors the NV_PPBDMA_* register named after it");
 	print_layout(&v, nvm_hf_layout_get(NVM_HF_RAMIN), NVM_RAMFC_SIZE / 4,
 	             "memory management and engine state, dwords 128-1023");
-	if (o->json)
+	if (o->in.json)
 		printf("\n ]");
 	ramin_summary(o, &in);
 	struct tally t = { 0 };
@@ -508,17 +470,17 @@ static int host_userd(struct host_opts *o)
 	nvm_hf_problem *p = collect(check_userd, buf, o->limit2, &n);
 	if (!p) {
 		free(base);
-		return cli_error(EXIT_INTERNAL, o->cmd, "out of memory");
+		return cli_error(EXIT_INTERNAL, o->in.cmd, "out of memory");
 	}
 	nvm_userd_info u;
 	nvm_userd_decode(buf, &u);
 	struct view v = { o, buf, NVM_USERD_SIZE, p, n, 0, true };
 	/* Entries pending: GP_PUT - GP_GET modulo the ring, when its size is known. */
 	uint64_t ring = o->limit2 >= 0 ? 1ull << o->limit2 : 0;
-	if (o->json) {
+	if (o->in.json) {
 		printf("{\"structure\": \"USERD\", \"file\": ");
-		json_str(stdout, o->file);
-		printf(", \"offset\": %llu, \"size\": %u,\n \"words\": [\n", ULL(o->offset), NVM_USERD_SIZE);
+		json_str(stdout, o->in.file);
+		printf(", \"offset\": %llu, \"size\": %u,\n \"words\": [\n", ULL(o->in.offset), NVM_USERD_SIZE);
 		print_layout(&v, nvm_hf_layout_get(NVM_HF_USERD), 0, NULL);
 		printf("\n ],\n \"summary\": {\"gp_put\": %u, \"gp_get\": %u, \"get\": %llu, \"put\": %llu, "
 		       "\"top_level_get\": %llu, \"top_level_get_valid\": %s, \"ref\": %u, \"limit2\": ",
@@ -529,7 +491,7 @@ static int host_userd(struct host_opts *o)
 		else
 			printf("null, \"gp_pending\": null}");
 	} else {
-		printf("%s: USERD at offset 0x%llx (%u bytes)\n", o->file, ULL(o->offset), NVM_USERD_SIZE);
+		printf("%s: USERD at offset 0x%llx (%u bytes)\n", o->in.file, ULL(o->in.offset), NVM_USERD_SIZE);
 		print_layout(&v, nvm_hf_layout_get(NVM_HF_USERD), 0,
 		             "user-driver state; each dword mirrors the NV_PPBDMA_* register named after it");
 		printf("summary\n  GP_PUT %u, GP_GET %u", u.gp_put, u.gp_get);
@@ -643,27 +605,27 @@ static int host_runlist(struct host_opts *o)
 	if (o->has_count) {
 		if (o->count > entries) {
 			free(base);
-			return cli_error(EXIT_USAGE, o->cmd, "%s: --count %llu entries, only %zu from offset %llu",
-			                 o->file, ULL(o->count), entries, ULL(o->offset));
+			return cli_error(EXIT_USAGE, o->in.cmd, "%s: --count %llu entries, only %zu from offset %llu",
+			                 o->in.file, ULL(o->count), entries, ULL(o->in.offset));
 		}
 		entries = (size_t)o->count;
 	} else if (len % NVM_RL_ENTRY_SIZE) {
 		free(base);
-		return cli_error(EXIT_USAGE, o->cmd,
-		                 "%s: %zu bytes from offset %llu is not a whole number of %u-byte entries", o->file,
-		                 len, ULL(o->offset), NVM_RL_ENTRY_SIZE);
+		return cli_error(EXIT_USAGE, o->in.cmd,
+		                 "%s: %zu bytes from offset %llu is not a whole number of %u-byte entries", o->in.file,
+		                 len, ULL(o->in.offset), NVM_RL_ENTRY_SIZE);
 	}
 	if (entries > UINT32_MAX) {
 		free(base);
-		return cli_error(EXIT_USAGE, o->cmd, "%s: more than 2^32 entries", o->file);
+		return cli_error(EXIT_USAGE, o->in.cmd, "%s: more than 2^32 entries", o->in.file);
 	}
-	if (o->json) {
+	if (o->in.json) {
 		printf("{\"structure\": \"runlist\", \"file\": ");
-		json_str(stdout, o->file);
-		printf(", \"offset\": %llu, \"count\": %zu,\n \"entries\": [\n", ULL(o->offset), entries);
+		json_str(stdout, o->in.file);
+		printf(", \"offset\": %llu, \"count\": %zu,\n \"entries\": [\n", ULL(o->in.offset), entries);
 	} else {
-		printf("%s: %zu runlist entr%s at offset 0x%llx\n", o->file, entries, entries == 1 ? "y" : "ies",
-		       ULL(o->offset));
+		printf("%s: %zu runlist entr%s at offset 0x%llx\n", o->in.file, entries, entries == 1 ? "y" : "ies",
+		       ULL(o->in.offset));
 	}
 	nvm_rl_walker w;
 	nvm_hf_problem step[2 * NVM_RL_STEP_MAX];
@@ -674,16 +636,16 @@ static int host_runlist(struct host_opts *o)
 		nvm_rl_entry_decode(raw, &e);
 		size_t np = nvm_rl_walk_step(&w, &e, step);
 		np += nvm_rl_entry_check(&e, (uint32_t)i, step + np);
-		if (o->json) {
+		if (o->in.json) {
 			entry_json(&e, raw, (uint32_t)i, &w, i == 0);
 		} else {
 			entry_text(&e, (uint32_t)i, w.member, step, np);
-			if (o->all)
+			if (o->in.all)
 				entry_fields_text(&e, raw);
 		}
 	}
 	nvm_rl_walk_end(&w, step);
-	if (o->json)
+	if (o->in.json)
 		printf("\n ],\n \"tsgs\": %u, \"channels\": %u,\n \"problems\": [", w.tsgs, w.chans);
 	else
 		printf("%u TSG%s, %u channel%s\n", w.tsgs, w.tsgs == 1 ? "" : "s", w.chans, w.chans == 1 ? "" : "s");
@@ -703,7 +665,7 @@ static int host_runlist(struct host_opts *o)
 		}
 		for (size_t k = 0; k < np; k++) {
 			count(&t, &step[k]);
-			if (o->json) {
+			if (o->in.json) {
 				printf("%s\n  ", shown++ ? "," : "");
 				problem_json(&step[k], true);
 			} else {
@@ -711,7 +673,7 @@ static int host_runlist(struct host_opts *o)
 			}
 		}
 	}
-	if (o->json)
+	if (o->in.json)
 		printf("%s],\n \"errors\": %zu, \"warnings\": %zu}\n", shown ? "\n " : "", t.errors, t.warnings);
 	else
 		tally_line(o, &t);
@@ -744,8 +706,8 @@ int cmd_host(int argc, char **argv)
 			usage_host(stdout);
 			return EXIT_OK;
 		}
-		struct host_opts o = { .cmd = subs[i].cmd, .limit2 = -1 };
-		int rc = parse_opts(&o, argc - 1, argv + 1);
+		struct host_opts o = { .in.cmd = subs[i].cmd, .limit2 = -1 };
+		int rc = cli_dump_parse(&o.in, argc - 1, argv + 1, own_opt, &o);
 		return rc ? rc : subs[i].fn(&o);
 	}
 	return cli_usage_error("host", "unknown sub-command '%s' (ramin, userd or runlist)", argv[1]);

@@ -14,12 +14,11 @@
 #include "nvmodel/pfifo.h"
 
 struct pfifo_opts {
-	const char *cmd;
-	const char *file, *chip;
-	uint64_t offset;
+	struct cli_dump in;
+	const char *chip;
 	unsigned bits, search;
 	int channel; /* -1: all */
-	bool hex, json, all, large;
+	bool large;
 };
 
 static void usage_pfifo(FILE *f)
@@ -55,90 +54,65 @@ static void usage_pfifo(FILE *f)
 	        cli_prog);
 }
 
-static int parse_opts(struct pfifo_opts *o, int argc, char **argv)
+/* The options of pfifo's own: --chip, --large, --bits, --search, --channel. */
+static int own_opt(void *user, int argc, char **argv, int *i)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *v, *a = argv[i];
-		int r;
-		uint64_t x;
-		if (!strcmp(a, "--hex")) {
-			o->hex = true;
-		} else if (!strcmp(a, "--json")) {
-			o->json = true;
-		} else if (!strcmp(a, "--all")) {
-			o->all = true;
-		} else if (!strcmp(a, "--large")) {
-			o->large = true;
-		} else if ((r = cli_opt(argc, argv, &i, "--chip", &v))) {
-			if (r < 0)
-				return cli_usage_error(o->cmd, "--chip needs a chip name");
-			o->chip = v;
-		} else if ((r = cli_opt(argc, argv, &i, "--offset", &v))) {
-			if (r < 0 || !cli_parse_u64(v, &o->offset))
-				return cli_usage_error(o->cmd, "--offset needs a number");
-		} else if ((r = cli_opt(argc, argv, &i, "--bits", &v))) {
-			if (r < 0 || !cli_parse_u64(v, &x) || x < 9 || x > 12)
-				return cli_usage_error(o->cmd, "--bits needs a number 9-12 (RAMHT SIZE 4K..32K)");
-			o->bits = (unsigned)x;
-		} else if ((r = cli_opt(argc, argv, &i, "--search", &v))) {
-			if (r < 0 || !cli_parse_u64(v, &x) || (x != 16 && x != 32 && x != 64 && x != 128))
-				return cli_usage_error(o->cmd, "--search needs 16, 32, 64 or 128 (RAMHT SEARCH)");
-			o->search = (unsigned)x;
-		} else if ((r = cli_opt(argc, argv, &i, "--channel", &v))) {
-			if (r < 0 || !cli_parse_u64(v, &x) || x > 31)
-				return cli_usage_error(o->cmd, "--channel needs a channel number 0-31");
-			o->channel = (int)x;
-		} else if (a[0] == '-' && a[1]) {
-			return cli_usage_error(o->cmd, "unknown option '%s'", a);
-		} else if (!o->file) {
-			o->file = a;
-		} else {
-			return cli_usage_error(o->cmd, "unexpected argument '%s'", a);
-		}
+	struct pfifo_opts *o = user;
+	const char *v;
+	uint64_t x;
+	int r;
+	if (!strcmp(argv[*i], "--large")) {
+		o->large = true;
+	} else if ((r = cli_opt(argc, argv, i, "--chip", &v))) {
+		if (r < 0)
+			return cli_usage_error(o->in.cmd, "--chip needs a chip name");
+		o->chip = v;
+	} else if ((r = cli_opt(argc, argv, i, "--bits", &v))) {
+		if (r < 0 || !cli_parse_u64(v, &x) || x < 9 || x > 12)
+			return cli_usage_error(o->in.cmd, "--bits needs a number 9-12 (RAMHT SIZE 4K..32K)");
+		o->bits = (unsigned)x;
+	} else if ((r = cli_opt(argc, argv, i, "--search", &v))) {
+		if (r < 0 || !cli_parse_u64(v, &x) || (x != 16 && x != 32 && x != 64 && x != 128))
+			return cli_usage_error(o->in.cmd, "--search needs 16, 32, 64 or 128 (RAMHT SEARCH)");
+		o->search = (unsigned)x;
+	} else if ((r = cli_opt(argc, argv, i, "--channel", &v))) {
+		if (r < 0 || !cli_parse_u64(v, &x) || x > 31)
+			return cli_usage_error(o->in.cmd, "--channel needs a channel number 0-31");
+		o->channel = (int)x;
+	} else {
+		return CLI_NOT_MINE;
 	}
-	if (!o->file)
-		return cli_usage_error(o->cmd, "no input file");
-	if (!o->chip)
-		return cli_usage_error(o->cmd, "--chip is required (nv04, nv10, nv11, nv17, nv40, nv41)");
-	if (!nvm_pfifo_channels(o->chip))
-		return cli_usage_error(o->cmd, "chip '%s' has no NV04-style PFIFO (nv04, nv10, nv11, nv17, nv40, nv41)",
-		                       o->chip);
 	return EXIT_OK;
 }
 
-/* Loads the input as bytes (hex words become little-endian bytes). */
+static int parse_opts(struct pfifo_opts *o, int argc, char **argv)
+{
+	int rc = cli_dump_parse(&o->in, argc, argv, own_opt, o);
+	if (rc)
+		return rc;
+	if (!o->chip)
+		return cli_usage_error(o->in.cmd, "--chip is required (nv04, nv10, nv11, nv17, nv40, nv41)");
+	if (!nvm_pfifo_channels(o->chip))
+		return cli_usage_error(
+		        o->in.cmd, "chip '%s' has no NV04-style PFIFO (nv04, nv10, nv11, nv17, nv40, nv41)", o->chip);
+	return EXIT_OK;
+}
+
+/* Loads the input as bytes; *data points at the offset. */
 static int load(const struct pfifo_opts *o, uint8_t **base, const uint8_t **data, size_t *len)
 {
 	size_t n;
-	const char *err;
-	uint8_t *buf = cli_read_file(o->file, &n, &err);
-	if (!buf)
-		return cli_error(EXIT_USAGE, o->cmd, "%s: %s", o->file, err);
-	if (o->hex) {
-		size_t nw;
-		uint32_t *w = cli_parse_hex(o->cmd, o->file, buf, n, &nw);
+	uint8_t *buf;
+	int rc = cli_read_bytes(o->in.cmd, o->in.file, o->in.hex, &buf, &n);
+	if (rc)
+		return rc;
+	if (o->in.offset >= n) {
 		free(buf);
-		if (!w)
-			return EXIT_USAGE;
-		buf = malloc(nw ? nw * 4 : 1);
-		if (!buf) {
-			free(w);
-			return cli_error(EXIT_INTERNAL, o->cmd, "out of memory");
-		}
-		for (size_t i = 0; i < nw; i++)
-			for (unsigned b = 0; b < 4; b++)
-				buf[4 * i + b] = (uint8_t)(w[i] >> (8 * b));
-		free(w);
-		n = nw * 4;
-	}
-	if (o->offset >= n) {
-		free(buf);
-		return cli_error(EXIT_USAGE, o->cmd, "%s: %s", o->file,
-		                 n ? "--offset is past the end of the input" : "empty input");
+		return cli_error(EXIT_USAGE, o->in.cmd, "%s: --offset is past the end of the input", o->in.file);
 	}
 	*base = buf;
-	*data = buf + o->offset;
-	*len = n - (size_t)o->offset;
+	*data = buf + o->in.offset;
+	*len = n - (size_t)o->in.offset;
 	return EXIT_OK;
 }
 
@@ -193,11 +167,11 @@ static int do_ramht(const struct pfifo_opts *o, const uint8_t *d, size_t len)
 	}
 	size_t n = (size_t)1 << bits;
 	if (len < n * 8)
-		return cli_error(EXIT_USAGE, o->cmd, "%s: %zu bytes; a RAMHT of 2^%u entries needs %zu", o->file, len,
-		                 bits, n * 8);
+		return cli_error(EXIT_USAGE, o->in.cmd, "%s: %zu bytes; a RAMHT of 2^%u entries needs %zu", o->in.file,
+		                 len, bits, n * 8);
 	unsigned search = o->search ? o->search : 128;
 	uint32_t nchan = nvm_pfifo_channels(o->chip);
-	if (o->json)
+	if (o->in.json)
 		printf("{\"chip\": \"%s\", \"bits\": %u, \"entries\": %zu, \"search\": %u, \"used\": [", o->chip, bits,
 		       n, search);
 	else
@@ -206,13 +180,13 @@ static int do_ramht(const struct pfifo_opts *o, const uint8_t *d, size_t len)
 	size_t used = 0;
 	for (size_t i = 0; i < n; i++) {
 		uint32_t h = le32(d + 8 * i), c = le32(d + 8 * i + 4);
-		if (!h && !c && !o->all)
+		if (!h && !c && !o->in.all)
 			continue;
 		nvm_ramht_entry e;
 		nvm_pfifo_ramht_entry(o->chip, h, c, &e);
 		uint32_t slot = nvm_pfifo_ramht_hash(h, e.chid, bits);
 		uint32_t dist = (uint32_t)((i - slot) & (n - 1));
-		if (o->json) {
+		if (o->in.json) {
 			printf("%s{\"entry\": %zu, \"handle\": %u, \"context\": %u, \"valid\": %s, \"chid\": %u, "
 			       "\"engine\": %u, \"engine_name\": \"%s\", \"instance\": %u, \"hash\": %u, \"distance\": "
 			       "%u}",
@@ -229,10 +203,10 @@ static int do_ramht(const struct pfifo_opts *o, const uint8_t *d, size_t len)
 		}
 		used++;
 	}
-	if (o->json)
+	if (o->in.json)
 		printf("], \"problems\": [");
 	/* What a lookup would not find, or find wrongly (puller.rst "RAMHT"). */
-	struct problems p = { 0, o->json, o->file };
+	struct problems p = { 0, o->in.json, o->in.file };
 	for (size_t i = 0; i < n; i++) {
 		uint32_t h = le32(d + 8 * i), c = le32(d + 8 * i + 4);
 		if (!h && !c)
@@ -268,7 +242,7 @@ static int do_ramht(const struct pfifo_opts *o, const uint8_t *d, size_t len)
 			        "handle 0x%08x: engine %u (%s) is not on this chip: its methods are dropped", h,
 			        e.engine, engine_name(e.engine));
 	}
-	if (o->json)
+	if (o->in.json)
 		printf("]}\n");
 	else
 		printf("%zu entries used, %zu problem%s\n", used, p.n, p.n == 1 ? "" : "s");
@@ -324,19 +298,19 @@ static int do_ramfc(const struct pfifo_opts *o, const uint8_t *d, size_t len)
 	uint32_t nchan = nvm_pfifo_channels(o->chip);
 	size_t have = len / size;
 	if (!have)
-		return cli_error(EXIT_USAGE, o->cmd, "%s: %zu bytes; a RAMFC entry of %s is %u bytes", o->file, len,
-		                 o->chip, size);
+		return cli_error(EXIT_USAGE, o->in.cmd, "%s: %zu bytes; a RAMFC entry of %s is %u bytes", o->in.file,
+		                 len, o->chip, size);
 	if (have > nchan)
 		have = nchan;
 	if (o->channel >= (int)have)
-		return cli_error(EXIT_USAGE, o->cmd, "%s: channel %d is not in the input (%zu entries)", o->file,
+		return cli_error(EXIT_USAGE, o->in.cmd, "%s: channel %d is not in the input (%zu entries)", o->in.file,
 		                 o->channel, have);
-	if (o->json)
+	if (o->in.json)
 		printf("{\"chip\": \"%s\", \"entry_bytes\": %u, \"channels\": [", o->chip, size);
 	else
 		printf("RAMFC (%s): %u bytes per channel, %zu channel%s in the input\n", o->chip, size, have,
 		       have == 1 ? "" : "s");
-	struct problems p = { 0, o->json, o->file };
+	struct problems p = { 0, o->in.json, o->in.file };
 	size_t shown = 0;
 	char det[256];
 	for (size_t c = 0; c < have; c++) {
@@ -346,9 +320,9 @@ static int do_ramfc(const struct pfifo_opts *o, const uint8_t *d, size_t len)
 		bool zero = true;
 		for (uint32_t b = 0; b < size; b++)
 			zero &= !e[b];
-		if (zero && !o->all && o->channel < 0)
+		if (zero && !o->in.all && o->channel < 0)
 			continue;
-		if (o->json)
+		if (o->in.json)
 			printf("%s{\"channel\": %zu, \"fields\": {", shown ? ", " : "", c);
 		else
 			printf("channel %zu (+0x%04zx):\n", c, c * size);
@@ -356,8 +330,8 @@ static int do_ramfc(const struct pfifo_opts *o, const uint8_t *d, size_t len)
 			uint32_t w = le32(e + fl[i].off);
 			uint32_t m = fl[i].bits >= 32 ? 0xffffffffu : (1u << fl[i].bits) - 1;
 			uint32_t v = ((w >> fl[i].ctx_lo) & m) << fl[i].reg_lo;
-			ramfc_detail(fl[i].name, v, o->json, det, sizeof(det));
-			if (o->json) {
+			ramfc_detail(fl[i].name, v, o->in.json, det, sizeof(det));
+			if (o->in.json) {
 				printf("%s\"%s\": {\"value\": %u", i ? ", " : "", fl[i].name, v);
 				if (det[0])
 					printf(", %s", det);
@@ -367,11 +341,11 @@ static int do_ramfc(const struct pfifo_opts *o, const uint8_t *d, size_t len)
 				       det);
 			}
 		}
-		if (o->json)
+		if (o->in.json)
 			printf("}}");
 		shown++;
 	}
-	if (o->json)
+	if (o->in.json)
 		printf("], \"problems\": [");
 	for (size_t c = 0; c < have; c++) {
 		if (o->channel >= 0 && (size_t)o->channel != c)
@@ -388,7 +362,7 @@ static int do_ramfc(const struct pfifo_opts *o, const uint8_t *d, size_t len)
 				        fl[i].name, v);
 		}
 	}
-	if (o->json)
+	if (o->in.json)
 		printf("]}\n");
 	else
 		printf("%zu channel%s shown, %zu problem%s\n", shown, shown == 1 ? "" : "s", p.n, p.n == 1 ? "" : "s");
@@ -408,9 +382,9 @@ int cmd_pfifo(int argc, char **argv)
 	const char *sub = argv[1];
 	struct pfifo_opts o = { .channel = -1 };
 	if (!strcmp(sub, "ramht"))
-		o.cmd = "pfifo ramht";
+		o.in.cmd = "pfifo ramht";
 	else if (!strcmp(sub, "ramfc"))
-		o.cmd = "pfifo ramfc";
+		o.in.cmd = "pfifo ramfc";
 	else
 		return cli_usage_error("pfifo", "unknown sub-command '%s' (ramht, ramfc)", sub);
 	int rc = parse_opts(&o, argc - 1, argv + 1);

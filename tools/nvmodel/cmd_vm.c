@@ -13,13 +13,12 @@
 #include "nvmodel/mmu.h"
 #include "nvmodel/nvmodel.h"
 
-#define DEFAULT_MAX_ENTRIES 4000000ull
-
 struct vm_opts {
-	const char *vram, *sysmem, *pdb_s, *va_s, *access_s, *max_s;
-	bool json, dot, priv;
+	struct vm_common c;
+	const char *pdb_s, *va_s, *access_s;
+	bool priv;
 	unsigned pdb_target;
-	uint64_t pdb, va, max_entries;
+	uint64_t pdb, va;
 	nvm_mmu_access access;
 };
 
@@ -43,7 +42,7 @@ static void dump_help(void)
 	       "range, size, page size, attributes); --json gives JSON Lines, --dot a\n"
 	       "Graphviz picture of the tables. Reading stops after N entries (default\n"
 	       "%llu) so that looping or huge trees end: exit 1 then.\n",
-	       cli_prog, (unsigned long long)DEFAULT_MAX_ENTRIES);
+	       cli_prog, (unsigned long long)VM_DEFAULT_MAX_ENTRIES);
 }
 
 static int parse_pdb(const char *cmd, const char *s, unsigned *target, uint64_t *addr)
@@ -73,26 +72,20 @@ static int parse_opts(const char *cmd, int argc, char **argv, struct vm_opts *o,
 	memset(o, 0, sizeof(*o));
 	for (int i = 1; i < argc; i++) {
 		int r;
-		if ((r = cli_opt(argc, argv, &i, "--vram", &o->vram)) ||
-		    (r = cli_opt(argc, argv, &i, "--sysmem", &o->sysmem)) ||
+		if ((r = vm_common_opt(argc, argv, &i, &o->c, walk)) ||
 		    (r = cli_opt(argc, argv, &i, "--pdb", &o->pdb_s)) ||
 		    (walk && (r = cli_opt(argc, argv, &i, "--va", &o->va_s))) ||
-		    (walk && (r = cli_opt(argc, argv, &i, "--access", &o->access_s))) ||
-		    (!walk && (r = cli_opt(argc, argv, &i, "--max-entries", &o->max_s)))) {
+		    (walk && (r = cli_opt(argc, argv, &i, "--access", &o->access_s)))) {
 			if (r < 0)
 				return cli_bad_opt(cmd, argv[i], NULL, "a value");
 			continue;
 		}
-		if (!strcmp(argv[i], "--json"))
-			o->json = true;
-		else if (!walk && !strcmp(argv[i], "--dot"))
-			o->dot = true;
-		else if (walk && !strcmp(argv[i], "--priv"))
+		if (walk && !strcmp(argv[i], "--priv"))
 			o->priv = true;
 		else
 			return cli_usage_error(cmd, "unexpected argument '%s'", argv[i]);
 	}
-	if (!o->vram)
+	if (!o->c.vram)
 		return cli_usage_error(cmd, "--vram FILE is required");
 	if (!o->pdb_s)
 		return cli_usage_error(cmd, "--pdb APERTURE:ADDR is required");
@@ -106,19 +99,40 @@ static int parse_opts(const char *cmd, int argc, char **argv, struct vm_opts *o,
 		o->access = NVM_MMU_READ;
 		if (o->access_s && nvm_mmu_parse_access(o->access_s, &o->access))
 			return cli_bad_opt(cmd, "--access", o->access_s, "read, write, atomic or prefetch");
-	} else {
-		o->max_entries = DEFAULT_MAX_ENTRIES;
-		if (o->max_s && (!cli_parse_u64(o->max_s, &o->max_entries) || !o->max_entries))
-			return cli_bad_opt(cmd, "--max-entries", o->max_s, "a positive number");
 	}
-	if (o->json && o->dot)
+	return vm_common_check(cmd, &o->c, walk);
+}
+
+int vm_common_opt(int argc, char **argv, int *i, struct vm_common *c, bool walk)
+{
+	int r;
+	if ((r = cli_opt(argc, argv, i, "--vram", &c->vram)) || (r = cli_opt(argc, argv, i, "--sysmem", &c->sysmem)) ||
+	    (!walk && (r = cli_opt(argc, argv, i, "--max-entries", &c->max_s))))
+		return r;
+	if (!strcmp(argv[*i], "--json"))
+		c->json = true;
+	else if (!walk && !strcmp(argv[*i], "--dot"))
+		c->dot = true;
+	else
+		return 0;
+	return 1;
+}
+
+int vm_common_check(const char *cmd, struct vm_common *c, bool walk)
+{
+	if (!walk) {
+		c->max_entries = VM_DEFAULT_MAX_ENTRIES;
+		if (c->max_s && (!cli_parse_u64(c->max_s, &c->max_entries) || !c->max_entries))
+			return cli_bad_opt(cmd, "--max-entries", c->max_s, "a positive number");
+	}
+	if (c->json && c->dot)
 		return cli_usage_error(cmd, "--json and --dot exclude each other");
 	return 0;
 }
 
-/* Loads --vram / --sysmem into a GPU of chip (shared with cmd_vm_g80.c). */
-int vm_open_images(const char *cmd, const char *vram, const char *sysmem, const char *chip, nvm_gpu **gpu)
+int vm_open_images(const char *cmd, const struct vm_common *c, const char *chip, nvm_gpu **gpu)
 {
+	const char *vram = c->vram, *sysmem = c->sysmem;
 	size_t vlen = 0, slen = 0;
 	uint8_t *v, *s = NULL;
 	if (sysmem && !strcmp(vram, "-") && !strcmp(sysmem, "-"))
@@ -138,11 +152,6 @@ int vm_open_images(const char *cmd, const char *vram, const char *sysmem, const 
 	if (st)
 		return cli_error(EXIT_INTERNAL, cmd, "cannot load the memory images: %s", nvm_status_str(st));
 	return EXIT_OK;
-}
-
-static int open_images(const char *cmd, const struct vm_opts *o, nvm_gpu **gpu)
-{
-	return vm_open_images(cmd, o->vram, o->sysmem, "gv100", gpu);
 }
 
 static const char *pde_ap_name(unsigned a)
@@ -272,12 +281,12 @@ static int vm_walk(int argc, char **argv)
 	if (rc)
 		return rc;
 	nvm_gpu *gpu = NULL;
-	if ((rc = open_images(cmd, &o, &gpu)))
+	if ((rc = vm_open_images(cmd, &o.c, "gv100", &gpu)))
 		return rc;
 	nvm_mmu_result r;
 	nvm_mmu_walk_trace tr;
 	nvm_mmu_walk(gpu, o.pdb_target, o.pdb, o.va, o.access, o.priv, &r, &tr);
-	if (o.json)
+	if (o.c.json)
 		walk_json(&o, &r, &tr);
 	else
 		walk_text(&o, &r, &tr);
@@ -308,7 +317,7 @@ static void flush_range(struct dump_state *d)
 	const nvm_mmu_mapping *m = &d->cur;
 	const nvm_mmu_result *a = &m->attr;
 	d->ranges++;
-	if (d->o->json) {
+	if (d->o->c.json) {
 		printf("{\"va\": %llu, \"size\": %llu, \"sparse\": %s", (unsigned long long)m->va,
 		       (unsigned long long)m->size, a->sparse ? "true" : "false");
 		if (!a->sparse)
@@ -320,7 +329,7 @@ static void flush_range(struct dump_state *d)
 			       a->ro ? "true" : "false", a->vol ? "true" : "false",
 			       a->atomic_disable ? "true" : "false", a->encrypted ? "true" : "false", a->peer);
 		printf("}\n");
-	} else if (!d->o->dot) {
+	} else if (!d->o->c.dot) {
 		printf("0x%012llx-0x%012llx ", (unsigned long long)m->va, (unsigned long long)(m->va + m->size - 1));
 		if (a->sparse)
 			printf("sparse%*s size 0x%llx\n", 38, "", (unsigned long long)m->size);
@@ -372,12 +381,12 @@ static int vm_dump(int argc, char **argv)
 	if (rc)
 		return rc;
 	nvm_gpu *gpu = NULL;
-	if ((rc = open_images(cmd, &o, &gpu)))
+	if ((rc = vm_open_images(cmd, &o.c, "gv100", &gpu)))
 		return rc;
 	/* A root outside the image would read as an empty tree: say so, as
 	 * vm walk does. */
 	nvm_aperture ap = o.pdb_target == NVM_MMU_PDB_VID ? NVM_AP_VRAM : NVM_AP_SYSMEM;
-	const char *image = ap == NVM_AP_VRAM ? o.vram : o.sysmem;
+	const char *image = ap == NVM_AP_VRAM ? o.c.vram : o.c.sysmem;
 	uint64_t size = image ? nvm_mem_size(gpu, ap) : 0;
 	if (o.pdb >= size || size - o.pdb < 4096) {
 		nvm_close(gpu);
@@ -387,20 +396,20 @@ static int vm_dump(int argc, char **argv)
 		                 nvm_aperture_name(ap), image, (unsigned long long)size);
 	}
 	struct dump_state d = { &o, false, { 0 }, 0, 0 };
-	nvm_mmu_enum_ops ops = { o.dot ? NULL : dump_map, o.dot ? dump_edge : NULL, &d };
-	if (o.dot)
+	nvm_mmu_enum_ops ops = { o.c.dot ? NULL : dump_map, o.c.dot ? dump_edge : NULL, &d };
+	if (o.c.dot)
 		printf("digraph pagetables {\n  node [shape=box];\n");
-	nvm_status st = nvm_mmu_enum(gpu, o.pdb_target, o.pdb, o.max_entries, &ops);
+	nvm_status st = nvm_mmu_enum(gpu, o.pdb_target, o.pdb, o.c.max_entries, &ops);
 	flush_range(&d);
-	if (o.dot)
+	if (o.c.dot)
 		printf("}\n");
-	else if (!o.json)
+	else if (!o.c.json)
 		printf("%llu range(s) from %llu leaf entries\n", (unsigned long long)d.ranges,
 		       (unsigned long long)d.count);
 	nvm_close(gpu);
 	if (st == NVM_ERR_RANGE)
 		return cli_error(EXIT_FAIL, cmd, "stopped after %llu page-table entries (--max-entries)",
-		                 (unsigned long long)o.max_entries);
+		                 (unsigned long long)o.c.max_entries);
 	return EXIT_OK;
 }
 

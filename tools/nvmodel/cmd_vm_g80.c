@@ -11,13 +11,12 @@
 #include "nvmodel/g80vm.h"
 #include "nvmodel/nvmodel.h"
 
-#define DEFAULT_MAX_ENTRIES 4000000ull
-
 struct g80_opts {
-	const char *vram, *sysmem, *chan_s, *sel_s, *off_s, *chip, *max_s;
-	bool json, dot, write, user;
+	struct vm_common c;
+	const char *chan_s, *sel_s, *off_s, *chip;
+	bool write, user;
 	uint32_t chan, sel;
-	uint64_t off, max_entries;
+	uint64_t off;
 	nvm_g80_layout lay;
 };
 
@@ -43,7 +42,7 @@ static void dump_help(void)
 	       "(virtual range -> target and linear range, page size, attributes); --json\n"
 	       "gives JSON Lines, --dot a Graphviz picture (channel -> page tables).\n"
 	       "Reading stops after N entries (default %llu): exit 1 then.\n",
-	       cli_prog, (unsigned long long)DEFAULT_MAX_ENTRIES);
+	       cli_prog, (unsigned long long)VM_DEFAULT_MAX_ENTRIES);
 }
 
 static int parse_chip(const char *cmd, const char *s, nvm_g80_layout *lay)
@@ -66,23 +65,17 @@ static int parse(const char *cmd, int argc, char **argv, struct g80_opts *o, boo
 	const char *fmt = NULL;
 	for (int i = 1; i < argc; i++) {
 		int r;
-		if ((r = cli_opt(argc, argv, &i, "--vram", &o->vram)) ||
-		    (r = cli_opt(argc, argv, &i, "--sysmem", &o->sysmem)) ||
+		if ((r = vm_common_opt(argc, argv, &i, &o->c, walk)) ||
 		    (r = cli_opt(argc, argv, &i, "--format", &fmt)) ||
 		    (r = cli_opt(argc, argv, &i, "--chan", &o->chan_s)) ||
 		    (r = cli_opt(argc, argv, &i, "--chip", &o->chip)) ||
 		    (walk && (r = cli_opt(argc, argv, &i, "--selector", &o->sel_s))) ||
-		    (walk && (r = cli_opt(argc, argv, &i, "--offset", &o->off_s))) ||
-		    (!walk && (r = cli_opt(argc, argv, &i, "--max-entries", &o->max_s)))) {
+		    (walk && (r = cli_opt(argc, argv, &i, "--offset", &o->off_s)))) {
 			if (r < 0)
 				return cli_bad_opt(cmd, argv[i], NULL, "a value");
 			continue;
 		}
-		if (!strcmp(argv[i], "--json"))
-			o->json = true;
-		else if (!walk && !strcmp(argv[i], "--dot"))
-			o->dot = true;
-		else if (walk && !strcmp(argv[i], "--write"))
+		if (walk && !strcmp(argv[i], "--write"))
 			o->write = true;
 		else if (walk && !strcmp(argv[i], "--user"))
 			o->user = true;
@@ -90,7 +83,7 @@ static int parse(const char *cmd, int argc, char **argv, struct g80_opts *o, boo
 			return cli_usage_error(cmd, "unexpected argument '%s'", argv[i]);
 	}
 	uint64_t v;
-	if (!o->vram)
+	if (!o->c.vram)
 		return cli_usage_error(cmd, "--vram FILE is required");
 	if (!o->chan_s)
 		return cli_usage_error(cmd, "--chan DESC is required");
@@ -109,20 +102,14 @@ static int parse(const char *cmd, int argc, char **argv, struct g80_opts *o, boo
 		o->sel = (uint32_t)v;
 		if (!cli_parse_u64(o->off_s, &o->off) || o->off >> 40)
 			return cli_bad_opt(cmd, "--offset", o->off_s, "a 40-bit logical address");
-	} else {
-		o->max_entries = DEFAULT_MAX_ENTRIES;
-		if (o->max_s && (!cli_parse_u64(o->max_s, &o->max_entries) || !o->max_entries))
-			return cli_bad_opt(cmd, "--max-entries", o->max_s, "a positive number");
 	}
-	if (o->json && o->dot)
-		return cli_usage_error(cmd, "--json and --dot exclude each other");
-	return 0;
+	return vm_common_check(cmd, &o->c, walk);
 }
 
 static int open_images(const char *cmd, const struct g80_opts *o, nvm_gpu **gpu)
 {
 	static const char *const chips[] = { "g80", "g84", "gt215" };
-	return vm_open_images(cmd, o->vram, o->sysmem, chips[o->lay.gen], gpu);
+	return vm_open_images(cmd, &o->c, chips[o->lay.gen], gpu);
 }
 
 static const char *tgt(unsigned t)
@@ -270,7 +257,7 @@ int cmd_vm_g80_walk(int argc, char **argv)
 	nvm_g80_res r;
 	nvm_g80_walk_trace t;
 	nvm_g80_walk(gpu, &o.lay, &req, &r, &t);
-	if (o.json)
+	if (o.c.json)
 		walk_json(&o, &r, &t);
 	else
 		walk_text(&o, &r, &t);
@@ -301,7 +288,7 @@ static void flush(struct dump *d)
 	const nvm_g80_mapping *m = &d->cur;
 	const nvm_g80_pte *p = &m->pte;
 	d->ranges++;
-	if (d->o->json)
+	if (d->o->c.json)
 		printf("{\"virt\": %llu, \"size\": %llu, \"target\": \"%s\", \"lin\": %llu, \"page_size\": %llu, "
 		       "\"ro\": %s, \"supervisor_only\": %s, \"storage_type\": %u, \"comp\": %u, \"tag\": %u, "
 		       "\"part_cycle\": %u, \"encrypted\": %s}\n",
@@ -361,19 +348,19 @@ int cmd_vm_g80_dump(int argc, char **argv)
 	if ((rc = open_images(cmd, &o, &gpu)))
 		return rc;
 	struct dump d = { &o, false, { 0 }, 0, 0, 0 };
-	nvm_g80_enum_ops ops = { o.dot ? dump_pde : NULL, o.dot ? NULL : dump_map, &d };
-	if (o.dot)
+	nvm_g80_enum_ops ops = { o.c.dot ? dump_pde : NULL, o.c.dot ? NULL : dump_map, &d };
+	if (o.c.dot)
 		printf("digraph g80vm {\n  node [shape=box];\n");
-	nvm_status st = nvm_g80_enum(gpu, &o.lay, o.chan, o.max_entries, &ops);
+	nvm_status st = nvm_g80_enum(gpu, &o.lay, o.chan, o.c.max_entries, &ops);
 	flush(&d);
-	if (o.dot)
+	if (o.c.dot)
 		printf("}\n");
-	else if (!o.json && !st)
+	else if (!o.c.json && !st)
 		printf("%llu range(s) from %llu page(s)\n", (unsigned long long)d.ranges, (unsigned long long)d.count);
 	nvm_close(gpu);
 	if (st == NVM_ERR_RANGE)
 		return cli_error(EXIT_FAIL, cmd, "stopped after %llu page-table entries (--max-entries)",
-		                 (unsigned long long)o.max_entries);
+		                 (unsigned long long)o.c.max_entries);
 	if (st)
 		return cli_error(EXIT_FAIL, cmd, "the page directory of channel 0x%08x lies outside the image", o.chan);
 	return EXIT_OK;
