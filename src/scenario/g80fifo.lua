@@ -132,9 +132,9 @@ function Channel:user() return USER + self.chid * 0x2000 end
 -- pushbuffer DMA object sees it (virtual with vm = true).
 function Channel:write(words)
   local a = self.pb + self.pb_put
+  if self.pb_put + #words * 4 > 0x80000 then fail("push: the pushbuffer is full") end
   for i, w in ipairs(words) do self.gpu:mem_wr32(self.pb_ap, a + (i - 1) * 4, w & 0xffffffff) end
   self.pb_put = self.pb_put + #words * 4
-  if self.pb_put > 0x80000 then fail("push: the pushbuffer is full") end
   return a + self.va_off
 end
 
