@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "g80vm_internal.h"
+#include "pfifo/g80_host.h"
 #include "tlb_cache.h"
 
 #define R_TLB_FLUSH 0x100c80u
@@ -495,6 +496,10 @@ nvm_status nvm_g80_bar_translate(nvm_gpu *gpu, int bar, uint64_t off, bool write
 			            true };
 		/* UNVERIFIED: BAR accesses are supervisor accesses. */
 		translate(m, &req, res);
+		/* UNVERIFIED: every faulting BAR access sets PFIFO INTR BAR_FAULT
+		 * (rnndb names the bit only). */
+		if (res->fault)
+			pfifo_g80_host_fault(gpu, PFIFO_HOST_BAR_FAULT);
 	}
 	api_leave(gpu);
 	return NVM_OK;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "nvmodel/g80vm.h"
+#include "g80_host.h"
 #include "pfifo_internal.h"
 
 /* ---------------------------------------------------------------- chip data */
@@ -666,6 +667,21 @@ int g80_puller_method(struct pfifo *f, uint32_t a, uint32_t m, uint32_t d, uint6
 	case 0x6c: return old_style(f, a, m, d, t);
 	}
 	return -1;
+}
+
+/* ---------------------------------------------------------------- VM faults */
+
+/* g80_pfifo.xml INTR BAR_FAULT (4) / PEEPHOLE_FAULT (6): the G80 VM reports
+ * a faulting CPU access through the BARs or the PEEPHOLE here. */
+void pfifo_g80_host_fault(nvm_gpu *gpu, enum pfifo_host_fault kind)
+{
+	struct pfifo *f = gpu ? gpu->blk[BLK_PFIFO] : NULL;
+	if (!f || !pf_has(f, PF_G80))
+		return;
+	bool bar = kind == PFIFO_HOST_BAR_FAULT;
+	emit(gpu, NVM_EV_TRACE, "pfifo", bar ? "bar_fault" : "peephole_fault", 0, 0, "%s",
+	     bar ? "INTR BAR_FAULT" : "INTR PEEPHOLE_FAULT");
+	pfifo_raise(f, bar ? INTR_G80_BAR_FAULT : INTR_G80_PEEPHOLE_FAULT);
 }
 
 /* ---------------------------------------------------------------- registers */

@@ -120,15 +120,17 @@
 #define PFIFO_USER_NEW    0xc00000u /* NV40 DMA USER: 0x1000 per channel */
 
 /* NV_PFIFO_INTR_0 (rnndb INTR) */
-#define INTR_CACHE_ERROR     (1u << 0)
-#define INTR_RUNOUT          (1u << 4)
-#define INTR_RUNOUT_OVERFLOW (1u << 8)
-#define INTR_DMA_PUSHER      (1u << 12)
-#define INTR_DMA_PTE         (1u << 16)
-#define INTR_SEMAPHORE       (1u << 20)
-#define INTR_ACQUIRE_TIMEOUT (1u << 24)
-#define INTR_G80_PIO_ERROR   (1u << 8)  /* G80 (rnndb INTR) */
-#define INTR_G84_NOTIFY      (1u << 30) /* G84+ NOTIFY_INTR */
+#define INTR_CACHE_ERROR        (1u << 0)
+#define INTR_RUNOUT             (1u << 4)
+#define INTR_RUNOUT_OVERFLOW    (1u << 8)
+#define INTR_DMA_PUSHER         (1u << 12)
+#define INTR_DMA_PTE            (1u << 16)
+#define INTR_SEMAPHORE          (1u << 20)
+#define INTR_ACQUIRE_TIMEOUT    (1u << 24)
+#define INTR_G80_PIO_ERROR      (1u << 8)  /* G80 (rnndb INTR) */
+#define INTR_G84_NOTIFY         (1u << 30) /* G84+ NOTIFY_INTR */
+#define INTR_G80_BAR_FAULT      (1u << 4)  /* G80 (rnndb INTR) */
+#define INTR_G80_PEEPHOLE_FAULT (1u << 6)
 
 /* CACHE1 PULL0 */
 #define PULL0_ACCESS          (1u << 0)

@@ -265,25 +265,34 @@ static void context_selectors(void **s)
  * objects (0x7fc00000, limit, base) and 0x1708 / 0x170c = 0x80000000 |
  * object offset >> 4. CPU accesses translate as engine 6 (BAR), client 4
  * (write) or 8 (read), slot 0 (BAR1) or 1 (BAR3). */
-static void bars_like_nouveau(void **s)
+static const uint64_t mem = 0x40000; /* bar->mem; the PD at +0x200 (pgd_addr) */
+
+static nvm_gpu *setup_bars(const char *chip)
 {
-	(void)s;
-	nvm_gpu *gpu = g80e_open("g84");
-	const uint64_t mem = 0x40000; /* bar->mem; the PD at +0x200 (pgd_addr) */
+	nvm_gpu *gpu = g80e_open(chip);
+	nvm_g80_layout lay;
+	assert_int_equal(nvm_g80_chip_layout(gpu, &lay), NVM_OK);
 	const uint64_t bar1 = mem + 0x5000, bar3 = mem + 0x5020;
 	const uint64_t b3start = 0x0100000000ull, b1size = 0x10000000ull;
 	g80e_dma_simple(gpu, NVM_AP_VRAM, mem, (unsigned)((bar1 - mem) >> 4), G80E_PAGED_W0, 0, b1size - 1);
 	g80e_dma_simple(gpu, NVM_AP_VRAM, mem, (unsigned)((bar3 - mem) >> 4), G80E_PAGED_W0, b3start,
 	                b3start + 0x1000000 - 1);
 	/* BAR1 VA 0 -> VRAM 0x900000; BAR3 VA 0x1_0000_0000 (PDE 8) -> 0xa00000 */
-	g80e_w64(gpu, NVM_AP_VRAM, mem + 0x200, g80e_pde(3, 0, 0, PT));
+	g80e_w64(gpu, NVM_AP_VRAM, mem + lay.pd_offset, g80e_pde(3, 0, 0, PT));
 	g80e_w64(gpu, NVM_AP_VRAM, PT, g80e_pte_vram(0x900000));
-	g80e_w64(gpu, NVM_AP_VRAM, mem + 0x200 + 8 * 8, g80e_pde(3, 0, 0, PT + 0x100000));
+	g80e_w64(gpu, NVM_AP_VRAM, mem + lay.pd_offset + 8 * 8, g80e_pde(3, 0, 0, PT + 0x100000));
 	g80e_w64(gpu, NVM_AP_VRAM, PT + 0x100000, g80e_pte_vram(0xa00000));
 	nvm_reg_write(gpu, 0x1704, 0x00000000u | (uint32_t)(mem >> 12));
 	nvm_reg_write(gpu, 0x1704, 0x40000000u | (uint32_t)(mem >> 12));
 	nvm_reg_write(gpu, 0x170c, 0x80000000u | (uint32_t)((bar3 - mem) >> 4));
 	nvm_reg_write(gpu, 0x1708, 0x80000000u | (uint32_t)((bar1 - mem) >> 4));
+	return gpu;
+}
+
+static void bars_like_nouveau(void **s)
+{
+	(void)s;
+	nvm_gpu *gpu = setup_bars("g84");
 	uint32_t v = 0xcafe0001u, back = 0;
 	assert_int_equal(nvm_g80_bar_write(gpu, 1, 0x10, &v, 4), NVM_OK);
 	assert_int_equal(nvm_mem_rd32(gpu, NVM_AP_VRAM, 0x900010, &back), NVM_OK);
@@ -324,6 +333,38 @@ static void bars_like_nouveau(void **s)
 	assert_int_equal(r.fault, 0);
 	assert_int_equal(r.addr, 0x123450);
 	nvm_close(gpu);
+}
+
+/* g80_pfifo.xml INTR BAR_FAULT (4): a CPU access through BAR1 / BAR3 that
+ * faults in the VM sets it; with INTR_EN BAR_FAULT it raises PMC's PFIFO
+ * line (PMC INTR bit 8); write 1 to clear. A good access and a MODE VRAM
+ * BAR (no VM) leave it clear. */
+static void bar_fault_intr(void **s)
+{
+	(void)s;
+	static const char *const chips[] = { "g80", "g84", "g92", "gt215" };
+	for (size_t i = 0; i < sizeof(chips) / sizeof(chips[0]); i++) {
+		nvm_gpu *gpu = setup_bars(chips[i]);
+		uint32_t v = 0;
+		assert_int_equal(nvm_g80_bar_read(gpu, 1, 0x10, &v, 4), NVM_OK);
+		assert_int_equal(rd(gpu, 0x2100) & 0x50, 0);
+		assert_int_equal(nvm_g80_bar_read(gpu, 1, 0x3000, &v, 4), NVM_ERR_FAULT);
+		assert_int_equal(rd(gpu, 0x2100) & 0x50, 0x10);
+		assert_int_equal(rd(gpu, 0x100) & 0x100, 0); /* not enabled */
+		nvm_reg_write(gpu, 0x2140, 0x10);
+		assert_int_equal(rd(gpu, 0x100) & 0x100, 0x100);
+		nvm_reg_write(gpu, 0x2100, 0x10);
+		assert_int_equal(rd(gpu, 0x2100) & 0x10, 0);
+		assert_int_equal(rd(gpu, 0x100) & 0x100, 0);
+		assert_int_equal(nvm_g80_bar_write(gpu, 3, 0x1000, &v, 4), NVM_ERR_FAULT);
+		assert_int_equal(rd(gpu, 0x2100) & 0x50, 0x10);
+		assert_int_equal(rd(gpu, 0x100) & 0x100, 0x100);
+		nvm_reg_write(gpu, 0x2100, 0x10);
+		nvm_reg_write(gpu, 0x1708, 0); /* MODE VRAM */
+		assert_int_equal(nvm_g80_bar_read(gpu, 1, 0x3000, &v, 4), NVM_OK);
+		assert_int_equal(rd(gpu, 0x2100) & 0x50, 0);
+		nvm_close(gpu);
+	}
 }
 
 /* g80_pfb.xml MMU PD_OFFSET (G84-): "offset from channel base to PD, low 3
@@ -441,6 +482,7 @@ int main(void)
 		cmocka_unit_test(names),
 		cmocka_unit_test(context_selectors),
 		cmocka_unit_test(bars_like_nouveau),
+		cmocka_unit_test(bar_fault_intr),
 		cmocka_unit_test(pd_offset_register),
 		cmocka_unit_test(enumerate),
 		cmocka_unit_test(pmem_window),
