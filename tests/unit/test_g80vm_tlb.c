@@ -367,6 +367,99 @@ static void bar_fault_intr(void **s)
 	}
 }
 
+/* The PEEPHOLE (envytools memory/peephole.rst; pbus.xml PEEPHOLE_* NV30:G84
+ * at 0x1560, PPEEPHOLE G84- at 0x60000, W_CTRL 0x155c; HOST_MEM PEEPHOLE
+ * 0x1710 and CHAN 0x1704 WHICH 0): 32-bit accesses through the PEEPHOLE
+ * DMA object as VM engine 4 (PEEPHOLE), client 4 write / 8 read, slot 0
+ * (seed 002 "VM users"); RW_DATA accesses auto-increment RW_ADDR by 4; the
+ * write port writes on the second write of an address/data pair (either
+ * order) or on every W_DATA write in FREEFORM mode; a VM fault sets
+ * g80_pfifo.xml INTR PEEPHOLE_FAULT (6). */
+static void peephole(void **s)
+{
+	(void)s;
+	static const char *const chips[] = { "g80", "g84", "g92", "gt215" };
+	for (size_t i = 0; i < sizeof(chips) / sizeof(chips[0]); i++) {
+		nvm_gpu *gpu = setup_bars(chips[i]);
+		const uint32_t ph = i ? 0x60000u : 0x1560u, w_addr = ph, w_data = ph + 4, rw_addr = ph + 0x10,
+		               rw_data = ph + 0x14, w_ctrl = 0x155c;
+		uint32_t v = 0;
+		/* the PEEPHOLE object is BAR1's (VA 0 -> VRAM 0x900000) */
+		nvm_reg_write(gpu, 0x1710, 0x80000000u | (0x5000u >> 4));
+		nvm_reg_write(gpu, rw_addr, 0x10);
+		nvm_reg_write(gpu, rw_data, 0x11112222u);
+		assert_int_equal(rd(gpu, rw_addr), 0x14);
+		nvm_reg_write(gpu, rw_data, 0x33334444u);
+		assert_int_equal(nvm_mem_rd32(gpu, NVM_AP_VRAM, 0x900010, &v), NVM_OK);
+		assert_int_equal(v, 0x11112222u);
+		assert_int_equal(nvm_mem_rd32(gpu, NVM_AP_VRAM, 0x900014, &v), NVM_OK);
+		assert_int_equal(v, 0x33334444u);
+		nvm_reg_write(gpu, rw_addr, 0x13); /* bits 1:0 are not kept */
+		assert_int_equal(rd(gpu, rw_addr), 0x10);
+		assert_int_equal(rd(gpu, rw_data), 0x11112222u);
+		assert_int_equal(rd(gpu, rw_data), 0x33334444u);
+		assert_int_equal(rd(gpu, rw_addr), 0x18);
+		/* paired write port, address first then data first */
+		nvm_reg_write(gpu, w_addr, 0x20);
+		assert_int_equal(rd(gpu, w_ctrl), 1); /* PAIR_ADDR_VALID */
+		assert_int_equal(nvm_mem_rd32(gpu, NVM_AP_VRAM, 0x900020, &v), NVM_OK);
+		assert_int_equal(v, 0);
+		nvm_reg_write(gpu, w_data, 0x5555aaaau);
+		assert_int_equal(rd(gpu, w_ctrl), 0);
+		assert_int_equal(nvm_mem_rd32(gpu, NVM_AP_VRAM, 0x900020, &v), NVM_OK);
+		assert_int_equal(v, 0x5555aaaau);
+		assert_int_equal(rd(gpu, w_data), 0x5555aaaau); /* reads the last value */
+		nvm_reg_write(gpu, w_data, 0x66667777u);
+		assert_int_equal(rd(gpu, w_ctrl), 2); /* PAIR_DATA_VALID */
+		nvm_reg_write(gpu, w_addr, 0x24);
+		assert_int_equal(rd(gpu, w_ctrl), 0);
+		assert_int_equal(nvm_mem_rd32(gpu, NVM_AP_VRAM, 0x900024, &v), NVM_OK);
+		assert_int_equal(v, 0x66667777u);
+		/* a second address write is a pair mismatch: no memory write */
+		nvm_reg_write(gpu, w_addr, 0x28);
+		nvm_reg_write(gpu, w_addr, 0x2c);
+		assert_int_equal(rd(gpu, w_ctrl), 1);
+		assert_int_equal(nvm_mem_rd32(gpu, NVM_AP_VRAM, 0x90002c, &v), NVM_OK);
+		assert_int_equal(v, 0);
+		/* FREEFORM: every data write writes */
+		nvm_reg_write(gpu, w_ctrl, 0x100);
+		nvm_reg_write(gpu, w_addr, 0x30);
+		nvm_reg_write(gpu, w_data, 0x0a0b0c0du);
+		nvm_reg_write(gpu, w_addr, 0x34);
+		nvm_reg_write(gpu, w_data, 0x01020304u);
+		assert_int_equal(nvm_mem_rd32(gpu, NVM_AP_VRAM, 0x900030, &v), NVM_OK);
+		assert_int_equal(v, 0x0a0b0c0du);
+		assert_int_equal(nvm_mem_rd32(gpu, NVM_AP_VRAM, 0x900034, &v), NVM_OK);
+		assert_int_equal(v, 0x01020304u);
+		/* an unmapped page: a VM fault as 4/8/0 (read) or 4/4/0 (write),
+		 * PFIFO INTR PEEPHOLE_FAULT, the read gives 0 */
+		memset(&hk, 0, sizeof(hk));
+		nvm_g80_set_fault_hook(gpu, hook, NULL);
+		assert_int_equal(rd(gpu, 0x2100) & 0x50, 0);
+		nvm_reg_write(gpu, rw_addr, 0x3000);
+		assert_int_equal(rd(gpu, rw_data), 0);
+		assert_int_equal(hk.n, 1);
+		assert_int_equal(hk.last.engine, NVM_G80_ENG_PEEPHOLE);
+		assert_int_equal(hk.last.client, NVM_G80_CLIENT_PFIFO_READ);
+		assert_int_equal(hk.last.slot, 0);
+		assert_int_equal(hk.last.offset, 0x3000);
+		assert_int_equal(rd(gpu, 0x2100) & 0x50, 0x40);
+		nvm_reg_write(gpu, 0x2140, 0x40);
+		assert_int_equal(rd(gpu, 0x100) & 0x100, 0x100);
+		nvm_reg_write(gpu, 0x2100, 0x40);
+		nvm_reg_write(gpu, w_addr, 0x3000);
+		nvm_reg_write(gpu, w_data, 1);
+		assert_int_equal(hk.n, 2);
+		assert_int_equal(hk.last.client, NVM_G80_CLIENT_PFIFO_WRITE);
+		assert_int_equal(rd(gpu, 0x2100) & 0x50, 0x40);
+		/* MODE VRAM: VRAM directly */
+		nvm_reg_write(gpu, 0x1710, 0);
+		nvm_reg_write(gpu, rw_addr, 0x900030);
+		assert_int_equal(rd(gpu, rw_data), 0x0a0b0c0du);
+		nvm_close(gpu);
+	}
+}
+
 /* g80_pfb.xml MMU PD_OFFSET (G84-): "offset from channel base to PD, low 3
  * bits ignored" (UNVERIFIED: resets to 0x200, seed 002's G84 layout). */
 static void pd_offset_register(void **s)
@@ -483,6 +576,7 @@ int main(void)
 		cmocka_unit_test(context_selectors),
 		cmocka_unit_test(bars_like_nouveau),
 		cmocka_unit_test(bar_fault_intr),
+		cmocka_unit_test(peephole),
 		cmocka_unit_test(pd_offset_register),
 		cmocka_unit_test(enumerate),
 		cmocka_unit_test(pmem_window),
