@@ -51,12 +51,30 @@ static const nvm_g80_ctxsel ctx_gt215[] = {
 	{ 0x02, "PGRAPH" }, { 0x04, "PPDEC" }, { 0x06, "PPPP" }, { 0x08, "PVLD" }, { 0x0c, "PCOPY" },
 };
 
+/* g80_pfb.xml MMU VM_FAULT enables by VM engine (g80_vm.xml G80_VM_ENGINE):
+ * PGRAPH_UNK0..10 (10:0) for PGRAPH, PVP1/PVP2/PPDEC_ENABLE 16 for engine
+ * 1, PME 17 (7), PMPEG/PPPP 18 (8), PBSP/PVLD 19 (9), PCIPHER 20 (0xa,
+ * G84:G98; PSEC is not on GT215), PCOUNTER 21 (0xb, G84-), PCOPY 11 (0xd,
+ * GT215-), PDAEMON 23 (0xe, GT215-). UNVERIFIED: a PGRAPH fault is recorded
+ * when any of 10:0 is set (what each bit selects is unknown); an engine
+ * without an enable bit (PEEPHOLE, PFIFO, BAR, SEMAPHORE_BG, and PBSP on
+ * G80, whose PBSP_ENABLE is G84:G98) is always recorded. */
+#define EN_PGRAPH 0x7ffu
+#define EN(b)     (1u << (b))
+static const uint32_t fault_en_g80[16] = { EN_PGRAPH, EN(16), [7] = EN(17), [8] = EN(18) };
+static const uint32_t fault_en_g84[16] = {
+	EN_PGRAPH, EN(16), [7] = EN(17), [8] = EN(18), [9] = EN(19), [0xa] = EN(20), [0xb] = EN(21)
+};
+static const uint32_t fault_en_gt215[16] = {
+	EN_PGRAPH, EN(16), [8] = EN(18), [9] = EN(19), [0xb] = EN(21), [0xd] = EN(11), [0xe] = EN(23)
+};
+
 #define N(t) (sizeof(t) / sizeof((t)[0]))
 
 const struct g80vm_chip g80vm_g80, g80vm_g84, g80vm_gt215;
-const struct g80vm_chip g80vm_g80 = { NVM_G80_GEN_G80, ctx_g80, N(ctx_g80) };
-const struct g80vm_chip g80vm_g84 = { NVM_G80_GEN_G84, ctx_g84, N(ctx_g84) };
-const struct g80vm_chip g80vm_gt215 = { NVM_G80_GEN_GT215, ctx_gt215, N(ctx_gt215) };
+const struct g80vm_chip g80vm_g80 = { NVM_G80_GEN_G80, ctx_g80, N(ctx_g80), fault_en_g80 };
+const struct g80vm_chip g80vm_g84 = { NVM_G80_GEN_G84, ctx_g84, N(ctx_g84), fault_en_g84 };
+const struct g80vm_chip g80vm_gt215 = { NVM_G80_GEN_GT215, ctx_gt215, N(ctx_gt215), fault_en_gt215 };
 
 /* ---------------------------------------------------------------- state */
 
@@ -170,6 +188,16 @@ static void trap_words(unsigned gen, const nvm_g80_fault_info *f, uint32_t t[NTR
 	t[5] = (uint32_t)(f->offset >> 32 & 0xffu) | (f->write ? 0u : 0x100u);
 }
 
+/* Does VM_FAULT enable recording faults of this VM engine? UNVERIFIED: the
+ * enables reset to 0 (nouveau's nv50_fb_init writes them: "needed to get
+ * meaningful information from 100c90 on traps"); a filtered fault still
+ * reaches the requesting engine (hook, event). */
+static bool fault_enabled(struct g80vm *m, unsigned engine)
+{
+	uint32_t en = m->chip->fault_en[engine & 0xfu];
+	return !en || (bus_get(m->gpu, R_VM_FAULT) & en);
+}
+
 static void record_fault(struct g80vm *m, const nvm_g80_req *req, const nvm_g80_res *res)
 {
 	nvm_g80_fault_info f = { res->reason,      req->engine & 0xfu,      req->client & 0x1fu,
@@ -190,7 +218,7 @@ static void record_fault(struct g80vm *m, const nvm_g80_req *req, const nvm_g80_
 	 * first fault is kept until software acknowledges it ("all but the first
 	 * trap is lost"), and the VM raises no interrupt: the faulting engine
 	 * does. The address recorded is the logical address of the request. */
-	if (m->trap_pending)
+	if (m->trap_pending || !fault_enabled(m, f.engine))
 		return;
 	trap_words(m->chip->gen, &f, m->trap);
 	m->trap_pending = true;

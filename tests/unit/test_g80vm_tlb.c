@@ -155,6 +155,7 @@ static void trap_registers(void **s)
 		memset(&hk, 0, sizeof(hk));
 		nvm_g80_set_fault_hook(gpu, hook, NULL);
 		assert_int_equal(rd(gpu, 0x100c90) >> 31, 0);
+		nvm_reg_write(gpu, 0x100c90, 0x00ffffffu); /* every enable */
 		nvm_g80_req q = { g80e_chan(CH, 0), 0, 0x12345678abull, 0xb, 0xf, 0x0, false, false };
 		nvm_g80_res r;
 		assert_int_equal(nvm_g80_translate(gpu, &q, &r), NVM_OK); /* NULL_DMAOBJ */
@@ -185,8 +186,8 @@ static void trap_registers(void **s)
 		assert_int_equal(hk.n, 2);
 		read_trap(gpu, t);
 		assert_int_equal(t[5], 0x112);
-		/* acknowledge: write PENDING */
-		nvm_reg_write(gpu, 0x100c90, 0x80000000u);
+		/* acknowledge: write PENDING, keeping the enables (nv50_fb_intr) */
+		nvm_reg_write(gpu, 0x100c90, 0x80ffffffu);
 		assert_int_equal(rd(gpu, 0x100c90) >> 31, 0);
 		nvm_g80_translate(gpu, &q, &r);
 		read_trap(gpu, t);
@@ -363,6 +364,61 @@ static void bar_fault_intr(void **s)
 		nvm_reg_write(gpu, 0x1708, 0); /* MODE VRAM */
 		assert_int_equal(nvm_g80_bar_read(gpu, 1, 0x3000, &v, 4), NVM_OK);
 		assert_int_equal(rd(gpu, 0x2100) & 0x50, 0);
+		nvm_close(gpu);
+	}
+}
+
+/* g80_pfb.xml MMU VM_FAULT enable bits (PGRAPH_UNK0..10, PVP1/PVP2/PPDEC 16,
+ * PME 17, PMPEG/PPPP 18, PBSP/PVLD 19, PCIPHER 20, PCOUNTER 21, PCOPY 11,
+ * PDAEMON 23 by chip) filter which faults the trap registers record; the
+ * requesting engine still gets every fault (hook). Engines without a bit
+ * (BAR 6) are always recorded. nouveau's nv50_fb_init values: G80
+ * 0x0707ff, G84 0x1d07ff, GT215 0x0d0fff. */
+static bool fault_recorded(nvm_gpu *gpu, unsigned engine)
+{
+	nvm_g80_req q = { g80e_chan(CH, 0), 0, 0x1000, engine, 3, 0, false, false };
+	nvm_g80_res r;
+	int n = hk.n;
+	assert_int_equal(nvm_g80_translate(gpu, &q, &r), NVM_OK);
+	assert_int_equal(r.fault, NVM_G80_FAULT_NULL_DMAOBJ);
+	assert_int_equal(hk.n, n + 1); /* the engine gets it either way */
+	uint32_t v = rd(gpu, 0x100c90);
+	nvm_reg_write(gpu, 0x100c90, v | 0x80000000u); /* acknowledge, keep enables */
+	return v >> 31;
+}
+
+static void vm_fault_enables(void **s)
+{
+	(void)s;
+	static const struct {
+		const char *chip;
+		uint32_t nouveau;
+		unsigned engine; /* a chip-specific engine and its enable bit */
+		unsigned bit;
+	} c[] = {
+		{ "g80", 0x0707ffu, 7, 17 },     /* PME */
+		{ "g84", 0x1d07ffu, 0xa, 20 },   /* PCIPHER */
+		{ "g92", 0x1d07ffu, 9, 19 },     /* PBSP */
+		{ "gt215", 0x0d0fffu, 0xd, 11 }, /* PCOPY */
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		nvm_gpu *gpu = setup_vm(c[i].chip);
+		memset(&hk, 0, sizeof(hk));
+		nvm_g80_set_fault_hook(gpu, hook, NULL);
+		assert_false(fault_recorded(gpu, 0)); /* reset: nothing enabled */
+		assert_false(fault_recorded(gpu, c[i].engine));
+		assert_true(fault_recorded(gpu, NVM_G80_ENG_BAR)); /* no enable bit */
+		nvm_reg_write(gpu, 0x100c90, 1u << 3);             /* one PGRAPH_UNK bit */
+		assert_true(fault_recorded(gpu, 0));
+		assert_false(fault_recorded(gpu, c[i].engine));
+		nvm_reg_write(gpu, 0x100c90, 1u << c[i].bit);
+		assert_false(fault_recorded(gpu, 0));
+		assert_true(fault_recorded(gpu, c[i].engine));
+		nvm_reg_write(gpu, 0x100c90, c[i].nouveau);
+		assert_true(fault_recorded(gpu, 0));
+		assert_true(fault_recorded(gpu, c[i].engine));
+		assert_true(fault_recorded(gpu, 1));                             /* PVP1 / PVP2 / PPDEC 16 */
+		assert_int_equal(rd(gpu, 0x100c90) & 0x00ffffffu, c[i].nouveau); /* enables read back */
 		nvm_close(gpu);
 	}
 }
@@ -568,17 +624,12 @@ static void pmem_window(void **s)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(flush_register),
-		cmocka_unit_test(contig_block_granularity),
-		cmocka_unit_test(strict_tlb),
-		cmocka_unit_test(trap_registers),
-		cmocka_unit_test(names),
-		cmocka_unit_test(context_selectors),
-		cmocka_unit_test(bars_like_nouveau),
-		cmocka_unit_test(bar_fault_intr),
-		cmocka_unit_test(peephole),
-		cmocka_unit_test(pd_offset_register),
-		cmocka_unit_test(enumerate),
+		cmocka_unit_test(flush_register),     cmocka_unit_test(contig_block_granularity),
+		cmocka_unit_test(strict_tlb),         cmocka_unit_test(trap_registers),
+		cmocka_unit_test(vm_fault_enables),   cmocka_unit_test(names),
+		cmocka_unit_test(context_selectors),  cmocka_unit_test(bars_like_nouveau),
+		cmocka_unit_test(bar_fault_intr),     cmocka_unit_test(peephole),
+		cmocka_unit_test(pd_offset_register), cmocka_unit_test(enumerate),
 		cmocka_unit_test(pmem_window),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
