@@ -521,7 +521,7 @@ static int pull_one(struct pfifo *f, uint32_t a, uint32_t d, uint64_t *t)
 		*cls_slot(f, chid, subch) = cls;
 		emit(f->gpu, NVM_EV_TRACE, "pfifo", "bind", subch, cls,
 		     "%schannel %u subchannel %u: handle 0x%08x -> %s object 0x%05x class 0x%04x", f->pc->tag, chid,
-		     subch, d, pfifo_engine_name(oeng), inst, cls);
+		     subch, d, pfifo_engine_name(f->chip, oeng), inst, cls);
 		submit_one(f, subch, 0, inst >> 4, t);
 		return PULL_DONE;
 	}
