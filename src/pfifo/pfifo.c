@@ -1291,6 +1291,19 @@ int nvm_pfifo_has_engine(const char *chip, unsigned engine)
 	return c && (engine <= ENG_PGRAPH || (engine < 32 && (c->engines & (1u << engine))));
 }
 
+const char *nvm_pfifo_engine_name(const char *chip, unsigned engine)
+{
+	const struct pfifo_chip *c = pfifo_chip_find(chip);
+	const char *n = c ? pfifo_engine_name(c, engine) : "?";
+	return strcmp(n, "?") ? n : NULL;
+}
+
+int nvm_pfifo_ramht_has_chid(const char *chip)
+{
+	const struct pfifo_chip *c = pfifo_chip_find(chip);
+	return c ? !(c->feat & PF_G80) : -1;
+}
+
 uint32_t nvm_pfifo_channels(const char *chip)
 {
 	const struct pfifo_chip *c = pfifo_chip_find(chip);

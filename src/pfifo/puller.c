@@ -33,7 +33,8 @@ void ramht_decode(const struct pfifo_chip *c, uint32_t handle, uint32_t ctx, nvm
 	e->context = ctx;
 	e->instance = FIELD_GET(ctx, r->inst_hi, 0) << 4;
 	e->engine = FIELD_GET(ctx, r->eng_hi, r->eng_lo);
-	e->chid = FIELD_GET(ctx, r->chid_hi, r->chid_lo);
+	/* G80: a RAMHT per channel, no CHID in the context (seed 001) */
+	e->chid = c->feat & PF_G80 ? 0 : FIELD_GET(ctx, r->chid_hi, r->chid_lo);
 	/* UNVERIFIED: NV40 contexts have no valid bit; a zero context is free. */
 	e->valid = r->valid >= 0 ? (int)FIELD_GET(ctx, r->valid, r->valid) : ctx != 0;
 }
