@@ -1057,7 +1057,10 @@ static nvm_status pfifo_create(nvm_gpu *gpu, const void *data, void **state)
 		                                       .ctx = f,
 		                                       .win_read = pfifo_win_rd,
 		                                       .win_write = pfifo_win_wr });
-	if (!st && pf_has(f, PF_NV40) && !pf_has(f, PF_G80))
+	/* G80 too: nouveau's nv50 fifo reads and writes CACHE1 through the
+	 * NV40 window (NV40_PFIFO_CACHE1_METHOD/DATA(ptr) in its cache error
+	 * handler and channel load); UNVERIFIED, rnndb g80_pfifo.xml lacks it. */
+	if (!st && pf_has(f, PF_NV40))
 		st = bus_add(gpu, &(struct reg_block){ .name = "pfifo",
 		                                       .base = PFIFO_CACHE1_NV40,
 		                                       .size = chip->cache_entries * 8,

@@ -337,6 +337,17 @@ static void software_engine(void **state)
 	assert_int_equal(rd(e.gpu, GE_PULL0) & 0x100, 0x100); /* DEVICE_SOFTWARE */
 	nvm_host_method log[2];
 	assert_int_equal(ge_log(&e, "software", log, 2), 1);
+	/* CACHE1 METHOD/DATA at 0x90000 + slot * 8, read as nouveau's
+	 * nv04_fifo_cache_error does on G80 (NV40_PFIFO_CACHE1_METHOD(ptr));
+	 * UNVERIFIED, not in rnndb g80_pfifo.xml */
+	uint32_t ptr = (rd(e.gpu, GE_GET) & 0x7ff) >> 2;
+	assert_int_equal(rd(e.gpu, 0x90000 + ptr * 8) & 0x1ffc, 0);
+	assert_int_equal((rd(e.gpu, 0x90000 + ptr * 8) >> 13) & 7, 2);
+	assert_int_equal(rd(e.gpu, 0x90004 + ptr * 8), 0x5005);
+	nvm_reg_write(e.gpu, 0x90000 + 5 * 8, 0x2104); /* written as nv50's channel load does */
+	nvm_reg_write(e.gpu, 0x90004 + 5 * 8, 0xabcd);
+	assert_int_equal(rd(e.gpu, 0x90000 + 5 * 8), 0x2104);
+	assert_int_equal(rd(e.gpu, 0x90004 + 5 * 8), 0xabcd);
 	ge_fini(&e);
 }
 
