@@ -2,8 +2,9 @@
  * Fuzz target: the G80 VM on arbitrary channel structures, DMA objects and
  * page tables: the pure walk, the enumerator (with a budget), translations
  * through the block (TLB, strict mode, trap registers, a TLB flush through
- * 0x100c80 in virtual time), a read crossing pages, and BAR1 / BAR3 with
- * arbitrary HOST_MEM registers.
+ * 0x100c80 in virtual time), a read crossing pages, BAR1 / BAR3 with
+ * arbitrary HOST_MEM registers, and the PEEPHOLE ports (the BAR1 value as
+ * the PEEPHOLE object, the offset as the port addresses).
  *
  * Input: chip (1: g80, g84, g92, gt215 by the low 2 bits), channel
  * descriptor (4, LE), selector (2), offset (5), flags (1: write 0,
@@ -71,6 +72,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	nvm_reg_write(gpu, 0x170c, bar3);
 	nvm_g80_bar_read(gpu, 1, q.offset, buf, 0x1800);
 	nvm_g80_bar_write(gpu, 3, q.offset, buf, 0x20);
+	uint32_t ph = data[0] & 3 ? 0x60000u : 0x1560u, v;
+	nvm_reg_write(gpu, 0x1704, q.chan & 0x3fffffffu);
+	nvm_reg_write(gpu, 0x1710, bar1);
+	nvm_reg_write(gpu, ph + 0x10, (uint32_t)q.offset);
+	nvm_reg_read(gpu, ph + 0x14, &v);
+	nvm_reg_write(gpu, ph + 0x14, v ^ bar3);
+	nvm_reg_write(gpu, 0x155c, flags & 0x103u);
+	nvm_reg_write(gpu, ph, (uint32_t)q.offset);
+	nvm_reg_write(gpu, ph + 4, bar3);
+	nvm_reg_write(gpu, ph + 4, bar3);
 	nvm_close(gpu);
 	return 0;
 }

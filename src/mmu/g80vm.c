@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "g80vm_internal.h"
+#include "pfifo/g80_host.h"
 #include "tlb_cache.h"
 
 #define R_TLB_FLUSH 0x100c80u
@@ -50,12 +51,30 @@ static const nvm_g80_ctxsel ctx_gt215[] = {
 	{ 0x02, "PGRAPH" }, { 0x04, "PPDEC" }, { 0x06, "PPPP" }, { 0x08, "PVLD" }, { 0x0c, "PCOPY" },
 };
 
+/* g80_pfb.xml MMU VM_FAULT enables by VM engine (g80_vm.xml G80_VM_ENGINE):
+ * PGRAPH_UNK0..10 (10:0) for PGRAPH, PVP1/PVP2/PPDEC_ENABLE 16 for engine
+ * 1, PME 17 (7), PMPEG/PPPP 18 (8), PBSP/PVLD 19 (9), PCIPHER 20 (0xa,
+ * G84:G98; PSEC is not on GT215), PCOUNTER 21 (0xb, G84-), PCOPY 11 (0xd,
+ * GT215-), PDAEMON 23 (0xe, GT215-). UNVERIFIED: a PGRAPH fault is recorded
+ * when any of 10:0 is set (what each bit selects is unknown); an engine
+ * without an enable bit (PEEPHOLE, PFIFO, BAR, SEMAPHORE_BG, and PBSP on
+ * G80, whose PBSP_ENABLE is G84:G98) is always recorded. */
+#define EN_PGRAPH 0x7ffu
+#define EN(b)     (1u << (b))
+static const uint32_t fault_en_g80[16] = { EN_PGRAPH, EN(16), [7] = EN(17), [8] = EN(18) };
+static const uint32_t fault_en_g84[16] = {
+	EN_PGRAPH, EN(16), [7] = EN(17), [8] = EN(18), [9] = EN(19), [0xa] = EN(20), [0xb] = EN(21)
+};
+static const uint32_t fault_en_gt215[16] = {
+	EN_PGRAPH, EN(16), [8] = EN(18), [9] = EN(19), [0xb] = EN(21), [0xd] = EN(11), [0xe] = EN(23)
+};
+
 #define N(t) (sizeof(t) / sizeof((t)[0]))
 
 const struct g80vm_chip g80vm_g80, g80vm_g84, g80vm_gt215;
-const struct g80vm_chip g80vm_g80 = { NVM_G80_GEN_G80, ctx_g80, N(ctx_g80) };
-const struct g80vm_chip g80vm_g84 = { NVM_G80_GEN_G84, ctx_g84, N(ctx_g84) };
-const struct g80vm_chip g80vm_gt215 = { NVM_G80_GEN_GT215, ctx_gt215, N(ctx_gt215) };
+const struct g80vm_chip g80vm_g80 = { NVM_G80_GEN_G80, ctx_g80, N(ctx_g80), fault_en_g80 };
+const struct g80vm_chip g80vm_g84 = { NVM_G80_GEN_G84, ctx_g84, N(ctx_g84), fault_en_g84 };
+const struct g80vm_chip g80vm_gt215 = { NVM_G80_GEN_GT215, ctx_gt215, N(ctx_gt215), fault_en_gt215 };
 
 /* ---------------------------------------------------------------- state */
 
@@ -75,6 +94,7 @@ struct g80vm {
 	bool trap_pending;
 	uint32_t trap[NTRAP];
 	uint32_t bar_chan, peephole_chan;
+	uint32_t ph_base;          /* PEEPHOLE port registers: 0x1560 (G80) or 0x60000 */
 	const uint32_t *pd_offset; /* the latched PD_OFFSET register (G84+), or NULL */
 	nvm_g80_stats stats;
 	nvm_g80_fault_fn hook;
@@ -168,6 +188,16 @@ static void trap_words(unsigned gen, const nvm_g80_fault_info *f, uint32_t t[NTR
 	t[5] = (uint32_t)(f->offset >> 32 & 0xffu) | (f->write ? 0u : 0x100u);
 }
 
+/* Does VM_FAULT enable recording faults of this VM engine? UNVERIFIED: the
+ * enables reset to 0 (nouveau's nv50_fb_init writes them: "needed to get
+ * meaningful information from 100c90 on traps"); a filtered fault still
+ * reaches the requesting engine (hook, event). */
+static bool fault_enabled(struct g80vm *m, unsigned engine)
+{
+	uint32_t en = m->chip->fault_en[engine & 0xfu];
+	return !en || (bus_get(m->gpu, R_VM_FAULT) & en);
+}
+
 static void record_fault(struct g80vm *m, const nvm_g80_req *req, const nvm_g80_res *res)
 {
 	nvm_g80_fault_info f = { res->reason,      req->engine & 0xfu,      req->client & 0x1fu,
@@ -188,7 +218,7 @@ static void record_fault(struct g80vm *m, const nvm_g80_req *req, const nvm_g80_
 	 * first fault is kept until software acknowledges it ("all but the first
 	 * trap is lost"), and the VM raises no interrupt: the faulting engine
 	 * does. The address recorded is the logical address of the request. */
-	if (m->trap_pending)
+	if (m->trap_pending || !fault_enabled(m, f.engine))
 		return;
 	trap_words(m->chip->gen, &f, m->trap);
 	m->trap_pending = true;
@@ -462,6 +492,45 @@ static bool pmem_wr(void *ctx, uint32_t addr, uint32_t val)
 
 /* ---------------------------------------------------------------- BARs */
 
+/* A CPU access through a HOST_MEM DMA object register (BAR1, BAR3,
+ * PEEPHOLE; pbus.xml HOST_MEM): with MODE (31) DMAOBJ the offset is a logical
+ * address of the object INST 15:0 << 4 of channel chan, translated as VM
+ * engine `engine`, client 4 (write) or 8 (read), DMA slot `slot`; a VM fault
+ * tells PFIFO (kind). UNVERIFIED: these are supervisor accesses. */
+static void host_translate(struct g80vm *m, uint32_t reg, uint32_t chan, unsigned engine, unsigned slot, uint64_t off,
+                           bool write, enum pfifo_host_fault kind, nvm_g80_res *res)
+{
+	uint32_t v = bus_get(m->gpu, reg);
+	if (!FIELD_GET(v, 31, 31)) {
+		/* MODE VRAM: the BAR maps VRAM directly ("BAR addresses map
+		 * directly to VRAM addresses" with BAR1 VM disabled, bars.rst);
+		 * UNVERIFIED: for BAR3 and PEEPHOLE too, and offsets beyond VRAM
+		 * fault as VRAM_LIMIT (nothing is recorded in the trap registers). */
+		memset(res, 0, sizeof(*res));
+		res->ap = NVM_AP_VRAM;
+		res->addr = res->virt = off;
+		res->page_size = res->block = 0x1000;
+		if (off >= nvm_mem_size(m->gpu, NVM_AP_VRAM)) {
+			res->fault = NVM_G80_FAULT_VRAM_LIMIT;
+			res->reason = NVM_G80_FAULT_REASON(res->fault);
+		}
+		return;
+	}
+	nvm_g80_req req = { chan,
+		            FIELD_GET(v, 15, 0),
+		            off,
+		            engine,
+		            write ? NVM_G80_CLIENT_PFIFO_WRITE : NVM_G80_CLIENT_PFIFO_READ,
+		            slot,
+		            write,
+		            true };
+	translate(m, &req, res);
+	/* UNVERIFIED: every faulting access sets its PFIFO INTR bit (rnndb
+	 * names BAR_FAULT / PEEPHOLE_FAULT only). */
+	if (res->fault)
+		pfifo_g80_host_fault(m->gpu, kind);
+}
+
 nvm_status nvm_g80_bar_translate(nvm_gpu *gpu, int bar, uint64_t off, bool write, nvm_g80_res *res)
 {
 	struct g80vm *m = vm_of(gpu);
@@ -470,32 +539,9 @@ nvm_status nvm_g80_bar_translate(nvm_gpu *gpu, int bar, uint64_t off, bool write
 	if (!m)
 		return NVM_ERR_NOENT;
 	api_enter(gpu);
-	uint32_t v = bus_get(gpu, bar == 1 ? R_BAR1 : R_BAR3);
-	if (!FIELD_GET(v, 31, 31)) {
-		/* MODE VRAM: the BAR maps VRAM directly ("BAR addresses map
-		 * directly to VRAM addresses" with BAR1 VM disabled, bars.rst);
-		 * UNVERIFIED: for BAR3 too, and offsets beyond VRAM fault as
-		 * VRAM_LIMIT (nothing is recorded in the trap registers). */
-		memset(res, 0, sizeof(*res));
-		res->ap = NVM_AP_VRAM;
-		res->addr = res->virt = off;
-		res->page_size = res->block = 0x1000;
-		if (off >= nvm_mem_size(gpu, NVM_AP_VRAM)) {
-			res->fault = NVM_G80_FAULT_VRAM_LIMIT;
-			res->reason = NVM_G80_FAULT_REASON(res->fault);
-		}
-	} else {
-		nvm_g80_req req = { m->bar_chan,
-			            FIELD_GET(v, 15, 0),
-			            off,
-			            NVM_G80_ENG_BAR,
-			            write ? NVM_G80_CLIENT_PFIFO_WRITE : NVM_G80_CLIENT_PFIFO_READ,
-			            bar == 1 ? 0u : 1u,
-			            write,
-			            true };
-		/* UNVERIFIED: BAR accesses are supervisor accesses. */
-		translate(m, &req, res);
-	}
+	/* BAR: VM engine 6, slot 0 (BAR1) or 1 (BAR3), seed 002 "VM users". */
+	host_translate(m, bar == 1 ? R_BAR1 : R_BAR3, m->bar_chan, NVM_G80_ENG_BAR, bar == 1 ? 0u : 1u, off, write,
+	               PFIFO_HOST_BAR_FAULT, res);
 	api_leave(gpu);
 	return NVM_OK;
 }
@@ -538,6 +584,143 @@ nvm_status nvm_g80_bar_read(nvm_gpu *gpu, int bar, uint64_t off, void *buf, size
 nvm_status nvm_g80_bar_write(nvm_gpu *gpu, int bar, uint64_t off, const void *buf, size_t len)
 {
 	return bar_copy(gpu, bar, off, (void *)(uintptr_t)buf, len, true);
+}
+
+/* ---------------------------------------------------------------- PEEPHOLE */
+
+/* peephole.rst: a write port (W_ADDR, W_DATA, W_CTRL) and a read-write port
+ * (RW_ADDR, RW_DATA) reaching memory 4 bytes at a time through the PEEPHOLE
+ * DMA object (HOST_MEM PEEPHOLE 0x1710) of the PEEPHOLE channel (HOST_MEM
+ * CHAN with WHICH 0), as VM engine 4, client 4 / 8, slot 0 (seed 002 "VM
+ * users"). The port registers are at 0x1560 on G80 (NV30:G84) and in the
+ * PPEEPHOLE range 0x60000 on G84+, at the same offsets; W_CTRL stays at
+ * 0x155c. */
+#define R_PH_W_CTRL  0x155cu
+#define R_PH_G80     0x1560u
+#define R_PH_G84     0x60000u
+#define PH_W_ADDR    0x00u
+#define PH_W_DATA    0x04u
+#define PH_RW_ADDR   0x10u
+#define PH_RW_DATA   0x14u
+#define W_ADDR_VALID (1u << 0) /* W_CTRL PAIR_ADDR_VALID */
+#define W_DATA_VALID (1u << 1) /* W_CTRL PAIR_DATA_VALID */
+#define W_FREEFORM   (1u << 8) /* W_CTRL MODE */
+
+/* One 32-bit access at addr ("only bits 2-31 are valid"). UNVERIFIED: a
+ * faulting read returns 0 and a faulting write is dropped (besides the VM
+ * fault and PFIFO INTR PEEPHOLE_FAULT). */
+static uint32_t ph_access(struct g80vm *m, uint32_t addr, bool write, uint32_t val)
+{
+	nvm_g80_res res;
+	uint8_t b[4] = { (uint8_t)val, (uint8_t)(val >> 8), (uint8_t)(val >> 16), (uint8_t)(val >> 24) };
+	host_translate(m, R_PEEPHOLE, m->peephole_chan, NVM_G80_ENG_PEEPHOLE, 0, addr & ~3u, write,
+	               PFIFO_HOST_PEEPHOLE_FAULT, &res);
+	sched_charge(m->gpu, 1);
+	if (res.fault)
+		return 0;
+	nvm_status st = write ? mem_write(&m->gpu->mem[res.ap], res.addr, b, 4)
+	                      : mem_read(&m->gpu->mem[res.ap], res.addr, b, 4);
+	if (st || write)
+		return 0;
+	return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
+static void ph_mismatch(struct g80vm *m, uint32_t reg)
+{
+	/* UNVERIFIED: PBUS INTR (PEEPHOLE_W_PAIR_MISMATCH, bit 12) is not
+	 * modelled; the mismatch is a guest error and the write is lost. */
+	emit(m->gpu, NVM_EV_GUEST_ERROR, "g80vm", "peephole_pair_mismatch", reg, bus_get(m->gpu, R_PH_W_CTRL),
+	     "PEEPHOLE write port: a second %s write in paired mode (PBUS INTR PEEPHOLE_W_PAIR_MISMATCH)",
+	     reg == m->ph_base + PH_W_ADDR ? "address" : "data");
+}
+
+/* The write port as peephole.rst's pseudocode for W_ADDR and W_DATA writes:
+ * in PAIR mode the second write of an address/data pair performs the memory
+ * write, a repeated one is a mismatch; in FREEFORM mode every data write
+ * does. */
+static void wr_ph_w(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
+{
+	(void)stored;
+	(void)old;
+	(void)written;
+	struct g80vm *m = ctx;
+	bool data = r->offset - m->ph_base == PH_W_DATA;
+	uint32_t ctrl = bus_get(m->gpu, R_PH_W_CTRL);
+	uint32_t mine = data ? W_DATA_VALID : W_ADDR_VALID, other = data ? W_ADDR_VALID : W_DATA_VALID;
+	uint32_t addr = bus_get(m->gpu, m->ph_base + PH_W_ADDR), val = bus_get(m->gpu, m->ph_base + PH_W_DATA);
+	if (ctrl & W_FREEFORM) {
+		if (data)
+			ph_access(m, addr, true, val);
+	} else if (ctrl & mine) {
+		ph_mismatch(m, r->offset);
+	} else if (ctrl & other) {
+		ph_access(m, addr, true, val);
+		bus_set(m->gpu, R_PH_W_CTRL, ctrl & ~other);
+	} else {
+		bus_set(m->gpu, R_PH_W_CTRL, ctrl | mine);
+	}
+}
+
+/* "All accesses to the data register are translated to equivalent memory
+ * accesses at the address selected by the address register, and cause the
+ * address register to auto-increment by 4." */
+static uint32_t ph_rw_step(struct g80vm *m, bool write, uint32_t val)
+{
+	uint32_t *a = bus_reg(m->gpu, m->ph_base + PH_RW_ADDR);
+	uint32_t addr = *a;
+	*a = addr + 4;
+	return ph_access(m, addr, write, val);
+}
+
+static uint32_t rd_ph_rw(void *ctx, const struct reg_desc *r, uint32_t stored)
+{
+	(void)r;
+	(void)stored;
+	return ph_rw_step(ctx, false, 0);
+}
+
+static void wr_ph_rw(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
+{
+	(void)r;
+	(void)stored;
+	(void)old;
+	ph_rw_step(ctx, true, written);
+}
+
+/* W_DATA "is actually RW, and a read will return the last written value". */
+static const struct reg_desc ph_ctrl_regs[] = {
+	{ R_PH_W_CTRL, "G80_PBUS_PEEPHOLE_W_CTRL", 0, 0x103u, 0, NULL, NULL },
+};
+static const struct reg_desc ph_g80_regs[] = {
+	{ R_PH_G80 + PH_W_ADDR, "G80_PBUS_PEEPHOLE_W_ADDR", 0, 0xfffffffcu, 0, NULL, wr_ph_w },
+	{ R_PH_G80 + PH_W_DATA, "G80_PBUS_PEEPHOLE_W_DATA", 0, 0xffffffffu, 0, NULL, wr_ph_w },
+	{ R_PH_G80 + PH_RW_ADDR, "G80_PBUS_PEEPHOLE_RW_ADDR", 0, 0xfffffffcu, 0, NULL, NULL },
+	{ R_PH_G80 + PH_RW_DATA, "G80_PBUS_PEEPHOLE_RW_DATA", 0, 0xffffffffu, 0, rd_ph_rw, wr_ph_rw },
+};
+static const struct reg_desc ph_g84_regs[] = {
+	{ R_PH_G84 + PH_W_ADDR, "G84_PPEEPHOLE_W_ADDR", 0, 0xfffffffcu, 0, NULL, wr_ph_w },
+	{ R_PH_G84 + PH_W_DATA, "G84_PPEEPHOLE_W_DATA", 0, 0xffffffffu, 0, NULL, wr_ph_w },
+	{ R_PH_G84 + PH_RW_ADDR, "G84_PPEEPHOLE_RW_ADDR_LOW", 0, 0xfffffffcu, 0, NULL, NULL },
+	{ R_PH_G84 + PH_RW_DATA, "G84_PPEEPHOLE_RW_DATA", 0, 0xffffffffu, 0, rd_ph_rw, wr_ph_rw },
+};
+
+static nvm_status ph_add(struct g80vm *m, bool g84)
+{
+	m->ph_base = g84 ? R_PH_G84 : R_PH_G80;
+	nvm_status st = bus_add(m->gpu, &(struct reg_block){ .name = "peephole",
+	                                                     .base = R_PH_W_CTRL,
+	                                                     .size = 4,
+	                                                     .regs = ph_ctrl_regs,
+	                                                     .nregs = N(ph_ctrl_regs),
+	                                                     .ctx = m });
+	if (!st)
+		st = bus_add(m->gpu, &(struct reg_block){ .name = "peephole",
+		                                          .base = m->ph_base,
+		                                          .size = g84 ? 0x1000u : 0x18u,
+		                                          .regs = g84 ? ph_g84_regs : ph_g80_regs,
+		                                          .nregs = 4,
+		                                          .ctx = m });
+	return st;
 }
 
 /* ---------------------------------------------------------------- misc API */
@@ -634,6 +817,8 @@ static nvm_status g80vm_create(nvm_gpu *gpu, const void *data, void **state)
 		                                       .ctx = m,
 		                                       .win_read = pmem_rd,
 		                                       .win_write = pmem_wr });
+	if (!st)
+		st = ph_add(m, g84);
 	if (st) {
 		tlbc_fini(&m->tlb);
 		free(m);

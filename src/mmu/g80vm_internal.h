@@ -21,6 +21,8 @@ struct g80vm_chip {
 	unsigned gen; /* NVM_G80_GEN_* */
 	const nvm_g80_ctxsel *ctx;
 	size_t nctx;
+	/* g80_pfb.xml MMU VM_FAULT enable bits of each VM engine (0: none) */
+	const uint32_t *fault_en;
 };
 
 /* What the page tables say about one contig block (the TLB's unit). */

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "nvmodel/g80vm.h"
+#include "g80_host.h"
 #include "pfifo_internal.h"
 
 /* ---------------------------------------------------------------- chip data */
@@ -69,20 +70,24 @@ static const struct ramfc_layout ramfc_g84 = { "g84", 0x100, ramfc_g84_f,
 /* 128 channels (seed 001). UNVERIFIED: 128 CACHE1 slots. Object classes are
  * 16 bits (seed 002 "DMA objects": bits 0-15). */
 #define G80_FEAT (PF_NV10 | PF_NV5 | PF_NV1A | PF_NV40 | PF_G80)
-/* UNVERIFIED engines beyond SOFTWARE and PGRAPH (rnndb g80_pfifo_engine): G80 has
- * PMPEG 2, PME 3 and PVP1 4 (the NV4x ids and names); G84 and G92 PMPEG 2
- * (their PVP2 / PCIPHER / PBSP are not modelled: dropped with an
- * `unmodelled` event); GT215 none of these names. */
-const struct pfifo_chip pfifo_g80 = {
-	"g80", G80_FEAT, 128,        128,  0x7f,      1u << 16,
-	0,     0xffff,   &ramfc_g80, NULL, RAMHT_G80, 1u << ENG_PMPEG | 1u << ENG_PME | 1u << ENG_PVP1
-};
-const struct pfifo_chip pfifo_g84 = { "g84",  G80_FEAT | PF_G84, 128,  128,       0x7f,           1u << 16, 0,
-	                              0xffff, &ramfc_g84,        NULL, RAMHT_G80, 1u << ENG_PMPEG };
-const struct pfifo_chip pfifo_g92 = { "g92",  G80_FEAT | PF_G84, 128,  128,       0x7f,           1u << 16, 0,
-	                              0xffff, &ramfc_g84,        NULL, RAMHT_G80, 1u << ENG_PMPEG };
-const struct pfifo_chip pfifo_gt215 = { "gt215", G80_FEAT | PF_G84, 128,  128,       0x7f, 1u << 16, 0,
-	                                0xffff,  &ramfc_g84,        NULL, RAMHT_G80, 0 };
+/* Engines beyond SOFTWARE and PGRAPH (rnndb g80_pfifo_engine, by chip; seed
+ * 002's context selectors): G80 PMPEG 2, PME 3, PVP1 4; G84 and G92 PMPEG 2,
+ * PVP2 4, PCIPHER 5, PBSP 6; GT215 PPPP 2, PCOPY 3, PPDEC 4, PVLD 6 (PSEC 5
+ * is MCP77:GT215). Each is a recording engine (src/engine). */
+static const char *const eng_g80[ENG_IDS] = { "software", "pgraph", "pmpeg", "pme", "pvp1" };
+static const char *const eng_g84[ENG_IDS] = { "software", "pgraph", "pmpeg", NULL, "pvp2", "pcipher", "pbsp" };
+static const char *const eng_gt215[ENG_IDS] = { "software", "pgraph", "pppp", "pcopy", "ppdec", NULL, "pvld" };
+#define ENGS_G80   (1u << ENG_PMPEG | 1u << ENG_PME | 1u << ENG_PVP1)
+#define ENGS_G84   (1u << ENG_PMPEG | 1u << ENG_PVP1 | 1u << ENG_G84_5 | 1u << ENG_G84_6)
+#define ENGS_GT215 (1u << ENG_PMPEG | 1u << ENG_PME | 1u << ENG_PVP1 | 1u << ENG_G84_6)
+const struct pfifo_chip pfifo_g80 = { "g80",  G80_FEAT,   128,  128,       0x7f,     1u << 16, 0,
+	                              0xffff, &ramfc_g80, NULL, RAMHT_G80, ENGS_G80, eng_g80 };
+const struct pfifo_chip pfifo_g84 = { "g84",  G80_FEAT | PF_G84, 128,  128,       0x7f,     1u << 16, 0,
+	                              0xffff, &ramfc_g84,        NULL, RAMHT_G80, ENGS_G84, eng_g84 };
+const struct pfifo_chip pfifo_g92 = { "g92",  G80_FEAT | PF_G84, 128,  128,       0x7f,     1u << 16, 0,
+	                              0xffff, &ramfc_g84,        NULL, RAMHT_G80, ENGS_G84, eng_g84 };
+const struct pfifo_chip pfifo_gt215 = { "gt215", G80_FEAT | PF_G84, 128,  128,       0x7f,       1u << 16, 0,
+	                                0xffff,  &ramfc_g84,        NULL, RAMHT_G80, ENGS_GT215, eng_gt215 };
 
 /* ---------------------------------------------------------------- memory */
 
@@ -666,6 +671,21 @@ int g80_puller_method(struct pfifo *f, uint32_t a, uint32_t m, uint32_t d, uint6
 	case 0x6c: return old_style(f, a, m, d, t);
 	}
 	return -1;
+}
+
+/* ---------------------------------------------------------------- VM faults */
+
+/* g80_pfifo.xml INTR BAR_FAULT (4) / PEEPHOLE_FAULT (6): the G80 VM reports
+ * a faulting CPU access through the BARs or the PEEPHOLE here. */
+void pfifo_g80_host_fault(nvm_gpu *gpu, enum pfifo_host_fault kind)
+{
+	struct pfifo *f = gpu ? gpu->blk[BLK_PFIFO] : NULL;
+	if (!f || !pf_has(f, PF_G80))
+		return;
+	bool bar = kind == PFIFO_HOST_BAR_FAULT;
+	emit(gpu, NVM_EV_TRACE, "pfifo", bar ? "bar_fault" : "peephole_fault", 0, 0, "%s",
+	     bar ? "INTR BAR_FAULT" : "INTR PEEPHOLE_FAULT");
+	pfifo_raise(f, bar ? INTR_G80_BAR_FAULT : INTR_G80_PEEPHOLE_FAULT);
 }
 
 /* ---------------------------------------------------------------- registers */

@@ -114,32 +114,44 @@ static const struct ramfc_layout ramfc_nv40 = LAYOUT("nv40", 128, ramfc_nv40_f);
  * class width: 8 bits before NV25, 16 on NV40 (puller.rst). Call and
  * return (via the chips' pb_gen): UNVERIFIED which of the seed's "NV11+"
  * and envytools' "NV1A+" is right; both give them to nv11 and nv17. */
-const struct pfifo_chip pfifo_nv04 = { "nv04", 0, 16, 32, 0xf, 1u << 8, 0x1fe, 0xff, &ramfc_nv04, NULL, RAMHT_NV04, 0 };
+const struct pfifo_chip pfifo_nv04 = { "nv04", 0,           16,   32,         0xf, 1u << 8, 0x1fe,
+	                               0xff,   &ramfc_nv04, NULL, RAMHT_NV04, 0,   NULL };
 const struct pfifo_chip pfifo_nv10 = { "nv10", PF_NV10 | PF_NV5, 32,   128,        0x1f, 1u << 8, 0x1fc,
-	                               0xff,   &ramfc_nv10,      NULL, RAMHT_NV10, 0 };
-const struct pfifo_chip pfifo_nv11 = {
-	"nv11", PF_NV10 | PF_NV5 | PF_NV1A, 32, 128, 0x1f, 1u << 8, 0x1fc, 0xff, &ramfc_nv10, &ramfc_nv17, RAMHT_NV10, 0
-};
-const struct pfifo_chip pfifo_nv17 = {
-	"nv17", PF_NV10 | PF_NV5 | PF_NV1A, 32, 128, 0x1f, 1u << 8, 0x1fc, 0xff, &ramfc_nv10, &ramfc_nv17, RAMHT_NV10, 0
-};
+	                               0xff,   &ramfc_nv10,      NULL, RAMHT_NV10, 0,    NULL };
+const struct pfifo_chip pfifo_nv11 = { "nv11",      PF_NV10 | PF_NV5 | PF_NV1A,
+	                               32,          128,
+	                               0x1f,        1u << 8,
+	                               0x1fc,       0xff,
+	                               &ramfc_nv10, &ramfc_nv17,
+	                               RAMHT_NV10,  0,
+	                               NULL };
+const struct pfifo_chip pfifo_nv17 = { "nv17",      PF_NV10 | PF_NV5 | PF_NV1A,
+	                               32,          128,
+	                               0x1f,        1u << 8,
+	                               0x1fc,       0xff,
+	                               &ramfc_nv10, &ramfc_nv17,
+	                               RAMHT_NV10,  0,
+	                               NULL };
 const struct pfifo_chip pfifo_nv40 = {
-	"nv40",     PF_NV10 | PF_NV5 | PF_NV1A | PF_NV40, 32, 512, 0x1ff, 1u << 16, 0, 0xffff, &ramfc_nv40, NULL,
-	RAMHT_NV40, 1u << ENG_PMPEG | 1u << ENG_PME
+	"nv40",     PF_NV10 | PF_NV5 | PF_NV1A | PF_NV40, 32,  512, 0x1ff, 1u << 16, 0, 0xffff, &ramfc_nv40, NULL,
+	RAMHT_NV40, 1u << ENG_PMPEG | 1u << ENG_PME,      NULL
 };
 const struct pfifo_chip pfifo_nv41 = { "nv41",      PF_NV10 | PF_NV5 | PF_NV1A | PF_NV40,
 	                               32,          512,
 	                               0x1ff,       1u << 16,
 	                               0,           0xffff,
 	                               &ramfc_nv40, NULL,
-	                               RAMHT_NV40,  1u << ENG_PMPEG | 1u << ENG_PME | 1u << ENG_PVP1 };
+	                               RAMHT_NV40,  1u << ENG_PMPEG | 1u << ENG_PME | 1u << ENG_PVP1,
+	                               NULL };
 
 /* Engine names by id (rnndb nv4_pfifo_engine), also the names of their
  * method logs. */
 static const char *const engine_names[] = { "software", "pgraph", "pmpeg", "pme", "pvp1" };
 
-const char *pfifo_engine_name(unsigned id)
+const char *pfifo_engine_name(const struct pfifo_chip *c, unsigned id)
 {
+	if (c->eng_names)
+		return id < ENG_IDS && c->eng_names[id] ? c->eng_names[id] : "?";
 	return id < sizeof(engine_names) / sizeof(engine_names[0]) ? engine_names[id] : "?";
 }
 
@@ -1029,9 +1041,9 @@ static nvm_status pfifo_create(nvm_gpu *gpu, const void *data, void **state)
 	if (!f->pbgen || !f->cache_addr || !f->cache_data || !f->cls)
 		return NVM_ERR_NOMEM;
 	nvm_status st = engine_new(gpu, "software", engine_names[ENG_SOFTWARE], 0, &f->eng[ENG_SOFTWARE]);
-	for (unsigned i = ENG_PGRAPH; !st && i < sizeof(engine_names) / sizeof(engine_names[0]); i++)
+	for (unsigned i = ENG_PGRAPH; !st && i < ENG_IDS; i++)
 		if (i == ENG_PGRAPH || (chip->engines & (1u << i)))
-			st = engine_new(gpu, "recorder", engine_names[i], 0, &f->eng[i]);
+			st = engine_new(gpu, "recorder", pfifo_engine_name(chip, i), 0, &f->eng[i]);
 	f->sw = f->eng[ENG_SOFTWARE];
 	f->pgraph = f->eng[ENG_PGRAPH];
 	if (!st)
@@ -1045,7 +1057,10 @@ static nvm_status pfifo_create(nvm_gpu *gpu, const void *data, void **state)
 		                                       .ctx = f,
 		                                       .win_read = pfifo_win_rd,
 		                                       .win_write = pfifo_win_wr });
-	if (!st && pf_has(f, PF_NV40) && !pf_has(f, PF_G80))
+	/* G80 too: nouveau's nv50 fifo reads and writes CACHE1 through the
+	 * NV40 window (NV40_PFIFO_CACHE1_METHOD/DATA(ptr) in its cache error
+	 * handler and channel load); UNVERIFIED, rnndb g80_pfifo.xml lacks it. */
+	if (!st && pf_has(f, PF_NV40))
 		st = bus_add(gpu, &(struct reg_block){ .name = "pfifo",
 		                                       .base = PFIFO_CACHE1_NV40,
 		                                       .size = chip->cache_entries * 8,
@@ -1277,6 +1292,19 @@ int nvm_pfifo_has_engine(const char *chip, unsigned engine)
 {
 	const struct pfifo_chip *c = pfifo_chip_find(chip);
 	return c && (engine <= ENG_PGRAPH || (engine < 32 && (c->engines & (1u << engine))));
+}
+
+const char *nvm_pfifo_engine_name(const char *chip, unsigned engine)
+{
+	const struct pfifo_chip *c = pfifo_chip_find(chip);
+	const char *n = c ? pfifo_engine_name(c, engine) : "?";
+	return strcmp(n, "?") ? n : NULL;
+}
+
+int nvm_pfifo_ramht_has_chid(const char *chip)
+{
+	const struct pfifo_chip *c = pfifo_chip_find(chip);
+	return c ? !(c->feat & PF_G80) : -1;
 }
 
 uint32_t nvm_pfifo_channels(const char *chip)

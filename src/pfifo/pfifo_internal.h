@@ -120,15 +120,17 @@
 #define PFIFO_USER_NEW    0xc00000u /* NV40 DMA USER: 0x1000 per channel */
 
 /* NV_PFIFO_INTR_0 (rnndb INTR) */
-#define INTR_CACHE_ERROR     (1u << 0)
-#define INTR_RUNOUT          (1u << 4)
-#define INTR_RUNOUT_OVERFLOW (1u << 8)
-#define INTR_DMA_PUSHER      (1u << 12)
-#define INTR_DMA_PTE         (1u << 16)
-#define INTR_SEMAPHORE       (1u << 20)
-#define INTR_ACQUIRE_TIMEOUT (1u << 24)
-#define INTR_G80_PIO_ERROR   (1u << 8)  /* G80 (rnndb INTR) */
-#define INTR_G84_NOTIFY      (1u << 30) /* G84+ NOTIFY_INTR */
+#define INTR_CACHE_ERROR        (1u << 0)
+#define INTR_RUNOUT             (1u << 4)
+#define INTR_RUNOUT_OVERFLOW    (1u << 8)
+#define INTR_DMA_PUSHER         (1u << 12)
+#define INTR_DMA_PTE            (1u << 16)
+#define INTR_SEMAPHORE          (1u << 20)
+#define INTR_ACQUIRE_TIMEOUT    (1u << 24)
+#define INTR_G80_PIO_ERROR      (1u << 8)  /* G80 (rnndb INTR) */
+#define INTR_G84_NOTIFY         (1u << 30) /* G84+ NOTIFY_INTR */
+#define INTR_G80_BAR_FAULT      (1u << 4)  /* G80 (rnndb INTR) */
+#define INTR_G80_PEEPHOLE_FAULT (1u << 6)
 
 /* CACHE1 PULL0 */
 #define PULL0_ACCESS          (1u << 0)
@@ -180,7 +182,10 @@ enum ramro_reason {
 #define ENG_PMPEG    2u /* NV31+ */
 #define ENG_PME      3u /* NV40+ */
 #define ENG_PVP1     4u /* NV41+ */
-#define ENG_IDS      16u
+/* G80 ids beyond 4 (rnndb g80_pfifo_engine; names per chip: eng_names) */
+#define ENG_G84_5 5u /* PCIPHER on G84 / G92 */
+#define ENG_G84_6 6u /* PBSP on G84 / G92, PVLD on GT215 */
+#define ENG_IDS   16u
 
 /* ---------------------------------------------------------------- chip data */
 
@@ -221,6 +226,7 @@ struct pfifo_chip {
 	const struct ramfc_layout *ramfc, *ramfc_large;
 	struct ramht_fmt ramht;
 	uint32_t engines; /* engine ids beyond SOFTWARE and PGRAPH (1 << ENG_*), rnndb nv4_pfifo_engine variants */
+	const char *const *eng_names; /* by engine id (ENG_IDS), NULL: the NV4x names */
 };
 
 /* A register and the feature bits it needs; `gone` bits drop it. */
@@ -398,7 +404,7 @@ uint32_t puller_run(struct pfifo *f, uint32_t max, uint64_t *t);
 /* The CACHE0 puller: takes its entry if it has one and may; returns 1 if
  * it did something. */
 uint32_t puller_run_cache0(struct pfifo *f, uint64_t *t);
-const char *pfifo_engine_name(unsigned id);
+const char *pfifo_engine_name(const struct pfifo_chip *c, unsigned id);
 bool ramht_lookup(struct pfifo *f, uint32_t chid, uint32_t handle, uint32_t *inst, unsigned *engine);
 void ramht_decode(const struct pfifo_chip *c, uint32_t handle, uint32_t ctx, nvm_ramht_entry *e);
 void puller_unwatch(struct pfifo *f);

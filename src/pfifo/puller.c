@@ -33,7 +33,8 @@ void ramht_decode(const struct pfifo_chip *c, uint32_t handle, uint32_t ctx, nvm
 	e->context = ctx;
 	e->instance = FIELD_GET(ctx, r->inst_hi, 0) << 4;
 	e->engine = FIELD_GET(ctx, r->eng_hi, r->eng_lo);
-	e->chid = FIELD_GET(ctx, r->chid_hi, r->chid_lo);
+	/* G80: a RAMHT per channel, no CHID in the context (seed 001) */
+	e->chid = c->feat & PF_G80 ? 0 : FIELD_GET(ctx, r->chid_hi, r->chid_lo);
 	/* UNVERIFIED: NV40 contexts have no valid bit; a zero context is free. */
 	e->valid = r->valid >= 0 ? (int)FIELD_GET(ctx, r->valid, r->valid) : ctx != 0;
 }
@@ -521,7 +522,7 @@ static int pull_one(struct pfifo *f, uint32_t a, uint32_t d, uint64_t *t)
 		*cls_slot(f, chid, subch) = cls;
 		emit(f->gpu, NVM_EV_TRACE, "pfifo", "bind", subch, cls,
 		     "%schannel %u subchannel %u: handle 0x%08x -> %s object 0x%05x class 0x%04x", f->pc->tag, chid,
-		     subch, d, pfifo_engine_name(oeng), inst, cls);
+		     subch, d, pfifo_engine_name(f->chip, oeng), inst, cls);
 		submit_one(f, subch, 0, inst >> 4, t);
 		return PULL_DONE;
 	}

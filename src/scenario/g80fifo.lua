@@ -33,7 +33,9 @@ local M = {}
 local CHAN_BASE, PLAYLIST, PB_BASE = 0x1000000, 0xf00000, 0x100000
 local USER = 0xc00000
 local CHIPS = { g80 = false, g84 = true, g92 = true, gt215 = true }
-local ENGINES = { software = 0, pgraph = 1 }
+-- rnndb g80_pfifo_engine ids; which names a chip has: docs/g80.md
+local ENGINES = { software = 0, pgraph = 1, pmpeg = 2, pppp = 2, pme = 3, pcopy = 3, pvp1 = 4, pvp2 = 4, ppdec = 4,
+                  pcipher = 5, pbsp = 6, pvld = 6 }
 
 local function fail(...)
   error(fmt(...), 0)
@@ -119,7 +121,7 @@ end
 -- An engine object: its class in the first word, a RAMHT entry.
 function Channel:object(t)
   local where = "object"
-  local engine = ENGINES[t.engine or "pgraph"] or fail("%s: engine must be pgraph or software", where)
+  local engine = ENGINES[t.engine or "pgraph"] or fail("%s: unknown engine '%s'", where, tostring(t.engine))
   local off = self:alloc(0x10)
   self:wr(off, check_int(t.class, "class", 0, 0xffff, where))
   self:ramht_add(check_int(t.handle, "handle", 0, 0xffffffff, where), off >> 4, engine)

@@ -10,9 +10,10 @@
  *   gpu:pfifo_ramin_bar_read(addr)           -- NV40's RAMIN BAR: the 32-bit word at RAMIN addr
  *   gpu:pfifo_ramin_bar_write(addr, value)
  *
- * Engines: "pgraph", "software", and on NV40+ "pmpeg", "pme" (NV41+ "pvp1"). The structures (RAMHT entries, RAMFC,
- * DMA objects, channels, pushbuffers) are built by the nvmodel.nv04 Lua
- * module through gpu:wr32 / gpu:mem_* as a driver builds them.
+ * Engines: "pgraph", "software", and on NV40+ "pmpeg", "pme" (NV41+ "pvp1"); G80 "pmpeg", "pme",
+ * "pvp1"; G84/G92 "pmpeg", "pvp2", "pcipher", "pbsp"; GT215 "pppp", "pcopy", "ppdec", "pvld". The structures (RAMHT
+ * entries, RAMFC, DMA objects, channels, pushbuffers) are built by the nvmodel.nv04 Lua module through gpu:wr32 /
+ * gpu:mem_* as a driver builds them.
  */
 #include <stdint.h>
 
@@ -27,7 +28,10 @@ static const char *check_engine(lua_State *L, nvm_gpu *gpu, int idx)
 	if (st == NVM_ERR_NOENT && nvm_pfifo_log_read(gpu, "pgraph", 0, NULL, 0, &n, NULL))
 		scn_error(L, "this chip has no NV04-style PFIFO (nv04..nv41)");
 	if (st)
-		scn_error(L, "unknown engine '%s' for this chip (pgraph, software; NV40+ pmpeg, pme; NV41+ pvp1)", e);
+		scn_error(L,
+		          "unknown engine '%s' for this chip (pgraph, software; NV40+ pmpeg, pme; NV41+ pvp1; "
+		          "G80 pmpeg, pme, pvp1; G84/G92 pmpeg, pvp2, pcipher, pbsp; GT215 pppp, pcopy, ppdec, pvld)",
+		          e);
 	return e;
 }
 

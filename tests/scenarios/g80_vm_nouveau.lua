@@ -9,6 +9,8 @@ for _, chip in ipairs{ "g80", "g84", "g92", "gt215" } do
   local gpu = nvmodel.open{ chip = chip, vram = "64M", sysmem = "16M" }
   local faults = {}
   gpu:on("fault", function(ev) faults[#faults + 1] = ev.code end)
+  -- nv50_fb_init: the VM_FAULT enables ("needed to get meaningful information from 100c90")
+  gpu:wr32(0x100c90, ({ g80 = 0x0707ff, gt215 = 0x0d0fff })[chip] or 0x1d07ff)
 
   -- BARs: BAR1 VA 0 -> VRAM 0x800000 (64 KiB pages), BAR3 VA 0x1_0000_0000 -> 0x900000
   local bar = g80.bar(gpu, { mem = 0x10000 })
@@ -48,7 +50,7 @@ for _, chip in ipairs{ "g80", "g84", "g92", "gt215" } do
   check(r.fault == "NULL_DMAOBJ", "NULL_DMAOBJ")
   local idx = gpu:rd32(0x100c90)
   check(idx & 0x80000000 ~= 0, "trap pending")
-  gpu:wr32(0x100c90, 0x80000000) -- the BAR fault above was first: acknowledge it
+  gpu:wr32(0x100c90, (idx & 0xffffff) | 0x80000000) -- the BAR fault above was first: acknowledge it
   r = gpu:g80_translate{ chan = vm.desc, selector = 0, offset = 0x1234, engine = 0, client = 3, slot = 1 }
   local trap = {}
   for i = 0, 5 do
@@ -82,7 +84,7 @@ for _, chip in ipairs{ "g80", "g84", "g92", "gt215" } do
   check(r.fault == nil and not r.paged and r.addr == 0x3035000 and r.comp == 1 and r.tag == 0x13, "unpaged tag")
   r = gpu:g80_translate{ chan = vm.desc, selector = u, offset = 0x1000000 }
   check(r.fault == "DMAOBJ_LIMIT", "unpaged limit")
-  gpu:wr32(0x100c90, 0x80000000)
+  gpu:wr32(0x100c90, (idx & 0xffffff) | 0x80000000)
 
   local st = gpu:g80_stats()
   check(st.faults == 4 and st.flushes >= 2, "stats")

@@ -266,6 +266,60 @@ static void per_channel_ramht(void **state)
 	ge_fini(&e);
 }
 
+/* rnndb g80_pfifo_engine: the engine ids and their names by chip (G80 PMPEG
+ * 2, PME 3, PVP1 4; G84/G92 PMPEG 2, PVP2 4, PCIPHER 5, PBSP 6; GT215 PPPP 2,
+ * PCOPY 3, PPDEC 4, PVLD 6), seed 002's engine-context selectors. An
+ * object whose RAMHT context names the engine routes its subchannel's
+ * methods to that engine's recorder; an id the chip lacks (G84 3, GT215 5)
+ * reaches no engine. */
+static void other_engines(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *chip;
+		unsigned eng;
+		const char *log; /* NULL: the chip has no engine with this id */
+	} c[] = {
+		{ "g80", 2, "pmpeg" },   { "g80", 3, "pme" },     { "g80", 4, "pvp1" }, { "g80", 5, NULL },
+		{ "g84", 2, "pmpeg" },   { "g84", 3, NULL },      { "g84", 4, "pvp2" }, { "g84", 5, "pcipher" },
+		{ "g84", 6, "pbsp" },    { "g92", 5, "pcipher" }, { "g92", 6, "pbsp" }, { "gt215", 2, "pppp" },
+		{ "gt215", 3, "pcopy" }, { "gt215", 4, "ppdec" }, { "gt215", 5, NULL }, { "gt215", 6, "pvld" },
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct genv e;
+		ge_init(&e, c[i].chip);
+		ge_channel(&e, 3, 0x5097, true);
+		ge_vw(&e, GE_CHAN(3) + 0x700 * 16, 0x74b0); /* the engine object's class */
+		ge_ramht_add(&e, 3, 0x7000, 0x700, c[i].eng);
+		uint32_t pb[] = { GE_INC(4, 0, 1), 0x7000,      GE_INC(4, 0x400, 2), 0x11, 0x22,
+			          GE_INC(0, 0, 1), 0xbeef0003u, GE_INC(0, 0x300, 1), 0x33 };
+		ge_push(&e, 3, pb, 9);
+		assert_string_equal(ge_run(&e, 1000000), "idle");
+		nvm_host_method log[4];
+		if (c[i].log) {
+			assert_int_equal(rd(e.gpu, GE_INTR), 0);
+			assert_int_equal(ge_log(&e, c[i].log, log, 4), 3);
+			assert_int_equal(log[0].method, 0);
+			assert_int_equal(log[0].data, 0x700);
+			assert_int_equal(log[1].method, 0x400);
+			assert_int_equal(log[2].data, 0x22);
+			assert_int_equal(log[2].subch, 4);
+			assert_int_equal(log[2].cls, 0x74b0);
+		}
+		/* PGRAPH got its own methods only */
+		assert_int_equal(ge_log(&e, "pgraph", log, 4), 2);
+		assert_int_equal(log[1].method, 0x300);
+		ge_fini(&e);
+	}
+	/* names a chip lacks have no log */
+	struct genv e;
+	ge_init(&e, "gt215");
+	size_t n;
+	assert_int_equal(nvm_pfifo_log_read(e.gpu, "pcipher", 0, NULL, 0, &n, NULL), NVM_ERR_NOENT);
+	assert_int_equal(nvm_pfifo_log_read(e.gpu, "pmpeg", 0, NULL, 0, &n, NULL), NVM_ERR_NOENT);
+	ge_fini(&e);
+}
+
 /* A SOFTWARE object (engine 0): its methods go to the SOFTWARE engine and
  * stop the puller with CACHE_ERROR (puller.rst, seed 001). */
 static void software_engine(void **state)
@@ -283,6 +337,17 @@ static void software_engine(void **state)
 	assert_int_equal(rd(e.gpu, GE_PULL0) & 0x100, 0x100); /* DEVICE_SOFTWARE */
 	nvm_host_method log[2];
 	assert_int_equal(ge_log(&e, "software", log, 2), 1);
+	/* CACHE1 METHOD/DATA at 0x90000 + slot * 8, read as nouveau's
+	 * nv04_fifo_cache_error does on G80 (NV40_PFIFO_CACHE1_METHOD(ptr));
+	 * UNVERIFIED, not in rnndb g80_pfifo.xml */
+	uint32_t ptr = (rd(e.gpu, GE_GET) & 0x7ff) >> 2;
+	assert_int_equal(rd(e.gpu, 0x90000 + ptr * 8) & 0x1ffc, 0);
+	assert_int_equal((rd(e.gpu, 0x90000 + ptr * 8) >> 13) & 7, 2);
+	assert_int_equal(rd(e.gpu, 0x90004 + ptr * 8), 0x5005);
+	nvm_reg_write(e.gpu, 0x90000 + 5 * 8, 0x2104); /* written as nv50's channel load does */
+	nvm_reg_write(e.gpu, 0x90004 + 5 * 8, 0xabcd);
+	assert_int_equal(rd(e.gpu, 0x90000 + 5 * 8), 0x2104);
+	assert_int_equal(rd(e.gpu, 0x90004 + 5 * 8), 0xabcd);
 	ge_fini(&e);
 }
 
@@ -450,6 +515,7 @@ int main(void)
 		cmocka_unit_test(ref_cnt_and_notify),
 		cmocka_unit_test(per_channel_ramht),
 		cmocka_unit_test(software_engine),
+		cmocka_unit_test(other_engines),
 		cmocka_unit_test(pio_channel0),
 		cmocka_unit_test(switch_saves_cache),
 		cmocka_unit_test(playlist_and_enable),

@@ -155,6 +155,7 @@ static void trap_registers(void **s)
 		memset(&hk, 0, sizeof(hk));
 		nvm_g80_set_fault_hook(gpu, hook, NULL);
 		assert_int_equal(rd(gpu, 0x100c90) >> 31, 0);
+		nvm_reg_write(gpu, 0x100c90, 0x00ffffffu); /* every enable */
 		nvm_g80_req q = { g80e_chan(CH, 0), 0, 0x12345678abull, 0xb, 0xf, 0x0, false, false };
 		nvm_g80_res r;
 		assert_int_equal(nvm_g80_translate(gpu, &q, &r), NVM_OK); /* NULL_DMAOBJ */
@@ -185,8 +186,8 @@ static void trap_registers(void **s)
 		assert_int_equal(hk.n, 2);
 		read_trap(gpu, t);
 		assert_int_equal(t[5], 0x112);
-		/* acknowledge: write PENDING */
-		nvm_reg_write(gpu, 0x100c90, 0x80000000u);
+		/* acknowledge: write PENDING, keeping the enables (nv50_fb_intr) */
+		nvm_reg_write(gpu, 0x100c90, 0x80ffffffu);
 		assert_int_equal(rd(gpu, 0x100c90) >> 31, 0);
 		nvm_g80_translate(gpu, &q, &r);
 		read_trap(gpu, t);
@@ -265,25 +266,34 @@ static void context_selectors(void **s)
  * objects (0x7fc00000, limit, base) and 0x1708 / 0x170c = 0x80000000 |
  * object offset >> 4. CPU accesses translate as engine 6 (BAR), client 4
  * (write) or 8 (read), slot 0 (BAR1) or 1 (BAR3). */
-static void bars_like_nouveau(void **s)
+static const uint64_t mem = 0x40000; /* bar->mem; the PD at +0x200 (pgd_addr) */
+
+static nvm_gpu *setup_bars(const char *chip)
 {
-	(void)s;
-	nvm_gpu *gpu = g80e_open("g84");
-	const uint64_t mem = 0x40000; /* bar->mem; the PD at +0x200 (pgd_addr) */
+	nvm_gpu *gpu = g80e_open(chip);
+	nvm_g80_layout lay;
+	assert_int_equal(nvm_g80_chip_layout(gpu, &lay), NVM_OK);
 	const uint64_t bar1 = mem + 0x5000, bar3 = mem + 0x5020;
 	const uint64_t b3start = 0x0100000000ull, b1size = 0x10000000ull;
 	g80e_dma_simple(gpu, NVM_AP_VRAM, mem, (unsigned)((bar1 - mem) >> 4), G80E_PAGED_W0, 0, b1size - 1);
 	g80e_dma_simple(gpu, NVM_AP_VRAM, mem, (unsigned)((bar3 - mem) >> 4), G80E_PAGED_W0, b3start,
 	                b3start + 0x1000000 - 1);
 	/* BAR1 VA 0 -> VRAM 0x900000; BAR3 VA 0x1_0000_0000 (PDE 8) -> 0xa00000 */
-	g80e_w64(gpu, NVM_AP_VRAM, mem + 0x200, g80e_pde(3, 0, 0, PT));
+	g80e_w64(gpu, NVM_AP_VRAM, mem + lay.pd_offset, g80e_pde(3, 0, 0, PT));
 	g80e_w64(gpu, NVM_AP_VRAM, PT, g80e_pte_vram(0x900000));
-	g80e_w64(gpu, NVM_AP_VRAM, mem + 0x200 + 8 * 8, g80e_pde(3, 0, 0, PT + 0x100000));
+	g80e_w64(gpu, NVM_AP_VRAM, mem + lay.pd_offset + 8 * 8, g80e_pde(3, 0, 0, PT + 0x100000));
 	g80e_w64(gpu, NVM_AP_VRAM, PT + 0x100000, g80e_pte_vram(0xa00000));
 	nvm_reg_write(gpu, 0x1704, 0x00000000u | (uint32_t)(mem >> 12));
 	nvm_reg_write(gpu, 0x1704, 0x40000000u | (uint32_t)(mem >> 12));
 	nvm_reg_write(gpu, 0x170c, 0x80000000u | (uint32_t)((bar3 - mem) >> 4));
 	nvm_reg_write(gpu, 0x1708, 0x80000000u | (uint32_t)((bar1 - mem) >> 4));
+	return gpu;
+}
+
+static void bars_like_nouveau(void **s)
+{
+	(void)s;
+	nvm_gpu *gpu = setup_bars("g84");
 	uint32_t v = 0xcafe0001u, back = 0;
 	assert_int_equal(nvm_g80_bar_write(gpu, 1, 0x10, &v, 4), NVM_OK);
 	assert_int_equal(nvm_mem_rd32(gpu, NVM_AP_VRAM, 0x900010, &back), NVM_OK);
@@ -324,6 +334,186 @@ static void bars_like_nouveau(void **s)
 	assert_int_equal(r.fault, 0);
 	assert_int_equal(r.addr, 0x123450);
 	nvm_close(gpu);
+}
+
+/* g80_pfifo.xml INTR BAR_FAULT (4): a CPU access through BAR1 / BAR3 that
+ * faults in the VM sets it; with INTR_EN BAR_FAULT it raises PMC's PFIFO
+ * line (PMC INTR bit 8); write 1 to clear. A good access and a MODE VRAM
+ * BAR (no VM) leave it clear. */
+static void bar_fault_intr(void **s)
+{
+	(void)s;
+	static const char *const chips[] = { "g80", "g84", "g92", "gt215" };
+	for (size_t i = 0; i < sizeof(chips) / sizeof(chips[0]); i++) {
+		nvm_gpu *gpu = setup_bars(chips[i]);
+		uint32_t v = 0;
+		assert_int_equal(nvm_g80_bar_read(gpu, 1, 0x10, &v, 4), NVM_OK);
+		assert_int_equal(rd(gpu, 0x2100) & 0x50, 0);
+		assert_int_equal(nvm_g80_bar_read(gpu, 1, 0x3000, &v, 4), NVM_ERR_FAULT);
+		assert_int_equal(rd(gpu, 0x2100) & 0x50, 0x10);
+		assert_int_equal(rd(gpu, 0x100) & 0x100, 0); /* not enabled */
+		nvm_reg_write(gpu, 0x2140, 0x10);
+		assert_int_equal(rd(gpu, 0x100) & 0x100, 0x100);
+		nvm_reg_write(gpu, 0x2100, 0x10);
+		assert_int_equal(rd(gpu, 0x2100) & 0x10, 0);
+		assert_int_equal(rd(gpu, 0x100) & 0x100, 0);
+		assert_int_equal(nvm_g80_bar_write(gpu, 3, 0x1000, &v, 4), NVM_ERR_FAULT);
+		assert_int_equal(rd(gpu, 0x2100) & 0x50, 0x10);
+		assert_int_equal(rd(gpu, 0x100) & 0x100, 0x100);
+		nvm_reg_write(gpu, 0x2100, 0x10);
+		nvm_reg_write(gpu, 0x1708, 0); /* MODE VRAM */
+		assert_int_equal(nvm_g80_bar_read(gpu, 1, 0x3000, &v, 4), NVM_OK);
+		assert_int_equal(rd(gpu, 0x2100) & 0x50, 0);
+		nvm_close(gpu);
+	}
+}
+
+/* g80_pfb.xml MMU VM_FAULT enable bits (PGRAPH_UNK0..10, PVP1/PVP2/PPDEC 16,
+ * PME 17, PMPEG/PPPP 18, PBSP/PVLD 19, PCIPHER 20, PCOUNTER 21, PCOPY 11,
+ * PDAEMON 23 by chip) filter which faults the trap registers record; the
+ * requesting engine still gets every fault (hook). Engines without a bit
+ * (BAR 6) are always recorded. nouveau's nv50_fb_init values: G80
+ * 0x0707ff, G84 0x1d07ff, GT215 0x0d0fff. */
+static bool fault_recorded(nvm_gpu *gpu, unsigned engine)
+{
+	nvm_g80_req q = { g80e_chan(CH, 0), 0, 0x1000, engine, 3, 0, false, false };
+	nvm_g80_res r;
+	int n = hk.n;
+	assert_int_equal(nvm_g80_translate(gpu, &q, &r), NVM_OK);
+	assert_int_equal(r.fault, NVM_G80_FAULT_NULL_DMAOBJ);
+	assert_int_equal(hk.n, n + 1); /* the engine gets it either way */
+	uint32_t v = rd(gpu, 0x100c90);
+	nvm_reg_write(gpu, 0x100c90, v | 0x80000000u); /* acknowledge, keep enables */
+	return v >> 31;
+}
+
+static void vm_fault_enables(void **s)
+{
+	(void)s;
+	static const struct {
+		const char *chip;
+		uint32_t nouveau;
+		unsigned engine; /* a chip-specific engine and its enable bit */
+		unsigned bit;
+	} c[] = {
+		{ "g80", 0x0707ffu, 7, 17 },     /* PME */
+		{ "g84", 0x1d07ffu, 0xa, 20 },   /* PCIPHER */
+		{ "g92", 0x1d07ffu, 9, 19 },     /* PBSP */
+		{ "gt215", 0x0d0fffu, 0xd, 11 }, /* PCOPY */
+	};
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		nvm_gpu *gpu = setup_vm(c[i].chip);
+		memset(&hk, 0, sizeof(hk));
+		nvm_g80_set_fault_hook(gpu, hook, NULL);
+		assert_false(fault_recorded(gpu, 0)); /* reset: nothing enabled */
+		assert_false(fault_recorded(gpu, c[i].engine));
+		assert_true(fault_recorded(gpu, NVM_G80_ENG_BAR)); /* no enable bit */
+		nvm_reg_write(gpu, 0x100c90, 1u << 3);             /* one PGRAPH_UNK bit */
+		assert_true(fault_recorded(gpu, 0));
+		assert_false(fault_recorded(gpu, c[i].engine));
+		nvm_reg_write(gpu, 0x100c90, 1u << c[i].bit);
+		assert_false(fault_recorded(gpu, 0));
+		assert_true(fault_recorded(gpu, c[i].engine));
+		nvm_reg_write(gpu, 0x100c90, c[i].nouveau);
+		assert_true(fault_recorded(gpu, 0));
+		assert_true(fault_recorded(gpu, c[i].engine));
+		assert_true(fault_recorded(gpu, 1));                             /* PVP1 / PVP2 / PPDEC 16 */
+		assert_int_equal(rd(gpu, 0x100c90) & 0x00ffffffu, c[i].nouveau); /* enables read back */
+		nvm_close(gpu);
+	}
+}
+
+/* The PEEPHOLE (envytools memory/peephole.rst; pbus.xml PEEPHOLE_* NV30:G84
+ * at 0x1560, PPEEPHOLE G84- at 0x60000, W_CTRL 0x155c; HOST_MEM PEEPHOLE
+ * 0x1710 and CHAN 0x1704 WHICH 0): 32-bit accesses through the PEEPHOLE
+ * DMA object as VM engine 4 (PEEPHOLE), client 4 write / 8 read, slot 0
+ * (seed 002 "VM users"); RW_DATA accesses auto-increment RW_ADDR by 4; the
+ * write port writes on the second write of an address/data pair (either
+ * order) or on every W_DATA write in FREEFORM mode; a VM fault sets
+ * g80_pfifo.xml INTR PEEPHOLE_FAULT (6). */
+static void peephole(void **s)
+{
+	(void)s;
+	static const char *const chips[] = { "g80", "g84", "g92", "gt215" };
+	for (size_t i = 0; i < sizeof(chips) / sizeof(chips[0]); i++) {
+		nvm_gpu *gpu = setup_bars(chips[i]);
+		const uint32_t ph = i ? 0x60000u : 0x1560u, w_addr = ph, w_data = ph + 4, rw_addr = ph + 0x10,
+		               rw_data = ph + 0x14, w_ctrl = 0x155c;
+		uint32_t v = 0;
+		/* the PEEPHOLE object is BAR1's (VA 0 -> VRAM 0x900000) */
+		nvm_reg_write(gpu, 0x1710, 0x80000000u | (0x5000u >> 4));
+		nvm_reg_write(gpu, rw_addr, 0x10);
+		nvm_reg_write(gpu, rw_data, 0x11112222u);
+		assert_int_equal(rd(gpu, rw_addr), 0x14);
+		nvm_reg_write(gpu, rw_data, 0x33334444u);
+		assert_int_equal(nvm_mem_rd32(gpu, NVM_AP_VRAM, 0x900010, &v), NVM_OK);
+		assert_int_equal(v, 0x11112222u);
+		assert_int_equal(nvm_mem_rd32(gpu, NVM_AP_VRAM, 0x900014, &v), NVM_OK);
+		assert_int_equal(v, 0x33334444u);
+		nvm_reg_write(gpu, rw_addr, 0x13); /* bits 1:0 are not kept */
+		assert_int_equal(rd(gpu, rw_addr), 0x10);
+		assert_int_equal(rd(gpu, rw_data), 0x11112222u);
+		assert_int_equal(rd(gpu, rw_data), 0x33334444u);
+		assert_int_equal(rd(gpu, rw_addr), 0x18);
+		/* paired write port, address first then data first */
+		nvm_reg_write(gpu, w_addr, 0x20);
+		assert_int_equal(rd(gpu, w_ctrl), 1); /* PAIR_ADDR_VALID */
+		assert_int_equal(nvm_mem_rd32(gpu, NVM_AP_VRAM, 0x900020, &v), NVM_OK);
+		assert_int_equal(v, 0);
+		nvm_reg_write(gpu, w_data, 0x5555aaaau);
+		assert_int_equal(rd(gpu, w_ctrl), 0);
+		assert_int_equal(nvm_mem_rd32(gpu, NVM_AP_VRAM, 0x900020, &v), NVM_OK);
+		assert_int_equal(v, 0x5555aaaau);
+		assert_int_equal(rd(gpu, w_data), 0x5555aaaau); /* reads the last value */
+		nvm_reg_write(gpu, w_data, 0x66667777u);
+		assert_int_equal(rd(gpu, w_ctrl), 2); /* PAIR_DATA_VALID */
+		nvm_reg_write(gpu, w_addr, 0x24);
+		assert_int_equal(rd(gpu, w_ctrl), 0);
+		assert_int_equal(nvm_mem_rd32(gpu, NVM_AP_VRAM, 0x900024, &v), NVM_OK);
+		assert_int_equal(v, 0x66667777u);
+		/* a second address write is a pair mismatch: no memory write */
+		nvm_reg_write(gpu, w_addr, 0x28);
+		nvm_reg_write(gpu, w_addr, 0x2c);
+		assert_int_equal(rd(gpu, w_ctrl), 1);
+		assert_int_equal(nvm_mem_rd32(gpu, NVM_AP_VRAM, 0x90002c, &v), NVM_OK);
+		assert_int_equal(v, 0);
+		/* FREEFORM: every data write writes */
+		nvm_reg_write(gpu, w_ctrl, 0x100);
+		nvm_reg_write(gpu, w_addr, 0x30);
+		nvm_reg_write(gpu, w_data, 0x0a0b0c0du);
+		nvm_reg_write(gpu, w_addr, 0x34);
+		nvm_reg_write(gpu, w_data, 0x01020304u);
+		assert_int_equal(nvm_mem_rd32(gpu, NVM_AP_VRAM, 0x900030, &v), NVM_OK);
+		assert_int_equal(v, 0x0a0b0c0du);
+		assert_int_equal(nvm_mem_rd32(gpu, NVM_AP_VRAM, 0x900034, &v), NVM_OK);
+		assert_int_equal(v, 0x01020304u);
+		/* an unmapped page: a VM fault as 4/8/0 (read) or 4/4/0 (write),
+		 * PFIFO INTR PEEPHOLE_FAULT, the read gives 0 */
+		memset(&hk, 0, sizeof(hk));
+		nvm_g80_set_fault_hook(gpu, hook, NULL);
+		assert_int_equal(rd(gpu, 0x2100) & 0x50, 0);
+		nvm_reg_write(gpu, rw_addr, 0x3000);
+		assert_int_equal(rd(gpu, rw_data), 0);
+		assert_int_equal(hk.n, 1);
+		assert_int_equal(hk.last.engine, NVM_G80_ENG_PEEPHOLE);
+		assert_int_equal(hk.last.client, NVM_G80_CLIENT_PFIFO_READ);
+		assert_int_equal(hk.last.slot, 0);
+		assert_int_equal(hk.last.offset, 0x3000);
+		assert_int_equal(rd(gpu, 0x2100) & 0x50, 0x40);
+		nvm_reg_write(gpu, 0x2140, 0x40);
+		assert_int_equal(rd(gpu, 0x100) & 0x100, 0x100);
+		nvm_reg_write(gpu, 0x2100, 0x40);
+		nvm_reg_write(gpu, w_addr, 0x3000);
+		nvm_reg_write(gpu, w_data, 1);
+		assert_int_equal(hk.n, 2);
+		assert_int_equal(hk.last.client, NVM_G80_CLIENT_PFIFO_WRITE);
+		assert_int_equal(rd(gpu, 0x2100) & 0x50, 0x40);
+		/* MODE VRAM: VRAM directly */
+		nvm_reg_write(gpu, 0x1710, 0);
+		nvm_reg_write(gpu, rw_addr, 0x900030);
+		assert_int_equal(rd(gpu, rw_data), 0x0a0b0c0du);
+		nvm_close(gpu);
+	}
 }
 
 /* g80_pfb.xml MMU PD_OFFSET (G84-): "offset from channel base to PD, low 3
@@ -434,15 +624,12 @@ static void pmem_window(void **s)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(flush_register),
-		cmocka_unit_test(contig_block_granularity),
-		cmocka_unit_test(strict_tlb),
-		cmocka_unit_test(trap_registers),
-		cmocka_unit_test(names),
-		cmocka_unit_test(context_selectors),
-		cmocka_unit_test(bars_like_nouveau),
-		cmocka_unit_test(pd_offset_register),
-		cmocka_unit_test(enumerate),
+		cmocka_unit_test(flush_register),     cmocka_unit_test(contig_block_granularity),
+		cmocka_unit_test(strict_tlb),         cmocka_unit_test(trap_registers),
+		cmocka_unit_test(vm_fault_enables),   cmocka_unit_test(names),
+		cmocka_unit_test(context_selectors),  cmocka_unit_test(bars_like_nouveau),
+		cmocka_unit_test(bar_fault_intr),     cmocka_unit_test(peephole),
+		cmocka_unit_test(pd_offset_register), cmocka_unit_test(enumerate),
 		cmocka_unit_test(pmem_window),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,6 +1,7 @@
 /*
- * nvmodel pfifo: decode the instance-memory structures of NV04..NV4x PFIFO
- * from a dump (include/nvmodel/pfifo.h, docs/pfifo.md):
+ * nvmodel pfifo: decode the RAMHT and RAMFC of the NV04..NV4x PFIFO (from a
+ * RAMIN dump) and of the G80 PFIFO (from channel-structure / RAMFC dumps;
+ * include/nvmodel/pfifo.h, docs/pfifo.md, docs/g80.md):
  *
  *   pfifo ramht FILE --chip C   RAMHT entries: handle, channel, engine,
  *                               instance, and whether the puller finds them
@@ -26,25 +27,31 @@ static void usage_pfifo(FILE *f)
 	fprintf(f,
 	        "usage: %s pfifo <ramht|ramfc> FILE --chip C [options]\n"
 	        "\n"
-	        "Decodes the instance-memory structures of the NV04..NV4x PFIFO\n"
-	        "(docs/pfifo.md) from a dump of RAMIN, as PFIFO reads them, and lists what\n"
-	        "the puller or the pusher would trip over.\n"
+	        "Decodes the RAMHT and RAMFC of the NV04..NV4x PFIFO (docs/pfifo.md) from a\n"
+	        "dump of RAMIN, and those of the G80 PFIFO (docs/g80.md) from a dump of a\n"
+	        "channel's RAMHT or RAMFC, as PFIFO reads them, and lists what the puller or\n"
+	        "the pusher would trip over.\n"
 	        "\n"
 	        "  pfifo ramht FILE   RAMHT: 8-byte entries (handle, context). Each used entry\n"
-	        "                     with its channel, engine, object instance, its hash slot,\n"
-	        "                     and whether a lookup reaches it\n"
-	        "  pfifo ramfc FILE   RAMFC: one entry per channel from channel 0, each field\n"
-	        "                     named as the CACHE1 register it saves\n"
+	        "                     with its channel (not on G80: one RAMHT per channel, the\n"
+	        "                     context is engine and instance in the channel structure),\n"
+	        "                     engine, object instance, its hash slot, and whether a\n"
+	        "                     lookup reaches it\n"
+	        "  pfifo ramfc FILE   RAMFC: one entry per channel from channel 0 (G80: 0x200\n"
+	        "                     bytes each, the start of a channel structure; G84+: 0x100\n"
+	        "                     bytes each, as CHAN_TABLE RAMFC_ADDR places them), each\n"
+	        "                     field named as the CACHE1 register it saves\n"
 	        "\n"
 	        "options:\n"
-	        "  --chip C       nv04, nv10, nv11, nv17, nv40 or nv41 (required)\n"
+	        "  --chip C       nv04, nv10, nv11, nv17, nv40, nv41, g80, g84, g92 or gt215\n"
+	        "                 (required)\n"
 	        "  --offset N     start N bytes into the input (default 0)\n"
 	        "  --bits N       ramht: the table has 2^N entries, 9..12 (RAMHT SIZE 4K..32K;\n"
 	        "                 default: from the input size)\n"
 	        "  --search N     ramht: entries a lookup probes, 16/32/64/128 (RAMHT SEARCH;\n"
 	        "                 default 128, as nouveau sets it)\n"
 	        "  --large        ramfc: the 64-byte NV1A+ layout (RAMFC LARGE; nv11, nv17)\n"
-	        "  --channel N    ramfc: only channel N\n"
+	        "  --channel N    ramfc: only channel N (0..31; G80: 0..127)\n"
 	        "  --all          ramht, ramfc: also empty entries\n"
 	        "  --hex          input is text: 32-bit words separated by spaces, commas or\n"
 	        "                 newlines, 0x optional\n"
@@ -76,8 +83,8 @@ static int own_opt(void *user, int argc, char **argv, int *i)
 			return cli_usage_error(o->in.cmd, "--search needs 16, 32, 64 or 128 (RAMHT SEARCH)");
 		o->search = (unsigned)x;
 	} else if ((r = cli_opt(argc, argv, i, "--channel", &v))) {
-		if (r < 0 || !cli_parse_u64(v, &x) || x > 31)
-			return cli_usage_error(o->in.cmd, "--channel needs a channel number 0-31");
+		if (r < 0 || !cli_parse_u64(v, &x) || x > 127)
+			return cli_usage_error(o->in.cmd, "--channel needs a channel number 0-127");
 		o->channel = (int)x;
 	} else {
 		return CLI_NOT_MINE;
@@ -85,16 +92,21 @@ static int own_opt(void *user, int argc, char **argv, int *i)
 	return EXIT_OK;
 }
 
+#define CHIPS "nv04, nv10, nv11, nv17, nv40, nv41, g80, g84, g92, gt215"
+
 static int parse_opts(struct pfifo_opts *o, int argc, char **argv)
 {
 	int rc = cli_dump_parse(&o->in, argc, argv, own_opt, o);
 	if (rc)
 		return rc;
 	if (!o->chip)
-		return cli_usage_error(o->in.cmd, "--chip is required (nv04, nv10, nv11, nv17, nv40, nv41)");
-	if (!nvm_pfifo_channels(o->chip))
-		return cli_usage_error(
-		        o->in.cmd, "chip '%s' has no NV04-style PFIFO (nv04, nv10, nv11, nv17, nv40, nv41)", o->chip);
+		return cli_usage_error(o->in.cmd, "--chip is required (" CHIPS ")");
+	uint32_t nchan = nvm_pfifo_channels(o->chip);
+	if (!nchan)
+		return cli_usage_error(o->in.cmd, "chip '%s' has no PFIFO this command decodes (" CHIPS ")", o->chip);
+	if (o->channel >= (int)nchan)
+		return cli_usage_error(o->in.cmd, "--channel %d: chip '%s' has %u channels", o->channel, o->chip,
+		                       nchan);
 	return EXIT_OK;
 }
 
@@ -152,10 +164,27 @@ static void problem(struct problems *p, const char *where_key, uint32_t where, c
 
 /* ---------------------------------------------------------------- RAMHT */
 
-static const char *engine_name(unsigned e)
+/* The chip's name of engine e in capitals ("?" where it has none). */
+static const char *engine_name(const char *chip, unsigned e)
 {
-	static const char *const names[] = { "SOFTWARE", "PGRAPH", "PMPEG", "PME", "PVP1" };
-	return e < 5 ? names[e] : "?";
+	static char up[16];
+	const char *n = nvm_pfifo_engine_name(chip, e);
+	size_t i = 0;
+	for (; n && n[i] && i < sizeof(up) - 1; i++)
+		up[i] = (char)(n[i] >= 'a' && n[i] <= 'z' ? n[i] - 'a' + 'A' : n[i]);
+	up[i] = 0;
+	return n ? up : "?";
+}
+
+/* " (channel N)" / " of channel N" where contexts name a channel, "" on
+ * G80. */
+static const char *who(bool chid, uint32_t c, bool of)
+{
+	static char b[24];
+	b[0] = 0;
+	if (chid)
+		snprintf(b, sizeof(b), of ? " of channel %u" : " (channel %u)", c);
+	return b;
 }
 
 static int do_ramht(const struct pfifo_opts *o, const uint8_t *d, size_t len)
@@ -171,12 +200,14 @@ static int do_ramht(const struct pfifo_opts *o, const uint8_t *d, size_t len)
 		                 len, bits, n * 8);
 	unsigned search = o->search ? o->search : 128;
 	uint32_t nchan = nvm_pfifo_channels(o->chip);
+	/* G80: one RAMHT per channel; contexts have no CHID (seed 001) */
+	bool chid = nvm_pfifo_ramht_has_chid(o->chip) == 1;
 	if (o->in.json)
 		printf("{\"chip\": \"%s\", \"bits\": %u, \"entries\": %zu, \"search\": %u, \"used\": [", o->chip, bits,
 		       n, search);
 	else
-		printf("RAMHT (%s): 2^%u entries (%zu bytes), lookups probe %u entries\n", o->chip, bits, n * 8,
-		       search);
+		printf("RAMHT (%s): 2^%u entries (%zu bytes), lookups probe %u entries%s\n", o->chip, bits, n * 8,
+		       search, chid ? "" : "; one channel's (G80: no CHID, instances in the channel structure)");
 	size_t used = 0;
 	for (size_t i = 0; i < n; i++) {
 		uint32_t h = le32(d + 8 * i), c = le32(d + 8 * i + 4);
@@ -187,17 +218,21 @@ static int do_ramht(const struct pfifo_opts *o, const uint8_t *d, size_t len)
 		uint32_t slot = nvm_pfifo_ramht_hash(h, e.chid, bits);
 		uint32_t dist = (uint32_t)((i - slot) & (n - 1));
 		if (o->in.json) {
-			printf("%s{\"entry\": %zu, \"handle\": %u, \"context\": %u, \"valid\": %s, \"chid\": %u, "
-			       "\"engine\": %u, \"engine_name\": \"%s\", \"instance\": %u, \"hash\": %u, \"distance\": "
-			       "%u}",
-			       used ? ", " : "", i, h, c, e.valid ? "true" : "false", e.chid, e.engine,
-			       engine_name(e.engine), e.instance, slot, dist);
+			printf("%s{\"entry\": %zu, \"handle\": %u, \"context\": %u, \"valid\": %s, ", used ? ", " : "",
+			       i, h, c, e.valid ? "true" : "false");
+			if (chid)
+				printf("\"chid\": %u, ", e.chid);
+			printf("\"engine\": %u, \"engine_name\": \"%s\", \"instance\": %u, \"hash\": %u, "
+			       "\"distance\": %u}",
+			       e.engine, engine_name(o->chip, e.engine), e.instance, slot, dist);
 		} else {
-			printf("entry 0x%03zx (+0x%04zx): handle 0x%08x context 0x%08x %s chid %u engine %u %s "
-			       "instance "
+			char ch[24] = "";
+			if (chid)
+				snprintf(ch, sizeof(ch), " chid %u", e.chid);
+			printf("entry 0x%03zx (+0x%04zx): handle 0x%08x context 0x%08x %s%s engine %u %s instance "
 			       "0x%05x hash 0x%03x%s\n",
-			       i, 8 * i, h, c, e.valid ? "valid" : "NOT VALID", e.chid, e.engine, engine_name(e.engine),
-			       e.instance, slot, dist ? "" : " (its slot)");
+			       i, 8 * i, h, c, e.valid ? "valid" : "NOT VALID", ch, e.engine,
+			       engine_name(o->chip, e.engine), e.instance, slot, dist ? "" : " (its slot)");
 			if (dist)
 				printf("    %u entries after its hash slot\n", dist);
 		}
@@ -214,33 +249,37 @@ static int do_ramht(const struct pfifo_opts *o, const uint8_t *d, size_t len)
 		nvm_ramht_entry e;
 		nvm_pfifo_ramht_entry(o->chip, h, c, &e);
 		if (!e.valid) {
-			problem(&p, "entry", (uint32_t)i, "not_valid",
-			        "handle 0x%08x: the context has no VALID bit (31:31): lookups skip it", h);
+			if (chid)
+				problem(&p, "entry", (uint32_t)i, "not_valid",
+				        "handle 0x%08x: the context has no VALID bit (31:31): lookups skip it", h);
+			else
+				problem(&p, "entry", (uint32_t)i, "not_valid",
+				        "handle 0x%08x: context 0 marks a free entry: lookups skip it", h);
 			continue;
 		}
-		if (e.chid >= nchan)
+		if (chid && e.chid >= nchan)
 			problem(&p, "entry", (uint32_t)i, "bad_chid",
 			        "handle 0x%08x: CHID %u, but the chip has %u channels", h, e.chid, nchan);
 		uint32_t slot = nvm_pfifo_ramht_hash(h, e.chid, bits);
 		uint32_t dist = (uint32_t)((i - slot) & (n - 1));
 		if (dist >= search)
 			problem(&p, "entry", (uint32_t)i, "unreachable",
-			        "handle 0x%08x (channel %u): %u entries after its hash slot 0x%03x; lookups probe %u: "
+			        "handle 0x%08x%s: %u entries after its hash slot 0x%03x; lookups probe %u: "
 			        "CACHE_ERROR NO_HASH",
-			        h, e.chid, dist, slot, search);
+			        h, who(chid, e.chid, false), dist, slot, search);
 		for (size_t j = 0; j < i; j++) {
 			nvm_ramht_entry f;
 			nvm_pfifo_ramht_entry(o->chip, le32(d + 8 * j), le32(d + 8 * j + 4), &f);
 			if (f.valid && f.handle == h && f.chid == e.chid) {
 				problem(&p, "entry", (uint32_t)i, "duplicate",
-				        "handle 0x%08x of channel %u is also at entry 0x%03zx", h, e.chid, j);
+				        "handle 0x%08x%s is also at entry 0x%03zx", h, who(chid, e.chid, true), j);
 				break;
 			}
 		}
 		if (!nvm_pfifo_has_engine(o->chip, e.engine))
 			problem(&p, "entry", (uint32_t)i, "engine",
 			        "handle 0x%08x: engine %u (%s) is not on this chip: its methods are dropped", h,
-			        e.engine, engine_name(e.engine));
+			        e.engine, engine_name(o->chip, e.engine));
 	}
 	if (o->in.json)
 		printf("]}\n");
@@ -252,9 +291,39 @@ static int do_ramht(const struct pfifo_opts *o, const uint8_t *d, size_t len)
 /* ---------------------------------------------------------------- RAMFC */
 
 /* The named subfields of the registers RAMFC holds (rnndb nv4_pfifo.xml). */
-static void ramfc_detail(const char *name, uint32_t v, bool json, char *out, size_t size)
+/* The G80 meanings where they differ (rnndb g80_pfifo.xml CACHE1 DMA_STATE,
+ * DMA_FETCH IB_ENABLE, SEMAPHORE; DMA_INSTANCE is the pushbuffer's DMA
+ * object selector in the channel). True when name is one of them. */
+static bool ramfc_detail_g80(const char *name, uint32_t v, bool json, char *out, size_t size)
+{
+	if (!strcmp(name, "DMA_STATE"))
+		snprintf(
+		        out, size,
+		        json ? "\"method\": %u, \"subchannel\": %u, \"noninc\": %u, \"large_nonincr_len_pending\": %u, "
+		               "\"non_main\": %u, \"error\": \"%s\""
+		             : "METHOD 0x%04x SUBCHANNEL %u NONINC %u LARGE_NONINCR_LEN_PENDING %u NON_MAIN %u ERROR "
+		               "%s",
+		        ((v >> 2) & 0x7ff) << 2, (v >> 13) & 7, v & 1, (v >> 16) & 1, (v >> 18) & 1,
+		        nvm_pfifo_dma_error_name(v >> 29));
+	else if (!strcmp(name, "DMA_FETCH"))
+		snprintf(out, size, json ? "\"ib_enable\": %u" : "IB_ENABLE %u", (v >> 30) & 1);
+	else if (!strcmp(name, "DMA_INSTANCE"))
+		snprintf(out, size, json ? "\"selector\": %u" : "pushbuffer DMA object selector 0x%04x", v & 0xffff);
+	else if (!strcmp(name, "SEMAPHORE"))
+		snprintf(out, size,
+		         json ? "\"offset\": %u, \"offset_valid\": %u, \"dma_inst\": %u"
+		              : "OFFSET 0x%04x OFFSET_VALID %u DMA_INST 0x%04x",
+		         (v & 0x3fff) << 2, (v >> 14) & 1, v >> 16);
+	else
+		return false;
+	return true;
+}
+
+static void ramfc_detail(const char *name, uint32_t v, bool json, bool g80, char *out, size_t size)
 {
 	out[0] = 0;
+	if (g80 && ramfc_detail_g80(name, v, json, out, size))
+		return;
 	if (!strcmp(name, "DMA_STATE")) {
 		unsigned err = v >> 29;
 		snprintf(out, size,
@@ -296,6 +365,7 @@ static int do_ramfc(const struct pfifo_opts *o, const uint8_t *d, size_t len)
 	uint32_t size;
 	const nvm_ramfc_field *fl = nvm_pfifo_ramfc_layout(o->chip, o->large, &nf, &size);
 	uint32_t nchan = nvm_pfifo_channels(o->chip);
+	bool g80 = nvm_pfifo_ramht_has_chid(o->chip) == 0;
 	size_t have = len / size;
 	if (!have)
 		return cli_error(EXIT_USAGE, o->in.cmd, "%s: %zu bytes; a RAMFC entry of %s is %u bytes", o->in.file,
@@ -330,7 +400,7 @@ static int do_ramfc(const struct pfifo_opts *o, const uint8_t *d, size_t len)
 			uint32_t w = le32(e + fl[i].off);
 			uint32_t m = fl[i].bits >= 32 ? 0xffffffffu : (1u << fl[i].bits) - 1;
 			uint32_t v = ((w >> fl[i].ctx_lo) & m) << fl[i].reg_lo;
-			ramfc_detail(fl[i].name, v, o->in.json, det, sizeof(det));
+			ramfc_detail(fl[i].name, v, o->in.json, g80, det, sizeof(det));
 			if (o->in.json) {
 				printf("%s\"%s\": {\"value\": %u", i ? ", " : "", fl[i].name, v);
 				if (det[0])

@@ -72,3 +72,33 @@ img += ramfc(0x200, 0x11a, 0, 0x3002, 0, (4 << 29) | (1 << 18) | (2 << 13) | 0x1
              0x1234, 0x7fffffff, 0x300021, 0x8001)
 with open("ramfc_nv17.bin", "wb") as f:
     f.write(img)
+
+# G84 RAMHT (one channel's, seed 001 "separate RAMHTs"): nouveau's nv50/g84
+# context engine << 20 | offset in the channel structure >> 4, hashed with
+# channel 0; no CHID and no VALID bit (a zero context is free).
+t = [(0, 0)] * N
+g80 = lambda inst, eng: eng << 20 | inst >> 4
+insert(t, 0xbeef0001, g80(0x6040, 1), 0)    # PGRAPH
+insert(t, 0xd0000001, g80(0x6060, 0), 0)    # SOFTWARE
+insert(t, 0x5005, g80(0x6080, 5), 0)        # PCIPHER (G84, G92)
+insert(t, 0x3003, g80(0x60a0, 3), 0)        # engine 3: no engine on G84
+insert(t, 0x7007, 0x7f000000 | g80(0x60c0, 6), 0)  # bits 31:24 set: no CHID on G80 (PBSP)
+insert(t, 0xcafe, 0, 0, at=(hash_(0xcafe, 0) + 3) % N)  # a handle with context 0
+insert(t, 0x12345678, g80(0x60e0, 1), 0, at=(hash_(0x12345678, 0) + 20) % N)  # beyond a 16-entry search
+write("ramht_g84.bin", t)
+
+# G84 RAMFC: two 0x100-byte entries (the g84 layout, CHAN_TABLE RAMFC_ADDR
+# spacing); channel 1 an IB channel, channel 2 stopped with IB_EMPTY.
+def g84_ramfc(w):
+    words = [0] * 64
+    for off, v in w.items():
+        words[off // 4] = v
+    return struct.pack("<64I", *words)
+img = g84_ramfc({})
+img += g84_ramfc({0x00: 3, 0x04: 2, 0x08: 0x2040, 0x10: 0x2040, 0x30: 0, 0x3c: 0x403f6078,
+                  0x48: 0x600, 0x50: 0x80000, 0x54: 0x000d0000, 0x58: 0x1, 0x6c: 0x06024002,
+                  0x80: 0x00008000 | 0x800, 0x88: 0x400, 0x98: 0x10000})
+img += g84_ramfc({0x00: 5, 0x04: 5, 0x08: 0x3000, 0x10: 0x3002, 0x30: (5 << 29) | (1 << 18) | 0x204,
+                  0x3c: 0x403f6078, 0x48: 0x600})
+with open("ramfc_g84.bin", "wb") as f:
+    f.write(img)
