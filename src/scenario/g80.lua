@@ -28,22 +28,11 @@ local fmt = string.format
 
 local M = {}
 
-local function fail(...)
-  error(fmt(...), 0)
-end
+local U = nvmodel.util
+local fail, check_int = U.fail, U.check_int
 
-local function check_int(v, name, lo, hi, where)
-  if math.type(v) ~= "integer" then
-    fail("%s: %s must be an integer (got %s)", where, name, v == nil and "nil" or tostring(v))
-  end
-  if v < lo or v > hi then
-    fail("%s: %s = 0x%x out of range [0x%x, 0x%x]", where, name, v, lo, hi)
-  end
-  return v
-end
 
-local function opt(v, def) if v == nil then return def end return v end
-local function bit(b) return b and 1 or 0 end
+local opt, bit = U.opt, U.bit
 
 local GEN = { g80 = 0, g84 = 1, g92 = 1, gt215 = 2 }
 -- 2-bit targets of channel descriptors, PDEs and PTEs; DMA object targets.

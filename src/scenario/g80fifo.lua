@@ -37,19 +37,9 @@ local CHIPS = { g80 = false, g84 = true, g92 = true, gt215 = true }
 local ENGINES = { software = 0, pgraph = 1, pmpeg = 2, pppp = 2, pme = 3, pcopy = 3, pvp1 = 4, pvp2 = 4, ppdec = 4,
                   pcipher = 5, pbsp = 6, pvld = 6 }
 
-local function fail(...)
-  error(fmt(...), 0)
-end
+local U = nvmodel.util
+local fail, check_int = U.fail, U.check_int
 
-local function check_int(v, name, lo, hi, where)
-  if math.type(v) ~= "integer" then
-    fail("%s: %s must be an integer (got %s)", where, name, v == nil and "nil" or tostring(v))
-  end
-  if v < lo or v > hi then
-    fail("%s: %s = 0x%x out of range [0x%x, 0x%x]", where, name, v, lo, hi)
-  end
-  return v
-end
 
 -- nvkm_ramht_hash with channel 0 (nv50 inserts with chid 0).
 function M.ramht_hash(handle, bits)

@@ -30,19 +30,9 @@ local M = {}
 
 local PRAMIN, USER, USER_NEW = 0x700000, 0x800000, 0xc00000
 
-local function fail(...)
-  error(fmt(...), 0)
-end
+local U = nvmodel.util
+local fail, check_int = U.fail, U.check_int
 
-local function check_int(v, name, lo, hi, where)
-  if math.type(v) ~= "integer" then
-    fail("%s: %s must be an integer (got %s)", where, name, v == nil and "nil" or tostring(v))
-  end
-  if v < lo or v > hi then
-    fail("%s: %s = 0x%x out of range [0x%x, 0x%x]", where, name, v, lo, hi)
-  end
-  return v
-end
 
 -- Per generation: channels, RAMFC entry size and field offsets (nouveau's
 -- nv04/nv10/nv17/nv40 ramfc tables), where RAMFC and RAMRO go, the RAMHT

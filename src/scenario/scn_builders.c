@@ -2,6 +2,7 @@
  * Builders offered to scripts on top of the raw gpu methods:
  *
  *   nvmodel.pb_asm / nvmodel.pb_words   (scn_pb.c)
+ *   nvmodel.util                        (src/scenario/util.lua, embedded: the builders' checks)
  *   nvmodel.volta                       (src/scenario/volta.lua, embedded)
  *   nvmodel.nv04                        (src/scenario/nv04.lua, embedded)
  *   nvmodel.g80                         (src/scenario/g80.lua, embedded)
@@ -17,6 +18,8 @@
 
 #include "scn_internal.h"
 
+extern const char nvm_util_lua[];
+extern const size_t nvm_util_lua_len;
 extern const char nvm_volta_lua[];
 extern const size_t nvm_volta_lua_len;
 extern const char nvm_nv04_lua[];
@@ -33,6 +36,7 @@ static const struct module {
 	const char *text;
 	const size_t *len;
 } modules[] = {
+	{ "util", "nvmodel.util", "=" SCN_MODULE_PREFIX "util.lua", nvm_util_lua, &nvm_util_lua_len },
 	{ "volta", "nvmodel.volta", "=" SCN_MODULE_PREFIX "volta.lua", nvm_volta_lua, &nvm_volta_lua_len },
 	{ "nv04", "nvmodel.nv04", "=" SCN_MODULE_PREFIX "nv04.lua", nvm_nv04_lua, &nvm_nv04_lua_len },
 	{ "g80", "nvmodel.g80", "=" SCN_MODULE_PREFIX "g80.lua", nvm_g80_lua, &nvm_g80_lua_len },

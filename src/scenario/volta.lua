@@ -29,28 +29,15 @@ local fmt = string.format
 
 local M = {}
 
-local function fail(...)
-  error(fmt(...), 0)
-end
+local U = nvmodel.util
+local fail, check_int = U.fail, U.check_int
 
-local function hex(v)
-  if math.type(v) ~= "integer" then return tostring(v) end
-  return v < 0 and fmt("-0x%x", -v) or fmt("0x%x", v)
-end
+local hex = U.hex
 
 local function lo32(v) return v & 0xffffffff end
 local function hi32(v) return (v >> 32) & 0xffffffff end
-local function bit(b) return b and 1 or 0 end
+local bit = U.bit
 
-local function check_int(v, name, lo, hi, where)
-  if math.type(v) ~= "integer" then
-    fail("%s: %s must be an integer (got %s)", where, name, v == nil and "nil" or tostring(v))
-  end
-  if v < lo or v > hi then
-    fail("%s: %s = %s out of range [%s, %s]", where, name, hex(v), hex(lo), hex(hi))
-  end
-  return v
-end
 
 local function check_u32(v, name, where)
   return check_int(v, name, -0x80000000, 0xffffffff, where) & 0xffffffff
