@@ -4,6 +4,7 @@
  * streaming read of the same pushbuffer; PIO stores through the USER area.
  * The setup is what nouveau's nv40 fifo code does (docs/pfifo.md).
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -123,6 +124,25 @@ static double stream_rate(nvm_gpu *g, uint32_t words, uint64_t methods)
 	return (double)methods / (t1 - t0);
 }
 
+/* Times one submission (the write of val to the USER register reg) until
+ * PGRAPH has all `methods` of the `words`-dword stream, then measures the
+ * streaming-read baseline of the same bytes; closes g. */
+static int timed_stream(nvm_gpu *g, uint32_t reg, uint32_t val, uint32_t words, uint64_t methods, double *rate,
+                        double *base_rate)
+{
+	double t0 = bench_now();
+	nvm_reg_write(g, reg, val);
+	int st = run_idle(g);
+	double t1 = bench_now();
+	bool ok = !st && pgraph_total(g) == methods;
+	if (ok) {
+		*rate = (double)methods / (t1 - t0);
+		*base_rate = stream_rate(g, words, methods);
+	}
+	nvm_close(g);
+	return ok ? 0 : -1;
+}
+
 /* A pushbuffer of `words` dwords: the bind, then non-increasing runs of
  * 2047 methods (the longest old-format count) to method 0x0400. */
 static int dma_stream(double scale, double *rate, double *base_rate)
@@ -133,18 +153,7 @@ static int dma_stream(double scale, double *rate, double *base_rate)
 		return -1;
 	uint64_t methods;
 	uint32_t i = fill_stream(g, words, &methods);
-	double t0 = bench_now();
-	nvm_reg_write(g, 0xc01000 + 0x40, i * 4);
-	int st = run_idle(g);
-	double t1 = bench_now();
-	if (st || pgraph_total(g) != methods) {
-		nvm_close(g);
-		return -1;
-	}
-	*rate = (double)methods / (t1 - t0);
-	*base_rate = stream_rate(g, i, methods);
-	nvm_close(g);
-	return 0;
+	return timed_stream(g, 0xc01000 + 0x40, i * 4, i, methods, rate, base_rate);
 }
 
 static int bench_dma(double scale, struct bench_result *out)
@@ -259,18 +268,7 @@ static int ib_stream(double scale, double *rate, double *base_rate)
 		nvm_mem_wr32(g, NVM_AP_SYSMEM, G80_IB + ne * 8, PB_BASE + at * 4);
 		nvm_mem_wr32(g, NVM_AP_SYSMEM, G80_IB + ne * 8 + 4, len << 10);
 	}
-	double t0 = bench_now();
-	nvm_reg_write(g, 0xc00000 + 0x2000 + 0x8c, ne);
-	int st = run_idle(g);
-	double t1 = bench_now();
-	if (st || pgraph_total(g) != methods) {
-		nvm_close(g);
-		return -1;
-	}
-	*rate = (double)methods / (t1 - t0);
-	*base_rate = stream_rate(g, i, methods);
-	nvm_close(g);
-	return 0;
+	return timed_stream(g, 0xc00000 + 0x2000 + 0x8c, ne, i, methods, rate, base_rate);
 }
 
 static int bench_ib(double scale, struct bench_result *out)
