@@ -64,6 +64,14 @@ void engine_log_clear(struct engine *e)
 	e->head = e->n = 0;
 }
 
+struct engine *engine_find(struct engine *const *v, size_t n, const char *name)
+{
+	for (size_t i = 0; v && name && i < n; i++)
+		if (v[i] && !strcmp(v[i]->name, name))
+			return v[i];
+	return NULL;
+}
+
 static enum eng_status rec_methods(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first,
                                    uint32_t n, struct eng_result *res)
 {

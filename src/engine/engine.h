@@ -93,6 +93,8 @@ nvm_status engine_log_config(struct engine *e, size_t cap);
 nvm_status engine_log_read(const struct engine *e, size_t first, nvm_host_method *out, size_t max, size_t *n,
                            uint64_t *total);
 void engine_log_clear(struct engine *e);
+/* The engine called name among v[0..n) (NULL slots skipped), or NULL. */
+struct engine *engine_find(struct engine *const *v, size_t n, const char *name);
 
 /* Semaphore reductions (sem.c), the Host's NV_UDMA_SEM_EXECUTE REDUCTION
  * codes, shared with the copy engine's LAUNCH_DMA SEMAPHORE_REDUCTION. */

@@ -964,10 +964,7 @@ const struct block_class host_class = { "host", BLK_HOST, host_create, host_dest
 
 static struct engine *find_engine(struct host *h, const char *name)
 {
-	for (size_t i = 0; h && name && i < h->nengines; i++)
-		if (!strcmp(h->engines[i]->name, name))
-			return h->engines[i];
-	return NULL;
+	return h ? engine_find(h->engines, h->nengines, name) : NULL;
 }
 
 nvm_status nvm_host_log_config(nvm_gpu *gpu, const char *engine, size_t cap)

@@ -1174,12 +1174,7 @@ const struct block_class pfifo_class = { "pfifo", BLK_PFIFO, pfifo_create, pfifo
 
 static struct engine *find_engine(struct pfifo *f, const char *name)
 {
-	if (!f || !name)
-		return NULL;
-	for (unsigned i = 0; i < ENG_IDS; i++)
-		if (f->eng[i] && !strcmp(name, f->eng[i]->name))
-			return f->eng[i];
-	return NULL;
+	return f ? engine_find(f->eng, ENG_IDS, name) : NULL;
 }
 
 nvm_status nvm_pfifo_log_config(nvm_gpu *gpu, const char *engine, size_t cap)
