@@ -655,7 +655,9 @@ static void step(nvm_gpu *gpu, void *ctx, uint64_t arg)
 		if (n > 1 || !f->fresh)
 			f->fresh = false; /* more than the switch itself */
 		done += n;
-		sched_charge(gpu, n / PFIFO_WORK_PER_UNIT);
+		f->work_rest += n;
+		sched_charge(gpu, f->work_rest / PFIFO_WORK_PER_UNIT);
+		f->work_rest %= PFIFO_WORK_PER_UNIT;
 	}
 	f->clock = gpu->now;
 	if (done && emit_wanted(gpu, NVM_EV_TRACE))

@@ -243,12 +243,21 @@ const struct pfifo_chip *pfifo_chip_find(const char *name);
 
 /* Virtual-time costs (docs/pfifo.md "Timing"). UNVERIFIED: no document
  * gives PFIFO rates; these keep timeslices and engine waits meaningful. */
-#define PFIFO_NS_DMA_WORD   1u    /* the DMA pusher reads one pushbuffer word */
-#define PFIFO_NS_PULL       2u    /* the puller submits one method (NV10+: one pair) */
-#define PFIFO_NS_HASH       4u    /* a RAMHT lookup */
-#define PFIFO_NS_CTXSW      200u  /* CACHE1 channel switch: RAMFC save and load */
-#define PFIFO_STEP_WORDS    4096u /* pushbuffer words per scheduling step */
-#define PFIFO_WORK_PER_UNIT 256u  /* words or methods per charged work unit */
+#define PFIFO_NS_DMA_WORD 1u    /* the DMA pusher reads one pushbuffer word */
+#define PFIFO_NS_PULL     2u    /* the puller submits one method (NV10+: one pair) */
+#define PFIFO_NS_HASH     4u    /* a RAMHT lookup */
+#define PFIFO_NS_CTXSW    200u  /* CACHE1 channel switch: RAMFC save and load */
+#define PFIFO_STEP_WORDS  4096u /* pushbuffer words per scheduling step */
+/* The run budget (sched_charge): every command word the pushers decode
+ * (a method header, a jump, call or return, an SLI conditional) and every
+ * IB entry costs one unit, the same on every generation and path, and data
+ * words and puller methods one unit per PFIFO_WORK_PER_UNIT. So a
+ * pushbuffer that loops (a self-jump, a jump back over zero words, a loop
+ * of data, an IB ring of empty pieces) spends the default budget of 10^7
+ * units within some 10^7 command words or 4 * 10^7 data words: a hang in
+ * well under a second (issue 23 item 5: with 256 data words per unit a
+ * jump back over zero words decoded 2.4e9 words first). */
+#define PFIFO_WORK_PER_UNIT 4u /* data words or methods per charged work unit */
 
 /* ---------------------------------------------------------------- state */
 
@@ -299,6 +308,7 @@ struct pfifo {
 	uint64_t ev;                       /* the step event, 0 if none */
 	uint64_t slice_end;                /* end of the current DMA channel's timeslice */
 	uint64_t clock;                    /* virtual time inside a step (work done so far), gpu->now outside */
+	uint32_t work_rest;                /* words and methods done but not yet charged (< PFIFO_WORK_PER_UNIT) */
 	bool yield;                        /* YIELD: switch at the next chance */
 	bool fresh;                        /* a channel was loaded and has done nothing yet */
 	bool acq_watch;                    /* a memory watch on the acquire semaphore is armed */

@@ -353,6 +353,7 @@ static void sink_header(void *ctx, const pb_header *h)
 	struct pfifo *f = ctx;
 	*f->r_rsvd_shd = h->word;
 	*f->r_dcount = 0;
+	sched_charge(f->gpu, 1); /* every command word costs a unit (PFIFO_WORK_PER_UNIT) */
 }
 
 /* Decoder sink: method data words go to CACHE1 (pseudocode "data word of
@@ -410,7 +411,7 @@ static void sink_control(void *ctx, const pb_control *c)
 {
 	struct pfifo *f = ctx;
 	*f->r_rsvd_shd = c->word;
-	sched_charge(f->gpu, 1); /* a pushbuffer that jumps to itself spends the run budget */
+	sched_charge(f->gpu, 1); /* a command word: a pushbuffer that jumps to itself spends the run budget */
 	switch (c->kind) {
 	case PB_CTRL_OLD_JUMP:
 	case PB_CTRL_JUMP:
