@@ -57,9 +57,9 @@ extern const struct host_chip host_gv100;
 
 /* PFIFO of NV04..NV4x (src/pfifo/) and its per-chip data. */
 extern const struct block_class pfifo_class;
-struct pfifo_chip;
-extern const struct pfifo_chip pfifo_nv04, pfifo_nv10, pfifo_nv11, pfifo_nv17, pfifo_nv40, pfifo_nv41;
-extern const struct pfifo_chip pfifo_g80, pfifo_g84, pfifo_g92, pfifo_gt215;
+struct pfifo_gen;
+extern const struct pfifo_gen pfifo_nv04, pfifo_nv10, pfifo_nv11, pfifo_nv17, pfifo_nv40, pfifo_nv41;
+extern const struct pfifo_gen pfifo_g80, pfifo_g84, pfifo_g92, pfifo_gt215;
 #define PFIFO(var)                                                                                                     \
 	{                                                                                                              \
 		&pfifo_class, &(var)                                                                                   \

@@ -9,7 +9,7 @@
  */
 #include <string.h>
 
-#include "pfifo_internal.h"
+#include "g80.h"
 
 /* DMA_FETCH IB_ENABLE 30, DMA_STATE NON_MAIN 18, DMA_MGET_HIGH VALID 31
  * (rnndb). */
@@ -49,8 +49,9 @@ bool g80_pusher_ready(struct pfifo *f)
 	if (!(*f->r_push1 & f->chip->push1_mode) || !(*f->r_push0 & 1) || !(*f->r_dma_push & DMA_PUSH_ACCESS) ||
 	    (*f->r_dma_push & DMA_PUSH_SUSPENDED) || FIELD_GET(*f->r_dma_state, 31, 29) || !pfifo_cache_free(f))
 		return false;
-	uint64_t get = reg40(f->r_dma_get, f->r_get_hi) & ~3ull, put = reg40(f->r_dma_put, f->r_put_hi) & ~3ull;
-	return get != put || (ib_on(f) && *f->r_ib_get != *f->r_ib_put);
+	uint64_t get = reg40(f->r_dma_get, g80_of(f)->r_get_hi) & ~3ull,
+	         put = reg40(f->r_dma_put, g80_of(f)->r_put_hi) & ~3ull;
+	return get != put || (ib_on(f) && *g80_of(f)->r_ib_get != *g80_of(f)->r_ib_put);
 }
 
 static uint32_t bswap32(uint32_t v)
@@ -83,13 +84,13 @@ static bool read_word(struct pfifo *f, uint64_t off, uint32_t *w)
 static unsigned ib_fetch(struct pfifo *f, uint64_t *get, uint64_t *put, bool *nonmain, const char **why)
 {
 	uint64_t base = reg40(bus_reg(f->gpu, R_G80_IB_ADDRESS), bus_reg(f->gpu, R_G80_IB_CONFIG)) & ~3ull;
-	uint32_t n = ib_entries(f), idx = *f->r_ib_get & (n - 1), e0, e1;
+	uint32_t n = ib_entries(f), idx = *g80_of(f)->r_ib_get & (n - 1), e0, e1;
 	uint64_t at = base + (uint64_t)idx * 8;
 	if (!read_word(f, at, &e0) || !read_word(f, at + 4, &e1)) {
 		*why = "VM fault reading the IB entry";
 		return DMA_ERR_MEM_FAULT;
 	}
-	*f->r_ib_get = (idx + 1) & (n - 1);
+	*g80_of(f)->r_ib_get = (idx + 1) & (n - 1);
 	sched_charge(f->gpu, 1); /* an IB entry costs a unit, as a command word (PFIFO_WORK_PER_UNIT) */
 	pb_ib_entry e;
 	pb_ib_decode(e0, e1, &e);
@@ -184,7 +185,8 @@ uint32_t g80_pusher_run(struct pfifo *f, uint32_t max, uint64_t *t)
 {
 	nvm_gpu *gpu = f->gpu;
 	bool ib = ib_on(f), nonmain = *f->r_dma_state & STATE_NON_MAIN;
-	uint64_t get = reg40(f->r_dma_get, f->r_get_hi) & ~3ull, put = reg40(f->r_dma_put, f->r_put_hi) & ~3ull;
+	uint64_t get = reg40(f->r_dma_get, g80_of(f)->r_get_hi) & ~3ull,
+	         put = reg40(f->r_dma_put, g80_of(f)->r_put_hi) & ~3ull;
 	uint64_t start = get, limit = bus_get(gpu, R_DMA_LIMIT);
 	const char *why = NULL;
 	uint32_t words = 0, buf[1024];
@@ -198,13 +200,13 @@ uint32_t g80_pusher_run(struct pfifo *f, uint32_t max, uint64_t *t)
 		if (slice_live && *t + (uint64_t)words * PFIFO_NS_DMA_WORD >= f->slice_end)
 			break;
 		if (get == put) {
-			if (!ib || *f->r_ib_get == *f->r_ib_put)
+			if (!ib || *g80_of(f)->r_ib_get == *g80_of(f)->r_ib_put)
 				break;
 			f->burst_err = ib_fetch(f, &get, &put, &nonmain, &why);
 			words += 2;
 			if (!nonmain && !f->burst_err) {
-				set40(f->r_mget, f->r_mget_hi, get);
-				*f->r_mget_hi |= MGET_VALID;
+				set40(g80_of(f)->r_mget, g80_of(f)->r_mget_hi, get);
+				*g80_of(f)->r_mget_hi |= MGET_VALID;
 			}
 			continue;
 		}
@@ -242,16 +244,16 @@ uint32_t g80_pusher_run(struct pfifo *f, uint32_t max, uint64_t *t)
 		}
 		words += feed(f, &get, w, n);
 		if (!nonmain) {
-			set40(f->r_mget, f->r_mget_hi, get);
-			*f->r_mget_hi |= MGET_VALID;
+			set40(g80_of(f)->r_mget, g80_of(f)->r_mget_hi, get);
+			*g80_of(f)->r_mget_hi |= MGET_VALID;
 		}
 		if (f->burst_err)
 			why = err_why(f->burst_err);
 		else if (f->acq_fence)
 			break;
 	}
-	set40(f->r_dma_get, f->r_get_hi, get);
-	set40(f->r_dma_put, f->r_put_hi, put);
+	set40(f->r_dma_get, g80_of(f)->r_get_hi, get);
+	set40(f->r_dma_put, g80_of(f)->r_put_hi, put);
 	pusher_dec_store(f);
 	*f->r_dma_state = (*f->r_dma_state & ~STATE_NON_MAIN) | (nonmain ? STATE_NON_MAIN : 0);
 	f->stats.dma_words += words;
