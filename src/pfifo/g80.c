@@ -1,14 +1,15 @@
 /*
- * PFIFO of G80..GT215 (seed 001 NV50 parts, seed 002 "Channels", rnndb
+ * PFIFO of G80 (seed 001 NV50 parts, seed 002 "Channels", rnndb
  * fifo/g80_pfifo.xml, envytools dma-pusher.rst and puller.rst; nouveau's
- * nv50/g84 fifo code where those are silent): what differs from NV04..NV4x.
- * 128 channels; a channel table pointing at each channel's RAMFC (in the
- * channel structure on G80, anywhere on G84+); the cache saved to memory on
- * a channel switch; the playlist; FREEZE; the 0xc00000 USER areas; a RAMHT
- * per channel inside its channel structure; every pushbuffer, IB and
- * semaphore access through the G80 VM; the G80/G84 semaphore methods. The
- * G80 DMA pusher (DMA and IB modes) is in ib.c; the rest is shared with the
- * older chips (pfifo.c, pusher.c, puller.c). docs/g80.md describes it.
+ * nv50 fifo code where those are silent): the generation's description and
+ * what it changes from NV40 (nv40.c). 128 channels; a channel table
+ * pointing at each channel's RAMFC (in the channel structure); the cache
+ * saved to memory on a channel switch; the playlist; FREEZE; the 0xc00000
+ * USER areas; a RAMHT per channel inside its channel structure; every
+ * pushbuffer, IB and semaphore access through the G80 VM; the G80
+ * semaphore methods. The G80 DMA pusher (DMA and IB modes) is in ib.c; the
+ * family's state and the points where its later members differ are in
+ * g80.h (struct g80_impl). docs/g80.md describes it.
  */
 #include <string.h>
 
@@ -54,7 +55,7 @@ bool g80_lin_wr32(struct pfifo *f, unsigned target, uint64_t addr, uint32_t w)
 /* ---------------------------------------------------------------- channels */
 
 /* The channel descriptor (seed 002: address 12-39 in bits 27:0, target
- * 29:28): in CHAN_TABLE on G80 (CHAN 29:0), in RAMFC CHAN_INST on G84+
+ * 29:28): in CHAN_TABLE (CHAN 29:0); g80_impl.chan_desc for later members
  * (nouveau writes inst >> 12 there). */
 static uint32_t g80_chan_desc(struct pfifo *f, uint32_t chid)
 {
@@ -396,7 +397,7 @@ bool g80_big_endian(struct pfifo *f)
 
 /* PFIFO's VM users (seed 002 "DMA slots", engine/client/slot): 5/8/0
  * pushbuf read, 5/4/1 semaphore write, 5/8/1 semaphore read, c/8/1
- * background semaphore read (acquire retries on G84+, puller.rst). */
+ * background semaphore read (acquire retries with g80_impl.acq_source, puller.rst). */
 static const struct {
 	unsigned engine, client, slot;
 	bool write;
@@ -439,7 +440,7 @@ bool g80_xlat(struct pfifo *f, uint32_t sel, uint64_t off, enum g80_slot slot, n
 /* ---------------------------------------------------------------- semaphores */
 
 /* CACHE1 SEMAPHORE (rnndb): OFFSET 13:0 (>> 2), OFFSET_VALID 14, DMA_INST
- * 31:16 (the selector of DMA_SEMAPHORE's object). PULL1 (G84+):
+ * 31:16 (the selector of DMA_SEMAPHORE's object). PULL1 (with g80_impl.acq_source):
  * ACQUIRE_SOURCE 5 (0 OFFSET, 1 SEMAPHORE_ADDRESS), ACQUIRE_MODE 7 (0
  * EQUAL, 1 GEQUAL). */
 #define SEM_OFFSET_VALID (1u << 14)
@@ -448,7 +449,7 @@ bool g80_sem_where(struct pfifo *f, enum g80_slot slot, nvm_aperture *ap, uint64
 {
 	bool src_new = g80_impl(f)->acq_source && FIELD_GET(*f->r_pull1, 5, 5);
 	uint64_t off = src_new ? g80_impl(f)->sem_addr(f) : (uint64_t)FIELD_GET(*f->r_sem, 13, 0) << 2;
-	/* puller.rst: on G84+ acquire retries read through SEMAPHORE_BG.
+	/* puller.rst: with ACQUIRE_SOURCE acquire retries read through SEMAPHORE_BG.
 	 * UNVERIFIED: a retry that faults leaves the acquire waiting. */
 	if (slot == G80_SEM_READ && g80_impl(f)->acq_source && (*f->r_pull1 & PULL1_ACQUIRE_ACTIVE))
 		slot = G80_SEM_BG_READ;
@@ -577,7 +578,7 @@ void pfifo_g80_host_fault(nvm_gpu *gpu, enum pfifo_host_fault kind)
 #define ALL 0xffffffffu
 static const struct reg_desc regs_g80[] = {
 	/* INTR (rnndb): CACHE_ERROR 0, BAR_FAULT 4, PEEPHOLE_FAULT 6,
-	 * PIO_ERROR 8, DMA_PUSHER 12, SEMAPHORE 20, NOTIFY 30 (G84+), the UNK
+	 * PIO_ERROR 8, DMA_PUSHER 12, SEMAPHORE 20, NOTIFY 30 (later members), the UNK
 	 * bits; write 1 to clear. */
 	{ R_INTR, "G80_PFIFO_INTR", 0, 0, 0x7fff1f51u, NULL, pfifo_wr_intr },
 	{ R_INTR_EN, "G80_PFIFO_INTR_EN", 0, 0x7fff1f51u, 0, NULL, pfifo_wr_intr },
@@ -631,8 +632,8 @@ bool g80_win_rd(struct pfifo *f, uint32_t addr, uint32_t *val)
 bool g80_win_wr(struct pfifo *f, uint32_t addr, uint32_t val)
 {
 	if (addr >= R_G80_CHAN_TABLE && addr < R_G80_CHAN_TABLE + 4 * 128) {
-		/* CHAN_TABLE: G80 CHAN 29:0, G84+ RAMFC_ADDR 23:0 / TARGET 25:24 /
-		 * UNK26 28:26; PENDING 30, ENABLE 31 (rnndb). UNVERIFIED: PENDING
+		/* CHAN_TABLE: CHAN 29:0 (g80_impl.ramfc_where reads it), PENDING
+		 * 30, ENABLE 31 (rnndb). UNVERIFIED: PENDING
 		 * is not modelled (reads what was written). */
 		g80_of(f)->chan_table[(addr - R_G80_CHAN_TABLE) >> 2] = val;
 		pfifo_kick(f);

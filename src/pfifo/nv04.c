@@ -2,7 +2,7 @@
  * PFIFO of NV04 (rnndb fifo/nv4_pfifo.xml, seed 001, nouveau's nv04 fifo
  * code): the generation's description and its operations. The mechanism
  * they describe is shared (pfifo.c, pusher.c, puller.c); later generations
- * start from this one (nv10.c, nv17.c, nv40.c, g80.c). docs/pfifo.md.
+ * start from this one. docs/pfifo.md.
  */
 #include "pfifo_internal.h"
 
@@ -217,7 +217,8 @@ static const struct reg_layer *const layers_nv04[] = { &pfifo_nv04_regs, NULL };
  * method logs. */
 const char *const pfifo_nv04_eng_names[ENG_IDS] = { "software", "pgraph", "pmpeg", "pme", "pvp1" };
 
-/* PULL0 SEMAPHORE_ERROR (NV1A:G80 subtypes, puller.rst "Semaphores"). */
+/* PULL0 SEMAPHORE_ERROR, the old-style semaphores' subtypes (puller.rst
+ * "Semaphores"); NV04 has no semaphore, its descendants share the names. */
 const char *const pfifo_nv04_sem_errors[8] = { "NONE", "INVALID_OPERAND", "INVALID_STATE", "?", "?", "?", "?", "?" };
 
 const struct pfifo_ops pfifo_nv04_ops = {

@@ -1,10 +1,12 @@
 /*
- * PFIFO of NV04..NV4x: the block, its registers (rnndb fifo/nv4_pfifo.xml,
- * nouveau's nv04/nv10/nv17/nv40 fifo code for what the documents leave
- * out), instance memory (RAMIN and the PRAMIN window), RAMFC channel
- * switches, RAMRO, interrupts and the scheduling step that runs the pushers
- * and the puller in virtual time. The pushers are in pusher.c, the puller
- * in puller.c. docs/pfifo.md describes the model.
+ * PFIFO, the shared mechanism of every generation (NV04..GT215): the block
+ * and its register table built from the generation's layers, instance
+ * memory (RAMIN and the PRAMIN window), RAMFC channel switches, interrupts
+ * and the scheduling step that runs the pushers and the puller in virtual
+ * time. What a generation is and does differently is its const
+ * description (struct pfifo_gen, one file each: nv04.c, nv10.c, nv17.c,
+ * nv40.c, g80.c, g84.c), called through its operations. The pushers are in
+ * pusher.c (ib.c: G80's), the puller in puller.c. docs/pfifo.md, docs/g80.md.
  */
 #include <stdlib.h>
 #include <string.h>
