@@ -10,24 +10,22 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "pfifo_internal.h"
 
 /* ---------------------------------------------------------------- generations */
 
-/* The generations, one file each (nv04.c, nv10.c, nv17.c, nv40.c, g80.c,
- * g84.c): their names are the chips' (src/core/chip.c). */
-static const struct pfifo_gen *const pfifo_gens[] = {
-	&pfifo_nv04, &pfifo_nv10, &pfifo_nv11, &pfifo_nv17, &pfifo_nv40,
-	&pfifo_nv41, &pfifo_g80,  &pfifo_g84,  &pfifo_g92,  &pfifo_gt215
-};
+extern const struct block_class pfifo_class;
 
+/* A chip's PFIFO generation: the data of its pfifo block in the chip
+ * registry (src/core/chip.c), so a new generation is a file and a chip
+ * row, with no list here. */
 const struct pfifo_gen *pfifo_gen_find(const char *name)
 {
-	for (size_t i = 0; name && i < sizeof(pfifo_gens) / sizeof(pfifo_gens[0]); i++)
-		if (!strcasecmp(pfifo_gens[i]->name, name))
-			return pfifo_gens[i];
+	const struct chip *c = name ? chip_lookup(name) : NULL;
+	for (size_t i = 0; c && i < CHIP_MAX_BLOCKS && c->blocks[i].cls; i++)
+		if (c->blocks[i].cls == &pfifo_class)
+			return c->blocks[i].data;
 	return NULL;
 }
 
