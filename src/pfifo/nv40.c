@@ -43,7 +43,7 @@ static uint32_t nv40_ramfc_base(const struct pfifo *f)
 }
 
 /* CACHE1 is at 0x90000 (NV40_PFIFO_CACHE1_METHOD(0)), not in the block. */
-static bool nv40_win(struct pfifo *f, uint32_t addr, uint32_t *val)
+static bool nv40_win_rd(struct pfifo *f, uint32_t addr, uint32_t *val)
 {
 	(void)f;
 	(void)addr;
@@ -121,7 +121,7 @@ static const struct reg_layer *const layers_nv40[] = { &pfifo_nv04_regs, &pfifo_
 
 static const struct pfifo_ops nv40_ops = {
 	.init = nv40_init,
-	.win_rd = nv40_win,
+	.win_rd = nv40_win_rd,
 	.win_wr = nv40_win_wr,
 	.ramfc_rd = nv04_ramfc_rd,
 	.ramfc_wr = nv04_ramfc_wr,
