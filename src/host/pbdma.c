@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "fifo/fetch.h"
+#include "fifo/sem.h"
 #include "host_internal.h"
 
 /* ---------------------------------------------------------------- registers */
@@ -550,19 +551,12 @@ static enum mres set_object(struct pbdma *p, uint32_t subch, uint32_t data)
 	return M_DONE;
 }
 
-static bool acquire_ok(unsigned op, bool is64, uint64_t v, uint64_t pl)
-{
-	uint64_t mask = is64 ? ~0ull : 0xffffffffull;
-	v &= mask;
-	pl &= mask;
-	switch (op) {
-	case 0: return v == pl;                                                          /* ACQUIRE */
-	case 2: return v >= pl;                                                          /* ACQ_STRICT_GEQ */
-	case 3: return is64 ? (int64_t)(v - pl) >= 0 : (int32_t)(uint32_t)(v - pl) >= 0; /* ACQ_CIRC_GEQ */
-	case 4: return (v & pl) != 0;                                                    /* ACQ_AND */
-	default: return (~(v | pl) & mask) != 0;                                         /* ACQ_NOR */
-	}
-}
+/* SEM_EXECUTE OPERATION 2:0 of an acquire -> the shared comparison
+ * (ACQUIRE, ACQ_STRICT_GEQ, ACQ_CIRC_GEQ, ACQ_AND, ACQ_NOR; 1 RELEASE and 6
+ * REDUCTION are no acquires, 7 is refused before). */
+static const uint8_t acquire_cmp[8] = {
+	[0] = SEM_CMP_EQ, [2] = SEM_CMP_STRICT_GEQ, [3] = SEM_CMP_CIRC_GEQ, [4] = SEM_CMP_AND, [5] = SEM_CMP_NOR,
+};
 
 static void acq_wake(nvm_gpu *gpu, void *ctx, uint64_t chid);
 
@@ -593,7 +587,7 @@ static void acq_wake(nvm_gpu *gpu, void *ctx, uint64_t chid)
 	c->acq_wake_ev = 0;
 	if (!c->acq_wait)
 		return;
-	mem_watch_del(&gpu->mem[c->acq_ap], acq_hit, h, chid);
+	sem_unwatch(&gpu->mem[c->acq_ap], acq_hit, h, chid);
 	c->acq_wait = false;
 	c->work = true;
 	if (c->pbdma >= 0 && h->pb[c->pbdma].state == PBS_RUN && !pbdma_stalled(&h->pb[c->pbdma]))
@@ -634,12 +628,9 @@ static void arm_acquire_deadline(struct pbdma *p)
 	if (units > 0x7fff8000u)
 		units = 0x7fff8000u;
 	p->r[PBR_ACQUIRE_DEADLINE] = ptimer_1024(p) + (uint32_t)units;
-	struct chan *c = cur_chan(p);
-	if (c->acq_timeout_ev)
-		sched_cancel(gpu_of(p), c->acq_timeout_ev);
 	/* Foreground: the GPU is not idle while a timeout is pending. */
-	c->acq_timeout_ev =
-	        sched_at(gpu_of(p), gpu_of(p)->now + units * 1024u, acq_timeout, p->h, (uint64_t)p->chid, 0);
+	sem_deadline(gpu_of(p), &cur_chan(p)->acq_timeout_ev, NULL, gpu_of(p)->now + units * 1024u, acq_timeout, p->h,
+	             (uint64_t)p->chid, 0);
 }
 
 static enum mres acquire_block(struct pbdma *p, nvm_aperture ap, uint64_t pa, size_t len, bool switch_tsg)
@@ -651,8 +642,7 @@ static enum mres acquire_block(struct pbdma *p, nvm_aperture ap, uint64_t pa, si
 	c->acq_wait = true;
 	c->acq_switch = switch_tsg;
 	c->acq_ap = ap;
-	mem_watch_del(&h->gpu->mem[ap], acq_hit, h, (uint64_t)p->chid);
-	if (mem_watch_add(&h->gpu->mem[ap], pa, len, acq_hit, h, (uint64_t)p->chid))
+	if (!sem_watch(&h->gpu->mem[ap], pa, len, acq_hit, h, (uint64_t)p->chid))
 		acq_hit(h, (uint64_t)p->chid); /* no memory for a watch: look again at once */
 	emit(h->gpu, NVM_EV_TRACE, "pbdma", "acquire_wait", pa, (uint64_t)p->chid,
 	     "channel %d waits on a semaphore acquire at 0x%llx (%s)", p->chid, (unsigned long long)pa,
@@ -701,7 +691,7 @@ static enum mres sem_op(struct pbdma *p, uint32_t data, uint32_t pm, uint32_t pd
 	memcpy(&v, cur, len);
 	if (!release) {
 		p->h->stats.sem_acquires++;
-		if (acquire_ok(op, is64, v, pl)) {
+		if (sem_acquire_ok((enum sem_cmp)acquire_cmp[op], is64, v, pl)) {
 			cur_chan(p)->acq_wait = false;
 			r[PBR_SEM_EXECUTE] &= ~(1u << 19);
 			return M_DONE;
