@@ -238,6 +238,7 @@ typedef struct pb_decoder {
 	/* the state to resume from after a stop (applied when pb_feed returns) */
 	uint64_t stop_pos, feed_start, feed_end;
 	uint64_t stop_hdr_offset;
+	uint64_t quiet_at; /* an IMMD header stopped before: its reports are not repeated */
 	pb_decoder_state stop_state;
 	uint32_t nbatch; /* runs waiting in batch (sink.runs) */
 	pb_run batch[PB_BATCH];
@@ -267,7 +268,8 @@ void pb_finish(pb_decoder *d);
  *  - pb_stop_run: after the first k entries (0 <= k <= r->count) of run r,
  *    which must be the run (or one of the batch) being delivered. The rest of
  *    the sequence stays pending: the next feed delivers data[k] first. For an
- *    IMMD run, k 0 stops before its header, 1 after it.
+ *    IMMD run, k 0 stops before its header (decoded again, without
+ *    repeating its reserved-bit report), 1 after it.
  *  - pb_stop_at: with no sequence pending, the next feed decoding stream
  *    offset pos as an instruction (pos within the current feed; an error's
  *    `offset + 1` stops just past the bad word).

@@ -203,6 +203,8 @@ static inline void run_seq(pb_decoder *d, const pb_run *r, uint32_t left, uint32
 
 static void put_error(pb_decoder *d, uint32_t word, pb_err code, uint32_t ndwords, uint32_t missing, uint64_t offset)
 {
+	if (!ndwords && offset == d->quiet_at)
+		return; /* an IMMD header decoded again after a stop before it: reported once */
 	flush_batch(d);
 	if (d->sink.error && !d->stopped)
 		d->sink.error(d->sink.ctx, &(pb_error){ .offset = offset,
@@ -491,6 +493,7 @@ void pb_decoder_init(pb_decoder *d, const pb_config *cfg, const pb_sink *sink)
 	d->stored_mask = 0xfff;
 	d->stopped = false;
 	d->methods = 0;
+	d->quiet_at = UINT64_MAX;
 	d->nbatch = 0;
 }
 
@@ -732,8 +735,11 @@ void pb_stop_run(pb_decoder *d, const pb_run *r, uint32_t k)
 	s->active = !r->masked;
 	d->stop_pos = r->offset + k;
 	if (r->mode == PB_MODE_IMMD) {
-		/* no sequence pending; the sequence fields stay as they are */
+		/* no sequence pending; the sequence fields stay as they are. k 0:
+		 * the header is decoded again, its reports were given. */
 		s->remaining = 0;
+		if (!k)
+			d->quiet_at = r->offset;
 		d->stop_hdr_offset = d->hdr_offset;
 	} else {
 		s->remaining = d->batch_seq[i].left + (r->count - k);
