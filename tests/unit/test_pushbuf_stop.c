@@ -296,6 +296,29 @@ static void test_stop_immd(void **state)
 	}
 }
 
+/* A stop before an IMMD header that carries a report (reserved bit 12):
+ * the header is decoded again on resume, the report is given once. */
+static void test_stop_immd_report_once(void **state)
+{
+	(void)state;
+	pb_config cfg = config("gv100", PB_FORMAT_NEW);
+	uint32_t pb[] = { hdr(1, 1, 0, 0x400), 1, hdr(4, 9, 0, 0x100) | (1u << 12) };
+	static struct stopper s;
+	static pb_decoder d;
+	memset(&s, 0, sizeof(s));
+	s.d = &d;
+	s.budget = 1;
+	pb_sink sink = { .ctx = &s, .run = st_run, .error = st_error };
+	pb_decoder_init(&d, &cfg, &sink);
+	assert_int_equal(pb_feed(&d, pb, N(pb)), 2);
+	assert_int_equal(s.nerr, 1);
+	s.budget = 1;
+	assert_int_equal(pb_feed(&d, pb + 2, 1), 1);
+	assert_int_equal(s.nerr, 1);
+	assert_int_equal(s.nm, 2);
+	assert_int_equal(s.m[1].data, 9);
+}
+
 /* A stop in runs delivered (batched) just before a mask control: the state
  * is the one they were decoded with, not the control's. */
 static void test_stop_before_mask(void **state)
@@ -433,10 +456,11 @@ static void test_save_restore(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_stop_mid_run),      cmocka_unit_test(test_stop_immd),
-		cmocka_unit_test(test_stop_across_feeds), cmocka_unit_test(test_stop_at_error),
-		cmocka_unit_test(test_save_restore),      cmocka_unit_test(test_stop_resume_new),
-		cmocka_unit_test(test_stop_resume_old),   cmocka_unit_test(test_stop_before_mask),
+		cmocka_unit_test(test_stop_mid_run),          cmocka_unit_test(test_stop_immd),
+		cmocka_unit_test(test_stop_across_feeds),     cmocka_unit_test(test_stop_at_error),
+		cmocka_unit_test(test_save_restore),          cmocka_unit_test(test_stop_resume_new),
+		cmocka_unit_test(test_stop_resume_old),       cmocka_unit_test(test_stop_before_mask),
+		cmocka_unit_test(test_stop_immd_report_once),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
