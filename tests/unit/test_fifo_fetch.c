@@ -1,4 +1,4 @@
-/* The shared pushbuffer fetch loop (src/fifo/fetch.c) with a made-up front
+/* The shared pushbuffer fetch loop (src/fifo/fetch.h) with a made-up front
  * end: identity translation, a sink that may stop. The PBDMA, NV04 and G80
  * tests cover the real front ends; these cover the loop's own cases: spans,
  * byte swap, unaligned and edge reads, PUT, the budget, refill and stops. */
