@@ -16,6 +16,7 @@
 #include "nvmodel/g80vm.h"
 #include "g80.h"
 #include "g80_host.h"
+#include "fifo/sem.h"
 
 /* ---------------------------------------------------------------- RAMFC */
 
@@ -456,33 +457,16 @@ bool g80_sem_where(struct pfifo *f, enum g80_slot slot, nvm_aperture *ap, uint64
 	return g80_xlat(f, FIELD_GET(*f->r_sem, 31, 16), off, slot, ap, addr, NULL);
 }
 
-static uint32_t order32(struct pfifo *f, uint32_t v)
-{
-	if (!g80_big_endian(f))
-		return v;
-	return (v >> 24) | ((v >> 8) & 0xff00u) | ((v << 8) & 0xff0000u) | (v << 24);
-}
-
 /* A semaphore word at offset off of the semaphore DMA object. */
 bool g80_sem_rw(struct pfifo *f, uint64_t off, enum g80_slot slot, uint32_t *v)
 {
 	nvm_aperture ap;
 	uint64_t lin;
-	uint8_t b[4];
 	if (!g80_xlat(f, FIELD_GET(*f->r_sem, 31, 16), off, slot, &ap, &lin, NULL))
 		return false;
-	if (slot == G80_SEM_WRITE) {
-		uint32_t w = order32(f, *v);
-		b[0] = (uint8_t)w;
-		b[1] = (uint8_t)(w >> 8);
-		b[2] = (uint8_t)(w >> 16);
-		b[3] = (uint8_t)(w >> 24);
-		return !mem_write(&f->gpu->mem[ap], lin, b, 4);
-	}
-	if (mem_read(&f->gpu->mem[ap], lin, b, 4))
-		return false;
-	*v = order32(f, (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24);
-	return true;
+	if (slot == G80_SEM_WRITE)
+		return sem_wr32(&f->gpu->mem[ap], lin, g80_big_endian(f), *v);
+	return sem_rd32(&f->gpu->mem[ap], lin, g80_big_endian(f), v);
 }
 
 /* Waits for the engine like REF_CNT. UNVERIFIED for releases (puller.rst
@@ -523,7 +507,7 @@ static int old_style(struct pfifo *f, uint32_t a, uint32_t m, uint32_t d, uint64
 	if (m == 0x68) { /* SEMAPHORE_ACQUIRE */
 		if (!g80_sem_rw(f, off, G80_SEM_READ, &v))
 			return g80_sem_fail(f, G80_SEM_MEM_FAULT, a, d, "VM fault reading the semaphore");
-		if (v != d) {
+		if (!sem_acquire_ok(SEM_CMP_EQ, false, v, d)) {
 			if (g80_impl(f)->acq_source)
 				*f->r_pull1 &= ~(1u << 5); /* ACQUIRE_SOURCE OLD, before the address is used */
 			g80_acquire_wait(f, d, false, false);
@@ -697,13 +681,13 @@ bool g80_chan_busy(struct pfifo *f)
 
 /* METHOD_COUNT is a register of its own (24 bits for the long form),
  * DMA_STATE LARGE_NONINCR_LEN_PENDING 16 (rnndb). */
-void g80_count_load(struct pfifo *f, pb_decoder *d, uint32_t dma_state)
+void g80_count_load(struct pfifo *f, pb_decoder_state *d, uint32_t dma_state)
 {
 	d->remaining = *g80_of(f)->r_method_count & 0xffffffu;
 	d->lenp = FIELD_GET(dma_state, 16, 16);
 }
 
-uint32_t g80_count_store(struct pfifo *f, const pb_decoder *d, uint32_t dma_state)
+uint32_t g80_count_store(struct pfifo *f, const pb_decoder_state *d, uint32_t dma_state)
 {
 	*g80_of(f)->r_method_count = d->remaining & 0xffffffu;
 	return FIELD_SET(dma_state, 16, 16, d->lenp);

@@ -6,6 +6,7 @@
  * SEQUENCE, TRIGGER with GEQUAL acquires, background acquire reads),
  * NOTIFY_INTR, WRCACHE_FLUSH and a 12-bit PLAYLIST_LEN. docs/g80.md.
  */
+#include "fifo/sem.h"
 #include "g80.h"
 
 /* G84's state: G80's and the new-style semaphore registers. */
@@ -54,6 +55,10 @@ static void g84_cache_where(struct pfifo *f, uint32_t chid, unsigned *target, ui
 
 /* ---------------------------------------------------------------- semaphores */
 
+/* SEMAPHORE_TRIGGER operations 2:0 that acquire -> the shared comparison
+ * (0: none). */
+static const uint8_t trigger_cmp[8] = { [1] = SEM_CMP_EQ + 1, [4] = SEM_CMP_CIRC_GEQ + 1 };
+
 /* SEMAPHORE_TRIGGER (G84+): 1 ACQUIRE_EQUAL, 2 WRITE_LONG, 4 ACQUIRE_GEQUAL.
  * WRITE_LONG writes the 16-byte long semaphore: sequence, 0, the 64-bit
  * PTIMER time. UNVERIFIED: puller.rst's pseudocode writes `param` as the
@@ -74,16 +79,16 @@ static int trigger(struct pfifo *f, uint32_t a, uint32_t d, uint64_t *t)
 		     "channel %u: long semaphore release 0x%08x at 0x%010llx", chid, seq, (unsigned long long)addr);
 		return 1;
 	}
-	if (op != 1 && op != 4) {
+	if (!trigger_cmp[op]) {
 		emit(f->gpu, NVM_EV_GUEST_ERROR, "pfifo", "sem_trigger", chid, d,
 		     "channel %u: SEMAPHORE_TRIGGER 0x%08x is no operation: PFIFO hangs on it", chid, d);
 		return 0;
 	}
 	if (!g80_sem_rw(f, addr, G80_SEM_READ, &v))
 		return g80_sem_fail(f, G80_SEM_MEM_FAULT, a, d, "VM fault reading the semaphore");
-	bool done = op == 1 ? v == seq : (int32_t)(v - seq) >= 0;
-	if (!done)
-		g80_acquire_wait(f, seq, true, op == 4);
+	enum sem_cmp cmp = (enum sem_cmp)(trigger_cmp[op] - 1);
+	if (!sem_acquire_ok(cmp, false, v, seq))
+		g80_acquire_wait(f, seq, true, cmp == SEM_CMP_CIRC_GEQ);
 	return 1;
 }
 
@@ -124,9 +129,8 @@ static bool g84_acquires(uint32_t m, uint32_t d)
  * arithmetic (puller.rst "Semaphores"). */
 static bool g84_acquire_done(const struct pfifo *f, uint32_t v)
 {
-	if (FIELD_GET(*f->r_pull1, 7, 7))
-		return (int32_t)(v - *f->r_acq_value) >= 0;
-	return puller_acquire_done(f, v);
+	bool gequal = FIELD_GET(*f->r_pull1, 7, 7);
+	return sem_acquire_ok(gequal ? SEM_CMP_CIRC_GEQ : SEM_CMP_EQ, false, v, *f->r_acq_value);
 }
 
 /* ---------------------------------------------------------------- the generation */

@@ -252,8 +252,8 @@ struct pfifo_ops {
 	bool (*pusher_ready)(struct pfifo *f);
 	uint32_t (*pusher_run)(struct pfifo *f, uint32_t max, uint64_t *t);
 	/* The decoder's pending method count: from / into the registers. */
-	void (*count_load)(struct pfifo *f, pb_decoder *d, uint32_t dma_state);
-	uint32_t (*count_store)(struct pfifo *f, const pb_decoder *d, uint32_t dma_state);
+	void (*count_load)(struct pfifo *f, pb_decoder_state *d, uint32_t dma_state);
+	uint32_t (*count_store)(struct pfifo *f, const pb_decoder_state *d, uint32_t dma_state);
 	/* A PIO store the pusher refuses (RAMRO, or G80's PIO_ERROR). */
 	void (*pio_refused)(struct pfifo *f, uint32_t addr, uint32_t val, unsigned size, unsigned reason);
 	/* The puller. */
@@ -400,7 +400,6 @@ struct pfifo {
 	struct pbobj pb;
 	uint32_t dma_get;   /* DMA_GET while a burst runs */
 	uint32_t burst_err; /* enum dma_err raised inside the decoder callbacks */
-	uint32_t err_word;  /* INVALID_MTHD: the index of the bad data word in its run */
 	uint32_t run_taken; /* data words of the current feed taken */
 	bool direct;        /* this feed's methods go through the empty CACHE1 straight to PGRAPH */
 	uint64_t *burst_t;  /* the step's clock while a burst runs */
@@ -492,8 +491,8 @@ bool pusher_acquire_holds(struct pfifo *f);
 uint32_t pusher_dma_run(struct pfifo *f, uint32_t max, uint64_t *t);
 bool pusher_knows_method(const struct pfifo *f, uint32_t method);
 /* METHOD_COUNT in DMA_STATE 28:18 (NV04..NV4x). */
-void pusher_count_load(struct pfifo *f, pb_decoder *d, uint32_t dma_state);
-uint32_t pusher_count_store(struct pfifo *f, const pb_decoder *d, uint32_t dma_state);
+void pusher_count_load(struct pfifo *f, pb_decoder_state *d, uint32_t dma_state);
+uint32_t pusher_count_store(struct pfifo *f, const pb_decoder_state *d, uint32_t dma_state);
 
 /* puller.c */
 bool puller_ready(struct pfifo *f);
