@@ -373,7 +373,7 @@ static void sink_run(void *ctx, const pb_run *r)
 		}
 		if (!r->masked) {
 			pfifo_cache_push(f, base | m, r->data[i]);
-			if (f->chip->ops->acquires && f->chip->ops->acquires(m, r->data[i]))
+			if (m < 0x100 && f->chip->ops->acquires && f->chip->ops->acquires(m, r->data[i]))
 				f->acq_fence = true;
 		}
 	}
