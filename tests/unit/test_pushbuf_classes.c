@@ -272,10 +272,11 @@ static void cap_flush(void *ctx, const char *s, size_t n)
 	c->text[c->len] = 0;
 }
 
-static char *decode_text(const uint32_t *w, size_t n, pb_style style, int pin_subch, uint32_t pin_class)
+static char *decode_on(const char *chip, pb_format f, const uint32_t *w, size_t n, pb_style style, int pin_subch,
+                       uint32_t pin_class)
 {
 	pb_config cfg;
-	assert_true(pb_config_init(&cfg, pb_gen_lookup("gv100"), PB_FORMAT_NEW));
+	assert_true(pb_config_init(&cfg, pb_gen_lookup(chip), f));
 	struct cap cap = { 0 };
 	pb_out out = { .flush = cap_flush, .ctx = &cap };
 	pb_printer *p = malloc(sizeof(*p));
@@ -291,6 +292,11 @@ static char *decode_text(const uint32_t *w, size_t n, pb_style style, int pin_su
 	pb_out_free(&out);
 	free(p);
 	return cap.text;
+}
+
+static char *decode_text(const uint32_t *w, size_t n, pb_style style, int pin_subch, uint32_t pin_class)
+{
+	return decode_on("gv100", PB_FORMAT_NEW, w, n, style, pin_subch, pin_class);
 }
 
 /* SET_OBJECT rebinds a subchannel; --class (a pinned binding) wins over it;
@@ -316,6 +322,52 @@ static void test_set_object(void **state)
 	free(t);
 	t = decode_text(w, N(w), PB_STYLE_MESA, -1, 0);
 	assert_non_null(strstr(t, "\tmthd 0300 NV85B5_LAUNCH_DMA\n\t\t.DATA_TRANSFER_TYPE = NON_PIPELINED\n"));
+	free(t);
+}
+
+/* Mesa names a host method with the host class whose high byte matches the
+ * class on the subchannel (nv_push_class_dump.h): on Turing C597's
+ * subchannel gets C56F (MEM_OP_A with Ampere's INVAL_SCOPE), A140's A16F
+ * (no SEM_EXECUTE); our own style names the channel's class (C46F). */
+static void test_mesa_host(void **state)
+{
+	(void)state;
+	uint32_t w[] = {
+		0x2001000a, 0x12345678, /* subch 0: MEM_OP_A */
+		0x2001401b, 0x1,        /* subch 2: SEM_EXECUTE */
+		0x2001a01b, 0x1,        /* subch 5 (nothing bound): SEM_EXECUTE */
+		0x20016000, 0xa140,     /* subch 3: SET_OBJECT A140 */
+	};
+	char *t = decode_on("tu102", PB_FORMAT_NEW, w, N(w), PB_STYLE_MESA, -1, 0);
+	assert_non_null(strstr(t, "\tmthd 0028 NVC56F_MEM_OP_A\n"));
+	assert_non_null(strstr(t, "\t\t.TLB_INVALIDATE_INVAL_SCOPE = LINK_TLBS\n"));
+	assert_non_null(strstr(t, "subch 2 NINC\n\tmthd 006c unknown method\n\t\t.VALUE = 0x1\n"));
+	assert_non_null(strstr(t, "subch 5 NINC\n\tmthd 006c NVC36F_SEM_EXECUTE\n"));
+	/* SET_OBJECT is named after the class it binds: A140 -> A16F's chain */
+	assert_non_null(strstr(t, "subch 3 NINC\n\tmthd 0000 NV906F_SET_OBJECT\n"));
+	free(t);
+	t = decode_on("tu102", PB_FORMAT_NEW, w, N(w), PB_STYLE_TEXT, -1, 0);
+	assert_non_null(strstr(t, "C46F.MEM_OP_A"));
+	assert_non_null(strstr(t, "mthd 0x006c C46F.SEM_EXECUTE"));
+	free(t);
+}
+
+/* Before Fermi SET_OBJECT takes a handle: it names the channel class's
+ * method and leaves the --class binding alone. */
+static void test_old_set_object(void **state)
+{
+	(void)state;
+	uint32_t w[] = {
+		0x00042000, 0x80000011, /* subch 1: SET_OBJECT <handle> */
+		0x00042300, 0x00000003, /* SET_COLOR_FORMAT */
+	};
+	char *t = decode_on("nv17", PB_FORMAT_OLD, w, N(w), PB_STYLE_TEXT, 1, 0x004a);
+	assert_non_null(strstr(t, "mthd 0x0000 006E.SET_OBJECT V=0x80000011\n"));
+	assert_non_null(strstr(t, "mthd 0x0300 004A.SET_COLOR_FORMAT V=LE_X8R8G8B8\n"));
+	free(t);
+	t = decode_on("nv17", PB_FORMAT_OLD, w, N(w), PB_STYLE_TEXT, -1, 0);
+	assert_non_null(strstr(t, "00000003: 00000003   mthd 0x0300\n")); /* no class: a number */
+	assert_null(strstr(t, "unknown class"));
 	free(t);
 }
 
@@ -355,9 +407,10 @@ static void test_floats(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_shape),     cmocka_unit_test(test_header_facts),
-		cmocka_unit_test(test_mesa_view), cmocka_unit_test(test_set_object),
-		cmocka_unit_test(test_floats),
+		cmocka_unit_test(test_shape),          cmocka_unit_test(test_header_facts),
+		cmocka_unit_test(test_mesa_view),      cmocka_unit_test(test_set_object),
+		cmocka_unit_test(test_floats),         cmocka_unit_test(test_mesa_host),
+		cmocka_unit_test(test_old_set_object),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
