@@ -423,6 +423,7 @@ typedef struct pb_printer {
 	pb_style style;
 	pb_format format;
 	const pb_class *host;     /* names of methods below 0x100 (new format) */
+	const pb_gen *gen;        /* the chip profile (the mesa style asks its classes) */
 	const pb_class *bound[8]; /* class bound on each subchannel, or NULL */
 	/* The class id SET_OBJECT (or the chip profile) put on each subchannel,
 	 * 0 if none; bound[] is NULL for an id without a table. */

@@ -450,6 +450,21 @@ static inline char *w_name(char *d, uint32_t off)
 /* Records the class a SET_OBJECT binds (new format, method 0 of any
  * subchannel: NVCLASS 15:0). Returns the id when the tables do not know it
  * and it was not reported before (the caller prints a note), else 0. */
+/* Whether Mesa's vk_push_print keeps a class SET_OBJECT binds: only the
+ * device's own classes (nv_device_uses_class: its 3D, compute, I2M, 2D,
+ * copy and channel classes); any other leaves the subchannel unbound. */
+static bool mesa_device_class(const pb_printer *p, uint32_t id)
+{
+	if (!p->gen || !id)
+		return false;
+	if (id == p->gen->host_class)
+		return true;
+	for (unsigned s = 0; s < 8; s++)
+		if (p->gen->subch_class[s] == id)
+			return true;
+	return false;
+}
+
 static uint32_t follow_set_object(pb_printer *p, const pb_run *r, uint32_t i)
 {
 	uint32_t subch = r->subch, data = r->data[i];
@@ -461,7 +476,12 @@ static uint32_t follow_set_object(pb_printer *p, const pb_run *r, uint32_t i)
 	if (!at_zero || !p->host || p->format != PB_FORMAT_NEW || r->masked || (p->pinned & (1u << (subch & 7))))
 		return 0;
 	uint32_t id = data & 0xffff;
+	if (p->style == PB_STYLE_MESA && !mesa_device_class(p, id))
+		id = 0; /* Mesa unbinds the subchannel: its methods go to the channel class */
 	p->bound_id[subch & 7] = id;
+	p->bound[subch & 7] = NULL;
+	if (!id)
+		return 0;
 	p->bound[subch & 7] = pb_class_find(id);
 	if (p->bound[subch & 7])
 		return 0;
@@ -1160,6 +1180,7 @@ void pb_printer_init(pb_printer *p, pb_style style, const pb_config *cfg, const 
 		p->view[i].cls = NULL;
 	hex2_init();
 	p->host = pb_host_class(cfg->gen, cfg->format);
+	p->gen = cfg->gen;
 	for (unsigned s = 0; s < 8; s++) {
 		p->bound_id[s] = p->host ? cfg->gen->subch_class[s] : 0;
 		p->bound[s] = p->bound_id[s] ? pb_class_find(p->bound_id[s]) : NULL;

@@ -320,7 +320,12 @@ static void test_set_object(void **state)
 	t = decode_text(w, N(w), PB_STYLE_TEXT, 4, 0xc3b5);
 	assert_non_null(strstr(t, "C3B5.LAUNCH_DMA"));
 	free(t);
+	/* Mesa keeps only the chip's own classes (nv_device_uses_class): 90B5
+	 * leaves subchannel 4 unbound on gv100 */
 	t = decode_text(w, N(w), PB_STYLE_MESA, -1, 0);
+	assert_non_null(strstr(t, "\tmthd 0300 unknown method\n\t\t.VALUE = 0x182\n"));
+	free(t);
+	t = decode_text(w, N(w), PB_STYLE_MESA, 4, 0x90b5);
 	assert_non_null(strstr(t, "\tmthd 0300 NV85B5_LAUNCH_DMA\n\t\t.DATA_TRANSFER_TYPE = NON_PIPELINED\n"));
 	free(t);
 }
