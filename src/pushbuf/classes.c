@@ -189,6 +189,23 @@ size_t pb_method_format_name(const pb_method *m, uint32_t index, char *buf, size
 	return r < 0 ? 0 : (size_t)r;
 }
 
+size_t pb_method_label(uint32_t cls, uint32_t addr, char *buf, size_t n)
+{
+	if (!n)
+		return 0;
+	buf[0] = 0;
+	const pb_class *c = cls <= 0xffff ? pb_class_find(cls) : NULL;
+	uint32_t idx = 0;
+	const pb_method *m = c ? pb_class_lookup(c, addr, &idx) : NULL;
+	if (!m || n < 6)
+		return 0;
+	memcpy(buf, c->tag, 4);
+	buf[4] = '.';
+	buf[5] = 0;
+	size_t k = pb_method_format_name(m, idx, buf + 5, n - 5);
+	return k < n - 5 ? 5 + k : n - 1;
+}
+
 const char *pb_field_value_name(const pb_field *f, uint32_t v)
 {
 	/* the first value >= v (the list is sorted by value) */
