@@ -100,7 +100,8 @@ ARRAY2 = re.compile(r'(0x[0-9a-fA-F]+)\s*\+\s*\(?i\)?\s*\*\s*([0-9]+)\s*\+\s*\(?
 # Pre-Fermi headers (NV04..G80) name many methods without a field define
 # (NV042_SET_OFFSET_SOURCE) and put enum values on the method itself
 # (NV042_SET_COLOR_FORMAT_LE_Y8): such a method gets one 31:0 field named V,
-# the later headers' name for a whole-word field. Defines that only describe
+# the later headers' name for a whole-word field (UNVERIFIED, docs/fidelity.md:
+# the name is ours). Defines that only describe
 # the channel (DMA_*, GP_ENTRY*, notifiers) are not methods.
 PRE_FERMI = 0x9000
 NOT_METHODS = re.compile(r'(DMA_|GP_ENTRY|NOTIF|NUMBER_OF_|TYPEDEF|OPCODE|METHOD_|JUMP_|DATA$)')
@@ -317,11 +318,10 @@ OUR_FLOATS = [
 # ---------------------------------------------------------------- Mesa's dumpers (a model)
 
 # Mesa's list of class headers (src/nouveau/headers/meson.build nv_classes,
-# Mesa 26.1-devel; UNVERIFIED below 90B5, whose header is not in the
-# references: docs/fidelity.md),
-# in its order: a class's "previous" class is the last one before it with the
-# same two last digits. Classes not in HEADER_DIR are skipped (cl85b5 and
-# the host classes c86f/c96f/ca6f are not in the references).
+# Mesa 26.3-devel, sailfishos-mirror/mesa cbec1262), in its order: a class's
+# "previous" class is the last one before it with the same two last digits.
+# Classes not in HEADER_DIR are skipped (the host classes c86f/c96f/ca6f and
+# the video decoders c5b0/c7b0/c9b0 are not in the references).
 MESA_CLASSES = '''
 85b5 902d 9039 906f 9097 90b5 90c0 91c0 9297 a040 a0b5 a06f a097 a140 a16f a1c0 a197 a26f a297
 b06f b097 b0b5 b0c0 b197 b1c0 c06f c097 c197 c1b5 c1c0 a0c0 c0b5 c0c0 c36f c397 c3b5 c3c0 c46f
