@@ -15,8 +15,9 @@
 #include <stdint.h>
 
 #include "nvmodel/host.h"
-#include "nvmodel/pushbuf.h"
 #include "scn_internal.h"
+
+#include "nvmodel/pushbuf.h" /* pb_method_label: the names of logged methods */
 
 void scn_set_int(lua_State *L, const char *k, lua_Integer v)
 {
