@@ -57,6 +57,7 @@ struct scn_state {
 	bool over;       /* the Lua heap went over its limit: step_hook raises the error */
 	bool exhausted;  /* the instruction budget ran out: final (see step_hook) */
 	bool closing;    /* lua_close is running: open is refused (a finalizer's GPU would leak) */
+	bool hook_raising; /* step_hook raised the heap error: until the next instruction, see scn_error_from_hook */
 	/* The thread running now (main, a coroutine resumed through
 	 * scn_switch_thread, main again for event callbacks): the one whose hook
 	 * the heap limit and the budget set to fire at once. */
@@ -227,6 +228,7 @@ static void step_hook(lua_State *L, lua_Debug *ar)
 {
 	(void)ar;
 	struct scn_state *S = state_of(L);
+	S->hook_raising = false; /* an instruction after the error: it was caught */
 	int count = lua_gethookcount(L);
 	if (count != STEP_GRANULE)
 		lua_sethook(L, step_hook, LUA_MASKCOUNT, STEP_GRANULE);
@@ -241,9 +243,20 @@ static void step_hook(lua_State *L, lua_Debug *ar)
 		/* Garbage may be all that is over (a caught error let go of it). */
 		if (S->mem_used > heap_limit(S))
 			lua_gc(L, LUA_GCCOLLECT);
-		if (S->mem_used > heap_limit(S))
+		if (S->mem_used > heap_limit(S)) {
+			S->hook_raising = true;
+			lua_sethook(L, step_hook, LUA_MASKCOUNT, 1);
 			hook_error(L, "Lua heap limit of %s exhausted", heap_limit_text(S));
+		}
 	}
+}
+
+bool scn_error_from_hook(lua_State *L)
+{
+	struct scn_state *S = state_of(L);
+	bool r = S->exhausted || S->hook_raising;
+	S->hook_raising = false;
+	return r;
 }
 
 /* Charges the model's work on g since the last charge; with raise, the

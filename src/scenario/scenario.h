@@ -23,7 +23,7 @@ typedef void (*scn_event_fn)(void *user, int gpu_index, const nvm_event *ev);
 /* What the model's work costs in instruction-budget steps: one work unit of
  * the run budget (an event, 256 pushbuffer words...) takes about as long as
  * this many Lua instructions. */
-#define SCN_STEPS_PER_WORK 64
+#define SCN_STEPS_PER_WORK 8
 /* Under sandbox, bytes allocated per step charged. */
 #define SCN_BYTES_PER_STEP 16
 

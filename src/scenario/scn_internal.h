@@ -7,6 +7,7 @@
 #ifndef NVM_SCN_INTERNAL_H
 #define NVM_SCN_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -31,6 +32,10 @@ void scn_charge(lua_State *L, uint64_t steps);
 /* The thread about to run (a coroutine being resumed or closed, main for an
  * event callback); returns the one that ran before, to switch back to. */
 lua_State *scn_switch_thread(lua_State *L, lua_State *to);
+/* Whether the error being raised comes from step_hook (the budget, the heap
+ * limit). Lua calls the message handler of such an error with hooks off, so
+ * a handler written in Lua must not run: nothing would stop it. */
+bool scn_error_from_hook(lua_State *L);
 /* Raises a pending hook error, if a Lua event callback failed. Call after
  * any library call that can emit events. */
 void scn_rethrow(lua_State *L);

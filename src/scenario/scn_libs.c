@@ -26,6 +26,7 @@
  * belongs to the tool (--trace -, --json), io.write and io.stdout write
  * where print does.
  */
+#include <ctype.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -247,6 +248,42 @@ static int l_co_close(lua_State *L)
 	return 2;
 }
 
+/* ---------------------------------------------------------------- xpcall */
+
+/* The message handler xpcall gets (upvalue 1: the script's handler). */
+static int guarded_msgh(lua_State *L)
+{
+	if (scn_error_from_hook(L))
+		return 1; /* the error as it is */
+	lua_pushvalue(L, lua_upvalueindex(1));
+	lua_insert(L, 1);
+	lua_call(L, lua_gettop(L) - 1, 1);
+	return 1;
+}
+
+static int xpcall_done(lua_State *L, int status, lua_KContext ctx)
+{
+	(void)status;
+	(void)ctx;
+	return lua_gettop(L);
+}
+
+/* xpcall(f, msgh, ...) with a Lua msgh guarded (upvalue 1: the original). */
+static int l_xpcall(lua_State *L)
+{
+	int n = lua_gettop(L);
+	luaL_checktype(L, 2, LUA_TFUNCTION);
+	if (!lua_iscfunction(L, 2)) {
+		lua_pushvalue(L, 2);
+		lua_pushcclosure(L, guarded_msgh, 1);
+		lua_replace(L, 2);
+	}
+	lua_pushvalue(L, lua_upvalueindex(1));
+	lua_insert(L, 1);
+	lua_callk(L, n, LUA_MULTRET, 0, xpcall_done); /* a yield inside f stays allowed */
+	return lua_gettop(L);
+}
+
 static void own_coroutines(lua_State *L)
 {
 	static const luaL_Reg fns[] = {
@@ -258,6 +295,7 @@ static void own_coroutines(lua_State *L)
 	lua_getglobal(L, LUA_COLIBNAME);
 	luaL_setfuncs(L, fns, 0);
 	lua_pop(L, 1);
+	wrap_global(L, "xpcall", l_xpcall);
 }
 
 /* ---------------------------------------------------------------- sandbox: C loops */
@@ -319,41 +357,137 @@ static lua_Integer len_into(lua_State *L, int idx, int slot)
 	return n;
 }
 
-/* The worst case of Lua's backtracking matcher, in steps: every start
+/* Does character c belong to class letter k (%a, %d... ; upper case: the
+ * complement)? Other letters stand for themselves. */
+static bool in_class(unsigned char c, unsigned char k)
+{
+	bool r;
+	switch (tolower(k)) {
+	case 'a': r = isalpha(c); break;
+	case 'c': r = iscntrl(c); break;
+	case 'd': r = isdigit(c); break;
+	case 'g': r = isgraph(c); break;
+	case 'l': r = islower(c); break;
+	case 'p': r = ispunct(c); break;
+	case 's': r = isspace(c); break;
+	case 'u': r = isupper(c); break;
+	case 'w': r = isalnum(c); break;
+	case 'x': r = isxdigit(c); break;
+	default: return c == k;
+	}
+	return isupper(k) ? !r : r;
+}
+
+/* Does c match the set p[0..end) ("[...]" without its brackets)? */
+static bool in_set(unsigned char c, const char *p, size_t end)
+{
+	size_t i = 0;
+	bool neg = end && p[0] == '^';
+	if (neg)
+		i++;
+	for (; i < end; i++) {
+		if (p[i] == '%' && i + 1 < end) {
+			if (in_class(c, (unsigned char)p[++i]))
+				return !neg;
+		} else if (i + 2 < end && p[i + 1] == '-') {
+			if ((unsigned char)p[i] <= c && c <= (unsigned char)p[i + 2])
+				return !neg;
+			i += 2;
+		} else if ((unsigned char)p[i] == c) {
+			return !neg;
+		}
+	}
+	return neg;
+}
+
+/* Length of the single-character item at p[i] (".", "%a", "[set]", "x"),
+ * with the set's bounds in *set_lo and *set_hi. */
+static size_t item_len(const char *p, size_t m, size_t i, size_t *set_lo, size_t *set_hi)
+{
+	if (p[i] == '%')
+		return i + 1 < m ? 2 : 1;
+	if (p[i] != '[')
+		return 1;
+	size_t k = i + 1;
+	if (k < m && p[k] == '^')
+		k++;
+	if (k < m && p[k] == ']') /* a ']' first is a member */
+		k++;
+	while (k < m && p[k] != ']')
+		k += p[k] == '%' ? 2 : 1;
+	*set_lo = i + 1;
+	*set_hi = k < m ? k : m;
+	return (k < m ? k + 1 : m) - i;
+}
+
+static bool item_matches(unsigned char c, const char *p, size_t i, size_t set_lo, size_t set_hi)
+{
+	if (p[i] == '.')
+		return true;
+	if (p[i] == '%')
+		return in_class(c, (unsigned char)p[i + 1]);
+	if (p[i] == '[')
+		return in_set(c, p + set_lo, set_hi - set_lo);
+	return (unsigned char)p[i] == c;
+}
+
+/* The longest run of subject characters the item at p[i] matches: how many
+ * ways a repetition of it (*, +, -) can end, at any position. */
+static uint64_t longest_run(const char *s, size_t n, const char *p, size_t i, size_t set_lo, size_t set_hi)
+{
+	uint64_t best = 0, run = 0;
+	for (size_t k = 0; k < n; k++) {
+		run = item_matches((unsigned char)s[k], p, i, set_lo, set_hi) ? run + 1 : 0;
+		best = run > best ? run : best;
+	}
+	return best;
+}
+
+/* A bound on the work of Lua's backtracking matcher, in steps: every start
  * position (one when anchored) times, per start, the pattern's length times
- * (subject length + 1) per item that can repeat (*, +, -, %b, and a back
- * reference, which compares up to the subject length), two per '?'. */
+ * the ways each repeated item can end (its longest run in the subject, plus
+ * one), two per '?', the subject length per %b and back reference. Plus the
+ * scans that found the runs. */
 static uint64_t pattern_cost(lua_State *L, bool find, bool gmatch)
 {
 	size_t n = (size_t)arg_len(L, 1), m;
 	const char *p = lua_type(L, 2) == LUA_TSTRING ? lua_tolstring(L, 2, &m) : NULL;
-	if (!p)
+	const char *s = lua_type(L, 1) == LUA_TSTRING ? lua_tostring(L, 1) : NULL;
+	if (!p || !s)
 		return n + 1;
 	if (find && (lua_toboolean(L, 4) || !strpbrk(p, "^$*+?.([%-"))) /* plain: memchr and memcmp */
 		return mul_sat(n + 1, m + 1);
-	uint64_t per_start = m + 1;
-	for (size_t i = 0; i < m; i++) {
-		if (p[i] == '%' && i + 1 < m) {
+	uint64_t per_start = m + 1, scans = 0;
+	for (size_t i = 0; i < m;) {
+		if (p[i] == '(' || p[i] == ')') {
 			i++;
-			if (p[i] == 'b' || (p[i] >= '0' && p[i] <= '9'))
-				per_start = mul_sat(per_start, n + 1);
-		} else if (p[i] == '[') { /* a set: its '-' and '^' are no quantifiers */
-			size_t k = i + 1;
-			if (k < m && p[k] == '^')
-				k++;
-			if (k < m && p[k] == ']')
-				k++;
-			while (k < m && p[k] != ']')
-				k += p[k] == '%' ? 2 : 1;
-			i = k;
-		} else if (p[i] == '*' || p[i] == '+' || p[i] == '-') {
-			per_start = mul_sat(per_start, n + 1);
-		} else if (p[i] == '?') {
-			per_start = mul_sat(per_start, 2);
+			continue;
 		}
+		if (p[i] == '%' && i + 1 < m && (p[i + 1] == 'b' || (p[i + 1] >= '0' && p[i + 1] <= '9'))) {
+			per_start = mul_sat(per_start, n + 1);
+			i += p[i + 1] == 'b' ? 4 : 2;
+			continue;
+		}
+		if (p[i] == '%' && i + 1 < m && p[i + 1] == 'f') {
+			size_t lo = 0, hi = 0;
+			i += 2 + (i + 2 < m ? item_len(p, m, i + 2, &lo, &hi) : 0);
+			continue;
+		}
+		size_t lo = 0, hi = 0, len = item_len(p, m, i, &lo, &hi);
+		char q = i + len < m ? p[i + len] : 0;
+		if (q == '*' || q == '+' || q == '-') {
+			per_start = mul_sat(per_start, longest_run(s, n, p, i, lo, hi) + 1);
+			scans += n;
+			len++;
+		} else if (q == '?') {
+			per_start = mul_sat(per_start, 2);
+			len++;
+		}
+		i += len;
 	}
 	bool anchored = !gmatch && m && p[0] == '^';
-	return mul_sat(anchored ? 1 : n + 1, per_start);
+	uint64_t total = mul_sat(anchored ? 1 : n + 1, per_start);
+	return total + scans < total ? UINT64_MAX : total + scans;
 }
 
 static uint64_t cost_find(lua_State *L)
