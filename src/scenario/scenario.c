@@ -53,10 +53,10 @@ struct scn_state {
 	nvm_mem_pool pool; /* simulated memory of all the GPUs */
 	char pending[512]; /* error raised by an event callback */
 	int has_pending;
-	lua_State *main; /* the main thread: callbacks run there (it outlives coroutines) */
-	bool over;       /* the Lua heap went over its limit: step_hook raises the error */
-	bool exhausted;  /* the instruction budget ran out: final (see step_hook) */
-	bool closing;    /* lua_close is running: open is refused (a finalizer's GPU would leak) */
+	lua_State *main;   /* the main thread: callbacks run there (it outlives coroutines) */
+	bool over;         /* the Lua heap went over its limit: step_hook raises the error */
+	bool exhausted;    /* the instruction budget ran out: final (see step_hook) */
+	bool closing;      /* lua_close is running: open is refused (a finalizer's GPU would leak) */
 	bool hook_raising; /* step_hook raised the heap error: until the next instruction, see scn_error_from_hook */
 	/* The thread running now (main, a coroutine resumed through
 	 * scn_switch_thread, main again for event callbacks): the one whose hook
@@ -72,9 +72,9 @@ struct scn_gpu {
 	int cb_ref;   /* registry ref of {event type -> {fn...}}, LUA_NOREF if none */
 	lua_State *L; /* main state, for callbacks */
 	struct scn_state *S;
-	int pins;     /* methods in progress on this gpu */
-	bool closed;  /* gpu:close() was called; freed by the last unpin */
-	bool running; /* inside gpu:run() */
+	int pins;           /* methods in progress on this gpu */
+	bool closed;        /* gpu:close() was called; freed by the last unpin */
+	bool running;       /* inside gpu:run() */
 	uint64_t work_seen; /* nvm_work_done() already charged to the instruction budget */
 };
 
@@ -132,7 +132,8 @@ static bool add_steps(struct scn_state *S, lua_State *L, uint64_t n)
 		lua_Debug ar;
 		for (int level = 0; L && lua_getstack(L, level, &ar); level++)
 			if (lua_getinfo(L, "Sl", &ar) && ar.currentline > 0) {
-				snprintf(S->budget_where, sizeof(S->budget_where), "%s:%d: ", ar.short_src, ar.currentline);
+				snprintf(S->budget_where, sizeof(S->budget_where), "%s:%d: ", ar.short_src,
+				         ar.currentline);
 				break;
 			}
 	}

@@ -32,7 +32,8 @@ struct scn_opts {
 	FILE *out;                /* where print() goes; NULL discards */
 	scn_event_fn on_event;    /* optional */
 	void *event_user;
-	uint64_t max_steps;  /* instruction budget (Lua instructions, model work, sandboxed C loops); 0 = default (4e9) */
+	uint64_t
+	        max_steps; /* instruction budget (Lua instructions, model work, sandboxed C loops); 0 = default (4e9) */
 	uint64_t mem_limit;  /* bytes for the Lua heap; 0 = default (1 GiB) */
 	uint64_t mem_budget; /* simulated memory of all the script's GPUs together; 0 = default (SCN_MEM_BUDGET) */
 	int max_gpus;        /* GPUs open at once; 0 = default (SCN_MAX_GPUS) */

@@ -596,14 +596,14 @@ struct charged {
 };
 
 static const struct charged charged_funcs[] = {
-	{ LUA_STRLIBNAME, "find", cost_find },        { LUA_STRLIBNAME, "match", cost_match },
-	{ LUA_STRLIBNAME, "gmatch", cost_gmatch },    { LUA_STRLIBNAME, "gsub", cost_gmatch },
-	{ LUA_STRLIBNAME, "rep", cost_rep },          { LUA_STRLIBNAME, "byte", cost_byte },
-	{ LUA_UTF8LIBNAME, "codepoint", cost_byte },  { LUA_UTF8LIBNAME, "len", cost_utf8_len },
-	{ LUA_UTF8LIBNAME, "offset", cost_scan },     { LUA_TABLIBNAME, "move", cost_move },
-	{ LUA_TABLIBNAME, "concat", cost_concat },    { LUA_TABLIBNAME, "unpack", cost_unpack },
-	{ LUA_TABLIBNAME, "sort", cost_sort },        { LUA_TABLIBNAME, "insert", cost_shift },
-	{ LUA_TABLIBNAME, "remove", cost_shift },     { NULL, "tonumber", cost_tonumber },
+	{ LUA_STRLIBNAME, "find", cost_find },       { LUA_STRLIBNAME, "match", cost_match },
+	{ LUA_STRLIBNAME, "gmatch", cost_gmatch },   { LUA_STRLIBNAME, "gsub", cost_gmatch },
+	{ LUA_STRLIBNAME, "rep", cost_rep },         { LUA_STRLIBNAME, "byte", cost_byte },
+	{ LUA_UTF8LIBNAME, "codepoint", cost_byte }, { LUA_UTF8LIBNAME, "len", cost_utf8_len },
+	{ LUA_UTF8LIBNAME, "offset", cost_scan },    { LUA_TABLIBNAME, "move", cost_move },
+	{ LUA_TABLIBNAME, "concat", cost_concat },   { LUA_TABLIBNAME, "unpack", cost_unpack },
+	{ LUA_TABLIBNAME, "sort", cost_sort },       { LUA_TABLIBNAME, "insert", cost_shift },
+	{ LUA_TABLIBNAME, "remove", cost_shift },    { NULL, "tonumber", cost_tonumber },
 	{ NULL, "collectgarbage", cost_collect },
 };
 

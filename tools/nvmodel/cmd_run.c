@@ -115,7 +115,8 @@ static int scenario_main(const char *cmd, int argc, char **argv)
 			o.sandbox = 1;
 		} else if (!demo && (r = cli_opt(argc, argv, &i, "--max-steps", &val))) {
 			if (r < 0 || !parse_count(val, &o.max_steps) || !o.max_steps)
-				return cli_bad_opt(cmd, "--max-steps", r < 0 ? NULL : val, "a positive number (4000000000, 4e9)");
+				return cli_bad_opt(cmd, "--max-steps", r < 0 ? NULL : val,
+				                   "a positive number (4000000000, 4e9)");
 		} else if (!strcmp(argv[i], "--json")) {
 			json = true;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
