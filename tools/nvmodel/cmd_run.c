@@ -41,7 +41,7 @@ static void run_help(const char *cmd)
 	       "  --sandbox         for untrusted scripts: no io, os, package, debug,\n"
 	       "                    dofile or loadfile\n");
 	if (strcmp(cmd, "demo"))
-		printf("  --max-steps N     Lua instruction budget (default 4000000000)\n"
+		printf("  --max-steps N     instruction budget: Lua steps and model work (default 4e9)\n"
 		       "  -- ARGS...        arguments for the script, in the global table `arg`\n");
 	printf("  -h, --help        this help\n");
 }
