@@ -638,8 +638,32 @@ static int l_setmetatable_nogc(lua_State *L)
 	return 1;
 }
 
+/* An error message names a library function from its call site, else from
+ * package.loaded (luaL_argerror): the wrappers call the originals, so there
+ * the libraries keep them, in copies. Nothing else reads package.loaded
+ * under --sandbox (no require). */
+static void name_originals(lua_State *L)
+{
+	static const char *const libs[] = { LUA_STRLIBNAME, LUA_TABLIBNAME, LUA_UTF8LIBNAME };
+	luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+	for (size_t i = 0; i < sizeof(libs) / sizeof(libs[0]); i++) {
+		lua_newtable(L);
+		lua_getglobal(L, libs[i]);
+		lua_pushnil(L);
+		while (lua_next(L, -2)) { /* copy, lib, key, value */
+			lua_pushvalue(L, -2);
+			lua_insert(L, -2);
+			lua_settable(L, -5);
+		}
+		lua_pop(L, 1);
+		lua_setfield(L, -2, libs[i]);
+	}
+	lua_pop(L, 1);
+}
+
 static void charge_c_loops(lua_State *L)
 {
+	name_originals(L);
 	size_t n = sizeof(charged_funcs) / sizeof(charged_funcs[0]);
 	for (size_t i = 0; i < n; i++) {
 		const struct charged *c = &charged_funcs[i];
