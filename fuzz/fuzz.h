@@ -37,6 +37,28 @@ static inline uint64_t fz_le(const uint8_t *p, unsigned n)
 	return v;
 }
 
+/* The work budget of one input's runs. Every run may spend at most `run`
+ * units (nvm_run_opts.max_events) and all runs together about `pool`: a run
+ * that does not end idle (a self-loop, a pushbuffer of zeros, time running
+ * out while a channel works) takes its whole allowance from the pool, a run
+ * that ends idle one unit (the API does not tell what it spent); once the
+ * pool is spent, runs are skipped and the input's other operations go on.
+ * A loop then costs an input a few thousand pushbuffer words, not millions,
+ * while what an input pushes itself still runs. */
+struct fz_budget {
+	uint64_t run, pool;
+};
+
+static inline nvm_run_status fz_run(nvm_gpu *gpu, uint64_t ns, struct fz_budget *b)
+{
+	if (!b->pool)
+		return NVM_RUN_HANG;
+	nvm_run_opts o = { .ns = ns, .flags = NVM_RUN_UNTIL_IDLE, .max_events = b->run < b->pool ? b->run : b->pool };
+	nvm_run_status st = nvm_run(gpu, &o);
+	b->pool -= st == NVM_RUN_IDLE ? 1 : o.max_events;
+	return st;
+}
+
 /* A GPU of chip with img_max bytes of VRAM and half that of system memory
  * (mem_budget 0: the default), the image (cut to img_max bytes) in VRAM and
  * its second half also in system memory. NULL when it cannot be opened. */

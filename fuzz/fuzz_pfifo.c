@@ -29,6 +29,10 @@
 #define SEM     0x300000u
 #define NCH     4u
 
+/* The run budget (fz_run): units per run, for the whole input. */
+#define FZ_RUN  8u
+#define FZ_POOL 64u
+
 static const char *const chips[] = { "nv04", "nv10", "nv11", "nv17", "nv40", "nv41" };
 
 struct fz {
@@ -134,7 +138,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	nvm_pfifo_log_config(z.g, "pgraph", 64);
 	nvm_pfifo_log_config(z.g, "software", 16);
 	skeleton(&z, chip);
-	nvm_run_opts run = { .ns = 20000, .flags = NVM_RUN_UNTIL_IDLE, .max_events = 20000 };
+	struct fz_budget b = { FZ_RUN, FZ_POOL };
 	for (unsigned ops = 0; in.n && ops < 64; ops++) {
 		switch (fz_take(&in, 1) & 7) {
 		case 0: {
@@ -162,10 +166,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			              z.put[c]);
 			break;
 		}
-		case 3:
-			run.ns = (uint64_t)fz_take(&in, 2) * 16;
-			nvm_run(z.g, &run);
-			break;
+		case 3: fz_run(z.g, (uint64_t)fz_take(&in, 2) * 16, &b); break;
 		case 4: {
 			uint32_t off = fz_take(&in, 3) % (NCH * 0x10000), v = fz_take(&in, 4), sz = fz_take(&in, 1) % 3;
 			nvm_pfifo_user_write(z.g, 0x800000 + off, v, sz == 0 ? 4 : sz);
@@ -200,8 +201,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		}
 	}
-	run.ns = 100000;
-	nvm_run(z.g, &run);
+	b.run *= 4; /* the last run may finish longer work */
+	fz_run(z.g, 100000, &b);
 	nvm_pfifo_stats st;
 	nvm_pfifo_get_stats(z.g, &st);
 	nvm_close(z.g);
