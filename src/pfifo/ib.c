@@ -187,6 +187,10 @@ uint32_t g80_pusher_run(struct pfifo *f, uint32_t max, uint64_t *t)
 	uint64_t start = get, limit = bus_get(gpu, R_DMA_LIMIT);
 	const char *why = NULL;
 	uint32_t words = 0, buf[1024];
+	/* the words fetched last: win_n from win_get at win_w */
+	uint64_t win_get = 0;
+	const uint32_t *win_w = NULL;
+	uint32_t win_n = 0;
 	bool slice_live = *t < f->slice_end;
 	pusher_dec_load(f, ib);
 	f->burst_t = t;
@@ -201,6 +205,7 @@ uint32_t g80_pusher_run(struct pfifo *f, uint32_t max, uint64_t *t)
 				break;
 			f->burst_err = ib_fetch(f, &get, &put, &nonmain, &why);
 			words += 2;
+			win_n = 0;
 			if (!nonmain && !f->burst_err) {
 				set40(f->r_mget, f->r_mget_hi, get);
 				*f->r_mget_hi |= MGET_VALID;
@@ -220,7 +225,19 @@ uint32_t g80_pusher_run(struct pfifo *f, uint32_t max, uint64_t *t)
 		uint64_t left = ((put - get) & VA_MASK) / 4;
 		uint32_t want = left < max - words ? (uint32_t)left : max - words;
 		const uint32_t *w;
-		uint32_t lim = fetch(f, get, want, buf, &w);
+		uint32_t lim;
+		if (win_n && get >= win_get && !((get - win_get) & 3) && (get - win_get) / 4 < win_n) {
+			/* after a command word (which delivers no method), the
+			 * words already fetched need no second translation */
+			uint32_t skip = (uint32_t)((get - win_get) / 4);
+			w = win_w + skip;
+			lim = win_n - skip < want ? win_n - skip : want;
+		} else {
+			lim = fetch(f, get, want, buf, &w);
+			win_get = get;
+			win_w = w;
+			win_n = lim;
+		}
 		if (!lim) {
 			f->burst_err = DMA_ERR_MEM_FAULT;
 			why = "VM fault reading the pushbuffer";
@@ -239,6 +256,8 @@ uint32_t g80_pusher_run(struct pfifo *f, uint32_t max, uint64_t *t)
 			if (n > free)
 				n = free;
 		}
+		if (data)
+			win_n = 0; /* methods went out: translate afresh */
 		words += feed(f, &get, w, n);
 		if (!nonmain) {
 			set40(f->r_mget, f->r_mget_hi, get);

@@ -644,8 +644,12 @@ static void step(nvm_gpu *gpu, void *ctx, uint64_t arg)
 		if (puller_ready(f))
 			n += puller_run(f, PFIFO_STEP_WORDS, &t);
 		f->clock = t;
-		if (switcher(f, &t))
+		if (switcher(f, &t)) {
+			/* a RAMFC save and load: a unit of the run budget, so
+			 * channels that switch to and fro without progress hang */
 			n++;
+			sched_charge(gpu, 1);
+		}
 		f->clock = t;
 		if (dma_ready(f) && !switch_pending(f)) {
 			/* no more words than the run budget has left (charged per
