@@ -9,7 +9,8 @@
  * budget.
  *
  * Operations (first byte & 7): 0 RAMIN write (u24: bit 23 set on NV40
- * goes through the RAMIN BAR at bits 21:0, else PRAMIN at bits 19:0; u32),
+ * goes through the RAMIN BAR at bits 21:0 and is read back, else PRAMIN at
+ * bits 19:0; u32),
  * 1 register write (u8 selector, u32), 2 push (u8 channel, u8 count,
  * count u32 words, then DMA_PUT), 3 run (u16 ns * 16), 4 USER store (u24
  * offset, u32, u8 size), 5 nouveau-style recovery of every stopped unit,
@@ -20,6 +21,8 @@
  */
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fuzz.h"
@@ -115,6 +118,22 @@ static void skeleton(struct fz *z, const char *chip)
 	nvm_reg_write(g, 0x2504, (1u << NCH) - 1);
 }
 
+/* NV40 RAMIN BAR: a word written, read back whole (the same word), and an
+ * unaligned read of 0..7 bytes around it. */
+static void ramin_bar(struct fz *z, uint32_t off, uint32_t v)
+{
+	uint32_t back = ~v;
+	uint8_t b[8];
+	nvm_status wst = nvm_pfifo_ramin_bar_write(z->g, off, &v, 4);
+	nvm_status rst = nvm_pfifo_ramin_bar_read(z->g, off, &back, 4);
+	if (wst != rst || (!wst && back != v)) {
+		fprintf(stderr, "fuzz_pfifo: RAMIN BAR 0x%06x: wrote 0x%08x (%d), read 0x%08x (%d)\n", off, v, wst,
+		        back, rst);
+		abort();
+	}
+	nvm_pfifo_ramin_bar_read(z->g, off + (v & 7) - 3, b, (v >> 8) & 7);
+}
+
 static uint32_t reg_addr(uint32_t sel)
 {
 	static const uint32_t regs[] = { 0x2100, 0x2140, 0x2210, 0x2214, 0x2218, 0x2220, 0x2410, 0x2420, 0x2500,
@@ -144,7 +163,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		case 0: {
 			uint32_t a = fz_take(&in, 3), v = fz_take(&in, 4);
 			if ((a & 0x800000u) && z.nv40)
-				nvm_pfifo_ramin_bar_write(z.g, a & 0x3fffffu, &v, 4);
+				ramin_bar(&z, a & 0x3fffffu, v);
 			else
 				ri(&z, a & 0xfffff, v);
 			break;
