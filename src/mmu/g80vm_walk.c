@@ -424,10 +424,10 @@ static int enum_table(nvm_gpu *gpu, const nvm_g80_layout *lay, unsigned pdi, con
 		uint64_t raw = have ? piece[i - first] : 0;
 		if (!have && !g80_rd64(gpu, ap, pde->addr + i * 8ull, &raw))
 			return 0; /* the rest of the table is outside memory too */
+		if (!(raw & 1))
+			continue; /* PRESENT (0:0) clear: nothing to decode */
 		nvm_g80_mapping m;
 		nvm_g80_pte_decode(raw, &m.pte);
-		if (!m.pte.present)
-			continue;
 		m.page_size = pde->page_size;
 		m.virt = ((uint64_t)pdi << 29) + i * pde->page_size;
 		uint64_t block = pde->page_size << m.pte.contig_log2;
