@@ -540,6 +540,28 @@ static void method_log_ring(void **state)
 	}
 }
 
+/* The run budget bounds what one PBDMA step decodes: 6 000 PB entries of
+ * methods under a run of 4 units are read at most 4 * 256 at a time (a step
+ * used to take up to 16 384 whatever the budget had left). */
+static void step_stops_at_run_budget(void **state)
+{
+	(void)state;
+	struct env e;
+	struct env_chan *c = env_one_channel(&e);
+	static uint32_t pb[6001];
+	pb[0] = HDR_NINC(0, 0x200, 6000);
+	env_push(&e, c, pb, 6001);
+	nvm_run_opts o = { .ns = 1000000000ull, .flags = NVM_RUN_UNTIL_IDLE, .max_events = 4 };
+	assert_int_equal(nvm_run(e.gpu, &o), NVM_RUN_HANG);
+	nvm_host_stats st;
+	assert_int_equal(nvm_host_get_stats(e.gpu, &st), NVM_OK);
+	assert_true(st.pb_dwords > 0 && st.pb_dwords <= 4 * 256);
+	assert_string_equal(env_run(&e, 1000000000ull), "idle");
+	assert_int_equal(nvm_host_get_stats(e.gpu, &st), NVM_OK);
+	assert_int_equal(st.pb_dwords, 6001);
+	env_fini(&e);
+}
+
 /* Bad guest input at the doorbell and runlist registers: events, no crash. */
 static void bad_doorbell_and_runlist_id(void **state)
 {
@@ -797,6 +819,7 @@ int main(void)
 		cmocka_unit_test(ctx_not_valid),
 		cmocka_unit_test(timeslices),
 		cmocka_unit_test(method_log_ring),
+		cmocka_unit_test(step_stops_at_run_budget),
 		cmocka_unit_test(bad_doorbell_and_runlist_id),
 		cmocka_unit_test(runqueue_selector),
 		cmocka_unit_test(levels_and_conditional_fetch),
