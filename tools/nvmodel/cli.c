@@ -2,6 +2,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "hexwords.h"
@@ -46,6 +47,64 @@ int cli_bad_opt(const char *cmd, const char *opt, const char *val, const char *w
 		return cli_usage_error(cmd, "%s needs %s", opt, want);
 	return cli_usage_error(cmd, "%s: bad value '%s' (%s)", opt, val, want);
 }
+
+/* ---------------------------------------------------------------- stdout */
+
+static const char *stdout_cmd;
+static bool stdout_done;
+static int stdout_errno; /* why a flush failed, for the message at the end */
+
+void cli_flush(FILE *f)
+{
+	if (fflush(f) && f == stdout && !stdout_errno)
+		stdout_errno = errno;
+}
+
+/* Flushes standard output; false (errno set) when some of it was lost. */
+static bool stdout_flush(void)
+{
+	cli_flush(stdout);
+	if (!ferror(stdout))
+		return true;
+	/* EIO when the failed write is not known (a flush inside stdio). */
+	errno = stdout_errno ? stdout_errno : EIO;
+	return false;
+}
+
+/* Reached only when the process exits without returning from main (a
+ * script's os.exit()): the exit status cannot be changed but by _exit. */
+static void stdout_at_exit(void)
+{
+	if (stdout_done)
+		return;
+	stdout_done = true;
+	if (!stdout_flush()) {
+		cli_error(EXIT_INTERNAL, stdout_cmd, "standard output: %s", strerror(errno));
+		_exit(EXIT_INTERNAL);
+	}
+}
+
+void cli_stdout_begin(void)
+{
+	atexit(stdout_at_exit);
+}
+
+void cli_stdout_command(const char *cmd)
+{
+	stdout_cmd = cmd;
+}
+
+int cli_stdout_end(int rc)
+{
+	stdout_done = true;
+	if (stdout_flush())
+		return rc;
+	if (rc == EXIT_INTERNAL) /* the command has reported its failure */
+		return rc;
+	return cli_error(EXIT_INTERNAL, stdout_cmd, "standard output: %s", strerror(errno));
+}
+
+/* ---------------------------------------------------------------- numbers */
 
 bool cli_parse_u64(const char *s, uint64_t *out)
 {

@@ -53,6 +53,21 @@ int cli_opt(int argc, char **argv, int *i, const char *name, const char **val);
  * (after printing the error) EXIT_USAGE. */
 int cli_only_json(const char *cmd, int argc, char **argv, bool *json);
 
+/* Standard output, the one output layer of every command: main() calls
+ * cli_stdout_begin before the command and returns cli_stdout_end(rc) after
+ * it. Output that could not be written (a full disk, /dev/full, a closed
+ * pipe) is an internal error: "nvmodel CMD: error: standard output: REASON",
+ * exit 3, whatever the command found (unless it returned 3 after its own
+ * message). A script's os.exit() ends the process without returning: an
+ * atexit handler makes the same check then (_exit(3) on a write error). */
+void cli_stdout_begin(void);
+/* The command whose output it is, for the message. */
+void cli_stdout_command(const char *cmd);
+int cli_stdout_end(int rc);
+/* fflush that keeps the reason of a failure on standard output for that
+ * message; for commands that flush before their end. */
+void cli_flush(FILE *f);
+
 /* JSON helpers. */
 void json_str(FILE *f, const char *s);
 

@@ -129,7 +129,7 @@ static int scenario_main(const char *cmd, int argc, char **argv)
 		scn_run_buffer(nvm_demo_lua, nvm_demo_lua_len, "demo.lua", &o, &res);
 	else
 		scn_run_file(file, &o, &res);
-	fflush(o.out);
+	cli_flush(o.out);
 
 	if (res.io_error) {
 		if (trace_path) /* nothing ran: leave an existing trace alone */
