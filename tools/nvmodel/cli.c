@@ -2,6 +2,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -215,57 +216,106 @@ void json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-/* Reads f to its end into a malloc'd buffer; NULL and *err on failure. */
-static uint8_t *read_stream(FILE *f, size_t *len, const char **err)
+/* ---------------------------------------------------------------- input */
+
+/* An input's bytes before `from`: seeked over where the input can seek (a
+ * regular file, /dev/zero), else read and dropped. *seen: the bytes passed
+ * (fewer than from when the input ends first). 0 or errno. */
+static int skip_to(FILE *f, uint64_t from, uint64_t *seen)
 {
-	size_t cap = 1 << 16, n = 0;
-	uint8_t *buf = malloc(cap);
-	for (;;) {
-		if (!buf) {
-			*err = "out of memory";
-			return NULL;
+	struct stat st;
+	*seen = 0;
+	if (!from)
+		return 0;
+	if (!fstat(fileno(f), &st) && S_ISREG(st.st_mode)) {
+		*seen = (uint64_t)st.st_size < from ? (uint64_t)st.st_size : from;
+		return fseeko(f, (off_t)*seen, SEEK_SET) ? errno : 0;
+	}
+	if (from <= (uint64_t)INT64_MAX && !fseeko(f, (off_t)from, SEEK_SET)) {
+		*seen = from;
+		return 0;
+	}
+	clearerr(f);
+	static uint8_t drop[1 << 16];
+	while (*seen < from) {
+		size_t want = from - *seen < sizeof(drop) ? (size_t)(from - *seen) : sizeof(drop);
+		size_t got = fread(drop, 1, want, f);
+		*seen += got;
+		if (got < want)
+			return ferror(f) ? (errno ? errno : EIO) : 0;
+	}
+	return 0;
+}
+
+int cli_read_part(const char *cmd, const char *path, uint64_t from, uint64_t want, uint8_t **out, size_t *len,
+                  uint64_t *size)
+{
+	*out = NULL;
+	*len = 0;
+	bool is_stdin = !strcmp(path, "-");
+	FILE *f = is_stdin ? stdin : fopen(path, "rb");
+	if (!f)
+		return cli_error(EXIT_USAGE, cmd, "%s: %s", path, strerror(errno));
+	uint64_t seen;
+	int e = skip_to(f, from, &seen);
+	/* A regular file's size is known: what it cannot hold is refused
+	 * before anything is read, and the buffer is sized once. */
+	struct stat st;
+	uint64_t left = want;
+	bool known = !e && !fstat(fileno(f), &st) && S_ISREG(st.st_mode) && (uint64_t)st.st_size >= seen;
+	if (known && (uint64_t)st.st_size - seen < left)
+		left = (uint64_t)st.st_size - seen;
+	/* One byte past the cap tells that there is more. */
+	uint64_t goal = left < CLI_INPUT_MAX + 1 ? left : CLI_INPUT_MAX + 1;
+	if (known && goal > CLI_INPUT_MAX)
+		goal = 0;
+	uint8_t *buf = NULL;
+	size_t n = 0, cap = 0;
+	int rc = EXIT_OK;
+	while (!e && seen == from && n < goal) {
+		if (n == cap) {
+			size_t c = (size_t)goal;
+			if (!known && c > (cap ? 2 * cap : 65536))
+				c = cap ? 2 * cap : 65536;
+			uint8_t *nb = realloc(buf, c);
+			if (!nb) {
+				rc = cli_error(EXIT_INTERNAL, cmd, "%s: out of memory", path);
+				break;
+			}
+			buf = nb;
+			cap = c;
 		}
 		size_t got = fread(buf + n, 1, cap - n, f);
 		n += got;
-		if (got == 0)
+		if (!got) {
+			if (ferror(f))
+				e = errno ? errno : EIO; /* EISDIR for a directory */
 			break;
-		if (n == cap) {
-			uint8_t *nb = realloc(buf, cap * 2);
-			if (!nb)
-				free(buf);
-			buf = nb;
-			cap *= 2;
 		}
 	}
-	if (ferror(f)) {
-		*err = strerror(errno ? errno : EIO);
+	if (!rc && !e && (n > CLI_INPUT_MAX || (known && left > CLI_INPUT_MAX)))
+		rc = cli_error(EXIT_USAGE, cmd, "%s: more than 64 MiB from offset %llu, the most a command holds", path,
+		               (unsigned long long)from);
+	if (!rc && e)
+		rc = cli_error(EXIT_USAGE, cmd, "%s: %s", path, strerror(e));
+	if (!is_stdin)
+		fclose(f);
+	if (rc) {
 		free(buf);
-		return NULL;
+		return rc;
 	}
+	*out = buf;
 	*len = n;
-	return buf;
-}
-
-uint8_t *cli_read_file(const char *path, size_t *len, const char **err)
-{
-	if (!strcmp(path, "-"))
-		return read_stream(stdin, len, err);
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		*err = strerror(errno);
-		return NULL;
-	}
-	uint8_t *buf = read_stream(f, len, err);
-	fclose(f);
-	return buf;
+	*size = seen + n;
+	return EXIT_OK;
 }
 
 int cli_read_input(const char *cmd, const char *path, uint8_t **buf, size_t *len)
 {
-	const char *err;
-	*buf = cli_read_file(path, len, &err);
-	if (!*buf)
-		return cli_error(EXIT_USAGE, cmd, "%s: %s", path, err);
+	uint64_t size;
+	int rc = cli_read_part(cmd, path, 0, CLI_ALL, buf, len, &size);
+	if (rc)
+		return rc;
 	if (!*len) {
 		free(*buf);
 		*buf = NULL;
