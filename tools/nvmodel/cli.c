@@ -218,21 +218,30 @@ void json_str(FILE *f, const char *s)
 
 /* ---------------------------------------------------------------- input */
 
-/* An input's bytes before `from`: seeked over where the input can seek (a
- * regular file, /dev/zero), else read and dropped. *seen: the bytes passed
- * (fewer than from when the input ends first). 0 or errno. */
-static int skip_to(FILE *f, uint64_t from, uint64_t *seen)
+/* The bytes of a regular file from where f stands to its end; -1 for other
+ * inputs (a pipe, a device) or when the size is not known. */
+static int64_t bytes_left(FILE *f)
 {
 	struct stat st;
+	off_t pos = ftello(f);
+	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode) || pos < 0 || pos > st.st_size)
+		return -1;
+	return (int64_t)(st.st_size - pos);
+}
+
+/* An input's bytes before `from` (from where it stands: standard input may
+ * have been read already): seeked over where the input can seek (a regular
+ * file, /dev/zero), else read and dropped. *seen: the bytes passed (fewer
+ * than from when the input ends first). 0 or errno. */
+static int skip_to(FILE *f, uint64_t from, uint64_t *seen)
+{
 	*seen = 0;
 	if (!from)
 		return 0;
-	if (!fstat(fileno(f), &st) && S_ISREG(st.st_mode)) {
-		*seen = (uint64_t)st.st_size < from ? (uint64_t)st.st_size : from;
-		return fseeko(f, (off_t)*seen, SEEK_SET) ? errno : 0;
-	}
-	if (from <= (uint64_t)INT64_MAX && !fseeko(f, (off_t)from, SEEK_SET)) {
-		*seen = from;
+	int64_t left = bytes_left(f);
+	uint64_t by = left >= 0 && (uint64_t)left < from ? (uint64_t)left : from;
+	if (by <= (uint64_t)INT64_MAX && !fseeko(f, (off_t)by, SEEK_CUR)) {
+		*seen = by;
 		return 0;
 	}
 	clearerr(f);
@@ -260,11 +269,9 @@ int cli_read_part(const char *cmd, const char *path, uint64_t from, uint64_t wan
 	int e = skip_to(f, from, &seen);
 	/* A regular file's size is known: what it cannot hold is refused
 	 * before anything is read, and the buffer is sized once. */
-	struct stat st;
-	uint64_t left = want;
-	bool known = !e && !fstat(fileno(f), &st) && S_ISREG(st.st_mode) && (uint64_t)st.st_size >= seen;
-	if (known && (uint64_t)st.st_size - seen < left)
-		left = (uint64_t)st.st_size - seen;
+	int64_t rest = e ? -1 : bytes_left(f);
+	bool known = rest >= 0;
+	uint64_t left = known && (uint64_t)rest < want ? (uint64_t)rest : want;
 	/* One byte past the cap tells that there is more. */
 	uint64_t goal = left < CLI_INPUT_MAX + 1 ? left : CLI_INPUT_MAX + 1;
 	if (known && goal > CLI_INPUT_MAX)
@@ -294,8 +301,8 @@ int cli_read_part(const char *cmd, const char *path, uint64_t from, uint64_t wan
 		}
 	}
 	if (!rc && !e && (n > CLI_INPUT_MAX || (known && left > CLI_INPUT_MAX)))
-		rc = cli_error(EXIT_USAGE, cmd, "%s: more than 64 MiB from offset %llu, the most a command holds", path,
-		               (unsigned long long)from);
+		rc = cli_error(EXIT_USAGE, cmd, "%s: more than %zu MiB from offset %llu, the most a command holds",
+		               path, CLI_INPUT_MAX >> 20, (unsigned long long)from);
 	if (!rc && e)
 		rc = cli_error(EXIT_USAGE, cmd, "%s: %s", path, strerror(e));
 	if (!is_stdin)
