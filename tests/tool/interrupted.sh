@@ -17,7 +17,7 @@ printf 'local g = nvmodel.open{chip = "nv04"}\ng:wr32(0x9140, 1)\nwhile true do 
 for sig in TERM INT HUP; do
   echo old >"$tmp/t.json"
   # timeout runs the tool as a foreground child: SIGINT is not ignored.
-  timeout -s $sig 2 "$bin" run "$tmp/loop.lua" --trace "$tmp/t.json" >/dev/null 2>&1
+  timeout -s $sig 2 "$bin" run "$tmp/loop.lua" --max-steps 4000000000 --trace "$tmp/t.json" >/dev/null 2>&1
   code=$?
   [ $code = 124 ] || bad "SIG$sig: the run was not killed by the signal (exit $code)"
   [ "$(temps)" = 0 ] && [ "$(cat "$tmp/t.json")" = old ] ||

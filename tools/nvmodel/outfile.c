@@ -14,9 +14,10 @@
 
 /* The temporaries that exist now: a signal that ends the tool (SIGTERM,
  * SIGINT, SIGHUP, SIGPIPE...) removes them before it takes effect, so an
- * interrupted command leaves the old file and nothing beside it. The
- * handler reads only these slots (a path is set before its slot counts)
- * and calls only unlink, signal and raise, which are async-signal-safe. */
+ * interrupted command leaves the old file and nothing beside it (SIGKILL
+ * cannot be caught). A slot is one pointer store, filled with signals
+ * blocked; the handler calls only unlink, signal and raise, which are
+ * async-signal-safe. */
 #define MAX_TEMPS 4
 static const char *volatile temps[MAX_TEMPS];
 
