@@ -39,6 +39,12 @@ for e in '0' 'true' '0, true' '5' 'false'; do
   [ "$(cat "$tmp/out")" = before ] || bad "os.exit($e): stdout '$(cat "$tmp/out")'"
   [ "$(temps)" = 0 ] || bad "os.exit($e): temporaries left"
 done
+# ... from a coroutine too.
+printf 'local g = nvmodel.open{chip = "nv04"}\ng:wr32(0x9140, 1)\ncoroutine.wrap(function() os.exit(4) end)()\n' >"$tmp/exit.lua"
+rm -f "$tmp/e.json"
+"$bin" run "$tmp/exit.lua" --trace "$tmp/e.json" >/dev/null 2>&1
+code=$?
+[ $code = 4 ] && is_trace "$tmp/e.json" && [ "$(temps)" = 0 ] || bad "os.exit(4) in a coroutine: exit $code"
 # ... and a trace on standard output is completed too.
 printf 'local g = nvmodel.open{chip = "nv04"}\ng:wr32(0x9140, 1)\nos.exit(0)\n' >"$tmp/exit.lua"
 "$bin" run "$tmp/exit.lua" --trace - >"$tmp/out" 2>/dev/null || bad "os.exit with --trace -: exit $?"
