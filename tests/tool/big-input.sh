@@ -68,14 +68,16 @@ timeout 60 "$bin" pb decode - --hex </dev/zero >/dev/null 2>"$tmp/err"
 
 # Out of memory while reading: exit 3 with "out of memory" (ASan: its
 # allocator returns NULL past a size; other builds: an address-space limit).
-if [ $asan = 1 ]; then
-  ASAN_OPTIONS=allocator_may_return_null=1:max_allocation_size_mb=4 \
-    "$bin" fault decode /dev/zero >/dev/null 2>"$tmp/err"
-else
-  (ulimit -v 60000 && exec "$bin" fault decode /dev/zero) >/dev/null 2>"$tmp/err"
-fi
-code=$?
-[ $code = 3 ] && grep -q "out of memory" "$tmp/err" || bad "out of memory: exit $code: $(head -c 300 "$tmp/err")"
+for c in "fault decode" run; do
+  if [ $asan = 1 ]; then
+    ASAN_OPTIONS=allocator_may_return_null=1:max_allocation_size_mb=4 \
+      "$bin" $c /dev/zero >/dev/null 2>"$tmp/err"
+  else
+    (ulimit -v 60000 && exec "$bin" $c /dev/zero) >/dev/null 2>"$tmp/err"
+  fi
+  code=$?
+  [ $code = 3 ] && grep -q "out of memory" "$tmp/err" || bad "$c: out of memory: exit $code: $(head -c 300 "$tmp/err")"
+done
 
 [ $fail = 0 ] && echo "ok"
 exit $fail

@@ -168,7 +168,7 @@ static int scenario_main(const char *cmd, int argc, char **argv)
 	if (res.io_error) {
 		if (trace_path) /* nothing ran: leave an existing trace alone */
 			trace_abort(&tw);
-		return cli_error(EXIT_USAGE, cmd, "%s", res.error);
+		return cli_error(res.oom ? EXIT_INTERNAL : EXIT_USAGE, cmd, "%s", res.error);
 	}
 	int trace_rc = trace_path ? trace_finish(&tw) : 0;
 	if (!res.ok)
