@@ -3,7 +3,8 @@
  * (struct pfifo_gen, one file per generation: nv04.c, nv10.c, nv17.c,
  * nv40.c, g80.c and g84.c with g80.h), the block and its registers
  * (pfifo.c), the PIO and DMA pushers (pusher.c; G80's in ib.c), the puller
- * (puller.c). docs/pfifo.md describes the model; field positions are the
+ * (puller.c), the image decoders (pfifo.c: RAMFC layouts; puller.c: RAMHT
+ * entries). docs/pfifo.md describes the model; field positions are the
  * hi:lo of rnndb fifo/nv4_pfifo.xml and g80_pfifo.xml.
  */
 #ifndef NVM_PFIFO_INTERNAL_H
