@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "host_gens.h"
 #include "host_internal.h"
 #include "nvmodel/host_fmt.h"
 
@@ -18,7 +19,6 @@
  * FE pipes RUNQUEUE_SELECTOR picks between, seed 000 section 5); runlists
  * 1..7 are the copy engines CE2..CE8, one PBDMA each (PBDMA 2..8). MMU
  * engine ids: GRAPHICS 64, CE0..CE8 = 15..23 (volta-facts.md f). */
-const struct host_chip host_gv100;
 const struct host_chip host_gv100 = {
 	.nrunlist = 8,
 	.rl = {
@@ -35,7 +35,7 @@ const struct host_chip host_gv100 = {
 
 struct host *host_of(const nvm_gpu *gpu)
 {
-	return gpu ? (struct host *)gpu->blk[BLK_HOST] : NULL;
+	return gpu ? (struct host *)gpu_block(gpu, &host_class) : NULL;
 }
 
 /* ---------------------------------------------------------------- registers */
@@ -958,7 +958,7 @@ static bool host_busy(void *state)
 	return false;
 }
 
-const struct block_class host_class = { "host", BLK_HOST, host_create, host_destroy, host_busy };
+const struct block_class host_class = { "host", host_create, host_destroy, host_busy };
 
 /* ---------------------------------------------------------------- public API */
 

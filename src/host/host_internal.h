@@ -11,6 +11,7 @@
 #include "nvmodel/host.h"
 #include "nvmodel/mmu.h"
 #include "nvmodel/pushbuf.h"
+#include "pushbuf/pb_gens.h"
 
 #define HOST_NCHAN    4096u /* NV_PFIFO_CFG1_NUM_CHANNELS_INIT */
 #define HOST_NPBDMA   14u   /* NV_PFIFO_CFG0_NUM_PBDMA_INIT */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mmu_gens.h"
 #include "mmu_internal.h"
 #include "tlb_cache.h"
 
@@ -73,7 +74,6 @@ struct mmu_chip {
  * as nouveau maps it; the gv100 manuals do not say which bit. The
  * SET_DEFAULT size is a choice (seed 003 only says "a HW recommended
  * value"): 1024 entries. */
-const struct mmu_chip mmu_gv100;
 const struct mmu_chip mmu_gv100 = { PMC_INTR_HUB, 1024 };
 
 struct tlb_ent {
@@ -129,7 +129,7 @@ struct mmu {
 
 static struct mmu *mmu_of(const nvm_gpu *gpu)
 {
-	return gpu ? (struct mmu *)gpu->blk[BLK_MMU] : NULL;
+	return gpu ? (struct mmu *)gpu_block(gpu, &mmu_class) : NULL;
 }
 
 static uint32_t reg(struct mmu *m, uint32_t addr)
@@ -1299,4 +1299,4 @@ static void mmu_destroy(nvm_gpu *gpu, void *state)
 	free(m);
 }
 
-const struct block_class mmu_class = { "mmu", BLK_MMU, mmu_create, mmu_destroy, NULL };
+const struct block_class mmu_class = { "mmu", mmu_create, mmu_destroy, NULL };

@@ -170,7 +170,7 @@ const struct pfifo_chip *pfifo_chip_find(const char *name)
 
 static struct pfifo *pfifo_of(const nvm_gpu *gpu)
 {
-	return gpu ? (struct pfifo *)gpu->blk[BLK_PFIFO] : NULL;
+	return gpu ? (struct pfifo *)gpu_block(gpu, &pfifo_class) : NULL;
 }
 
 /* ---------------------------------------------------------------- RAMIN */
@@ -1033,7 +1033,7 @@ static nvm_status pfifo_create(nvm_gpu *gpu, const void *data, void **state)
 	*state = f;
 	f->gpu = gpu;
 	f->chip = chip;
-	f->pbgen = pb_gen_lookup(chip->name);
+	f->pbgen = pb_chip_gen(gpu->chip);
 	f->cache_mask = chip->cache_entries - 1;
 	f->cache_addr = calloc(chip->cache_entries, sizeof(uint32_t));
 	f->cache_data = calloc(chip->cache_entries, sizeof(uint32_t));
@@ -1097,6 +1097,8 @@ static nvm_status pfifo_create(nvm_gpu *gpu, const void *data, void **state)
 		                                       .ctx = f,
 		                                       .win_read = user_new_rd,
 		                                       .win_write = user_new_wr });
+	if (!st && pf_has(f, PF_G80))
+		port_host_fault_connect(gpu, pfifo_g80_host_fault, f);
 	if (st)
 		return st;
 	f->r_intr = reg_slot(f, R_INTR);
@@ -1168,7 +1170,7 @@ static bool pfifo_busy(void *state)
 	return ((struct pfifo *)state)->ev != 0;
 }
 
-const struct block_class pfifo_class = { "pfifo", BLK_PFIFO, pfifo_create, pfifo_destroy, pfifo_busy };
+const struct block_class pfifo_class = { "pfifo", pfifo_create, pfifo_destroy, pfifo_busy };
 
 /* ---------------------------------------------------------------- public API */
 

@@ -9,6 +9,8 @@
 
 #include "core/core.h"
 #include "engine/engine.h"
+#include "pfifo_gens.h"
+#include "pushbuf/pb_gens.h"
 #include "nvmodel/pfifo.h"
 #include "nvmodel/pushbuf.h"
 
@@ -235,8 +237,6 @@ struct reg_def {
 	unsigned need, gone;
 };
 
-extern const struct pfifo_chip pfifo_nv04, pfifo_nv10, pfifo_nv11, pfifo_nv17, pfifo_nv40, pfifo_nv41;
-extern const struct pfifo_chip pfifo_g80, pfifo_g84, pfifo_g92, pfifo_gt215;
 const struct pfifo_chip *pfifo_chip_find(const char *name);
 
 /* ---------------------------------------------------------------- timing */
@@ -451,5 +451,7 @@ bool g80_sem_where(struct pfifo *f, enum g80_slot slot, nvm_aperture *ap, uint64
 /* ib.c: the G80 DMA pusher (NV4-style DMA mode and IB mode). */
 bool g80_pusher_ready(struct pfifo *f);
 uint32_t g80_pusher_run(struct pfifo *f, uint32_t max, uint64_t *t);
+/* The core's host-fault port listener (ctx: the pfifo): INTR BAR_FAULT / PEEPHOLE_FAULT. */
+void pfifo_g80_host_fault(void *ctx, enum host_fault kind);
 
 #endif
