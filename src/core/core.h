@@ -196,8 +196,11 @@ void sched_fini(struct sched *s);
  * the register's address. The block's write handlers of the two registers
  * call intr_update, and it raises bits with intr_raise. */
 struct intr_desc {
-	uint32_t status;  /* BAR0 address of the latched status register (unless status_fn) */
-	uint32_t enable;  /* BAR0 address of the latched enable register (unless enable_fn) */
+	uint32_t status; /* BAR0 address of the latched status register (unless status_fn) */
+	/* BAR0 address of the latched enable register (unless enable_fn); 0: the
+	 * line holds the mask, changed only through SET / CLEAR registers
+	 * (intr_enable_set / intr_enable_clear). */
+	uint32_t enable;
 	unsigned pmc_bit; /* the PMC_INTR input line it drives */
 	uint32_t (*status_fn)(void *ctx);
 	uint32_t (*enable_fn)(void *ctx);
@@ -210,6 +213,7 @@ struct intr_line {
 	nvm_gpu *gpu;
 	void *ctx;
 	uint32_t *status, *enable;
+	uint32_t en; /* the mask when the line holds it */
 };
 
 /* Binds an interrupt line to its registers; call after the block's bus_add. */
@@ -220,6 +224,13 @@ uint32_t intr_pending(const struct intr_line *l);
 void intr_update(const struct intr_line *l);
 /* Latches bits into the status register (not with status_fn) and updates. */
 void intr_raise(const struct intr_line *l, uint32_t bits);
+/* A held enable mask (enable 0): INTR_EN_SET / INTR_EN_CLEAR writes, and its value. */
+void intr_enable_set(struct intr_line *l, uint32_t bits);
+void intr_enable_clear(struct intr_line *l, uint32_t bits);
+static inline uint32_t intr_enabled(const struct intr_line *l)
+{
+	return l->enable ? *l->enable : l->d->enable_fn(l->ctx);
+}
 
 /* ================================================================ blocks and chips */
 

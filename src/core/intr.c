@@ -11,14 +11,14 @@ void intr_init(struct intr_line *l, nvm_gpu *gpu, const struct intr_desc *d, voi
 	l->gpu = gpu;
 	l->ctx = ctx;
 	l->status = d->status_fn ? NULL : bus_reg(gpu, d->status);
-	l->enable = d->enable_fn ? NULL : bus_reg(gpu, d->enable);
+	l->en = 0;
+	l->enable = d->enable_fn ? NULL : d->enable ? bus_reg(gpu, d->enable) : &l->en;
 }
 
 uint32_t intr_pending(const struct intr_line *l)
 {
 	uint32_t st = l->status ? *l->status : l->d->status_fn(l->ctx);
-	uint32_t en = l->enable ? *l->enable : l->d->enable_fn(l->ctx);
-	return st & en;
+	return st & intr_enabled(l);
 }
 
 void intr_update(const struct intr_line *l)
@@ -30,5 +30,17 @@ void intr_raise(const struct intr_line *l, uint32_t bits)
 {
 	if (l->status)
 		*l->status |= bits;
+	intr_update(l);
+}
+
+void intr_enable_set(struct intr_line *l, uint32_t bits)
+{
+	l->en |= bits;
+	intr_update(l);
+}
+
+void intr_enable_clear(struct intr_line *l, uint32_t bits)
+{
+	l->en &= ~bits;
 	intr_update(l);
 }
