@@ -11,7 +11,7 @@
 #define NVM_ENGINE_H
 
 #include "core/core.h"
-#include "nvmodel/host.h"
+#include "nvmodel/method.h"
 #include "nvmodel/pushbuf.h"
 
 /* Who sends the methods: the channel and the class bound on the subchannel. */
