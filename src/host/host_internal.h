@@ -223,6 +223,7 @@ struct host {
 	struct engine *engines[16];
 	size_t nengines;
 	const pb_class *host_class;
+	struct intr_line intr; /* PFIFO_INTR_0 / INTR_EN_0 -> PMC line 8 */
 	nvm_host_stats stats;
 	struct reg_array *pfifo_arrays;
 	struct reg_array pccsr_array;

@@ -230,15 +230,16 @@ static bool pramin_wr(void *ctx, uint32_t addr, uint32_t val)
 
 /* ---------------------------------------------------------------- interrupts */
 
+static const struct intr_desc pfifo_intr = { R_INTR, R_INTR_EN, PMC_INTR_PFIFO, NULL, NULL };
+
 void pfifo_update_intr(struct pfifo *f)
 {
-	pmc_set_line(f->gpu, PMC_INTR_PFIFO, (*f->r_intr & *f->r_intr_en) != 0);
+	intr_update(&f->intr);
 }
 
 void pfifo_raise(struct pfifo *f, uint32_t bits)
 {
-	*f->r_intr |= bits;
-	pfifo_update_intr(f);
+	intr_raise(&f->intr, bits);
 }
 
 /* ---------------------------------------------------------------- CACHE1 */
@@ -1101,6 +1102,7 @@ static nvm_status pfifo_create(nvm_gpu *gpu, const void *data, void **state)
 		port_host_fault_connect(gpu, pfifo_g80_host_fault, f);
 	if (st)
 		return st;
+	intr_init(&f->intr, gpu, &pfifo_intr, f);
 	f->r_intr = reg_slot(f, R_INTR);
 	f->r_intr_en = reg_slot(f, R_INTR_EN);
 	f->r_push0 = reg_slot(f, R_PUSH0);

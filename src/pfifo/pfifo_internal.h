@@ -327,6 +327,7 @@ struct pfifo {
 	bool direct;        /* this feed's methods go through the empty CACHE1 straight to PGRAPH */
 	uint64_t *burst_t;  /* the step's clock while a burst runs */
 	/* registers the hot paths use (slots of the bus's latched values) */
+	struct intr_line intr; /* INTR / INTR_EN -> PMC line 8 */
 	uint32_t *r_intr, *r_intr_en, *r_push0, *r_push1, *r_put, *r_get, *r_pull0, *r_pull1, *r_caches, *r_mode;
 	uint32_t *r_dma_push, *r_dma_state, *r_dma_put, *r_dma_get, *r_dma_fetch, *r_dma_inst, *r_engine, *r_hash;
 	uint32_t *r_ref, *r_subr, *r_sem, *r_acq_value, *r_sli, *r_dcount, *r_jmp_shd, *r_rsvd_shd, *r_data_shd;
