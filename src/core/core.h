@@ -375,8 +375,16 @@ uint64_t ptimer_read(nvm_gpu *gpu);
 nvm_status ptimer_init(nvm_gpu *gpu);
 void ptimer_fini(nvm_gpu *gpu);
 
-/* The state of the block of kind cls on this GPU, or NULL if its chip has none. */
-void *gpu_block(const nvm_gpu *gpu, const struct block_class *cls);
+/* The state of the block of kind cls on this GPU, or NULL if its chip has none
+ * (inline: the blocks' public calls look themselves up on every call). */
+static inline void *gpu_block(const nvm_gpu *gpu, const struct block_class *cls)
+{
+	const struct chip_block *b = gpu->chip->blocks;
+	for (size_t i = 0; i < CHIP_MAX_BLOCKS && b[i].cls; i++)
+		if (b[i].cls == cls)
+			return gpu->blk[i];
+	return NULL;
+}
 
 /* Opens a GPU of a chip row (nvm_open, in the chip registry, looks the row up). */
 nvm_status gpu_open(const struct chip *chip, const nvm_config *cfg, nvm_gpu **out);

@@ -207,15 +207,6 @@ const void *chip_data(const struct chip *chip, const struct block_class *cls)
 	return NULL;
 }
 
-void *gpu_block(const nvm_gpu *gpu, const struct block_class *cls)
-{
-	const struct chip *chip = gpu->chip;
-	for (size_t i = 0; i < CHIP_MAX_BLOCKS && chip->blocks[i].cls; i++)
-		if (chip->blocks[i].cls == cls)
-			return gpu->blk[i];
-	return NULL;
-}
-
 /* ---------------------------------------------------------------- ports */
 
 void port_host_fault_connect(nvm_gpu *gpu, host_fault_fn fn, void *ctx)
