@@ -87,6 +87,8 @@ forbid engine host pfifo chips
 forbid hwsq host pfifo chips
 forbid host pfifo chips
 forbid pfifo host chips
+# A layer shared by the front ends (src/fifo/, when it exists) knows neither.
+forbid fifo host pfifo engine chips
 
 # ---------------------------------------------------------------- 1. the includes
 # check FILE LAYER: every quoted include of FILE within LAYER's reach.
