@@ -327,6 +327,10 @@ struct nvm_gpu {
 	uint64_t ev_count[NVM_EV_COUNT];
 	void *blk[CHIP_MAX_BLOCKS]; /* state of chip->blocks[i] */
 	struct ptimer *ptimer;
+	/* Every engine of the GPU, whichever front end feeds it: the engine
+	 * layer links them (engine_new / engine_free) for the shared method-log
+	 * calls of nvmodel/method.h. Opaque to the core. */
+	struct engine *engines;
 	struct {
 		host_fault_fn fn;
 		void *ctx;

@@ -66,7 +66,8 @@ struct engine {
 	 * (NV_PFIFO_INTR_0 CHANNEL_INTR), as NON_STALL_INTERRUPT does. */
 	void (*nonstall)(void *host, uint32_t chid);
 	void *host;
-	void *priv; /* the engine kind's own state */
+	void *priv;          /* the engine kind's own state */
+	struct engine *next; /* the GPU's engines (gpu->engines) */
 	/* The method log (recording engine and any engine that wants one). */
 	nvm_host_method *log;
 	size_t cap, head, n;
