@@ -9,7 +9,8 @@
 #  2. The table itself obeys the rules of issue 18: the core knows no block;
 #     the decoder knows no Host, PFIFO, MMU or engine; the MMU knows no Host
 #     or PFIFO; engines know neither Host nor PFIFO; Host and PFIFO do not
-#     know each other (they share only lower layers).
+#     know each other (they share only lower layers); and no layer knows one
+#     of its own level (docs/architecture.md: decoder, MMU, HWSQ).
 # Usage: layering.sh (run from the source tree). Exit 0 ok, 1 a violation.
 set -u
 fail=0
@@ -81,10 +82,10 @@ others() {
 }
 # shellcheck disable=SC2046
 forbid core $(others core)
-forbid pushbuf host pfifo mmu engine chips
-forbid mmu host pfifo engine chips
-forbid engine host pfifo chips
-forbid hwsq host pfifo chips
+forbid pushbuf host pfifo mmu engine chips hwsq
+forbid mmu host pfifo engine chips pushbuf hwsq
+forbid engine host pfifo chips hwsq
+forbid hwsq host pfifo chips pushbuf mmu engine
 forbid host pfifo chips
 forbid pfifo host chips
 # A layer shared by the front ends (src/fifo/, when it exists) knows neither.
