@@ -283,12 +283,12 @@ const void *chip_data(const struct chip *chip, const struct block_class *cls);
  * without knowing it: the listener connects at its create, the reporter
  * calls the port and nothing happens when no one listens.
  *
- * Host faults: a CPU access through a BAR or the PEEPHOLE faulted in the VM
+ * CPU faults: a CPU access through a BAR or the PEEPHOLE faulted in the VM
  * (the G80 VM reports, the G80 PFIFO raises INTR BAR_FAULT / PEEPHOLE_FAULT). */
-enum host_fault { HOST_FAULT_BAR, HOST_FAULT_PEEPHOLE };
-typedef void (*host_fault_fn)(void *ctx, enum host_fault kind);
-void port_host_fault_connect(nvm_gpu *gpu, host_fault_fn fn, void *ctx);
-void port_host_fault(nvm_gpu *gpu, enum host_fault kind);
+enum cpu_fault { CPU_FAULT_BAR, CPU_FAULT_PEEPHOLE };
+typedef void (*cpu_fault_fn)(void *ctx, enum cpu_fault kind);
+void port_cpu_fault_connect(nvm_gpu *gpu, cpu_fault_fn fn, void *ctx);
+void port_cpu_fault(nvm_gpu *gpu, enum cpu_fault kind);
 
 /* ================================================================ the GPU */
 
@@ -332,9 +332,9 @@ struct nvm_gpu {
 	 * calls of nvmodel/method.h. Opaque to the core. */
 	struct engine *engines;
 	struct {
-		host_fault_fn fn;
+		cpu_fault_fn fn;
 		void *ctx;
-	} host_fault;
+	} cpu_fault;
 	unsigned hold;  /* NVM_HOLD_*: host accesses a block currently holds */
 	unsigned depth; /* public calls in progress (api_enter), and hooks running */
 	bool closing;   /* nvm_close was called while depth > 0: freed by the last api_leave */

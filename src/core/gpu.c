@@ -209,16 +209,16 @@ const void *chip_data(const struct chip *chip, const struct block_class *cls)
 
 /* ---------------------------------------------------------------- ports */
 
-void port_host_fault_connect(nvm_gpu *gpu, host_fault_fn fn, void *ctx)
+void port_cpu_fault_connect(nvm_gpu *gpu, cpu_fault_fn fn, void *ctx)
 {
-	gpu->host_fault.fn = fn;
-	gpu->host_fault.ctx = ctx;
+	gpu->cpu_fault.fn = fn;
+	gpu->cpu_fault.ctx = ctx;
 }
 
-void port_host_fault(nvm_gpu *gpu, enum host_fault kind)
+void port_cpu_fault(nvm_gpu *gpu, enum cpu_fault kind)
 {
-	if (gpu->host_fault.fn)
-		gpu->host_fault.fn(gpu->host_fault.ctx, kind);
+	if (gpu->cpu_fault.fn)
+		gpu->cpu_fault.fn(gpu->cpu_fault.ctx, kind);
 }
 
 /* ---------------------------------------------------------------- memory */

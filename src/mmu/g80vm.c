@@ -495,10 +495,10 @@ static bool pmem_wr(void *ctx, uint32_t addr, uint32_t val)
  * PEEPHOLE; pbus.xml HOST_MEM): with MODE (31) DMAOBJ the offset is a logical
  * address of the object INST 15:0 << 4 of channel chan, translated as VM
  * engine `engine`, client 4 (write) or 8 (read), DMA slot `slot`; a VM fault
- * is reported through the core's host-fault port (kind; the G80 PFIFO
+ * is reported through the core's CPU-fault port (kind; the G80 PFIFO
  * listens). UNVERIFIED: these are supervisor accesses. */
 static void host_translate(struct g80vm *m, uint32_t reg, uint32_t chan, unsigned engine, unsigned slot, uint64_t off,
-                           bool write, enum host_fault kind, nvm_g80_res *res)
+                           bool write, enum cpu_fault kind, nvm_g80_res *res)
 {
 	uint32_t v = bus_get(m->gpu, reg);
 	if (!FIELD_GET(v, 31, 31)) {
@@ -528,7 +528,7 @@ static void host_translate(struct g80vm *m, uint32_t reg, uint32_t chan, unsigne
 	/* UNVERIFIED: every faulting access sets its PFIFO INTR bit (rnndb
 	 * names BAR_FAULT / PEEPHOLE_FAULT only). */
 	if (res->fault)
-		port_host_fault(m->gpu, kind);
+		port_cpu_fault(m->gpu, kind);
 }
 
 nvm_status nvm_g80_bar_translate(nvm_gpu *gpu, int bar, uint64_t off, bool write, nvm_g80_res *res)
@@ -541,7 +541,7 @@ nvm_status nvm_g80_bar_translate(nvm_gpu *gpu, int bar, uint64_t off, bool write
 	api_enter(gpu);
 	/* BAR: VM engine 6, slot 0 (BAR1) or 1 (BAR3), seed 002 "VM users". */
 	host_translate(m, bar == 1 ? R_BAR1 : R_BAR3, m->bar_chan, NVM_G80_ENG_BAR, bar == 1 ? 0u : 1u, off, write,
-	               HOST_FAULT_BAR, res);
+	               CPU_FAULT_BAR, res);
 	api_leave(gpu);
 	return NVM_OK;
 }
@@ -613,7 +613,7 @@ static uint32_t ph_access(struct g80vm *m, uint32_t addr, bool write, uint32_t v
 {
 	nvm_g80_res res;
 	uint8_t b[4] = { (uint8_t)val, (uint8_t)(val >> 8), (uint8_t)(val >> 16), (uint8_t)(val >> 24) };
-	host_translate(m, R_PEEPHOLE, m->peephole_chan, NVM_G80_ENG_PEEPHOLE, 0, addr & ~3u, write, HOST_FAULT_PEEPHOLE,
+	host_translate(m, R_PEEPHOLE, m->peephole_chan, NVM_G80_ENG_PEEPHOLE, 0, addr & ~3u, write, CPU_FAULT_PEEPHOLE,
 	               &res);
 	sched_charge(m->gpu, 1);
 	if (res.fault)

@@ -676,11 +676,11 @@ int g80_puller_method(struct pfifo *f, uint32_t a, uint32_t m, uint32_t d, uint6
 
 /* g80_pfifo.xml INTR BAR_FAULT (4) / PEEPHOLE_FAULT (6): the G80 VM reports
  * a faulting CPU access through the BARs or the PEEPHOLE on the core's
- * host-fault port, which a G80 PFIFO connects at create. */
-void pfifo_g80_host_fault(void *ctx, enum host_fault kind)
+ * CPU-fault port, which a G80 PFIFO connects at create. */
+void pfifo_g80_cpu_fault(void *ctx, enum cpu_fault kind)
 {
 	struct pfifo *f = ctx;
-	bool bar = kind == HOST_FAULT_BAR;
+	bool bar = kind == CPU_FAULT_BAR;
 	emit(f->gpu, NVM_EV_TRACE, "pfifo", bar ? "bar_fault" : "peephole_fault", 0, 0, "%s",
 	     bar ? "INTR BAR_FAULT" : "INTR PEEPHOLE_FAULT");
 	pfifo_raise(f, bar ? INTR_G80_BAR_FAULT : INTR_G80_PEEPHOLE_FAULT);

@@ -1099,7 +1099,7 @@ static nvm_status pfifo_create(nvm_gpu *gpu, const void *data, void **state)
 		                                       .win_read = user_new_rd,
 		                                       .win_write = user_new_wr });
 	if (!st && pf_has(f, PF_G80))
-		port_host_fault_connect(gpu, pfifo_g80_host_fault, f);
+		port_cpu_fault_connect(gpu, pfifo_g80_cpu_fault, f);
 	if (st)
 		return st;
 	intr_init(&f->intr, gpu, &pfifo_intr, f);

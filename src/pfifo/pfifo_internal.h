@@ -452,7 +452,7 @@ bool g80_sem_where(struct pfifo *f, enum g80_slot slot, nvm_aperture *ap, uint64
 /* ib.c: the G80 DMA pusher (NV4-style DMA mode and IB mode). */
 bool g80_pusher_ready(struct pfifo *f);
 uint32_t g80_pusher_run(struct pfifo *f, uint32_t max, uint64_t *t);
-/* The core's host-fault port listener (ctx: the pfifo): INTR BAR_FAULT / PEEPHOLE_FAULT. */
-void pfifo_g80_host_fault(void *ctx, enum host_fault kind);
+/* The core's CPU-fault port listener (ctx: the pfifo): INTR BAR_FAULT / PEEPHOLE_FAULT. */
+void pfifo_g80_cpu_fault(void *ctx, enum cpu_fault kind);
 
 #endif

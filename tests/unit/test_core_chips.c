@@ -1,6 +1,6 @@
 /* The chip registry (src/chips/: one row per chip naming each block's
  * generation, decoder profiles included), blocks found by kind, the
- * host-fault port and the interrupt-line kind of the core. */
+ * CPU-fault port and the interrupt-line kind of the core. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -87,32 +87,32 @@ static void blocks_by_kind(void **state)
 }
 
 static int faults_seen;
-static enum host_fault fault_kind;
-static void listener(void *ctx, enum host_fault kind)
+static enum cpu_fault fault_kind;
+static void listener(void *ctx, enum cpu_fault kind)
 {
 	(void)ctx;
 	faults_seen++;
 	fault_kind = kind;
 }
 
-/* The host-fault port: nothing without a listener; the G80 PFIFO listens
+/* The CPU-fault port: nothing without a listener; the G80 PFIFO listens
  * and raises INTR BAR_FAULT (4) / PEEPHOLE_FAULT (6) (g80_pfifo.xml). */
-static void host_fault_port(void **state)
+static void cpu_fault_port(void **state)
 {
 	(void)state;
 	nvm_gpu *gpu = open_chip("gv100");
-	port_host_fault(gpu, HOST_FAULT_BAR); /* no listener: no effect */
-	port_host_fault_connect(gpu, listener, NULL);
-	port_host_fault(gpu, HOST_FAULT_PEEPHOLE);
+	port_cpu_fault(gpu, CPU_FAULT_BAR); /* no listener: no effect */
+	port_cpu_fault_connect(gpu, listener, NULL);
+	port_cpu_fault(gpu, CPU_FAULT_PEEPHOLE);
 	assert_int_equal(faults_seen, 1);
-	assert_int_equal(fault_kind, HOST_FAULT_PEEPHOLE);
+	assert_int_equal(fault_kind, CPU_FAULT_PEEPHOLE);
 	nvm_close(gpu);
 
 	gpu = open_chip("g84");
 	assert_int_equal(rd(gpu, 0x2100) & 0x50u, 0);
-	port_host_fault(gpu, HOST_FAULT_BAR);
+	port_cpu_fault(gpu, CPU_FAULT_BAR);
 	assert_int_equal(rd(gpu, 0x2100) & 0x50u, 0x10u);
-	port_host_fault(gpu, HOST_FAULT_PEEPHOLE);
+	port_cpu_fault(gpu, CPU_FAULT_PEEPHOLE);
 	assert_int_equal(rd(gpu, 0x2100) & 0x50u, 0x50u);
 	nvm_close(gpu);
 }
@@ -203,7 +203,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(one_registry),          cmocka_unit_test(blocks_by_kind),
-		cmocka_unit_test(host_fault_port),       cmocka_unit_test(intr_line_latched),
+		cmocka_unit_test(cpu_fault_port),        cmocka_unit_test(intr_line_latched),
 		cmocka_unit_test(intr_line_held_enable),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
