@@ -127,7 +127,7 @@ static size_t nmodelled(void)
 	return n;
 }
 
-static const struct chip *row_lookup(const char *name)
+const struct chip *chip_lookup(const char *name)
 {
 	if (!name)
 		name = NVM_DEFAULT_CHIP;
@@ -149,7 +149,7 @@ const nvm_chip_info *nvm_chip_get(size_t i)
 
 const nvm_chip_info *nvm_chip_find(const char *name)
 {
-	const struct chip *c = row_lookup(name);
+	const struct chip *c = chip_lookup(name);
 	return c && !c->decode_only ? &c->info : NULL;
 }
 
@@ -161,7 +161,7 @@ nvm_status nvm_open(const nvm_config *cfg, nvm_gpu **out)
 	nvm_config def = { 0 };
 	if (!cfg)
 		cfg = &def;
-	const struct chip *chip = row_lookup(cfg->chip);
+	const struct chip *chip = chip_lookup(cfg->chip);
 	if (!chip || chip->decode_only)
 		return NVM_ERR_CHIP;
 	return gpu_open(chip, cfg, out);
@@ -170,7 +170,7 @@ nvm_status nvm_open(const nvm_config *cfg, nvm_gpu **out)
 /* The decoder's profiles, in row order (nvm_chip_get's chips first). */
 const pb_gen *pb_gen_lookup(const char *chip)
 {
-	const struct chip *c = row_lookup(chip);
+	const struct chip *c = chip_lookup(chip);
 	return c ? pb_chip_gen(c) : NULL;
 }
 

@@ -277,6 +277,13 @@ struct chip {
 /* The data a chip row gives for block kind cls, or NULL. */
 const void *chip_data(const struct chip *chip, const struct block_class *cls);
 
+/* The registry's row of a chip by name (case-insensitive; NULL: the default
+ * chip), decode-only rows included; NULL if unknown. Declared here for the
+ * blocks' offline decoders that take a chip name (nvmodel pfifo ramht
+ * --chip ...), served by the registry above the blocks (src/chips/chips.c):
+ * the core itself never calls it. */
+const struct chip *chip_lookup(const char *name);
+
 /* ================================================================ ports */
 
 /* What a lower block reports to whichever block of the chip listens,

@@ -59,6 +59,10 @@ static void one_registry(void **state)
 	assert_int_equal(i, 18); /* tu102 ga100 ga102 ad102 gh100 gb100 gb202 */
 	assert_string_equal(pb_gen_get(n)->chip, "tu102");
 	assert_null(pb_gen_lookup("nv99"));
+	assert_null(chip_lookup("nv99"));
+	assert_true(chip_lookup("TU102")->decode_only);
+	assert_ptr_equal(&chip_lookup("g84")->info, nvm_chip_find("g84"));
+	assert_ptr_equal(chip_lookup(NULL), chip_lookup(NVM_DEFAULT_CHIP));
 	assert_ptr_equal(pb_gen_lookup(NULL), pb_gen_lookup(NVM_DEFAULT_CHIP));
 }
 
