@@ -1394,9 +1394,14 @@ static void step(nvm_gpu *gpu, void *ctx, uint64_t arg)
 		if (exec_one(p, FIELD_GET(m0, 18, 16), FIELD_GET(m0, 13, 2) << 2, p->r[PBR_DATA0]))
 			halt = true;
 	}
-	while (!halt && done < HOST_STEP_DWORDS && host_chan_runnable(h, (uint32_t)p->chid)) {
+	/* no more entries than the run budget has left (charged per
+	 * HOST_WORK_PER_UNIT below): a self-loop stops within a unit */
+	uint64_t left = sched_budget_left(gpu);
+	uint32_t max =
+	        left < HOST_STEP_DWORDS / HOST_WORK_PER_UNIT ? (uint32_t)left * HOST_WORK_PER_UNIT : HOST_STEP_DWORDS;
+	while (!halt && done < max && host_chan_runnable(h, (uint32_t)p->chid)) {
 		if (pb_get(p) < pb_put(p))
-			done += feed_segment(p, HOST_STEP_DWORDS - done, &halt);
+			done += feed_segment(p, max - done, &halt);
 		else if (!next_gp_entry(p, &idle))
 			halt = true;
 		if (pbdma_stalled(p))
