@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "host_gens.h"
 #include "host_internal.h"
 #include "nvmodel/host_fmt.h"
 
@@ -18,7 +19,6 @@
  * FE pipes RUNQUEUE_SELECTOR picks between, seed 000 section 5); runlists
  * 1..7 are the copy engines CE2..CE8, one PBDMA each (PBDMA 2..8). MMU
  * engine ids: GRAPHICS 64, CE0..CE8 = 15..23 (volta-facts.md f). */
-const struct host_chip host_gv100;
 const struct host_chip host_gv100 = {
 	.nrunlist = 8,
 	.rl = {
@@ -35,7 +35,7 @@ const struct host_chip host_gv100 = {
 
 struct host *host_of(const nvm_gpu *gpu)
 {
-	return gpu ? (struct host *)gpu->blk[BLK_HOST] : NULL;
+	return gpu ? (struct host *)gpu_block(gpu, &host_class) : NULL;
 }
 
 /* ---------------------------------------------------------------- registers */
@@ -95,9 +95,18 @@ static uint32_t pfifo_intr_value(struct host *h)
 	return v;
 }
 
+static uint32_t pfifo_intr_status(void *ctx)
+{
+	return pfifo_intr_value(ctx);
+}
+
+/* PFIFO_INTR_0 reads PBDMA_INTR as a level of the PBDMAs' interrupts. */
+static const struct intr_desc host_pfifo_intr = { R_PFIFO_INTR_0, R_PFIFO_INTR_EN_0, PMC_INTR_PFIFO, pfifo_intr_status,
+	                                          NULL };
+
 void host_update_intr(struct host *h)
 {
-	pmc_set_line(h->gpu, PMC_INTR_PFIFO, (pfifo_intr_value(h) & reg(h, R_PFIFO_INTR_EN_0)) != 0);
+	intr_update(&h->intr);
 }
 
 void host_nonstall(void *host, uint32_t chid)
@@ -860,6 +869,7 @@ static nvm_status add_regs(struct host *h)
 	nvm_status st = bus_add(h->gpu, &pfifo);
 	if (st)
 		return st;
+	intr_init(&h->intr, h->gpu, &host_pfifo_intr, h);
 	h->pccsr_array = (struct reg_array){ R_PCCSR, 8, HOST_NCHAN, pccsr_regs, 2, h->pccsr };
 	const struct reg_block pccsr = { "host", R_PCCSR, HOST_NCHAN * 8,  NULL, 0,   h,
 		                         NULL,   NULL,    &h->pccsr_array, 1,    NULL };
@@ -958,7 +968,7 @@ static bool host_busy(void *state)
 	return false;
 }
 
-const struct block_class host_class = { "host", BLK_HOST, host_create, host_destroy, host_busy };
+const struct block_class host_class = { "host", host_create, host_destroy, host_busy };
 
 /* ---------------------------------------------------------------- public API */
 

@@ -11,6 +11,7 @@
 #include "nvmodel/host.h"
 #include "nvmodel/mmu.h"
 #include "nvmodel/pushbuf.h"
+#include "pushbuf/pb_gens.h"
 
 #define HOST_NCHAN    4096u /* NV_PFIFO_CFG1_NUM_CHANNELS_INIT */
 #define HOST_NPBDMA   14u   /* NV_PFIFO_CFG0_NUM_PBDMA_INIT */
@@ -221,6 +222,7 @@ struct host {
 	struct engine *engines[16];
 	size_t nengines;
 	const pb_class *host_class;
+	struct intr_line intr; /* PFIFO_INTR_0 / INTR_EN_0 -> PMC line 8 */
 	nvm_host_stats stats;
 	struct reg_array *pfifo_arrays;
 	struct reg_array pccsr_array;

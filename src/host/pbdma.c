@@ -448,11 +448,8 @@ static void on_error(void *ctx, const pb_error *e);
 
 static void decoder_load(struct pbdma *p)
 {
-	static const pb_gen *gen;
-	if (!gen)
-		gen = pb_gen_lookup("gv100"); /* the Volta pushbuffer profile (constant data) */
 	pb_config cfg;
-	pb_config_init(&cfg, gen, PB_FORMAT_NEW);
+	pb_config_init(&cfg, pb_chip_gen(p->h->gpu->chip), PB_FORMAT_NEW); /* the chip row's profile */
 	uint32_t sd = p->r[PBR_SUBDEVICE];
 	cfg.subdevice_id = FIELD_GET(sd, 11, 0);
 	pb_sink sink = { .ctx = p, .run = on_run, .error = on_error };

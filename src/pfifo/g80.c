@@ -15,7 +15,6 @@
 
 #include "nvmodel/g80vm.h"
 #include "g80.h"
-#include "g80_host.h"
 #include "fifo/sem.h"
 
 /* ---------------------------------------------------------------- RAMFC */
@@ -543,14 +542,13 @@ int g80_puller_method(struct pfifo *f, uint32_t a, uint32_t m, uint32_t d, uint6
 /* ---------------------------------------------------------------- VM faults */
 
 /* g80_pfifo.xml INTR BAR_FAULT (4) / PEEPHOLE_FAULT (6): the G80 VM reports
- * a faulting CPU access through the BARs or the PEEPHOLE here. */
-void pfifo_g80_host_fault(nvm_gpu *gpu, enum pfifo_host_fault kind)
+ * a faulting CPU access through the BARs or the PEEPHOLE on the core's
+ * CPU-fault port, which a G80 PFIFO connects at create. */
+void pfifo_g80_cpu_fault(void *ctx, enum cpu_fault kind)
 {
-	struct pfifo *f = gpu ? gpu->blk[BLK_PFIFO] : NULL;
-	if (!f || f->chip->ops->cache_save != g80_cache_save)
-		return; /* not a G80 PFIFO */
-	bool bar = kind == PFIFO_HOST_BAR_FAULT;
-	emit(gpu, NVM_EV_TRACE, "pfifo", bar ? "bar_fault" : "peephole_fault", 0, 0, "%s",
+	struct pfifo *f = ctx;
+	bool bar = kind == CPU_FAULT_BAR;
+	emit(f->gpu, NVM_EV_TRACE, "pfifo", bar ? "bar_fault" : "peephole_fault", 0, 0, "%s",
 	     bar ? "INTR BAR_FAULT" : "INTR PEEPHOLE_FAULT");
 	pfifo_raise(f, bar ? INTR_G80_BAR_FAULT : INTR_G80_PEEPHOLE_FAULT);
 }
@@ -654,6 +652,7 @@ nvm_status g80_init(struct pfifo *f)
 		                      user_g80_wr);
 	if (st)
 		return st;
+	port_cpu_fault_connect(f->gpu, pfifo_g80_cpu_fault, f);
 	f->r_mode = &f->absent; /* 0x2504 is FREEZE */
 	g->r_freeze = pfifo_reg_slot(f, R_G80_FREEZE);
 	g->r_ib_put = pfifo_reg_slot(f, R_G80_IB_PUT);

@@ -134,6 +134,9 @@ void g80_pio_refused(struct pfifo *f, uint32_t addr, uint32_t val, unsigned size
 bool g80_ramht_lookup(struct pfifo *f, uint32_t chid, uint32_t handle, uint32_t *inst, unsigned *engine);
 bool g80_puller_sem_where(struct pfifo *f, nvm_aperture *ap, uint64_t *addr);
 
+/* The core's CPU-fault port listener (ctx: the pfifo): INTR BAR_FAULT / PEEPHOLE_FAULT. */
+void pfifo_g80_cpu_fault(void *ctx, enum cpu_fault kind);
+
 /* ib.c: the G80 DMA pusher (NV4-style DMA mode and IB mode). */
 bool g80_pusher_ready(struct pfifo *f);
 uint32_t g80_pusher_run(struct pfifo *f, uint32_t max, uint64_t *t);

@@ -15,18 +15,13 @@
 
 /* ---------------------------------------------------------------- generations */
 
-extern const struct block_class pfifo_class;
-
 /* A chip's PFIFO generation: the data of its pfifo block in the chip
  * registry (src/core/chip.c), so a new generation is a file and a chip
  * row, with no list here. */
 const struct pfifo_gen *pfifo_gen_find(const char *name)
 {
 	const struct chip *c = name ? chip_lookup(name) : NULL;
-	for (size_t i = 0; c && i < CHIP_MAX_BLOCKS && c->blocks[i].cls; i++)
-		if (c->blocks[i].cls == &pfifo_class)
-			return c->blocks[i].data;
-	return NULL;
+	return c ? chip_data(c, &pfifo_class) : NULL;
 }
 
 const char *pfifo_engine_name(const struct pfifo_gen *c, unsigned id)
@@ -36,7 +31,7 @@ const char *pfifo_engine_name(const struct pfifo_gen *c, unsigned id)
 
 static struct pfifo *pfifo_of(const nvm_gpu *gpu)
 {
-	return gpu ? (struct pfifo *)gpu->blk[BLK_PFIFO] : NULL;
+	return gpu ? (struct pfifo *)gpu_block(gpu, &pfifo_class) : NULL;
 }
 
 /* ---------------------------------------------------------------- RAMIN */
@@ -96,15 +91,16 @@ bool pfifo_pramin_wr(void *ctx, uint32_t addr, uint32_t val)
 
 /* ---------------------------------------------------------------- interrupts */
 
+static const struct intr_desc pfifo_intr = { R_INTR, R_INTR_EN, PMC_INTR_PFIFO, NULL, NULL };
+
 void pfifo_update_intr(struct pfifo *f)
 {
-	pmc_set_line(f->gpu, PMC_INTR_PFIFO, (*f->r_intr & *f->r_intr_en) != 0);
+	intr_update(&f->intr);
 }
 
 void pfifo_raise(struct pfifo *f, uint32_t bits)
 {
-	*f->r_intr |= bits;
-	pfifo_update_intr(f);
+	intr_raise(&f->intr, bits);
 }
 
 /* ---------------------------------------------------------------- CACHE1 */
@@ -765,7 +761,7 @@ static nvm_status pfifo_create(nvm_gpu *gpu, const void *data, void **state)
 	*state = f;
 	f->gpu = gpu;
 	f->chip = chip;
-	f->pbgen = pb_gen_lookup(chip->name);
+	f->pbgen = pb_chip_gen(gpu->chip);
 	f->cache_mask = chip->cache_entries - 1;
 	f->cache_addr = calloc(chip->cache_entries, sizeof(uint32_t));
 	f->cache_data = calloc(chip->cache_entries, sizeof(uint32_t));
@@ -793,6 +789,7 @@ static nvm_status pfifo_create(nvm_gpu *gpu, const void *data, void **state)
 		st = pfifo_add_window(f, "pfifo_user", PFIFO_USER, chip->pio_channels * 0x10000u, user_rd, user_wr);
 	if (st)
 		return st;
+	intr_init(&f->intr, gpu, &pfifo_intr, f);
 	f->r_intr = pfifo_reg_slot(f, R_INTR);
 	f->r_intr_en = pfifo_reg_slot(f, R_INTR_EN);
 	f->r_push0 = pfifo_reg_slot(f, R_PUSH0);
@@ -847,7 +844,7 @@ static bool pfifo_busy(void *state)
 	return ((struct pfifo *)state)->ev != 0;
 }
 
-const struct block_class pfifo_class = { "pfifo", BLK_PFIFO, pfifo_create, pfifo_destroy, pfifo_busy };
+const struct block_class pfifo_class = { "pfifo", pfifo_create, pfifo_destroy, pfifo_busy };
 
 /* ---------------------------------------------------------------- public API */
 

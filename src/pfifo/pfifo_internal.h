@@ -12,6 +12,8 @@
 
 #include "core/core.h"
 #include "engine/engine.h"
+#include "pfifo_gens.h"
+#include "pushbuf/pb_gens.h"
 #include "nvmodel/pfifo.h"
 #include "nvmodel/pushbuf.h"
 
@@ -308,8 +310,6 @@ struct pfifo_gen {
 	const void *impl; /* a family's own description (g80.c: struct g80_impl) */
 };
 
-extern const struct pfifo_gen pfifo_nv04, pfifo_nv10, pfifo_nv11, pfifo_nv17, pfifo_nv40, pfifo_nv41;
-extern const struct pfifo_gen pfifo_g80, pfifo_g84, pfifo_g92, pfifo_gt215;
 const struct pfifo_gen *pfifo_gen_find(const char *name);
 
 #define PF_METHOD(m) (1ull << ((m) >> 2))
@@ -405,6 +405,7 @@ struct pfifo {
 	bool direct;        /* this feed's methods go through the empty CACHE1 straight to PGRAPH */
 	uint64_t *burst_t;  /* the step's clock while a burst runs */
 	/* registers the hot paths use (slots of the bus's latched values) */
+	struct intr_line intr; /* INTR / INTR_EN -> PMC line 8 */
 	uint32_t *r_intr, *r_intr_en, *r_push0, *r_push1, *r_put, *r_get, *r_pull0, *r_pull1, *r_caches, *r_mode;
 	uint32_t *r_dma_push, *r_dma_state, *r_dma_put, *r_dma_get, *r_dma_fetch, *r_dma_inst, *r_engine, *r_hash;
 	uint32_t *r_ref, *r_subr, *r_sem, *r_acq_value, *r_sli, *r_dcount, *r_jmp_shd, *r_rsvd_shd, *r_data_shd;
