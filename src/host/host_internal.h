@@ -26,6 +26,14 @@
 #define HOST_NS_RL_FETCH   100u   /* runlist fetch latency, plus one ns per entry */
 #define HOST_STEP_DWORDS   16384u /* PB entries a PBDMA handles per scheduling step */
 #define HOST_WORK_PER_UNIT 256u   /* PB entries per charged work unit */
+/* Work units (the run budget, docs/host.md "Costs and bounds") of the Host's
+ * operations that touch memory besides the PB entries: each costs about as
+ * much real time as this many events, so a loop the guest builds out of them
+ * (a GP ring the channel refills itself, a TSG whose channels bounce between
+ * PBDMAs) ends its run with a hang in a fraction of a second. */
+#define HOST_UNITS_GP_ENTRY 8u  /* GP entry fetch and segment set-up */
+#define HOST_UNITS_SEM      8u  /* a semaphore operation (translation, read, write) */
+#define HOST_UNITS_CTXSW    16u /* a context load or save (RAMFC, USERD) */
 
 /* One runlist as the chip wires it (per-chip const data). */
 struct host_rl_desc {
@@ -202,6 +210,7 @@ struct pbdma {
 	uint32_t stop_done;    /* methods an engine completed before it stopped */
 	pb_decoder snap;       /* decoder state at the stop */
 	uint64_t cost;         /* ns spent in the current step */
+	uint64_t units;        /* work units of the current step besides its PB entries */
 	struct engine *target; /* last engine that got methods (NV_PPBDMA_TARGET_ENGINE) */
 };
 

@@ -261,6 +261,16 @@ static void chan_faulted(struct pbdma *p, uint64_t va, const char *what)
 	     "channel %d: %s at va 0x%llx faulted: PBDMA_FAULTED", p->chid, what, (unsigned long long)va);
 }
 
+/* A write the model could not do for want of simulated memory (nvm_config
+ * mem_budget, --mem-budget): reported as the copy engine reports it; the
+ * guest's memory is left as it was. */
+static void mem_budget_error(struct pbdma *p, nvm_aperture ap, uint64_t pa, const char *what)
+{
+	emit(gpu_of(p), NVM_EV_GUEST_ERROR, "pbdma", "mem_budget", pa, (uint64_t)ap,
+	     "channel %d: no simulated memory left for the %s page at 0x%llx (%s)", p->chid, what,
+	     (unsigned long long)pa, nvm_aperture_name(ap));
+}
+
 /* Reads (acc READ or ATOMIC) or writes (WRITE) len bytes, not crossing a
  * page, at a channel VA. */
 static bool va_access(struct pbdma *p, uint64_t va, void *buf, size_t len, nvm_mmu_access acc, const char *what)
@@ -280,6 +290,13 @@ static bool va_access(struct pbdma *p, uint64_t va, void *buf, size_t len, nvm_m
 			memset(buf, 0, len);
 	} else {
 		st = write ? mem_write(m, pa, buf, len) : mem_read(m, pa, buf, len);
+	}
+	if (st == NVM_ERR_NOMEM) {
+		/* UNVERIFIED (a limit of the model, not of the GPU): the access
+		 * faults the channel as one outside its aperture does. */
+		mem_budget_error(p, ap, pa, what);
+		chan_faulted(p, va, what);
+		return false;
 	}
 	if (st) {
 		/* UNVERIFIED: a mapping past the end of its aperture is treated as
@@ -347,7 +364,8 @@ static void userd_writeback(struct pbdma *p)
 	};
 	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
 		u[(map[i].off - USERD_PUT) / 4] = r[map[i].reg];
-	mem_write(m, a, u, sizeof(u));
+	if (mem_write(m, a, u, sizeof(u)))
+		mem_budget_error(p, ap, a, "USERD writeback"); /* the read above checked the range */
 }
 
 static void userd_writeback_if_enabled(struct pbdma *p)
@@ -922,12 +940,12 @@ static enum mres host_method(struct pbdma *p, uint32_t subch, uint32_t m, uint32
 	case 0x60: r[PBR_SEM_ADDR_HI] = data & 0xffu; return M_DONE;
 	case 0x64: r[PBR_SEM_PAYLOAD_LO] = data; return M_DONE;
 	case 0x68: r[PBR_SEM_PAYLOAD_HI] = data; return M_DONE;
-	case 0x6c: return sem_execute(p, data);
+	case 0x6c: p->units += HOST_UNITS_SEM; return sem_execute(p, data);
 	case 0x78: return M_DONE; /* WFI: engines finish within the step that sent their methods */
 	case 0x10: r[PBR_SEM_ADDR_HI] = data & 0xffu; return M_DONE; /* SEMAPHOREA OFFSET_UPPER 7:0 */
 	case 0x14: r[PBR_SEM_ADDR_LO] = data & ~3u; return M_DONE;   /* SEMAPHOREB OFFSET_LOWER 31:2 */
 	case 0x18: r[PBR_SEM_PAYLOAD_LO] = data; return M_DONE;      /* SEMAPHOREC PAYLOAD */
-	case 0x1c: return semaphore_d(p, data);
+	case 0x1c: p->units += HOST_UNITS_SEM; return semaphore_d(p, data);
 	case 0x20: /* NON_STALL_INTERRUPT: CHANNEL_INTR, no stall, data ignored */
 		host_nonstall(p->h, (uint32_t)p->chid);
 		return M_DONE;
@@ -1140,12 +1158,18 @@ static uint32_t feed_segment(struct pbdma *p, uint32_t budget, bool *halt)
 	uint64_t pos0 = p->dec.pos;
 	p->stop = false;
 	while (left >= 4 && !p->stop) {
+		nvm_status ms;
 		uint8_t *ptr;
 		size_t avail;
 		if (sparse) {
 			ptr = (uint8_t *)mem_zero_page;
 			avail = NVM_PAGE_SIZE - (size_t)(pa & (NVM_PAGE_SIZE - 1));
-		} else if (mem_span(&gpu_of(p)->mem[ap], pa, false, &ptr, &avail) || avail < 4) {
+		} else if ((ms = mem_span(&gpu_of(p)->mem[ap], pa, false, &ptr, &avail)) == NVM_ERR_NOMEM) {
+			mem_budget_error(p, ap, pa, "pushbuffer fetch");
+			chan_faulted(p, va, "pushbuffer fetch");
+			*halt = true;
+			break;
+		} else if (ms || avail < 4) {
 			emit(gpu_of(p), NVM_EV_GUEST_ERROR, "pbdma", "pa_out_of_range", pa, (uint64_t)ap,
 			     "channel %d: pushbuffer va 0x%llx maps outside %s", p->chid,
 			     (unsigned long long)(va + 4 * (p->dec.pos - pos0)), nvm_aperture_name(ap));
@@ -1208,6 +1232,7 @@ static bool next_gp_entry(struct pbdma *p, bool *idle)
 	r[PBR_GP_GET] = (uint32_t)((r[PBR_GP_GET] + 1) % size);
 	r[PBR_GP_FETCH] = r[PBR_GP_GET];
 	p->h->stats.gp_entries++;
+	p->units += HOST_UNITS_GP_ENTRY;
 	p->cost += HOST_NS_PER_DWORD * 2;
 	pb_gp_entry g;
 	pb_gp_decode(e[0], e[1], &g);
@@ -1286,6 +1311,7 @@ static bool do_load(struct pbdma *p)
 		p->r[i] = ramfc[pbdma_regs[i].offset / 4];
 	memcpy(p->ramfc, ramfc, sizeof(ramfc)); /* the dwords no register mirrors come back unchanged on save */
 	p->h->stats.ctx_loads++;
+	sched_charge(gpu_of(p), HOST_UNITS_CTXSW);
 	decoder_load(p);
 	p->target = NULL;
 	set_status(p, true);
@@ -1331,9 +1357,11 @@ void pbdma_save(struct pbdma *p)
 		nvm_aperture ap = target >= 2 ? NVM_AP_SYSMEM : NVM_AP_VRAM;
 		for (unsigned i = 0; i <= PBR_RAMFC_LAST; i++)
 			p->ramfc[pbdma_regs[i].offset / 4] = p->r[i];
-		mem_write(&h->gpu->mem[ap], a, p->ramfc, sizeof(p->ramfc));
+		if (mem_write(&h->gpu->mem[ap], a, p->ramfc, sizeof(p->ramfc)))
+			mem_budget_error(p, ap, a, "RAMFC save"); /* the load read the same bytes */
 		userd_writeback(p);
 		h->stats.ctx_saves++;
+		sched_charge(h->gpu, HOST_UNITS_CTXSW);
 		emit(h->gpu, NVM_EV_TRACE, "pbdma", "ctx_save", (uint64_t)p->chid, p->id, "PBDMA %u: channel %d saved",
 		     p->id, p->chid);
 	}
@@ -1382,6 +1410,7 @@ static void step(nvm_gpu *gpu, void *ctx, uint64_t arg)
 	}
 	struct chan *c = cur_chan(p);
 	p->cost = 0;
+	p->units = 0;
 	bool halt = false, idle = false;
 	uint32_t done = 0;
 	/* A method parked in METHOD0 runs first (seed: "Fixing the invalid
@@ -1393,7 +1422,11 @@ static void step(nvm_gpu *gpu, void *ctx, uint64_t arg)
 		if (exec_one(p, FIELD_GET(m0, 18, 16), FIELD_GET(m0, 13, 2) << 2, p->r[PBR_DATA0]))
 			halt = true;
 	}
-	while (!halt && done < HOST_STEP_DWORDS && host_chan_runnable(h, (uint32_t)p->chid)) {
+	/* The step ends with the run budget too: a loop of GP entries or
+	 * semaphores is a hang of this run, not a step without end. */
+	uint64_t left = sched_budget_left(gpu);
+	while (!halt && done < HOST_STEP_DWORDS && done / HOST_WORK_PER_UNIT + p->units < left &&
+	       host_chan_runnable(h, (uint32_t)p->chid)) {
 		if (pb_get(p) < pb_put(p))
 			done += feed_segment(p, HOST_STEP_DWORDS - done, &halt);
 		else if (!next_gp_entry(p, &idle))
@@ -1401,7 +1434,7 @@ static void step(nvm_gpu *gpu, void *ctx, uint64_t arg)
 		if (pbdma_stalled(p))
 			halt = true;
 	}
-	sched_charge(gpu, done / HOST_WORK_PER_UNIT);
+	sched_charge(gpu, done / HOST_WORK_PER_UNIT + p->units);
 	if (pbdma_stalled(p)) {
 		host_engstat(h, p->rl);
 		return; /* frozen until software clears the interrupt */
