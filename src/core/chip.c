@@ -50,10 +50,10 @@ extern const struct g80vm_chip g80vm_g80, g80vm_g84, g80vm_gt215;
 		&g80vm_class, &(var)                                                                                   \
 	}
 
-/* The Volta Host (src/host/) and its gv100 topology. */
+/* The Host (src/host/) and its generations (src/host/gv100.c). */
 extern const struct block_class host_class;
-struct host_chip;
-extern const struct host_chip host_gv100;
+struct host_gen;
+extern const struct host_gen host_gv100;
 
 /* PFIFO of NV04..NV4x (src/pfifo/) and its per-chip data. */
 extern const struct block_class pfifo_class;
