@@ -323,9 +323,12 @@ struct host {
 	nvm_host_stats stats;
 	struct reg_array pbdma_array;
 	bool method_crc; /* compute NV_PPBDMA_METHOD_CRC (nvm_host_set_method_crc) */
-	/* From the RAMFC layout: the register (enum pbr) each RAMFC dword
-	 * mirrors, PBR_COUNT for none. */
-	uint8_t ramfc_reg[NVM_RAMFC_SIZE / 4];
+	/* From the RAMFC layout: the dwords that mirror a register, and the
+	 * register (enum pbr) each mirrors. */
+	unsigned nramfc;
+	struct {
+		uint8_t dword, reg;
+	} ramfc[PBR_COUNT];
 	/* From the RAMUSERD layout: the writeback's byte range and its words. */
 	uint32_t userd_wb_lo, userd_wb_hi; /* [lo, hi) */
 	uint32_t userd_gp_put;             /* NV_RAMUSERD_GP_PUT */

@@ -58,15 +58,17 @@ nvm_status pbdma_layouts(struct host *h)
 {
 	const struct host_gen *g = h->gen;
 	const nvm_hf_layout *fc = &g->layouts[NVM_HF_RAMFC], *ud = &g->layouts[NVM_HF_USERD];
-	memset(h->ramfc_reg, PBR_COUNT, sizeof(h->ramfc_reg));
+	h->nramfc = 0;
 	for (size_t i = 0; i < fc->nwords; i++) {
 		const nvm_hf_word *w = &fc->words[i];
 		unsigned r = pbr_named(g, w->reg);
 		if (r == PBR_COUNT)
 			continue;
-		if (w->dword >= NVM_RAMFC_SIZE / 4 || g->pbdma_regs[r].offset != 4u * w->dword)
+		if (w->dword >= NVM_RAMFC_SIZE / 4 || g->pbdma_regs[r].offset != 4u * w->dword ||
+		    h->nramfc == PBR_COUNT)
 			return NVM_ERR_CHIP; /* the generation's register file and RAMFC disagree */
-		h->ramfc_reg[w->dword] = (uint8_t)r;
+		h->ramfc[h->nramfc].dword = (uint8_t)w->dword;
+		h->ramfc[h->nramfc++].reg = (uint8_t)r;
 	}
 	h->userd_wb_lo = UINT32_MAX;
 	h->userd_wb_hi = 0;
@@ -1374,10 +1376,9 @@ static bool do_load(struct pbdma *p)
 		host_chsw_error(p->h, 0x04 /* CODE_RDAT_TIMEOUT */, a, "RAMFC read outside its aperture");
 		return false;
 	}
-	const uint8_t *map = p->h->ramfc_reg;
-	for (unsigned d = 0; d < NVM_RAMFC_SIZE / 4; d++)
-		if (map[d] != PBR_COUNT)
-			p->r[map[d]] = ramfc[d];
+	const struct host *h = p->h;
+	for (unsigned i = 0; i < h->nramfc; i++)
+		p->r[h->ramfc[i].reg] = ramfc[h->ramfc[i].dword];
 	memcpy(p->ramfc, ramfc, sizeof(ramfc)); /* the dwords no register mirrors come back unchanged on save */
 	p->h->stats.ctx_loads++;
 	sched_charge(gpu_of(p), HOST_UNITS_CTXSW);
@@ -1428,10 +1429,8 @@ void pbdma_save(struct pbdma *p)
 		unsigned target;
 		uint64_t a = inst_addr(p, &target);
 		nvm_aperture ap = target >= 2 ? NVM_AP_SYSMEM : NVM_AP_VRAM;
-		const uint8_t *map = h->ramfc_reg;
-		for (unsigned d = 0; d < NVM_RAMFC_SIZE / 4; d++)
-			if (map[d] != PBR_COUNT)
-				p->ramfc[d] = p->r[map[d]];
+		for (unsigned i = 0; i < h->nramfc; i++)
+			p->ramfc[h->ramfc[i].dword] = p->r[h->ramfc[i].reg];
 		if (mem_write(&h->gpu->mem[ap], a, p->ramfc, sizeof(p->ramfc)))
 			mem_budget_error(p, ap, a, "RAMFC save"); /* the load read the same bytes */
 		userd_writeback(p);

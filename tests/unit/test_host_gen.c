@@ -52,20 +52,19 @@ static void ramfc_map_from_the_layout(void **state)
 	(void)state;
 	nvm_gpu *gpu;
 	struct host *h = open_gv100(&gpu);
-	unsigned mapped = 0;
-	for (unsigned d = 0; d < NVM_RAMFC_SIZE / 4; d++) {
-		unsigned r = h->ramfc_reg[d];
-		if (r == PBR_COUNT)
-			continue;
-		mapped++;
+	bool seen[PBR_COUNT] = { false };
+	for (unsigned i = 0; i < h->nramfc; i++) {
+		unsigned d = h->ramfc[i].dword, r = h->ramfc[i].reg;
+		assert_true(r < PBR_COUNT && !seen[r]);
+		seen[r] = true;
 		assert_int_equal(h->gen->pbdma_regs[r].offset, 4 * d);
 		const nvm_hf_word *w = nvm_hf_word_at(nvm_hf_layout_get(NVM_HF_RAMFC), d, NULL);
 		assert_non_null(w);
 		assert_string_equal(w->reg, h->gen->pbdma_regs[r].name);
 	}
-	assert_int_equal(mapped, PBR_SET_CHANNEL_INFO + 1);
+	assert_int_equal(h->nramfc, PBR_SET_CHANNEL_INFO + 1);
 	for (unsigned r = 0; r <= PBR_SET_CHANNEL_INFO; r++)
-		assert_int_equal(h->ramfc_reg[h->gen->pbdma_regs[r].offset / 4], r);
+		assert_true(seen[r]);
 	nvm_close(gpu);
 }
 
