@@ -395,7 +395,7 @@ void host_engstat_loaded(struct host *h, struct runlist *rl, uint32_t chid);
 void host_engstat_preempt(struct host *h, struct runlist *rl, int tsgid);
 /* The engine of runlist rl stopped on an error of channel chid (ENG_FAULTED). */
 void host_eng_faulted(struct host *h, struct runlist *rl, uint32_t chid);
-/* PFIFO interrupts named by the manual (NV_PFIFO_INTR_BIND_ERROR / CHSW_ERROR). */
+/* The context-switch error interrupt (gv100: NV_PFIFO_INTR_CHSW_ERROR). */
 static inline void host_chsw_error(struct host *h, uint32_t code, uint64_t addr, const char *why)
 {
 	h->gen->ops->chsw_error(h, code, addr, why);
@@ -403,7 +403,7 @@ static inline void host_chsw_error(struct host *h, uint32_t code, uint64_t addr,
 
 /* pbdma.c */
 nvm_status pbdma_add_regs(struct host *h);
-/* Reads the RAMFC and RAMUSERD layouts into h->ramfc_reg / h->userd_wb. */
+/* Reads the RAMFC and RAMUSERD layouts into h->ramfc / h->userd_wb. */
 nvm_status pbdma_layouts(struct host *h);
 /* Write handlers of NV_PPBDMA_INTR_0/1 and INTR_EN_0/1. */
 void pbdma_wr_intr(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written);
