@@ -1230,18 +1230,12 @@ static uint32_t feed_segment(struct pbdma *p, uint32_t budget, bool *halt)
 	uint64_t pos0 = p->dec.pos;
 	p->stop = false;
 	while (left >= 4 && !p->stop) {
-		nvm_status ms;
 		uint8_t *ptr;
 		size_t avail;
 		if (sparse) {
 			ptr = (uint8_t *)mem_zero_page;
 			avail = NVM_PAGE_SIZE - (size_t)(pa & (NVM_PAGE_SIZE - 1));
-		} else if ((ms = mem_span(&gpu_of(p)->mem[ap], pa, false, &ptr, &avail)) == NVM_ERR_NOMEM) {
-			mem_budget_error(p, ap, pa, "pushbuffer fetch");
-			chan_faulted(p, va, "pushbuffer fetch");
-			*halt = true;
-			break;
-		} else if (ms || avail < 4) {
+		} else if (mem_span(&gpu_of(p)->mem[ap], pa, false, &ptr, &avail) || avail < 4) {
 			emit(gpu_of(p), NVM_EV_GUEST_ERROR, "pbdma", "pa_out_of_range", pa, (uint64_t)ap,
 			     "channel %d: pushbuffer va 0x%llx maps outside %s", p->chid,
 			     (unsigned long long)(va + 4 * (p->dec.pos - pos0)), nvm_aperture_name(ap));
