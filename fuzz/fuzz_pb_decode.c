@@ -3,7 +3,8 @@
  * chip profile, format and mode; byte 1 the piece size the stream is fed in
  * (pieces are copied to exact-size heap buffers so ASan sees any read past
  * a piece). Checks: every dword is accounted for exactly once, offsets only
- * move forward, and every run's data lies inside the piece it came from.
+ * move forward, every run's data lies inside the piece it came from, and a
+ * sink that stops the decoder every few methods sees the same methods.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -174,6 +175,101 @@ static void errors_compare(const pb_config *cfg, const uint32_t *all, size_t n, 
 	check(a->errcmp == a->nerrs, "errors-only decode reports a different number of errors");
 }
 
+/* Back-pressure: a sink that takes only a few methods per feed and stops
+ * the decoder (pb_stop_run), the feed resumed where pb_feed says it
+ * stopped, must see the same methods as one that takes everything. */
+struct stopper {
+	pb_decoder *d;
+	uint32_t budget;
+	bool record; /* the reference pass: take everything */
+	uint64_t *m; /* method << 33 | masked << 32 | data */
+	size_t nm, cap, cmp;
+	size_t nerr;
+};
+
+static void st_take(struct stopper *s, const pb_run *r)
+{
+	uint32_t k = r->count;
+	if (!s->record && s->budget < k)
+		k = s->budget;
+	for (uint32_t i = 0; i < k; i++) {
+		uint64_t x = (uint64_t)pb_run_method(r, i) << 33 | (uint64_t)r->masked << 32 | r->data[i];
+		if (s->record) {
+			if (s->nm == s->cap) {
+				size_t cap = s->cap ? s->cap * 2 : 256;
+				uint64_t *nm = realloc(s->m, cap * sizeof(*nm));
+				check(nm != NULL, "out of memory");
+				s->m = nm;
+				s->cap = cap;
+			}
+			s->m[s->nm++] = x;
+		} else {
+			check(s->cmp < s->nm && s->m[s->cmp] == x, "a stopped and resumed decode gives another method");
+			s->cmp++;
+		}
+	}
+	if (!s->record) {
+		s->budget -= k;
+		if (k < r->count)
+			pb_stop_run(s->d, r, k);
+	}
+}
+
+static void st_run(void *ctx, const pb_run *r)
+{
+	st_take(ctx, r);
+}
+
+static void st_runs(void *ctx, const pb_run *r, size_t n)
+{
+	struct stopper *s = ctx;
+	for (size_t i = 0; i < n && !pb_stopped(s->d); i++)
+		st_take(s, &r[i]);
+}
+
+static void st_error(void *ctx, const pb_error *e)
+{
+	(void)e;
+	((struct stopper *)ctx)->nerr++;
+}
+
+static void stop_compare(const pb_config *cfg, const uint32_t *all, size_t n, size_t piece, bool segs, uint32_t budget,
+                         bool batched)
+{
+	struct stopper s = { .record = true };
+	pb_decoder d;
+	s.d = &d;
+	size_t nerr = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		pb_sink sink = { .ctx = &s, .error = st_error };
+		if (batched)
+			sink.runs = st_runs;
+		else
+			sink.run = st_run;
+		pb_decoder_init(&d, cfg, &sink);
+		s.nerr = 0;
+		for (size_t i = 0; i < n; i += piece) {
+			size_t len = n - i < piece ? n - i : piece, at = 0;
+			for (size_t guard = 0; at < len; guard++) {
+				check(guard <= len, "a stopped decode makes no progress");
+				s.budget = budget;
+				size_t used = pb_feed(&d, all + i + at, len - at);
+				check(used <= len - at && (pb_stopped(&d) || used == len - at), "pb_feed's count");
+				at += used;
+			}
+			if (segs)
+				pb_segment_end(&d);
+		}
+		pb_finish(&d);
+		if (pass == 0)
+			nerr = s.nerr;
+		s.record = false;
+	}
+	check(s.cmp == s.nm, "a stopped and resumed decode gives fewer methods");
+	check(s.nerr == nerr, "a stopped and resumed decode reports another number of errors");
+	free(s.m);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -220,6 +316,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check(a.dwords == n, "not every dword accounted for exactly once");
 	batch_compare(&cfg, all, n, piece, step & 0x80, &a);
 	errors_compare(&cfg, all, n, piece, step & 0x80, &a);
+	stop_compare(&cfg, all, n, piece, step & 0x80, 1u + (sel >> 7) + (step & 0x40 ? 2u : 0u), sel & 0x80);
 	free(all);
 	free(a.runs);
 	return 0;

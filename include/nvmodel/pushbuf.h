@@ -197,6 +197,26 @@ typedef struct pb_sink {
 
 /* ---------------------------------------------------------------- decoder */
 
+/*
+ * The decoder state a front end keeps between feeds (in its registers:
+ * PB_HEADER / PB_COUNT on the PBDMA, DMA_STATE on the DMA pusher), read with
+ * pb_save and put back with pb_restore. The stream position is not part of
+ * it: a front end counts its own (GET).
+ */
+typedef struct pb_decoder_state {
+	uint32_t remaining;     /* data entries of the pending sequence still to come */
+	uint32_t index;         /* entries of it already delivered */
+	uint32_t subch, method; /* method: byte address of the sequence's first method */
+	pb_mode mode;
+	uint32_t hdr_word;    /* the sequence's header (reported by pb_finish) */
+	bool lenp;            /* old long NINC: count word pending */
+	bool skipping;        /* after END_PB_SEGMENT until the segment ends */
+	bool active;          /* subdevice mask (new) / SLI conditional (old) lets methods through */
+	uint32_t stored_mask; /* STORE_SUBDEVICE_MASK value */
+} pb_decoder_state;
+
+/* The fields below are the decoder's own: front ends use pb_save /
+ * pb_restore / pb_stop_* rather than writing them. */
 typedef struct pb_decoder {
 	pb_config cfg;
 	pb_sink sink;
@@ -212,19 +232,60 @@ typedef struct pb_decoder {
 	bool skipping; /* after END_PB_SEGMENT until the segment ends */
 	/* subdevice masking (new) / SLI conditional (old) */
 	bool active;
+	bool stopped; /* a sink called pb_stop_* during the last pb_feed */
 	uint32_t stored_mask;
+	uint64_t methods; /* method data entries delivered to the sink so far (IMMD: 1) */
+	/* the state to resume from after a stop (applied when pb_feed returns) */
+	uint64_t stop_pos, feed_start, feed_end;
+	uint64_t stop_hdr_offset;
+	uint64_t quiet_at; /* an IMMD header stopped before: its reports are not repeated */
+	pb_decoder_state stop_state;
 	uint32_t nbatch; /* runs waiting in batch (sink.runs) */
 	pb_run batch[PB_BATCH];
 	uint32_t batch_immd[PB_BATCH];
+	/* per run slot: entries of its sequence after the run, and the header */
+	struct {
+		uint32_t left, hdr_word;
+	} batch_seq[PB_BATCH];
 } pb_decoder;
 
 void pb_decoder_init(pb_decoder *d, const pb_config *cfg, const pb_sink *sink);
-/* Feeds n more PB entries of the current segment. */
-void pb_feed(pb_decoder *d, const uint32_t *dw, size_t n);
+/* Feeds n more PB entries of the current segment. Returns the entries
+ * consumed: n, or fewer when a sink stopped the decoder (pb_stopped). The
+ * decoder then stands just past the last entry consumed, and the next feed
+ * must start with the entry after it. d->methods counts the method data
+ * entries delivered (the ones after a stop point are not counted). */
+size_t pb_feed(pb_decoder *d, const uint32_t *dw, size_t n);
 /* The current PB segment ends (the next feed starts a new one). */
 void pb_segment_end(pb_decoder *d);
 /* The stream ends: reports a sequence still waiting for data. */
 void pb_finish(pb_decoder *d);
+
+/*
+ * Back-pressure, from inside a sink callback (a `run` or `runs` callback
+ * for pb_stop_run, any callback for pb_stop_at): nothing more is delivered
+ * in this feed, and pb_feed returns with the decoder rewound to the stop.
+ *  - pb_stop_run: after the first k entries (0 <= k <= r->count) of run r,
+ *    which must be the run (or one of the batch) being delivered. The rest of
+ *    the sequence stays pending: the next feed delivers data[k] first. For an
+ *    IMMD run, k 0 stops before its header (decoded again, without
+ *    repeating its reserved-bit report), 1 after it.
+ *  - pb_stop_at: with no sequence pending, the next feed decoding stream
+ *    offset pos as an instruction (pos within the current feed; an error's
+ *    `offset + 1` stops just past the bad word).
+ * A later stop in the same feed replaces an earlier one.
+ */
+void pb_stop_run(pb_decoder *d, const pb_run *r, uint32_t k);
+void pb_stop_at(pb_decoder *d, uint64_t pos);
+static inline bool pb_stopped(const pb_decoder *d)
+{
+	return d->stopped;
+}
+
+/* The decoder state to keep between feeds, and putting it back (after
+ * pb_decoder_init, as on a context load). */
+void pb_save(const pb_decoder *d, pb_decoder_state *s);
+void pb_restore(pb_decoder *d, const pb_decoder_state *s);
 
 /* ---------------------------------------------------------------- GP entries */
 

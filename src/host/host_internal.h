@@ -297,7 +297,6 @@ struct pbdma {
 	bool stop;
 	int stop_res;          /* enum mres of the stop */
 	uint32_t stop_done;    /* methods an engine completed before it stopped */
-	pb_decoder snap;       /* decoder state at the stop */
 	uint64_t cost;         /* ns spent in the current step */
 	uint64_t units;        /* work units of the current step besides its PB entries */
 	struct engine *target; /* last engine that got methods (NV_PPBDMA_TARGET_ENGINE) */

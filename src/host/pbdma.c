@@ -19,6 +19,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fifo/fetch.h"
+#include "fifo/sem.h"
 #include "host_internal.h"
 
 /* ---------------------------------------------------------------- registers */
@@ -381,7 +383,9 @@ static const uint32_t header_type[4] = { 1 /* INC */, 3 /* NON_INC */, 5 /* INC_
 
 static void decoder_save(struct pbdma *p)
 {
-	const pb_decoder *d = &p->dec;
+	pb_decoder_state st;
+	pb_save(&p->dec, &st);
+	const pb_decoder_state *d = &st;
 	uint32_t hdr = p->r[PBR_PB_HEADER] & ((1u << 20) | (1u << 22)); /* keep LEVEL, FIRST */
 	uint32_t type = 1, method = 0, count = 0;
 	if (d->skipping) {
@@ -421,7 +425,9 @@ static void decoder_load(struct pbdma *p)
 	cfg.subdevice_id = FIELD_GET(sd, 11, 0);
 	pb_sink sink = { .ctx = p, .run = on_run, .error = on_error };
 	pb_decoder_init(&p->dec, &cfg, &sink);
-	pb_decoder *d = &p->dec;
+	pb_decoder_state st;
+	pb_save(&p->dec, &st);
+	pb_decoder_state *d = &st;
 	d->active = FIELD_GET(sd, 28, 28);
 	d->stored_mask = FIELD_GET(sd, 27, 16);
 	uint32_t hdr = p->r[PBR_PB_HEADER], count = FIELD_GET(p->r[PBR_PB_COUNT], 12, 0);
@@ -436,6 +442,7 @@ static void decoder_load(struct pbdma *p)
 		d->subch = FIELD_GET(hdr, 18, 16);
 		d->hdr_word = hdr;
 	}
+	pb_restore(&p->dec, &st);
 }
 
 /* ---------------------------------------------------------------- methods */
@@ -503,19 +510,12 @@ static enum mres set_object(struct pbdma *p, uint32_t subch, uint32_t data)
 	return M_DONE;
 }
 
-static bool acquire_ok(unsigned op, bool is64, uint64_t v, uint64_t pl)
-{
-	uint64_t mask = is64 ? ~0ull : 0xffffffffull;
-	v &= mask;
-	pl &= mask;
-	switch (op) {
-	case 0: return v == pl;                                                          /* ACQUIRE */
-	case 2: return v >= pl;                                                          /* ACQ_STRICT_GEQ */
-	case 3: return is64 ? (int64_t)(v - pl) >= 0 : (int32_t)(uint32_t)(v - pl) >= 0; /* ACQ_CIRC_GEQ */
-	case 4: return (v & pl) != 0;                                                    /* ACQ_AND */
-	default: return (~(v | pl) & mask) != 0;                                         /* ACQ_NOR */
-	}
-}
+/* SEM_EXECUTE OPERATION 2:0 of an acquire -> the shared comparison
+ * (ACQUIRE, ACQ_STRICT_GEQ, ACQ_CIRC_GEQ, ACQ_AND, ACQ_NOR; 1 RELEASE and 6
+ * REDUCTION are no acquires, 7 is refused before). */
+static const uint8_t acquire_cmp[8] = {
+	[0] = SEM_CMP_EQ, [2] = SEM_CMP_STRICT_GEQ, [3] = SEM_CMP_CIRC_GEQ, [4] = SEM_CMP_AND, [5] = SEM_CMP_NOR,
+};
 
 static void acq_wake(nvm_gpu *gpu, void *ctx, uint64_t chid);
 
@@ -546,7 +546,7 @@ static void acq_wake(nvm_gpu *gpu, void *ctx, uint64_t chid)
 	c->acq_wake_ev = 0;
 	if (!c->acq_wait)
 		return;
-	mem_watch_del(&gpu->mem[c->acq_ap], acq_hit, h, chid);
+	sem_unwatch(&gpu->mem[c->acq_ap], acq_hit, h, chid);
 	c->acq_wait = false;
 	c->work = true;
 	if (c->pbdma >= 0 && h->pb[c->pbdma].state == PBS_RUN && !pbdma_stalled(&h->pb[c->pbdma]))
@@ -587,12 +587,9 @@ static void arm_acquire_deadline(struct pbdma *p)
 	if (units > 0x7fff8000u)
 		units = 0x7fff8000u;
 	p->r[PBR_ACQUIRE_DEADLINE] = ptimer_1024(p) + (uint32_t)units;
-	struct chan *c = cur_chan(p);
-	if (c->acq_timeout_ev)
-		sched_cancel(gpu_of(p), c->acq_timeout_ev);
 	/* Foreground: the GPU is not idle while a timeout is pending. */
-	c->acq_timeout_ev =
-	        sched_at(gpu_of(p), gpu_of(p)->now + units * 1024u, acq_timeout, p->h, (uint64_t)p->chid, 0);
+	sem_deadline(gpu_of(p), &cur_chan(p)->acq_timeout_ev, NULL, gpu_of(p)->now + units * 1024u, acq_timeout, p->h,
+	             (uint64_t)p->chid, 0);
 }
 
 static enum mres acquire_block(struct pbdma *p, nvm_aperture ap, uint64_t pa, size_t len, bool switch_tsg)
@@ -604,8 +601,7 @@ static enum mres acquire_block(struct pbdma *p, nvm_aperture ap, uint64_t pa, si
 	c->acq_wait = true;
 	c->acq_switch = switch_tsg;
 	c->acq_ap = ap;
-	mem_watch_del(&h->gpu->mem[ap], acq_hit, h, (uint64_t)p->chid);
-	if (mem_watch_add(&h->gpu->mem[ap], pa, len, acq_hit, h, (uint64_t)p->chid))
+	if (!sem_watch(&h->gpu->mem[ap], pa, len, acq_hit, h, (uint64_t)p->chid))
 		acq_hit(h, (uint64_t)p->chid); /* no memory for a watch: look again at once */
 	emit(h->gpu, NVM_EV_TRACE, "pbdma", "acquire_wait", pa, (uint64_t)p->chid,
 	     "channel %d waits on a semaphore acquire at 0x%llx (%s)", p->chid, (unsigned long long)pa,
@@ -654,7 +650,7 @@ static enum mres sem_op(struct pbdma *p, uint32_t data, uint32_t pm, uint32_t pd
 	memcpy(&v, cur, len);
 	if (!release) {
 		p->h->stats.sem_acquires++;
-		if (acquire_ok(op, is64, v, pl)) {
+		if (sem_acquire_ok((enum sem_cmp)acquire_cmp[op], is64, v, pl)) {
 			cur_chan(p)->acq_wait = false;
 			r[PBR_SEM_EXECUTE] &= ~(1u << 19);
 			return M_DONE;
@@ -1119,22 +1115,13 @@ static enum mres exec_one(struct pbdma *p, uint32_t subch, uint32_t m, uint32_t 
 
 /* ---------------------------------------------------------------- decoder sink */
 
-/* Stops the segment inside a decoder callback: the decoder is rewound to
- * just past data[i] of run r (which is parked in METHOD0 or done). */
+/* Stops the segment inside a decoder callback: the decoder stops just past
+ * data[i] of run r (which is parked in METHOD0 or done). */
 static void stop_at(struct pbdma *p, const pb_run *r, uint32_t i, enum mres res)
 {
 	p->stop = true;
 	p->stop_res = res;
-	p->snap = p->dec;
-	uint32_t k = i + 1;
-	if (r->mode == PB_MODE_IMMD) {
-		p->snap.pos = r->offset + 1;
-		p->snap.remaining = 0;
-	} else {
-		p->snap.pos = r->offset + k;
-		p->snap.remaining -= k;
-		p->snap.index += k;
-	}
+	pb_stop_run(&p->dec, r, i + 1);
 }
 
 static void on_run(void *ctx, const pb_run *r)
@@ -1176,9 +1163,7 @@ static void on_error(void *ctx, const pb_error *e)
 	 * USERD GET points just past the bad word". */
 	p->stop = true;
 	p->stop_res = M_STALL;
-	p->snap = p->dec;
-	p->snap.pos = e->offset + 1;
-	p->snap.remaining = 0;
+	pb_stop_at(&p->dec, e->offset + 1);
 	p->r[PBR_HDR_SHADOW] = e->word;
 	raise(p, PBR_INTR_0, INTR0_PBENTRY, pb_err_message(e->code));
 }
@@ -1207,52 +1192,71 @@ static void set_get(struct pbdma *p, uint64_t va)
 	}
 }
 
+/* The PBDMA's side of the shared fetch loop: one translation per call (an
+ * MMU page, up to 2 MiB), read 4 KiB backing page by page. */
+struct pb_fetch {
+	struct pbdma *p;
+	uint64_t va; /* the piece's first address */
+	bool translated;
+	bool halt, xlat_fault;
+};
+
+static bool pbf_translate(struct fifo_fetch *x, struct fifo_span *s)
+{
+	struct pb_fetch *c = x->ctx;
+	struct pbdma *p = c->p;
+	if (c->translated)
+		return false; /* the page is read: the step loop calls again */
+	c->translated = true;
+	nvm_aperture ap;
+	if (!pb_translate_page(p, x->get, NVM_MMU_READ, &ap, &s->pa, &s->sparse, &s->bytes)) {
+		chan_faulted(p, c->va, "pushbuffer fetch");
+		c->halt = c->xlat_fault = true;
+		return false;
+	}
+	s->mem = &gpu_of(p)->mem[ap];
+	return true;
+}
+
+static void pbf_mem_fault(struct fifo_fetch *x, const struct fifo_span *s)
+{
+	struct pb_fetch *c = x->ctx;
+	struct pbdma *p = c->p;
+	nvm_aperture ap = (nvm_aperture)(s->mem - gpu_of(p)->mem);
+	emit(gpu_of(p), NVM_EV_GUEST_ERROR, "pbdma", "pa_out_of_range", s->pa, (uint64_t)ap,
+	     "channel %d: pushbuffer va 0x%llx maps outside %s", p->chid, (unsigned long long)x->get,
+	     nvm_aperture_name(ap));
+	chan_faulted(p, c->va, "pushbuffer fetch");
+	c->halt = true;
+}
+
+static const struct fifo_fetch_ops pbdma_fetch_ops = {
+	.translate = pbf_translate,
+	.mem_fault = pbf_mem_fault,
+};
+
 /* Feeds the next piece of the current segment (up to one page and the
  * step's budget). Returns the PB entries consumed; sets *halt when the
  * PBDMA cannot go on. */
 static uint32_t feed_segment(struct pbdma *p, uint32_t budget, bool *halt)
 {
 	uint64_t va = pb_get(p), end = pb_put(p);
-	nvm_aperture ap;
-	uint64_t pa, left;
-	bool sparse;
-	/* One translation per MMU page (up to 2 MiB), then the backing store
-	 * 4 KiB page by page. */
-	if (!pb_translate_page(p, va, NVM_MMU_READ, &ap, &pa, &sparse, &left)) {
-		chan_faulted(p, va, "pushbuffer fetch");
-		*halt = true;
-		return 0;
-	}
-	if (left > end - va)
-		left = end - va;
-	if (left > 4ull * budget)
-		left = 4ull * budget;
-	uint64_t pos0 = p->dec.pos;
+	uint32_t one;
+	struct pb_fetch c = { .p = p, .va = va };
+	struct fifo_fetch x = { .ops = &pbdma_fetch_ops,
+		                .ctx = &c,
+		                .dec = &p->dec,
+		                .get = va,
+		                .put = end,
+		                .max = budget,
+		                .keep_span = true,
+		                .buf = &one };
 	p->stop = false;
-	while (left >= 4 && !p->stop) {
-		uint8_t *ptr;
-		size_t avail;
-		if (sparse) {
-			ptr = (uint8_t *)mem_zero_page;
-			avail = NVM_PAGE_SIZE - (size_t)(pa & (NVM_PAGE_SIZE - 1));
-		} else if (mem_span(&gpu_of(p)->mem[ap], pa, false, &ptr, &avail) || avail < 4) {
-			emit(gpu_of(p), NVM_EV_GUEST_ERROR, "pbdma", "pa_out_of_range", pa, (uint64_t)ap,
-			     "channel %d: pushbuffer va 0x%llx maps outside %s", p->chid,
-			     (unsigned long long)(va + 4 * (p->dec.pos - pos0)), nvm_aperture_name(ap));
-			chan_faulted(p, va, "pushbuffer fetch");
-			*halt = true;
-			break;
-		}
-		uint64_t n = (avail < left ? avail : left) / 4;
-		pb_feed(&p->dec, (const uint32_t *)(const void *)ptr, (size_t)n);
-		pa += 4 * n;
-		left -= 4 * n;
-	}
-	if (p->stop) {
-		p->dec = p->snap;
+	uint32_t used = fifo_fetch_run(&x);
+	if (c.halt || p->stop)
 		*halt = true;
-	}
-	uint32_t used = (uint32_t)(p->dec.pos - pos0);
+	if (c.xlat_fault)
+		return 0;
 	set_get(p, va + 4ull * used);
 	p->cost += (uint64_t)used * HOST_NS_PER_DWORD;
 	p->h->stats.pb_dwords += used;

@@ -14,6 +14,7 @@
 
 #include "nvmodel/g80vm.h"
 #include "g80_host.h"
+#include "fifo/sem.h"
 #include "pfifo_internal.h"
 
 /* ---------------------------------------------------------------- chip data */
@@ -522,33 +523,16 @@ bool g80_sem_where(struct pfifo *f, enum g80_slot slot, nvm_aperture *ap, uint64
 	return g80_xlat(f, FIELD_GET(*f->r_sem, 31, 16), off, slot, ap, addr, NULL);
 }
 
-static uint32_t order32(struct pfifo *f, uint32_t v)
-{
-	if (!g80_big_endian(f))
-		return v;
-	return (v >> 24) | ((v >> 8) & 0xff00u) | ((v << 8) & 0xff0000u) | (v << 24);
-}
-
 /* A semaphore word at offset off of the semaphore DMA object. */
 static bool sem_rw(struct pfifo *f, uint64_t off, enum g80_slot slot, uint32_t *v)
 {
 	nvm_aperture ap;
 	uint64_t lin;
-	uint8_t b[4];
 	if (!g80_xlat(f, FIELD_GET(*f->r_sem, 31, 16), off, slot, &ap, &lin, NULL))
 		return false;
-	if (slot == G80_SEM_WRITE) {
-		uint32_t w = order32(f, *v);
-		b[0] = (uint8_t)w;
-		b[1] = (uint8_t)(w >> 8);
-		b[2] = (uint8_t)(w >> 16);
-		b[3] = (uint8_t)(w >> 24);
-		return !mem_write(&f->gpu->mem[ap], lin, b, 4);
-	}
-	if (mem_read(&f->gpu->mem[ap], lin, b, 4))
-		return false;
-	*v = order32(f, (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24);
-	return true;
+	if (slot == G80_SEM_WRITE)
+		return sem_wr32(&f->gpu->mem[ap], lin, g80_big_endian(f), *v);
+	return sem_rd32(&f->gpu->mem[ap], lin, g80_big_endian(f), v);
 }
 
 /* Waits for the engine like REF_CNT. UNVERIFIED for releases (puller.rst
@@ -589,7 +573,7 @@ static int old_style(struct pfifo *f, uint32_t a, uint32_t m, uint32_t d, uint64
 	if (m == 0x68) { /* SEMAPHORE_ACQUIRE */
 		if (!sem_rw(f, off, G80_SEM_READ, &v))
 			return sem_fail(f, G80_SEM_MEM_FAULT, a, d, "VM fault reading the semaphore");
-		if (v != d) {
+		if (!sem_acquire_ok(SEM_CMP_EQ, false, v, d)) {
 			if (pf_has(f, PF_G84))
 				*f->r_pull1 &= ~(1u << 5); /* ACQUIRE_SOURCE OLD, before the address is used */
 			acquire_wait(f, d, false, false);
@@ -602,6 +586,10 @@ static int old_style(struct pfifo *f, uint32_t a, uint32_t m, uint32_t d, uint64
 	emit(f->gpu, NVM_EV_TRACE, "pfifo", "release", chid, d, "channel %u: semaphore release 0x%08x", chid, d);
 	return 1;
 }
+
+/* SEMAPHORE_TRIGGER operations 2:0 that acquire -> the shared comparison
+ * (0: none). */
+static const uint8_t trigger_cmp[8] = { [1] = SEM_CMP_EQ + 1, [4] = SEM_CMP_CIRC_GEQ + 1 };
 
 /* SEMAPHORE_TRIGGER (G84+): 1 ACQUIRE_EQUAL, 2 WRITE_LONG, 4 ACQUIRE_GEQUAL.
  * WRITE_LONG writes the 16-byte long semaphore: sequence, 0, the 64-bit
@@ -623,16 +611,16 @@ static int trigger(struct pfifo *f, uint32_t a, uint32_t d, uint64_t *t)
 		     "channel %u: long semaphore release 0x%08x at 0x%010llx", chid, seq, (unsigned long long)addr);
 		return 1;
 	}
-	if (op != 1 && op != 4) {
+	if (!trigger_cmp[op]) {
 		emit(f->gpu, NVM_EV_GUEST_ERROR, "pfifo", "sem_trigger", chid, d,
 		     "channel %u: SEMAPHORE_TRIGGER 0x%08x is no operation: PFIFO hangs on it", chid, d);
 		return 0;
 	}
 	if (!sem_rw(f, addr, G80_SEM_READ, &v))
 		return sem_fail(f, G80_SEM_MEM_FAULT, a, d, "VM fault reading the semaphore");
-	bool done = op == 1 ? v == seq : (int32_t)(v - seq) >= 0;
-	if (!done)
-		acquire_wait(f, seq, true, op == 4);
+	enum sem_cmp cmp = (enum sem_cmp)(trigger_cmp[op] - 1);
+	if (!sem_acquire_ok(cmp, false, v, seq))
+		acquire_wait(f, seq, true, cmp == SEM_CMP_CIRC_GEQ);
 	return 1;
 }
 

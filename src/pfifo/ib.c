@@ -9,6 +9,7 @@
  */
 #include <string.h>
 
+#include "fifo/fetch.h"
 #include "pfifo_internal.h"
 
 /* DMA_FETCH IB_ENABLE 30, DMA_STATE NON_MAIN 18, DMA_MGET_HIGH VALID 31
@@ -106,68 +107,6 @@ static unsigned ib_fetch(struct pfifo *f, uint64_t *get, uint64_t *put, bool *no
 	return DMA_ERR_NONE;
 }
 
-/* Words at get readable at once: mapped linearly by one translation (the
- * contig block, or an unpaged object up to its limit), at most `want`. *w points at them,
- * byte-swapped into buf when needed. */
-static uint32_t fetch(struct pfifo *f, uint64_t get, uint32_t want, uint32_t *buf, const uint32_t **w)
-{
-	nvm_aperture ap;
-	uint64_t lin;
-	uint8_t *p;
-	size_t avail;
-	uint64_t span;
-	if (!g80_xlat(f, sel_of(f), get, G80_PB_READ, &ap, &lin, &span))
-		return 0;
-	if (span / 4 < want)
-		want = span / 4 ? (uint32_t)(span / 4) : 1;
-	if ((lin & 3) || mem_span(&f->gpu->mem[ap], lin, false, &p, &avail) || avail < 4) {
-		/* not word aligned or at a memory edge: one word */
-		uint8_t b[4];
-		if (mem_read(&f->gpu->mem[ap], lin, b, 4))
-			return 0;
-		memcpy(buf, b, 4);
-		*w = buf;
-		want = 1;
-	} else {
-		if (avail / 4 < want)
-			want = (uint32_t)(avail / 4);
-		*w = (const uint32_t *)(const void *)p;
-	}
-	if (g80_big_endian(f)) {
-		if (want > 1024)
-			want = 1024;
-		for (uint32_t i = 0; i < want; i++)
-			buf[i] = bswap32((*w)[i]);
-		*w = buf;
-	}
-	return want;
-}
-
-/* What the pseudocode does with the words from get on, up to n of them:
- * the decoder's sinks push methods; returns the words consumed. */
-static uint32_t feed(struct pfifo *f, uint64_t *get, const uint32_t *w, uint32_t n)
-{
-	uint32_t rem0 = f->dec.remaining, idx0 = f->dec.index;
-	uint32_t lo = (uint32_t)*get + 4 * n;
-	f->dma_get = lo;
-	pb_feed(&f->dec, w, n);
-	if (f->burst_err == DMA_ERR_INVALID_MTHD) {
-		/* The bad word was read (DMA_GET past it) but not counted. */
-		f->dec.remaining = rem0 - f->err_word;
-		f->dec.index = idx0 + f->err_word;
-		n = f->err_word + 1;
-		*get = (*get + 4 * n) & VA_MASK;
-		return n;
-	}
-	/* A jump, call or return (DMA mode). UNVERIFIED: the 32-bit target
-	 * clears DMA_GET_HIGH (dma-pusher.rst: no 40-bit jumps). */
-	if (f->dma_get != lo)
-		*get = f->dma_get;
-	else
-		*get = (*get + 4 * n) & VA_MASK;
-	return n;
-}
-
 static const char *err_why(unsigned e)
 {
 	switch (e) {
@@ -179,76 +118,177 @@ static const char *err_why(unsigned e)
 	}
 }
 
+/* The G80 pusher's side of the shared fetch loop (src/fifo/fetch.h). */
+struct ib_fetch {
+	struct pfifo *f;
+	uint64_t *t;
+	uint64_t limit; /* DMA_LIMIT (DMA mode) */
+	bool ib, nonmain, slice_live;
+	bool data;     /* a method sequence is pending: the next words are its data */
+	uint32_t free; /* CACHE1 room */
+	const char *why;
+};
+
+/* Budget and time slice: a burst ends with the channel's timeslice, so the
+ * switcher gets a look. */
+static bool ib_time_left(struct fifo_fetch *x)
+{
+	struct ib_fetch *c = x->ctx;
+	if (!sched_budget_left(c->f->gpu))
+		return false;
+	return !(c->slice_live && *c->t + (uint64_t)x->words * PFIFO_NS_DMA_WORD >= c->f->slice_end);
+}
+
+/* Main fetch position (DMA_MGET), unless the piece is NOT_MAIN. */
+static void ib_mget(struct ib_fetch *c, uint64_t get)
+{
+	if (!c->nonmain) {
+		set40(c->f->r_mget, c->f->r_mget_hi, get);
+		*c->f->r_mget_hi |= MGET_VALID;
+	}
+}
+
+static bool ib_refill(struct fifo_fetch *x)
+{
+	struct ib_fetch *c = x->ctx;
+	struct pfifo *f = c->f;
+	if (!ib_time_left(x) || !c->ib || *f->r_ib_get == *f->r_ib_put)
+		return false;
+	f->burst_err = ib_fetch(f, &x->get, &x->put, &c->nonmain, &c->why);
+	x->words += 2;
+	if (f->burst_err)
+		return false;
+	ib_mget(c, x->get);
+	return true;
+}
+
+static bool ib_ready(struct fifo_fetch *x)
+{
+	struct ib_fetch *c = x->ctx;
+	struct pfifo *f = c->f;
+	if (!ib_time_left(x))
+		return false;
+	/* pseudocode: outside IB mode dma_get >= dma_limit is a MEM_FAULT */
+	if (!c->ib && x->get >= c->limit) {
+		f->burst_err = DMA_ERR_MEM_FAULT;
+		c->why = "DMA_GET reached DMA_LIMIT";
+		return false;
+	}
+	c->free = pfifo_cache_free(f);
+	c->data = f->dec.remaining != 0 && !f->dec.lenp;
+	return !(c->data && !c->free);
+}
+
+static void ib_mem_fault(struct fifo_fetch *x, const struct fifo_span *s)
+{
+	struct ib_fetch *c = x->ctx;
+	(void)s;
+	c->f->burst_err = DMA_ERR_MEM_FAULT;
+	c->why = "VM fault reading the pushbuffer";
+}
+
+/* The words at GET mapped linearly by one translation (the contig block,
+ * or an unpaged object up to its limit). */
+static bool ib_translate(struct fifo_fetch *x, struct fifo_span *s)
+{
+	struct ib_fetch *c = x->ctx;
+	nvm_aperture ap;
+	if (!g80_xlat(c->f, sel_of(c->f), x->get, G80_PB_READ, &ap, &s->pa, &s->bytes)) {
+		ib_mem_fault(x, s);
+		return false;
+	}
+	s->mem = &c->f->gpu->mem[ap];
+	s->sparse = false;
+	return true;
+}
+
+/* A command word (or the long form's count) alone; plain PGRAPH methods
+ * straight through an empty CACHE1; else method data up to CACHE1's room. */
+static uint32_t ib_portion(struct fifo_fetch *x, uint32_t lim)
+{
+	struct ib_fetch *c = x->ctx;
+	struct pfifo *f = c->f;
+	uint32_t n;
+	f->direct = false;
+	if (!c->data) {
+		n = 1;
+	} else if (puller_direct_ok(f, f->dec.subch) && (n = pusher_direct_words(f, lim)) != 0) {
+		f->direct = true;
+	} else {
+		n = lim;
+		if (n > f->dec.remaining)
+			n = f->dec.remaining;
+		if (n > c->free)
+			n = c->free;
+	}
+	f->dma_get = (uint32_t)x->get + 4 * n;
+	return n;
+}
+
+static bool ib_fed(struct fifo_fetch *x, uint32_t n, uint32_t used)
+{
+	struct ib_fetch *c = x->ctx;
+	struct pfifo *f = c->f;
+	uint32_t lo = (uint32_t)x->get + 4 * n;
+	if (f->burst_err == DMA_ERR_INVALID_MTHD) {
+		/* The bad word was read (DMA_GET past it) but not counted. */
+		n = used + 1;
+		x->get = (x->get + 4 * n) & VA_MASK;
+	} else if (f->dma_get != lo) {
+		/* A jump, call or return (DMA mode). UNVERIFIED: the 32-bit
+		 * target clears DMA_GET_HIGH (dma-pusher.rst: no 40-bit jumps). */
+		x->get = f->dma_get;
+	} else {
+		x->get = (x->get + 4 * n) & VA_MASK;
+	}
+	x->words += n;
+	ib_mget(c, x->get);
+	if (f->burst_err) {
+		c->why = err_why(f->burst_err);
+		return false;
+	}
+	return !f->acq_fence;
+}
+
+static const struct fifo_fetch_ops ib_fetch_ops = {
+	.ready = ib_ready,
+	.refill = ib_refill,
+	.translate = ib_translate,
+	.mem_fault = ib_mem_fault,
+	.portion = ib_portion,
+	.fed = ib_fed,
+};
+
 uint32_t g80_pusher_run(struct pfifo *f, uint32_t max, uint64_t *t)
 {
 	nvm_gpu *gpu = f->gpu;
-	bool ib = ib_on(f), nonmain = *f->r_dma_state & STATE_NON_MAIN;
 	uint64_t get = reg40(f->r_dma_get, f->r_get_hi) & ~3ull, put = reg40(f->r_dma_put, f->r_put_hi) & ~3ull;
-	uint64_t start = get, limit = bus_get(gpu, R_DMA_LIMIT);
-	const char *why = NULL;
-	uint32_t words = 0, buf[1024];
-	bool slice_live = *t < f->slice_end;
-	pusher_dec_load(f, ib);
+	uint64_t start = get;
+	uint32_t buf[FIFO_FETCH_CHUNK];
+	struct ib_fetch c = { .f = f,
+		              .t = t,
+		              .limit = bus_get(gpu, R_DMA_LIMIT),
+		              .ib = ib_on(f),
+		              .nonmain = *f->r_dma_state & STATE_NON_MAIN,
+		              .slice_live = *t < f->slice_end };
+	pusher_dec_load(f, c.ib);
 	f->burst_t = t;
 	f->burst_err = DMA_ERR_NONE;
-	while (words < max && !f->burst_err) {
-		if (!sched_budget_left(gpu))
-			break;
-		if (slice_live && *t + (uint64_t)words * PFIFO_NS_DMA_WORD >= f->slice_end)
-			break;
-		if (get == put) {
-			if (!ib || *f->r_ib_get == *f->r_ib_put)
-				break;
-			f->burst_err = ib_fetch(f, &get, &put, &nonmain, &why);
-			words += 2;
-			if (!nonmain && !f->burst_err) {
-				set40(f->r_mget, f->r_mget_hi, get);
-				*f->r_mget_hi |= MGET_VALID;
-			}
-			continue;
-		}
-		/* pseudocode: outside IB mode dma_get >= dma_limit is a MEM_FAULT */
-		if (!ib && get >= limit) {
-			f->burst_err = DMA_ERR_MEM_FAULT;
-			why = "DMA_GET reached DMA_LIMIT";
-			break;
-		}
-		uint32_t free = pfifo_cache_free(f);
-		bool data = f->dec.remaining != 0 && !f->dec.lenp;
-		if (data && !free)
-			break;
-		uint64_t left = ((put - get) & VA_MASK) / 4;
-		uint32_t want = left < max - words ? (uint32_t)left : max - words;
-		const uint32_t *w;
-		uint32_t lim = fetch(f, get, want, buf, &w);
-		if (!lim) {
-			f->burst_err = DMA_ERR_MEM_FAULT;
-			why = "VM fault reading the pushbuffer";
-			break;
-		}
-		uint32_t n;
-		f->direct = false;
-		if (!data) {
-			n = 1; /* a command word (or the long form's count) */
-		} else if (puller_direct_ok(f, f->dec.subch) && (n = pusher_direct_words(f, lim)) != 0) {
-			f->direct = true;
-		} else {
-			n = lim;
-			if (n > f->dec.remaining)
-				n = f->dec.remaining;
-			if (n > free)
-				n = free;
-		}
-		words += feed(f, &get, w, n);
-		if (!nonmain) {
-			set40(f->r_mget, f->r_mget_hi, get);
-			*f->r_mget_hi |= MGET_VALID;
-		}
-		if (f->burst_err)
-			why = err_why(f->burst_err);
-		else if (f->acq_fence)
-			break;
-	}
+	struct fifo_fetch x = { .ops = &ib_fetch_ops,
+		                .ctx = &c,
+		                .dec = &f->dec,
+		                .get = get,
+		                .put = put,
+		                .wrap = VA_MASK,
+		                .max = max,
+		                .swap = g80_big_endian(f),
+		                .edge_words = true,
+		                .buf = buf };
+	uint32_t words = fifo_fetch_run(&x);
+	get = x.get;
+	put = x.put;
+	const char *why = c.why;
+	bool nonmain = c.nonmain;
 	set40(f->r_dma_get, f->r_get_hi, get);
 	set40(f->r_dma_put, f->r_put_hi, put);
 	pusher_dec_store(f);

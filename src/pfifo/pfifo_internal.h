@@ -322,7 +322,6 @@ struct pfifo {
 	struct pbobj pb;
 	uint32_t dma_get;   /* DMA_GET while a burst runs */
 	uint32_t burst_err; /* enum dma_err raised inside the decoder callbacks */
-	uint32_t err_word;  /* INVALID_MTHD: the index of the bad data word in its run */
 	uint32_t run_taken; /* data words of the current feed taken */
 	bool direct;        /* this feed's methods go through the empty CACHE1 straight to PGRAPH */
 	uint64_t *burst_t;  /* the step's clock while a burst runs */

@@ -9,6 +9,7 @@
  */
 #include <string.h>
 
+#include "fifo/sem.h"
 #include "pfifo_internal.h"
 
 /* ---------------------------------------------------------------- RAMHT */
@@ -285,30 +286,14 @@ static bool sem_read(struct pfifo *f, uint32_t *v)
 {
 	nvm_aperture ap;
 	uint64_t addr;
-	uint8_t b[4];
-	if (!sem_where(f, &ap, &addr) || mem_read(&f->gpu->mem[ap], addr, b, 4))
-		return false;
-	*v = big_endian(f) ? (uint32_t)b[3] | (uint32_t)b[2] << 8 | (uint32_t)b[1] << 16 | (uint32_t)b[0] << 24
-	                   : (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
-	return true;
+	return sem_where(f, &ap, &addr) && sem_rd32(&f->gpu->mem[ap], addr, big_endian(f), v);
 }
 
 static bool sem_write(struct pfifo *f, uint32_t v)
 {
 	nvm_aperture ap;
 	uint64_t addr;
-	if (!sem_where(f, &ap, &addr))
-		return false;
-	uint8_t b[4] = { (uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24) };
-	if (big_endian(f)) {
-		uint8_t x = b[0];
-		b[0] = b[3];
-		b[3] = x;
-		x = b[1];
-		b[1] = b[2];
-		b[2] = x;
-	}
-	return !mem_write(&f->gpu->mem[ap], addr, b, 4);
+	return sem_where(f, &ap, &addr) && sem_wr32(&f->gpu->mem[ap], addr, big_endian(f), v);
 }
 
 static void acq_wake(void *ctx, uint64_t arg)
@@ -320,7 +305,7 @@ static void acq_wake(void *ctx, uint64_t arg)
 void puller_unwatch(struct pfifo *f)
 {
 	if (f->acq_watch)
-		mem_watch_del(&f->gpu->mem[f->acq_ap], acq_wake, f, 0);
+		sem_unwatch(&f->gpu->mem[f->acq_ap], acq_wake, f, 0);
 	f->acq_watch = false;
 }
 
@@ -340,7 +325,7 @@ void puller_acq_switch_out(struct pfifo *f, uint32_t chid)
 	uint64_t addr;
 	if (chid >= f->chip->nchan || !(*f->r_pull1 & PULL1_ACQUIRE_ACTIVE) || !sem_where(f, &ap, &addr))
 		return;
-	if (!mem_watch_add(&f->gpu->mem[ap], addr, 4, acq_wake_chan, f, chid + 1)) {
+	if (sem_watch(&f->gpu->mem[ap], addr, 4, acq_wake_chan, f, chid + 1)) {
 		bit_put(f->acq_blocked, chid, true);
 		f->acq_ch_ap[chid] = ap;
 		f->acq_ch_addr[chid] = addr;
@@ -351,7 +336,7 @@ void puller_acq_switch_in(struct pfifo *f, uint32_t chid)
 {
 	if (chid >= f->chip->nchan || !bit_get(f->acq_blocked, chid))
 		return;
-	mem_watch_del(&f->gpu->mem[f->acq_ch_ap[chid]], acq_wake_chan, f, chid + 1);
+	sem_unwatch(&f->gpu->mem[f->acq_ch_ap[chid]], acq_wake_chan, f, chid + 1);
 	bit_put(f->acq_blocked, chid, false);
 	bit_put(f->acq_wake, chid, false);
 }
@@ -376,9 +361,8 @@ void puller_fini(struct pfifo *f)
  * or equal in wrapping 32-bit arithmetic (puller.rst "Semaphores"). */
 bool puller_acquire_done(const struct pfifo *f, uint32_t v)
 {
-	if (pf_has(f, PF_G84) && FIELD_GET(*f->r_pull1, 7, 7))
-		return (int32_t)(v - *f->r_acq_value) >= 0;
-	return v == *f->r_acq_value;
+	bool gequal = pf_has(f, PF_G84) && FIELD_GET(*f->r_pull1, 7, 7);
+	return sem_acquire_ok(gequal ? SEM_CMP_CIRC_GEQ : SEM_CMP_EQ, false, v, *f->r_acq_value);
 }
 
 static void acq_timer(nvm_gpu *gpu, void *ctx, uint64_t arg)
@@ -414,13 +398,7 @@ static void acquire_timeout(struct pfifo *f)
 		pfifo_raise(f, INTR_ACQUIRE_TIMEOUT);
 		return;
 	}
-	uint64_t when = f->gpu->now + (to - el);
-	if (f->acq_to_ev && f->acq_to_at == when)
-		return;
-	if (f->acq_to_ev)
-		sched_cancel(f->gpu, f->acq_to_ev);
-	f->acq_to_at = when;
-	f->acq_to_ev = sched_at(f->gpu, when, acq_timer, f, 0, SCHED_BACKGROUND);
+	sem_deadline(f->gpu, &f->acq_to_ev, &f->acq_to_at, f->gpu->now + (to - el), acq_timer, f, 0, SCHED_BACKGROUND);
 }
 
 /* A pending acquire: done when the semaphore holds ACQUIRE_VALUE; until
@@ -442,7 +420,7 @@ static bool acquire_pending(struct pfifo *f)
 	}
 	nvm_aperture ap;
 	uint64_t addr;
-	if (!f->acq_watch && sem_where(f, &ap, &addr) && !mem_watch_add(&f->gpu->mem[ap], addr, 4, acq_wake, f, 0)) {
+	if (!f->acq_watch && sem_where(f, &ap, &addr) && sem_watch(&f->gpu->mem[ap], addr, 4, acq_wake, f, 0)) {
 		f->acq_watch = true;
 		f->acq_ap = ap;
 		f->acq_addr = addr;
@@ -574,7 +552,7 @@ static int pull_one(struct pfifo *f, uint32_t a, uint32_t d, uint64_t *t)
 			puller_sem_error(f, SEM_ERR_INVALID_STATE, a, d, "no DMA_SEMAPHORE bound");
 			return PULL_STALL;
 		}
-		if (sem_read(f, &v) && v == d)
+		if (sem_read(f, &v) && sem_acquire_ok(SEM_CMP_EQ, false, v, d))
 			return PULL_DONE;
 		*f->r_pull1 |= PULL1_ACQUIRE_ACTIVE;
 		*f->r_acq_value = d;

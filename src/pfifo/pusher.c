@@ -8,6 +8,7 @@
  */
 #include <string.h>
 
+#include "fifo/fetch.h"
 #include "pfifo_internal.h"
 
 /* ---------------------------------------------------------------- methods */
@@ -389,7 +390,7 @@ static void sink_run(void *ctx, const pb_run *r)
 			*f->r_data_shd = r->data[i];
 			*f->r_dcount += i;
 			f->burst_err = DMA_ERR_INVALID_MTHD;
-			f->err_word = i;
+			pb_stop_run(&f->dec, r, i); /* the bad word stays pending */
 			return;
 		}
 		if (!r->masked) {
@@ -463,20 +464,25 @@ void pusher_dec_load(struct pfifo *f, bool ib)
 		         .error = sink_error };
 	pb_decoder_init(&f->dec, &cfg, &sink);
 	uint32_t st = *f->r_dma_state;
+	pb_decoder_state d;
+	pb_save(&f->dec, &d);
 	/* G80: METHOD_COUNT is a register of its own (24 bits for the long
 	 * form), DMA_STATE LARGE_NONINCR_LEN_PENDING 16 (rnndb). */
-	f->dec.remaining = pf_has(f, PF_G80) ? *f->r_method_count & 0xffffffu : FIELD_GET(st, 28, 18);
-	f->dec.lenp = pf_has(f, PF_G80) && FIELD_GET(st, 16, 16);
-	f->dec.method = FIELD_GET(st, 12, 2) << 2;
-	f->dec.subch = FIELD_GET(st, 15, 13);
-	f->dec.mode = pf_has(f, PF_NV10) && FIELD_GET(st, 0, 0) ? PB_MODE_NINC : PB_MODE_INC;
-	f->dec.hdr_word = *f->r_rsvd_shd;
-	f->dec.active = !sli || FIELD_GET(*f->r_sli, 28, 28);
+	d.remaining = pf_has(f, PF_G80) ? *f->r_method_count & 0xffffffu : FIELD_GET(st, 28, 18);
+	d.lenp = pf_has(f, PF_G80) && FIELD_GET(st, 16, 16);
+	d.method = FIELD_GET(st, 12, 2) << 2;
+	d.subch = FIELD_GET(st, 15, 13);
+	d.mode = pf_has(f, PF_NV10) && FIELD_GET(st, 0, 0) ? PB_MODE_NINC : PB_MODE_INC;
+	d.hdr_word = *f->r_rsvd_shd;
+	d.active = !sli || FIELD_GET(*f->r_sli, 28, 28);
+	pb_restore(&f->dec, &d);
 }
 
 void pusher_dec_store(struct pfifo *f)
 {
-	const pb_decoder *d = &f->dec;
+	pb_decoder_state ds;
+	pb_save(&f->dec, &ds);
+	const pb_decoder_state *d = &ds;
 	/* The long form's header sets the non-increasing state before its
 	 * count word (pseudocode: dma_state.ni = 1 with lenp). */
 	bool ni = d->mode == PB_MODE_NINC || d->lenp;
@@ -492,11 +498,6 @@ void pusher_dec_store(struct pfifo *f)
 		st = FIELD_SET(st, 28, 18, d->remaining);
 	}
 	*f->r_dma_state = st;
-}
-
-static inline uint32_t bswap32(uint32_t v)
-{
-	return (v >> 24) | ((v >> 8) & 0xff00u) | ((v << 8) & 0xff0000u) | (v << 24);
 }
 
 #define BURST_CHUNK 1024u
@@ -519,6 +520,127 @@ uint32_t pusher_direct_words(const struct pfifo *f, uint32_t n)
 	return n;
 }
 
+/* The NV04 DMA pusher's side of the shared fetch loop (src/fifo/fetch.h). */
+struct dma_fetch {
+	struct pfifo *f;
+	const struct pbobj *o;
+	uint64_t *t;
+	bool slice_live;
+	bool data;     /* a method sequence is pending: the next words are its data */
+	uint32_t free; /* CACHE1 room */
+	bool pte_fault;
+	const char *why;
+};
+
+static const char *const mem_outside = "the pushbuffer address is outside its memory";
+
+static bool dma_ready(struct fifo_fetch *x)
+{
+	struct dma_fetch *c = x->ctx;
+	struct pfifo *f = c->f;
+	/* pseudocode: dma_get >= dma_limit is a MEM_FAULT */
+	if (x->get >= c->o->limit) {
+		f->burst_err = DMA_ERR_MEM_FAULT;
+		c->why = "DMA_GET reached the pushbuffer DMA object's limit";
+		return false;
+	}
+	c->free = pfifo_cache_free(f);
+	c->data = f->dec.remaining != 0;
+	if ((c->data && !c->free) || !sched_budget_left(f->gpu))
+		return false;
+	/* A burst ends with the channel's timeslice, so the switcher gets a look. */
+	if (c->slice_live && *c->t + (uint64_t)x->words * PFIFO_NS_DMA_WORD >= f->slice_end)
+		return false;
+	return true;
+}
+
+static bool dma_translate(struct fifo_fetch *x, struct fifo_span *s)
+{
+	struct dma_fetch *c = x->ctx;
+	uint32_t get = (uint32_t)x->get;
+	enum pb_xlat r = pb_phys(c->f, c->o, get, &s->pa);
+	if (r == PB_PTE) {
+		c->pte_fault = true;
+		return false;
+	}
+	if (r != PB_OK) {
+		c->f->burst_err = DMA_ERR_MEM_FAULT;
+		c->why = mem_outside;
+		return false;
+	}
+	s->mem = &c->f->gpu->mem[c->o->ap];
+	s->sparse = false;
+	s->bytes = 4 * (((uint64_t)c->o->limit - get + 3) / 4); /* up to the limit */
+	return true;
+}
+
+static void dma_mem_fault(struct fifo_fetch *x, const struct fifo_span *s)
+{
+	struct dma_fetch *c = x->ctx;
+	(void)s;
+	c->f->burst_err = DMA_ERR_MEM_FAULT;
+	c->why = mem_outside;
+}
+
+/* The words to feed at once: a command word alone (the decoder reports it
+ * before anything else is read), plain PGRAPH methods straight through an
+ * empty CACHE1, or method data up to the room in CACHE1. */
+static uint32_t dma_portion(struct fifo_fetch *x, uint32_t lim)
+{
+	struct dma_fetch *c = x->ctx;
+	struct pfifo *f = c->f;
+	uint32_t n;
+	f->direct = false;
+	if (!c->data) {
+		n = 1;
+	} else if (puller_direct_ok(f, f->dec.subch) && (n = pusher_direct_words(f, lim)) != 0) {
+		f->direct = true;
+	} else {
+		n = lim < BURST_CHUNK ? lim : BURST_CHUNK;
+		if (n > f->dec.remaining)
+			n = f->dec.remaining;
+		if (n > c->free)
+			n = c->free;
+	}
+	f->dma_get = (uint32_t)x->get + 4 * n; /* a call's return address; a jump overwrites it */
+	return n;
+}
+
+static bool dma_fed(struct fifo_fetch *x, uint32_t n, uint32_t used)
+{
+	struct dma_fetch *c = x->ctx;
+	struct pfifo *f = c->f;
+	if (f->burst_err == DMA_ERR_INVALID_MTHD) {
+		/* The bad word was read (DMA_GET past it) but not counted. */
+		f->dma_get = (uint32_t)x->get + 4 * (used + 1);
+		x->words += used + 1;
+		c->why = "a method 0x04..0xfc the puller does not know";
+	} else {
+		x->words += n;
+	}
+	x->get = f->dma_get;
+	if (f->acq_fence && !f->burst_err)
+		return false;
+	if (f->burst_err) {
+		if (f->burst_err == DMA_ERR_INVALID_CMD)
+			c->why = "no command form matches the word for this chip";
+		else if (f->burst_err == DMA_ERR_CALL_SUBR_ACTIVE)
+			c->why = "call while a subroutine is active";
+		else if (f->burst_err == DMA_ERR_RET_SUBR_INACTIVE)
+			c->why = "return while no subroutine is active";
+		return false;
+	}
+	return true;
+}
+
+static const struct fifo_fetch_ops dma_fetch_ops = {
+	.ready = dma_ready,
+	.translate = dma_translate,
+	.mem_fault = dma_mem_fault,
+	.portion = dma_portion,
+	.fed = dma_fed,
+};
+
 uint32_t pusher_dma_run(struct pfifo *f, uint32_t max, uint64_t *t)
 {
 	nvm_gpu *gpu = f->gpu;
@@ -528,109 +650,22 @@ uint32_t pusher_dma_run(struct pfifo *f, uint32_t max, uint64_t *t)
 		pusher_dma_error(f, DMA_ERR_MEM_FAULT, get, why);
 		return 1;
 	}
-	const struct pbobj *o = &f->pb;
 	pusher_dec_load(f, false);
-	bool be = pf_has(f, PF_NV1A) && FIELD_GET(*f->r_dma_fetch, 31, 31);
 	f->burst_t = t;
-	/* A burst ends with the channel's timeslice, so the switcher gets a look. */
-	bool slice_live = *t < f->slice_end;
-	uint32_t words = 0, buf[BURST_CHUNK];
-	bool pte_fault = false;
 	f->burst_err = DMA_ERR_NONE;
-	while (get != put && words < max) {
-		/* pseudocode: dma_get >= dma_limit is a MEM_FAULT */
-		if (get >= o->limit) {
-			f->burst_err = DMA_ERR_MEM_FAULT;
-			why = "DMA_GET reached the pushbuffer DMA object's limit";
-			break;
-		}
-		uint32_t free = pfifo_cache_free(f);
-		bool data = f->dec.remaining != 0;
-		if ((data && !free) || !sched_budget_left(gpu))
-			break;
-		if (slice_live && *t + (uint64_t)words * PFIFO_NS_DMA_WORD >= f->slice_end)
-			break;
-		uint64_t pa;
-		uint8_t *p;
-		size_t avail;
-		enum pb_xlat x = pb_phys(f, o, get, &pa);
-		if (x == PB_PTE) {
-			pte_fault = true;
-			break;
-		}
-		if (x != PB_OK || mem_span(&gpu->mem[o->ap], pa, false, &p, &avail) || avail < 4) {
-			f->burst_err = DMA_ERR_MEM_FAULT;
-			why = "the pushbuffer address is outside its memory";
-			break;
-		}
-		/* words readable here: to the page end, PUT, the limit, the budget */
-		uint32_t lim = (uint32_t)(avail / 4), n;
-		if (put > get && (put - get) / 4 < lim)
-			lim = (put - get) / 4;
-		if (((uint64_t)o->limit - get + 3) / 4 < lim)
-			lim = (uint32_t)(((uint64_t)o->limit - get + 3) / 4);
-		if (max - words < lim)
-			lim = max - words;
-		f->direct = false;
-		if (!data) {
-			n = 1; /* a command word: the decoder reports it before anything else is read */
-		} else if (puller_direct_ok(f, f->dec.subch) && (n = pusher_direct_words(f, lim)) != 0) {
-			f->direct = true;
-		} else {
-			n = lim < BURST_CHUNK ? lim : BURST_CHUNK;
-			if (n > f->dec.remaining)
-				n = f->dec.remaining;
-			if (n > free)
-				n = free;
-		}
-		const uint32_t *w;
-		if (pa & 3) {
-			/* An ADJUST that is not word aligned: read word by word. */
-			uint8_t b[4];
-			n = 1;
-			if (mem_read(&gpu->mem[o->ap], pa, b, 4)) {
-				f->burst_err = DMA_ERR_MEM_FAULT;
-				why = "the pushbuffer address is outside its memory";
-				break;
-			}
-			memcpy(buf, b, 4);
-			w = buf;
-		} else {
-			w = (const uint32_t *)(const void *)p;
-		}
-		if (be) {
-			if (n > BURST_CHUNK)
-				n = BURST_CHUNK;
-			for (uint32_t i = 0; i < n; i++)
-				buf[i] = bswap32(w[i]);
-			w = buf;
-		}
-		uint32_t rem0 = f->dec.remaining, idx0 = f->dec.index;
-		f->dma_get = get + 4 * n;
-		pb_feed(&f->dec, w, n);
-		if (f->burst_err == DMA_ERR_INVALID_MTHD) {
-			/* The bad word was read (DMA_GET past it) but not counted. */
-			f->dec.remaining = rem0 - f->err_word;
-			f->dec.index = idx0 + f->err_word;
-			f->dma_get = get + 4 * (f->err_word + 1);
-			words += f->err_word + 1;
-			why = "a method 0x04..0xfc the puller does not know";
-		} else {
-			words += n;
-		}
-		get = f->dma_get;
-		if (f->acq_fence && !f->burst_err)
-			break;
-		if (f->burst_err) {
-			if (f->burst_err == DMA_ERR_INVALID_CMD)
-				why = "no command form matches the word for this chip";
-			else if (f->burst_err == DMA_ERR_CALL_SUBR_ACTIVE)
-				why = "call while a subroutine is active";
-			else if (f->burst_err == DMA_ERR_RET_SUBR_INACTIVE)
-				why = "return while no subroutine is active";
-			break;
-		}
-	}
+	uint32_t buf[FIFO_FETCH_CHUNK];
+	struct dma_fetch c = { .f = f, .o = &f->pb, .t = t, .slice_live = *t < f->slice_end };
+	struct fifo_fetch x = { .ops = &dma_fetch_ops,
+		                .ctx = &c,
+		                .dec = &f->dec,
+		                .get = get,
+		                .put = put,
+		                .max = max,
+		                .swap = pf_has(f, PF_NV1A) && FIELD_GET(*f->r_dma_fetch, 31, 31),
+		                .buf = buf };
+	uint32_t words = fifo_fetch_run(&x);
+	get = (uint32_t)x.get;
+	why = c.why;
 	*f->r_dma_get = get;
 	pusher_dec_store(f);
 	f->stats.dma_words += words;
@@ -643,7 +678,7 @@ uint32_t pusher_dma_run(struct pfifo *f, uint32_t max, uint64_t *t)
 		pusher_dma_error(f, f->burst_err, get, why);
 		return words ? words : 1;
 	}
-	if (pte_fault) {
+	if (c.pte_fault) {
 		pb_pte_fault(f, get);
 		return words ? words : 1;
 	}

@@ -159,10 +159,16 @@ const char *pb_err_interrupt(pb_err e, pb_format f)
 
 /* ---------------------------------------------------------------- sink helpers */
 
+/* Delivers the batch (nothing after a stop). nbatch stays set during the
+ * call: pb_stop_run needs to know which runs follow the stop. */
 static void flush_batch(pb_decoder *d)
 {
 	if (d->nbatch) {
-		d->sink.runs(d->sink.ctx, d->batch, d->nbatch);
+		if (!d->stopped) {
+			for (uint32_t i = 0; i < d->nbatch; i++)
+				d->methods += d->batch[i].count;
+			d->sink.runs(d->sink.ctx, d->batch, d->nbatch);
+		}
 		d->nbatch = 0;
 	}
 }
@@ -180,15 +186,27 @@ static inline void run_commit(pb_decoder *d, pb_run *r)
 	if (d->sink.runs) {
 		if (++d->nbatch == PB_BATCH)
 			flush_batch(d);
-	} else if (d->sink.run) {
+	} else if (d->sink.run && !d->stopped) {
+		d->methods += r->count;
 		d->sink.run(d->sink.ctx, r);
 	}
 }
 
+/* Records, with a run in slot i, what a stop inside it needs: the entries
+ * of its sequence after it, and the sequence's header. */
+static inline void run_seq(pb_decoder *d, const pb_run *r, uint32_t left, uint32_t hdr_word)
+{
+	size_t i = (size_t)(r - d->batch);
+	d->batch_seq[i].left = left;
+	d->batch_seq[i].hdr_word = hdr_word;
+}
+
 static void put_error(pb_decoder *d, uint32_t word, pb_err code, uint32_t ndwords, uint32_t missing, uint64_t offset)
 {
+	if (!ndwords && offset == d->quiet_at)
+		return; /* an IMMD header decoded again after a stop before it: reported once */
 	flush_batch(d);
-	if (d->sink.error)
+	if (d->sink.error && !d->stopped)
 		d->sink.error(d->sink.ctx, &(pb_error){ .offset = offset,
 		                                        .ndwords = ndwords,
 		                                        .word = word,
@@ -199,7 +217,7 @@ static void put_error(pb_decoder *d, uint32_t word, pb_err code, uint32_t ndword
 static void put_control(pb_decoder *d, uint32_t word, pb_ctrl kind, bool has_value, uint32_t value)
 {
 	flush_batch(d);
-	if (d->sink.control)
+	if (d->sink.control && !d->stopped)
 		d->sink.control(d->sink.ctx, &(pb_control){ .offset = d->pos,
 		                                            .ndwords = 1,
 		                                            .word = word,
@@ -216,15 +234,16 @@ static inline void start_sequence(pb_decoder *d, uint64_t hdr_offset, uint32_t n
 	bool masked = !d->active;
 	if (d->sink.header) {
 		flush_batch(d);
-		d->sink.header(d->sink.ctx, &(pb_header){ .offset = hdr_offset,
-		                                          .ndwords = ndwords,
-		                                          .word = word,
-		                                          .word2 = word2,
-		                                          .subch = subch,
-		                                          .method = method,
-		                                          .count = count,
-		                                          .mode = mode,
-		                                          .masked = masked });
+		if (!d->stopped)
+			d->sink.header(d->sink.ctx, &(pb_header){ .offset = hdr_offset,
+			                                          .ndwords = ndwords,
+			                                          .word = word,
+			                                          .word2 = word2,
+			                                          .subch = subch,
+			                                          .method = method,
+			                                          .count = count,
+			                                          .mode = mode,
+			                                          .masked = masked });
 	}
 	d->remaining = count;
 	d->index = 0;
@@ -278,6 +297,7 @@ static void new_tert(pb_decoder *d, uint32_t w)
 	uint32_t mask = PB_FIELD(w, PB_DMA_SUBDEVICE_MASK);
 	uint32_t id = d->cfg.subdevice_id & 0xfff;
 	pb_ctrl kind = tert_ctrl[tert];
+	flush_batch(d); /* the runs before it see the mask state they were decoded with (pb_stop_run) */
 	if (kind == PB_CTRL_SET_SUBDEVICE_MASK) {
 		d->active = (mask & id) != 0;
 	} else if (kind == PB_CTRL_STORE_SUBDEVICE_MASK) {
@@ -313,14 +333,15 @@ static inline void new_immd(pb_decoder *d, uint32_t w)
 	bool masked = !d->active;
 	if (d->sink.header) {
 		flush_batch(d);
-		d->sink.header(d->sink.ctx, &(pb_header){ .offset = d->pos,
-		                                          .ndwords = 1,
-		                                          .word = w,
-		                                          .subch = subch,
-		                                          .method = addr << 2,
-		                                          .count = 1,
-		                                          .mode = PB_MODE_IMMD,
-		                                          .masked = masked });
+		if (!d->stopped)
+			d->sink.header(d->sink.ctx, &(pb_header){ .offset = d->pos,
+			                                          .ndwords = 1,
+			                                          .word = w,
+			                                          .subch = subch,
+			                                          .method = addr << 2,
+			                                          .count = 1,
+			                                          .mode = PB_MODE_IMMD,
+			                                          .masked = masked });
 	}
 	pb_run *r = run_slot(d);
 	uint32_t *immd = &d->batch_immd[r - d->batch];
@@ -335,6 +356,7 @@ static inline void new_immd(pb_decoder *d, uint32_t w)
 	r->mode = PB_MODE_IMMD;
 	r->masked = masked;
 	r->data = immd;
+	run_seq(d, r, 0, w);
 	run_commit(d, r);
 }
 
@@ -356,8 +378,9 @@ static void new_instruction(pb_decoder *d, uint32_t w)
 	case NK_OBSOLETE: put_error(d, w, PB_ERR_OBSOLETE, 1, 0, d->pos); break;
 	case NK_RESERVED: put_error(d, w, PB_ERR_RESERVED_OPCODE, 1, 0, d->pos); break;
 	case NK_ENDSEG:
+		flush_batch(d);
+		d->skipping = true; /* before the event: a stop after it keeps skipping */
 		put_control(d, w, PB_CTRL_END_SEGMENT, false, 0);
-		d->skipping = true;
 		break;
 	}
 }
@@ -442,6 +465,7 @@ static void old_instruction(pb_decoder *d, uint32_t w)
 		break;
 	case OK_SLI: {
 		uint32_t mask = PB_FIELD(w, PB_DMA_SUBDEVICE_MASK);
+		flush_batch(d);
 		d->active = (mask & d->cfg.subdevice_id & 0xfff) != 0;
 		put_control(d, w, PB_CTRL_SLI_CONDITIONAL, true, mask);
 		break;
@@ -467,6 +491,9 @@ void pb_decoder_init(pb_decoder *d, const pb_config *cfg, const pb_sink *sink)
 	d->lenp = d->skipping = false;
 	d->active = true;
 	d->stored_mask = 0xfff;
+	d->stopped = false;
+	d->methods = 0;
+	d->quiet_at = UINT64_MAX;
 	d->nbatch = 0;
 }
 
@@ -485,6 +512,7 @@ static inline uint32_t feed_data(pb_decoder *d, const uint32_t *p, size_t avail)
 	r->mode = d->mode;
 	r->masked = !d->active;
 	r->data = p;
+	run_seq(d, r, d->remaining - take, d->hdr_word);
 	run_commit(d, r);
 	d->remaining -= take;
 	d->index += take;
@@ -504,7 +532,7 @@ static size_t feed_state(pb_decoder *d, const uint32_t *p, size_t avail)
 		 * PB segment will be decoded or processed." */
 		uint32_t left = avail > 0xffffffffu ? 0xffffffffu : (uint32_t)avail;
 		flush_batch(d);
-		if (d->sink.control)
+		if (d->sink.control && !d->stopped)
 			d->sink.control(d->sink.ctx, &(pb_control){ .offset = d->pos,
 			                                            .ndwords = left,
 			                                            .word = p[0],
@@ -560,6 +588,8 @@ static const uint32_t *feed_new_batched(pb_decoder *d, const uint32_t *p, const 
 				pos++;
 				continue;
 			}
+			d->batch_seq[nb].left = 0;
+			d->batch_seq[nb].hdr_word = w;
 			r->data = p + 1;
 			r->ndwords = cnt;
 			r->count = cnt;
@@ -569,6 +599,8 @@ static const uint32_t *feed_new_batched(pb_decoder *d, const uint32_t *p, const 
 			pos += 1 + cnt;
 		} else if (op == 4) {
 			d->batch_immd[nb] = cnt; /* IMMD_DATA is the same 28:16 */
+			d->batch_seq[nb].left = 0;
+			d->batch_seq[nb].hdr_word = w;
 			r->data = &d->batch_immd[nb];
 			r->ndwords = 0;
 			r->count = 1;
@@ -588,6 +620,8 @@ static const uint32_t *feed_new_batched(pb_decoder *d, const uint32_t *p, const 
 			d->nbatch = nb;
 			flush_batch(d);
 			nb = 0;
+			if (d->stopped)
+				break;
 		}
 	}
 	d->pos = pos;
@@ -626,20 +660,23 @@ static const uint32_t *skip_new_methods(pb_decoder *d, const uint32_t *p, const 
 	return p;
 }
 
-void pb_feed(pb_decoder *d, const uint32_t *dw, size_t n)
+size_t pb_feed(pb_decoder *d, const uint32_t *dw, size_t n)
 {
 	const uint32_t *p = dw, *end = dw + n;
+	d->stopped = false;
+	d->feed_start = d->pos;
+	d->feed_end = d->pos + n;
 	bool is_new = d->cfg.format == PB_FORMAT_NEW;
 	bool batched = is_new && d->sink.runs && !d->sink.header;
 	bool skip = is_new && !d->sink.runs && !d->sink.run && !d->sink.header;
-	while (p < end) {
+	while (p < end && !d->stopped) {
 		if (d->remaining | d->skipping | d->lenp) {
 			p += feed_state(d, p, (size_t)(end - p));
 			continue;
 		}
 		if (batched) {
 			p = feed_new_batched(d, p, end);
-			if (p == end)
+			if (p == end || d->stopped)
 				break;
 		} else if (skip) {
 			p = skip_new_methods(d, p, end);
@@ -672,6 +709,88 @@ void pb_feed(pb_decoder *d, const uint32_t *dw, size_t n)
 		p++;
 	}
 	flush_batch(d);
+	if (!d->stopped)
+		return n;
+	pb_restore(d, &d->stop_state);
+	d->pos = d->stop_pos;
+	d->hdr_offset = d->stop_hdr_offset;
+	return (size_t)(d->pos - d->feed_start);
+}
+
+void pb_stop_run(pb_decoder *d, const pb_run *r, uint32_t k)
+{
+	if (r < d->batch || r >= d->batch + PB_BATCH)
+		return; /* not a run of this decoder */
+	size_t i = (size_t)(r - d->batch);
+	if (k > r->count)
+		k = r->count;
+	/* The runs of the batch after r, and r's entries past k, are not delivered. */
+	d->methods -= r->count - k;
+	if (d->sink.runs)
+		for (size_t j = i + 1; j < d->nbatch; j++)
+			d->methods -= d->batch[j].count;
+	pb_decoder_state *s = &d->stop_state;
+	pb_save(d, s);
+	s->lenp = s->skipping = false;
+	s->active = !r->masked;
+	d->stop_pos = r->offset + k;
+	if (r->mode == PB_MODE_IMMD) {
+		/* no sequence pending; the sequence fields stay as they are. k 0:
+		 * the header is decoded again, its reports were given. */
+		s->remaining = 0;
+		if (!k)
+			d->quiet_at = r->offset;
+		d->stop_hdr_offset = d->hdr_offset;
+	} else {
+		s->remaining = d->batch_seq[i].left + (r->count - k);
+		s->index = r->index + k;
+		s->subch = r->subch;
+		s->method = r->method;
+		s->mode = r->mode;
+		s->hdr_word = d->batch_seq[i].hdr_word;
+		d->stop_hdr_offset = r->hdr_offset;
+	}
+	d->stopped = true;
+}
+
+void pb_stop_at(pb_decoder *d, uint64_t pos)
+{
+	pb_save(d, &d->stop_state);
+	d->stop_state.remaining = 0;
+	d->stop_state.lenp = false;
+	d->stop_hdr_offset = d->hdr_offset;
+	d->stop_pos = pos < d->feed_start ? d->feed_start : pos > d->feed_end ? d->feed_end : pos;
+	d->stopped = true;
+}
+
+void pb_save(const pb_decoder *d, pb_decoder_state *s)
+{
+	*s = (pb_decoder_state){ .remaining = d->remaining,
+		                 .index = d->index,
+		                 .subch = d->subch,
+		                 .method = d->method,
+		                 .mode = d->mode,
+		                 .hdr_word = d->hdr_word,
+		                 .lenp = d->lenp,
+		                 .skipping = d->skipping,
+		                 .active = d->active,
+		                 .stored_mask = d->stored_mask };
+}
+
+/* Trusted input (a front end's registers, already cut to their fields):
+ * only the mode is checked, as pb_run_method indexes by it. */
+void pb_restore(pb_decoder *d, const pb_decoder_state *s)
+{
+	d->remaining = s->remaining;
+	d->index = s->index;
+	d->subch = s->subch & 7u;
+	d->method = s->method;
+	d->mode = (unsigned)s->mode <= PB_MODE_IMMD ? s->mode : PB_MODE_INC;
+	d->hdr_word = s->hdr_word;
+	d->lenp = s->lenp;
+	d->skipping = s->skipping;
+	d->active = s->active;
+	d->stored_mask = s->stored_mask;
 }
 
 void pb_segment_end(pb_decoder *d)
