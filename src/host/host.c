@@ -325,6 +325,8 @@ void host_schedule_later(struct host *h, struct runlist *rl)
 
 void host_chan_changed(struct host *h, uint32_t chid)
 {
+	if (h->chan[chid].pbdma >= 0)
+		pbdma_chan_changed(&h->pb[h->chan[chid].pbdma]);
 	int r = h->chan[chid].runlist;
 	if (r >= 0)
 		host_schedule(h, &h->rl[r]);
@@ -345,13 +347,11 @@ static int chan_tsgid(struct host *h, uint32_t chid)
 	return c->runlist >= 0 && c->tsg >= 0 ? (int)h->rl[c->runlist].tsg[c->tsg].tsgid : -1;
 }
 
-/* A channel's instance block as NV_PFIFO_ENGINE_STATUS_INST shows it: PTR
- * 27:0 (4 KiB units), TARGET 29:28. */
-static uint32_t inst_word(const struct host *h, uint32_t chid)
+/* The instance block of a PBDMA's channel as NV_PFIFO_ENGINE_STATUS_INST
+ * shows it: PTR 27:0 (4 KiB units), TARGET 29:28. */
+static uint32_t inst_word(const struct pbdma *p)
 {
-	unsigned target;
-	uint64_t a = host_chan_inst(h, chid, &target);
-	return ((uint32_t)(a >> 12) & 0x0fffffffu) | (uint32_t)target << 28;
+	return ((uint32_t)(p->inst >> 12) & 0x0fffffffu) | (uint32_t)p->inst_target << 28;
 }
 
 /* The time the runlist's engines (GR and GRCOPY on the GR runlist) finish
@@ -407,7 +407,7 @@ void host_engstat(struct host *h, struct runlist *rl)
 			held = true;
 		else if (p->state == PBS_LOADING) {
 			next = t;
-			next_inst = inst_word(h, (uint32_t)p->chid);
+			next_inst = inst_word(p);
 		}
 	}
 	if (x->fault_chid >= 0 && !h->gen->ops->chan_faulted(h, (uint32_t)x->fault_chid, HOST_ENG_FAULTED))
@@ -449,14 +449,14 @@ void host_engstat_preempt(struct host *h, struct runlist *rl, int tsgid)
 	host_engstat(h, rl);
 }
 
-void host_engstat_loaded(struct host *h, struct runlist *rl, uint32_t chid)
+void host_engstat_loaded(struct host *h, struct runlist *rl, const struct pbdma *p)
 {
-	int t = chan_tsgid(h, chid);
+	int t = chan_tsgid(h, (uint32_t)p->chid);
 	if (t != rl->ectx.tsg)
 		rl->ectx.fault_chid = -1;
 	rl->ectx.tsg = t;
 	rl->ectx.saving = false;
-	rl->ectx.inst = inst_word(h, chid);
+	rl->ectx.inst = inst_word(p);
 	host_engstat(h, rl);
 }
 

@@ -285,6 +285,8 @@ struct pbdma {
 	uint32_t *r;        /* its registers (enum pbr) */
 	enum pb_state state;
 	int chid;                           /* loaded channel, -1 */
+	uint64_t inst;                      /* its instance block (host_chan_inst), */
+	unsigned inst_target;               /* refreshed at every change of its channel RAM */
 	uint64_t ev;                        /* pending step / load event, 0 if none */
 	uint64_t wb_ev;                     /* the USERD writeback timer, 0 if none */
 	uint32_t ramfc[NVM_RAMFC_SIZE / 4]; /* the loaded RAMFC image */
@@ -388,8 +390,8 @@ static inline bool host_chan_loaded(const struct host *h, uint32_t chid)
  * runlist's engine from the PBDMAs and the engines (after every change of
  * either), and arms the event at the engine's completion. */
 void host_engstat(struct host *h, struct runlist *rl);
-/* A load of channel chid completed: its TSG's context is on the engine. */
-void host_engstat_loaded(struct host *h, struct runlist *rl, uint32_t chid);
+/* PBDMA p completed the load of its channel: its TSG's context is on the engine. */
+void host_engstat_loaded(struct host *h, struct runlist *rl, const struct pbdma *p);
 /* A preempt saves the engine's context if it belongs to TSG tsgid (-1: any). */
 void host_engstat_preempt(struct host *h, struct runlist *rl, int tsgid);
 /* The engine of runlist rl stopped on an error of channel chid (ENG_FAULTED). */
@@ -439,6 +441,8 @@ void pbdma_init(struct host *h, struct pbdma *p, unsigned id);
 void pbdma_load(struct pbdma *p, uint32_t chid);
 /* Saves the loaded channel (registers -> RAMFC, USERD) and leaves the PBDMA idle. */
 void pbdma_save(struct pbdma *p);
+/* The loaded channel's channel RAM changed: its instance block is read again. */
+void pbdma_chan_changed(struct pbdma *p);
 /* Work may have arrived for the loaded channel (doorbell): re-read GP_PUT. */
 void pbdma_kick(struct pbdma *p);
 bool pbdma_stalled(const struct pbdma *p);

@@ -63,11 +63,12 @@ nvm_status pbdma_layouts(struct host *h)
 	h->nramfc = 0;
 	for (size_t i = 0; i < fc->nwords; i++) {
 		const nvm_hf_word *w = &fc->words[i];
-		unsigned r = pbr_named(g, w->reg);
-		if (r == PBR_COUNT)
+		if (!w->reg)
 			continue;
-		if (w->dword >= NVM_RAMFC_SIZE / 4 || g->pbdma_regs[r].offset != 4u * w->dword ||
-		    h->nramfc == PBR_COUNT)
+		unsigned r = 0; /* the register at the dword's offset must bear the name */
+		while (r < PBR_COUNT && g->pbdma_regs[r].offset != 4u * w->dword)
+			r++;
+		if (r == PBR_COUNT || strcmp(g->pbdma_regs[r].name, w->reg) || h->nramfc == PBR_COUNT)
 			return NVM_ERR_CHIP; /* the generation's register file and RAMFC disagree */
 		h->ramfc[h->nramfc].dword = (uint8_t)w->dword;
 		h->ramfc[h->nramfc++].reg = (uint8_t)r;
@@ -191,11 +192,9 @@ static bool pb_translate_page(struct pbdma *p, uint64_t va, nvm_mmu_access acc, 
                               bool *sparse, uint64_t *left)
 {
 	struct host *h = p->h;
-	unsigned target;
-	uint64_t inst = host_chan_inst(h, (uint32_t)p->chid, &target);
 	nvm_mmu_request req = {
-		.inst_target = target,
-		.inst_addr = inst,
+		.inst_target = p->inst_target,
+		.inst_addr = p->inst,
 		.veid = -1,
 		.va = va,
 		.access = acc,
@@ -1065,9 +1064,7 @@ static enum mres engine_methods(struct pbdma *p, const pb_run *r, uint32_t first
 			     e->name);
 		p->target = e;
 	}
-	unsigned inst_target;
-	uint64_t inst = host_chan_inst(p->h, (uint32_t)p->chid, &inst_target);
-	struct eng_src src = { (uint32_t)p->chid, r->subch, c->cls[r->subch], inst_target, inst };
+	struct eng_src src = { (uint32_t)p->chid, r->subch, c->cls[r->subch], p->inst_target, p->inst };
 	if (emit_wanted(gpu_of(p), NVM_EV_METHOD))
 		for (uint32_t i = first; i < first + n; i++)
 			emit(gpu_of(p), NVM_EV_METHOD, e->name, "method", pb_run_method(r, i), r->data[i],
@@ -1346,7 +1343,8 @@ static bool next_gp_entry(struct pbdma *p, bool *idle)
 
 static uint64_t inst_addr(const struct pbdma *p, unsigned *target)
 {
-	return host_chan_inst(p->h, (uint32_t)p->chid, target);
+	*target = p->inst_target;
+	return p->inst;
 }
 
 static void set_status(struct pbdma *p, bool loaded)
@@ -1383,7 +1381,7 @@ static bool do_load(struct pbdma *p)
 	decoder_load(p);
 	p->target = NULL;
 	set_status(p, true);
-	host_engstat_loaded(p->h, p->rl, (uint32_t)p->chid);
+	host_engstat_loaded(p->h, p->rl, p);
 	pbdma_wb_timer(p);
 	host_set_chan_status(p->h, (uint32_t)p->chid, PCCSR_STATUS_ON_PBDMA);
 	emit(gpu_of(p), NVM_EV_TRACE, "pbdma", "ctx_load", (uint64_t)p->chid, p->id, "PBDMA %u: channel %d loaded",
@@ -1403,9 +1401,16 @@ static bool do_load(struct pbdma *p)
 	return true;
 }
 
+void pbdma_chan_changed(struct pbdma *p)
+{
+	if (p->chid >= 0)
+		p->inst = host_chan_inst(p->h, (uint32_t)p->chid, &p->inst_target);
+}
+
 void pbdma_load(struct pbdma *p, uint32_t chid)
 {
 	p->chid = (int)chid;
+	pbdma_chan_changed(p);
 	p->h->chan[chid].pbdma = (int8_t)p->id;
 	p->state = PBS_LOADING;
 	p->ev = 0;
