@@ -30,6 +30,11 @@
 #define NCH      2u
 #define PB_WORDS 0x4000u
 
+/* The run budget (fz_run): units per run, for the whole input (a unit is
+ * about 4 KiB copied). */
+#define FZ_RUN  16u
+#define FZ_POOL 128u
+
 static const uint32_t methods[] = { 0x100, 0x140, 0x240, 0x244, 0x248, 0x254, 0x258, 0x25c, 0x260, 0x264,
 	                            0x300, 0x400, 0x404, 0x408, 0x40c, 0x410, 0x414, 0x418, 0x41c, 0x700,
 	                            0x704, 0x708, 0x70c, 0x710, 0x714, 0x718, 0x71c, 0x720, 0x728, 0x72c,
@@ -87,7 +92,7 @@ struct fz {
 	nvm_gpu *g;
 	uint32_t ch;
 	uint32_t gp_put[NCH], pb_used[NCH], pb_start[NCH];
-	nvm_run_opts run;
+	struct fz_budget b;
 };
 
 /* One method (INC header + data) into the current channel's pushbuffer. */
@@ -148,8 +153,7 @@ static void op(struct fz *f, struct fz_in *in)
 	case 3: method(f, 0x300, fz_take(in, 4)); break;
 	case 4:
 		submit(f);
-		f->run.ns = (uint64_t)fz_take(in, 2) * 64;
-		nvm_run(f->g, &f->run);
+		fz_run(f->g, (uint64_t)fz_take(in, 2) * 64, &f->b);
 		break;
 	case 5: w32(f->g, (fz_take(in, 3) & ~3u) % (2u << 20), fz_take(in, 4)); break;
 	case 6:
@@ -164,7 +168,7 @@ static void op(struct fz *f, struct fz_in *in)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	nvm_config cfg = { .chip = "gv100", .vram_size = VRAM, .sysmem_size = 1u << 20, .mem_budget = 16u << 20 };
-	struct fz f = { .run = { .ns = 20000, .flags = NVM_RUN_UNTIL_IDLE, .max_events = 4000 } };
+	struct fz f = { .b = { FZ_RUN, FZ_POOL } };
 	if (nvm_open(&cfg, &f.g))
 		return 0;
 	nvm_host_log_config(f.g, "ce2", 16);
@@ -173,7 +177,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (uint32_t i = 0; i < NCH; i++)
 		channel(f.g, i);
 	runlists(f.g);
-	nvm_run(f.g, &f.run);
+	fz_run(f.g, 20000, &f.b);
 	for (uint32_t i = 0; i < NCH; i++) {
 		f.ch = i;
 		method(&f, 0x000, 0xc3b5); /* SET_OBJECT VOLTA_DMA_COPY_A */
@@ -186,8 +190,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		f.ch = i;
 		submit(&f);
 	}
-	f.run.ns = 1000000;
-	nvm_run(f.g, &f.run);
+	f.b.run *= 4; /* the last run may finish longer copies */
+	fz_run(f.g, 1000000, &f.b);
 	nvm_close(f.g);
 	return 0;
 }

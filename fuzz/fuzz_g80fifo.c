@@ -29,6 +29,10 @@
 #define PLAY    0x90000u
 #define NCH     3u
 
+/* The run budget (fz_run): units per run, for the whole input. */
+#define FZ_RUN  8u
+#define FZ_POOL 64u
+
 static const char *const chips[] = { "g80", "g84", "g92", "gt215" };
 
 struct fz {
@@ -125,7 +129,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	nvm_pfifo_log_config(z.g, "pgraph", 64);
 	nvm_pfifo_log_config(z.g, "software", 16);
 	skeleton(&z);
-	nvm_run_opts run = { .ns = 20000, .flags = NVM_RUN_UNTIL_IDLE, .max_events = 20000 };
+	struct fz_budget b = { FZ_RUN, FZ_POOL };
 	for (unsigned ops = 0; in.n && ops < 64; ops++) {
 		switch (fz_take(&in, 1) & 7) {
 		case 0: {
@@ -163,10 +167,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			}
 			break;
 		}
-		case 3:
-			run.ns = (uint64_t)fz_take(&in, 2) * 16;
-			nvm_run(z.g, &run);
-			break;
+		case 3: fz_run(z.g, (uint64_t)fz_take(&in, 2) * 16, &b); break;
 		case 4: {
 			uint32_t c = fz_take(&in, 1);
 			uint32_t off = fz_take(&in, 1) * 4;
@@ -200,8 +201,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		}
 	}
-	run.ns = 100000;
-	nvm_run(z.g, &run);
+	b.run *= 4; /* the last run may finish longer work */
+	fz_run(z.g, 100000, &b);
 	nvm_pfifo_stats st;
 	nvm_pfifo_get_stats(z.g, &st);
 	nvm_close(z.g);

@@ -29,6 +29,10 @@
 #define SEM      0x90000u
 #define NCH      4u
 
+/* The run budget (fz_run): units per run, for the whole input. */
+#define FZ_RUN  8u
+#define FZ_POOL 64u
+
 static void w32(nvm_gpu *g, uint64_t a, uint32_t v)
 {
 	nvm_mem_wr32(g, NVM_AP_VRAM, a, v);
@@ -111,8 +115,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	skeleton(g);
 	struct fz_in in = { data, size };
 	uint32_t gp_put[NCH] = { 0 }, pb_used[NCH] = { 0 };
-	nvm_run_opts run = { .ns = 20000, .flags = NVM_RUN_UNTIL_IDLE, .max_events = 20000 };
-	nvm_run(g, &run);
+	struct fz_budget b = { FZ_RUN, FZ_POOL };
+	fz_run(g, 20000, &b);
 	for (unsigned ops = 0; in.n && ops < 64; ops++) {
 		uint32_t op = fz_take(&in, 1) & 7;
 		switch (op) {
@@ -144,10 +148,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			nvm_reg_write(g, 0x810090, ch);
 			break;
 		}
-		case 3:
-			run.ns = (uint64_t)fz_take(&in, 2) * 16;
-			nvm_run(g, &run);
-			break;
+		case 3: fz_run(g, (uint64_t)fz_take(&in, 2) * 16, &b); break;
 		case 4:
 			nvm_reg_write(g, 0x2270, RL >> 12);
 			nvm_reg_write(g, 0x2274, fz_take(&in, 1) & 15);
@@ -163,8 +164,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		default: nvm_host_set_method_crc(g, (int)(fz_take(&in, 1) & 1)); break;
 		}
 	}
-	run.ns = 100000;
-	nvm_run(g, &run);
+	b.run *= 4; /* the last run may finish longer work */
+	fz_run(g, 100000, &b);
 	nvm_host_stats st;
 	nvm_host_get_stats(g, &st);
 	nvm_close(g);

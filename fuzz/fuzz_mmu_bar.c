@@ -5,8 +5,8 @@
  *
  * Input: BAR1_BLOCK (4 bytes LE), BAR2_BLOCK (4), then operations of 10
  * bytes (kind, offset 8 bytes LE, length) until the image, which starts at
- * the first operation whose kind byte is 0xff (at most 128 KiB of VRAM; its
- * second half is also system memory).
+ * the first operation whose kind byte is 0xff or after 64 operations (at
+ * most 128 KiB of VRAM; its second half is also system memory).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -16,13 +16,14 @@
 #include "nvmodel/nvmodel.h"
 
 #define IMG_MAX (128u << 10)
+#define MAX_OPS 64u /* an image without a 0xff kind byte is not 13 000 operations */
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size < 8)
 		return 0;
 	size_t ops = 8;
-	while (ops + 10 <= size && data[ops] != 0xff)
+	while (ops + 10 <= size && data[ops] != 0xff && ops < 8 + 10 * MAX_OPS)
 		ops += 10;
 	size_t nops = (ops - 8) / 10;
 	const uint8_t *img = data + ops;

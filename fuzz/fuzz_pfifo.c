@@ -9,7 +9,8 @@
  * budget.
  *
  * Operations (first byte & 7): 0 RAMIN write (u24: bit 23 set on NV40
- * goes through the RAMIN BAR at bits 21:0, else PRAMIN at bits 19:0; u32),
+ * goes through the RAMIN BAR at bits 21:0 and is read back, else PRAMIN at
+ * bits 19:0; u32),
  * 1 register write (u8 selector, u32), 2 push (u8 channel, u8 count,
  * count u32 words, then DMA_PUT), 3 run (u16 ns * 16), 4 USER store (u24
  * offset, u32, u8 size), 5 nouveau-style recovery of every stopped unit,
@@ -20,6 +21,8 @@
  */
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fuzz.h"
@@ -28,6 +31,10 @@
 #define PB_BASE 0x100000u
 #define SEM     0x300000u
 #define NCH     4u
+
+/* The run budget (fz_run): units per run, for the whole input. */
+#define FZ_RUN  8u
+#define FZ_POOL 64u
 
 static const char *const chips[] = { "nv04", "nv10", "nv11", "nv17", "nv40", "nv41" };
 
@@ -111,6 +118,22 @@ static void skeleton(struct fz *z, const char *chip)
 	nvm_reg_write(g, 0x2504, (1u << NCH) - 1);
 }
 
+/* NV40 RAMIN BAR: a word written, read back whole (the same word), and an
+ * unaligned read of 0..7 bytes around it. */
+static void ramin_bar(struct fz *z, uint32_t off, uint32_t v)
+{
+	uint32_t back = ~v;
+	uint8_t b[8];
+	nvm_status wst = nvm_pfifo_ramin_bar_write(z->g, off, &v, 4);
+	nvm_status rst = nvm_pfifo_ramin_bar_read(z->g, off, &back, 4);
+	if (wst != rst || (!wst && back != v)) {
+		fprintf(stderr, "fuzz_pfifo: RAMIN BAR 0x%06x: wrote 0x%08x (%d), read 0x%08x (%d)\n", off, v, wst,
+		        back, rst);
+		abort();
+	}
+	nvm_pfifo_ramin_bar_read(z->g, off + (v & 7) - 3, b, (v >> 8) & 7);
+}
+
 static uint32_t reg_addr(uint32_t sel)
 {
 	static const uint32_t regs[] = { 0x2100, 0x2140, 0x2210, 0x2214, 0x2218, 0x2220, 0x2410, 0x2420, 0x2500,
@@ -134,13 +157,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	nvm_pfifo_log_config(z.g, "pgraph", 64);
 	nvm_pfifo_log_config(z.g, "software", 16);
 	skeleton(&z, chip);
-	nvm_run_opts run = { .ns = 20000, .flags = NVM_RUN_UNTIL_IDLE, .max_events = 20000 };
+	struct fz_budget b = { FZ_RUN, FZ_POOL };
 	for (unsigned ops = 0; in.n && ops < 64; ops++) {
 		switch (fz_take(&in, 1) & 7) {
 		case 0: {
 			uint32_t a = fz_take(&in, 3), v = fz_take(&in, 4);
 			if ((a & 0x800000u) && z.nv40)
-				nvm_pfifo_ramin_bar_write(z.g, a & 0x3fffffu, &v, 4);
+				ramin_bar(&z, a & 0x3fffffu, v);
 			else
 				ri(&z, a & 0xfffff, v);
 			break;
@@ -162,10 +185,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			              z.put[c]);
 			break;
 		}
-		case 3:
-			run.ns = (uint64_t)fz_take(&in, 2) * 16;
-			nvm_run(z.g, &run);
-			break;
+		case 3: fz_run(z.g, (uint64_t)fz_take(&in, 2) * 16, &b); break;
 		case 4: {
 			uint32_t off = fz_take(&in, 3) % (NCH * 0x10000), v = fz_take(&in, 4), sz = fz_take(&in, 1) % 3;
 			nvm_pfifo_user_write(z.g, 0x800000 + off, v, sz == 0 ? 4 : sz);
@@ -200,8 +220,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		}
 	}
-	run.ns = 100000;
-	nvm_run(z.g, &run);
+	b.run *= 4; /* the last run may finish longer work */
+	fz_run(z.g, 100000, &b);
 	nvm_pfifo_stats st;
 	nvm_pfifo_get_stats(z.g, &st);
 	nvm_close(z.g);

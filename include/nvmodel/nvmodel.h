@@ -183,6 +183,10 @@ uint64_t nvm_time_ns(const nvm_gpu *gpu);
 int nvm_idle(nvm_gpu *gpu);
 /* Ask a running nvm_run to stop after the current event (from a hook). */
 void nvm_stop(nvm_gpu *gpu);
+/* Work units (as the run budget counts them) charged since open, inside
+ * runs and out: what a caller with a budget of its own charges for the
+ * model's work (the scenario runner's instruction budget). */
+uint64_t nvm_work_done(const nvm_gpu *gpu);
 
 /* ---------------------------------------------------------------- hooks */
 

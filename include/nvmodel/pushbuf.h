@@ -435,6 +435,10 @@ bool pb_class_resolve(const pb_class *c, const char *name, uint32_t *addr);
 /* Writes "NAME", "NAME(i)" or "NAME(i,j)" for element index; returns the
  * length (snprintf-like, buf always terminated when n > 0). */
 size_t pb_method_format_name(const pb_method *m, uint32_t index, char *buf, size_t n);
+/* "TAG.NAME" or "TAG.NAME(i)" of the method at byte address addr of class
+ * cls ("0039.OFFSET_IN"), for the models' traces and method logs; an empty
+ * string when the tables do not have it. Returns the length written. */
+size_t pb_method_label(uint32_t cls, uint32_t addr, char *buf, size_t n);
 /* The name of value v of an enum field (the first one the header lists), or NULL. */
 const char *pb_field_value_name(const pb_field *f, uint32_t v);
 /* The host class of a format on a chip (C36F for the new format on gv100); NULL if none. */
@@ -484,6 +488,7 @@ typedef struct pb_printer {
 	pb_style style;
 	pb_format format;
 	const pb_class *host;     /* names of methods below 0x100 (new format) */
+	const pb_gen *gen;        /* the chip profile (the mesa style asks its classes) */
 	const pb_class *bound[8]; /* class bound on each subchannel, or NULL */
 	/* The class id SET_OBJECT (or the chip profile) put on each subchannel,
 	 * 0 if none; bound[] is NULL for an id without a table. */

@@ -242,9 +242,10 @@ struct nvm_gpu {
 	struct sched sched;
 	uint64_t now;
 	bool stop;
-	bool running;      /* inside nvm_run */
-	uint64_t work;     /* work units charged in the current run */
-	uint64_t work_max; /* the current run's budget */
+	bool running;        /* inside nvm_run */
+	uint64_t work;       /* work units charged in the current run */
+	uint64_t work_max;   /* the current run's budget */
+	uint64_t work_total; /* work units charged since open, in runs and out (nvm_work_done) */
 	struct pmc pmc;
 	struct hook hooks[NVM_MAX_HOOKS];
 	size_t nhooks;

@@ -117,6 +117,12 @@ int nvm_idle(nvm_gpu *gpu)
 void sched_charge(nvm_gpu *gpu, uint64_t units)
 {
 	gpu->work = gpu->work + units < gpu->work ? UINT64_MAX : gpu->work + units;
+	gpu->work_total = gpu->work_total + units < gpu->work_total ? UINT64_MAX : gpu->work_total + units;
+}
+
+uint64_t nvm_work_done(const nvm_gpu *gpu)
+{
+	return gpu ? gpu->work_total : 0;
 }
 
 uint64_t sched_budget_left(const nvm_gpu *gpu)

@@ -134,7 +134,10 @@ struct ce_chan {
 };
 
 struct ce {
-	struct ce_chan *chan[CE_NCHAN];
+	/* Channel state by CHID, chan[0..nchan) (grown on first use: most
+	 * engines of an open GPU never see a channel). */
+	struct ce_chan **chan;
+	uint32_t nchan;
 	uint64_t ticks_rem; /* ticks not yet charged as a whole unit */
 };
 
@@ -874,6 +877,19 @@ static struct ce_chan *chan_of(struct engine *e, uint32_t chid)
 	struct ce *ce = e->priv;
 	if (chid >= CE_NCHAN)
 		return NULL;
+	if (chid >= ce->nchan) {
+		uint32_t n = ce->nchan ? ce->nchan : 8;
+		while (n <= chid)
+			n *= 2;
+		if (n > CE_NCHAN)
+			n = CE_NCHAN;
+		struct ce_chan **v = realloc(ce->chan, n * sizeof(*v));
+		if (!v)
+			return NULL;
+		memset(v + ce->nchan, 0, (n - ce->nchan) * sizeof(*v));
+		ce->chan = v;
+		ce->nchan = n;
+	}
 	if (!ce->chan[chid])
 		ce->chan[chid] = calloc(1, sizeof(struct ce_chan));
 	return ce->chan[chid];
@@ -945,8 +961,9 @@ static void ce_destroy(struct engine *e)
 	struct ce *ce = e->priv;
 	if (!ce)
 		return;
-	for (uint32_t i = 0; i < CE_NCHAN; i++)
+	for (uint32_t i = 0; i < ce->nchan; i++)
 		free(ce->chan[i]);
+	free(ce->chan);
 	free(ce);
 	e->priv = NULL;
 }

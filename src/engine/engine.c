@@ -4,10 +4,33 @@
  * for tests and tools, and is idle as soon as the methods are counted (the
  * cost per method is a documented constant, so timeslices still matter).
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine.h"
+
+/* Room for one more entry while the log holds fewer than cap: the array
+ * grows on use (a GPU has a dozen engines and most never log a method, so
+ * opening one allocates no log). Growth only happens before the ring first
+ * wraps (head 0), so the entries keep their order. False: the log is full
+ * (at cap, or at what could be allocated). */
+static bool log_room(struct engine *e)
+{
+	if (e->n < e->alloc)
+		return true;
+	if (e->alloc >= e->cap || e->head)
+		return false;
+	size_t want = e->alloc ? e->alloc * 2 : 64;
+	if (want > e->cap)
+		want = e->cap;
+	nvm_host_method *log = realloc(e->log, want * sizeof(*log));
+	if (!log)
+		return false;
+	e->log = log;
+	e->alloc = want;
+	return true;
+}
 
 void engine_log(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first, uint32_t n)
 {
@@ -17,13 +40,16 @@ void engine_log(struct engine *e, const struct eng_src *src, const pb_run *r, ui
 	uint64_t now = e->at > e->gpu->now ? e->at : e->gpu->now;
 	uint64_t step = e->at ? ENG_REC_NS_PER_METHOD : 0;
 	for (uint32_t i = first; i < first + n; i++, now += step) {
-		size_t slot = (e->head + e->n) % e->cap;
+		bool room = log_room(e);
+		if (!room && !e->alloc)
+			return;
+		size_t slot = (e->head + e->n) % e->alloc;
 		e->log[slot] =
 		        (nvm_host_method){ now, src->chid, src->subch, src->cls, pb_run_method(r, i), r->data[i] };
-		if (e->n < e->cap)
+		if (room)
 			e->n++;
 		else
-			e->head = (e->head + 1) % e->cap;
+			e->head = (e->head + 1) % e->alloc;
 	}
 }
 
@@ -32,14 +58,9 @@ nvm_status engine_log_config(struct engine *e, size_t cap)
 	/* UNVERIFIED (a tool choice): at most 16 M entries per log. */
 	if (cap > (1u << 24))
 		return NVM_ERR_ARG;
-	nvm_host_method *log = NULL;
-	if (cap) {
-		log = calloc(cap, sizeof(*log));
-		if (!log)
-			return NVM_ERR_NOMEM;
-	}
 	free(e->log);
-	e->log = log;
+	e->log = NULL;
+	e->alloc = 0;
 	e->cap = cap;
 	e->head = e->n = 0;
 	return NVM_OK;
@@ -52,7 +73,7 @@ nvm_status engine_log_read(const struct engine *e, size_t first, nvm_host_method
 		return NVM_ERR_ARG;
 	size_t k = 0;
 	for (size_t i = first; i < e->n && k < max; i++)
-		out[k++] = e->log[(e->head + i) % e->cap];
+		out[k++] = e->log[(e->head + i) % e->alloc];
 	*n = k;
 	if (total)
 		*total = e->total;

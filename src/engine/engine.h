@@ -67,9 +67,10 @@ struct engine {
 	void (*nonstall)(void *host, uint32_t chid);
 	void *host;
 	void *priv; /* the engine kind's own state */
-	/* The method log (recording engine and any engine that wants one). */
+	/* The method log (recording engine and any engine that wants one): a
+	 * ring of the last cap methods, allocated as it fills (alloc entries). */
 	nvm_host_method *log;
-	size_t cap, head, n;
+	size_t cap, alloc, head, n;
 	uint64_t total;
 };
 

@@ -1499,13 +1499,17 @@ static void step(nvm_gpu *gpu, void *ctx, uint64_t arg)
 		if (exec_one(p, FIELD_GET(m0, 18, 16), FIELD_GET(m0, 13, 2) << 2, p->r[PBR_DATA0]))
 			halt = true;
 	}
-	/* The step ends with the run budget too: a loop of GP entries or
-	 * semaphores is a hang of this run, not a step without end. */
+	/* No more entries than the run budget has left (charged per
+	 * HOST_WORK_PER_UNIT below), and the step ends when the budget is
+	 * spent: a loop of GP entries or semaphores is a hang of this run, not
+	 * a step without end. */
 	uint64_t left = sched_budget_left(gpu);
-	while (!halt && done < HOST_STEP_DWORDS && done / HOST_WORK_PER_UNIT + p->units < left &&
+	uint32_t max =
+	        left < HOST_STEP_DWORDS / HOST_WORK_PER_UNIT ? (uint32_t)left * HOST_WORK_PER_UNIT : HOST_STEP_DWORDS;
+	while (!halt && done < max && done / HOST_WORK_PER_UNIT + p->units < left &&
 	       host_chan_runnable(h, (uint32_t)p->chid)) {
 		if (pb_get(p) < pb_put(p))
-			done += feed_segment(p, HOST_STEP_DWORDS - done, &halt);
+			done += feed_segment(p, max - done, &halt);
 		else if (!next_gp_entry(p, &idle))
 			halt = true;
 		if (pbdma_stalled(p))

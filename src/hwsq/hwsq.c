@@ -78,7 +78,8 @@ struct hwsq {
 	uint64_t ninsn;
 	struct ip_span span;
 	uint32_t *debug6, *flags[2], *ep, *eph; /* latched register values */
-	nvm_hwsq_dis dis;                       /* for trace lines */
+	nvm_hwsq_dis dis;                       /* for trace lines (set up on first use) */
+	bool dis_ready;
 };
 
 static void kick(struct hwsq *h);
@@ -215,6 +216,8 @@ static void trace_insn(struct hwsq *h, unsigned s, uint32_t ip)
 	for (unsigned i = 0; i < 5; i++)
 		b[i] = h->code[(ip + i) & h->mask];
 	nvm_hwsq_insn in;
+	if (!h->dis_ready) /* formats 256 one-byte forms: only when tracing */
+		h->dis_ready = nvm_hwsq_dis_init(&h->dis, h->v->id, 1) == NVM_OK;
 	nvm_hwsq_decode(&h->dis, b, 5, 0, &in);
 	emit(h->gpu, NVM_EV_TRACE, "hwsq", "exec", ip, s, "slot %c 0x%03x: %s", s ? 'B' : 'A', ip, in.text);
 }
@@ -647,7 +650,6 @@ static nvm_status hwsq_create(nvm_gpu *gpu, const void *data, void **state)
 	h->v = v;
 	h->mask = v->code_size - 1;
 	hwsq_decode_table(v, h->dec);
-	nvm_hwsq_dis_init(&h->dis, v->id, 1);
 	*state = h; /* freed by destroy even if a bus_add below fails */
 	size_t nregs = sizeof(hwsq_regs) / sizeof(hwsq_regs[0]) - (v->ip_high ? 0 : 1);
 	uint32_t win = v->code_size < 0x100 ? v->code_size : 0x100;

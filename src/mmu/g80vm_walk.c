@@ -408,17 +408,26 @@ static int enum_table(nvm_gpu *gpu, const nvm_g80_layout *lay, unsigned pdi, con
 	nvm_aperture ap;
 	if (!g80_target_ap(pde->target, &ap) || (pde->type == 2 && lay->gen < NVM_G80_GEN_GT215))
 		return 0;
+	/* PTEs are read 64 at a time; a piece that cannot be read whole (the
+	 * end of memory, the 32-bit VRAM wrap) entry by entry */
+	uint64_t piece[64];
+	uint32_t first = 0, have = 0;
 	for (uint32_t i = 0; i < pde->entries; i++) {
 		if (!*budget)
 			return -1;
 		--*budget;
-		uint64_t raw;
-		if (!g80_rd64(gpu, ap, pde->addr + i * 8ull, &raw))
+		if (i - first >= have) {
+			uint32_t n = pde->entries - i < 64 ? pde->entries - i : 64;
+			first = i;
+			have = g80_rd(gpu, ap, pde->addr + i * 8ull, piece, n * 8ull) ? n : 0;
+		}
+		uint64_t raw = have ? piece[i - first] : 0;
+		if (!have && !g80_rd64(gpu, ap, pde->addr + i * 8ull, &raw))
 			return 0; /* the rest of the table is outside memory too */
+		if (!(raw & 1))
+			continue; /* PRESENT (0:0) clear: nothing to decode */
 		nvm_g80_mapping m;
 		nvm_g80_pte_decode(raw, &m.pte);
-		if (!m.pte.present)
-			continue;
 		m.page_size = pde->page_size;
 		m.virt = ((uint64_t)pdi << 29) + i * pde->page_size;
 		uint64_t block = pde->page_size << m.pte.contig_log2;

@@ -644,12 +644,22 @@ static void step(nvm_gpu *gpu, void *ctx, uint64_t arg)
 		if (puller_ready(f))
 			n += puller_run(f, PFIFO_STEP_WORDS, &t);
 		f->clock = t;
-		if (switcher(f, &t))
+		if (switcher(f, &t)) {
+			/* a RAMFC save and load: a unit of the run budget, so
+			 * channels that switch to and fro without progress hang */
 			n++;
+			sched_charge(gpu, 1);
+		}
 		f->clock = t;
-		if (dma_ready(f) && !switch_pending(f))
-			n += pf_has(f, PF_G80) ? g80_pusher_run(f, PFIFO_STEP_WORDS - done, &t)
-			                       : pusher_dma_run(f, PFIFO_STEP_WORDS - done, &t);
+		if (dma_ready(f) && !switch_pending(f)) {
+			/* no more words than the run budget has left (charged per
+			 * PFIFO_WORK_PER_UNIT below): a self-loop stops within a unit */
+			uint64_t room = sched_budget_left(gpu);
+			room = room < PFIFO_STEP_WORDS / PFIFO_WORK_PER_UNIT ? room * PFIFO_WORK_PER_UNIT
+			                                                     : PFIFO_STEP_WORDS;
+			uint32_t max = PFIFO_STEP_WORDS - done < room ? PFIFO_STEP_WORDS - done : (uint32_t)room;
+			n += pf_has(f, PF_G80) ? g80_pusher_run(f, max, &t) : pusher_dma_run(f, max, &t);
+		}
 		if (!n)
 			break;
 		if (n > 1 || !f->fresh)

@@ -219,10 +219,15 @@ void puller_submit(struct pfifo *f, const pb_run *r, uint64_t *t)
 	*t += res.cost + (uint64_t)steps * PFIFO_NS_PULL;
 	e->busy_until = *t;
 	f->stats.engine_methods += r->count;
-	if (emit_wanted(f->gpu, NVM_EV_METHOD))
+	if (emit_wanted(f->gpu, NVM_EV_METHOD)) {
+		/* named from the class the RAMHT object carries, where the tables have it */
+		char name[128] = " ";
+		if (!pb_method_label(src.cls, pb_run_method(r, 0), name + 1, sizeof(name) - 1))
+			name[0] = 0;
 		emit(f->gpu, NVM_EV_METHOD, "pfifo", e->name, pb_run_method(r, 0), r->data[0],
-		     "%schannel %u subchannel %u class 0x%04x: method 0x%04x x%u (first data 0x%08x)", f->pc->tag, chid,
-		     r->subch, src.cls, pb_run_method(r, 0), r->count, r->data[0]);
+		     "%schannel %u subchannel %u class 0x%04x: method 0x%04x%s x%u (first data 0x%08x)", f->pc->tag,
+		     chid, r->subch, src.cls, pb_run_method(r, 0), name, r->count, r->data[0]);
+	}
 }
 
 static void submit_one(struct pfifo *f, uint32_t subch, uint32_t m, uint32_t d, uint64_t *t)

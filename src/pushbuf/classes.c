@@ -189,6 +189,23 @@ size_t pb_method_format_name(const pb_method *m, uint32_t index, char *buf, size
 	return r < 0 ? 0 : (size_t)r;
 }
 
+size_t pb_method_label(uint32_t cls, uint32_t addr, char *buf, size_t n)
+{
+	if (!n)
+		return 0;
+	buf[0] = 0;
+	const pb_class *c = cls <= 0xffff ? pb_class_find(cls) : NULL;
+	uint32_t idx = 0;
+	const pb_method *m = c ? pb_class_lookup(c, addr, &idx) : NULL;
+	if (!m || n < 6)
+		return 0;
+	memcpy(buf, c->tag, 4);
+	buf[4] = '.';
+	buf[5] = 0;
+	size_t k = pb_method_format_name(m, idx, buf + 5, n - 5);
+	return k < n - 5 ? 5 + k : n - 1;
+}
+
 const char *pb_field_value_name(const pb_field *f, uint32_t v)
 {
 	/* the first value >= v (the list is sorted by value) */
@@ -205,8 +222,29 @@ const char *pb_field_value_name(const pb_field *f, uint32_t v)
 	return NULL;
 }
 
+/* The channel class whose methods below 0x100 (SET_OBJECT, SET_REFERENCE,
+ * the semaphores) a pre-Fermi chip's old-format stream uses: NV10's DMA
+ * channel 006E for NV10..NV17, 406E for NV40/NV41, the GPFIFO classes 506F,
+ * 826F (G84, G92) and 866F (GT215) for the G80 family, whose DMA channels
+ * (506E...) the references lack. NV04's 006C defines no method. UNVERIFIED
+ * (docs/fidelity.md): which channel class a driver allocates is driver
+ * knowledge. It belongs with the chip profiles (pb_gens, decode.c). */
+static const struct {
+	const char *chip;
+	uint16_t cls;
+} old_hosts[] = {
+	{ "nv10", 0x006e }, { "nv11", 0x006e }, { "nv17", 0x006e }, { "nv40", 0x406e },  { "nv41", 0x406e },
+	{ "g80", 0x506f },  { "g84", 0x826f },  { "g92", 0x826f },  { "gt215", 0x866f },
+};
+
 const pb_class *pb_host_class(const pb_gen *gen, pb_format f)
 {
+	if (gen && f == PB_FORMAT_OLD && !(gen->accepts & PB_ACC_NEW)) {
+		for (size_t i = 0; i < sizeof(old_hosts) / sizeof(old_hosts[0]); i++)
+			if (!strcmp(old_hosts[i].chip, gen->chip))
+				return pb_class_find(old_hosts[i].cls);
+		return NULL;
+	}
 	if (!gen || f != PB_FORMAT_NEW || !(gen->accepts & PB_ACC_NEW) || !gen->host_class)
 		return NULL;
 	const pb_class *c = pb_class_find(gen->host_class);

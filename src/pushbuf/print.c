@@ -173,9 +173,39 @@ static const pb_class *mesa_source(const pb_class *c)
 	return best;
 }
 
+/* The method of entry i of a view's list (ours or Mesa's). */
+static const pb_method *view_method(const pb_view *v, size_t i)
+{
+	return &pb_methods[v->mesa ? v->src->mesa[i].method : v->cls->methods[i]];
+}
+
+static size_t view_len(const pb_view *v)
+{
+	return v->mesa ? v->src->nmesa : v->cls->nmethods;
+}
+
+/* Empties a view. A short list (a host class: the mesa style changes the
+ * host view with the subchannel) is cleared slot by slot, not all 8 KB. */
+static void view_clear(pb_view *v)
+{
+	if (!v->cls || view_len(v) > 64) {
+		memset(v->slot, 0, sizeof(v->slot));
+		return;
+	}
+	for (size_t i = 0; i < view_len(v); i++) {
+		const pb_method *m = view_method(v, i);
+		uint32_t elems = m->count ? m->count : 1;
+		for (uint32_t k = 0; k < elems; k++) {
+			uint32_t a = m->addr + k * m->stride;
+			if (a < 0x4000)
+				v->slot[a >> 2] = 0;
+		}
+	}
+}
+
 static void view_build(pb_view *v, const pb_class *c, bool mesa)
 {
-	memset(v->slot, 0, sizeof(v->slot));
+	view_clear(v);
 	v->cls = c;
 	v->mesa = false;
 	v->src = c;
@@ -198,12 +228,33 @@ static void view_build(pb_view *v, const pb_class *c, bool mesa)
 	}
 }
 
+/* The host class Mesa's vk_push_print names a method below 0x100 with: not
+ * the channel's, but the newest host class Mesa has whose high byte is not
+ * above that of the class bound on the subchannel (nv_push_class_dump.h's
+ * P_PARSE_NV_MTHD), the channel's class on a subchannel without one. So a
+ * Turing stream's C597 subchannel prints C56F's methods, A140's prints
+ * A16F's and 902D's 906F's. The mesa style only: the hardware's Host
+ * decodes these methods whatever the subchannel holds (seed 000). */
+static const pb_class *mesa_host(const pb_printer *p, uint32_t subch)
+{
+	uint32_t id = p->bound_id[subch & 7];
+	if (!id)
+		return p->host;
+	const pb_class *best = NULL;
+	for (size_t i = 0; i < pb_nclasses; i++) {
+		const pb_class *k = &pb_classes[i];
+		if ((k->id & 0xff) == 0x6f && k->mesa && (k->id >> 8) <= (id >> 8))
+			best = k; /* sorted by id: the last one is the newest */
+	}
+	return best ? best : p->host;
+}
+
 static inline struct mref method_of(pb_printer *p, uint32_t subch, uint32_t method)
 {
 	struct mref r = { 0 };
 	/* seed 000: Host methods (below 0x100) ignore the subchannel. */
 	unsigned vi = p->host && method < 0x100 ? 8 : (subch & 7);
-	const pb_class *c = vi == 8 ? p->host : p->bound[vi];
+	const pb_class *c = vi == 8 ? (p->style == PB_STYLE_MESA ? mesa_host(p, subch) : p->host) : p->bound[vi];
 	r.cls = c;
 	if (!c || method >= 0x4000)
 		return r;
@@ -399,16 +450,38 @@ static inline char *w_name(char *d, uint32_t off)
 /* Records the class a SET_OBJECT binds (new format, method 0 of any
  * subchannel: NVCLASS 15:0). Returns the id when the tables do not know it
  * and it was not reported before (the caller prints a note), else 0. */
+/* Whether Mesa's vk_push_print keeps a class SET_OBJECT binds: only the
+ * device's own classes (nv_device_uses_class: its 3D, compute, I2M, 2D,
+ * copy and channel classes); any other leaves the subchannel unbound. */
+static bool mesa_device_class(const pb_printer *p, uint32_t id)
+{
+	if (!p->gen || !id)
+		return false;
+	if (id == p->gen->host_class)
+		return true;
+	for (unsigned s = 0; s < 8; s++)
+		if (p->gen->subch_class[s] == id)
+			return true;
+	return false;
+}
+
 static uint32_t follow_set_object(pb_printer *p, const pb_run *r, uint32_t i)
 {
 	uint32_t subch = r->subch, data = r->data[i];
 	/* Method 0 itself, not an INC / 1INC sequence that wrapped to it (a
 	 * count_overflow error). */
 	bool at_zero = r->method == 0 && (r->index + i == 0 || r->mode == PB_MODE_NINC || r->mode == PB_MODE_IMMD);
-	if (!at_zero || !p->host || r->masked || (p->pinned & (1u << (subch & 7))))
+	/* Before Fermi method 0 takes an object's handle, not a class (the
+	 * RAMHT gives the class): only --class pins bind there. */
+	if (!at_zero || !p->host || p->format != PB_FORMAT_NEW || r->masked || (p->pinned & (1u << (subch & 7))))
 		return 0;
 	uint32_t id = data & 0xffff;
+	if (p->style == PB_STYLE_MESA && !mesa_device_class(p, id))
+		id = 0; /* Mesa unbinds the subchannel: its methods go to the channel class */
 	p->bound_id[subch & 7] = id;
+	p->bound[subch & 7] = NULL;
+	if (!id)
+		return 0;
 	p->bound[subch & 7] = pb_class_find(id);
 	if (p->bound[subch & 7])
 		return 0;
@@ -859,9 +932,11 @@ static void mesa_run(void *ctx, const pb_run *r)
 	pb_printer *p = ctx;
 	for (uint32_t i = 0; i < r->count; i++) {
 		uint32_t m = pb_run_method(r, i);
-		mesa_method(p, r->subch, m, r->data[i]);
+		/* Mesa binds the class before it names SET_OBJECT (whose host
+		 * class then follows the new class, mesa_host()). */
 		if (m == 0)
 			follow_set_object(p, r, i);
+		mesa_method(p, r->subch, m, r->data[i]);
 		o_maybe_flush(p->out);
 	}
 	p->seq_left -= r->count < p->seq_left ? r->count : p->seq_left;
@@ -1105,6 +1180,7 @@ void pb_printer_init(pb_printer *p, pb_style style, const pb_config *cfg, const 
 		p->view[i].cls = NULL;
 	hex2_init();
 	p->host = pb_host_class(cfg->gen, cfg->format);
+	p->gen = cfg->gen;
 	for (unsigned s = 0; s < 8; s++) {
 		p->bound_id[s] = p->host ? cfg->gen->subch_class[s] : 0;
 		p->bound[s] = p->bound_id[s] ? pb_class_find(p->bound_id[s]) : NULL;

@@ -3,7 +3,13 @@
  *
  * Budgets: a Lua instruction budget (so `while true do end` ends with an
  * error, not a hang), a Lua heap limit, and text-only chunks (binary chunks
- * are not verified by Lua and could crash the interpreter).
+ * are not verified by Lua and could crash the interpreter). The instruction
+ * budget also pays for the model's work (SCN_STEPS_PER_WORK steps per work
+ * unit of the run budget) and, under --sandbox, for the loops of the C
+ * library (scn_libs.c): a script cannot buy unbounded work with a few
+ * instructions. Running out is final: the error is raised again at the next
+ * instruction of every thread, so pcall, coroutines, error handlers and
+ * __close handlers cannot catch it for good, and the script fails.
  *
  * Event callbacks run under lua_pcall inside the library's run loop; a
  * failing callback stops the run (nvm_stop) and its error is raised once
@@ -35,6 +41,7 @@
 #define DEFAULT_STEPS 4000000000ull
 #define DEFAULT_MEM   (1ull << 30)
 #define STEP_GRANULE  10000
+#define CHIP_NAME_MAX 64
 
 struct scn_state {
 	const struct scn_opts *opts;
@@ -46,9 +53,17 @@ struct scn_state {
 	nvm_mem_pool pool; /* simulated memory of all the GPUs */
 	char pending[512]; /* error raised by an event callback */
 	int has_pending;
-	lua_State *main; /* the main thread: callbacks run there (it outlives coroutines) */
-	bool over;       /* the Lua heap went over its limit: step_hook raises the error */
+	lua_State *main;   /* the main thread: callbacks run there (it outlives coroutines) */
+	bool over;         /* the Lua heap went over its limit: step_hook raises the error */
+	bool exhausted;    /* the instruction budget ran out: final (see step_hook) */
+	bool closing;      /* lua_close is running: open is refused (a finalizer's GPU would leak) */
+	bool hook_raising; /* step_hook raised the heap error: until the next instruction, see scn_error_from_hook */
+	/* The thread running now (main, a coroutine resumed through
+	 * scn_switch_thread, main again for event callbacks): the one whose hook
+	 * the heap limit and the budget set to fire at once. */
+	lua_State *current;
 	char limit_text[32];
+	char budget_where[300]; /* "file:line: " where the budget ran out */
 };
 
 struct scn_gpu {
@@ -57,9 +72,10 @@ struct scn_gpu {
 	int cb_ref;   /* registry ref of {event type -> {fn...}}, LUA_NOREF if none */
 	lua_State *L; /* main state, for callbacks */
 	struct scn_state *S;
-	int pins;     /* methods in progress on this gpu */
-	bool closed;  /* gpu:close() was called; freed by the last unpin */
-	bool running; /* inside gpu:run() */
+	int pins;           /* methods in progress on this gpu */
+	bool closed;        /* gpu:close() was called; freed by the last unpin */
+	bool running;       /* inside gpu:run() */
+	uint64_t work_seen; /* nvm_work_done() already charged to the instruction budget */
 };
 
 static struct scn_state *state_of(lua_State *L)
@@ -84,6 +100,75 @@ static const char *heap_limit_text(struct scn_state *S)
 
 static void step_hook(lua_State *L, lua_Debug *ar);
 
+static uint64_t step_limit(const struct scn_state *S)
+{
+	return S->opts->max_steps ? S->opts->max_steps : DEFAULT_STEPS;
+}
+
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a + b < a ? UINT64_MAX : a + b;
+}
+
+/* Makes the hooks of the running thread and of the main thread fire before
+ * their next instruction. */
+static void hook_now(struct scn_state *S, lua_State *L)
+{
+	if (L)
+		lua_sethook(L, step_hook, LUA_MASKCOUNT, 1); /* allowed at any time */
+	if (S->current && S->current != L)
+		lua_sethook(S->current, step_hook, LUA_MASKCOUNT, 1);
+	if (S->main && S->main != L && S->main != S->current)
+		lua_sethook(S->main, step_hook, LUA_MASKCOUNT, 1);
+}
+
+/* Adds n steps; once over the budget, it is exhausted for good. Returns
+ * whether it is. */
+static bool add_steps(struct scn_state *S, lua_State *L, uint64_t n)
+{
+	S->steps = sat_add(S->steps, n);
+	if (!S->exhausted && S->steps > step_limit(S)) {
+		S->exhausted = true;
+		lua_Debug ar;
+		for (int level = 0; L && lua_getstack(L, level, &ar); level++)
+			if (lua_getinfo(L, "Sl", &ar) && ar.currentline > 0) {
+				snprintf(S->budget_where, sizeof(S->budget_where), "%s:%d: ", ar.short_src,
+				         ar.currentline);
+				break;
+			}
+	}
+	if (S->exhausted)
+		hook_now(S, L);
+	return S->exhausted;
+}
+
+static const char *budget_text(struct scn_state *S, char *buf, size_t n)
+{
+	snprintf(buf, n, "instruction budget of %llu Lua steps exhausted (a loop that never ends?)",
+	         (unsigned long long)step_limit(S));
+	return buf;
+}
+
+void scn_charge(lua_State *L, uint64_t steps)
+{
+	struct scn_state *S = state_of(L);
+	if (add_steps(S, L, steps)) {
+		char b[128];
+		luaL_error(L, "%s", budget_text(S, b, sizeof(b)));
+	}
+}
+
+lua_State *scn_switch_thread(lua_State *L, lua_State *to)
+{
+	struct scn_state *S = state_of(L);
+	lua_State *prev = S->current;
+	S->current = to;
+	/* The new thread inherits no pending "at once": what is due, is due there. */
+	if (S->exhausted || S->over)
+		lua_sethook(to, step_hook, LUA_MASKCOUNT, 1);
+	return prev;
+}
+
 /* The Lua heap limit. Lua reports a refused allocation as a memory error
  * without a position, so the first allocation over the limit is granted
  * from a reserve and the main thread's hook is set to fire at once: it
@@ -105,12 +190,17 @@ static void *limited_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 			return NULL;
 		if (!S->over && S->main) {
 			S->over = true;
-			lua_sethook(S->main, step_hook, LUA_MASKCOUNT, 1); /* allowed at any time */
+			hook_now(S, NULL);
 		}
 	}
 	void *p = realloc(ptr, nsize);
-	if (p)
+	if (p) {
 		S->mem_used = S->mem_used - osize + nsize;
+		/* Under --sandbox, bytes cost steps: a few instructions that copy
+		 * a long string (.., string.rep, gsub) over and over are work. */
+		if (S->opts->sandbox && nsize > osize && S->main)
+			add_steps(S, NULL, (nsize - osize) / SCN_BYTES_PER_STEP);
+	}
 	return p;
 }
 
@@ -133,25 +223,57 @@ static int hook_error(lua_State *L, const char *fmt, ...)
 	return lua_error(L);
 }
 
+/* Every STEP_GRANULE instructions of every thread, or at the next one when
+ * something is due (hook_now). */
 static void step_hook(lua_State *L, lua_Debug *ar)
 {
 	(void)ar;
 	struct scn_state *S = state_of(L);
+	S->hook_raising = false; /* an instruction after the error: it was caught */
+	int count = lua_gethookcount(L);
+	if (count != STEP_GRANULE)
+		lua_sethook(L, step_hook, LUA_MASKCOUNT, STEP_GRANULE);
+	if (add_steps(S, L, (uint64_t)count)) {
+		/* Final: raised again before the next instruction of any thread,
+		 * whoever catches it (add_steps set the hooks). */
+		char b[128];
+		hook_error(L, "%s", budget_text(S, b, sizeof(b)));
+	}
 	if (S->over) {
 		S->over = false;
-		lua_sethook(L, step_hook, LUA_MASKCOUNT, STEP_GRANULE);
 		/* Garbage may be all that is over (a caught error let go of it). */
 		if (S->mem_used > heap_limit(S))
 			lua_gc(L, LUA_GCCOLLECT);
-		if (S->mem_used > heap_limit(S))
+		if (S->mem_used > heap_limit(S)) {
+			S->hook_raising = true;
+			lua_sethook(L, step_hook, LUA_MASKCOUNT, 1);
 			hook_error(L, "Lua heap limit of %s exhausted", heap_limit_text(S));
-		return;
+		}
 	}
-	uint64_t limit = S->opts->max_steps ? S->opts->max_steps : DEFAULT_STEPS;
-	S->steps += STEP_GRANULE;
-	if (S->steps > limit)
-		hook_error(L, "instruction budget of %llu Lua steps exhausted (a loop that never ends?)",
-		           (unsigned long long)limit);
+}
+
+bool scn_error_from_hook(lua_State *L)
+{
+	struct scn_state *S = state_of(L);
+	bool r = S->exhausted || S->hook_raising;
+	S->hook_raising = false;
+	return r;
+}
+
+/* Charges the model's work on g since the last charge; with raise, the
+ * budget error is raised here when it is spent, else at the next
+ * instruction. */
+static void charge_work(lua_State *L, struct scn_gpu *g, bool raise)
+{
+	if (!g->gpu)
+		return;
+	uint64_t w = nvm_work_done(g->gpu), d = w - g->work_seen;
+	g->work_seen = w;
+	uint64_t steps = d > UINT64_MAX / SCN_STEPS_PER_WORK ? UINT64_MAX : d * SCN_STEPS_PER_WORK;
+	if (raise)
+		scn_charge(L, steps);
+	else
+		add_steps(g->S, L, steps);
 }
 
 /* ---------------------------------------------------------------- helpers */
@@ -196,6 +318,7 @@ static void gpu_free(struct scn_gpu *g)
 static int l_unpin(lua_State *L)
 {
 	struct scn_gpu *g = *(struct scn_gpu **)luaL_checkudata(L, 1, PIN_MT);
+	charge_work(L, g, false); /* may be unwinding an error: no error of its own */
 	if (--g->pins == 0 && g->closed)
 		gpu_free(g);
 	return 0;
@@ -354,6 +477,37 @@ static void push_event(lua_State *L, const nvm_event *ev)
 	scn_record(L);
 }
 
+struct callback_call {
+	struct scn_gpu *g;
+	const nvm_event *ev;
+};
+
+/* The callbacks of one event, run by lua_hook under lua_pcall: building the
+ * event table allocates, and a memory error (or any other) must not unwind
+ * through the library's frames. The first error ends the event. */
+static int call_callbacks(lua_State *L)
+{
+	const struct callback_call *c = lua_touserdata(L, 1);
+	struct scn_gpu *g = c->g;
+	lua_rawgeti(L, LUA_REGISTRYINDEX, g->cb_ref);
+	if (lua_rawgeti(L, -1, (lua_Integer)c->ev->type + 1) != LUA_TTABLE)
+		return 0;
+	lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
+	for (lua_Integer i = 1; i <= n && !g->closed; i++) {
+		lua_rawgeti(L, -1, i);
+		push_event(L, c->ev);
+		lua_call(L, 1, 0);
+	}
+	return 0;
+}
+
+static void set_pending(struct scn_gpu *g, const char *m)
+{
+	snprintf(g->S->pending, sizeof(g->S->pending), "%s", m ? m : "error in event callback");
+	g->S->has_pending = 1;
+	nvm_stop(g->gpu);
+}
+
 static void lua_hook(void *user, const nvm_event *ev)
 {
 	struct scn_gpu *g = user;
@@ -361,23 +515,23 @@ static void lua_hook(void *user, const nvm_event *ev)
 	struct scn_state *S = g->S;
 	if (S->has_pending || g->cb_ref == LUA_NOREF)
 		return;
-	int top = lua_gettop(L);
-	lua_rawgeti(L, LUA_REGISTRYINDEX, g->cb_ref);
-	lua_rawgeti(L, -1, (lua_Integer)ev->type + 1);
-	if (lua_istable(L, -1)) {
-		lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
-		for (lua_Integer i = 1; i <= n && !S->has_pending && !g->closed; i++) {
-			lua_rawgeti(L, -1, i);
-			push_event(L, ev);
-			if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
-				const char *m = lua_tostring(L, -1);
-				snprintf(S->pending, sizeof(S->pending), "%s", m ? m : "error in event callback");
-				S->has_pending = 1;
-				lua_pop(L, 1);
-				nvm_stop(g->gpu);
-			}
-		}
+	char b[128];
+	if (S->exhausted) {
+		set_pending(g, budget_text(S, b, sizeof(b)));
+		return;
 	}
+	if (!lua_checkstack(L, 4)) { /* does not raise */
+		set_pending(g, "event callback: Lua stack overflow");
+		return;
+	}
+	int top = lua_gettop(L);
+	struct callback_call c = { g, ev };
+	lua_State *prev = scn_switch_thread(L, L);
+	lua_pushcfunction(L, call_callbacks);
+	lua_pushlightuserdata(L, &c);
+	if (lua_pcall(L, 1, 0, 0) != LUA_OK)
+		set_pending(g, lua_tostring(L, -1));
+	scn_switch_thread(L, prev);
 	lua_settop(L, top);
 }
 
@@ -498,8 +652,14 @@ static int l_run(lua_State *L)
 		}
 		lua_pop(L, 3);
 	}
-	uint64_t cap = g->S->opts->run_budget;
-	if (cap && (!o.max_events || o.max_events > cap))
+	/* The tool's run budget bounds what a script may ask for, and so does
+	 * what is left of its instruction budget. */
+	struct scn_state *S = g->S;
+	uint64_t cap = S->opts->run_budget ? S->opts->run_budget : SCN_RUN_BUDGET;
+	uint64_t left = S->steps >= step_limit(S) ? 0 : step_limit(S) - S->steps;
+	if (left / SCN_STEPS_PER_WORK + 1 < cap)
+		cap = left / SCN_STEPS_PER_WORK + 1;
+	if (!o.max_events || o.max_events > cap)
 		o.max_events = cap;
 	if (g->closed) /* by a metamethod of the options table */
 		luaL_error(L, "gpu object is closed");
@@ -510,6 +670,7 @@ static int l_run(lua_State *L)
 	g->running = false;
 	g->S->res->time_ns = nvm_time_ns(g->gpu);
 	scn_rethrow(L);
+	charge_work(L, g, true);
 	lua_pushstring(L, nvm_run_status_str(rs));
 	return 1;
 }
@@ -684,11 +845,22 @@ static int l_open(lua_State *L)
 {
 	struct scn_state *S = state_of(L);
 	nvm_config cfg = { 0 };
+	if (S->closing) /* a finalizer at the end: nothing would free it */
+		luaL_error(L, "open: the script has ended");
+	char chip[CHIP_NAME_MAX];
 	if (!lua_isnoneornil(L, 1)) {
 		luaL_checktype(L, 1, LUA_TTABLE);
-		if (lua_getfield(L, 1, "chip") != LUA_TNIL)
-			cfg.chip = luaL_checkstring(L, -1);
-		lua_pop(L, 1); /* the string stays alive in the table */
+		/* A copy: t's __index may have made the string, and reading the
+		 * other options may collect it once it is off the stack. */
+		if (lua_getfield(L, 1, "chip") != LUA_TNIL) {
+			size_t n;
+			const char *c = luaL_checklstring(L, -1, &n);
+			if (n >= sizeof(chip) || strlen(c) != n)
+				luaL_error(L, "open: unknown chip '%s' (see `nvmodel chips`)", c);
+			memcpy(chip, c, n + 1);
+			cfg.chip = chip;
+		}
+		lua_pop(L, 1);
 		cfg.vram_size = opt_size(L, 1, "vram");
 		cfg.sysmem_size = opt_size(L, 1, "sysmem");
 	}
@@ -723,6 +895,7 @@ static int l_open(lua_State *L)
 		          ci->name, (unsigned long long)ci->vram_max, (unsigned long long)ci->sysmem_max);
 	}
 	g->closed = false;
+	g->work_seen = nvm_work_done(g->gpu);
 	g->index = S->gpus++;
 	S->gpus_open++;
 	g->L = S->main;
@@ -807,7 +980,7 @@ static const luaL_Reg module_funcs[] = {
 
 static void setup(lua_State *L, const struct scn_opts *opts)
 {
-	scn_open_libs(L, opts->sandbox, opts->seed);
+	scn_open_libs(L, opts);
 	scn_record_setup(L);
 	luaL_newmetatable(L, GPU_MT);
 	lua_newtable(L);
@@ -868,7 +1041,7 @@ void scn_run_buffer(const char *src, size_t len, const char *chunkname, const st
 		snprintf(res->error, sizeof(res->error), "%s: cannot create a Lua state", chunkname);
 		return;
 	}
-	S.main = L;
+	S.main = S.current = L;
 	lua_sethook(L, step_hook, LUA_MASKCOUNT, STEP_GRANULE);
 	lua_pushcfunction(L, protected_setup);
 	lua_pushlightuserdata(L, (void *)opts);
@@ -882,7 +1055,13 @@ void scn_run_buffer(const char *src, size_t len, const char *chunkname, const st
 		if (st == LUA_OK)
 			st = lua_pcall(L, 0, 0, -2);
 	}
-	if (st == LUA_OK) {
+	const char *top = st != LUA_OK ? lua_tostring(L, -1) : NULL;
+	if (S.exhausted && !(top && strstr(top, "instruction budget of"))) {
+		/* Whatever the script made of it (a caught budget error, an error
+		 * object a __close handler put in its place), it failed there. */
+		char b[128];
+		snprintf(res->error, sizeof(res->error), "%s%s", S.budget_where, budget_text(&S, b, sizeof(b)));
+	} else if (st == LUA_OK) {
 		res->ok = 1;
 	} else if (st == LUA_ERRMEM) {
 		/* Lua calls no message handler for these: no position is known.
@@ -894,6 +1073,7 @@ void scn_run_buffer(const char *src, size_t len, const char *chunkname, const st
 		const char *m = lua_tostring(L, -1);
 		snprintf(res->error, sizeof(res->error), "%s", m ? m : "unknown error");
 	}
+	S.closing = true;
 	lua_close(L);
 }
 

@@ -18,17 +18,26 @@ typedef void (*scn_event_fn)(void *user, int gpu_index, const nvm_event *ev);
 
 #define SCN_MEM_BUDGET (1ull << 30)
 #define SCN_MAX_GPUS   64
+/* The work budget of a gpu:run when run_budget is 0 (the library's default). */
+#define SCN_RUN_BUDGET 10000000ull
+/* What the model's work costs in instruction-budget steps: one work unit of
+ * the run budget (an event, 256 pushbuffer words...) takes about as long as
+ * this many Lua instructions. */
+#define SCN_STEPS_PER_WORK 8
+/* Under sandbox, bytes allocated per step charged. */
+#define SCN_BYTES_PER_STEP 16
 
 struct scn_opts {
 	const char *default_chip; /* used when nvmodel.open{} names no chip; NULL = gv100 */
 	FILE *out;                /* where print() goes; NULL discards */
 	scn_event_fn on_event;    /* optional */
 	void *event_user;
-	uint64_t max_steps;  /* Lua instruction budget; 0 = default (4e9) */
+	uint64_t
+	        max_steps; /* instruction budget (Lua instructions, model work, sandboxed C loops); 0 = default (4e9) */
 	uint64_t mem_limit;  /* bytes for the Lua heap; 0 = default (1 GiB) */
 	uint64_t mem_budget; /* simulated memory of all the script's GPUs together; 0 = default (SCN_MEM_BUDGET) */
 	int max_gpus;        /* GPUs open at once; 0 = default (SCN_MAX_GPUS) */
-	uint64_t run_budget; /* upper bound on the work budget of every gpu:run; 0 = the library's default */
+	uint64_t run_budget; /* upper bound on the work budget of every gpu:run; 0 = SCN_RUN_BUDGET */
 	int sandbox;         /* untrusted scripts: no io, os, package, debug, dofile, loadfile */
 	uint64_t seed;       /* math.randomseed at the start: math.random is reproducible */
 	const char **argv;   /* script arguments, exposed as the global `arg` */

@@ -22,6 +22,8 @@
 #include "nvmodel/host_fmt.h"
 #include "scn_internal.h"
 
+#include "nvmodel/pushbuf.h" /* pb_method_label: the names of logged methods */
+
 void scn_set_int(lua_State *L, const char *k, lua_Integer v)
 {
 	lua_pushinteger(L, v);
@@ -57,6 +59,11 @@ int scn_push_method_log(lua_State *L, nvm_gpu *gpu, const char *engine, scn_log_
 			scn_set_int(L, "cls", buf[i].cls);
 			scn_set_int(L, "method", buf[i].method);
 			scn_set_int(L, "data", buf[i].data);
+			char name[128]; /* "0039.OFFSET_IN": where the class has a table */
+			if (pb_method_label(buf[i].cls, buf[i].method, name, sizeof(name))) {
+				lua_pushstring(L, name);
+				lua_setfield(L, -2, "name");
+			}
 			scn_record(L);
 			lua_rawseti(L, -2, (lua_Integer)(got + i + 1));
 		}

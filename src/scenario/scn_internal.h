@@ -7,6 +7,7 @@
 #ifndef NVM_SCN_INTERNAL_H
 #define NVM_SCN_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -25,6 +26,16 @@
  * as none-or-nil. */
 #define SCN_MAX_ARGS 16
 nvm_gpu *scn_checkgpu(lua_State *L, int idx);
+/* Charges steps to the instruction budget; raises the budget error when it
+ * is spent (and from then on, at every instruction: it is final). */
+void scn_charge(lua_State *L, uint64_t steps);
+/* The thread about to run (a coroutine being resumed or closed, main for an
+ * event callback); returns the one that ran before, to switch back to. */
+lua_State *scn_switch_thread(lua_State *L, lua_State *to);
+/* Whether the error being raised comes from step_hook (the budget, the heap
+ * limit). Lua calls the message handler of such an error with hooks off, so
+ * a handler written in Lua must not run: nothing would stop it. */
+bool scn_error_from_hook(lua_State *L);
 /* Raises a pending hook error, if a Lua event callback failed. Call after
  * any library call that can emit events. */
 void scn_rethrow(lua_State *L);
@@ -47,7 +58,8 @@ void scn_record(lua_State *L);
  * and debug not at all with sandbox), the record metatable, the message
  * handler that puts file:line on every error, and the source header a
  * script may start with (a UTF-8 BOM, a #! line). */
-void scn_open_libs(lua_State *L, int sandbox, uint64_t seed);
+struct scn_opts;
+void scn_open_libs(lua_State *L, const struct scn_opts *opts);
 void scn_record_setup(lua_State *L);
 int scn_msgh(lua_State *L);
 const char *scn_skip_header(const char *src, size_t *len);

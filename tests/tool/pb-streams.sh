@@ -23,4 +23,12 @@ for s in tests/data/pb/volta_3d.s tests/data/pb/volta_compute.s tests/data/pb/vo
     cmp "$tmp/whole.txt" "$tmp/pieces.txt" || { echo "$b --style $style: --chunk 5 differs"; exit 1; }
   done
 done
+# A pre-Fermi stream: the classes are pinned (SET_OBJECT takes handles there).
+s=tests/data/pb/old_nv17_2d.s
+pins=(--chip nv17 --class 0=0x0042 --class 1=0x004a --class 2=0x0039)
+"$bin" pb asm "$s" -o "$tmp/a.bin"
+cmp "${s%.s}.bin" "$tmp/a.bin" || { echo "$s does not assemble to ${s%.s}.bin"; exit 1; }
+"$bin" pb decode "${s%.s}.bin" "${pins[@]}" --style asm >"$tmp/a.s"
+"$bin" pb asm "$tmp/a.s" -o "$tmp/b.bin"
+cmp "${s%.s}.bin" "$tmp/b.bin" || { echo "${s%.s}.bin: decode --style asm does not assemble back"; exit 1; }
 echo "pb streams ok"

@@ -431,6 +431,29 @@ static void dma_mode_self_jump_hangs(void **state)
 	ge_fini(&e);
 }
 
+/* The run budget bounds what one scheduling step decodes: a long pushbuffer
+ * (8192 NOP words in one IB entry) under a run of 4 units reads at most
+ * 4 * 256 words (a step used to read up to 4096 whatever the budget had
+ * left), and later runs go on from there. */
+static void step_stops_at_run_budget(void **state)
+{
+	(void)state;
+	struct genv e;
+	ge_init(&e, "g84");
+	ge_channel(&e, 1, 0x5097, true);
+	ge_ib_entry(&e, 1, GE_PB(1), 8192, false);
+	ge_ib_kick(&e, 1);
+	nvm_run_opts o = { .ns = 1000000000ull, .flags = NVM_RUN_UNTIL_IDLE, .max_events = 4 };
+	assert_int_equal(nvm_run(e.gpu, &o), NVM_RUN_HANG);
+	nvm_pfifo_stats st;
+	assert_int_equal(nvm_pfifo_get_stats(e.gpu, &st), NVM_OK);
+	assert_true(st.dma_words > 0 && st.dma_words <= 4 * 256);
+	assert_string_equal(ge_run(&e, 1000000000ull), "idle");
+	assert_int_equal(nvm_pfifo_get_stats(e.gpu, &st), NVM_OK);
+	assert_true(st.dma_words >= 8192);
+	ge_fini(&e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -448,6 +471,7 @@ int main(void)
 		cmocka_unit_test(ib_garbage),
 		cmocka_unit_test(ib_paged_pushbuffer),
 		cmocka_unit_test(dma_mode_self_jump_hangs),
+		cmocka_unit_test(step_stops_at_run_budget),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -509,6 +509,59 @@ static void timeslices(void **state)
 	env_fini(&e);
 }
 
+/* The method log keeps the last `cap` methods, oldest first, while it is
+ * still being allocated (it grows as it fills) and after it wraps: a cap
+ * that is not a power of two, the default cap (4096), and none. */
+static void method_log_ring(void **state)
+{
+	(void)state;
+	static const struct {
+		long cap; /* -1: the default */
+		uint32_t methods;
+		size_t kept;
+	} cases[] = { { 100, 250, 100 }, { -1, 5000, 4096 }, { -1, 3000, 3000 }, { 0, 10, 0 } };
+	static uint32_t pb[5001];
+	static nvm_host_method log[5000];
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct env e;
+		struct env_chan *c = env_one_channel(&e);
+		if (cases[k].cap >= 0)
+			assert_int_equal(nvm_host_log_config(e.gpu, "gr", (size_t)cases[k].cap), NVM_OK);
+		pb[0] = HDR_NINC(0, 0x200, cases[k].methods);
+		for (uint32_t i = 1; i <= cases[k].methods; i++)
+			pb[i] = i;
+		env_push(&e, c, pb, cases[k].methods + 1);
+		assert_string_equal(env_run(&e, 100000000), "idle");
+		size_t n = env_log(&e, "gr", log, 5000);
+		assert_int_equal(n, cases[k].kept);
+		for (size_t i = 0; i < n; i++)
+			assert_int_equal(log[i].data, cases[k].methods - cases[k].kept + 1 + i);
+		env_fini(&e);
+	}
+}
+
+/* The run budget bounds what one PBDMA step decodes: 6 000 PB entries of
+ * methods under a run of 4 units are read at most 4 * 256 at a time (a step
+ * used to take up to 16 384 whatever the budget had left). */
+static void step_stops_at_run_budget(void **state)
+{
+	(void)state;
+	struct env e;
+	struct env_chan *c = env_one_channel(&e);
+	static uint32_t pb[6001];
+	pb[0] = HDR_NINC(0, 0x200, 6000);
+	env_push(&e, c, pb, 6001);
+	nvm_run_opts o = { .ns = 1000000000ull, .flags = NVM_RUN_UNTIL_IDLE, .max_events = 4 };
+	assert_int_equal(nvm_run(e.gpu, &o), NVM_RUN_HANG);
+	nvm_host_stats st;
+	assert_int_equal(nvm_host_get_stats(e.gpu, &st), NVM_OK);
+	assert_true(st.pb_dwords > 0 && st.pb_dwords <= 4 * 256);
+	assert_string_equal(env_run(&e, 1000000000ull), "idle");
+	assert_int_equal(nvm_host_get_stats(e.gpu, &st), NVM_OK);
+	assert_int_equal(st.pb_dwords, 6001);
+	env_fini(&e);
+}
+
 /* Bad guest input at the doorbell and runlist registers: events, no crash. */
 static void bad_doorbell_and_runlist_id(void **state)
 {
@@ -765,6 +818,8 @@ int main(void)
 		cmocka_unit_test(segments_and_masks),
 		cmocka_unit_test(ctx_not_valid),
 		cmocka_unit_test(timeslices),
+		cmocka_unit_test(method_log_ring),
+		cmocka_unit_test(step_stops_at_run_budget),
 		cmocka_unit_test(bad_doorbell_and_runlist_id),
 		cmocka_unit_test(runqueue_selector),
 		cmocka_unit_test(levels_and_conditional_fetch),

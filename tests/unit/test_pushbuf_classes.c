@@ -33,13 +33,87 @@ static void test_shape(void **state)
 {
 	(void)state;
 	static const uint32_t want[] = {
-		0x906f, 0xa06f, 0xa16f, 0xa26f, 0xb06f, 0xc06f, 0xc36f, 0xc46f, 0xc56f, 0xc76f, /* host */
-		0x90b5, 0xa0b5, 0xb0b5, 0xc0b5, 0xc1b5, 0xc3b5, 0xc5b5, 0xc6b5, 0xc7b5, 0xc8b5,
-		0xc9b5, 0xcab5, 0x90c0, 0x91c0, 0xa0c0, 0xa1c0, 0xb0c0, 0xb1c0, 0xc0c0, 0xc1c0,
-		0xc3c0, 0xc5c0, 0xc6c0, 0xc7c0, 0xc9c0, 0xcbc0, 0xcdc0, 0xcec0, /* compute */
-		0x9097, 0x9197, 0x9297, 0xa097, 0xa197, 0xa297, 0xb097, 0xb197, 0xc097, 0xc197,
-		0xc397, 0xc597, 0xc697, 0xc797, 0xc997, 0xcb97, 0xcd97, 0xce97, /* 3D */
-		0x902d, 0xa040, 0xa140, 0x9039,
+		0x906f,
+		0xa06f,
+		0xa16f,
+		0xa26f,
+		0xb06f,
+		0xc06f,
+		0xc36f,
+		0xc46f,
+		0xc56f,
+		0xc76f, /* host */
+		0x90b5,
+		0xa0b5,
+		0xb0b5,
+		0xc0b5,
+		0xc1b5,
+		0xc3b5,
+		0xc5b5,
+		0xc6b5,
+		0xc7b5,
+		0xc8b5,
+		0xc9b5,
+		0xcab5,
+		0x90c0,
+		0x91c0,
+		0xa0c0,
+		0xa1c0,
+		0xb0c0,
+		0xb1c0,
+		0xc0c0,
+		0xc1c0,
+		0xc3c0,
+		0xc5c0,
+		0xc6c0,
+		0xc7c0,
+		0xc9c0,
+		0xcbc0,
+		0xcdc0,
+		0xcec0, /* compute */
+		0x9097,
+		0x9197,
+		0x9297,
+		0xa097,
+		0xa197,
+		0xa297,
+		0xb097,
+		0xb197,
+		0xc097,
+		0xc197,
+		0xc397,
+		0xc597,
+		0xc697,
+		0xc797,
+		0xc997,
+		0xcb97,
+		0xcd97,
+		0xce97, /* 3D */
+		0x902d,
+		0xa040,
+		0xa140,
+		0x9039,
+		/* before Fermi (006B and 006C define no method: not in the tables) */
+		0x006e,
+		0x206e,
+		0x366e,
+		0x406e,
+		0x446e,
+		0x506f,
+		0x826f,
+		0x866f, /* host */
+		0x0042,
+		0x004a,
+		0x0065,
+		0x0066,
+		0x0077,
+		0x007b,
+		0x0039,
+		0x5039,
+		0x502d,
+		0x50c0,
+		0x85c0,
+		0x85b5,
 	};
 	for (size_t i = 0; i < N(want); i++)
 		if (!pb_class_find(want[i]))
@@ -55,7 +129,9 @@ static void test_shape(void **state)
 			if (k)
 				assert_true(pb_class_method_at(c, k - 1)->addr < m->addr);
 			assert_int_equal(m->addr & 3, 0);
-			assert_true(m->addr + (m->count ? (m->count - 1u) * m->stride : 0u) <= 0x3ffc);
+			/* before Fermi a header addresses methods with bits 12:2 */
+			uint32_t space = c->id < 0x9000 ? 0x1ffc : 0x3ffc;
+			assert_true(m->addr + (m->count ? (m->count - 1u) * m->stride : 0u) <= space);
 			assert_true(m->nfields > 0);
 			for (unsigned f = 0; f < m->nfields; f++) {
 				const pb_field *fl = pb_method_field(m, f);
@@ -105,6 +181,20 @@ static void test_header_facts(void **state)
 		{ 0xc76f, "SEM_EXECUTE", 0x006c, "PAYLOAD_SIZE", 24, 24, "64BIT", 1 },
 		/* values the header lists after a define of another method (MEM_OP_B's) */
 		{ 0xc36f, "MEM_OP_D", 0x0034, "OPERATION", 31, 27, "L2_FLUSH_DIRTY", 0x10 },
+		/* pre-Fermi: a method without field defines gets V 31:0, and the
+		 * values the header gives the method itself */
+		{ 0x0042, "SET_COLOR_FORMAT", 0x0300, "V", 31, 0, "LE_Y8", 1 },
+		{ 0x0042, "SET_PITCH", 0x0304, "DESTIN", 31, 16, NULL, 0 },
+		{ 0x0039, "FORMAT", 0x0324, "OUT", 31, 8, NULL, 0 },
+		{ 0x004a, "UNCLIPPED_RECTANGLE_POINT(31)", 0x04f8, "Y", 15, 0, NULL, 0 },
+		{ 0x0065, "COLOR(1791)", 0x1ffc, "V", 31, 0, NULL, 0 },
+		{ 0x007b, "COLOR_B(895)", 0x1ffc, "V", 31, 0, NULL, 0 },
+		{ 0x206e, "SEMAPHORE_ACQUIRE", 0x0068, "V", 31, 0, NULL, 0 },
+		{ 0x506f, "YIELD", 0x0080, "V", 31, 0, NULL, 0 },
+		{ 0x826f, "SEMAPHORED", 0x001c, "OPERATION", 2, 0, "ACQ_GEQ", 4 },
+		{ 0x866f, "MEM_OP_B", 0x002c, "OPERATION", 31, 29, "INVALIDATE", 2 },
+		{ 0x502d, "SET_OBJECT", 0x0000, "POINTER", 15, 0, NULL, 0 },
+		{ 0x85b5, "SET_CTX_DMA(1)", 0x0184, "HANDLE", 31, 0, NULL, 0 },
 	};
 	for (size_t i = 0; i < N(facts); i++) {
 		const pb_class *c = pb_class_find(facts[i].cls);
@@ -182,10 +272,11 @@ static void cap_flush(void *ctx, const char *s, size_t n)
 	c->text[c->len] = 0;
 }
 
-static char *decode_text(const uint32_t *w, size_t n, pb_style style, int pin_subch, uint32_t pin_class)
+static char *decode_on(const char *chip, pb_format f, const uint32_t *w, size_t n, pb_style style, int pin_subch,
+                       uint32_t pin_class)
 {
 	pb_config cfg;
-	assert_true(pb_config_init(&cfg, pb_gen_lookup("gv100"), PB_FORMAT_NEW));
+	assert_true(pb_config_init(&cfg, pb_gen_lookup(chip), f));
 	struct cap cap = { 0 };
 	pb_out out = { .flush = cap_flush, .ctx = &cap };
 	pb_printer *p = malloc(sizeof(*p));
@@ -201,6 +292,11 @@ static char *decode_text(const uint32_t *w, size_t n, pb_style style, int pin_su
 	pb_out_free(&out);
 	free(p);
 	return cap.text;
+}
+
+static char *decode_text(const uint32_t *w, size_t n, pb_style style, int pin_subch, uint32_t pin_class)
+{
+	return decode_on("gv100", PB_FORMAT_NEW, w, n, style, pin_subch, pin_class);
 }
 
 /* SET_OBJECT rebinds a subchannel; --class (a pinned binding) wins over it;
@@ -224,8 +320,59 @@ static void test_set_object(void **state)
 	t = decode_text(w, N(w), PB_STYLE_TEXT, 4, 0xc3b5);
 	assert_non_null(strstr(t, "C3B5.LAUNCH_DMA"));
 	free(t);
+	/* Mesa keeps only the chip's own classes (nv_device_uses_class): 90B5
+	 * leaves subchannel 4 unbound on gv100 */
 	t = decode_text(w, N(w), PB_STYLE_MESA, -1, 0);
-	assert_non_null(strstr(t, "\tmthd 0300 NV90B5_LAUNCH_DMA\n\t\t.DATA_TRANSFER_TYPE = NON_PIPELINED\n"));
+	assert_non_null(strstr(t, "\tmthd 0300 unknown method\n\t\t.VALUE = 0x182\n"));
+	free(t);
+	t = decode_text(w, N(w), PB_STYLE_MESA, 4, 0x90b5);
+	assert_non_null(strstr(t, "\tmthd 0300 NV85B5_LAUNCH_DMA\n\t\t.DATA_TRANSFER_TYPE = NON_PIPELINED\n"));
+	free(t);
+}
+
+/* Mesa names a host method with the host class whose high byte matches the
+ * class on the subchannel (nv_push_class_dump.h): on Turing C597's
+ * subchannel gets C56F (MEM_OP_A with Ampere's INVAL_SCOPE), A140's A16F
+ * (no SEM_EXECUTE); our own style names the channel's class (C46F). */
+static void test_mesa_host(void **state)
+{
+	(void)state;
+	uint32_t w[] = {
+		0x2001000a, 0x12345678, /* subch 0: MEM_OP_A */
+		0x2001401b, 0x1,        /* subch 2: SEM_EXECUTE */
+		0x2001a01b, 0x1,        /* subch 5 (nothing bound): SEM_EXECUTE */
+		0x20016000, 0xa140,     /* subch 3: SET_OBJECT A140 */
+	};
+	char *t = decode_on("tu102", PB_FORMAT_NEW, w, N(w), PB_STYLE_MESA, -1, 0);
+	assert_non_null(strstr(t, "\tmthd 0028 NVC56F_MEM_OP_A\n"));
+	assert_non_null(strstr(t, "\t\t.TLB_INVALIDATE_INVAL_SCOPE = LINK_TLBS\n"));
+	assert_non_null(strstr(t, "subch 2 NINC\n\tmthd 006c unknown method\n\t\t.VALUE = 0x1\n"));
+	assert_non_null(strstr(t, "subch 5 NINC\n\tmthd 006c NVC36F_SEM_EXECUTE\n"));
+	/* SET_OBJECT is named after the class it binds: A140 -> A16F's chain */
+	assert_non_null(strstr(t, "subch 3 NINC\n\tmthd 0000 NV906F_SET_OBJECT\n"));
+	free(t);
+	t = decode_on("tu102", PB_FORMAT_NEW, w, N(w), PB_STYLE_TEXT, -1, 0);
+	assert_non_null(strstr(t, "C46F.MEM_OP_A"));
+	assert_non_null(strstr(t, "mthd 0x006c C46F.SEM_EXECUTE"));
+	free(t);
+}
+
+/* Before Fermi SET_OBJECT takes a handle: it names the channel class's
+ * method and leaves the --class binding alone. */
+static void test_old_set_object(void **state)
+{
+	(void)state;
+	uint32_t w[] = {
+		0x00042000, 0x80000011, /* subch 1: SET_OBJECT <handle> */
+		0x00042300, 0x00000003, /* SET_COLOR_FORMAT */
+	};
+	char *t = decode_on("nv17", PB_FORMAT_OLD, w, N(w), PB_STYLE_TEXT, 1, 0x004a);
+	assert_non_null(strstr(t, "mthd 0x0000 006E.SET_OBJECT V=0x80000011\n"));
+	assert_non_null(strstr(t, "mthd 0x0300 004A.SET_COLOR_FORMAT V=LE_X8R8G8B8\n"));
+	free(t);
+	t = decode_on("nv17", PB_FORMAT_OLD, w, N(w), PB_STYLE_TEXT, -1, 0);
+	assert_non_null(strstr(t, "00000003: 00000003   mthd 0x0300\n")); /* no class: a number */
+	assert_null(strstr(t, "unknown class"));
 	free(t);
 }
 
@@ -265,9 +412,10 @@ static void test_floats(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_shape),     cmocka_unit_test(test_header_facts),
-		cmocka_unit_test(test_mesa_view), cmocka_unit_test(test_set_object),
-		cmocka_unit_test(test_floats),
+		cmocka_unit_test(test_shape),          cmocka_unit_test(test_header_facts),
+		cmocka_unit_test(test_mesa_view),      cmocka_unit_test(test_set_object),
+		cmocka_unit_test(test_floats),         cmocka_unit_test(test_mesa_host),
+		cmocka_unit_test(test_old_set_object),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

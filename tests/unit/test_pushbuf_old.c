@@ -250,7 +250,12 @@ static void test_class_tables(void **state)
 	assert_null(pb_class_method(pb_class_find(0xc3b5), 0x304));
 	assert_null(pb_class_find(0x902e));
 	assert_non_null(pb_host_class(pb_gen_lookup("gv100"), PB_FORMAT_NEW));
-	assert_null(pb_host_class(pb_gen_lookup("nv40"), PB_FORMAT_OLD));
+	/* before Fermi the old format's host methods are the channel class's */
+	assert_int_equal(pb_host_class(pb_gen_lookup("nv40"), PB_FORMAT_OLD)->id, 0x406e);
+	assert_int_equal(pb_host_class(pb_gen_lookup("nv17"), PB_FORMAT_OLD)->id, 0x006e);
+	assert_int_equal(pb_host_class(pb_gen_lookup("gt215"), PB_FORMAT_OLD)->id, 0x866f);
+	assert_null(pb_host_class(pb_gen_lookup("nv04"), PB_FORMAT_OLD)); /* 006C defines no method */
+	assert_null(pb_host_class(pb_gen_lookup("ga100"), PB_FORMAT_OLD));
 }
 
 static const pb_field *field_of(const pb_method *m, const char *name)

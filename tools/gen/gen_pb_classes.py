@@ -61,7 +61,8 @@ def defines(path):
     """(name, value text) of every #define line, in order."""
     out = []
     with open(path, encoding='utf-8', errors='replace') as f:
-        for line in f:
+        # the NV04-era headers continue some defines on the next line
+        for line in f.read().replace('\\\n', ' ').split('\n'):
             m = DEFINE.match(line)
             if m:
                 val = m.group(2) or ''
@@ -87,17 +88,35 @@ class Method:
         self.inner = inner    # NAME(i,j): elements per i
         self.dims = dims      # 0 scalar, 1 NAME(i), 2 NAME(i,j)
         self.count = 0        # array elements (inferred)
+        self.size = 0         # array elements (given by the header)
         self.fields = []
         self.is_float = False
 
 
-ARRAY1 = re.compile(r'(0x[0-9a-fA-F]+)\s*\+\s*\(?([ij])\)?\s*\*\s*(0x[0-9a-fA-F]+|[0-9]+)')
+ARRAY1 = re.compile(r'(0x[0-9a-fA-F]+)\s*\+\s*\(?([a-z])\)?\s*\*\s*(0x[0-9a-fA-F]+|[0-9]+)')
 ARRAY2 = re.compile(r'(0x[0-9a-fA-F]+)\s*\+\s*\(?i\)?\s*\*\s*([0-9]+)\s*\+\s*\(?j\)?\s*\*\s*([0-9]+)')
+
+
+# Pre-Fermi headers (NV04..G80) name many methods without a field define
+# (NV042_SET_OFFSET_SOURCE) and put enum values on the method itself
+# (NV042_SET_COLOR_FORMAT_LE_Y8): such a method gets one 31:0 field named V,
+# the later headers' name for a whole-word field (UNVERIFIED, docs/fidelity.md:
+# the name is ours). Defines that only describe
+# the channel (DMA_*, GP_ENTRY*, notifiers) are not methods.
+PRE_FERMI = 0x9000
+NOT_METHODS = re.compile(r'(DMA_|GP_ENTRY|NOTIF|NUMBER_OF_|TYPEDEF|OPCODE|METHOD_|JUMP_|DATA$)')
+METHOD_ADDR = re.compile(r'\(0x[0-9a-fA-F]{8}\)')
+
+
+def class_prefix(cid):
+    """NVIDIA's define prefix: NV906F_, and NV06E_ for the 00xx classes."""
+    return ('NV%03X_' if cid < 0x1000 else 'NV%04X_') % cid
 
 
 def parse_class(path, cid, report):
     """Our reading of a class header: (class name, [Method])."""
-    prefix = 'NV%04X_' % cid
+    prefix = class_prefix(cid)
+    whole = {}  # pre-Fermi: method without a field -> its values
     cname = None
     methods = []
     by_name = {}
@@ -108,7 +127,7 @@ def parse_class(path, cid, report):
                 cname = name
             continue
         short = name[len(prefix):]
-        m = re.fullmatch(r'(\w+)\((i|j|i,j)\)', short)
+        m = re.fullmatch(r'(\w+)\(([a-z]|i,j)\)', short)
         if m:
             body = unparen(val).replace(' ', '')
             if m.group(2) == 'i,j':
@@ -126,6 +145,8 @@ def parse_class(path, cid, report):
                 cur = Method(m.group(1), int(a.group(1), 16), int(a.group(3), 0), 0, 1)
             methods.append(cur)
             by_name[cur.name] = cur
+            if cid < PRE_FERMI:
+                whole.setdefault(cur.name, [])
             continue
         bits = re.fullmatch(r'([0-9]+):([0-9]+)', unparen(val))
         if bits:
@@ -139,21 +160,46 @@ def parse_class(path, cid, report):
         v = number(val)
         if v is None:
             continue
+        size = re.fullmatch(r'(\w+)__SIZE_1', short)
+        if cid < PRE_FERMI and size and size.group(1) in by_name and by_name[size.group(1)].dims:
+            by_name[size.group(1)].size = v  # the pre-Fermi headers give some array sizes
+            continue
         fld = owner_field(short, cur, by_name)
         if fld is not None:
             meth, f = fld
             f.values.append((short[len(meth.name) + len(f.name) + 2:], v))
             cur = meth
             continue
+        if cid < PRE_FERMI:
+            owner = owner_method(short, cur, by_name)
+            if owner is not None and not owner.fields and v < 0x100 and owner.name in whole:
+                whole[owner.name].append((short[len(owner.name) + 1:], v))
+                continue
         cur = Method(short, v)
         methods.append(cur)
         by_name.setdefault(short, cur)
+        if cid < PRE_FERMI and METHOD_ADDR.fullmatch(val) and not NOT_METHODS.match(short):
+            whole.setdefault(short, [])
     kept = []
+    described = set(m.addr for m in methods if m.fields)
     for m in methods:
+        if m.name in whole and not m.fields and m.dims:
+            group = [n for n in methods if n is not m and n.addr == m.addr and n.name.startswith(m.name + '_')]
+            if group:
+                # NV07B_COLOR(a) groups COLOR_A(a), COLOR_B(a): its size is theirs
+                for n in methods:
+                    if n.dims and n.name.startswith(m.name + '_') and not n.size:
+                        n.size = m.size
+                continue
+        # (an array without fields at the address of one with fields only
+        # groups them: NV04A_UNCLIPPED_RECTANGLE(a))
+        if not m.fields and m.name in whole and m.addr not in described:
+            m.fields.append(Field('V', 31, 0))
+            m.fields[0].values = whole[m.name]
         if not m.fields:
             report.append('%s: %s has no fields: not a method' % (os.path.basename(path), m.name))
             continue
-        if m.addr % 4 or m.addr >= 0x4000:
+        if m.addr % 4 or m.addr >= (0x2000 if cid < PRE_FERMI else 0x4000):
             report.append('%s: %s at 0x%x is not a method address' % (os.path.basename(path), m.name, m.addr))
             continue
         kept.append(m)
@@ -204,10 +250,11 @@ def owner_field(short, cur, by_name):
     return None if best is None else (best[0], best[1])
 
 
-def infer_counts(methods, report, tag):
+def infer_counts(methods, report, tag, space=0x4000):
     """Array element counts: an array (or a group of arrays interleaved with
     the same stride) runs until the next address defined by something else,
-    or the end of the method space (0x4000)."""
+    or the end of the method space (0x4000; 0x2000 before Fermi, whose
+    headers address methods with bits 12:2)."""
     points = sorted(set(m.addr for m in methods))
     arrays = sorted((m for m in methods if m.dims), key=lambda m: m.addr)
     groups = []
@@ -222,7 +269,7 @@ def infer_counts(methods, report, tag):
         start = g[0].addr
         step = g[0].stride * (g[0].inner if g[0].dims == 2 else 1)
         members = set(m.addr for m in g)
-        limit = 0x4000
+        limit = space
         for p in points:
             if p > start and p not in members:
                 limit = p
@@ -234,7 +281,7 @@ def infer_counts(methods, report, tag):
                                 for k in range(1, n)):
                 n -= 1
         for m in g:
-            size = next((c for pat, c in ARRAY_SIZES if glob(pat, m.name)), None)
+            size = m.size or next((c for pat, c in ARRAY_SIZES if glob(pat, m.name)), None)
             k = n
             if size is not None:
                 k = min(n, size)
@@ -271,11 +318,10 @@ OUR_FLOATS = [
 # ---------------------------------------------------------------- Mesa's dumpers (a model)
 
 # Mesa's list of class headers (src/nouveau/headers/meson.build nv_classes,
-# Mesa 26.1-devel; UNVERIFIED below 90B5, whose header is not in the
-# references: docs/fidelity.md),
-# in its order: a class's "previous" class is the last one before it with the
-# same two last digits. Classes not in HEADER_DIR are skipped (cl85b5 and
-# the host classes c86f/c96f/ca6f are not in the references).
+# Mesa 26.3-devel, sailfishos-mirror/mesa cbec1262), in its order: a class's
+# "previous" class is the last one before it with the same two last digits.
+# Classes not in HEADER_DIR are skipped (the host classes c86f/c96f/ca6f and
+# the video decoders c5b0/c7b0/c9b0 are not in the references).
 MESA_CLASSES = '''
 85b5 902d 9039 906f 9097 90b5 90c0 91c0 9297 a040 a0b5 a06f a097 a140 a16f a1c0 a197 a26f a297
 b06f b097 b0b5 b0c0 b197 b1c0 c06f c097 c197 c1b5 c1c0 a0c0 c0b5 c0c0 c36f c397 c3b5 c3c0 c46f
@@ -618,7 +664,7 @@ def main():
     classes = []
     for cid in sorted(files):
         cname, methods = parse_class(files[cid], cid, report)
-        infer_counts(methods, report, '%04X' % cid)
+        infer_counts(methods, report, '%04X' % cid, 0x2000 if cid < PRE_FERMI else 0x4000)
         seen = {}
         for m in sorted(methods, key=lambda m: m.addr):
             if m.addr in seen:
@@ -626,6 +672,9 @@ def main():
                 continue
             seen[m.addr] = m.name
         methods = [m for m in sorted(methods, key=lambda m: m.addr) if seen.get(m.addr) == m.name]
+        if not methods:
+            report.append('%04X: no methods (the header describes only the channel): not in the tables' % cid)
+            continue
         classes.append({'id': cid, 'name': cname or 'NV%04X' % cid, 'methods': [our_record(t, m) for m in methods],
                         'parsed': methods})
 

@@ -41,9 +41,33 @@ static void run_help(const char *cmd)
 	       "  --sandbox         for untrusted scripts: no io, os, package, debug,\n"
 	       "                    dofile or loadfile\n");
 	if (strcmp(cmd, "demo"))
-		printf("  --max-steps N     Lua instruction budget (default 4000000000)\n"
+		printf("  --max-steps N     instruction budget: Lua steps and model work (default 4e9)\n"
 		       "  -- ARGS...        arguments for the script, in the global table `arg`\n");
 	printf("  -h, --help        this help\n");
+}
+
+/* A count as the docs write it: what cli_parse_u64 takes, or NeX ("4e9"). */
+static bool parse_count(const char *s, uint64_t *out)
+{
+	if (cli_parse_u64(s, out))
+		return true;
+	if (!s || *s < '0' || *s > '9')
+		return false;
+	char *end;
+	errno = 0;
+	unsigned long long v = strtoull(s, &end, 10);
+	if (errno || (*end != 'e' && *end != 'E') || end[1] < '0' || end[1] > '9')
+		return false;
+	unsigned long long x = strtoull(end + 1, &end, 10);
+	if (errno || *end || x > 19)
+		return false;
+	while (x--) {
+		if (v > UINT64_MAX / 10)
+			return false;
+		v *= 10;
+	}
+	*out = v;
+	return true;
 }
 
 static bool same_file(const char *a, const char *b)
@@ -90,8 +114,9 @@ static int scenario_main(const char *cmd, int argc, char **argv)
 		} else if (!strcmp(argv[i], "--sandbox")) {
 			o.sandbox = 1;
 		} else if (!demo && (r = cli_opt(argc, argv, &i, "--max-steps", &val))) {
-			if (r < 0 || !cli_parse_u64(val, &o.max_steps) || !o.max_steps)
-				return cli_bad_opt(cmd, "--max-steps", r < 0 ? NULL : val, "a positive number");
+			if (r < 0 || !parse_count(val, &o.max_steps) || !o.max_steps)
+				return cli_bad_opt(cmd, "--max-steps", r < 0 ? NULL : val,
+				                   "a positive number (4000000000, 4e9)");
 		} else if (!strcmp(argv[i], "--json")) {
 			json = true;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
