@@ -1377,7 +1377,6 @@ static bool do_load(struct pbdma *p)
 		p->r[h->ramfc[i].reg] = ramfc[h->ramfc[i].dword];
 	memcpy(p->ramfc, ramfc, sizeof(ramfc)); /* the dwords no register mirrors come back unchanged on save */
 	p->h->stats.ctx_loads++;
-	sched_charge(gpu_of(p), HOST_UNITS_CTXSW);
 	decoder_load(p);
 	p->target = NULL;
 	set_status(p, true);
@@ -1469,9 +1468,14 @@ static void step(nvm_gpu *gpu, void *ctx, uint64_t arg)
 	struct pbdma *p = ctx;
 	struct host *h = p->h;
 	p->ev = 0;
+	/* A context load's units are charged after the step's own work, so
+	 * that even a run of a few units decodes what its budget allows. */
+	uint64_t load_units = 0;
 	if (p->state == PBS_LOADING) {
 		p->state = PBS_RUN;
+		load_units = HOST_UNITS_CTXSW;
 		if (!do_load(p)) {
+			sched_charge(gpu, load_units);
 			p->state = PBS_IDLE;
 			h->chan[p->chid].pbdma = -1;
 			p->chid = -1;
@@ -1479,9 +1483,12 @@ static void step(nvm_gpu *gpu, void *ctx, uint64_t arg)
 			return;
 		}
 	}
-	if (p->state != PBS_RUN || pbdma_stalled(p))
+	if (p->state != PBS_RUN || pbdma_stalled(p)) {
+		sched_charge(gpu, load_units);
 		return;
+	}
 	if (p->wait_until > gpu->now) {
+		sched_charge(gpu, load_units);
 		arm_step(p, p->wait_until - gpu->now); /* a CLEAR_FAULTED retry */
 		return;
 	}
@@ -1502,11 +1509,13 @@ static void step(nvm_gpu *gpu, void *ctx, uint64_t arg)
 	/* No more entries than the run budget has left (charged per
 	 * HOST_WORK_PER_UNIT below), and the step ends when the budget is
 	 * spent: a loop of GP entries or semaphores is a hang of this run, not
-	 * a step without end. */
-	uint64_t left = sched_budget_left(gpu);
+	 * a step without end. The step's first GP entry and its segment run
+	 * whatever their units, so that a run of a few units still decodes. */
+	uint64_t left = sched_budget_left(gpu), gp0 = h->stats.gp_entries;
 	uint32_t max =
 	        left < HOST_STEP_DWORDS / HOST_WORK_PER_UNIT ? (uint32_t)left * HOST_WORK_PER_UNIT : HOST_STEP_DWORDS;
-	while (!halt && done < max && done / HOST_WORK_PER_UNIT + p->units < left &&
+	while (!halt && done < max &&
+	       ((!done && h->stats.gp_entries - gp0 <= 1) || done / HOST_WORK_PER_UNIT + p->units < left) &&
 	       host_chan_runnable(h, (uint32_t)p->chid)) {
 		if (pb_get(p) < pb_put(p))
 			done += feed_segment(p, max - done, &halt);
@@ -1515,7 +1524,7 @@ static void step(nvm_gpu *gpu, void *ctx, uint64_t arg)
 		if (pbdma_stalled(p))
 			halt = true;
 	}
-	sched_charge(gpu, done / HOST_WORK_PER_UNIT + p->units);
+	sched_charge(gpu, done / HOST_WORK_PER_UNIT + p->units + load_units);
 	if (pbdma_stalled(p)) {
 		host_engstat(h, p->rl);
 		return; /* frozen until software clears the interrupt */
