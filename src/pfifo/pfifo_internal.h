@@ -1,8 +1,9 @@
 /*
  * Internal interface of PFIFO for NV04..NV4x (src/pfifo/): the block and
  * its registers (pfifo.c), the PIO and DMA pushers (pusher.c), the puller
- * (puller.c), the image decoders (pfifo_fmt.c). docs/pfifo.md describes the
- * model; field positions are the hi:lo of rnndb fifo/nv4_pfifo.xml.
+ * (puller.c), the image decoders (pfifo.c: RAMFC layouts; puller.c: RAMHT
+ * entries). docs/pfifo.md describes the model; field positions are the hi:lo
+ * of rnndb fifo/nv4_pfifo.xml.
  */
 #ifndef NVM_PFIFO_INTERNAL_H
 #define NVM_PFIFO_INTERNAL_H

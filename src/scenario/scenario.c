@@ -1089,13 +1089,15 @@ void scn_run_file(const char *path, const struct scn_opts *opts, struct scn_resu
 	}
 	size_t cap = 1 << 16, len = 0;
 	char *buf = malloc(cap);
+	bool too_large = false;
 	while (buf) {
 		size_t n = fread(buf + len, 1, cap - len, f);
 		len += n;
 		if (n == 0)
 			break;
 		if (len == cap) {
-			char *nb = cap < (64u << 20) ? realloc(buf, cap * 2) : NULL;
+			too_large = cap >= (64u << 20);
+			char *nb = too_large ? NULL : realloc(buf, cap * 2);
 			if (!nb) {
 				free(buf);
 				buf = NULL;
@@ -1110,8 +1112,11 @@ void scn_run_file(const char *path, const struct scn_opts *opts, struct scn_resu
 		fclose(f);
 	if (!buf || err) {
 		snprintf(res->error, sizeof(res->error), "%s: cannot read: %s", path,
-		         buf ? strerror(err) : "file too large (64 MiB limit)");
+		         buf         ? strerror(err)
+		         : too_large ? "file too large (64 MiB limit)"
+		                     : "out of memory");
 		res->io_error = 1;
+		res->oom = !buf && !too_large;
 		free(buf);
 		return;
 	}

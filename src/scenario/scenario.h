@@ -47,6 +47,7 @@ struct scn_opts {
 struct scn_result {
 	int ok;            /* 1 when the script ran to its end */
 	int io_error;      /* the file could not be read (a usage error, not a script failure) */
+	int oom;           /* ... for want of memory (an internal error) */
 	char error[1024];  /* "file:line: message" when !ok */
 	int checks_passed; /* check() calls that held */
 	int gpus_opened;

@@ -108,6 +108,30 @@ static void wrap_global(lua_State *L, const char *name, lua_CFunction fn)
 	lua_setglobal(L, name);
 }
 
+/* os.exit(code [, close]) always closes the state first, as close = true
+ * does: the script's GPUs are closed and its memory freed before the
+ * process exits, where the tool completes its outputs (docs/cli.md). An
+ * os.exit from a finalizer run by that close exits without closing again. */
+static int l_exit_closing(lua_State *L)
+{
+	static bool closing;
+	if (!lua_isboolean(L, 1))
+		luaL_optinteger(L, 1, 0); /* a bad code is an error before anything closes */
+	lua_settop(L, 1);
+	lua_pushboolean(L, !closing);
+	closing = true;
+	return lua_tocfunction(L, lua_upvalueindex(1))(L);
+}
+
+static void closing_exit(lua_State *L)
+{
+	lua_getglobal(L, LUA_OSLIBNAME);
+	lua_getfield(L, -1, "exit");
+	lua_pushcclosure(L, l_exit_closing, 1);
+	lua_setfield(L, -2, "exit");
+	lua_pop(L, 1);
+}
+
 static void text_only_package(lua_State *L)
 {
 	if (lua_getglobal(L, LUA_LOADLIBNAME) != LUA_TTABLE) {
@@ -740,6 +764,7 @@ void scn_open_libs(lua_State *L, const struct scn_opts *opts)
 	} else {
 		open_lib(L, LUA_IOLIBNAME, luaopen_io);
 		open_lib(L, LUA_OSLIBNAME, luaopen_os);
+		closing_exit(L);
 		open_lib(L, LUA_LOADLIBNAME, luaopen_package);
 		restricted_debug(L);
 		wrap_global(L, "loadfile", l_loadfile_text);

@@ -1,5 +1,5 @@
 /*
- * Lua methods of PFIFO for NV04..NV4x (include/nvmodel/pfifo.h):
+ * Lua methods of PFIFO for NV04..NV4x and G80..GT215 (include/nvmodel/pfifo.h):
  *
  *   gpu:pfifo_log(engine [, first [, max]])  -- {{time_ns, chid, subch, cls, method, data}, ...}
  *   gpu:pfifo_log_total(engine)              -- methods the engine received since open

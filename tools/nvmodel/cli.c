@@ -2,6 +2,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "hexwords.h"
@@ -46,6 +48,64 @@ int cli_bad_opt(const char *cmd, const char *opt, const char *val, const char *w
 		return cli_usage_error(cmd, "%s needs %s", opt, want);
 	return cli_usage_error(cmd, "%s: bad value '%s' (%s)", opt, val, want);
 }
+
+/* ---------------------------------------------------------------- stdout */
+
+static const char *stdout_cmd;
+static bool stdout_done;
+static int stdout_errno; /* why a flush failed, for the message at the end */
+
+void cli_flush(FILE *f)
+{
+	if (fflush(f) && f == stdout && !stdout_errno)
+		stdout_errno = errno;
+}
+
+/* Flushes standard output; false (errno set) when some of it was lost. */
+static bool stdout_flush(void)
+{
+	cli_flush(stdout);
+	if (!ferror(stdout))
+		return true;
+	/* EIO when the failed write is not known (a flush inside stdio). */
+	errno = stdout_errno ? stdout_errno : EIO;
+	return false;
+}
+
+/* Reached only when the process exits without returning from main (a
+ * script's os.exit()): the exit status cannot be changed but by _exit. */
+static void stdout_at_exit(void)
+{
+	if (stdout_done)
+		return;
+	stdout_done = true;
+	if (!stdout_flush()) {
+		cli_error(EXIT_INTERNAL, stdout_cmd, "standard output: %s", strerror(errno));
+		_exit(EXIT_INTERNAL);
+	}
+}
+
+void cli_stdout_begin(void)
+{
+	atexit(stdout_at_exit);
+}
+
+void cli_stdout_command(const char *cmd)
+{
+	stdout_cmd = cmd;
+}
+
+int cli_stdout_end(int rc)
+{
+	stdout_done = true;
+	if (stdout_flush())
+		return rc;
+	if (rc == EXIT_INTERNAL) /* the command has reported its failure */
+		return rc;
+	return cli_error(EXIT_INTERNAL, stdout_cmd, "standard output: %s", strerror(errno));
+}
+
+/* ---------------------------------------------------------------- numbers */
 
 bool cli_parse_u64(const char *s, uint64_t *out)
 {
@@ -156,57 +216,113 @@ void json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-/* Reads f to its end into a malloc'd buffer; NULL and *err on failure. */
-static uint8_t *read_stream(FILE *f, size_t *len, const char **err)
+/* ---------------------------------------------------------------- input */
+
+/* The bytes of a regular file from where f stands to its end; -1 for other
+ * inputs (a pipe, a device) or when the size is not known. */
+static int64_t bytes_left(FILE *f)
 {
-	size_t cap = 1 << 16, n = 0;
-	uint8_t *buf = malloc(cap);
-	for (;;) {
-		if (!buf) {
-			*err = "out of memory";
-			return NULL;
+	struct stat st;
+	off_t pos = ftello(f);
+	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode) || pos < 0 || pos > st.st_size)
+		return -1;
+	return (int64_t)(st.st_size - pos);
+}
+
+/* An input's bytes before `from` (from where it stands: standard input may
+ * have been read already): seeked over where the input can seek (a regular
+ * file, /dev/zero), else read and dropped. *seen: the bytes passed (fewer
+ * than from when the input ends first). 0 or errno. */
+static int skip_to(FILE *f, uint64_t from, uint64_t *seen)
+{
+	*seen = 0;
+	if (!from)
+		return 0;
+	int64_t left = bytes_left(f);
+	uint64_t by = left >= 0 && (uint64_t)left < from ? (uint64_t)left : from;
+	if (by <= (uint64_t)INT64_MAX && !fseeko(f, (off_t)by, SEEK_CUR)) {
+		*seen = by;
+		return 0;
+	}
+	clearerr(f);
+	static uint8_t drop[1 << 16];
+	while (*seen < from) {
+		size_t want = from - *seen < sizeof(drop) ? (size_t)(from - *seen) : sizeof(drop);
+		size_t got = fread(drop, 1, want, f);
+		*seen += got;
+		if (got < want)
+			return ferror(f) ? (errno ? errno : EIO) : 0;
+	}
+	return 0;
+}
+
+int cli_read_part(const char *cmd, const char *path, uint64_t from, uint64_t want, uint8_t **out, size_t *len,
+                  uint64_t *size)
+{
+	*out = NULL;
+	*len = 0;
+	bool is_stdin = !strcmp(path, "-");
+	FILE *f = is_stdin ? stdin : fopen(path, "rb");
+	if (!f)
+		return cli_error(EXIT_USAGE, cmd, "%s: %s", path, strerror(errno));
+	uint64_t seen;
+	int e = skip_to(f, from, &seen);
+	/* A regular file's size is known: what it cannot hold is refused
+	 * before anything is read, and the buffer is sized once. */
+	int64_t rest = e ? -1 : bytes_left(f);
+	bool known = rest >= 0;
+	uint64_t left = known && (uint64_t)rest < want ? (uint64_t)rest : want;
+	/* One byte past the cap tells that there is more. */
+	uint64_t goal = left < CLI_INPUT_MAX + 1 ? left : CLI_INPUT_MAX + 1;
+	if (known && goal > CLI_INPUT_MAX)
+		goal = 0;
+	uint8_t *buf = NULL;
+	size_t n = 0, cap = 0;
+	int rc = EXIT_OK;
+	while (!e && seen == from && n < goal) {
+		if (n == cap) {
+			size_t c = (size_t)goal;
+			if (!known && c > (cap ? 2 * cap : 65536))
+				c = cap ? 2 * cap : 65536;
+			uint8_t *nb = realloc(buf, c);
+			if (!nb) {
+				rc = cli_error(EXIT_INTERNAL, cmd, "%s: out of memory", path);
+				break;
+			}
+			buf = nb;
+			cap = c;
 		}
 		size_t got = fread(buf + n, 1, cap - n, f);
 		n += got;
-		if (got == 0)
+		if (!got) {
+			if (ferror(f))
+				e = errno ? errno : EIO; /* EISDIR for a directory */
 			break;
-		if (n == cap) {
-			uint8_t *nb = realloc(buf, cap * 2);
-			if (!nb)
-				free(buf);
-			buf = nb;
-			cap *= 2;
 		}
 	}
-	if (ferror(f)) {
-		*err = strerror(errno ? errno : EIO);
+	if (!rc && !e && (n > CLI_INPUT_MAX || (known && left > CLI_INPUT_MAX)))
+		rc = cli_error(EXIT_USAGE, cmd, "%s: more than %zu MiB from offset %llu, the most a command holds",
+		               path, CLI_INPUT_MAX >> 20, (unsigned long long)from);
+	if (!rc && e)
+		rc = cli_error(EXIT_USAGE, cmd, "%s: %s", path, strerror(e));
+	if (!is_stdin)
+		fclose(f);
+	if (rc) {
 		free(buf);
-		return NULL;
+		return rc;
 	}
+	*out = buf;
 	*len = n;
-	return buf;
-}
-
-uint8_t *cli_read_file(const char *path, size_t *len, const char **err)
-{
-	if (!strcmp(path, "-"))
-		return read_stream(stdin, len, err);
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		*err = strerror(errno);
-		return NULL;
-	}
-	uint8_t *buf = read_stream(f, len, err);
-	fclose(f);
-	return buf;
+	*size = seen + n;
+	return EXIT_OK;
 }
 
 int cli_read_input(const char *cmd, const char *path, uint8_t **buf, size_t *len)
 {
-	const char *err;
-	*buf = cli_read_file(path, len, &err);
-	if (!*buf)
-		return cli_error(EXIT_USAGE, cmd, "%s: %s", path, err);
+	uint64_t size;
+	int rc = cli_read_part(cmd, path, 0, CLI_ALL, buf, len, &size);
+	if (rc)
+		return rc;
 	if (!*len) {
 		free(*buf);
 		*buf = NULL;

@@ -53,15 +53,44 @@ int cli_opt(int argc, char **argv, int *i, const char *name, const char **val);
  * (after printing the error) EXIT_USAGE. */
 int cli_only_json(const char *cmd, int argc, char **argv, bool *json);
 
+/* Standard output, the one output layer of every command: main() calls
+ * cli_stdout_begin before the command and returns cli_stdout_end(rc) after
+ * it. Output that could not be written (a full disk, /dev/full, a closed
+ * pipe) is an internal error: "nvmodel CMD: error: standard output: REASON",
+ * exit 3, whatever the command found (unless it returned 3 after its own
+ * message). A script's os.exit() ends the process without returning: an
+ * atexit handler makes the same check then (_exit(3) on a write error). */
+void cli_stdout_begin(void);
+/* The command whose output it is, for the message. */
+void cli_stdout_command(const char *cmd);
+int cli_stdout_end(int rc);
+/* fflush that keeps the reason of a failure on standard output for that
+ * message; for commands that flush before their end. */
+void cli_flush(FILE *f);
+
 /* JSON helpers. */
 void json_str(FILE *f, const char *s);
 
-/* Reads a whole file (binary); "-" is standard input. Returns NULL and sets
- * *err (a static string) on failure. Caller frees. */
-uint8_t *cli_read_file(const char *path, size_t *len, const char **err);
-/* An input file of a command, read whole: unreadable and empty inputs are
- * both usage errors (exit 2, "PATH: empty input"), for every command alike.
- * Returns EXIT_OK with *buf to free, or the exit code. */
+/* Input files: "-" is standard input. A command reads what it needs and
+ * holds at most CLI_INPUT_MAX bytes of one input (commands that can stream
+ * a regular file, pb decode and the vm images, do so instead): more is a
+ * usage error, "PATH: more than 64 MiB from offset N, the most a command
+ * holds" (exit 2), even from an endless input (/dev/zero); out of memory
+ * while reading is exit 3. */
+#define CLI_INPUT_MAX ((size_t)64 << 20)
+#define CLI_ALL       UINT64_MAX
+/* Reads up to `want` bytes (CLI_ALL: to the end) from byte `from` on:
+ * skipped by seeking where the input can, else read and dropped. Returns
+ * EXIT_OK with *buf (to free; may be NULL when *len is 0) and *len bytes
+ * (fewer than want at the end of the input), *size the bytes the input was
+ * seen to have (less than from when it ends before); or the exit code after
+ * the message (unreadable: 2, too large: 2, out of memory: 3). */
+int cli_read_part(const char *cmd, const char *path, uint64_t from, uint64_t want, uint8_t **buf, size_t *len,
+                  uint64_t *size);
+/* An input file of a command, read whole (cli_read_part): unreadable and
+ * empty inputs are both usage errors (exit 2, "PATH: empty input"), for
+ * every command alike. Returns EXIT_OK with *buf to free, or the exit
+ * code. */
 int cli_read_input(const char *cmd, const char *path, uint8_t **buf, size_t *len);
 
 /* The input of the structure decoders (host, pfifo): bytes, or with hex

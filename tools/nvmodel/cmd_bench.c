@@ -90,7 +90,7 @@ int cmd_bench(int argc, char **argv)
 					printf("  (target >= %.3g %s)", r.target_rate, r.unit);
 				printf("  %s\n", ok ? "ok" : "MISSED");
 			}
-			fflush(stdout);
+			cli_flush(stdout);
 		}
 	}
 	if (!ran)

@@ -79,29 +79,40 @@ static int own_opt(void *user, int argc, char **argv, int *i)
 }
 
 /* Loads the input as bytes and checks that `need` bytes (one `what`) are
- * there at the offset. *data points at the offset; *base is the allocation
- * to free. */
-static int load(const struct host_opts *o, const char *what, size_t need, uint8_t **base, const uint8_t **data,
-                size_t *len)
+ * there at the offset; a binary input is read from the offset for `want`
+ * bytes at most (CLI_ALL: to its end), so a structure in a large dump costs
+ * its own size. *data points at the offset; *base is the allocation to
+ * free. */
+static int load(const struct host_opts *o, const char *what, size_t need, uint64_t want, uint8_t **base,
+                const uint8_t **data, size_t *len)
 {
 	size_t n;
+	uint64_t size;
 	uint8_t *buf;
-	int rc = cli_read_bytes(o->in.cmd, o->in.file, o->in.hex, &buf, &n); /* unreadable or empty: exit 2 */
+	uint64_t from = o->in.hex ? 0 : o->in.offset;
+	int rc = o->in.hex ? cli_read_bytes(o->in.cmd, o->in.file, true, &buf, &n) /* empty: exit 2 */
+	                   : cli_read_part(o->in.cmd, o->in.file, from, want, &buf, &n, &size);
 	if (rc)
 		return rc;
-	if (o->in.offset >= n) {
+	if (o->in.hex)
+		size = n;
+	if (!size) {
 		free(buf);
-		return cli_error(EXIT_USAGE, o->in.cmd, "%s: --offset %llu is past the end (%zu bytes)", o->in.file,
-		                 (unsigned long long)o->in.offset, n);
+		return cli_error(EXIT_USAGE, o->in.cmd, "%s: empty input", o->in.file);
 	}
-	size_t left = n - (size_t)o->in.offset;
+	if (o->in.offset >= size) {
+		free(buf);
+		return cli_error(EXIT_USAGE, o->in.cmd, "%s: --offset %llu is past the end (%llu bytes)", o->in.file,
+		                 (unsigned long long)o->in.offset, (unsigned long long)size);
+	}
+	size_t at = (size_t)(o->in.offset - from), left = n - at;
 	if (left < need) {
 		free(buf);
 		return cli_error(EXIT_USAGE, o->in.cmd, "%s: only %zu bytes from offset %llu; %s needs %zu", o->in.file,
 		                 left, (unsigned long long)o->in.offset, what, need);
 	}
 	*base = buf;
-	*data = buf + o->in.offset;
+	*data = buf + at;
 	*len = left;
 	return EXIT_OK;
 }
@@ -417,7 +428,7 @@ static int host_ramin(struct host_opts *o)
 	uint8_t *base;
 	const uint8_t *buf;
 	size_t len;
-	int rc = load(o, "an instance block", NVM_RAMIN_SIZE, &base, &buf, &len);
+	int rc = load(o, "an instance block", NVM_RAMIN_SIZE, NVM_RAMIN_SIZE, &base, &buf, &len);
 	if (rc)
 		return rc;
 	size_t n;
@@ -463,7 +474,7 @@ static int host_userd(struct host_opts *o)
 	uint8_t *base;
 	const uint8_t *buf;
 	size_t len;
-	int rc = load(o, "a USERD page", NVM_USERD_SIZE, &base, &buf, &len);
+	int rc = load(o, "a USERD page", NVM_USERD_SIZE, NVM_USERD_SIZE, &base, &buf, &len);
 	if (rc)
 		return rc;
 	size_t n;
@@ -598,7 +609,10 @@ static int host_runlist(struct host_opts *o)
 	uint8_t *base;
 	const uint8_t *buf;
 	size_t len;
-	int rc = load(o, "a runlist entry", NVM_RL_ENTRY_SIZE, &base, &buf, &len);
+	/* With --count, only those entries are read. */
+	uint64_t want =
+	        o->has_count && o->count <= CLI_ALL / NVM_RL_ENTRY_SIZE ? o->count * NVM_RL_ENTRY_SIZE : CLI_ALL;
+	int rc = load(o, "a runlist entry", NVM_RL_ENTRY_SIZE, want, &base, &buf, &len);
 	if (rc)
 		return rc;
 	size_t entries = len / NVM_RL_ENTRY_SIZE;

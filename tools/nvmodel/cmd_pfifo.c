@@ -104,27 +104,48 @@ static int parse_opts(struct pfifo_opts *o, int argc, char **argv)
 	uint32_t nchan = nvm_pfifo_channels(o->chip);
 	if (!nchan)
 		return cli_usage_error(o->in.cmd, "chip '%s' has no PFIFO this command decodes (" CHIPS ")", o->chip);
+	/* Options of the other sub-command, or a layout the chip lacks, would
+	 * be ignored: refused instead. */
+	bool ramht = !strcmp(o->in.cmd, "pfifo ramht");
+	if (ramht && (o->large || o->channel >= 0))
+		return cli_usage_error(o->in.cmd, "%s is for ramfc", o->large ? "--large" : "--channel");
+	if (!ramht && (o->bits || o->search))
+		return cli_usage_error(o->in.cmd, "%s is for ramht", o->bits ? "--bits" : "--search");
+	size_t nf, nl;
+	uint32_t size, sl;
+	if (o->large && nvm_pfifo_ramfc_layout(o->chip, 1, &nl, &sl) == nvm_pfifo_ramfc_layout(o->chip, 0, &nf, &size))
+		return cli_usage_error(o->in.cmd, "--large: chip '%s' has no RAMFC LARGE layout (nv11, nv17)", o->chip);
 	if (o->channel >= (int)nchan)
 		return cli_usage_error(o->in.cmd, "--channel %d: chip '%s' has %u channels", o->channel, o->chip,
 		                       nchan);
 	return EXIT_OK;
 }
 
-/* Loads the input as bytes; *data points at the offset. */
+/* Loads the input as bytes from the offset (a binary input is read from
+ * there, text whole); *data points at the offset. */
 static int load(const struct pfifo_opts *o, uint8_t **base, const uint8_t **data, size_t *len)
 {
 	size_t n;
+	uint64_t size;
 	uint8_t *buf;
-	int rc = cli_read_bytes(o->in.cmd, o->in.file, o->in.hex, &buf, &n);
+	uint64_t from = o->in.hex ? 0 : o->in.offset;
+	int rc = o->in.hex ? cli_read_bytes(o->in.cmd, o->in.file, true, &buf, &n)
+	                   : cli_read_part(o->in.cmd, o->in.file, from, CLI_ALL, &buf, &n, &size);
 	if (rc)
 		return rc;
-	if (o->in.offset >= n) {
+	if (o->in.hex)
+		size = n;
+	if (!size) {
+		free(buf);
+		return cli_error(EXIT_USAGE, o->in.cmd, "%s: empty input", o->in.file);
+	}
+	if (o->in.offset >= size) {
 		free(buf);
 		return cli_error(EXIT_USAGE, o->in.cmd, "%s: --offset is past the end of the input", o->in.file);
 	}
 	*base = buf;
-	*data = buf + o->in.offset;
-	*len = n - (size_t)o->in.offset;
+	*data = buf + (o->in.offset - from);
+	*len = n - (size_t)(o->in.offset - from);
 	return EXIT_OK;
 }
 

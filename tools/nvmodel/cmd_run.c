@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "scenario/scenario.h"
@@ -74,6 +75,36 @@ static bool same_file(const char *a, const char *b)
 {
 	struct stat sa, sb;
 	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* A script's os.exit() calls exit() inside the run: the run ends there as
+ * at the end of its script, so the trace so far is completed and put in
+ * place (its temporary is never left behind); then the output layer checks
+ * standard output (cli.h). The exit status is the script's, or 3 when the
+ * trace could not be written. */
+static struct trace_writer *exit_trace;
+static const char *exit_cmd;
+
+static void trace_at_exit(void)
+{
+	struct trace_writer *t = exit_trace;
+	if (!t)
+		return;
+	exit_trace = NULL;
+	if (trace_finish(t)) {
+		cli_error(EXIT_INTERNAL, exit_cmd, "%s: could not write the trace: %s", t->out.name, strerror(errno));
+		fflush(stdout);
+		_exit(EXIT_INTERNAL);
+	}
+}
+
+static void trace_during_run(const char *cmd, struct trace_writer *t)
+{
+	static bool registered;
+	if (!registered)
+		registered = !atexit(trace_at_exit);
+	exit_cmd = cmd;
+	exit_trace = t;
 }
 
 static int scenario_main(const char *cmd, int argc, char **argv)
@@ -150,16 +181,19 @@ static int scenario_main(const char *cmd, int argc, char **argv)
 		o.out = stderr;
 
 	struct scn_result res;
+	if (trace_path)
+		trace_during_run(cmd, &tw);
 	if (demo)
 		scn_run_buffer(nvm_demo_lua, nvm_demo_lua_len, "demo.lua", &o, &res);
 	else
 		scn_run_file(file, &o, &res);
-	fflush(o.out);
+	exit_trace = NULL;
+	cli_flush(o.out);
 
 	if (res.io_error) {
 		if (trace_path) /* nothing ran: leave an existing trace alone */
 			trace_abort(&tw);
-		return cli_error(EXIT_USAGE, cmd, "%s", res.error);
+		return cli_error(res.oom ? EXIT_INTERNAL : EXIT_USAGE, cmd, "%s", res.error);
 	}
 	int trace_rc = trace_path ? trace_finish(&tw) : 0;
 	if (!res.ok)

@@ -5,8 +5,13 @@
  * the files, so a table pointer past the end of an image is reported as a
  * fault, as the library's bounds checks make it.
  */
+#define _GNU_SOURCE /* SEEK_DATA, SEEK_HOLE (Linux, BSD, macOS; without them every page is read) */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "image.h"
@@ -130,28 +135,116 @@ int vm_common_check(const char *cmd, struct vm_common *c, bool walk)
 	return 0;
 }
 
+/* A memory image: a regular file is streamed into the GPU (fd, size);
+ * standard input and other streams are read whole (buf), within the cap
+ * of every input (cli.h). */
+struct image_in {
+	int fd;
+	uint64_t size;
+	uint8_t *buf;
+};
+
+static int image_in_open(const char *cmd, const char *path, struct image_in *im)
+{
+	*im = (struct image_in){ .fd = -1 };
+	if (strcmp(path, "-")) {
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return cli_error(EXIT_USAGE, cmd, "%s: %s", path, strerror(errno));
+		struct stat st;
+		if (!fstat(fd, &st) && S_ISREG(st.st_mode)) {
+			if (!st.st_size) {
+				close(fd);
+				return cli_error(EXIT_USAGE, cmd, "%s: empty input", path);
+			}
+			im->fd = fd;
+			im->size = (uint64_t)st.st_size;
+			return EXIT_OK;
+		}
+		close(fd);
+	}
+	size_t len;
+	int rc = cli_read_input(cmd, path, &im->buf, &len);
+	im->size = len;
+	return rc;
+}
+
+static void image_in_close(struct image_in *im)
+{
+	if (im->fd >= 0)
+		close(im->fd);
+	free(im->buf);
+	im->fd = -1;
+	im->buf = NULL;
+}
+
+/* Copies a regular file into an aperture a page at a time, over its holes
+ * (SEEK_DATA): a large sparse image costs what it holds. */
+static int image_stream(const char *cmd, const char *path, const struct image_in *im, nvm_gpu *gpu, nvm_aperture ap)
+{
+	uint8_t page[4096];
+	uint64_t off = 0;
+	while (off < im->size) {
+#ifdef SEEK_DATA
+		off_t data = lseek(im->fd, (off_t)off, SEEK_DATA);
+		if (data < 0 && errno == ENXIO)
+			break; /* only a hole is left */
+		off_t hole = data < 0 ? -1 : lseek(im->fd, data, SEEK_HOLE);
+#else
+		off_t data = -1, hole = -1;
+#endif
+		uint64_t from = data < 0 ? off : (uint64_t)data & ~4095ull;
+		uint64_t to = hole < 0 || (uint64_t)hole > im->size ? im->size : (uint64_t)hole;
+		for (off = from; off < to; off += sizeof(page)) {
+			size_t n = im->size - off < sizeof(page) ? (size_t)(im->size - off) : sizeof(page);
+			ssize_t got = pread(im->fd, page, n, (off_t)off);
+			if (got != (ssize_t)n)
+				return cli_error(EXIT_USAGE, cmd, "%s: %s", path,
+				                 got < 0 ? strerror(errno) : "the file got shorter while reading");
+			nvm_status st = image_load(gpu, ap, off, page, n);
+			if (st)
+				return cli_error(EXIT_INTERNAL, cmd, "cannot load the memory images: %s",
+				                 nvm_status_str(st));
+		}
+		off = to > off ? to : off;
+	}
+	return EXIT_OK;
+}
+
+static int image_fill(const char *cmd, const char *path, const struct image_in *im, nvm_gpu *gpu, nvm_aperture ap)
+{
+	if (im->fd >= 0)
+		return image_stream(cmd, path, im, gpu, ap);
+	nvm_status st = image_load(gpu, ap, 0, im->buf, (size_t)im->size);
+	return st ? cli_error(EXIT_INTERNAL, cmd, "cannot load the memory images: %s", nvm_status_str(st)) : EXIT_OK;
+}
+
 int vm_open_images(const char *cmd, const struct vm_common *c, const char *chip, nvm_gpu **gpu)
 {
 	const char *vram = c->vram, *sysmem = c->sysmem;
-	size_t vlen = 0, slen = 0;
-	uint8_t *v, *s = NULL;
+	*gpu = NULL;
 	if (sysmem && !strcmp(vram, "-") && !strcmp(sysmem, "-"))
 		return cli_usage_error(cmd, "--vram and --sysmem cannot both be standard input");
-	int rc = cli_read_input(cmd, vram, &v, &vlen);
-	if (rc)
-		return rc;
-	if (sysmem && (rc = cli_read_input(cmd, sysmem, &s, &slen))) {
-		free(v);
-		return rc;
-	}
-	nvm_status st = image_open(chip, v, vlen, s, slen, gpu);
-	free(v);
-	free(s);
+	struct image_in v, s = { .fd = -1 };
+	int rc = image_in_open(cmd, vram, &v);
+	if (!rc && sysmem)
+		rc = image_in_open(cmd, sysmem, &s);
+	nvm_status st = rc ? NVM_OK : image_gpu(chip, v.size, s.size, gpu);
 	if (st == NVM_ERR_RANGE)
-		return cli_error(EXIT_USAGE, cmd, "memory image too large for %s", chip);
-	if (st)
-		return cli_error(EXIT_INTERNAL, cmd, "cannot load the memory images: %s", nvm_status_str(st));
-	return EXIT_OK;
+		rc = cli_error(EXIT_USAGE, cmd, "memory image too large for %s", chip);
+	else if (st)
+		rc = cli_error(EXIT_INTERNAL, cmd, "cannot load the memory images: %s", nvm_status_str(st));
+	if (!rc)
+		rc = image_fill(cmd, vram, &v, *gpu, NVM_AP_VRAM);
+	if (!rc && sysmem)
+		rc = image_fill(cmd, sysmem, &s, *gpu, NVM_AP_SYSMEM);
+	image_in_close(&v);
+	image_in_close(&s);
+	if (rc && *gpu) {
+		nvm_close(*gpu);
+		*gpu = NULL;
+	}
+	return rc;
 }
 
 static const char *pde_ap_name(unsigned a)

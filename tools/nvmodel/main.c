@@ -17,7 +17,7 @@ const struct command cli_commands[] = {
 	{ "vm", "walk or dump GPU page tables in a memory image", cmd_vm },
 	{ "fault", "decode GPU fault-buffer packets", cmd_fault },
 	{ "host", "decode and check Volta Host structures (ramin|userd|runlist)", cmd_host },
-	{ "pfifo", "decode and check NV04..NV4x PFIFO structures (ramht|ramfc)", cmd_pfifo },
+	{ "pfifo", "decode and check NV04..G80 PFIFO structures (ramht|ramfc)", cmd_pfifo },
 	{ "version", "print the version", cmd_version },
 	{ "help", "show help for a command", cmd_help },
 	{ NULL, NULL, NULL },
@@ -81,7 +81,7 @@ int cmd_version(int argc, char **argv)
 	return EXIT_OK;
 }
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
 	if (argc < 2) {
 		usage(stderr);
@@ -97,5 +97,12 @@ int main(int argc, char **argv)
 	const struct command *c = find(name);
 	if (!c)
 		return cli_usage_error(NULL, "unknown command '%s'", name);
+	cli_stdout_command(c->name);
 	return c->fn(argc - 1, argv + 1);
+}
+
+int main(int argc, char **argv)
+{
+	cli_stdout_begin();
+	return cli_stdout_end(dispatch(argc, argv));
 }

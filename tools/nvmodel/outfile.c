@@ -2,12 +2,63 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "outfile.h"
+
+/* ---------------------------------------------------------------- signals */
+
+/* The temporaries that exist now: a signal that ends the tool (SIGTERM,
+ * SIGINT, SIGHUP, SIGPIPE...) removes them before it takes effect, so an
+ * interrupted command leaves the old file and nothing beside it (SIGKILL
+ * cannot be caught). A slot is one pointer store, filled with signals
+ * blocked; the handler calls only unlink, signal and raise, which are
+ * async-signal-safe. */
+#define MAX_TEMPS 4
+static const char *volatile temps[MAX_TEMPS];
+
+static void on_fatal_signal(int sig)
+{
+	for (int i = 0; i < MAX_TEMPS; i++)
+		if (temps[i])
+			unlink(temps[i]);
+	signal(sig, SIG_DFL);
+	raise(sig); /* blocked until this handler returns, then fatal */
+}
+
+/* The signals whose default action ends the process and which a user or a
+ * pipeline sends; a signal the tool was started with ignored (a background
+ * job's SIGINT) stays ignored. */
+static void catch_fatal_signals(void)
+{
+	static const int sigs[] = { SIGHUP, SIGINT, SIGQUIT, SIGPIPE, SIGTERM, SIGXCPU, SIGXFSZ };
+	static bool done;
+	if (done)
+		return;
+	done = true;
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		struct sigaction old, sa = { .sa_handler = on_fatal_signal };
+		sigemptyset(&sa.sa_mask);
+		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+			sigaction(sigs[i], &sa, NULL);
+	}
+}
+
+static void temp_track(const char *path, bool add)
+{
+	for (int i = 0; i < MAX_TEMPS; i++) {
+		if (add ? !temps[i] : temps[i] == path) {
+			temps[i] = add ? path : NULL;
+			return;
+		}
+	}
+}
+
+/* ---------------------------------------------------------------- files */
 
 bool out_is_stdout(const char *path)
 {
@@ -45,14 +96,21 @@ static int open_temp(struct out_file *o, char *target, mode_t mode, bool exists)
 	char *d = strdup(target), *b = strdup(target);
 	size_t n = strlen(target) + 16;
 	char *tmp = malloc(n);
-	int fd = -1;
+	int fd = -1, e = ENOMEM;
 	if (d && b && tmp) {
 		snprintf(tmp, n, "%s/.%s.XXXXXX", dirname(d), basename(b));
+		/* Signals wait while the file is created and tracked: no
+		 * moment where it exists and a signal would not remove it. */
+		catch_fatal_signals();
+		sigset_t all, old;
+		sigfillset(&all);
+		sigprocmask(SIG_BLOCK, &all, &old);
 		fd = mkstemp(tmp);
-	} else {
-		errno = ENOMEM;
+		e = errno;
+		if (fd >= 0)
+			temp_track(tmp, true);
+		sigprocmask(SIG_SETMASK, &old, NULL);
 	}
-	int e = errno;
 	free(d);
 	free(b);
 	if (fd < 0) {
@@ -68,6 +126,7 @@ static int open_temp(struct out_file *o, char *target, mode_t mode, bool exists)
 		e = errno;
 		close(fd);
 		unlink(tmp);
+		temp_track(tmp, false);
 		free(tmp);
 		free(target);
 		errno = e;
@@ -115,6 +174,8 @@ int out_open(struct out_file *o, const char *path)
 
 static void release(struct out_file *o)
 {
+	if (o->tmp) /* renamed or removed by now */
+		temp_track(o->tmp, false);
 	free(o->tmp);
 	free(o->target);
 	o->tmp = o->target = NULL;

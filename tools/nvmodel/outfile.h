@@ -9,7 +9,9 @@
  *  - A regular file, a new file, or a symlink to a regular file gets a
  *    temporary created with mkstemp in the directory of the real file
  *    (symlinks resolved); out_commit renames it over that file, so a failed
- *    run leaves the old contents and a symlink stays a symlink.
+ *    run leaves the old contents and a symlink stays a symlink. A signal
+ *    that ends the tool (SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGPIPE, SIGXCPU,
+ *    SIGXFSZ) removes the temporary first.
  */
 #ifndef NVM_OUTFILE_H
 #define NVM_OUTFILE_H
