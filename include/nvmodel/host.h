@@ -11,21 +11,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "nvmodel/method.h"
 #include "nvmodel/nvmodel.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* One method an engine received. */
-typedef struct nvm_host_method {
-	uint64_t time_ns;
-	uint32_t chid;
-	uint32_t subch;
-	uint32_t cls;    /* class bound on the subchannel by SET_OBJECT, 0 if none */
-	uint32_t method; /* byte address */
-	uint32_t data;
-} nvm_host_method;
+/* nvm_host_method, the method record (nvmodel/method.h). */
 
 /* Engines by name: "gr" (graphics/compute, runlist 0), "grce" (GRCOPY on
  * the GR runlist, subchannel 4), "ce2".."ce8" (the copy engines with a

@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "nvmodel/host.h"
+#include "nvmodel/method.h"
 #include "nvmodel/nvmodel.h"
 
 #ifdef __cplusplus

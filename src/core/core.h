@@ -5,10 +5,13 @@
  *  - bus_*   the BAR0 register bus and its register tables (regbus.c)
  *  - sched_* the event queue in virtual time (sched.c)
  *  - pmc_*   interrupt aggregation (pmc.c)
+ *  - intr_*  status + enable -> PMC line (intr.c)
  *  - emit_*  diagnostics and hooks (gpu.c)
- *  - chip profiles (chip.c)
+ *  - block_class / struct chip: how blocks register and what a chip row
+ *    holds (the registry itself lives above the blocks, in src/chips/)
+ *  - port_*  reports from a lower block to a listener it does not know
  *
- * Blocks include this header, never each other's internals.
+ * The core includes no block's header: blocks build on it, never the reverse.
  */
 #ifndef NVM_CORE_H
 #define NVM_CORE_H
@@ -181,14 +184,64 @@ void sched_charge(nvm_gpu *gpu, uint64_t units);
 uint64_t sched_budget_left(const nvm_gpu *gpu);
 void sched_fini(struct sched *s);
 
-/* ================================================================ blocks */
+/* ================================================================ interrupt lines */
 
-enum blk_id { BLK_PTIMER = 0, BLK_HWSQ, BLK_MMU, BLK_PFIFO, BLK_HOST, BLK_G80VM, BLK_COUNT };
+/* The manuals' "status + enable -> PMC line" pattern (PTIMER_INTR_0 /
+ * INTR_EN_0, PFB NISO_INTR / NISO_INTR_EN, PFIFO_INTR_0 / INTR_EN_0): a
+ * status register whose bits latch events, an enable mask, and one PMC
+ * input line that is high while (status & enable) != 0. The description is
+ * const data of the block; where the manuals make the status or the enable a
+ * level of other state (NISO_INTR's fault-buffer bits, an enable changed
+ * only through SET/CLEAR registers) the block gives a function instead of
+ * the register's address. The block's write handlers of the two registers
+ * call intr_update, and it raises bits with intr_raise. */
+struct intr_desc {
+	uint32_t status; /* BAR0 address of the latched status register (unless status_fn) */
+	/* BAR0 address of the latched enable register (unless enable_fn); 0: the
+	 * line holds the mask, changed only through SET / CLEAR registers
+	 * (intr_enable_set / intr_enable_clear). */
+	uint32_t enable;
+	unsigned pmc_bit; /* the PMC_INTR input line it drives */
+	uint32_t (*status_fn)(void *ctx);
+	uint32_t (*enable_fn)(void *ctx);
+};
 
+/* A block's instance: the description, the GPU, the context the functions
+ * get, and the latched values the addresses resolve to (intr_init). */
+struct intr_line {
+	const struct intr_desc *d;
+	nvm_gpu *gpu;
+	void *ctx;
+	uint32_t *status, *enable;
+	uint32_t en; /* the mask when the line holds it */
+};
+
+/* Binds an interrupt line to its registers; call after the block's bus_add. */
+void intr_init(struct intr_line *l, nvm_gpu *gpu, const struct intr_desc *d, void *ctx);
+/* status & enable, as the PMC line sees it. */
+uint32_t intr_pending(const struct intr_line *l);
+/* Sets the PMC line from status & enable. */
+void intr_update(const struct intr_line *l);
+/* Latches bits into the status register (not with status_fn) and updates. */
+void intr_raise(const struct intr_line *l, uint32_t bits);
+/* A held enable mask (enable 0): INTR_EN_SET / INTR_EN_CLEAR writes, and its value. */
+void intr_enable_set(struct intr_line *l, uint32_t bits);
+void intr_enable_clear(struct intr_line *l, uint32_t bits);
+static inline uint32_t intr_enabled(const struct intr_line *l)
+{
+	return l->enable ? *l->enable : l->d->enable_fn(l->ctx);
+}
+
+/* ================================================================ blocks and chips */
+
+/* A block registers itself with the core through this descriptor (its own
+ * file defines it); the core creates the blocks a chip row lists, in row
+ * order, and destroys them in reverse. A kind without create carries only
+ * per-chip data that other blocks read (the pushbuffer decoder's profile). */
 struct block_class {
 	const char *name;
-	enum blk_id id;
-	/* Creates the block's state; `data` is the chip profile's per-block const data. */
+	/* Creates the block's state; `data` is the chip row's data for the block
+	 * (its generation: const tables and operations). */
 	nvm_status (*create)(nvm_gpu *gpu, const void *data, void **state);
 	void (*destroy)(nvm_gpu *gpu, void *state);
 	/* Optional: true while the block has work in flight (for idle). */
@@ -197,7 +250,7 @@ struct block_class {
 
 struct chip_block {
 	const struct block_class *cls;
-	const void *data;
+	const void *data; /* the block's generation for this chip */
 };
 
 /* How PMC aggregates interrupts. */
@@ -206,15 +259,43 @@ enum pmc_style {
 	PMC_GV100, /* INTR_EN(i) 0x140 read-only, INTR_EN_SET/CLEAR 0x160/0x180 */
 };
 
-#define CHIP_MAX_BLOCKS 6
+#define CHIP_MAX_BLOCKS 8
 
+/* One row of the chip registry (src/chips/, the layer above the blocks that
+ * assembles chips): the chip's identity and the generation of each block it
+ * has. The row is the one generation handle every block uses: a block finds
+ * its own generation in `data` at create time, and another block's with
+ * chip_data (PFIFO and Host read the decoder profile this way). PMC and
+ * PTIMER are the core's own and every modelled chip has them. */
 struct chip {
 	nvm_chip_info info;
+	bool decode_only; /* a pushbuffer profile only: nvm_open refuses it */
 	enum pmc_style pmc;
 	struct chip_block blocks[CHIP_MAX_BLOCKS]; /* ends at the first NULL cls */
 };
 
+/* The data a chip row gives for block kind cls, or NULL. */
+const void *chip_data(const struct chip *chip, const struct block_class *cls);
+
+/* The registry's row of a chip by name (case-insensitive; NULL: the default
+ * chip), decode-only rows included; NULL if unknown. Declared here for the
+ * blocks' offline decoders that take a chip name (nvmodel pfifo ramht
+ * --chip ...), served by the registry above the blocks (src/chips/chips.c):
+ * the core itself never calls it. */
 const struct chip *chip_lookup(const char *name);
+
+/* ================================================================ ports */
+
+/* What a lower block reports to whichever block of the chip listens,
+ * without knowing it: the listener connects at its create, the reporter
+ * calls the port and nothing happens when no one listens.
+ *
+ * CPU faults: a CPU access through a BAR or the PEEPHOLE faulted in the VM
+ * (the G80 VM reports, the G80 PFIFO raises INTR BAR_FAULT / PEEPHOLE_FAULT). */
+enum cpu_fault { CPU_FAULT_BAR, CPU_FAULT_PEEPHOLE };
+typedef void (*cpu_fault_fn)(void *ctx, enum cpu_fault kind);
+void port_cpu_fault_connect(nvm_gpu *gpu, cpu_fault_fn fn, void *ctx);
+void port_cpu_fault(nvm_gpu *gpu, enum cpu_fault kind);
 
 /* ================================================================ the GPU */
 
@@ -252,8 +333,16 @@ struct nvm_gpu {
 	int next_hook_id;
 	unsigned hook_mask; /* union of the installed masks: the fast path */
 	uint64_t ev_count[NVM_EV_COUNT];
-	void *blk[BLK_COUNT];
-	const struct block_class *blk_cls[BLK_COUNT];
+	void *blk[CHIP_MAX_BLOCKS]; /* state of chip->blocks[i] */
+	struct ptimer *ptimer;
+	/* Every engine of the GPU, whichever front end feeds it: the engine
+	 * layer links them (engine_new / engine_free) for the shared method-log
+	 * calls of nvmodel/method.h. Opaque to the core. */
+	struct engine *engines;
+	struct {
+		cpu_fault_fn fn;
+		void *ctx;
+	} cpu_fault;
 	unsigned hold;  /* NVM_HOLD_*: host accesses a block currently holds */
 	unsigned depth; /* public calls in progress (api_enter), and hooks running */
 	bool closing;   /* nvm_close was called while depth > 0: freed by the last api_leave */
@@ -295,7 +384,22 @@ nvm_status pmc_init(nvm_gpu *gpu);
 
 /* PTIMER: the 64-bit PTIMER value (ns, with bits 4:0 as the hardware keeps them). */
 uint64_t ptimer_read(nvm_gpu *gpu);
-extern const struct block_class ptimer_class;
+nvm_status ptimer_init(nvm_gpu *gpu);
+void ptimer_fini(nvm_gpu *gpu);
+
+/* The state of the block of kind cls on this GPU, or NULL if its chip has none
+ * (inline: the blocks' public calls look themselves up on every call). */
+static inline void *gpu_block(const nvm_gpu *gpu, const struct block_class *cls)
+{
+	const struct chip_block *b = gpu->chip->blocks;
+	for (size_t i = 0; i < CHIP_MAX_BLOCKS && b[i].cls; i++)
+		if (b[i].cls == cls)
+			return gpu->blk[i];
+	return NULL;
+}
+
+/* Opens a GPU of a chip row (nvm_open, in the chip registry, looks the row up). */
+nvm_status gpu_open(const struct chip *chip, const nvm_config *cfg, nvm_gpu **out);
 
 /* PMC_INTR bit numbers used by the core's own blocks. */
 #define PMC_INTR_PFIFO    8

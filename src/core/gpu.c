@@ -1,6 +1,6 @@
 /*
- * The GPU object: open/close, the blocks of a chip profile, memory access by
- * aperture, hooks and events.
+ * The GPU object: open/close, the blocks of a chip row, ports, memory access
+ * by aperture, hooks and events.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -124,17 +124,8 @@ uint64_t nvm_event_count(const nvm_gpu *gpu, nvm_event_type t)
 
 static void gpu_free(nvm_gpu *gpu);
 
-nvm_status nvm_open(const nvm_config *cfg, nvm_gpu **out)
+nvm_status gpu_open(const struct chip *chip, const nvm_config *cfg, nvm_gpu **out)
 {
-	if (!out)
-		return NVM_ERR_ARG;
-	*out = NULL;
-	nvm_config def = { 0 };
-	if (!cfg)
-		cfg = &def;
-	const struct chip *chip = chip_lookup(cfg->chip);
-	if (!chip)
-		return NVM_ERR_CHIP;
 	uint64_t vram = cfg->vram_size ? cfg->vram_size : chip->info.vram_max;
 	uint64_t sys = cfg->sysmem_size ? cfg->sysmem_size : chip->info.sysmem_max;
 	if (vram > chip->info.vram_max || sys > chip->info.sysmem_max)
@@ -150,11 +141,14 @@ nvm_status nvm_open(const nvm_config *cfg, nvm_gpu **out)
 	mem_init(&gpu->mem[NVM_AP_VRAM], vram, used, budget);
 	mem_init(&gpu->mem[NVM_AP_SYSMEM], sys, used, budget);
 	nvm_status st = pmc_init(gpu);
+	if (!st)
+		st = ptimer_init(gpu);
 	for (size_t i = 0; !st && i < CHIP_MAX_BLOCKS && chip->blocks[i].cls; i++) {
 		const struct block_class *c = chip->blocks[i].cls;
-		st = c->create(gpu, chip->blocks[i].data, &gpu->blk[c->id]);
-		if (!st)
-			gpu->blk_cls[c->id] = c;
+		if (c->create)
+			st = c->create(gpu, chip->blocks[i].data, &gpu->blk[i]);
+		if (st)
+			gpu->blk[i] = NULL; /* only blocks that were created are destroyed */
 	}
 	if (st) {
 		gpu_free(gpu);
@@ -164,11 +158,14 @@ nvm_status nvm_open(const nvm_config *cfg, nvm_gpu **out)
 	return NVM_OK;
 }
 
+/* Blocks are destroyed in reverse row order. */
 static void gpu_free(nvm_gpu *gpu)
 {
-	for (int i = BLK_COUNT; i-- > 0;)
-		if (gpu->blk_cls[i] && gpu->blk_cls[i]->destroy)
-			gpu->blk_cls[i]->destroy(gpu, gpu->blk[i]);
+	const struct chip *chip = gpu->chip;
+	for (size_t i = CHIP_MAX_BLOCKS; i-- > 0;)
+		if (chip->blocks[i].cls && gpu->blk[i] && chip->blocks[i].cls->destroy)
+			chip->blocks[i].cls->destroy(gpu, gpu->blk[i]);
+	ptimer_fini(gpu);
 	for (int i = 0; i < NVM_AP_COUNT; i++)
 		mem_fini(&gpu->mem[i]);
 	bus_fini(&gpu->bus);
@@ -198,6 +195,30 @@ void api_leave(nvm_gpu *gpu)
 const nvm_chip_info *nvm_gpu_chip(const nvm_gpu *gpu)
 {
 	return gpu ? &gpu->chip->info : NULL;
+}
+
+/* ---------------------------------------------------------------- blocks */
+
+const void *chip_data(const struct chip *chip, const struct block_class *cls)
+{
+	for (size_t i = 0; i < CHIP_MAX_BLOCKS && chip->blocks[i].cls; i++)
+		if (chip->blocks[i].cls == cls)
+			return chip->blocks[i].data;
+	return NULL;
+}
+
+/* ---------------------------------------------------------------- ports */
+
+void port_cpu_fault_connect(nvm_gpu *gpu, cpu_fault_fn fn, void *ctx)
+{
+	gpu->cpu_fault.fn = fn;
+	gpu->cpu_fault.ctx = ctx;
+}
+
+void port_cpu_fault(nvm_gpu *gpu, enum cpu_fault kind)
+{
+	if (gpu->cpu_fault.fn)
+		gpu->cpu_fault.fn(gpu->cpu_fault.ctx, kind);
 }
 
 /* ---------------------------------------------------------------- memory */

@@ -23,21 +23,18 @@ struct ptimer {
 	uint64_t offset;   /* counter = now + offset (mod 2^64) */
 	uint64_t alarm_id; /* pending alarm event, 0 if none */
 	bool armed;        /* ALARM_0 has been written */
+	struct intr_line intr;
 };
+
+/* INTR_0 ALARM, enabled by INTR_EN_0, on PMC_INTR bit 20. */
+static const struct intr_desc ptimer_intr = { NV_PTIMER_INTR_0, NV_PTIMER_INTR_EN_0, PMC_INTR_PTIMER, NULL, NULL };
 
 uint64_t ptimer_read(nvm_gpu *gpu)
 {
-	struct ptimer *t = gpu->blk[BLK_PTIMER];
+	struct ptimer *t = gpu->ptimer;
 	uint64_t v = gpu->now + (t ? t->offset : 0);
 	/* TIME_0 bits 4:0 always 0; TIME_1 bits 31:29 always 0. */
 	return v & 0x1fffffffffffffe0ull;
-}
-
-static void update_line(struct ptimer *t)
-{
-	uint32_t intr = *bus_reg(t->gpu, NV_PTIMER_INTR_0);
-	uint32_t en = *bus_reg(t->gpu, NV_PTIMER_INTR_EN_0);
-	pmc_set_line(t->gpu, PMC_INTR_PTIMER, (intr & en) != 0);
 }
 
 static void alarm_fire(nvm_gpu *gpu, void *ctx, uint64_t arg);
@@ -62,8 +59,7 @@ static void alarm_fire(nvm_gpu *gpu, void *ctx, uint64_t arg)
 	(void)arg;
 	struct ptimer *t = ctx;
 	t->alarm_id = 0;
-	*bus_reg(gpu, NV_PTIMER_INTR_0) |= INTR_0_ALARM;
-	update_line(t);
+	intr_raise(&t->intr, INTR_0_ALARM);
 	/* Re-arm for the next wrap of TIME_0 (2^32 ns later). */
 	t->alarm_id = sched_at(gpu, gpu->now + (1ull << 32), alarm_fire, t, 0, SCHED_BACKGROUND);
 }
@@ -99,7 +95,7 @@ static void wr_intr(void *ctx, const struct reg_desc *r, uint32_t *stored, uint3
 	(void)stored;
 	(void)old;
 	(void)written;
-	update_line(ctx);
+	intr_update(&((struct ptimer *)ctx)->intr);
 }
 
 /* UNVERIFIED: the alarm is armed by the first write to ALARM_0, so a GPU
@@ -127,9 +123,9 @@ static const struct reg_desc ptimer_regs[] = {
 	{ NV_PTIMER_ALARM_0, "NV_PTIMER_ALARM_0", 0, 0xffffffe0u, 0, NULL, wr_alarm },
 };
 
-static nvm_status ptimer_create(nvm_gpu *gpu, const void *data, void **state)
+/* PTIMER is the core's own: every modelled chip has it, at 0x9000. */
+nvm_status ptimer_init(nvm_gpu *gpu)
 {
-	(void)data;
 	struct ptimer *t = calloc(1, sizeof(*t));
 	if (!t)
 		return NVM_ERR_NOMEM;
@@ -147,20 +143,13 @@ static nvm_status ptimer_create(nvm_gpu *gpu, const void *data, void **state)
 		free(t);
 		return st;
 	}
-	*state = t;
+	intr_init(&t->intr, gpu, &ptimer_intr, t);
+	gpu->ptimer = t;
 	return NVM_OK;
 }
 
-static void ptimer_destroy(nvm_gpu *gpu, void *state)
+void ptimer_fini(nvm_gpu *gpu)
 {
-	(void)gpu;
-	free(state);
+	free(gpu->ptimer);
+	gpu->ptimer = NULL;
 }
-
-const struct block_class ptimer_class = {
-	.name = "ptimer",
-	.id = BLK_PTIMER,
-	.create = ptimer_create,
-	.destroy = ptimer_destroy,
-	.busy = NULL,
-};

@@ -104,11 +104,10 @@ int nvm_idle(nvm_gpu *gpu)
 		return 1;
 	if (gpu->sched.foreground)
 		return 0;
-	for (int i = 0; i < BLK_COUNT; i++) {
-		const struct block_class *c = gpu->blk_cls[i];
-		if (c && c->busy && c->busy(gpu->blk[i]))
+	const struct chip_block *b = gpu->chip->blocks;
+	for (size_t i = 0; i < CHIP_MAX_BLOCKS && b[i].cls; i++)
+		if (b[i].cls->busy && gpu->blk[i] && b[i].cls->busy(gpu->blk[i]))
 			return 0;
-	}
 	return 1;
 }
 

@@ -167,6 +167,8 @@ nvm_status engine_new(nvm_gpu *gpu, const char *kind, const char *name, unsigned
 		engine_free(e);
 		return st;
 	}
+	e->next = gpu->engines;
+	gpu->engines = e;
 	*out = e;
 	return NVM_OK;
 }
@@ -175,8 +177,52 @@ void engine_free(struct engine *e)
 {
 	if (!e)
 		return;
+	for (struct engine **p = &e->gpu->engines; *p; p = &(*p)->next) {
+		if (*p == e) {
+			*p = e->next;
+			break;
+		}
+	}
 	if (e->ops && e->ops->destroy)
 		e->ops->destroy(e);
 	free(e->log);
 	free(e);
+}
+
+/* ---------------------------------------------------------------- nvmodel/method.h */
+
+static struct engine *gpu_engine(const nvm_gpu *gpu, const char *name)
+{
+	for (struct engine *e = gpu->engines; e; e = e->next)
+		if (!strcmp(e->name, name))
+			return e;
+	return NULL;
+}
+
+nvm_status nvm_method_log_config(nvm_gpu *gpu, const char *engine, size_t cap)
+{
+	if (!gpu || !engine)
+		return NVM_ERR_ARG;
+	struct engine *e = gpu_engine(gpu, engine);
+	return e ? engine_log_config(e, cap) : NVM_ERR_NOENT;
+}
+
+nvm_status nvm_method_log_read(nvm_gpu *gpu, const char *engine, size_t first, nvm_method *out, size_t max, size_t *n,
+                               uint64_t *total)
+{
+	if (!gpu || !engine)
+		return NVM_ERR_ARG;
+	struct engine *e = gpu_engine(gpu, engine);
+	return e ? engine_log_read(e, first, out, max, n, total) : NVM_ERR_NOENT;
+}
+
+nvm_status nvm_method_log_clear(nvm_gpu *gpu, const char *engine)
+{
+	if (!gpu || !engine)
+		return NVM_ERR_ARG;
+	struct engine *e = gpu_engine(gpu, engine);
+	if (!e)
+		return NVM_ERR_NOENT;
+	engine_log_clear(e);
+	return NVM_OK;
 }

@@ -11,7 +11,7 @@
 #define NVM_ENGINE_H
 
 #include "core/core.h"
-#include "nvmodel/host.h"
+#include "nvmodel/method.h"
 #include "nvmodel/pushbuf.h"
 
 /* Who sends the methods: the channel and the class bound on the subchannel. */
@@ -66,7 +66,8 @@ struct engine {
 	 * (NV_PFIFO_INTR_0 CHANNEL_INTR), as NON_STALL_INTERRUPT does. */
 	void (*nonstall)(void *host, uint32_t chid);
 	void *host;
-	void *priv; /* the engine kind's own state */
+	void *priv;          /* the engine kind's own state */
+	struct engine *next; /* the GPU's engines (gpu->engines) */
 	/* The method log (recording engine and any engine that wants one): a
 	 * ring of the last cap methods, allocated as it fills (alloc entries). */
 	nvm_host_method *log;

@@ -97,9 +97,18 @@ static uint32_t pfifo_intr_value(const struct host *h)
 	return v;
 }
 
+static uint32_t pfifo_intr_status(void *ctx)
+{
+	return pfifo_intr_value(ctx);
+}
+
+/* PFIFO_INTR_0 reads PBDMA_INTR as a level of the PBDMAs' interrupts. */
+static const struct intr_desc gv100_pfifo_intr = { R_PFIFO_INTR_0, R_PFIFO_INTR_EN_0, PMC_INTR_PFIFO, pfifo_intr_status,
+	                                           NULL };
+
 static void gv100_update_intr(struct host *h)
 {
-	pmc_set_line(h->gpu, PMC_INTR_PFIFO, (pfifo_intr_value(h) & reg(h, R_PFIFO_INTR_EN_0)) != 0);
+	intr_update(&h->intr);
 }
 
 /* NV_PFIFO_INTR_0 CHANNEL_INTR */
@@ -458,6 +467,7 @@ static nvm_status gv100_create(struct host *h)
 	nvm_status st = bus_add(h->gpu, &pfifo);
 	if (st)
 		return st;
+	intr_init(&h->intr, h->gpu, &gv100_pfifo_intr, h);
 	g->pccsr_array = (struct reg_array){ R_PCCSR, 8, GV100_NCHAN, pccsr_regs, 2, g->pccsr };
 	const struct reg_block pccsr = { "host", R_PCCSR, GV100_NCHAN * 8, NULL, 0,   h,
 		                         NULL,   NULL,    &g->pccsr_array, 1,    NULL };
@@ -651,7 +661,6 @@ const struct host_gen host_gv100 = {
 	.r_clear_faulted_timeout = 0x2a14u,
 	.r_doorbell = R_USERMODE + 0x90,
 	.host_class = 0xC36F,
-	.pb_profile = "gv100",
 	.methods = c36f_methods,
 	.sig_valid = 0xface,
 	.sig_host_class = 50031, /* NV_PPBDMA_SIGNATURE_HW_HOST_CLASS_ID (0xC36F) */

@@ -8,12 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "host_gens.h"
 #include "host_internal.h"
 #include "nvmodel/host_fmt.h"
 
 struct host *host_of(const nvm_gpu *gpu)
 {
-	return gpu ? (struct host *)gpu->blk[BLK_HOST] : NULL;
+	return gpu ? (struct host *)gpu_block(gpu, &host_class) : NULL;
 }
 
 #define SCHED_ERROR_CODE_BAD_TSG         0x20u
@@ -578,7 +579,7 @@ static nvm_status host_alloc(struct host *h)
 	h->pbdma_vals = calloc((size_t)g->npbdma * PBR_COUNT, sizeof(uint32_t));
 	h->engines = calloc(2u * g->nrunlist, sizeof(*h->engines)); /* an engine and GRCOPY per runlist */
 	h->host_class = pb_class_find(g->host_class);
-	h->pb_gen = pb_gen_lookup(g->pb_profile);
+	h->pb_gen = pb_chip_gen(h->gpu->chip); /* the chip row's profile */
 	if (!h->chan || !h->rl || !h->pb || !h->pbdma_vals || !h->engines)
 		return NVM_ERR_NOMEM;
 	return h->pb_gen ? pbdma_layouts(h) : NVM_ERR_CHIP; /* an inconsistent generation */
@@ -628,7 +629,7 @@ static bool host_busy(void *state)
 	return false;
 }
 
-const struct block_class host_class = { "host", BLK_HOST, host_create, host_destroy, host_busy };
+const struct block_class host_class = { "host", host_create, host_destroy, host_busy };
 
 /* ---------------------------------------------------------------- public API */
 

@@ -14,6 +14,7 @@
 #include "nvmodel/host.h"
 #include "nvmodel/mmu.h"
 #include "nvmodel/pushbuf.h"
+#include "pushbuf/pb_gens.h"
 
 #include "nvmodel/host_fmt.h"
 
@@ -115,11 +116,10 @@ struct host_gen {
 	uint32_t r_userd_writeback, r_clear_faulted_timeout;
 	/* The doorbell register (events name it). */
 	uint32_t r_doorbell;
-	/* The host class: its id (SET_OBJECT-free methods below 0x100), the
-	 * pushbuffer profile (pb_gen_lookup) and the method table, indexed by
-	 * method >> 2 (NULL: not defined, INTR_0 METHOD). */
+	/* The host class: its id (methods below 0x100) and the method table,
+	 * indexed by method >> 2 (NULL: not defined, INTR_0 METHOD). The
+	 * pushbuffer profile is the chip row's (pb_chip_gen). */
 	uint32_t host_class;
-	const char *pb_profile;
 	const host_method_fn *methods; /* 64 entries */
 	/* NV_PPBDMA_SIGNATURE_HW: the values RAMFC may hold (HW_VALID and
 	 * HW_HOST_CLASS_ID). */
@@ -321,6 +321,7 @@ struct host {
 	size_t nengines;
 	const pb_class *host_class;
 	const pb_gen *pb_gen;
+	struct intr_line intr; /* PFIFO_INTR_0 / INTR_EN_0 -> PMC line 8 */
 	nvm_host_stats stats;
 	struct reg_array pbdma_array;
 	bool method_crc; /* compute NV_PPBDMA_METHOD_CRC (nvm_host_set_method_crc) */
@@ -340,8 +341,7 @@ struct host {
 	} userd_wb[HOST_USERD_WB_MAX];
 };
 
-/* The generations (one file each). */
-extern const struct host_gen host_gv100;
+#include "host_gens.h"
 
 struct host *host_of(const nvm_gpu *gpu);
 

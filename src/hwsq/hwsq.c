@@ -571,7 +571,7 @@ static uint32_t rd_target(void *ctx, const struct reg_desc *r, uint32_t stored)
 
 bool hwsq_reg_effective(nvm_gpu *gpu, uint32_t addr, uint32_t *val)
 {
-	struct hwsq *h = gpu->blk[BLK_HWSQ];
+	struct hwsq *h = gpu_block(gpu, &hwsq_class);
 	uint32_t *r = h ? bus_reg(gpu, addr) : NULL;
 	if (!r)
 		return false;
@@ -708,7 +708,6 @@ static bool hwsq_busy(void *state)
 
 const struct block_class hwsq_class = {
 	.name = "hwsq",
-	.id = BLK_HWSQ,
 	.create = hwsq_create,
 	.destroy = hwsq_destroy,
 	.busy = hwsq_busy,
@@ -718,7 +717,7 @@ const struct block_class hwsq_class = {
 
 static struct hwsq *get(const nvm_gpu *gpu)
 {
-	return gpu ? gpu->blk[BLK_HWSQ] : NULL;
+	return gpu ? gpu_block(gpu, &hwsq_class) : NULL;
 }
 
 nvm_status nvm_hwsq_gpu_variant(const nvm_gpu *gpu, nvm_hwsq_variant *out)

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "core/core.h"
+#include "hwsq_gens.h"
 #include "nvmodel/hwsq.h"
 
 /* What an opcode does (seed 004 "Opcodes"). */
@@ -84,9 +85,6 @@ struct hwsq_alias {
 };
 extern const struct hwsq_alias hwsq_aliases[];
 extern const size_t hwsq_naliases;
-
-extern const struct hwsq_variant hwsq_var_nv17, hwsq_var_nv40, hwsq_var_nv41, hwsq_var_g80, hwsq_var_g92;
-extern const struct block_class hwsq_class;
 
 const struct hwsq_variant *hwsq_variant_get(nvm_hwsq_variant v);
 /* Fills tab[b] with the opcode row that first byte b selects on variant v

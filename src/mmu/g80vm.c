@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "g80vm_internal.h"
-#include "pfifo/g80_host.h"
+#include "mmu_gens.h"
 #include "tlb_cache.h"
 
 #define R_TLB_FLUSH 0x100c80u
@@ -71,7 +71,6 @@ static const uint32_t fault_en_gt215[16] = {
 
 #define N(t) (sizeof(t) / sizeof((t)[0]))
 
-const struct g80vm_chip g80vm_g80, g80vm_g84, g80vm_gt215;
 const struct g80vm_chip g80vm_g80 = { NVM_G80_GEN_G80, ctx_g80, N(ctx_g80), fault_en_g80 };
 const struct g80vm_chip g80vm_g84 = { NVM_G80_GEN_G84, ctx_g84, N(ctx_g84), fault_en_g84 };
 const struct g80vm_chip g80vm_gt215 = { NVM_G80_GEN_GT215, ctx_gt215, N(ctx_gt215), fault_en_gt215 };
@@ -103,7 +102,7 @@ struct g80vm {
 
 static struct g80vm *vm_of(const nvm_gpu *gpu)
 {
-	return gpu ? (struct g80vm *)gpu->blk[BLK_G80VM] : NULL;
+	return gpu ? (struct g80vm *)gpu_block(gpu, &g80vm_class) : NULL;
 }
 
 static nvm_g80_layout layout_of(struct g80vm *m)
@@ -496,9 +495,10 @@ static bool pmem_wr(void *ctx, uint32_t addr, uint32_t val)
  * PEEPHOLE; pbus.xml HOST_MEM): with MODE (31) DMAOBJ the offset is a logical
  * address of the object INST 15:0 << 4 of channel chan, translated as VM
  * engine `engine`, client 4 (write) or 8 (read), DMA slot `slot`; a VM fault
- * tells PFIFO (kind). UNVERIFIED: these are supervisor accesses. */
+ * is reported through the core's CPU-fault port (kind; the G80 PFIFO
+ * listens). UNVERIFIED: these are supervisor accesses. */
 static void host_translate(struct g80vm *m, uint32_t reg, uint32_t chan, unsigned engine, unsigned slot, uint64_t off,
-                           bool write, enum pfifo_host_fault kind, nvm_g80_res *res)
+                           bool write, enum cpu_fault kind, nvm_g80_res *res)
 {
 	uint32_t v = bus_get(m->gpu, reg);
 	if (!FIELD_GET(v, 31, 31)) {
@@ -528,7 +528,7 @@ static void host_translate(struct g80vm *m, uint32_t reg, uint32_t chan, unsigne
 	/* UNVERIFIED: every faulting access sets its PFIFO INTR bit (rnndb
 	 * names BAR_FAULT / PEEPHOLE_FAULT only). */
 	if (res->fault)
-		pfifo_g80_host_fault(m->gpu, kind);
+		port_cpu_fault(m->gpu, kind);
 }
 
 nvm_status nvm_g80_bar_translate(nvm_gpu *gpu, int bar, uint64_t off, bool write, nvm_g80_res *res)
@@ -541,7 +541,7 @@ nvm_status nvm_g80_bar_translate(nvm_gpu *gpu, int bar, uint64_t off, bool write
 	api_enter(gpu);
 	/* BAR: VM engine 6, slot 0 (BAR1) or 1 (BAR3), seed 002 "VM users". */
 	host_translate(m, bar == 1 ? R_BAR1 : R_BAR3, m->bar_chan, NVM_G80_ENG_BAR, bar == 1 ? 0u : 1u, off, write,
-	               PFIFO_HOST_BAR_FAULT, res);
+	               CPU_FAULT_BAR, res);
 	api_leave(gpu);
 	return NVM_OK;
 }
@@ -613,8 +613,8 @@ static uint32_t ph_access(struct g80vm *m, uint32_t addr, bool write, uint32_t v
 {
 	nvm_g80_res res;
 	uint8_t b[4] = { (uint8_t)val, (uint8_t)(val >> 8), (uint8_t)(val >> 16), (uint8_t)(val >> 24) };
-	host_translate(m, R_PEEPHOLE, m->peephole_chan, NVM_G80_ENG_PEEPHOLE, 0, addr & ~3u, write,
-	               PFIFO_HOST_PEEPHOLE_FAULT, &res);
+	host_translate(m, R_PEEPHOLE, m->peephole_chan, NVM_G80_ENG_PEEPHOLE, 0, addr & ~3u, write, CPU_FAULT_PEEPHOLE,
+	               &res);
 	sched_charge(m->gpu, 1);
 	if (res.fault)
 		return 0;
@@ -845,4 +845,4 @@ static bool g80vm_busy(void *state)
 	return ((struct g80vm *)state)->flushes_in_flight != 0;
 }
 
-const struct block_class g80vm_class = { "g80vm", BLK_G80VM, g80vm_create, g80vm_destroy, g80vm_busy };
+const struct block_class g80vm_class = { "g80vm", g80vm_create, g80vm_destroy, g80vm_busy };

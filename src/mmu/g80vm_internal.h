@@ -16,7 +16,7 @@
 #define G80M_GT215 (1u << NVM_G80_GEN_GT215)
 #define G80M_ALL   (G80M_G80 | G80M_G84 | G80M_GT215)
 
-/* Per-chip const data of the G80 VM block (chip.c names them). */
+/* Per-chip const data of the G80 VM block (the chip registry, src/chips/chips.c, names them). */
 struct g80vm_chip {
 	unsigned gen; /* NVM_G80_GEN_* */
 	const nvm_g80_ctxsel *ctx;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mmu_gens.h"
 #include "mmu_internal.h"
 #include "tlb_cache.h"
 
@@ -65,16 +66,17 @@ uint32_t mmu_packet_dw7(const nvm_mmu_fault_info *f);
 #define MAX_PENDING 4096u
 
 struct mmu_chip {
-	unsigned pmc_bit;      /* PMC_INTR input the fault interrupt drives */
-	uint32_t default_size; /* SIZE_VAL written by SET_DEFAULT */
+	const struct intr_desc *intr; /* NISO_INTR and the PMC_INTR input it drives */
+	uint32_t default_size;        /* SIZE_VAL written by SET_DEFAULT */
 };
 
 /* UNVERIFIED: the fault interrupt reaches PMC on NV_PMC_INTR_HUB (bit 9),
  * as nouveau maps it; the gv100 manuals do not say which bit. The
  * SET_DEFAULT size is a choice (seed 003 only says "a HW recommended
  * value"): 1024 entries. */
-const struct mmu_chip mmu_gv100;
-const struct mmu_chip mmu_gv100 = { PMC_INTR_HUB, 1024 };
+static uint32_t niso_status(void *ctx);
+static const struct intr_desc niso_intr_hub = { R_NISO_INTR, 0, PMC_INTR_HUB, niso_status, NULL };
+const struct mmu_chip mmu_gv100 = { &niso_intr_hub, 1024 };
 
 struct tlb_ent {
 	struct tlbc_hdr h; /* the shared TLB cache (tlb_cache.h) */
@@ -111,8 +113,8 @@ struct mmu {
 	nvm_gpu *gpu;
 	const struct mmu_chip *chip;
 	uint32_t put[2];
-	uint32_t niso_en;
-	bool err[2]; /* STATUS *_ERROR: a packet could not be written */
+	struct intr_line intr; /* NISO_INTR, its enable mask held (EN_SET / EN_CLR) */
+	bool err[2];           /* STATUS *_ERROR: a packet could not be written */
 	bool strict;
 	bool replaying; /* a replay or cancel is walking the held requests */
 	/* Both caches are the shared TLB cache (tlb_cache.h): allocated in
@@ -129,7 +131,7 @@ struct mmu {
 
 static struct mmu *mmu_of(const nvm_gpu *gpu)
 {
-	return gpu ? (struct mmu *)gpu->blk[BLK_MMU] : NULL;
+	return gpu ? (struct mmu *)gpu_block(gpu, &mmu_class) : NULL;
 }
 
 static uint32_t reg(struct mmu *m, uint32_t addr)
@@ -165,9 +167,14 @@ static uint32_t niso_value(struct mmu *m)
 	return v;
 }
 
+static uint32_t niso_status(void *ctx)
+{
+	return niso_value(ctx);
+}
+
 static void mmu_update_intr(struct mmu *m)
 {
-	pmc_set_line(m->gpu, m->chip->pmc_bit, (niso_value(m) & m->niso_en) != 0);
+	intr_update(&m->intr);
 }
 
 static uint32_t rd_niso(void *ctx, const struct reg_desc *r, uint32_t stored)
@@ -182,7 +189,7 @@ static uint32_t rd_niso_en(void *ctx, const struct reg_desc *r, uint32_t stored)
 {
 	(void)r;
 	(void)stored;
-	return ((struct mmu *)ctx)->niso_en;
+	return intr_enabled(&((struct mmu *)ctx)->intr);
 }
 
 static void wr_niso_en_set(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
@@ -191,8 +198,7 @@ static void wr_niso_en_set(void *ctx, const struct reg_desc *r, uint32_t *stored
 	(void)stored;
 	(void)old;
 	struct mmu *m = ctx;
-	m->niso_en |= written;
-	mmu_update_intr(m);
+	intr_enable_set(&m->intr, written);
 }
 
 static void wr_niso_en_clr(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
@@ -201,8 +207,7 @@ static void wr_niso_en_clr(void *ctx, const struct reg_desc *r, uint32_t *stored
 	(void)stored;
 	(void)old;
 	struct mmu *m = ctx;
-	m->niso_en &= ~written;
-	mmu_update_intr(m);
+	intr_enable_clear(&m->intr, written);
 }
 
 /* ---------------------------------------------------------------- RAMIN */
@@ -1242,6 +1247,7 @@ static nvm_status mmu_create(nvm_gpu *gpu, const void *data, void **state)
 		return NVM_ERR_NOMEM;
 	m->gpu = gpu;
 	m->chip = data ? data : &mmu_gv100;
+	intr_init(&m->intr, gpu, m->chip->intr, m); /* status computed, enable held: no register needed */
 	tlbc_init(&m->tlb, TLB_SLOTS, sizeof(struct tlb_ent));
 	tlbc_init(&m->pdc, PDC_SLOTS, sizeof(struct pde_ent));
 	*state = m;
@@ -1299,4 +1305,4 @@ static void mmu_destroy(nvm_gpu *gpu, void *state)
 	free(m);
 }
 
-const struct block_class mmu_class = { "mmu", BLK_MMU, mmu_create, mmu_destroy, NULL };
+const struct block_class mmu_class = { "mmu", mmu_create, mmu_destroy, NULL };

@@ -1,94 +1,27 @@
 /*
- * PFIFO of G80..GT215 (seed 001 NV50 parts, seed 002 "Channels", rnndb
+ * PFIFO of G80 (seed 001 NV50 parts, seed 002 "Channels", rnndb
  * fifo/g80_pfifo.xml, envytools dma-pusher.rst and puller.rst; nouveau's
- * nv50/g84 fifo code where those are silent): what differs from NV04..NV4x.
- * 128 channels; a channel table pointing at each channel's RAMFC (in the
- * channel structure on G80, anywhere on G84+); the cache saved to memory on
- * a channel switch; the playlist; FREEZE; the 0xc00000 USER areas; a RAMHT
- * per channel inside its channel structure; every pushbuffer, IB and
- * semaphore access through the G80 VM; the G80/G84 semaphore methods. The
- * G80 DMA pusher (DMA and IB modes) is in ib.c; the rest is shared with the
- * older chips (pfifo.c, pusher.c, puller.c). docs/g80.md describes it.
+ * nv50 fifo code where those are silent): the generation's description and
+ * what it changes from NV40 (nv40.c). 128 channels; a channel table
+ * pointing at each channel's RAMFC (in the channel structure); the cache
+ * saved to memory on a channel switch; the playlist; FREEZE; the 0xc00000
+ * USER areas; a RAMHT per channel inside its channel structure; every
+ * pushbuffer, IB and semaphore access through the G80 VM; the G80
+ * semaphore methods. The G80 DMA pusher (DMA and IB modes) is in ib.c; the
+ * family's state and the points where its later members differ are in
+ * g80.h (struct g80_impl). docs/g80.md describes it.
  */
 #include <string.h>
 
 #include "nvmodel/g80vm.h"
-#include "g80_host.h"
+#include "g80.h"
 #include "fifo/sem.h"
-#include "pfifo_internal.h"
 
-/* ---------------------------------------------------------------- chip data */
+/* ---------------------------------------------------------------- RAMFC */
 
-#define F(name, reg, off)                                                                                              \
-	{                                                                                                              \
-		name, reg, off, 0, 32, 0                                                                               \
-	}
-/* RAMFC (rnndb domain G80_RAMFC). CACHE_CNT (0x84) is written by the cache
- * save, not from a register; G84+ adds 0x88..0x98. */
-#define G80_RAMFC_FIELDS                                                                                               \
-	F("IB_PUT", R_G80_IB_PUT, 0x00), F("IB_GET", R_G80_IB_GET, 0x04), F("DMA_PUT", R_DMA_PUT, 0x08),               \
-	        F("DMA_PUT_HIGH", R_G80_PUT_HIGH, 0x0c), F("DMA_GET", R_DMA_GET, 0x10),                                \
-	        F("DMA_GET_HIGH", R_G80_GET_HIGH, 0x14), F("DMA_MGET", R_G80_MGET, 0x18),                              \
-	        F("DMA_MGET_HIGH", R_G80_MGET_HIGH, 0x1c), F("DMA_GET_HIGH_RDSHADOW", R_G80_GET_HIGH_RS, 0x20),        \
-	        F("DMA_PUT_HIGH_RDSHADOW", R_G80_PUT_HIGH_RS, 0x24),                                                   \
-	        F("DMA_PUT_HIGH_WRSHADOW", R_G80_PUT_HIGH_WS, 0x28),                                                   \
-	        F("DMA_MGET_HIGH_RDSHADOW", R_G80_MGET_HIGH_RS, 0x2c), F("DMA_STATE", R_DMA_STATE, 0x30),              \
-	        F("METHOD_COUNT", R_G80_METHOD_COUNT, 0x34), F("DMA_DCOUNT_SHADOW", R_DCOUNT, 0x38),                   \
-	        F("DMA_FETCH", R_DMA_FETCH, 0x3c), F("SUBROUTINE", R_SUBROUTINE, 0x40),                                \
-	        F("DMA_TIMESLICE", R_DMA_TIMESLICE, 0x44), F("DMA_INSTANCE", R_DMA_INSTANCE, 0x48),                    \
-	        F("DMA_LIMIT", R_DMA_LIMIT, 0x4c), F("IB_ADDRESS_LOW", R_G80_IB_ADDRESS, 0x50),                        \
-	        F("IB_CONFIG", R_G80_IB_CONFIG, 0x54), F("ENGINE", R_ENGINE, 0x58), F("PULL1", R_PULL1, 0x5c),         \
-	        F("ACQUIRE_TIMEOUT", R_ACQ_TIMEOUT, 0x60), F("ACQUIRE_TIMESTAMP", R_ACQ_TIMESTAMP, 0x64),              \
-	        F("ACQUIRE_VALUE", R_ACQ_VALUE, 0x68), F("SEMAPHORE", R_SEMAPHORE, 0x6c),                              \
-	        F("UNK0E4", R_G80_UNK0E4, 0x70), F("REF", R_REF, 0x74), F("UNK88", R_G80_DEBUG_2, 0x78),               \
-	        F("SLI", R_SLI, 0x7c), F("RAMHT", R_RAMHT, 0x80)
 static const nvm_ramfc_field ramfc_g80_f[] = { G80_RAMFC_FIELDS };
-static const nvm_ramfc_field ramfc_g84_f[] = {
-	G80_RAMFC_FIELDS,
-	F("CACHE_INST", R_G84_CACHE_INST, 0x88),
-	F("SEMAPHORE_ADDRESS_HIGH", R_G84_SEM_ADDR_HIGH, 0x8c),
-	F("SEMAPHORE_ADDRESS_LOW", R_G84_SEM_ADDR_LOW, 0x90),
-	F("SEMAPHORE_SEQUENCE", R_G84_SEM_SEQUENCE, 0x94),
-	F("CHAN_INST", R_G84_CHAN_INST, 0x98),
-};
-#undef F
 static const struct ramfc_layout ramfc_g80 = { "g80", 0x200, ramfc_g80_f,
 	                                       sizeof(ramfc_g80_f) / sizeof(ramfc_g80_f[0]) };
-static const struct ramfc_layout ramfc_g84 = { "g84", 0x100, ramfc_g84_f,
-	                                       sizeof(ramfc_g84_f) / sizeof(ramfc_g84_f[0]) };
-
-#define RAMFC_CACHE_CNT 0x84u
-
-/* RAMHT context (nouveau nv50/g84: engine << 20 | offset in the channel
- * structure >> 4). UNVERIFIED: ENGINE 23:20, INSTANCE 15:0 (objects end at
- * 0xffff0, seed 002), no channel and no valid bit (a zero context is a
- * free entry); the chid field is never compared. */
-#define RAMHT_G80                                                                                                      \
-	{                                                                                                              \
-		15, 23, 20, 31, 24, -1                                                                                 \
-	}
-
-/* 128 channels (seed 001). UNVERIFIED: 128 CACHE1 slots. Object classes are
- * 16 bits (seed 002 "DMA objects": bits 0-15). */
-#define G80_FEAT (PF_NV10 | PF_NV5 | PF_NV1A | PF_NV40 | PF_G80)
-/* Engines beyond SOFTWARE and PGRAPH (rnndb g80_pfifo_engine, by chip; seed
- * 002's context selectors): G80 PMPEG 2, PME 3, PVP1 4; G84 and G92 PMPEG 2,
- * PVP2 4, PCIPHER 5, PBSP 6; GT215 PPPP 2, PCOPY 3, PPDEC 4, PVLD 6 (PSEC 5
- * is MCP77:GT215). Each is a recording engine (src/engine). */
-static const char *const eng_g80[ENG_IDS] = { "software", "pgraph", "pmpeg", "pme", "pvp1" };
-static const char *const eng_g84[ENG_IDS] = { "software", "pgraph", "pmpeg", NULL, "pvp2", "pcipher", "pbsp" };
-static const char *const eng_gt215[ENG_IDS] = { "software", "pgraph", "pppp", "pcopy", "ppdec", NULL, "pvld" };
-#define ENGS_G80   (1u << ENG_PMPEG | 1u << ENG_PME | 1u << ENG_PVP1)
-#define ENGS_G84   (1u << ENG_PMPEG | 1u << ENG_PVP1 | 1u << ENG_G84_5 | 1u << ENG_G84_6)
-#define ENGS_GT215 (1u << ENG_PMPEG | 1u << ENG_PME | 1u << ENG_PVP1 | 1u << ENG_G84_6)
-const struct pfifo_chip pfifo_g80 = { "g80",  G80_FEAT,   128,  128,       0x7f,     1u << 16, 0,
-	                              0xffff, &ramfc_g80, NULL, RAMHT_G80, ENGS_G80, eng_g80 };
-const struct pfifo_chip pfifo_g84 = { "g84",  G80_FEAT | PF_G84, 128,  128,       0x7f,     1u << 16, 0,
-	                              0xffff, &ramfc_g84,        NULL, RAMHT_G80, ENGS_G84, eng_g84 };
-const struct pfifo_chip pfifo_g92 = { "g92",  G80_FEAT | PF_G84, 128,  128,       0x7f,     1u << 16, 0,
-	                              0xffff, &ramfc_g84,        NULL, RAMHT_G80, ENGS_G84, eng_g84 };
-const struct pfifo_chip pfifo_gt215 = { "gt215", G80_FEAT | PF_G84, 128,  128,       0x7f,       1u << 16, 0,
-	                                0xffff,  &ramfc_g84,        NULL, RAMHT_G80, ENGS_GT215, eng_gt215 };
 
 /* ---------------------------------------------------------------- memory */
 
@@ -122,39 +55,42 @@ bool g80_lin_wr32(struct pfifo *f, unsigned target, uint64_t addr, uint32_t w)
 /* ---------------------------------------------------------------- channels */
 
 /* The channel descriptor (seed 002: address 12-39 in bits 27:0, target
- * 29:28): in CHAN_TABLE on G80 (CHAN 29:0), in RAMFC CHAN_INST on G84+
+ * 29:28): in CHAN_TABLE (CHAN 29:0); g80_impl.chan_desc for later members
  * (nouveau writes inst >> 12 there). */
-uint32_t g80_chan_desc(struct pfifo *f, uint32_t chid)
+static uint32_t g80_chan_desc(struct pfifo *f, uint32_t chid)
 {
 	if (chid >= f->chip->nchan)
 		return 0;
-	if (!pf_has(f, PF_G84))
-		return f->chan_table[chid] & 0x3fffffffu;
-	return pfifo_chan_reg(f, chid, R_G84_CHAN_INST) & 0x3fffffffu;
+	return g80_of(f)->chan_table[chid] & 0x3fffffffu;
 }
 
-static uint64_t desc_addr(uint32_t desc)
+static uint32_t chan_desc(struct pfifo *f, uint32_t chid)
+{
+	return g80_impl(f)->chan_desc(f, chid);
+}
+
+uint64_t g80_desc_addr(uint32_t desc)
 {
 	return (uint64_t)(desc & 0x0fffffffu) << 12;
 }
 
-static unsigned desc_target(uint32_t desc)
+unsigned g80_desc_target(uint32_t desc)
 {
 	return FIELD_GET(desc, 29, 28);
 }
 
 /* Where channel chid's RAMFC is: G80 at the start of its channel structure
- * (seed 002), G84+ at CHAN_TABLE RAMFC_ADDR 23:0 << 8, TARGET 25:24. */
+ * (seed 002). */
+static void g80_ramfc_where(struct pfifo *f, uint32_t chid, unsigned *target, uint64_t *addr)
+{
+	uint32_t e = g80_of(f)->chan_table[chid];
+	*addr = g80_desc_addr(e);
+	*target = g80_desc_target(e);
+}
+
 static void ramfc_where(struct pfifo *f, uint32_t chid, unsigned *target, uint64_t *addr)
 {
-	uint32_t e = f->chan_table[chid];
-	if (pf_has(f, PF_G84)) {
-		*addr = (uint64_t)FIELD_GET(e, 23, 0) << 8;
-		*target = FIELD_GET(e, 25, 24);
-	} else {
-		*addr = desc_addr(e);
-		*target = desc_target(e);
-	}
+	g80_impl(f)->ramfc_where(f, chid, target, addr);
 }
 
 bool g80_ramfc_rd(struct pfifo *f, uint32_t chid, uint32_t off, uint32_t *w)
@@ -181,26 +117,24 @@ bool g80_ramfc_wr(struct pfifo *f, uint32_t chid, uint32_t off, uint32_t w)
 /* A word at byte inst of CACHE1's channel structure (FIFO objects, RAMHT). */
 bool g80_obj_rd32(struct pfifo *f, uint32_t inst, uint32_t *w)
 {
-	uint32_t d = g80_chan_desc(f, pfifo_chid(f));
-	return g80_lin_rd32(f, desc_target(d), desc_addr(d) + inst, w);
+	uint32_t d = chan_desc(f, pfifo_chid(f));
+	return g80_lin_rd32(f, g80_desc_target(d), g80_desc_addr(d) + inst, w);
 }
 
 /* ---------------------------------------------------------------- cache */
 
 /* Where a channel's saved cache is: G80 at 0x400 of the channel structure
- * (seed 002), G84+ at CACHE_INST ADDRESS 29:0 << 10, TARGET 31:30 (rnndb;
- * nouveau writes cache->addr >> 10). */
+ * (seed 002). */
+static void g80_cache_where(struct pfifo *f, uint32_t chid, unsigned *target, uint64_t *addr)
+{
+	uint32_t d = chan_desc(f, chid);
+	*addr = g80_desc_addr(d) + 0x400;
+	*target = g80_desc_target(d);
+}
+
 static void cache_where(struct pfifo *f, uint32_t chid, unsigned *target, uint64_t *addr)
 {
-	if (pf_has(f, PF_G84)) {
-		uint32_t ci = pfifo_chan_reg(f, chid, R_G84_CACHE_INST);
-		*addr = (uint64_t)FIELD_GET(ci, 29, 0) << 10;
-		*target = FIELD_GET(ci, 31, 30);
-	} else {
-		uint32_t d = g80_chan_desc(f, chid);
-		*addr = desc_addr(d) + 0x400;
-		*target = desc_target(d);
-	}
+	g80_impl(f)->cache_where(f, chid, target, addr);
 }
 
 /* seed 001: from NV50 a channel switch saves the cache to memory.
@@ -248,7 +182,7 @@ void g80_cache_load(struct pfifo *f, uint32_t chid)
 
 /* ---------------------------------------------------------------- playlist */
 
-/* PLAYLIST_LEN (LEN 7:0 on G80, 11:0 on G84+): the channel ids at PLAYLIST
+/* PLAYLIST_LEN (LEN 7:0 on G80, g80_impl playlist_len_hi): the channel ids at PLAYLIST
  * (ADDRESS 27:0 << 12, TARGET 29:28), one 32-bit word each (nouveau's
  * nv50_runl_insert_chan). UNVERIFIED: the list is read at the write (no
  * pending state: the UNK8 bit nouveau polls reads 0); entries past 128
@@ -258,7 +192,8 @@ static void wr_playlist_len(void *ctx, const struct reg_desc *r, uint32_t *store
 	(void)r;
 	(void)old;
 	struct pfifo *f = ctx;
-	uint32_t len = pf_has(f, PF_G84) ? FIELD_GET(written, 11, 0) : FIELD_GET(written, 7, 0);
+	struct g80_pfifo *g = g80_of(f);
+	uint32_t len = FIELD_GET(written, g80_impl(f)->playlist_len_hi, 0);
 	uint32_t pl = bus_get(f->gpu, R_G80_PLAYLIST);
 	uint64_t base = (uint64_t)FIELD_GET(pl, 27, 0) << 12;
 	*stored = len;
@@ -267,7 +202,7 @@ static void wr_playlist_len(void *ctx, const struct reg_desc *r, uint32_t *store
 		     "PLAYLIST_LEN %u: only the first 128 entries are used", len);
 		len = 128;
 	}
-	f->nplaylist = 0;
+	g->nplaylist = 0;
 	for (uint32_t i = 0; i < len; i++) {
 		uint32_t c;
 		if (!g80_lin_rd32(f, FIELD_GET(pl, 29, 28), base + 4 * i, &c)) {
@@ -276,9 +211,9 @@ static void wr_playlist_len(void *ctx, const struct reg_desc *r, uint32_t *store
 			     (unsigned long long)(base + 4 * i));
 			break;
 		}
-		f->playlist[f->nplaylist++] = c & 0x7f;
+		g->playlist[g->nplaylist++] = c & 0x7f;
 	}
-	emit(f->gpu, NVM_EV_TRACE, "pfifo", "playlist", f->nplaylist, base, "playlist: %u channels", f->nplaylist);
+	emit(f->gpu, NVM_EV_TRACE, "pfifo", "playlist", g->nplaylist, base, "playlist: %u channels", g->nplaylist);
 	pfifo_kick(f);
 }
 
@@ -305,13 +240,14 @@ static bool chan_has_work(struct pfifo *f, uint32_t c)
  * is set, it is a DMA channel and it has work). */
 int g80_next_channel(struct pfifo *f)
 {
-	uint32_t cur = pfifo_chid(f), n = f->nplaylist, at = 0;
+	struct g80_pfifo *g = g80_of(f);
+	uint32_t cur = pfifo_chid(f), n = g->nplaylist, at = 0;
 	for (uint32_t i = 0; i < n; i++)
-		if (f->playlist[i] == cur)
+		if (g->playlist[i] == cur)
 			at = i + 1;
 	for (uint32_t i = 0; i < n; i++) {
-		uint32_t c = f->playlist[(at + i) % n];
-		if (c == cur || !pfifo_chan_dma(f, c) || !(f->chan_table[c] >> 31) || bit_get(f->acq_blocked, c))
+		uint32_t c = g->playlist[(at + i) % n];
+		if (c == cur || !pfifo_chan_dma(f, c) || !(g->chan_table[c] >> 31) || bit_get(f->acq_blocked, c))
 			continue;
 		if (chan_has_work(f, c))
 			return (int)c;
@@ -335,11 +271,12 @@ static void wr_freeze(void *ctx, const struct reg_desc *r, uint32_t *stored, uin
 
 bool g80_frozen(struct pfifo *f)
 {
-	bool en = *f->r_freeze & 1;
-	if (en != FIELD_GET(*f->r_freeze, 4, 4))
+	uint32_t *fr = g80_of(f)->r_freeze;
+	bool en = *fr & 1;
+	if (en != FIELD_GET(*fr, 4, 4))
 		emit(f->gpu, NVM_EV_TRACE, "pfifo", en ? "frozen" : "unfrozen", en, 0, "PFIFO %s",
 		     en ? "frozen" : "running again");
-	*f->r_freeze = FIELD_SET(*f->r_freeze, 4, 4, en);
+	*fr = FIELD_SET(*fr, 4, 4, en);
 	return en;
 }
 
@@ -351,7 +288,7 @@ bool g80_frozen(struct pfifo *f)
  * and the DMA_PUT write takes them. DMA_PUT and DMA_PUT_HIGH are only
  * writable when not in IB mode. UNVERIFIED: channel 0 (PIO) has no DMA
  * area (its accesses read 0 and are ignored); other offsets read 0. */
-uint32_t g80_user_read(struct pfifo *f, uint32_t addr)
+static uint32_t g80_user_read(struct pfifo *f, uint32_t addr)
 {
 	uint32_t off = addr - PFIFO_USER_G80, chid = off >> 13, m = off & 0x1fff;
 	if (chid == 0 || chid >= f->chip->nchan)
@@ -388,7 +325,7 @@ static bool ib_mode(struct pfifo *f, uint32_t chid)
 	return FIELD_GET(pfifo_chan_reg(f, chid, R_DMA_FETCH), 30, 30);
 }
 
-void g80_user_write(struct pfifo *f, uint32_t addr, uint32_t val)
+static void g80_user_write(struct pfifo *f, uint32_t addr, uint32_t val)
 {
 	uint32_t off = addr - PFIFO_USER_G80, chid = off >> 13, m = off & 0x1fff;
 	const char *why = "only DMA_PUT, DMA_PUT_HIGH and IB_PUT are writable";
@@ -422,8 +359,9 @@ void g80_user_write(struct pfifo *f, uint32_t addr, uint32_t val)
  * SEARCH 25:24 (16 << n entries), SEARCH_FULL 26 (rnndb; nouveau sets it).
  * UNVERIFIED: SEARCH_FULL probes the whole table; the hash is nouveau's with
  * channel 0 (nvkm_ramht_insert gets chid 0 on nv50). */
-bool g80_ramht_lookup(struct pfifo *f, uint32_t handle, uint32_t *inst, unsigned *engine)
+bool g80_ramht_lookup(struct pfifo *f, uint32_t chid, uint32_t handle, uint32_t *inst, unsigned *engine)
 {
+	(void)chid; /* one RAMHT per channel */
 	uint32_t reg = bus_get(f->gpu, R_RAMHT);
 	uint32_t base = FIELD_GET(reg, 15, 0) << 4;
 	unsigned bits = 9 + FIELD_GET(reg, 28, 27);
@@ -459,7 +397,7 @@ bool g80_big_endian(struct pfifo *f)
 
 /* PFIFO's VM users (seed 002 "DMA slots", engine/client/slot): 5/8/0
  * pushbuf read, 5/4/1 semaphore write, 5/8/1 semaphore read, c/8/1
- * background semaphore read (acquire retries on G84+, puller.rst). */
+ * background semaphore read (acquire retries with g80_impl.acq_source, puller.rst). */
 static const struct {
 	unsigned engine, client, slot;
 	bool write;
@@ -474,7 +412,7 @@ static const struct {
 bool g80_xlat(struct pfifo *f, uint32_t sel, uint64_t off, enum g80_slot slot, nvm_aperture *ap, uint64_t *lin,
               uint64_t *span)
 {
-	nvm_g80_req req = { .chan = g80_chan_desc(f, pfifo_chid(f)),
+	nvm_g80_req req = { .chan = chan_desc(f, pfifo_chid(f)),
 		            .selector = sel & 0xffffu,
 		            .offset = off & 0xffffffffffull,
 		            .engine = vm_users[slot].engine,
@@ -502,29 +440,24 @@ bool g80_xlat(struct pfifo *f, uint32_t sel, uint64_t off, enum g80_slot slot, n
 /* ---------------------------------------------------------------- semaphores */
 
 /* CACHE1 SEMAPHORE (rnndb): OFFSET 13:0 (>> 2), OFFSET_VALID 14, DMA_INST
- * 31:16 (the selector of DMA_SEMAPHORE's object). PULL1 (G84+):
+ * 31:16 (the selector of DMA_SEMAPHORE's object). PULL1 (with g80_impl.acq_source):
  * ACQUIRE_SOURCE 5 (0 OFFSET, 1 SEMAPHORE_ADDRESS), ACQUIRE_MODE 7 (0
  * EQUAL, 1 GEQUAL). */
 #define SEM_OFFSET_VALID (1u << 14)
 
-static uint64_t sem_new_addr(const struct pfifo *f)
-{
-	return (uint64_t)(*f->r_sem_hi & 0xff) << 32 | *f->r_sem_lo;
-}
-
 bool g80_sem_where(struct pfifo *f, enum g80_slot slot, nvm_aperture *ap, uint64_t *addr)
 {
-	bool src_new = pf_has(f, PF_G84) && FIELD_GET(*f->r_pull1, 5, 5);
-	uint64_t off = src_new ? sem_new_addr(f) : (uint64_t)FIELD_GET(*f->r_sem, 13, 0) << 2;
-	/* puller.rst: on G84+ acquire retries read through SEMAPHORE_BG.
+	bool src_new = g80_impl(f)->acq_source && FIELD_GET(*f->r_pull1, 5, 5);
+	uint64_t off = src_new ? g80_impl(f)->sem_addr(f) : (uint64_t)FIELD_GET(*f->r_sem, 13, 0) << 2;
+	/* puller.rst: with ACQUIRE_SOURCE acquire retries read through SEMAPHORE_BG.
 	 * UNVERIFIED: a retry that faults leaves the acquire waiting. */
-	if (slot == G80_SEM_READ && pf_has(f, PF_G84) && (*f->r_pull1 & PULL1_ACQUIRE_ACTIVE))
+	if (slot == G80_SEM_READ && g80_impl(f)->acq_source && (*f->r_pull1 & PULL1_ACQUIRE_ACTIVE))
 		slot = G80_SEM_BG_READ;
 	return g80_xlat(f, FIELD_GET(*f->r_sem, 31, 16), off, slot, ap, addr, NULL);
 }
 
 /* A semaphore word at offset off of the semaphore DMA object. */
-static bool sem_rw(struct pfifo *f, uint64_t off, enum g80_slot slot, uint32_t *v)
+bool g80_sem_rw(struct pfifo *f, uint64_t off, enum g80_slot slot, uint32_t *v)
 {
 	nvm_aperture ap;
 	uint64_t lin;
@@ -537,23 +470,23 @@ static bool sem_rw(struct pfifo *f, uint64_t off, enum g80_slot slot, uint32_t *
 
 /* Waits for the engine like REF_CNT. UNVERIFIED for releases (puller.rst
  * says nothing). */
-static void wait_engine(struct pfifo *f, uint64_t *t)
+void g80_wait_engine(struct pfifo *f, uint64_t *t)
 {
 	if (*t < f->pgraph->busy_until)
 		*t = f->pgraph->busy_until;
 }
 
-static int sem_fail(struct pfifo *f, unsigned sub, uint32_t a, uint32_t d, const char *why)
+int g80_sem_fail(struct pfifo *f, unsigned sub, uint32_t a, uint32_t d, const char *why)
 {
 	puller_sem_error(f, sub, a, d, why);
 	return 0;
 }
 
 /* An acquire that does not succeed at once (puller.rst pseudocode). */
-static void acquire_wait(struct pfifo *f, uint32_t value, bool src_new, bool gequal)
+void g80_acquire_wait(struct pfifo *f, uint32_t value, bool src_new, bool gequal)
 {
 	*f->r_pull1 |= PULL1_ACQUIRE_ACTIVE;
-	if (pf_has(f, PF_G84)) {
+	if (g80_impl(f)->acq_source) {
 		*f->r_pull1 = FIELD_SET(*f->r_pull1, 5, 5, src_new);
 		*f->r_pull1 = FIELD_SET(*f->r_pull1, 7, 7, gequal);
 	}
@@ -569,90 +502,35 @@ static int old_style(struct pfifo *f, uint32_t a, uint32_t m, uint32_t d, uint64
 	uint32_t chid = pfifo_chid(f), v;
 	uint64_t off = (uint64_t)FIELD_GET(*f->r_sem, 13, 0) << 2;
 	if (!(*f->r_sem & SEM_OFFSET_VALID))
-		return sem_fail(f, G80_SEM_INVALID_STATE, a, d, "no valid SEMAPHORE_OFFSET");
+		return g80_sem_fail(f, G80_SEM_INVALID_STATE, a, d, "no valid SEMAPHORE_OFFSET");
 	if (m == 0x68) { /* SEMAPHORE_ACQUIRE */
-		if (!sem_rw(f, off, G80_SEM_READ, &v))
-			return sem_fail(f, G80_SEM_MEM_FAULT, a, d, "VM fault reading the semaphore");
+		if (!g80_sem_rw(f, off, G80_SEM_READ, &v))
+			return g80_sem_fail(f, G80_SEM_MEM_FAULT, a, d, "VM fault reading the semaphore");
 		if (!sem_acquire_ok(SEM_CMP_EQ, false, v, d)) {
-			if (pf_has(f, PF_G84))
+			if (g80_impl(f)->acq_source)
 				*f->r_pull1 &= ~(1u << 5); /* ACQUIRE_SOURCE OLD, before the address is used */
-			acquire_wait(f, d, false, false);
+			g80_acquire_wait(f, d, false, false);
 		}
 		return 1;
 	}
-	wait_engine(f, t); /* SEMAPHORE_RELEASE */
-	if (!sem_rw(f, off, G80_SEM_WRITE, &d))
-		return sem_fail(f, G80_SEM_MEM_FAULT, a, d, "VM fault writing the semaphore");
+	g80_wait_engine(f, t); /* SEMAPHORE_RELEASE */
+	if (!g80_sem_rw(f, off, G80_SEM_WRITE, &d))
+		return g80_sem_fail(f, G80_SEM_MEM_FAULT, a, d, "VM fault writing the semaphore");
 	emit(f->gpu, NVM_EV_TRACE, "pfifo", "release", chid, d, "channel %u: semaphore release 0x%08x", chid, d);
-	return 1;
-}
-
-/* SEMAPHORE_TRIGGER operations 2:0 that acquire -> the shared comparison
- * (0: none). */
-static const uint8_t trigger_cmp[8] = { [1] = SEM_CMP_EQ + 1, [4] = SEM_CMP_CIRC_GEQ + 1 };
-
-/* SEMAPHORE_TRIGGER (G84+): 1 ACQUIRE_EQUAL, 2 WRITE_LONG, 4 ACQUIRE_GEQUAL.
- * WRITE_LONG writes the 16-byte long semaphore: sequence, 0, the 64-bit
- * PTIMER time. UNVERIFIED: puller.rst's pseudocode writes `param` as the
- * first word, its text semaphore_sequence; the model writes the sequence.
- * Other operations hang PFIFO (puller.rst): the puller stops at the entry. */
-static int trigger(struct pfifo *f, uint32_t a, uint32_t d, uint64_t *t)
-{
-	uint32_t chid = pfifo_chid(f), seq = *f->r_sem_seq, op = d & 7, v;
-	uint64_t addr = sem_new_addr(f);
-	if (d == 2) {
-		wait_engine(f, t);
-		uint64_t ts = ptimer_read(f->gpu);
-		uint32_t w[4] = { seq, 0, (uint32_t)ts, (uint32_t)(ts >> 32) };
-		for (unsigned i = 0; i < 4; i++)
-			if (!sem_rw(f, addr + 4 * i, G80_SEM_WRITE, &w[i]))
-				return sem_fail(f, G80_SEM_MEM_FAULT, a, d, "VM fault writing the long semaphore");
-		emit(f->gpu, NVM_EV_TRACE, "pfifo", "release", chid, seq,
-		     "channel %u: long semaphore release 0x%08x at 0x%010llx", chid, seq, (unsigned long long)addr);
-		return 1;
-	}
-	if (!trigger_cmp[op]) {
-		emit(f->gpu, NVM_EV_GUEST_ERROR, "pfifo", "sem_trigger", chid, d,
-		     "channel %u: SEMAPHORE_TRIGGER 0x%08x is no operation: PFIFO hangs on it", chid, d);
-		return 0;
-	}
-	if (!sem_rw(f, addr, G80_SEM_READ, &v))
-		return sem_fail(f, G80_SEM_MEM_FAULT, a, d, "VM fault reading the semaphore");
-	enum sem_cmp cmp = (enum sem_cmp)(trigger_cmp[op] - 1);
-	if (!sem_acquire_ok(cmp, false, v, seq))
-		acquire_wait(f, seq, true, cmp == SEM_CMP_CIRC_GEQ);
 	return 1;
 }
 
 int g80_puller_method(struct pfifo *f, uint32_t a, uint32_t m, uint32_t d, uint64_t *t, uint32_t inst)
 {
-	uint32_t chid = pfifo_chid(f);
 	switch (pusher_knows_method(f, m) ? m : 0xffffu) {
-	case 0x10: /* SEMAPHORE_ADDRESS_HIGH */
-		if (d & 0xffffff00u)
-			return sem_fail(f, G80_SEM_ADDRESS_TOO_LARGE, a, d, "address beyond 40 bits");
-		*f->r_sem_hi = d;
-		return 1;
-	case 0x14: /* SEMAPHORE_ADDRESS_LOW */
-		if (d & 3)
-			return sem_fail(f, G80_SEM_ADDRESS_UNALIGNED, a, d, "address not divisible by 4");
-		*f->r_sem_lo = d;
-		return 1;
-	case 0x18: *f->r_sem_seq = d; return 1; /* SEMAPHORE_SEQUENCE */
-	case 0x1c: return trigger(f, a, d, t);
-	case 0x20: /* NOTIFY_INTR */
-		emit(f->gpu, NVM_EV_TRACE, "pfifo", "notify", chid, d, "channel %u: NOTIFY_INTR", chid);
-		pfifo_raise(f, INTR_G84_NOTIFY);
-		return 1;
-	case 0x24: /* WRCACHE_FLUSH: the model has no write post cache */ return 1;
 	case 0x60: /* DMA_SEMAPHORE: "G80 doesn't bother with verification" */
 		*f->r_sem = FIELD_SET(*f->r_sem, 31, 16, inst >> 4);
 		return 1;
 	case 0x64: /* SEMAPHORE_OFFSET */
 		if (d & 3)
-			return sem_fail(f, G80_SEM_ADDRESS_UNALIGNED, a, d, "offset not divisible by 4");
+			return g80_sem_fail(f, G80_SEM_ADDRESS_UNALIGNED, a, d, "offset not divisible by 4");
 		if (d & 0xffff0000u)
-			return sem_fail(f, G80_SEM_ADDRESS_TOO_LARGE, a, d, "offset beyond 16 bits");
+			return g80_sem_fail(f, G80_SEM_ADDRESS_TOO_LARGE, a, d, "offset beyond 16 bits");
 		*f->r_sem = FIELD_SET(*f->r_sem, 13, 0, d >> 2) | SEM_OFFSET_VALID;
 		return 1;
 	case 0x68:
@@ -664,55 +542,227 @@ int g80_puller_method(struct pfifo *f, uint32_t a, uint32_t m, uint32_t d, uint6
 /* ---------------------------------------------------------------- VM faults */
 
 /* g80_pfifo.xml INTR BAR_FAULT (4) / PEEPHOLE_FAULT (6): the G80 VM reports
- * a faulting CPU access through the BARs or the PEEPHOLE here. */
-void pfifo_g80_host_fault(nvm_gpu *gpu, enum pfifo_host_fault kind)
+ * a faulting CPU access through the BARs or the PEEPHOLE on the core's
+ * CPU-fault port, which a G80 PFIFO connects at create. */
+void pfifo_g80_cpu_fault(void *ctx, enum cpu_fault kind)
 {
-	struct pfifo *f = gpu ? gpu->blk[BLK_PFIFO] : NULL;
-	if (!f || !pf_has(f, PF_G80))
-		return;
-	bool bar = kind == PFIFO_HOST_BAR_FAULT;
-	emit(gpu, NVM_EV_TRACE, "pfifo", bar ? "bar_fault" : "peephole_fault", 0, 0, "%s",
+	struct pfifo *f = ctx;
+	bool bar = kind == CPU_FAULT_BAR;
+	emit(f->gpu, NVM_EV_TRACE, "pfifo", bar ? "bar_fault" : "peephole_fault", 0, 0, "%s",
 	     bar ? "INTR BAR_FAULT" : "INTR PEEPHOLE_FAULT");
 	pfifo_raise(f, bar ? INTR_G80_BAR_FAULT : INTR_G80_PEEPHOLE_FAULT);
 }
 
 /* ---------------------------------------------------------------- registers */
 
+/* ---------------------------------------------------------------- the generation */
+
 #define ALL 0xffffffffu
-const struct reg_def pfifo_g80_regs[] = {
+static const struct reg_desc regs_g80[] = {
 	/* INTR (rnndb): CACHE_ERROR 0, BAR_FAULT 4, PEEPHOLE_FAULT 6,
-	 * PIO_ERROR 8, DMA_PUSHER 12, SEMAPHORE 20, NOTIFY 30 (G84+), the UNK
+	 * PIO_ERROR 8, DMA_PUSHER 12, SEMAPHORE 20, NOTIFY 30 (later members), the UNK
 	 * bits; write 1 to clear. */
-	{ { R_INTR, "G80_PFIFO_INTR", 0, 0, 0x7fff1f51u, NULL, pfifo_wr_intr }, PF_G80, 0 },
-	{ { R_INTR_EN, "G80_PFIFO_INTR_EN", 0, 0x7fff1f51u, 0, NULL, pfifo_wr_intr }, PF_G80, 0 },
-	{ { R_RAMHT, "G80_PFIFO_RAMHT", 0, 0x1fffffffu, 0, NULL, NULL }, PF_G80, 0 },
-	{ { R_G80_FREEZE, "G80_PFIFO_FREEZE", 0, 0x1u, 0, NULL, wr_freeze }, PF_G80, 0 },
-	{ { 0x250c, "G80_PFIFO_CHSW_DEBUG_1", 0, ALL, 0, NULL, NULL }, PF_G80, 0 },
-	{ { R_PULL1, "G80_PFIFO_CACHE1_PULL1", 0, 0xbfu, 0, NULL, pfifo_wr_kick }, PF_G80, 0 },
-	{ { R_SEMAPHORE, "G80_PFIFO_CACHE1_SEMAPHORE", 0, 0xffff7fffu, 0, NULL, pfifo_wr_kick }, PF_G80, 0 },
-	{ { R_G80_PLAYLIST_LEN, "G80_PFIFO_CACHE1_PLAYLIST_LEN", 0, 0xfffu, 0, NULL, wr_playlist_len }, PF_G80, 0 },
-	{ { R_G80_PLAYLIST, "G80_PFIFO_CACHE1_PLAYLIST", 0, 0x3fffffffu, 0, NULL, NULL }, PF_G80, 0 },
+	{ R_INTR, "G80_PFIFO_INTR", 0, 0, 0x7fff1f51u, NULL, pfifo_wr_intr },
+	{ R_INTR_EN, "G80_PFIFO_INTR_EN", 0, 0x7fff1f51u, 0, NULL, pfifo_wr_intr },
+	{ R_RAMHT, "G80_PFIFO_RAMHT", 0, 0x1fffffffu, 0, NULL, NULL },
+	{ R_G80_FREEZE, "G80_PFIFO_FREEZE", 0, 0x1u, 0, NULL, wr_freeze },
+	{ 0x250c, "G80_PFIFO_CHSW_DEBUG_1", 0, ALL, 0, NULL, NULL },
+	{ R_PULL1, "G80_PFIFO_CACHE1_PULL1", 0, 0xbfu, 0, NULL, pfifo_wr_kick },
+	{ R_SEMAPHORE, "G80_PFIFO_CACHE1_SEMAPHORE", 0, 0xffff7fffu, 0, NULL, pfifo_wr_kick },
+	{ R_G80_PLAYLIST_LEN, "G80_PFIFO_CACHE1_PLAYLIST_LEN", 0, 0xfffu, 0, NULL, wr_playlist_len },
+	{ R_G80_PLAYLIST, "G80_PFIFO_CACHE1_PLAYLIST", 0, 0x3fffffffu, 0, NULL, NULL },
 	/* UNVERIFIED: KICK_CHANNEL unloads at once (nouveau polls it for a
 	 * value other than 0xffffffff). */
-	{ { R_G80_KICK_CHANNEL, "G80_PFIFO_CACHE1_KICK_CHANNEL", 0, ALL, 0, NULL, NULL }, PF_G80, 0 },
-	{ { R_G80_FIFO_ENDIAN, "G80_PFIFO_CACHE1_FIFO_ENDIAN", 0, 0x3u, 0, NULL, NULL }, PF_G80, 0 },
-	{ { R_G80_PUT_HIGH, "G80_PFIFO_CACHE1_DMA_PUT_HIGH", 0, 0xffu, 0, NULL, pfifo_wr_kick }, PF_G80, 0 },
-	{ { R_G80_GET_HIGH, "G80_PFIFO_CACHE1_DMA_GET_HIGH", 0, 0xffu, 0, NULL, pfifo_wr_kick }, PF_G80, 0 },
-	{ { R_G80_IB_PUT, "G80_PFIFO_CACHE1_IB_PUT", 0, ALL, 0, NULL, pfifo_wr_kick }, PF_G80, 0 },
-	{ { R_G80_IB_GET, "G80_PFIFO_CACHE1_IB_GET", 0, ALL, 0, NULL, pfifo_wr_kick }, PF_G80, 0 },
-	{ { R_G80_IB_ADDRESS, "G80_PFIFO_CACHE1_IB_ADDRESS_LOW", 0, 0xfffffffcu, 0, NULL, NULL }, PF_G80, 0 },
-	{ { R_G80_IB_CONFIG, "G80_PFIFO_CACHE1_IB_CONFIG", 0, ALL, 0, NULL, NULL }, PF_G80, 0 },
-	{ { R_G80_METHOD_COUNT, "G80_PFIFO_CACHE1_METHOD_COUNT", 0, 0xffffffu, 0, NULL, NULL }, PF_G80, 0 },
-	{ { R_G80_MGET, "G80_PFIFO_CACHE1_DMA_MGET", 0, ALL, 0, NULL, NULL }, PF_G80, 0 },
-	{ { R_G80_MGET_HIGH, "G80_PFIFO_CACHE1_DMA_MGET_HIGH", 0, 0x800000ffu, 0, NULL, NULL }, PF_G80, 0 },
-	{ { R_G80_GET_HIGH_RS, "G80_PFIFO_CACHE1_DMA_GET_HIGH_RDSHADOW", 0, 0xffu, 0, NULL, NULL }, PF_G80, 0 },
-	{ { R_G80_PUT_HIGH_RS, "G80_PFIFO_CACHE1_DMA_PUT_HIGH_RDSHADOW", 0, 0xffu, 0, NULL, NULL }, PF_G80, 0 },
-	{ { R_G80_PUT_HIGH_WS, "G80_PFIFO_CACHE1_DMA_PUT_HIGH_WRSHADOW", 0, 0xffu, 0, NULL, NULL }, PF_G80, 0 },
-	{ { R_G80_MGET_HIGH_RS, "G80_PFIFO_CACHE1_DMA_MGET_HIGH_RDSHADOW", 0, 0x800000ffu, 0, NULL, NULL }, PF_G80, 0 },
-	{ { R_G84_SEM_ADDR_HIGH, "G84_PFIFO_CACHE1_SEMAPHORE_ADDRESS_HIGH", 0, 0xffu, 0, NULL, NULL }, PF_G84, 0 },
-	{ { R_G84_SEM_ADDR_LOW, "G84_PFIFO_CACHE1_SEMAPHORE_ADDRESS_LOW", 0, 0xfffffffcu, 0, NULL, NULL }, PF_G84, 0 },
-	{ { R_G84_SEM_SEQUENCE, "G84_PFIFO_CACHE1_SEMAPHORE_SEQUENCE", 0, ALL, 0, NULL, NULL }, PF_G84, 0 },
-	{ { R_G84_CACHE_INST, "G84_PFIFO_CACHE1_CACHE_INST", 0, ALL, 0, NULL, NULL }, PF_G84, 0 },
-	{ { R_G84_CHAN_INST, "G84_PFIFO_CACHE1_CHAN_INST", 0, 0x3fffffffu, 0, NULL, NULL }, PF_G84, 0 },
+	{ R_G80_KICK_CHANNEL, "G80_PFIFO_CACHE1_KICK_CHANNEL", 0, ALL, 0, NULL, NULL },
+	{ R_G80_FIFO_ENDIAN, "G80_PFIFO_CACHE1_FIFO_ENDIAN", 0, 0x3u, 0, NULL, NULL },
+	{ R_G80_PUT_HIGH, "G80_PFIFO_CACHE1_DMA_PUT_HIGH", 0, 0xffu, 0, NULL, pfifo_wr_kick },
+	{ R_G80_GET_HIGH, "G80_PFIFO_CACHE1_DMA_GET_HIGH", 0, 0xffu, 0, NULL, pfifo_wr_kick },
+	{ R_G80_IB_PUT, "G80_PFIFO_CACHE1_IB_PUT", 0, ALL, 0, NULL, pfifo_wr_kick },
+	{ R_G80_IB_GET, "G80_PFIFO_CACHE1_IB_GET", 0, ALL, 0, NULL, pfifo_wr_kick },
+	{ R_G80_IB_ADDRESS, "G80_PFIFO_CACHE1_IB_ADDRESS_LOW", 0, 0xfffffffcu, 0, NULL, NULL },
+	{ R_G80_IB_CONFIG, "G80_PFIFO_CACHE1_IB_CONFIG", 0, ALL, 0, NULL, NULL },
+	{ R_G80_METHOD_COUNT, "G80_PFIFO_CACHE1_METHOD_COUNT", 0, 0xffffffu, 0, NULL, NULL },
+	{ R_G80_MGET, "G80_PFIFO_CACHE1_DMA_MGET", 0, ALL, 0, NULL, NULL },
+	{ R_G80_MGET_HIGH, "G80_PFIFO_CACHE1_DMA_MGET_HIGH", 0, 0x800000ffu, 0, NULL, NULL },
+	{ R_G80_GET_HIGH_RS, "G80_PFIFO_CACHE1_DMA_GET_HIGH_RDSHADOW", 0, 0xffu, 0, NULL, NULL },
+	{ R_G80_PUT_HIGH_RS, "G80_PFIFO_CACHE1_DMA_PUT_HIGH_RDSHADOW", 0, 0xffu, 0, NULL, NULL },
+	{ R_G80_PUT_HIGH_WS, "G80_PFIFO_CACHE1_DMA_PUT_HIGH_WRSHADOW", 0, 0xffu, 0, NULL, NULL },
+	{ R_G80_MGET_HIGH_RS, "G80_PFIFO_CACHE1_DMA_MGET_HIGH_RDSHADOW", 0, 0x800000ffu, 0, NULL, NULL },
 };
-const size_t pfifo_g80_nregs = sizeof(pfifo_g80_regs) / sizeof(pfifo_g80_regs[0]);
+/* NV04..NV4x registers G80 has not (rnndb g80_pfifo.xml): RAMRO and
+ * RUNOUT, MODE, CACHE0, the pusher's cached DMA object and TLB, ... */
+static const uint32_t gone_g80[] = { R_NEXT_CHANNEL, R_RAMRO,       R_RAMFC_NV40,    R_RUNOUT_STATUS, R_RUNOUT_PUT,
+	                             R_RUNOUT_GET,   R_MODE,        R_DMA,           R_SIZE,          R_CACHE0_PUSH0,
+	                             R_CACHE0_PUSH1, R_CACHE0_PUT,  R_CACHE0_STATUS, R_CACHE0_PULL0,  R_CACHE0_PULL1,
+	                             R_CACHE0_HASH,  R_CACHE0_GET,  R_CACHE0_ENGINE, R_CACHE0_METHOD, R_CACHE0_DATA,
+	                             R_DMA_CTL,      R_DMA_TLB_TAG, R_DMA_TLB_PTE,   R_GRCTX_INST,    R_UNK32E8,
+	                             R_UNK3300,      R_UNK330C };
+const struct reg_layer pfifo_g80_regs = REG_LAYER(regs_g80, gone_g80);
+static const struct reg_layer *const layers_g80[] = { &pfifo_nv04_regs, &pfifo_nv10_regs, &pfifo_nv17_regs,
+	                                              &pfifo_nv40_regs, &pfifo_g80_regs,  NULL };
+
+/* CHAN_TABLE(i) at 0x2600, 128 entries. */
+bool g80_win_rd(struct pfifo *f, uint32_t addr, uint32_t *val)
+{
+	if (addr >= R_G80_CHAN_TABLE && addr < R_G80_CHAN_TABLE + 4 * 128) {
+		*val = g80_of(f)->chan_table[(addr - R_G80_CHAN_TABLE) >> 2];
+		return true;
+	}
+	return false;
+}
+
+bool g80_win_wr(struct pfifo *f, uint32_t addr, uint32_t val)
+{
+	if (addr >= R_G80_CHAN_TABLE && addr < R_G80_CHAN_TABLE + 4 * 128) {
+		/* CHAN_TABLE: CHAN 29:0 (g80_impl.ramfc_where reads it), PENDING
+		 * 30, ENABLE 31 (rnndb). UNVERIFIED: PENDING
+		 * is not modelled (reads what was written). */
+		g80_of(f)->chan_table[(addr - R_G80_CHAN_TABLE) >> 2] = val;
+		pfifo_kick(f);
+		return true;
+	}
+	return false;
+}
+
+static bool user_g80_rd(void *ctx, uint32_t addr, uint32_t *val)
+{
+	*val = g80_user_read(ctx, addr);
+	return true;
+}
+
+static bool user_g80_wr(void *ctx, uint32_t addr, uint32_t val)
+{
+	g80_user_write(ctx, addr, val);
+	return true;
+}
+
+/* CACHE1 through the NV40 window: nouveau's nv50 fifo reads and writes it
+ * there (NV40_PFIFO_CACHE1_METHOD/DATA(ptr) in its cache error handler and
+ * channel load); UNVERIFIED, rnndb g80_pfifo.xml lacks it. No PRAMIN
+ * window: instance memory is not reversed RAMIN, the BAR0 PRAMIN window
+ * (0x1700) belongs to the VM (src/mmu/). The DMA USER area: 0x2000 per
+ * channel at 0xc00000. */
+nvm_status g80_init(struct pfifo *f)
+{
+	struct g80_pfifo *g = g80_of(f);
+	nvm_status st = pfifo_add_window(f, "pfifo", PFIFO_CACHE1_NV40, f->chip->cache_entries * 8, nv40_cache_rd,
+	                                 nv40_cache_wr);
+	if (!st)
+		st = pfifo_add_window(f, "pfifo_user", PFIFO_USER_G80, f->chip->nchan * 0x2000u, user_g80_rd,
+		                      user_g80_wr);
+	if (st)
+		return st;
+	port_cpu_fault_connect(f->gpu, pfifo_g80_cpu_fault, f);
+	f->r_mode = &f->absent; /* 0x2504 is FREEZE */
+	g->r_freeze = pfifo_reg_slot(f, R_G80_FREEZE);
+	g->r_ib_put = pfifo_reg_slot(f, R_G80_IB_PUT);
+	g->r_ib_get = pfifo_reg_slot(f, R_G80_IB_GET);
+	g->r_method_count = pfifo_reg_slot(f, R_G80_METHOD_COUNT);
+	g->r_mget = pfifo_reg_slot(f, R_G80_MGET);
+	g->r_mget_hi = pfifo_reg_slot(f, R_G80_MGET_HIGH);
+	g->r_put_hi = pfifo_reg_slot(f, R_G80_PUT_HIGH);
+	g->r_get_hi = pfifo_reg_slot(f, R_G80_GET_HIGH);
+	return NVM_OK;
+}
+
+/* Every channel but 0 is a DMA channel (rnndb PUSH1 MODE). */
+bool g80_chan_dma(const struct pfifo *f, uint32_t chid)
+{
+	return chid != 0 && chid < f->chip->nchan;
+}
+
+/* UNVERIFIED: the current channel keeps CACHE1 while its pusher or its
+ * puller has work (the cache goes to memory on a switch). */
+bool g80_chan_busy(struct pfifo *f)
+{
+	return g80_pusher_ready(f) || puller_ready(f);
+}
+
+/* METHOD_COUNT is a register of its own (24 bits for the long form),
+ * DMA_STATE LARGE_NONINCR_LEN_PENDING 16 (rnndb). */
+void g80_count_load(struct pfifo *f, pb_decoder_state *d, uint32_t dma_state)
+{
+	d->remaining = *g80_of(f)->r_method_count & 0xffffffu;
+	d->lenp = FIELD_GET(dma_state, 16, 16);
+}
+
+uint32_t g80_count_store(struct pfifo *f, const pb_decoder_state *d, uint32_t dma_state)
+{
+	*g80_of(f)->r_method_count = d->remaining & 0xffffffu;
+	return FIELD_SET(dma_state, 16, 16, d->lenp);
+}
+
+/* UNVERIFIED: G80 has no RAMRO (rnndb lists none); a refused PIO store
+ * raises INTR PIO_ERROR (8) and is lost. */
+void g80_pio_refused(struct pfifo *f, uint32_t addr, uint32_t val, unsigned size, unsigned reason)
+{
+	(void)size;
+	uint32_t off = addr - PFIFO_USER;
+	uint32_t chid = off >> 16, subch = (off >> 13) & 7, m = off & 0x1fff;
+	emit(f->gpu, NVM_EV_GUEST_ERROR, "pfifo", "pio_error", addr, val,
+	     "channel %u subchannel %u method 0x%04x data 0x%08x: %s, the store is lost (PIO_ERROR)", chid, subch, m,
+	     val, nvm_pfifo_ramro_reason_name(reason));
+	pfifo_raise(f, INTR_G80_PIO_ERROR);
+}
+
+bool g80_puller_sem_where(struct pfifo *f, nvm_aperture *ap, uint64_t *addr)
+{
+	return g80_sem_where(f, G80_SEM_READ, ap, addr);
+}
+
+const struct pfifo_ops pfifo_g80_ops = {
+	.init = g80_init,
+	.win_rd = g80_win_rd,
+	.win_wr = g80_win_wr,
+	.ramfc_rd = g80_ramfc_rd,
+	.ramfc_wr = g80_ramfc_wr,
+	.ramfc_base = nv04_ramfc_base,
+	.chan_dma = g80_chan_dma,
+	.next_channel = g80_next_channel,
+	.chan_busy = g80_chan_busy,
+	.cache_save = g80_cache_save,
+	.cache_load = g80_cache_load,
+	.frozen = g80_frozen,
+	.pusher_ready = g80_pusher_ready,
+	.pusher_run = g80_pusher_run,
+	.count_load = g80_count_load,
+	.count_store = g80_count_store,
+	.pio_refused = g80_pio_refused,
+	.ramht_lookup = g80_ramht_lookup,
+	.obj_rd32 = g80_obj_rd32,
+	.puller_method = g80_puller_method,
+	.acquires = puller_acquires,
+	.acquire_done = puller_acquire_done,
+	.sem_where = g80_puller_sem_where,
+	.big_endian = g80_big_endian,
+};
+
+/* PULL0 SEMAPHORE_ERROR (G80:GF100 subtypes, puller.rst "Semaphores"). */
+const char *const pfifo_g80_sem_errors[8] = {
+	"NONE", "ADDRESS_UNALIGNED", "INVALID_STATE", "ADDRESS_TOO_LARGE", "MEM_FAULT", "?", "?", "?"
+};
+
+static const struct g80_impl g80_impl_g80 = {
+	.chan_desc = g80_chan_desc,
+	.ramfc_where = g80_ramfc_where,
+	.cache_where = g80_cache_where,
+	.playlist_len_hi = 7,
+};
+
+/* 128 channels (seed 001). UNVERIFIED: 128 CACHE1 slots. Object classes are
+ * 16 bits (seed 002 "DMA objects": bits 0-15). RAMHT context (nouveau nv50:
+ * engine << 20 | offset in the channel structure >> 4). UNVERIFIED: ENGINE
+ * 23:20, INSTANCE 15:0 (objects end at 0xffff0, seed 002), no channel and
+ * no valid bit (a zero context is a free entry). Engines beyond SOFTWARE
+ * and PGRAPH (rnndb g80_pfifo_engine; seed 002's context selectors): PMPEG
+ * 2, PME 3, PVP1 4, each a recording engine (src/engine). */
+const struct pfifo_gen pfifo_g80 = { G80_GEN_COMMON,
+	                             .name = "g80",
+	                             .methods = G80_METHODS,
+	                             .ramfc = &ramfc_g80,
+	                             .engines = 1u << ENG_PMPEG | 1u << ENG_PME | 1u << ENG_PVP1,
+	                             .eng_names = pfifo_nv04_eng_names,
+	                             .regs = layers_g80,
+	                             .size = sizeof(struct g80_pfifo),
+	                             .ops = &pfifo_g80_ops,
+	                             .impl = &g80_impl_g80 };

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "fifo/fetch.h"
-#include "pfifo_internal.h"
+#include "g80.h"
 
 /* DMA_FETCH IB_ENABLE 30, DMA_STATE NON_MAIN 18, DMA_MGET_HIGH VALID 31
  * (rnndb). */
@@ -50,8 +50,9 @@ bool g80_pusher_ready(struct pfifo *f)
 	if (!(*f->r_push1 & f->chip->push1_mode) || !(*f->r_push0 & 1) || !(*f->r_dma_push & DMA_PUSH_ACCESS) ||
 	    (*f->r_dma_push & DMA_PUSH_SUSPENDED) || FIELD_GET(*f->r_dma_state, 31, 29) || !pfifo_cache_free(f))
 		return false;
-	uint64_t get = reg40(f->r_dma_get, f->r_get_hi) & ~3ull, put = reg40(f->r_dma_put, f->r_put_hi) & ~3ull;
-	return get != put || (ib_on(f) && *f->r_ib_get != *f->r_ib_put);
+	uint64_t get = reg40(f->r_dma_get, g80_of(f)->r_get_hi) & ~3ull,
+	         put = reg40(f->r_dma_put, g80_of(f)->r_put_hi) & ~3ull;
+	return get != put || (ib_on(f) && *g80_of(f)->r_ib_get != *g80_of(f)->r_ib_put);
 }
 
 static uint32_t bswap32(uint32_t v)
@@ -84,13 +85,14 @@ static bool read_word(struct pfifo *f, uint64_t off, uint32_t *w)
 static unsigned ib_fetch(struct pfifo *f, uint64_t *get, uint64_t *put, bool *nonmain, const char **why)
 {
 	uint64_t base = reg40(bus_reg(f->gpu, R_G80_IB_ADDRESS), bus_reg(f->gpu, R_G80_IB_CONFIG)) & ~3ull;
-	uint32_t n = ib_entries(f), idx = *f->r_ib_get & (n - 1), e0, e1;
+	uint32_t n = ib_entries(f), idx = *g80_of(f)->r_ib_get & (n - 1), e0, e1;
 	uint64_t at = base + (uint64_t)idx * 8;
 	if (!read_word(f, at, &e0) || !read_word(f, at + 4, &e1)) {
 		*why = "VM fault reading the IB entry";
 		return DMA_ERR_MEM_FAULT;
 	}
-	*f->r_ib_get = (idx + 1) & (n - 1);
+	*g80_of(f)->r_ib_get = (idx + 1) & (n - 1);
+	sched_charge(f->gpu, 1); /* an IB entry costs a unit, as a command word (PFIFO_WORK_PER_UNIT) */
 	pb_ib_entry e;
 	pb_ib_decode(e0, e1, &e);
 	if (emit_wanted(f->gpu, NVM_EV_TRACE))
@@ -143,8 +145,8 @@ static bool ib_time_left(struct fifo_fetch *x)
 static void ib_mget(struct ib_fetch *c, uint64_t get)
 {
 	if (!c->nonmain) {
-		set40(c->f->r_mget, c->f->r_mget_hi, get);
-		*c->f->r_mget_hi |= MGET_VALID;
+		set40(g80_of(c->f)->r_mget, g80_of(c->f)->r_mget_hi, get);
+		*g80_of(c->f)->r_mget_hi |= MGET_VALID;
 	}
 }
 
@@ -152,7 +154,7 @@ static bool ib_refill(struct fifo_fetch *x)
 {
 	struct ib_fetch *c = x->ctx;
 	struct pfifo *f = c->f;
-	if (!ib_time_left(x) || !c->ib || *f->r_ib_get == *f->r_ib_put)
+	if (!ib_time_left(x) || !c->ib || *g80_of(f)->r_ib_get == *g80_of(f)->r_ib_put)
 		return false;
 	f->burst_err = ib_fetch(f, &x->get, &x->put, &c->nonmain, &c->why);
 	x->words += 2;
@@ -262,7 +264,8 @@ static const struct fifo_fetch_ops ib_fetch_ops = {
 uint32_t g80_pusher_run(struct pfifo *f, uint32_t max, uint64_t *t)
 {
 	nvm_gpu *gpu = f->gpu;
-	uint64_t get = reg40(f->r_dma_get, f->r_get_hi) & ~3ull, put = reg40(f->r_dma_put, f->r_put_hi) & ~3ull;
+	uint64_t get = reg40(f->r_dma_get, g80_of(f)->r_get_hi) & ~3ull,
+	         put = reg40(f->r_dma_put, g80_of(f)->r_put_hi) & ~3ull;
 	uint64_t start = get;
 	uint32_t buf[FIFO_FETCH_CHUNK];
 	struct ib_fetch c = { .f = f,
@@ -289,8 +292,8 @@ uint32_t g80_pusher_run(struct pfifo *f, uint32_t max, uint64_t *t)
 	put = x.put;
 	const char *why = c.why;
 	bool nonmain = c.nonmain;
-	set40(f->r_dma_get, f->r_get_hi, get);
-	set40(f->r_dma_put, f->r_put_hi, put);
+	set40(f->r_dma_get, g80_of(f)->r_get_hi, get);
+	set40(f->r_dma_put, g80_of(f)->r_put_hi, put);
 	pusher_dec_store(f);
 	*f->r_dma_state = (*f->r_dma_state & ~STATE_NON_MAIN) | (nonmain ? STATE_NON_MAIN : 0);
 	f->stats.dma_words += words;

@@ -1,176 +1,37 @@
 /*
- * PFIFO of NV04..NV4x: the block, its registers (rnndb fifo/nv4_pfifo.xml,
- * nouveau's nv04/nv10/nv17/nv40 fifo code for what the documents leave
- * out), instance memory (RAMIN and the PRAMIN window), RAMFC channel
- * switches, RAMRO, interrupts and the scheduling step that runs the pushers
- * and the puller in virtual time. The pushers are in pusher.c, the puller
- * in puller.c. docs/pfifo.md describes the model.
+ * PFIFO, the shared mechanism of every generation (NV04..GT215): the block
+ * and its register table built from the generation's layers, instance
+ * memory (RAMIN and the PRAMIN window), RAMFC channel switches, interrupts
+ * and the scheduling step that runs the pushers and the puller in virtual
+ * time. What a generation is and does differently is its const
+ * description (struct pfifo_gen, one file each: nv04.c, nv10.c, nv17.c,
+ * nv40.c, g80.c, g84.c), called through its operations. The pushers are in
+ * pusher.c (ib.c: G80's), the puller in puller.c. docs/pfifo.md, docs/g80.md.
  */
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "pfifo_internal.h"
 
-/* ---------------------------------------------------------------- chip data */
+/* ---------------------------------------------------------------- generations */
 
-/* RAMFC layouts, as nouveau's nv04/nv10/nv17/nv40 fifo code saves and
- * restores CACHE1 (nv04_fifo_ramfc, nv10_fifo_ramfc, nv17_fifo_ramfc,
- * nv40_chan_ramfc). */
-#define F(name, reg, off, ctx_lo, bits, reg_lo)                                                                        \
-	{                                                                                                              \
-		name, reg, off, ctx_lo, bits, reg_lo                                                                   \
-	}
-static const nvm_ramfc_field ramfc_nv04_f[] = {
-	F("DMA_PUT", R_DMA_PUT, 0x00, 0, 32, 0),
-	F("DMA_GET", R_DMA_GET, 0x04, 0, 32, 0),
-	F("DMA_INSTANCE", R_DMA_INSTANCE, 0x08, 0, 16, 0),
-	F("DMA_DCOUNT", R_DCOUNT, 0x08, 16, 16, 0),
-	F("DMA_STATE", R_DMA_STATE, 0x0c, 0, 32, 0),
-	F("DMA_FETCH", R_DMA_FETCH, 0x10, 0, 32, 0),
-	F("ENGINE", R_ENGINE, 0x14, 0, 32, 0),
-	F("PULL1", R_PULL1, 0x18, 0, 32, 0),
-};
-static const nvm_ramfc_field ramfc_nv10_f[] = {
-	F("DMA_PUT", R_DMA_PUT, 0x00, 0, 32, 0),     F("DMA_GET", R_DMA_GET, 0x04, 0, 32, 0),
-	F("REF_CNT", R_REF, 0x08, 0, 32, 0),         F("DMA_INSTANCE", R_DMA_INSTANCE, 0x0c, 0, 16, 0),
-	F("DMA_DCOUNT", R_DCOUNT, 0x0c, 16, 16, 0),  F("DMA_STATE", R_DMA_STATE, 0x10, 0, 32, 0),
-	F("DMA_FETCH", R_DMA_FETCH, 0x14, 0, 32, 0), F("ENGINE", R_ENGINE, 0x18, 0, 32, 0),
-	F("PULL1", R_PULL1, 0x1c, 0, 32, 0),
-};
-static const nvm_ramfc_field ramfc_nv17_f[] = {
-	F("DMA_PUT", R_DMA_PUT, 0x00, 0, 32, 0),
-	F("DMA_GET", R_DMA_GET, 0x04, 0, 32, 0),
-	F("REF_CNT", R_REF, 0x08, 0, 32, 0),
-	F("DMA_INSTANCE", R_DMA_INSTANCE, 0x0c, 0, 16, 0),
-	F("DMA_DCOUNT", R_DCOUNT, 0x0c, 16, 16, 0),
-	F("DMA_STATE", R_DMA_STATE, 0x10, 0, 32, 0),
-	F("DMA_FETCH", R_DMA_FETCH, 0x14, 0, 32, 0),
-	F("ENGINE", R_ENGINE, 0x18, 0, 32, 0),
-	F("PULL1", R_PULL1, 0x1c, 0, 32, 0),
-	F("ACQUIRE_VALUE", R_ACQ_VALUE, 0x20, 0, 32, 0),
-	F("ACQUIRE_TIMESTAMP", R_ACQ_TIMESTAMP, 0x24, 0, 32, 0),
-	F("ACQUIRE_TIMEOUT", R_ACQ_TIMEOUT, 0x28, 0, 32, 0),
-	F("SEMAPHORE", R_SEMAPHORE, 0x2c, 0, 32, 0),
-	F("DMA_SUBROUTINE", R_SUBROUTINE, 0x30, 0, 32, 0),
-};
-static const nvm_ramfc_field ramfc_nv40_f[] = {
-	F("DMA_PUT", R_DMA_PUT, 0x00, 0, 32, 0),
-	F("DMA_GET", R_DMA_GET, 0x04, 0, 32, 0),
-	F("REF_CNT", R_REF, 0x08, 0, 32, 0),
-	F("DMA_INSTANCE", R_DMA_INSTANCE, 0x0c, 0, 32, 0),
-	F("DMA_DCOUNT", R_DCOUNT, 0x10, 0, 32, 0),
-	F("DMA_STATE", R_DMA_STATE, 0x14, 0, 32, 0),
-	F("DMA_FETCH", R_DMA_FETCH, 0x18, 0, 28, 0),
-	F("SLI", R_SLI, 0x18, 28, 2, 28),
-	F("ENGINE", R_ENGINE, 0x1c, 0, 32, 0),
-	F("PULL1", R_PULL1, 0x20, 0, 32, 0),
-	F("ACQUIRE_VALUE", R_ACQ_VALUE, 0x24, 0, 32, 0),
-	F("ACQUIRE_TIMESTAMP", R_ACQ_TIMESTAMP, 0x28, 0, 32, 0),
-	F("ACQUIRE_TIMEOUT", R_ACQ_TIMEOUT, 0x2c, 0, 32, 0),
-	F("SEMAPHORE", R_SEMAPHORE, 0x30, 0, 32, 0),
-	F("DMA_SUBROUTINE", R_SUBROUTINE, 0x34, 0, 32, 0),
-	F("GRCTX_INSTANCE", R_GRCTX_INST, 0x38, 0, 32, 0),
-	F("DMA_TIMESLICE", R_DMA_TIMESLICE, 0x3c, 0, 17, 0),
-	F("UNK32E4", R_UNK32E4, 0x40, 0, 32, 0),
-	F("UNK32E8", R_UNK32E8, 0x44, 0, 32, 0),
-	F("UNK88", R_UNK88, 0x4c, 0, 32, 0),
-	F("UNK3300", R_UNK3300, 0x50, 0, 32, 0),
-	F("UNK330C", R_UNK330C, 0x54, 0, 32, 0),
-};
-#undef F
-#define LAYOUT(nm, sz, arr)                                                                                            \
-	{                                                                                                              \
-		nm, sz, arr, sizeof(arr) / sizeof(arr[0])                                                              \
-	}
-static const struct ramfc_layout ramfc_nv04 = LAYOUT("nv04", 32, ramfc_nv04_f);
-static const struct ramfc_layout ramfc_nv10 = LAYOUT("nv10", 32, ramfc_nv10_f);
-static const struct ramfc_layout ramfc_nv17 = LAYOUT("nv17", 64, ramfc_nv17_f);
-static const struct ramfc_layout ramfc_nv40 = LAYOUT("nv40", 128, ramfc_nv40_f);
-
-/* RAMHT contexts: nouveau's nv04_fifo_dma_object_ctor (valid 31, chid <<
- * 24, engine << 16, instance >> 4) and nv40_eobj_ramht_add (chid << 23,
- * engine << 20). Field widths: CHID per rnndb (4/5/9 bits), ENGINE up to
- * the next field. */
-#define RAMHT_NV04                                                                                                     \
-	{                                                                                                              \
-		15, 17, 16, 27, 24, 31                                                                                 \
-	}
-#define RAMHT_NV10                                                                                                     \
-	{                                                                                                              \
-		15, 17, 16, 28, 24, 31                                                                                 \
-	}
-#define RAMHT_NV40                                                                                                     \
-	{                                                                                                              \
-		19, 22, 20, 31, 23, -1                                                                                 \
-	}
-
-/* Channels: 16 on NV04, 32 on NV10..NV4x (seed 001; nouveau's chid_nr).
- * Engines beyond SOFTWARE and PGRAPH: rnndb nv4_pfifo_engine (PMPEG
- * NV31+, PME NV40+, PVP1 NV41+), each a recording engine in the model.
- * CACHE1 slots: UNVERIFIED (docs/fidelity.md): 32 on NV04 (the seed's
- * example free count 0x7c), 128 on NV10..NV3x (rnndb's CACHE1 ADDR note),
- * 512 on NV40 (rnndb PFIFO_CACHE1_ADDR at 0x90000, length 512). Object
- * class width: 8 bits before NV25, 16 on NV40 (puller.rst). Call and
- * return (via the chips' pb_gen): UNVERIFIED which of the seed's "NV11+"
- * and envytools' "NV1A+" is right; both give them to nv11 and nv17. */
-const struct pfifo_chip pfifo_nv04 = { "nv04", 0,           16,   32,         0xf, 1u << 8, 0x1fe,
-	                               0xff,   &ramfc_nv04, NULL, RAMHT_NV04, 0,   NULL };
-const struct pfifo_chip pfifo_nv10 = { "nv10", PF_NV10 | PF_NV5, 32,   128,        0x1f, 1u << 8, 0x1fc,
-	                               0xff,   &ramfc_nv10,      NULL, RAMHT_NV10, 0,    NULL };
-const struct pfifo_chip pfifo_nv11 = { "nv11",      PF_NV10 | PF_NV5 | PF_NV1A,
-	                               32,          128,
-	                               0x1f,        1u << 8,
-	                               0x1fc,       0xff,
-	                               &ramfc_nv10, &ramfc_nv17,
-	                               RAMHT_NV10,  0,
-	                               NULL };
-const struct pfifo_chip pfifo_nv17 = { "nv17",      PF_NV10 | PF_NV5 | PF_NV1A,
-	                               32,          128,
-	                               0x1f,        1u << 8,
-	                               0x1fc,       0xff,
-	                               &ramfc_nv10, &ramfc_nv17,
-	                               RAMHT_NV10,  0,
-	                               NULL };
-const struct pfifo_chip pfifo_nv40 = {
-	"nv40",     PF_NV10 | PF_NV5 | PF_NV1A | PF_NV40, 32,  512, 0x1ff, 1u << 16, 0, 0xffff, &ramfc_nv40, NULL,
-	RAMHT_NV40, 1u << ENG_PMPEG | 1u << ENG_PME,      NULL
-};
-const struct pfifo_chip pfifo_nv41 = { "nv41",      PF_NV10 | PF_NV5 | PF_NV1A | PF_NV40,
-	                               32,          512,
-	                               0x1ff,       1u << 16,
-	                               0,           0xffff,
-	                               &ramfc_nv40, NULL,
-	                               RAMHT_NV40,  1u << ENG_PMPEG | 1u << ENG_PME | 1u << ENG_PVP1,
-	                               NULL };
-
-/* Engine names by id (rnndb nv4_pfifo_engine), also the names of their
- * method logs. */
-static const char *const engine_names[] = { "software", "pgraph", "pmpeg", "pme", "pvp1" };
-
-const char *pfifo_engine_name(const struct pfifo_chip *c, unsigned id)
+/* A chip's PFIFO generation: the data of its pfifo block in the chip
+ * registry (src/core/chip.c), so a new generation is a file and a chip
+ * row, with no list here. */
+const struct pfifo_gen *pfifo_gen_find(const char *name)
 {
-	if (c->eng_names)
-		return id < ENG_IDS && c->eng_names[id] ? c->eng_names[id] : "?";
-	return id < sizeof(engine_names) / sizeof(engine_names[0]) ? engine_names[id] : "?";
+	const struct chip *c = name ? chip_lookup(name) : NULL;
+	return c ? chip_data(c, &pfifo_class) : NULL;
 }
 
-static const struct pfifo_chip *const pfifo_chips[] = {
-	&pfifo_nv04, &pfifo_nv10, &pfifo_nv11, &pfifo_nv17, &pfifo_nv40,
-	&pfifo_nv41, &pfifo_g80,  &pfifo_g84,  &pfifo_g92,  &pfifo_gt215
-};
-
-const struct pfifo_chip *pfifo_chip_find(const char *name)
+const char *pfifo_engine_name(const struct pfifo_gen *c, unsigned id)
 {
-	for (size_t i = 0; name && i < sizeof(pfifo_chips) / sizeof(pfifo_chips[0]); i++)
-		if (!strcasecmp(pfifo_chips[i]->name, name))
-			return pfifo_chips[i];
-	return NULL;
+	return id < ENG_IDS && c->eng_names[id] ? c->eng_names[id] : "?";
 }
 
 static struct pfifo *pfifo_of(const nvm_gpu *gpu)
 {
-	return gpu ? (struct pfifo *)gpu->blk[BLK_PFIFO] : NULL;
+	return gpu ? (struct pfifo *)gpu_block(gpu, &pfifo_class) : NULL;
 }
 
 /* ---------------------------------------------------------------- RAMIN */
@@ -210,7 +71,7 @@ bool pfifo_ramin_wr32(struct pfifo *f, uint32_t addr, uint32_t val)
 	return ramin_vram(f, addr, &va) && !mem_write(&f->gpu->mem[NVM_AP_VRAM], va, b, 4);
 }
 
-static bool pramin_rd(void *ctx, uint32_t addr, uint32_t *val)
+bool pfifo_pramin_rd(void *ctx, uint32_t addr, uint32_t *val)
 {
 	struct pfifo *f = ctx;
 	if (!pfifo_ramin_rd32(f, addr - PFIFO_PRAMIN, val))
@@ -219,7 +80,7 @@ static bool pramin_rd(void *ctx, uint32_t addr, uint32_t *val)
 	return true;
 }
 
-static bool pramin_wr(void *ctx, uint32_t addr, uint32_t val)
+bool pfifo_pramin_wr(void *ctx, uint32_t addr, uint32_t val)
 {
 	struct pfifo *f = ctx;
 	if (!pfifo_ramin_wr32(f, addr - PFIFO_PRAMIN, val))
@@ -230,15 +91,16 @@ static bool pramin_wr(void *ctx, uint32_t addr, uint32_t val)
 
 /* ---------------------------------------------------------------- interrupts */
 
+static const struct intr_desc pfifo_intr = { R_INTR, R_INTR_EN, PMC_INTR_PFIFO, NULL, NULL };
+
 void pfifo_update_intr(struct pfifo *f)
 {
-	pmc_set_line(f->gpu, PMC_INTR_PFIFO, (*f->r_intr & *f->r_intr_en) != 0);
+	intr_update(&f->intr);
 }
 
 void pfifo_raise(struct pfifo *f, uint32_t bits)
 {
-	*f->r_intr |= bits;
-	pfifo_update_intr(f);
+	intr_raise(&f->intr, bits);
 }
 
 /* ---------------------------------------------------------------- CACHE1 */
@@ -271,59 +133,33 @@ void pfifo_cache_push(struct pfifo *f, uint32_t addr, uint32_t data)
 
 /* CACHE1 METHOD(i) / DATA(i): i indexes the slots modulo their number
  * (rnndb: the upper entries of the pre-NV40 array alias the lower). */
-static bool cache1_rd(struct pfifo *f, uint32_t rel, uint32_t *val)
+bool pfifo_cache1_rd(struct pfifo *f, uint32_t rel, uint32_t *val)
 {
 	uint32_t slot = (rel >> 3) & f->cache_mask;
 	*val = rel & 4 ? f->cache_data[slot] : f->cache_addr[slot];
 	return true;
 }
 
-static bool cache1_wr(struct pfifo *f, uint32_t rel, uint32_t val)
+bool pfifo_cache1_wr(struct pfifo *f, uint32_t rel, uint32_t val)
 {
 	uint32_t slot = (rel >> 3) & f->cache_mask;
 	if (rel & 4)
 		f->cache_data[slot] = val;
 	else
-		f->cache_addr[slot] = val & (pf_has(f, PF_NV10) ? 0xfffdu : 0xfffcu);
+		f->cache_addr[slot] = val & f->chip->cache_addr_mask;
 	return true;
 }
 
 static bool pfifo_win_rd(void *ctx, uint32_t addr, uint32_t *val)
 {
 	struct pfifo *f = ctx;
-	if (pf_has(f, PF_G80) && addr >= R_G80_CHAN_TABLE && addr < R_G80_CHAN_TABLE + 4 * 128) {
-		*val = f->chan_table[(addr - R_G80_CHAN_TABLE) >> 2];
-		return true;
-	}
-	if (addr >= PFIFO_CACHE1_NV04 && addr < 0x4000 && !pf_has(f, PF_NV40))
-		return cache1_rd(f, addr - PFIFO_CACHE1_NV04, val);
-	return false;
+	return f->chip->ops->win_rd(f, addr, val);
 }
 
 static bool pfifo_win_wr(void *ctx, uint32_t addr, uint32_t val)
 {
 	struct pfifo *f = ctx;
-	if (pf_has(f, PF_G80) && addr >= R_G80_CHAN_TABLE && addr < R_G80_CHAN_TABLE + 4 * 128) {
-		/* CHAN_TABLE: G80 CHAN 29:0, G84+ RAMFC_ADDR 23:0 / TARGET 25:24 /
-		 * UNK26 28:26; PENDING 30, ENABLE 31 (rnndb). UNVERIFIED: PENDING
-		 * is not modelled (reads what was written). */
-		f->chan_table[(addr - R_G80_CHAN_TABLE) >> 2] = val;
-		pfifo_kick(f);
-		return true;
-	}
-	if (addr >= PFIFO_CACHE1_NV04 && addr < 0x4000 && !pf_has(f, PF_NV40))
-		return cache1_wr(f, addr - PFIFO_CACHE1_NV04, val);
-	return false;
-}
-
-static bool cache40_rd(void *ctx, uint32_t addr, uint32_t *val)
-{
-	return cache1_rd(ctx, addr - PFIFO_CACHE1_NV40, val);
-}
-
-static bool cache40_wr(void *ctx, uint32_t addr, uint32_t val)
-{
-	return cache1_wr(ctx, addr - PFIFO_CACHE1_NV40, val);
+	return f->chip->ops->win_wr(f, addr, val);
 }
 
 /* ---------------------------------------------------------------- RAMFC */
@@ -337,48 +173,28 @@ const struct ramfc_layout *pfifo_ramfc_layout(const struct pfifo *f)
 	return f->chip->ramfc;
 }
 
-uint32_t pfifo_ramfc_base(const struct pfifo *f)
-{
-	/* NV40: 0x2220 as nouveau programs nv40/nv41 (0x00030002 for RAMFC at
-	 * 0x20000). UNVERIFIED: bits 7:0 are the address in 64 KiB units. */
-	if (pf_has(f, PF_NV40))
-		return FIELD_GET(bus_get(f->gpu, R_RAMFC_NV40), 7, 0) << 16;
-	return (bus_get(f->gpu, R_RAMFC) & f->chip->ramfc_addr_mask) << 8;
-}
-
 static uint32_t fmask(unsigned bits)
 {
 	return bits >= 32 ? 0xffffffffu : (1u << bits) - 1u;
 }
 
-static uint32_t ramfc_word_addr(const struct pfifo *f, uint32_t chid, const struct ramfc_layout *l, unsigned off)
-{
-	return pfifo_ramfc_base(f) + chid * l->size + off;
-}
-
 bool pfifo_ramfc_rd(struct pfifo *f, uint32_t chid, uint32_t off, uint32_t *w)
 {
-	if (pf_has(f, PF_G80))
-		return g80_ramfc_rd(f, chid, off, w);
-	return pfifo_ramin_rd32(f, ramfc_word_addr(f, chid, pfifo_ramfc_layout(f), off), w);
+	return f->chip->ops->ramfc_rd(f, chid, off, w);
 }
 
 bool pfifo_ramfc_wr(struct pfifo *f, uint32_t chid, uint32_t off, uint32_t w)
 {
-	if (pf_has(f, PF_G80))
-		return g80_ramfc_wr(f, chid, off, w);
-	return pfifo_ramin_wr32(f, ramfc_word_addr(f, chid, pfifo_ramfc_layout(f), off), w);
+	return f->chip->ops->ramfc_wr(f, chid, off, w);
 }
 
 bool pfifo_chan_dma(const struct pfifo *f, uint32_t chid)
 {
-	if (pf_has(f, PF_G80))
-		return chid != 0 && chid < f->chip->nchan;
-	return chid < 32 && FIELD_GET(*f->r_mode, chid, chid);
+	return f->chip->ops->chan_dma(f, chid);
 }
 
 /* Register reg's value in channel chid's RAMFC entry (0 when absent). */
-static uint32_t ramfc_get(struct pfifo *f, uint32_t chid, uint32_t reg, bool *found)
+static uint32_t ramfc_find(struct pfifo *f, uint32_t chid, uint32_t reg, bool *found)
 {
 	const struct ramfc_layout *l = pfifo_ramfc_layout(f);
 	uint32_t v = 0;
@@ -395,6 +211,12 @@ static uint32_t ramfc_get(struct pfifo *f, uint32_t chid, uint32_t reg, bool *fo
 	return v;
 }
 
+uint32_t pfifo_ramfc_get(struct pfifo *f, uint32_t chid, uint32_t reg)
+{
+	bool found;
+	return ramfc_find(f, chid, reg, &found);
+}
+
 static void ramfc_put(struct pfifo *f, uint32_t chid, const nvm_ramfc_field *fl, uint32_t regval)
 {
 	uint32_t w;
@@ -408,8 +230,7 @@ uint32_t pfifo_chan_reg(struct pfifo *f, uint32_t chid, uint32_t reg)
 {
 	if (chid == pfifo_chid(f))
 		return bus_get(f->gpu, reg);
-	bool found;
-	return ramfc_get(f, chid, reg, &found);
+	return pfifo_ramfc_get(f, chid, reg);
 }
 
 void pfifo_chan_reg_set(struct pfifo *f, uint32_t chid, uint32_t reg, uint32_t v)
@@ -435,8 +256,8 @@ static void ctx_switch(struct pfifo *f, uint32_t chid)
 	puller_acq_switch_in(f, chid);
 	f->acq_fence = false;
 	/* seed 001: from NV50 the cache is saved to memory on a switch. */
-	if (pf_has(f, PF_G80))
-		g80_cache_save(f, old);
+	if (f->chip->ops->cache_save)
+		f->chip->ops->cache_save(f, old);
 	for (size_t i = 0; i < l->n; i++) {
 		const uint32_t *r = bus_reg(f->gpu, l->f[i].reg);
 		if (r)
@@ -454,8 +275,8 @@ static void ctx_switch(struct pfifo *f, uint32_t chid)
 	}
 	bool dma = pfifo_chan_dma(f, chid);
 	*f->r_push1 = chid | (dma ? f->chip->push1_mode : 0);
-	if (pf_has(f, PF_G80))
-		g80_cache_load(f, chid);
+	if (f->chip->ops->cache_load)
+		f->chip->ops->cache_load(f, chid);
 	/* UNVERIFIED: the cached pushbuffer DMA object is re-read after a load. */
 	bus_set(f->gpu, R_DMA_CTL, 0);
 	f->stats.ctx_switches++;
@@ -491,7 +312,7 @@ bool pfifo_pio_slice_holds(const struct pfifo *f)
  * to memory (seed 001). */
 static bool cache_pins(const struct pfifo *f)
 {
-	return !pf_has(f, PF_G80) && pfifo_cache_count(f);
+	return !f->chip->ops->cache_save && pfifo_cache_count(f);
 }
 
 bool pfifo_switch_to(struct pfifo *f, uint32_t chid)
@@ -514,12 +335,12 @@ static void step(nvm_gpu *gpu, void *ctx, uint64_t arg);
  * the channels pass CACHE1 around without progress. */
 static bool fresh(const struct pfifo *f)
 {
-	return pf_has(f, PF_G80) && f->fresh;
+	return f->chip->fresh_runs && f->fresh;
 }
 
 static bool dma_ready(struct pfifo *f)
 {
-	return pf_has(f, PF_G80) ? g80_pusher_ready(f) : pusher_dma_ready(f);
+	return f->chip->ops->pusher_ready(f);
 }
 
 void pfifo_kick(struct pfifo *f)
@@ -528,28 +349,9 @@ void pfifo_kick(struct pfifo *f)
 		f->ev = sched_at(f->gpu, f->gpu->now, step, f, 0, 0);
 }
 
-/* A channel other than CACHE1's that has pushbuffer words to read (its
- * RAMFC entry: DMA mode, DMA_PUT != DMA_GET, no pusher error), round-robin
- * after the current one; -1 if none. */
 static int next_dma_channel(struct pfifo *f)
 {
-	uint32_t cur = pfifo_chid(f), n = f->chip->nchan;
-	if (pf_has(f, PF_G80))
-		return g80_next_channel(f);
-	if (!(*f->r_mode & ~(cur < 32 ? 1u << cur : 0)))
-		return -1; /* no other DMA channel */
-	for (uint32_t i = 1; i < n; i++) {
-		uint32_t c = (cur + i) % n;
-		if (!pfifo_chan_dma(f, c) || bit_get(f->acq_blocked, c))
-			continue;
-		bool found;
-		uint32_t put = ramfc_get(f, c, R_DMA_PUT, &found);
-		uint32_t get = ramfc_get(f, c, R_DMA_GET, &found);
-		uint32_t st = ramfc_get(f, c, R_DMA_STATE, &found);
-		if (((put ^ get) & ~3u) && !FIELD_GET(st, 31, 29))
-			return (int)c;
-	}
-	return -1;
+	return f->chip->ops->next_channel(f);
 }
 
 /* The switcher (intro.rst "PFIFO switcher"): with REASSIGN set and CACHE1
@@ -593,7 +395,7 @@ static bool switcher(struct pfifo *f, uint64_t *t)
 	bool expired = (f->yield || f->clock >= f->slice_end) && !fresh(f);
 	if (pfifo_pio_slice_holds(f))
 		return false;
-	if ((dma_ready(f) || (pf_has(f, PF_G80) && puller_ready(f))) && !expired)
+	if (f->chip->ops->chan_busy(f) && !expired)
 		return false;
 	int c = next_dma_channel(f);
 	if (c < 0) {
@@ -610,7 +412,7 @@ static bool switcher(struct pfifo *f, uint64_t *t)
 static bool switch_pending(struct pfifo *f)
 {
 	uint32_t want;
-	if (pf_has(f, PF_G80) && *f->r_freeze & 1)
+	if (f->chip->ops->frozen && f->chip->ops->frozen(f))
 		return true; /* FREEZE: stop fetching */
 	if (!FIELD_GET(*f->r_caches, 0, 0) || waits_for_driver(f))
 		return false;
@@ -629,7 +431,7 @@ static void step(nvm_gpu *gpu, void *ctx, uint64_t arg)
 	uint64_t t = gpu->now;
 	uint32_t done = 0;
 	bool more = false;
-	if (pf_has(f, PF_G80) && g80_frozen(f))
+	if (f->chip->ops->frozen && f->chip->ops->frozen(f))
 		return;
 	puller_acq_wakeups(f);
 	for (;;) {
@@ -658,14 +460,16 @@ static void step(nvm_gpu *gpu, void *ctx, uint64_t arg)
 			room = room < PFIFO_STEP_WORDS / PFIFO_WORK_PER_UNIT ? room * PFIFO_WORK_PER_UNIT
 			                                                     : PFIFO_STEP_WORDS;
 			uint32_t max = PFIFO_STEP_WORDS - done < room ? PFIFO_STEP_WORDS - done : (uint32_t)room;
-			n += pf_has(f, PF_G80) ? g80_pusher_run(f, max, &t) : pusher_dma_run(f, max, &t);
+			n += f->chip->ops->pusher_run(f, max, &t);
 		}
 		if (!n)
 			break;
 		if (n > 1 || !f->fresh)
 			f->fresh = false; /* more than the switch itself */
 		done += n;
-		sched_charge(gpu, n / PFIFO_WORK_PER_UNIT);
+		f->work_rest += n;
+		sched_charge(gpu, f->work_rest / PFIFO_WORK_PER_UNIT);
+		f->work_rest %= PFIFO_WORK_PER_UNIT;
 	}
 	f->clock = gpu->now;
 	if (done && emit_wanted(gpu, NVM_EV_TRACE))
@@ -685,7 +489,7 @@ static void step(nvm_gpu *gpu, void *ctx, uint64_t arg)
 
 /* ---------------------------------------------------------------- handlers */
 
-static uint32_t rd_intr(void *ctx, const struct reg_desc *r, uint32_t stored)
+uint32_t pfifo_rd_intr(void *ctx, const struct reg_desc *r, uint32_t stored)
 {
 	(void)ctx;
 	(void)r;
@@ -698,9 +502,9 @@ void pfifo_wr_intr(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32
 	(void)old;
 	struct pfifo *f = ctx;
 	/* UNVERIFIED: clearing ACQUIRE_TIMEOUT while the acquire still waits
-	 * starts a new interval (ACQUIRE_TIMESTAMP = PTIMER). */
-	if (r->offset == R_INTR && (written & INTR_ACQUIRE_TIMEOUT) && (*f->r_pull1 & PULL1_ACQUIRE_ACTIVE) &&
-	    pf_has(f, PF_NV1A))
+	 * starts a new interval (ACQUIRE_TIMESTAMP = PTIMER; a generation
+	 * without the register has no acquire). */
+	if (r->offset == R_INTR && (written & INTR_ACQUIRE_TIMEOUT) && (*f->r_pull1 & PULL1_ACQUIRE_ACTIVE))
 		bus_set(f->gpu, R_ACQ_TIMESTAMP, (uint32_t)ptimer_read(f->gpu));
 	pfifo_update_intr(f);
 	pfifo_kick(f); /* clearing an interrupt resumes the unit it stopped */
@@ -718,7 +522,7 @@ void pfifo_wr_kick(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32
 /* PULL0: ACCESS is the only writable bit; a write clears the error status
  * (HASH_FAILED, DEVICE_SOFTWARE, SEMAPHORE_ERROR), as nouveau's handlers
  * expect when they write 1 after a CACHE_ERROR or SEMAPHORE interrupt. */
-static void wr_pull0(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
+void pfifo_wr_pull0(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
 {
 	(void)r;
 	(void)old;
@@ -727,7 +531,7 @@ static void wr_pull0(void *ctx, const struct reg_desc *r, uint32_t *stored, uint
 	pfifo_kick(ctx);
 }
 
-static uint32_t rd_debug0(void *ctx, const struct reg_desc *r, uint32_t stored)
+uint32_t pfifo_rd_debug0(void *ctx, const struct reg_desc *r, uint32_t stored)
 {
 	(void)r;
 	(void)stored;
@@ -742,7 +546,7 @@ static uint32_t ramro_size(struct pfifo *f)
 	return FIELD_GET(bus_get(f->gpu, R_RAMRO), 16, 16) ? 0x2000u : 0x200u;
 }
 
-static uint32_t rd_runout_status(void *ctx, const struct reg_desc *r, uint32_t stored)
+uint32_t pfifo_rd_runout_status(void *ctx, const struct reg_desc *r, uint32_t stored)
 {
 	(void)r;
 	(void)stored;
@@ -759,7 +563,7 @@ static uint32_t rd_runout_status(void *ctx, const struct reg_desc *r, uint32_t s
 	return v;
 }
 
-static uint32_t rd_caches(void *ctx, const struct reg_desc *r, uint32_t stored)
+uint32_t pfifo_rd_caches(void *ctx, const struct reg_desc *r, uint32_t stored)
 {
 	(void)r;
 	struct pfifo *f = ctx;
@@ -767,7 +571,7 @@ static uint32_t rd_caches(void *ctx, const struct reg_desc *r, uint32_t stored)
 	return (stored & 1u) | (f->ev && pusher_dma_ready(f) ? 0x10u : 0);
 }
 
-static uint32_t rd_dma_pending(void *ctx, const struct reg_desc *r, uint32_t stored)
+uint32_t pfifo_rd_dma_pending(void *ctx, const struct reg_desc *r, uint32_t stored)
 {
 	(void)r;
 	(void)stored;
@@ -784,7 +588,7 @@ static uint32_t rd_dma_pending(void *ctx, const struct reg_desc *r, uint32_t sto
 }
 
 /* CACHE0 STATUS: EMPTY 4 while PUT == GET, FULL 8 otherwise (one slot). */
-static uint32_t rd_cache0_status(void *ctx, const struct reg_desc *r, uint32_t stored)
+uint32_t pfifo_rd_cache0_status(void *ctx, const struct reg_desc *r, uint32_t stored)
 {
 	(void)r;
 	(void)stored;
@@ -792,7 +596,7 @@ static uint32_t rd_cache0_status(void *ctx, const struct reg_desc *r, uint32_t s
 	return pcache_count(&f->c0) ? 1u << 8 : 1u << 4;
 }
 
-static uint32_t rd_status(void *ctx, const struct reg_desc *r, uint32_t stored)
+uint32_t pfifo_rd_status(void *ctx, const struct reg_desc *r, uint32_t stored)
 {
 	(void)r;
 	(void)stored;
@@ -801,7 +605,7 @@ static uint32_t rd_status(void *ctx, const struct reg_desc *r, uint32_t stored)
 	return (n ? 0 : 1u << 4) | (n == f->cache_mask ? 1u << 8 : 0);
 }
 
-static uint32_t rd_dma_push(void *ctx, const struct reg_desc *r, uint32_t stored)
+uint32_t pfifo_rd_dma_push(void *ctx, const struct reg_desc *r, uint32_t stored)
 {
 	(void)r;
 	struct pfifo *f = ctx;
@@ -813,7 +617,7 @@ static uint32_t rd_dma_push(void *ctx, const struct reg_desc *r, uint32_t stored
 	return v;
 }
 
-static uint32_t rd_pull0(void *ctx, const struct reg_desc *r, uint32_t stored)
+uint32_t pfifo_rd_pull0(void *ctx, const struct reg_desc *r, uint32_t stored)
 {
 	(void)r;
 	struct pfifo *f = ctx;
@@ -821,7 +625,7 @@ static uint32_t rd_pull0(void *ctx, const struct reg_desc *r, uint32_t stored)
 }
 
 /* MODE: a channel's PIO/DMA bit; CACHE1's channel takes it in PUSH1 MODE. */
-static void wr_mode(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
+void pfifo_wr_mode(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
 {
 	(void)r;
 	(void)old;
@@ -835,7 +639,7 @@ static void wr_mode(void *ctx, const struct reg_desc *r, uint32_t *stored, uint3
 	pfifo_kick(f);
 }
 
-static void wr_ptr(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
+void pfifo_wr_ptr(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
 {
 	(void)r;
 	(void)old;
@@ -845,7 +649,7 @@ static void wr_ptr(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32
 	pfifo_kick(f);
 }
 
-static void wr_push1(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
+void pfifo_wr_push1(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
 {
 	(void)r;
 	(void)old;
@@ -854,87 +658,7 @@ static void wr_push1(void *ctx, const struct reg_desc *r, uint32_t *stored, uint
 	pfifo_kick(f);
 }
 
-/* ---------------------------------------------------------------- tables */
-
-#define ALL 0xffffffffu
-static const struct reg_def reg_defs[] = {
-	{ { R_DELAY_0, "NV04_PFIFO_DELAY_0", 0, 0xf00003ffu, 0, NULL, NULL }, 0, 0 },
-	/* UNVERIFIED reset: the value nouveau programs (timeslice 0x1ffff). */
-	{ { R_DMA_TIMESLICE, "NV04_PFIFO_DMA_TIMESLICE", 0x0101ffffu, 0xf101ffffu, 0, NULL, NULL }, 0, 0 },
-	{ { R_PIO_TIMESLICE, "NV04_PFIFO_PIO_TIMESLICE", 0, 0x0101ffffu, 0, NULL, NULL }, 0, 0 },
-	{ { R_TIMESLICE, "NV04_PFIFO_TIMESLICE", 0, 0x3ffffu, 0, NULL, NULL }, 0, 0 },
-	{ { R_NEXT_CHANNEL, "NV04_PFIFO_NEXT_CHANNEL", 0, 0x13ffu, 0, NULL, pfifo_wr_kick }, 0, PF_G80 },
-	{ { R_SLI, "NV40_PFIFO_SLI", 0, 0x30000fffu, 0, NULL, pfifo_wr_kick }, PF_NV40, 0 },
-	{ { R_DEBUG_0, "NV04_PFIFO_DEBUG_0", 0, 0, 0, rd_debug0, NULL }, 0, 0 },
-	{ { R_UNK88, "NV40_PFIFO_UNK88", 0, ALL, 0, NULL, NULL }, PF_NV40, 0 },
-	{ { R_INTR, "NV03_PFIFO_INTR_0", 0, 0, 0x01fd1111u, rd_intr, pfifo_wr_intr }, 0, PF_G80 },
-	{ { R_INTR_EN, "NV03_PFIFO_INTR_EN_0", 0, 0x01fd1111u, 0, NULL, pfifo_wr_intr }, 0, PF_G80 },
-	{ { R_RAMHT, "NV03_PFIFO_RAMHT", 0, 0x070301f0u, 0, NULL, NULL }, 0, PF_G80 },
-	{ { R_RAMFC, "NV03_PFIFO_RAMFC", 0, 0x01ff01feu, 0, NULL, NULL }, 0, PF_NV40 },
-	{ { R_RAMRO, "NV03_PFIFO_RAMRO", 0, 0x000101feu, 0, NULL, NULL }, 0, PF_G80 },
-	{ { R_RAMFC_NV40, "NV40_PFIFO_RAMFC", 0, ALL, 0, NULL, NULL }, PF_NV40, PF_G80 },
-	{ { R_RUNOUT_STATUS, "NV03_PFIFO_RUNOUT_STATUS", 0, 0, 0, rd_runout_status, NULL }, 0, PF_G80 },
-	{ { R_RUNOUT_PUT, "NV03_PFIFO_RUNOUT_PUT", 0, 0x1ff8u, 0, NULL, NULL }, 0, PF_G80 },
-	{ { R_RUNOUT_GET, "NV03_PFIFO_RUNOUT_GET", 0, 0x1ff8u, 0, NULL, NULL }, 0, PF_G80 },
-	{ { R_CACHES, "NV03_PFIFO_CACHES", 0, 1, 0, rd_caches, pfifo_wr_kick }, 0, 0 },
-	{ { R_MODE, "NV04_PFIFO_MODE", 0, ALL, 0, NULL, wr_mode }, 0, PF_G80 },
-	{ { R_DMA, "NV04_PFIFO_DMA", 0, 0, 0, rd_dma_pending, NULL }, 0, PF_G80 },
-	{ { R_SIZE, "NV04_PFIFO_SIZE", 0, ALL, 0, NULL, NULL }, 0, PF_G80 },
-	/* UNVERIFIED reset of DMA_PUSH: ACCESS 1 (nouveau never sets it but
-	 * after a DMA_PUSHER error). */
-	/* CACHE0: the one-slot cache (seed 001), filled by the driver through
-	 * METHOD / DATA and PUT (0 or 4: full while PUT != GET) and emptied by
-	 * its puller (puller_run_cache0). UNVERIFIED: its pusher takes no USER
-	 * stores (the seed: PIO only, "doesn't seem to work anyway"). */
-	{ { R_CACHE0_PUSH0, "NV03_PFIFO_CACHE0_PUSH0", 0, 1, 0, NULL, NULL }, 0, PF_G80 },
-	{ { R_CACHE0_PUSH1, "NV03_PFIFO_CACHE0_PUSH1", 0, 0x1ffu, 0, NULL, NULL }, 0, PF_G80 },
-	{ { R_CACHE0_PUT, "NV03_PFIFO_CACHE0_PUT", 0, 0x4u, 0, NULL, pfifo_wr_kick }, 0, PF_G80 },
-	{ { R_CACHE0_STATUS, "NV03_PFIFO_CACHE0_STATUS", 0, 0, 0, rd_cache0_status, NULL }, 0, PF_G80 },
-	{ { R_CACHE0_PULL0, "NV04_PFIFO_CACHE0_PULL0", 0, PULL0_ACCESS, 0, NULL, wr_pull0 }, 0, PF_G80 },
-	{ { R_CACHE0_PULL1, "NV04_PFIFO_CACHE0_PULL1", 0, 0xfu, 0, NULL, NULL }, 0, PF_G80 },
-	{ { R_CACHE0_HASH, "NV04_PFIFO_CACHE0_HASH", 0, ALL, 0, NULL, NULL }, 0, PF_G80 },
-	{ { R_CACHE0_GET, "NV03_PFIFO_CACHE0_GET", 0, 0x4u, 0, NULL, pfifo_wr_kick }, 0, PF_G80 },
-	{ { R_CACHE0_ENGINE, "NV04_PFIFO_CACHE0_ENGINE", 0, ALL, 0, NULL, NULL }, 0, PF_G80 },
-	{ { R_CACHE0_METHOD, "NV04_PFIFO_CACHE0_METHOD", 0, 0xfffcu, 0, NULL, NULL }, 0, PF_G80 },
-	{ { R_CACHE0_DATA, "NV04_PFIFO_CACHE0_DATA", 0, ALL, 0, NULL, NULL }, 0, PF_G80 },
-	{ { R_PUSH0, "NV03_PFIFO_CACHE1_PUSH0", 0, 1, 0, NULL, pfifo_wr_kick }, 0, 0 },
-	{ { R_PUSH1, "NV03_PFIFO_CACHE1_PUSH1", 0, ALL, 0, NULL, wr_push1 }, 0, 0 },
-	{ { R_PUT, "NV03_PFIFO_CACHE1_PUT", 0, ALL, 0, NULL, wr_ptr }, 0, 0 },
-	{ { R_STATUS, "NV03_PFIFO_CACHE1_STATUS", 0, 0, 0, rd_status, NULL }, 0, 0 },
-	{ { R_DMA_PUSH, "NV04_PFIFO_CACHE1_DMA_PUSH", DMA_PUSH_ACCESS, DMA_PUSH_ACCESS | DMA_PUSH_SUSPENDED, 0,
-	    rd_dma_push, pfifo_wr_kick },
-	  0,
-	  0 },
-	{ { R_DMA_FETCH, "NV04_PFIFO_CACHE1_DMA_FETCH", 0, ALL, 0, NULL, NULL }, 0, 0 },
-	{ { R_DMA_STATE, "NV04_PFIFO_CACHE1_DMA_STATE", 0, ALL, 0, NULL, pfifo_wr_kick }, 0, 0 },
-	{ { R_DMA_INSTANCE, "NV04_PFIFO_CACHE1_DMA_INSTANCE", 0, 0xfffffu, 0, NULL, pfifo_wr_kick }, 0, 0 },
-	{ { R_DMA_CTL, "NV04_PFIFO_CACHE1_DMA_CTL", 0, ALL, 0, NULL, NULL }, 0, PF_G80 },
-	{ { R_DMA_LIMIT, "NV04_PFIFO_CACHE1_DMA_LIMIT", 0, ALL, 0, NULL, NULL }, 0, 0 },
-	{ { R_DMA_TLB_TAG, "NV04_PFIFO_CACHE1_DMA_TLB_TAG", 0, ALL, 0, NULL, NULL }, 0, PF_G80 },
-	{ { R_DMA_TLB_PTE, "NV04_PFIFO_CACHE1_DMA_TLB_PTE", 0, ALL, 0, NULL, NULL }, 0, PF_G80 },
-	{ { R_DMA_PUT, "NV04_PFIFO_CACHE1_DMA_PUT", 0, 0xfffffffcu, 0, NULL, pfifo_wr_kick }, 0, 0 },
-	{ { R_DMA_GET, "NV04_PFIFO_CACHE1_DMA_GET", 0, 0xfffffffcu, 0, NULL, pfifo_wr_kick }, 0, 0 },
-	{ { R_REF, "NV10_PFIFO_CACHE1_REF_CNT", 0, ALL, 0, NULL, NULL }, PF_NV10, 0 },
-	{ { R_SUBROUTINE, "NV10_PFIFO_CACHE1_DMA_SUBROUTINE", 0, 0xfffffffdu, 0, NULL, NULL }, PF_NV1A, 0 },
-	{ { R_PULL0, "NV04_PFIFO_CACHE1_PULL0", 0, PULL0_ACCESS, 0, rd_pull0, wr_pull0 }, 0, 0 },
-	{ { R_PULL1, "NV04_PFIFO_CACHE1_PULL1", 0, 0x3001fu, 0, NULL, pfifo_wr_kick }, 0, PF_G80 },
-	{ { R_HASH, "NV04_PFIFO_CACHE1_HASH", 0, ALL, 0, NULL, NULL }, 0, 0 },
-	{ { R_ACQ_TIMEOUT, "NV10_PFIFO_CACHE1_ACQUIRE_TIMEOUT", 0, 0x7fffffffu, 0, NULL, NULL }, PF_NV1A, 0 },
-	{ { R_ACQ_TIMESTAMP, "NV10_PFIFO_CACHE1_ACQUIRE_TIMESTAMP", 0, ALL, 0, NULL, NULL }, PF_NV1A, 0 },
-	{ { R_ACQ_VALUE, "NV10_PFIFO_CACHE1_ACQUIRE_VALUE", 0, ALL, 0, NULL, NULL }, PF_NV1A, 0 },
-	{ { R_SEMAPHORE, "NV10_PFIFO_CACHE1_SEMAPHORE", 0, 0xfffffffdu, 0, NULL, pfifo_wr_kick }, PF_NV1A, PF_G80 },
-	{ { R_GET, "NV03_PFIFO_CACHE1_GET", 0, ALL, 0, NULL, wr_ptr }, 0, 0 },
-	{ { R_ENGINE, "NV04_PFIFO_CACHE1_ENGINE", 0, ALL, 0, NULL, NULL }, 0, 0 },
-	{ { R_DCOUNT, "NV04_PFIFO_CACHE1_DMA_DCOUNT", 0, ALL, 0, NULL, NULL }, PF_NV5, 0 },
-	{ { R_GET_JMP_SHD, "NV04_PFIFO_CACHE1_DMA_GET_JMP_SHADOW", 0, ALL, 0, NULL, NULL }, PF_NV5, 0 },
-	{ { R_RSVD_SHD, "NV04_PFIFO_CACHE1_DMA_RSVD_SHADOW", 0, ALL, 0, NULL, NULL }, PF_NV5, 0 },
-	{ { R_DATA_SHD, "NV04_PFIFO_CACHE1_DMA_DATA_SHADOW", 0, ALL, 0, NULL, NULL }, PF_NV5, 0 },
-	{ { R_GRCTX_INST, "NV40_PFIFO_GRCTX_INSTANCE", 0, ALL, 0, NULL, NULL }, PF_NV40, PF_G80 },
-	{ { R_UNK32E4, "NV40_PFIFO_UNK32E4", 0, ALL, 0, NULL, NULL }, PF_NV40, 0 },
-	{ { R_UNK32E8, "NV40_PFIFO_UNK32E8", 0, ALL, 0, NULL, NULL }, PF_NV40, PF_G80 },
-	{ { R_UNK3300, "NV40_PFIFO_UNK3300", 0, ALL, 0, NULL, NULL }, PF_NV40, PF_G80 },
-	{ { R_UNK330C, "NV40_PFIFO_UNK330C", 0, ALL, 0, NULL, NULL }, PF_NV40, PF_G80 },
-};
+/* ---------------------------------------------------------------- registers */
 
 static int reg_cmp(const void *a, const void *b)
 {
@@ -942,22 +666,36 @@ static int reg_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The generation's registers: its layers from the oldest ancestor on, each
+ * dropping registers and adding or replacing others. */
 static nvm_status build_regs(struct pfifo *f)
 {
-	size_t n0 = sizeof(reg_defs) / sizeof(reg_defs[0]), n = n0 + pfifo_g80_nregs;
-	f->regs = calloc(n, sizeof(*f->regs));
+	size_t cap = 0;
+	for (const struct reg_layer *const *l = f->chip->regs; *l; l++)
+		cap += (*l)->n;
+	f->regs = calloc(cap, sizeof(*f->regs));
 	if (!f->regs)
 		return NVM_ERR_NOMEM;
-	for (size_t i = 0; i < n; i++) {
-		const struct reg_def *d = i < n0 ? &reg_defs[i] : &pfifo_g80_regs[i - n0];
-		if ((f->chip->feat & d->need) != d->need || (f->chip->feat & d->gone))
-			continue;
-		struct reg_desc r = d->d;
-		if (r.offset == R_MODE && !pf_has(f, PF_G80))
-			r.wmask = (uint32_t)(((uint64_t)1 << f->chip->nchan) - 1);
-		if (r.offset == R_PUT || r.offset == R_GET)
-			r.wmask = f->cache_mask << 2;
-		f->regs[f->nregs++] = r;
+	for (const struct reg_layer *const *l = f->chip->regs; *l; l++) {
+		for (size_t g = 0; g < (*l)->ngone; g++)
+			for (size_t i = 0; i < f->nregs; i++)
+				if (f->regs[i].offset == (*l)->gone[g])
+					f->regs[i--] = f->regs[--f->nregs];
+		for (size_t j = 0; j < (*l)->n; j++) {
+			size_t i = 0;
+			while (i < f->nregs && f->regs[i].offset != (*l)->r[j].offset)
+				i++;
+			f->regs[i] = (*l)->r[j];
+			if (i == f->nregs)
+				f->nregs++;
+		}
+	}
+	for (size_t i = 0; i < f->nregs; i++) {
+		struct reg_desc *r = &f->regs[i];
+		if (r->write == pfifo_wr_mode)
+			r->wmask = (uint32_t)(((uint64_t)1 << f->chip->nchan) - 1);
+		if (r->write == pfifo_wr_ptr)
+			r->wmask = f->cache_mask << 2;
 	}
 	qsort(f->regs, f->nregs, sizeof(*f->regs), reg_cmp); /* the bus wants them sorted */
 	return NVM_OK;
@@ -977,37 +715,6 @@ static bool user_wr(void *ctx, uint32_t addr, uint32_t val)
 	return true;
 }
 
-/* G80: only channel 0 has the PIO area at 0x800000 (dma-pusher.rst
- * "Channel control area", rnndb USER_PIO length 1). */
-static uint32_t user_channels(const struct pfifo *f)
-{
-	return pf_has(f, PF_G80) ? 1 : f->chip->nchan;
-}
-
-static bool user_g80_rd(void *ctx, uint32_t addr, uint32_t *val)
-{
-	*val = g80_user_read(ctx, addr);
-	return true;
-}
-
-static bool user_g80_wr(void *ctx, uint32_t addr, uint32_t val)
-{
-	g80_user_write(ctx, addr, val);
-	return true;
-}
-
-static bool user_new_rd(void *ctx, uint32_t addr, uint32_t *val)
-{
-	*val = pusher_user_read(ctx, addr, true);
-	return true;
-}
-
-static bool user_new_wr(void *ctx, uint32_t addr, uint32_t val)
-{
-	pusher_user_write(ctx, addr, val, true);
-	return true;
-}
-
 /* ---------------------------------------------------------------- block */
 
 static void pfifo_destroy(nvm_gpu *gpu, void *state)
@@ -1017,6 +724,8 @@ static void pfifo_destroy(nvm_gpu *gpu, void *state)
 	if (!f)
 		return;
 	puller_fini(f);
+	if (f->chip->ops->fini)
+		f->chip->ops->fini(f);
 	for (unsigned i = 0; i < ENG_IDS; i++)
 		engine_free(f->eng[i]);
 	free(f->regs);
@@ -1026,31 +735,40 @@ static void pfifo_destroy(nvm_gpu *gpu, void *state)
 	free(f);
 }
 
-/* The slot of a register; for one this chip lacks, a scratch word of the
- * block (written by shared code paths, never read for state). */
-static uint32_t *reg_slot(struct pfifo *f, uint32_t addr)
+uint32_t *pfifo_reg_slot(struct pfifo *f, uint32_t addr)
 {
 	uint32_t *p = bus_reg(f->gpu, addr);
 	return p ? p : &f->absent;
 }
 
+nvm_status pfifo_add_window(struct pfifo *f, const char *name, uint32_t base, uint32_t size, win_read_fn rd,
+                            win_write_fn wr)
+{
+	return bus_add(f->gpu, &(struct reg_block){ .name = name,
+	                                            .base = base,
+	                                            .size = size,
+	                                            .ctx = f,
+	                                            .win_read = rd,
+	                                            .win_write = wr });
+}
+
 static nvm_status pfifo_create(nvm_gpu *gpu, const void *data, void **state)
 {
-	const struct pfifo_chip *chip = data;
-	struct pfifo *f = calloc(1, sizeof(*f));
+	const struct pfifo_gen *chip = data;
+	struct pfifo *f = calloc(1, chip->size);
 	if (!f)
 		return NVM_ERR_NOMEM;
 	*state = f;
 	f->gpu = gpu;
 	f->chip = chip;
-	f->pbgen = pb_gen_lookup(chip->name);
+	f->pbgen = pb_chip_gen(gpu->chip);
 	f->cache_mask = chip->cache_entries - 1;
 	f->cache_addr = calloc(chip->cache_entries, sizeof(uint32_t));
 	f->cache_data = calloc(chip->cache_entries, sizeof(uint32_t));
 	f->cls = calloc(chip->nchan, sizeof(*f->cls));
 	if (!f->pbgen || !f->cache_addr || !f->cache_data || !f->cls)
 		return NVM_ERR_NOMEM;
-	nvm_status st = engine_new(gpu, "software", engine_names[ENG_SOFTWARE], 0, &f->eng[ENG_SOFTWARE]);
+	nvm_status st = engine_new(gpu, "software", pfifo_engine_name(chip, ENG_SOFTWARE), 0, &f->eng[ENG_SOFTWARE]);
 	for (unsigned i = ENG_PGRAPH; !st && i < ENG_IDS; i++)
 		if (i == ENG_PGRAPH || (chip->engines & (1u << i)))
 			st = engine_new(gpu, "recorder", pfifo_engine_name(chip, i), 0, &f->eng[i]);
@@ -1067,110 +785,58 @@ static nvm_status pfifo_create(nvm_gpu *gpu, const void *data, void **state)
 		                                       .ctx = f,
 		                                       .win_read = pfifo_win_rd,
 		                                       .win_write = pfifo_win_wr });
-	/* G80 too: nouveau's nv50 fifo reads and writes CACHE1 through the
-	 * NV40 window (NV40_PFIFO_CACHE1_METHOD/DATA(ptr) in its cache error
-	 * handler and channel load); UNVERIFIED, rnndb g80_pfifo.xml lacks it. */
-	if (!st && pf_has(f, PF_NV40))
-		st = bus_add(gpu, &(struct reg_block){ .name = "pfifo",
-		                                       .base = PFIFO_CACHE1_NV40,
-		                                       .size = chip->cache_entries * 8,
-		                                       .ctx = f,
-		                                       .win_read = cache40_rd,
-		                                       .win_write = cache40_wr });
-	/* G80: instance memory is not reversed RAMIN; the BAR0 PRAMIN window
-	 * (0x1700) belongs to the VM (src/mmu/). */
-	if (!st && !pf_has(f, PF_G80))
-		st = bus_add(gpu, &(struct reg_block){ .name = "pramin",
-		                                       .base = PFIFO_PRAMIN,
-		                                       .size = PFIFO_PRAMIN_SIZE,
-		                                       .ctx = f,
-		                                       .win_read = pramin_rd,
-		                                       .win_write = pramin_wr });
 	if (!st)
-		st = bus_add(gpu, &(struct reg_block){ .name = "pfifo_user",
-		                                       .base = PFIFO_USER,
-		                                       .size = user_channels(f) * 0x10000u,
-		                                       .ctx = f,
-		                                       .win_read = user_rd,
-		                                       .win_write = user_wr });
-	if (!st && pf_has(f, PF_G80))
-		st = bus_add(gpu, &(struct reg_block){ .name = "pfifo_user",
-		                                       .base = PFIFO_USER_G80,
-		                                       .size = chip->nchan * 0x2000u,
-		                                       .ctx = f,
-		                                       .win_read = user_g80_rd,
-		                                       .win_write = user_g80_wr });
-	if (!st && pf_has(f, PF_NV40) && !pf_has(f, PF_G80))
-		st = bus_add(gpu, &(struct reg_block){ .name = "pfifo_user",
-		                                       .base = PFIFO_USER_NEW,
-		                                       .size = chip->nchan * 0x1000u,
-		                                       .ctx = f,
-		                                       .win_read = user_new_rd,
-		                                       .win_write = user_new_wr });
+		st = pfifo_add_window(f, "pfifo_user", PFIFO_USER, chip->pio_channels * 0x10000u, user_rd, user_wr);
 	if (st)
 		return st;
-	f->r_intr = reg_slot(f, R_INTR);
-	f->r_intr_en = reg_slot(f, R_INTR_EN);
-	f->r_push0 = reg_slot(f, R_PUSH0);
-	f->r_push1 = reg_slot(f, R_PUSH1);
-	f->r_put = reg_slot(f, R_PUT);
-	f->r_get = reg_slot(f, R_GET);
-	f->r_pull0 = reg_slot(f, R_PULL0);
-	f->r_pull1 = reg_slot(f, R_PULL1);
-	f->r_caches = reg_slot(f, R_CACHES);
-	f->r_mode = reg_slot(f, R_MODE);
-	f->r_dma_push = reg_slot(f, R_DMA_PUSH);
-	f->r_dma_state = reg_slot(f, R_DMA_STATE);
-	f->r_dma_put = reg_slot(f, R_DMA_PUT);
-	f->r_dma_get = reg_slot(f, R_DMA_GET);
-	f->r_dma_fetch = reg_slot(f, R_DMA_FETCH);
-	f->r_dma_inst = reg_slot(f, R_DMA_INSTANCE);
-	f->r_engine = reg_slot(f, R_ENGINE);
-	f->r_hash = reg_slot(f, R_HASH);
-	f->r_ref = reg_slot(f, R_REF);
-	f->r_subr = reg_slot(f, R_SUBROUTINE);
-	f->r_sem = reg_slot(f, R_SEMAPHORE);
-	f->r_acq_value = reg_slot(f, R_ACQ_VALUE);
-	f->r_sli = reg_slot(f, R_SLI);
-	f->r_dcount = reg_slot(f, R_DCOUNT);
-	f->r_jmp_shd = reg_slot(f, R_GET_JMP_SHD);
-	f->r_rsvd_shd = reg_slot(f, R_RSVD_SHD);
-	f->r_data_shd = reg_slot(f, R_DATA_SHD);
-	f->r_freeze = &f->absent;
-	if (pf_has(f, PF_G80)) {
-		f->r_mode = &f->absent; /* 0x2504 is FREEZE */
-		f->r_freeze = reg_slot(f, R_G80_FREEZE);
-		f->r_ib_put = reg_slot(f, R_G80_IB_PUT);
-		f->r_ib_get = reg_slot(f, R_G80_IB_GET);
-		f->r_method_count = reg_slot(f, R_G80_METHOD_COUNT);
-		f->r_mget = reg_slot(f, R_G80_MGET);
-		f->r_mget_hi = reg_slot(f, R_G80_MGET_HIGH);
-		f->r_put_hi = reg_slot(f, R_G80_PUT_HIGH);
-		f->r_get_hi = reg_slot(f, R_G80_GET_HIGH);
-		f->r_sem_hi = reg_slot(f, R_G84_SEM_ADDR_HIGH);
-		f->r_sem_lo = reg_slot(f, R_G84_SEM_ADDR_LOW);
-		f->r_sem_seq = reg_slot(f, R_G84_SEM_SEQUENCE);
-	}
+	intr_init(&f->intr, gpu, &pfifo_intr, f);
+	f->r_intr = pfifo_reg_slot(f, R_INTR);
+	f->r_intr_en = pfifo_reg_slot(f, R_INTR_EN);
+	f->r_push0 = pfifo_reg_slot(f, R_PUSH0);
+	f->r_push1 = pfifo_reg_slot(f, R_PUSH1);
+	f->r_put = pfifo_reg_slot(f, R_PUT);
+	f->r_get = pfifo_reg_slot(f, R_GET);
+	f->r_pull0 = pfifo_reg_slot(f, R_PULL0);
+	f->r_pull1 = pfifo_reg_slot(f, R_PULL1);
+	f->r_caches = pfifo_reg_slot(f, R_CACHES);
+	f->r_mode = pfifo_reg_slot(f, R_MODE);
+	f->r_dma_push = pfifo_reg_slot(f, R_DMA_PUSH);
+	f->r_dma_state = pfifo_reg_slot(f, R_DMA_STATE);
+	f->r_dma_put = pfifo_reg_slot(f, R_DMA_PUT);
+	f->r_dma_get = pfifo_reg_slot(f, R_DMA_GET);
+	f->r_dma_fetch = pfifo_reg_slot(f, R_DMA_FETCH);
+	f->r_dma_inst = pfifo_reg_slot(f, R_DMA_INSTANCE);
+	f->r_engine = pfifo_reg_slot(f, R_ENGINE);
+	f->r_hash = pfifo_reg_slot(f, R_HASH);
+	f->r_ref = pfifo_reg_slot(f, R_REF);
+	f->r_subr = pfifo_reg_slot(f, R_SUBROUTINE);
+	f->r_sem = pfifo_reg_slot(f, R_SEMAPHORE);
+	f->r_acq_value = pfifo_reg_slot(f, R_ACQ_VALUE);
+	f->r_sli = pfifo_reg_slot(f, R_SLI);
+	f->r_dcount = pfifo_reg_slot(f, R_DCOUNT);
+	f->r_jmp_shd = pfifo_reg_slot(f, R_GET_JMP_SHD);
+	f->r_rsvd_shd = pfifo_reg_slot(f, R_RSVD_SHD);
+	f->r_data_shd = pfifo_reg_slot(f, R_DATA_SHD);
 	f->c1 = (struct pcache){
 		"",          f->r_push1,    f->r_put,      f->r_get,      f->r_pull0,         f->r_pull1, f->r_hash,
 		f->r_engine, f->cache_addr, f->cache_data, f->cache_mask, f->cache_mask << 2, false,      false
 	};
 	f->c0 = (struct pcache){ "CACHE0: ",
-		                 reg_slot(f, R_CACHE0_PUSH1),
-		                 reg_slot(f, R_CACHE0_PUT),
-		                 reg_slot(f, R_CACHE0_GET),
-		                 reg_slot(f, R_CACHE0_PULL0),
-		                 reg_slot(f, R_CACHE0_PULL1),
-		                 reg_slot(f, R_CACHE0_HASH),
-		                 reg_slot(f, R_CACHE0_ENGINE),
-		                 reg_slot(f, R_CACHE0_METHOD),
-		                 reg_slot(f, R_CACHE0_DATA),
+		                 pfifo_reg_slot(f, R_CACHE0_PUSH1),
+		                 pfifo_reg_slot(f, R_CACHE0_PUT),
+		                 pfifo_reg_slot(f, R_CACHE0_GET),
+		                 pfifo_reg_slot(f, R_CACHE0_PULL0),
+		                 pfifo_reg_slot(f, R_CACHE0_PULL1),
+		                 pfifo_reg_slot(f, R_CACHE0_HASH),
+		                 pfifo_reg_slot(f, R_CACHE0_ENGINE),
+		                 pfifo_reg_slot(f, R_CACHE0_METHOD),
+		                 pfifo_reg_slot(f, R_CACHE0_DATA),
 		                 0,
 		                 4,
 		                 true,
 		                 false };
 	f->pc = &f->c1;
-	return NVM_OK;
+	return chip->ops->init(f);
 }
 
 static bool pfifo_busy(void *state)
@@ -1178,7 +844,7 @@ static bool pfifo_busy(void *state)
 	return ((struct pfifo *)state)->ev != 0;
 }
 
-const struct block_class pfifo_class = { "pfifo", BLK_PFIFO, pfifo_create, pfifo_destroy, pfifo_busy };
+const struct block_class pfifo_class = { "pfifo", pfifo_create, pfifo_destroy, pfifo_busy };
 
 /* ---------------------------------------------------------------- public API */
 
@@ -1218,7 +884,7 @@ nvm_status nvm_pfifo_user_write(nvm_gpu *gpu, uint32_t addr, uint32_t val, unsig
 		return NVM_ERR_ARG;
 	if (!f)
 		return NVM_ERR_NOENT;
-	if (addr < PFIFO_USER || addr - PFIFO_USER >= user_channels(f) * 0x10000u)
+	if (addr < PFIFO_USER || addr - PFIFO_USER >= f->chip->pio_channels * 0x10000u)
 		return NVM_ERR_RANGE;
 	if (hold_check(gpu, NVM_HOLD_MMIO, "MMIO", addr))
 		return NVM_ERR_BLOCKED;
@@ -1235,7 +901,7 @@ static nvm_status ramin_bar_check(nvm_gpu *gpu, uint32_t off, size_t len, struct
 	struct pfifo *f = pfifo_of(gpu);
 	if (!gpu)
 		return NVM_ERR_ARG;
-	if (!f || !pf_has(f, PF_NV40))
+	if (!f || !f->chip->ramin_bar)
 		return NVM_ERR_NOENT;
 	uint64_t end = (uint64_t)off + len;
 	if (end > NVM_PFIFO_RAMIN_BAR_SIZE || end > f->gpu->mem[NVM_AP_VRAM].size)
@@ -1284,7 +950,7 @@ nvm_status nvm_pfifo_get_stats(const nvm_gpu *gpu, nvm_pfifo_stats *out)
 
 const nvm_ramfc_field *nvm_pfifo_ramfc_layout(const char *chip, int large, size_t *n, uint32_t *size)
 {
-	const struct pfifo_chip *c = pfifo_chip_find(chip);
+	const struct pfifo_gen *c = pfifo_gen_find(chip);
 	if (!c || !n || !size)
 		return NULL;
 	const struct ramfc_layout *l = large && c->ramfc_large ? c->ramfc_large : c->ramfc;
@@ -1295,25 +961,25 @@ const nvm_ramfc_field *nvm_pfifo_ramfc_layout(const char *chip, int large, size_
 
 int nvm_pfifo_has_engine(const char *chip, unsigned engine)
 {
-	const struct pfifo_chip *c = pfifo_chip_find(chip);
+	const struct pfifo_gen *c = pfifo_gen_find(chip);
 	return c && (engine <= ENG_PGRAPH || (engine < 32 && (c->engines & (1u << engine))));
 }
 
 const char *nvm_pfifo_engine_name(const char *chip, unsigned engine)
 {
-	const struct pfifo_chip *c = pfifo_chip_find(chip);
+	const struct pfifo_gen *c = pfifo_gen_find(chip);
 	const char *n = c ? pfifo_engine_name(c, engine) : "?";
 	return strcmp(n, "?") ? n : NULL;
 }
 
 int nvm_pfifo_ramht_has_chid(const char *chip)
 {
-	const struct pfifo_chip *c = pfifo_chip_find(chip);
-	return c ? !(c->feat & PF_G80) : -1;
+	const struct pfifo_gen *c = pfifo_gen_find(chip);
+	return c ? c->ramht.chid : -1;
 }
 
 uint32_t nvm_pfifo_channels(const char *chip)
 {
-	const struct pfifo_chip *c = pfifo_chip_find(chip);
+	const struct pfifo_gen *c = pfifo_gen_find(chip);
 	return c ? c->nchan : 0;
 }

@@ -1,15 +1,19 @@
 /*
- * Internal interface of PFIFO for NV04..NV4x (src/pfifo/): the block and
- * its registers (pfifo.c), the PIO and DMA pushers (pusher.c), the puller
+ * Internal interface of PFIFO (src/pfifo/): the generation description
+ * (struct pfifo_gen, one file per generation: nv04.c, nv10.c, nv17.c,
+ * nv40.c, g80.c and g84.c with g80.h), the block and its registers
+ * (pfifo.c), the PIO and DMA pushers (pusher.c; G80's in ib.c), the puller
  * (puller.c), the image decoders (pfifo.c: RAMFC layouts; puller.c: RAMHT
- * entries). docs/pfifo.md describes the model; field positions are the hi:lo
- * of rnndb fifo/nv4_pfifo.xml.
+ * entries). docs/pfifo.md describes the model; field positions are the
+ * hi:lo of rnndb fifo/nv4_pfifo.xml and g80_pfifo.xml.
  */
 #ifndef NVM_PFIFO_INTERNAL_H
 #define NVM_PFIFO_INTERNAL_H
 
 #include "core/core.h"
 #include "engine/engine.h"
+#include "pfifo_gens.h"
+#include "pushbuf/pb_gens.h"
 #include "nvmodel/pfifo.h"
 #include "nvmodel/pushbuf.h"
 
@@ -188,17 +192,7 @@ enum ramro_reason {
 #define ENG_G84_6 6u /* PBSP on G84 / G92, PVLD on GT215 */
 #define ENG_IDS   16u
 
-/* ---------------------------------------------------------------- chip data */
-
-/* Feature bits of a PFIFO generation (per-chip const data). */
-enum {
-	PF_NV10 = 1u << 0, /* REF / REF_CNT, non-increasing methods, NI flag, 32 channels, paired submission */
-	PF_NV5 = 1u << 1,  /* VRAM pushbuffers; DCOUNT and the GET_JMP / RSVD / DATA shadows */
-	PF_NV1A = 1u << 2, /* subroutines, old-style semaphores, big-endian fetch, RAMFC LARGE */
-	PF_NV40 = 1u << 3, /* SLI conditional, YIELD, DMA_CGET and the 0xc00000 USER area, CACHE1 at 0x90000 */
-	PF_G80 = 1u << 4,  /* G80 PFIFO (g80.c, ib.c): channel table, RAMFC in memory, IB mode, the VM */
-	PF_G84 = 1u << 5,  /* G84+: new-style semaphores, NOTIFY_INTR, RAMFC and CACHE outside the channel */
-};
+/* ---------------------------------------------------------------- generations */
 
 /* RAMFC fields: nvm_ramfc_field (nvmodel/pfifo.h). */
 struct ramfc_layout {
@@ -213,43 +207,132 @@ struct ramfc_layout {
 struct ramht_fmt {
 	uint8_t inst_hi, eng_hi, eng_lo, chid_hi, chid_lo;
 	int8_t valid;
+	bool chid; /* the context names the channel (false: one RAMHT per channel, G80) */
 };
 
-struct pfifo_chip {
+/* A generation's registers over its ancestor's: `gone` offsets are dropped
+ * first, then each of `r` is added or replaces the register at its offset. */
+struct reg_layer {
+	const struct reg_desc *r;
+	size_t n;
+	const uint32_t *gone;
+	size_t ngone;
+};
+#define REG_LAYER(regs, gone_list)                                                                                     \
+	{                                                                                                              \
+		regs, sizeof(regs) / sizeof(regs[0]), gone_list, sizeof(gone_list) / sizeof(gone_list[0])              \
+	}
+
+struct pfifo;
+
+/* The operations that differ between generations. A generation fills
+ * every one, with its ancestor's function where it did not change (as
+ * nouveau's nvkm fifo code does); NULL only where a comment says so. */
+struct pfifo_ops {
+	/* Adds the generation's windows and sets its state up (after the
+	 * register block is on the bus). */
+	nvm_status (*init)(struct pfifo *f);
+	void (*fini)(struct pfifo *f); /* NULL: nothing to free */
+	/* The register block's window (offsets no register covers). */
+	bool (*win_rd)(struct pfifo *f, uint32_t addr, uint32_t *val);
+	bool (*win_wr)(struct pfifo *f, uint32_t addr, uint32_t val);
+	/* RAMFC: word off of channel chid's entry. */
+	bool (*ramfc_rd)(struct pfifo *f, uint32_t chid, uint32_t off, uint32_t *w);
+	bool (*ramfc_wr)(struct pfifo *f, uint32_t chid, uint32_t off, uint32_t w);
+	uint32_t (*ramfc_base)(const struct pfifo *f); /* where RAMFC is in RAMIN (ramfc_rd of NV04) */
+	bool (*chan_dma)(const struct pfifo *f, uint32_t chid);
+	/* The switcher: a channel with work after the current one, or -1. */
+	int (*next_channel)(struct pfifo *f);
+	/* Does CACHE1's channel still have work to do (the switcher waits
+	 * for its timeslice)? */
+	bool (*chan_busy)(struct pfifo *f);
+	/* Cache save and load on a channel switch; NULL: CACHE1 must be empty
+	 * to switch (pre-G80, seed 001). */
+	void (*cache_save)(struct pfifo *f, uint32_t chid);
+	void (*cache_load)(struct pfifo *f, uint32_t chid);
+	bool (*frozen)(struct pfifo *f); /* NULL: PFIFO never pauses */
+	/* The DMA pusher. */
+	bool (*pusher_ready)(struct pfifo *f);
+	uint32_t (*pusher_run)(struct pfifo *f, uint32_t max, uint64_t *t);
+	/* The decoder's pending method count: from / into the registers. */
+	void (*count_load)(struct pfifo *f, pb_decoder_state *d, uint32_t dma_state);
+	uint32_t (*count_store)(struct pfifo *f, const pb_decoder_state *d, uint32_t dma_state);
+	/* A PIO store the pusher refuses (RAMRO, or G80's PIO_ERROR). */
+	void (*pio_refused)(struct pfifo *f, uint32_t addr, uint32_t val, unsigned size, unsigned reason);
+	/* The puller. */
+	bool (*ramht_lookup)(struct pfifo *f, uint32_t chid, uint32_t handle, uint32_t *inst, unsigned *engine);
+	bool (*obj_rd32)(struct pfifo *f, uint32_t inst, uint32_t *w); /* an object's word */
+	/* The generation's own puller methods: 1 done, 0 stalled, -1 not one
+	 * of them (the shared ones follow); NULL: none. */
+	int (*puller_method)(struct pfifo *f, uint32_t a, uint32_t m, uint32_t d, uint64_t *t, uint32_t inst);
+	/* Does method m with data d make the puller wait (an acquire)? NULL: none. */
+	bool (*acquires)(uint32_t m, uint32_t d);
+	bool (*acquire_done)(const struct pfifo *f, uint32_t v);
+	bool (*sem_where)(struct pfifo *f, nvm_aperture *ap, uint64_t *addr);
+	bool (*big_endian)(struct pfifo *f);
+};
+
+/* A PFIFO generation (one const description per chip row). */
+struct pfifo_gen {
 	const char *name;
-	unsigned feat; /* PF_* */
+	/* counts */
 	uint32_t nchan;
 	uint32_t cache_entries;   /* CACHE1 slots (a power of two) */
+	uint32_t pio_channels;    /* channels of the PIO USER area at 0x800000 */
 	uint32_t chid_mask;       /* PUSH1 CHID */
-	uint32_t push1_mode;      /* PUSH1 MODE bit (8 before NV40, 16 on NV40) */
+	uint32_t push1_mode;      /* PUSH1 MODE bit */
 	uint32_t ramfc_addr_mask; /* RAMFC ADDRESS bits (address = (reg & mask) << 8) */
 	uint32_t class_mask;      /* object class bits of an object's first word */
+	uint32_t cache_addr_mask; /* CACHE1 METHOD(i) bits a write keeps */
+	unsigned hash_valid;      /* CACHE1 HASH VALID bit (INSTANCE below it) */
+	uint64_t methods;         /* the puller's methods 0x04..0xfc: bit m >> 2 */
+	/* memory layouts */
 	const struct ramfc_layout *ramfc, *ramfc_large;
 	struct ramht_fmt ramht;
-	uint32_t engines; /* engine ids beyond SOFTWARE and PGRAPH (1 << ENG_*), rnndb nv4_pfifo_engine variants */
-	const char *const *eng_names; /* by engine id (ENG_IDS), NULL: the NV4x names */
+	/* engines */
+	uint32_t engines;             /* ids beyond SOFTWARE and PGRAPH (1 << ENG_*) */
+	const char *const *eng_names; /* by engine id (ENG_IDS) */
+	/* registers: layers from the oldest ancestor on, NULL-terminated */
+	const struct reg_layer *const *regs;
+	/* how the shared mechanism behaves */
+	bool pb_vram;                  /* pushbuffers in VRAM too (NV5+) */
+	bool ninc;                     /* non-increasing methods: the NI flag of CACHE1 entries and DMA_STATE */
+	bool paired;                   /* the puller submits pairs of methods per cycle */
+	bool be_fetch;                 /* DMA_FETCH ENDIAN 31 byte-swaps the pushbuffer */
+	bool subr_in_state;            /* SUBROUTINE ACTIVE is DMA_STATE 17 (else DMA_SUBROUTINE 0) */
+	bool sli;                      /* the SLI conditional (SLI register) */
+	bool ramin_bar;                /* the NV40 RAMIN BAR (nvm_pfifo_ramin_bar_*) */
+	bool user_ref;                 /* REF at 0x48 of the PIO USER area */
+	bool fresh_runs;               /* a channel just loaded works before the switcher looks again */
+	const char *const *sem_errors; /* PULL0 SEMAPHORE_ERROR names, 8 */
+	size_t size;                   /* bytes of the state: struct pfifo, or a generation's struct holding it */
+	const struct pfifo_ops *ops;
+	const void *impl; /* a family's own description (g80.c: struct g80_impl) */
 };
 
-/* A register and the feature bits it needs; `gone` bits drop it. */
-struct reg_def {
-	struct reg_desc d;
-	unsigned need, gone;
-};
+const struct pfifo_gen *pfifo_gen_find(const char *name);
 
-extern const struct pfifo_chip pfifo_nv04, pfifo_nv10, pfifo_nv11, pfifo_nv17, pfifo_nv40, pfifo_nv41;
-extern const struct pfifo_chip pfifo_g80, pfifo_g84, pfifo_g92, pfifo_gt215;
-const struct pfifo_chip *pfifo_chip_find(const char *name);
+#define PF_METHOD(m) (1ull << ((m) >> 2))
 
 /* ---------------------------------------------------------------- timing */
 
 /* Virtual-time costs (docs/pfifo.md "Timing"). UNVERIFIED: no document
  * gives PFIFO rates; these keep timeslices and engine waits meaningful. */
-#define PFIFO_NS_DMA_WORD   1u    /* the DMA pusher reads one pushbuffer word */
-#define PFIFO_NS_PULL       2u    /* the puller submits one method (NV10+: one pair) */
-#define PFIFO_NS_HASH       4u    /* a RAMHT lookup */
-#define PFIFO_NS_CTXSW      200u  /* CACHE1 channel switch: RAMFC save and load */
-#define PFIFO_STEP_WORDS    4096u /* pushbuffer words per scheduling step */
-#define PFIFO_WORK_PER_UNIT 256u  /* words or methods per charged work unit */
+#define PFIFO_NS_DMA_WORD 1u    /* the DMA pusher reads one pushbuffer word */
+#define PFIFO_NS_PULL     2u    /* the puller submits one method (NV10+: one pair) */
+#define PFIFO_NS_HASH     4u    /* a RAMHT lookup */
+#define PFIFO_NS_CTXSW    200u  /* CACHE1 channel switch: RAMFC save and load */
+#define PFIFO_STEP_WORDS  4096u /* pushbuffer words per scheduling step */
+/* The run budget (sched_charge): every command word the pushers decode
+ * (a method header, a jump, call or return, an SLI conditional) and every
+ * IB entry costs one unit, the same on every generation and path, and data
+ * words and puller methods one unit per PFIFO_WORK_PER_UNIT. So a
+ * pushbuffer that loops (a self-jump, a jump back over zero words, a loop
+ * of data, an IB ring of empty pieces) spends the default budget of 10^7
+ * units within some 10^7 command words or 4 * 10^7 data words: a hang in
+ * well under a second (issue 23 item 5: with 256 data words per unit a
+ * jump back over zero words decoded 2.4e9 words first). */
+#define PFIFO_WORK_PER_UNIT 4u /* data words or methods per charged work unit */
 
 /* ---------------------------------------------------------------- state */
 
@@ -285,7 +368,7 @@ static inline uint32_t pcache_count(const struct pcache *c)
 
 struct pfifo {
 	nvm_gpu *gpu;
-	const struct pfifo_chip *chip;
+	const struct pfifo_gen *chip; /* the generation */
 	const pb_gen *pbgen;
 	struct reg_desc *regs; /* this chip's register table (from the superset) */
 	size_t nregs;
@@ -300,6 +383,7 @@ struct pfifo {
 	uint64_t ev;                       /* the step event, 0 if none */
 	uint64_t slice_end;                /* end of the current DMA channel's timeslice */
 	uint64_t clock;                    /* virtual time inside a step (work done so far), gpu->now outside */
+	uint32_t work_rest;                /* words and methods done but not yet charged (< PFIFO_WORK_PER_UNIT) */
 	bool yield;                        /* YIELD: switch at the next chance */
 	bool fresh;                        /* a channel was loaded and has done nothing yet */
 	bool acq_watch;                    /* a memory watch on the acquire semaphore is armed */
@@ -312,12 +396,6 @@ struct pfifo {
 	uint32_t acq_wake[4];        /* of those, the ones whose semaphore was written since */
 	nvm_aperture acq_ch_ap[128]; /* where each blocked channel's watch is */
 	uint64_t acq_ch_addr[128];   /* and its address */
-	/* G80 (g80.c) */
-	uint32_t playlist[128]; /* the channels of the last PLAYLIST_LEN write */
-	uint32_t nplaylist;
-	uint32_t chan_table[128]; /* CHAN_TABLE(i) */
-	uint32_t *r_freeze, *r_ib_put, *r_ib_get, *r_method_count, *r_mget, *r_mget_hi;
-	uint32_t *r_put_hi, *r_get_hi, *r_sem_hi, *r_sem_lo, *r_sem_seq;
 	/* the DMA pusher's per-burst state */
 	pb_decoder dec;
 	struct pbobj pb;
@@ -327,18 +405,14 @@ struct pfifo {
 	bool direct;        /* this feed's methods go through the empty CACHE1 straight to PGRAPH */
 	uint64_t *burst_t;  /* the step's clock while a burst runs */
 	/* registers the hot paths use (slots of the bus's latched values) */
+	struct intr_line intr; /* INTR / INTR_EN -> PMC line 8 */
 	uint32_t *r_intr, *r_intr_en, *r_push0, *r_push1, *r_put, *r_get, *r_pull0, *r_pull1, *r_caches, *r_mode;
 	uint32_t *r_dma_push, *r_dma_state, *r_dma_put, *r_dma_get, *r_dma_fetch, *r_dma_inst, *r_engine, *r_hash;
 	uint32_t *r_ref, *r_subr, *r_sem, *r_acq_value, *r_sli, *r_dcount, *r_jmp_shd, *r_rsvd_shd, *r_data_shd;
-	uint32_t absent;   /* what r_* of a register this chip lacks points at */
+	uint32_t absent;   /* what r_* of a register this generation lacks points at */
 	uint32_t cls_none; /* the class slot of a channel number beyond nchan */
 	nvm_pfifo_stats stats;
 };
-
-static inline bool pf_has(const struct pfifo *f, unsigned feat)
-{
-	return (f->chip->feat & feat) == feat;
-}
 
 static inline bool bit_get(const uint32_t *b, uint32_t i)
 {
@@ -350,17 +424,36 @@ static inline void bit_put(uint32_t *b, uint32_t i, bool v)
 	b[i >> 5] = (b[i >> 5] & ~(1u << (i & 31))) | (uint32_t)v << (i & 31);
 }
 
-/* pfifo.c */
+/* pfifo.c: the block, its registers, RAMIN, RAMFC, switches, the step */
 void pfifo_kick(struct pfifo *f);
+/* Register handlers the generations' tables use. */
 void pfifo_wr_intr(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written);
 void pfifo_wr_kick(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written);
-/* Is channel chid in DMA mode (NV04..NV4x: its MODE bit; G80: every
- * channel but 0, rnndb PUSH1 MODE)? */
+uint32_t pfifo_rd_intr(void *ctx, const struct reg_desc *r, uint32_t stored);
+void pfifo_wr_pull0(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written);
+uint32_t pfifo_rd_pull0(void *ctx, const struct reg_desc *r, uint32_t stored);
+uint32_t pfifo_rd_debug0(void *ctx, const struct reg_desc *r, uint32_t stored);
+uint32_t pfifo_rd_runout_status(void *ctx, const struct reg_desc *r, uint32_t stored);
+uint32_t pfifo_rd_caches(void *ctx, const struct reg_desc *r, uint32_t stored);
+uint32_t pfifo_rd_dma_pending(void *ctx, const struct reg_desc *r, uint32_t stored);
+uint32_t pfifo_rd_cache0_status(void *ctx, const struct reg_desc *r, uint32_t stored);
+uint32_t pfifo_rd_status(void *ctx, const struct reg_desc *r, uint32_t stored);
+uint32_t pfifo_rd_dma_push(void *ctx, const struct reg_desc *r, uint32_t stored);
+void pfifo_wr_mode(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written);
+void pfifo_wr_ptr(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written);
+void pfifo_wr_push1(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written);
+/* The slot of a register; for one the generation lacks, a scratch word. */
+uint32_t *pfifo_reg_slot(struct pfifo *f, uint32_t addr);
+/* CACHE1 METHOD(i) / DATA(i) at byte rel of its window. */
+bool pfifo_cache1_rd(struct pfifo *f, uint32_t rel, uint32_t *val);
+bool pfifo_cache1_wr(struct pfifo *f, uint32_t rel, uint32_t val);
+/* Is channel chid in DMA mode? */
 bool pfifo_chan_dma(const struct pfifo *f, uint32_t chid);
-/* Word off of channel chid's RAMFC entry (RAMIN before G80, the memory the
- * channel table points at on G80). */
+/* Word off of channel chid's RAMFC entry (the generation's ramfc_rd/wr). */
 bool pfifo_ramfc_rd(struct pfifo *f, uint32_t chid, uint32_t off, uint32_t *w);
 bool pfifo_ramfc_wr(struct pfifo *f, uint32_t chid, uint32_t off, uint32_t w);
+/* Register reg's value in channel chid's RAMFC entry (0 when absent). */
+uint32_t pfifo_ramfc_get(struct pfifo *f, uint32_t chid, uint32_t reg);
 void pfifo_update_intr(struct pfifo *f);
 void pfifo_raise(struct pfifo *f, uint32_t bits);
 uint32_t pfifo_chid(const struct pfifo *f);
@@ -370,20 +463,27 @@ uint32_t pfifo_cache_count(const struct pfifo *f);
 uint32_t pfifo_cache_free(const struct pfifo *f); /* entries */
 void pfifo_cache_push(struct pfifo *f, uint32_t addr, uint32_t data);
 const struct ramfc_layout *pfifo_ramfc_layout(const struct pfifo *f);
-uint32_t pfifo_ramfc_base(const struct pfifo *f);
 /* A channel register as the channel sees it: the live register for the
  * channel CACHE1 holds, its RAMFC field otherwise (0 if RAMFC lacks it). */
 uint32_t pfifo_chan_reg(struct pfifo *f, uint32_t chid, uint32_t reg);
 void pfifo_chan_reg_set(struct pfifo *f, uint32_t chid, uint32_t reg, uint32_t v);
 bool pfifo_switch_to(struct pfifo *f, uint32_t chid);
 bool pfifo_pio_slice_holds(const struct pfifo *f);
+/* The PRAMIN window (0x700000) onto RAMIN. */
+bool pfifo_pramin_rd(void *ctx, uint32_t addr, uint32_t *val);
+bool pfifo_pramin_wr(void *ctx, uint32_t addr, uint32_t val);
+/* Adds a window of the block's at base (ctx f). */
+nvm_status pfifo_add_window(struct pfifo *f, const char *name, uint32_t base, uint32_t size, win_read_fn rd,
+                            win_write_fn wr);
 
-/* pusher.c */
+/* pusher.c: the USER areas, the PIO pusher, the NV4-style DMA pusher */
 void pusher_dma_error(struct pfifo *f, unsigned code, uint64_t get, const char *why);
 void pusher_dec_load(struct pfifo *f, bool ib);
 void pusher_dec_store(struct pfifo *f);
 uint32_t pusher_direct_words(const struct pfifo *f, uint32_t n);
 void pusher_pio_store(struct pfifo *f, uint32_t addr, uint32_t val, unsigned size);
+/* A refused PIO store goes to RAMRO with RUNOUT (NV04..NV4x). */
+void pusher_ramro_store(struct pfifo *f, uint32_t addr, uint32_t val, unsigned size, unsigned reason);
 uint32_t pusher_user_read(struct pfifo *f, uint32_t addr, bool new_area);
 void pusher_user_write(struct pfifo *f, uint32_t addr, uint32_t val, bool new_area);
 bool pusher_dma_ready(struct pfifo *f);
@@ -392,6 +492,9 @@ bool pusher_acquire_holds(struct pfifo *f);
  * error, or `max` words; returns the words read (adds their cost to *t). */
 uint32_t pusher_dma_run(struct pfifo *f, uint32_t max, uint64_t *t);
 bool pusher_knows_method(const struct pfifo *f, uint32_t method);
+/* METHOD_COUNT in DMA_STATE 28:18 (NV04..NV4x). */
+void pusher_count_load(struct pfifo *f, pb_decoder_state *d, uint32_t dma_state);
+uint32_t pusher_count_store(struct pfifo *f, const pb_decoder_state *d, uint32_t dma_state);
 
 /* puller.c */
 bool puller_ready(struct pfifo *f);
@@ -404,9 +507,10 @@ uint32_t puller_run(struct pfifo *f, uint32_t max, uint64_t *t);
 /* The CACHE0 puller: takes its entry if it has one and may; returns 1 if
  * it did something. */
 uint32_t puller_run_cache0(struct pfifo *f, uint64_t *t);
-const char *pfifo_engine_name(const struct pfifo_chip *c, unsigned id);
+const char *pfifo_engine_name(const struct pfifo_gen *c, unsigned id);
+/* RAMHT in RAMIN, shared by the channels (NV04..NV4x). */
 bool ramht_lookup(struct pfifo *f, uint32_t chid, uint32_t handle, uint32_t *inst, unsigned *engine);
-void ramht_decode(const struct pfifo_chip *c, uint32_t handle, uint32_t ctx, nvm_ramht_entry *e);
+void ramht_decode(const struct pfifo_gen *c, uint32_t handle, uint32_t ctx, nvm_ramht_entry *e);
 void puller_unwatch(struct pfifo *f);
 /* Channel switches: a channel leaving CACHE1 while it waits on an acquire
  * is watched; one coming in is not. */
@@ -416,40 +520,30 @@ void puller_acq_wakeups(struct pfifo *f);
 void puller_fini(struct pfifo *f);
 bool puller_acquire_done(const struct pfifo *f, uint32_t v);
 void puller_sem_error(struct pfifo *f, unsigned subtype, uint32_t a, uint32_t d, const char *why);
+/* The NV1A..NV4x semaphore: CACHE1 SEMAPHORE and PULL1 SEMAPHORE_TARGET. */
+bool puller_sem_where(struct pfifo *f, nvm_aperture *ap, uint64_t *addr);
+bool puller_big_endian(struct pfifo *f);
+/* The acquire methods of NV1A..NV4x (SEMAPHORE_ACQUIRE 0x68). */
+bool puller_acquires(uint32_t m, uint32_t d);
 
-/* g80.c: the G80 channel table, RAMFC and CACHE in memory, the playlist,
- * FREEZE, the USER areas, RAMHT in the channel, the VM accesses, and the
- * puller's G80/G84 semaphore methods. */
-extern const struct reg_def pfifo_g80_regs[];
-extern const size_t pfifo_g80_nregs;
-bool g80_lin_rd32(struct pfifo *f, unsigned target, uint64_t addr, uint32_t *w);
-bool g80_lin_wr32(struct pfifo *f, unsigned target, uint64_t addr, uint32_t w);
-bool g80_ramfc_rd(struct pfifo *f, uint32_t chid, uint32_t off, uint32_t *w);
-bool g80_ramfc_wr(struct pfifo *f, uint32_t chid, uint32_t off, uint32_t w);
-uint32_t g80_chan_desc(struct pfifo *f, uint32_t chid);
-bool g80_obj_rd32(struct pfifo *f, uint32_t inst, uint32_t *w); /* a word of CACHE1's channel structure */
-void g80_cache_save(struct pfifo *f, uint32_t chid);
-void g80_cache_load(struct pfifo *f, uint32_t chid);
-int g80_next_channel(struct pfifo *f);
-bool g80_frozen(struct pfifo *f);
-uint32_t g80_user_read(struct pfifo *f, uint32_t addr);
-void g80_user_write(struct pfifo *f, uint32_t addr, uint32_t val);
-bool g80_ramht_lookup(struct pfifo *f, uint32_t handle, uint32_t *inst, unsigned *engine);
-bool g80_big_endian(struct pfifo *f);
-/* VM clients of PFIFO (seed 002 "DMA slots", engine/client/slot). */
-enum g80_slot { G80_PB_READ, G80_SEM_WRITE, G80_SEM_READ, G80_SEM_BG_READ };
-/* Translates offset off of DMA object sel of CACHE1's channel through the
- * VM (include/nvmodel/g80vm.h). False on a VM fault (recorded by the VM).
- * *span (may be NULL): bytes from there that map linearly. */
-bool g80_xlat(struct pfifo *f, uint32_t sel, uint64_t off, enum g80_slot slot, nvm_aperture *ap, uint64_t *lin,
-              uint64_t *span);
-/* The puller's G80/G84 methods 0x10-0x24 and 0x60-0x6c: returns 1 (done),
- * 0 (stalled on an error) or -1 (not one of them). */
-int g80_puller_method(struct pfifo *f, uint32_t a, uint32_t m, uint32_t d, uint64_t *t, uint32_t inst);
-bool g80_sem_where(struct pfifo *f, enum g80_slot slot, nvm_aperture *ap, uint64_t *addr);
-
-/* ib.c: the G80 DMA pusher (NV4-style DMA mode and IB mode). */
-bool g80_pusher_ready(struct pfifo *f);
-uint32_t g80_pusher_run(struct pfifo *f, uint32_t max, uint64_t *t);
+/* The generations' operations of NV04..NV4x (nv04.c, nv40.c) that later
+ * ones reuse. */
+extern const struct pfifo_ops pfifo_nv04_ops;
+extern const struct ramfc_layout pfifo_ramfc_nv10;
+nvm_status nv04_init(struct pfifo *f);
+bool nv04_win_rd(struct pfifo *f, uint32_t addr, uint32_t *val);
+bool nv04_win_wr(struct pfifo *f, uint32_t addr, uint32_t val);
+bool nv04_ramfc_rd(struct pfifo *f, uint32_t chid, uint32_t off, uint32_t *w);
+bool nv04_ramfc_wr(struct pfifo *f, uint32_t chid, uint32_t off, uint32_t w);
+uint32_t nv04_ramfc_base(const struct pfifo *f);
+bool nv04_chan_dma(const struct pfifo *f, uint32_t chid);
+int nv04_next_channel(struct pfifo *f);
+bool nv04_chan_busy(struct pfifo *f);
+extern const char *const pfifo_nv04_eng_names[ENG_IDS];
+extern const char *const pfifo_nv04_sem_errors[8];
+extern const struct reg_layer pfifo_nv04_regs, pfifo_nv10_regs, pfifo_nv17_regs, pfifo_nv40_regs;
+nvm_status nv40_init(struct pfifo *f);
+bool nv40_cache_rd(void *ctx, uint32_t addr, uint32_t *val);
+bool nv40_cache_wr(void *ctx, uint32_t addr, uint32_t val);
 
 #endif

@@ -27,7 +27,7 @@ uint32_t nvm_pfifo_ramht_hash(uint32_t handle, uint32_t chid, unsigned bits)
 	return (h ^ chid << (bits - 4)) & mask;
 }
 
-void ramht_decode(const struct pfifo_chip *c, uint32_t handle, uint32_t ctx, nvm_ramht_entry *e)
+void ramht_decode(const struct pfifo_gen *c, uint32_t handle, uint32_t ctx, nvm_ramht_entry *e)
 {
 	const struct ramht_fmt *r = &c->ramht;
 	e->handle = handle;
@@ -35,14 +35,14 @@ void ramht_decode(const struct pfifo_chip *c, uint32_t handle, uint32_t ctx, nvm
 	e->instance = FIELD_GET(ctx, r->inst_hi, 0) << 4;
 	e->engine = FIELD_GET(ctx, r->eng_hi, r->eng_lo);
 	/* G80: a RAMHT per channel, no CHID in the context (seed 001) */
-	e->chid = c->feat & PF_G80 ? 0 : FIELD_GET(ctx, r->chid_hi, r->chid_lo);
+	e->chid = r->chid ? FIELD_GET(ctx, r->chid_hi, r->chid_lo) : 0;
 	/* UNVERIFIED: NV40 contexts have no valid bit; a zero context is free. */
 	e->valid = r->valid >= 0 ? (int)FIELD_GET(ctx, r->valid, r->valid) : ctx != 0;
 }
 
 nvm_status nvm_pfifo_ramht_entry(const char *chip, uint32_t handle, uint32_t context, nvm_ramht_entry *out)
 {
-	const struct pfifo_chip *c = pfifo_chip_find(chip);
+	const struct pfifo_gen *c = pfifo_gen_find(chip);
 	if (!out)
 		return NVM_ERR_ARG;
 	if (!c)
@@ -54,7 +54,7 @@ nvm_status nvm_pfifo_ramht_entry(const char *chip, uint32_t handle, uint32_t con
 nvm_status nvm_pfifo_ramht_context(const char *chip, uint32_t instance, unsigned engine, uint32_t chid,
                                    uint32_t *context)
 {
-	const struct pfifo_chip *c = pfifo_chip_find(chip);
+	const struct pfifo_gen *c = pfifo_gen_find(chip);
 	if (!context)
 		return NVM_ERR_ARG;
 	if (!c)
@@ -80,8 +80,6 @@ nvm_status nvm_pfifo_ramht_context(const char *chip, uint32_t instance, unsigned
  * order is nouveau's insertion order). */
 bool ramht_lookup(struct pfifo *f, uint32_t chid, uint32_t handle, uint32_t *inst, unsigned *engine)
 {
-	if (pf_has(f, PF_G80))
-		return g80_ramht_lookup(f, handle, inst, engine);
 	uint32_t reg = bus_get(f->gpu, R_RAMHT);
 	uint32_t base = (reg & 0x1f0u) << 8;
 	unsigned bits = 9 + FIELD_GET(reg, 17, 16);
@@ -108,7 +106,7 @@ bool ramht_lookup(struct pfifo *f, uint32_t chid, uint32_t handle, uint32_t *ins
  * NV40: 23:0 / 24), which the driver reads for software methods. */
 static void set_hash(struct pfifo *f, uint32_t inst, bool valid)
 {
-	unsigned vb = pf_has(f, PF_NV40) && !pf_has(f, PF_G80) ? 24 : 16;
+	unsigned vb = f->chip->hash_valid;
 	*f->pc->hash = ((inst >> 4) & ((1u << vb) - 1)) | (valid ? 1u << vb : 0);
 }
 
@@ -131,16 +129,11 @@ static void cache_error(struct pfifo *f, uint32_t pull0_bits, uint32_t a, uint32
 	pfifo_raise(f, INTR_CACHE_ERROR);
 }
 
-static const char *const sem_err_names[] = { "NONE", "INVALID_OPERAND", "INVALID_STATE", "?" };
-static const char *const g80_sem_err_names[] = { "NONE", "ADDRESS_UNALIGNED", "INVALID_STATE", "ADDRESS_TOO_LARGE",
-	                                         "MEM_FAULT" };
-
 void puller_sem_error(struct pfifo *f, unsigned subtype, uint32_t a, uint32_t d, const char *why)
 {
 	*f->r_pull0 = FIELD_SET(*f->r_pull0, 23, 20, subtype);
 	f->stats.semaphore_errors++;
-	const char *name =
-	        pf_has(f, PF_G80) ? (subtype < 5 ? g80_sem_err_names[subtype] : "?") : sem_err_names[subtype & 3];
+	const char *name = subtype < 8 ? f->chip->sem_errors[subtype] : "?";
 	emit(f->gpu, NVM_EV_GUEST_ERROR, "pfifo", "semaphore", a & 0x1ffc, subtype,
 	     "channel %u method 0x%04x data 0x%08x: SEMAPHORE %s: %s", pfifo_chid(f), a & 0x1ffc, d, name, why);
 	pfifo_raise(f, INTR_SEMAPHORE);
@@ -215,7 +208,7 @@ void puller_submit(struct pfifo *f, const pb_run *r, uint64_t *t)
 	e->at = *t > f->gpu->now ? *t : f->gpu->now;
 	e->ops->methods(e, &src, r, 0, r->count, &res);
 	e->at = 0;
-	uint32_t steps = pf_has(f, PF_NV10) ? (r->count + 1) / 2 : r->count;
+	uint32_t steps = f->chip->paired ? (r->count + 1) / 2 : r->count;
 	*t += res.cost + (uint64_t)steps * PFIFO_NS_PULL;
 	e->busy_until = *t;
 	f->stats.engine_methods += r->count;
@@ -266,10 +259,8 @@ static void other_engine(struct pfifo *f, unsigned eng, uint32_t a, uint32_t d)
 
 /* CACHE1 SEMAPHORE: CTXDMA_VALID 0, OFFSET 11:2, PAGE 31:12 (rnndb), with
  * PULL1 SEMAPHORE_TARGET 17:16 (0 VRAM, 2 PCI, 3 AGP). */
-static bool sem_where(struct pfifo *f, nvm_aperture *ap, uint64_t *addr)
+bool puller_sem_where(struct pfifo *f, nvm_aperture *ap, uint64_t *addr)
 {
-	if (pf_has(f, PF_G80))
-		return g80_sem_where(f, G80_SEM_READ, ap, addr);
 	unsigned tgt = FIELD_GET(*f->r_pull1, 17, 16);
 	if (tgt == 1)
 		return false;
@@ -280,11 +271,26 @@ static bool sem_where(struct pfifo *f, nvm_aperture *ap, uint64_t *addr)
 
 /* Semaphore words use the channel's big_endian flag (DMA_FETCH ENDIAN 31,
  * NV1A+) like pushbuffer reads (puller.rst "Semaphores"). */
+bool puller_big_endian(struct pfifo *f)
+{
+	return f->chip->be_fetch && FIELD_GET(*f->r_dma_fetch, 31, 31);
+}
+
+static bool sem_where(struct pfifo *f, nvm_aperture *ap, uint64_t *addr)
+{
+	return f->chip->ops->sem_where(f, ap, addr);
+}
+
 static bool big_endian(struct pfifo *f)
 {
-	if (pf_has(f, PF_G80))
-		return g80_big_endian(f);
-	return pf_has(f, PF_NV1A) && FIELD_GET(*f->r_dma_fetch, 31, 31);
+	return f->chip->ops->big_endian(f);
+}
+
+/* SEMAPHORE_ACQUIRE (0x68) makes the puller wait (NV1A+). */
+bool puller_acquires(uint32_t m, uint32_t d)
+{
+	(void)d;
+	return m == 0x68;
 }
 
 static bool sem_read(struct pfifo *f, uint32_t *v)
@@ -366,8 +372,7 @@ void puller_fini(struct pfifo *f)
  * or equal in wrapping 32-bit arithmetic (puller.rst "Semaphores"). */
 bool puller_acquire_done(const struct pfifo *f, uint32_t v)
 {
-	bool gequal = pf_has(f, PF_G84) && FIELD_GET(*f->r_pull1, 7, 7);
-	return sem_acquire_ok(gequal ? SEM_CMP_CIRC_GEQ : SEM_CMP_EQ, false, v, *f->r_acq_value);
+	return sem_acquire_ok(SEM_CMP_EQ, false, v, *f->r_acq_value);
 }
 
 static void acq_timer(nvm_gpu *gpu, void *ctx, uint64_t arg)
@@ -416,7 +421,7 @@ static bool acquire_pending(struct pfifo *f)
 		return false;
 	}
 	uint32_t v;
-	if (sem_read(f, &v) && puller_acquire_done(f, v)) {
+	if (sem_read(f, &v) && f->chip->ops->acquire_done(f, v)) {
 		*f->r_pull1 &= ~PULL1_ACQUIRE_ACTIVE;
 		puller_unwatch(f);
 		emit(f->gpu, NVM_EV_TRACE, "pfifo", "acquire_done", pfifo_chid(f), v,
@@ -430,8 +435,7 @@ static bool acquire_pending(struct pfifo *f)
 		f->acq_ap = ap;
 		f->acq_addr = addr;
 	}
-	if (pf_has(f, PF_NV1A))
-		acquire_timeout(f);
+	acquire_timeout(f); /* nothing without ACQUIRE_TIMEOUT (NV1A+) */
 	return true;
 }
 
@@ -475,7 +479,7 @@ static int pull_one(struct pfifo *f, uint32_t a, uint32_t d, uint64_t *t)
 	if (m == 0 || (m >= 0x180 && m < 0x200) || m == 0x60) {
 		/* handle -> instance through RAMHT */
 		*t += PFIFO_NS_HASH;
-		if (!ramht_lookup(f, chid, d, &inst, &oeng)) {
+		if (!f->chip->ops->ramht_lookup(f, chid, d, &inst, &oeng)) {
 			set_hash(f, 0, false);
 			cache_error(f, PULL0_HASH_FAILED, a, d, "no_hash",
 			            "handle not in RAMHT for this channel (NO_HASH)");
@@ -497,10 +501,7 @@ static int pull_one(struct pfifo *f, uint32_t a, uint32_t d, uint64_t *t)
 			return PULL_DONE;
 		}
 		uint32_t w0 = 0;
-		if (pf_has(f, PF_G80))
-			g80_obj_rd32(f, inst, &w0);
-		else
-			pfifo_ramin_rd32(f, inst, &w0);
+		f->chip->ops->obj_rd32(f, inst, &w0);
 		uint32_t cls = w0 & f->chip->class_mask;
 		*cls_slot(f, chid, subch) = cls;
 		emit(f->gpu, NVM_EV_TRACE, "pfifo", "bind", subch, cls,
@@ -530,8 +531,8 @@ static int pull_one(struct pfifo *f, uint32_t a, uint32_t d, uint64_t *t)
 		cache_error(f, 0, a, d, "bad_method", "CACHE0 does not execute the puller's methods 0x04..0xfc");
 		return PULL_STALL;
 	}
-	if (pf_has(f, PF_G80)) {
-		int r = g80_puller_method(f, a, m, d, t, inst);
+	if (f->chip->ops->puller_method) {
+		int r = f->chip->ops->puller_method(f, a, m, d, t, inst);
 		if (r >= 0)
 			return r ? PULL_DONE : PULL_STALL;
 	}

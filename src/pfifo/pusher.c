@@ -19,21 +19,7 @@ bool pusher_knows_method(const struct pfifo *f, uint32_t m)
 {
 	if (m == 0 || m >= 0x100)
 		return true;
-	switch (m) {
-	case 0x10:                            /* SEMAPHORE_ADDRESS_HIGH */
-	case 0x14:                            /* SEMAPHORE_ADDRESS_LOW */
-	case 0x18:                            /* SEMAPHORE_SEQUENCE */
-	case 0x1c:                            /* SEMAPHORE_TRIGGER */
-	case 0x20:                            /* NOTIFY_INTR */
-	case 0x24: return pf_has(f, PF_G84);  /* WRCACHE_FLUSH */
-	case 0x50: return pf_has(f, PF_NV10); /* REF_CNT */
-	case 0x60:                            /* DMA_SEMAPHORE */
-	case 0x64:                            /* SEMAPHORE_OFFSET */
-	case 0x68:                            /* SEMAPHORE_ACQUIRE */
-	case 0x6c: return pf_has(f, PF_NV1A); /* SEMAPHORE_RELEASE */
-	case 0x80: return pf_has(f, PF_NV40); /* YIELD */
-	}
-	return false;
+	return !(m & 3) && (f->chip->methods & PF_METHOD(m));
 }
 
 /* ---------------------------------------------------------------- RAMRO */
@@ -54,7 +40,7 @@ static const char *const ramro_reason_names[] = {
  * word 0 METHOD 12:0 (the byte offset in the subchannel), SUBCHANNEL 15:13,
  * CHID 20:16, TYPE 21:21 (0 write), SIZE 23:22 (0 32-bit, 1 8-bit,
  * 2 16-bit), REASON 31:28; word 1 the data. */
-static void ramro_store(struct pfifo *f, uint32_t addr, uint32_t val, unsigned size, unsigned reason)
+void pusher_ramro_store(struct pfifo *f, uint32_t addr, uint32_t val, unsigned size, unsigned reason)
 {
 	uint32_t off = addr - PFIFO_USER;
 	uint32_t chid = off >> 16, subch = (off >> 13) & 7, m = off & 0x1fff;
@@ -143,16 +129,7 @@ void pusher_pio_store(struct pfifo *f, uint32_t addr, uint32_t val, unsigned siz
 		pfifo_kick(f);
 		return;
 	}
-	if (pf_has(f, PF_G80)) {
-		/* UNVERIFIED: G80 has no RAMRO (rnndb lists none); a refused PIO
-		 * store raises INTR PIO_ERROR (8) and is lost. */
-		emit(f->gpu, NVM_EV_GUEST_ERROR, "pfifo", "pio_error", addr, val,
-		     "channel %u subchannel %u method 0x%04x data 0x%08x: %s, the store is lost (PIO_ERROR)", chid,
-		     subch, m, val, nvm_pfifo_ramro_reason_name(reason));
-		pfifo_raise(f, INTR_G80_PIO_ERROR);
-		return;
-	}
-	ramro_store(f, addr, val, size, reason);
+	f->chip->ops->pio_refused(f, addr, val, size, reason);
 }
 
 static uint32_t user_chid(uint32_t addr, bool new_area, uint32_t *m)
@@ -178,7 +155,7 @@ uint32_t pusher_user_read(struct pfifo *f, uint32_t addr, bool new_area)
 	case 0x40: return pfifo_chan_reg(f, chid, R_DMA_PUT);
 	case 0x44: return pfifo_chan_reg(f, chid, R_DMA_GET);
 	case 0x48:
-		if (pf_has(f, PF_NV10))
+		if (f->chip->user_ref)
 			return pfifo_chan_reg(f, chid, R_REF);
 		break;
 	case 0x54:
@@ -280,7 +257,7 @@ static bool pb_load(struct pfifo *f, struct pbobj *o, const char **why)
 		*why = "the pushbuffer DMA object has no page table (PT_PRESENT 0)";
 		return false;
 	}
-	if (target == 1 || (target == 0 && !pf_has(f, PF_NV5))) {
+	if (target == 1 || (target == 0 && !f->chip->pb_vram)) {
 		/* seed 001: NV03/NV04 fetch only from PCI/AGP memory, NV05+ also
 		 * from VRAM. UNVERIFIED: another target is a MEM_FAULT. */
 		*why = target == 1 ? "the pushbuffer DMA object has TARGET 1 (no memory)"
@@ -335,12 +312,12 @@ static void pb_pte_fault(struct pfifo *f, uint32_t get)
 
 static bool subr_active(const struct pfifo *f)
 {
-	return pf_has(f, PF_NV40) ? FIELD_GET(*f->r_dma_state, 17, 17) : (*f->r_subr & 1);
+	return f->chip->subr_in_state ? FIELD_GET(*f->r_dma_state, 17, 17) : (*f->r_subr & 1);
 }
 
 static void subr_set(struct pfifo *f, bool active, uint32_t ret)
 {
-	if (pf_has(f, PF_NV40)) {
+	if (f->chip->subr_in_state) {
 		*f->r_dma_state = FIELD_SET(*f->r_dma_state, 17, 17, active);
 		*f->r_subr = ret & ~3u;
 	} else {
@@ -354,6 +331,7 @@ static void sink_header(void *ctx, const pb_header *h)
 	struct pfifo *f = ctx;
 	*f->r_rsvd_shd = h->word;
 	*f->r_dcount = 0;
+	sched_charge(f->gpu, 1); /* every command word costs a unit (PFIFO_WORK_PER_UNIT) */
 }
 
 /* Decoder sink: method data words go to CACHE1 (pseudocode "data word of
@@ -380,7 +358,7 @@ static void sink_run(void *ctx, const pb_run *r)
 		*f->r_dcount += r->count;
 		return;
 	}
-	uint32_t ni = (r->mode == PB_MODE_NINC && pf_has(f, PF_NV10)) ? 1u : 0u;
+	uint32_t ni = (r->mode == PB_MODE_NINC && f->chip->ninc) ? 1u : 0u;
 	uint32_t base = r->subch << 13 | ni;
 	bool checked = r->method >= 0x100 &&
 	               (r->mode == PB_MODE_NINC || r->method + 4u * (r->index + r->count - 1) <= 0x1ffcu);
@@ -395,8 +373,7 @@ static void sink_run(void *ctx, const pb_run *r)
 		}
 		if (!r->masked) {
 			pfifo_cache_push(f, base | m, r->data[i]);
-			if ((m == 0x68 && pf_has(f, PF_NV1A)) ||
-			    (m == 0x1c && pf_has(f, PF_G84) && (r->data[i] & 7) != 2))
+			if (m < 0x100 && f->chip->ops->acquires && f->chip->ops->acquires(m, r->data[i]))
 				f->acq_fence = true;
 		}
 	}
@@ -411,7 +388,7 @@ static void sink_control(void *ctx, const pb_control *c)
 {
 	struct pfifo *f = ctx;
 	*f->r_rsvd_shd = c->word;
-	sched_charge(f->gpu, 1); /* a pushbuffer that jumps to itself spends the run budget */
+	sched_charge(f->gpu, 1); /* a command word: a pushbuffer that jumps to itself spends the run budget */
 	switch (c->kind) {
 	case PB_CTRL_OLD_JUMP:
 	case PB_CTRL_JUMP:
@@ -454,7 +431,7 @@ void pusher_dec_load(struct pfifo *f, bool ib)
 	pb_config cfg;
 	pb_config_init(&cfg, f->pbgen, PB_FORMAT_OLD);
 	cfg.ib_mode = ib;
-	bool sli = pf_has(f, PF_NV40) && FIELD_GET(*f->r_sli, 29, 29);
+	bool sli = f->chip->sli && FIELD_GET(*f->r_sli, 29, 29);
 	cfg.sli_enable = sli;
 	cfg.subdevice_id = FIELD_GET(*f->r_sli, 11, 0);
 	pb_sink sink = { .ctx = f,
@@ -466,16 +443,27 @@ void pusher_dec_load(struct pfifo *f, bool ib)
 	uint32_t st = *f->r_dma_state;
 	pb_decoder_state d;
 	pb_save(&f->dec, &d);
-	/* G80: METHOD_COUNT is a register of its own (24 bits for the long
-	 * form), DMA_STATE LARGE_NONINCR_LEN_PENDING 16 (rnndb). */
-	d.remaining = pf_has(f, PF_G80) ? *f->r_method_count & 0xffffffu : FIELD_GET(st, 28, 18);
-	d.lenp = pf_has(f, PF_G80) && FIELD_GET(st, 16, 16);
+	f->chip->ops->count_load(f, &d, st);
 	d.method = FIELD_GET(st, 12, 2) << 2;
 	d.subch = FIELD_GET(st, 15, 13);
-	d.mode = pf_has(f, PF_NV10) && FIELD_GET(st, 0, 0) ? PB_MODE_NINC : PB_MODE_INC;
+	d.mode = f->chip->ninc && FIELD_GET(st, 0, 0) ? PB_MODE_NINC : PB_MODE_INC;
 	d.hdr_word = *f->r_rsvd_shd;
 	d.active = !sli || FIELD_GET(*f->r_sli, 28, 28);
 	pb_restore(&f->dec, &d);
+}
+
+/* METHOD_COUNT is DMA_STATE 28:18 (NV04..NV4x). */
+void pusher_count_load(struct pfifo *f, pb_decoder_state *d, uint32_t dma_state)
+{
+	(void)f;
+	d->remaining = FIELD_GET(dma_state, 28, 18);
+	d->lenp = false;
+}
+
+uint32_t pusher_count_store(struct pfifo *f, const pb_decoder_state *d, uint32_t dma_state)
+{
+	(void)f;
+	return FIELD_SET(dma_state, 28, 18, d->remaining);
 }
 
 void pusher_dec_store(struct pfifo *f)
@@ -491,13 +479,7 @@ void pusher_dec_store(struct pfifo *f)
 	st = FIELD_SET(st, 0, 0, ni);
 	st = FIELD_SET(st, 12, 2, m >> 2);
 	st = FIELD_SET(st, 15, 13, d->subch);
-	if (pf_has(f, PF_G80)) {
-		*f->r_method_count = d->remaining & 0xffffffu;
-		st = FIELD_SET(st, 16, 16, d->lenp);
-	} else {
-		st = FIELD_SET(st, 28, 18, d->remaining);
-	}
-	*f->r_dma_state = st;
+	*f->r_dma_state = f->chip->ops->count_store(f, d, st);
 }
 
 #define BURST_CHUNK 1024u
@@ -661,7 +643,7 @@ uint32_t pusher_dma_run(struct pfifo *f, uint32_t max, uint64_t *t)
 		                .get = get,
 		                .put = put,
 		                .max = max,
-		                .swap = pf_has(f, PF_NV1A) && FIELD_GET(*f->r_dma_fetch, 31, 31),
+		                .swap = f->chip->be_fetch && FIELD_GET(*f->r_dma_fetch, 31, 31),
 		                .buf = buf };
 	uint32_t words = fifo_fetch_run(&x);
 	get = (uint32_t)x.get;

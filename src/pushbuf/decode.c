@@ -6,74 +6,7 @@
  * Method data is delivered in runs: the hot loop only slices the input,
  * instructions are decoded one dword at a time through the opcode tables.
  */
-#include <strings.h>
-
 #include "pb_internal.h"
-
-/* ---------------------------------------------------------------- generations */
-
-/* Which forms each chip profile accepts. Old format: envytools
- * dma-pusher.rst "The commands - pre-GF100 format" (old jump NV4+,
- * non-increasing NV10+, jump/call/return NV1A+ -- NV11 and NV17 come after
- * NV1A in that ordering, NV10 before -- SLI conditional NV40+, long
- * non-increasing G80+ in IB mode). New format: Fermi+ (seed 000). */
-#define ACC_NV04 (PB_ACC_OLD)
-#define ACC_NV10 (ACC_NV04 | PB_ACC_OLD_NINC)
-#define ACC_NV11 (ACC_NV10 | PB_ACC_JUMP_CALL)
-#define ACC_NV40 (ACC_NV11 | PB_ACC_SLI_COND)
-#define ACC_G80  (ACC_NV40 | PB_ACC_LONG_NINC)
-
-/* Subchannel defaults: NVIDIA's and nouveau's drivers bind 3D on 0, compute
- * on 1, inline-to-memory (M2MF on Fermi) on 2, 2D on 3 and the copy engine on
- * 4 (Mesa's vk_push_print assumes the same). The profiles after gv100 are
- * for decoding only (Turing to Blackwell; UNVERIFIED: which classes each
- * generation exposes is driver knowledge, docs/fidelity.md). Hopper's and Blackwell's host
- * classes (C86F, C96F, CA6F) are not in the references: pb_host_class() names
- * their methods from the newest host class that is (C76F). */
-#define SUBCH(d3, comp, i2m, d2, copy)                                                                                 \
-	{                                                                                                              \
-		d3, comp, i2m, d2, copy, 0, 0, 0                                                                       \
-	}
-
-static const pb_gen pb_gens[] = {
-	{ "nv04", PB_FORMAT_OLD, ACC_NV04, false, 0, { 0 } },
-	{ "nv10", PB_FORMAT_OLD, ACC_NV10, false, 0, { 0 } },
-	{ "nv11", PB_FORMAT_OLD, ACC_NV11, false, 0, { 0 } },
-	{ "nv17", PB_FORMAT_OLD, ACC_NV11, false, 0, { 0 } },
-	{ "nv40", PB_FORMAT_OLD, ACC_NV40, false, 0, { 0 } },
-	{ "nv41", PB_FORMAT_OLD, ACC_NV40, false, 0, { 0 } },
-	{ "g80", PB_FORMAT_OLD, ACC_G80, false, 0, { 0 } },
-	{ "g84", PB_FORMAT_OLD, ACC_G80, false, 0, { 0 } },
-	{ "g92", PB_FORMAT_OLD, ACC_G80, false, 0, { 0 } },
-	{ "gt215", PB_FORMAT_OLD, ACC_G80, false, 0, { 0 } },
-	/* UNVERIFIED: Volta accepts only the new format: seed 000 lists no
-	 * old-format forms and dev_pbdma's PBENTRY text calls a header "in an
-	 * obsolete format" invalid (GF100 still took old increasing headers,
-	 * envytools "GF100 commands"). */
-	{ "gv100", PB_FORMAT_NEW, PB_ACC_NEW, false, 0xc36f, SUBCH(0xc397, 0xc3c0, 0xa140, 0x902d, 0xc3b5) },
-	{ "tu102", PB_FORMAT_NEW, PB_ACC_NEW, true, 0xc46f, SUBCH(0xc597, 0xc5c0, 0xa140, 0x902d, 0xc5b5) },
-	{ "ga100", PB_FORMAT_NEW, PB_ACC_NEW, true, 0xc56f, SUBCH(0xc697, 0xc6c0, 0xa140, 0x902d, 0xc6b5) },
-	{ "ga102", PB_FORMAT_NEW, PB_ACC_NEW, true, 0xc76f, SUBCH(0xc797, 0xc7c0, 0xa140, 0x902d, 0xc7b5) },
-	{ "ad102", PB_FORMAT_NEW, PB_ACC_NEW, true, 0xc76f, SUBCH(0xc997, 0xc9c0, 0xa140, 0x902d, 0xc7b5) },
-	{ "gh100", PB_FORMAT_NEW, PB_ACC_NEW, true, 0xc86f, SUBCH(0xcb97, 0xcbc0, 0xa140, 0x902d, 0xc8b5) },
-	{ "gb100", PB_FORMAT_NEW, PB_ACC_NEW, true, 0xc96f, SUBCH(0xcd97, 0xcdc0, 0xa140, 0x902d, 0xc9b5) },
-	{ "gb202", PB_FORMAT_NEW, PB_ACC_NEW, true, 0xca6f, SUBCH(0xce97, 0xcec0, 0xa140, 0x902d, 0xcab5) },
-};
-
-const pb_gen *pb_gen_lookup(const char *chip)
-{
-	if (!chip)
-		chip = NVM_DEFAULT_CHIP;
-	for (size_t i = 0; i < sizeof(pb_gens) / sizeof(pb_gens[0]); i++)
-		if (!strcasecmp(pb_gens[i].chip, chip))
-			return &pb_gens[i];
-	return NULL;
-}
-
-const pb_gen *pb_gen_get(size_t i)
-{
-	return i < sizeof(pb_gens) / sizeof(pb_gens[0]) ? &pb_gens[i] : NULL;
-}
 
 bool pb_config_init(pb_config *cfg, const pb_gen *gen, pb_format format)
 {

@@ -13,10 +13,12 @@
 -- VRAM from 0x1000000; on G80 RAMFC at 0 and the cache at 0x400 (seed 002),
 -- on G84+ the cache at 0x4400 and RAMFC at 0x5400 (g84_fifo_chan_ctor's
 -- allocations); RAMHT of 32 KiB at 0x8000 (nvkm_ramht_new 0x8000, RAMFC
--- 0x80 with SEARCH_FULL); RAMFC words of the gpfifo constructors (0x3c
--- 0x403f6078, 0x44 0x01003fff, 0x48 the pushbuffer object >> 4, 0x50/0x54
--- the IB ring and its order, 0x60, 0x78, 0x7c 0x30000001, G84+ 0x88
--- cache >> 10, 0x98 channel >> 12); CHAN_TABLE (G80: channel >> 12, G84+:
+-- RAMHT with SEARCH_FULL); the RAMFC fields of the gpfifo constructors
+-- (DMA_FETCH 0x403f6078, DMA_TIMESLICE 0x01003fff, DMA_INSTANCE the
+-- pushbuffer object >> 4, IB_ADDRESS_LOW / IB_CONFIG the IB ring and its
+-- order, ACQUIRE_TIMEOUT, UNK88, SLI 0x30000001, G84+ CACHE_INST cache >>
+-- 10, CHAN_INST channel >> 12), at the offsets of the model's own layout
+-- (nvmodel.pfifo_layout); CHAN_TABLE (G80: channel >> 12, G84+:
 -- RAMFC >> 8, ENABLE 31); the playlist of channel ids. DMA objects are
 -- unpaged (seed 002 word layout): the pushbuffer object covers all of
 -- system memory (or VRAM with pushbuf_ap = "vram"); DMA objects come from
@@ -197,25 +199,26 @@ function Fifo:channel(t)
     pbsel = ch:dmaobj{ target = ch.pb_ap == "vram" and "vram" or "sysram", base = 0, limit = 0xffffffffff }
   end
   local fc = l.ramfc - l.base
-  ch:wr(fc + 0x3c, ib and 0x403f6078 or 0x003f6078)
-  ch:wr(fc + 0x44, 0x01003fff)
-  ch:wr(fc + 0x48, pbsel)
+  local F = nvmodel.pfifo_layout(self.chip).ramfc -- the model's RAMFC layout (rnndb G80_RAMFC)
+  ch:wr(fc + F.DMA_FETCH.off, ib and 0x403f6078 or 0x003f6078)
+  ch:wr(fc + F.DMA_TIMESLICE.off, 0x01003fff)
+  ch:wr(fc + F.DMA_INSTANCE.off, pbsel)
   if ib then
     local iba = ch.ib + ch.va_off
-    ch:wr(fc + 0x50, iba & 0xffffffff)
-    ch:wr(fc + 0x54, (iba >> 32) | ch.order << 16)
+    ch:wr(fc + F.IB_ADDRESS_LOW.off, iba & 0xffffffff)
+    ch:wr(fc + F.IB_CONFIG.off, (iba >> 32) | ch.order << 16)
   else
-    ch:wr(fc + 0x08, (ch.pb + ch.va_off) & 0xffffffff)
-    ch:wr(fc + 0x10, (ch.pb + ch.va_off) & 0xffffffff)
-    ch:wr(fc + 0x4c, 0xffffffff)
+    ch:wr(fc + F.DMA_PUT.off, (ch.pb + ch.va_off) & 0xffffffff)
+    ch:wr(fc + F.DMA_GET.off, (ch.pb + ch.va_off) & 0xffffffff)
+    ch:wr(fc + F.DMA_LIMIT.off, 0xffffffff)
   end
-  ch:wr(fc + 0x60, 0x7fffffff)
-  ch:wr(fc + 0x78, 0)
-  ch:wr(fc + 0x7c, 0x30000001)
-  ch:wr(fc + 0x80, 3 << 27 | 4 << 24 | 0x8000 >> 4)
+  ch:wr(fc + F.ACQUIRE_TIMEOUT.off, 0x7fffffff)
+  ch:wr(fc + F.UNK88.off, 0)
+  ch:wr(fc + F.SLI.off, 0x30000001)
+  ch:wr(fc + F.RAMHT.off, 3 << 27 | 4 << 24 | 0x8000 >> 4)
   if self.g84 then
-    ch:wr(fc + 0x88, l.cache >> 10)
-    ch:wr(fc + 0x98, l.base >> 12)
+    ch:wr(fc + F.CACHE_INST.off, l.cache >> 10)
+    ch:wr(fc + F.CHAN_INST.off, l.base >> 12)
     self.gpu:wr32(0x2600 + chid * 4, 0x80000000 | l.ramfc >> 8)
   else
     self.gpu:wr32(0x2600 + chid * 4, 0x80000000 | l.base >> 12)

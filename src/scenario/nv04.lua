@@ -34,28 +34,34 @@ local U = nvmodel.util
 local fail, check_int = U.fail, U.check_int
 
 
--- Per generation: channels, RAMFC entry size and field offsets (nouveau's
--- nv04/nv10/nv17/nv40 ramfc tables), where RAMFC and RAMRO go, the RAMHT
--- context format.
+-- Per generation: where RAMFC and RAMRO go (nouveau's nv04/nv17/nv40 fifo
+-- init) and whether NV40's registers are used; the channels, the RAMFC
+-- layout (RAMFC LARGE where the chip has it) and the RAMHT context come
+-- from the model's own descriptions (nvmodel.pfifo_layout,
+-- nvmodel.pfifo_ramht_context), not copies.
 local GENS = {
-  nv04 = { nchan = 16, ramfc = 0x18000, ramro = 0x18800, size = 32, nv40 = false,
-           fields = { dma_put = 0x00, dma_get = 0x04, dma_instance = 0x08, dma_state = 0x0c,
-                      dma_fetch = 0x10, engine = 0x14, pull1 = 0x18 } },
-  nv10 = { nchan = 32, ramfc = 0x18000, ramro = 0x18800, size = 32, nv40 = false,
-           fields = { dma_put = 0x00, dma_get = 0x04, ref = 0x08, dma_instance = 0x0c, dma_state = 0x10,
-                      dma_fetch = 0x14, engine = 0x18, pull1 = 0x1c } },
-  nv17 = { nchan = 32, ramfc = 0x18000, ramro = 0x18800, size = 64, nv40 = false, large = true,
-           fields = { dma_put = 0x00, dma_get = 0x04, ref = 0x08, dma_instance = 0x0c, dma_state = 0x10,
-                      dma_fetch = 0x14, engine = 0x18, pull1 = 0x1c, acquire_value = 0x20,
-                      acquire_timestamp = 0x24, acquire_timeout = 0x28, semaphore = 0x2c, subroutine = 0x30 } },
-  nv40 = { nchan = 32, ramfc = 0x20000, ramro = 0x18000, size = 128, nv40 = true,
-           fields = { dma_put = 0x00, dma_get = 0x04, ref = 0x08, dma_instance = 0x0c, dcount = 0x10,
-                      dma_state = 0x14, dma_fetch = 0x18, engine = 0x1c, pull1 = 0x20, acquire_value = 0x24,
-                      acquire_timestamp = 0x28, acquire_timeout = 0x2c, semaphore = 0x30, subroutine = 0x34,
-                      grctx = 0x38, timeslice = 0x3c } },
+  nv04 = { ramfc = 0x18000, ramro = 0x18800, nv40 = false },
+  nv10 = { ramfc = 0x18000, ramro = 0x18800, nv40 = false },
+  nv11 = { ramfc = 0x18000, ramro = 0x18800, nv40 = false },
+  nv17 = { ramfc = 0x18000, ramro = 0x18800, nv40 = false },
+  nv40 = { ramfc = 0x20000, ramro = 0x18000, nv40 = true },
+  nv41 = { ramfc = 0x20000, ramro = 0x18000, nv40 = true },
 }
-GENS.nv11 = GENS.nv17
-GENS.nv41 = GENS.nv40
+-- The builder's RAMFC keys and the model's field names.
+local FIELDS = { dma_put = "DMA_PUT", dma_get = "DMA_GET", ref = "REF_CNT", dma_instance = "DMA_INSTANCE",
+                 dcount = "DMA_DCOUNT", dma_state = "DMA_STATE", dma_fetch = "DMA_FETCH", sli = "SLI",
+                 engine = "ENGINE", pull1 = "PULL1", acquire_value = "ACQUIRE_VALUE",
+                 acquire_timestamp = "ACQUIRE_TIMESTAMP", acquire_timeout = "ACQUIRE_TIMEOUT",
+                 semaphore = "SEMAPHORE", subroutine = "DMA_SUBROUTINE", grctx = "GRCTX_INSTANCE",
+                 timeslice = "DMA_TIMESLICE" }
+
+local function generation(chip)
+  local g = GENS[chip]
+  if not g then return nil end
+  local l = nvmodel.pfifo_layout(chip, true)
+  return { ramfc = g.ramfc, ramro = g.ramro, nv40 = g.nv40, nchan = l.channels, size = l.ramfc_size,
+           large = l.has_large, fields = l.ramfc }
+end
 
 local TARGETS = { vram = 0, pci = 2, agp = 3 }
 local ACCESS = { rw = 0, ro = 1, wo = 2 }
@@ -115,11 +121,11 @@ function Fifo:object(class)
   return inst
 end
 
--- The context word of a RAMHT entry: NV04..NV3x valid 31, chid << 24,
--- engine << 16; NV40 chid << 23, engine << 20; instance >> 4.
+-- The context word of a RAMHT entry, as the model decodes it
+-- (NV04..NV3x valid 31, chid << 24, engine << 16; NV40 chid << 23, engine
+-- << 20; instance >> 4).
 function Fifo:ramht_context(instance, engine, chid)
-  if self.g.nv40 then return chid << 23 | engine << 20 | instance >> 4 end
-  return 0x80000000 | chid << 24 | engine << 16 | instance >> 4
+  return nvmodel.pfifo_ramht_context(self.chip, instance, engine, chid)
 end
 
 -- Inserts handle -> object for channel chid at the first free entry from
@@ -152,12 +158,10 @@ function Fifo:ramfc(chid, t)
   check_int(chid, "chid", 0, self.g.nchan - 1, "ramfc")
   local base = self.g.ramfc + chid * self.g.size
   for k, v in pairs(t) do
-    local off = self.g.fields[k] or fail("ramfc: no field '%s' in the %s layout", k, self.chip)
-    if k == "dma_instance" and not self.g.nv40 then
-      self:wr(base + off, (self:rd(base + off) & 0xffff0000) | (v & 0xffff))
-    else
-      self:wr(base + off, v)
-    end
+    local f = FIELDS[k] and self.g.fields[FIELDS[k]] or fail("ramfc: no field '%s' in the %s layout", k, self.chip)
+    -- the field's bits of the word: a register value v as the model saves it
+    local mask = ((1 << f.bits) - 1) << f.lo
+    self:wr(base + f.off, (self:rd(base + f.off) & ~mask) | (((v >> f.reg_lo) << f.lo) & mask))
   end
 end
 
@@ -221,7 +225,7 @@ function Fifo:channel(t)
   if t.big_endian then fetch = fetch | 0x80000000 end
   local fields = { dma_put = offset, dma_get = offset, dma_instance = pb.inst >> 4, dma_fetch = fetch }
   if self.g.nv40 then
-    fields.dma_fetch = fetch | 0x30000000
+    fields.sli = 0x30000000 -- SLI ACTIVE 28, ENABLE 29
     fields.timeslice = 0x0001ffff
   end
   self:ramfc(chid, fields)
@@ -232,7 +236,7 @@ end
 -- PFIFO set up as nouveau's nv04/nv17/nv40_fifo_init does it.
 function M.fifo(gpu)
   local chip = gpu:chip()
-  local g = GENS[chip] or fail("fifo: chip %s has no NV04-style PFIFO (nv04..nv41)", chip)
+  local g = generation(chip) or fail("fifo: chip %s has no NV04-style PFIFO (nv04..nv41)", chip)
   local f = setmetatable({ gpu = gpu, chip = chip, g = g, ramht = 0x10000, ramht_bits = 12, next = 0x30000 },
                          Fifo)
   gpu:wr32(0x2040, 0xff)

@@ -10,6 +10,13 @@
  *   gpu:pfifo_ramin_bar_read(addr)           -- NV40's RAMIN BAR: the 32-bit word at RAMIN addr
  *   gpu:pfifo_ramin_bar_write(addr, value)
  *
+ * and the model's own layout descriptions, which the builders (nvmodel.nv04,
+ * nvmodel.g80fifo) read rather than copy:
+ *
+ *   nvmodel.pfifo_layout(chip [, large])  -- {channels, ramfc_size, has_large,
+ *                                            ramfc = {NAME = {off, lo, bits, reg_lo}, ...}}
+ *   nvmodel.pfifo_ramht_context(chip, instance, engine, chid)  -- the RAMHT context word
+ *
  * Engines: "pgraph", "software", and on NV40+ "pmpeg", "pme" (NV41+ "pvp1"); G80 "pmpeg", "pme",
  * "pvp1"; G84/G92 "pmpeg", "pvp2", "pcipher", "pbsp"; GT215 "pppp", "pcopy", "ppdec", "pvld". The structures (RAMHT
  * entries, RAMFC, DMA objects, channels, pushbuffers) are built by the nvmodel.nv04 Lua module through gpu:wr32 /
@@ -154,5 +161,61 @@ const luaL_Reg scn_pfifo_methods[] = {
 	{ "pfifo_user_write", l_user_write },
 	{ "pfifo_ramin_bar_read", l_ramin_bar_read },
 	{ "pfifo_ramin_bar_write", l_ramin_bar_write },
+	{ NULL, NULL },
+};
+
+/* nvmodel.pfifo_layout(chip [, large]): the chip's RAMFC layout as the model
+ * saves and restores CACHE1 (nvm_pfifo_ramfc_layout). */
+static int l_layout(lua_State *L)
+{
+	const char *chip = luaL_checkstring(L, 1);
+	int large = lua_toboolean(L, 2);
+	size_t n, n1;
+	uint32_t size, size1;
+	const nvm_ramfc_field *f = nvm_pfifo_ramfc_layout(chip, large, &n, &size);
+	if (!f)
+		scn_error(L, "pfifo_layout: chip '%s' has no PFIFO", chip);
+	const nvm_ramfc_field *small = nvm_pfifo_ramfc_layout(chip, 0, &n1, &size1);
+	const nvm_ramfc_field *big = nvm_pfifo_ramfc_layout(chip, 1, &n1, &size1);
+	lua_createtable(L, 0, 4);
+	scn_set_int(L, "channels", (lua_Integer)nvm_pfifo_channels(chip));
+	scn_set_int(L, "ramfc_size", (lua_Integer)size);
+	lua_pushboolean(L, small != big);
+	lua_setfield(L, -2, "has_large");
+	lua_createtable(L, 0, (int)n);
+	for (size_t i = 0; i < n; i++) {
+		lua_createtable(L, 0, 4);
+		scn_set_int(L, "off", f[i].off);
+		scn_set_int(L, "lo", f[i].ctx_lo);
+		scn_set_int(L, "bits", f[i].bits);
+		scn_set_int(L, "reg_lo", f[i].reg_lo);
+		lua_setfield(L, -2, f[i].name);
+	}
+	lua_setfield(L, -2, "ramfc");
+	return 1;
+}
+
+/* nvmodel.pfifo_ramht_context(chip, instance, engine, chid) */
+static int l_ramht_context(lua_State *L)
+{
+	const char *chip = luaL_checkstring(L, 1);
+	lua_Integer inst = luaL_checkinteger(L, 2), eng = luaL_checkinteger(L, 3), chid = luaL_checkinteger(L, 4);
+	uint32_t ctx;
+	if (inst < 0 || inst > 0xffffffff || eng < 0 || eng > 0xffff || chid < 0 || chid > 0xffff)
+		scn_error(L, "pfifo_ramht_context: argument out of range");
+	nvm_status st = nvm_pfifo_ramht_context(chip, (uint32_t)inst, (unsigned)eng, (uint32_t)chid, &ctx);
+	if (st == NVM_ERR_CHIP)
+		scn_error(L, "pfifo_ramht_context: chip '%s' has no PFIFO", chip);
+	if (st)
+		scn_error(L,
+		          "pfifo_ramht_context: instance 0x%llx, engine %lld or channel %lld does not fit the context",
+		          (unsigned long long)inst, (long long)eng, (long long)chid);
+	lua_pushinteger(L, ctx);
+	return 1;
+}
+
+const luaL_Reg scn_pfifo_funcs[] = {
+	{ "pfifo_layout", l_layout },
+	{ "pfifo_ramht_context", l_ramht_context },
 	{ NULL, NULL },
 };

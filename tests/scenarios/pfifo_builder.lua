@@ -13,6 +13,20 @@ local fmt = string.format
 -- nvkm_ramht_hash, written out here: fold in 12-bit pieces, XOR chid << 8.
 check(nv04.ramht_hash(0xbeef0002, 2, 12) == (0x002 ~ 0xef0 ~ 0x0be ~ 0x200), "RAMHT hash")
 
+-- The model's own layouts, which the builders read (nvmodel.pfifo_layout,
+-- nvmodel.pfifo_ramht_context): nouveau's nv04 / nv17 RAMFC, the contexts.
+local l04, l17 = nvmodel.pfifo_layout("nv04"), nvmodel.pfifo_layout("nv17", true)
+check(l04.channels == 16 and l04.ramfc_size == 32 and not l04.has_large, "nv04 layout")
+check(l04.ramfc.DMA_INSTANCE.off == 8 and l04.ramfc.DMA_INSTANCE.bits == 16 and l04.ramfc.DMA_DCOUNT.lo == 16,
+      "nv04 RAMFC DMA_INSTANCE / DCOUNT share a word")
+check(l17.has_large and l17.ramfc_size == 64 and l17.ramfc.DMA_SUBROUTINE.off == 0x30, "nv17 RAMFC LARGE")
+check(nvmodel.pfifo_layout("nv17").ramfc_size == 32, "nv17 RAMFC without LARGE")
+check(nvmodel.pfifo_layout("g84").ramfc.CHAN_INST.off == 0x98, "g84 RAMFC CHAN_INST")
+check(nvmodel.pfifo_ramht_context("nv04", 0x30010, 1, 5) == (0x80000000 | 5 << 24 | 1 << 16 | 0x3001), "nv04 context")
+check(nvmodel.pfifo_ramht_context("nv40", 0x30010, 1, 31) == (31 << 23 | 1 << 20 | 0x3001), "nv40 context")
+check(not pcall(nvmodel.pfifo_layout, "gv100"), "gv100 has no PFIFO layout")
+check(not pcall(nvmodel.pfifo_ramht_context, "nv04", 0x30010, 1, 16), "nv04 has 16 channels")
+
 for _, chip in ipairs{ "nv04", "nv10", "nv11", "nv17", "nv40", "nv41" } do
   local gpu = nvmodel.open{ chip = chip, vram = "16M", sysmem = "16M" }
   local nv40 = chip:sub(1, 3) == "nv4"

@@ -431,6 +431,107 @@ static void dma_mode_self_jump_hangs(void **state)
 	ge_fini(&e);
 }
 
+/* Issue 23 item 5: every loop of the G80 pusher spends the run budget
+ * within a bounded number of words (a command word or an IB entry costs a
+ * work unit, data words one per 4), as on NV04..NV4x: a hang in well
+ * under a second. Before the fix a DMA-mode jump back over zero words
+ * decoded 2.4e9 words with the default budget (256 words per unit). */
+#define LOOP_UNITS 20000u
+
+static uint64_t g_loop_words(struct genv *e, uint64_t units)
+{
+	nvm_run_opts o = { .ns = 1ull << 40, .flags = NVM_RUN_UNTIL_IDLE, .max_events = units };
+	assert_int_equal(nvm_run(e->gpu, &o), NVM_RUN_HANG);
+	nvm_pfifo_stats s;
+	assert_int_equal(nvm_pfifo_get_stats(e->gpu, &s), NVM_OK);
+	assert_true(s.dma_words > 0);
+	assert_true(s.dma_words <= 4u * units + 4096u);
+	return s.dma_words;
+}
+
+static const char *const loop_chips[] = { "g80", "g84", "gt215" };
+
+/* DMA mode: a jump back over 4096 zero words (empty method headers). */
+static void dma_mode_loop_over_zero_words_hangs(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < 3; i++) {
+		struct genv e;
+		ge_init(&e, loop_chips[i]);
+		ge_channel(&e, 9, 0x5097, false);
+		uint32_t base = (uint32_t)GE_PB(9);
+		e.pb_put[9] = 0x4000;
+		uint32_t pb[] = { base | 1u };
+		ge_pb(&e, 9, pb, 1);
+		wr(e.gpu, ge_user(9) + 0x40, base + 0x4004);
+		g_loop_words(&e, LOOP_UNITS);
+		assert_int_equal(rd(e.gpu, GE_INTR) & GE_INTR_DMA_PUSHER, 0);
+		ge_fini(&e);
+	}
+}
+
+/* DMA mode: a call whose subroutine never returns (it jumps back to its
+ * own start), and a loop of data (a bind, 2047 methods, a jump back). */
+static void dma_mode_call_and_data_loops_hang(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < 3; i++) {
+		struct genv e;
+		ge_init(&e, loop_chips[i]);
+		ge_channel(&e, 9, 0x5097, false);
+		ge_channel(&e, 10, 0x5097, false);
+		uint32_t base = (uint32_t)GE_PB(9);
+		uint32_t pb[] = { (base + 0x100) | 2u /* call */ };
+		ge_pb(&e, 9, pb, 1);
+		e.pb_put[9] = 0x1000;
+		uint32_t sub[] = { (base + 0x100) | 1u /* jump */ };
+		ge_pb(&e, 9, sub, 1);
+		wr(e.gpu, ge_user(9) + 0x40, base + 4);
+		g_loop_words(&e, LOOP_UNITS);
+		assert_int_equal(rd(e.gpu, GE_INTR) & GE_INTR_DMA_PUSHER, 0);
+		ge_fini(&e);
+
+		ge_init(&e, loop_chips[i]);
+		ge_channel(&e, 9, 0x5097, false);
+		base = (uint32_t)GE_PB(9);
+		uint32_t d[2051];
+		d[0] = GE_INC(0, 0, 1);
+		d[1] = 0xbeef0009u;
+		d[2] = GE_NINC(0, 0x300, 2047);
+		for (uint32_t k = 0; k < 2047; k++)
+			d[3 + k] = k;
+		d[2050] = (base + 8) | 1u;
+		ge_pb(&e, 9, d, 2051);
+		wr(e.gpu, ge_user(9) + 0x40, base + 2051 * 4);
+		g_loop_words(&e, LOOP_UNITS);
+		assert_int_equal(rd(e.gpu, GE_INTR) & GE_INTR_DMA_PUSHER, 0);
+		ge_fini(&e);
+	}
+}
+
+/* IB mode: a ring full of entries (1023 of a ring of 1024, each one empty
+ * method header) cannot be read for free: with a budget of 500 units the
+ * run is a hang before the pusher reaches IB_PUT (before the fix the 1023
+ * entries and their words cost 12 units, and the run went idle). */
+static void ib_ring_of_itself_hangs(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < 3; i++) {
+		struct genv e;
+		ge_init(&e, loop_chips[i]);
+		e.order = 10;
+		ge_channel(&e, 9, 0x5097, true);
+		uint64_t zero = GE_PB(9) + 0x1000;
+		for (uint32_t k = 0; k < 1023; k++)
+			ge_ib_entry(&e, 9, zero, 1, false);
+		ge_ib_kick(&e, 9);
+		g_loop_words(&e, 500);
+		assert_true(rd(e.gpu, ge_user(9) + 0x88) < 1023);
+		assert_int_equal(rd(e.gpu, GE_INTR) & GE_INTR_DMA_PUSHER, 0);
+		ge_fini(&e);
+	}
+}
+
 /* The run budget bounds what one scheduling step decodes: a long pushbuffer
  * (8192 NOP words in one IB entry) under a run of 4 units reads at most
  * 4 * 256 words (a step used to read up to 4096 whatever the budget had
@@ -471,6 +572,9 @@ int main(void)
 		cmocka_unit_test(ib_garbage),
 		cmocka_unit_test(ib_paged_pushbuffer),
 		cmocka_unit_test(dma_mode_self_jump_hangs),
+		cmocka_unit_test(dma_mode_loop_over_zero_words_hangs),
+		cmocka_unit_test(dma_mode_call_and_data_loops_hang),
+		cmocka_unit_test(ib_ring_of_itself_hangs),
 		cmocka_unit_test(step_stops_at_run_budget),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

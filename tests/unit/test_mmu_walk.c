@@ -501,7 +501,7 @@ static void test_enum_field_widths(void **state)
 }
 
 /* The walker is pure (any chip's memory); the block API needs a chip with a
- * GMMU (gv100 in src/core/chip.c). */
+ * GMMU (gv100 in src/chips/chips.c). */
 static void test_chip_without_mmu(void **state)
 {
 	(void)state;

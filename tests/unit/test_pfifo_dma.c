@@ -456,6 +456,87 @@ static void self_jump_is_a_hang(void **state)
 	pe_fini(&e);
 }
 
+/* Issue 23 item 5: every loop a pushbuffer can make spends the run budget
+ * within a bounded number of words, so it is reported as a hang in well
+ * under a second. Each command word costs a work unit and data words one
+ * per PFIFO_WORK_PER_UNIT (4): with a budget of `units`, the pusher stops
+ * after at most ~4 * units words (before the fix: 256 words per unit, a
+ * jump back over zero words decoded 2.4e9 words with the default budget). */
+#define LOOP_UNITS 20000u
+
+static uint64_t loop_words(struct penv *e)
+{
+	nvm_run_opts o = { .ns = 1ull << 40, .flags = NVM_RUN_UNTIL_IDLE, .max_events = LOOP_UNITS };
+	assert_int_equal(nvm_run(e->gpu, &o), NVM_RUN_HANG);
+	nvm_pfifo_stats s;
+	assert_int_equal(nvm_pfifo_get_stats(e->gpu, &s), NVM_OK);
+	assert_true(s.dma_words > 0);
+	assert_true(s.dma_words <= 4u * LOOP_UNITS + 4096u);
+	return s.dma_words;
+}
+
+/* A jump back over 1024 zero words (each an empty method header). */
+static void loop_over_zero_words_is_a_hang(void **state)
+{
+	(void)state;
+	for (size_t c = 0; c < NCHIPS; c++) {
+		struct penv e;
+		pe_init(&e, chips[c]);
+		pe_std_channel(&e, 0, 0x62);
+		uint32_t pb[] = { PB_OLD_JUMP(0) };
+		pe_pb(&e, 0x1000, pb, 1);
+		pe_put(&e, 0, 0x1004);
+		loop_words(&e);
+		assert_int_equal(rd(e.gpu, PE_INTR), 0);
+		pe_fini(&e);
+	}
+}
+
+/* A loop of data: a bind, then 1024 increasing PGRAPH methods and a jump
+ * back to them. */
+static void loop_of_data_is_a_hang(void **state)
+{
+	(void)state;
+	for (size_t c = 0; c < NCHIPS; c++) {
+		struct penv e;
+		pe_init(&e, chips[c]);
+		pe_std_channel(&e, 0, 0x62);
+		uint32_t pb[1028];
+		pb[0] = PB_INC(0, 0, 1);
+		pb[1] = 0xbeef0000u;
+		pb[2] = PB_INC(0, 0x400, 1024);
+		for (uint32_t i = 0; i < 1024; i++)
+			pb[3 + i] = i;
+		pb[1027] = PB_OLD_JUMP(8);
+		pe_pb(&e, 0, pb, 1028);
+		pe_put(&e, 0, 1028 * 4);
+		loop_words(&e);
+		assert_int_equal(rd(e.gpu, PE_INTR), 0);
+		pe_fini(&e);
+	}
+}
+
+/* A call without a return: the subroutine jumps back over zero words to
+ * its own start (NV1A+ calls). */
+static void call_without_return_is_a_hang(void **state)
+{
+	(void)state;
+	for (size_t c = 0; c < NCHIPS; c++) {
+		if (!has_call(chips[c]))
+			continue;
+		struct penv e;
+		pe_init(&e, chips[c]);
+		pe_std_channel(&e, 0, 0x62);
+		uint32_t pb[] = { PB_CALL(0x100) }, sub[] = { PB_JUMP(0x100) };
+		pe_pb(&e, 0, pb, 1);
+		pe_pb(&e, 0x1000, sub, 1);
+		pe_put(&e, 0, 4);
+		loop_words(&e);
+		assert_int_equal(rd(e.gpu, PE_INTR), 0);
+		pe_fini(&e);
+	}
+}
+
 /* Two DMA channels: CACHE1 switches between them when empty (seed 001:
  * "Pre-NV50, it needs to be empty before the pusher can switch channels"),
  * saving and loading RAMFC; with a short DMA_TIMESLICE they alternate. */
@@ -602,6 +683,9 @@ int main(void)
 		cmocka_unit_test(sli_conditional),
 		cmocka_unit_test(big_endian_fetch),
 		cmocka_unit_test(self_jump_is_a_hang),
+		cmocka_unit_test(loop_over_zero_words_is_a_hang),
+		cmocka_unit_test(loop_of_data_is_a_hang),
+		cmocka_unit_test(call_without_return_is_a_hang),
 		cmocka_unit_test(channels_take_turns),
 		cmocka_unit_test(switch_inside_a_sequence),
 		cmocka_unit_test(paired_submission_is_faster),

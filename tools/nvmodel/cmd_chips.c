@@ -1,4 +1,4 @@
-/* nvmodel chips: the chip profiles (const data in src/core/chip.c). */
+/* nvmodel chips: the chip profiles (const data in src/chips/chips.c). */
 #include <string.h>
 
 #include "cli.h"

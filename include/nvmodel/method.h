@@ -1,0 +1,49 @@
+/*
+ * nvmodel — the method record and the method log every front end shares:
+ * the Volta Host (nvmodel/host.h) and PFIFO of NV04..G80 (nvmodel/pfifo.h)
+ * hand methods to engines, and each engine keeps a log of what it received.
+ * The calls below read any engine's log by name, whichever front end feeds
+ * it ("gr", "grce", "ce2".."ce8" on gv100; "pgraph", "software" and the G80
+ * engines on NV04..G80); nvm_host_log_* and nvm_pfifo_log_* are the same
+ * calls restricted to their front end's engines.
+ */
+#ifndef NVMODEL_METHOD_H
+#define NVMODEL_METHOD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nvmodel/nvmodel.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One method an engine received. */
+typedef struct nvm_host_method {
+	uint64_t time_ns;
+	uint32_t chid;
+	uint32_t subch;
+	uint32_t cls;    /* class bound on the subchannel by SET_OBJECT, 0 if none */
+	uint32_t method; /* byte address */
+	uint32_t data;
+} nvm_host_method;
+
+/* The same record under the name that does not say which front end sent it. */
+typedef nvm_host_method nvm_method;
+
+/* The engine's method log: a ring of the last `cap` methods (set cap to 0 to
+ * stop recording; the default is 4096). NVM_ERR_NOENT: no engine of that
+ * name on this GPU's chip. */
+nvm_status nvm_method_log_config(nvm_gpu *gpu, const char *engine, size_t cap);
+/* Copies up to max methods of the log, oldest first, starting at the
+ * first-th still held; *n gets how many were copied. *total (may be NULL)
+ * gets how many the engine received since open. */
+nvm_status nvm_method_log_read(nvm_gpu *gpu, const char *engine, size_t first, nvm_method *out, size_t max, size_t *n,
+                               uint64_t *total);
+nvm_status nvm_method_log_clear(nvm_gpu *gpu, const char *engine);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,180 @@
+/*
+ * The chip registry: one const row per chip naming the generation of each
+ * block it has (HWSQ variant, G80 VM or GMMU, PFIFO or Host, pushbuffer
+ * profile), its identity and its PMC style. The rows after gv100 are
+ * pushbuffer profiles only (decode_only): `pb decode --chip` takes them,
+ * nvm_open and `nvmodel chips` do not. A new chip is a new row here (and,
+ * if it needs one, a new generation file in its block); there is no #ifdef
+ * per generation anywhere.
+ *
+ * This file is the layer above the blocks that assembles chips: it is the
+ * only one that includes every block's registration header (<block>_gens.h:
+ * the block kind and its generation tables). The core below knows no block;
+ * nvm_open here looks the row up and has the core create its blocks.
+ *
+ * UNVERIFIED: families are envytools' grouping (hw/intro): NV04, NV10
+ * (Celsius: NV10, NV11, NV17), NV40 (Curie), G80 (Tesla), GV100 (Volta).
+ *
+ * PMC_BOOT_0 values follow envytools pmc.rst "Card identification": NV04
+ * uses the pmc-id-nv4 layout (architecture 4 in bits 15:12), NV10+ carry the
+ * GPU id in bits 27:20, and GV100 the ARCHITECTURE 28:24 = 0x14 field of
+ * gv100_dev_master.ref.txt. UNVERIFIED: the stepping bits (7:0) are a
+ * plausible A1/A2, not read off a real board.
+ */
+#include <strings.h>
+
+#include "core/core.h"
+#include "host/host_gens.h"
+#include "hwsq/hwsq_gens.h"
+#include "mmu/mmu_gens.h"
+#include "pfifo/pfifo_gens.h"
+#include "pushbuf/pb_gens.h"
+
+#define MiB(x) ((uint64_t)(x) << 20)
+#define GiB(x) ((uint64_t)(x) << 30)
+#define TiB(x) ((uint64_t)(x) << 40)
+
+#define HWSQ(var)                                                                                                      \
+	{                                                                                                              \
+		&hwsq_class, &(var)                                                                                    \
+	}
+#define G80VM(var)                                                                                                     \
+	{                                                                                                              \
+		&g80vm_class, &(var)                                                                                   \
+	}
+#define PFIFO(var)                                                                                                     \
+	{                                                                                                              \
+		&pfifo_class, &(var)                                                                                   \
+	}
+#define PB(prof)                                                                                                       \
+	{                                                                                                              \
+		&pb_decoder_class, &(prof)                                                                             \
+	}
+/* A chip known to the pushbuffer decoder only. */
+#define DECODE_ONLY(name)                                                                                              \
+	{                                                                                                              \
+		{ #name, "", 0, 0, 0, "" }, true, PMC_GV100,                                                           \
+		{                                                                                                      \
+			PB(pb_gen_##name)                                                                              \
+		}                                                                                                      \
+	}
+
+static const struct chip chips[] = {
+	{ { "nv04", "NV04", 0x20004000u, MiB(16), GiB(4), "pmc ptimer pfifo" },
+	  false,
+	  PMC_NV04,
+	  { PFIFO(pfifo_nv04), PB(pb_gen_nv04) } },
+	{ { "nv10", "NV10", 0x010000a1u, MiB(128), GiB(4), "pmc ptimer pfifo" },
+	  false,
+	  PMC_NV04,
+	  { PFIFO(pfifo_nv10), PB(pb_gen_nv10) } },
+	{ { "nv11", "NV10", 0x011000a1u, MiB(128), GiB(4), "pmc ptimer pfifo" },
+	  false,
+	  PMC_NV04,
+	  { PFIFO(pfifo_nv11), PB(pb_gen_nv11) } },
+	{ { "nv17", "NV10", 0x017000a1u, MiB(128), GiB(4), "pmc ptimer hwsq pfifo" },
+	  false,
+	  PMC_NV04,
+	  { HWSQ(hwsq_var_nv17), PFIFO(pfifo_nv17), PB(pb_gen_nv17) } },
+	{ { "nv40", "NV40", 0x040000a1u, MiB(512), GiB(4), "pmc ptimer hwsq pfifo" },
+	  false,
+	  PMC_NV04,
+	  { HWSQ(hwsq_var_nv40), PFIFO(pfifo_nv40), PB(pb_gen_nv40) } },
+	{ { "nv41", "NV40", 0x041000a1u, MiB(512), GiB(4), "pmc ptimer hwsq pfifo" },
+	  false,
+	  PMC_NV04,
+	  { HWSQ(hwsq_var_nv41), PFIFO(pfifo_nv41), PB(pb_gen_nv41) } },
+	{ { "g80", "G80", 0x050000a2u, GiB(4), TiB(1), "pmc ptimer hwsq g80vm pfifo" },
+	  false,
+	  PMC_NV04,
+	  { HWSQ(hwsq_var_g80), G80VM(g80vm_g80), PFIFO(pfifo_g80), PB(pb_gen_g80) } },
+	{ { "g84", "G80", 0x084000a2u, GiB(4), TiB(1), "pmc ptimer hwsq g80vm pfifo" },
+	  false,
+	  PMC_NV04,
+	  { HWSQ(hwsq_var_g80), G80VM(g80vm_g84), PFIFO(pfifo_g84), PB(pb_gen_g84) } },
+	{ { "g92", "G80", 0x092000a2u, GiB(4), TiB(1), "pmc ptimer hwsq g80vm pfifo" },
+	  false,
+	  PMC_NV04,
+	  { HWSQ(hwsq_var_g92), G80VM(g80vm_g84), PFIFO(pfifo_g92), PB(pb_gen_g92) } },
+	{ { "gt215", "G80", 0x0a3000a2u, GiB(4), TiB(1), "pmc ptimer hwsq g80vm pfifo" },
+	  false,
+	  PMC_NV04,
+	  { HWSQ(hwsq_var_g92), G80VM(g80vm_gt215), PFIFO(pfifo_gt215), PB(pb_gen_gt215) } },
+	/* GV100: 32 GiB of HBM2 on the largest boards; system memory reaches
+	 * 2^47 bytes (the sysmem address width of the ver2 PTE). */
+	{ { "gv100", "GV100", 0x140000a1u, GiB(32), 1ull << 47, "pmc ptimer mmu host" },
+	  false,
+	  PMC_GV100,
+	  { { &mmu_class, &mmu_gv100 }, { &host_class, &host_gv100 }, PB(pb_gen_gv100) } },
+	/* Turing to Blackwell: pushbuffer profiles for `pb decode` only. */
+	DECODE_ONLY(tu102),
+	DECODE_ONLY(ga100),
+	DECODE_ONLY(ga102),
+	DECODE_ONLY(ad102),
+	DECODE_ONLY(gh100),
+	DECODE_ONLY(gb100),
+	DECODE_ONLY(gb202),
+};
+
+#define NROWS (sizeof(chips) / sizeof(chips[0]))
+
+/* The rows a GPU can be opened with come first. */
+static size_t nmodelled(void)
+{
+	size_t n = 0;
+	while (n < NROWS && !chips[n].decode_only)
+		n++;
+	return n;
+}
+
+const struct chip *chip_lookup(const char *name)
+{
+	if (!name)
+		name = NVM_DEFAULT_CHIP;
+	for (size_t i = 0; i < NROWS; i++)
+		if (!strcasecmp(chips[i].info.name, name))
+			return &chips[i];
+	return NULL;
+}
+
+size_t nvm_chip_count(void)
+{
+	return nmodelled();
+}
+
+const nvm_chip_info *nvm_chip_get(size_t i)
+{
+	return i < nmodelled() ? &chips[i].info : NULL;
+}
+
+const nvm_chip_info *nvm_chip_find(const char *name)
+{
+	const struct chip *c = chip_lookup(name);
+	return c && !c->decode_only ? &c->info : NULL;
+}
+
+nvm_status nvm_open(const nvm_config *cfg, nvm_gpu **out)
+{
+	if (!out)
+		return NVM_ERR_ARG;
+	*out = NULL;
+	nvm_config def = { 0 };
+	if (!cfg)
+		cfg = &def;
+	const struct chip *chip = chip_lookup(cfg->chip);
+	if (!chip || chip->decode_only)
+		return NVM_ERR_CHIP;
+	return gpu_open(chip, cfg, out);
+}
+
+/* The decoder's profiles, in row order (nvm_chip_get's chips first). */
+const pb_gen *pb_gen_lookup(const char *chip)
+{
+	const struct chip *c = chip_lookup(chip);
+	return c ? pb_chip_gen(c) : NULL;
+}
+
+const pb_gen *pb_gen_get(size_t i)
+{
+	return i < NROWS ? pb_chip_gen(&chips[i]) : NULL;
+}

@@ -1,0 +1,19 @@
+/*
+ * What the chip registry (src/chips/) names of the memory management
+ * blocks: the Volta GMMU (mmu.c) and the G80 VM (g80vm.c), their block kinds
+ * and per-generation data.
+ */
+#ifndef NVM_MMU_GENS_H
+#define NVM_MMU_GENS_H
+
+#include "core/core.h"
+
+struct mmu_chip;
+extern const struct block_class mmu_class;
+extern const struct mmu_chip mmu_gv100;
+
+struct g80vm_chip;
+extern const struct block_class g80vm_class;
+extern const struct g80vm_chip g80vm_g80, g80vm_g84, g80vm_gt215;
+
+#endif

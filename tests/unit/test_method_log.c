@@ -1,0 +1,94 @@
+/* The method log every front end shares (nvmodel/method.h): any engine by
+ * name, whichever front end feeds it, the same records as the front end's
+ * own calls (nvm_pfifo_log_*, nvm_host_log_*). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "nvmodel/host.h"
+#include "nvmodel/method.h"
+#include "bar0.h"
+#include "pfifo_env.h"
+
+/* PFIFO's PGRAPH through the shared calls: the records nvm_pfifo_log_read gives. */
+static void pfifo_engine_log(void **state)
+{
+	(void)state;
+	struct penv e;
+	pe_init(&e, "nv17");
+	uint32_t gr = pe_grobj(&e, 0x5f);
+	pe_ramht_add(&e, 3, 0x1234, gr, 1);
+	pe_pio(&e, 3, 1, 0x000, 0x1234);
+	pe_pio(&e, 3, 1, 0x300, 7);
+	pe_pio(&e, 3, 1, 0x304, 8);
+	assert_string_equal(pe_run(&e, 100000), "idle");
+	nvm_method a[8], b[8];
+	size_t na = 0, nb = 0;
+	uint64_t ta = 0, tb = 0;
+	assert_int_equal(nvm_method_log_read(e.gpu, "pgraph", 0, a, 8, &na, &ta), NVM_OK);
+	assert_int_equal(nvm_pfifo_log_read(e.gpu, "pgraph", 0, b, 8, &nb, &tb), NVM_OK);
+	assert_int_equal(na, 3);
+	assert_int_equal(na, nb);
+	assert_int_equal(ta, tb);
+	assert_memory_equal(a, b, na * sizeof(a[0]));
+	assert_int_equal(a[2].method, 0x304);
+	assert_int_equal(a[2].data, 8);
+	/* from the second one on, and clear */
+	assert_int_equal(nvm_method_log_read(e.gpu, "pgraph", 1, a, 8, &na, NULL), NVM_OK);
+	assert_int_equal(na, 2);
+	assert_int_equal(a[0].method, 0x300);
+	assert_int_equal(nvm_method_log_clear(e.gpu, "pgraph"), NVM_OK);
+	assert_int_equal(nvm_pfifo_log_read(e.gpu, "pgraph", 0, b, 8, &nb, NULL), NVM_OK);
+	assert_int_equal(nb, 0);
+	/* config: cap 0 stops recording, counting goes on */
+	assert_int_equal(nvm_method_log_config(e.gpu, "pgraph", 0), NVM_OK);
+	pe_pio(&e, 3, 1, 0x300, 9);
+	assert_string_equal(pe_run(&e, 100000), "idle");
+	assert_int_equal(nvm_method_log_read(e.gpu, "pgraph", 0, a, 8, &na, &ta), NVM_OK);
+	assert_int_equal(na, 0);
+	assert_int_equal(ta, 4);
+	/* the Host's engines are not on this chip */
+	assert_int_equal(nvm_method_log_read(e.gpu, "gr", 0, a, 8, &na, NULL), NVM_ERR_NOENT);
+	assert_int_equal(nvm_method_log_config(e.gpu, "ce2", 16), NVM_ERR_NOENT);
+	assert_int_equal(nvm_method_log_clear(e.gpu, "nope"), NVM_ERR_NOENT);
+	pe_fini(&e);
+}
+
+/* The Host's engines: every one the gv100 topology lists, and no PFIFO one. */
+static void host_engines(void **state)
+{
+	(void)state;
+	nvm_config cfg = { .chip = "gv100", .vram_size = 1u << 20, .sysmem_size = 1u << 20 };
+	nvm_gpu *gpu;
+	assert_int_equal(nvm_open(&cfg, &gpu), NVM_OK);
+	static const char *const names[] = { "gr", "grce", "ce2", "ce8" };
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		nvm_method m;
+		size_t n = 1;
+		uint64_t t = 1;
+		assert_int_equal(nvm_method_log_read(gpu, names[i], 0, &m, 1, &n, &t), NVM_OK);
+		assert_int_equal(n, 0);
+		assert_int_equal(t, 0);
+		assert_int_equal(nvm_method_log_config(gpu, names[i], 2), NVM_OK);
+		assert_int_equal(nvm_host_log_read(gpu, names[i], 0, &m, 1, &n, &t), NVM_OK);
+	}
+	assert_int_equal(nvm_method_log_clear(gpu, "pgraph"), NVM_ERR_NOENT);
+	assert_int_equal(nvm_method_log_clear(NULL, "gr"), NVM_ERR_ARG);
+	assert_int_equal(nvm_method_log_clear(gpu, NULL), NVM_ERR_ARG);
+	nvm_close(gpu);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(pfifo_engine_log),
+		cmocka_unit_test(host_engines),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
