@@ -195,6 +195,9 @@ static bool ib_translate(struct fifo_fetch *x, struct fifo_span *s)
 {
 	struct ib_fetch *c = x->ctx;
 	nvm_aperture ap;
+	/* A translation is work (a TLB lookup or a walk): a pushbuffer that
+	 * jumps to itself pays for it beside the jump's command word. */
+	sched_charge(c->f->gpu, 1);
 	if (!g80_xlat(c->f, sel_of(c->f), x->get, G80_PB_READ, &ap, &s->pa, &s->bytes)) {
 		ib_mem_fault(x, s);
 		return false;
@@ -286,6 +289,7 @@ uint32_t g80_pusher_run(struct pfifo *f, uint32_t max, uint64_t *t)
 		                .max = max,
 		                .swap = g80_big_endian(f),
 		                .edge_words = true,
+		                .keep_span = true,
 		                .buf = buf };
 	uint32_t words = fifo_fetch_run(&x);
 	get = x.get;
