@@ -331,10 +331,15 @@ static int bench_demo(double scale, struct bench_result *out)
 static int bench_chan_mem(double scale, struct bench_result *out)
 {
 	(void)scale;
-	/* Host-side bytes per channel: the Host block's whole state (PCCSR
-	 * values and the scheduler's per-channel record) over 4096 channels;
-	 * the same for every channel, idle or not. */
-	double per = (double)(sizeof(struct host) + 2u * HOST_NCHAN * sizeof(uint32_t)) / HOST_NCHAN;
+	/* Host-side bytes per channel: the Host block's whole state (the
+	 * scheduler's per-channel records, PBDMAs, runlists and the
+	 * generation's own state: PCCSR values, PFIFO arrays) over its
+	 * channels; the same for every channel, idle or not. */
+	const struct host_gen *g = &host_gv100;
+	size_t bytes = sizeof(struct host) + g->nchan * sizeof(struct chan) + g->nrunlist * sizeof(struct runlist) +
+	               g->npbdma * (sizeof(struct pbdma) + PBR_COUNT * sizeof(uint32_t)) +
+	               2u * g->nrunlist * sizeof(struct engine *) + g->state_bytes;
+	double per = (double)bytes / g->nchan;
 	*out = (struct bench_result){ "bytes/channel", per, 0, NULL, 0, 0 };
 	return 0;
 }

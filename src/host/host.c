@@ -1,8 +1,9 @@
 /*
- * The Volta Host (gv100): PFIFO registers (gv100_dev_fifo.ref.txt), the
- * channel RAM PCCSR, the usermode doorbell (gv100_dev_usermode.ref.txt),
- * runlists (seed 000 section 5, RAMRL) and the scheduler that puts TSGs and
- * their channels on PBDMA units. The PBDMA units themselves are in pbdma.c.
+ * The Host's shared mechanism: runlists (seed 000 section 5, RAMRL) and the
+ * scheduler that puts TSGs and their channels on PBDMA units, the engine
+ * status, doorbells and preempts, the block and its API. Registers, the
+ * channel RAM and the interrupt tree are the generation's (struct
+ * host_gen: gv100.c); the PBDMA units are in pbdma.c.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -11,159 +12,26 @@
 #include "host_internal.h"
 #include "nvmodel/host_fmt.h"
 
-/* ---------------------------------------------------------------- chip data */
-
-/* UNVERIFIED topology: the gv100 manuals do not list which engine each
- * runlist serves (that is NV_PTOP device info, not modelled). Runlist 0 is
- * graphics/compute with GRCOPY (CE0) on subchannel 4 and two PBDMAs (the two
- * FE pipes RUNQUEUE_SELECTOR picks between, seed 000 section 5); runlists
- * 1..7 are the copy engines CE2..CE8, one PBDMA each (PBDMA 2..8). MMU
- * engine ids: GRAPHICS 64, CE0..CE8 = 15..23 (volta-facts.md f). */
-const struct host_chip host_gv100 = {
-	.nrunlist = 8,
-	.rl = {
-		{ "gr", "recorder", "grce", NVM_MMU_ENG_GRAPHICS, 15, 0, { 0, 1 }, 2 },
-		{ "ce2", "ce", NULL, 17, 0, 2, { 2 }, 1 },
-		{ "ce3", "ce", NULL, 18, 0, 3, { 3 }, 1 },
-		{ "ce4", "ce", NULL, 19, 0, 4, { 4 }, 1 },
-		{ "ce5", "ce", NULL, 20, 0, 5, { 5 }, 1 },
-		{ "ce6", "ce", NULL, 21, 0, 6, { 6 }, 1 },
-		{ "ce7", "ce", NULL, 22, 0, 7, { 7 }, 1 },
-		{ "ce8", "ce", NULL, 23, 0, 8, { 8 }, 1 },
-	},
-};
-
 struct host *host_of(const nvm_gpu *gpu)
 {
 	return gpu ? (struct host *)gpu_block(gpu, &host_class) : NULL;
 }
 
-/* ---------------------------------------------------------------- registers */
-
-#define R_PFIFO_INTR_0        0x2100u
-#define R_PFIFO_INTR_EN_0     0x2140u
-#define R_PFIFO_RUNLIST_BASE  0x2270u
-#define R_PFIFO_RUNLIST       0x2274u
-#define R_PFIFO_SCHED_DISABLE 0x2630u
-#define R_PFIFO_PREEMPT       0x2634u
-#define R_PFIFO_SCHED_ERROR   0x254Cu
-#define R_PFIFO_BIND_ERROR    0x252Cu
-#define R_PFIFO_CHSW_ERROR    0x256Cu
-#define R_PCCSR               0x800000u
-#define R_USERMODE            0x810000u
-
-/* NV_PFIFO_INTR_0 */
-#define PFIFO_INTR_BIND_ERROR   (1u << 0)
-#define PFIFO_INTR_SCHED_ERROR  (1u << 8)
-#define PFIFO_INTR_CHSW_ERROR   (1u << 16)
-#define PFIFO_INTR_PBDMA_INTR   (1u << 29)
-#define PFIFO_INTR_CHANNEL_INTR (1u << 31)
-#define PFIFO_INTR_W1C          0x81810101u /* BIND, SCHED, CHSW, MEMOP_TIMEOUT, LB, CHANNEL */
-
-#define SCHED_ERROR_CODE_BAD_TSG             0x20u
-#define SCHED_ERROR_CODE_RL_RDAT_TIMEOUT     0x08u
-#define BIND_ERROR_CODE_UNBIND_WHILE_RUNNING 0x03u
-#define BIND_ERROR_CODE_INVALID_CTX_TGT      0x06u
-
-static uint32_t reg(struct host *h, uint32_t addr)
-{
-	return bus_get(h->gpu, addr);
-}
-
-static void reg_set(struct host *h, uint32_t addr, uint32_t v)
-{
-	bus_set(h->gpu, addr, v);
-}
-
-/* NV_PFIFO_INTR_PBDMA_ID: the PBDMAs with an enabled interrupt pending. */
-static uint32_t pbdma_intr_ids(struct host *h)
-{
-	uint32_t ids = 0;
-	for (unsigned i = 0; i < HOST_NPBDMA; i++) {
-		const uint32_t *r = h->pb[i].r;
-		if ((r[PBR_INTR_0] & r[PBR_INTR_EN_0]) || (r[PBR_INTR_1] & r[PBR_INTR_EN_1]))
-			ids |= 1u << i;
-	}
-	return ids;
-}
-
-static uint32_t pfifo_intr_value(struct host *h)
-{
-	uint32_t v = reg(h, R_PFIFO_INTR_0) & ~PFIFO_INTR_PBDMA_INTR;
-	if (pbdma_intr_ids(h))
-		v |= PFIFO_INTR_PBDMA_INTR;
-	return v;
-}
-
-static uint32_t pfifo_intr_status(void *ctx)
-{
-	return pfifo_intr_value(ctx);
-}
-
-/* PFIFO_INTR_0 reads PBDMA_INTR as a level of the PBDMAs' interrupts. */
-static const struct intr_desc host_pfifo_intr = { R_PFIFO_INTR_0, R_PFIFO_INTR_EN_0, PMC_INTR_PFIFO, pfifo_intr_status,
-	                                          NULL };
-
-void host_update_intr(struct host *h)
-{
-	intr_update(&h->intr);
-}
+#define SCHED_ERROR_CODE_BAD_TSG         0x20u
+#define SCHED_ERROR_CODE_RL_RDAT_TIMEOUT 0x08u
 
 void host_nonstall(void *host, uint32_t chid)
 {
 	struct host *h = host;
-	reg_set(h, R_PFIFO_INTR_0, reg(h, R_PFIFO_INTR_0) | PFIFO_INTR_CHANNEL_INTR);
+	h->gen->ops->nonstall(h, chid);
 	emit(h->gpu, NVM_EV_TRACE, "host", "nonstall_intr", chid, chid, "channel %u: non-stalling interrupt", chid);
-	host_update_intr(h);
-}
-
-static uint32_t rd_pfifo_intr(void *ctx, const struct reg_desc *r, uint32_t stored)
-{
-	(void)r;
-	(void)stored;
-	return pfifo_intr_value(ctx);
-}
-
-static uint32_t rd_pbdma_id(void *ctx, const struct reg_desc *r, uint32_t stored)
-{
-	(void)r;
-	(void)stored;
-	return pbdma_intr_ids(ctx);
-}
-
-static void wr_intr(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
-{
-	(void)r;
-	(void)stored;
-	(void)old;
-	(void)written;
-	host_update_intr(ctx);
-}
-
-/* A PFIFO error interrupt: the CODE 7:0 register and the INTR_0 bit. */
-static void pfifo_error(struct host *h, uint32_t code_reg, uint32_t bit, uint32_t code, const char *name,
-                        const char *label, uint64_t addr, const char *why)
-{
-	reg_set(h, code_reg, code);
-	reg_set(h, R_PFIFO_INTR_0, reg(h, R_PFIFO_INTR_0) | bit);
-	emit(h->gpu, NVM_EV_GUEST_ERROR, "host", name, addr, code, "%s code 0x%02x: %s", label, code, why);
 	host_update_intr(h);
 }
 
 static void sched_error(struct host *h, uint32_t code, uint64_t addr, const char *why)
 {
 	h->stats.sched_errors++;
-	pfifo_error(h, R_PFIFO_SCHED_ERROR, PFIFO_INTR_SCHED_ERROR, code, "sched_error", "SCHED_ERROR", addr, why);
-}
-
-static void bind_error(struct host *h, uint32_t code, uint32_t chid, const char *why)
-{
-	pfifo_error(h, R_PFIFO_BIND_ERROR, PFIFO_INTR_BIND_ERROR, code, "bind_error", "BIND_ERROR", chid, why);
-}
-
-void host_chsw_error(struct host *h, uint32_t code, uint64_t addr, const char *why)
-{
-	pfifo_error(h, R_PFIFO_CHSW_ERROR, PFIFO_INTR_CHSW_ERROR, code, "chsw_error", "CHSW_ERROR", addr, why);
+	h->gen->ops->sched_error(h, code, addr, why);
 }
 
 /* ---------------------------------------------------------------- runlists */
@@ -194,7 +62,7 @@ static nvm_aperture target_ap(unsigned target)
 static void rl_parse(struct host *h, struct runlist *rl, nvm_aperture ap, uint64_t base, uint32_t len)
 {
 	rl_clear(rl);
-	for (uint32_t i = 0; i < HOST_NCHAN; i++)
+	for (uint32_t i = 0; i < h->gen->nchan; i++)
 		if (h->chan[i].runlist == (int)rl->id) {
 			h->chan[i].runlist = -1;
 			h->chan[i].tsg = -1;
@@ -223,7 +91,7 @@ static void rl_parse(struct host *h, struct runlist *rl, nvm_aperture ap, uint64
 			break;
 		}
 		nvm_rl_entry e;
-		nvm_rl_entry_decode(raw, &e);
+		h->gen->rl_entry_decode(raw, &e);
 		np = nvm_rl_walk_step(&w, &e, pr);
 		if (np)
 			break;
@@ -265,11 +133,9 @@ static void rl_fetch(nvm_gpu *gpu, void *ctx, uint64_t arg)
 	struct host *h = ctx;
 	struct runlist *rl = &h->rl[arg];
 	rl->fetch_ev = 0;
-	uint32_t *eng_base = &h->eng_rl_vals[rl->id * 2], *eng = eng_base + 1;
-	uint32_t b = *eng_base;
-	uint32_t len = FIELD_GET(*eng, 15, 0);
-	uint32_t target = FIELD_GET(b, 29, 28);
-	uint64_t base = (uint64_t)FIELD_GET(b, 27, 0) << 12;
+	uint32_t len = rl->sub_len;
+	unsigned target = rl->sub_target;
+	uint64_t base = rl->sub_base;
 	/* Seed 000: a new runlist "expire[s] the timeslice of all work
 	 * scheduled by the previous runlist". */
 	for (unsigned q = 0; q < rl->desc->npbdma; q++)
@@ -280,55 +146,25 @@ static void rl_fetch(nvm_gpu *gpu, void *ctx, uint64_t arg)
 		len = 0;
 	}
 	rl_parse(h, rl, target_ap(target), base, len);
-	*eng = FIELD_SET(*eng, 20, 20, 0); /* PENDING: the runlist has been taken */
+	h->gen->ops->runlist_taken(h, rl);
 	emit(gpu, NVM_EV_TRACE, "host", "runlist", base, rl->id, "runlist %u fetched: %zu TSGs, %zu channels", rl->id,
 	     rl->ntsg, rl->nch);
 	rl->slice_end = gpu->now;
 	host_schedule(h, rl);
 }
 
-static void wr_runlist(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
+void host_runlist_submit(struct host *h, struct runlist *rl, unsigned target, uint64_t base, uint32_t len)
 {
-	(void)r;
-	(void)old;
-	struct host *h = ctx;
-	uint32_t id = FIELD_GET(written, 23, 20);
-	uint32_t len = FIELD_GET(written, 15, 0);
-	*stored = written;
-	if (id >= h->chip->nrunlist) {
-		emit(h->gpu, NVM_EV_GUEST_ERROR, "host", "bad_runlist_id", R_PFIFO_RUNLIST, id,
-		     "NV_PFIFO_RUNLIST names runlist %u; this chip has %u", id, h->chip->nrunlist);
-		return;
-	}
-	struct runlist *rl = &h->rl[id];
 	h->stats.runlist_submits++;
-	h->eng_rl_vals[id * 2] = reg(h, R_PFIFO_RUNLIST_BASE);
-	h->eng_rl_vals[id * 2 + 1] = len | (1u << 20);
+	rl->sub_target = target;
+	rl->sub_base = base;
+	rl->sub_len = len;
 	if (rl->fetch_ev)
 		sched_cancel(h->gpu, rl->fetch_ev);
-	rl->fetch_ev = sched_at(h->gpu, h->gpu->now + HOST_NS_RL_FETCH + len, rl_fetch, h, id, 0);
+	rl->fetch_ev = sched_at(h->gpu, h->gpu->now + HOST_NS_RL_FETCH + len, rl_fetch, h, rl->id, 0);
 }
 
 /* ---------------------------------------------------------------- scheduler */
-
-uint32_t *host_pccsr_chan(struct host *h, uint32_t chid)
-{
-	return &h->pccsr[2 * chid + 1];
-}
-
-void host_set_chan_status(struct host *h, uint32_t chid, unsigned status)
-{
-	uint32_t *v = host_pccsr_chan(h, chid);
-	*v = FIELD_SET(*v, 27, 24, status);
-	*v = FIELD_SET(*v, 28, 28, status >= PCCSR_STATUS_ON_PBDMA);
-}
-
-bool host_chan_runnable(struct host *h, uint32_t chid)
-{
-	uint32_t inst = h->pccsr[2 * chid], ch = h->pccsr[2 * chid + 1];
-	/* bound, enabled, and neither PBDMA_FAULTED nor ENG_FAULTED */
-	return FIELD_GET(inst, 31, 31) && FIELD_GET(ch, 0, 0) && !FIELD_GET(ch, 23, 22);
-}
 
 static bool chan_ready(struct host *h, uint32_t chid)
 {
@@ -446,8 +282,8 @@ static void sched_pbdma(struct host *h, struct runlist *rl, struct pbdma *p)
 
 void host_schedule(struct host *h, struct runlist *rl)
 {
-	if (FIELD_GET(reg(h, R_PFIFO_SCHED_DISABLE), rl->id, rl->id))
-		return; /* dev_fifo SCHED_DISABLE: no new channel is scheduled */
+	if (h->gen->ops->sched_disabled(h, rl))
+		return; /* no new channel is scheduled */
 	if (rl->ntsg) {
 		if (rl->cur >= rl->ntsg)
 			rl->cur = 0;
@@ -488,8 +324,10 @@ void host_schedule_later(struct host *h, struct runlist *rl)
 	sched_at(h->gpu, h->gpu->now, schedule_event, h, rl->id, 0);
 }
 
-static void schedule_chan(struct host *h, uint32_t chid)
+void host_chan_changed(struct host *h, uint32_t chid)
 {
+	if (h->chan[chid].pbdma >= 0)
+		pbdma_chan_changed(&h->pb[h->chan[chid].pbdma]);
 	int r = h->chan[chid].runlist;
 	if (r >= 0)
 		host_schedule(h, &h->rl[r]);
@@ -508,6 +346,13 @@ static int chan_tsgid(struct host *h, uint32_t chid)
 {
 	const struct chan *c = &h->chan[chid];
 	return c->runlist >= 0 && c->tsg >= 0 ? (int)h->rl[c->runlist].tsg[c->tsg].tsgid : -1;
+}
+
+/* The instance block of a PBDMA's channel as NV_PFIFO_ENGINE_STATUS_INST
+ * shows it: PTR 27:0 (4 KiB units), TARGET 29:28. */
+static uint32_t inst_word(const struct pbdma *p)
+{
+	return ((uint32_t)(p->inst >> 12) & 0x0fffffffu) | (uint32_t)p->inst_target << 28;
 }
 
 /* The time the runlist's engines (GR and GRCOPY on the GR runlist) finish
@@ -563,10 +408,10 @@ void host_engstat(struct host *h, struct runlist *rl)
 			held = true;
 		else if (p->state == PBS_LOADING) {
 			next = t;
-			next_inst = h->pccsr[2 * p->chid];
+			next_inst = inst_word(p);
 		}
 	}
-	if (x->fault_chid >= 0 && !FIELD_GET(*host_pccsr_chan(h, (uint32_t)x->fault_chid), 23, 23))
+	if (x->fault_chid >= 0 && !h->gen->ops->chan_faulted(h, (uint32_t)x->fault_chid, HOST_ENG_FAULTED))
 		x->fault_chid = -1; /* software cleared ENG_FAULTED */
 	if (held)
 		x->saving = false;
@@ -586,11 +431,9 @@ void host_engstat(struct host *h, struct runlist *rl)
 		v |= 1u << 30;
 	if (busy)
 		v |= 1u << 31;
-	unsigned i = rl->desc->engstat;
-	h->engstat_vals[i * 2] = v;
 	/* _INST / _NEXT_INST: PTR 27:0, TARGET 29:28, VALID 31:31. */
-	h->engstat_inst_vals[i] = x->tsg >= 0 ? (x->inst & 0x3fffffffu) | 1u << 31 : 0;
-	h->engstat_next_inst_vals[i] = next >= 0 ? (next_inst & 0x3fffffffu) | 1u << 31 : 0;
+	h->gen->ops->engine_status(h, rl, v, x->tsg >= 0 ? x->inst | 1u << 31 : 0,
+	                           next >= 0 ? next_inst | 1u << 31 : 0);
 	/* Item of docs/host.md "Timing": the GPU is not idle before its
 	 * engines have finished (a foreground event at their completion). */
 	bool stepping = false; /* a pending PBDMA step refreshes the status itself */
@@ -607,77 +450,27 @@ void host_engstat_preempt(struct host *h, struct runlist *rl, int tsgid)
 	host_engstat(h, rl);
 }
 
-void host_engstat_loaded(struct host *h, struct runlist *rl, uint32_t chid)
+void host_engstat_loaded(struct host *h, struct runlist *rl, const struct pbdma *p)
 {
-	int t = chan_tsgid(h, chid);
+	int t = chan_tsgid(h, (uint32_t)p->chid);
 	if (t != rl->ectx.tsg)
 		rl->ectx.fault_chid = -1;
 	rl->ectx.tsg = t;
 	rl->ectx.saving = false;
-	rl->ectx.inst = h->pccsr[2 * chid];
+	rl->ectx.inst = inst_word(p);
 	host_engstat(h, rl);
 }
 
-/* ---------------------------------------------------------------- PCCSR */
+/* ---------------------------------------------------------------- doorbells and preempts */
 
-static struct host *pccsr_owner(void *ctx, uint32_t *stored, uint32_t *chid)
-{
-	struct host *h = ctx;
-	*chid = (uint32_t)((stored - h->pccsr) / 2);
-	return h;
-}
-
-static void wr_chan_inst(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
-{
-	(void)r;
-	(void)written;
-	uint32_t chid;
-	struct host *h = pccsr_owner(ctx, stored, &chid);
-	/* dev_fifo INTR_BIND_ERROR CODE_UNBIND_WHILE_RUNNING. UNVERIFIED: the
-	 * unbind takes effect (the channel is not scheduled again). */
-	if (FIELD_GET(old, 31, 31) && !FIELD_GET(*stored, 31, 31) && h->chan[chid].pbdma >= 0)
-		bind_error(h, BIND_ERROR_CODE_UNBIND_WHILE_RUNNING, chid, "channel unbound while loaded on a PBDMA");
-	/* dev_fifo INTR_BIND_ERROR CODE_INVALID_CTX_TGT: TARGET 29:28 = 1 names
-	 * no aperture (VID_MEM 0, SYS_MEM_COHERENT 2, _NONCOHERENT 3).
-	 * UNVERIFIED: the bind is refused (BIND reads 0). */
-	if (FIELD_GET(*stored, 31, 31) && FIELD_GET(*stored, 29, 28) == 1) {
-		*stored &= ~(1u << 31);
-		bind_error(h, BIND_ERROR_CODE_INVALID_CTX_TGT, chid, "instance block TARGET is not an aperture");
-	}
-	schedule_chan(h, chid);
-}
-
-/* NV_PCCSR_CHANNEL: ENABLE_SET 10:10 / ENABLE_CLR 11:11 act on ENABLE 0:0
- * (read-only); PBDMA_FAULTED / ENG_FAULTED 23:22 are write-1-to-clear. */
-static void wr_chan(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
-{
-	(void)r;
-	(void)old;
-	uint32_t chid;
-	struct host *h = pccsr_owner(ctx, stored, &chid);
-	if (FIELD_GET(written, 10, 10))
-		*stored |= 1u;
-	if (FIELD_GET(written, 11, 11))
-		*stored &= ~1u;
-	*stored &= ~(3u << 10);
-	schedule_chan(h, chid);
-}
-
-static const struct reg_desc pccsr_regs[] = {
-	{ 0x0, "NV_PCCSR_CHANNEL_INST", 0, 0xbfffffffu, 0, NULL, wr_chan_inst },
-	{ 0x4, "NV_PCCSR_CHANNEL", 0, (1u << 1) | (1u << 8), (1u << 22) | (1u << 23), NULL, wr_chan },
-};
-
-/* ---------------------------------------------------------------- usermode */
-
-static void doorbell(struct host *h, uint32_t chid)
+void host_doorbell(struct host *h, uint32_t chid)
 {
 	h->stats.doorbells++;
 	emit(h->gpu, NVM_EV_TRACE, "host", "doorbell", chid, chid, "doorbell: channel %u", chid);
-	if (chid >= HOST_NCHAN) {
+	if (chid >= h->gen->nchan) {
 		/* UNVERIFIED: a token that names no channel is dropped. */
-		emit(h->gpu, NVM_EV_GUEST_ERROR, "host", "bad_doorbell", R_USERMODE + 0x90, chid,
-		     "NOTIFY_CHANNEL_PENDING 0x%x names no channel (4096)", chid);
+		emit(h->gpu, NVM_EV_GUEST_ERROR, "host", "bad_doorbell", h->gen->r_doorbell, chid,
+		     "NOTIFY_CHANNEL_PENDING 0x%x names no channel (%u)", chid, h->gen->nchan);
 		return;
 	}
 	struct chan *c = &h->chan[chid];
@@ -690,49 +483,7 @@ static void doorbell(struct host *h, uint32_t chid)
 	}
 	if (host_chan_runnable(h, chid) && c->runlist >= 0)
 		host_set_chan_status(h, chid, PCCSR_STATUS_PENDING);
-	schedule_chan(h, chid);
-}
-
-static void wr_notify(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
-{
-	(void)r;
-	(void)old;
-	*stored = 0;
-	doorbell(ctx, written);
-}
-
-static uint32_t rd_time0(void *ctx, const struct reg_desc *r, uint32_t stored)
-{
-	(void)r;
-	(void)stored;
-	return (uint32_t)ptimer_read(((struct host *)ctx)->gpu) & ~0x1fu;
-}
-
-static uint32_t rd_time1(void *ctx, const struct reg_desc *r, uint32_t stored)
-{
-	(void)r;
-	(void)stored;
-	return (uint32_t)(ptimer_read(((struct host *)ctx)->gpu) >> 32) & 0x1fffffffu;
-}
-
-static const struct reg_desc usermode_regs[] = {
-	{ 0x810000, "NV_USERMODE_CFG0", 50017, 0, 0, NULL, NULL },
-	{ 0x810080, "NV_USERMODE_TIME_0", 0, 0, 0, rd_time0, NULL },
-	{ 0x810084, "NV_USERMODE_TIME_1", 0, 0, 0, rd_time1, NULL },
-	{ 0x810090, "NV_USERMODE_NOTIFY_CHANNEL_PENDING", 0, 0xffffffffu, 0, NULL, wr_notify },
-};
-
-/* ---------------------------------------------------------------- PFIFO */
-
-static void wr_sched_disable(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
-{
-	(void)r;
-	(void)stored;
-	(void)written;
-	struct host *h = ctx;
-	for (unsigned i = 0; i < h->chip->nrunlist; i++)
-		if (FIELD_GET(old, i, i) && !FIELD_GET(*stored, i, i))
-			host_schedule(h, &h->rl[i]);
+	host_chan_changed(h, chid);
 }
 
 static void preempt_pbdma(struct pbdma *p)
@@ -741,23 +492,18 @@ static void preempt_pbdma(struct pbdma *p)
 		pbdma_save(p);
 }
 
-/* NV_PFIFO_PREEMPT: ID 11:0, TYPE 25:24 (CHANNEL, TSG), PENDING 20:20. The
- * save is done at once (a PBDMA between steps), so PENDING reads 0 after the
- * write; UNVERIFIED: a stalled PBDMA cannot be preempted and the preempt
- * completes anyway (real hardware would time out, CTXSW_TIMEOUT). */
-static void wr_preempt(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
+/* The save is done at once (a PBDMA between steps); UNVERIFIED: a stalled
+ * PBDMA cannot be preempted and the preempt completes anyway (real hardware
+ * would time out, CTXSW_TIMEOUT). */
+void host_preempt(struct host *h, bool tsg, uint32_t id)
 {
-	(void)r;
-	(void)old;
-	struct host *h = ctx;
-	uint32_t id = FIELD_GET(written, 11, 0), type = FIELD_GET(written, 25, 24);
-	for (unsigned i = 0; i < HOST_NPBDMA; i++) {
+	for (unsigned i = 0; i < h->gen->npbdma; i++) {
 		struct pbdma *p = &h->pb[i];
 		if (p->chid < 0)
 			continue;
 		const struct chan *c = &h->chan[p->chid];
-		bool hit = type == 0 ? (uint32_t)p->chid == id
-		                     : c->runlist >= 0 && c->tsg >= 0 && h->rl[c->runlist].tsg[c->tsg].tsgid == id;
+		bool hit = !tsg ? (uint32_t)p->chid == id
+		                : c->runlist >= 0 && c->tsg >= 0 && h->rl[c->runlist].tsg[c->tsg].tsgid == id;
 		if (hit) {
 			preempt_pbdma(p);
 			if (c->runlist >= 0) {
@@ -768,120 +514,21 @@ static void wr_preempt(void *ctx, const struct reg_desc *r, uint32_t *stored, ui
 	}
 	/* The engine context of the preempted TSG (or the channel's TSG) is
 	 * saved off its engine. */
-	int tsgid = type == 0 ? (id < HOST_NCHAN ? chan_tsgid(h, id) : -1) : (int)id;
-	for (unsigned i = 0; i < h->chip->nrunlist && tsgid >= 0; i++)
+	int tsgid = !tsg ? (id < h->gen->nchan ? chan_tsgid(h, id) : -1) : (int)id;
+	for (unsigned i = 0; i < h->gen->nrunlist && tsgid >= 0; i++)
 		host_engstat_preempt(h, &h->rl[i], tsgid);
-	*stored = FIELD_SET(*stored, 20, 20, 0);
-	for (unsigned i = 0; i < h->chip->nrunlist; i++)
+	for (unsigned i = 0; i < h->gen->nrunlist; i++)
 		host_schedule(h, &h->rl[i]);
 }
 
-static void wr_rl_preempt(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
+void host_preempt_runlist(struct host *h, struct runlist *rl)
 {
-	(void)r;
-	(void)old;
-	struct host *h = ctx;
-	for (unsigned i = 0; i < h->chip->nrunlist; i++) {
-		if (!FIELD_GET(written, i, i))
-			continue;
-		struct runlist *rl = &h->rl[i];
-		for (unsigned q = 0; q < rl->desc->npbdma; q++)
-			if (rl->pb[q])
-				preempt_pbdma(rl->pb[q]);
-		host_engstat_preempt(h, rl, -1);
-		rl->slice_end = h->gpu->now;
-		host_schedule(h, rl);
-	}
-	*stored = 0; /* RUNLIST_PREEMPT bits read DONE once the preempt is done */
-}
-
-/* NV_PFIFO_USERD_WRITEBACK: the loaded channels' timers take the new period. */
-static void wr_userd_writeback(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
-{
-	(void)r;
-	(void)stored;
-	(void)old;
-	(void)written;
-	struct host *h = ctx;
-	for (unsigned i = 0; i < HOST_NPBDMA; i++)
-		pbdma_wb_timer(&h->pb[i]);
-}
-
-static const struct reg_desc pfifo_regs[] = {
-	{ 0x2004, "NV_PFIFO_CFG0", HOST_NPBDMA | (NVM_MMU_ENG_HOST0 << 16), 0, 0, NULL, NULL },
-	{ 0x2008, "NV_PFIFO_CFG1", HOST_NCHAN, 0, 0, NULL, NULL },
-	{ 0x200c, "NV_PFIFO_CFG2", 50031, 0, 0, NULL, NULL },
-	{ 0x2100, "NV_PFIFO_INTR_0", 0, 0, PFIFO_INTR_W1C, rd_pfifo_intr, wr_intr },
-	{ 0x2140, "NV_PFIFO_INTR_EN_0", 0, 0xe1810101u, 0, NULL, wr_intr },
-	{ 0x2200, "NV_PFIFO_CONFIG", 0, 0x300u, 0, NULL, NULL },
-	{ 0x2250, "NV_PFIFO_ACQ_PRETEST", 8, 0xf0ffu, 0, NULL, NULL },
-	{ 0x225c, "NV_PFIFO_USERD_WRITEBACK", 0x64, 0xf0ffu, 0, NULL, wr_userd_writeback },
-	{ 0x2270, "NV_PFIFO_RUNLIST_BASE", 0, 0x3fffffffu, 0, NULL, NULL },
-	{ 0x2274, "NV_PFIFO_RUNLIST", 0, 0x00f0ffffu, 0, NULL, wr_runlist },
-	{ 0x2528, "NV_PFIFO_INTR_EN_1", 0, 0xe1810101u, 0, NULL, NULL },
-	{ 0x252c, "NV_PFIFO_INTR_BIND_ERROR", 0, 0, 0, NULL, NULL },
-	{ 0x2530, "NV_PFIFO_INTR_STALL", 0x01810101u, 0xe1810101u, 0, NULL, NULL },
-	{ 0x254c, "NV_PFIFO_INTR_SCHED_ERROR", 0, 0, 0, NULL, NULL },
-	{ 0x256c, "NV_PFIFO_INTR_CHSW_ERROR", 0, 0, 0, NULL, NULL },
-	{ 0x258c, "NV_PFIFO_INTR_LB_ERROR", 0, 0, 0, NULL, NULL },
-	{ 0x25a0, "NV_PFIFO_INTR_PBDMA_ID", 0, 0, 0, rd_pbdma_id, NULL },
-	{ 0x2630, "NV_PFIFO_SCHED_DISABLE", 0, 0x1fffu, 0, NULL, wr_sched_disable },
-	{ 0x2634, "NV_PFIFO_PREEMPT", 0, 0x03000fffu, 0, NULL, wr_preempt },
-	{ 0x2638, "NV_PFIFO_RUNLIST_PREEMPT", 0, 0x1fffu, 0, NULL, wr_rl_preempt },
-	{ 0x263c, "NV_PFIFO_SCHED_STATUS", 0, 0, 0, NULL, NULL },
-	{ 0x2a00, "NV_PFIFO_INTR_RUNLIST", 0, 0, 0x1fffu, NULL, NULL },
-	{ 0x2a0c, "NV_PFIFO_ENG_TIMEOUT", 0x803fffffu, 0xffffffffu, 0, NULL, NULL },
-	{ 0x2a14, "NV_PFIFO_CLEAR_FAULTED_TIMEOUT", 0x800003ffu, 0xbfffffffu, 0, NULL, NULL },
-};
-
-static const struct reg_desc eng_rl_regs[] = {
-	{ 0x0, "NV_PFIFO_ENG_RUNLIST_BASE", 0, 0, 0, NULL, NULL },
-	{ 0x4, "NV_PFIFO_ENG_RUNLIST", 0, 0, 0, NULL, NULL },
-};
-static const struct reg_desc pbdma_map_regs[] = { { 0x0, "NV_PFIFO_PBDMA_MAP", 0, 0, 0, NULL, NULL } };
-static const struct reg_desc engstat_regs[] = {
-	{ 0x0, "NV_PFIFO_ENGINE_STATUS", 0, 0, 0, NULL, NULL },
-	{ 0x4, "NV_PFIFO_ENGINE_STATUS_DEBUG", 0, 0, 0, NULL, NULL },
-};
-static const struct reg_desc engstat_inst_regs[] = { { 0x0, "NV_PFIFO_ENGINE_STATUS_INST", 0, 0, 0, NULL, NULL } };
-static const struct reg_desc engstat_next_inst_regs[] = { { 0x0, "NV_PFIFO_ENGINE_STATUS_NEXT_INST", 0, 0, 0, NULL,
-	                                                    NULL } };
-static const struct reg_desc pbstat_regs[] = { { 0x0, "NV_PFIFO_PBDMA_STATUS", 0, 0, 0, NULL, NULL } };
-
-static nvm_status add_regs(struct host *h)
-{
-	const struct reg_array pfifo_arrays[] = {
-		{ 0x2280, 8, HOST_NRUNLIST, eng_rl_regs, 2, h->eng_rl_vals },
-		{ 0x2390, 4, HOST_NPBDMA, pbdma_map_regs, 1, h->pbdma_map_vals },
-		{ 0x2640, 8, HOST_NENGSTAT, engstat_regs, 2, h->engstat_vals },
-		{ 0x3080, 4, HOST_NPBDMA, pbstat_regs, 1, h->pbstat_vals },
-		{ 0x3100, 4, HOST_NENGSTAT, engstat_inst_regs, 1, h->engstat_inst_vals },
-		{ 0x3000, 4, HOST_NENGSTAT, engstat_next_inst_regs, 1, h->engstat_next_inst_vals },
-	};
-	struct reg_array *arr = malloc(sizeof(pfifo_arrays));
-	if (!arr)
-		return NVM_ERR_NOMEM;
-	memcpy(arr, pfifo_arrays, sizeof(pfifo_arrays));
-	h->pfifo_arrays = arr;
-	const struct reg_block pfifo = { "host", 0x2000, 0x1200, pfifo_regs, sizeof(pfifo_regs) / sizeof(pfifo_regs[0]),
-		                         h,      NULL,   NULL,   arr,        6,
-		                         NULL };
-	nvm_status st = bus_add(h->gpu, &pfifo);
-	if (st)
-		return st;
-	intr_init(&h->intr, h->gpu, &host_pfifo_intr, h);
-	h->pccsr_array = (struct reg_array){ R_PCCSR, 8, HOST_NCHAN, pccsr_regs, 2, h->pccsr };
-	const struct reg_block pccsr = { "host", R_PCCSR, HOST_NCHAN * 8,  NULL, 0,   h,
-		                         NULL,   NULL,    &h->pccsr_array, 1,    NULL };
-	st = bus_add(h->gpu, &pccsr);
-	if (st)
-		return st;
-	const struct reg_block um = {
-		"host", R_USERMODE, 0x100, usermode_regs, sizeof(usermode_regs) / sizeof(usermode_regs[0]), h, NULL,
-		NULL,   NULL,       0,     NULL
-	};
-	st = bus_add(h->gpu, &um);
-	return st ? st : pbdma_add_regs(h);
+	for (unsigned q = 0; q < rl->desc->npbdma; q++)
+		if (rl->pb[q])
+			preempt_pbdma(rl->pb[q]);
+	host_engstat_preempt(h, rl, -1);
+	rl->slice_end = h->gpu->now;
+	host_schedule(h, rl);
 }
 
 /* ---------------------------------------------------------------- block */
@@ -892,14 +539,18 @@ static void host_destroy(nvm_gpu *gpu, void *state)
 	struct host *h = state;
 	if (!h)
 		return;
-	for (unsigned i = 0; i < HOST_NPBDMA; i++)
+	for (unsigned i = 0; h->pb && i < h->gen->npbdma; i++)
 		pbdma_fini(&h->pb[i]);
-	for (unsigned i = 0; i < HOST_NRUNLIST; i++)
+	for (unsigned i = 0; h->rl && i < h->gen->nrunlist; i++)
 		rl_clear(&h->rl[i]);
 	for (size_t i = 0; i < h->nengines; i++)
 		engine_free(h->engines[i]);
-	free(h->pfifo_arrays);
-	free(h->pccsr);
+	h->gen->ops->destroy(h);
+	free(h->engines);
+	free(h->pb);
+	free(h->rl);
+	free(h->chan);
+	free(h->pbdma_vals);
 	free(h);
 }
 
@@ -918,6 +569,22 @@ static nvm_status add_engine(struct host *h, const char *kind, const char *name,
 	return st;
 }
 
+/* The per-GPU arrays, sized by the generation's counts. */
+static nvm_status host_alloc(struct host *h)
+{
+	const struct host_gen *g = h->gen;
+	h->chan = calloc(g->nchan, sizeof(*h->chan));
+	h->rl = calloc(g->nrunlist, sizeof(*h->rl));
+	h->pb = calloc(g->npbdma, sizeof(*h->pb));
+	h->pbdma_vals = calloc((size_t)g->npbdma * PBR_COUNT, sizeof(uint32_t));
+	h->engines = calloc(2u * g->nrunlist, sizeof(*h->engines)); /* an engine and GRCOPY per runlist */
+	h->host_class = pb_class_find(g->host_class);
+	h->pb_gen = pb_chip_gen(h->gpu->chip); /* the chip row's profile */
+	if (!h->chan || !h->rl || !h->pb || !h->pbdma_vals || !h->engines)
+		return NVM_ERR_NOMEM;
+	return h->pb_gen ? pbdma_layouts(h) : NVM_ERR_CHIP; /* an inconsistent generation */
+}
+
 static nvm_status host_create(nvm_gpu *gpu, const void *data, void **state)
 {
 	struct host *h = calloc(1, sizeof(*h));
@@ -925,20 +592,18 @@ static nvm_status host_create(nvm_gpu *gpu, const void *data, void **state)
 		return NVM_ERR_NOMEM;
 	*state = h;
 	h->gpu = gpu;
-	h->chip = data;
-	h->host_class = pb_class_find(0xC36F);
-	h->pccsr = calloc(2u * HOST_NCHAN, sizeof(uint32_t));
-	if (!h->pccsr)
-		return NVM_ERR_NOMEM;
-	for (unsigned i = 0; i < HOST_NCHAN; i++)
+	h->gen = data;
+	nvm_status st = host_alloc(h);
+	if (st)
+		return st;
+	for (unsigned i = 0; i < h->gen->nchan; i++)
 		h->chan[i] = (struct chan){ .runlist = -1, .tsg = -1, .pbdma = -1 };
-	for (unsigned i = 0; i < HOST_NPBDMA; i++)
+	for (unsigned i = 0; i < h->gen->npbdma; i++)
 		pbdma_init(h, &h->pb[i], i);
-	nvm_status st = NVM_OK;
-	for (unsigned i = 0; i < h->chip->nrunlist && !st; i++) {
+	for (unsigned i = 0; i < h->gen->nrunlist && !st; i++) {
 		struct runlist *rl = &h->rl[i];
 		rl->id = i;
-		rl->desc = &h->chip->rl[i];
+		rl->desc = &h->gen->rl[i];
 		rl->ectx = (struct eng_ctx){ .tsg = -1, .fault_chid = -1 };
 		st = add_engine(h, rl->desc->kind, rl->desc->engine, rl->desc->mmu_id, &rl->eng);
 		if (!st)
@@ -951,18 +616,14 @@ static nvm_status host_create(nvm_gpu *gpu, const void *data, void **state)
 		}
 	}
 	if (!st)
-		st = add_regs(h);
-	/* NV_PFIFO_PBDMA_MAP(i) RUNLISTS 15:0 (after bus_add set the resets) */
-	for (unsigned i = 0; !st && i < h->chip->nrunlist; i++)
-		for (unsigned q = 0; q < h->rl[i].desc->npbdma; q++)
-			h->pbdma_map_vals[h->rl[i].pb[q]->id] |= 1u << i;
-	return st;
+		st = h->gen->ops->create(h);
+	return st ? st : pbdma_add_regs(h);
 }
 
 static bool host_busy(void *state)
 {
 	struct host *h = state;
-	for (unsigned i = 0; i < HOST_NPBDMA; i++)
+	for (unsigned i = 0; i < h->gen->npbdma; i++)
 		if (h->pb[i].ev)
 			return true;
 	return false;
@@ -1004,27 +665,21 @@ nvm_status nvm_host_log_clear(nvm_gpu *gpu, const char *engine)
 nvm_status nvm_host_channel_info(nvm_gpu *gpu, uint32_t chid, nvm_host_channel *out)
 {
 	struct host *h = host_of(gpu);
-	if (!gpu || !out || chid >= HOST_NCHAN)
+	if (!gpu || !out)
 		return NVM_ERR_ARG;
 	if (!h)
 		return NVM_ERR_NOENT;
-	uint32_t inst = h->pccsr[2 * chid], ch = h->pccsr[2 * chid + 1];
+	if (chid >= h->gen->nchan)
+		return NVM_ERR_ARG;
 	const struct chan *c = &h->chan[chid];
 	*out = (nvm_host_channel){
 		.chid = chid,
-		.bound = (int)FIELD_GET(inst, 31, 31),
-		.enabled = (int)FIELD_GET(ch, 0, 0),
-		.status = FIELD_GET(ch, 27, 24),
-		.busy = (int)FIELD_GET(ch, 28, 28),
-		.pbdma_faulted = (int)FIELD_GET(ch, 22, 22),
-		.eng_faulted = (int)FIELD_GET(ch, 23, 23),
 		.runlist = c->runlist,
 		.tsgid = c->runlist >= 0 && c->tsg >= 0 ? (int)h->rl[c->runlist].tsg[c->tsg].tsgid : -1,
 		.pbdma = c->pbdma,
-		.inst = (uint64_t)FIELD_GET(inst, 27, 0) << 12,
-		.inst_target = FIELD_GET(inst, 29, 28),
 		.methods = c->methods,
 	};
+	h->gen->ops->chan_info(h, chid, out);
 	return NVM_OK;
 }
 

@@ -15,6 +15,11 @@ static inline uint32_t hf_rd32(const uint8_t *p, unsigned d)
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
+/* The Volta (gv100) layouts, indexed by nvm_hf_struct: the one description
+ * of RAMFC, RAMIN, RAMUSERD and runlist entries that the decoders, the
+ * model (struct host_gen) and the Lua builder (nvmodel.host_layout) read. */
+extern const nvm_hf_layout hf_gv100_layouts[NVM_HF_STRUCT_COUNT];
+
 /* Appends a problem to out[] (when there is room) and counts it. */
 void hf_add(nvm_hf_problem *out, size_t max, size_t *n, nvm_hf_check code, uint32_t where, int sub, const char *field,
             uint64_t value, uint64_t limit);

@@ -427,7 +427,7 @@ static const nvm_hf_word rl_chan_words[] = {
 
 /* ---------------------------------------------------------------- layouts */
 
-static const nvm_hf_layout layouts[NVM_HF_STRUCT_COUNT] = {
+const nvm_hf_layout hf_gv100_layouts[NVM_HF_STRUCT_COUNT] = {
 	[NVM_HF_RAMFC] = { "NV_RAMFC", NVM_RAMFC_SIZE, 0, sizeof(ramfc_words) / sizeof(ramfc_words[0]), ramfc_words },
 	[NVM_HF_RAMIN] = { "NV_RAMIN", NVM_RAMIN_SIZE, 1, sizeof(ramin_words) / sizeof(ramin_words[0]), ramin_words },
 	[NVM_HF_USERD] = { "NV_RAMUSERD", NVM_USERD_SIZE, 0, sizeof(userd_words) / sizeof(userd_words[0]),
@@ -440,5 +440,5 @@ static const nvm_hf_layout layouts[NVM_HF_STRUCT_COUNT] = {
 
 const nvm_hf_layout *nvm_hf_layout_get(nvm_hf_struct which)
 {
-	return (unsigned)which < NVM_HF_STRUCT_COUNT ? &layouts[which] : NULL;
+	return (unsigned)which < NVM_HF_STRUCT_COUNT ? &hf_gv100_layouts[which] : NULL;
 }

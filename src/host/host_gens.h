@@ -1,14 +1,14 @@
 /*
- * What the chip registry (src/chips/) names of the Volta Host: its block
- * kind and per-generation data (topology, counts).
+ * What the chip registry (src/chips/) names of the Host: its block kind
+ * and its generations (struct host_gen, one file each: gv100.c).
  */
 #ifndef NVM_HOST_GENS_H
 #define NVM_HOST_GENS_H
 
 #include "core/core.h"
 
-struct host_chip;
+struct host_gen;
 extern const struct block_class host_class;
-extern const struct host_chip host_gv100;
+extern const struct host_gen host_gv100;
 
 #endif

@@ -1,7 +1,10 @@
 /*
- * Internal interface of the Volta Host block (src/host/): PFIFO, the
- * channel RAM (PCCSR), runlists and their scheduler (host.c), and the PBDMA
- * units (pbdma.c). docs/host.md describes the model.
+ * Internal interface of the Host block (src/host/): the shared mechanism
+ * (runlists and their scheduler, engine status, doorbells and preempts in
+ * host.c; the PBDMA units in pbdma.c) and the generation description it
+ * calls through (struct host_gen; one file per generation: gv100.c).
+ * docs/host.md describes the model, docs/architecture.md how to add a
+ * generation.
  */
 #ifndef NVM_HOST_INTERNAL_H
 #define NVM_HOST_INTERNAL_H
@@ -13,11 +16,7 @@
 #include "nvmodel/pushbuf.h"
 #include "pushbuf/pb_gens.h"
 
-#define HOST_NCHAN    4096u /* NV_PFIFO_CFG1_NUM_CHANNELS_INIT */
-#define HOST_NPBDMA   14u   /* NV_PFIFO_CFG0_NUM_PBDMA_INIT */
-#define HOST_NRUNLIST 13u   /* NV_PFIFO_ENG_RUNLIST__SIZE_1 */
-#define HOST_NENGSTAT 15u   /* NV_PFIFO_ENGINE_STATUS__SIZE_1 */
-#define HOST_TSG_MAX  128u  /* NV_RAMRL_ENTRY_TSG_LENGTH_MAX */
+#include "nvmodel/host_fmt.h"
 
 /* Virtual-time costs (docs/host.md "Timing"). UNVERIFIED: the manuals give
  * no rates; these keep timeslices meaningful. The context-switch cost
@@ -27,8 +26,20 @@
 #define HOST_NS_RL_FETCH   100u   /* runlist fetch latency, plus one ns per entry */
 #define HOST_STEP_DWORDS   16384u /* PB entries a PBDMA handles per scheduling step */
 #define HOST_WORK_PER_UNIT 256u   /* PB entries per charged work unit */
+/* Work units (the run budget, docs/host.md "Costs and bounds") of the Host's
+ * operations that touch memory besides the PB entries: each costs about as
+ * much real time as this many events, so a loop the guest builds out of them
+ * (a GP ring the channel refills itself, a TSG whose channels bounce between
+ * PBDMAs) ends its run with a hang in a fraction of a second. */
+#define HOST_UNITS_GP_ENTRY 8u  /* GP entry fetch and segment set-up */
+#define HOST_UNITS_SEM      8u  /* a semaphore operation (translation, read, write) */
+#define HOST_UNITS_CTXSW    16u /* a context load or save (RAMFC, USERD) */
 
-/* One runlist as the chip wires it (per-chip const data). */
+struct host;
+struct pbdma;
+struct runlist;
+
+/* One runlist as the chip wires it (per-generation const data). */
 struct host_rl_desc {
 	const char *engine;   /* the primary engine: "gr", "ce2" ... */
 	const char *kind;     /* its engine kind (engine_new): "recorder", "ce" */
@@ -40,9 +51,91 @@ struct host_rl_desc {
 	unsigned npbdma;
 };
 
-struct host_chip {
-	unsigned nrunlist;
-	struct host_rl_desc rl[HOST_NRUNLIST];
+/* How a Host method ended: done; parked with an interrupt (STALL) or
+ * waiting (BLOCK: an acquire, a fault); YIELD: done, and the channel gives
+ * up the PBDMA; RETRY: parked, run again at wait_until (CLEAR_FAULTED). */
+enum mres { M_DONE = 0, M_STALL, M_BLOCK, M_YIELD, M_RETRY };
+
+/* A Host method of the generation's host class (pbdma.c hm_*): subch is the
+ * method's subchannel, data its operand. */
+typedef enum mres (*host_method_fn)(struct pbdma *p, uint32_t subch, uint32_t data);
+
+/* The channel-RAM bits the mechanism sets and tests (PCCSR on Volta and
+ * Turing, CHRAM on Ampere). */
+enum host_fault { HOST_PBDMA_FAULTED, HOST_ENG_FAULTED };
+
+/* What differs between Host generations and is code: register spaces and
+ * their handlers, the channel RAM, the interrupt tree. gv100.c has the
+ * Volta ones; a later generation reuses them and overrides what changed. */
+struct host_gen_ops {
+	/* Allocates the generation's state (h->gs) and adds its PFIFO,
+	 * channel-RAM and usermode register spaces (not the PBDMAs'). */
+	nvm_status (*create)(struct host *h);
+	void (*destroy)(struct host *h);
+	/* Channel RAM: bound, enabled and not faulted. */
+	bool (*chan_runnable)(const struct host *h, uint32_t chid);
+	/* The channel's instance block: aperture TARGET (0 VID_MEM, 2/3
+	 * SYS_MEM; 1 names none) and byte address. */
+	uint64_t (*chan_inst)(const struct host *h, uint32_t chid, unsigned *target);
+	/* The NV_PCCSR_CHANNEL_STATUS the channel shows (PCCSR_STATUS_*). */
+	void (*chan_set_status)(struct host *h, uint32_t chid, unsigned status);
+	bool (*chan_faulted)(const struct host *h, uint32_t chid, enum host_fault f);
+	void (*chan_set_faulted)(struct host *h, uint32_t chid, enum host_fault f, bool on);
+	/* The channel-RAM part of nvm_host_channel_info. */
+	void (*chan_info)(const struct host *h, uint32_t chid, nvm_host_channel *out);
+	/* Interrupts: recompute the PMC line; the non-stalling interrupt;
+	 * the scheduler's and the context switch's error interrupts. */
+	void (*update_intr)(struct host *h);
+	void (*nonstall)(struct host *h, uint32_t chid);
+	void (*sched_error)(struct host *h, uint32_t code, uint64_t addr, const char *why);
+	void (*chsw_error)(struct host *h, uint32_t code, uint64_t addr, const char *why);
+	/* Scheduling of runlist rl is disabled by software. */
+	bool (*sched_disabled)(const struct host *h, const struct runlist *rl);
+	/* Status registers: the runlist was taken (PENDING clears); the
+	 * engine status of rl's engine; a PBDMA loaded / unloaded a channel. */
+	void (*runlist_taken)(struct host *h, struct runlist *rl);
+	void (*engine_status)(struct host *h, const struct runlist *rl, uint32_t status, uint32_t inst,
+	                      uint32_t next_inst);
+	void (*pbdma_status)(struct host *h, const struct pbdma *p, bool loaded);
+};
+
+/* A Host generation (gv100.c): counts, topology, register tables, memory
+ * layouts, the host class and the operations that differ. Everything the
+ * shared mechanism knows about a chip comes from here. */
+struct host_gen {
+	const char *name;  /* "gv100" */
+	unsigned nchan;    /* channels (channel RAM entries) */
+	unsigned npbdma;   /* PBDMA units */
+	unsigned nrunlist; /* runlists wired to an engine (rl[]) */
+	const struct host_rl_desc *rl;
+	/* The PBDMA register file: base, stride, the table in enum pbr order. */
+	uint32_t pbdma_base, pbdma_stride;
+	const struct reg_desc *pbdma_regs;
+	/* PFIFO registers the PBDMAs read (NV_PFIFO_USERD_WRITEBACK,
+	 * NV_PFIFO_CLEAR_FAULTED_TIMEOUT). */
+	uint32_t r_userd_writeback, r_clear_faulted_timeout;
+	/* The doorbell register (events name it). */
+	uint32_t r_doorbell;
+	/* The host class: its id (methods below 0x100) and the method table,
+	 * indexed by method >> 2 (NULL: not defined, INTR_0 METHOD). The
+	 * pushbuffer profile is the chip row's (pb_chip_gen). */
+	uint32_t host_class;
+	const host_method_fn *methods; /* 64 entries */
+	/* NV_PPBDMA_SIGNATURE_HW: the values RAMFC may hold (HW_VALID and
+	 * HW_HOST_CLASS_ID). */
+	uint32_t sig_valid, sig_host_class;
+	/* Classes the engines accept in SET_OBJECT. */
+	const uint32_t *gr_classes;
+	size_t ngr_classes;
+	uint32_t ce_class;
+	/* Memory layouts (host_fmt_tables.c), indexed by nvm_hf_struct; RAMFC and
+	 * RAMUSERD also tell the PBDMA which registers it loads, saves and
+	 * writes back. */
+	const nvm_hf_layout *layouts;
+	void (*rl_entry_decode)(const uint8_t *raw, nvm_rl_entry *out);
+	/* Bytes of the generation's state (bench: bytes per channel). */
+	size_t state_bytes;
+	const struct host_gen_ops *ops;
 };
 
 /* A TSG of the current runlist. */
@@ -75,6 +168,9 @@ struct runlist {
 	uint64_t slice_ev;   /* the timeslice event, 0 if none */
 	bool slice_fg;       /* it is a foreground event (another TSG waits) */
 	uint64_t fetch_ev;   /* pending runlist fetch */
+	unsigned sub_target; /* the submitted runlist: TARGET, base, entries */
+	uint64_t sub_base;
+	uint32_t sub_len;
 	struct engine *eng;  /* primary engine */
 	struct engine *grce; /* GRCOPY on the GR runlist */
 	struct pbdma *pb[2];
@@ -188,13 +284,15 @@ struct pbdma {
 	unsigned runq;      /* its RUNQUEUE_SELECTOR value on that runlist */
 	uint32_t *r;        /* its registers (enum pbr) */
 	enum pb_state state;
-	int chid;            /* loaded channel, -1 */
-	uint64_t ev;         /* pending step / load event, 0 if none */
-	uint64_t wb_ev;      /* the USERD writeback timer, 0 if none */
-	uint32_t ramfc[128]; /* the loaded RAMFC image (NV_RAMFC_SIZE_VAL bytes) */
-	bool deadline_on;    /* ACQUIRE_DEADLINE is armed (TIMEOUT_EN at the first failure) */
-	uint64_t wait_until; /* a CLEAR_FAULTED retry: do nothing before this time */
-	bool yield;          /* a YIELD: the channel gives up the PBDMA after this step */
+	int chid;                           /* loaded channel, -1 */
+	uint64_t inst;                      /* its instance block (host_chan_inst), */
+	unsigned inst_target;               /* refreshed at every change of its channel RAM */
+	uint64_t ev;                        /* pending step / load event, 0 if none */
+	uint64_t wb_ev;                     /* the USERD writeback timer, 0 if none */
+	uint32_t ramfc[NVM_RAMFC_SIZE / 4]; /* the loaded RAMFC image */
+	bool deadline_on;                   /* ACQUIRE_DEADLINE is armed (TIMEOUT_EN at the first failure) */
+	uint64_t wait_until;                /* a CLEAR_FAULTED retry: do nothing before this time */
+	bool yield;                         /* a YIELD: the channel gives up the PBDMA after this step */
 	/* the decoder; the segment in progress is GET..PUT (registers) */
 	pb_decoder dec;
 	/* a stop requested from inside a decoder callback */
@@ -202,66 +300,149 @@ struct pbdma {
 	int stop_res;          /* enum mres of the stop */
 	uint32_t stop_done;    /* methods an engine completed before it stopped */
 	uint64_t cost;         /* ns spent in the current step */
+	uint64_t units;        /* work units of the current step besides its PB entries */
 	struct engine *target; /* last engine that got methods (NV_PPBDMA_TARGET_ENGINE) */
 };
 
+/* USERD entries the PBDMA writes back, from the generation's RAMUSERD
+ * layout: every word that mirrors a register, except GP_PUT (software's). */
+#define HOST_USERD_WB_MAX  16u
+#define HOST_USERD_WB_SPAN 32u /* dwords the written-back range may span */
+
 struct host {
 	nvm_gpu *gpu;
-	const struct host_chip *chip;
-	uint32_t *pccsr; /* PCCSR values: [2 * chid] INST, [2 * chid + 1] CHANNEL */
-	uint32_t pbdma_vals[HOST_NPBDMA * PBR_COUNT];
-	uint32_t eng_rl_vals[HOST_NRUNLIST * 2];
-	uint32_t pbdma_map_vals[HOST_NPBDMA];
-	uint32_t engstat_vals[HOST_NENGSTAT * 2];
-	uint32_t engstat_inst_vals[HOST_NENGSTAT];      /* NV_PFIFO_ENGINE_STATUS_INST(i) */
-	uint32_t engstat_next_inst_vals[HOST_NENGSTAT]; /* NV_PFIFO_ENGINE_STATUS_NEXT_INST(i) */
-	uint32_t pbstat_vals[HOST_NPBDMA];
-	struct chan chan[HOST_NCHAN];
-	struct runlist rl[HOST_NRUNLIST];
-	struct pbdma pb[HOST_NPBDMA];
-	struct engine *engines[16];
+	const struct host_gen *gen;
+	void *gs;             /* the generation's own state (gv100.c: PFIFO arrays, PCCSR) */
+	uint32_t *pbdma_vals; /* [npbdma * PBR_COUNT] */
+	struct chan *chan;    /* [nchan] */
+	struct runlist *rl;   /* [nrunlist] */
+	struct pbdma *pb;     /* [npbdma] */
+	struct engine **engines;
 	size_t nengines;
 	const pb_class *host_class;
+	const pb_gen *pb_gen;
 	struct intr_line intr; /* PFIFO_INTR_0 / INTR_EN_0 -> PMC line 8 */
 	nvm_host_stats stats;
-	struct reg_array *pfifo_arrays;
-	struct reg_array pccsr_array;
 	struct reg_array pbdma_array;
 	bool method_crc; /* compute NV_PPBDMA_METHOD_CRC (nvm_host_set_method_crc) */
+	/* From the RAMFC layout: the dwords that mirror a register, and the
+	 * register (enum pbr) each mirrors. */
+	unsigned nramfc;
+	struct {
+		uint8_t dword, reg;
+	} ramfc[PBR_COUNT];
+	/* From the RAMUSERD layout: the writeback's byte range and its words. */
+	uint32_t userd_wb_lo, userd_wb_hi; /* [lo, hi) */
+	uint32_t userd_gp_put;             /* NV_RAMUSERD_GP_PUT */
+	unsigned nuserd_wb;
+	struct {
+		uint16_t off;
+		uint8_t reg;
+	} userd_wb[HOST_USERD_WB_MAX];
 };
+
+#include "host_gens.h"
 
 struct host *host_of(const nvm_gpu *gpu);
 
-/* host.c: scheduler and PFIFO interface used by the PBDMAs. */
+/* host.c: scheduler and the generation's interface used by the PBDMAs. */
 void host_schedule(struct host *h, struct runlist *rl);
 /* The same, from an event at the current time (never from inside a step). */
 void host_schedule_later(struct host *h, struct runlist *rl);
-void host_update_intr(struct host *h);
-/* NV_PFIFO_INTR_0 CHANNEL_INTR: the non-stalling interrupt (engines and NON_STALL_INTERRUPT). */
+static inline void host_update_intr(struct host *h)
+{
+	h->gen->ops->update_intr(h);
+}
+/* The non-stalling interrupt (engines and NON_STALL_INTERRUPT). */
 void host_nonstall(void *host, uint32_t chid);
-uint32_t *host_pccsr_chan(struct host *h, uint32_t chid);
-void host_set_chan_status(struct host *h, uint32_t chid, unsigned status);
-bool host_chan_runnable(struct host *h, uint32_t chid);
+static inline void host_set_chan_status(struct host *h, uint32_t chid, unsigned status)
+{
+	h->gen->ops->chan_set_status(h, chid, status);
+}
+static inline bool host_chan_runnable(const struct host *h, uint32_t chid)
+{
+	return h->gen->ops->chan_runnable(h, chid);
+}
+static inline uint64_t host_chan_inst(const struct host *h, uint32_t chid, unsigned *target)
+{
+	return h->gen->ops->chan_inst(h, chid, target);
+}
+static inline void host_chan_fault(struct host *h, uint32_t chid, enum host_fault f)
+{
+	h->gen->ops->chan_set_faulted(h, chid, f, true);
+}
+/* Submits a runlist (the generation's submit register was written): it is
+ * fetched after HOST_NS_RL_FETCH + len ns. */
+void host_runlist_submit(struct host *h, struct runlist *rl, unsigned target, uint64_t base, uint32_t len);
+/* A doorbell for channel chid (the generation decoded the token). */
+void host_doorbell(struct host *h, uint32_t chid);
+/* Preempts channel (tsg false) or TSG (tsg true) id; preempts runlist rl. */
+void host_preempt(struct host *h, bool tsg, uint32_t id);
+void host_preempt_runlist(struct host *h, struct runlist *rl);
+/* A channel's channel RAM changed (bound, enabled, faults cleared). */
+void host_chan_changed(struct host *h, uint32_t chid);
+/* The channel is loaded on a PBDMA. */
+static inline bool host_chan_loaded(const struct host *h, uint32_t chid)
+{
+	return h->chan[chid].pbdma >= 0;
+}
 /* Recomputes NV_PFIFO_ENGINE_STATUS(i), _INST and _NEXT_INST of the
  * runlist's engine from the PBDMAs and the engines (after every change of
  * either), and arms the event at the engine's completion. */
 void host_engstat(struct host *h, struct runlist *rl);
-/* A load of channel chid completed: its TSG's context is on the engine. */
-void host_engstat_loaded(struct host *h, struct runlist *rl, uint32_t chid);
+/* PBDMA p completed the load of its channel: its TSG's context is on the engine. */
+void host_engstat_loaded(struct host *h, struct runlist *rl, const struct pbdma *p);
 /* A preempt saves the engine's context if it belongs to TSG tsgid (-1: any). */
 void host_engstat_preempt(struct host *h, struct runlist *rl, int tsgid);
 /* The engine of runlist rl stopped on an error of channel chid (ENG_FAULTED). */
 void host_eng_faulted(struct host *h, struct runlist *rl, uint32_t chid);
-/* PFIFO interrupts named by the manual (NV_PFIFO_INTR_BIND_ERROR / CHSW_ERROR). */
-void host_chsw_error(struct host *h, uint32_t code, uint64_t addr, const char *why);
+/* The context-switch error interrupt (gv100: NV_PFIFO_INTR_CHSW_ERROR). */
+static inline void host_chsw_error(struct host *h, uint32_t code, uint64_t addr, const char *why)
+{
+	h->gen->ops->chsw_error(h, code, addr, why);
+}
 
 /* pbdma.c */
 nvm_status pbdma_add_regs(struct host *h);
+/* Reads the RAMFC and RAMUSERD layouts into h->ramfc / h->userd_wb. */
+nvm_status pbdma_layouts(struct host *h);
+/* Write handlers of NV_PPBDMA_INTR_0/1 and INTR_EN_0/1. */
+void pbdma_wr_intr(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written);
+void pbdma_wr_intr_en(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written);
+/* The USERD writeback timer of every loaded channel takes the new period. */
+void pbdma_wb_timers(struct host *h);
+
+/* Host methods (pbdma.c), for the generations' method tables. */
+enum mres hm_set_object(struct pbdma *p, uint32_t subch, uint32_t data);
+enum mres hm_illegal(struct pbdma *p, uint32_t subch, uint32_t data);
+enum mres hm_nop(struct pbdma *p, uint32_t subch, uint32_t data);
+enum mres hm_semaphore_a(struct pbdma *p, uint32_t subch, uint32_t data);
+enum mres hm_semaphore_b(struct pbdma *p, uint32_t subch, uint32_t data);
+enum mres hm_semaphore_c(struct pbdma *p, uint32_t subch, uint32_t data);
+enum mres hm_semaphore_d(struct pbdma *p, uint32_t subch, uint32_t data);
+enum mres hm_non_stall_interrupt(struct pbdma *p, uint32_t subch, uint32_t data);
+enum mres hm_fb_flush(struct pbdma *p, uint32_t subch, uint32_t data);
+enum mres hm_mem_op_a(struct pbdma *p, uint32_t subch, uint32_t data);
+enum mres hm_mem_op_b(struct pbdma *p, uint32_t subch, uint32_t data);
+enum mres hm_mem_op_c(struct pbdma *p, uint32_t subch, uint32_t data);
+enum mres hm_mem_op_d(struct pbdma *p, uint32_t subch, uint32_t data);
+enum mres hm_set_reference(struct pbdma *p, uint32_t subch, uint32_t data);
+enum mres hm_sem_addr_lo(struct pbdma *p, uint32_t subch, uint32_t data);
+enum mres hm_sem_addr_hi(struct pbdma *p, uint32_t subch, uint32_t data);
+enum mres hm_sem_payload_lo(struct pbdma *p, uint32_t subch, uint32_t data);
+enum mres hm_sem_payload_hi(struct pbdma *p, uint32_t subch, uint32_t data);
+enum mres hm_sem_execute(struct pbdma *p, uint32_t subch, uint32_t data);
+enum mres hm_wfi(struct pbdma *p, uint32_t subch, uint32_t data);
+enum mres hm_crc_check(struct pbdma *p, uint32_t subch, uint32_t data);
+enum mres hm_yield(struct pbdma *p, uint32_t subch, uint32_t data);
+enum mres hm_clear_faulted(struct pbdma *p, uint32_t subch, uint32_t data);
 void pbdma_init(struct host *h, struct pbdma *p, unsigned id);
 /* Loads channel chid (RAMFC -> registers) and starts running it. */
 void pbdma_load(struct pbdma *p, uint32_t chid);
 /* Saves the loaded channel (registers -> RAMFC, USERD) and leaves the PBDMA idle. */
 void pbdma_save(struct pbdma *p);
+/* The loaded channel's channel RAM changed: its instance block is read again. */
+void pbdma_chan_changed(struct pbdma *p);
 /* Work may have arrived for the loaded channel (doorbell): re-read GP_PUT. */
 void pbdma_kick(struct pbdma *p);
 bool pbdma_stalled(const struct pbdma *p);

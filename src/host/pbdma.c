@@ -1,9 +1,11 @@
 /*
- * The PBDMA units of the Volta Host (gv100_dev_pbdma.ref.txt): the registers
+ * The PBDMA units of the Host (gv100_dev_pbdma.ref.txt): the registers
  * RAMFC mirrors (seed 000 section 3), context load and save, USERD (section
  * 4), GP entries (volta-facts.md a), PB segments through the channel's MMU,
  * the shared pushbuffer decoder (src/pushbuf), Host methods, semaphores and
- * the PBDMA interrupts (volta-facts.md c).
+ * the PBDMA interrupts (volta-facts.md c). The register file, the RAMFC and
+ * RAMUSERD layouts and the host class's method table are the generation's
+ * (struct host_gen, gv100.c).
  *
  * A PBDMA works in steps: one scheduled event handles up to
  * HOST_STEP_DWORDS PB entries, then schedules the next step after the
@@ -14,6 +16,7 @@
  * resumes (after software cleared the interrupt, or the acquire's memory
  * changed).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "fifo/fetch.h"
@@ -21,94 +24,6 @@
 #include "host_internal.h"
 
 /* ---------------------------------------------------------------- registers */
-
-#define PBDMA_BASE   0x40000u
-#define PBDMA_STRIDE 0x2000u
-
-static void wr_intr(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written);
-static void wr_intr_en(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written);
-
-#define RW(off, name, reset)                                                                                           \
-	{                                                                                                              \
-		off, "NV_PPBDMA_" name, reset, 0xffffffffu, 0, NULL, NULL                                              \
-	}
-#define RO(off, name, reset)                                                                                           \
-	{                                                                                                              \
-		off, "NV_PPBDMA_" name, reset, 0, 0, NULL, NULL                                                        \
-	}
-
-/* In enum pbr order. Offsets below 0x100 are also the RAMFC byte offsets
- * of the entries that mirror them (seed 000 section 3: "The offsets of the
- * fields within each entry in RAMFC match those of the corresponding
- * register"). UNVERIFIED: reset values are 0 where the manual gives none;
- * every RAMFC-mirrored register is writable (debug access). */
-static const struct reg_desc pbdma_regs[PBR_COUNT] = {
-	RW(0x000, "GP_PUT", 0),
-	RW(0x004, "MEM_OP_A", 0),
-	RW(0x008, "USERD", 0),
-	RW(0x00c, "USERD_HI", 0),
-	RW(0x010, "SIGNATURE", 0),
-	RW(0x014, "GP_GET", 0),
-	RW(0x018, "GET", 0),
-	RW(0x01c, "GET_HI", 0),
-	RW(0x020, "TOP_LEVEL_GET", 0),
-	RW(0x024, "TOP_LEVEL_GET_HI", 0),
-	RW(0x028, "REF", 0),
-	RW(0x02c, "RUNTIME", 0),
-	RW(0x030, "ACQUIRE", 0),
-	RW(0x034, "ACQUIRE_DEADLINE", 0),
-	RW(0x038, "SEM_ADDR_HI", 0),
-	RW(0x03c, "SEM_ADDR_LO", 0),
-	RW(0x040, "SEM_PAYLOAD_LO", 0),
-	RW(0x044, "SEM_EXECUTE", 0),
-	RW(0x048, "GP_BASE", 0),
-	RW(0x04c, "GP_BASE_HI", 0),
-	RW(0x050, "GP_FETCH", 0),
-	RW(0x054, "PB_FETCH", 0),
-	RW(0x058, "PB_FETCH_HI", 0),
-	RW(0x05c, "PUT", 0),
-	RW(0x060, "PUT_HI", 0),
-	RW(0x064, "MEM_OP_B", 0),
-	RW(0x074, "GP_CRC", 0),
-	RW(0x084, "PB_HEADER", 0),
-	RW(0x088, "PB_COUNT", 0),
-	RW(0x094, "SUBDEVICE", 0),
-	RW(0x098, "PB_CRC", 0),
-	RW(0x09c, "SEM_PAYLOAD_HI", 0),
-	RW(0x0a0, "MEM_OP_C", 0),
-	RW(0x0ac, "TARGET", 0),
-	RW(0x0b0, "METHOD_CRC", 0),
-	RW(0x0c0, "METHOD0", 0),
-	RW(0x0c4, "DATA0", 0),
-	RW(0x0c8, "METHOD1", 0),
-	RW(0x0cc, "DATA1", 0),
-	RW(0x0d0, "METHOD2", 0),
-	RW(0x0d4, "DATA2", 0),
-	RW(0x0d8, "METHOD3", 0),
-	RW(0x0dc, "DATA3", 0),
-	RW(0x0e4, "HCE_CTRL", 0),
-	RW(0x0f4, "CONFIG", 0),
-	RW(0x0fc, "SET_CHANNEL_INFO", 0),
-	RO(0x100, "STATUS", 0),
-	{ 0x108, "NV_PPBDMA_INTR_0", 0, 0, 0xffffffffu, NULL, wr_intr },
-	{ 0x10c, "NV_PPBDMA_INTR_EN_0", 0, 0xffffffffu, 0, NULL, wr_intr_en },
-	RO(0x110, "GP_SHADOW_0", 0),
-	RO(0x114, "GP_SHADOW_1", 0),
-	RO(0x118, "HDR_SHADOW", 0),
-	RO(0x120, "CHANNEL", 0),
-	RW(0x12c, "TIMEOUT", 0),
-	RW(0x13c, "INTR_STALL", 0xffffffffu),
-	RW(0x140, "INTR_STALL_1", 0xffffffffu),
-	{ 0x148, "NV_PPBDMA_INTR_1", 0, 0, 0xffffffffu, NULL, wr_intr },
-	{ 0x14c, "NV_PPBDMA_INTR_EN_1", 0, 0xffffffffu, 0, NULL, wr_intr_en },
-	RW(0x150, "HCE_DBG0", 0),
-	RW(0x154, "HCE_DBG1", 0),
-};
-
-/* The last register RAMFC mirrors (seed 000's RAMFC table ends at
- * SET_CHANNEL_INFO, dword 63). */
-#define PBR_RAMFC_LAST PBR_SET_CHANNEL_INFO
-#define RAMFC_BYTES    0x200u
 
 static struct pbdma *pbdma_of_reg(void *ctx, const uint32_t *stored)
 {
@@ -118,12 +33,66 @@ static struct pbdma *pbdma_of_reg(void *ctx, const uint32_t *stored)
 
 nvm_status pbdma_add_regs(struct host *h)
 {
-	h->pbdma_array =
-	        (struct reg_array){ PBDMA_BASE, PBDMA_STRIDE, HOST_NPBDMA, pbdma_regs, PBR_COUNT, h->pbdma_vals };
+	const struct host_gen *g = h->gen;
+	h->pbdma_array = (struct reg_array){ g->pbdma_base, g->pbdma_stride, g->npbdma,
+		                             g->pbdma_regs, PBR_COUNT,       h->pbdma_vals };
 	const struct reg_block b = {
-		"pbdma", PBDMA_BASE, HOST_NPBDMA * PBDMA_STRIDE, NULL, 0, h, NULL, NULL, &h->pbdma_array, 1, NULL
+		"pbdma", g->pbdma_base, g->npbdma * g->pbdma_stride, NULL, 0, h, NULL, NULL, &h->pbdma_array, 1, NULL
 	};
 	return bus_add(h->gpu, &b);
+}
+
+/* The PBDMA register (enum pbr) named reg, PBR_COUNT if none. */
+static unsigned pbr_named(const struct host_gen *g, const char *reg)
+{
+	for (unsigned i = 0; reg && i < PBR_COUNT; i++)
+		if (!strcmp(g->pbdma_regs[i].name, reg))
+			return i;
+	return PBR_COUNT;
+}
+
+/* The RAMFC layout names the register each dword mirrors ("The offsets of
+ * the fields within each entry in RAMFC match those of the corresponding
+ * register", seed 000 section 3): a context load and save carry exactly
+ * those. The RAMUSERD layout gives the entries the PBDMA writes back (all
+ * that mirror a register but GP_PUT, which software writes) and GP_PUT. */
+nvm_status pbdma_layouts(struct host *h)
+{
+	const struct host_gen *g = h->gen;
+	const nvm_hf_layout *fc = &g->layouts[NVM_HF_RAMFC], *ud = &g->layouts[NVM_HF_USERD];
+	h->nramfc = 0;
+	for (size_t i = 0; i < fc->nwords; i++) {
+		const nvm_hf_word *w = &fc->words[i];
+		if (!w->reg)
+			continue;
+		unsigned r = 0; /* the register at the dword's offset must bear the name */
+		while (r < PBR_COUNT && g->pbdma_regs[r].offset != 4u * w->dword)
+			r++;
+		if (r == PBR_COUNT || strcmp(g->pbdma_regs[r].name, w->reg) || h->nramfc == PBR_COUNT)
+			return NVM_ERR_CHIP; /* the generation's register file and RAMFC disagree */
+		h->ramfc[h->nramfc].dword = (uint8_t)w->dword;
+		h->ramfc[h->nramfc++].reg = (uint8_t)r;
+	}
+	h->userd_wb_lo = UINT32_MAX;
+	h->userd_wb_hi = 0;
+	h->nuserd_wb = 0;
+	for (size_t i = 0; i < ud->nwords; i++) {
+		const nvm_hf_word *w = &ud->words[i];
+		unsigned r = pbr_named(g, w->reg);
+		if (r == PBR_GP_PUT) {
+			h->userd_gp_put = 4u * w->dword;
+			continue;
+		}
+		if (r == PBR_COUNT || h->nuserd_wb == HOST_USERD_WB_MAX)
+			return NVM_ERR_CHIP;
+		h->userd_wb[h->nuserd_wb].off = (uint16_t)(4u * w->dword);
+		h->userd_wb[h->nuserd_wb++].reg = (uint8_t)r;
+		if (4u * w->dword < h->userd_wb_lo)
+			h->userd_wb_lo = 4u * w->dword;
+		if (4u * w->dword + 4 > h->userd_wb_hi)
+			h->userd_wb_hi = 4u * w->dword + 4;
+	}
+	return h->nuserd_wb && h->userd_wb_hi - h->userd_wb_lo <= 4 * HOST_USERD_WB_SPAN ? NVM_OK : NVM_ERR_CHIP;
 }
 
 void pbdma_init(struct host *h, struct pbdma *p, unsigned id)
@@ -191,7 +160,7 @@ static void arm_step(struct pbdma *p, uint64_t delay)
 		p->ev = sched_at(gpu_of(p), gpu_of(p)->now + delay, step, p, 0, 0);
 }
 
-static void wr_intr(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
+void pbdma_wr_intr(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
 {
 	(void)r;
 	(void)old;
@@ -207,7 +176,7 @@ static void wr_intr(void *ctx, const struct reg_desc *r, uint32_t *stored, uint3
 		host_schedule(p->h, p->rl);
 }
 
-static void wr_intr_en(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
+void pbdma_wr_intr_en(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
 {
 	(void)r;
 	(void)old;
@@ -223,10 +192,9 @@ static bool pb_translate_page(struct pbdma *p, uint64_t va, nvm_mmu_access acc, 
                               bool *sparse, uint64_t *left)
 {
 	struct host *h = p->h;
-	uint32_t inst = h->pccsr[2 * p->chid];
 	nvm_mmu_request req = {
-		.inst_target = FIELD_GET(inst, 29, 28),
-		.inst_addr = (uint64_t)FIELD_GET(inst, 27, 0) << 12,
+		.inst_target = p->inst_target,
+		.inst_addr = p->inst,
 		.veid = -1,
 		.va = va,
 		.access = acc,
@@ -257,10 +225,19 @@ static bool pb_translate(struct pbdma *p, uint64_t va, nvm_mmu_access acc, nvm_a
  * NV_PCCSR_CHANNEL_PBDMA_FAULTED is set and the channel waits for software. */
 static void chan_faulted(struct pbdma *p, uint64_t va, const char *what)
 {
-	uint32_t *ch = host_pccsr_chan(p->h, (uint32_t)p->chid);
-	*ch |= 1u << 22;
+	host_chan_fault(p->h, (uint32_t)p->chid, HOST_PBDMA_FAULTED);
 	emit(gpu_of(p), NVM_EV_GUEST_ERROR, "pbdma", "pbdma_faulted", va, (uint64_t)p->chid,
 	     "channel %d: %s at va 0x%llx faulted: PBDMA_FAULTED", p->chid, what, (unsigned long long)va);
+}
+
+/* A write the model could not do for want of simulated memory (nvm_config
+ * mem_budget, --mem-budget): reported as the copy engine reports it; the
+ * guest's memory is left as it was. */
+static void mem_budget_error(struct pbdma *p, nvm_aperture ap, uint64_t pa, const char *what)
+{
+	emit(gpu_of(p), NVM_EV_GUEST_ERROR, "pbdma", "mem_budget", pa, (uint64_t)ap,
+	     "channel %d: no simulated memory left for the %s page at 0x%llx (%s)", p->chid, what,
+	     (unsigned long long)pa, nvm_aperture_name(ap));
 }
 
 /* Reads (acc READ or ATOMIC) or writes (WRITE) len bytes, not crossing a
@@ -283,6 +260,13 @@ static bool va_access(struct pbdma *p, uint64_t va, void *buf, size_t len, nvm_m
 	} else {
 		st = write ? mem_write(m, pa, buf, len) : mem_read(m, pa, buf, len);
 	}
+	if (st == NVM_ERR_NOMEM) {
+		/* UNVERIFIED (a limit of the model, not of the GPU): the access
+		 * faults the channel as one outside its aperture does. */
+		mem_budget_error(p, ap, pa, what);
+		chan_faulted(p, va, what);
+		return false;
+	}
 	if (st) {
 		/* UNVERIFIED: a mapping past the end of its aperture is treated as
 		 * a fault of the channel. */
@@ -296,17 +280,6 @@ static bool va_access(struct pbdma *p, uint64_t va, void *buf, size_t len, nvm_m
 }
 
 /* ---------------------------------------------------------------- USERD */
-
-/* NV_RAMUSERD offsets (seed 000 section 4; silicon H100 confirms them). */
-#define USERD_PUT              0x40u
-#define USERD_GET              0x44u
-#define USERD_REF              0x48u
-#define USERD_PUT_HI           0x4cu
-#define USERD_TOP_LEVEL_GET    0x58u
-#define USERD_TOP_LEVEL_GET_HI 0x5cu
-#define USERD_GET_HI           0x60u
-#define USERD_GP_GET           0x88u
-#define USERD_GP_PUT           0x8cu
 
 static uint64_t userd_addr(const struct pbdma *p, nvm_aperture *ap)
 {
@@ -322,34 +295,26 @@ static uint64_t userd_addr(const struct pbdma *p, nvm_aperture *ap)
  * place when the last release was visible"). */
 static void userd_writeback(struct pbdma *p)
 {
-	/* One read-modify-write of USERD 0x40..0x8b (GP_PUT at 0x8c, the entry
+	/* One read-modify-write of the range the written-back entries span
+	 * (RAMUSERD layout: 0x40..0x8b on gv100; GP_PUT at 0x8c, the entry
 	 * software writes, is outside it). */
-	uint32_t u[(USERD_GP_GET + 4 - USERD_PUT) / 4];
+	const struct host *h = p->h;
+	uint32_t u[HOST_USERD_WB_SPAN];
+	size_t len = h->userd_wb_hi - h->userd_wb_lo;
 	nvm_aperture ap;
-	uint64_t a = userd_addr(p, &ap) + USERD_PUT;
+	uint64_t a = userd_addr(p, &ap) + h->userd_wb_lo;
 	struct mem_space *m = &gpu_of(p)->mem[ap];
 	const uint32_t *r = p->r;
-	if (mem_read(m, a, u, sizeof(u))) {
+	if (mem_read(m, a, u, len)) {
 		emit(gpu_of(p), NVM_EV_GUEST_ERROR, "pbdma", "userd_out_of_range", a, (uint64_t)p->chid,
 		     "channel %d: USERD at 0x%llx lies outside %s", p->chid, (unsigned long long)a,
 		     nvm_aperture_name(ap));
 		return;
 	}
-	static const struct {
-		uint8_t off, reg;
-	} map[] = {
-		{ USERD_GP_GET, PBR_GP_GET },
-		{ USERD_GET, PBR_GET },
-		{ USERD_GET_HI, PBR_GET_HI },
-		{ USERD_PUT, PBR_PUT },
-		{ USERD_PUT_HI, PBR_PUT_HI },
-		{ USERD_TOP_LEVEL_GET, PBR_TOP_LEVEL_GET },
-		{ USERD_TOP_LEVEL_GET_HI, PBR_TOP_LEVEL_GET_HI },
-		{ USERD_REF, PBR_REF },
-	};
-	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
-		u[(map[i].off - USERD_PUT) / 4] = r[map[i].reg];
-	mem_write(m, a, u, sizeof(u));
+	for (unsigned i = 0; i < h->nuserd_wb; i++)
+		u[(h->userd_wb[i].off - h->userd_wb_lo) / 4] = r[h->userd_wb[i].reg];
+	if (mem_write(m, a, u, len))
+		mem_budget_error(p, ap, a, "USERD writeback"); /* the read above checked the range */
 }
 
 static void userd_writeback_if_enabled(struct pbdma *p)
@@ -365,7 +330,6 @@ static void userd_writeback_if_enabled(struct pbdma *p)
  * microseconds (TIMER_100US is 100 at TIMESCALE 0), the timer runs per
  * PBDMA from the channel's load, also while the PBDMA is frozen on an
  * interrupt. A background event: it never keeps an idle GPU busy. */
-#define R_PFIFO_USERD_WRITEBACK 0x225cu
 
 static void wb_event(nvm_gpu *gpu, void *ctx, uint64_t arg)
 {
@@ -385,17 +349,23 @@ void pbdma_wb_timer(struct pbdma *p)
 	if (p->wb_ev)
 		sched_cancel(gpu, p->wb_ev);
 	p->wb_ev = 0;
-	uint32_t v = bus_get(gpu, R_PFIFO_USERD_WRITEBACK);
+	uint32_t v = bus_get(gpu, p->h->gen->r_userd_writeback);
 	uint64_t ns = ((uint64_t)FIELD_GET(v, 7, 0) * 1000u) << FIELD_GET(v, 15, 12);
 	if (ns && p->state == PBS_RUN && FIELD_GET(p->r[PBR_CONFIG], 12, 12))
 		p->wb_ev = sched_at(gpu, gpu->now + ns, wb_event, p, 0, SCHED_BACKGROUND);
+}
+
+void pbdma_wb_timers(struct host *h)
+{
+	for (unsigned i = 0; i < h->gen->npbdma; i++)
+		pbdma_wb_timer(&h->pb[i]);
 }
 
 /* GP_PUT comes from USERD (the only entry software writes). */
 static void userd_read_gp_put(struct pbdma *p)
 {
 	nvm_aperture ap;
-	uint64_t a = userd_addr(p, &ap) + USERD_GP_PUT;
+	uint64_t a = userd_addr(p, &ap) + p->h->userd_gp_put;
 	uint32_t v;
 	if (!mem_read(&gpu_of(p)->mem[ap], a, &v, 4))
 		p->r[PBR_GP_PUT] = v;
@@ -449,7 +419,7 @@ static void on_error(void *ctx, const pb_error *e);
 static void decoder_load(struct pbdma *p)
 {
 	pb_config cfg;
-	pb_config_init(&cfg, pb_chip_gen(p->h->gpu->chip), PB_FORMAT_NEW); /* the chip row's profile */
+	pb_config_init(&cfg, p->h->pb_gen, PB_FORMAT_NEW);
 	uint32_t sd = p->r[PBR_SUBDEVICE];
 	cfg.subdevice_id = FIELD_GET(sd, 11, 0);
 	pb_sink sink = { .ctx = p, .run = on_run, .error = on_error };
@@ -475,11 +445,6 @@ static void decoder_load(struct pbdma *p)
 }
 
 /* ---------------------------------------------------------------- methods */
-
-/* How a method ended: done; parked with an interrupt (STALL) or waiting
- * (BLOCK: an acquire, a fault); YIELD: done, and the channel gives up the
- * PBDMA; RETRY: parked, run again at wait_until (CLEAR_FAULTED). */
-enum mres { M_DONE = 0, M_STALL, M_BLOCK, M_YIELD, M_RETRY };
 
 /* Keeps the method that could not complete in METHOD0 / DATA0 (VALID). */
 static void park_method(struct pbdma *p, uint32_t subch, uint32_t method, uint32_t data)
@@ -509,17 +474,13 @@ static enum mres sw_method(struct pbdma *p, uint32_t subch, uint32_t method, uin
 	return M_STALL;
 }
 
-/* Volta classes each engine accepts in SET_OBJECT. UNVERIFIED: GR accepts
- * the gv100 classes only (3D C397, compute C3C0, inline-to-memory A140, 2D
- * 902D); copy engines accept VOLTA_DMA_COPY_A C3B5. */
-static const uint32_t gr_classes[] = { 0xC397, 0xC3C0, 0xA140, 0x902D };
-
-static bool class_ok(bool copy, uint32_t cls)
+/* The classes the engines accept in SET_OBJECT (the generation's). */
+static bool class_ok(const struct host_gen *g, bool copy, uint32_t cls)
 {
 	if (copy)
-		return cls == 0xC3B5;
-	for (size_t i = 0; i < sizeof(gr_classes) / sizeof(gr_classes[0]); i++)
-		if (gr_classes[i] == cls)
+		return cls == g->ce_class;
+	for (size_t i = 0; i < g->ngr_classes; i++)
+		if (g->gr_classes[i] == cls)
 			return true;
 	return false;
 }
@@ -530,7 +491,7 @@ static enum mres set_object(struct pbdma *p, uint32_t subch, uint32_t data)
 	uint32_t cls = FIELD_GET(data, 15, 0);
 	bool copy;
 	struct engine *e = engine_for(p, subch, &copy);
-	if (!class_ok(copy, cls)) {
+	if (!class_ok(p->h->gen, copy, cls)) {
 		if (copy) {
 			/* volta-facts.md b: "CE: checked on HCE, else INTR_1_HCE_ILLEGAL_CLASS" */
 			park_method(p, subch, 0, data);
@@ -538,9 +499,9 @@ static enum mres set_object(struct pbdma *p, uint32_t subch, uint32_t data)
 			return M_STALL;
 		}
 		emit(gpu_of(p), NVM_EV_GUEST_ERROR, "pbdma", "bad_class", cls, subch,
-		     "channel %d: SET_OBJECT class 0x%04x on subchannel %u is not a gv100 graphics class (the engine "
+		     "channel %d: SET_OBJECT class 0x%04x on subchannel %u is not a %s graphics class (the engine "
 		     "would raise an exception)",
-		     p->chid, cls, subch);
+		     p->chid, cls, subch, p->h->gen->name);
 	}
 	c->cls[subch] = cls;
 	struct eng_src src = { (uint32_t)p->chid, subch, cls, 0, 0 };
@@ -871,10 +832,10 @@ static enum mres clear_faulted(struct pbdma *p, uint32_t data)
 {
 	struct host *h = p->h;
 	uint32_t chid = FIELD_GET(data, 11, 0), bit = FIELD_GET(data, 31, 31) ? 23 : 22;
-	uint32_t *ch = host_pccsr_chan(h, chid);
+	enum host_fault f = bit == 23 ? HOST_ENG_FAULTED : HOST_PBDMA_FAULTED;
 	uint32_t *se = &p->r[PBR_SEM_EXECUTE];
-	if ((*ch >> bit) & 1u) {
-		*ch &= ~(1u << bit);
+	if (h->gen->ops->chan_faulted(h, chid, f)) {
+		h->gen->ops->chan_set_faulted(h, chid, f, false);
 		*se &= ~(1u << 19);
 		emit(h->gpu, NVM_EV_TRACE, "pbdma", "clear_faulted", chid, bit,
 		     "channel %d: CLEAR_FAULTED channel %u %s", p->chid, chid,
@@ -883,7 +844,7 @@ static enum mres clear_faulted(struct pbdma *p, uint32_t data)
 			host_schedule_later(h, &h->rl[h->chan[chid].runlist]);
 		return M_DONE;
 	}
-	uint32_t to = bus_get(h->gpu, 0x2a14); /* NV_PFIFO_CLEAR_FAULTED_TIMEOUT */
+	uint32_t to = bus_get(h->gpu, h->gen->r_clear_faulted_timeout);
 	if (!FIELD_GET(*se, 19, 19)) {
 		*se |= 1u << 19;
 		p->r[PBR_ACQUIRE_DEADLINE] = ptimer_1024(p) + FIELD_GET(to, 29, 0);
@@ -898,53 +859,184 @@ static enum mres clear_faulted(struct pbdma *p, uint32_t data)
 	return M_RETRY;
 }
 
-/* A Host method (address below 0x100; seed 000 section 6: "the subchannel
- * field is ignored" for Host-only methods). */
+/* ---------------------------------------------------------------- the host class's methods */
+
+/* The Host methods the generations' method tables name (gv100.c c36f_methods).
+ * Seed 000 section 6: "the subchannel field is ignored" for Host-only
+ * methods. */
+enum mres hm_set_object(struct pbdma *p, uint32_t subch, uint32_t data)
+{
+	return subch >= 5 ? sw_method(p, subch, 0x00, data) : set_object(p, subch, data);
+}
+
+enum mres hm_illegal(struct pbdma *p, uint32_t subch, uint32_t data)
+{
+	park_method(p, subch, 0x04, data);
+	raise(p, PBR_INTR_0, INTR0_METHOD, "ILLEGAL method");
+	return M_STALL;
+}
+
+enum mres hm_nop(struct pbdma *p, uint32_t subch, uint32_t data)
+{
+	(void)p;
+	(void)subch;
+	(void)data;
+	return M_DONE;
+}
+
+/* WFI: engines finish within the step that sent their methods. */
+enum mres hm_wfi(struct pbdma *p, uint32_t subch, uint32_t data)
+{
+	return hm_nop(p, subch, data);
+}
+
+/* FB_FLUSH: memory is coherent in the model; UNVERIFIED: never times out
+ * (MEMFLUSH). */
+enum mres hm_fb_flush(struct pbdma *p, uint32_t subch, uint32_t data)
+{
+	return hm_nop(p, subch, data);
+}
+
+/* Register-setting methods: the register and the bits the method writes. */
+static enum mres set_reg(struct pbdma *p, enum pbr reg, uint32_t data)
+{
+	p->r[reg] = data;
+	return M_DONE;
+}
+
+enum mres hm_semaphore_a(struct pbdma *p, uint32_t subch, uint32_t data)
+{
+	(void)subch;
+	return set_reg(p, PBR_SEM_ADDR_HI, data & 0xffu); /* SEMAPHOREA OFFSET_UPPER 7:0 */
+}
+
+enum mres hm_semaphore_b(struct pbdma *p, uint32_t subch, uint32_t data)
+{
+	(void)subch;
+	return set_reg(p, PBR_SEM_ADDR_LO, data & ~3u); /* SEMAPHOREB OFFSET_LOWER 31:2 */
+}
+
+enum mres hm_semaphore_c(struct pbdma *p, uint32_t subch, uint32_t data)
+{
+	(void)subch;
+	return set_reg(p, PBR_SEM_PAYLOAD_LO, data); /* SEMAPHOREC PAYLOAD */
+}
+
+enum mres hm_semaphore_d(struct pbdma *p, uint32_t subch, uint32_t data)
+{
+	(void)subch;
+	p->units += HOST_UNITS_SEM;
+	return semaphore_d(p, data);
+}
+
+/* NON_STALL_INTERRUPT: CHANNEL_INTR, no stall, data ignored. */
+enum mres hm_non_stall_interrupt(struct pbdma *p, uint32_t subch, uint32_t data)
+{
+	(void)subch;
+	(void)data;
+	host_nonstall(p->h, (uint32_t)p->chid);
+	return M_DONE;
+}
+
+enum mres hm_mem_op_a(struct pbdma *p, uint32_t subch, uint32_t data)
+{
+	(void)subch;
+	return set_reg(p, PBR_MEM_OP_A, data);
+}
+
+enum mres hm_mem_op_b(struct pbdma *p, uint32_t subch, uint32_t data)
+{
+	(void)subch;
+	return set_reg(p, PBR_MEM_OP_B, data);
+}
+
+enum mres hm_mem_op_c(struct pbdma *p, uint32_t subch, uint32_t data)
+{
+	(void)subch;
+	return set_reg(p, PBR_MEM_OP_C, data);
+}
+
+enum mres hm_mem_op_d(struct pbdma *p, uint32_t subch, uint32_t data)
+{
+	(void)subch;
+	return mem_op_d(p, data);
+}
+
+/* SET_REFERENCE: after the engines are idle (they are, between steps). */
+enum mres hm_set_reference(struct pbdma *p, uint32_t subch, uint32_t data)
+{
+	(void)subch;
+	p->r[PBR_REF] = data;
+	userd_writeback_if_enabled(p);
+	return M_DONE;
+}
+
+enum mres hm_sem_addr_lo(struct pbdma *p, uint32_t subch, uint32_t data)
+{
+	(void)subch;
+	return set_reg(p, PBR_SEM_ADDR_LO, data & ~3u);
+}
+
+enum mres hm_sem_addr_hi(struct pbdma *p, uint32_t subch, uint32_t data)
+{
+	(void)subch;
+	return set_reg(p, PBR_SEM_ADDR_HI, data & 0xffu);
+}
+
+enum mres hm_sem_payload_lo(struct pbdma *p, uint32_t subch, uint32_t data)
+{
+	(void)subch;
+	return set_reg(p, PBR_SEM_PAYLOAD_LO, data);
+}
+
+enum mres hm_sem_payload_hi(struct pbdma *p, uint32_t subch, uint32_t data)
+{
+	(void)subch;
+	return set_reg(p, PBR_SEM_PAYLOAD_HI, data);
+}
+
+enum mres hm_sem_execute(struct pbdma *p, uint32_t subch, uint32_t data)
+{
+	(void)subch;
+	p->units += HOST_UNITS_SEM;
+	return sem_execute(p, data);
+}
+
+enum mres hm_crc_check(struct pbdma *p, uint32_t subch, uint32_t data)
+{
+	(void)subch;
+	return crc_check(p, data);
+}
+
+enum mres hm_yield(struct pbdma *p, uint32_t subch, uint32_t data)
+{
+	(void)subch;
+	return yield(p, data);
+}
+
+enum mres hm_clear_faulted(struct pbdma *p, uint32_t subch, uint32_t data)
+{
+	(void)subch;
+	return clear_faulted(p, data);
+}
+
+/* A Host method (address below 0x100), through the generation's method
+ * table; a method the class defines but the model does not implement is
+ * reported and ignored, any other raises INTR_0 METHOD. */
 static enum mres host_method(struct pbdma *p, uint32_t subch, uint32_t m, uint32_t data)
 {
-	uint32_t *r = p->r;
 	p->h->stats.host_methods++;
-	switch (m) {
-	case 0x00: return subch >= 5 ? sw_method(p, subch, m, data) : set_object(p, subch, data);
-	case 0x08: return M_DONE; /* NOP */
-	case 0x50:                /* SET_REFERENCE: after the engines are idle (they are, between steps) */
-		r[PBR_REF] = data;
-		userd_writeback_if_enabled(p);
+	host_method_fn fn = p->h->gen->methods[m >> 2];
+	if (fn)
+		return fn(p, subch, data);
+	const pb_method *pm = pb_class_method(p->h->host_class, m);
+	if (pm) {
+		emit(gpu_of(p), NVM_EV_UNMODELLED, "pbdma", "host_method", m, data,
+		     "channel %d: host method 0x%03x (%s) is not modelled yet: ignored", p->chid, m, pb_name(pm->name));
 		return M_DONE;
-	case 0x5c: r[PBR_SEM_ADDR_LO] = data & ~3u; return M_DONE;
-	case 0x60: r[PBR_SEM_ADDR_HI] = data & 0xffu; return M_DONE;
-	case 0x64: r[PBR_SEM_PAYLOAD_LO] = data; return M_DONE;
-	case 0x68: r[PBR_SEM_PAYLOAD_HI] = data; return M_DONE;
-	case 0x6c: return sem_execute(p, data);
-	case 0x78: return M_DONE; /* WFI: engines finish within the step that sent their methods */
-	case 0x10: r[PBR_SEM_ADDR_HI] = data & 0xffu; return M_DONE; /* SEMAPHOREA OFFSET_UPPER 7:0 */
-	case 0x14: r[PBR_SEM_ADDR_LO] = data & ~3u; return M_DONE;   /* SEMAPHOREB OFFSET_LOWER 31:2 */
-	case 0x18: r[PBR_SEM_PAYLOAD_LO] = data; return M_DONE;      /* SEMAPHOREC PAYLOAD */
-	case 0x1c: return semaphore_d(p, data);
-	case 0x20: /* NON_STALL_INTERRUPT: CHANNEL_INTR, no stall, data ignored */
-		host_nonstall(p->h, (uint32_t)p->chid);
-		return M_DONE;
-	case 0x24: /* FB_FLUSH: memory is coherent in the model; UNVERIFIED: never times out (MEMFLUSH) */
-		return M_DONE;
-	case 0x28: r[PBR_MEM_OP_A] = data; return M_DONE;
-	case 0x2c: r[PBR_MEM_OP_B] = data; return M_DONE;
-	case 0x30: r[PBR_MEM_OP_C] = data; return M_DONE;
-	case 0x34: return mem_op_d(p, data);
-	case 0x7c: return crc_check(p, data);
-	case 0x80: return yield(p, data);
-	case 0x84: return clear_faulted(p, data);
-	case 0x04: break; /* ILLEGAL */
-	default:
-		if (pb_class_method(p->h->host_class, m)) {
-			emit(gpu_of(p), NVM_EV_UNMODELLED, "pbdma", "host_method", m, data,
-			     "channel %d: host method 0x%03x (%s) is not modelled yet: ignored", p->chid, m,
-			     pb_name(pb_class_method(p->h->host_class, m)->name));
-			return M_DONE;
-		}
-		break;
 	}
 	park_method(p, subch, m, data);
-	raise(p, PBR_INTR_0, INTR0_METHOD, m == 0x04 ? "ILLEGAL method" : "undefined host method");
+	raise(p, PBR_INTR_0, INTR0_METHOD, "undefined host method");
 	return M_STALL;
 }
 
@@ -972,9 +1064,7 @@ static enum mres engine_methods(struct pbdma *p, const pb_run *r, uint32_t first
 			     e->name);
 		p->target = e;
 	}
-	struct eng_src src = { (uint32_t)p->chid, r->subch, c->cls[r->subch],
-		               FIELD_GET(p->h->pccsr[2 * p->chid], 29, 28),
-		               (uint64_t)FIELD_GET(p->h->pccsr[2 * p->chid], 27, 0) << 12 };
+	struct eng_src src = { (uint32_t)p->chid, r->subch, c->cls[r->subch], p->inst_target, p->inst };
 	if (emit_wanted(gpu_of(p), NVM_EV_METHOD))
 		for (uint32_t i = first; i < first + n; i++)
 			emit(gpu_of(p), NVM_EV_METHOD, e->name, "method", pb_run_method(r, i), r->data[i],
@@ -1001,7 +1091,7 @@ static enum mres engine_methods(struct pbdma *p, const pb_run *r, uint32_t first
 		arm_step(p, p->cost);
 		return M_BLOCK;
 	}
-	*host_pccsr_chan(p->h, (uint32_t)p->chid) |= 1u << 23;
+	host_chan_fault(p->h, (uint32_t)p->chid, HOST_ENG_FAULTED);
 	host_eng_faulted(p->h, p->rl, (uint32_t)p->chid);
 	emit(gpu_of(p), NVM_EV_GUEST_ERROR, "pbdma", "eng_faulted", pb_run_method(r, k), (uint64_t)p->chid,
 	     "channel %d: engine %s %s at method 0x%04x: ENG_FAULTED", p->chid, e->name,
@@ -1209,6 +1299,7 @@ static bool next_gp_entry(struct pbdma *p, bool *idle)
 	r[PBR_GP_GET] = (uint32_t)((r[PBR_GP_GET] + 1) % size);
 	r[PBR_GP_FETCH] = r[PBR_GP_GET];
 	p->h->stats.gp_entries++;
+	p->units += HOST_UNITS_GP_ENTRY;
 	p->cost += HOST_NS_PER_DWORD * 2;
 	pb_gp_entry g;
 	pb_gp_decode(e[0], e[1], &g);
@@ -1252,15 +1343,13 @@ static bool next_gp_entry(struct pbdma *p, bool *idle)
 
 static uint64_t inst_addr(const struct pbdma *p, unsigned *target)
 {
-	uint32_t inst = p->h->pccsr[2 * p->chid];
-	*target = FIELD_GET(inst, 29, 28);
-	return (uint64_t)FIELD_GET(inst, 27, 0) << 12;
+	*target = p->inst_target;
+	return p->inst;
 }
 
 static void set_status(struct pbdma *p, bool loaded)
 {
-	/* NV_PFIFO_PBDMA_STATUS: ID 11:0, ID_TYPE 12:12 (CHID), CHAN_STATUS 15:13 */
-	p->h->pbstat_vals[p->id] = loaded ? (uint32_t)p->chid | (1u << 13) : p->h->pbstat_vals[p->id] & 0xfffu;
+	p->h->gen->ops->pbdma_status(p->h, p, loaded);
 	p->r[PBR_CHANNEL] = loaded ? (uint32_t)p->chid : 0;
 	p->r[PBR_STATUS] = loaded ? 0x80000000u : 0; /* PBDMA BUSY 31:28 = 8 */
 }
@@ -1269,7 +1358,7 @@ static bool do_load(struct pbdma *p)
 {
 	unsigned target;
 	uint64_t a = inst_addr(p, &target);
-	uint32_t ramfc[RAMFC_BYTES / 4];
+	uint32_t ramfc[NVM_RAMFC_SIZE / 4];
 	if (target == 1 ||
 	    mem_read(&gpu_of(p)->mem[target >= 2 ? NVM_AP_SYSMEM : NVM_AP_VRAM], a, ramfc, sizeof(ramfc))) {
 		/* UNVERIFIED: an instance block that cannot be read faults the
@@ -1279,36 +1368,48 @@ static bool do_load(struct pbdma *p)
 		emit(gpu_of(p), NVM_EV_GUEST_ERROR, "pbdma", "bad_inst", a, (uint64_t)p->chid,
 		     "channel %d: instance block at 0x%llx (target %u) cannot be read", p->chid, (unsigned long long)a,
 		     target);
-		*host_pccsr_chan(p->h, (uint32_t)p->chid) |= 1u << 22;
+		host_chan_fault(p->h, (uint32_t)p->chid, HOST_PBDMA_FAULTED);
 		host_chsw_error(p->h, 0x04 /* CODE_RDAT_TIMEOUT */, a, "RAMFC read outside its aperture");
 		return false;
 	}
-	for (unsigned i = 0; i <= PBR_RAMFC_LAST; i++)
-		p->r[i] = ramfc[pbdma_regs[i].offset / 4];
+	const struct host *h = p->h;
+	for (unsigned i = 0; i < h->nramfc; i++)
+		p->r[h->ramfc[i].reg] = ramfc[h->ramfc[i].dword];
 	memcpy(p->ramfc, ramfc, sizeof(ramfc)); /* the dwords no register mirrors come back unchanged on save */
 	p->h->stats.ctx_loads++;
 	decoder_load(p);
 	p->target = NULL;
 	set_status(p, true);
-	host_engstat_loaded(p->h, p->rl, (uint32_t)p->chid);
+	host_engstat_loaded(p->h, p->rl, p);
 	pbdma_wb_timer(p);
 	host_set_chan_status(p->h, (uint32_t)p->chid, PCCSR_STATUS_ON_PBDMA);
 	emit(gpu_of(p), NVM_EV_TRACE, "pbdma", "ctx_load", (uint64_t)p->chid, p->id, "PBDMA %u: channel %d loaded",
 	     p->id, p->chid);
 	/* dev_pbdma SIGNATURE: HW 15:0 must be HW_VALID (0xFACE) or
-	 * HW_HOST_CLASS_ID (50031, C36F), else INTR_0 SIGNATURE. */
+	 * HW_HOST_CLASS_ID (50031 on gv100, C36F), else INTR_0 SIGNATURE. */
+	const struct host_gen *g = p->h->gen;
 	uint32_t sig = FIELD_GET(p->r[PBR_SIGNATURE], 15, 0);
-	if (sig != 0xface && sig != 50031)
-		raise(p, PBR_INTR_0, INTR0_SIGNATURE, "RAMFC SIGNATURE HW is neither 0xFACE nor the host class 50031");
-	else if (pb_get(p) > pb_put(p))
+	if (sig != g->sig_valid && sig != g->sig_host_class) {
+		char why[80];
+		snprintf(why, sizeof(why), "RAMFC SIGNATURE HW is neither 0x%X nor the host class %u", g->sig_valid,
+		         g->sig_host_class);
+		raise(p, PBR_INTR_0, INTR0_SIGNATURE, why);
+	} else if (pb_get(p) > pb_put(p))
 		raise(p, PBR_INTR_0, 1u << 17, "GET is above PUT (PBPTR)");
 	userd_read_gp_put(p);
 	return true;
 }
 
+void pbdma_chan_changed(struct pbdma *p)
+{
+	if (p->chid >= 0)
+		p->inst = host_chan_inst(p->h, (uint32_t)p->chid, &p->inst_target);
+}
+
 void pbdma_load(struct pbdma *p, uint32_t chid)
 {
 	p->chid = (int)chid;
+	pbdma_chan_changed(p);
 	p->h->chan[chid].pbdma = (int8_t)p->id;
 	p->state = PBS_LOADING;
 	p->ev = 0;
@@ -1330,11 +1431,13 @@ void pbdma_save(struct pbdma *p)
 		unsigned target;
 		uint64_t a = inst_addr(p, &target);
 		nvm_aperture ap = target >= 2 ? NVM_AP_SYSMEM : NVM_AP_VRAM;
-		for (unsigned i = 0; i <= PBR_RAMFC_LAST; i++)
-			p->ramfc[pbdma_regs[i].offset / 4] = p->r[i];
-		mem_write(&h->gpu->mem[ap], a, p->ramfc, sizeof(p->ramfc));
+		for (unsigned i = 0; i < h->nramfc; i++)
+			p->ramfc[h->ramfc[i].dword] = p->r[h->ramfc[i].reg];
+		if (mem_write(&h->gpu->mem[ap], a, p->ramfc, sizeof(p->ramfc)))
+			mem_budget_error(p, ap, a, "RAMFC save"); /* the load read the same bytes */
 		userd_writeback(p);
 		h->stats.ctx_saves++;
+		sched_charge(h->gpu, HOST_UNITS_CTXSW);
 		emit(h->gpu, NVM_EV_TRACE, "pbdma", "ctx_save", (uint64_t)p->chid, p->id, "PBDMA %u: channel %d saved",
 		     p->id, p->chid);
 	}
@@ -1365,9 +1468,14 @@ static void step(nvm_gpu *gpu, void *ctx, uint64_t arg)
 	struct pbdma *p = ctx;
 	struct host *h = p->h;
 	p->ev = 0;
+	/* A context load's units are charged after the step's own work, so
+	 * that even a run of a few units decodes what its budget allows. */
+	uint64_t load_units = 0;
 	if (p->state == PBS_LOADING) {
 		p->state = PBS_RUN;
+		load_units = HOST_UNITS_CTXSW;
 		if (!do_load(p)) {
+			sched_charge(gpu, load_units);
 			p->state = PBS_IDLE;
 			h->chan[p->chid].pbdma = -1;
 			p->chid = -1;
@@ -1375,14 +1483,18 @@ static void step(nvm_gpu *gpu, void *ctx, uint64_t arg)
 			return;
 		}
 	}
-	if (p->state != PBS_RUN || pbdma_stalled(p))
+	if (p->state != PBS_RUN || pbdma_stalled(p)) {
+		sched_charge(gpu, load_units);
 		return;
+	}
 	if (p->wait_until > gpu->now) {
+		sched_charge(gpu, load_units);
 		arm_step(p, p->wait_until - gpu->now); /* a CLEAR_FAULTED retry */
 		return;
 	}
 	struct chan *c = cur_chan(p);
 	p->cost = 0;
+	p->units = 0;
 	bool halt = false, idle = false;
 	uint32_t done = 0;
 	/* A method parked in METHOD0 runs first (seed: "Fixing the invalid
@@ -1394,12 +1506,17 @@ static void step(nvm_gpu *gpu, void *ctx, uint64_t arg)
 		if (exec_one(p, FIELD_GET(m0, 18, 16), FIELD_GET(m0, 13, 2) << 2, p->r[PBR_DATA0]))
 			halt = true;
 	}
-	/* no more entries than the run budget has left (charged per
-	 * HOST_WORK_PER_UNIT below): a self-loop stops within a unit */
-	uint64_t left = sched_budget_left(gpu);
+	/* No more entries than the run budget has left (charged per
+	 * HOST_WORK_PER_UNIT below), and the step ends when the budget is
+	 * spent: a loop of GP entries or semaphores is a hang of this run, not
+	 * a step without end. The step's first GP entry and its segment run
+	 * whatever their units, so that a run of a few units still decodes. */
+	uint64_t left = sched_budget_left(gpu), gp0 = h->stats.gp_entries;
 	uint32_t max =
 	        left < HOST_STEP_DWORDS / HOST_WORK_PER_UNIT ? (uint32_t)left * HOST_WORK_PER_UNIT : HOST_STEP_DWORDS;
-	while (!halt && done < max && host_chan_runnable(h, (uint32_t)p->chid)) {
+	while (!halt && done < max &&
+	       ((!done && h->stats.gp_entries - gp0 <= 1) || done / HOST_WORK_PER_UNIT + p->units < left) &&
+	       host_chan_runnable(h, (uint32_t)p->chid)) {
 		if (pb_get(p) < pb_put(p))
 			done += feed_segment(p, max - done, &halt);
 		else if (!next_gp_entry(p, &idle))
@@ -1407,7 +1524,7 @@ static void step(nvm_gpu *gpu, void *ctx, uint64_t arg)
 		if (pbdma_stalled(p))
 			halt = true;
 	}
-	sched_charge(gpu, done / HOST_WORK_PER_UNIT);
+	sched_charge(gpu, done / HOST_WORK_PER_UNIT + p->units + load_units);
 	if (pbdma_stalled(p)) {
 		host_engstat(h, p->rl);
 		return; /* frozen until software clears the interrupt */

@@ -2,6 +2,7 @@
  * Builders offered to scripts on top of the raw gpu methods:
  *
  *   nvmodel.pb_asm / nvmodel.pb_words   (scn_pb.c)
+ *   nvmodel.host_layout                 (scn_host.c: Host structure offsets for the builders)
  *   nvmodel.pfifo_layout / nvmodel.pfifo_ramht_context   (scn_pfifo.c)
  *   nvmodel.util                        (src/scenario/util.lua, embedded: the builders' checks)
  *   nvmodel.volta                       (src/scenario/volta.lua, embedded)
@@ -30,6 +31,7 @@ extern const size_t nvm_g80_lua_len;
 extern const char nvm_g80fifo_lua[];
 extern const size_t nvm_g80fifo_lua_len;
 extern const luaL_Reg scn_pb_funcs[];
+extern const luaL_Reg scn_host_funcs[];
 extern const luaL_Reg scn_pfifo_funcs[];
 
 /* The embedded modules: name (nvmodel.NAME, require "nvmodel.NAME"), text. */
@@ -79,6 +81,7 @@ static int module_index(lua_State *L)
 void scn_open_builders(lua_State *L)
 {
 	luaL_setfuncs(L, scn_pb_funcs, 0);
+	luaL_setfuncs(L, scn_host_funcs, 0);
 	luaL_setfuncs(L, scn_pfifo_funcs, 0);
 	lua_createtable(L, 0, 1);
 	lua_pushcfunction(L, module_index);

@@ -8,13 +8,18 @@
  *   gpu:host_channel(chid)                  -- {bound, enabled, status, busy, pbdma_faulted, ...}
  *   gpu:host_stats()                        -- {doorbells, ctx_loads, methods, ...}
  *   gpu:host_method_crc(on)                 -- compute METHOD_CRC so CRC_CHECK is checked
+ *   nvmodel.host_layout(which [, fields])   -- "ramfc" | "userd": {NAME = byte offset, ...,
+ *                                              with fields: fields = {NAME = {FIELD = {hi, lo}}}}
  *
  * Engines: "gr", "grce", "ce2".."ce8". Everything else a driver does goes
  * through gpu:wr32 / gpu:mem_* exactly as on hardware.
  */
+#include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "nvmodel/host.h"
+#include "nvmodel/host_fmt.h"
 #include "scn_internal.h"
 
 #include "nvmodel/pushbuf.h" /* pb_method_label: the names of logged methods */
@@ -187,5 +192,61 @@ const luaL_Reg scn_host_methods[] = {
 	{ "host_channel", l_host_channel },
 	{ "host_stats", l_host_stats },
 	{ "host_method_crc", l_host_method_crc },
+	{ NULL, NULL },
+};
+
+/* name without prefix and '_' (the manual's short name), or name. */
+static const char *short_name(const char *name, const char *prefix)
+{
+	size_t n = prefix ? strlen(prefix) : 0;
+	return n && !strncmp(name, prefix, n) && name[n] == '_' ? name + n + 1 : name;
+}
+
+/* nvmodel.host_layout(which): the byte offset of each named word of a Host
+ * structure and the hi:lo of its fields, from the field tables the model and
+ * the `nvmodel host` decoders read (host_fmt.h), so the Lua builders copy no
+ * offsets. "ramfc": NV_RAMFC_* (USERD, SIGNATURE, GP_BASE ...); "userd":
+ * NV_RAMUSERD_* (PUT, GET, GP_GET, GP_PUT ...). The field positions only
+ * when asked (the builders need the offsets; a table per field costs each
+ * script that loads nvmodel.volta). */
+static int l_host_layout(lua_State *L)
+{
+	static const char *const names[] = { "ramfc", "userd", NULL };
+	static const nvm_hf_struct which[] = { NVM_HF_RAMFC, NVM_HF_USERD };
+	const nvm_hf_layout *l = nvm_hf_layout_get(which[luaL_checkoption(L, 1, NULL, names)]);
+	bool fields = lua_toboolean(L, 2);
+	lua_settop(L, 0);
+	lua_createtable(L, 0, (int)l->nwords + 3);
+	lua_pushstring(L, l->name);
+	lua_setfield(L, -2, "name");
+	scn_set_int(L, "size", l->size);
+	lua_createtable(L, 0, fields ? (int)l->nwords : 0); /* fields */
+	for (size_t i = 0; i < l->nwords; i++) {
+		const nvm_hf_word *w = &l->words[i];
+		if (!w->name)
+			continue;
+		const char *wn = short_name(w->name, l->name);
+		lua_pushinteger(L, 4 * (lua_Integer)w->dword);
+		lua_setfield(L, -3, wn);
+		if (!fields)
+			continue;
+		lua_createtable(L, 0, w->nfields);
+		for (unsigned k = 0; k < w->nfields; k++) {
+			const nvm_hf_field *f = &w->fields[k];
+			lua_createtable(L, 2, 0);
+			lua_pushinteger(L, f->hi);
+			lua_rawseti(L, -2, 1);
+			lua_pushinteger(L, f->lo);
+			lua_rawseti(L, -2, 2);
+			lua_setfield(L, -2, short_name(f->name, w->reg ? w->reg : w->name));
+		}
+		lua_setfield(L, -2, wn);
+	}
+	lua_setfield(L, -2, "fields");
+	return 1;
+}
+
+const luaL_Reg scn_host_funcs[] = {
+	{ "host_layout", l_host_layout },
 	{ NULL, NULL },
 };

@@ -34,6 +34,11 @@ local fail, check_int = U.fail, U.check_int
 
 local hex = U.hex
 
+-- Byte offsets of the NV_RAMFC_* and NV_RAMUSERD_* words, from the field
+-- tables the model and `nvmodel host` read (nvmodel.host_layout): the one
+-- description of these structures.
+local RAMFC = nvmodel.host_layout("ramfc")
+
 local function lo32(v) return v & 0xffffffff end
 local function hi32(v) return (v >> 32) & 0xffffffff end
 local bit = U.bit
@@ -441,24 +446,27 @@ function M.instance(gpu, ap, addr, opts)
   zero(gpu, inst_ap, addr, 4096) -- NV_RAMIN_ALLOC_SIZE
   local function w(off, v) gpu:mem_wr32(inst_ap, addr + off, v) end
 
-  -- RAMFC (seed 000 section 3: NV_RAMFC_* at dword n = byte 4n), fields from dev_pbdma.
-  w(0x008, lo32(userd) | ua.target) -- USERD: TARGET 1:0, ADDR 31:9
-  w(0x00c, hi32(userd)) -- USERD_HI: ADDR 7:0
-  w(0x010, 0x0000face) -- SIGNATURE: HW 15:0 = VALID (0xFACE), SW 31:16 = 0
-  w(0x030, 0x7ffff902) -- ACQUIRE: RETRY_MAN 6:0 = 2, RETRY_EXP 10:7 = 2, TIMEOUT_EXP 14:11 = 15,
-  --                      TIMEOUT_MAN 30:15 = 0xFFFF, TIMEOUT_EN 31 = DISABLE
-  w(0x048, lo32(gpfifo)) -- GP_BASE: OFFSET 31:3
-  w(0x04c, hi32(gpfifo) | limit2 << 16) -- GP_BASE_HI: OFFSET 7:0, LIMIT2 20:16 = log2(entries)
-  w(0x084, 0x20400000) -- PB_HEADER: TYPE 31:29 = INC, FIRST 22:22 = TRUE
-  w(0x094, 0x30000000 | subdevice) -- SUBDEVICE: ID 11:0, STATUS 28:28 = ACTIVE, CHANNEL_DMA 29:29 = ENABLE
+  -- RAMFC (seed 000 section 3), the words nouveau writes, at the offsets of the RAMFC layout;
+  -- fields from dev_pbdma.
+  w(RAMFC.USERD, lo32(userd) | ua.target) -- TARGET 1:0, ADDR 31:9
+  w(RAMFC.USERD_HI, hi32(userd)) -- ADDR 7:0
+  w(RAMFC.SIGNATURE, 0x0000face) -- HW 15:0 = VALID (0xFACE), SW 31:16 = 0
+  w(RAMFC.ACQUIRE, 0x7ffff902) -- RETRY_MAN 6:0 = 2, RETRY_EXP 10:7 = 2, TIMEOUT_EXP 14:11 = 15,
+  --                              TIMEOUT_MAN 30:15 = 0xFFFF, TIMEOUT_EN 31 = DISABLE
+  w(RAMFC.GP_BASE, lo32(gpfifo)) -- OFFSET 31:3
+  w(RAMFC.GP_BASE_HI, hi32(gpfifo) | limit2 << 16) -- OFFSET 7:0, LIMIT2 20:16 = log2(entries)
+  w(RAMFC.PB_HEADER, 0x20400000) -- TYPE 31:29 = INC, FIRST 22:22 = TRUE
+  w(RAMFC.SUBDEVICE, 0x30000000 | subdevice) -- ID 11:0, STATUS 28:28 = ACTIVE, CHANNEL_DMA 29:29 = ENABLE
   -- TARGET: ENG_CTX_VALID 16:16 and CE_CTX_VALID 17:17, as nouveau sets them once the engine
   -- context / CE method buffer exist (volta-facts.md section 3); without them an engine method
   -- raises PBDMA INTR_1 CTXNOTVALID. `ctx_valid = false` leaves them clear.
-  w(0x0ac, o.ctx_valid == false and 0 or 0x30000)
-  w(0x0e4, priv and 0x20 or 0) -- HCE_CTRL: HCE_PRIV_MODE 5:5
-  w(0x0e8, chid) -- dword 58: UNVERIFIED: not named in the gv100 manual; nouveau writes the chid
-  w(0x0f4, 0x1000 | (priv and 0x100 or 0)) -- CONFIG: USERD_WRITEBACK 12:12 = ENABLE, AUTH_LEVEL 8:8
-  w(0x0f8, 0x10003080) -- dword 62: UNVERIFIED: RESERVED62 in the Turing manual; nouveau's value
+  w(RAMFC.TARGET, o.ctx_valid == false and 0 or 0x30000)
+  w(RAMFC.HCE_CTRL, priv and 0x20 or 0) -- HCE_PRIV_MODE 5:5
+  -- Dwords 58 and 62 have no name in the gv100 manual (the RAMFC layout has no row for them):
+  -- UNVERIFIED: nouveau writes the chid to 58 and 0x10003080 to 62 (RESERVED62 in Turing's).
+  w(58 * 4, chid)
+  w(RAMFC.CONFIG, 0x1000 | (priv and 0x100 or 0)) -- USERD_WRITEBACK 12:12 = ENABLE, AUTH_LEVEL 8:8
+  w(62 * 4, 0x10003080)
 
   -- NV_RAMIN_PAGE_DIR_BASE (dword 128): TARGET 1:0, VOL 2:2, FAULT_REPLAY_TEX 4:4,
   -- FAULT_REPLAY_GCC 5:5, USE_VER2_PT_FORMAT 10:10 = TRUE, BIG_PAGE_SIZE 11:11 = 64KB,
@@ -538,9 +546,16 @@ end
 local Channel = {}
 Channel.__index = Channel
 
--- NV_RAMUSERD_* (seed 000 section 4): byte offsets in a channel's 512-byte USERD.
-local USERD = { PUT = 0x40, GET = 0x44, REF = 0x48, PUT_HI = 0x4c, TOP_LEVEL_GET = 0x58, TOP_LEVEL_GET_HI = 0x5c,
-                GET_HI = 0x60, GP_GET = 0x88, GP_PUT = 0x8c }
+-- NV_RAMUSERD_* (seed 000 section 4): byte offsets in a channel's 512-byte USERD, from the
+-- RAMUSERD layout (nvmodel.host_layout).
+local USERD = {}
+do
+  local l = nvmodel.host_layout("userd")
+  for _, k in ipairs { "PUT", "GET", "REF", "PUT_HI", "TOP_LEVEL_GET", "TOP_LEVEL_GET_HI", "GET_HI", "GP_GET",
+                       "GP_PUT" } do
+    USERD[k] = l[k]
+  end
+end
 M.USERD = USERD
 
 local CHANNEL_OPTS = set("chid", "runq", "runlist", "tsg", "gpfifo_entries", "pb_size", "heap", "userd_heap", "priv",

@@ -463,3 +463,16 @@ fails(function() volta.runlist(gpu, heap, { { id = 1, { chid = 1, inst = { "vram
                                                         userd = { "vram", 0 } } } }) end, "must be 4 KiB",
       "INST_PTR_LO 31:12")
 fails(function() volta.runlist(gpu, heap, { 5 }) end, "TSG 1 is not a table", "TSG entries")
+
+-- The builder's RAMFC and USERD offsets come from the field tables the model and
+-- `nvmodel host` read (nvmodel.host_layout), not from copies.
+do
+  local fc, ud = nvmodel.host_layout("ramfc", true), nvmodel.host_layout("userd")
+  check(fc.name == "NV_RAMFC" and fc.size == 512 and ud.name == "NV_RAMUSERD", "host_layout names")
+  check(fc.USERD == 0x008 and fc.SIGNATURE == 0x010 and fc.GP_BASE_HI == 0x04c and fc.CONFIG == 0x0f4,
+        "RAMFC offsets")
+  check(fc.fields.GP_BASE_HI.LIMIT2[1] == 20 and fc.fields.GP_BASE_HI.LIMIT2[2] == 16, "GP_BASE_HI LIMIT2 20:16")
+  check(ud.GP_PUT == 0x8c and ud.GP_GET == 0x88 and volta.USERD.GP_PUT == ud.GP_PUT, "USERD offsets")
+  check(next(ud.fields) == nil, "field positions only when asked")
+  check(not pcall(nvmodel.host_layout, "ramht"), "unknown structure refused")
+end
