@@ -207,27 +207,11 @@ static bool ib_translate(struct fifo_fetch *x, struct fifo_span *s)
 	return true;
 }
 
-/* A command word (or the long form's count) alone; plain PGRAPH methods
- * straight through an empty CACHE1; else method data up to CACHE1's room. */
+/* As the DMA pusher's (pusher_portion), data not cut into chunks. */
 static uint32_t ib_portion(struct fifo_fetch *x, uint32_t lim)
 {
 	struct ib_fetch *c = x->ctx;
-	struct pfifo *f = c->f;
-	uint32_t n;
-	f->direct = false;
-	if (!c->data) {
-		n = 1;
-	} else if (puller_direct_ok(f, f->dec.subch) && (n = pusher_direct_words(f, lim)) != 0) {
-		f->direct = true;
-	} else {
-		n = lim;
-		if (n > f->dec.remaining)
-			n = f->dec.remaining;
-		if (n > c->free)
-			n = c->free;
-	}
-	f->dma_get = (uint32_t)x->get + 4 * n;
-	return n;
+	return pusher_portion(c->f, x->get, c->data, c->free, lim, UINT32_MAX);
 }
 
 static bool ib_fed(struct fifo_fetch *x, uint32_t n, uint32_t used)

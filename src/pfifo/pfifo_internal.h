@@ -481,6 +481,7 @@ void pusher_dma_error(struct pfifo *f, unsigned code, uint64_t get, const char *
 void pusher_dec_load(struct pfifo *f, bool ib);
 void pusher_dec_store(struct pfifo *f);
 uint32_t pusher_direct_words(const struct pfifo *f, uint32_t n);
+uint32_t pusher_portion(struct pfifo *f, uint64_t get, bool data, uint32_t room, uint32_t lim, uint32_t chunk);
 void pusher_pio_store(struct pfifo *f, uint32_t addr, uint32_t val, unsigned size);
 /* A refused PIO store goes to RAMRO with RUNOUT (NV04..NV4x). */
 void pusher_ramro_store(struct pfifo *f, uint32_t addr, uint32_t val, unsigned size, unsigned reason);

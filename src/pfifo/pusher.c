@@ -564,28 +564,34 @@ static void dma_mem_fault(struct fifo_fetch *x, const struct fifo_span *s)
 	c->why = mem_outside;
 }
 
-/* The words to feed at once: a command word alone (the decoder reports it
- * before anything else is read), plain PGRAPH methods straight through an
- * empty CACHE1, or method data up to the room in CACHE1. */
-static uint32_t dma_portion(struct fifo_fetch *x, uint32_t lim)
+/* The words to feed at once, of `lim` readable ones (both pushers): a
+ * command word alone (the decoder reports it before anything else is read),
+ * plain PGRAPH methods straight through an empty CACHE1, or method data up
+ * to `chunk` and the room in CACHE1. DMA_GET is set past them: a
+ * call's return address, which a jump overwrites. */
+uint32_t pusher_portion(struct pfifo *f, uint64_t get, bool data, uint32_t room, uint32_t lim, uint32_t chunk)
 {
-	struct dma_fetch *c = x->ctx;
-	struct pfifo *f = c->f;
 	uint32_t n;
 	f->direct = false;
-	if (!c->data) {
+	if (!data) {
 		n = 1;
 	} else if (puller_direct_ok(f, f->dec.subch) && (n = pusher_direct_words(f, lim)) != 0) {
 		f->direct = true;
 	} else {
-		n = lim < BURST_CHUNK ? lim : BURST_CHUNK;
+		n = lim < chunk ? lim : chunk;
 		if (n > f->dec.remaining)
 			n = f->dec.remaining;
-		if (n > c->free)
-			n = c->free;
+		if (n > room)
+			n = room;
 	}
-	f->dma_get = (uint32_t)x->get + 4 * n; /* a call's return address; a jump overwrites it */
+	f->dma_get = (uint32_t)get + 4 * n;
 	return n;
+}
+
+static uint32_t dma_portion(struct fifo_fetch *x, uint32_t lim)
+{
+	struct dma_fetch *c = x->ctx;
+	return pusher_portion(c->f, x->get, c->data, c->free, lim, BURST_CHUNK);
 }
 
 static bool dma_fed(struct fifo_fetch *x, uint32_t n, uint32_t used)
