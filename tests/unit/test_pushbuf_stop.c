@@ -33,6 +33,21 @@ struct stopper {
 	size_t nerr;
 };
 
+/* Field by field: pb_decoder_state has padding that pb_save leaves alone. */
+static void assert_state_equal(const pb_decoder_state *a, const pb_decoder_state *b)
+{
+	assert_int_equal(a->remaining, b->remaining);
+	assert_int_equal(a->index, b->index);
+	assert_int_equal(a->subch, b->subch);
+	assert_int_equal(a->method, b->method);
+	assert_int_equal(a->mode, b->mode);
+	assert_int_equal(a->hdr_word, b->hdr_word);
+	assert_int_equal(a->lenp, b->lenp);
+	assert_int_equal(a->skipping, b->skipping);
+	assert_int_equal(a->active, b->active);
+	assert_int_equal(a->stored_mask, b->stored_mask);
+}
+
 static void take(struct stopper *s, const pb_run *r)
 {
 	uint32_t k = r->count < s->budget ? r->count : s->budget;
@@ -113,7 +128,7 @@ static void stop_and_resume(const pb_config *cfg, const uint32_t *dw, size_t n, 
 			pb_decoder_init(&d, cfg, &sink);
 			pb_restore(&d, &st);
 			pb_save(&d, &st2);
-			assert_memory_equal(&st, &st2, sizeof(st));
+			assert_state_equal(&st, &st2);
 			d.pos = pos0 + used;
 		}
 	}
@@ -430,7 +445,7 @@ static void test_save_restore(void **state)
 	pb_decoder_init(&b, &cfg, &s1);
 	pb_restore(&b, &st);
 	pb_save(&b, &st2);
-	assert_memory_equal(&st, &st2, sizeof(st));
+	assert_state_equal(&st, &st2);
 	pb_feed(&b, pb + 1, 3); /* count 4, two data */
 	pb_save(&b, &st);
 	assert_false(st.lenp);
