@@ -27,26 +27,35 @@ void mem_init(struct mem_space *m, uint64_t size, uint64_t *budget_used, uint64_
 	m->last_pn = UINT64_MAX;
 }
 
-static void free_node(void **node, unsigned level)
+/* Frees a subtree; *left counts the pages and nodes not yet freed. The
+ * RADIX_LEVELS - level nodes from the root to this one are freed last, so
+ * once *left is down to them nothing is left below and the scan of the 512
+ * slots ends (a GPU that touched a few pages frees them without reading
+ * every slot). */
+static void free_node(void **node, unsigned level, uint64_t *left)
 {
 	if (!node)
 		return;
-	for (unsigned i = 0; i < RADIX_FANOUT; i++) {
+	for (unsigned i = 0; i<RADIX_FANOUT && * left> RADIX_LEVELS - level; i++) {
 		if (!node[i])
 			continue;
-		if (level == 0)
+		if (level == 0) {
 			free(node[i]);
-		else
-			free_node(node[i], level - 1);
+			--*left;
+		} else {
+			free_node(node[i], level - 1, left);
+		}
 	}
 	free(node);
+	--*left;
 }
 
 void mem_fini(struct mem_space *m)
 {
 	/* Give the budget back: a shared pool outlives this GPU. */
 	*m->budget_used -= (m->pages + m->nodes) * NVM_PAGE_SIZE;
-	free_node(m->root, RADIX_LEVELS - 1);
+	uint64_t left = m->pages + m->nodes;
+	free_node(m->root, RADIX_LEVELS - 1, &left);
 	m->root = NULL;
 	m->pages = m->nodes = 0;
 	m->last_pn = UINT64_MAX;
