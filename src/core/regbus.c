@@ -69,9 +69,15 @@ nvm_status bus_add(nvm_gpu *gpu, const struct reg_block *blk)
 			if ((off & 3) || off >= ra->stride || (i && off <= ra->regs[i - 1].offset))
 				return NVM_ERR_ARG;
 		}
-		for (uint32_t e = 0; e < ra->count; e++)
-			for (size_t i = 0; i < ra->nregs; i++)
-				ra->vals[e * ra->nregs + i] = ra->regs[i].reset;
+		bool zero = true;
+		for (size_t i = 0; i < ra->nregs; i++)
+			zero = zero && !ra->regs[i].reset;
+		if (zero) /* the common case (PCCSR's 4096 channels): one memset per GPU open */
+			memset(ra->vals, 0, (size_t)ra->count * ra->nregs * sizeof(*ra->vals));
+		else
+			for (uint32_t e = 0; e < ra->count; e++)
+				for (size_t i = 0; i < ra->nregs; i++)
+					ra->vals[e * ra->nregs + i] = ra->regs[i].reset;
 	}
 	for (size_t i = 0; i < bus->nblocks; i++) {
 		const struct reg_block *o = &bus->blocks[i];

@@ -61,12 +61,14 @@ static nvm_aperture target_ap(unsigned target)
  * much of a bad runlist the scheduler still uses. */
 static void rl_parse(struct host *h, struct runlist *rl, nvm_aperture ap, uint64_t base, uint32_t len)
 {
+	/* The channels listed on rl are those of its kept TSGs, ch[0, nch)
+	 * (a channel listed since on another runlist stays there). */
+	for (size_t i = 0; i < rl->nch; i++) {
+		struct chan *c = &h->chan[rl->ch[i]];
+		if (chan_runlist(c) == (int)rl->id)
+			chan_set_listed(c, -1, -1);
+	}
 	rl_clear(rl);
-	for (uint32_t i = 0; i < h->gen->nchan; i++)
-		if (h->chan[i].runlist == (int)rl->id) {
-			h->chan[i].runlist = -1;
-			h->chan[i].tsg = -1;
-		}
 	if (!len)
 		return;
 	rl->tsg = calloc(len, sizeof(*rl->tsg));
@@ -120,8 +122,7 @@ static void rl_parse(struct host *h, struct runlist *rl, nvm_aperture ap, uint64
 	for (size_t t = 0; t < rl->ntsg; t++)
 		for (uint32_t k = 0; k < rl->tsg[t].n; k++) {
 			struct chan *c = &h->chan[rl->ch[rl->tsg[t].first + k]];
-			c->runlist = (int16_t)rl->id;
-			c->tsg = (int16_t)t;
+			chan_set_listed(c, (int)rl->id, (int)t);
 			/* UNVERIFIED: a listed channel is looked at once (loaded) to
 			 * see whether it has work, as if a doorbell had been rung. */
 			c->work = true;
@@ -246,7 +247,8 @@ static int tsg_pick(struct host *h, struct runlist *rl, size_t t, struct pbdma *
 	for (uint32_t i = 0; i < g->n; i++) {
 		uint32_t k = (start + i) % g->n;
 		uint32_t chid = rl->ch[g->first + k];
-		if (chan_pbdma(rl, rl->runq[g->first + k]) == p && chan_ready(h, chid) && h->chan[chid].pbdma < 0)
+		if (chan_pbdma(rl, rl->runq[g->first + k]) == p && chan_ready(h, chid) &&
+		    chan_loaded_pbdma(&h->chan[chid]) < 0)
 			return (int)chid;
 	}
 	return -1;
@@ -254,7 +256,8 @@ static int tsg_pick(struct host *h, struct runlist *rl, size_t t, struct pbdma *
 
 static bool in_cur_tsg(struct host *h, struct runlist *rl, uint32_t chid)
 {
-	return rl->ntsg && h->chan[chid].runlist == (int)rl->id && h->chan[chid].tsg == (int)rl->cur;
+	const struct chan *c = &h->chan[chid];
+	return rl->ntsg && chan_runlist(c) == (int)rl->id && chan_tsg(c) == (int)rl->cur;
 }
 
 static void sched_pbdma(struct host *h, struct runlist *rl, struct pbdma *p)
@@ -326,9 +329,10 @@ void host_schedule_later(struct host *h, struct runlist *rl)
 
 void host_chan_changed(struct host *h, uint32_t chid)
 {
-	if (h->chan[chid].pbdma >= 0)
-		pbdma_chan_changed(&h->pb[h->chan[chid].pbdma]);
-	int r = h->chan[chid].runlist;
+	const struct chan *c = &h->chan[chid];
+	if (chan_loaded_pbdma(c) >= 0)
+		pbdma_chan_changed(&h->pb[chan_loaded_pbdma(c)]);
+	int r = chan_runlist(c);
 	if (r >= 0)
 		host_schedule(h, &h->rl[r]);
 }
@@ -345,7 +349,7 @@ void host_chan_changed(struct host *h, uint32_t chid)
 static int chan_tsgid(struct host *h, uint32_t chid)
 {
 	const struct chan *c = &h->chan[chid];
-	return c->runlist >= 0 && c->tsg >= 0 ? (int)h->rl[c->runlist].tsg[c->tsg].tsgid : -1;
+	return chan_runlist(c) >= 0 && chan_tsg(c) >= 0 ? (int)h->rl[chan_runlist(c)].tsg[chan_tsg(c)].tsgid : -1;
 }
 
 /* The instance block of a PBDMA's channel as NV_PFIFO_ENGINE_STATUS_INST
@@ -475,13 +479,13 @@ void host_doorbell(struct host *h, uint32_t chid)
 	}
 	struct chan *c = &h->chan[chid];
 	c->work = true;
-	if (c->pbdma >= 0) {
-		struct pbdma *p = &h->pb[c->pbdma];
+	if (chan_loaded_pbdma(c) >= 0) {
+		struct pbdma *p = &h->pb[chan_loaded_pbdma(c)];
 		if (!p->ev && p->state == PBS_RUN && !pbdma_stalled(p))
 			pbdma_kick(p);
 		return;
 	}
-	if (host_chan_runnable(h, chid) && c->runlist >= 0)
+	if (host_chan_runnable(h, chid) && chan_runlist(c) >= 0)
 		host_set_chan_status(h, chid, PCCSR_STATUS_PENDING);
 	host_chan_changed(h, chid);
 }
@@ -503,11 +507,12 @@ void host_preempt(struct host *h, bool tsg, uint32_t id)
 			continue;
 		const struct chan *c = &h->chan[p->chid];
 		bool hit = !tsg ? (uint32_t)p->chid == id
-		                : c->runlist >= 0 && c->tsg >= 0 && h->rl[c->runlist].tsg[c->tsg].tsgid == id;
+		                : chan_runlist(c) >= 0 && chan_tsg(c) >= 0 &&
+		                           h->rl[chan_runlist(c)].tsg[chan_tsg(c)].tsgid == id;
 		if (hit) {
 			preempt_pbdma(p);
-			if (c->runlist >= 0) {
-				struct runlist *rl = &h->rl[c->runlist];
+			if (chan_runlist(c) >= 0) {
+				struct runlist *rl = &h->rl[chan_runlist(c)];
 				rl->slice_end = h->gpu->now; /* the TSG's timeslice ends */
 			}
 		}
@@ -596,8 +601,6 @@ static nvm_status host_create(nvm_gpu *gpu, const void *data, void **state)
 	nvm_status st = host_alloc(h);
 	if (st)
 		return st;
-	for (unsigned i = 0; i < h->gen->nchan; i++)
-		h->chan[i] = (struct chan){ .runlist = -1, .tsg = -1, .pbdma = -1 };
 	for (unsigned i = 0; i < h->gen->npbdma; i++)
 		pbdma_init(h, &h->pb[i], i);
 	for (unsigned i = 0; i < h->gen->nrunlist && !st; i++) {
@@ -674,9 +677,9 @@ nvm_status nvm_host_channel_info(nvm_gpu *gpu, uint32_t chid, nvm_host_channel *
 	const struct chan *c = &h->chan[chid];
 	*out = (nvm_host_channel){
 		.chid = chid,
-		.runlist = c->runlist,
-		.tsgid = c->runlist >= 0 && c->tsg >= 0 ? (int)h->rl[c->runlist].tsg[c->tsg].tsgid : -1,
-		.pbdma = c->pbdma,
+		.runlist = chan_runlist(c),
+		.tsgid = chan_tsgid(h, chid),
+		.pbdma = chan_loaded_pbdma(c),
 		.methods = c->methods,
 	};
 	h->gen->ops->chan_info(h, chid, out);

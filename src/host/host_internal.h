@@ -179,9 +179,12 @@ struct runlist {
 
 /* The Host's own view of a channel (the guest-visible part is PCCSR). */
 struct chan {
-	int16_t runlist;     /* listed on, -1 none */
-	int16_t tsg;         /* index in that runlist's tsg[], -1 none */
-	int8_t pbdma;        /* loaded on, -1 none */
+	/* Stored as index + 1 so that zeroed memory means "none" (a new
+	 * channel costs nothing); read and written through the chan_*
+	 * accessors below only. */
+	int16_t runlist1;    /* listed on, 0 none */
+	int16_t tsg1;        /* index in that runlist's tsg[], 0 none */
+	int8_t pbdma1;       /* loaded on, 0 none */
 	bool work;           /* may have work: doorbell seen, or not yet out of work */
 	bool acq_wait;       /* blocked on a semaphore acquire */
 	bool acq_switch;     /* the blocked acquire had ACQUIRE_SWITCH_TSG */
@@ -191,6 +194,38 @@ struct chan {
 	uint32_t cls[8];         /* SET_OBJECT class per subchannel; UNVERIFIED: kept by Host, not saved to RAMFC */
 	uint64_t methods;
 };
+
+/* The runlist the channel is listed on, -1 none. */
+static inline int chan_runlist(const struct chan *c)
+{
+	return c->runlist1 - 1;
+}
+
+/* Its TSG's index in that runlist's tsg[], -1 none. */
+static inline int chan_tsg(const struct chan *c)
+{
+	return c->tsg1 - 1;
+}
+
+/* The PBDMA it is loaded on, -1 none. */
+static inline int chan_loaded_pbdma(const struct chan *c)
+{
+	return c->pbdma1 - 1;
+}
+
+/* Lists the channel on runlist rl as a member of its TSG tsg (index in
+ * rl's tsg[]; a runlist has fewer than 32767 TSGs), or -1, -1: not listed. */
+static inline void chan_set_listed(struct chan *c, int rl, int tsg)
+{
+	c->runlist1 = (int16_t)(rl + 1);
+	c->tsg1 = (int16_t)(tsg + 1);
+}
+
+/* Marks the channel loaded on PBDMA pbdma, or -1: not loaded. */
+static inline void chan_set_loaded(struct chan *c, int pbdma)
+{
+	c->pbdma1 = (int8_t)(pbdma + 1);
+}
 
 /* PBDMA register indices, in the order of the register table (pbdma.c). */
 enum pbr {
@@ -384,7 +419,7 @@ void host_chan_changed(struct host *h, uint32_t chid);
 /* The channel is loaded on a PBDMA. */
 static inline bool host_chan_loaded(const struct host *h, uint32_t chid)
 {
-	return h->chan[chid].pbdma >= 0;
+	return chan_loaded_pbdma(&h->chan[chid]) >= 0;
 }
 /* Recomputes NV_PFIFO_ENGINE_STATUS(i), _INST and _NEXT_INST of the
  * runlist's engine from the PBDMAs and the engines (after every change of

@@ -548,10 +548,11 @@ static void acq_wake(nvm_gpu *gpu, void *ctx, uint64_t chid)
 	sem_unwatch(&gpu->mem[c->acq_ap], acq_hit, h, chid);
 	c->acq_wait = false;
 	c->work = true;
-	if (c->pbdma >= 0 && h->pb[c->pbdma].state == PBS_RUN && !pbdma_stalled(&h->pb[c->pbdma]))
-		arm_step(&h->pb[c->pbdma], 0);
-	if (c->runlist >= 0)
-		host_schedule(h, &h->rl[c->runlist]);
+	struct pbdma *p = chan_loaded_pbdma(c) >= 0 ? &h->pb[chan_loaded_pbdma(c)] : NULL;
+	if (p && p->state == PBS_RUN && !pbdma_stalled(p))
+		arm_step(p, 0);
+	if (chan_runlist(c) >= 0)
+		host_schedule(h, &h->rl[chan_runlist(c)]);
 }
 
 /* NV_PPBDMA_ACQUIRE_DEADLINE TIMESTAMP 31:0, in 1024 ns units of PTIMER
@@ -840,8 +841,8 @@ static enum mres clear_faulted(struct pbdma *p, uint32_t data)
 		emit(h->gpu, NVM_EV_TRACE, "pbdma", "clear_faulted", chid, bit,
 		     "channel %d: CLEAR_FAULTED channel %u %s", p->chid, chid,
 		     bit == 23 ? "ENG_FAULTED" : "PBDMA_FAULTED");
-		if (h->chan[chid].runlist >= 0)
-			host_schedule_later(h, &h->rl[h->chan[chid].runlist]);
+		if (chan_runlist(&h->chan[chid]) >= 0)
+			host_schedule_later(h, &h->rl[chan_runlist(&h->chan[chid])]);
 		return M_DONE;
 	}
 	uint32_t to = bus_get(h->gpu, h->gen->r_clear_faulted_timeout);
@@ -1410,7 +1411,7 @@ void pbdma_load(struct pbdma *p, uint32_t chid)
 {
 	p->chid = (int)chid;
 	pbdma_chan_changed(p);
-	p->h->chan[chid].pbdma = (int8_t)p->id;
+	chan_set_loaded(&p->h->chan[chid], (int)p->id);
 	p->state = PBS_LOADING;
 	p->ev = 0;
 	arm_step(p, HOST_NS_CTXSW);
@@ -1445,7 +1446,7 @@ void pbdma_save(struct pbdma *p)
 	                     c->acq_wait                                           ? PCCSR_STATUS_PENDING_ACQUIRE
 	                     : c->work && host_chan_runnable(h, (uint32_t)p->chid) ? PCCSR_STATUS_PENDING
 	                                                                           : PCCSR_STATUS_IDLE);
-	c->pbdma = -1;
+	chan_set_loaded(c, -1);
 	p->chid = -1;
 	p->state = PBS_IDLE;
 	set_status(p, false);
@@ -1477,7 +1478,7 @@ static void step(nvm_gpu *gpu, void *ctx, uint64_t arg)
 		if (!do_load(p)) {
 			sched_charge(gpu, load_units);
 			p->state = PBS_IDLE;
-			h->chan[p->chid].pbdma = -1;
+			chan_set_loaded(&h->chan[p->chid], -1);
 			p->chid = -1;
 			host_schedule(h, p->rl);
 			return;

@@ -800,6 +800,52 @@ static void held_tsg_until_timeslice(void **state)
 	env_fini(&e);
 }
 
+/* A channel is listed on the runlist whose last submit named it: a new
+ * submit unlists the channels the runlist's previous contents named, but
+ * not one listed on another runlist since; a channel never listed is on
+ * none. */
+static void runlist_resubmit_unlists(void **state)
+{
+	(void)state;
+	struct env e;
+	env_init(&e);
+	struct env_chan *a = env_chan(&e, 0, 5);
+	struct env_chan *b = env_chan(&e, 1, 6);
+	env_submit_tsg(&e, 0, 1, &a, 1);
+	env_submit_tsg(&e, 1, 2, &b, 1);
+	assert_string_equal(env_run(&e, 100000), "idle");
+	nvm_host_channel info;
+	assert_int_equal(nvm_host_channel_info(e.gpu, 7, &info), NVM_OK);
+	assert_int_equal(info.runlist, -1);
+	assert_int_equal(info.tsgid, -1);
+	assert_int_equal(info.pbdma, -1);
+	nvm_host_channel_info(e.gpu, 5, &info);
+	assert_int_equal(info.runlist, 0);
+	assert_int_equal(info.tsgid, 1);
+	nvm_host_channel_info(e.gpu, 6, &info);
+	assert_int_equal(info.runlist, 1);
+	assert_int_equal(info.tsgid, 2);
+	env_submit_tsg(&e, 1, 3, &a, 1); /* channel 5 moves to runlist 1 */
+	assert_string_equal(env_run(&e, 100000), "idle");
+	nvm_host_channel_info(e.gpu, 6, &info);
+	assert_int_equal(info.runlist, -1);
+	assert_int_equal(info.tsgid, -1);
+	nvm_host_channel_info(e.gpu, 5, &info);
+	assert_int_equal(info.runlist, 1);
+	assert_int_equal(info.tsgid, 3);
+	env_submit(&e, 0, NULL, 0); /* runlist 0 emptied: channel 5 stays on 1 */
+	assert_string_equal(env_run(&e, 100000), "idle");
+	nvm_host_channel_info(e.gpu, 5, &info);
+	assert_int_equal(info.runlist, 1);
+	assert_int_equal(info.tsgid, 3);
+	env_submit(&e, 1, NULL, 0);
+	assert_string_equal(env_run(&e, 100000), "idle");
+	nvm_host_channel_info(e.gpu, 5, &info);
+	assert_int_equal(info.runlist, -1);
+	assert_int_equal(info.tsgid, -1);
+	env_fini(&e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -828,6 +874,7 @@ int main(void)
 		cmocka_unit_test(pbseg),
 		cmocka_unit_test(gpfifo_fault_and_unbound),
 		cmocka_unit_test(held_tsg_until_timeslice),
+		cmocka_unit_test(runlist_resubmit_unlists),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
