@@ -8,8 +8,9 @@
  *                                                         or a 2 MiB PTE)
  *   big PT va[20:16] 32 x 8 B (64 KiB pages), small PT va[20:12] 512 x 8 B
  *
- * Every entry is read with the bounds-checked nvm_mem_read, so a hostile
- * table pointer gives a fault (res->oob), never a wild access.
+ * Every entry is read with the bounds-checked nvm_mem_read (the enumerator
+ * through mem_span, checked the same way), so a hostile table pointer gives
+ * a fault (res->oob), never a wild access.
  */
 #include <string.h>
 
@@ -356,13 +357,49 @@ nvm_status nvm_mmu_walk(nvm_gpu *gpu, unsigned pdb_target, uint64_t pdb_addr, ui
 
 /* ---------------------------------------------------------------- enumeration */
 
+/* The enumerator reads every entry of every table it reaches, so it reads
+ * them through a pointer into the table's page (mem_span; untouched memory
+ * is the shared zero page) instead of one checked copy each, and passes
+ * over runs of entries that map nothing at once. The page is looked up
+ * again after every callback, which may write or reset memory; where the
+ * pointer cannot serve (an FB pause holding host accesses, a PEER table)
+ * the checked read_entry decides, diagnostics included. */
 struct enum_ctx {
 	nvm_gpu *gpu;
 	uint64_t budget;
 	const nvm_mmu_enum_ops *ops;
 	int stop;
 	nvm_status st;
+	const uint8_t *page; /* NULL, or page pn of aperture ap: avail bytes */
+	nvm_aperture ap;
+	uint64_t pn;
+	size_t avail;
 };
+
+/* Finds the len bytes at addr (an entry, inside one page): 1 and *p by
+ * pointer; 0 when they are outside the aperture, as is everything above
+ * them (a read fails); -1 where read_entry must decide. */
+static int enum_map(struct enum_ctx *c, nvm_mmu_target tgt, uint64_t addr, size_t len, const uint8_t **p)
+{
+	nvm_aperture ap;
+	size_t off = (size_t)(addr & (NVM_PAGE_SIZE - 1));
+	if ((c->gpu->hold & NVM_HOLD_MEM) || !mmu_pte_aperture(tgt, &ap) || off + len > NVM_PAGE_SIZE)
+		return -1;
+	uint64_t pn = addr >> NVM_PAGE_SHIFT;
+	if (!c->page || c->ap != ap || c->pn != pn) {
+		uint8_t *page;
+		c->page = NULL;
+		if (mem_span(&c->gpu->mem[ap], pn << NVM_PAGE_SHIFT, false, &page, &c->avail))
+			return 0;
+		c->page = page;
+		c->ap = ap;
+		c->pn = pn;
+	}
+	if (off + len > c->avail)
+		return 0; /* past the aperture's end */
+	*p = c->page + off;
+	return 1;
+}
 
 static bool enum_read(struct enum_ctx *c, nvm_mmu_target tgt, uint64_t addr, int n, uint64_t *out)
 {
@@ -372,7 +409,48 @@ static bool enum_read(struct enum_ctx *c, nvm_mmu_target tgt, uint64_t addr, int
 		return false;
 	}
 	c->budget--;
-	return read_entry(c->gpu, tgt, addr, n, out);
+	const uint8_t *p;
+	int m = enum_map(c, tgt, addr, (size_t)n * 8, &p);
+	if (m < 0)
+		return read_entry(c->gpu, tgt, addr, n, out);
+	if (m == 0)
+		return false;
+	out[0] = le64(p);
+	out[1] = n > 1 ? le64(p + 8) : 0;
+	return true;
+}
+
+/* Passes over the entries (size bytes each) from addr on, at most n, that
+ * are outside the aperture or all zero, and returns how many: such an entry
+ * maps nothing at every level (all zero is invalid and not sparse). Each
+ * costs a unit of the budget as its read would; where the budget ends, the
+ * next read reports it. */
+static unsigned enum_skip(struct enum_ctx *c, nvm_mmu_target tgt, uint64_t addr, unsigned n, unsigned size)
+{
+	const uint8_t *p;
+	int m = enum_map(c, tgt, addr, size, &p);
+	if (m < 0)
+		return 0;
+	uint64_t max = n;
+	if (m) {
+		size_t room = (c->avail - (size_t)(addr & (NVM_PAGE_SIZE - 1))) / size;
+		max = room < n ? room : n;
+	}
+	if (max > c->budget)
+		max = c->budget;
+	unsigned k = 0;
+	if (!m || c->page == mem_zero_page) {
+		k = (unsigned)max;
+	} else {
+		for (; k < max; k++) {
+			uint64_t w[2] = { 0, 0 };
+			memcpy(w, p + (size_t)k * size, size);
+			if (w[0] | w[1])
+				break;
+		}
+	}
+	c->budget -= k;
+	return k;
 }
 
 static void enum_emit(struct enum_ctx *c, uint64_t va, uint64_t size, const nvm_mmu_result *attr)
@@ -380,6 +458,7 @@ static void enum_emit(struct enum_ctx *c, uint64_t va, uint64_t size, const nvm_
 	if (c->stop || c->gpu->closing)
 		return;
 	nvm_mmu_mapping m = { va, size, *attr };
+	c->page = NULL; /* the callback may change memory */
 	if (c->ops->map && c->ops->map(c->ops->user, &m))
 		c->stop = 1;
 }
@@ -387,8 +466,10 @@ static void enum_emit(struct enum_ctx *c, uint64_t va, uint64_t size, const nvm_
 static void enum_edge(struct enum_ctx *c, int lvl, nvm_mmu_target tgt, uint64_t table, unsigned idx,
                       const char *child_level, nvm_mmu_target ctgt, uint64_t child)
 {
-	if (!c->stop && !c->gpu->closing && c->ops->edge &&
-	    c->ops->edge(c->ops->user, pd_levels[lvl].name, tgt, table, idx, child_level, ctgt, child))
+	if (c->stop || c->gpu->closing || !c->ops->edge)
+		return;
+	c->page = NULL; /* the callback may change memory */
+	if (c->ops->edge(c->ops->user, pd_levels[lvl].name, tgt, table, idx, child_level, ctgt, child))
 		c->stop = 1;
 }
 
@@ -405,6 +486,10 @@ static void enum_sparse(struct enum_ctx *c, uint64_t va, uint64_t size)
 static void enum_pts(struct enum_ctx *c, const struct mmu_pt_pair *pp, uint64_t va0)
 {
 	for (unsigned j = 0; j < 32 && !c->stop; j++) {
+		/* Without a small table, a big PTE outside memory or all zero maps nothing. */
+		if (pp->big_present && !pp->small_present &&
+		    (j += enum_skip(c, pp->big_tgt, pp->big_table + j * 8ull, 32 - j, 8)) == 32)
+			break;
 		uint64_t bva = va0 + (uint64_t)j * SZ_64K;
 		uint64_t big[2] = { 0, 0 };
 		bool have_big = false;
@@ -424,7 +509,12 @@ static void enum_pts(struct enum_ctx *c, const struct mmu_pt_pair *pp, uint64_t 
 			}
 			continue;
 		}
+		bool big_valid = have_big && (big[0] & 1);
 		for (unsigned k = 0; k < 16 && !c->stop; k++) {
+			/* Under an invalid big PTE, so does a small one. */
+			if (!big_valid &&
+			    (k += enum_skip(c, pp->small_tgt, pp->small_table + (j * 16 + k) * 8ull, 16 - k, 8)) == 16)
+				break;
 			uint64_t sva = bva + (uint64_t)k * SZ_4K;
 			unsigned idx = j * 16 + k;
 			uint64_t s[2] = { 0, 0 };
@@ -451,6 +541,8 @@ static void enum_level(struct enum_ctx *c, int lvl, nvm_mmu_target tgt, uint64_t
 	const struct pd_level *L = &pd_levels[lvl];
 	unsigned n = 1u << L->bits;
 	for (unsigned i = 0; i < n && !c->stop; i++) {
+		if ((i += enum_skip(c, tgt, table + (uint64_t)i * L->entry_size, n - i, L->entry_size)) == n)
+			break;
 		uint64_t va = va0 + ((uint64_t)i << L->shift);
 		uint64_t e[2];
 		if (!enum_read(c, tgt, table + (uint64_t)i * L->entry_size, L->entry_size / 8, e))
@@ -500,7 +592,7 @@ nvm_status nvm_mmu_enum(nvm_gpu *gpu, unsigned pdb_target, uint64_t pdb_addr, ui
 	nvm_aperture ap;
 	if (!mmu_ramin_aperture(pdb_target, &ap))
 		return NVM_ERR_APERTURE;
-	struct enum_ctx c = { gpu, max_entries, ops, 0, NVM_OK };
+	struct enum_ctx c = { .gpu = gpu, .budget = max_entries, .ops = ops, .st = NVM_OK };
 	nvm_mmu_target tgt = pdb_target == NVM_MMU_PDB_VID ? NVM_MMU_TGT_VID : (nvm_mmu_target)pdb_target;
 	/* The callbacks are user code: a bracketed call, like a hook. */
 	api_enter(gpu);

@@ -16,7 +16,8 @@ void tlbc_init(struct tlb_cache *c, uint32_t slots, size_t esize)
 
 void tlbc_fini(struct tlb_cache *c)
 {
-	for (size_t i = 0; i < (c->slots + TLBC_CHUNK - 1) / TLBC_CHUNK; i++) /* slots below c->slots only */
+	/* Only chunks of slots below c->slots are ever allocated. */
+	for (size_t i = 0; i < (c->slots + TLBC_CHUNK - 1) / TLBC_CHUNK; i++)
 		free(c->chunk[i]);
 	free(c->live);
 	memset(c, 0, sizeof(*c));

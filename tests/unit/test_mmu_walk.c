@@ -500,6 +500,73 @@ static void test_enum_field_widths(void **state)
 	nvm_close(gpu);
 }
 
+/* The budget counts every entry read, all-zero and outside-memory ones
+ * included: one 4 KiB page costs PDE3 4 + PDE2 512 + PDE1 512 + PDE0 256 +
+ * 32 big PTEs (the big table, outside VRAM) + 512 small PTEs = 1828. */
+static void test_enum_budget_counts_every_entry(void **state)
+{
+	(void)state;
+	nvm_gpu *gpu;
+	nvm_config cfg = { .chip = "gv100", .vram_size = 1ull << 30 };
+	assert_int_equal(nvm_open(&cfg, &gpu), NVM_OK);
+	struct ptb b;
+	ptb_init(&b, gpu, NVM_AP_VRAM, 0x1000);
+	uint64_t va = 0x40000000ull + 7 * M2;
+	ptb_map(&b, va + 5 * K4, K4, ptb_pte(0x9000, 0, 0, 0));
+	uint64_t d = ptb_pde0(&b, va);
+	/* APERTURE_BIG VID, ADDRESS_BIG 2^31 >> 8: past the end of VRAM. */
+	ptb_w64(gpu, NVM_AP_VRAM, d,
+	        (ptb_r64(gpu, NVM_AP_VRAM, d) & ~0xfffffffffull) | (1ull << 31 >> 8) << 4 | 1u << 1);
+	struct enum_acc a = { 0 };
+	nvm_mmu_enum_ops ops = { count_map, NULL, &a };
+	assert_int_equal(nvm_mmu_enum(gpu, NVM_MMU_PDB_VID, b.pdb, 1828, &ops), NVM_OK);
+	assert_int_equal(a.n, 1);
+	assert_int_equal(nvm_mmu_enum(gpu, NVM_MMU_PDB_VID, b.pdb, 1827, &ops), NVM_ERR_RANGE);
+	assert_int_equal(a.n, 2);
+	nvm_close(gpu);
+}
+
+/* A map callback that writes the small table being enumerated, never
+ * written before (it reads as zero), is seen by the next entry's read. */
+struct enum_writer {
+	struct enum_log l; /* first: log_edge's user */
+	nvm_gpu *gpu;
+};
+
+static int write_next_small(void *user, const nvm_mmu_mapping *m)
+{
+	struct enum_writer *w = user;
+	log_map(&w->l, m);
+	if (w->l.n == 1)
+		ptb_w64(w->gpu, NVM_AP_VRAM, w->l.small_child + (((m->va >> 12) + 1) & 511) * 8,
+		        ptb_pte(0x5000000, 0, 0, 0));
+	return 0;
+}
+
+static void test_enum_sees_callback_writes(void **state)
+{
+	(void)state;
+	struct enum_writer u;
+	memset(&u, 0, sizeof(u));
+	nvm_config cfg = { .chip = "gv100", .vram_size = 1ull << 30 };
+	assert_int_equal(nvm_open(&cfg, &u.gpu), NVM_OK);
+	struct ptb b;
+	ptb_init(&b, u.gpu, NVM_AP_VRAM, 0x1000);
+	uint64_t va = 0x600000;
+	ptb_map(&b, va, K64, ptb_pte(0x800000, 0, 0, 0));
+	/* A small table nothing has written, beside the big one. */
+	uint64_t d = ptb_pde0(&b, va), small = 0x2000000;
+	ptb_w64(u.gpu, NVM_AP_VRAM, d + 8, ptb_pde(small, 1));
+	nvm_mmu_enum_ops ops = { write_next_small, log_edge, &u };
+	assert_int_equal(nvm_mmu_enum(u.gpu, NVM_MMU_PDB_VID, b.pdb, 1u << 20, &ops), NVM_OK);
+	assert_int_equal(u.l.small_child, small);
+	assert_int_equal(u.l.n, 16);
+	assert_int_equal(u.l.pa[0], 0x800000);  /* the big page */
+	assert_int_equal(u.l.pa[1], 0x5000000); /* the small PTE the callback wrote */
+	assert_int_equal(u.l.pa[2], 0x800000 + 2 * K4);
+	nvm_close(u.gpu);
+}
+
 /* The walker is pure (any chip's memory); the block API needs a chip with a
  * GMMU (gv100 in src/chips/chips.c). */
 static void test_chip_without_mmu(void **state)
@@ -543,6 +610,8 @@ int main(void)
 		cmocka_unit_test(test_enum),
 		cmocka_unit_test(test_pde_sys_address_width),
 		cmocka_unit_test(test_enum_field_widths),
+		cmocka_unit_test(test_enum_budget_counts_every_entry),
+		cmocka_unit_test(test_enum_sees_callback_writes),
 		cmocka_unit_test(test_chip_without_mmu),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
