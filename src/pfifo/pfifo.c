@@ -660,44 +660,64 @@ void pfifo_wr_push1(void *ctx, const struct reg_desc *r, uint32_t *stored, uint3
 
 /* ---------------------------------------------------------------- registers */
 
-static int reg_cmp(const void *a, const void *b)
+/* A register of a layer, with the layer's rank. */
+struct layer_reg {
+	struct reg_desc r;
+	size_t layer;
+};
+
+static int layer_reg_cmp(const void *a, const void *b)
 {
-	uint32_t x = ((const struct reg_desc *)a)->offset, y = ((const struct reg_desc *)b)->offset;
-	return x < y ? -1 : x > y;
+	const struct layer_reg *x = a, *y = b;
+	if (x->r.offset != y->r.offset)
+		return x->r.offset < y->r.offset ? -1 : 1;
+	return x->layer < y->layer ? -1 : x->layer > y->layer;
+}
+
+/* Whether a layer after `layer` drops the register at `offset`. */
+static bool dropped_after(const struct reg_layer *const *layers, size_t layer, uint32_t offset)
+{
+	for (size_t l = layer + 1; layers[l]; l++)
+		for (size_t g = 0; g < layers[l]->ngone; g++)
+			if (layers[l]->gone[g] == offset)
+				return true;
+	return false;
 }
 
 /* The generation's registers: its layers from the oldest ancestor on, each
- * dropping registers and adding or replacing others. */
+ * dropping registers and adding or replacing others. Sorted by (offset,
+ * layer), an offset's register is its last layer's, unless a later layer
+ * drops it (a layer's drops come before its own additions). */
 static nvm_status build_regs(struct pfifo *f)
 {
-	size_t cap = 0;
-	for (const struct reg_layer *const *l = f->chip->regs; *l; l++)
-		cap += (*l)->n;
-	f->regs = calloc(cap, sizeof(*f->regs));
-	if (!f->regs)
+	const struct reg_layer *const *layers = f->chip->regs;
+	size_t n = 0;
+	for (size_t l = 0; layers[l]; l++)
+		n += layers[l]->n;
+	struct layer_reg *all = malloc((n ? n : 1) * sizeof(*all));
+	f->regs = calloc(n ? n : 1, sizeof(*f->regs));
+	if (!all || !f->regs) {
+		free(all);
 		return NVM_ERR_NOMEM;
-	for (const struct reg_layer *const *l = f->chip->regs; *l; l++) {
-		for (size_t g = 0; g < (*l)->ngone; g++)
-			for (size_t i = 0; i < f->nregs; i++)
-				if (f->regs[i].offset == (*l)->gone[g])
-					f->regs[i--] = f->regs[--f->nregs];
-		for (size_t j = 0; j < (*l)->n; j++) {
-			size_t i = 0;
-			while (i < f->nregs && f->regs[i].offset != (*l)->r[j].offset)
-				i++;
-			f->regs[i] = (*l)->r[j];
-			if (i == f->nregs)
-				f->nregs++;
-		}
 	}
-	for (size_t i = 0; i < f->nregs; i++) {
-		struct reg_desc *r = &f->regs[i];
+	n = 0;
+	for (size_t l = 0; layers[l]; l++)
+		for (size_t j = 0; j < layers[l]->n; j++)
+			all[n++] = (struct layer_reg){ layers[l]->r[j], l };
+	qsort(all, n, sizeof(*all), layer_reg_cmp);
+	for (size_t i = 0; i < n; i++) {
+		if (i + 1 < n && all[i + 1].r.offset == all[i].r.offset)
+			continue; /* replaced by a later layer */
+		if (dropped_after(layers, all[i].layer, all[i].r.offset))
+			continue;
+		struct reg_desc *r = &f->regs[f->nregs++];
+		*r = all[i].r;
 		if (r->write == pfifo_wr_mode)
 			r->wmask = (uint32_t)(((uint64_t)1 << f->chip->nchan) - 1);
 		if (r->write == pfifo_wr_ptr)
 			r->wmask = f->cache_mask << 2;
 	}
-	qsort(f->regs, f->nregs, sizeof(*f->regs), reg_cmp); /* the bus wants them sorted */
+	free(all);
 	return NVM_OK;
 }
 
