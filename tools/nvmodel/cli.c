@@ -449,3 +449,30 @@ int cli_dump_parse(struct cli_dump *d, int argc, char **argv, int (*own)(void *o
 		return cli_usage_error(d->cmd, "no input file");
 	return EXIT_OK;
 }
+
+int cli_dump_load(const struct cli_dump *in, uint64_t want, uint8_t **base, const uint8_t **data, size_t *len)
+{
+	size_t n;
+	uint64_t size;
+	uint8_t *buf;
+	uint64_t from = in->hex ? 0 : in->offset;
+	int rc = in->hex ? cli_read_bytes(in->cmd, in->file, true, &buf, &n) /* empty: exit 2 */
+	                 : cli_read_part(in->cmd, in->file, from, want, &buf, &n, &size);
+	if (rc)
+		return rc;
+	if (in->hex)
+		size = n;
+	if (!size) {
+		free(buf);
+		return cli_error(EXIT_USAGE, in->cmd, "%s: empty input", in->file);
+	}
+	if (in->offset >= size) {
+		free(buf);
+		return cli_error(EXIT_USAGE, in->cmd, "%s: --offset %llu is past the end (%llu bytes)", in->file,
+		                 (unsigned long long)in->offset, (unsigned long long)size);
+	}
+	*base = buf;
+	*data = buf + (in->offset - from);
+	*len = n - (size_t)(in->offset - from);
+	return EXIT_OK;
+}

@@ -108,6 +108,11 @@ struct cli_dump {
 	uint64_t offset;
 	bool hex, json, all;
 };
+/* Loads a dump command's input as bytes from --offset: a binary input is
+ * read from there for `want` bytes at most (CLI_ALL: to its end), hex text
+ * whole. An empty input or an offset past the end is a usage error. *data
+ * points at the offset, *len bytes follow; *base is the allocation to free. */
+int cli_dump_load(const struct cli_dump *in, uint64_t want, uint8_t **base, const uint8_t **data, size_t *len);
 /* Returned by a command's own option parser for an argument not its own. */
 #define CLI_NOT_MINE (-1)
 /* Parses argv (argv[0] the sub-command) into d; the options d does not know

@@ -78,42 +78,20 @@ static int own_opt(void *user, int argc, char **argv, int *i)
 	return CLI_NOT_MINE;
 }
 
-/* Loads the input as bytes and checks that `need` bytes (one `what`) are
- * there at the offset; a binary input is read from the offset for `want`
- * bytes at most (CLI_ALL: to its end), so a structure in a large dump costs
- * its own size. *data points at the offset; *base is the allocation to
- * free. */
+/* Loads the input (cli_dump_load) and checks that `need` bytes (one `what`)
+ * are there at the offset; a binary input is read for `want` bytes at most,
+ * so a structure in a large dump costs its own size. */
 static int load(const struct host_opts *o, const char *what, size_t need, uint64_t want, uint8_t **base,
                 const uint8_t **data, size_t *len)
 {
-	size_t n;
-	uint64_t size;
-	uint8_t *buf;
-	uint64_t from = o->in.hex ? 0 : o->in.offset;
-	int rc = o->in.hex ? cli_read_bytes(o->in.cmd, o->in.file, true, &buf, &n) /* empty: exit 2 */
-	                   : cli_read_part(o->in.cmd, o->in.file, from, want, &buf, &n, &size);
+	int rc = cli_dump_load(&o->in, want, base, data, len);
 	if (rc)
 		return rc;
-	if (o->in.hex)
-		size = n;
-	if (!size) {
-		free(buf);
-		return cli_error(EXIT_USAGE, o->in.cmd, "%s: empty input", o->in.file);
-	}
-	if (o->in.offset >= size) {
-		free(buf);
-		return cli_error(EXIT_USAGE, o->in.cmd, "%s: --offset %llu is past the end (%llu bytes)", o->in.file,
-		                 (unsigned long long)o->in.offset, (unsigned long long)size);
-	}
-	size_t at = (size_t)(o->in.offset - from), left = n - at;
-	if (left < need) {
-		free(buf);
+	if (*len < need) {
+		free(*base);
 		return cli_error(EXIT_USAGE, o->in.cmd, "%s: only %zu bytes from offset %llu; %s needs %zu", o->in.file,
-		                 left, (unsigned long long)o->in.offset, what, need);
+		                 *len, (unsigned long long)o->in.offset, what, need);
 	}
-	*base = buf;
-	*data = buf + at;
-	*len = left;
 	return EXIT_OK;
 }
 

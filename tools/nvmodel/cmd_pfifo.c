@@ -121,34 +121,6 @@ static int parse_opts(struct pfifo_opts *o, int argc, char **argv)
 	return EXIT_OK;
 }
 
-/* Loads the input as bytes from the offset (a binary input is read from
- * there, text whole); *data points at the offset. */
-static int load(const struct pfifo_opts *o, uint8_t **base, const uint8_t **data, size_t *len)
-{
-	size_t n;
-	uint64_t size;
-	uint8_t *buf;
-	uint64_t from = o->in.hex ? 0 : o->in.offset;
-	int rc = o->in.hex ? cli_read_bytes(o->in.cmd, o->in.file, true, &buf, &n)
-	                   : cli_read_part(o->in.cmd, o->in.file, from, CLI_ALL, &buf, &n, &size);
-	if (rc)
-		return rc;
-	if (o->in.hex)
-		size = n;
-	if (!size) {
-		free(buf);
-		return cli_error(EXIT_USAGE, o->in.cmd, "%s: empty input", o->in.file);
-	}
-	if (o->in.offset >= size) {
-		free(buf);
-		return cli_error(EXIT_USAGE, o->in.cmd, "%s: --offset is past the end of the input", o->in.file);
-	}
-	*base = buf;
-	*data = buf + (o->in.offset - from);
-	*len = n - (size_t)(o->in.offset - from);
-	return EXIT_OK;
-}
-
 static uint32_t le32(const uint8_t *p)
 {
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
@@ -484,7 +456,7 @@ int cmd_pfifo(int argc, char **argv)
 	uint8_t *base = NULL;
 	const uint8_t *d = NULL;
 	size_t len = 0;
-	rc = load(&o, &base, &d, &len);
+	rc = cli_dump_load(&o.in, CLI_ALL, &base, &d, &len);
 	if (rc)
 		return rc;
 	rc = !strcmp(sub, "ramht") ? do_ramht(&o, d, len) : do_ramfc(&o, d, len);
