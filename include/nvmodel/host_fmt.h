@@ -86,6 +86,10 @@ typedef enum nvm_hf_struct {
 
 /* The field table of a structure; NULL for an unknown one. */
 const nvm_hf_layout *nvm_hf_layout_get(nvm_hf_struct which);
+/* The same, as the Host generation of chip lays it out (NULL: the default
+ * chip); NULL for an unknown structure, or a chip that is unknown or has no
+ * Host of this kind (gv100, tu102 ...). nvm_hf_layout_get is gv100's. */
+const nvm_hf_layout *nvm_hf_layout_chip(const char *chip, nvm_hf_struct which);
 
 /* Little-endian dword d of buf (len bytes); 0 when it lies outside. */
 uint32_t nvm_hf_dword(const uint8_t *buf, size_t len, unsigned d);

@@ -707,3 +707,10 @@ nvm_status nvm_host_get_stats(const nvm_gpu *gpu, nvm_host_stats *out)
 	*out = h->stats;
 	return NVM_OK;
 }
+
+const nvm_hf_layout *nvm_hf_layout_chip(const char *chip, nvm_hf_struct which)
+{
+	const struct chip *c = chip_lookup(chip);
+	const struct host_gen *g = c ? chip_data(c, &host_class) : NULL;
+	return g && (unsigned)which < NVM_HF_STRUCT_COUNT ? &g->layouts[which] : NULL;
+}

@@ -36,8 +36,16 @@ local hex = U.hex
 
 -- Byte offsets of the NV_RAMFC_* and NV_RAMUSERD_* words, from the field
 -- tables the model and `nvmodel host` read (nvmodel.host_layout): the one
--- description of these structures.
-local RAMFC = nvmodel.host_layout("ramfc")
+-- description of these structures, per chip.
+local RAMFC_OF = {}
+local function ramfc_of(chip)
+  local l = RAMFC_OF[chip]
+  if not l then
+    l = nvmodel.host_layout("ramfc", false, chip)
+    RAMFC_OF[chip] = l
+  end
+  return l
+end
 
 local function lo32(v) return v & 0xffffffff end
 local function hi32(v) return (v >> 32) & 0xffffffff end
@@ -86,6 +94,73 @@ local function check_gpu(gpu, where)
   if type(gpu) ~= "userdata" then
     fail("%s: argument 1 must be a gpu object (from nvmodel.open), got %s", where, type(gpu))
   end
+end
+
+-- ------------------------------------------------------------ Host generations
+
+-- What a driver writes differently on each Host generation, as nouveau's
+-- code for it does (everything else, RAMIN, RAMFC, PCCSR, runlist entries,
+-- GP entries, is the same from gv100 to tu102): one row per chip, so a script
+-- changes only the chip name. Rows:
+--   nrunlist          runlist ids the submit registers take;
+--   init(gpu)         once per GPU, before the first channel (nouveau's fifo init
+--                     writes the channels need);
+--   submit(gpu, id, target, addr, length), pending(gpu, id);
+--   doorbell(gpu, ch) rings the doorbell of channel ch (after USERD GP_PUT).
+local HOSTS = {
+  -- gv100_dev_fifo NV_PFIFO_RUNLIST_BASE (0x2270): PTR 27:0 = addr >> 12, TARGET 29:28; then
+  -- NV_PFIFO_RUNLIST (0x2274): LENGTH 15:0, ID 23:20 (this write starts the fetch);
+  -- NV_PFIFO_ENG_RUNLIST(id) at 0x2284 + id*8: PENDING 20:20.
+  -- gv100_dev_usermode NV_USERMODE_NOTIFY_CHANNEL_PENDING (0x810090) ID 31:0 = the channel id.
+  gv100 = {
+    nrunlist = 13, -- NV_PFIFO_ENG_RUNLIST__SIZE_1
+    submit = function(gpu, id, target, addr, length)
+      if addr >> 40 ~= 0 then fail("rl:submit: runlist at %s is beyond RUNLIST_BASE_PTR (40 bits)", hex(addr)) end
+      gpu:wr32(0x2270, target << 28 | addr >> 12)
+      gpu:wr32(0x2274, id << 20 | length)
+    end,
+    pending = function(gpu, id) return (gpu:rd32(0x2284 + 8 * id) >> 20) & 1 == 1 end,
+    doorbell = function(gpu, ch) gpu:wr32(0x810090, ch.chid) end,
+  },
+  -- tu104 dev_fifo NV_PFIFO_RUNLIST_BASE_LO(i) 0x2B00+16i: PTR_LO 31:12, TARGET 1:0;
+  -- _BASE_HI(i) 0x2B04+16i: PTR_HI 7:0; _SUBMIT(i) 0x2B08+16i: LENGTH 15:0 (nouveau
+  -- tu102_runl_commit: lo, hi, count); _SUBMIT_INFO(i) 0x2B0C+16i: PENDING 15:15.
+  -- The doorbell is the handle RUNLIST_ID 22:16 | CHID 11:0 (tu104 dev_usermode), written
+  -- by nouveau to NV_VIRTUAL_FUNCTION_DOORBELL, BAR0 0xB80000 + 0x30000 + 0x90
+  -- (vfn/tu102.c, tu102_chan_doorbell_handle), after tu102_fifo_init_pbdmas set
+  -- NV_CTRL_VIRTUAL_CHANNEL_CFG(0) PENDING_ENABLE 31:31 (0xB65000, tu104 dev_ctrl).
+  tu102 = {
+    nrunlist = 11, -- NV_PFIFO_RUNLIST_BASE_LO__SIZE_1
+    init = function(gpu) gpu:wr32(0xb65000, gpu:rd32(0xb65000) | 1 << 31) end,
+    submit = function(gpu, id, target, addr, length)
+      if addr >> 40 ~= 0 then fail("rl:submit: runlist at %s is beyond RUNLIST_BASE_HI PTR_HI (40 bits)", hex(addr)) end
+      gpu:wr32(0x2b00 + 16 * id, lo32(addr) | target)
+      gpu:wr32(0x2b04 + 16 * id, hi32(addr))
+      gpu:wr32(0x2b08 + 16 * id, length)
+    end,
+    pending = function(gpu, id) return (gpu:rd32(0x2b0c + 16 * id) >> 15) & 1 == 1 end,
+    -- RUNLIST_ID_ALL (15) when the channel's runlist is not known.
+    doorbell = function(gpu, ch) gpu:wr32(0xbb0090, (ch.runlist or ch.submitted or 15) << 16 | ch.chid) end,
+  },
+}
+M.HOSTS = HOSTS
+
+-- The row of gpu's chip; runs its init once per GPU.
+local INITED = setmetatable({}, { __mode = "k" })
+local function host_of(gpu, where)
+  local chip = gpu:chip()
+  local h = HOSTS[chip]
+  if not h then
+    local names = {}
+    for k in pairs(HOSTS) do names[#names + 1] = k end
+    table.sort(names)
+    fail("%s: chip %s has no Host this builder knows (%s)", where, chip, table.concat(names, ", "))
+  end
+  if h.init and not INITED[gpu] then
+    INITED[gpu] = true
+    h.init(gpu)
+  end
+  return h
 end
 
 -- ------------------------------------------------------------ apertures
@@ -413,6 +488,8 @@ local INSTANCE_OPTS = set("vm", "pdb", "chid", "userd", "gpfifo", "gpfifo_entrie
 function M.instance(gpu, ap, addr, opts)
   local where = "volta.instance"
   check_gpu(gpu, where)
+  host_of(gpu, where)
+  local RAMFC = ramfc_of(gpu:chip())
   local o = check_opts(opts, INSTANCE_OPTS, where)
   local _, inst_ap = aperture(ap, where)
   check_int(addr, "addr", 0, (1 << 40) - 1, where)
@@ -566,11 +643,12 @@ local CHANNEL_OPTS = set("chid", "runq", "runlist", "tsg", "gpfifo_entries", "pb
 function M.channel(gpu, vm, opts)
   local where = "volta.channel"
   check_gpu(gpu, where)
+  local host = host_of(gpu, where)
   check_vm(vm, "argument 2", where)
   local o = check_opts(opts, CHANNEL_OPTS, where)
   local chid = check_int(o.chid, "chid", 0, 4095, where) -- NV_PCCSR_CHANNEL__SIZE_1 4096
   local runq = check_int(o.runq or 0, "runq", 0, 1, where) -- RUNQUEUE_SELECTOR is bit 1:1
-  if o.runlist ~= nil then check_int(o.runlist, "runlist", 0, 12, where) end
+  if o.runlist ~= nil then check_int(o.runlist, "runlist", 0, host.nrunlist - 1, where) end
   if o.tsg ~= nil then check_int(o.tsg, "tsg", 0, 4095, where) end
   local entries = check_int(o.gpfifo_entries or 512, "gpfifo_entries", 2, 1 << 31, where)
   if not is_pow2(entries) then fail("%s: gpfifo_entries %d is not a power of two", where, entries) end
@@ -585,7 +663,7 @@ function M.channel(gpu, vm, opts)
   local gp_va, gp_pa, gp_ap = vm:alloc_map(entries * 8, { heap = heap })
   local pb_va, pb_pa, pb_ap = vm:alloc_map(pb_size, { heap = heap })
   local ch = setmetatable({
-    gpu = gpu, vm = vm, chid = chid, runq = runq, runlist = o.runlist, tsg = o.tsg,
+    gpu = gpu, host = host, vm = vm, chid = chid, runq = runq, runlist = o.runlist, tsg = o.tsg,
     inst = { heap.ap, inst }, userd = { uheap.ap, userd },
     gpfifo = { va = gp_va, pa = gp_pa, ap = gp_ap, entries = entries },
     pb = { va = pb_va, pa = pb_pa, ap = pb_ap, size = pb_size, next = 0 },
@@ -631,11 +709,11 @@ function Channel:gp_put()
 end
 
 -- Publishes GP_PUT and rings the doorbell, the last two submission steps of
--- gv100_dev_usermode: NV_RAMUSERD_GP_PUT (USERD + 0x8C), then
--- NV_USERMODE_NOTIFY_CHANNEL_PENDING (0x810090) ID 31:0 = the channel id.
+-- gv100/tu104 dev_usermode: NV_RAMUSERD_GP_PUT (USERD + 0x8C), then the
+-- generation's doorbell (HOSTS: the channel id on gv100, the handle on tu102).
 function Channel:kick()
   self.gpu:mem_wr32(self.userd[1], self.userd[2] + USERD.GP_PUT, self.put)
-  self.gpu:wr32(0x810090, self.chid)
+  self.host.doorbell(self.gpu, self)
 end
 
 -- The ring is full when advancing GP_PUT would make it equal GP_GET (as
@@ -719,9 +797,10 @@ Runlist.__index = Runlist
 function M.runlist(gpu, heap, tsgs)
   local where = "volta.runlist"
   check_gpu(gpu, where)
+  local host = host_of(gpu, where)
   check_heap(heap, "heap", where)
   if type(tsgs) ~= "table" then fail("%s: argument 3 must be a list of TSGs", where) end
-  local entries, runlist, mixed = {}, nil, false
+  local entries, runlist, mixed, chans = {}, nil, false, {}
   local function add(a, b, c, d) entries[#entries + 1] = string.pack("<I4I4I4I4", a, b, c, d) end
   for ti, t in ipairs(tsgs) do
     local w = fmt("%s: TSG %d", where, ti)
@@ -751,6 +830,7 @@ function M.runlist(gpu, heap, tsgs)
       -- dword 1 USERD_PTR_HI; dword 2 CHID 11:0, INST_PTR_LO 31:12; dword 3 INST_PTR_HI.
       add((userd & 0xffffff00) | ua.target << 6 | ia.target << 4 | runq << 1, hi32(userd),
           (inst & 0xfffff000) | chid, hi32(inst))
+      chans[#chans + 1] = ch
       if ch.runlist ~= nil then
         if runlist ~= nil and runlist ~= ch.runlist then mixed = true end
         runlist = runlist or ch.runlist
@@ -761,7 +841,7 @@ function M.runlist(gpu, heap, tsgs)
   -- NV_RAMRL_ENTRY_SIZE 16; the base is 4 KiB aligned (NV_RAMRL_ENTRY_BASE_SHIFT 12).
   local addr = heap:alloc(math.max(16 * #entries, 16), 4096)
   if #entries > 0 then gpu:mem_write(heap.ap, addr, table.concat(entries)) end
-  return setmetatable({ gpu = gpu, ap = heap.ap, addr = addr, length = #entries,
+  return setmetatable({ gpu = gpu, host = host, ap = heap.ap, addr = addr, length = #entries, chans = chans,
                         runlist = not mixed and runlist or nil }, Runlist)
 end
 
@@ -770,23 +850,23 @@ local function runlist_id(rl, id, where)
     id = rl.runlist
     if id == nil then fail("%s: give the runlist id (the channels name none, or different ones)", where) end
   end
-  return check_int(id, "runlist id", 0, 12, where) -- NV_PFIFO_ENG_RUNLIST__SIZE_1 13
+  return check_int(id, "runlist id", 0, rl.host.nrunlist - 1, where) -- the generation's runlist count
 end
 
--- NV_PFIFO_RUNLIST_BASE (0x2270): PTR 27:0 = addr >> 12, TARGET 29:28; then
--- NV_PFIFO_RUNLIST (0x2274): LENGTH 15:0, ID 23:20 (this write starts the fetch).
+-- Submits the runlist through the generation's registers (HOSTS.submit); the
+-- channels on it remember the runlist (the tu102 doorbell handle names it).
 function Runlist:submit(id)
   local where = "rl:submit"
   id = runlist_id(self, id, where)
-  if self.addr >> 40 ~= 0 then fail("%s: runlist at %s is beyond RUNLIST_BASE_PTR (40 bits)", where, hex(self.addr)) end
-  self.gpu:wr32(0x2270, APERTURES[self.ap].target << 28 | self.addr >> 12)
-  self.gpu:wr32(0x2274, id << 20 | self.length)
+  self.host.submit(self.gpu, id, APERTURES[self.ap].target, self.addr, self.length)
+  for _, ch in ipairs(self.chans) do ch.submitted = id end
 end
 
--- NV_PFIFO_ENG_RUNLIST(id) at 0x2284 + id*8: PENDING 20:20.
+-- The submitted runlist has not been taken yet (HOSTS.pending: ENG_RUNLIST
+-- PENDING on gv100, RUNLIST_SUBMIT_INFO PENDING on tu102).
 function Runlist:pending(id)
   id = runlist_id(self, id, "rl:pending")
-  return (self.gpu:rd32(0x2284 + 8 * id) >> 20) & 1 == 1
+  return self.host.pending(self.gpu, id)
 end
 
 return M
