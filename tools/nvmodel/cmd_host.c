@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "nvmodel/host_fmt.h"
+#include "nvmodel/nvmodel.h"
 
 struct host_opts {
 	struct cli_dump in;
@@ -304,7 +305,8 @@ static void print_layout(struct view *v, const nvm_hf_layout *l, unsigned first,
 			if (json)
 				word_json(v, l, NULL, 0, d, val);
 			else
-				printf("  +0x%03x dw %-4u 0x%08x (not named in the gv100 manual)\n", d * 4, d, val);
+				printf("  +0x%03x dw %-4u 0x%08x (not named in the %s manual)\n", d * 4, d, val,
+				       host_chip ? host_chip : NVM_DEFAULT_CHIP);
 			continue;
 		}
 		if (json)
