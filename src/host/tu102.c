@@ -110,7 +110,6 @@ static void doorbell(struct host *h, uint32_t reg, uint32_t handle)
 {
 	uint32_t chid;
 	if (!tu102_handle_chid(h, handle, &chid)) {
-		h->stats.doorbells++;
 		emit(h->gpu, NVM_EV_GUEST_ERROR, "host", "bad_doorbell", reg, handle,
 		     "doorbell handle 0x%08x is invalid (RUNLIST_ID 22:16 | CHID 11:0): ignored", handle);
 		return;
