@@ -111,9 +111,15 @@ static inline void env_init_chip(struct env *e, const char *chip)
 		wr(e->gpu, 0xb65000, rd(e->gpu, 0xb65000) | 1u << 31);
 }
 
+/* The chip of env_init: gv100, or the one a test build names (tests/CMakeLists.txt
+ * builds the Host tests again with ENV_CHIP "tu102": the behaviour Turing shares). */
+#ifndef ENV_CHIP
+#define ENV_CHIP "gv100"
+#endif
+
 static inline void env_init(struct env *e)
 {
-	env_init_chip(e, "gv100");
+	env_init_chip(e, ENV_CHIP);
 }
 
 static inline void env_fini(struct env *e)
