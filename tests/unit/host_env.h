@@ -33,6 +33,10 @@ struct env_gen {
 	const char *chip;
 	void (*submit)(struct env *e, unsigned id, uint64_t addr, uint32_t n);
 	void (*doorbell)(struct env *e, const struct env_chan *c);
+	uint32_t rl_info; /* the register with runlist 0's PENDING and LENGTH (per runlist: + id * rl_stride) */
+	uint32_t rl_stride, pending_bit;
+	uint32_t rl_length; /* the register with runlist 0's LENGTH 15:0 */
+	uint32_t ce_class;  /* the copy engines' class */
 };
 
 struct env {
@@ -89,8 +93,10 @@ static inline void env_doorbell_tu102(struct env *e, const struct env_chan *c)
 }
 
 static const struct env_gen env_gens[] = {
-	{ "gv100", env_submit_gv100, env_doorbell_gv100 },
-	{ "tu102", env_submit_tu102, env_doorbell_tu102 },
+	/* gv100_dev_fifo NV_PFIFO_ENG_RUNLIST(i) PENDING 20:20, LENGTH 15:0; clc3b5.h */
+	{ "gv100", env_submit_gv100, env_doorbell_gv100, 0x2284, 8, 20, 0x2284, 0xc3b5 },
+	/* tu104 dev_fifo RUNLIST_SUBMIT_INFO(i) PENDING 15:15, RUNLIST_SUBMIT(i) LENGTH; clc5b5.h */
+	{ "tu102", env_submit_tu102, env_doorbell_tu102, 0x2b0c, 16, 15, 0x2b08, 0xc5b5 },
 };
 
 /* A fresh GPU of chip (gv100, tu102) as its driver initialises it: tu102
@@ -120,6 +126,18 @@ static inline void env_init_chip(struct env *e, const char *chip)
 static inline void env_init(struct env *e)
 {
 	env_init_chip(e, ENV_CHIP);
+}
+
+/* The submitted runlist id is not taken yet (the generation's PENDING). */
+static inline int env_rl_pending(struct env *e, unsigned id)
+{
+	return (int)(rd(e->gpu, e->gen->rl_info + id * e->gen->rl_stride) >> e->gen->pending_bit & 1);
+}
+
+/* LENGTH 15:0 of runlist id's submit. */
+static inline uint32_t env_rl_length(struct env *e, unsigned id)
+{
+	return rd(e->gpu, e->gen->rl_length + id * e->gen->rl_stride) & 0xffff;
 }
 
 static inline void env_fini(struct env *e)
