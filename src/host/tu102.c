@@ -124,7 +124,10 @@ static const struct reg_desc pbstat_userd_hi_regs[] = { { 0x0, "NV_PFIFO_PBDMA_S
  * (ALL = 15). A handle with a bit outside these fields, a CHID that is no
  * channel or a RUNLIST_ID that is neither ALL nor a runlist is invalid.
  * UNVERIFIED: a valid RUNLIST_ID other than the channel's own still makes
- * the channel PENDING (the manual says only which handles are invalid). */
+ * the channel PENDING (the manual says only which handles are invalid);
+ * ALL (15) is valid although the manual also says a RUNLIST_ID above
+ * NV_HOST_NUM_RUNLISTS - 1 (10 here) has no effect: its list of invalid
+ * handles names ALL as valid. */
 static bool tu102_handle_chid(const struct host *h, uint32_t handle, uint32_t *chid)
 {
 	uint32_t rl = FIELD_GET(handle, 22, 16);
