@@ -33,10 +33,6 @@ struct env_gen {
 	const char *chip;
 	void (*submit)(struct env *e, unsigned id, uint64_t addr, uint32_t n);
 	void (*doorbell)(struct env *e, const struct env_chan *c);
-	uint32_t rl_info; /* the register with runlist 0's PENDING and LENGTH (per runlist: + id * rl_stride) */
-	uint32_t rl_stride, pending_bit;
-	uint32_t rl_length; /* the register with runlist 0's LENGTH 15:0 */
-	uint32_t ce_class;  /* the copy engines' class */
 };
 
 struct env {
@@ -93,10 +89,8 @@ static inline void env_doorbell_tu102(struct env *e, const struct env_chan *c)
 }
 
 static const struct env_gen env_gens[] = {
-	/* gv100_dev_fifo NV_PFIFO_ENG_RUNLIST(i) PENDING 20:20, LENGTH 15:0; clc3b5.h */
-	{ "gv100", env_submit_gv100, env_doorbell_gv100, 0x2284, 8, 20, 0x2284, 0xc3b5 },
-	/* tu104 dev_fifo RUNLIST_SUBMIT_INFO(i) PENDING 15:15, RUNLIST_SUBMIT(i) LENGTH; clc5b5.h */
-	{ "tu102", env_submit_tu102, env_doorbell_tu102, 0x2b0c, 16, 15, 0x2b08, 0xc5b5 },
+	{ "gv100", env_submit_gv100, env_doorbell_gv100 },
+	{ "tu102", env_submit_tu102, env_doorbell_tu102 },
 };
 
 /* A fresh GPU of chip (gv100, tu102) as its driver initialises it: tu102
@@ -128,16 +122,49 @@ static inline void env_init(struct env *e)
 	env_init_chip(e, ENV_CHIP);
 }
 
+/* Per generation, what the Host tests read back: the register with runlist
+ * 0's PENDING (+ id * stride), the one with its LENGTH 15:0, and the copy
+ * engines' class. */
+struct env_rl_regs {
+	const char *chip;
+	uint32_t info, stride, pending_bit, length;
+	uint32_t ce_class;
+};
+
+static const struct env_rl_regs env_rl_regs_of[] = {
+	/* gv100_dev_fifo NV_PFIFO_ENG_RUNLIST(i) PENDING 20:20, LENGTH 15:0; clc3b5.h */
+	{ "gv100", 0x2284, 8, 20, 0x2284, 0xc3b5 },
+	/* tu104 dev_fifo RUNLIST_SUBMIT_INFO(i) PENDING 15:15, RUNLIST_SUBMIT(i) LENGTH; clc5b5.h */
+	{ "tu102", 0x2b0c, 16, 15, 0x2b08, 0xc5b5 },
+};
+
+static inline const struct env_rl_regs *env_rl_regs(struct env *e)
+{
+	for (size_t i = 0; i < sizeof(env_rl_regs_of) / sizeof(env_rl_regs_of[0]); i++)
+		if (!strcmp(env_rl_regs_of[i].chip, e->gen->chip))
+			return &env_rl_regs_of[i];
+	fail_msg("no env_rl_regs_of row for %s", e->gen->chip);
+	return NULL;
+}
+
 /* The submitted runlist id is not taken yet (the generation's PENDING). */
 static inline int env_rl_pending(struct env *e, unsigned id)
 {
-	return (int)(rd(e->gpu, e->gen->rl_info + id * e->gen->rl_stride) >> e->gen->pending_bit & 1);
+	const struct env_rl_regs *r = env_rl_regs(e);
+	return (int)(rd(e->gpu, r->info + id * r->stride) >> r->pending_bit & 1);
 }
 
 /* LENGTH 15:0 of runlist id's submit. */
 static inline uint32_t env_rl_length(struct env *e, unsigned id)
 {
-	return rd(e->gpu, e->gen->rl_length + id * e->gen->rl_stride) & 0xffff;
+	const struct env_rl_regs *r = env_rl_regs(e);
+	return rd(e->gpu, r->length + id * r->stride) & 0xffff;
+}
+
+/* The copy engines' class (SET_OBJECT on subchannel 4). */
+static inline uint32_t env_ce_class(struct env *e)
+{
+	return env_rl_regs(e)->ce_class;
 }
 
 static inline void env_fini(struct env *e)

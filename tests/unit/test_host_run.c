@@ -695,14 +695,14 @@ static void grcopy_subchannel(void **state)
 	struct env_chan *c = env_one_channel(&e);
 	switches = 0;
 	nvm_hook_add(e.gpu, NVM_EV_MASK(NVM_EV_TRACE), count_switch, NULL, NULL);
-	uint32_t pb[] = { HDR_INC(0, 0x200, 1), 1, HDR_INC(4, 0x000, 1), e.gen->ce_class,
+	uint32_t pb[] = { HDR_INC(0, 0x200, 1), 1, HDR_INC(4, 0x000, 1), env_ce_class(&e),
 		          HDR_INC(4, 0x400, 1), 2, HDR_INC(0, 0x204, 1), 3 };
 	env_push(&e, c, pb, 8);
 	assert_string_equal(env_run(&e, 100000), "idle");
 	nvm_host_method log[4];
 	assert_int_equal(env_log(&e, "gr", log, 4), 2);
 	assert_int_equal(env_log(&e, "grce", log, 4), 1);
-	assert_int_equal(log[0].cls, e.gen->ce_class);
+	assert_int_equal(log[0].cls, env_ce_class(&e));
 	assert_int_equal(switches, 2);
 	/* a non-copy class on the copy subchannel: INTR_1 HCE_ILLEGAL_CLASS */
 	uint32_t bad[] = { HDR_INC(4, 0x000, 1), 0xc397 };
