@@ -525,11 +525,8 @@ function M.instance(gpu, ap, addr, opts)
 
   -- RAMFC (seed 000 section 3), the words nouveau writes, at the offsets of the RAMFC layout;
   -- fields from dev_pbdma.
-  -- (A generation whose RAMFC has no USERD words, per its layout, gets USERD from the runlist only.)
-  if RAMFC.USERD then
-    w(RAMFC.USERD, lo32(userd) | ua.target) -- TARGET 1:0, ADDR 31:9
-    w(RAMFC.USERD_HI, hi32(userd)) -- ADDR 7:0
-  end
+  w(RAMFC.USERD, lo32(userd) | ua.target) -- TARGET 1:0, ADDR 31:9
+  w(RAMFC.USERD_HI, hi32(userd)) -- ADDR 7:0
   w(RAMFC.SIGNATURE, 0x0000face) -- HW 15:0 = VALID (0xFACE), SW 31:16 = 0
   w(RAMFC.ACQUIRE, 0x7ffff902) -- RETRY_MAN 6:0 = 2, RETRY_EXP 10:7 = 2, TIMEOUT_EXP 14:11 = 15,
   --                              TIMEOUT_MAN 30:15 = 0xFFFF, TIMEOUT_EN 31 = DISABLE
