@@ -2,7 +2,7 @@
 
 check(type(nvmodel.version) == "string", "nvmodel.version")
 local names = nvmodel.chips()
-check(#names >= 11 and names[#names] == "gv100", "chip list ends with gv100")
+check(#names >= 12 and names[11] == "gv100" and names[12] == "tu102", "chip list: gv100, then tu102")
 
 -- open: default chip, sizes as numbers or strings.
 local gpu = nvmodel.open{ vram = "64M", sysmem = 1 << 30 }
