@@ -108,12 +108,13 @@ static const struct chip chips[] = {
 	  PMC_GV100,
 	  { { &mmu_class, &mmu_gv100 }, { &host_class, &host_gv100 }, PB(pb_gen_gv100) } },
 	/* TU102: 48 GiB of GDDR6 on the largest boards (Quadro RTX 8000);
-	 * PMC_BOOT_0 chipset 0x162 (nouveau nv162_chipset). The GMMU is
-	 * gv100's ver2 format (nouveau tu102_mmu uses gv100's page tables). */
+	 * PMC_BOOT_0 chipset 0x162 (nouveau nv162_chipset). The GMMU keeps
+	 * gv100's ver2 format (nouveau tu102_mmu uses gv100's page tables);
+	 * its fault registers moved to NV_VIRTUAL_FUNCTION_PRIV_MMU (mmu_tu102). */
 	{ { "tu102", "TU100", 0x162000a1u, GiB(48), 1ull << 47, "pmc ptimer mmu host" },
 	  false,
 	  PMC_GV100,
-	  { { &mmu_class, &mmu_gv100 }, { &host_class, &host_tu102 }, PB(pb_gen_tu102) } },
+	  { { &mmu_class, &mmu_tu102 }, { &host_class, &host_tu102 }, PB(pb_gen_tu102) } },
 	/* Ampere to Blackwell: pushbuffer profiles for `pb decode` only. */
 	DECODE_ONLY(ga100),
 	DECODE_ONLY(ga102),
