@@ -68,7 +68,7 @@ enum { F_ADDR_LO = 0, F_ADDR_HI = 4, F_INST_LO = 8, F_INST_HI = 0xC, F_INFO = 0x
  * value"): 1024 entries. */
 static uint32_t niso_status(void *ctx);
 const struct intr_desc mmu_niso_intr_hub = { R_NISO_INTR, 0, PMC_INTR_HUB, niso_status, NULL };
-const struct mmu_chip mmu_gv100 = { "gv100", &mmu_niso_intr_hub, 1024, &mmu_fault_pfb, &mmu_fmt_ver2 };
+const struct mmu_chip mmu_gv100 = { "gv100", &mmu_niso_intr_hub, 1024, &mmu_fault_pfb, &mmu_fmt_ver2, &mmu_eng_gv100 };
 
 struct tlb_ent {
 	struct tlbc_hdr h; /* the shared TLB cache (tlb_cache.h) */
@@ -488,12 +488,8 @@ static void latch_other(struct mmu *m, const nvm_mmu_fault_info *f, bool phys)
 		/* UNVERIFIED: while VALID is set the registers keep the first fault
 		 * and later ones only set the DROPPED_* bit of their class. */
 		unsigned bit;
-		switch (f->engine_id) {
-		case NVM_MMU_ENG_BAR1: bit = 0; break;
-		case NVM_MMU_ENG_BAR2: bit = 2; break;
-		case NVM_MMU_ENG_IFB: bit = 4; break;
-		default: bit = 6; break;
-		}
+		const struct mmu_eng_ids *ids = m->chip->eng;
+		bit = f->engine_id == ids->bar1 ? 0 : f->engine_id == ids->bar2 ? 2 : f->engine_id == ids->ifb ? 4 : 6;
 		reg_set(m, R_F(m, F_STATUS), status | (1u << (bit + (phys ? 0 : 1))));
 		return;
 	}
@@ -579,12 +575,11 @@ static bool buf_put(struct mmu *m, int i, const nvm_mmu_fault_info *f)
 	return true;
 }
 
-static bool eng_uses_other(unsigned engine_id)
+static bool eng_uses_other(const struct mmu_eng_ids *ids, unsigned engine_id)
 {
 	/* UNVERIFIED: BAR1, BAR2, IFB and physical faults report through the
 	 * other-fault registers (STATUS has DROPPED_BAR1/BAR2/IFB bits for them). */
-	return engine_id == NVM_MMU_ENG_BAR1 || engine_id == NVM_MMU_ENG_BAR2 || engine_id == NVM_MMU_ENG_IFB ||
-	       engine_id == NVM_MMU_ENG_PHYSICAL;
+	return engine_id == ids->bar1 || engine_id == ids->bar2 || engine_id == ids->ifb || engine_id == ids->physical;
 }
 
 static void report(struct mmu *m, const nvm_mmu_fault_info *f, uint64_t ticket)
@@ -597,7 +592,7 @@ static void report(struct mmu *m, const nvm_mmu_fault_info *f, uint64_t ticket)
 	if (m->hook)
 		m->hook(m->hook_user, f, ticket, 0);
 	bool taken = false;
-	if (!eng_uses_other(f->engine_id))
+	if (!eng_uses_other(m->chip->eng, f->engine_id))
 		taken = buf_put(m, f->replayable ? FB_REPLAY : FB_NONREPLAY, f);
 	if (!taken)
 		latch_other(m, f, f->access_type >= 8);
@@ -1194,7 +1189,7 @@ static nvm_status bar_translate(nvm_gpu *gpu, int bar, uint64_t off, nvm_mmu_acc
 	req.veid = -1;
 	req.va = off;
 	req.access = access;
-	req.engine_id = bar == 1 ? NVM_MMU_ENG_BAR1 : NVM_MMU_ENG_BAR2;
+	req.engine_id = bar == 1 ? m->chip->eng->bar1 : m->chip->eng->bar2;
 	req.client_type = NVM_MMU_CLIENT_HUB;
 	req.client_id = 7;  /* UNVERIFIED: BAR accesses come from HOST_CPU */
 	req.privileged = 1; /* UNVERIFIED: BAR accesses are privileged */

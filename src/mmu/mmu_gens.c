@@ -16,12 +16,15 @@
  * PMC_INTR_HUB as on gv100 (Turing on routes it through the NV_CTRL leaf
  * vectors, not modelled); the fault packet is gv100's
  * (NV_MMU_FAULT_BUF_ENTRY; nouveau parses Turing and Ampere packets with
- * its gv100 code); SET_DEFAULT gives 1024 entries.
+ * its gv100 code); SET_DEFAULT gives 1024 entries. MMU engine ids: gv100's
+ * on tu102 (tu104_dev_fault.ref lists the same) and, UNVERIFIED, on
+ * ga100/ga102 (no Ampere dev_fault in the refs); gh100's from RM's gh100
+ * dev_fault.h (BAR1 256, BAR2 320, GRAPHICS 384, CE0 43, PHYSICAL 56).
  */
 #include "mmu_gens.h"
 #include "mmu_internal.h"
 
-const struct mmu_chip mmu_tu102 = { "tu102", &mmu_niso_intr_hub, 1024, &mmu_fault_vf, &mmu_fmt_ver2 };
-const struct mmu_chip mmu_ga100 = { "ga100", &mmu_niso_intr_hub, 1024, &mmu_fault_vf, &mmu_fmt_ver2 };
-const struct mmu_chip mmu_ga102 = { "ga102", &mmu_niso_intr_hub, 1024, &mmu_fault_vf, &mmu_fmt_ver2 };
-const struct mmu_chip mmu_gh100 = { "gh100", &mmu_niso_intr_hub, 1024, &mmu_fault_vf, &mmu_fmt_ver3 };
+const struct mmu_chip mmu_tu102 = { "tu102", &mmu_niso_intr_hub, 1024, &mmu_fault_vf, &mmu_fmt_ver2, &mmu_eng_gv100 };
+const struct mmu_chip mmu_ga100 = { "ga100", &mmu_niso_intr_hub, 1024, &mmu_fault_vf, &mmu_fmt_ver2, &mmu_eng_gv100 };
+const struct mmu_chip mmu_ga102 = { "ga102", &mmu_niso_intr_hub, 1024, &mmu_fault_vf, &mmu_fmt_ver2, &mmu_eng_gv100 };
+const struct mmu_chip mmu_gh100 = { "gh100", &mmu_niso_intr_hub, 1024, &mmu_fault_vf, &mmu_fmt_ver3, &mmu_eng_gh100 };

@@ -92,6 +92,16 @@ struct mmu_fault_layout {
 	size_t nblocks;
 };
 
+/* The MMU engine ids (NV_PFAULT_MMU_ENG_ID_*) a generation gives the units
+ * the GMMU itself treats apart, and the names of all of them. */
+struct id_range;
+struct mmu_eng_ids {
+	unsigned bar1, bar2, ifb, physical, graphics; /* graphics: + VEID */
+	const struct id_range *names;
+	size_t nnames;
+};
+extern const struct mmu_eng_ids mmu_eng_gv100, mmu_eng_gh100;
+
 /* A GMMU generation (mmu.c gv100, mmu_gens.c tu102 .. gh100). */
 struct mmu_chip {
 	const char *name;
@@ -99,6 +109,7 @@ struct mmu_chip {
 	uint32_t default_size;        /* SIZE_VAL written by SET_DEFAULT */
 	const struct mmu_fault_layout *fault;
 	const struct mmu_fmt *fmt;
+	const struct mmu_eng_ids *eng;
 };
 extern const struct mmu_fault_layout mmu_fault_pfb, mmu_fault_vf;
 extern const struct intr_desc mmu_niso_intr_hub;
