@@ -278,6 +278,9 @@ const char *nvm_mmu_engine_name(unsigned engine_id, char *buf, size_t len); /* g
  * them: BAR1 256, CE0 43, GRAPHICS 384 ...); NULL when chip is unknown or
  * has no GMMU. */
 const char *nvm_mmu_chip_engine_name(const char *chip, unsigned engine_id, char *buf, size_t len);
+/* The MMU engine id of CE0 in gpu's GMMU generation (15 on gv100 .. ga102,
+ * 43 on gh100); CEn is CE0 + n. */
+unsigned nvm_mmu_ce0_engine_id(const nvm_gpu *gpu);
 /* The page-table format of gpu's GMMU: "ver2" (gv100, tu102, ga100, ga102)
  * or "ver3" (gh100: 57-bit VA, six levels); NULL when it has none. */
 const char *nvm_mmu_format(const nvm_gpu *gpu);

@@ -144,10 +144,11 @@ static enum eng_status out_of_range(struct ce_x *x, nvm_aperture ap, uint64_t pa
 /* ---------------------------------------------------------------- memory */
 
 /* HUB client ids (volta-facts.md f): CE0 1, CE1 2, CE2 0x18. UNVERIFIED:
- * CE3..CE8 have no id of their own there and use CE2's. */
-static unsigned hub_client(unsigned mmu_engine_id)
+ * CE3..CE8 have no id of their own there and use CE2's. The CE's index is
+ * its MMU engine id less the generation's CE0 (15 gv100, 43 gh100). */
+static unsigned hub_client(nvm_gpu *gpu, unsigned mmu_engine_id)
 {
-	unsigned ce = mmu_engine_id - NVM_MMU_ENG_CE0;
+	unsigned ce = mmu_engine_id - nvm_mmu_ce0_engine_id(gpu);
 	return ce == 0 ? 1u : ce == 1 ? 2u : 0x18u;
 }
 
@@ -164,7 +165,7 @@ static enum eng_status translate(struct ce_x *x, uint64_t va, nvm_mmu_access acc
 		.access = acc,
 		.engine_id = x->e->mmu_engine_id,
 		.client_type = NVM_MMU_CLIENT_HUB,
-		.client_id = hub_client(x->e->mmu_engine_id),
+		.client_id = hub_client(gpu_of(x), x->e->mmu_engine_id),
 	};
 	nvm_mmu_result res;
 	if (nvm_mmu_translate(gpu_of(x), &req, &res) || res.fault != NVM_MMU_FAULT_NONE)

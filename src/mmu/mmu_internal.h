@@ -97,6 +97,7 @@ struct mmu_fault_layout {
 struct id_range;
 struct mmu_eng_ids {
 	unsigned bar1, bar2, ifb, physical, graphics; /* graphics: + VEID */
+	unsigned ce0;                                 /* CE0; CEn = ce0 + n */
 	const struct id_range *names;
 	size_t nnames;
 };

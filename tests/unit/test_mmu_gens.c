@@ -418,13 +418,31 @@ static void ver3_through_the_block(void **state)
 	nvm_close(t.gpu);
 }
 
+/* The engine ids each generation numbers its units by (gh100: RM's gh100
+ * dev_fault.h), and the format it walks. */
+static void engine_ids_and_format(void **state)
+{
+	(void)state;
+	nvm_gpu *gpu = open_gen(&mmu_gh100);
+	assert_int_equal(nvm_mmu_ce0_engine_id(gpu), 43);
+	assert_string_equal(nvm_mmu_format(gpu), "ver3");
+	nvm_close(gpu);
+	gpu = open_gen(&mmu_tu102);
+	assert_int_equal(nvm_mmu_ce0_engine_id(gpu), 15);
+	assert_string_equal(nvm_mmu_format(gpu), "ver2");
+	nvm_close(gpu);
+	char b[32];
+	assert_string_equal(nvm_mmu_chip_engine_name("tu102", 15, b, sizeof(b)), "CE0");
+	assert_null(nvm_mmu_chip_engine_name("nv04", 15, b, sizeof(b)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(ver3_six_levels),        cmocka_unit_test(ver3_page_sizes),
 		cmocka_unit_test(ver3_pcf_and_kind),      cmocka_unit_test(ver3_sparse_and_bounds),
 		cmocka_unit_test(ver3_enumeration),       cmocka_unit_test(fault_registers_per_generation),
-		cmocka_unit_test(ver3_through_the_block),
+		cmocka_unit_test(ver3_through_the_block), cmocka_unit_test(engine_ids_and_format),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
