@@ -101,7 +101,7 @@ static void rl_parse(struct host *h, struct runlist *rl, nvm_aperture ap, uint64
 			rl->tsg[rl->ntsg++] = (struct rl_tsg){ e.id, e.timeslice_ns, (uint32_t)rl->nch, e.tsg_length };
 			left = e.tsg_length;
 		} else if (w.member) {
-			rl->ch[rl->nch] = e.id;
+			rl->ch[rl->nch] = h->gen->ops->rl_chan ? h->gen->ops->rl_chan(h, rl, &e) : e.id;
 			rl->runq[rl->nch] = (uint8_t)e.runqueue_selector;
 			rl->nch++;
 			left--;
@@ -526,6 +526,19 @@ void host_preempt(struct host *h, bool tsg, uint32_t id)
 		host_schedule(h, &h->rl[i]);
 }
 
+void host_preempt_tsg_on(struct host *h, struct runlist *rl, uint32_t tsgid)
+{
+	for (unsigned q = 0; q < rl->desc->npbdma; q++) {
+		struct pbdma *p = rl->pb[q];
+		if (p && p->chid >= 0 && chan_tsgid(h, (uint32_t)p->chid) == (int)tsgid) {
+			preempt_pbdma(p);
+			rl->slice_end = h->gpu->now; /* the TSG's timeslice ends */
+		}
+	}
+	host_engstat_preempt(h, rl, (int)tsgid);
+	host_schedule(h, rl);
+}
+
 void host_preempt_runlist(struct host *h, struct runlist *rl)
 {
 	for (unsigned q = 0; q < rl->desc->npbdma; q++)
@@ -583,8 +596,10 @@ static nvm_status host_alloc(struct host *h)
 	h->pb = calloc(g->npbdma, sizeof(*h->pb));
 	h->pbdma_vals = calloc((size_t)g->npbdma * PBR_COUNT, sizeof(uint32_t));
 	h->engines = calloc(2u * g->nrunlist, sizeof(*h->engines)); /* an engine and GRCOPY per runlist */
-	h->host_class = pb_class_find(g->host_class);
 	h->pb_gen = pb_chip_gen(h->gpu->chip); /* the chip row's profile */
+	h->host_class = pb_class_find(g->host_class);
+	if (!h->host_class && h->pb_gen) /* a class the tables lack (C86F): its nearest ancestor's methods */
+		h->host_class = pb_host_class(h->pb_gen, PB_FORMAT_NEW);
 	if (!h->chan || !h->rl || !h->pb || !h->pbdma_vals || !h->engines)
 		return NVM_ERR_NOMEM;
 	return h->pb_gen ? pbdma_layouts(h) : NVM_ERR_CHIP; /* an inconsistent generation */
