@@ -112,7 +112,8 @@ static void rl_parse(struct host *h, struct runlist *rl, nvm_aperture ap, uint64
 	if (np) {
 		char msg[200];
 		nvm_hf_problem_text(&pr[0], msg, sizeof(msg));
-		sched_error(h, SCHED_ERROR_CODE_BAD_TSG, base + (uint64_t)pr[0].where * NVM_RL_ENTRY_SIZE, msg);
+		uint32_t code = h->gen->bad_tsg_codes ? h->gen->bad_tsg_codes[pr[0].code] : SCHED_ERROR_CODE_BAD_TSG;
+		sched_error(h, code, base + (uint64_t)pr[0].where * NVM_RL_ENTRY_SIZE, msg);
 	}
 	if (left) {
 		/* The unfinished TSG is not scheduled. */
@@ -143,10 +144,13 @@ static void rl_fetch(nvm_gpu *gpu, void *ctx, uint64_t arg)
 		if (rl->pb[q] && rl->pb[q]->state != PBS_IDLE && !pbdma_stalled(rl->pb[q]))
 			pbdma_save(rl->pb[q]);
 	if (target == 1) {
+		h->rl_fetching = rl;
 		sched_error(h, SCHED_ERROR_CODE_RL_RDAT_TIMEOUT, base, "runlist base target is not an aperture");
 		len = 0;
 	}
+	h->rl_fetching = rl;
 	rl_parse(h, rl, target_ap(target), base, len);
+	h->rl_fetching = NULL;
 	h->gen->ops->runlist_taken(h, rl);
 	emit(gpu, NVM_EV_TRACE, "host", "runlist", base, rl->id, "runlist %u fetched: %zu TSGs, %zu channels", rl->id,
 	     rl->ntsg, rl->nch);
@@ -650,6 +654,27 @@ static bool host_busy(void *state)
 const struct block_class host_class = { "host", host_create, host_destroy, host_busy };
 
 /* ---------------------------------------------------------------- public API */
+
+static const struct host_gen *chip_host_gen(const char *chip)
+{
+	const struct chip *c = chip_lookup(chip);
+	return c ? chip_data(c, &host_class) : NULL;
+}
+
+const nvm_hf_layout *nvm_hf_layout_chip(const char *chip, nvm_hf_struct which)
+{
+	const struct host_gen *g = chip_host_gen(chip);
+	return g && (unsigned)which < NVM_HF_STRUCT_COUNT ? &g->layouts[which] : NULL;
+}
+
+int nvm_rl_entry_decode_chip(const char *chip, const uint8_t e[NVM_RL_ENTRY_SIZE], nvm_rl_entry *out)
+{
+	const struct host_gen *g = chip_host_gen(chip);
+	if (!g)
+		return 0;
+	g->rl_entry_decode(e, out);
+	return 1;
+}
 
 static struct engine *find_engine(struct host *h, const char *name)
 {

@@ -152,6 +152,9 @@ struct host_gen {
 	 * writes back. */
 	const nvm_hf_layout *layouts;
 	void (*rl_entry_decode)(const uint8_t *raw, nvm_rl_entry *out);
+	/* The SCHED_ERROR code of each runlist malformation (nvm_hf_check),
+	 * NULL: gv100's BAD_TSG (0x20) for all. */
+	const uint8_t *bad_tsg_codes;
 	/* Bytes of the generation's state (bench: bytes per channel). */
 	size_t state_bytes;
 	const struct host_gen_ops *ops;
@@ -389,7 +392,8 @@ struct host {
 	size_t nengines;
 	const pb_class *host_class;
 	const pb_gen *pb_gen;
-	struct intr_line intr; /* PFIFO_INTR_0 / INTR_EN_0 -> PMC line 8 */
+	struct intr_line intr;       /* PFIFO_INTR_0 / INTR_EN_0 -> PMC line 8 */
+	struct runlist *rl_fetching; /* the runlist being read (its errors are its own), or NULL */
 	nvm_host_stats stats;
 	struct reg_array pbdma_array;
 	bool method_crc; /* compute NV_PPBDMA_METHOD_CRC (nvm_host_set_method_crc) */

@@ -79,6 +79,8 @@ nvm_status pbdma_layouts(struct host *h)
 	h->nuserd_wb = 0;
 	for (size_t i = 0; i < ud->nwords; i++) {
 		const nvm_hf_word *w = &ud->words[i];
+		if (!w->reg)
+			continue; /* mirrors no register (ga100 REF_THRESHOLD) */
 		unsigned r = pbr_named(g, w->reg);
 		if (r == PBR_GP_PUT) {
 			h->userd_gp_put = 4u * w->dword;

@@ -208,12 +208,17 @@ static const char *short_name(const char *name, const char *prefix)
  * offsets. "ramfc": NV_RAMFC_* (USERD, SIGNATURE, GP_BASE ...); "userd":
  * NV_RAMUSERD_* (PUT, GET, GP_GET, GP_PUT ...). The field positions only
  * when asked (the builders need the offsets; a table per field costs each
- * script that loads nvmodel.volta). */
+ * script that loads nvmodel.volta). A third argument names the chip whose
+ * generation's layout is wanted (default: gv100's). */
 static int l_host_layout(lua_State *L)
 {
 	static const char *const names[] = { "ramfc", "userd", NULL };
 	static const nvm_hf_struct which[] = { NVM_HF_RAMFC, NVM_HF_USERD };
-	const nvm_hf_layout *l = nvm_hf_layout_get(which[luaL_checkoption(L, 1, NULL, names)]);
+	nvm_hf_struct s = which[luaL_checkoption(L, 1, NULL, names)];
+	const char *chip = luaL_optstring(L, 3, NULL);
+	const nvm_hf_layout *l = chip ? nvm_hf_layout_chip(chip, s) : nvm_hf_layout_get(s);
+	if (!l)
+		return luaL_error(L, "nvmodel.host_layout: chip '%s' has no Host", chip);
 	bool fields = lua_toboolean(L, 2);
 	lua_settop(L, 0);
 	lua_createtable(L, 0, (int)l->nwords + 3);

@@ -39,6 +39,46 @@ local hex = U.hex
 -- description of these structures.
 local RAMFC = nvmodel.host_layout("ramfc")
 
+-- The Host generation of a gpu's chip, from its RAMFC layout: Ampere and
+-- Hopper (ga100, ga102, gh100) have no USERD in RAMFC (the runlist entry
+-- carries it) and run channels through per-runlist register spaces; Hopper's
+-- RAMFC has GP_INFO. Per chip: { ramfc = offsets, ampere = bool, hopper = bool }.
+local STYLES = {}
+local function host_style(gpu)
+  local chip = gpu:chip()
+  local st = STYLES[chip]
+  if not st then
+    local fc = nvmodel.host_layout("ramfc", false, chip)
+    st = { ramfc = fc, ampere = fc.USERD == nil, hopper = fc.GP_INFO ~= nil }
+    STYLES[chip] = st
+  end
+  return st
+end
+
+-- Ampere: runlist `id`'s register space as a driver finds it (nouveau
+-- top/ga100.c, runl/ga100.c): NV_PTOP_DEVICE_INFO_CFG (0x224FC) NUM_ROWS
+-- 31:20; rows at 0x22800 + 4i, an entry's rows chained by bit 31, its third
+-- row the RUNLIST PRI base 23:10. Runlist ids count the distinct bases in
+-- table order. From the space: CHRAM (NV_RUNLIST_CHANNEL_CONFIG 31:4) and
+-- the doorbell id (NV_RUNLIST_DOORBELL_CONFIG ID 31:16).
+local function ampere_runlist(gpu, id, where)
+  local n = gpu:rd32(0x224fc) >> 20
+  local bases, seen, row = {}, {}, 0
+  for i = 0, n - 1 do
+    local v = gpu:rd32(0x22800 + 4 * i)
+    row = row + 1
+    if row == 3 and not seen[v & 0x00fffc00] then
+      seen[v & 0x00fffc00] = true
+      bases[#bases + 1] = v & 0x00fffc00
+    end
+    if v >> 31 == 0 then row = 0 end
+  end
+  local base = bases[id + 1]
+  if not base then fail("%s: runlist %d: the device-info table publishes %d runlists", where, id, #bases) end
+  return { base = base, chram = gpu:rd32(base + 4) & 0xfffffff0, dbid = gpu:rd32(base + 8) >> 16 }
+end
+M.ampere_runlist = ampere_runlist
+
 local function lo32(v) return v & 0xffffffff end
 local function hi32(v) return (v >> 32) & 0xffffffff end
 local bit = U.bit
@@ -436,7 +476,8 @@ function M.instance(gpu, ap, addr, opts)
   local limit2 = 0
   while 1 << limit2 < entries do limit2 = limit2 + 1 end
   local priv = o.priv ~= false
-  local subdevice = check_int(o.subdevice or 0xfff, "subdevice", 0, 0xfff, where)
+  -- RM on Hopper: SUBDEVICE ID 1 (bit 0 on a single GPU, silicon H100); nouveau: 0xfff
+  local subdevice = check_int(o.subdevice or (host_style(gpu).hopper and 1 or 0xfff), "subdevice", 0, 0xfff, where)
   local nsc = check_int(o.subcontexts or 1, "subcontexts", 0, 64, where)
   local replay = bit(o.replay)
   -- nouveau (gf100_vmm_join_) sets PAGE_DIR_BASE_VOL when the directory is in coherent system memory.
@@ -445,16 +486,26 @@ function M.instance(gpu, ap, addr, opts)
 
   zero(gpu, inst_ap, addr, 4096) -- NV_RAMIN_ALLOC_SIZE
   local function w(off, v) gpu:mem_wr32(inst_ap, addr + off, v) end
+  local st = host_style(gpu)
+  local RAMFC = st.ramfc
 
   -- RAMFC (seed 000 section 3), the words nouveau writes, at the offsets of the RAMFC layout;
   -- fields from dev_pbdma.
-  w(RAMFC.USERD, lo32(userd) | ua.target) -- TARGET 1:0, ADDR 31:9
-  w(RAMFC.USERD_HI, hi32(userd)) -- ADDR 7:0
+  if not st.ampere then
+    w(RAMFC.USERD, lo32(userd) | ua.target) -- TARGET 1:0, ADDR 31:9
+    w(RAMFC.USERD_HI, hi32(userd)) -- ADDR 7:0
+  end -- Ampere, Hopper: USERD is in the runlist entry only (RAMFC dwords 2/3 reserved)
   w(RAMFC.SIGNATURE, 0x0000face) -- HW 15:0 = VALID (0xFACE), SW 31:16 = 0
   w(RAMFC.ACQUIRE, 0x7ffff902) -- RETRY_MAN 6:0 = 2, RETRY_EXP 10:7 = 2, TIMEOUT_EXP 14:11 = 15,
   --                              TIMEOUT_MAN 30:15 = 0xFFFF, TIMEOUT_EN 31 = DISABLE
   w(RAMFC.GP_BASE, lo32(gpfifo)) -- OFFSET 31:3
-  w(RAMFC.GP_BASE_HI, hi32(gpfifo) | limit2 << 16) -- OFFSET 7:0, LIMIT2 20:16 = log2(entries)
+  if st.hopper then
+    -- RM's kfifoWriteRamfcGpfifo_GH100: GP_BASE_HI OFFSET 24:0 only, GP_INFO LIMIT2 4:0.
+    w(RAMFC.GP_BASE_HI, hi32(gpfifo))
+    w(RAMFC.GP_INFO, limit2)
+  else
+    w(RAMFC.GP_BASE_HI, hi32(gpfifo) | limit2 << 16) -- OFFSET 7:0, LIMIT2 20:16 = log2(entries)
+  end
   w(RAMFC.PB_HEADER, 0x20400000) -- TYPE 31:29 = INC, FIRST 22:22 = TRUE
   w(RAMFC.SUBDEVICE, 0x30000000 | subdevice) -- ID 11:0, STATUS 28:28 = ACTIVE, CHANNEL_DMA 29:29 = ENABLE
   -- TARGET: ENG_CTX_VALID 16:16 and CE_CTX_VALID 17:17, as nouveau sets them once the engine
@@ -466,7 +517,13 @@ function M.instance(gpu, ap, addr, opts)
   -- UNVERIFIED: nouveau writes the chid to 58 and 0x10003080 to 62 (RESERVED62 in Turing's).
   w(58 * 4, chid)
   w(RAMFC.CONFIG, 0x1000 | (priv and 0x100 or 0)) -- USERD_WRITEBACK 12:12 = ENABLE, AUTH_LEVEL 8:8
-  w(62 * 4, 0x10003080)
+  if st.ampere then
+    -- nouveau ga100_chan_ramfc_write: 0x0f8 = 0x80000000 | the runlist's non-stall vector
+    -- (NV_PPBDMA_INTR_NOTIFY). UNVERIFIED: vector 0 (the model has no NV_CTRL tree).
+    w(0x0f8, 0x80000000)
+  else
+    w(62 * 4, 0x10003080)
+  end
 
   -- NV_RAMIN_PAGE_DIR_BASE (dword 128): TARGET 1:0, VOL 2:2, FAULT_REPLAY_TEX 4:4,
   -- FAULT_REPLAY_GCC 5:5, USE_VER2_PT_FORMAT 10:10 = TRUE, BIG_PAGE_SIZE 11:11 = 64KB,
@@ -568,7 +625,9 @@ function M.channel(gpu, vm, opts)
   check_gpu(gpu, where)
   check_vm(vm, "argument 2", where)
   local o = check_opts(opts, CHANNEL_OPTS, where)
-  local chid = check_int(o.chid, "chid", 0, 4095, where) -- NV_PCCSR_CHANNEL__SIZE_1 4096
+  local st = host_style(gpu)
+  -- NV_PCCSR_CHANNEL__SIZE_1 4096; Ampere NV_CHRAM_CHANNEL__SIZE_1 2048 per runlist
+  local chid = check_int(o.chid, "chid", 0, st.ampere and 2047 or 4095, where)
   local runq = check_int(o.runq or 0, "runq", 0, 1, where) -- RUNQUEUE_SELECTOR is bit 1:1
   if o.runlist ~= nil then check_int(o.runlist, "runlist", 0, 12, where) end
   if o.tsg ~= nil then check_int(o.tsg, "tsg", 0, 4095, where) end
@@ -589,7 +648,8 @@ function M.channel(gpu, vm, opts)
     inst = { heap.ap, inst }, userd = { uheap.ap, userd },
     gpfifo = { va = gp_va, pa = gp_pa, ap = gp_ap, entries = entries },
     pb = { va = pb_va, pa = pb_pa, ap = pb_ap, size = pb_size, next = 0 },
-    put = 0,
+    put = 0, style = st,
+    rl = st.ampere and ampere_runlist(gpu, o.runlist or 0, where) or nil,
   }, Channel)
   M.instance(gpu, heap.ap, inst, { vm = vm, chid = chid, userd = ch.userd, gpfifo = gp_va, gpfifo_entries = entries,
                                    priv = o.priv, subdevice = o.subdevice, replay = o.replay,
@@ -602,17 +662,30 @@ function M.channel(gpu, vm, opts)
 end
 
 -- NV_PCCSR_CHANNEL_INST(chid) at 0x800000 + chid*8: PTR 27:0 = inst >> 12, TARGET 29:28, BIND 31:31.
+-- Ampere: nothing to bind, the runlist entry carries the instance block.
 function Channel:bind()
+  if self.style.ampere then return end
   local a = APERTURES[self.inst[1]]
   self.gpu:wr32(0x800000 + 8 * self.chid, 0x80000000 | a.target << 28 | self.inst[2] >> 12)
 end
 
 -- NV_PCCSR_CHANNEL(chid) at 0x800004 + chid*8: ENABLE_SET 10:10, ENABLE_CLR 11:11.
+-- Ampere (nouveau ga100_chan_start / _stop): NV_CHRAM_CHANNEL(chid) of the channel's runlist =
+-- ENABLE_CHANNEL (0x2), then NV_RUNLIST_INTERNAL_DOORBELL (+0x090) = CHID; DISABLE_CHANNEL (0x3).
 function Channel:enable()
+  if self.style.ampere then
+    self.gpu:wr32(self.rl.chram + 4 * self.chid, 0x2)
+    self.gpu:wr32(self.rl.base + 0x090, self.chid)
+    return
+  end
   self.gpu:wr32(0x800004 + 8 * self.chid, 0x400)
 end
 
 function Channel:disable()
+  if self.style.ampere then
+    self.gpu:wr32(self.rl.chram + 4 * self.chid, 0x3)
+    return
+  end
   self.gpu:wr32(0x800004 + 8 * self.chid, 0x800)
 end
 
@@ -633,8 +706,14 @@ end
 -- Publishes GP_PUT and rings the doorbell, the last two submission steps of
 -- gv100_dev_usermode: NV_RAMUSERD_GP_PUT (USERD + 0x8C), then
 -- NV_USERMODE_NOTIFY_CHANNEL_PENDING (0x810090) ID 31:0 = the channel id.
+-- Ampere: NV_VIRTUAL_FUNCTION_DOORBELL (0xB80000 + 0x30090) = DOORBELL_CONFIG ID << 16 | chid
+-- (nouveau ga100_chan_doorbell_handle).
 function Channel:kick()
   self.gpu:mem_wr32(self.userd[1], self.userd[2] + USERD.GP_PUT, self.put)
+  if self.style.ampere then
+    self.gpu:wr32(0xbb0090, self.rl.dbid << 16 | self.chid)
+    return
+  end
   self.gpu:wr32(0x810090, self.chid)
 end
 
@@ -762,7 +841,7 @@ function M.runlist(gpu, heap, tsgs)
   local addr = heap:alloc(math.max(16 * #entries, 16), 4096)
   if #entries > 0 then gpu:mem_write(heap.ap, addr, table.concat(entries)) end
   return setmetatable({ gpu = gpu, ap = heap.ap, addr = addr, length = #entries,
-                        runlist = not mixed and runlist or nil }, Runlist)
+                        runlist = not mixed and runlist or nil, style = host_style(gpu) }, Runlist)
 end
 
 local function runlist_id(rl, id, where)
@@ -775,17 +854,30 @@ end
 
 -- NV_PFIFO_RUNLIST_BASE (0x2270): PTR 27:0 = addr >> 12, TARGET 29:28; then
 -- NV_PFIFO_RUNLIST (0x2274): LENGTH 15:0, ID 23:20 (this write starts the fetch).
+-- Ampere (nouveau ga100_runl_commit): the runlist's NV_RUNLIST_SUBMIT_BASE_LO (+0x080) =
+-- PTR_LO 31:12 | TARGET 1:0, _BASE_HI (+0x084) = PTR_HI, SUBMIT (+0x088) = LENGTH.
 function Runlist:submit(id)
   local where = "rl:submit"
   id = runlist_id(self, id, where)
+  if self.style.ampere then
+    local r = ampere_runlist(self.gpu, id, where)
+    self.gpu:wr32(r.base + 0x080, lo32(self.addr) | APERTURES[self.ap].target)
+    self.gpu:wr32(r.base + 0x084, hi32(self.addr))
+    self.gpu:wr32(r.base + 0x088, self.length)
+    return
+  end
   if self.addr >> 40 ~= 0 then fail("%s: runlist at %s is beyond RUNLIST_BASE_PTR (40 bits)", where, hex(self.addr)) end
   self.gpu:wr32(0x2270, APERTURES[self.ap].target << 28 | self.addr >> 12)
   self.gpu:wr32(0x2274, id << 20 | self.length)
 end
 
 -- NV_PFIFO_ENG_RUNLIST(id) at 0x2284 + id*8: PENDING 20:20.
+-- Ampere: NV_RUNLIST_SUBMIT_INFO (+0x08C) PENDING 15:15.
 function Runlist:pending(id)
   id = runlist_id(self, id, "rl:pending")
+  if self.style.ampere then
+    return (self.gpu:rd32(ampere_runlist(self.gpu, id, "rl:pending").base + 0x08c) >> 15) & 1 == 1
+  end
   return (self.gpu:rd32(0x2284 + 8 * id) >> 20) & 1 == 1
 end
 
