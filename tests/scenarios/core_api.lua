@@ -2,7 +2,7 @@
 
 check(type(nvmodel.version) == "string", "nvmodel.version")
 local names = nvmodel.chips()
-check(#names >= 11 and names[#names] == "gv100", "chip list ends with gv100")
+check(#names >= 14 and names[12] == "ga100" and names[#names] == "gh100", "chip list: gv100 then Ampere and Hopper")
 
 -- open: default chip, sizes as numbers or strings.
 local gpu = nvmodel.open{ vram = "64M", sysmem = 1 << 30 }

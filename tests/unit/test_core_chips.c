@@ -34,7 +34,7 @@ static void one_registry(void **state)
 {
 	(void)state;
 	size_t n = nvm_chip_count();
-	assert_int_equal(n, 11);
+	assert_int_equal(n, 14);
 	for (size_t i = 0; i < n; i++) {
 		const nvm_chip_info *ci = nvm_chip_get(i);
 		const pb_gen *g = pb_gen_get(i);
