@@ -1,6 +1,6 @@
 -- nvmodel demo: the embedded default scenario (`nvmodel demo`).
 --
--- On gv100 (the default) it builds, with the nvmodel.volta builder, page
+-- On gv100 (the default) and tu102 it builds, with the nvmodel.volta builder, page
 -- tables, two TSGs of two channels each (one TSG on the graphics runlist,
 -- one on a copy-engine runlist), GPFIFO rings and pushbuffers, and lets the
 -- Volta Host run them: channels copy a buffer with the copy engine (as
@@ -14,9 +14,18 @@
 -- memory apertures, virtual time and the PTIMER alarm interrupt.
 
 
+-- The classes each Host chip's engines take (3D, compute, copy: clc397/clc3c0/clc3b5 on
+-- Volta, clc597/clc5c0/clc5b5 on Turing) and its PBDMA count (NV_PFIFO_CFG0_NUM_PBDMA).
+local CHIPS = {
+  gv100 = { three_d = 0xc397, compute = 0xc3c0, copy = 0xc3b5, npbdma = 14 },
+  tu102 = { three_d = 0xc597, compute = 0xc5c0, copy = 0xc5b5, npbdma = 12 },
+}
+
 local function volta_demo()
   local volta = nvmodel.volta
-  local gpu = nvmodel.open{ chip = "gv100", vram = "256M" }
+  local chip = nvmodel.default_chip
+  local C = CHIPS[chip]
+  local gpu = nvmodel.open{ chip = chip, vram = "256M" }
   local heap = volta.heap(gpu, "vram", 0x100000, "128M")
   local vm = volta.vm(gpu, heap)
   local SIZE = 256 * 1024
@@ -43,7 +52,7 @@ local function volta_demo()
   -- interrupts (PFIFO_INTR_0 bit 31), acknowledged through the registers.
   gpu:wr32(0x2140, 1 << 29 | 1 << 31)              -- PFIFO_INTR_EN_0: PBDMA_INTR, CHANNEL_INTR
   gpu:wr32(0x160, 1 << 8)                          -- PMC_INTR_EN_SET(0): PFIFO
-  for i = 0, 13 do gpu:wr32(0x40000 + i * 0x2000 + 0x10c, 1 << 23) end -- PBDMA INTR_EN_0 DEVICE
+  for i = 0, C.npbdma - 1 do gpu:wr32(0x40000 + i * 0x2000 + 0x10c, 1 << 23) end -- PBDMA INTR_EN_0 DEVICE
   local sw, nonstall = {}, 0
   gpu:on("interrupt", function(ev)
     if ev.value ~= 1 then return end
@@ -53,7 +62,7 @@ local function volta_demo()
       gpu:wr32(0x2100, 1 << 31)
     end
     local ids = gpu:rd32(0x25a0)
-    for i = 0, 13 do
+    for i = 0, C.npbdma - 1 do
       if ids & (1 << i) ~= 0 then
         local base = 0x40000 + i * 0x2000
         sw[#sw + 1] = string.format("PBDMA %d: software method 0x%x <- 0x%x", i,
@@ -82,18 +91,18 @@ local function volta_demo()
                          sem & 0xffffffff, sem >> 32, value)                -- RELEASE, WFI
   end
 
-  c0:push("inc 4 SET_OBJECT 0xc3b5\n" .. acquire(S_SW, 1) .. copy(4, dst1, dst2, S_DONE, 3))
-  g1:push("inc 1 SET_OBJECT 0xc3c0\n" .. acquire(S_COPIED, 1) ..
+  c0:push(string.format("inc 4 SET_OBJECT 0x%x\n", C.copy) .. acquire(S_SW, 1) .. copy(4, dst1, dst2, S_DONE, 3))
+  g1:push(string.format("inc 1 SET_OBJECT 0x%x\n", C.compute) .. acquire(S_COPIED, 1) ..
           "inc 1 0x380 1 2 3 4\ninc 0 NON_STALL_INTERRUPT 0\n")
-  g0:push("inc 0 SET_OBJECT 0xc397\ninc 0 0x200 1 2 3 4 5 6 7 8\ninc 4 SET_OBJECT 0xc3b5\n" ..
-          copy(4, src, dst1, S_COPIED, 1))
+  g0:push(string.format("inc 0 SET_OBJECT 0x%x\ninc 0 0x200 1 2 3 4 5 6 7 8\ninc 4 SET_OBJECT 0x%x\n", C.three_d,
+                        C.copy) .. copy(4, src, dst1, S_COPIED, 1))
   c1:push("inc 5 0x100 0xd0d0\n" .. release(S_SW, 1))
 
   local status = gpu:run{ ns = 10000000, idle = true }
   local ok = vm:read(dst2, SIZE) == vm:read(src, SIZE)
   local st = gpu:host_stats()
-  print(string.format("gv100: 2 TSGs, 4 channels on runlists 0 (graphics + GRCOPY) and 1 (copy engine ce2): %s",
-                      status))
+  print(string.format("%s: 2 TSGs, 4 channels on runlists 0 (graphics + GRCOPY) and 1 (copy engine ce2): %s",
+                      chip, status))
   for _, e in ipairs({ "gr", "grce", "ce2" }) do
     print(string.format("  %-5s %d methods", e, gpu:host_log_total(e)))
   end
@@ -171,4 +180,4 @@ local function basics()
   print(string.format("acknowledged; line %s; done at %d ns", gpu:intr() and "high" or "low", gpu:time_ns()))
 end
 
-if nvmodel.default_chip == "gv100" then volta_demo() else basics() end
+if CHIPS[nvmodel.default_chip] then volta_demo() else basics() end

@@ -86,9 +86,9 @@ typedef enum nvm_hf_struct {
 
 /* The field table of a structure; NULL for an unknown one. */
 const nvm_hf_layout *nvm_hf_layout_get(nvm_hf_struct which);
-/* The same for the Host generation of a chip ("gv100", "ga100", "gh100"
- * ...; NULL: the default chip); NULL for a chip without a Host. Ampere's
- * RAMFC has no USERD words, Hopper's has GP_INFO; runlist ids are 11 bits. */
+/* The same, as the Host generation of chip lays it out (NULL: the default
+ * chip); NULL for an unknown structure, or a chip that is unknown or has no
+ * Host of this kind (gv100, tu102 ...). nvm_hf_layout_get is gv100's. */
 const nvm_hf_layout *nvm_hf_layout_chip(const char *chip, nvm_hf_struct which);
 
 /* Little-endian dword d of buf (len bytes); 0 when it lies outside. */

@@ -487,18 +487,13 @@ static void ga100_chan_load(struct host *h, struct pbdma *p)
  * RUNLIST_ID 22:16 (the runlist's DOORBELL_CONFIG ID), CHID 11:0 (the
  * layout of Turing's dev_usermode); -1 when a bit lies outside them or the
  * runlist or channel does not exist. */
-static int handle_chid(const struct host *h, uint32_t handle)
+static bool ga100_handle_chid(const struct host *h, uint32_t handle, uint32_t *chid)
 {
-	uint32_t rl = FIELD_GET(handle, 22, 16), chid = FIELD_GET(handle, 11, 0);
-	if ((handle & ~0x007f0fffu) || rl >= h->gen->nrunlist || chid >= GA100_CHRAM_N)
-		return -1;
-	return (int)(rl * GA100_CHRAM_N + chid);
-}
-
-static int ga100_clear_faulted_chid(const struct host *h, const struct pbdma *p, uint32_t data)
-{
-	(void)p;
-	return handle_chid(h, FIELD_GET(data, 30, 0));
+	uint32_t rl = FIELD_GET(handle, 22, 16), c = FIELD_GET(handle, 11, 0);
+	if ((handle & ~0x007f0fffu) || rl >= h->gen->nrunlist || c >= GA100_CHRAM_N)
+		return false;
+	*chid = rl * GA100_CHRAM_N + c;
+	return true;
 }
 
 /* ---------------------------------------------------------------- status */
@@ -622,13 +617,13 @@ static void wr_vf_doorbell(void *ctx, const struct reg_desc *r, uint32_t *stored
 	(void)old;
 	struct host *h = ctx;
 	*stored = 0;
-	int chid = handle_chid(h, written);
-	if (chid < 0) {
+	uint32_t chid;
+	if (!ga100_handle_chid(h, written, &chid)) {
 		emit(h->gpu, NVM_EV_GUEST_ERROR, "host", "bad_doorbell", R_VF + 0x90, written,
 		     "NV_VIRTUAL_FUNCTION_DOORBELL handle 0x%x names no channel", written);
 		return;
 	}
-	host_doorbell(h, (uint32_t)chid);
+	host_doorbell(h, chid);
 }
 
 static uint32_t rd_time0(void *ctx, const struct reg_desc *r, uint32_t stored)
@@ -744,7 +739,7 @@ static void ga100_destroy(struct host *h)
 /* ---------------------------------------------------------------- host class C56F */
 
 /* AMPERE_CHANNEL_GPFIFO_A (clc56f.h): C36F's methods without CRC_CHECK
- * (0x7c); CLEAR_FAULTED takes the handle (ops.clear_faulted_chid).
+ * (0x7c); CLEAR_FAULTED takes the handle (ops.handle_chid).
  * UNVERIFIED: YIELD OP 2 (RUNLIST_TIMESLICE, gone from the header) still
  * ends the timeslice. */
 const host_method_fn c56f_methods[64] = {
@@ -769,7 +764,7 @@ const host_method_fn c56f_methods[64] = {
 	[0x6c >> 2] = hm_sem_execute,
 	[0x78 >> 2] = hm_wfi,
 	[0x80 >> 2] = hm_yield,
-	[0x84 >> 2] = hm_clear_faulted,
+	[0x84 >> 2] = hm_clear_faulted_handle,
 };
 
 /* ---------------------------------------------------------------- the generation */
@@ -793,7 +788,7 @@ const struct host_gen_ops ga100_ops = {
 	.pbdma_status = ga100_pbdma_status,
 	.rl_chan = ga100_rl_chan,
 	.chan_load = ga100_chan_load,
-	.clear_faulted_chid = ga100_clear_faulted_chid,
+	.handle_chid = ga100_handle_chid,
 };
 
 /* ga100_dev_ram NV_RAMRL_ENTRY_ID_HW 10:0: the decoder of gv100 with bit 11

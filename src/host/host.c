@@ -661,12 +661,6 @@ static const struct host_gen *chip_host_gen(const char *chip)
 	return c ? chip_data(c, &host_class) : NULL;
 }
 
-const nvm_hf_layout *nvm_hf_layout_chip(const char *chip, nvm_hf_struct which)
-{
-	const struct host_gen *g = chip_host_gen(chip);
-	return g && (unsigned)which < NVM_HF_STRUCT_COUNT ? &g->layouts[which] : NULL;
-}
-
 int nvm_rl_entry_decode_chip(const char *chip, const uint8_t e[NVM_RL_ENTRY_SIZE], nvm_rl_entry *out)
 {
 	const struct host_gen *g = chip_host_gen(chip);
@@ -746,4 +740,11 @@ nvm_status nvm_host_get_stats(const nvm_gpu *gpu, nvm_host_stats *out)
 		return NVM_ERR_NOENT;
 	*out = h->stats;
 	return NVM_OK;
+}
+
+const nvm_hf_layout *nvm_hf_layout_chip(const char *chip, nvm_hf_struct which)
+{
+	const struct chip *c = chip_lookup(chip);
+	const struct host_gen *g = c ? chip_data(c, &host_class) : NULL;
+	return g && (unsigned)which < NVM_HF_STRUCT_COUNT ? &g->layouts[which] : NULL;
 }

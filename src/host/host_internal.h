@@ -105,9 +105,11 @@ struct host_gen_ops {
 	/* A PBDMA loaded its channel's RAMFC: the registers RAMFC does not
 	 * carry (Ampere: USERD from the runlist entry). */
 	void (*chan_load)(struct host *h, struct pbdma *p);
-	/* CLEAR_FAULTED's operand names a channel: its index in h->chan, or
-	 * -1 when it names none (gv100: CHID 11:0; C56F: the handle). */
-	int (*clear_faulted_chid)(const struct host *h, const struct pbdma *p, uint32_t data);
+	/* A channel handle (the doorbell token; CLEAR_FAULTED's HANDLE on C46F
+	 * and later) -> *chid; false when the handle names no channel (the
+	 * write or method then targets none). gv100: the handle is the chid;
+	 * tu102: RUNLIST_ID 22:16 | CHID 11:0. */
+	bool (*handle_chid)(const struct host *h, uint32_t handle, uint32_t *chid);
 };
 
 /* A Host generation (gv100.c): counts, topology, register tables, memory
@@ -510,6 +512,7 @@ enum mres hm_wfi(struct pbdma *p, uint32_t subch, uint32_t data);
 enum mres hm_crc_check(struct pbdma *p, uint32_t subch, uint32_t data);
 enum mres hm_yield(struct pbdma *p, uint32_t subch, uint32_t data);
 enum mres hm_clear_faulted(struct pbdma *p, uint32_t subch, uint32_t data);
+enum mres hm_clear_faulted_handle(struct pbdma *p, uint32_t subch, uint32_t data);
 void pbdma_init(struct host *h, struct pbdma *p, unsigned id);
 /* Loads channel chid (RAMFC -> registers) and starts running it. */
 void pbdma_load(struct pbdma *p, uint32_t chid);

@@ -828,25 +828,24 @@ static enum mres yield(struct pbdma *p, uint32_t data)
 	return M_YIELD;
 }
 
-/* CLEAR_FAULTED CHID 11:0, TYPE 31:31 (PBDMA_FAULTED / ENG_FAULTED): clears
+/* CLEAR_FAULTED CHID 11:0 (C36F) or HANDLE 30:0 (C46F on: the doorbell
+ * handle, decoded by the generation into chid; valid false when it names no
+ * channel), TYPE 31:31 (PBDMA_FAULTED / ENG_FAULTED): clears
  * the target's bit when it is set; otherwise retries every microsecond until
  * it is, or until NV_PFIFO_CLEAR_FAULTED_TIMEOUT (PERIOD 29:0, DETECTION
  * 31:31) after the first attempt, then INTR_0 CLEAR_FAULTED_ERROR. The
  * deadline uses ACQUIRE_FAIL / ACQUIRE_DEADLINE as the manual says.
  * UNVERIFIED: PERIOD counts 1024 ns units like ACQUIRE_DEADLINE. */
-static enum mres clear_faulted(struct pbdma *p, uint32_t data)
+static enum mres clear_faulted(struct pbdma *p, uint32_t data, bool valid, uint32_t chid)
 {
 	struct host *h = p->h;
-	uint32_t chid = FIELD_GET(data, 11, 0), bit = FIELD_GET(data, 31, 31) ? 23 : 22;
+	uint32_t bit = FIELD_GET(data, 31, 31) ? 23 : 22;
 	enum host_fault f = bit == 23 ? HOST_ENG_FAULTED : HOST_PBDMA_FAULTED;
 	uint32_t *se = &p->r[PBR_SEM_EXECUTE];
-	bool named = true;
-	if (h->gen->ops->clear_faulted_chid) {
-		int c = h->gen->ops->clear_faulted_chid(h, p, data);
-		named = c >= 0;
-		chid = named ? (uint32_t)c : 0;
-	}
-	if (named && h->gen->ops->chan_faulted(h, chid, f)) {
+	/* UNVERIFIED: a handle that names no channel targets no FAULTED bit,
+	 * so the method retries until CLEAR_FAULTED_TIMEOUT as for a channel
+	 * that never faulted (the manuals do not say). */
+	if (valid && h->gen->ops->chan_faulted(h, chid, f)) {
 		h->gen->ops->chan_set_faulted(h, chid, f, false);
 		*se &= ~(1u << 19);
 		emit(h->gpu, NVM_EV_TRACE, "pbdma", "clear_faulted", chid, bit,
@@ -1032,7 +1031,16 @@ enum mres hm_yield(struct pbdma *p, uint32_t subch, uint32_t data)
 enum mres hm_clear_faulted(struct pbdma *p, uint32_t subch, uint32_t data)
 {
 	(void)subch;
-	return clear_faulted(p, data);
+	return clear_faulted(p, data, true, FIELD_GET(data, 11, 0));
+}
+
+/* C46F and later: CLEAR_FAULTED HANDLE 30:0 (clc46f.h). */
+enum mres hm_clear_faulted_handle(struct pbdma *p, uint32_t subch, uint32_t data)
+{
+	(void)subch;
+	uint32_t chid = 0;
+	bool valid = p->h->gen->ops->handle_chid(p->h, FIELD_GET(data, 30, 0), &chid);
+	return clear_faulted(p, data, valid, chid);
 }
 
 /* A Host method (address below 0x100), through the generation's method

@@ -56,7 +56,7 @@ const pb_gen pb_gen_gt215 = { "gt215", PB_FORMAT_OLD, ACC_G80, false, 0, { 0 } }
 const pb_gen pb_gen_gv100 = { "gv100", PB_FORMAT_NEW, PB_ACC_NEW,
 	                      false,   0xc36f,        SUBCH(0xc397, 0xc3c0, 0xa140, 0x902d, 0xc3b5) };
 const pb_gen pb_gen_tu102 = { "tu102", PB_FORMAT_NEW, PB_ACC_NEW,
-	                      true,    0xc46f,        SUBCH(0xc597, 0xc5c0, 0xa140, 0x902d, 0xc5b5) };
+	                      false,   0xc46f,        SUBCH(0xc597, 0xc5c0, 0xa140, 0x902d, 0xc5b5) };
 const pb_gen pb_gen_ga100 = { "ga100", PB_FORMAT_NEW, PB_ACC_NEW,
 	                      false,   0xc56f,        SUBCH(0xc697, 0xc6c0, 0xa140, 0x902d, 0xc6b5) };
 const pb_gen pb_gen_ga102 = { "ga102", PB_FORMAT_NEW, PB_ACC_NEW,

@@ -36,48 +36,16 @@ local hex = U.hex
 
 -- Byte offsets of the NV_RAMFC_* and NV_RAMUSERD_* words, from the field
 -- tables the model and `nvmodel host` read (nvmodel.host_layout): the one
--- description of these structures.
-local RAMFC = nvmodel.host_layout("ramfc")
-
--- The Host generation of a gpu's chip, from its RAMFC layout: Ampere and
--- Hopper (ga100, ga102, gh100) have no USERD in RAMFC (the runlist entry
--- carries it) and run channels through per-runlist register spaces; Hopper's
--- RAMFC has GP_INFO. Per chip: { ramfc = offsets, ampere = bool, hopper = bool }.
-local STYLES = {}
-local function host_style(gpu)
-  local chip = gpu:chip()
-  local st = STYLES[chip]
-  if not st then
-    local fc = nvmodel.host_layout("ramfc", false, chip)
-    st = { ramfc = fc, ampere = fc.USERD == nil, hopper = fc.GP_INFO ~= nil }
-    STYLES[chip] = st
+-- description of these structures, per chip.
+local RAMFC_OF = {}
+local function ramfc_of(chip)
+  local l = RAMFC_OF[chip]
+  if not l then
+    l = nvmodel.host_layout("ramfc", false, chip)
+    RAMFC_OF[chip] = l
   end
-  return st
+  return l
 end
-
--- Ampere: runlist `id`'s register space as a driver finds it (nouveau
--- top/ga100.c, runl/ga100.c): NV_PTOP_DEVICE_INFO_CFG (0x224FC) NUM_ROWS
--- 31:20; rows at 0x22800 + 4i, an entry's rows chained by bit 31, its third
--- row the RUNLIST PRI base 23:10. Runlist ids count the distinct bases in
--- table order. From the space: CHRAM (NV_RUNLIST_CHANNEL_CONFIG 31:4) and
--- the doorbell id (NV_RUNLIST_DOORBELL_CONFIG ID 31:16).
-local function ampere_runlist(gpu, id, where)
-  local n = gpu:rd32(0x224fc) >> 20
-  local bases, seen, row = {}, {}, 0
-  for i = 0, n - 1 do
-    local v = gpu:rd32(0x22800 + 4 * i)
-    row = row + 1
-    if row == 3 and not seen[v & 0x00fffc00] then
-      seen[v & 0x00fffc00] = true
-      bases[#bases + 1] = v & 0x00fffc00
-    end
-    if v >> 31 == 0 then row = 0 end
-  end
-  local base = bases[id + 1]
-  if not base then fail("%s: runlist %d: the device-info table publishes %d runlists", where, id, #bases) end
-  return { base = base, chram = gpu:rd32(base + 4) & 0xfffffff0, dbid = gpu:rd32(base + 8) >> 16 }
-end
-M.ampere_runlist = ampere_runlist
 
 local function lo32(v) return v & 0xffffffff end
 local function hi32(v) return (v >> 32) & 0xffffffff end
@@ -126,6 +94,135 @@ local function check_gpu(gpu, where)
   if type(gpu) ~= "userdata" then
     fail("%s: argument 1 must be a gpu object (from nvmodel.open), got %s", where, type(gpu))
   end
+end
+
+-- ------------------------------------------------------------ Host generations
+
+-- What a driver writes differently on each Host generation, as nouveau's
+-- code for it does (everything else, RAMIN, RAMFC, PCCSR, runlist entries,
+-- GP entries, is the same from gv100 to tu102): one row per chip, so a script
+-- changes only the chip name. Rows:
+--   nrunlist          runlist ids the submit registers take;
+--   init(gpu)         once per GPU, before the first channel (nouveau's fifo init
+--                     writes the channels need);
+--   submit(gpu, id, target, addr, length), pending(gpu, id);
+--   doorbell(gpu, ch) rings the doorbell of channel ch (after USERD GP_PUT).
+local HOSTS = {
+  -- gv100_dev_fifo NV_PFIFO_RUNLIST_BASE (0x2270): PTR 27:0 = addr >> 12, TARGET 29:28; then
+  -- NV_PFIFO_RUNLIST (0x2274): LENGTH 15:0, ID 23:20 (this write starts the fetch);
+  -- NV_PFIFO_ENG_RUNLIST(id) at 0x2284 + id*8: PENDING 20:20.
+  -- gv100_dev_usermode NV_USERMODE_NOTIFY_CHANNEL_PENDING (0x810090) ID 31:0 = the channel id.
+  gv100 = {
+    nrunlist = 13, -- NV_PFIFO_ENG_RUNLIST__SIZE_1
+    submit = function(gpu, id, target, addr, length)
+      if addr >> 40 ~= 0 then fail("rl:submit: runlist at %s is beyond RUNLIST_BASE_PTR (40 bits)", hex(addr)) end
+      gpu:wr32(0x2270, target << 28 | addr >> 12)
+      gpu:wr32(0x2274, id << 20 | length)
+    end,
+    pending = function(gpu, id) return (gpu:rd32(0x2284 + 8 * id) >> 20) & 1 == 1 end,
+    doorbell = function(gpu, ch) gpu:wr32(0x810090, ch.chid) end,
+  },
+  -- tu104 dev_fifo NV_PFIFO_RUNLIST_BASE_LO(i) 0x2B00+16i: PTR_LO 31:12, TARGET 1:0;
+  -- _BASE_HI(i) 0x2B04+16i: PTR_HI 7:0; _SUBMIT(i) 0x2B08+16i: LENGTH 15:0 (nouveau
+  -- tu102_runl_commit: lo, hi, count); _SUBMIT_INFO(i) 0x2B0C+16i: PENDING 15:15.
+  -- The doorbell is the handle RUNLIST_ID 22:16 | CHID 11:0 (tu104 dev_usermode), written
+  -- by nouveau to NV_VIRTUAL_FUNCTION_DOORBELL, BAR0 0xB80000 + 0x30000 + 0x90
+  -- (vfn/tu102.c, tu102_chan_doorbell_handle), after tu102_fifo_init_pbdmas set
+  -- NV_CTRL_VIRTUAL_CHANNEL_CFG(0) PENDING_ENABLE 31:31 (0xB65000, tu104 dev_ctrl).
+  tu102 = {
+    nrunlist = 11, -- NV_PFIFO_RUNLIST_BASE_LO__SIZE_1
+    init = function(gpu) gpu:wr32(0xb65000, gpu:rd32(0xb65000) | 1 << 31) end,
+    submit = function(gpu, id, target, addr, length)
+      if addr >> 40 ~= 0 then fail("rl:submit: runlist at %s is beyond RUNLIST_BASE_HI PTR_HI (40 bits)", hex(addr)) end
+      gpu:wr32(0x2b00 + 16 * id, lo32(addr) | target)
+      gpu:wr32(0x2b04 + 16 * id, hi32(addr))
+      gpu:wr32(0x2b08 + 16 * id, length)
+    end,
+    pending = function(gpu, id) return (gpu:rd32(0x2b0c + 16 * id) >> 15) & 1 == 1 end,
+    -- RUNLIST_ID_ALL (15) when the channel's runlist is not known.
+    doorbell = function(gpu, ch) gpu:wr32(0xbb0090, (ch.runlist or ch.submitted or 15) << 16 | ch.chid) end,
+  },
+}
+
+-- Ampere and Hopper (ga100, ga102, gh100): runlist `id`'s register space as
+-- a driver finds it (nouveau top/ga100.c, runl/ga100.c):
+-- NV_PTOP_DEVICE_INFO_CFG (0x224FC) NUM_ROWS 31:20; rows at 0x22800 + 4i,
+-- an entry's rows chained by bit 31, its third row the RUNLIST PRI base
+-- 23:10. Runlist ids count the distinct bases in table order. From the
+-- space: CHRAM (NV_RUNLIST_CHANNEL_CONFIG 31:4) and the doorbell id
+-- (NV_RUNLIST_DOORBELL_CONFIG ID 31:16).
+local function ampere_runlist(gpu, id, where)
+  local n = gpu:rd32(0x224fc) >> 20
+  local bases, seen, row = {}, {}, 0
+  for i = 0, n - 1 do
+    local v = gpu:rd32(0x22800 + 4 * i)
+    row = row + 1
+    if row == 3 and not seen[v & 0x00fffc00] then
+      seen[v & 0x00fffc00] = true
+      bases[#bases + 1] = v & 0x00fffc00
+    end
+    if v >> 31 == 0 then row = 0 end
+  end
+  local base = bases[id + 1]
+  if not base then fail("%s: runlist %d: the device-info table publishes %d runlists", where, id, #bases) end
+  return { base = base, chram = gpu:rd32(base + 4) & 0xfffffff0, dbid = gpu:rd32(base + 8) >> 16 }
+end
+M.ampere_runlist = ampere_runlist
+
+-- ga100_dev_runlist, as nouveau's ga100 code writes it (and RM's Hopper code, which reuses
+-- GA100's runlist and channel-RAM paths): no channel RAM instance pointer (the runlist entry
+-- carries INST and USERD: bind does nothing); start = NV_CHRAM_CHANNEL(chid) ENABLE_CHANNEL 0x2
+-- then NV_RUNLIST_INTERNAL_DOORBELL (+0x090) = CHID (ga100_chan_start), stop = DISABLE_CHANNEL
+-- 0x3; submit = SUBMIT_BASE_LO (+0x080) PTR_LO 31:12 | TARGET 1:0, _BASE_HI (+0x084),
+-- SUBMIT (+0x088) LENGTH (ga100_runl_commit); pending = SUBMIT_INFO (+0x08C) PENDING 15:15;
+-- the doorbell NV_VIRTUAL_FUNCTION_DOORBELL (0xB80000 + 0x30090) = DOORBELL_CONFIG ID << 16 |
+-- chid (ga100_chan_doorbell_handle). RAMFC: no USERD words, 0x0f8 INTR_NOTIFY; Hopper's
+-- GP_BASE_HI / GP_INFO and SUBDEVICE 1 (the `ramfc` fields below).
+local function ampere_host(nrunlist, hopper)
+  local function rl(gpu, ch, where) return ampere_runlist(gpu, ch.runlist or ch.submitted or 0, where) end
+  return {
+    nrunlist = nrunlist, nchid = 2048, ampere = true, hopper = hopper,
+    bind = function() end,
+    enable = function(gpu, ch)
+      local r = rl(gpu, ch, "ch:enable")
+      gpu:wr32(r.chram + 4 * ch.chid, 0x2)
+      gpu:wr32(r.base + 0x090, ch.chid)
+    end,
+    disable = function(gpu, ch) gpu:wr32(rl(gpu, ch, "ch:disable").chram + 4 * ch.chid, 0x3) end,
+    submit = function(gpu, id, target, addr, length)
+      local r = ampere_runlist(gpu, id, "rl:submit")
+      gpu:wr32(r.base + 0x080, lo32(addr) | target)
+      gpu:wr32(r.base + 0x084, hi32(addr))
+      gpu:wr32(r.base + 0x088, length)
+    end,
+    pending = function(gpu, id) return (gpu:rd32(ampere_runlist(gpu, id, "rl:pending").base + 0x08c) >> 15) & 1 == 1 end,
+    doorbell = function(gpu, ch)
+      local r = rl(gpu, ch, "ch:kick")
+      gpu:wr32(0xbb0090, r.dbid << 16 | ch.chid)
+    end,
+  }
+end
+HOSTS.ga100 = ampere_host(5, false)
+HOSTS.ga102 = ampere_host(5, false)
+HOSTS.gh100 = ampere_host(5, true)
+M.HOSTS = HOSTS
+
+-- The row of gpu's chip; runs its init once per GPU.
+local INITED = setmetatable({}, { __mode = "k" })
+local function host_of(gpu, where)
+  local chip = gpu:chip()
+  local h = HOSTS[chip]
+  if not h then
+    local names = {}
+    for k in pairs(HOSTS) do names[#names + 1] = k end
+    table.sort(names)
+    fail("%s: chip %s has no Host this builder knows (%s)", where, chip, table.concat(names, ", "))
+  end
+  if h.init and not INITED[gpu] then
+    INITED[gpu] = true
+    h.init(gpu)
+  end
+  return h
 end
 
 -- ------------------------------------------------------------ apertures
@@ -453,6 +550,8 @@ local INSTANCE_OPTS = set("vm", "pdb", "chid", "userd", "gpfifo", "gpfifo_entrie
 function M.instance(gpu, ap, addr, opts)
   local where = "volta.instance"
   check_gpu(gpu, where)
+  host_of(gpu, where)
+  local RAMFC = ramfc_of(gpu:chip())
   local o = check_opts(opts, INSTANCE_OPTS, where)
   local _, inst_ap = aperture(ap, where)
   check_int(addr, "addr", 0, (1 << 40) - 1, where)
@@ -476,8 +575,9 @@ function M.instance(gpu, ap, addr, opts)
   local limit2 = 0
   while 1 << limit2 < entries do limit2 = limit2 + 1 end
   local priv = o.priv ~= false
+  local host = host_of(gpu, where)
   -- RM on Hopper: SUBDEVICE ID 1 (bit 0 on a single GPU, silicon H100); nouveau: 0xfff
-  local subdevice = check_int(o.subdevice or (host_style(gpu).hopper and 1 or 0xfff), "subdevice", 0, 0xfff, where)
+  local subdevice = check_int(o.subdevice or (host.hopper and 1 or 0xfff), "subdevice", 0, 0xfff, where)
   local nsc = check_int(o.subcontexts or 1, "subcontexts", 0, 64, where)
   local replay = bit(o.replay)
   -- nouveau (gf100_vmm_join_) sets PAGE_DIR_BASE_VOL when the directory is in coherent system memory.
@@ -486,20 +586,18 @@ function M.instance(gpu, ap, addr, opts)
 
   zero(gpu, inst_ap, addr, 4096) -- NV_RAMIN_ALLOC_SIZE
   local function w(off, v) gpu:mem_wr32(inst_ap, addr + off, v) end
-  local st = host_style(gpu)
-  local RAMFC = st.ramfc
 
   -- RAMFC (seed 000 section 3), the words nouveau writes, at the offsets of the RAMFC layout;
   -- fields from dev_pbdma.
-  if not st.ampere then
+  if not host.ampere then -- Ampere, Hopper: USERD is in the runlist entry only (RAMFC 2/3 reserved)
     w(RAMFC.USERD, lo32(userd) | ua.target) -- TARGET 1:0, ADDR 31:9
     w(RAMFC.USERD_HI, hi32(userd)) -- ADDR 7:0
-  end -- Ampere, Hopper: USERD is in the runlist entry only (RAMFC dwords 2/3 reserved)
+  end
   w(RAMFC.SIGNATURE, 0x0000face) -- HW 15:0 = VALID (0xFACE), SW 31:16 = 0
   w(RAMFC.ACQUIRE, 0x7ffff902) -- RETRY_MAN 6:0 = 2, RETRY_EXP 10:7 = 2, TIMEOUT_EXP 14:11 = 15,
   --                              TIMEOUT_MAN 30:15 = 0xFFFF, TIMEOUT_EN 31 = DISABLE
   w(RAMFC.GP_BASE, lo32(gpfifo)) -- OFFSET 31:3
-  if st.hopper then
+  if host.hopper then
     -- RM's kfifoWriteRamfcGpfifo_GH100: GP_BASE_HI OFFSET 24:0 only, GP_INFO LIMIT2 4:0.
     w(RAMFC.GP_BASE_HI, hi32(gpfifo))
     w(RAMFC.GP_INFO, limit2)
@@ -517,7 +615,7 @@ function M.instance(gpu, ap, addr, opts)
   -- UNVERIFIED: nouveau writes the chid to 58 and 0x10003080 to 62 (RESERVED62 in Turing's).
   w(58 * 4, chid)
   w(RAMFC.CONFIG, 0x1000 | (priv and 0x100 or 0)) -- USERD_WRITEBACK 12:12 = ENABLE, AUTH_LEVEL 8:8
-  if st.ampere then
+  if host.ampere then
     -- nouveau ga100_chan_ramfc_write: 0x0f8 = 0x80000000 | the runlist's non-stall vector
     -- (NV_PPBDMA_INTR_NOTIFY). UNVERIFIED: vector 0 (the model has no NV_CTRL tree).
     w(0x0f8, 0x80000000)
@@ -623,13 +721,13 @@ local CHANNEL_OPTS = set("chid", "runq", "runlist", "tsg", "gpfifo_entries", "pb
 function M.channel(gpu, vm, opts)
   local where = "volta.channel"
   check_gpu(gpu, where)
+  local host = host_of(gpu, where)
   check_vm(vm, "argument 2", where)
   local o = check_opts(opts, CHANNEL_OPTS, where)
-  local st = host_style(gpu)
-  -- NV_PCCSR_CHANNEL__SIZE_1 4096; Ampere NV_CHRAM_CHANNEL__SIZE_1 2048 per runlist
-  local chid = check_int(o.chid, "chid", 0, st.ampere and 2047 or 4095, where)
+  -- NV_PCCSR_CHANNEL__SIZE_1 4096; Ampere: NV_CHRAM_CHANNEL__SIZE_1 2048 per runlist
+  local chid = check_int(o.chid, "chid", 0, (host.nchid or 4096) - 1, where)
   local runq = check_int(o.runq or 0, "runq", 0, 1, where) -- RUNQUEUE_SELECTOR is bit 1:1
-  if o.runlist ~= nil then check_int(o.runlist, "runlist", 0, 12, where) end
+  if o.runlist ~= nil then check_int(o.runlist, "runlist", 0, host.nrunlist - 1, where) end
   if o.tsg ~= nil then check_int(o.tsg, "tsg", 0, 4095, where) end
   local entries = check_int(o.gpfifo_entries or 512, "gpfifo_entries", 2, 1 << 31, where)
   if not is_pow2(entries) then fail("%s: gpfifo_entries %d is not a power of two", where, entries) end
@@ -644,12 +742,11 @@ function M.channel(gpu, vm, opts)
   local gp_va, gp_pa, gp_ap = vm:alloc_map(entries * 8, { heap = heap })
   local pb_va, pb_pa, pb_ap = vm:alloc_map(pb_size, { heap = heap })
   local ch = setmetatable({
-    gpu = gpu, vm = vm, chid = chid, runq = runq, runlist = o.runlist, tsg = o.tsg,
+    gpu = gpu, host = host, vm = vm, chid = chid, runq = runq, runlist = o.runlist, tsg = o.tsg,
     inst = { heap.ap, inst }, userd = { uheap.ap, userd },
     gpfifo = { va = gp_va, pa = gp_pa, ap = gp_ap, entries = entries },
     pb = { va = pb_va, pa = pb_pa, ap = pb_ap, size = pb_size, next = 0 },
-    put = 0, style = st,
-    rl = st.ampere and ampere_runlist(gpu, o.runlist or 0, where) or nil,
+    put = 0,
   }, Channel)
   M.instance(gpu, heap.ap, inst, { vm = vm, chid = chid, userd = ch.userd, gpfifo = gp_va, gpfifo_entries = entries,
                                    priv = o.priv, subdevice = o.subdevice, replay = o.replay,
@@ -662,30 +759,20 @@ function M.channel(gpu, vm, opts)
 end
 
 -- NV_PCCSR_CHANNEL_INST(chid) at 0x800000 + chid*8: PTR 27:0 = inst >> 12, TARGET 29:28, BIND 31:31.
--- Ampere: nothing to bind, the runlist entry carries the instance block.
 function Channel:bind()
-  if self.style.ampere then return end
+  if self.host.bind then return self.host.bind(self.gpu, self) end
   local a = APERTURES[self.inst[1]]
   self.gpu:wr32(0x800000 + 8 * self.chid, 0x80000000 | a.target << 28 | self.inst[2] >> 12)
 end
 
 -- NV_PCCSR_CHANNEL(chid) at 0x800004 + chid*8: ENABLE_SET 10:10, ENABLE_CLR 11:11.
--- Ampere (nouveau ga100_chan_start / _stop): NV_CHRAM_CHANNEL(chid) of the channel's runlist =
--- ENABLE_CHANNEL (0x2), then NV_RUNLIST_INTERNAL_DOORBELL (+0x090) = CHID; DISABLE_CHANNEL (0x3).
 function Channel:enable()
-  if self.style.ampere then
-    self.gpu:wr32(self.rl.chram + 4 * self.chid, 0x2)
-    self.gpu:wr32(self.rl.base + 0x090, self.chid)
-    return
-  end
+  if self.host.enable then return self.host.enable(self.gpu, self) end
   self.gpu:wr32(0x800004 + 8 * self.chid, 0x400)
 end
 
 function Channel:disable()
-  if self.style.ampere then
-    self.gpu:wr32(self.rl.chram + 4 * self.chid, 0x3)
-    return
-  end
+  if self.host.disable then return self.host.disable(self.gpu, self) end
   self.gpu:wr32(0x800004 + 8 * self.chid, 0x800)
 end
 
@@ -704,17 +791,11 @@ function Channel:gp_put()
 end
 
 -- Publishes GP_PUT and rings the doorbell, the last two submission steps of
--- gv100_dev_usermode: NV_RAMUSERD_GP_PUT (USERD + 0x8C), then
--- NV_USERMODE_NOTIFY_CHANNEL_PENDING (0x810090) ID 31:0 = the channel id.
--- Ampere: NV_VIRTUAL_FUNCTION_DOORBELL (0xB80000 + 0x30090) = DOORBELL_CONFIG ID << 16 | chid
--- (nouveau ga100_chan_doorbell_handle).
+-- gv100/tu104 dev_usermode: NV_RAMUSERD_GP_PUT (USERD + 0x8C), then the
+-- generation's doorbell (HOSTS: the channel id on gv100, the handle on tu102).
 function Channel:kick()
   self.gpu:mem_wr32(self.userd[1], self.userd[2] + USERD.GP_PUT, self.put)
-  if self.style.ampere then
-    self.gpu:wr32(0xbb0090, self.rl.dbid << 16 | self.chid)
-    return
-  end
-  self.gpu:wr32(0x810090, self.chid)
+  self.host.doorbell(self.gpu, self)
 end
 
 -- The ring is full when advancing GP_PUT would make it equal GP_GET (as
@@ -798,9 +879,10 @@ Runlist.__index = Runlist
 function M.runlist(gpu, heap, tsgs)
   local where = "volta.runlist"
   check_gpu(gpu, where)
+  local host = host_of(gpu, where)
   check_heap(heap, "heap", where)
   if type(tsgs) ~= "table" then fail("%s: argument 3 must be a list of TSGs", where) end
-  local entries, runlist, mixed = {}, nil, false
+  local entries, runlist, mixed, chans = {}, nil, false, {}
   local function add(a, b, c, d) entries[#entries + 1] = string.pack("<I4I4I4I4", a, b, c, d) end
   for ti, t in ipairs(tsgs) do
     local w = fmt("%s: TSG %d", where, ti)
@@ -830,6 +912,7 @@ function M.runlist(gpu, heap, tsgs)
       -- dword 1 USERD_PTR_HI; dword 2 CHID 11:0, INST_PTR_LO 31:12; dword 3 INST_PTR_HI.
       add((userd & 0xffffff00) | ua.target << 6 | ia.target << 4 | runq << 1, hi32(userd),
           (inst & 0xfffff000) | chid, hi32(inst))
+      chans[#chans + 1] = ch
       if ch.runlist ~= nil then
         if runlist ~= nil and runlist ~= ch.runlist then mixed = true end
         runlist = runlist or ch.runlist
@@ -840,8 +923,8 @@ function M.runlist(gpu, heap, tsgs)
   -- NV_RAMRL_ENTRY_SIZE 16; the base is 4 KiB aligned (NV_RAMRL_ENTRY_BASE_SHIFT 12).
   local addr = heap:alloc(math.max(16 * #entries, 16), 4096)
   if #entries > 0 then gpu:mem_write(heap.ap, addr, table.concat(entries)) end
-  return setmetatable({ gpu = gpu, ap = heap.ap, addr = addr, length = #entries,
-                        runlist = not mixed and runlist or nil, style = host_style(gpu) }, Runlist)
+  return setmetatable({ gpu = gpu, host = host, ap = heap.ap, addr = addr, length = #entries, chans = chans,
+                        runlist = not mixed and runlist or nil }, Runlist)
 end
 
 local function runlist_id(rl, id, where)
@@ -849,36 +932,23 @@ local function runlist_id(rl, id, where)
     id = rl.runlist
     if id == nil then fail("%s: give the runlist id (the channels name none, or different ones)", where) end
   end
-  return check_int(id, "runlist id", 0, 12, where) -- NV_PFIFO_ENG_RUNLIST__SIZE_1 13
+  return check_int(id, "runlist id", 0, rl.host.nrunlist - 1, where) -- the generation's runlist count
 end
 
--- NV_PFIFO_RUNLIST_BASE (0x2270): PTR 27:0 = addr >> 12, TARGET 29:28; then
--- NV_PFIFO_RUNLIST (0x2274): LENGTH 15:0, ID 23:20 (this write starts the fetch).
--- Ampere (nouveau ga100_runl_commit): the runlist's NV_RUNLIST_SUBMIT_BASE_LO (+0x080) =
--- PTR_LO 31:12 | TARGET 1:0, _BASE_HI (+0x084) = PTR_HI, SUBMIT (+0x088) = LENGTH.
+-- Submits the runlist through the generation's registers (HOSTS.submit); the
+-- channels on it remember the runlist (the tu102 doorbell handle names it).
 function Runlist:submit(id)
   local where = "rl:submit"
   id = runlist_id(self, id, where)
-  if self.style.ampere then
-    local r = ampere_runlist(self.gpu, id, where)
-    self.gpu:wr32(r.base + 0x080, lo32(self.addr) | APERTURES[self.ap].target)
-    self.gpu:wr32(r.base + 0x084, hi32(self.addr))
-    self.gpu:wr32(r.base + 0x088, self.length)
-    return
-  end
-  if self.addr >> 40 ~= 0 then fail("%s: runlist at %s is beyond RUNLIST_BASE_PTR (40 bits)", where, hex(self.addr)) end
-  self.gpu:wr32(0x2270, APERTURES[self.ap].target << 28 | self.addr >> 12)
-  self.gpu:wr32(0x2274, id << 20 | self.length)
+  self.host.submit(self.gpu, id, APERTURES[self.ap].target, self.addr, self.length)
+  for _, ch in ipairs(self.chans) do ch.submitted = id end
 end
 
--- NV_PFIFO_ENG_RUNLIST(id) at 0x2284 + id*8: PENDING 20:20.
--- Ampere: NV_RUNLIST_SUBMIT_INFO (+0x08C) PENDING 15:15.
+-- The submitted runlist has not been taken yet (HOSTS.pending: ENG_RUNLIST
+-- PENDING on gv100, RUNLIST_SUBMIT_INFO PENDING on tu102).
 function Runlist:pending(id)
   id = runlist_id(self, id, "rl:pending")
-  if self.style.ampere then
-    return (self.gpu:rd32(ampere_runlist(self.gpu, id, "rl:pending").base + 0x08c) >> 15) & 1 == 1
-  end
-  return (self.gpu:rd32(0x2284 + 8 * id) >> 20) & 1 == 1
+  return self.host.pending(self.gpu, id)
 end
 
 return M
