@@ -583,6 +583,11 @@ static nvm_status add_engine(struct host *h, const char *kind, const char *name,
 		return NVM_OK;
 	}
 	nvm_status st = engine_new(h->gpu, kind, name, mmu_id, out);
+	if (!st && !strcmp(kind, "ce") && engine_ce_set_class(*out, h->gen->ce_class)) {
+		engine_free(*out); /* the generation names no copy class the engine has */
+		*out = NULL;
+		st = NVM_ERR_CHIP;
+	}
 	if (!st) {
 		(*out)->nonstall = host_nonstall;
 		(*out)->host = h;
