@@ -331,7 +331,9 @@ function M.vm(gpu, heap, opts)
   check_heap(heap, "heap", where)
   local o = check_opts(opts, set("va_base"), where)
   local va_base = check_int(o.va_base or 0x100000000, "va_base", 0, VA_LIMIT - 1, where)
-  local vm = setmetatable({ gpu = gpu, heap = heap, ap = heap.ap, next_va = va_base, mappings = {} }, VM)
+  -- Hopper's GMMU reads the ver3 format (gh100 dev_mmu.h, UVM uvm_hopper_mmu.c).
+  local v3 = host_of(gpu, where).hopper == true
+  local vm = setmetatable({ gpu = gpu, heap = heap, ap = heap.ap, next_va = va_base, mappings = {}, v3 = v3 }, VM)
   -- The PDE3 table (4 entries of 8 B) starts the tree: NV_RAMIN_PAGE_DIR_BASE is 4 KiB aligned.
   vm.root = { addr = vm:_table(4096, 4096), sub = {} }
   vm.pdb = { heap.ap, vm.root.addr }
@@ -348,8 +350,17 @@ function VM:_table(size, align)
 end
 
 -- NV_MMU_VER2_PDE: IS_PTE 0:0 = 0, APERTURE 2:1, VOL 3:3 = 0, ADDRESS 53:8 = table >> 12.
+-- NV_MMU_VER3_PDE: IS_PTE 0:0 = 0, APERTURE 2:1, PCF 5:3 = 0, ADDRESS 51:12 = table 51:12.
 function VM:_pde(table_addr)
+  if self.v3 then return table_addr & ~0xfff | APERTURES[self.ap].pde << 1 end
   return (table_addr >> 12) << 8 | APERTURES[self.ap].pde << 1
+end
+
+-- The directories above the dual PDE0: ver2 PDE3 48:47, PDE2 46:38, PDE1 37:29;
+-- ver3 PDE4 56:56, PDE3 55:47, PDE2 46:38, PDE1 37:29.
+function VM:_dirs(va)
+  if self.v3 then return { (va >> 56) & 1, (va >> 47) & 0x1ff, (va >> 38) & 0x1ff, (va >> 29) & 0x1ff } end
+  return { (va >> 47) & 0x3, (va >> 38) & 0x1ff, (va >> 29) & 0x1ff }
 end
 
 -- The directory under entry i of dir, made on first use.
@@ -365,9 +376,8 @@ end
 
 -- The dual PDE0 slot of va: { addr, big = table, small = table, huge = bool }.
 function VM:_slot(va)
-  local pd2 = self:_dir(self.root, (va >> 47) & 0x3) -- PDE3 index: VA 48:47
-  local pd1 = self:_dir(pd2, (va >> 38) & 0x1ff) -- PDE2 index: VA 46:38
-  local pd0 = self:_dir(pd1, (va >> 29) & 0x1ff) -- PDE1 index: VA 37:29
+  local pd0 = self.root
+  for _, i in ipairs(self:_dirs(va)) do pd0 = self:_dir(pd0, i) end
   local i = (va >> 21) & 0xff -- PDE0 index: VA 28:21, 16-byte dual entries
   local s = pd0.sub[i]
   if not s then
@@ -379,9 +389,8 @@ end
 
 -- The dual PDE0 slot of va if its directories exist (nothing is made).
 function VM:_find_slot(va)
-  local d = self.root.sub[(va >> 47) & 0x3]
-  d = d and d.sub[(va >> 38) & 0x1ff]
-  d = d and d.sub[(va >> 29) & 0x1ff]
+  local d = self.root
+  for _, i in ipairs(self:_dirs(va)) do d = d and d.sub[i] end
   return d and d.sub[(va >> 21) & 0xff]
 end
 
@@ -418,6 +427,16 @@ function VM:map(va, ap, pa, size, opts)
   end
   local flags = M.pte(apname, 0, { vol = o.vol, priv = o.priv, ro = o.ro, atomic_disable = o.atomic_disable,
                                    kind = o.kind })
+  local shift = 8 -- ver2 PTE ADDRESS 53:8 = pa >> 12
+  if self.v3 then
+    -- NV_MMU_VER3_PTE: VALID 0:0, APERTURE 2:1, PCF 7:3 (UNCACHED 1, PRIVILEGE 2, READ_ONLY 4,
+    -- NO_ATOMIC 8: 0 is REGULAR_RW_ATOMIC_CACHED_ACE), KIND 11:8, ADDRESS 51:12 = pa 51:12.
+    if page == 0x200000 then fail("%s: 2 MiB pages are not built in the ver3 format (gh100)", where) end
+    local kind = check_int(o.kind or 0, "kind", 0, 0xf, where)
+    flags = 1 | a.target << 1 | (bit(o.vol) | bit(o.priv) << 1 | bit(o.ro) << 2 | bit(o.atomic_disable) << 3) << 3 |
+            kind << 8
+    shift = 12
+  end
   -- A 2 MiB page fills a dual PDE0 slot, which then cannot point at page tables:
   -- check every slot before writing anything.
   for v = va & -0x200000, va + size - 1, 0x200000 do
@@ -431,7 +450,7 @@ function VM:map(va, ap, pa, size, opts)
   local gpu, tap, pde_ap = self.gpu, self.ap, APERTURES[self.ap].pde
   for off = 0, size - page, page do
     local v = va + off
-    local pte = flags | ((pa + off) >> 12) << 8
+    local pte = flags | ((pa + off) >> 12) << shift
     local s = self:_slot(v)
     if page == 0x200000 then
       -- IS_PTE 0:0 = 1: the low 8 bytes of the dual PDE0 are a 2 MiB PTE; the upper half is unused.
@@ -443,7 +462,8 @@ function VM:map(va, ap, pa, size, opts)
           -- 32 entries of 8 B, 256-byte aligned (NV_MMU_VER2_DUAL_PDE_ADDRESS_BIG_SHIFT 8).
           -- Dual PDE bits 63:0: APERTURE_BIG 2:1, VOL_BIG 3:3 = 0, ADDRESS_BIG 53:4 (SYS) / 32:4 (VID) = pt >> 8.
           s.big = self:_table(256, 256)
-          write64(gpu, tap, s.addr, (s.big >> 8) << 4 | pde_ap << 1)
+          -- ver3: APERTURE_BIG 2:1, PCF_BIG 5:3 = 0, ADDRESS_BIG 51:8 = pt 51:8.
+          write64(gpu, tap, s.addr, (s.big >> 8) << (self.v3 and 8 or 4) | pde_ap << 1)
         end
         write64(gpu, tap, s.big + 8 * ((v >> 16) & 0x1f), pte) -- big PT index: VA 20:16
       else
@@ -451,7 +471,8 @@ function VM:map(va, ap, pa, size, opts)
           -- Dual PDE bits 127:64: APERTURE_SMALL 66:65, VOL_SMALL 67:67 = 0,
           -- ADDRESS_SMALL 117:72 (SYS) / 96:72 (VID) = pt >> 12.
           s.small = self:_table(4096, 4096)
-          write64(gpu, tap, s.addr + 8, (s.small >> 12) << 8 | pde_ap << 1)
+          -- ver3: APERTURE_SMALL 66:65, PCF_SMALL 69:67 = 0, ADDRESS_SMALL 115:76 = pt 51:12.
+          write64(gpu, tap, s.addr + 8, (s.small >> 12) << (self.v3 and 12 or 8) | pde_ap << 1)
         end
         write64(gpu, tap, s.small + 8 * ((v >> 12) & 0x1ff), pte) -- small PT index: VA 20:12
       end
