@@ -79,11 +79,11 @@
 
 /* The generation's own state. */
 struct ga100 {
-	uint32_t *chram;                              /* [nrunlist * 2048] NV_CHRAM_CHANNEL */
-	uint64_t *inst;                               /* [nchan] runlist entry: INST address | INST_TARGET */
-	uint64_t *userd;                              /* [nchan] runlist entry: USERD address | USERD_TARGET */
-	uint32_t rl_vals[GA100_RL_MAX * 128];         /* the runlist spaces (rl_regs order) */
-	uint32_t ptop_vals[GA100_PTOP_ROWS];          /* NV_PTOP_DEVICE_INFO2(i) */
+	uint32_t *chram;                      /* [nrunlist * 2048] NV_CHRAM_CHANNEL */
+	uint64_t *inst;                       /* [nchan] runlist entry: INST address | INST_TARGET */
+	uint64_t *userd;                      /* [nchan] runlist entry: USERD address | USERD_TARGET */
+	uint32_t rl_vals[GA100_RL_MAX * 128]; /* the runlist spaces (rl_regs order) */
+	uint32_t ptop_vals[GA100_PTOP_ROWS];  /* NV_PTOP_DEVICE_INFO2(i) */
 	struct reg_array rl_array, chram_array, ptop_array;
 };
 
@@ -157,8 +157,13 @@ static uint32_t line_enable(void *ctx)
 
 static const struct intr_desc ga100_intr = { 0, 0, PMC_INTR_PFIFO, line_status, line_enable };
 
+/* The tree bits are levels: latched into each runlist's INTR_0 at every
+ * change of a PBDMA's interrupts or enables (all of which call this), so a
+ * read of INTR_0 sees them. */
 static void ga100_update_intr(struct host *h)
 {
+	for (unsigned i = 0; i < h->gen->nrunlist; i++)
+		rl_reg_set(h, i, RL_INTR_0, rl_intr_value(h, &h->rl[i]));
 	intr_update(&h->intr);
 }
 
@@ -261,8 +266,7 @@ static void wr_sched_disable(void *ctx, const struct reg_desc *r, uint32_t *stor
 }
 
 /* NV_RUNLIST_INTERNAL_DOORBELL CHID 10:0 (GFID 21:16 ignored). */
-static void wr_internal_doorbell(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old,
-                                 uint32_t written)
+static void wr_internal_doorbell(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
 {
 	(void)r;
 	(void)old;
@@ -332,16 +336,16 @@ static const struct reg_desc rl_regs[] = {
 	{ 0x180, "NV_RUNLIST_INTR_RETRIGGER(0)", 0, 0, 0, NULL, wr_rl_intr },
 	{ 0x184, "NV_RUNLIST_INTR_RETRIGGER(1)", 0, 0, 0, NULL, wr_rl_intr },
 #define ENGSTAT(i)                                                                                                     \
-	{ 0x200 + 64 * (i), "NV_RUNLIST_ENGINE_STATUS0(" #i ")", 0, 0, 0, NULL, NULL },                               \
-	        { 0x204 + 64 * (i), "NV_RUNLIST_ENGINE_STATUS1(" #i ")", 0, 0, 0, NULL, NULL },                       \
-	        { 0x208 + 64 * (i), "NV_RUNLIST_ENGINE_STATUS_CHANNEL(" #i ",0)", 0, 0, 0, NULL, NULL },              \
-	        { 0x20c + 64 * (i), "NV_RUNLIST_ENGINE_STATUS_CHANNEL(" #i ",1)", 0, 0, 0, NULL, NULL },              \
-	        { 0x210 + 64 * (i), "NV_RUNLIST_ENGINE_STATUS_INST(" #i ")", 0, 0, 0, NULL, NULL },                   \
-	        { 0x214 + 64 * (i), "NV_RUNLIST_ENGINE_STATUS_INST_HI(" #i ")", 0, 0, 0, NULL, NULL },                \
-	        { 0x218 + 64 * (i), "NV_RUNLIST_ENGINE_STATUS_NEXT_INST(" #i ")", 0, 0, 0, NULL, NULL },              \
-	        { 0x21c + 64 * (i), "NV_RUNLIST_ENGINE_STATUS_NEXT_INST_HI(" #i ")", 0, 0, 0, NULL, NULL },           \
+	{ 0x200 + 64 * (i), "NV_RUNLIST_ENGINE_STATUS0(" #i ")", 0, 0, 0, NULL, NULL },                                \
+	        { 0x204 + 64 * (i), "NV_RUNLIST_ENGINE_STATUS1(" #i ")", 0, 0, 0, NULL, NULL },                        \
+	        { 0x208 + 64 * (i), "NV_RUNLIST_ENGINE_STATUS_CHANNEL(" #i ",0)", 0, 0, 0, NULL, NULL },               \
+	        { 0x20c + 64 * (i), "NV_RUNLIST_ENGINE_STATUS_CHANNEL(" #i ",1)", 0, 0, 0, NULL, NULL },               \
+	        { 0x210 + 64 * (i), "NV_RUNLIST_ENGINE_STATUS_INST(" #i ")", 0, 0, 0, NULL, NULL },                    \
+	        { 0x214 + 64 * (i), "NV_RUNLIST_ENGINE_STATUS_INST_HI(" #i ")", 0, 0, 0, NULL, NULL },                 \
+	        { 0x218 + 64 * (i), "NV_RUNLIST_ENGINE_STATUS_NEXT_INST(" #i ")", 0, 0, 0, NULL, NULL },               \
+	        { 0x21c + 64 * (i), "NV_RUNLIST_ENGINE_STATUS_NEXT_INST_HI(" #i ")", 0, 0, 0, NULL, NULL },            \
 	        { 0x220 + 64 * (i), "NV_RUNLIST_ENGINE_CTXSW_TIMEOUT_CONFIG(" #i ")", 0, 0xffffffffu, 0, NULL, NULL }, \
-	        { 0x224 + 64 * (i), "NV_RUNLIST_ENGINE_CTXSW_TIMEOUT_INFO(" #i ")", 0, 0, 0, NULL, NULL },            \
+	        { 0x224 + 64 * (i), "NV_RUNLIST_ENGINE_CTXSW_TIMEOUT_INFO(" #i ")", 0, 0, 0, NULL, NULL },             \
 	{                                                                                                              \
 		0x228 + 64 * (i), "NV_RUNLIST_ENGINE_STATUS_DEBUG(" #i ")", 0, 0, 0, NULL, NULL                        \
 	}
@@ -543,7 +547,7 @@ static void wr_tree(void *ctx, const struct reg_desc *r, uint32_t *stored, uint3
 {
 	struct host *h = ctx;
 	bool clear = r->offset >= 0x190;
-	bool intr1 = (r->offset & 0x10u) != 0;
+	bool intr1 = (r->offset & 0x10u) == 0; /* 0x180, 0x1a0: INTR_1; 0x170, 0x190: INTR_0 */
 	uint32_t mask = intr1 ? INTR1_TREE_BITS : INTR0_TREE_BITS;
 	/* the SET slot of this tree (enum pbr: SET_TREE0..1 per INTR, then CLEAR) */
 	uint32_t *set = clear ? stored - (PBR_INTR_0_EN_CLEAR_TREE0 - PBR_INTR_0_EN_SET_TREE0) : stored;
@@ -677,15 +681,14 @@ static nvm_status ga100_create(struct host *h)
 	if (!g->chram || !g->inst || !g->userd)
 		return NVM_ERR_NOMEM;
 	g->rl_array = (struct reg_array){ R_RL_BASE, R_RL_STRIDE, nrl, rl_regs, NRLREGS, g->rl_vals };
-	const struct reg_block rlb = { "host", R_RL_BASE, nrl * R_RL_STRIDE, NULL, 0, h, NULL, NULL, &g->rl_array, 1,
-		                       NULL };
+	const struct reg_block rlb = { "host", R_RL_BASE, nrl * R_RL_STRIDE, NULL, 0,   h,
+		                       NULL,   NULL,      &g->rl_array,      1,    NULL };
 	nvm_status st = bus_add(h->gpu, &rlb);
 	if (st)
 		return st;
 	g->chram_array = (struct reg_array){ R_CHRAM_BASE, 4, nrl * GA100_CHRAM_N, chram_regs, 1, g->chram };
-	const struct reg_block cb = {
-		"host", R_CHRAM_BASE, nrl * GA100_CHRAM_N * 4, NULL, 0, h, NULL, NULL, &g->chram_array, 1, NULL
-	};
+	const struct reg_block cb = { "host", R_CHRAM_BASE, nrl * GA100_CHRAM_N * 4, NULL, 0,   h,
+		                      NULL,   NULL,         &g->chram_array,         1,    NULL };
 	st = bus_add(h->gpu, &cb);
 	if (st)
 		return st;
@@ -693,8 +696,10 @@ static nvm_status ga100_create(struct host *h)
 	static const struct reg_desc ptop_regs[] = { { R_PTOP_CFG, "NV_PTOP_DEVICE_INFO_CFG", 0, 0, 0, NULL, NULL } };
 	static const struct reg_desc ptop_row[] = { { 0x0, "NV_PTOP_DEVICE_INFO2", 0, 0, 0, NULL, NULL } };
 	g->ptop_array = (struct reg_array){ R_PTOP_INFO, 4, GA100_PTOP_ROWS, ptop_row, 1, g->ptop_vals };
-	const struct reg_block pt = { "ptop", R_PTOP_CFG, R_PTOP_INFO + 4 * GA100_PTOP_ROWS - R_PTOP_CFG,
-		                      ptop_regs, 1, h, NULL, NULL, &g->ptop_array, 1, NULL };
+	const struct reg_block pt = { "ptop",    R_PTOP_CFG, R_PTOP_INFO + 4 * GA100_PTOP_ROWS - R_PTOP_CFG,
+		                      ptop_regs, 1,          h,
+		                      NULL,      NULL,       &g->ptop_array,
+		                      1,         NULL };
 	st = bus_add(h->gpu, &pt);
 	if (st)
 		return st;

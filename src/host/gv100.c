@@ -586,8 +586,16 @@ const struct reg_desc gv100_pbdma_regs[PBR_COUNT] = {
 	RW(0x150, "HCE_DBG0", 0),
 	RW(0x154, "HCE_DBG1", 0),
 	/* Ampere's (ga100.c): no such registers on gv100 */
-	HIDDEN(0x168), HIDDEN(0x16c), HIDDEN(0x170), HIDDEN(0x174), HIDDEN(0x180),
-	HIDDEN(0x184), HIDDEN(0x190), HIDDEN(0x194), HIDDEN(0x1a0), HIDDEN(0x1a4),
+	HIDDEN(0x168),
+	HIDDEN(0x16c),
+	HIDDEN(0x170),
+	HIDDEN(0x174),
+	HIDDEN(0x180),
+	HIDDEN(0x184),
+	HIDDEN(0x190),
+	HIDDEN(0x194),
+	HIDDEN(0x1a0),
+	HIDDEN(0x1a4),
 };
 
 /* ---------------------------------------------------------------- host class C36F */
@@ -685,10 +693,10 @@ const struct host_gen host_gv100 = {
 	.ngr_classes = sizeof(gv100_gr_classes) / sizeof(gv100_gr_classes[0]),
 	.ce_class = 0xC3B5,
 	.gp_limit2_reg = PBR_GP_BASE_HI,
-	.gp_limit2_lo = 16,     /* GP_BASE_HI LIMIT2 20:16 */
-	.gp_base_hi_bits = 8,   /* GP_BASE_HI OFFSET 7:0 */
-	.sem_addr_hi_bits = 8,  /* C36F SEM_ADDR_HI OFFSET 7:0 */
-	.gpfifo_va_bits = 40,   /* INTR_0 GPFIFO: the ring crosses 2^40 */
+	.gp_limit2_lo = 16,    /* GP_BASE_HI LIMIT2 20:16 */
+	.gp_base_hi_bits = 8,  /* GP_BASE_HI OFFSET 7:0 */
+	.sem_addr_hi_bits = 8, /* C36F SEM_ADDR_HI OFFSET 7:0 */
+	.gpfifo_va_bits = 40,  /* INTR_0 GPFIFO: the ring crosses 2^40 */
 	.sem_red_valid = sem_red_valid,
 	.layouts = hf_gv100_layouts,
 	.rl_entry_decode = nvm_rl_entry_decode,

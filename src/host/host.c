@@ -605,7 +605,7 @@ static nvm_status host_alloc(struct host *h)
 	h->pb = calloc(g->npbdma, sizeof(*h->pb));
 	h->pbdma_vals = calloc((size_t)g->npbdma * PBR_COUNT, sizeof(uint32_t));
 	h->engines = calloc(2u * g->nrunlist, sizeof(*h->engines)); /* an engine and GRCOPY per runlist */
-	h->pb_gen = pb_chip_gen(h->gpu->chip); /* the chip row's profile */
+	h->pb_gen = pb_chip_gen(h->gpu->chip);                      /* the chip row's profile */
 	h->host_class = pb_class_find(g->host_class);
 	if (!h->host_class && h->pb_gen) /* a class the tables lack (C86F): its nearest ancestor's methods */
 		h->host_class = pb_host_class(h->pb_gen, PB_FORMAT_NEW);

@@ -309,7 +309,6 @@ static const nvm_hf_word ramfc_words[] = {
 	  f_set_channel_info },
 };
 
-
 /* ---------------------------------------------------------------- Ampere, Hopper */
 
 /* ga100_dev_ram NV_RAMFC: USERD left RAMFC (dwords 2/3 reserved; the runlist
