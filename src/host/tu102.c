@@ -110,7 +110,6 @@ static void doorbell(struct host *h, uint32_t reg, uint32_t handle)
 {
 	uint32_t chid;
 	if (!tu102_handle_chid(h, handle, &chid)) {
-		h->stats.doorbells++;
 		emit(h->gpu, NVM_EV_GUEST_ERROR, "host", "bad_doorbell", reg, handle,
 		     "doorbell handle 0x%08x is invalid (RUNLIST_ID 22:16 | CHID 11:0): ignored", handle);
 		return;
@@ -322,6 +321,12 @@ const struct host_gen host_tu102 = {
 	.gr_classes = tu102_gr_classes,
 	.ngr_classes = sizeof(tu102_gr_classes) / sizeof(tu102_gr_classes[0]),
 	.ce_class = 0xC5B5,
+	.gp_limit2_reg = PBR_GP_BASE_HI, /* as gv100: GP_BASE_HI LIMIT2 20:16, OFFSET 7:0 */
+	.gp_limit2_lo = 16,
+	.gp_base_hi_bits = 8,
+	.sem_addr_hi_bits = 8, /* C46F SEM_ADDR_HI OFFSET 7:0 */
+	.gpfifo_va_bits = 40,
+	.sem_red_valid = sem_red_valid,
 	.layouts = hf_tu102_layouts,
 	.rl_entry_decode = nvm_rl_entry_decode,
 	.state_bytes = sizeof(struct tu102) + 2u * TU102_NCHAN * sizeof(uint32_t),

@@ -25,8 +25,19 @@ struct env_chan {
 	uint32_t pb_used; /* bytes of the PB area written */
 };
 
+struct env;
+
+/* What a driver writes differently per Host generation (nouveau's gv100 and
+ * tu102 code): the runlist submit and the doorbell. */
+struct env_gen {
+	const char *chip;
+	void (*submit)(struct env *e, unsigned id, uint64_t addr, uint32_t n);
+	void (*doorbell)(struct env *e, const struct env_chan *c);
+};
+
 struct env {
 	nvm_gpu *gpu;
+	const struct env_gen *gen;
 	struct ptb pt;
 	uint64_t va_next;
 	struct env_chan ch[8];
@@ -48,13 +59,61 @@ static inline uint64_t env_map(struct env *e, uint64_t size, uint64_t *pa)
 	return va;
 }
 
-static inline void env_init(struct env *e)
+/* gv100_dev_fifo NV_PFIFO_RUNLIST_BASE / NV_PFIFO_RUNLIST ID 23:20. */
+static inline void env_submit_gv100(struct env *e, unsigned id, uint64_t a, uint32_t n)
+{
+	wr(e->gpu, 0x2270, (uint32_t)(a >> 12));
+	wr(e->gpu, 0x2274, id << 20 | n);
+}
+
+/* gv100_dev_usermode NOTIFY_CHANNEL_PENDING = chid. */
+static inline void env_doorbell_gv100(struct env *e, const struct env_chan *c)
+{
+	wr(e->gpu, 0x810090, c->chid);
+}
+
+/* tu104 dev_fifo RUNLIST_BASE_LO/HI, SUBMIT(i) at 0x2B00 + 16i (nouveau
+ * tu102_runl_commit: lo, hi, count). */
+static inline void env_submit_tu102(struct env *e, unsigned id, uint64_t a, uint32_t n)
+{
+	wr(e->gpu, 0x2b00 + 16 * id, (uint32_t)a);
+	wr(e->gpu, 0x2b04 + 16 * id, (uint32_t)(a >> 32));
+	wr(e->gpu, 0x2b08 + 16 * id, n);
+}
+
+/* NV_VIRTUAL_FUNCTION_DOORBELL (0xBB0090) = RUNLIST_ID_ALL 15 << 16 | chid
+ * (tu104 dev_usermode; nouveau names the channel's runlist). */
+static inline void env_doorbell_tu102(struct env *e, const struct env_chan *c)
+{
+	wr(e->gpu, 0xbb0090, 15u << 16 | c->chid);
+}
+
+static const struct env_gen env_gens[] = {
+	{ "gv100", env_submit_gv100, env_doorbell_gv100 },
+	{ "tu102", env_submit_tu102, env_doorbell_tu102 },
+};
+
+/* A fresh GPU of chip (gv100, tu102) as its driver initialises it: tu102
+ * sets NV_CTRL_VIRTUAL_CHANNEL_CFG(0) PENDING_ENABLE (nouveau
+ * tu102_fifo_init_pbdmas). */
+static inline void env_init_chip(struct env *e, const char *chip)
 {
 	memset(e, 0, sizeof(*e));
-	nvm_config cfg = { .chip = "gv100", .vram_size = 64ull << 20, .sysmem_size = 64ull << 20 };
+	for (size_t i = 0; i < sizeof(env_gens) / sizeof(env_gens[0]); i++)
+		if (!strcmp(env_gens[i].chip, chip))
+			e->gen = &env_gens[i];
+	assert_non_null(e->gen);
+	nvm_config cfg = { .chip = chip, .vram_size = 64ull << 20, .sysmem_size = 64ull << 20 };
 	assert_int_equal(nvm_open(&cfg, &e->gpu), NVM_OK);
 	ptb_init(&e->pt, e->gpu, NVM_AP_VRAM, 0x100000);
 	e->va_next = 0x200000000ull;
+	if (!strcmp(chip, "tu102"))
+		wr(e->gpu, 0xb65000, rd(e->gpu, 0xb65000) | 1u << 31);
+}
+
+static inline void env_init(struct env *e)
+{
+	env_init_chip(e, "gv100");
 }
 
 static inline void env_fini(struct env *e)
@@ -121,8 +180,7 @@ static inline void env_submit(struct env *e, unsigned id, const uint32_t *w, uin
 {
 	uint64_t a = env_alloc(e, n ? n * 16 : 16, 4096);
 	nvm_mem_write(e->gpu, NVM_AP_VRAM, a, w, n * 16);
-	wr(e->gpu, 0x2270, (uint32_t)(a >> 12));
-	wr(e->gpu, 0x2274, id << 20 | n);
+	(e->gen ? e->gen : &env_gens[0])->submit(e, id, a, n); /* gv100 unless env_init_chip said */
 }
 
 /* One TSG holding the given channels, on runlist id. */
@@ -159,11 +217,11 @@ static inline void env_gp(struct env *e, struct env_chan *c, uint64_t va, uint32
 	env_gp_raw(e, c, (uint32_t)va, (uint32_t)(va >> 32) | ndw << 10 | flags_e1);
 }
 
-/* USERD GP_PUT (+0x8C), then the doorbell (NOTIFY_CHANNEL_PENDING = chid). */
+/* USERD GP_PUT (+0x8C), then the generation's doorbell. */
 static inline void env_kick(struct env *e, struct env_chan *c)
 {
 	nvm_mem_wr32(e->gpu, NVM_AP_VRAM, c->userd + 0x8c, c->gp_put);
-	wr(e->gpu, 0x810090, c->chid);
+	(e->gen ? e->gen : &env_gens[0])->doorbell(e, c);
 }
 
 /* Pushes words as one segment and kicks. */
