@@ -513,6 +513,11 @@ void gv100_destroy(struct host *h)
 	{                                                                                                              \
 		off, "NV_PPBDMA_" name, reset, 0, 0, NULL, NULL                                                        \
 	}
+/* A slot of enum pbr that this generation has no register for. */
+#define HIDDEN(off)                                                                                                    \
+	{                                                                                                              \
+		off, NULL, 0, 0, 0, NULL, NULL                                                                         \
+	}
 
 /* In enum pbr order. The RAMFC layout (host_fmt_tables.c) says which of them
  * a context save and load carry. UNVERIFIED: reset values are 0 where the
@@ -552,6 +557,7 @@ const struct reg_desc gv100_pbdma_regs[PBR_COUNT] = {
 	RW(0x098, "PB_CRC", 0),
 	RW(0x09c, "SEM_PAYLOAD_HI", 0),
 	RW(0x0a0, "MEM_OP_C", 0),
+	HIDDEN(0x0a4), /* PBR_GP_INFO: gh100 only */
 	RW(0x0ac, "TARGET", 0),
 	RW(0x0b0, "METHOD_CRC", 0),
 	RW(0x0c0, "METHOD0", 0),
@@ -579,6 +585,17 @@ const struct reg_desc gv100_pbdma_regs[PBR_COUNT] = {
 	{ 0x14c, "NV_PPBDMA_INTR_EN_1", 0, 0xffffffffu, 0, NULL, pbdma_wr_intr_en },
 	RW(0x150, "HCE_DBG0", 0),
 	RW(0x154, "HCE_DBG1", 0),
+	/* Ampere's (ga100.c): no such registers on gv100 */
+	HIDDEN(0x168),
+	HIDDEN(0x16c),
+	HIDDEN(0x170),
+	HIDDEN(0x174),
+	HIDDEN(0x180),
+	HIDDEN(0x184),
+	HIDDEN(0x190),
+	HIDDEN(0x194),
+	HIDDEN(0x1a0),
+	HIDDEN(0x1a4),
 };
 
 /* ---------------------------------------------------------------- host class C36F */
@@ -675,6 +692,12 @@ const struct host_gen host_gv100 = {
 	.gr_classes = gv100_gr_classes,
 	.ngr_classes = sizeof(gv100_gr_classes) / sizeof(gv100_gr_classes[0]),
 	.ce_class = 0xC3B5,
+	.gp_limit2_reg = PBR_GP_BASE_HI,
+	.gp_limit2_lo = 16,    /* GP_BASE_HI LIMIT2 20:16 */
+	.gp_base_hi_bits = 8,  /* GP_BASE_HI OFFSET 7:0 */
+	.sem_addr_hi_bits = 8, /* C36F SEM_ADDR_HI OFFSET 7:0 */
+	.gpfifo_va_bits = 40,  /* INTR_0 GPFIFO: the ring crosses 2^40 */
+	.sem_red_valid = sem_red_valid,
 	.layouts = hf_gv100_layouts,
 	.rl_entry_decode = nvm_rl_entry_decode,
 	.state_bytes = sizeof(struct gv100) + 2u * GV100_NCHAN * sizeof(uint32_t),

@@ -33,6 +33,8 @@ struct env_gen {
 	const char *chip;
 	void (*submit)(struct env *e, unsigned id, uint64_t addr, uint32_t n);
 	void (*doorbell)(struct env *e, const struct env_chan *c);
+	/* Optional: enables the channel (NULL: PCCSR bind and ENABLE_SET). */
+	void (*enable)(struct env *e, const struct env_chan *c);
 };
 
 struct env {
@@ -41,6 +43,7 @@ struct env {
 	struct ptb pt;
 	uint64_t va_next;
 	struct env_chan ch[8];
+	unsigned runlist; /* Ampere: the runlist of the channels env_chan makes */
 };
 
 static inline uint64_t env_alloc(struct env *e, uint64_t size, uint64_t align)
@@ -88,9 +91,57 @@ static inline void env_doorbell_tu102(struct env *e, const struct env_chan *c)
 	wr(e->gpu, 0xbb0090, 15u << 16 | c->chid);
 }
 
+/* Ampere / Hopper (ga100_dev_runlist): runlist id's register space as
+ * nouveau finds it, the id-th distinct RUNLIST PRI base of the device-info
+ * table (NV_PTOP_DEVICE_INFO_CFG 0x224FC NUM_ROWS 31:20; rows at 0x22800 +
+ * 4i chained by bit 31, the third the PRI base 23:10). */
+static inline uint32_t env_rl_base(struct env *e, unsigned id)
+{
+	uint32_t n = rd(e->gpu, 0x224fc) >> 20, row = 0, seen = 0, last = ~0u;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t v = rd(e->gpu, 0x22800 + 4 * i);
+		if (++row == 3 && (v & 0x00fffc00u) != last) {
+			last = v & 0x00fffc00u;
+			if (seen++ == id)
+				return last;
+		}
+		if (!(v >> 31))
+			row = 0;
+	}
+	fail_msg("runlist %u not in the device-info table", id);
+	return 0;
+}
+
+/* nouveau ga100_runl_commit: SUBMIT_BASE_LO, _BASE_HI, SUBMIT. */
+static inline void env_submit_ga100(struct env *e, unsigned id, uint64_t a, uint32_t n)
+{
+	uint32_t b = env_rl_base(e, id);
+	wr(e->gpu, b + 0x080, (uint32_t)a);
+	wr(e->gpu, b + 0x084, (uint32_t)(a >> 32));
+	wr(e->gpu, b + 0x088, n);
+}
+
+/* NV_VIRTUAL_FUNCTION_DOORBELL = DOORBELL_CONFIG ID << 16 | chid; the
+ * channel's runlist is the env's e->runlist (0 unless a test says). */
+static inline void env_doorbell_ga100(struct env *e, const struct env_chan *c)
+{
+	uint32_t b = env_rl_base(e, e->runlist);
+	wr(e->gpu, 0xbb0090, (rd(e->gpu, b + 0x008) >> 16) << 16 | c->chid);
+}
+
+/* nouveau ga100_chan_start: CHRAM(chid) = ENABLE_CHANNEL; INTERNAL_DOORBELL. */
+static inline void env_enable_ga100(struct env *e, const struct env_chan *c)
+{
+	uint32_t b = env_rl_base(e, e->runlist);
+	wr(e->gpu, (rd(e->gpu, b + 0x004) & ~0xfu) + 4 * c->chid, 2);
+	wr(e->gpu, b + 0x090, c->chid);
+}
+
 static const struct env_gen env_gens[] = {
-	{ "gv100", env_submit_gv100, env_doorbell_gv100 },
-	{ "tu102", env_submit_tu102, env_doorbell_tu102 },
+	{ "gv100", env_submit_gv100, env_doorbell_gv100, NULL },
+	{ "tu102", env_submit_tu102, env_doorbell_tu102, NULL },
+	{ "ga100", env_submit_ga100, env_doorbell_ga100, env_enable_ga100 },
+	{ "ga102", env_submit_ga100, env_doorbell_ga100, env_enable_ga100 },
 };
 
 /* A fresh GPU of chip (gv100, tu102) as its driver initialises it: tu102
@@ -204,6 +255,10 @@ static inline struct env_chan *env_chan(struct env *e, unsigned slot, uint32_t c
 	c->pb_va = env_map(e, ENV_PB_BYTES, &c->pb_pa);
 	ptb_ramin(e->gpu, NVM_AP_VRAM, c->inst, 0, e->pt.pdb, 0, 0);
 	env_ramfc(e, c);
+	if (e->gen && e->gen->enable) {
+		e->gen->enable(e, c); /* Ampere: the runlist entry carries the instance block */
+		return c;
+	}
 	wr(e->gpu, 0x800000 + chid * 8, 0x80000000u | (uint32_t)(c->inst >> 12)); /* bind */
 	wr(e->gpu, 0x800004 + chid * 8, 0x400);                                   /* ENABLE_SET */
 	return c;

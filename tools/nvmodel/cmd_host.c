@@ -42,8 +42,8 @@ static void usage_host(FILE *f)
 	        "  --offset N    start N bytes into the input (default 0)\n"
 	        "  --count N     runlist: decode N entries (default: all to the end)\n"
 	        "  --limit2 N    userd: the channel's GP_BASE_HI_LIMIT2, to check GP_PUT/GP_GET\n"
-	        "  --chip C      the chip whose Host lays the structures out (gv100, tu102;\n"
-	        "                default gv100): the names of its manual\n"
+	        "  --chip C      the chip whose Host lays the structures out (gv100, tu102,\n"
+	        "                ga100, ga102, gh100; default gv100): the names of its manual\n"
 	        "  --hex         input is text: 32-bit words separated by spaces, commas or\n"
 	        "                newlines, 0x optional (as pasted from a log)\n"
 	        "  --all         ramin, userd: also zero dwords and fields, and every subcontext;\n"
@@ -81,7 +81,8 @@ static int own_opt(void *user, int argc, char **argv, int *i)
 	}
 	if ((r = cli_opt(argc, argv, i, "--chip", &v))) {
 		if (r < 0 || !nvm_hf_layout_chip(v, NVM_HF_RAMFC))
-			return cli_usage_error(o->in.cmd, "--chip needs a chip with a Volta-style Host (gv100, tu102)");
+			return cli_usage_error(o->in.cmd,
+			                       "--chip needs a chip with a Host (gv100, tu102, ga100, ga102, gh100)");
 		o->chip = v;
 		return EXIT_OK;
 	}
@@ -90,6 +91,13 @@ static int own_opt(void *user, int argc, char **argv, int *i)
 
 /* The layouts of the chip --chip names (host_chip), gv100's by default. */
 static const char *host_chip;
+
+/* A runlist entry as the chip's Host reads it (Ampere: 11-bit ids). */
+static void rl_decode(const uint8_t *raw, nvm_rl_entry *e)
+{
+	if (!nvm_rl_entry_decode_chip(host_chip, raw, e))
+		nvm_rl_entry_decode(raw, e);
+}
 
 static const nvm_hf_layout *layout(nvm_hf_struct s)
 {
@@ -644,7 +652,7 @@ static int host_runlist(struct host_opts *o)
 	for (size_t i = 0; i < entries; i++) {
 		const uint8_t *raw = buf + i * NVM_RL_ENTRY_SIZE;
 		nvm_rl_entry e;
-		nvm_rl_entry_decode(raw, &e);
+		rl_decode(raw, &e);
 		size_t np = nvm_rl_walk_step(&w, &e, step);
 		np += nvm_rl_entry_check(&e, (uint32_t)i, step + np);
 		if (o->in.json) {
@@ -668,7 +676,7 @@ static int host_runlist(struct host_opts *o)
 		size_t np;
 		if (i < entries) {
 			nvm_rl_entry e;
-			nvm_rl_entry_decode(buf + i * NVM_RL_ENTRY_SIZE, &e);
+			rl_decode(buf + i * NVM_RL_ENTRY_SIZE, &e);
 			np = nvm_rl_walk_step(&w2, &e, step);
 			np += nvm_rl_entry_check(&e, (uint32_t)i, step + np);
 		} else {
