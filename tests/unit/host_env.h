@@ -174,19 +174,21 @@ static inline void env_init(struct env *e)
 }
 
 /* Per generation, what the Host tests read back: the register with runlist
- * 0's PENDING (+ id * stride), the one with its LENGTH 15:0, and the copy
- * engines' class. */
+ * 0's PENDING (+ id * stride), the one with its LENGTH 15:0, the copy
+ * engines' class and the GMMU's FAULT_INST_LO (NV_PFB_PRI_MMU_ on gv100,
+ * NV_VIRTUAL_FUNCTION_PRIV_MMU_ from Turing on). */
 struct env_rl_regs {
 	const char *chip;
 	uint32_t info, stride, pending_bit, length;
 	uint32_t ce_class;
+	uint32_t fault_inst_lo;
 };
 
 static const struct env_rl_regs env_rl_regs_of[] = {
 	/* gv100_dev_fifo NV_PFIFO_ENG_RUNLIST(i) PENDING 20:20, LENGTH 15:0; clc3b5.h */
-	{ "gv100", 0x2284, 8, 20, 0x2284, 0xc3b5 },
+	{ "gv100", 0x2284, 8, 20, 0x2284, 0xc3b5, 0x100e54 },
 	/* tu104 dev_fifo RUNLIST_SUBMIT_INFO(i) PENDING 15:15, RUNLIST_SUBMIT(i) LENGTH; clc5b5.h */
-	{ "tu102", 0x2b0c, 16, 15, 0x2b08, 0xc5b5 },
+	{ "tu102", 0x2b0c, 16, 15, 0x2b08, 0xc5b5, 0xb83088 },
 };
 
 static inline const struct env_rl_regs *env_rl_regs(struct env *e)
@@ -210,6 +212,12 @@ static inline uint32_t env_rl_length(struct env *e, unsigned id)
 {
 	const struct env_rl_regs *r = env_rl_regs(e);
 	return rd(e->gpu, r->length + id * r->stride) & 0xffff;
+}
+
+/* The GMMU's FAULT_INST_LO (ENGINE_ID 8:0 of the last fault). */
+static inline uint32_t env_fault_inst_lo(struct env *e)
+{
+	return rd(e->gpu, env_rl_regs(e)->fault_inst_lo);
 }
 
 /* The copy engines' class (SET_OBJECT on subchannel 4). */
