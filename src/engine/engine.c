@@ -10,47 +10,77 @@
 
 #include "engine.h"
 
-/* Room for one more entry while the log holds fewer than cap: the array
- * grows on use (a GPU has a dozen engines and most never log a method, so
- * opening one allocates no log). Growth only happens before the ring first
- * wraps (head 0), so the entries keep their order. False: the log is full
- * (at cap, or at what could be allocated). */
-static bool log_room(struct engine *e)
+/* The log is a ring of alloc entries, a power of two, so that a slot is
+ * an index masked (not a division per method); it holds n <= cap entries
+ * from head on, oldest first. It grows on use (a GPU has a dozen engines
+ * and most never log a method, so opening one allocates no log), doubling
+ * up to the power of two at or above cap; while it is smaller than cap it
+ * has never wrapped (head 0), so realloc keeps the entries in order. Room
+ * for `need` entries is made where it can be; what could not be allocated
+ * leaves the ring smaller (the oldest entries are dropped sooner). */
+static void log_grow(struct engine *e, size_t need)
 {
-	if (e->n < e->alloc)
-		return true;
-	if (e->alloc >= e->cap || e->head)
-		return false;
-	size_t want = e->alloc ? e->alloc * 2 : 64;
-	if (want > e->cap)
-		want = e->cap;
+	if (e->alloc >= e->cap || need <= e->alloc || e->head)
+		return; /* big enough, or wrapped after a failed growth */
+	size_t want = e->alloc ? e->alloc : 64;
+	while (want < need && want < e->cap)
+		want *= 2;
 	nvm_host_method *log = realloc(e->log, want * sizeof(*log));
 	if (!log)
-		return false;
+		return;
 	e->log = log;
 	e->alloc = want;
-	return true;
+}
+
+/* Out of line: with recording off (cap 0) engine_log only counts. */
+static __attribute__((noinline)) void log_append(struct engine *e, const struct eng_src *src, const pb_run *r,
+                                                 uint32_t first, uint32_t n)
+{
+	uint64_t now = e->at > e->gpu->now ? e->at : e->gpu->now;
+	uint64_t step = e->at ? ENG_REC_NS_PER_METHOD : 0;
+	if (e->n + n > e->alloc)
+		log_grow(e, e->n + n);
+	size_t held = e->cap < e->alloc ? e->cap : e->alloc; /* entries the ring keeps at most */
+	if (!held)
+		return;
+	if (n > held) {
+		/* only the last `held` methods of the run stay */
+		uint32_t skip = n - (uint32_t)held;
+		first += skip;
+		now += (uint64_t)skip * step;
+		n = (uint32_t)held;
+	}
+	size_t mask = e->alloc - 1, slot = (e->head + e->n) & mask;
+	size_t drop = e->n + n > held ? e->n + n - held : 0;
+	e->head = (e->head + drop) & mask;
+	e->n += n - drop;
+	nvm_host_method *log = e->log;
+	const uint32_t *data = r->data;
+	if (!step && slot + n <= e->alloc) {
+		/* The common case (one time for the run, no wrap): a copy of the
+		 * run's data into consecutive entries; after the first method
+		 * the address moves by 4 (INC) or stays (NINC, IMMD, the rest
+		 * of a 1INC). */
+		nvm_host_method t = { now, src->chid, src->subch, src->cls, pb_run_method(r, first), data[first] };
+		nvm_host_method *out = &log[slot];
+		uint32_t m = pb_run_method(r, first + 1), delta = r->mode == PB_MODE_INC ? 4u : 0u;
+		out[0] = t;
+		for (uint32_t i = 1; i < n; i++, m = (m + delta) & 0x3ffcu) {
+			t.method = m;
+			t.data = data[first + i];
+			out[i] = t;
+		}
+		return;
+	}
+	for (uint32_t i = first; i < first + n; i++, now += step, slot = (slot + 1) & mask)
+		log[slot] = (nvm_host_method){ now, src->chid, src->subch, src->cls, pb_run_method(r, i), data[i] };
 }
 
 void engine_log(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first, uint32_t n)
 {
 	e->total += n;
-	if (!e->cap)
-		return;
-	uint64_t now = e->at > e->gpu->now ? e->at : e->gpu->now;
-	uint64_t step = e->at ? ENG_REC_NS_PER_METHOD : 0;
-	for (uint32_t i = first; i < first + n; i++, now += step) {
-		bool room = log_room(e);
-		if (!room && !e->alloc)
-			return;
-		size_t slot = (e->head + e->n) % e->alloc;
-		e->log[slot] =
-		        (nvm_host_method){ now, src->chid, src->subch, src->cls, pb_run_method(r, i), r->data[i] };
-		if (room)
-			e->n++;
-		else
-			e->head = (e->head + 1) % e->alloc;
-	}
+	if (e->cap && n)
+		log_append(e, src, r, first, n);
 }
 
 nvm_status engine_log_config(struct engine *e, size_t cap)
@@ -73,7 +103,7 @@ nvm_status engine_log_read(const struct engine *e, size_t first, nvm_host_method
 		return NVM_ERR_ARG;
 	size_t k = 0;
 	for (size_t i = first; i < e->n && k < max; i++)
-		out[k++] = e->log[(e->head + i) % e->alloc];
+		out[k++] = e->log[(e->head + i) & (e->alloc - 1)];
 	*n = k;
 	if (total)
 		*total = e->total;

@@ -413,7 +413,7 @@ static void decoder_save(struct pbdma *p)
 	p->r[PBR_SUBDEVICE] = sd;
 }
 
-static void on_run(void *ctx, const pb_run *r);
+static void on_runs(void *ctx, const pb_run *runs, size_t n);
 static void on_error(void *ctx, const pb_error *e);
 
 static void decoder_load(struct pbdma *p)
@@ -422,7 +422,7 @@ static void decoder_load(struct pbdma *p)
 	pb_config_init(&cfg, p->h->pb_gen, PB_FORMAT_NEW);
 	uint32_t sd = p->r[PBR_SUBDEVICE];
 	cfg.subdevice_id = FIELD_GET(sd, 11, 0);
-	pb_sink sink = { .ctx = p, .run = on_run, .error = on_error };
+	pb_sink sink = { .ctx = p, .error = on_error, .runs = on_runs };
 	pb_decoder_init(&p->dec, &cfg, &sink);
 	pb_decoder_state st;
 	pb_save(&p->dec, &st);
@@ -1041,9 +1041,12 @@ static enum mres host_method(struct pbdma *p, uint32_t subch, uint32_t m, uint32
 	return M_STALL;
 }
 
-static enum mres engine_methods(struct pbdma *p, const pb_run *r, uint32_t first, uint32_t n)
+/* Where the engine methods of subchannel subch go: the engine (NULL after
+ * INTR_1 CTXNOTVALID, with data[first] parked) and *src. Notes an engine
+ * switch. Depends only on the runlist, TARGET, the last target and the
+ * subchannel's class, so a batch of runs may reuse it (on_runs). */
+static struct engine *engine_prepare(struct pbdma *p, const pb_run *r, uint32_t first, struct eng_src *src)
 {
-	struct chan *c = cur_chan(p);
 	bool copy;
 	struct engine *e = engine_for(p, r->subch, &copy);
 	/* NV_PPBDMA_TARGET ENG_CTX_VALID 16:16 / CE_CTX_VALID 17:17: an engine
@@ -1052,7 +1055,7 @@ static enum mres engine_methods(struct pbdma *p, const pb_run *r, uint32_t first
 		park_method(p, r->subch, pb_run_method(r, first), r->data[first]);
 		raise(p, PBR_INTR_1, INTR1_CTXNOTVALID,
 		      copy ? "copy method without TARGET CE_CTX_VALID" : "engine method without TARGET ENG_CTX_VALID");
-		return M_STALL;
+		return NULL;
 	}
 	if (p->target != e) {
 		/* Seed 000: a switch between GR and GRCOPY waits for the first
@@ -1065,27 +1068,18 @@ static enum mres engine_methods(struct pbdma *p, const pb_run *r, uint32_t first
 			     e->name);
 		p->target = e;
 	}
-	struct eng_src src = { (uint32_t)p->chid, r->subch, c->cls[r->subch], p->inst_target, p->inst };
-	if (emit_wanted(gpu_of(p), NVM_EV_METHOD))
-		for (uint32_t i = first; i < first + n; i++)
-			emit(gpu_of(p), NVM_EV_METHOD, e->name, "method", pb_run_method(r, i), r->data[i],
-			     "channel %d subch %u class 0x%04x: method 0x%04x <- 0x%08x", p->chid, r->subch, src.cls,
-			     pb_run_method(r, i), r->data[i]);
-	struct eng_result res = { 0, 0 };
-	enum eng_status st = e->ops->methods(e, &src, r, first, n, &res);
-	if (p->h->method_crc)
-		method_crc(p, r, first, res.done);
-	p->cost += res.cost;
-	e->busy_until = gpu_of(p)->now + p->cost;
-	c->methods += res.done;
-	p->h->stats.methods += res.done;
-	if (st == ENG_OK)
-		return M_DONE;
-	/* The engine stopped at data[first + done]: the channel gets
-	 * ENG_FAULTED and waits for software (the method is kept in METHOD0). */
-	uint32_t k = first + (res.done < n ? res.done : n - 1);
+	*src = (struct eng_src){ (uint32_t)p->chid, r->subch, cur_chan(p)->cls[r->subch], p->inst_target, p->inst };
+	return e;
+}
+
+/* The engine stopped at data[first + res->done] of n: the method is parked
+ * in METHOD0, and the channel waits (ENG_BUSY) or gets ENG_FAULTED. */
+static enum mres engine_stopped(struct pbdma *p, struct engine *e, const pb_run *r, uint32_t first, uint32_t n,
+                                enum eng_status st, uint32_t done)
+{
+	uint32_t k = first + (done < n ? done : n - 1);
 	park_method(p, r->subch, pb_run_method(r, k), r->data[k]);
-	p->stop_done = res.done;
+	p->stop_done = done;
 	if (st == ENG_BUSY) {
 		/* Not done yet (a long copy): METHOD0 delivers it again after the
 		 * time it has cost so far. */
@@ -1098,6 +1092,36 @@ static enum mres engine_methods(struct pbdma *p, const pb_run *r, uint32_t first
 	     "channel %d: engine %s %s at method 0x%04x: ENG_FAULTED", p->chid, e->name,
 	     st == ENG_FAULT ? "faulted" : "rejected a method", pb_run_method(r, k));
 	return M_BLOCK;
+}
+
+/* Methods data[first .. first + n) of r to engine e (engine_prepare). */
+static inline enum mres engine_deliver(struct pbdma *p, struct engine *e, const struct eng_src *src, const pb_run *r,
+                                       uint32_t first, uint32_t n)
+{
+	nvm_gpu *gpu = gpu_of(p);
+	if (emit_wanted(gpu, NVM_EV_METHOD))
+		for (uint32_t i = first; i < first + n; i++)
+			emit(gpu, NVM_EV_METHOD, e->name, "method", pb_run_method(r, i), r->data[i],
+			     "channel %d subch %u class 0x%04x: method 0x%04x <- 0x%08x", p->chid, r->subch, src->cls,
+			     pb_run_method(r, i), r->data[i]);
+	struct eng_result res = { 0, 0 };
+	enum eng_status st = e->ops->methods(e, src, r, first, n, &res);
+	if (p->h->method_crc)
+		method_crc(p, r, first, res.done);
+	p->cost += res.cost;
+	e->busy_until = gpu->now + p->cost;
+	cur_chan(p)->methods += res.done;
+	p->h->stats.methods += res.done;
+	if (st == ENG_OK)
+		return M_DONE;
+	return engine_stopped(p, e, r, first, n, st, res.done);
+}
+
+static enum mres engine_methods(struct pbdma *p, const pb_run *r, uint32_t first, uint32_t n)
+{
+	struct eng_src src;
+	struct engine *e = engine_prepare(p, r, first, &src);
+	return e ? engine_deliver(p, e, &src, r, first, n) : M_STALL;
 }
 
 /* One method (from METHOD0 on resume). */
@@ -1122,9 +1146,8 @@ static void stop_at(struct pbdma *p, const pb_run *r, uint32_t i, enum mres res)
 	pb_stop_run(&p->dec, r, i + 1);
 }
 
-static void on_run(void *ctx, const pb_run *r)
+static void on_run(struct pbdma *p, const pb_run *r)
 {
-	struct pbdma *p = ctx;
 	if (p->stop || r->masked)
 		return; /* silicon H100: masked methods, Host methods included, are dropped */
 	uint32_t i = 0;
@@ -1149,6 +1172,54 @@ static void on_run(void *ctx, const pb_run *r)
 			return;
 		}
 		i = r->count;
+	}
+}
+
+/* The decoder's batches (its fast path for well-formed headers): the runs
+ * in order, none after a stop. A run of engine methods reuses the engine
+ * decision (engine_prepare) an earlier run of the batch made for its
+ * subchannel while that engine is still the target: nothing between them
+ * could change it, as only Host methods (SET_OBJECT), software (from a
+ * hook: none is installed), a context load and an engine that stops do. */
+static void on_runs(void *ctx, const pb_run *runs, size_t n)
+{
+	struct pbdma *p = ctx;
+	bool reuse = !gpu_of(p)->hook_mask;
+	struct engine *se[5];
+	struct eng_src ss[5];
+	uint32_t valid = 0; /* bit s: se[s], ss[s] hold subchannel s's decision */
+	if (p->stop)
+		return;
+	for (size_t k = 0; k < n; k++) {
+		const pb_run *r = &runs[k];
+		if (r->masked)
+			continue; /* silicon H100: masked methods, Host methods included, are dropped */
+		uint32_t s = r->subch;
+		/* The decoder's batched runs start their sequence (index 0). */
+		uint32_t m = r->index ? pb_run_method(r, 0) : r->method;
+		if (s >= 5 || m < 0x100) {
+			valid = 0;
+			on_run(p, r);
+			if (p->stop)
+				return;
+			continue;
+		}
+		/* From an engine method on, the rest of an INC / NINC / 1INC run
+		 * stays at or above 0x100 (on_run). */
+		if (!((valid >> s) & 1) || se[s] != p->target) {
+			se[s] = engine_prepare(p, r, 0, &ss[s]);
+			if (!se[s]) {
+				stop_at(p, r, 0, M_STALL);
+				return;
+			}
+			valid = reuse ? valid | 1u << s : 0;
+		}
+		p->stop_done = 0;
+		enum mres res = engine_deliver(p, se[s], &ss[s], r, 0, r->count);
+		if (res) {
+			stop_at(p, r, p->stop_done, res);
+			return;
+		}
 	}
 }
 
