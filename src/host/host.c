@@ -260,6 +260,61 @@ static bool in_cur_tsg(struct host *h, struct runlist *rl, uint32_t chid)
 	return rl->ntsg && chan_runlist(c) == (int)rl->id && chan_tsg(c) == (int)rl->cur;
 }
 
+/* Host memory the model reads at a context load (a speed-up of the model
+ * only: nothing in the GPU's state changes). With thousands of channels
+ * their RAMFCs, USERDs and GPFIFOs are cold in the host's caches, and the
+ * reads at each load would wait for them. When a channel is loaded, the
+ * RAMFCs of the TSG two ahead in runlist order are fetched into the cache,
+ * and for the TSG just ahead (whose RAMFC is warm by now) its USERD line. */
+static const uint8_t *ramfc_span(struct host *h, uint32_t chid)
+{
+	unsigned target;
+	uint64_t inst = host_chan_inst(h, chid, &target);
+	uint8_t *p;
+	size_t avail;
+	if (target == 1 || mem_span(&h->gpu->mem[target >= 2 ? NVM_AP_SYSMEM : NVM_AP_VRAM], inst, false, &p, &avail) ||
+	    avail < NVM_RAMFC_SIZE)
+		return NULL;
+	return p;
+}
+
+static void prefetch_span(struct mem_space *m, uint64_t pa)
+{
+	uint8_t *p;
+	size_t avail;
+	if (!mem_span(m, pa, false, &p, &avail))
+		__builtin_prefetch(p);
+}
+
+static void prefetch_tsg(struct host *h, struct runlist *rl, size_t t, bool deep)
+{
+	const struct rl_tsg *g = &rl->tsg[t];
+	for (uint32_t k = 0; k < g->n && k < 4; k++) {
+		const uint8_t *f = ramfc_span(h, rl->ch[g->first + k]);
+		if (!f)
+			continue;
+		if (!deep) {
+			for (unsigned i = 0; i < NVM_RAMFC_SIZE; i += 64)
+				__builtin_prefetch(f + i);
+			continue;
+		}
+		uint32_t lo, hi;
+		memcpy(&lo, f + 4u * h->ramfc_userd, 4);
+		memcpy(&hi, f + 4u * h->ramfc_userd_hi, 4);
+		/* USERD TARGET 1:0, ADDR 31:9; USERD_HI ADDR 7:0 (pbdma.c userd_addr). */
+		uint64_t userd = ((uint64_t)(hi & 0xffu) << 32) | (lo & 0xfffffe00u);
+		prefetch_span(&h->gpu->mem[(lo & 3u) >= 2 ? NVM_AP_SYSMEM : NVM_AP_VRAM], userd + h->userd_gp_put);
+	}
+}
+
+static void host_prefetch(struct host *h, struct runlist *rl)
+{
+	if (rl->ntsg < 3)
+		return;
+	prefetch_tsg(h, rl, (rl->cur + 1) % rl->ntsg, true);
+	prefetch_tsg(h, rl, (rl->cur + 2) % rl->ntsg, false);
+}
+
 static void sched_pbdma(struct host *h, struct runlist *rl, struct pbdma *p)
 {
 	if (!p || pbdma_stalled(p) || p->state == PBS_LOADING)
@@ -279,8 +334,10 @@ static void sched_pbdma(struct host *h, struct runlist *rl, struct pbdma *p)
 	if (!rl->ntsg)
 		return;
 	int chid = tsg_pick(h, rl, rl->cur, p, last);
-	if (chid >= 0)
+	if (chid >= 0) {
 		pbdma_load(p, (uint32_t)chid);
+		host_prefetch(h, rl);
+	}
 }
 
 void host_schedule(struct host *h, struct runlist *rl)

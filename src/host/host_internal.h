@@ -366,6 +366,8 @@ struct host {
 	struct {
 		uint8_t dword, reg;
 	} ramfc[PBR_COUNT];
+	/* The RAMFC dwords of USERD and USERD_HI (host.c prefetch_tsg). */
+	uint8_t ramfc_userd, ramfc_userd_hi;
 	/* From the RAMUSERD layout: the writeback's byte range and its words. */
 	uint32_t userd_wb_lo, userd_wb_hi; /* [lo, hi) */
 	uint32_t userd_gp_put;             /* NV_RAMUSERD_GP_PUT */
@@ -374,6 +376,9 @@ struct host {
 		uint16_t off;
 		uint8_t reg;
 	} userd_wb[HOST_USERD_WB_MAX];
+	/* NV_PFIFO_USERD_WRITEBACK's value (bus_reg, looked up on first use:
+	 * every context load and save reads it). */
+	const uint32_t *userd_wb_timer;
 };
 
 #include "host_gens.h"

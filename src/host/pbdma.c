@@ -72,6 +72,10 @@ nvm_status pbdma_layouts(struct host *h)
 			return NVM_ERR_CHIP; /* the generation's register file and RAMFC disagree */
 		h->ramfc[h->nramfc].dword = (uint8_t)w->dword;
 		h->ramfc[h->nramfc++].reg = (uint8_t)r;
+		if (r == PBR_USERD)
+			h->ramfc_userd = (uint8_t)w->dword;
+		if (r == PBR_USERD_HI)
+			h->ramfc_userd_hi = (uint8_t)w->dword;
 	}
 	h->userd_wb_lo = UINT32_MAX;
 	h->userd_wb_hi = 0;
@@ -299,12 +303,22 @@ static void userd_writeback(struct pbdma *p)
 	 * (RAMUSERD layout: 0x40..0x8b on gv100; GP_PUT at 0x8c, the entry
 	 * software writes, is outside it). */
 	const struct host *h = p->h;
-	uint32_t u[HOST_USERD_WB_SPAN];
 	size_t len = h->userd_wb_hi - h->userd_wb_lo;
 	nvm_aperture ap;
 	uint64_t a = userd_addr(p, &ap) + h->userd_wb_lo;
 	struct mem_space *m = &gpu_of(p)->mem[ap];
 	const uint32_t *r = p->r;
+	uint8_t *span;
+	size_t avail;
+	if ((a & 3) == 0 && a + len <= m->size && !mem_span(m, a, true, &span, &avail) && avail >= len) {
+		/* The usual case: the range in one page, written in place. */
+		for (unsigned i = 0; i < h->nuserd_wb; i++)
+			memcpy(span + h->userd_wb[i].off - h->userd_wb_lo, &r[h->userd_wb[i].reg], 4);
+		if (m->nwatch)
+			mem_notify_write(m, a, len);
+		return;
+	}
+	uint32_t u[HOST_USERD_WB_SPAN];
 	if (mem_read(m, a, u, len)) {
 		emit(gpu_of(p), NVM_EV_GUEST_ERROR, "pbdma", "userd_out_of_range", a, (uint64_t)p->chid,
 		     "channel %d: USERD at 0x%llx lies outside %s", p->chid, (unsigned long long)a,
@@ -349,7 +363,10 @@ void pbdma_wb_timer(struct pbdma *p)
 	if (p->wb_ev)
 		sched_cancel(gpu, p->wb_ev);
 	p->wb_ev = 0;
-	uint32_t v = bus_get(gpu, p->h->gen->r_userd_writeback);
+	struct host *h = p->h;
+	if (!h->userd_wb_timer)
+		h->userd_wb_timer = bus_reg(gpu, h->gen->r_userd_writeback);
+	uint32_t v = h->userd_wb_timer ? *h->userd_wb_timer : 0;
 	uint64_t ns = ((uint64_t)FIELD_GET(v, 7, 0) * 1000u) << FIELD_GET(v, 15, 12);
 	if (ns && p->state == PBS_RUN && FIELD_GET(p->r[PBR_CONFIG], 12, 12))
 		p->wb_ev = sched_at(gpu, gpu->now + ns, wb_event, p, 0, SCHED_BACKGROUND);
@@ -1430,9 +1447,11 @@ static bool do_load(struct pbdma *p)
 {
 	unsigned target;
 	uint64_t a = inst_addr(p, &target);
-	uint32_t ramfc[NVM_RAMFC_SIZE / 4];
+	/* Straight into p->ramfc: the dwords no register mirrors come back
+	 * unchanged on save (a failed read copies nothing). */
+	uint32_t *ramfc = p->ramfc;
 	if (target == 1 ||
-	    mem_read(&gpu_of(p)->mem[target >= 2 ? NVM_AP_SYSMEM : NVM_AP_VRAM], a, ramfc, sizeof(ramfc))) {
+	    mem_read(&gpu_of(p)->mem[target >= 2 ? NVM_AP_SYSMEM : NVM_AP_VRAM], a, ramfc, sizeof(p->ramfc))) {
 		/* UNVERIFIED: an instance block that cannot be read faults the
 		 * channel (PBDMA_FAULTED) instead of loading it, and raises
 		 * CHSW_ERROR RDAT_TIMEOUT (the read data of the switch never
@@ -1447,7 +1466,6 @@ static bool do_load(struct pbdma *p)
 	const struct host *h = p->h;
 	for (unsigned i = 0; i < h->nramfc; i++)
 		p->r[h->ramfc[i].reg] = ramfc[h->ramfc[i].dword];
-	memcpy(p->ramfc, ramfc, sizeof(ramfc)); /* the dwords no register mirrors come back unchanged on save */
 	p->h->stats.ctx_loads++;
 	decoder_load(p);
 	p->target = NULL;
