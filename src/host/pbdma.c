@@ -42,11 +42,13 @@ nvm_status pbdma_add_regs(struct host *h)
 	return bus_add(h->gpu, &b);
 }
 
-/* The PBDMA register (enum pbr) named reg, PBR_COUNT if none. */
+/* The PBDMA register (enum pbr) named reg, PBR_COUNT if none. Every GPU
+ * open asks for a few dozen: a name's first letter is compared before the
+ * whole name. */
 static unsigned pbr_named(const struct host_gen *g, const char *reg)
 {
 	for (unsigned i = 0; reg && i < PBR_COUNT; i++)
-		if (!strcmp(g->pbdma_regs[i].name, reg))
+		if (g->pbdma_regs[i].name[0] == reg[0] && !strcmp(g->pbdma_regs[i].name, reg))
 			return i;
 	return PBR_COUNT;
 }
@@ -61,13 +63,18 @@ nvm_status pbdma_layouts(struct host *h)
 	const struct host_gen *g = h->gen;
 	const nvm_hf_layout *fc = &g->layouts[NVM_HF_RAMFC], *ud = &g->layouts[NVM_HF_USERD];
 	h->nramfc = 0;
+	/* The register at each offset of the RAMFC's size (PBR_COUNT: none). */
+	uint8_t at[NVM_RAMFC_SIZE / 4];
+	memset(at, PBR_COUNT, sizeof(at));
+	for (unsigned r = PBR_COUNT; r-- > 0;)
+		if (g->pbdma_regs[r].offset < NVM_RAMFC_SIZE && !(g->pbdma_regs[r].offset & 3))
+			at[g->pbdma_regs[r].offset / 4] = (uint8_t)r;
 	for (size_t i = 0; i < fc->nwords; i++) {
 		const nvm_hf_word *w = &fc->words[i];
 		if (!w->reg)
 			continue;
-		unsigned r = 0; /* the register at the dword's offset must bear the name */
-		while (r < PBR_COUNT && g->pbdma_regs[r].offset != 4u * w->dword)
-			r++;
+		/* the register at the dword's offset must bear the name */
+		unsigned r = w->dword < NVM_RAMFC_SIZE / 4 ? at[w->dword] : PBR_COUNT;
 		if (r == PBR_COUNT || strcmp(g->pbdma_regs[r].name, w->reg) || h->nramfc == PBR_COUNT)
 			return NVM_ERR_CHIP; /* the generation's register file and RAMFC disagree */
 		h->ramfc[h->nramfc].dword = (uint8_t)w->dword;
@@ -120,7 +127,7 @@ static nvm_gpu *gpu_of(const struct pbdma *p)
 
 static struct chan *cur_chan(struct pbdma *p)
 {
-	return &p->h->chan[p->chid];
+	return host_chan(p->h, (uint32_t)p->chid);
 }
 
 /* ---------------------------------------------------------------- interrupts */
@@ -540,7 +547,7 @@ static void acq_wake(nvm_gpu *gpu, void *ctx, uint64_t chid);
 static void acq_timeout(nvm_gpu *gpu, void *ctx, uint64_t chid)
 {
 	struct host *h = ctx;
-	h->chan[chid].acq_timeout_ev = 0;
+	host_chan(h, (uint32_t)chid)->acq_timeout_ev = 0;
 	acq_wake(gpu, ctx, chid);
 }
 
@@ -549,7 +556,7 @@ static void acq_timeout(nvm_gpu *gpu, void *ctx, uint64_t chid)
 static void acq_hit(void *ctx, uint64_t chid)
 {
 	struct host *h = ctx;
-	struct chan *c = &h->chan[chid];
+	struct chan *c = host_chan(h, (uint32_t)chid);
 	if (!c->acq_wake_ev)
 		c->acq_wake_ev = sched_at(h->gpu, h->gpu->now, acq_wake, h, chid, 0);
 }
@@ -557,7 +564,7 @@ static void acq_hit(void *ctx, uint64_t chid)
 static void acq_wake(nvm_gpu *gpu, void *ctx, uint64_t chid)
 {
 	struct host *h = ctx;
-	struct chan *c = &h->chan[chid];
+	struct chan *c = host_chan(h, (uint32_t)chid);
 	(void)gpu;
 	c->acq_wake_ev = 0;
 	if (!c->acq_wait)
@@ -858,8 +865,8 @@ static enum mres clear_faulted(struct pbdma *p, uint32_t data)
 		emit(h->gpu, NVM_EV_TRACE, "pbdma", "clear_faulted", chid, bit,
 		     "channel %d: CLEAR_FAULTED channel %u %s", p->chid, chid,
 		     bit == 23 ? "ENG_FAULTED" : "PBDMA_FAULTED");
-		if (chan_runlist(&h->chan[chid]) >= 0)
-			host_schedule_later(h, &h->rl[chan_runlist(&h->chan[chid])]);
+		if (chan_runlist(host_chan_peek(h, chid)) >= 0)
+			host_schedule_later(h, &h->rl[chan_runlist(host_chan_peek(h, chid))]);
 		return M_DONE;
 	}
 	uint32_t to = bus_get(h->gpu, h->gen->r_clear_faulted_timeout);
@@ -1500,7 +1507,7 @@ void pbdma_load(struct pbdma *p, uint32_t chid)
 {
 	p->chid = (int)chid;
 	pbdma_chan_changed(p);
-	chan_set_loaded(&p->h->chan[chid], (int)p->id);
+	chan_set_loaded(host_chan(p->h, chid), (int)p->id);
 	p->state = PBS_LOADING;
 	p->ev = 0;
 	arm_step(p, HOST_NS_CTXSW);
@@ -1567,7 +1574,7 @@ static void step(nvm_gpu *gpu, void *ctx, uint64_t arg)
 		if (!do_load(p)) {
 			sched_charge(gpu, load_units);
 			p->state = PBS_IDLE;
-			chan_set_loaded(&h->chan[p->chid], -1);
+			chan_set_loaded(host_chan(h, (uint32_t)p->chid), -1);
 			p->chid = -1;
 			host_schedule(h, p->rl);
 			return;
