@@ -10,26 +10,64 @@
 
 #include "engine.h"
 
-/* The log is a ring of alloc entries, a power of two, so that a slot is
- * an index masked (not a division per method); it holds n <= cap entries
- * from head on, oldest first. It grows on use (a GPU has a dozen engines
- * and most never log a method, so opening one allocates no log), doubling
- * up to the power of two at or above cap; while it is smaller than cap it
- * has never wrapped (head 0), so realloc keeps the entries in order. Room
- * for `need` entries is made where it can be; what could not be allocated
- * leaves the ring smaller (the oldest entries are dropped sooner). */
-static void log_grow(struct engine *e, size_t need)
+/* The log keeps the last cap methods as runs: a record per delivery (its
+ * time, source and method addresses) in one ring and the methods' data
+ * words in another, so that logging a run costs one record and a copy of
+ * its data (not a 32-byte entry per method). Method j (counted since the
+ * last clear) has its data at data[j & (dsize - 1)]; the methods held are
+ * [lo, seq), the runs up to rseq. Both rings grow on use (a GPU has a
+ * dozen engines and most never log a method, so opening one allocates no
+ * log), doubling up to the power of two at or above cap; before they reach
+ * it they have never wrapped, so realloc keeps every index in place. */
+struct log_run {
+	uint64_t time; /* of its first method */
+	uint64_t seq;  /* number of its first method */
+	uint32_t chid, subch, cls;
+	uint32_t m0, m1; /* addresses of its first and second methods */
+	uint32_t n;      /* methods */
+	uint8_t delta;   /* address step after the second: 4 (INC) or 0 */
+	uint8_t step;    /* ns between the methods' times */
+};
+
+static size_t pow2_at_least(size_t v)
 {
-	if (e->alloc >= e->cap || need <= e->alloc || e->head)
-		return; /* big enough, or wrapped after a failed growth */
-	size_t want = e->alloc ? e->alloc : 64;
-	while (want < need && want < e->cap)
-		want *= 2;
-	nvm_host_method *log = realloc(e->log, want * sizeof(*log));
-	if (!log)
-		return;
-	e->log = log;
-	e->alloc = want;
+	size_t p = 64;
+	while (p < v)
+		p *= 2;
+	return p;
+}
+
+static bool ring_grow(void **ring, size_t *size, size_t elem, uint64_t need, size_t max)
+{
+	if (need <= *size || *size >= max)
+		return true;
+	size_t want = pow2_at_least((size_t)need);
+	if (want > max)
+		want = max;
+	void *v = realloc(*ring, want * elem);
+	if (!v)
+		return false;
+	*ring = v;
+	*size = want;
+	return true;
+}
+
+/* Copies n >= 1 words without reading or writing past either end: two
+ * overlapping moves for the short runs drivers send, no loop. */
+static inline void copy_words(uint32_t *d, const uint32_t *s, uint32_t n)
+{
+	if (n <= 2) {
+		d[0] = s[0];
+		d[n - 1] = s[n - 1];
+	} else if (n <= 4) {
+		memcpy(d, s, 8);
+		memcpy(d + n - 2, s + n - 2, 8);
+	} else if (n <= 8) {
+		memcpy(d, s, 16);
+		memcpy(d + n - 4, s + n - 4, 16);
+	} else {
+		memcpy(d, s, (size_t)n * 4);
+	}
 }
 
 /* Out of line: with recording off (cap 0) engine_log only counts. */
@@ -37,43 +75,58 @@ static __attribute__((noinline)) void log_append(struct engine *e, const struct 
                                                  uint32_t first, uint32_t n)
 {
 	uint64_t now = e->at > e->gpu->now ? e->at : e->gpu->now;
-	uint64_t step = e->at ? ENG_REC_NS_PER_METHOD : 0;
-	if (e->n + n > e->alloc)
-		log_grow(e, e->n + n);
-	size_t held = e->cap < e->alloc ? e->cap : e->alloc; /* entries the ring keeps at most */
-	if (!held)
-		return;
-	if (n > held) {
-		/* only the last `held` methods of the run stay */
-		uint32_t skip = n - (uint32_t)held;
+	uint32_t step = e->at ? ENG_REC_NS_PER_METHOD : 0;
+	if (!e->grow_off && (e->seq + n > e->dsize || e->rseq + 1 > e->rsize)) {
+		size_t max = pow2_at_least(e->cap);
+		if (!ring_grow((void **)&e->data, &e->dsize, sizeof(*e->data), e->seq + n, max) ||
+		    !ring_grow((void **)&e->runs, &e->rsize, sizeof(*e->runs), e->rseq + 1, max))
+			e->grow_off = true;
+	}
+	/* Methods kept: cap, or less where the rings could not grow (while
+	 * they grow, they hold every method logged). */
+	size_t keep = e->cap;
+	if (e->grow_off && e->dsize < keep)
+		keep = e->dsize;
+	if (e->grow_off && e->rsize < keep)
+		keep = e->rsize;
+	if (!keep)
+		return; /* nothing could be allocated */
+	if (n > keep) {
+		/* only the last `keep` methods of the run stay */
+		uint32_t skip = n - (uint32_t)keep;
 		first += skip;
 		now += (uint64_t)skip * step;
-		n = (uint32_t)held;
+		n = (uint32_t)keep;
 	}
-	size_t mask = e->alloc - 1, slot = (e->head + e->n) & mask;
-	size_t drop = e->n + n > held ? e->n + n - held : 0;
-	e->head = (e->head + drop) & mask;
-	e->n += n - drop;
-	nvm_host_method *log = e->log;
-	const uint32_t *data = r->data;
-	if (!step && slot + n <= e->alloc) {
-		/* The common case (one time for the run, no wrap): a copy of the
-		 * run's data into consecutive entries; after the first method
-		 * the address moves by 4 (INC) or stays (NINC, IMMD, the rest
-		 * of a 1INC). */
-		nvm_host_method t = { now, src->chid, src->subch, src->cls, pb_run_method(r, first), data[first] };
-		nvm_host_method *out = &log[slot];
-		uint32_t m = pb_run_method(r, first + 1), delta = r->mode == PB_MODE_INC ? 4u : 0u;
-		out[0] = t;
-		for (uint32_t i = 1; i < n; i++, m = (m + delta) & 0x3ffcu) {
-			t.method = m;
-			t.data = data[first + i];
-			out[i] = t;
-		}
-		return;
+	/* Drop what the new methods push out. The runs holding them need no
+	 * bookkeeping: each run held has a method held, so they are among the
+	 * last `keep` records (engine_log_read looks back for them). */
+	uint64_t end = e->seq + n;
+	if (end - e->lo > keep)
+		e->lo = end - keep;
+	size_t rm = e->rsize - 1, dm = e->dsize - 1;
+	struct log_run *lr = &e->runs[e->rseq & rm];
+	*lr = (struct log_run){ now,
+		                e->seq,
+		                src->chid,
+		                src->subch,
+		                src->cls,
+		                pb_run_method(r, first),
+		                pb_run_method(r, first + 1),
+		                n,
+		                r->mode == PB_MODE_INC ? 4 : 0,
+		                (uint8_t)step };
+	e->rseq++;
+	size_t at = (size_t)(e->seq & dm);
+	const uint32_t *d = r->data + first;
+	if (at + n <= e->dsize) {
+		copy_words(&e->data[at], d, n);
+	} else {
+		size_t a = e->dsize - at;
+		memcpy(&e->data[at], d, a * 4);
+		memcpy(e->data, d + a, (n - a) * 4);
 	}
-	for (uint32_t i = first; i < first + n; i++, now += step, slot = (slot + 1) & mask)
-		log[slot] = (nvm_host_method){ now, src->chid, src->subch, src->cls, pb_run_method(r, i), data[i] };
+	e->seq = end;
 }
 
 void engine_log(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first, uint32_t n)
@@ -83,16 +136,22 @@ void engine_log(struct engine *e, const struct eng_src *src, const pb_run *r, ui
 		log_append(e, src, r, first, n);
 }
 
+static const struct engine_ops recorder_ops;
+
 nvm_status engine_log_config(struct engine *e, size_t cap)
 {
 	/* UNVERIFIED (a tool choice): at most 16 M entries per log. */
 	if (cap > (1u << 24))
 		return NVM_ERR_ARG;
-	free(e->log);
-	e->log = NULL;
-	e->alloc = 0;
+	free(e->runs);
+	free(e->data);
+	e->runs = NULL;
+	e->data = NULL;
+	e->dsize = e->rsize = 0;
+	e->grow_off = false;
 	e->cap = cap;
-	e->head = e->n = 0;
+	e->seq = e->rseq = e->lo = 0;
+	e->count_only = e->ops == &recorder_ops && !cap;
 	return NVM_OK;
 }
 
@@ -102,8 +161,24 @@ nvm_status engine_log_read(const struct engine *e, size_t first, nvm_host_method
 	if (!n || (max && !out))
 		return NVM_ERR_ARG;
 	size_t k = 0;
-	for (size_t i = first; i < e->n && k < max; i++)
-		out[k++] = e->log[(e->head + i) & (e->alloc - 1)];
+	uint64_t from = e->lo + first; /* the first method to copy */
+	/* The oldest run with a method held: back from the newest. */
+	uint64_t q0 = e->rseq;
+	while (q0 > 0 && e->rseq - q0 < e->rsize &&
+	       e->runs[(q0 - 1) & (e->rsize - 1)].seq + e->runs[(q0 - 1) & (e->rsize - 1)].n > e->lo)
+		q0--;
+	for (uint64_t q = q0; q < e->rseq && k < max && from < e->seq; q++) {
+		const struct log_run *lr = &e->runs[q & (e->rsize - 1)];
+		for (uint64_t j = from > lr->seq ? from : lr->seq; j < lr->seq + lr->n && k < max; j++) {
+			uint32_t i = (uint32_t)(j - lr->seq);
+			out[k++] = (nvm_host_method){ lr->time + (uint64_t)i * lr->step,
+				                      lr->chid,
+				                      lr->subch,
+				                      lr->cls,
+				                      i == 0 ? lr->m0 : (lr->m1 + lr->delta * (i - 1)) & 0x3ffcu,
+				                      e->data[j & (e->dsize - 1)] };
+		}
+	}
 	*n = k;
 	if (total)
 		*total = e->total;
@@ -112,7 +187,8 @@ nvm_status engine_log_read(const struct engine *e, size_t first, nvm_host_method
 
 void engine_log_clear(struct engine *e)
 {
-	e->head = e->n = 0;
+	/* Numbering starts again: the rings' indices stay in place. */
+	e->seq = e->rseq = e->lo = 0;
 }
 
 struct engine *engine_find(struct engine *const *v, size_t n, const char *name)
@@ -143,6 +219,7 @@ static const struct engine_ops recorder_ops = { rec_methods, rec_bind, NULL };
 nvm_status engine_recorder_init(struct engine *e)
 {
 	e->ops = &recorder_ops;
+	e->count_only = !e->cap;
 	return NVM_OK;
 }
 
@@ -215,7 +292,8 @@ void engine_free(struct engine *e)
 	}
 	if (e->ops && e->ops->destroy)
 		e->ops->destroy(e);
-	free(e->log);
+	free(e->runs);
+	free(e->data);
 	free(e);
 }
 
