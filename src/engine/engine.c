@@ -22,12 +22,15 @@
 struct log_run {
 	uint64_t time; /* of its first method */
 	uint64_t seq;  /* number of its first method */
-	uint32_t chid, subch, cls;
-	uint32_t m0, m1; /* addresses of its first and second methods */
-	uint32_t n;      /* methods */
-	uint8_t delta;   /* address step after the second: 4 (INC) or 0 */
-	uint8_t step;    /* ns between the methods' times */
+	uint32_t chid, cls;
+	uint32_t info;   /* methods 24:0 (at most cap, 1 << 24), subch 27:25, INC 28, 1 ns apart 29 */
+	uint16_t m0, m1; /* addresses of its first and second methods */
 };
+
+#define RUN_N(lr)     ((lr)->info & 0x1ffffffu)
+#define RUN_SUBCH(lr) (((lr)->info >> 25) & 7u)
+#define RUN_INC(lr)   (((lr)->info >> 28) & 1u)
+#define RUN_STEP(lr)  (((lr)->info >> 29) & 1u)
 
 static size_t pow2_at_least(size_t v)
 {
@@ -106,16 +109,16 @@ static __attribute__((noinline)) void log_append(struct engine *e, const struct 
 		e->lo = end - keep;
 	size_t rm = e->rsize - 1, dm = e->dsize - 1;
 	struct log_run *lr = &e->runs[e->rseq & rm];
+	/* n <= keep <= 1 << 24; subch < 8 (the decoder's 3 bits); step is 0
+	 * or ENG_REC_NS_PER_METHOD (1). */
 	*lr = (struct log_run){ now,
 		                e->seq,
 		                src->chid,
-		                src->subch,
 		                src->cls,
-		                pb_run_method(r, first),
-		                pb_run_method(r, first + 1),
-		                n,
-		                r->mode == PB_MODE_INC ? 4 : 0,
-		                (uint8_t)step };
+		                n | (src->subch & 7u) << 25 | (uint32_t)(r->mode == PB_MODE_INC) << 28 |
+		                        (uint32_t)(step != 0) << 29,
+		                (uint16_t)pb_run_method(r, first),
+		                (uint16_t)pb_run_method(r, first + 1) };
 	e->rseq++;
 	size_t at = (size_t)(e->seq & dm);
 	const uint32_t *d = r->data + first;
@@ -165,17 +168,17 @@ nvm_status engine_log_read(const struct engine *e, size_t first, nvm_host_method
 	/* The oldest run with a method held: back from the newest. */
 	uint64_t q0 = e->rseq;
 	while (q0 > 0 && e->rseq - q0 < e->rsize &&
-	       e->runs[(q0 - 1) & (e->rsize - 1)].seq + e->runs[(q0 - 1) & (e->rsize - 1)].n > e->lo)
+	       e->runs[(q0 - 1) & (e->rsize - 1)].seq + RUN_N(&e->runs[(q0 - 1) & (e->rsize - 1)]) > e->lo)
 		q0--;
 	for (uint64_t q = q0; q < e->rseq && k < max && from < e->seq; q++) {
 		const struct log_run *lr = &e->runs[q & (e->rsize - 1)];
-		for (uint64_t j = from > lr->seq ? from : lr->seq; j < lr->seq + lr->n && k < max; j++) {
+		for (uint64_t j = from > lr->seq ? from : lr->seq; j < lr->seq + RUN_N(lr) && k < max; j++) {
 			uint32_t i = (uint32_t)(j - lr->seq);
-			out[k++] = (nvm_host_method){ lr->time + (uint64_t)i * lr->step,
+			out[k++] = (nvm_host_method){ lr->time + (uint64_t)i * RUN_STEP(lr) * ENG_REC_NS_PER_METHOD,
 				                      lr->chid,
-				                      lr->subch,
+				                      RUN_SUBCH(lr),
 				                      lr->cls,
-				                      i == 0 ? lr->m0 : (lr->m1 + lr->delta * (i - 1)) & 0x3ffcu,
+				                      i == 0 ? lr->m0 : (lr->m1 + 4u * RUN_INC(lr) * (i - 1)) & 0x3ffcu,
 				                      e->data[j & (e->dsize - 1)] };
 		}
 	}
