@@ -51,6 +51,7 @@ struct ds_sub {
 	unsigned weight;
 	uint16_t *addr; /* method addresses a run may start at */
 	size_t naddr;
+	bool strict; /* a run may only touch addr[] (the copy class) */
 };
 
 struct gen {
@@ -115,13 +116,14 @@ static int add_seg(struct gen *g, uint64_t va, size_t off, uint32_t n, uint64_t 
 /* The method addresses of class cls a run may start at. */
 static int sub_init(struct gen *g, struct ds_sub *u, const struct ds_bind *b)
 {
-	*u = (struct ds_sub){ b->subch & 7, b->cls, b->handle, b->weight ? b->weight : 1, NULL, 0 };
+	*u = (struct ds_sub){ b->subch & 7, b->cls, b->handle, b->weight ? b->weight : 1, NULL, 0, false };
 	u->addr = malloc(DS_MAX_ADDRS * sizeof(*u->addr));
 	if (!u->addr)
 		return -1;
 	if (g->pf == PB_FORMAT_NEW && (b->cls & 0xff) == 0xb5) {
 		memcpy(u->addr, ce_state, sizeof(ce_state));
 		u->naddr = sizeof(ce_state) / sizeof(ce_state[0]);
+		u->strict = true;
 		return 0;
 	}
 	const pb_class *c = pb_class_find(b->cls);
@@ -183,6 +185,14 @@ static uint32_t run_len(struct gen *g)
 	return len[below(g, 16)];
 }
 
+static bool allowed(const struct ds_sub *u, uint32_t a)
+{
+	for (size_t i = 0; i < u->naddr; i++)
+		if (u->addr[i] == a)
+			return true;
+	return false;
+}
+
 static int engine_cmd(struct gen *g)
 {
 	uint32_t pick = below(g, g->wsum);
@@ -194,7 +204,7 @@ static int engine_cmd(struct gen *g)
 	}
 	uint32_t m = u->addr[below(g, (uint32_t)u->naddr)];
 	uint32_t kind = below(g, 100);
-	if (g->pf == PB_FORMAT_NEW && kind < 14) {
+	if (g->pf == PB_FORMAT_NEW && kind < 11) {
 		/* IMMD: enables, small enums and counts */
 		uint32_t d = below(g, 8) ? below(g, 16) : below(g, 0x2000);
 		if (header(g, PB_MODE_IMMD, u->subch, m, d))
@@ -204,7 +214,7 @@ static int engine_cmd(struct gen *g)
 	}
 	pb_mode mode = PB_MODE_INC;
 	/* the old formats have no IMMD: a one-method INC instead */
-	uint32_t n = kind < 14 ? 1 : run_len(g);
+	uint32_t n = g->pf == PB_FORMAT_OLD && kind < 14 ? 1 : run_len(g);
 	if (kind >= 88) {
 		/* NINC: constant / inline data uploads */
 		mode = PB_MODE_NINC;
@@ -213,8 +223,11 @@ static int engine_cmd(struct gen *g)
 		mode = PB_MODE_1INC; /* a macro call: method then parameters */
 		n = 2 + below(g, 3);
 	}
-	while (n > 1 && mode != PB_MODE_NINC && m + 4 * (n - 1) > g->maxm)
-		n--;
+	if (mode == PB_MODE_1INC && u->strict && !allowed(u, m + 4))
+		mode = PB_MODE_NINC;
+	for (uint32_t k = 1; mode != PB_MODE_NINC && k < n; k++)
+		if (m + 4 * k > g->maxm || (mode == PB_MODE_INC && u->strict && !allowed(u, m + 4 * k)))
+			n = k;
 	if (header(g, mode, u->subch, m, n))
 		return -1;
 	for (uint32_t i = 0; i < n; i++) {
