@@ -2,6 +2,7 @@
 #include <time.h>
 
 #include "bench.h"
+#include "drvstream.h"
 
 extern const struct bench_case bench_core_cases[];
 extern const struct bench_case bench_hwsq_cases[];
@@ -25,6 +26,14 @@ double bench_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+uint64_t bench_sum32(const uint32_t *w, size_t n)
+{
+	uint64_t s = 0;
+	for (size_t i = 0; i < n; i++)
+		s += w[i];
+	return s;
+}
+
 volatile uint64_t bench_sink_value;
 
 void bench_sink(uint64_t v)
@@ -41,4 +50,30 @@ void bench_tlb_result(struct bench_result *out, char *unit, size_t unit_size, ui
 	out->baseline_rate = (double)n / (t1 - t0);
 	out->baseline = baseline;
 	out->target_ratio = 1.0;
+}
+
+int bench_check_tap(struct bench_result *out, uint64_t n, uint64_t sum)
+{
+	static char msg[200];
+	if (ds_tap_count() == n && ds_tap_sum() == sum)
+		return 0;
+	snprintf(msg, sizeof(msg),
+	         "CHECK FAILED: the engines received %llu methods (checksum %016llx), the stream has %llu (checksum "
+	         "%016llx)",
+	         (unsigned long long)ds_tap_count(), (unsigned long long)ds_tap_sum(), (unsigned long long)n,
+	         (unsigned long long)sum);
+	out->error = msg;
+	return -1;
+}
+
+int bench_check_total(struct bench_result *out, uint64_t got, uint64_t want)
+{
+	static char msg[160];
+	if (got == want)
+		return 0;
+	snprintf(msg, sizeof(msg),
+	         "CHECK FAILED: a timed round delivered %llu methods to the engines, the checked one %llu",
+	         (unsigned long long)got, (unsigned long long)want);
+	out->error = msg;
+	return -1;
 }

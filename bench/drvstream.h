@@ -16,7 +16,9 @@
  * methods an engine must receive of ds_hash(subch, class, method, data).
  * ds_tap_install() wraps the engines of a GPU so that the same sum is taken
  * over what they do receive: a benchmark compares the two and fails loudly
- * if they differ (every method delivered, once, with its data).
+ * if they differ (every method delivered, once, with its data). The model
+ * is deterministic: a benchmark checks one tapped round of a stream and
+ * times untapped rounds of the same stream (whose engine counts it checks).
  */
 #ifndef NVM_BENCH_DRVSTREAM_H
 #define NVM_BENCH_DRVSTREAM_H
@@ -118,5 +120,10 @@ uint64_t ds_run_sum(uint32_t cls, const pb_run *r, uint32_t first, uint32_t n);
 int ds_tap_install(nvm_gpu *gpu);
 uint64_t ds_tap_sum(void);
 uint64_t ds_tap_count(void);
+/* Puts gpu's engines back as they were (the timed rounds of a benchmark
+ * run without the tap's cost; a tapped round proves the delivery). */
+void ds_tap_remove(nvm_gpu *gpu);
+/* Methods all engines of gpu received since open (their counters, tap or not). */
+uint64_t ds_engine_total(nvm_gpu *gpu);
 
 #endif

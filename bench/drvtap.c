@@ -72,3 +72,19 @@ uint64_t ds_tap_count(void)
 {
 	return tap_count;
 }
+
+void ds_tap_remove(nvm_gpu *gpu)
+{
+	for (struct engine *e = gpu->engines; e; e = e->next)
+		for (unsigned k = 0; k < TAP_SLOTS; k++)
+			if (e->ops == &tap_ops[k])
+				e->ops = tap_orig[k];
+}
+
+uint64_t ds_engine_total(nvm_gpu *gpu)
+{
+	uint64_t t = 0;
+	for (const struct engine *e = gpu->engines; e; e = e->next)
+		t += e->total;
+	return t;
+}
