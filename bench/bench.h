@@ -36,7 +36,7 @@ struct bench_case {
 /* Each bench_*.c file exports one NULL-name-terminated table; bench.c lists them. */
 extern const struct bench_case *const bench_tables[];
 
-double bench_now(void);
+double bench_now(void); /* seconds of the thread's CPU time */
 /* A plain streaming read (the sum) of n dwords: the baseline of the method
  * benchmarks. */
 uint64_t bench_sum32(const uint32_t *w, size_t n);

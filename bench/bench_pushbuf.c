@@ -189,9 +189,16 @@ static int bench_bulk(double scale, struct bench_result *out)
 	return bench_decode(scale, out, DS_FMT_NEW, true, false);
 }
 
+struct print_file {
+	FILE *f;
+	uint64_t bytes;
+};
+
 static void to_file(void *ctx, const char *s, size_t n)
 {
-	fwrite(s, 1, n, ctx);
+	struct print_file *pf = ctx;
+	pf->bytes += n;
+	fwrite(s, 1, n, pf->f);
 }
 
 /* `pb decode` of a driver-like stream to /dev/null, as the command does it
@@ -213,8 +220,10 @@ static int bench_print(double scale, struct bench_result *out, pb_style style, d
 	pb_config_init(&cfg, pb_gen_lookup("gv100"), PB_FORMAT_NEW);
 	double best = 1e30;
 	uint64_t errors = 0;
+	struct print_file pf = { f, 0 };
 	for (int rep = 0; rep < 3; rep++) {
-		pb_out o = { .flush = to_file, .ctx = f };
+		pf.bytes = 0;
+		pb_out o = { .flush = to_file, .ctx = &pf };
 		double t0 = bench_now();
 		pb_printer_init(p, style, &cfg, s.words, 0, s.nwords, &o);
 		pb_sink sink = pb_printer_sink(p);
@@ -234,8 +243,9 @@ static int bench_print(double scale, struct bench_result *out, pb_style style, d
 	}
 	static char note[2][96];
 	char *nt = note[style == PB_STYLE_JSON];
-	snprintf(nt, 96, "%llu methods, %.2f methods/header, %llu errors printed", (unsigned long long)s.methods,
-	         (double)s.methods / (double)s.headers, (unsigned long long)errors);
+	snprintf(nt, 96, "%llu methods, %.2f methods/header, %.0f bytes/method, %llu errors printed",
+	         (unsigned long long)s.methods, (double)s.methods / (double)s.headers, (double)pf.bytes / (double)s.methods,
+	         (unsigned long long)errors);
 	out->unit = "methods/s";
 	out->rate = (double)s.methods / best;
 	out->per_method_ns = best * 1e9 / (double)s.methods;
