@@ -51,7 +51,8 @@ struct ds_sub {
 	unsigned weight;
 	uint16_t *addr; /* method addresses a run may start at */
 	size_t naddr;
-	bool strict; /* a run may only touch addr[] (the copy class) */
+	bool strict;          /* a run may only touch addr[] (the copy class) */
+	uint8_t fl[4096 / 8]; /* by method dword address: the data is a float */
 };
 
 struct gen {
@@ -116,7 +117,10 @@ static int add_seg(struct gen *g, uint64_t va, size_t off, uint32_t n, uint64_t 
 /* The method addresses of class cls a run may start at. */
 static int sub_init(struct gen *g, struct ds_sub *u, const struct ds_bind *b)
 {
-	*u = (struct ds_sub){ b->subch & 7, b->cls, b->handle, b->weight ? b->weight : 1, NULL, 0, false };
+	*u = (struct ds_sub){ .subch = b->subch & 7,
+		              .cls = b->cls,
+		              .handle = b->handle,
+		              .weight = b->weight ? b->weight : 1 };
 	u->addr = malloc(DS_MAX_ADDRS * sizeof(*u->addr));
 	if (!u->addr)
 		return -1;
@@ -133,8 +137,12 @@ static int sub_init(struct gen *g, struct ds_sub *u, const struct ds_bind *b)
 		const pb_method *m = pb_class_method_at(c, i);
 		unsigned elems = m->count ? m->count : 1;
 		uint32_t stride = m->count ? (m->stride ? m->stride : 4) : 0;
-		for (unsigned k = 0; k < elems && k < 16 && u->naddr < DS_MAX_ADDRS; k++) {
+		for (unsigned k = 0; k < elems; k++) {
 			uint32_t a = m->addr + k * stride;
+			if ((m->flags & PB_METHOD_FLOAT) && a < 0x4000)
+				u->fl[a >> 5] |= (uint8_t)(1u << ((a >> 2) & 7));
+			if (k >= 16 || u->naddr >= DS_MAX_ADDRS)
+				continue;
 			/* engine methods only; the old formats' 0x180-0x1fc carry
 			 * object handles the puller translates */
 			if (a < 0x100 || a > g->maxm || (g->pf == PB_FORMAT_OLD && a >= 0x180 && a < 0x200))
@@ -185,6 +193,12 @@ static uint32_t run_len(struct gen *g)
 	return len[below(g, 16)];
 }
 
+/* 0, 1, 0.5, -1, 2, 0.25, 960, 540, 1920, 1080, 0.125, 4, 255, 1/255 (as
+ * the driver writes it, rounded), 0.75 */
+static const uint32_t floats[] = { 0x00000000, 0x3f800000, 0x3f000000, 0xbf800000, 0x40000000,
+	                           0x3e800000, 0x44700000, 0x44070000, 0x44f00000, 0x44870000,
+	                           0x3e000000, 0x40800000, 0x437f0000, 0x3b808081, 0x3f400000 };
+
 static bool allowed(const struct ds_sub *u, uint32_t a)
 {
 	for (size_t i = 0; i < u->naddr; i++)
@@ -231,13 +245,16 @@ static int engine_cmd(struct gen *g)
 	if (header(g, mode, u->subch, m, n))
 		return -1;
 	for (uint32_t i = 0; i < n; i++) {
+		uint32_t mi = mode == PB_MODE_INC ? m + 4 * i : mode == PB_MODE_1INC && i ? m + 4 : m;
 		uint32_t d = rnd(g);
-		/* addresses, sizes and small enums, not noise */
-		if (!(d & 3))
+		/* addresses, sizes and small enums, not noise; floats are the
+		 * scales, offsets and constants a driver sets */
+		if (mi < 0x4000 && (u->fl[mi >> 5] >> ((mi >> 2) & 7) & 1))
+			d = floats[d % (sizeof(floats) / sizeof(floats[0]))];
+		else if (!(d & 3))
 			d &= 0xff;
 		else if ((d & 3) == 1)
 			d &= 0xfffff000u;
-		uint32_t mi = mode == PB_MODE_INC ? m + 4 * i : mode == PB_MODE_1INC && i ? m + 4 : m;
 		if (put(g, d))
 			return -1;
 		count_engine(g, u, mi, d);
