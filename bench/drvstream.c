@@ -40,6 +40,7 @@ const struct ds_bind *ds_default_binds(enum ds_format f, unsigned *n)
 #define DS_MAX_BINDS 8
 #define DS_MAX_ADDRS 4096
 #define DS_MAX_CMD   20 /* dwords of the longest command, the jump included */
+#define DS_HOT       48 /* a class's frequent methods (a driver's state): 7 runs in 8 start there */
 
 /* The copy class executes what it gets: only its state methods are sent
  * (no LAUNCH_DMA, no render enable), as a driver's setup of a copy. */
@@ -53,6 +54,7 @@ struct ds_sub {
 	size_t naddr;
 	bool strict;          /* a run may only touch addr[] (the copy class) */
 	uint8_t fl[4096 / 8]; /* by method dword address: the data is a float */
+	uint16_t hot[DS_HOT]; /* the state a driver sets again and again */
 };
 
 struct gen {
@@ -115,6 +117,34 @@ static int add_seg(struct gen *g, uint64_t va, size_t off, uint32_t n, uint64_t 
 }
 
 /* The method addresses of class cls a run may start at. */
+/* The engine method addresses of class cls (elements 0-15 of an array),
+ * and which addresses take a float. */
+static int sub_table(const struct gen *g, struct ds_sub *u)
+{
+	const pb_class *c = pb_class_find(u->cls);
+	if (!c)
+		return -1;
+	for (size_t i = 0; i < c->nmethods; i++) {
+		const pb_method *m = pb_class_method_at(c, i);
+		unsigned elems = m->count ? m->count : 1;
+		uint32_t stride = m->count ? (m->stride ? m->stride : 4) : 0;
+		for (unsigned k = 0; k < elems; k++) {
+			uint32_t a = m->addr + k * stride;
+			if ((m->flags & PB_METHOD_FLOAT) && a < 0x4000)
+				u->fl[a >> 5] |= (uint8_t)(1u << ((a >> 2) & 7));
+			/* engine methods only; the old formats' 0x180-0x1fc carry
+			 * object handles the puller translates */
+			if (k >= 16 || u->naddr >= DS_MAX_ADDRS || a < 0x100 || a > g->maxm ||
+			    (g->pf == PB_FORMAT_OLD && a >= 0x180 && a < 0x200))
+				continue;
+			u->addr[u->naddr++] = (uint16_t)a;
+		}
+	}
+	return 0;
+}
+
+/* The method addresses of the class bound by b a run may start at, and the
+ * hot ones among them. */
 static int sub_init(struct gen *g, struct ds_sub *u, const struct ds_bind *b)
 {
 	*u = (struct ds_sub){ .subch = b->subch & 7,
@@ -128,28 +158,11 @@ static int sub_init(struct gen *g, struct ds_sub *u, const struct ds_bind *b)
 		memcpy(u->addr, ce_state, sizeof(ce_state));
 		u->naddr = sizeof(ce_state) / sizeof(ce_state[0]);
 		u->strict = true;
-		return 0;
-	}
-	const pb_class *c = pb_class_find(b->cls);
-	if (!c)
+	} else if (sub_table(g, u)) {
 		return -1;
-	for (size_t i = 0; i < c->nmethods && u->naddr < DS_MAX_ADDRS; i++) {
-		const pb_method *m = pb_class_method_at(c, i);
-		unsigned elems = m->count ? m->count : 1;
-		uint32_t stride = m->count ? (m->stride ? m->stride : 4) : 0;
-		for (unsigned k = 0; k < elems; k++) {
-			uint32_t a = m->addr + k * stride;
-			if ((m->flags & PB_METHOD_FLOAT) && a < 0x4000)
-				u->fl[a >> 5] |= (uint8_t)(1u << ((a >> 2) & 7));
-			if (k >= 16 || u->naddr >= DS_MAX_ADDRS)
-				continue;
-			/* engine methods only; the old formats' 0x180-0x1fc carry
-			 * object handles the puller translates */
-			if (a < 0x100 || a > g->maxm || (g->pf == PB_FORMAT_OLD && a >= 0x180 && a < 0x200))
-				continue;
-			u->addr[u->naddr++] = (uint16_t)a;
-		}
 	}
+	for (unsigned i = 0; i < DS_HOT && u->naddr; i++)
+		u->hot[i] = u->addr[below(g, (uint32_t)u->naddr)];
 	return u->naddr ? 0 : -1;
 }
 
@@ -216,7 +229,7 @@ static int engine_cmd(struct gen *g)
 			break;
 		pick -= u->weight;
 	}
-	uint32_t m = u->addr[below(g, (uint32_t)u->naddr)];
+	uint32_t m = below(g, 8) ? u->hot[below(g, DS_HOT)] : u->addr[below(g, (uint32_t)u->naddr)];
 	uint32_t kind = below(g, 100);
 	if (g->pf == PB_FORMAT_NEW && kind < 11) {
 		/* IMMD: enables, small enums and counts */
