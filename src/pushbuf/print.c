@@ -278,26 +278,29 @@ static inline struct mref method_of(pb_printer *p, uint32_t subch, uint32_t meth
 	return r;
 }
 
-/* The name offset of value v of an enum field, or 0 (no name starts at 0). */
+/* The name offset of value v of an enum field, or 0 (no name starts at 0).
+ * Without data-dependent branches (field values are what a printer cannot
+ * predict): the first of the values equal to v. */
 static inline uint32_t value_name(const pb_field *f, uint32_t v)
 {
 	const pb_value *vals = &pb_values[f->values];
 	unsigned n = f->nvalues;
 	if (n <= 8) {
-		for (unsigned i = 0; i < n; i++)
-			if (vals[i].value == v)
-				return vals[i].name;
-		return 0;
+		uint32_t name = 0;
+		for (unsigned i = n; i-- > 0;)
+			name = vals[i].value == v ? vals[i].name : name;
+		return name;
 	}
-	unsigned lo = 0, hi = n;
-	while (lo < hi) {
-		unsigned mid = (lo + hi) / 2;
-		if (vals[mid].value < v)
-			lo = mid + 1;
-		else
-			hi = mid;
+	/* the first index whose value is not below v */
+	const pb_value *base = vals;
+	while (n > 1) {
+		unsigned half = n / 2;
+		base = base[half - 1].value < v ? base + half : base;
+		n -= half;
 	}
-	return lo < n && vals[lo].value == v ? vals[lo].name : 0;
+	if (base->value < v)
+		base++;
+	return base < vals + f->nvalues && base->value == v ? base->name : 0;
 }
 
 /* A class tag: four hex digits. */
@@ -407,16 +410,26 @@ static inline char *w_mem(char *d, const char *s, size_t n)
 	return d + n;
 }
 
+/* The 8 hex digits of v, most significant first, as the bytes of a
+ * little-endian uint64 (no table, no branch). */
+static inline uint64_t hex8(uint32_t v)
+{
+	uint64_t x = v;
+	x = ((x & 0xffff0000u) << 16) | (x & 0xffffu);
+	x = ((x & 0x0000ff000000ff00ull) << 8) | (x & 0x000000ff000000ffull);
+	x = ((x & 0x00f000f000f000f0ull) << 4) | (x & 0x000f000f000f000full);
+	/* each byte a nibble, the least significant in byte 0: 10..15 -> 'a'.. */
+	uint64_t letters = ((x + 0x0606060606060606ull) >> 4) & 0x0101010101010101ull;
+	x += 0x3030303030303030ull + letters * ('a' - '0' - 10);
+	return __builtin_bswap64(x);
+}
+
+/* The last `digits` (1..8) of the 8 hex digits of v: writes 8 bytes (the
+ * room has slack), advances by digits. */
 static inline char *w_hexw(char *d, uint32_t v, int digits)
 {
-	int i = digits;
-	while (i >= 2) {
-		i -= 2;
-		memcpy(d + i, hex2[v & 0xff], 2);
-		v >>= 8;
-	}
-	if (i)
-		d[0] = hexdig[v & 15];
+	uint64_t h = hex8(v) >> (8 * (8 - digits));
+	memcpy(d, &h, 8);
 	return d + digits;
 }
 
