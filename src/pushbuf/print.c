@@ -649,22 +649,30 @@ static void text_header(void *ctx, const pb_header *h)
 {
 	pb_printer *p = ctx;
 	pb_out *o = p->out;
-	text_prefix(o, h->offset, h->word);
-	o_str(o, mode_upper[h->mode]);
-	o_mem(o, " subch ", 7);
-	o_ch(o, (char)('0' + h->subch));
-	o_mem(o, " mthd 0x", 8);
-	o_hexw(o, h->method, 4);
+	/* one reservation for the line, as text_method */
+	char *d = o_room(o, 128);
+	if (!d)
+		return;
+	d = w_hexw(d, (uint32_t)h->offset, 8);
+	d = w_mem(d, ": ", 2);
+	d = w_hexw(d, h->word, 8);
+	*d++ = ' ';
+	d = w_mem(d, mode_upper[h->mode & 3], 4);
+	d = w_mem(d, " subch ", 7);
+	*d++ = (char)('0' + (h->subch & 7));
+	d = w_mem(d, " mthd 0x", 8);
+	d = w_hexw(d, h->method, 4);
 	if (h->mode == PB_MODE_IMMD) {
-		o_mem(o, " data ", 6);
-		o_hex(o, FIELD_GET(h->word, 28, 16));
+		d = w_mem(d, " data ", 6);
+		d = w_hex(d, FIELD_GET(h->word, 28, 16));
 	} else {
-		o_mem(o, " count ", 7);
-		o_dec(o, h->count);
+		d = w_mem(d, " count ", 7);
+		d = w_dec(d, h->count);
 	}
 	if (h->masked)
-		o_mem(o, " (masked)", 9);
-	o_ch(o, '\n');
+		d = w_mem(d, " (masked)", 9);
+	*d++ = '\n';
+	o->len = (size_t)(d - o->buf);
 	if (h->ndwords == 2) {
 		text_prefix(o, h->offset + 1, h->word2);
 		o_mem(o, "  (count word)\n", 15);
