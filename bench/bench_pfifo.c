@@ -120,7 +120,8 @@ static int dma_stream(double scale, struct bench_result *out, double *rate, doub
 	nvm_gpu *g = setup_nv40(ring + 4096);
 	if (!g)
 		return -1;
-	struct ds_config cfg = { .format = DS_FMT_NV04_DMA, .seed = 2, .ring_bytes = ring };
+	/* nouveau jumps back with the NV04 jump (0x20000000 | offset) on every chip */
+	struct ds_config cfg = { .format = DS_FMT_NV04_DMA, .seed = 2, .ring_bytes = ring, .old_jump = true };
 	cfg.words = (size_t)(4e6 * scale) < 65536 ? 65536 : (size_t)(4e6 * scale);
 	struct ds_stream s;
 	if (ds_generate(&cfg, &s)) {
@@ -128,7 +129,7 @@ static int dma_stream(double scale, struct bench_result *out, double *rate, doub
 		return -1;
 	}
 	uint32_t jump;
-	pb_encode_control(PB_FORMAT_OLD, PB_CTRL_JUMP, 0, &jump);
+	pb_encode_control(PB_FORMAT_OLD, PB_CTRL_OLD_JUMP, 0, &jump);
 	/* Round 0 (untimed) through the tap: every method checked; the timed
 	 * rounds run without it, their PGRAPH counts checked. */
 	const int reps = 3;
