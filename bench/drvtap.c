@@ -1,7 +1,8 @@
 /* The engine tap of drvstream.h: every engine kind's method delivery,
  * wrapped to add what the engine receives to a checksum before the engine
  * runs. It reaches into the engine interface (src/engine): a benchmark
- * tool's privilege, not the library's. */
+ * tool's privilege, not the library's. An engine kind's ops are one static
+ * table (engine.c, ce.c), so a slot per kind serves every GPU. */
 #include "core/core.h"
 #include "drvstream.h"
 #include "engine/engine.h"

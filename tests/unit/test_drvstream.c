@@ -2,7 +2,9 @@
  * stream decodes without a problem in its format, has the promised shape
  * (short runs, about 4.9 methods per header, segments of 4-64 KiB), is the
  * same for the same seed, and its checksum is the one a decoder-side sum
- * of the engine methods gives (and changes when one data word does). */
+ * of the engine methods gives (and changes when one data word does). The
+ * engine tap (bench/drvtap.c) sees that checksum through a gv100 channel,
+ * and another one when a data word in memory differs. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +15,9 @@
 #include <cmocka.h>
 
 #include "../../bench/drvstream.c"
+#include "../../bench/drvtap.c"
+#include "bar0.h"
+#include "host_env.h"
 
 struct sum_sink {
 	uint32_t cls[8];
@@ -148,13 +153,48 @@ static void test_seed(void **state)
 	assert_int_equal(ds_generate(&c, &a), -1);
 }
 
+/* Runs the stream's segments through channel c; returns the tap's sum. */
+static uint64_t run_tapped(struct env *e, struct env_chan *c, const struct ds_stream *s)
+{
+	assert_int_equal(ds_tap_install(e->gpu), 0);
+	for (size_t i = 0; i < s->nsegs; i++)
+		env_gp(e, c, c->pb_va + 4ull * s->segs[i].off, s->segs[i].n, 0);
+	env_kick(e, c);
+	assert_string_equal(env_run(e, 100000000), "idle");
+	uint64_t sum = ds_tap_sum();
+	ds_tap_remove(e->gpu);
+	return sum;
+}
+
+static void test_tap(void **state)
+{
+	(void)state;
+	struct env e;
+	struct env_chan *c = env_one_channel(&e);
+	uint64_t sem_pa, sem = env_map(&e, 4096, &sem_pa);
+	struct ds_config cfg = { .format = DS_FMT_NEW, .seed = 5, .words = ENV_PB_BYTES / 4, .sem_va = sem };
+	struct ds_stream s;
+	assert_int_equal(ds_generate(&cfg, &s), 0);
+	assert_true(s.nsegs < ENV_GP_ENTRIES);
+	env_pb(&e, c, s.words, (uint32_t)s.nwords);
+	uint64_t before = ds_engine_total(e.gpu);
+	assert_true(run_tapped(&e, c, &s) == s.checksum);
+	assert_int_equal(ds_tap_count(), s.engine_methods);
+	assert_int_equal(ds_engine_total(e.gpu) - before, s.engine_methods);
+	/* the last data word differs in memory: the engines get another sum */
+	uint32_t last = s.words[s.nwords - 1] ^ 0x100;
+	nvm_mem_wr32(e.gpu, NVM_AP_VRAM, c->pb_pa + 4ull * (s.nwords - 1), last);
+	assert_true(run_tapped(&e, c, &s) != s.checksum);
+	assert_int_equal(ds_tap_count(), s.engine_methods);
+	ds_free(&s);
+	env_fini(&e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_new),
-		cmocka_unit_test(test_nv04),
-		cmocka_unit_test(test_g80),
-		cmocka_unit_test(test_seed),
+		cmocka_unit_test(test_new),  cmocka_unit_test(test_nv04), cmocka_unit_test(test_g80),
+		cmocka_unit_test(test_seed), cmocka_unit_test(test_tap),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
