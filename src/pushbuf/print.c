@@ -444,23 +444,47 @@ static const char dec2[] = "0001020304050607080910111213141516171819202122232425
                            "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
                            "8081828384858687888990919293949596979899";
 
-/* Decimal, two digits per division. */
+static const uint64_t pow10_u64[20] = { 1ull,
+	                                10ull,
+	                                100ull,
+	                                1000ull,
+	                                10000ull,
+	                                100000ull,
+	                                1000000ull,
+	                                10000000ull,
+	                                100000000ull,
+	                                1000000000ull,
+	                                10000000000ull,
+	                                100000000000ull,
+	                                1000000000000ull,
+	                                10000000000000ull,
+	                                100000000000000ull,
+	                                1000000000000000ull,
+	                                10000000000000000ull,
+	                                100000000000000000ull,
+	                                1000000000000000000ull,
+	                                10000000000000000000ull };
+
+/* Decimal, two digits per division, written in place from the last digit
+ * (the digit count first: log10 from the bit length, corrected by one
+ * comparison). No buffer: a copy out of one just written stalls. */
 static inline char *w_dec64(char *d, uint64_t v)
 {
-	char tmp[20];
-	int i = 20;
+	unsigned n = ((64u - (unsigned)__builtin_clzll(v | 1)) * 1233u) >> 12; /* floor(log10(2) * bits) */
+	n += (v | 1) >= pow10_u64[n]; /* v | 1: one digit for 0 */
+	char *e = d + n, *q = e;
 	while (v >= 100) {
-		i -= 2;
-		memcpy(tmp + i, dec2 + 2 * (v % 100), 2);
+		q -= 2;
+		memcpy(q, dec2 + 2 * (v % 100), 2);
 		v /= 100;
 	}
 	if (v >= 10) {
-		i -= 2;
-		memcpy(tmp + i, dec2 + 2 * v, 2);
+		q -= 2;
+		memcpy(q, dec2 + 2 * v, 2);
 	} else {
-		tmp[--i] = (char)('0' + v);
+		q[-1] = (char)('0' + v);
 	}
-	return w_mem(d, tmp + i, (size_t)(20 - i));
+	return e;
 }
 
 static inline char *w_dec(char *d, uint32_t v)
@@ -827,7 +851,7 @@ static bool names_plain(void)
 /* One method's JSON line written through a pointer into room reserved for
  * the whole line, as text_method does (names plain: no escaping). The same
  * bytes as the o_* writers of json_method_escaped. */
-static void json_method(pb_printer *p, const pb_run *r, uint32_t i, uint32_t method, const char *kind)
+static void json_method(pb_printer *p, const pb_run *r, uint32_t i, uint32_t method)
 {
 	pb_out *o = p->out;
 	struct mref mr = method_of(p, r->subch, method);
@@ -844,7 +868,13 @@ static void json_method(pb_printer *p, const pb_run *r, uint32_t i, uint32_t met
 	d = w_mem(d, ", \"data\": ", 10);
 	d = w_dec(d, r->data[i]);
 	d = w_mem(d, ", \"kind\": \"", 11);
-	d = w_mem(d, kind, strlen(kind));
+	/* pb_mode_name's names, copied in 4 bytes */
+	static const char mode_lower[4][4] = { { 'i', 'n', 'c', 0 },
+		                               { 'n', 'i', 'n', 'c' },
+		                               { '1', 'i', 'n', 'c' },
+		                               { 'i', 'm', 'm', 'd' } };
+	memcpy(d, mode_lower[r->mode & 3], 4);
+	d += r->mode == PB_MODE_INC ? 3 : 4;
 	d = w_mem(d, "\", \"data_offset\": ", 18);
 	d = w_dec64(d, r->mode == PB_MODE_IMMD ? r->offset : r->offset + i);
 	if (mr.m) {
@@ -925,7 +955,7 @@ static void json_run(void *ctx, const pb_run *r)
 	for (uint32_t i = 0; i < r->count; i++) {
 		uint32_t m = pb_run_method(r, i);
 		if (fast)
-			json_method(p, r, i, m, kind);
+			json_method(p, r, i, m);
 		else
 			json_method_escaped(p, r, i, m, kind);
 		if (m == 0) {
