@@ -471,7 +471,7 @@ static const uint64_t pow10_u64[20] = { 1ull,
 static inline char *w_dec64(char *d, uint64_t v)
 {
 	unsigned n = ((64u - (unsigned)__builtin_clzll(v | 1)) * 1233u) >> 12; /* floor(log10(2) * bits) */
-	n += (v | 1) >= pow10_u64[n]; /* v | 1: one digit for 0 */
+	n += (v | 1) >= pow10_u64[n];                                          /* v | 1: one digit for 0 */
 	char *e = d + n, *q = e;
 	while (v >= 100) {
 		q -= 2;
