@@ -500,9 +500,10 @@ static inline char *w_name(char *d, uint32_t off)
 {
 	size_t n = pb_name_len(off);
 	const char *s = pb_names + off;
-	memcpy(d, s, 32);
-	if (n > 32)
-		memcpy(d + 32, s + 32, n - 32);
+	/* fixed 32-byte blocks (a variable-size copy is a libc call): a block
+	 * starts inside the name, and the pool ends in 64 bytes of padding */
+	for (size_t k = 0; k < n || !k; k += 32)
+		memcpy(d + k, s + k, 32);
 	return d + n;
 }
 
