@@ -467,33 +467,42 @@ static const uint64_t pow10_u64[20] = { 1ull,
 
 /* Decimal, two digits per division, written in place from the last digit
  * (the digit count first: log10 from the bit length, corrected by one
- * comparison). No buffer: a copy out of one just written stalls. */
-static inline char *w_dec64(char *d, uint64_t v)
+ * comparison). No buffer: a copy out of one just written stalls. 32-bit
+ * arithmetic where the value fits (most do: data, methods, offsets). */
+static inline char *w_dec(char *d, uint32_t v)
 {
-	unsigned n = ((64u - (unsigned)__builtin_clzll(v | 1)) * 1233u) >> 12; /* floor(log10(2) * bits) */
-	n += (v | 1) >= pow10_u64[n];                                          /* v | 1: one digit for 0 */
+	unsigned n = ((32u - (unsigned)__builtin_clz(v | 1)) * 1233u) >> 12; /* floor(log10(2) * bits) */
+	n += (v | 1) >= pow10_u64[n];                                        /* v | 1: one digit for 0 */
 	char *e = d + n, *q = e;
 	while (v >= 100) {
 		q -= 2;
 		memcpy(q, dec2 + 2 * (v % 100), 2);
 		v /= 100;
 	}
-	if (v >= 10) {
-		q -= 2;
-		memcpy(q, dec2 + 2 * v, 2);
-	} else {
+	if (v >= 10)
+		memcpy(q - 2, dec2 + 2 * v, 2);
+	else
 		q[-1] = (char)('0' + v);
-	}
 	return e;
 }
 
-static inline char *w_dec(char *d, uint32_t v)
+static inline char *w_dec64(char *d, uint64_t v)
 {
-	if (v < 10) {
-		*d = (char)('0' + v);
-		return d + 1;
+	if (v <= UINT32_MAX)
+		return w_dec(d, (uint32_t)v);
+	unsigned n = ((64u - (unsigned)__builtin_clzll(v)) * 1233u) >> 12;
+	n += v >= pow10_u64[n];
+	char *e = d + n, *q = e;
+	while (v >= 100) {
+		q -= 2;
+		memcpy(q, dec2 + 2 * (v % 100), 2);
+		v /= 100;
 	}
-	return w_dec64(d, v);
+	if (v >= 10)
+		memcpy(q - 2, dec2 + 2 * v, 2);
+	else
+		q[-1] = (char)('0' + v);
+	return e;
 }
 
 static inline char *w_name(char *d, uint32_t off)
