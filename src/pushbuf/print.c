@@ -303,6 +303,13 @@ static inline uint32_t value_name(const pb_field *f, uint32_t v)
 	return base < vals + f->nvalues && base->value == v ? base->name : 0;
 }
 
+/* Bits hi:lo of data, without a branch for the 32-bit field (2u << 31
+ * wraps to 0: mask all ones). */
+static inline uint32_t field_get(uint32_t data, const pb_field *f)
+{
+	return (data >> f->lo) & ((2u << (f->hi - f->lo)) - 1u);
+}
+
 /* A class tag: four hex digits. */
 static inline void o_tag(pb_out *o, const pb_class *c)
 {
@@ -436,7 +443,7 @@ static inline char *w_hexw(char *d, uint32_t v, int digits)
 static inline char *w_hex(char *d, uint32_t v)
 {
 	memcpy(d, "0x", 2);
-	return w_hexw(d + 2, v, v ? (35 - __builtin_clz(v)) / 4 : 1);
+	return w_hexw(d + 2, v, (35 - __builtin_clz(v | 1)) / 4); /* v | 1: one digit for 0 */
 }
 
 /* "00".."99" */
@@ -643,7 +650,7 @@ static void text_method(pb_printer *p, const pb_run *r, uint32_t i, uint32_t met
 		uint32_t data = r->data[i];
 		for (unsigned k = 0; k < m->nfields; k++) {
 			const pb_field *f = pb_method_field(m, k);
-			uint32_t v = FIELD_GET(data, f->hi, f->lo);
+			uint32_t v = field_get(data, f);
 			uint32_t vn = value_name(f, v);
 			*d++ = ' ';
 			d = w_name(d, f->name);
@@ -908,7 +915,7 @@ static void json_method(pb_printer *p, const pb_run *r, uint32_t i, uint32_t met
 		uint32_t data = r->data[i];
 		for (unsigned k = 0; k < m->nfields; k++) {
 			const pb_field *f = pb_method_field(m, k);
-			uint32_t v = FIELD_GET(data, f->hi, f->lo);
+			uint32_t v = field_get(data, f);
 			uint32_t vn = value_name(f, v);
 			if (k)
 				d = w_mem(d, ", ", 2);
