@@ -418,24 +418,32 @@ static inline char *w_mem(char *d, const char *s, size_t n)
 }
 
 /* The 8 hex digits of v, most significant first, as the bytes of a
- * little-endian uint64 (no table, no branch). */
+ * uint64 in memory order (no table, no branch). */
 static inline uint64_t hex8(uint32_t v)
 {
 	uint64_t x = v;
 	x = ((x & 0xffff0000u) << 16) | (x & 0xffffu);
 	x = ((x & 0x0000ff000000ff00ull) << 8) | (x & 0x000000ff000000ffull);
 	x = ((x & 0x00f000f000f000f0ull) << 4) | (x & 0x000f000f000f000full);
-	/* each byte a nibble, the least significant in byte 0: 10..15 -> 'a'.. */
+	/* each byte a nibble, the least significant in the low byte: 10..15 -> 'a'.. */
 	uint64_t letters = ((x + 0x0606060606060606ull) >> 4) & 0x0101010101010101ull;
 	x += 0x3030303030303030ull + letters * ('a' - '0' - 10);
-	return __builtin_bswap64(x);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return __builtin_bswap64(x); /* the most significant digit in the first byte */
+#else
+	return x;
+#endif
 }
 
 /* The last `digits` (1..8) of the 8 hex digits of v: writes 8 bytes (the
  * room has slack), advances by digits. */
 static inline char *w_hexw(char *d, uint32_t v, int digits)
 {
-	uint64_t h = hex8(v) >> (8 * (8 - digits));
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t h = hex8(v) >> (8 * (8 - digits)); /* drop the leading bytes */
+#else
+	uint64_t h = hex8(v) << (8 * (8 - digits));
+#endif
 	memcpy(d, &h, 8);
 	return d + digits;
 }
