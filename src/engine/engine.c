@@ -139,8 +139,6 @@ void engine_log(struct engine *e, const struct eng_src *src, const pb_run *r, ui
 		log_append(e, src, r, first, n);
 }
 
-static const struct engine_ops recorder_ops;
-
 nvm_status engine_log_config(struct engine *e, size_t cap)
 {
 	/* UNVERIFIED (a tool choice): at most 16 M entries per log. */
@@ -154,7 +152,6 @@ nvm_status engine_log_config(struct engine *e, size_t cap)
 	e->grow_off = false;
 	e->cap = cap;
 	e->seq = e->rseq = e->lo = 0;
-	e->count_only = e->ops == &recorder_ops && !cap;
 	return NVM_OK;
 }
 
@@ -202,7 +199,7 @@ struct engine *engine_find(struct engine *const *v, size_t n, const char *name)
 	return NULL;
 }
 
-static enum eng_status rec_methods(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first,
+enum eng_status engine_rec_methods(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first,
                                    uint32_t n, struct eng_result *res)
 {
 	engine_log(e, src, r, first, n);
@@ -217,12 +214,11 @@ static void rec_bind(struct engine *e, const struct eng_src *src)
 	(void)src;
 }
 
-static const struct engine_ops recorder_ops = { rec_methods, rec_bind, NULL };
+static const struct engine_ops recorder_ops = { engine_rec_methods, rec_bind, NULL };
 
 nvm_status engine_recorder_init(struct engine *e)
 {
 	e->ops = &recorder_ops;
-	e->count_only = !e->cap;
 	return NVM_OK;
 }
 

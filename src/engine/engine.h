@@ -80,8 +80,6 @@ struct engine {
 	uint64_t lo;         /* the oldest method held */
 	bool grow_off;       /* a growth failed: the rings keep their size */
 	uint64_t total;
-	/* A recorder with its log off (cap 0): it only counts (engine_send). */
-	bool count_only;
 };
 
 /* Engine kinds, by the name the chip data gives: "recorder" (logs and
@@ -106,12 +104,15 @@ extern const struct ce_class ce_c3b5, ce_c5b5, ce_c6b5, ce_c7b5, ce_c8b5;
 const struct ce_class *ce_class_find(uint32_t id);
 nvm_status engine_ce_set_class(struct engine *e, uint32_t id);
 void engine_free(struct engine *e);
-/* Hands methods to e (ops->methods), inline for a recorder that only
- * counts: what the front ends' hot loops call. */
+/* The recording engine's methods (engine_recorder_init). */
+enum eng_status engine_rec_methods(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first,
+                                   uint32_t n, struct eng_result *res);
+/* Hands methods to e (ops->methods), inline for a recorder whose log is
+ * off (it only counts): what the front ends' hot loops call. */
 static inline enum eng_status engine_send(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first,
                                           uint32_t n, struct eng_result *res)
 {
-	if (e->count_only) {
+	if (e->ops->methods == engine_rec_methods && !e->cap) {
 		e->total += n;
 		res->cost = (uint64_t)n * ENG_REC_NS_PER_METHOD;
 		res->done = n;
