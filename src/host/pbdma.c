@@ -64,6 +64,7 @@ nvm_status pbdma_layouts(struct host *h)
 	const nvm_hf_layout *fc = &g->layouts[NVM_HF_RAMFC], *ud = &g->layouts[NVM_HF_USERD];
 	h->nramfc = 0;
 	/* The register at each offset of the RAMFC's size (PBR_COUNT: none). */
+	_Static_assert(PBR_COUNT < 256, "a register index fits a byte");
 	uint8_t at[NVM_RAMFC_SIZE / 4];
 	memset(at, PBR_COUNT, sizeof(at));
 	for (unsigned r = PBR_COUNT; r-- > 0;)
