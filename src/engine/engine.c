@@ -74,8 +74,7 @@ static inline void copy_words(uint32_t *d, const uint32_t *s, uint32_t n)
 }
 
 /* Out of line: with recording off (cap 0) engine_log only counts. */
-static __attribute__((noinline)) void log_append(struct engine *e, const struct eng_src *src, const pb_run *r,
-                                                 uint32_t first, uint32_t n)
+void engine_log_append(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first, uint32_t n)
 {
 	uint64_t now = e->at > e->gpu->now ? e->at : e->gpu->now;
 	uint32_t step = e->at ? ENG_REC_NS_PER_METHOD : 0;
@@ -136,7 +135,7 @@ void engine_log(struct engine *e, const struct eng_src *src, const pb_run *r, ui
 {
 	e->total += n;
 	if (e->cap && n)
-		log_append(e, src, r, first, n);
+		engine_log_append(e, src, r, first, n);
 }
 
 nvm_status engine_log_config(struct engine *e, size_t cap)

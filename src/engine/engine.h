@@ -107,13 +107,17 @@ void engine_free(struct engine *e);
 /* The recording engine's methods (engine_recorder_init). */
 enum eng_status engine_rec_methods(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first,
                                    uint32_t n, struct eng_result *res);
-/* Hands methods to e (ops->methods), inline for a recorder whose log is
- * off (it only counts): what the front ends' hot loops call. */
+/* The log's append (engine_log without the count). */
+void engine_log_append(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first, uint32_t n);
+/* Hands methods to e (ops->methods), the recorder's inline (it counts
+ * and logs, one direct call): what the front ends' hot loops call. */
 static inline enum eng_status engine_send(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first,
                                           uint32_t n, struct eng_result *res)
 {
-	if (e->ops->methods == engine_rec_methods && !e->cap) {
+	if (e->ops->methods == engine_rec_methods) {
 		e->total += n;
+		if (e->cap && n)
+			engine_log_append(e, src, r, first, n);
 		res->cost = (uint64_t)n * ENG_REC_NS_PER_METHOD;
 		res->done = n;
 		return ENG_OK;
