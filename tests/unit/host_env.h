@@ -166,9 +166,63 @@ static inline void env_init_chip(struct env *e, const char *chip)
 		wr(e->gpu, 0xb65000, rd(e->gpu, 0xb65000) | 1u << 31);
 }
 
+/* The chip of env_init: gv100, or the one a test build names (tests/CMakeLists.txt
+ * builds the Host tests again with ENV_CHIP "tu102": the behaviour Turing shares). */
+#ifndef ENV_CHIP
+#define ENV_CHIP "gv100"
+#endif
+/* The MMU's FAULT_INST_LO (ENGINE_ID 8:0): NV_PFB_PRI_MMU_FAULT_INST_LO on
+ * gv100; Turing on: NV_VIRTUAL_FUNCTION_PRIV_MMU_FAULT_INST_LO (0xB83088). */
+#define ENV_FAULT_INST_LO (strcmp(ENV_CHIP, "gv100") ? 0xb83088u : 0x100e54u)
+
 static inline void env_init(struct env *e)
 {
-	env_init_chip(e, "gv100");
+	env_init_chip(e, ENV_CHIP);
+}
+
+/* Per generation, what the Host tests read back: the register with runlist
+ * 0's PENDING (+ id * stride), the one with its LENGTH 15:0, and the copy
+ * engines' class. */
+struct env_rl_regs {
+	const char *chip;
+	uint32_t info, stride, pending_bit, length;
+	uint32_t ce_class;
+};
+
+static const struct env_rl_regs env_rl_regs_of[] = {
+	/* gv100_dev_fifo NV_PFIFO_ENG_RUNLIST(i) PENDING 20:20, LENGTH 15:0; clc3b5.h */
+	{ "gv100", 0x2284, 8, 20, 0x2284, 0xc3b5 },
+	/* tu104 dev_fifo RUNLIST_SUBMIT_INFO(i) PENDING 15:15, RUNLIST_SUBMIT(i) LENGTH; clc5b5.h */
+	{ "tu102", 0x2b0c, 16, 15, 0x2b08, 0xc5b5 },
+};
+
+static inline const struct env_rl_regs *env_rl_regs(struct env *e)
+{
+	for (size_t i = 0; i < sizeof(env_rl_regs_of) / sizeof(env_rl_regs_of[0]); i++)
+		if (!strcmp(env_rl_regs_of[i].chip, e->gen->chip))
+			return &env_rl_regs_of[i];
+	fail_msg("no env_rl_regs_of row for %s", e->gen->chip);
+	return NULL;
+}
+
+/* The submitted runlist id is not taken yet (the generation's PENDING). */
+static inline int env_rl_pending(struct env *e, unsigned id)
+{
+	const struct env_rl_regs *r = env_rl_regs(e);
+	return (int)(rd(e->gpu, r->info + id * r->stride) >> r->pending_bit & 1);
+}
+
+/* LENGTH 15:0 of runlist id's submit. */
+static inline uint32_t env_rl_length(struct env *e, unsigned id)
+{
+	const struct env_rl_regs *r = env_rl_regs(e);
+	return rd(e->gpu, r->length + id * r->stride) & 0xffff;
+}
+
+/* The copy engines' class (SET_OBJECT on subchannel 4). */
+static inline uint32_t env_ce_class(struct env *e)
+{
+	return env_rl_regs(e)->ce_class;
 }
 
 static inline void env_fini(struct env *e)
