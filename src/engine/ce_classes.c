@@ -30,6 +30,15 @@ static bool int_valid(unsigned op, bool is64, bool sgn)
 	return sem_red_valid(op, is64, sgn);
 }
 
+/* silicon H100 (Host semaphores; the CE's "behave exactly as the Host
+ * reductions"): IADD ignores the format, so a 64-bit signed IADD is valid
+ * and carries, where the gv100 manual calls it invalid. The Hopper class
+ * follows silicon. */
+static bool int_valid_h100(unsigned op, bool is64, bool sgn)
+{
+	return op == SEM_RED_IADD || sem_red_valid(op, is64, sgn);
+}
+
 static uint64_t int_apply(unsigned op, bool is64, bool sgn, uint64_t v, uint64_t pl)
 {
 	return sem_reduce(op, is64, sgn, v, pl);
@@ -82,6 +91,7 @@ static uint64_t fminmax_apply(unsigned op, bool is64, bool sgn, uint64_t v, uint
 }
 
 static const struct ce_red red_int = { int_valid, int_apply };
+static const struct ce_red red_int_h100 = { int_valid_h100, int_apply };
 static const struct ce_red red_fadd = { float_valid, fadd_apply };
 static const struct ce_red red_fminmax = { float_valid, fminmax_apply };
 
@@ -261,7 +271,17 @@ const struct ce_class ce_c8b5 = {
 	.sem_types = 0xf,
 	.sem_cond_intr = 3,
 	.payload_size_bit = 27,
-	.red = { RED_C7B5 },
+	.red = { [0] = &red_int,
+	         [1] = &red_int,
+	         [2] = &red_int,
+	         [3] = &red_int,
+	         [4] = &red_int,
+	         [5] = &red_int_h100, /* IADD */
+	         [6] = &red_int,
+	         [7] = &red_int,
+	         [0xA] = &red_fadd,
+	         [0xB] = &red_fminmax,
+	         [0xC] = &red_fminmax },
 	.phys = { CE_PHYS_VRAM, CE_PHYS_SYSMEM, CE_PHYS_SYSMEM, CE_PHYS_PEER },
 	.fields = c8b5_fields,
 	.nfields = N(c8b5_fields),

@@ -920,12 +920,17 @@ static nvm_status mem_op(nvm_gpu *gpu, uint32_t a, uint32_t b, uint32_t c, uint3
 
 static void wr_invalidate(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
 {
-	(void)r;
 	(void)old;
 	struct mmu *m = ctx;
 	if (!FIELD_GET(written, 31, 31)) /* TRIGGER */
 		return;
-	uint32_t pdb = reg(m, R_INV_PDB), va = reg(m, R_INV_VADDR);
+	/* The PFB trigger reads the PFB PDB registers; Turing's VF trigger
+	 * (NV_VIRTUAL_FUNCTION_PRIV_MMU_INVALIDATE, 0x30B0) its own at 0x30A0 /
+	 * 0x30A4. UNVERIFIED: the VF space has no VADDR; a targeted VF
+	 * invalidate takes the PFB INVALIDATE_VADDR. */
+	bool vf = r->offset != R_INVALIDATE;
+	uint32_t r_pdb = vf ? r->offset - 0x10 : R_INV_PDB, r_upper = vf ? r->offset - 0xC : R_INV_UPPER_PDB;
+	uint32_t pdb = reg(m, r_pdb), va = reg(m, R_INV_VADDR);
 	nvm_mmu_inval op = { 0 };
 	op.all_va = (int)FIELD_GET(written, 0, 0);
 	op.all_pdb = (int)FIELD_GET(written, 1, 1);
@@ -940,11 +945,11 @@ static void wr_invalidate(void *ctx, const struct reg_desc *r, uint32_t *stored,
 	/* INVALIDATE_PDB APERTURE[1] (0 VID, 1 SYS), ADDR[31:4] = pdb >> 12;
 	 * UPPER_PDB holds the bits above. */
 	op.pdb_target = FIELD_GET(pdb, 1, 1) ? NVM_MMU_PDB_SYS_COH : NVM_MMU_PDB_VID;
-	op.pdb_addr = (((uint64_t)FIELD_GET(reg(m, R_INV_UPPER_PDB), 19, 0) << 28) | FIELD_GET(pdb, 31, 4)) << 12;
+	op.pdb_addr = (((uint64_t)FIELD_GET(reg(m, r_upper), 19, 0) << 28) | FIELD_GET(pdb, 31, 4)) << 12;
 	op.va = (((uint64_t)FIELD_GET(reg(m, R_INV_UPPER_VADDR), 19, 0) << 28) | FIELD_GET(va, 31, 4)) << 12;
 	if (op.replay > NVM_MMU_REPLAY_CANCEL_VA_GLOBAL) {
-		emit(m->gpu, NVM_EV_GUEST_ERROR, "mmu", "bad_replay", R_INVALIDATE, written,
-		     "PFB_PRI_MMU_INVALIDATE: undefined REPLAY value %u ignored", (unsigned)op.replay);
+		emit(m->gpu, NVM_EV_GUEST_ERROR, "mmu", "bad_replay", r->offset, written,
+		     "%s: undefined REPLAY value %u ignored", r->name, (unsigned)op.replay);
 		op.replay = NVM_MMU_REPLAY_NONE;
 	}
 	/* TRIGGER is write-only: it reads back as 0. */
@@ -1129,8 +1134,9 @@ static const struct reg_desc fb_regs[] = {
  * (tu104_dev_vm.ref, ga100_dev_vm.ref; BAR0 0xB80000 + 0x3000, where
  * nouveau's tu102 fault code reads them). UNVERIFIED: the PFB copies at
  * 0x100E24.. and 0x100CF8 are gone; binds, invalidates, ATS ranges and
- * NISO_INTR stay in NV_PFB as on gv100 (the VF INVALIDATE_PDB / INVALIDATE
- * at 0x30A0 / 0x30B0 are not modelled). */
+ * NISO_INTR stay in NV_PFB as on gv100, and the VF INVALIDATE_PDB /
+ * UPPER_PDB / INVALIDATE at 0x30A0 / 0x30A4 / 0x30B0 (where nouveau's
+ * tu102 flush writes) invalidate as the PFB ones do. */
 static const struct reg_desc hub_regs_vf[] = { HUB_REGS };
 static const struct reg_desc fb_regs_vf_pfb[] = { ATS_REGS, INV_PASID_REGS };
 #define VF_MMU 0xB83000u
@@ -1139,6 +1145,9 @@ static const struct reg_desc vf_regs[] = {
 	FB_REGS("NV_VIRTUAL_FUNCTION_PRIV_MMU_", VF_MMU + 0x20, 1),
 	PAGE_FAULT_CTRL("NV_VIRTUAL_FUNCTION_PRIV_MMU_", VF_MMU + 0x70),
 	FAULT_INFO_REGS("NV_VIRTUAL_FUNCTION_PRIV_MMU_", VF_MMU + 0x80),
+	{ VF_MMU + 0xA0, "NV_VIRTUAL_FUNCTION_PRIV_MMU_INVALIDATE_PDB", 0, 0xfffffff2u, 0, NULL, NULL },
+	{ VF_MMU + 0xA4, "NV_VIRTUAL_FUNCTION_PRIV_MMU_INVALIDATE_UPPER_PDB", 0, 0x000fffffu, 0, NULL, NULL },
+	{ VF_MMU + 0xB0, "NV_VIRTUAL_FUNCTION_PRIV_MMU_INVALIDATE", 0, 0x87ffffffu, 0, NULL, wr_invalidate },
 };
 
 #define NREGS(t) (sizeof(t) / sizeof((t)[0]))
@@ -1152,7 +1161,7 @@ const struct mmu_fault_layout mmu_fault_pfb = { 0x100E24u, 20, 0x100CF8u, 0x100E
 static const struct mmu_reg_block vf_blocks[] = {
 	{ R_BIND_IMB, 0x100D00 - R_BIND_IMB, hub_regs_vf, NREGS(hub_regs_vf) },
 	{ R_ATS_LOCAL, 0x6C, fb_regs_vf_pfb, NREGS(fb_regs_vf_pfb) },
-	{ VF_MMU, 0x98, vf_regs, NREGS(vf_regs) },
+	{ VF_MMU, 0xB4, vf_regs, NREGS(vf_regs) },
 };
 const struct mmu_fault_layout mmu_fault_vf = { VF_MMU, 32, VF_MMU + 0x70, VF_MMU + 0x80, vf_blocks, NREGS(vf_blocks) };
 

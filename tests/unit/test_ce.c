@@ -1313,6 +1313,35 @@ static void c7b5_two_word(void **state)
 	env_fini(&t.e);
 }
 
+/* A signed 64-bit IADD (TWO_WORD, SIGN SIGNED): the gv100 manual's rule
+ * (invalid: a launch error) on C7B5; on C8B5 silicon H100's (IADD ignores
+ * the format: valid, it carries). */
+static void iadd64_signed(void **state)
+{
+	(void)state;
+	uint32_t classes[] = { 0xc7b5, 0xc8b5 };
+	for (unsigned k = 0; k < 2; k++) {
+		struct ct t;
+		ct_class(&t, classes[k]);
+		uint64_t mpa;
+		uint64_t mva = buf(&t, 4096, &mpa);
+		wr64(&t, mpa, 0x00000000ffffffffull);
+		set_sem(&t, mva, 1);
+		mth(&t, 0x24c, 0);
+		uint32_t launch = L_SRC_PITCH | L_DST_PITCH | L_SEM_ONE | L_TWO_WORD | L_RED_ENABLE | L_RED(5);
+		mth(&t, 0x300, launch);
+		go(&t);
+		if (k == 0) {
+			expect_launch_error(&t, launch);
+			assert_true(mem64(&t, mpa) == 0xffffffffull);
+		} else {
+			assert_int_equal(seen.errors, 0);
+			assert_true(mem64(&t, mpa) == 0x100000000ull);
+		}
+		env_fini(&t.e);
+	}
+}
+
 /* clc7b5.h: SEMAPHORE_REDUCTION FMIN (0xB) and FMAX (0xC), f32.
  * UNVERIFIED: IEEE minNum/maxNum (a NaN loses to a number), -0 < +0. C6B5
  * has neither (launch errors). */
@@ -1484,10 +1513,10 @@ int main(void)
 		cmocka_unit_test(block_linear),
 	};
 	const struct CMUnitTest class_tests[] = {
-		cmocka_unit_test(class_lookup),       cmocka_unit_test(c5b5_conditional_intr),
-		cmocka_unit_test(c6b5_peermem),       cmocka_unit_test(c7b5_two_word),
-		cmocka_unit_test(c7b5_fmin_fmax),     cmocka_unit_test(c8b5_upper_bits),
-		cmocka_unit_test(c8b5_launch_fields),
+		cmocka_unit_test(class_lookup),    cmocka_unit_test(c5b5_conditional_intr),
+		cmocka_unit_test(c6b5_peermem),    cmocka_unit_test(c7b5_two_word),
+		cmocka_unit_test(c7b5_fmin_fmax),  cmocka_unit_test(iadd64_signed),
+		cmocka_unit_test(c8b5_upper_bits), cmocka_unit_test(c8b5_launch_fields),
 	};
 	int failed = cmocka_run_group_tests_name("C3B5", tests, use_c3b5, NULL);
 	failed += cmocka_run_group_tests_name("C8B5 (silicon H100 cases)", tests, use_c8b5, NULL);

@@ -418,6 +418,41 @@ static void ver3_through_the_block(void **state)
 	nvm_close(t.gpu);
 }
 
+/* Turing on: NV_VIRTUAL_FUNCTION_PRIV_MMU_INVALIDATE_PDB (0x30A0: APERTURE
+ * 1:1, ADDR 31:4 = PDB >> 12), UPPER_PDB (0x30A4) and INVALIDATE (0x30B0,
+ * TRIGGER 31, ALL_VA 0; tu104_dev_vm.ref), as nouveau's tu102 flush writes
+ * them, drop the TLB entries of that address space. */
+static void vf_invalidate(void **state)
+{
+	(void)state;
+	nvm_gpu *gpu = open_gen(&mmu_tu102);
+	struct ptb b;
+	ptb_init(&b, gpu, NVM_AP_VRAM, 0x100000);
+	uint64_t va = 0x4000000;
+	ptb_map(&b, va, 4096, ptb_pte(0x800000, 0, 0, 0));
+	nvm_mmu_request rq = { 0 };
+	rq.use_pdb = 1;
+	rq.pdb_target = NVM_MMU_PDB_VID;
+	rq.pdb_addr = b.pdb;
+	rq.veid = -1;
+	rq.va = va;
+	rq.engine_id = NVM_MMU_ENG_CE0;
+	rq.client_type = NVM_MMU_CLIENT_HUB;
+	nvm_mmu_result r;
+	assert_int_equal(nvm_mmu_translate(gpu, &rq, &r), NVM_OK);
+	assert_true(r.pa == 0x800000);
+	ptb_map(&b, va, 4096, ptb_pte(0x900000, 0, 0, 0));
+	assert_int_equal(nvm_mmu_translate(gpu, &rq, &r), NVM_OK);
+	assert_true(r.pa == 0x800000); /* the TLB still holds the old page */
+	wr(gpu, 0xB830A0, (uint32_t)(b.pdb >> 12) << 4);
+	wr(gpu, 0xB830A4, 0);
+	wr(gpu, 0xB830B0, 1u << 31 | 1u); /* TRIGGER, ALL_VA */
+	assert_int_equal(rd(gpu, 0xB830B0) >> 31, 0);
+	assert_int_equal(nvm_mmu_translate(gpu, &rq, &r), NVM_OK);
+	assert_true(r.pa == 0x900000);
+	nvm_close(gpu);
+}
+
 /* The engine ids each generation numbers its units by (gh100: RM's gh100
  * dev_fault.h), and the format it walks. */
 static void engine_ids_and_format(void **state)
@@ -443,6 +478,7 @@ int main(void)
 		cmocka_unit_test(ver3_pcf_and_kind),      cmocka_unit_test(ver3_sparse_and_bounds),
 		cmocka_unit_test(ver3_enumeration),       cmocka_unit_test(fault_registers_per_generation),
 		cmocka_unit_test(ver3_through_the_block), cmocka_unit_test(engine_ids_and_format),
+		cmocka_unit_test(vf_invalidate),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
