@@ -230,7 +230,7 @@ static void pb_fetch_fault(void **state)
 	env_kick(&e, c);
 	env_run(&e, 100000);
 	assert_int_equal(nvm_event_count(e.gpu, NVM_EV_FAULT), faults0 + 1);
-	assert_int_equal(env_fault_inst_lo(&e) & 0x1ff, 32); /* FAULT_INST_LO ENGINE_ID: HOST0 */
+	assert_int_equal(rd(e.gpu, ENV_FAULT_INST_LO) & 0x1ff, 32); /* FAULT_INST_LO ENGINE_ID: HOST0 */
 	uint32_t ch = rd(e.gpu, 0x800004 + 5 * 8);
 	assert_int_equal(ch >> 22 & 1, 1);
 	/* map it, clear PBDMA_FAULTED (W1C) */
@@ -752,7 +752,7 @@ static void gpfifo_fault_and_unbound(void **state)
 	env_push(&e, c, pb, 2);
 	env_run(&e, 100000);
 	assert_int_equal(rd(e.gpu, 0x800004 + 6 * 8) >> 22 & 1, 1);
-	assert_int_equal(env_fault_inst_lo(&e) & 0x1ff, 32);
+	assert_int_equal(rd(e.gpu, ENV_FAULT_INST_LO) & 0x1ff, 32);
 	/* an unbound channel: the doorbell is noted, nothing runs */
 	struct env_chan *u = env_chan(&e, 1, 7);
 	wr(e.gpu, 0x800000 + 7 * 8, 0);
