@@ -747,30 +747,7 @@ static void ga100_destroy(struct host *h)
  * (0x7c); CLEAR_FAULTED takes the handle (ops.handle_chid).
  * UNVERIFIED: YIELD OP 2 (RUNLIST_TIMESLICE, gone from the header) still
  * ends the timeslice. */
-const host_method_fn c56f_methods[64] = {
-	[0x00 >> 2] = hm_set_object,
-	[0x04 >> 2] = hm_illegal,
-	[0x08 >> 2] = hm_nop,
-	[0x10 >> 2] = hm_semaphore_a,
-	[0x14 >> 2] = hm_semaphore_b,
-	[0x18 >> 2] = hm_semaphore_c,
-	[0x1c >> 2] = hm_semaphore_d,
-	[0x20 >> 2] = hm_non_stall_interrupt,
-	[0x24 >> 2] = hm_fb_flush,
-	[0x28 >> 2] = hm_mem_op_a,
-	[0x2c >> 2] = hm_mem_op_b,
-	[0x30 >> 2] = hm_mem_op_c,
-	[0x34 >> 2] = hm_mem_op_d,
-	[0x50 >> 2] = hm_set_reference,
-	[0x5c >> 2] = hm_sem_addr_lo,
-	[0x60 >> 2] = hm_sem_addr_hi,
-	[0x64 >> 2] = hm_sem_payload_lo,
-	[0x68 >> 2] = hm_sem_payload_hi,
-	[0x6c >> 2] = hm_sem_execute,
-	[0x78 >> 2] = hm_wfi,
-	[0x80 >> 2] = hm_yield,
-	[0x84 >> 2] = hm_clear_faulted_handle,
-};
+const host_method_fn c56f_methods[64] = AMPERE_HOST_METHODS(hm_mem_op_d);
 
 /* ---------------------------------------------------------------- the generation */
 

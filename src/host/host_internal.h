@@ -525,6 +525,7 @@ enum mres hm_mem_op_a(struct pbdma *p, uint32_t subch, uint32_t data);
 enum mres hm_mem_op_b(struct pbdma *p, uint32_t subch, uint32_t data);
 enum mres hm_mem_op_c(struct pbdma *p, uint32_t subch, uint32_t data);
 enum mres hm_mem_op_d(struct pbdma *p, uint32_t subch, uint32_t data);
+enum mres hm_mem_op_d_c76f(struct pbdma *p, uint32_t subch, uint32_t data); /* + MMU_OPERATION */
 enum mres hm_set_reference(struct pbdma *p, uint32_t subch, uint32_t data);
 enum mres hm_sem_addr_lo(struct pbdma *p, uint32_t subch, uint32_t data);
 enum mres hm_sem_addr_hi(struct pbdma *p, uint32_t subch, uint32_t data);
