@@ -47,6 +47,7 @@ extern const struct reg_desc hopper_pbdma_regs[PBR_COUNT];
 		         [0x80 >> 2] = hm_yield, [0x84 >> 2] = hm_clear_faulted_handle,                                \
 	}
 extern const host_method_fn c56f_methods[64];
+extern const host_method_fn c76f_methods[64]; /* ga102.c */
 extern const uint8_t ampere_bad_tsg_codes[NVM_HF_CHECK_COUNT];
 extern const struct ampere_dev ampere_devs[];
 extern const size_t ampere_ndevs;
