@@ -110,18 +110,6 @@ uint32_t pfifo_chid(const struct pfifo *f)
 	return *f->r_push1 & f->chip->chid_mask;
 }
 
-uint32_t pfifo_cache_count(const struct pfifo *f)
-{
-	return ((*f->r_put - *f->r_get) >> 2) & f->cache_mask;
-}
-
-/* One slot stays free so that PUT == GET means empty: the seed's example
- * free count 0x7c of a 32-slot NV04 CACHE1. */
-uint32_t pfifo_cache_free(const struct pfifo *f)
-{
-	return f->cache_mask - pfifo_cache_count(f);
-}
-
 void pfifo_cache_push(struct pfifo *f, uint32_t addr, uint32_t data)
 {
 	uint32_t slot = (*f->r_put >> 2) & f->cache_mask;

@@ -470,8 +470,17 @@ void pfifo_raise(struct pfifo *f, uint32_t bits);
 uint32_t pfifo_chid(const struct pfifo *f);
 bool pfifo_ramin_rd32(struct pfifo *f, uint32_t addr, uint32_t *val);
 bool pfifo_ramin_wr32(struct pfifo *f, uint32_t addr, uint32_t val);
-uint32_t pfifo_cache_count(const struct pfifo *f);
-uint32_t pfifo_cache_free(const struct pfifo *f); /* entries */
+static inline uint32_t pfifo_cache_count(const struct pfifo *f)
+{
+	return ((*f->r_put - *f->r_get) >> 2) & f->cache_mask;
+}
+
+/* Free entries. One slot stays free so that PUT == GET means empty: the
+ * seed's example free count 0x7c of a 32-slot NV04 CACHE1. */
+static inline uint32_t pfifo_cache_free(const struct pfifo *f)
+{
+	return f->cache_mask - pfifo_cache_count(f);
+}
 void pfifo_cache_push(struct pfifo *f, uint32_t addr, uint32_t data);
 const struct ramfc_layout *pfifo_ramfc_layout(const struct pfifo *f);
 /* A channel register as the channel sees it: the live register for the

@@ -421,7 +421,18 @@ static void sink_run(void *ctx, const pb_run *run)
 	               (r->mode == PB_MODE_NINC || r->method + 4u * (r->index + r->count - 1) <= 0x1ffcu);
 	/* pfifo_cache_push, PUT written once */
 	uint32_t put = (*f->r_put >> 2) & f->cache_mask, pushed = 0;
-	for (uint32_t i = 0; i < r->count; i++) {
+	if (checked && !r->masked) {
+		/* methods 0x100+ inside 0x1ffc: nothing to refuse or to wait for */
+		uint32_t m = r->mode == PB_MODE_NINC ? r->method : r->method + 4 * r->index;
+		uint32_t step = r->mode == PB_MODE_NINC ? 0 : 4;
+		for (uint32_t i = 0; i < r->count; i++, m += step) {
+			f->cache_addr[put] = base | m;
+			f->cache_data[put] = r->data[i];
+			put = (put + 1) & f->cache_mask;
+		}
+		pushed = r->count;
+	}
+	for (uint32_t i = pushed ? r->count : 0; i < r->count; i++) {
 		uint32_t m = pb_run_method(r, i) & 0x1ffcu;
 		if (!checked && !pusher_knows_method(f, m)) {
 			cache_put(f, put, pushed);
