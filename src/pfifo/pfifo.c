@@ -233,6 +233,23 @@ void pfifo_chan_reg_set(struct pfifo *f, uint32_t chid, uint32_t reg, uint32_t v
 			ramfc_put(f, chid, &l->f[i], v);
 }
 
+/* The register slot of each field of layout l (NULL: a register this
+ * generation lacks), found once per layout rather than per switch; NULL
+ * without memory (the caller looks the registers up itself). */
+static uint32_t **ramfc_slots(struct pfifo *f, const struct ramfc_layout *l)
+{
+	if (f->rf_for != l) {
+		uint32_t **s = realloc(f->rf_slot, (l->n ? l->n : 1) * sizeof(*s));
+		if (!s)
+			return NULL;
+		for (size_t i = 0; i < l->n; i++)
+			s[i] = bus_reg(f->gpu, l->f[i].reg);
+		f->rf_slot = s;
+		f->rf_for = l;
+	}
+	return f->rf_slot;
+}
+
 /* Saves CACHE1's channel to its RAMFC entry and loads chid's (nouveau's
  * nv04_fifo_dma_fini does the save half in software). UNVERIFIED:
  * registers that the layout does not hold keep their values. */
@@ -246,14 +263,15 @@ static void ctx_switch(struct pfifo *f, uint32_t chid)
 	/* seed 001: from NV50 the cache is saved to memory on a switch. */
 	if (f->chip->ops->cache_save)
 		f->chip->ops->cache_save(f, old);
+	uint32_t **slot = ramfc_slots(f, l);
 	for (size_t i = 0; i < l->n; i++) {
-		const uint32_t *r = bus_reg(f->gpu, l->f[i].reg);
+		const uint32_t *r = slot ? slot[i] : bus_reg(f->gpu, l->f[i].reg);
 		if (r)
 			ramfc_put(f, old, &l->f[i], *r);
 	}
 	for (size_t i = 0; i < l->n; i++) {
 		const nvm_ramfc_field *fl = &l->f[i];
-		uint32_t *r = bus_reg(f->gpu, fl->reg);
+		uint32_t *r = slot ? slot[i] : bus_reg(f->gpu, fl->reg);
 		if (!r)
 			continue;
 		uint32_t w;
@@ -749,6 +767,7 @@ static void pfifo_destroy(nvm_gpu *gpu, void *state)
 	for (unsigned i = 0; i < ENG_IDS; i++)
 		engine_free(f->eng[i]);
 	free(f->regs);
+	free(f->rf_slot);
 	free(f->cache_addr);
 	free(f->cache_data);
 	free(f->cls);

@@ -420,8 +420,10 @@ struct pfifo {
 	uint32_t *r_dma_push, *r_dma_state, *r_dma_put, *r_dma_get, *r_dma_fetch, *r_dma_inst, *r_engine, *r_hash;
 	uint32_t *r_ref, *r_subr, *r_sem, *r_acq_value, *r_sli, *r_dcount, *r_jmp_shd, *r_rsvd_shd, *r_data_shd;
 	uint32_t *r_dma_tlb_tag, *r_dma_tlb_pte;
-	uint32_t absent;   /* what r_* of a register this generation lacks points at */
-	uint32_t cls_none; /* the class slot of a channel number beyond nchan */
+	const struct ramfc_layout *rf_for; /* the layout rf_slot is for */
+	uint32_t **rf_slot;                /* its fields' register slots (ctx_switch) */
+	uint32_t absent;                   /* what r_* of a register this generation lacks points at */
+	uint32_t cls_none;                 /* the class slot of a channel number beyond nchan */
 	nvm_pfifo_stats stats;
 };
 
