@@ -705,8 +705,13 @@ static bool dma_chain_ready(struct fifo_fetch *x, uint32_t k)
 {
 	struct dma_fetch *c = x->ctx;
 	uint64_t get = x->get + 4ull * k, pa;
-	return get < c->o->limit && dma_room(c, x->words + k) && pb_phys(c->f, c->o, (uint32_t)get, &pa) == PB_OK &&
-	       pa == c->pa + 4ull * k;
+	if (get >= c->o->limit || !dma_room(c, x->words + k))
+		return false;
+	/* A feed stays within one page: without hooks nothing can have changed
+	 * the page table or the TLB registers since the piece's translation. */
+	if (!c->f->gpu->hook_mask)
+		return true;
+	return pb_phys(c->f, c->o, (uint32_t)get, &pa) == PB_OK && pa == c->pa + 4ull * k;
 }
 
 static uint32_t dma_portion(struct fifo_fetch *x, uint32_t lim)
