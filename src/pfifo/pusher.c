@@ -392,11 +392,14 @@ static void sink_run(void *ctx, const pb_run *run)
 	const pb_run *r = run;
 	pb_run part;
 	if (f->chain) {
-		part = *run;
-		part.count = chain_take(f, run);
-		if (!part.count)
+		uint32_t take = chain_take(f, run);
+		if (!take)
 			return;
-		r = &part;
+		if (take < run->count) {
+			part = *run;
+			part.count = take;
+			r = &part;
+		}
 	}
 	if (f->direct) {
 		/* Plain PGRAPH methods with CACHE1 empty and the puller running:
