@@ -184,7 +184,9 @@ static int host_e2e(double scale, struct e2e *m, struct bench_result *out)
 	uint32_t rl[8] = { 128u << 24 | 3u << 16 | 1, 1, 1, 0, (uint32_t)c.userd, 0, (uint32_t)c.inst, 0 };
 	hb_submit(&b, rl, 2);
 	struct ds_config cfg = { .format = DS_FMT_NEW, .seed = 1 };
-	cfg.words = (size_t)(8e6 * scale) < 65536 ? 65536 : (size_t)(8e6 * scale);
+	/* 256 KiB .. 128 MiB of pushbuffer (VRAM is 256 MiB; at most 8191 GP entries) */
+	double words = 8e6 * scale;
+	cfg.words = words < 65536 ? 65536 : words > 32e6 ? (size_t)32e6 : (size_t)words;
 	cfg.sem_va = halloc(&b, 16, 16);
 	struct ds_stream s;
 	if (hb_stream(&b, &cfg, &s) || s.nsegs > c.mask) {

@@ -122,7 +122,8 @@ static int dma_stream(double scale, struct bench_result *out, double *rate, doub
 		return -1;
 	/* nouveau jumps back with the NV04 jump (0x20000000 | offset) on every chip */
 	struct ds_config cfg = { .format = DS_FMT_NV04_DMA, .seed = 2, .ring_bytes = ring, .old_jump = true };
-	cfg.words = (size_t)(4e6 * scale) < 65536 ? 65536 : (size_t)(4e6 * scale);
+	double words = 4e6 * scale;
+	cfg.words = words < 65536 ? 65536 : words > 64e6 ? (size_t)64e6 : (size_t)words;
 	struct ds_stream s;
 	if (ds_generate(&cfg, &s)) {
 		nvm_close(g);
@@ -286,7 +287,9 @@ static int ib_stream(double scale, struct bench_result *out, double *rate, doubl
 {
 	const uint32_t order = 12;
 	struct ds_config cfg = { .format = DS_FMT_G80_IB, .seed = 3, .pb_va = PB_BASE };
-	cfg.words = (size_t)(4e6 * scale) < 65536 ? 65536 : (size_t)(4e6 * scale);
+	/* at most 4095 IB entries of 4-64 KiB: up to 16 M dwords */
+	double words = 4e6 * scale;
+	cfg.words = words < 65536 ? 65536 : words > 16e6 ? (size_t)16e6 : (size_t)words;
 	nvm_gpu *g = setup_g84(cfg.words * 4ull + 4096, order);
 	if (!g)
 		return -1;

@@ -244,8 +244,8 @@ static int bench_print(double scale, struct bench_result *out, pb_style style, d
 	static char note[2][96];
 	char *nt = note[style == PB_STYLE_JSON];
 	snprintf(nt, 96, "%llu methods, %.2f methods/header, %.0f bytes/method, %llu errors printed",
-	         (unsigned long long)s.methods, (double)s.methods / (double)s.headers, (double)pf.bytes / (double)s.methods,
-	         (unsigned long long)errors);
+	         (unsigned long long)s.methods, (double)s.methods / (double)s.headers,
+	         (double)pf.bytes / (double)s.methods, (unsigned long long)errors);
 	out->unit = "methods/s";
 	out->rate = (double)s.methods / best;
 	out->per_method_ns = best * 1e9 / (double)s.methods;

@@ -303,6 +303,13 @@ static inline uint32_t value_name(const pb_field *f, uint32_t v)
 	return base < vals + f->nvalues && base->value == v ? base->name : 0;
 }
 
+/* Bits hi:lo of data, without a branch for the 32-bit field (2u << 31
+ * wraps to 0: mask all ones). */
+static inline uint32_t field_get(uint32_t data, const pb_field *f)
+{
+	return (data >> f->lo) & ((2u << (f->hi - f->lo)) - 1u);
+}
+
 /* A class tag: four hex digits. */
 static inline void o_tag(pb_out *o, const pb_class *c)
 {
@@ -411,24 +418,32 @@ static inline char *w_mem(char *d, const char *s, size_t n)
 }
 
 /* The 8 hex digits of v, most significant first, as the bytes of a
- * little-endian uint64 (no table, no branch). */
+ * uint64 in memory order (no table, no branch). */
 static inline uint64_t hex8(uint32_t v)
 {
 	uint64_t x = v;
 	x = ((x & 0xffff0000u) << 16) | (x & 0xffffu);
 	x = ((x & 0x0000ff000000ff00ull) << 8) | (x & 0x000000ff000000ffull);
 	x = ((x & 0x00f000f000f000f0ull) << 4) | (x & 0x000f000f000f000full);
-	/* each byte a nibble, the least significant in byte 0: 10..15 -> 'a'.. */
+	/* each byte a nibble, the least significant in the low byte: 10..15 -> 'a'.. */
 	uint64_t letters = ((x + 0x0606060606060606ull) >> 4) & 0x0101010101010101ull;
 	x += 0x3030303030303030ull + letters * ('a' - '0' - 10);
-	return __builtin_bswap64(x);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return __builtin_bswap64(x); /* the most significant digit in the first byte */
+#else
+	return x;
+#endif
 }
 
 /* The last `digits` (1..8) of the 8 hex digits of v: writes 8 bytes (the
  * room has slack), advances by digits. */
 static inline char *w_hexw(char *d, uint32_t v, int digits)
 {
-	uint64_t h = hex8(v) >> (8 * (8 - digits));
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t h = hex8(v) >> (8 * (8 - digits)); /* drop the leading bytes */
+#else
+	uint64_t h = hex8(v) << (8 * (8 - digits));
+#endif
 	memcpy(d, &h, 8);
 	return d + digits;
 }
@@ -436,7 +451,7 @@ static inline char *w_hexw(char *d, uint32_t v, int digits)
 static inline char *w_hex(char *d, uint32_t v)
 {
 	memcpy(d, "0x", 2);
-	return w_hexw(d + 2, v, v ? (35 - __builtin_clz(v)) / 4 : 1);
+	return w_hexw(d + 2, v, (35 - __builtin_clz(v | 1)) / 4); /* v | 1: one digit for 0 */
 }
 
 /* "00".."99" */
@@ -444,41 +459,77 @@ static const char dec2[] = "0001020304050607080910111213141516171819202122232425
                            "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
                            "8081828384858687888990919293949596979899";
 
-/* Decimal, two digits per division. */
-static inline char *w_dec64(char *d, uint64_t v)
-{
-	char tmp[20];
-	int i = 20;
-	while (v >= 100) {
-		i -= 2;
-		memcpy(tmp + i, dec2 + 2 * (v % 100), 2);
-		v /= 100;
-	}
-	if (v >= 10) {
-		i -= 2;
-		memcpy(tmp + i, dec2 + 2 * v, 2);
-	} else {
-		tmp[--i] = (char)('0' + v);
-	}
-	return w_mem(d, tmp + i, (size_t)(20 - i));
-}
+static const uint64_t pow10_u64[20] = { 1ull,
+	                                10ull,
+	                                100ull,
+	                                1000ull,
+	                                10000ull,
+	                                100000ull,
+	                                1000000ull,
+	                                10000000ull,
+	                                100000000ull,
+	                                1000000000ull,
+	                                10000000000ull,
+	                                100000000000ull,
+	                                1000000000000ull,
+	                                10000000000000ull,
+	                                100000000000000ull,
+	                                1000000000000000ull,
+	                                10000000000000000ull,
+	                                100000000000000000ull,
+	                                1000000000000000000ull,
+	                                10000000000000000000ull };
 
+/* Decimal, two digits per division, written in place from the last digit
+ * (the digit count first: log10 from the bit length, corrected by one
+ * comparison). No buffer: a copy out of one just written stalls. 32-bit
+ * arithmetic where the value fits (most do: data, methods, offsets). */
 static inline char *w_dec(char *d, uint32_t v)
 {
-	if (v < 10) {
-		*d = (char)('0' + v);
-		return d + 1;
+	unsigned n = ((32u - (unsigned)__builtin_clz(v | 1)) * 1233u) >> 12; /* floor(log10(2) * bits) */
+	n += (v | 1) >= pow10_u64[n];                                        /* v | 1: one digit for 0 */
+	char *e = d + n, *q = e;
+	while (v >= 100) {
+		q -= 2;
+		memcpy(q, dec2 + 2 * (v % 100), 2);
+		v /= 100;
 	}
-	return w_dec64(d, v);
+	if (v >= 10)
+		memcpy(q - 2, dec2 + 2 * v, 2);
+	else
+		q[-1] = (char)('0' + v);
+	return e;
+}
+
+static inline char *w_dec64(char *d, uint64_t v)
+{
+	if (v <= UINT32_MAX)
+		return w_dec(d, (uint32_t)v);
+	unsigned n = ((64u - (unsigned)__builtin_clzll(v)) * 1233u) >> 12;
+	n += v >= pow10_u64[n];
+	char *e = d + n, *q = e;
+	while (v >= 100) {
+		q -= 2;
+		memcpy(q, dec2 + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10)
+		memcpy(q - 2, dec2 + 2 * v, 2);
+	else
+		q[-1] = (char)('0' + v);
+	return e;
 }
 
 static inline char *w_name(char *d, uint32_t off)
 {
 	size_t n = pb_name_len(off);
 	const char *s = pb_names + off;
-	memcpy(d, s, 32);
-	if (n > 32)
-		memcpy(d + 32, s + 32, n - 32);
+	/* fixed-size blocks (a variable-size copy is a libc call, a variable
+	 * count of blocks a mispredicted branch): 64 bytes hold most names, a
+	 * block starts inside the name, and the pool ends in 64 bytes of padding */
+	memcpy(d, s, 64);
+	for (size_t k = 64; k < n; k += 32)
+		memcpy(d + k, s + k, 32);
 	return d + n;
 }
 
@@ -609,7 +660,7 @@ static void text_method(pb_printer *p, const pb_run *r, uint32_t i, uint32_t met
 		uint32_t data = r->data[i];
 		for (unsigned k = 0; k < m->nfields; k++) {
 			const pb_field *f = pb_method_field(m, k);
-			uint32_t v = FIELD_GET(data, f->hi, f->lo);
+			uint32_t v = field_get(data, f);
 			uint32_t vn = value_name(f, v);
 			*d++ = ' ';
 			d = w_name(d, f->name);
@@ -827,7 +878,7 @@ static bool names_plain(void)
 /* One method's JSON line written through a pointer into room reserved for
  * the whole line, as text_method does (names plain: no escaping). The same
  * bytes as the o_* writers of json_method_escaped. */
-static void json_method(pb_printer *p, const pb_run *r, uint32_t i, uint32_t method, const char *kind)
+static void json_method(pb_printer *p, const pb_run *r, uint32_t i, uint32_t method)
 {
 	pb_out *o = p->out;
 	struct mref mr = method_of(p, r->subch, method);
@@ -844,7 +895,13 @@ static void json_method(pb_printer *p, const pb_run *r, uint32_t i, uint32_t met
 	d = w_mem(d, ", \"data\": ", 10);
 	d = w_dec(d, r->data[i]);
 	d = w_mem(d, ", \"kind\": \"", 11);
-	d = w_mem(d, kind, strlen(kind));
+	/* pb_mode_name's names, copied in 4 bytes */
+	static const char mode_lower[4][4] = { { 'i', 'n', 'c', 0 },
+		                               { 'n', 'i', 'n', 'c' },
+		                               { '1', 'i', 'n', 'c' },
+		                               { 'i', 'm', 'm', 'd' } };
+	memcpy(d, mode_lower[r->mode & 3], 4);
+	d += r->mode == PB_MODE_INC ? 3 : 4;
 	d = w_mem(d, "\", \"data_offset\": ", 18);
 	d = w_dec64(d, r->mode == PB_MODE_IMMD ? r->offset : r->offset + i);
 	if (mr.m) {
@@ -868,7 +925,7 @@ static void json_method(pb_printer *p, const pb_run *r, uint32_t i, uint32_t met
 		uint32_t data = r->data[i];
 		for (unsigned k = 0; k < m->nfields; k++) {
 			const pb_field *f = pb_method_field(m, k);
-			uint32_t v = FIELD_GET(data, f->hi, f->lo);
+			uint32_t v = field_get(data, f);
 			uint32_t vn = value_name(f, v);
 			if (k)
 				d = w_mem(d, ", ", 2);
@@ -925,7 +982,7 @@ static void json_run(void *ctx, const pb_run *r)
 	for (uint32_t i = 0; i < r->count; i++) {
 		uint32_t m = pb_run_method(r, i);
 		if (fast)
-			json_method(p, r, i, m, kind);
+			json_method(p, r, i, m);
 		else
 			json_method_escaped(p, r, i, m, kind);
 		if (m == 0) {
