@@ -190,6 +190,7 @@ static int host_e2e(double scale, struct e2e *m, struct bench_result *out)
 	cfg.sem_va = halloc(&b, 16, 16);
 	struct ds_stream s;
 	if (hb_stream(&b, &cfg, &s) || s.nsegs > c.mask) {
+		ds_free(&s);
 		nvm_close(b.gpu);
 		return -1;
 	}
@@ -288,8 +289,17 @@ static int bench_many(double scale, struct bench_result *out)
 	uint32_t *rl = calloc(MANY_CH / 2 * 3 * 4, 4);
 	struct ds_stream *s = calloc(MANY_CH, sizeof(*s));
 	uint64_t *va = calloc(MANY_CH, sizeof(*va));
-	int st = !c || !rl || !s || !va ? -1 : 0;
-	for (uint32_t i = 0; i < MANY_CH && !st; i++)
+	if (!c || !rl || !s || !va) {
+		free(c);
+		free(rl);
+		free(s);
+		free(va);
+		nvm_close(many.gpu);
+		nvm_close(one.gpu);
+		return -1;
+	}
+	int st = 0;
+	for (uint32_t i = 0; i < MANY_CH; i++)
 		hb_chan(&many, &c[i], i, 1);
 	hb_chan(&one, &c[MANY_CH], 0, 13);
 	for (uint32_t t = 0; t < MANY_CH / 2 && !st; t++) {

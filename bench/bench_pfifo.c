@@ -295,6 +295,7 @@ static int ib_stream(double scale, struct bench_result *out, double *rate, doubl
 		return -1;
 	struct ds_stream s;
 	if (ds_generate(&cfg, &s) || s.nsegs >= (1u << order)) {
+		ds_free(&s);
 		nvm_close(g);
 		return -1;
 	}

@@ -170,7 +170,7 @@ static int bench_count(double scale, struct bench_result *out)
 {
 	int rc = bench_decode(scale, out, DS_FMT_NEW, false, false);
 	out->target_ratio = 0.25;
-	out->target = ">= 0.25 of a streaming read (docs/pushbuf.md)";
+	out->target = ">= 0.25 of a streaming read";
 	return rc;
 }
 
