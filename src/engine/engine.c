@@ -44,8 +44,8 @@ void engine_log(struct engine *e, const struct eng_src *src, const pb_run *r, ui
 		if (!room && !e->alloc)
 			return;
 		size_t slot = (e->head + e->n) % e->alloc;
-		e->log[slot] =
-		        (nvm_host_method){ now, src->chid, src->subch, src->cls, pb_run_method(r, i), r->data[i] };
+		e->log[slot] = (nvm_host_method){ now,        src->chid, src->subch,   src->cls, pb_run_method(r, i),
+			                          r->data[i], src->ctx,  src->implicit };
 		if (room)
 			e->n++;
 		else

@@ -21,6 +21,8 @@ struct eng_src {
 	uint32_t cls;
 	unsigned inst_target; /* the channel's instance block (for the engine's MMU accesses) */
 	uint64_t inst;
+	uint32_t ctx;  /* pre-G80: the object context in force (nvm_method ctx) */
+	bool implicit; /* a context load PFIFO sent through method 0 on its own */
 };
 
 struct engine;

@@ -504,7 +504,7 @@ static enum mres set_object(struct pbdma *p, uint32_t subch, uint32_t data)
 		     p->chid, cls, subch, p->h->gen->name);
 	}
 	c->cls[subch] = cls;
-	struct eng_src src = { (uint32_t)p->chid, subch, cls, 0, 0 };
+	struct eng_src src = { (uint32_t)p->chid, subch, cls, 0, 0, 0, false };
 	e->ops->bind(e, &src);
 	return M_DONE;
 }
@@ -1065,7 +1065,7 @@ static enum mres engine_methods(struct pbdma *p, const pb_run *r, uint32_t first
 			     e->name);
 		p->target = e;
 	}
-	struct eng_src src = { (uint32_t)p->chid, r->subch, c->cls[r->subch], p->inst_target, p->inst };
+	struct eng_src src = { (uint32_t)p->chid, r->subch, c->cls[r->subch], p->inst_target, p->inst, 0, false };
 	if (emit_wanted(gpu_of(p), NVM_EV_METHOD))
 		for (uint32_t i = first; i < first + n; i++)
 			emit(gpu_of(p), NVM_EV_METHOD, e->name, "method", pb_run_method(r, i), r->data[i],

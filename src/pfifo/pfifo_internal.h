@@ -270,6 +270,13 @@ struct pfifo_ops {
 	bool (*acquire_done)(const struct pfifo *f, uint32_t v);
 	bool (*sem_where)(struct pfifo *f, nvm_aperture *ap, uint64_t *addr);
 	bool (*big_endian)(struct pfifo *f);
+	/* The scheduled step's work (pfifo_step: NV04..G80's pushers, puller
+	 * and switcher). */
+	void (*step)(struct pfifo *f);
+	/* A CPU store of size bytes to the PIO USER area (0x800000) and a
+	 * 32-bit read of it (pusher_pio_store / pusher_pio_read: NV04..G80). */
+	void (*pio_store)(struct pfifo *f, uint32_t addr, uint32_t val, unsigned size);
+	uint32_t (*user_read)(struct pfifo *f, uint32_t addr);
 };
 
 /* A PFIFO generation (one const description per chip row). */
@@ -426,6 +433,8 @@ static inline void bit_put(uint32_t *b, uint32_t i, bool v)
 
 /* pfifo.c: the block, its registers, RAMIN, RAMFC, switches, the step */
 void pfifo_kick(struct pfifo *f);
+void pfifo_kick_at(struct pfifo *f, uint64_t t); /* a step at virtual time t (now if past) */
+void pfifo_step(struct pfifo *f);
 /* Register handlers the generations' tables use. */
 void pfifo_wr_intr(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written);
 void pfifo_wr_kick(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written);
@@ -486,6 +495,7 @@ void pusher_pio_store(struct pfifo *f, uint32_t addr, uint32_t val, unsigned siz
 /* A refused PIO store goes to RAMRO with RUNOUT (NV04..NV4x). */
 void pusher_ramro_store(struct pfifo *f, uint32_t addr, uint32_t val, unsigned size, unsigned reason);
 uint32_t pusher_user_read(struct pfifo *f, uint32_t addr, bool new_area);
+uint32_t pusher_pio_read(struct pfifo *f, uint32_t addr); /* the old-style area's reads */
 void pusher_user_write(struct pfifo *f, uint32_t addr, uint32_t val, bool new_area);
 bool pusher_dma_ready(struct pfifo *f);
 bool pusher_acquire_holds(struct pfifo *f);

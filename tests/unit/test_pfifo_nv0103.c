@@ -1,0 +1,393 @@
+/*
+ * PFIFO of NV01 and NV03 (src/pfifo/pio01.c, nv01.c, nv03.c). Sources, as
+ * the digest ../shared/refs/nv01-nv03-facts.md names them: envytools
+ * hwtest/pfifo.cc ("E-hw": the register scan and the USER-write simulator
+ * validated on a real NV1), nv1-pfifo.rst, nv1-vram.rst, puller.rst, rnndb
+ * fifo/nv1_pfifo.xml, and rivafb / xf86-video-nv (riva_tbl.h nv3TablePFIFO,
+ * nv3TablePRAMIN, RivaTableFIFO) for NV3.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "bar0.h"
+#include "nvmodel/method.h"
+#include "nvmodel/pfifo.h"
+
+#define USER 0x800000u
+
+static nvm_gpu *open_chip(const char *chip)
+{
+	nvm_config cfg = { .chip = chip, .vram_size = 4u << 20, .sysmem_size = 1u << 20 };
+	nvm_gpu *gpu;
+	assert_int_equal(nvm_open(&cfg, &gpu), NVM_OK);
+	return gpu;
+}
+
+static __attribute__((unused)) void run(nvm_gpu *gpu)
+{
+	nvm_run_opts o = { .ns = 1000000, .flags = NVM_RUN_UNTIL_IDLE };
+	assert_int_equal(nvm_run(gpu, &o), NVM_RUN_IDLE);
+}
+
+struct scan {
+	uint32_t reg, mask;
+};
+
+static void scan(nvm_gpu *gpu, const struct scan *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		wr(gpu, s[i].reg, 0xffffffffu);
+		uint32_t all1 = rd(gpu, s[i].reg);
+		wr(gpu, s[i].reg, 0);
+		uint32_t all0 = rd(gpu, s[i].reg);
+		if (all1 != s[i].mask || all0)
+			fail_msg("register 0x%06x reads 0x%08x / 0x%08x, the scan says 0x%08x / 0", s[i].reg, all1,
+			         all0, s[i].mask);
+	}
+}
+
+/* E-hw PFifoScanTest / pfifo_regs (NV1, commit a1a1d0f5: the list run on
+ * hardware), after INTR = ~0 and the cache pointers zeroed. */
+static void scan_nv01(void **state)
+{
+	(void)state;
+	static const struct scan s[] = {
+		{ 0x602200, 0x3 },     { 0x2040, 0xff },      { 0x2080, 0 },         { 0x2100, 0 },
+		{ 0x2140, 0x111 },     { 0x2200, 0x3 },       { 0x2410, 0x3ff8 },    { 0x2420, 0x3ff8 },
+		{ 0x2500, 1 },         { 0x3010, 0x7f },      { 0x3030, 0x4 },       { 0x3050, 0x100 },
+		{ 0x3070, 0x4 },       { 0x3080, 0x7fffff },  { 0x3100, 0xfffc },    { 0x3104, 0xffffffff },
+		{ 0x3210, 0x7f },      { 0x3230, 0x7c },      { 0x3250, 0x117 },     { 0x3270, 0x7c },
+		{ 0x3280, 0x17fffff }, { 0x3290, 0x17fffff }, { 0x32a0, 0x17fffff }, { 0x32b0, 0x17fffff },
+		{ 0x32c0, 0x17fffff }, { 0x32d0, 0x17fffff }, { 0x32e0, 0x17fffff }, { 0x32f0, 0x17fffff },
+		{ 0x3000, 1 },         { 0x3040, 1 },         { 0x3200, 1 },         { 0x3240, 1 },
+	};
+	nvm_gpu *gpu = open_chip("nv01");
+	wr(gpu, 0x2100, 0xffffffffu);
+	wr(gpu, 0x3030, 0);
+	wr(gpu, 0x3070, 0);
+	wr(gpu, 0x3230, 0);
+	wr(gpu, 0x3270, 0);
+	scan(gpu, s, sizeof(s) / sizeof(s[0]));
+	struct scan a[64];
+	for (unsigned i = 0; i < 32; i++) {
+		a[2 * i] = (struct scan){ 0x3300 + 8 * i, 0xfffc };
+		a[2 * i + 1] = (struct scan){ 0x3304 + 8 * i, 0xffffffffu };
+	}
+	scan(gpu, a, 64);
+	nvm_close(gpu);
+}
+
+/* E-hw's NV3 list (digest section 2: measured on an NV3T), with CACHE1
+ * PUT/GET 0x7c for a plain NV3's 32 entries (digest: "NV3 non-T masks are a
+ * guess"; the NV3T reads 0x1fc). */
+static void scan_nv03(void **state)
+{
+	(void)state;
+	static const struct scan s[] = {
+		{ 0x2040, 0xff },     { 0x2080, 0 },        { 0x2100, 0 },          { 0x2140, 0x11111 },
+		{ 0x2200, 0xfc0300 }, { 0x2210, 0x3f000 },  { 0x2214, 0xfe00 },     { 0x2218, 0x1fe00 },
+		{ 0x2410, 0x1ff8 },   { 0x2420, 0x3ff8 },   { 0x3004, 0x7f },       { 0x3010, 0x4 },
+		{ 0x3070, 0x4 },      { 0x3080, 0xffffff }, { 0x3100, 0xfffc },     { 0x3104, 0xffffffff },
+		{ 0x3204, 0x17f },    { 0x3210, 0x7c },     { 0x3218, 0x5ffcfffc }, { 0x3220, 0x1 },
+		{ 0x3224, 0xfffffc }, { 0x3228, 0xfffffc }, { 0x3234, 0xfffff001 }, { 0x3238, 0xffffc },
+		{ 0x3250, 0x10 },     { 0x3270, 0x7c },     { 0x3280, 0xffffff },   { 0x32f0, 0xffffff },
+		{ 0x3000, 1 },        { 0x3040, 1 },        { 0x3200, 1 },          { 0x3240, 1 },
+	};
+	nvm_gpu *gpu = open_chip("nv03");
+	wr(gpu, 0x2100, 0xffffffffu);
+	wr(gpu, 0x3010, 0);
+	wr(gpu, 0x3070, 0);
+	wr(gpu, 0x3210, 0);
+	wr(gpu, 0x3270, 0);
+	scan(gpu, s, sizeof(s) / sizeof(s[0]));
+	nvm_close(gpu);
+}
+
+/* nv1-pfifo.rst: clearing PMC ENABLE bit 8 zeroes WAIT_RETRY, INTR_EN,
+ * CHSW_ENABLE, PUSH_ACCESS and PULL ACCESS of both caches, DMA_CTRL; on
+ * NV3 RAMHT 0, RAMFC 0x1c00, RAMRO 0x1e00, PULL_STATE 0; nothing else. */
+static void pmc_enable_resets(void **state)
+{
+	(void)state;
+	nvm_gpu *gpu = open_chip("nv03");
+	assert_int_equal(rd(gpu, 0x2214), 0x1c00);
+	assert_int_equal(rd(gpu, 0x2218), 0x1e00);
+	static const uint32_t regs[] = { 0x2040, 0x2140, 0x2500, 0x3000, 0x3040, 0x3200, 0x3240,
+		                         0x2210, 0x2214, 0x2218, 0x3220, 0x3250, 0x2200, 0x3204 };
+	for (size_t i = 0; i < sizeof(regs) / sizeof(regs[0]); i++)
+		wr(gpu, regs[i], 0xffffffffu);
+	wr(gpu, 0x200, 0xffffffffu); /* bit 8 set: nothing */
+	assert_int_equal(rd(gpu, 0x2500), 1);
+	wr(gpu, 0x200, 0xffff00ffu); /* rivafb's RivaTablePMC */
+	wr(gpu, 0x200, 0xffffffffu);
+	for (size_t i = 0; i < 12; i++) {
+		uint32_t want = regs[i] == 0x2214 ? 0x1c00 : regs[i] == 0x2218 ? 0x1e00 : 0;
+		assert_int_equal(rd(gpu, regs[i]), want);
+	}
+	assert_int_equal(rd(gpu, 0x2200), 0xfc0300); /* CONFIG stays */
+	assert_int_equal(rd(gpu, 0x3204), 0x17f);    /* CHID stays */
+	nvm_close(gpu);
+
+	gpu = open_chip("nv01");
+	wr(gpu, 0x2214, 0x1234); /* no such register on NV1: not kept */
+	wr(gpu, 0x2200, 3);
+	wr(gpu, 0x2140, 0x111);
+	wr(gpu, 0x200, 0xffffeeffu); /* E-hw's reset */
+	assert_int_equal(rd(gpu, 0x2140), 0);
+	assert_int_equal(rd(gpu, 0x2200), 3);
+	nvm_close(gpu);
+}
+
+/* ---------------------------------------------------------------- the E-hw simulator */
+
+/* A reference model of NV1 PIO written from E-hw pfifo_sim_user_write /
+ * pfifo_runout (the digest section 3 lists its rules): the model must
+ * end every random USER store in the same state. */
+struct sim {
+	uint32_t intr, runout_put, runout_get, chsw, c0_push, c0_chid, c1_push, c1_chid, c1_put, c1_get, c1_ps;
+	uint32_t ctx[8], addr[32], data[32];
+	bool runout;
+	uint32_t ram_size;
+	uint32_t ro[0x1000], fc[0x400]; /* RAMRO and RAMFC words */
+};
+
+static uint32_t gnext(uint32_t ptr)
+{
+	uint32_t g = (ptr >> 2) & 31, i = g;
+	i ^= i >> 1;
+	i ^= i >> 2;
+	i ^= i >> 4;
+	i = (i + 1) & 31;
+	return (i ^ i >> 1) << 2;
+}
+
+static void sim_runout(struct sim *s, uint32_t w, uint32_t d, bool intr)
+{
+	uint32_t m = (1u << (s->ram_size + 11)) - 8, next = (s->runout_put + 8) & m;
+	if (intr)
+		s->intr |= 0x10;
+	if (next == s->runout_get) {
+		if (intr)
+			s->intr |= 0x100;
+		return;
+	}
+	uint32_t put = s->runout_put & m;
+	if (intr) {
+		s->ro[put / 4] = w;
+		s->ro[put / 4 + 1] = d;
+	}
+	s->runout_put = next;
+}
+
+static void sim_store(struct sim *s, uint32_t addr, uint32_t val, unsigned be)
+{
+	uint32_t nchid = (addr >> 16) & 0x7f, m = addr & 0x1fff;
+	int err = -1;
+	bool intr = true, ramro_empty = s->runout_get == s->runout_put, c1_empty = s->c1_get == s->c1_put;
+	if ((m & 0x1ff0) == 0x20) {
+		if (be != 0xf || (s->c1_chid != nchid && (!s->chsw || !ramro_empty || !c1_empty)))
+			err = 0;
+		intr = false;
+	} else if ((m & 0x1ff0) == 0x10 && (be == 3 || be == 0xc || be == 0xf)) {
+		err = 5;
+	} else if (be != 0xf) {
+		err = 0;
+	} else if (!(m & 0x1f00) && (m & 0x1ffc)) {
+		err = 5;
+	} else if (!s->c1_push) {
+		err = 1;
+	} else if (nchid == s->c0_chid && s->c0_push) {
+		err = 1;
+	} else if (nchid != s->c1_chid) {
+		if (!ramro_empty || !s->chsw || !c1_empty) {
+			err = 1;
+		} else {
+			uint32_t r = s->ram_size ? s->c1_chid : s->c1_chid & 0x3f;
+			for (int i = 0; i < 8; i++) {
+				uint32_t v = s->ctx[i] | (s->c1_ps & 7) << 28 | ((s->c1_ps >> 8) & 1) << 31;
+				if (!i || (s->c1_ps & 0x10))
+					s->fc[r * 8 + i] = v;
+			}
+			s->c1_chid = nchid;
+			r = s->ram_size ? nchid : nchid & 0x3f;
+			for (int i = 0; i < 8; i++)
+				s->ctx[i] = s->fc[r * 8 + i] & 0x017fffff;
+			s->c1_ps = (s->fc[r * 8] >> 28 & 7) | (s->fc[r * 8] >> 31) << 8;
+		}
+	} else if (s->runout) {
+		err = 2;
+	} else if (s->c1_get == gnext(s->c1_put)) {
+		err = (s->ctx[s->c1_ps & 7] >> 24) & 1 ? 4 : 3;
+	}
+	if (err < 0 && (m & 0x1ff0) != 0x20) {
+		s->addr[s->c1_put >> 2] = addr & 0xfffc;
+		s->data[s->c1_put >> 2] = val;
+		s->c1_put = gnext(s->c1_put);
+	}
+	if (err >= 0) {
+		if (nchid == s->c1_chid)
+			s->runout = true;
+		sim_runout(s, (addr & 0x7fffff) | (uint32_t)err << 28, val, intr);
+	}
+}
+
+static uint32_t rnd32(void)
+{
+	return (uint32_t)rand() << 16 ^ (uint32_t)rand();
+}
+
+/* Loads a random state into the model and the simulator (E-hw
+ * pfifo_gen_state / pfifo_load_state, pullers off). */
+static void load_random(nvm_gpu *gpu, struct sim *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->ram_size = rnd32() & 3;
+	if (s->ram_size == 2)
+		s->ram_size = 1; /* layout 2 overlaps RAMHT and RAMFC (nv1-vram.rst "buggy") */
+	wr(gpu, 0x200, 0xffffeeffu);
+	wr(gpu, 0x200, 0xffffffffu);
+	wr(gpu, 0x602200, s->ram_size);
+	wr(gpu, 0x2410, 0); /* RAMRO empty: no runout flag */
+	wr(gpu, 0x2420, 0);
+	uint32_t rsz = 1u << (s->ram_size + 11), m = rsz - 8;
+	s->runout_put = rnd32() & m;
+	s->runout_get = rnd32() & 3 ? s->runout_put : rnd32() & m;
+	if (!(rnd32() & 3))
+		s->runout_get = (s->runout_put + 8) & m;
+	s->runout = s->runout_get != s->runout_put && (rnd32() & 1);
+	if (s->runout) {
+		/* a FREE-row store on CACHE1's channel sets the flag */
+		wr(gpu, 0x2410, s->runout_put);
+		wr(gpu, 0x2420, (s->runout_put + 0x10) & m);
+		wr(gpu, 0x3200, 1);
+		wr(gpu, 0x3210, 0);
+		wr(gpu, USER + 0x10, 0xdeadbeef);
+		assert_int_equal(rd(gpu, 0x3220) & 1, 1);
+	}
+	wr(gpu, 0x2410, s->runout_put); /* RAMRO stays non-empty while the flag is wanted */
+	wr(gpu, 0x2420, s->runout_get);
+	wr(gpu, 0x2100, 0xffffffffu);
+	s->chsw = rnd32() & 1;
+	s->c0_push = rnd32() & 1;
+	s->c0_chid = rnd32() & 0x7f;
+	s->c1_push = rnd32() & 3 ? 1 : 0;
+	s->c1_chid = rnd32() & 1 ? s->c0_chid : rnd32() & 0x7f;
+	s->c1_put = (rnd32() & 31) << 2;
+	s->c1_get = rnd32() & 3 ? (rnd32() & 31) << 2 : gnext(s->c1_put);
+	if (!(rnd32() & 3))
+		s->c1_get = s->c1_put;
+	s->c1_ps = rnd32() & 0x117;
+	wr(gpu, 0x2500, s->chsw);
+	wr(gpu, 0x3000, s->c0_push);
+	wr(gpu, 0x3010, s->c0_chid);
+	wr(gpu, 0x3200, s->c1_push);
+	wr(gpu, 0x3210, s->c1_chid);
+	wr(gpu, 0x3230, s->c1_put);
+	wr(gpu, 0x3270, s->c1_get);
+	wr(gpu, 0x3250, s->c1_ps);
+	wr(gpu, 0x3240, 0);
+	wr(gpu, 0x3040, 0);
+	for (int i = 0; i < 8; i++) {
+		s->ctx[i] = rnd32() & 0x017fffff;
+		wr(gpu, 0x3280 + 0x10 * i, s->ctx[i]);
+	}
+	for (int i = 0; i < 32; i++) {
+		s->addr[i] = rnd32() & 0xfffc;
+		s->data[i] = rnd32();
+		wr(gpu, 0x3300 + 8 * i, s->addr[i]);
+		wr(gpu, 0x3304 + 8 * i, s->data[i]);
+	}
+	for (uint32_t i = 0; i < rsz / 4; i++) {
+		s->ro[i] = rnd32();
+		wr(gpu, 0x650000 + 4 * i, s->ro[i]);
+	}
+	uint32_t fcw = s->ram_size ? 0x400 : 0x200;
+	for (uint32_t i = 0; i < fcw; i++) {
+		s->fc[i] = rnd32();
+		wr(gpu, 0x648000 + 4 * i, s->fc[i]);
+	}
+}
+
+static void compare(nvm_gpu *gpu, const struct sim *s, uint32_t addr, unsigned size)
+{
+	struct {
+		uint32_t reg, want;
+	} r[] = {
+		{ 0x2100, s->intr },   { 0x2410, s->runout_put }, { 0x3210, s->c1_chid },
+		{ 0x3230, s->c1_put }, { 0x3250, s->c1_ps },      { 0x3220, 0 },
+	};
+	r[5].want = (s->c1_get == s->c1_put ? 0x10 : gnext(s->c1_put) == s->c1_get ? 0x100 : 0) | s->runout;
+	for (size_t i = 0; i < sizeof(r) / sizeof(r[0]); i++)
+		if (rd(gpu, r[i].reg) != r[i].want)
+			fail_msg("store to 0x%06x (%u bytes): register 0x%04x is 0x%08x, E-hw says 0x%08x", addr, size,
+			         r[i].reg, rd(gpu, r[i].reg), r[i].want);
+	for (int i = 0; i < 8; i++)
+		assert_int_equal(rd(gpu, 0x3280 + 0x10 * i), s->ctx[i]);
+	for (int i = 0; i < 32; i++) {
+		assert_int_equal(rd(gpu, 0x3300 + 8 * i), s->addr[i]);
+		assert_int_equal(rd(gpu, 0x3304 + 8 * i), s->data[i]);
+	}
+	for (uint32_t i = 0; i < (1u << (s->ram_size + 9)); i++)
+		if (rd(gpu, 0x650000 + 4 * i) != s->ro[i])
+			fail_msg("store to 0x%06x (%u bytes): RAMRO word 0x%x is 0x%08x, E-hw says 0x%08x", addr, size,
+			         i, rd(gpu, 0x650000 + 4 * i), s->ro[i]);
+	for (uint32_t i = 0; i < (s->ram_size ? 0x400u : 0x200u); i++)
+		assert_int_equal(rd(gpu, 0x648000 + 4 * i), s->fc[i]);
+}
+
+/* E-hw PFifoUserWriteTest: random states, random 8/16/32-bit stores
+ * (sometimes to the FREE or password rows, to CACHE1's or CACHE0's
+ * channel); a store across a word is two accesses. */
+static void user_writes_as_ehw(void **state)
+{
+	(void)state;
+	srand(1);
+	nvm_gpu *gpu = open_chip("nv01");
+	static struct sim s;
+	for (int it = 0; it < 400; it++) {
+		load_random(gpu, &s);
+		unsigned sz = rnd32() % 3;
+		uint32_t addr = rnd32() & 0x7fffff;
+		if (!(rnd32() & 7))
+			addr = (addr & ~0x1ff0u) | 0x20;
+		if (!(rnd32() & 7))
+			addr = (addr & ~0x1ff0u) | 0x10;
+		if (rnd32() & 1) {
+			sz = 2;
+			addr &= ~3u;
+		}
+		if (rnd32() & 1)
+			addr = (addr & ~0x7f0000u) | s.c1_chid << 16;
+		if (!(rnd32() & 3))
+			addr = (addr & ~0x7f0000u) | s.c0_chid << 16;
+		if (addr + (1u << sz) > 0x800000)
+			addr -= 4;
+		uint32_t val = rnd32();
+		if (sz < 2)
+			val &= (1u << (8 << sz)) - 1;
+		assert_int_equal(nvm_pfifo_user_write(gpu, USER + addr, val, 1u << sz), NVM_OK);
+		unsigned be = ((1u << (1u << sz)) - 1) << (addr & 3);
+		sim_store(&s, addr & ~3u, val << (addr & 3) * 8, be & 0xf);
+		if (be & 0xf0)
+			sim_store(&s, (addr | 3) + 1, val >> ((-addr & 3) * 8), be >> 4);
+		compare(gpu, &s, addr, 1u << sz);
+	}
+	nvm_close(gpu);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(scan_nv01),
+		cmocka_unit_test(scan_nv03),
+		cmocka_unit_test(pmc_enable_resets),
+		cmocka_unit_test(user_writes_as_ehw),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
