@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "bar0.h"
+#include "core/core.h"
 #include "nvmodel/method.h"
 #include "nvmodel/pfifo.h"
 
@@ -29,7 +30,7 @@ static nvm_gpu *open_chip(const char *chip)
 	return gpu;
 }
 
-static __attribute__((unused)) void run(nvm_gpu *gpu)
+static void run(nvm_gpu *gpu)
 {
 	nvm_run_opts o = { .ns = 1000000, .flags = NVM_RUN_UNTIL_IDLE };
 	assert_int_equal(nvm_run(gpu, &o), NVM_RUN_IDLE);
@@ -381,13 +382,234 @@ static void user_writes_as_ehw(void **state)
 	nvm_close(gpu);
 }
 
+/* ---------------------------------------------------------------- a Riva 128 as rivafb drives it */
+
+static void bar1_wr(nvm_gpu *gpu, uint32_t ramin, uint32_t v)
+{
+	uint8_t b[4] = { (uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24) };
+	assert_int_equal(nvm_pfifo_ramin_bar_write(gpu, ramin, b, 4), NVM_OK);
+}
+
+static uint32_t bar1_rd(nvm_gpu *gpu, uint32_t ramin)
+{
+	uint8_t b[4];
+	assert_int_equal(nvm_pfifo_ramin_bar_read(gpu, ramin, b, 4), NVM_OK);
+	return b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
+/* riva_tbl.h nv3TablePRAMIN: the RAMHT entries of channel 0 (handle,
+ * context), at 0x800 + 16 * the XOR of the handle's bytes. */
+static const uint32_t riva_objs[][2] = {
+	{ 0x80000000, 0x00c20341 }, { 0x80000001, 0x00c50342 }, { 0x80000002, 0x00c60343 }, { 0x80000003, 0x00dc0348 },
+	{ 0x80000004, 0x00dc0349 }, { 0x80000010, 0x00d10344 }, { 0x80000011, 0x00d00345 }, { 0x80000012, 0x00cc0346 },
+	{ 0x80000013, 0x00d70347 }, { 0x80000016, 0x00ca034c },
+};
+/* RivaTableFIFO: subchannel i binds these */
+static const uint32_t riva_binds[8] = { 0x80000000, 0x80000001, 0x80000002, 0x80000010,
+	                                0x80000011, 0x80000012, 0x80000016, 0x80000013 };
+
+static uint32_t xorbytes(uint32_t h)
+{
+	return (h ^ h >> 8 ^ h >> 16 ^ h >> 24) & 0xff;
+}
+
+/* riva_hw.c LoadStateExt for NV3: RivaTablePMC, nv3TablePFIFO in its
+ * order, the RAMHT of nv3TablePRAMIN, RivaTableFIFO's eight binds (no FREE
+ * check), then FifoEmptyCount = FREE. */
+static nvm_gpu *riva_init(uint32_t *empty)
+{
+	nvm_gpu *gpu = open_chip("nv03");
+	wr(gpu, 0x140, 0);
+	wr(gpu, 0x200, 0xffff00ffu);
+	wr(gpu, 0x200, 0xffffffffu);
+	static const uint32_t fifo[][2] = {
+		{ 0x2500, 0 },      { 0x3200, 0 },      { 0x3240, 0 }, { 0x3250, 0 }, { 0x3204, 0 },   { 0x2210, 0 },
+		{ 0x2218, 0x2000 }, { 0x2214, 0x2200 }, { 0x3210, 0 }, { 0x3270, 0 }, { 0x2410, 0 },   { 0x2420, 0 },
+		{ 0x2400, 0 },      { 0x3280, 0 },      { 0x3290, 0 }, { 0x32a0, 0 }, { 0x32b0, 0 },   { 0x32c0, 0 },
+		{ 0x32d0, 0 },      { 0x32e0, 0 },      { 0x32f0, 0 }, { 0x2140, 0 }, { 0x2100, ~0u }, { 0x3200, 1 },
+		{ 0x3240, 1 },      { 0x2500, 1 },
+	};
+	for (size_t i = 0; i < sizeof(fifo) / sizeof(fifo[0]); i++)
+		wr(gpu, fifo[i][0], fifo[i][1]);
+	for (size_t i = 0; i < sizeof(riva_objs) / sizeof(riva_objs[0]); i++) {
+		/* where nv3TablePRAMIN puts them: 0x800 + 16 * the low byte */
+		assert_int_equal(16 * xorbytes(riva_objs[i][0]), 0x800 + 16 * (riva_objs[i][0] & 0xff));
+		bar1_wr(gpu, 16 * xorbytes(riva_objs[i][0]), riva_objs[i][0]);
+		bar1_wr(gpu, 16 * xorbytes(riva_objs[i][0]) + 4, riva_objs[i][1]);
+	}
+	for (unsigned s = 0; s < 8; s++)
+		wr(gpu, USER + s * 0x2000, riva_binds[s]);
+	*empty = rd(gpu, USER + 0x10);
+	return gpu;
+}
+
+static uint32_t ctx_of(uint32_t handle)
+{
+	for (size_t i = 0; i < sizeof(riva_objs) / sizeof(riva_objs[0]); i++)
+		if (riva_objs[i][0] == handle)
+			return riva_objs[i][1];
+	return 0;
+}
+
+/* RIVA_FIFO_FREE: poll the subchannel's FREE (32-bit read, >> 2) until n
+ * words fit; the model's puller drains CACHE1 while we run. */
+static void fifo_free(nvm_gpu *gpu, uint32_t subc, uint32_t n, uint32_t *count)
+{
+	for (int spins = 0; *count < n; spins++) {
+		assert_true(spins < 100);
+		*count = rd(gpu, USER + subc * 0x2000 + 0x10) >> 2;
+		if (*count < n)
+			run(gpu);
+	}
+	*count -= n;
+}
+
+static size_t pgraph_log(nvm_gpu *gpu, nvm_method *m, size_t max)
+{
+	size_t n;
+	assert_int_equal(nvm_pfifo_log_read(gpu, "pgraph", 0, m, max, &n, NULL), NVM_OK);
+	return n;
+}
+
+/* puller.rst "Engine objects": method 0 looks the handle up in RAMHT and
+ * sends the 24-bit context to PGRAPH; a method on another subchannel than
+ * the last is preceded by that subchannel's context, sent by PFIFO itself
+ * (the log's implicit). rivafb_fillrect / rivafb_copyarea sequences. */
+static void riva_session(void **state)
+{
+	(void)state;
+	uint32_t empty, count = 0;
+	nvm_gpu *gpu = riva_init(&empty);
+	assert_int_equal(empty, 0x7c - 8 * 4); /* read at once: the binds are still in CACHE1 */
+	run(gpu);
+	assert_int_equal(rd(gpu, USER + 0x10), 0x7c);
+	nvm_method m[64];
+	size_t n = pgraph_log(gpu, m, 64);
+	assert_int_equal(n, 8);
+	for (unsigned s = 0; s < 8; s++) {
+		assert_int_equal(m[s].subch, s);
+		assert_int_equal(m[s].method, 0);
+		assert_int_equal(m[s].data, ctx_of(riva_binds[s]));
+		assert_int_equal(m[s].ctx, ctx_of(riva_binds[s]));
+		assert_false(m[s].implicit);
+		assert_int_equal(rd(gpu, 0x3280 + 0x10 * s), ctx_of(riva_binds[s]));
+	}
+	nvm_pfifo_log_clear(gpu, "pgraph");
+	/* riva_set_rop_solid: Patt (2) x4, Rop (0) x1; fillrect: Bitmap (5) */
+	fifo_free(gpu, 2, 4, &count);
+	for (unsigned i = 0; i < 4; i++)
+		wr(gpu, USER + 2 * 0x2000 + 0x310 + 4 * i, 0xffffffffu);
+	fifo_free(gpu, 0, 1, &count);
+	wr(gpu, USER + 0x300, 0xcc);
+	fifo_free(gpu, 5, 3, &count);
+	wr(gpu, USER + 5 * 0x2000 + 0x3fc, 0x1234);
+	wr(gpu, USER + 5 * 0x2000 + 0x400, 10 << 16 | 20);
+	wr(gpu, USER + 5 * 0x2000 + 0x404, 30 << 16 | 40);
+	run(gpu);
+	n = pgraph_log(gpu, m, 64);
+	/* Patt: implicit 0 + 4; Rop: implicit 0 + 1; Bitmap: implicit 0 + 3.
+	 * (The last bind was subchannel 7: Patt's context goes again.) */
+	assert_int_equal(n, 11);
+	static const struct {
+		uint32_t subc, method;
+		bool implicit;
+	} want[] = { { 2, 0, true },      { 2, 0x310, false }, { 2, 0x314, false }, { 2, 0x318, false },
+		     { 2, 0x31c, false }, { 0, 0, true },      { 0, 0x300, false }, { 5, 0, true },
+		     { 5, 0x3fc, false }, { 5, 0x400, false }, { 5, 0x404, false } };
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(m[i].subch, want[i].subc);
+		assert_int_equal(m[i].method, want[i].method);
+		assert_int_equal(m[i].implicit, want[i].implicit);
+		assert_int_equal(m[i].ctx, ctx_of(riva_binds[want[i].subc]));
+		assert_int_equal(m[i].cls, FIELD_GET(ctx_of(riva_binds[want[i].subc]), 22, 16));
+		if (want[i].implicit)
+			assert_int_equal(m[i].data, m[i].ctx);
+	}
+	nvm_close(gpu);
+}
+
+/* nv3SetSurfaces2D re-binds subchannel 7 at run time (method 0 lookups);
+ * a handle not in RAMHT: CACHE_ERROR with PULL_CTRL HASH_FAILED and
+ * CACHE_ERROR1, the entry held at GET (puller.rst, rnndb); the driver
+ * clears PULL_CTRL, steps GET over it and acks INTR. */
+static void rebind_and_missing_handle(void **state)
+{
+	(void)state;
+	uint32_t empty;
+	nvm_gpu *gpu = riva_init(&empty);
+	run(gpu);
+	nvm_pfifo_log_clear(gpu, "pgraph");
+	wr(gpu, USER + 7 * 0x2000, 0x80000003);
+	wr(gpu, USER + 7 * 0x2000 + 0x30c, 0x100000);
+	wr(gpu, USER + 7 * 0x2000, 0x80000013);
+	run(gpu);
+	nvm_method m[8];
+	assert_int_equal(pgraph_log(gpu, m, 8), 3);
+	assert_int_equal(m[0].ctx, 0x00dc0348);
+	assert_int_equal(m[1].ctx, 0x00dc0348);
+	assert_false(m[1].implicit); /* same subchannel, no context again */
+	assert_int_equal(m[2].ctx, 0x00d70347);
+
+	nvm_pfifo_log_clear(gpu, "pgraph");
+	uint32_t get = rd(gpu, 0x3270);
+	wr(gpu, USER + 0x2000, 0xdeadbeef); /* no such handle */
+	wr(gpu, USER + 0x2000 + 0x300, 1);
+	run(gpu);
+	assert_int_equal(rd(gpu, 0x2100) & 1, 1);
+	assert_int_equal(rd(gpu, 0x2080), 0x10);
+	assert_int_equal(rd(gpu, 0x3240), 0x11);
+	assert_int_equal(rd(gpu, 0x3270), get); /* held */
+	assert_int_equal(pgraph_log(gpu, m, 8), 0);
+	/* recovery */
+	wr(gpu, 0x3240, 0);
+	uint32_t i = (get >> 2), lin = i ^ i >> 1 ^ i >> 2 ^ i >> 3 ^ i >> 4, nx = ((lin + 1) & 31);
+	wr(gpu, 0x3270, (nx ^ nx >> 1) << 2);
+	wr(gpu, 0x2100, 1);
+	assert_int_equal(rd(gpu, 0x2080), 0);
+	wr(gpu, 0x3240, 1);
+	run(gpu);
+	assert_int_equal(pgraph_log(gpu, m, 8), 2); /* subchannel 1's context, then the method */
+	assert_true(m[0].implicit);
+	assert_int_equal(m[0].ctx, 0x00c50342);
+	assert_int_equal(m[1].method, 0x300);
+	nvm_close(gpu);
+}
+
+/* SOFTWARE objects (context engine bit 23 clear, puller.rst): the bind and
+ * every method on the subchannel raise CACHE_ERROR DEVICE_SOFTWARE and go
+ * to the software engine; rivafb zeroes CTX[0..7], so a subchannel never
+ * bound is SOFTWARE too. */
+static void software_objects(void **state)
+{
+	(void)state;
+	nvm_gpu *gpu = open_chip("nv03");
+	wr(gpu, 0x2218, 0x2000);
+	wr(gpu, 0x2214, 0x2200);
+	bar1_wr(gpu, 16 * xorbytes(0x5000), 0x5000);
+	bar1_wr(gpu, 16 * xorbytes(0x5000) + 4, 0x00420010); /* engine 0 */
+	assert_int_equal(bar1_rd(gpu, 16 * xorbytes(0x5000)), 0x5000);
+	wr(gpu, 0x3200, 1);
+	wr(gpu, 0x3240, 1);
+	wr(gpu, USER + 3 * 0x2000, 0x5000);
+	run(gpu);
+	assert_int_equal(rd(gpu, 0x3240), 0x101);
+	assert_int_equal(rd(gpu, 0x2080), 0x10);
+	assert_int_equal(rd(gpu, 0x3280 + 0x30), 0x420010);
+	nvm_method m[4];
+	size_t n;
+	assert_int_equal(nvm_pfifo_log_read(gpu, "software", 0, m, 4, &n, NULL), NVM_OK);
+	assert_int_equal(n, 1);
+	assert_int_equal(m[0].ctx, 0x420010);
+	nvm_close(gpu);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(scan_nv01),
-		cmocka_unit_test(scan_nv03),
-		cmocka_unit_test(pmc_enable_resets),
-		cmocka_unit_test(user_writes_as_ehw),
+		cmocka_unit_test(scan_nv01),         cmocka_unit_test(scan_nv03),
+		cmocka_unit_test(pmc_enable_resets), cmocka_unit_test(user_writes_as_ehw),
+		cmocka_unit_test(riva_session),      cmocka_unit_test(rebind_and_missing_handle),
+		cmocka_unit_test(software_objects),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
