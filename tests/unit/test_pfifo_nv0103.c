@@ -603,13 +603,185 @@ static void software_objects(void **state)
 	nvm_close(gpu);
 }
 
+/* E-hw pfifo_cache1_free / PFifoFreeTest: 0 while CACHE1 ran out; 0x7c
+ * for a channel CACHE1 does not hold (0 while RAMRO has entries); the NV1
+ * free-count lie 0xfc / 0x1fc / 0x3fc (CONFIG FREE_LIE with CTX bit 24 of
+ * the puller's subchannel); else the free bytes, one slot kept empty. */
+static void free_count(void **state)
+{
+	(void)state;
+	nvm_gpu *gpu = open_chip("nv01");
+	wr(gpu, 0x3200, 1);
+	wr(gpu, 0x2500, 1);
+	assert_int_equal(rd(gpu, USER + 0x10), 0x7c);
+	for (unsigned i = 1; i <= 31; i++) {
+		wr(gpu, USER + 0x100, i);
+		assert_int_equal(rd(gpu, USER + 0x4010), 0x7c - 4 * i); /* any subchannel */
+	}
+	assert_int_equal(rd(gpu, 0x3220), 0x100);        /* FULL */
+	assert_int_equal(rd(gpu, USER + 0x50010), 0x7c); /* another channel */
+	wr(gpu, 0x3280, 1u << 24);                       /* CTX[0] FREE_LIE */
+	for (unsigned lie = 1; lie <= 3; lie++) {
+		wr(gpu, 0x2200, lie);
+		assert_int_equal(rd(gpu, USER + 0x10), (0x100u << (lie - 1)) - 4);
+	}
+	wr(gpu, USER + 0x100, 32); /* CACHE1 full, the subchannel lied */
+	assert_int_equal(rd(gpu, 0x2410), 8);
+	assert_int_equal(FIELD_GET(rd(gpu, 0x650000), 31, 28), 4); /* CAUGHT_LYING */
+	assert_int_equal(rd(gpu, USER + 0x10), 0);                 /* ran out */
+	assert_int_equal(rd(gpu, USER + 0x50010), 0);              /* RAMRO not empty */
+	assert_int_equal(rd(gpu, 0x3220), 0x101);
+	nvm_close(gpu);
+}
+
+/* E-hw rules 4, 8 and pfifo_runout: a store to 0x04..0xfc is
+ * RESERVED_ACCESS (RAMRO word 0 = the USER offset | reason << 28, word 1
+ * the data; RUNOUT), the channel's later stores CACHE_RAN_OUT until the
+ * driver empties RAMRO (RUNOUT_GET = RUNOUT_PUT); a full RAMRO (next(PUT)
+ * == GET) loses the entry with RUNOUT_OVERFLOW and PUT stays. */
+static void runout_and_recovery(void **state)
+{
+	(void)state;
+	uint32_t empty;
+	nvm_gpu *gpu = riva_init(&empty);
+	run(gpu);
+	wr(gpu, USER + 0x40, 0x1234); /* rivafb never does: a reserved method */
+	assert_int_equal(rd(gpu, 0x2100), 0x10);
+	assert_int_equal(rd(gpu, 0x2410), 8);
+	assert_int_equal(bar1_rd(gpu, 0x2000), 0x50000040u);
+	assert_int_equal(bar1_rd(gpu, 0x2004), 0x1234);
+	assert_int_equal(rd(gpu, 0x2400), 0x1); /* RANOUT */
+	assert_int_equal(rd(gpu, USER + 0x10), 0);
+	wr(gpu, USER + 0x300, 0xcc);
+	assert_int_equal(FIELD_GET(bar1_rd(gpu, 0x2008), 31, 28), 2); /* CACHE_RAN_OUT */
+	/* the driver: read the entries, RUNOUT_GET = RUNOUT_PUT, ack */
+	wr(gpu, 0x2420, rd(gpu, 0x2410));
+	wr(gpu, 0x2100, 0x10);
+	assert_int_equal(rd(gpu, 0x2400), 0x10);
+	assert_int_equal(rd(gpu, 0x2100), 0);
+	assert_int_equal(rd(gpu, USER + 0x10), 0x7c);
+	wr(gpu, USER + 0x300, 0xcc);
+	run(gpu);
+	nvm_method m[16];
+	size_t n = pgraph_log(gpu, m, 16);
+	assert_int_equal(m[n - 1].method, 0x300);
+
+	/* 512-byte RAMRO: 63 entries, the 64th overflows */
+	wr(gpu, 0x2410, 0);
+	wr(gpu, 0x2420, 0);
+	for (unsigned i = 0; i < 63; i++)
+		wr(gpu, USER + 0x44, i);
+	assert_int_equal(rd(gpu, 0x2410), 63 * 8);
+	assert_int_equal(rd(gpu, 0x2400), 0x101); /* FULL */
+	assert_int_equal(rd(gpu, 0x2100), 0x10);
+	wr(gpu, USER + 0x44, 99);
+	assert_int_equal(rd(gpu, 0x2100), 0x110); /* RUNOUT_OVERFLOW */
+	assert_int_equal(rd(gpu, 0x2410), 63 * 8);
+	nvm_close(gpu);
+}
+
+/* E-hw rule 7: a store for another channel with CACHE1 and RAMRO empty
+ * and CHSW_ENABLE saves CACHE1's channel to RAMFC and loads the new one;
+ * puller.rst: after a switch the context goes to PGRAPH again. */
+static void channel_switch(void **state)
+{
+	(void)state;
+	uint32_t empty;
+	nvm_gpu *gpu = riva_init(&empty);
+	run(gpu);
+	/* channel 1's ROP object: channel 1 in the context's 30:24 and the hash */
+	uint32_t h = xorbytes(0x80000000) ^ 1;
+	bar1_wr(gpu, 16 * h, 0x80000000);
+	bar1_wr(gpu, 16 * h + 4, 1u << 24 | 0x00c20350);
+	wr(gpu, USER + 0x10000, 0x80000000);
+	assert_int_equal(rd(gpu, 0x3204), 1);
+	/* channel 0 saved: CTX[0..7] (PULL_STATE CTX was set by the binds) */
+	for (unsigned s = 0; s < 8; s++)
+		assert_int_equal(bar1_rd(gpu, 0x2200 + 4 * s) & 0xffffff, ctx_of(riva_binds[s]));
+	assert_int_equal(FIELD_GET(bar1_rd(gpu, 0x2200), 30, 28), 7); /* the last subchannel */
+	/* channel 0 cannot come back while CACHE1 holds channel 1's entry */
+	wr(gpu, USER + 0x300, 0xcc);
+	assert_int_equal(FIELD_GET(bar1_rd(gpu, 0x2000), 31, 28), 1); /* NO_CACHE_AVAILABLE */
+	wr(gpu, 0x2420, rd(gpu, 0x2410));
+	wr(gpu, 0x2100, ~0u);
+	run(gpu);
+	nvm_pfifo_log_clear(gpu, "pgraph");
+	wr(gpu, USER + 0x300, 0xcc); /* back to channel 0 */
+	assert_int_equal(rd(gpu, 0x3204), 0);
+	assert_int_equal(rd(gpu, 0x3280), 0x00c20341);
+	run(gpu);
+	nvm_method m[4];
+	assert_int_equal(pgraph_log(gpu, m, 4), 2);
+	assert_true(m[0].implicit); /* subchannel 0 again after the switch */
+	assert_int_equal(m[0].chid, 0);
+	assert_int_equal(m[0].data, 0x00c20341);
+	nvm_close(gpu);
+}
+
+/* nv1-vram.rst: PRAM CONFIG places RAMHT / RAMRO / RAMFC; the PRAMHT,
+ * PRAMFC, PRAMRO windows map them (wrapping past the area) and PRAMIN
+ * (0x700000) all of RAMIN. NV1 has no RAMIN BAR, NV3 no PRAMIN window. */
+static void nv01_ramin_windows(void **state)
+{
+	(void)state;
+	nvm_gpu *gpu = open_chip("nv01");
+	wr(gpu, 0x602200, 1); /* RAMHT 0x2000, RAMRO 0x2000 @0x2000, RAMFC @0x3000 */
+	wr(gpu, 0x640004, 0x11);
+	wr(gpu, 0x650008, 0x22);
+	wr(gpu, 0x648000 + 0x1000 + 4, 0x33); /* past RAMFC's 0x1000: wraps */
+	assert_int_equal(rd(gpu, 0x700004), 0x11);
+	assert_int_equal(rd(gpu, 0x702008), 0x22);
+	assert_int_equal(rd(gpu, 0x703004), 0x33);
+	wr(gpu, 0x602200, 3);
+	assert_int_equal(rd(gpu, 0x650008), 0);    /* RAMRO at 0x8000 now */
+	assert_int_equal(rd(gpu, 0x642008), 0x22); /* and 0x2008 is in the 32 KiB RAMHT */
+	uint8_t b[4];
+	assert_int_equal(nvm_pfifo_ramin_bar_read(gpu, 0, b, 4), NVM_ERR_NOENT);
+	nvm_close(gpu);
+	gpu = open_chip("nv03");
+	uint32_t v = 0;
+	assert_int_equal(nvm_reg_read(gpu, 0x700000, &v), NVM_OK);
+	assert_int_equal(v, 0); /* unmodelled offset */
+	nvm_close(gpu);
+}
+
+/* CACHE0 (E-hw pgraph_mthd.cc's injection): CHID, CTX with bit 23, ADDR,
+ * DATA, PUT = 4, GET = 0, PUSH / PULL on: PGRAPH gets the context, then the
+ * method. */
+static void cache0_injection(void **state)
+{
+	(void)state;
+	nvm_gpu *gpu = open_chip("nv03");
+	wr(gpu, 0x3004, 2);
+	wr(gpu, 0x3010, 4);
+	wr(gpu, 0x3070, 0);
+	wr(gpu, 0x3080, 0x00d00345);
+	wr(gpu, 0x3100, 4u << 13 | 0x304);
+	wr(gpu, 0x3104, 0xabcd);
+	wr(gpu, 0x3000, 1);
+	wr(gpu, 0x3040, 1);
+	assert_int_equal(rd(gpu, 0x3014), 0x100);
+	run(gpu);
+	assert_int_equal(rd(gpu, 0x3014), 0x10);
+	nvm_method m[4];
+	assert_int_equal(pgraph_log(gpu, m, 4), 2);
+	assert_true(m[0].implicit);
+	assert_int_equal(m[0].chid, 2);
+	assert_int_equal(m[1].method, 0x304);
+	assert_int_equal(m[1].subch, 4);
+	assert_int_equal(m[1].ctx, 0x00d00345);
+	nvm_close(gpu);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(scan_nv01),         cmocka_unit_test(scan_nv03),
-		cmocka_unit_test(pmc_enable_resets), cmocka_unit_test(user_writes_as_ehw),
-		cmocka_unit_test(riva_session),      cmocka_unit_test(rebind_and_missing_handle),
-		cmocka_unit_test(software_objects),
+		cmocka_unit_test(scan_nv01),           cmocka_unit_test(scan_nv03),
+		cmocka_unit_test(pmc_enable_resets),   cmocka_unit_test(user_writes_as_ehw),
+		cmocka_unit_test(riva_session),        cmocka_unit_test(rebind_and_missing_handle),
+		cmocka_unit_test(software_objects),    cmocka_unit_test(free_count),
+		cmocka_unit_test(runout_and_recovery), cmocka_unit_test(channel_switch),
+		cmocka_unit_test(nv01_ramin_windows),  cmocka_unit_test(cache0_injection),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
