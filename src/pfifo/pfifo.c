@@ -770,6 +770,7 @@ static void pfifo_destroy(nvm_gpu *gpu, void *state)
 	free(f->cache_addr);
 	free(f->cache_data);
 	free(f->cls);
+	free(f->objctx);
 	free(f);
 }
 
@@ -804,7 +805,8 @@ static nvm_status pfifo_create(nvm_gpu *gpu, const void *data, void **state)
 	f->cache_addr = calloc(chip->cache_entries, sizeof(uint32_t));
 	f->cache_data = calloc(chip->cache_entries, sizeof(uint32_t));
 	f->cls = calloc(chip->nchan, sizeof(*f->cls));
-	if (!f->pbgen || !f->cache_addr || !f->cache_data || !f->cls)
+	f->objctx = calloc(chip->nchan, sizeof(*f->objctx));
+	if (!f->pbgen || !f->cache_addr || !f->cache_data || !f->cls || !f->objctx)
 		return NVM_ERR_NOMEM;
 	nvm_status st = engine_new(gpu, "software", pfifo_engine_name(chip, ENG_SOFTWARE), 0, &f->eng[ENG_SOFTWARE]);
 	for (unsigned i = ENG_PGRAPH; !st && i < ENG_IDS; i++)

@@ -386,6 +386,7 @@ struct pfifo {
 	struct pcache c1, c0;              /* CACHE1 and CACHE0 */
 	struct pcache *pc;                 /* the cache the puller works on (CACHE1 but while CACHE0 runs) */
 	uint32_t (*cls)[8];                /* per channel: the class PGRAPH has bound on each subchannel */
+	uint32_t (*objctx)[8];             /* per channel: the bound object's instance >> 4 (nvm_method ctx) */
 	uint32_t gr_chid;                  /* the channel PGRAPH last worked for */
 	uint64_t ev;                       /* the step event, 0 if none */
 	uint64_t slice_end;                /* end of the current DMA channel's timeslice */

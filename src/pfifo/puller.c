@@ -151,6 +151,14 @@ static uint32_t *cls_slot(struct pfifo *f, uint32_t chid, uint32_t subch)
 	return chid < f->chip->nchan ? &f->cls[chid][subch & 7] : &f->cls_none;
 }
 
+/* The bound object's instance >> 4 on a subchannel of chid (the method
+ * record's ctx: what PGRAPH got through method 0), beside cls_slot. */
+static uint32_t *ctx_slot(struct pfifo *f, uint32_t chid, uint32_t subch)
+{
+	f->cls_none = 0;
+	return chid < f->chip->nchan ? &f->objctx[chid][subch & 7] : &f->cls_none;
+}
+
 /* The ENGINE nibble of a subchannel (rnndb CACHE1 / CACHE0 ENGINE). */
 static unsigned subch_engine(const struct pcache *c, uint32_t subch)
 {
@@ -203,7 +211,10 @@ void puller_submit(struct pfifo *f, const pb_run *r, uint64_t *t)
 		     f->gr_chid, chid);
 		f->gr_chid = chid;
 	}
-	struct eng_src src = { .chid = chid, .subch = r->subch, .cls = *cls_slot(f, chid, r->subch) };
+	struct eng_src src = { .chid = chid,
+		               .subch = r->subch,
+		               .cls = *cls_slot(f, chid, r->subch),
+		               .ctx = *ctx_slot(f, chid, r->subch) };
 	struct eng_result res = { 0 };
 	e->at = *t > f->gpu->now ? *t : f->gpu->now;
 	e->ops->methods(e, &src, r, 0, r->count, &res);
@@ -235,7 +246,10 @@ static void submit_one(struct pfifo *f, uint32_t subch, uint32_t m, uint32_t d, 
 static void software(struct pfifo *f, uint32_t a, uint32_t m, uint32_t d, const uint64_t *t)
 {
 	uint32_t chid = pull_chid(f), subch = (a >> 13) & 7;
-	struct eng_src src = { .chid = chid, .subch = subch, .cls = *cls_slot(f, chid, subch) };
+	struct eng_src src = { .chid = chid,
+		               .subch = subch,
+		               .cls = *cls_slot(f, chid, subch),
+		               .ctx = *ctx_slot(f, chid, subch) };
 	pb_run r = { .subch = subch, .method = m, .count = 1, .mode = PB_MODE_INC, .data = &d };
 	struct eng_result res = { 0 };
 	f->sw->at = *t > f->gpu->now ? *t : f->gpu->now;
@@ -504,6 +518,7 @@ static int pull_one(struct pfifo *f, uint32_t a, uint32_t d, uint64_t *t)
 		f->chip->ops->obj_rd32(f, inst, &w0);
 		uint32_t cls = w0 & f->chip->class_mask;
 		*cls_slot(f, chid, subch) = cls;
+		*ctx_slot(f, chid, subch) = inst >> 4;
 		emit(f->gpu, NVM_EV_TRACE, "pfifo", "bind", subch, cls,
 		     "%schannel %u subchannel %u: handle 0x%08x -> %s object 0x%05x class 0x%04x", f->pc->tag, chid,
 		     subch, d, pfifo_engine_name(f->chip, oeng), inst, cls);

@@ -19,6 +19,7 @@
 #include "core/core.h"
 #include "nvmodel/method.h"
 #include "nvmodel/pfifo.h"
+#include "pfifo_env.h"
 
 #define USER 0x800000u
 
@@ -773,6 +774,33 @@ static void cache0_injection(void **state)
 	nvm_close(gpu);
 }
 
+/* NV04..NV4x: the record's ctx is the bound object's instance >> 4, what
+ * PGRAPH got through method 0 (puller.rst "Engine objects": on NV4+ the
+ * puller passes the object's address down); never implicit. */
+static void nv04_ctx_in_log(void **state)
+{
+	(void)state;
+	static const char *const chips[] = { "nv04", "nv10", "nv17", "nv40" };
+	for (size_t c = 0; c < 4; c++) {
+		struct penv e;
+		pe_init(&e, chips[c]);
+		uint32_t a = pe_object(&e, 0, 0x1111, 0x42, 1), b = pe_object(&e, 0, 0x2222, 0x19, 1);
+		pe_pio(&e, 0, 1, 0, 0x1111);
+		pe_pio(&e, 0, 2, 0, 0x2222);
+		pe_pio(&e, 0, 1, 0x300, 5);
+		pe_pio(&e, 0, 2, 0x304, 6);
+		assert_string_equal(pe_run(&e, 1000000), "idle");
+		nvm_method m[8];
+		assert_int_equal(pe_log(&e, "pgraph", m, 8), 4);
+		uint32_t want[] = { a >> 4, b >> 4, a >> 4, b >> 4 };
+		for (int i = 0; i < 4; i++) {
+			assert_int_equal(m[i].ctx, want[i]);
+			assert_false(m[i].implicit);
+		}
+		pe_fini(&e);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -782,6 +810,7 @@ int main(void)
 		cmocka_unit_test(software_objects),    cmocka_unit_test(free_count),
 		cmocka_unit_test(runout_and_recovery), cmocka_unit_test(channel_switch),
 		cmocka_unit_test(nv01_ramin_windows),  cmocka_unit_test(cache0_injection),
+		cmocka_unit_test(nv04_ctx_in_log),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
