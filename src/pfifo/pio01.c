@@ -153,7 +153,7 @@ static void chsw(struct pio01 *p, uint32_t nchid)
 /* ---------------------------------------------------------------- the USER area */
 
 /* A store with byte enables be (bit i: byte i of the word) and data val
- * already in its byte lanes, to word address addr of the USER area: the
+ * already in its byte lanes, to byte address addr of the USER area: the
  * rules of E-hw pfifo_sim_user_write, first match wins. */
 static void user_store(struct pio01 *p, uint32_t addr, uint32_t val, unsigned be)
 {
@@ -220,7 +220,7 @@ static void p1_pio_store(struct pfifo *f, uint32_t addr, uint32_t val, unsigned 
 	/* E-hw: a store across a word boundary is two accesses, each with
 	 * its part of the data in its byte lanes */
 	val &= size == 4 ? 0xffffffffu : (1u << 8 * size) - 1;
-	user_store(p, w, val << 8 * lane, be & 0xf);
+	user_store(p, addr, val << 8 * lane, be & 0xf); /* RAMRO keeps the byte address (E-hw) */
 	if (be & 0xf0)
 		user_store(p, w + 4, val >> 8 * (4 - lane), be >> 4);
 }

@@ -375,7 +375,7 @@ static void user_writes_as_ehw(void **state)
 			val &= (1u << (8 << sz)) - 1;
 		assert_int_equal(nvm_pfifo_user_write(gpu, USER + addr, val, 1u << sz), NVM_OK);
 		unsigned be = ((1u << (1u << sz)) - 1) << (addr & 3);
-		sim_store(&s, addr & ~3u, val << (addr & 3) * 8, be & 0xf);
+		sim_store(&s, addr, val << (addr & 3) * 8, be & 0xf);
 		if (be & 0xf0)
 			sim_store(&s, (addr | 3) + 1, val >> ((-addr & 3) * 8), be >> 4);
 		compare(gpu, &s, addr, 1u << sz);
