@@ -81,6 +81,13 @@ nvm_status nvm_pfifo_get_stats(const nvm_gpu *gpu, nvm_pfifo_stats *out);
  * folded by XOR in bits-wide pieces, XOR chid << (bits - 4). Returns the
  * entry index (multiply by 8 for the byte offset). */
 uint32_t nvm_pfifo_ramht_hash(uint32_t handle, uint32_t chid, unsigned bits);
+/* The first entry a lookup of (handle, chid) reads in a chip's RAMHT of
+ * 2^bits entries, and in *probe how many it reads from there: NV04..G80
+ * nvm_pfifo_ramht_hash and 0 (the RAMHT SEARCH register decides); NV01 /
+ * NV03 the bucket of the XOR of the handle's bytes and the channel, of
+ * 2^bits / 256 entries (docs/pfifo.md "NV01 and NV03"). 0 for an unknown
+ * chip. */
+uint32_t nvm_pfifo_ramht_slot(const char *chip, uint32_t handle, uint32_t chid, unsigned bits, unsigned *probe);
 
 /* Whether a chip ("nv04".."nv41", "g80".."gt215") has PFIFO engine id
  * `engine` (rnndb nv4_pfifo_engine / g80_pfifo_engine): SOFTWARE (0) and

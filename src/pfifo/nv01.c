@@ -193,6 +193,7 @@ const struct pfifo_gen pfifo_nv01 = {
 	.hash_valid = 16,
 	.ramfc = &ramfc_nv01,
 	.ramht = { 15, 22, 22, 30, 24, -1, true },
+	.ramht_bucket = true,
 	.eng_names = pfifo_nv04_eng_names,
 	.regs = layers_nv01,
 	.sem_errors = pfifo_nv04_sem_errors,

@@ -139,6 +139,7 @@ const struct pfifo_gen pfifo_nv03 = {
 	.hash_valid = 16,
 	.ramfc = &ramfc_nv03,
 	.ramht = { 15, 23, 23, 30, 24, -1, true },
+	.ramht_bucket = true,
 	.eng_names = pfifo_nv04_eng_names,
 	.regs = layers_nv03,
 	.sem_errors = pfifo_nv04_sem_errors,

@@ -311,6 +311,7 @@ struct pfifo_gen {
 	bool ramin_bar;                /* the NV40 RAMIN BAR (nvm_pfifo_ramin_bar_*) */
 	bool user_ref;                 /* REF at 0x48 of the PIO USER area */
 	bool fresh_runs;               /* a channel just loaded works before the switcher looks again */
+	bool ramht_bucket;             /* NV01/NV03: the lookup reads one bucket (nvm_pfifo_ramht_slot) */
 	const char *const *sem_errors; /* PULL0 SEMAPHORE_ERROR names, 8 */
 	size_t size;                   /* bytes of the state: struct pfifo, or a generation's struct holding it */
 	const struct pfifo_ops *ops;

@@ -27,6 +27,18 @@ uint32_t nvm_pfifo_ramht_hash(uint32_t handle, uint32_t chid, unsigned bits)
 	return (h ^ chid << (bits - 4)) & mask;
 }
 
+uint32_t nvm_pfifo_ramht_slot(const char *chip, uint32_t handle, uint32_t chid, unsigned bits, unsigned *probe)
+{
+	const struct pfifo_gen *c = pfifo_gen_find(chip);
+	*probe = 0;
+	if (!c || bits < 8 || bits > 24)
+		return 0;
+	if (!c->ramht_bucket)
+		return nvm_pfifo_ramht_hash(handle, chid, bits);
+	*probe = 1u << (bits - 8);
+	return ((handle ^ handle >> 8 ^ handle >> 16 ^ handle >> 24 ^ chid) & 0xff) << (bits - 8);
+}
+
 void ramht_decode(const struct pfifo_gen *c, uint32_t handle, uint32_t ctx, nvm_ramht_entry *e)
 {
 	const struct ramht_fmt *r = &c->ramht;
