@@ -58,7 +58,7 @@ static const struct reg_desc regs_nv03[] = {
 	{ 0x3210, "NV3_PFIFO_CACHE1_PUT", 0, 0x7cu, 0, NULL, p1_wr_kick },
 	{ 0x3214, "NV3_PFIFO_CACHE1_STATUS", 0, 0, 0, p1_rd_c1_status, NULL },
 	{ 0x3218, "NV3_PFIFO_CACHE1_DMA_STATE", 0, 0x5ffcfffcu, 0, NULL, NULL },
-	{ 0x3220, "NV3_PFIFO_CACHE1_DMA_CTRL", 0, 0x1u, 0, NULL, NULL },
+	{ 0x3220, "NV3_PFIFO_CACHE1_DMA_CTRL", 0, 0x1u, 0, NULL, p1_wr_dma_ctrl },
 	{ 0x3224, "NV3_PFIFO_CACHE1_DMA_COUNT", 0, 0xfffffcu, 0, NULL, NULL },
 	{ 0x3228, "NV3_PFIFO_CACHE1_DMA_GET", 0, 0xfffffcu, 0, NULL, NULL },
 	{ 0x322c, "NV3_PFIFO_CACHE1_DMA_TARGET", 0, 0x3u, 0, NULL, NULL },

@@ -491,6 +491,22 @@ void p1_wr_kick(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t 
 	pfifo_kick(ctx);
 }
 
+/* NV03 CACHE1 DMA_CTRL ACCESS (rnndb): the launch of the kernel-driven DMA
+ * (digest 8: the header format and the fetch are undocumented). Not
+ * modelled: the registers keep what is written, the launch is reported
+ * and nothing is fetched; DMA_CTRL reads back the ACCESS bit. */
+void p1_wr_dma_ctrl(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
+{
+	(void)r;
+	(void)old;
+	struct pio01 *p = ctx;
+	if (*stored & 1)
+		emit(p->f.gpu, NVM_EV_UNMODELLED, "pfifo", "nv3_dma", bus_get(p->f.gpu, 0x3228), written,
+		     "NV3 DMA launch (DMA_GET 0x%06x, DMA_COUNT 0x%06x, DMA_TARGET %u): the NV3 DMA pusher is not "
+		     "modelled",
+		     bus_get(p->f.gpu, 0x3228), bus_get(p->f.gpu, 0x3224), bus_get(p->f.gpu, 0x322c));
+}
+
 /* PULL_CTRL: ACCESS writable; HASH_FAILED and DEVICE_SOFTWARE read-only
  * (E-hw scan). UNVERIFIED: a write clears them (as the NV04 model's PULL0). */
 void p1_wr_pull_ctrl(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)

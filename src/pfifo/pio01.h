@@ -101,6 +101,7 @@ extern const struct pfifo_ops pio01_ops;
 /* Handlers the generations' register tables use. */
 void p1_wr_intr(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written);
 void p1_wr_kick(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written);
+void p1_wr_dma_ctrl(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written);
 void p1_wr_pull_ctrl(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written);
 void p1_wr_runout_ptr(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written);
 uint32_t p1_rd_runout_status(void *ctx, const struct reg_desc *r, uint32_t stored);
