@@ -67,8 +67,9 @@ struct p1_layout {
 
 /* What differs between NV1 and NV3 beyond the register tables. */
 struct pio01_impl {
-	/* the registers that move (rnndb: CHID, PUT, STATUS of both caches) */
-	uint32_t c0_chid, c0_put, c0_status, c1_chid, c1_put, c1_status;
+	/* the registers that move (rnndb: CHID and PUT of both caches; STATUS
+	 * moves too, its table entry names it) */
+	uint32_t c0_chid, c0_put, c1_chid, c1_put;
 	uint32_t ctx_mask;        /* CTX bits kept (E-hw: NV1 0x017fffff, NV3 0x00ffffff) */
 	uint32_t pull_state_mask; /* PULL_STATE bits that read back (NV1 0x117, NV3 0x10) */
 	bool free_lie;            /* NV1: CONFIG FREE_LIE 1:0 with CTX FREE_LIE 24 */
