@@ -821,6 +821,41 @@ static void nv03_dma_unmodelled(void **state)
 	nvm_close(gpu);
 }
 
+/* nv1-pfifo.rst "Interrupts": PFIFO's line (PMC input 8) is INTR &
+ * INTR_EN; masked bits still show in INTR. */
+static void interrupt_line(void **state)
+{
+	(void)state;
+	nvm_gpu *gpu = open_chip("nv01");
+	wr(gpu, 0x140, 1);
+	wr(gpu, 0x3200, 1);
+	wr(gpu, USER + 0x40, 1); /* RESERVED_ACCESS: RUNOUT */
+	assert_int_equal(rd(gpu, 0x2100), 0x10);
+	assert_int_equal(nvm_intr_line(gpu), 0);
+	wr(gpu, 0x2140, 0x10);
+	assert_int_equal(nvm_intr_line(gpu), 1);
+	assert_int_equal(rd(gpu, 0x100) & (1u << 8), 1u << 8);
+	wr(gpu, 0x2100, 0x10);
+	assert_int_equal(nvm_intr_line(gpu), 0);
+	nvm_close(gpu);
+}
+
+/* nvm_pfifo_ramht_slot: NV01/NV03 one bucket of 2^bits / 256 entries at
+ * the XOR of the handle's bytes and the channel; NV04 nouveau's hash with
+ * RAMHT SEARCH deciding the probe. */
+static void ramht_slot(void **state)
+{
+	(void)state;
+	unsigned probe;
+	assert_int_equal(nvm_pfifo_ramht_slot("nv03", 0x80000011, 0, 9, &probe), 0x91 * 2);
+	assert_int_equal(probe, 2);
+	assert_int_equal(nvm_pfifo_ramht_slot("nv01", 0x80000011, 3, 12, &probe), (0x91 ^ 3) * 16);
+	assert_int_equal(probe, 16);
+	assert_int_equal(nvm_pfifo_ramht_slot("nv04", 0x1234, 1, 12, &probe), nvm_pfifo_ramht_hash(0x1234, 1, 12));
+	assert_int_equal(probe, 0);
+	assert_int_equal(nvm_pfifo_ramht_slot("nv99", 1, 0, 12, &probe), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -831,6 +866,7 @@ int main(void)
 		cmocka_unit_test(runout_and_recovery), cmocka_unit_test(channel_switch),
 		cmocka_unit_test(nv01_ramin_windows),  cmocka_unit_test(cache0_injection),
 		cmocka_unit_test(nv04_ctx_in_log),     cmocka_unit_test(nv03_dma_unmodelled),
+		cmocka_unit_test(interrupt_line),      cmocka_unit_test(ramht_slot),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
