@@ -151,13 +151,45 @@ static void pmc_enable_resets(void **state)
 /* A reference model of NV1 PIO written from E-hw pfifo_sim_user_write /
  * pfifo_runout (the digest section 3 lists its rules): the model must
  * end every random USER store in the same state. */
+/* Where the two chips keep what the simulator needs (nv01.c / nv03.c
+ * tables); NV3 takes NV1's rules with its 24-bit contexts (UNVERIFIED:
+ * E-hw's simulator runs on NV1 only). */
+struct cd {
+	const char *chip;
+	uint32_t c0_chid, c1_chid, c1_put, c1_status, ctx_mask, ps_mask;
+	bool nv3;
+};
+static const struct cd cd_nv01 = { "nv01", 0x3010, 0x3210, 0x3230, 0x3220, 0x017fffff, 0x117, false };
+static const struct cd cd_nv03 = { "nv03", 0x3004, 0x3204, 0x3210, 0x3214, 0x00ffffff, 0x10, true };
+
 struct sim {
+	const struct cd *cd;
 	uint32_t intr, runout_put, runout_get, chsw, c0_push, c0_chid, c1_push, c1_chid, c1_put, c1_get, c1_ps;
 	uint32_t ctx[8], addr[32], data[32];
 	bool runout;
-	uint32_t ram_size;
-	uint32_t ro[0x1000], fc[0x400]; /* RAMRO and RAMFC words */
+	uint32_t ram_size;                            /* NV1 PRAM CONFIG; NV3 RAMRO SIZE */
+	uint32_t ro_size, fc_chans, ro_base, fc_base; /* NV3: RAMIN addresses */
+	uint32_t ro[0x1000], fc[0x400];               /* RAMRO and RAMFC words */
 };
+
+static void ramin_put(nvm_gpu *gpu, const struct sim *s, bool ro, uint32_t i, uint32_t v)
+{
+	if (!s->cd->nv3) {
+		wr(gpu, (ro ? 0x650000 : 0x648000) + 4 * i, v);
+		return;
+	}
+	uint8_t b[4] = { (uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24) };
+	assert_int_equal(nvm_pfifo_ramin_bar_write(gpu, (ro ? s->ro_base : s->fc_base) + 4 * i, b, 4), NVM_OK);
+}
+
+static uint32_t ramin_get(nvm_gpu *gpu, const struct sim *s, bool ro, uint32_t i)
+{
+	if (!s->cd->nv3)
+		return rd(gpu, (ro ? 0x650000 : 0x648000) + 4 * i);
+	uint8_t b[4];
+	assert_int_equal(nvm_pfifo_ramin_bar_read(gpu, (ro ? s->ro_base : s->fc_base) + 4 * i, b, 4), NVM_OK);
+	return b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+}
 
 static uint32_t gnext(uint32_t ptr)
 {
@@ -171,7 +203,7 @@ static uint32_t gnext(uint32_t ptr)
 
 static void sim_runout(struct sim *s, uint32_t w, uint32_t d, bool intr)
 {
-	uint32_t m = (1u << (s->ram_size + 11)) - 8, next = (s->runout_put + 8) & m;
+	uint32_t m = s->ro_size - 8, next = (s->runout_put + 8) & m;
 	if (intr)
 		s->intr |= 0x10;
 	if (next == s->runout_get) {
@@ -210,16 +242,16 @@ static void sim_store(struct sim *s, uint32_t addr, uint32_t val, unsigned be)
 		if (!ramro_empty || !s->chsw || !c1_empty) {
 			err = 1;
 		} else {
-			uint32_t r = s->ram_size ? s->c1_chid : s->c1_chid & 0x3f;
+			uint32_t r = s->c1_chid % s->fc_chans;
 			for (int i = 0; i < 8; i++) {
 				uint32_t v = s->ctx[i] | (s->c1_ps & 7) << 28 | ((s->c1_ps >> 8) & 1) << 31;
 				if (!i || (s->c1_ps & 0x10))
 					s->fc[r * 8 + i] = v;
 			}
 			s->c1_chid = nchid;
-			r = s->ram_size ? nchid : nchid & 0x3f;
+			r = nchid % s->fc_chans;
 			for (int i = 0; i < 8; i++)
-				s->ctx[i] = s->fc[r * 8 + i] & 0x017fffff;
+				s->ctx[i] = s->fc[r * 8 + i] & s->cd->ctx_mask;
 			s->c1_ps = (s->fc[r * 8] >> 28 & 7) | (s->fc[r * 8] >> 31) << 8;
 		}
 	} else if (s->runout) {
@@ -246,18 +278,31 @@ static uint32_t rnd32(void)
 
 /* Loads a random state into the model and the simulator (E-hw
  * pfifo_gen_state / pfifo_load_state, pullers off). */
-static void load_random(nvm_gpu *gpu, struct sim *s)
+static void load_random(nvm_gpu *gpu, struct sim *s, const struct cd *cd)
 {
 	memset(s, 0, sizeof(*s));
-	s->ram_size = rnd32() & 3;
-	if (s->ram_size == 2)
-		s->ram_size = 1; /* layout 2 overlaps RAMHT and RAMFC (nv1-vram.rst "buggy") */
+	s->cd = cd;
 	wr(gpu, 0x200, 0xffffeeffu);
 	wr(gpu, 0x200, 0xffffffffu);
-	wr(gpu, 0x602200, s->ram_size);
+	if (cd->nv3) {
+		s->ram_size = rnd32() & 1;
+		s->ro_size = s->ram_size ? 0x2000 : 0x200;
+		s->fc_chans = 128;
+		s->ro_base = 0x4000;
+		s->fc_base = 0x8000;
+		wr(gpu, 0x2218, s->ro_base | s->ram_size << 16);
+		wr(gpu, 0x2214, s->fc_base);
+	} else {
+		s->ram_size = rnd32() & 3;
+		if (s->ram_size == 2)
+			s->ram_size = 1; /* layout 2 overlaps RAMHT and RAMFC (nv1-vram.rst "buggy") */
+		s->ro_size = 0x800u << s->ram_size;
+		s->fc_chans = s->ram_size ? 128 : 64;
+		wr(gpu, 0x602200, s->ram_size);
+	}
 	wr(gpu, 0x2410, 0); /* RAMRO empty: no runout flag */
 	wr(gpu, 0x2420, 0);
-	uint32_t rsz = 1u << (s->ram_size + 11), m = rsz - 8;
+	uint32_t rsz = s->ro_size, m = rsz - 8;
 	s->runout_put = rnd32() & m;
 	s->runout_get = rnd32() & 3 ? s->runout_put : rnd32() & m;
 	if (!(rnd32() & 3))
@@ -268,9 +313,9 @@ static void load_random(nvm_gpu *gpu, struct sim *s)
 		wr(gpu, 0x2410, s->runout_put);
 		wr(gpu, 0x2420, (s->runout_put + 0x10) & m);
 		wr(gpu, 0x3200, 1);
-		wr(gpu, 0x3210, 0);
+		wr(gpu, cd->c1_chid, 0);
 		wr(gpu, USER + 0x10, 0xdeadbeef);
-		assert_int_equal(rd(gpu, 0x3220) & 1, 1);
+		assert_int_equal(rd(gpu, cd->c1_status) & 1, 1);
 	}
 	wr(gpu, 0x2410, s->runout_put); /* RAMRO stays non-empty while the flag is wanted */
 	wr(gpu, 0x2420, s->runout_get);
@@ -287,16 +332,16 @@ static void load_random(nvm_gpu *gpu, struct sim *s)
 	s->c1_ps = rnd32() & 0x117;
 	wr(gpu, 0x2500, s->chsw);
 	wr(gpu, 0x3000, s->c0_push);
-	wr(gpu, 0x3010, s->c0_chid);
+	wr(gpu, cd->c0_chid, s->c0_chid);
 	wr(gpu, 0x3200, s->c1_push);
-	wr(gpu, 0x3210, s->c1_chid);
-	wr(gpu, 0x3230, s->c1_put);
+	wr(gpu, cd->c1_chid, s->c1_chid);
+	wr(gpu, cd->c1_put, s->c1_put);
 	wr(gpu, 0x3270, s->c1_get);
 	wr(gpu, 0x3250, s->c1_ps);
 	wr(gpu, 0x3240, 0);
 	wr(gpu, 0x3040, 0);
 	for (int i = 0; i < 8; i++) {
-		s->ctx[i] = rnd32() & 0x017fffff;
+		s->ctx[i] = rnd32() & cd->ctx_mask;
 		wr(gpu, 0x3280 + 0x10 * i, s->ctx[i]);
 	}
 	for (int i = 0; i < 32; i++) {
@@ -307,12 +352,12 @@ static void load_random(nvm_gpu *gpu, struct sim *s)
 	}
 	for (uint32_t i = 0; i < rsz / 4; i++) {
 		s->ro[i] = rnd32();
-		wr(gpu, 0x650000 + 4 * i, s->ro[i]);
+		ramin_put(gpu, s, true, i, s->ro[i]);
 	}
-	uint32_t fcw = s->ram_size ? 0x400 : 0x200;
+	uint32_t fcw = s->fc_chans * 8;
 	for (uint32_t i = 0; i < fcw; i++) {
 		s->fc[i] = rnd32();
-		wr(gpu, 0x648000 + 4 * i, s->fc[i]);
+		ramin_put(gpu, s, false, i, s->fc[i]);
 	}
 }
 
@@ -321,8 +366,12 @@ static void compare(nvm_gpu *gpu, const struct sim *s, uint32_t addr, unsigned s
 	struct {
 		uint32_t reg, want;
 	} r[] = {
-		{ 0x2100, s->intr },   { 0x2410, s->runout_put }, { 0x3210, s->c1_chid },
-		{ 0x3230, s->c1_put }, { 0x3250, s->c1_ps },      { 0x3220, 0 },
+		{ 0x2100, s->intr },
+		{ 0x2410, s->runout_put },
+		{ s->cd->c1_chid, s->c1_chid },
+		{ s->cd->c1_put, s->c1_put },
+		{ 0x3250, s->c1_ps & s->cd->ps_mask },
+		{ s->cd->c1_status, 0 },
 	};
 	r[5].want = (s->c1_get == s->c1_put ? 0x10 : gnext(s->c1_put) == s->c1_get ? 0x100 : 0) | s->runout;
 	for (size_t i = 0; i < sizeof(r) / sizeof(r[0]); i++)
@@ -335,25 +384,24 @@ static void compare(nvm_gpu *gpu, const struct sim *s, uint32_t addr, unsigned s
 		assert_int_equal(rd(gpu, 0x3300 + 8 * i), s->addr[i]);
 		assert_int_equal(rd(gpu, 0x3304 + 8 * i), s->data[i]);
 	}
-	for (uint32_t i = 0; i < (1u << (s->ram_size + 9)); i++)
-		if (rd(gpu, 0x650000 + 4 * i) != s->ro[i])
+	for (uint32_t i = 0; i < s->ro_size / 4; i++)
+		if (ramin_get(gpu, s, true, i) != s->ro[i])
 			fail_msg("store to 0x%06x (%u bytes): RAMRO word 0x%x is 0x%08x, E-hw says 0x%08x", addr, size,
-			         i, rd(gpu, 0x650000 + 4 * i), s->ro[i]);
-	for (uint32_t i = 0; i < (s->ram_size ? 0x400u : 0x200u); i++)
-		assert_int_equal(rd(gpu, 0x648000 + 4 * i), s->fc[i]);
+			         i, ramin_get(gpu, s, true, i), s->ro[i]);
+	for (uint32_t i = 0; i < s->fc_chans * 8; i++)
+		assert_int_equal(ramin_get(gpu, s, false, i), s->fc[i]);
 }
 
 /* E-hw PFifoUserWriteTest: random states, random 8/16/32-bit stores
  * (sometimes to the FREE or password rows, to CACHE1's or CACHE0's
  * channel); a store across a word is two accesses. */
-static void user_writes_as_ehw(void **state)
+static void user_writes(const struct cd *cd, int n)
 {
-	(void)state;
 	srand(1);
-	nvm_gpu *gpu = open_chip("nv01");
+	nvm_gpu *gpu = open_chip(cd->chip);
 	static struct sim s;
-	for (int it = 0; it < 400; it++) {
-		load_random(gpu, &s);
+	for (int it = 0; it < n; it++) {
+		load_random(gpu, &s, cd);
 		unsigned sz = rnd32() % 3;
 		uint32_t addr = rnd32() & 0x7fffff;
 		if (!(rnd32() & 7))
@@ -381,6 +429,18 @@ static void user_writes_as_ehw(void **state)
 		compare(gpu, &s, addr, 1u << sz);
 	}
 	nvm_close(gpu);
+}
+
+static void user_writes_as_ehw(void **state)
+{
+	(void)state;
+	user_writes(&cd_nv01, 400);
+}
+
+static void user_writes_nv03(void **state)
+{
+	(void)state;
+	user_writes(&cd_nv03, 200);
 }
 
 /* ---------------------------------------------------------------- a Riva 128 as rivafb drives it */
@@ -859,14 +919,23 @@ static void ramht_slot(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(scan_nv01),           cmocka_unit_test(scan_nv03),
-		cmocka_unit_test(pmc_enable_resets),   cmocka_unit_test(user_writes_as_ehw),
-		cmocka_unit_test(riva_session),        cmocka_unit_test(rebind_and_missing_handle),
-		cmocka_unit_test(software_objects),    cmocka_unit_test(free_count),
-		cmocka_unit_test(runout_and_recovery), cmocka_unit_test(channel_switch),
-		cmocka_unit_test(nv01_ramin_windows),  cmocka_unit_test(cache0_injection),
-		cmocka_unit_test(nv04_ctx_in_log),     cmocka_unit_test(nv03_dma_unmodelled),
-		cmocka_unit_test(interrupt_line),      cmocka_unit_test(ramht_slot),
+		cmocka_unit_test(scan_nv01),
+		cmocka_unit_test(scan_nv03),
+		cmocka_unit_test(pmc_enable_resets),
+		cmocka_unit_test(user_writes_as_ehw),
+		cmocka_unit_test(user_writes_nv03),
+		cmocka_unit_test(riva_session),
+		cmocka_unit_test(rebind_and_missing_handle),
+		cmocka_unit_test(software_objects),
+		cmocka_unit_test(free_count),
+		cmocka_unit_test(runout_and_recovery),
+		cmocka_unit_test(channel_switch),
+		cmocka_unit_test(nv01_ramin_windows),
+		cmocka_unit_test(cache0_injection),
+		cmocka_unit_test(nv04_ctx_in_log),
+		cmocka_unit_test(nv03_dma_unmodelled),
+		cmocka_unit_test(interrupt_line),
+		cmocka_unit_test(ramht_slot),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
