@@ -28,10 +28,9 @@ typedef struct nvm_host_method {
 	uint32_t cls;    /* class bound on the subchannel by SET_OBJECT, 0 if none */
 	uint32_t method; /* byte address */
 	uint32_t data;
-	/* Pre-G80 PFIFO: the object context in force for the method (NV01/NV03:
-	 * the 24-bit RAMHT context of the subchannel; NV04..NV4x: the bound
-	 * object's instance >> 4, what PGRAPH got through method 0); 0 on G80+
-	 * and the Host. */
+	/* PFIFO: the object context in force for the method (NV01/NV03: the
+	 * 24-bit RAMHT context of the subchannel; NV04..G80: the bound object's
+	 * instance >> 4, what the engine got through method 0); 0 on the Host. */
 	uint32_t ctx;
 	/* NV01/NV03: a context load PFIFO sent through method 0 without a
 	 * method 0 in the stream (a subchannel change, a channel switch). */
