@@ -46,10 +46,12 @@ nvm_status nvm_pfifo_user_write(nvm_gpu *gpu, uint32_t addr, uint32_t val, unsig
 
 /* NV40's instance memory BAR: a PCI aperture onto RAMIN besides BAR0's
  * PRAMIN window, which nouveau's nv40 instmem maps (PCI BAR 2, or 3) and
- * reads and writes RAMIN through, byte offset = RAMIN address. len bytes
- * at off (any alignment). NVM_ERR_NOENT on chips without it (before NV40
- * or without this PFIFO), NVM_ERR_RANGE beyond the aperture (16 MiB, and
- * not beyond VRAM); nothing is touched then. */
+ * reads and writes RAMIN through, byte offset = RAMIN address. NV03 has no
+ * BAR0 PRAMIN: its RAMIN is at BAR1 + 0xC00000 (rivafb), the same calls
+ * with off = the RAMIN address. len bytes at off (any alignment).
+ * NVM_ERR_NOENT on chips without it (nv01, nv04..nv17, G80+),
+ * NVM_ERR_RANGE beyond the aperture (16 MiB, and not beyond VRAM); nothing
+ * is touched then. */
 #define NVM_PFIFO_RAMIN_BAR_SIZE 0x1000000u
 nvm_status nvm_pfifo_ramin_bar_read(nvm_gpu *gpu, uint32_t off, void *buf, size_t len);
 nvm_status nvm_pfifo_ramin_bar_write(nvm_gpu *gpu, uint32_t off, const void *buf, size_t len);
