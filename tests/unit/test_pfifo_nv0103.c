@@ -164,7 +164,8 @@ static const struct cd cd_nv03 = { "nv03", 0x3004, 0x3204, 0x3210, 0x3214, 0x00f
 
 struct sim {
 	const struct cd *cd;
-	uint32_t intr, runout_put, runout_get, chsw, c0_push, c0_chid, c1_push, c1_chid, c1_put, c1_get, c1_ps;
+	uint32_t intr, runout_put, runout_get, chsw, c0_push, c0_chid, c0_put, c0_get, c1_push, c1_chid, c1_put, c1_get,
+	        c1_ps;
 	uint32_t ctx[8], addr[32], data[32];
 	bool runout;
 	uint32_t ram_size;                            /* NV1 PRAM CONFIG; NV3 RAMRO SIZE */
@@ -330,6 +331,10 @@ static void load_random(nvm_gpu *gpu, struct sim *s, const struct cd *cd)
 	if (!(rnd32() & 3))
 		s->c1_get = s->c1_put;
 	s->c1_ps = rnd32() & 0x117;
+	s->c0_put = rnd32() & 4;
+	s->c0_get = rnd32() & 4;
+	wr(gpu, cd->nv3 ? 0x3010 : 0x3030, s->c0_put);
+	wr(gpu, 0x3070, s->c0_get);
 	wr(gpu, 0x2500, s->chsw);
 	wr(gpu, 0x3000, s->c0_push);
 	wr(gpu, cd->c0_chid, s->c0_chid);
@@ -378,6 +383,12 @@ static void compare(nvm_gpu *gpu, const struct sim *s, uint32_t addr, unsigned s
 		if (rd(gpu, r[i].reg) != r[i].want)
 			fail_msg("store to 0x%06x (%u bytes): register 0x%04x is 0x%08x, E-hw says 0x%08x", addr, size,
 			         r[i].reg, rd(gpu, r[i].reg), r[i].want);
+	/* E-hw PFifoStatusTest: RUNOUT_STATUS and CACHE0 STATUS */
+	uint32_t m = s->ro_size - 8, rs = s->runout_get == s->runout_put ? 0x10 : 1;
+	if (s->runout_get == ((s->runout_put + 8) & m))
+		rs |= 0x100;
+	assert_int_equal(rd(gpu, 0x2400), rs);
+	assert_int_equal(rd(gpu, s->cd->nv3 ? 0x3014 : 0x3020), s->c0_get == s->c0_put ? 0x10 : 0x100);
 	for (int i = 0; i < 8; i++)
 		assert_int_equal(rd(gpu, 0x3280 + 0x10 * i), s->ctx[i]);
 	for (int i = 0; i < 32; i++) {
