@@ -34,3 +34,20 @@ gpu:pfifo_user_write(0x850302, 0xbeef, 2)
 local e = f:runout_entry(0)
 check(e.reason == "ILLEGAL_ACCESS" and e.data == 0xbeef0000 and e.chid == 5, "16-bit store runs out")
 check(gpu:rd32(0x650000) == 0x00050302, "RAMRO word 0: the USER offset with its low bits")
+
+-- the builder's errors name the function
+local other = nvmodel.open{ chip = "nv04", vram = "16M", sysmem = "1M" }
+local ok, err = pcall(nv03.fifo, other)
+check(not ok and tostring(err):find("fifo: chip nv04 is not nv01 or nv03", 1, true), tostring(err))
+ok, err = pcall(f.context, f, { type = 0x10, engine = "pgraph" })
+check(not ok and tostring(err):find("bit 6 is the engine", 1, true), tostring(err))
+ok, err = pcall(f.ramht_add, f, { chid = 200, handle = 1, context = 0 })
+check(not ok and tostring(err):find("ramht_add", 1, true), tostring(err))
+-- a bucket of a 4 KiB RAMHT holds two entries
+f:ramht_add{ chid = 9, handle = 0x100, context = rop }
+f:ramht_add{ chid = 9, handle = 0x10000, context = rop }
+ok, err = pcall(f.ramht_add, f, { chid = 9, handle = 0x1000000, context = rop })
+check(not ok and tostring(err):find("is full", 1, true), tostring(err))
+-- nv01 has no RAMIN BAR
+ok, err = pcall(gpu.pfifo_ramin_bar_read, gpu, 0)
+check(not ok and tostring(err):find("no RAMIN BAR", 1, true), tostring(err))
