@@ -206,5 +206,5 @@ if nvmodel.default_chip == "gv100" then
   volta_demo()
 else
   basics()
-  if nvmodel.default_chip == "nv01" or nvmodel.default_chip == "nv03" then pio_demo() end
+  if nvmodel.default_chip:match("^nv0[13]") then pio_demo() end
 end

@@ -73,6 +73,11 @@ static const struct chip chips[] = {
 	  false,
 	  PMC_NV04,
 	  { PFIFO(pfifo_nv03), PB(pb_gen_nv03) } },
+	/* NV3T (Riva 128 ZX): revision 0x20 and up (pmc.rst), 8 MiB of VRAM. */
+	{ { "nv03t", "NV03", 0x00030120u, MiB(8), GiB(4), "pmc ptimer pfifo" },
+	  false,
+	  PMC_NV04,
+	  { PFIFO(pfifo_nv03t), PB(pb_gen_nv03t) } },
 	{ { "nv04", "NV04", 0x20004000u, MiB(16), GiB(4), "pmc ptimer pfifo" },
 	  false,
 	  PMC_NV04,

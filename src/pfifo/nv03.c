@@ -1,5 +1,5 @@
 /*
- * PFIFO of NV03 (Riva 128): the PIO unit of pio01.c with NV3's registers
+ * PFIFO of NV03 (Riva 128) and NV3T (Riva 128 ZX, chip nv03t): the PIO unit of pio01.c with NV3's registers
  * (rnndb fifo/nv1_pfifo.xml NV3 variants; write masks of the envytools
  * hwtest/pfifo.cc NV3 register list, measured on an NV3T), RAMHT, RAMFC
  * and RAMRO placed by their registers, and RAMIN reached through BAR1 +
@@ -80,6 +80,15 @@ static const struct reg_desc regs_nv03[] = {
 static const struct reg_layer nv03_regs = { regs_nv03, sizeof(regs_nv03) / sizeof(regs_nv03[0]), NULL, 0 };
 static const struct reg_layer *const layers_nv03[] = { &nv03_regs, NULL };
 
+/* NV3T (Riva 128 ZX): the E-hw NV3 list as measured, CACHE1 PUT/GET 0x1fc
+ * (64 entries, their ADDR/DATA at 0x3400 + 8i). */
+static const struct reg_desc regs_nv03t[] = {
+	{ 0x3210, "NV3_PFIFO_CACHE1_PUT", 0, 0x1fcu, 0, NULL, p1_wr_kick },
+	{ P1_C1_GET, "NV3_PFIFO_CACHE1_GET", 0, 0x1fcu, 0, NULL, p1_wr_kick },
+};
+static const struct reg_layer nv03t_regs = { regs_nv03t, sizeof(regs_nv03t) / sizeof(regs_nv03t[0]), NULL, 0 };
+static const struct reg_layer *const layers_nv03t[] = { &nv03_regs, &nv03t_regs, NULL };
+
 /* RAMFC: NV1's scheme with NV3's 24-bit contexts (nv1-pfifo.rst: 0x20
  * bytes per channel; UNVERIFIED on NV3: the subchannel and OBJECT in word
  * 0 30:28 / 31 as on NV1). */
@@ -108,41 +117,26 @@ static const uint32_t reset_nv03[] = { P1_WAIT_RETRY,         P1_INTR_EN,      P
 
 /* Context bit 23 is the engine (puller.rst "Engine objects"; E-hw
  * pgraph_mthd.cc injects gctx | 1 << 23): 1 PGRAPH, 0 SOFTWARE. */
-static const struct pio01_impl nv03_impl = {
-	.c0_chid = 0x3004,
-	.c0_put = 0x3010,
-	.c1_chid = 0x3204,
-	.c1_put = 0x3210,
-	.ctx_mask = 0x00ffffffu,
-	.pull_state_mask = P1_PS_CTX,
-	.free_lie = false,
-	.eng_bit = 23,
-	.layout = nv03_layout,
-	.reset = reset_nv03,
-	.nreset = sizeof(reset_nv03) / sizeof(reset_nv03[0]),
-	.init = NULL,
-};
+#define NV03_IMPL(nslots, base)                                                                                        \
+	{                                                                                                              \
+		.c0_chid = 0x3004, .c0_put = 0x3010, .c1_chid = 0x3204, .c1_put = 0x3210, .slots = nslots,             \
+		.array = base, .ctx_mask = 0x00ffffffu, .pull_state_mask = P1_PS_CTX, .free_lie = false,               \
+		.eng_bit = 23, .layout = nv03_layout, .reset = reset_nv03,                                             \
+		.nreset = sizeof(reset_nv03) / sizeof(reset_nv03[0]), .init = NULL                                     \
+	}
+static const struct pio01_impl nv03_impl = NV03_IMPL(32, 0x3300);
+static const struct pio01_impl nv03t_impl = NV03_IMPL(64, 0x3400);
 
 /* 128 channels, 8 subchannels, CACHE1 32 entries (nv1-pfifo.rst; the
- * NV3T's 64 are not modelled). RAMHT contexts: INSTANCE 15:0 (a grobj at
- * RAMIN instance << 4), engine 23, channel 30:24 (digest 5.2). */
-const struct pfifo_gen pfifo_nv03 = {
-	.name = "nv03",
-	.nchan = 128,
-	.cache_entries = 32,
-	.pio_channels = 128,
-	.chid_mask = 0x7f,
-	.cache_addr_mask = 0xfffc,
-	.class_mask = 0x7f,
-	.hash_valid = 16,
-	.ramfc = &ramfc_nv03,
-	.ramht = { 15, 23, 23, 30, 24, -1, true },
-	.ramht_bucket = true,
-	.eng_names = pfifo_nv04_eng_names,
-	.regs = layers_nv03,
-	.sem_errors = pfifo_nv04_sem_errors,
-	.ramin_bar = true,
-	.size = sizeof(struct pio01),
-	.ops = &pio01_ops,
-	.impl = &nv03_impl,
-};
+ * NV3T's 64). RAMHT contexts: INSTANCE 15:0 (a grobj at RAMIN instance
+ * << 4), engine 23, channel 30:24 (digest 5.2). */
+#define NV03_GEN(gen, entries, layers, im)                                                                             \
+	{                                                                                                              \
+		.name = gen, .nchan = 128, .cache_entries = entries, .pio_channels = 128, .chid_mask = 0x7f,           \
+		.cache_addr_mask = 0xfffc, .class_mask = 0x7f, .hash_valid = 16, .ramfc = &ramfc_nv03,                 \
+		.ramht = { 15, 23, 23, 30, 24, -1, true }, .eng_names = pfifo_nv04_eng_names, .regs = layers,          \
+		.sem_errors = pfifo_nv04_sem_errors, .ramin_bar = true, .ramht_bucket = true,                          \
+		.size = sizeof(struct pio01), .ops = &pio01_ops, .impl = &im                                           \
+	}
+const struct pfifo_gen pfifo_nv03 = NV03_GEN("nv03", 32, layers_nv03, nv03_impl);
+const struct pfifo_gen pfifo_nv03t = NV03_GEN("nv03t", 64, layers_nv03t, nv03t_impl);

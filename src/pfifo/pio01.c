@@ -22,19 +22,20 @@ static struct pio01 *P(struct pfifo *f)
 /* ---------------------------------------------------------------- Gray code */
 
 /* E-hw pfifo_cache1_next: from 0, next visits the slots 0, 1, 3, 2, 6 ...
- * 16, 0: gray(i) = i ^ i >> 1 of the linear index i (5 bits). */
-uint32_t p1_gray_lin(uint32_t ptr)
+ * 16, 0: gray(i) = i ^ i >> 1 of the linear index i (5 bits; 6 on the
+ * NV3T's 64 entries, UNVERIFIED). */
+static uint32_t glin(const struct pio01 *p, uint32_t ptr)
 {
-	uint32_t i = (ptr >> 2) & 31;
+	uint32_t m = p->im->slots - 1, i = (ptr >> 2) & m;
 	i ^= i >> 1;
 	i ^= i >> 2;
 	i ^= i >> 4;
-	return i & 31;
+	return i & m;
 }
 
-uint32_t p1_gray_next(uint32_t ptr)
+static uint32_t gnext(const struct pio01 *p, uint32_t ptr)
 {
-	uint32_t i = (p1_gray_lin(ptr) + 1) & 31;
+	uint32_t i = (glin(p, ptr) + 1) & (p->im->slots - 1);
 	return (i ^ i >> 1) << 2;
 }
 
@@ -45,7 +46,7 @@ static bool c1_empty(const struct pio01 *p)
 
 static bool c1_full(const struct pio01 *p)
 {
-	return p1_gray_next(*p->c1_put) == *p->c1_get;
+	return gnext(p, *p->c1_put) == *p->c1_get;
 }
 
 static uint32_t c1_chid(const struct pio01 *p)
@@ -192,10 +193,10 @@ static void user_store(struct pio01 *p, uint32_t addr, uint32_t val, unsigned be
 		err = (*p->c1_ctx[subc] >> 24) & 1 ? P1_CAUGHT_LYING : P1_FREE_COUNT_OVERRUN;
 	}
 	if (err < 0 && (m & 0x1ff0) != 0x20) {
-		uint32_t slot = (*p->c1_put >> 2) & 31;
+		uint32_t slot = (*p->c1_put >> 2) & (p->im->slots - 1);
 		p->addr[slot] = off & 0xfffc;
 		p->data[slot] = val;
-		*p->c1_put = p1_gray_next(*p->c1_put);
+		*p->c1_put = gnext(p, *p->c1_put);
 		f->stats.pio_writes++;
 		f->stats.cache_pushes++;
 		pfifo_kick(f);
@@ -226,7 +227,8 @@ static void p1_pio_store(struct pfifo *f, uint32_t addr, uint32_t val, unsigned 
 }
 
 /* FREE (USER 0x10), E-hw pfifo_cache1_free: 0 while CACHE1 ran out; for a
- * channel that does not hold CACHE1 (or pushing off) 0x7c, or 0 while
+ * channel that does not hold CACHE1 (or pushing off) 0x7c (UNVERIFIED on
+ * the NV3T: its 63 free entries, 0xfc), or 0 while
  * RAMRO has entries; the NV1 free-count lie (CONFIG FREE_LIE with CTX
  * FREE_LIE of the puller's subchannel); else the free bytes of CACHE1 (one
  * slot stays empty). */
@@ -234,12 +236,13 @@ static uint32_t free_count(struct pio01 *p, uint32_t nchid)
 {
 	if (p->runout)
 		return 0;
+	uint32_t all = (p->im->slots - 1) * 4;
 	if (nchid != c1_chid(p) || !(*p->c1_push & 1))
-		return ramro_empty(p) ? 0x7c : 0;
+		return ramro_empty(p) ? all : 0;
 	uint32_t lie = *p->config & 3, subc = *p->c1_pstate & 7;
 	if (p->im->free_lie && lie && ((*p->c1_ctx[subc] >> 24) & 1))
 		return (0x100u << (lie - 1)) - 4;
-	return ((p1_gray_lin(*p->c1_get) - p1_gray_lin(*p->c1_put) - 1) * 4) & 0x7c;
+	return ((glin(p, *p->c1_get) - glin(p, *p->c1_put) - 1) * 4) & all;
 }
 
 /* Reads: FREE, bits 15:0 (rivafb reads it with 32 bits, xf86-video-nv with
@@ -420,10 +423,10 @@ static uint32_t pull_cache1(struct pio01 *p, uint32_t max, uint64_t *t)
 {
 	uint32_t n = 0;
 	while (n < max && (*p->c1_pull & P1_PULL_ACCESS) && !(*p->cache_error & 0x10) && !c1_empty(p)) {
-		uint32_t slot = (*p->c1_get >> 2) & 31;
+		uint32_t slot = (*p->c1_get >> 2) & (p->im->slots - 1);
 		if (!pull_entry(p, false, c1_chid(p), p->addr[slot], p->data[slot], t))
 			break;
-		*p->c1_get = p1_gray_next(*p->c1_get);
+		*p->c1_get = gnext(p, *p->c1_get);
 		n++;
 	}
 	return n;
@@ -578,13 +581,15 @@ uint32_t p1_rd_pull_state(void *ctx, const struct reg_desc *r, uint32_t stored)
 	return stored & p->im->pull_state_mask;
 }
 
-/* CACHE1 ADDR(i) / DATA(i) at 0x3300 + 8i, by raw slot index (E-hw). */
+/* CACHE1 ADDR(i) / DATA(i) at 0x3300 + 8i (NV3T: 0x3400 + 8i, 64 of them),
+ * by raw slot index (E-hw). */
 static bool p1_win_rd(struct pfifo *f, uint32_t addr, uint32_t *val)
 {
 	struct pio01 *p = P(f);
-	if (addr < P1_C1_ARRAY || addr >= P1_C1_ARRAY + 32 * 8)
+	uint32_t base = p->im->array;
+	if (addr < base || addr >= base + p->im->slots * 8)
 		return false;
-	uint32_t i = (addr - P1_C1_ARRAY) >> 3;
+	uint32_t i = (addr - base) >> 3;
 	*val = addr & 4 ? p->data[i] : p->addr[i];
 	return true;
 }
@@ -592,9 +597,10 @@ static bool p1_win_rd(struct pfifo *f, uint32_t addr, uint32_t *val)
 static bool p1_win_wr(struct pfifo *f, uint32_t addr, uint32_t val)
 {
 	struct pio01 *p = P(f);
-	if (addr < P1_C1_ARRAY || addr >= P1_C1_ARRAY + 32 * 8)
+	uint32_t base = p->im->array;
+	if (addr < base || addr >= base + p->im->slots * 8)
 		return false;
-	uint32_t i = (addr - P1_C1_ARRAY) >> 3;
+	uint32_t i = (addr - base) >> 3;
 	if (addr & 4)
 		p->data[i] = val;
 	else

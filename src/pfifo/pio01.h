@@ -35,7 +35,6 @@
 #define P1_C1_PULL_STATE  0x3250u
 #define P1_C1_GET         0x3270u
 #define P1_C1_CTX(i)      (0x3280u + 0x10u * (i))
-#define P1_C1_ARRAY       0x3300u /* ADDR(i) 0x3300 + 8i, DATA(i) + 4 */
 
 /* PULL_CTRL (rnndb): ACCESS 0, HASH_FAILED 4, DEVICE_SOFTWARE 8 */
 #define P1_PULL_ACCESS          (1u << 0)
@@ -70,6 +69,8 @@ struct pio01_impl {
 	/* the registers that move (rnndb: CHID and PUT of both caches; STATUS
 	 * moves too, its table entry names it) */
 	uint32_t c0_chid, c0_put, c1_chid, c1_put;
+	uint32_t slots;           /* CACHE1 entries: 32, NV3T 64 (E-hw masks 0x7c / 0x1fc) */
+	uint32_t array;           /* CACHE1 ADDR(0): 0x3300, NV3T 0x3400 (E-hw, rnndb) */
 	uint32_t ctx_mask;        /* CTX bits kept (E-hw: NV1 0x017fffff, NV3 0x00ffffff) */
 	uint32_t pull_state_mask; /* PULL_STATE bits that read back (NV1 0x117, NV3 0x10) */
 	bool free_lie;            /* NV1: CONFIG FREE_LIE 1:0 with CTX FREE_LIE 24 */
@@ -89,7 +90,7 @@ struct pio01 {
 	uint32_t *intr, *cache_error, *config, *runout_put, *runout_get, *chsw;
 	uint32_t *c0_push, *c0_chid, *c0_put, *c0_get, *c0_pull, *c0_ctx, *c0_addr, *c0_data;
 	uint32_t *c1_push, *c1_chid, *c1_put, *c1_get, *c1_pull, *c1_pstate, *c1_ctx[8];
-	uint32_t addr[32], data[32]; /* CACHE1 ADDR(i) / DATA(i), by Gray slot */
+	uint32_t addr[64], data[64]; /* CACHE1 ADDR(i) / DATA(i), by Gray slot */
 	bool runout;                 /* the CACHE1 runout flag (CACHE1 STATUS bit 0) */
 	bool resend;                 /* the context goes to PGRAPH before the next method (channel switch) */
 	bool c0_sent;                /* CACHE0's context went to PGRAPH */
@@ -109,10 +110,5 @@ uint32_t p1_rd_runout_status(void *ctx, const struct reg_desc *r, uint32_t store
 uint32_t p1_rd_c0_status(void *ctx, const struct reg_desc *r, uint32_t stored);
 uint32_t p1_rd_c1_status(void *ctx, const struct reg_desc *r, uint32_t stored);
 uint32_t p1_rd_pull_state(void *ctx, const struct reg_desc *r, uint32_t stored);
-
-/* The Gray-coded CACHE1 pointers (E-hw pfifo_cache1_next: slot i is
- * gray(i) = i ^ i >> 1, PUT and GET hold gray << 2). */
-uint32_t p1_gray_next(uint32_t ptr);
-uint32_t p1_gray_lin(uint32_t ptr); /* the linear slot of a pointer */
 
 #endif

@@ -43,6 +43,7 @@ const pb_gen *pb_chip_gen(const struct chip *chip)
  * (UNVERIFIED, digest 8: DMA_STATE's fields match it bit for bit). */
 const pb_gen pb_gen_nv01 = { "nv01", PB_FORMAT_OLD, 0, false, 0, { 0 } };
 const pb_gen pb_gen_nv03 = { "nv03", PB_FORMAT_OLD, ACC_NV04, false, 0, { 0 } };
+const pb_gen pb_gen_nv03t = { "nv03t", PB_FORMAT_OLD, ACC_NV04, false, 0, { 0 } };
 const pb_gen pb_gen_nv04 = { "nv04", PB_FORMAT_OLD, ACC_NV04, false, 0, { 0 } };
 const pb_gen pb_gen_nv10 = { "nv10", PB_FORMAT_OLD, ACC_NV10, false, 0, { 0 } };
 const pb_gen pb_gen_nv11 = { "nv11", PB_FORMAT_OLD, ACC_NV11, false, 0, { 0 } };

@@ -1,4 +1,4 @@
--- nvmodel.nv03: sets up PFIFO of NV01 and NV03 (chips nv01, nv03) the way
+-- nvmodel.nv03: sets up PFIFO of NV01 and NV03 (chips nv01, nv03, nv03t) the way
 -- rivafb does on a Riva 128, and builds RAMHT objects and PIO stores.
 --
 --   local nv03 = nvmodel.nv03                 -- or: require "nvmodel.nv03"
@@ -28,6 +28,7 @@ local USER, PRAMIN = 0x800000, 0x700000
 local GENS = {
   nv01 = { ramht = 0, ramht_size = 0x1000, ramro = 0x1000, ramfc = 0x1800, eng_bit = 22, bar = false },
   nv03 = { ramht = 0, ramht_size = 0x1000, ramro = 0x2000, ramfc = 0x2200, eng_bit = 23, bar = true },
+  nv03t = { ramht = 0, ramht_size = 0x1000, ramro = 0x2000, ramfc = 0x2200, eng_bit = 23, bar = true },
 }
 local ENGINES = { software = 0, pgraph = 1 }
 
@@ -121,7 +122,7 @@ end
 function M.fifo(gpu)
   local chip = gpu:chip()
   local g = GENS[chip]
-  if not g then fail("fifo: chip %s is not nv01 or nv03 (nvmodel.nv04 builds NV04..NV4x)", chip) end
+  if not g then fail("fifo: chip %s is not nv01, nv03 or nv03t (nvmodel.nv04 builds NV04..NV4x)", chip) end
   local f = setmetatable({ gpu = gpu, chip = chip, g = g, ramht = g.ramht, ramht_size = g.ramht_size,
                            ramro = g.ramro, ramfc = g.ramfc }, Fifo)
   gpu:wr32(0x140, 0)
@@ -131,7 +132,7 @@ function M.fifo(gpu)
   gpu:wr32(0x3200, 0)
   gpu:wr32(0x3240, 0)
   gpu:wr32(0x3250, 0)
-  if chip == "nv03" then
+  if g.bar then
     gpu:wr32(0x3204, 0)
     gpu:wr32(0x2210, g.ramht)
     gpu:wr32(0x2218, g.ramro)

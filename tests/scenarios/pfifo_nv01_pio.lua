@@ -38,7 +38,7 @@ check(gpu:rd32(0x650000) == 0x00050302, "RAMRO word 0: the USER offset with its 
 -- the builder's errors name the function
 local other = nvmodel.open{ chip = "nv04", vram = "16M", sysmem = "1M" }
 local ok, err = pcall(nv03.fifo, other)
-check(not ok and tostring(err):find("fifo: chip nv04 is not nv01 or nv03", 1, true), tostring(err))
+check(not ok and tostring(err):find("fifo: chip nv04 is not nv01, nv03 or nv03t", 1, true), tostring(err))
 ok, err = pcall(f.context, f, { type = 0x10, engine = "pgraph" })
 check(not ok and tostring(err):find("bit 6 is the engine", 1, true), tostring(err))
 ok, err = pcall(f.ramht_add, f, { chid = 200, handle = 1, context = 0 })

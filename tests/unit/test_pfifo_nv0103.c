@@ -111,6 +111,35 @@ static void scan_nv03(void **state)
 	nvm_close(gpu);
 }
 
+/* E-hw's NV3 list exactly as measured on an NV3T (nv03t): CACHE1 PUT/GET
+ * 0x1fc and 64 ADDR/DATA pairs at 0x3400. 63 entries fit (Gray-coded, 6
+ * bits), FREE counts them down from 0xfc. */
+static void scan_nv03t(void **state)
+{
+	(void)state;
+	static const struct scan s[] = {
+		{ 0x3204, 0x17f }, { 0x3210, 0x1fc }, { 0x3270, 0x1fc }, { 0x3280, 0xffffff }, { 0x2420, 0x3ff8 },
+	};
+	nvm_gpu *gpu = open_chip("nv03t");
+	wr(gpu, 0x2100, 0xffffffffu);
+	scan(gpu, s, sizeof(s) / sizeof(s[0]));
+	struct scan a[128];
+	for (unsigned i = 0; i < 64; i++) {
+		a[2 * i] = (struct scan){ 0x3400 + 8 * i, 0xfffc };
+		a[2 * i + 1] = (struct scan){ 0x3404 + 8 * i, 0xffffffffu };
+	}
+	scan(gpu, a, 128);
+	wr(gpu, 0x3200, 1);
+	assert_int_equal(rd(gpu, USER + 0x10), 0xfc);
+	for (unsigned i = 1; i <= 63; i++)
+		wr(gpu, USER + 0x100, i);
+	assert_int_equal(rd(gpu, USER + 0x10), 0);
+	assert_int_equal(rd(gpu, 0x3214), 0x100); /* FULL */
+	assert_int_equal(rd(gpu, 0x3210), (63 ^ 31) << 2);
+	assert_int_equal(rd(gpu, 0x3400 + 8 * (62 ^ 31) + 4), 63); /* the last entry, at gray(62) */
+	nvm_close(gpu);
+}
+
 /* nv1-pfifo.rst: clearing PMC ENABLE bit 8 zeroes WAIT_RETRY, INTR_EN,
  * CHSW_ENABLE, PUSH_ACCESS and PULL ACCESS of both caches, DMA_CTRL; on
  * NV3 RAMHT 0, RAMFC 0x1c00, RAMRO 0x1e00, PULL_STATE 0; nothing else. */
@@ -930,23 +959,15 @@ static void ramht_slot(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(scan_nv01),
-		cmocka_unit_test(scan_nv03),
-		cmocka_unit_test(pmc_enable_resets),
-		cmocka_unit_test(user_writes_as_ehw),
-		cmocka_unit_test(user_writes_nv03),
-		cmocka_unit_test(riva_session),
-		cmocka_unit_test(rebind_and_missing_handle),
-		cmocka_unit_test(software_objects),
-		cmocka_unit_test(free_count),
-		cmocka_unit_test(runout_and_recovery),
-		cmocka_unit_test(channel_switch),
-		cmocka_unit_test(nv01_ramin_windows),
-		cmocka_unit_test(cache0_injection),
-		cmocka_unit_test(nv04_ctx_in_log),
-		cmocka_unit_test(nv03_dma_unmodelled),
-		cmocka_unit_test(interrupt_line),
-		cmocka_unit_test(ramht_slot),
+		cmocka_unit_test(scan_nv01),           cmocka_unit_test(scan_nv03),
+		cmocka_unit_test(scan_nv03t),          cmocka_unit_test(pmc_enable_resets),
+		cmocka_unit_test(user_writes_as_ehw),  cmocka_unit_test(user_writes_nv03),
+		cmocka_unit_test(riva_session),        cmocka_unit_test(rebind_and_missing_handle),
+		cmocka_unit_test(software_objects),    cmocka_unit_test(free_count),
+		cmocka_unit_test(runout_and_recovery), cmocka_unit_test(channel_switch),
+		cmocka_unit_test(nv01_ramin_windows),  cmocka_unit_test(cache0_injection),
+		cmocka_unit_test(nv04_ctx_in_log),     cmocka_unit_test(nv03_dma_unmodelled),
+		cmocka_unit_test(interrupt_line),      cmocka_unit_test(ramht_slot),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -44,14 +44,14 @@ static void usage_pfifo(FILE *f)
 	        "                     field named as the CACHE1 register it saves\n"
 	        "\n"
 	        "options:\n"
-	        "  --chip C       nv01, nv03, nv04, nv10, nv11, nv17, nv40, nv41, g80, g84, g92\n"
-	        "                 or gt215\n"
+	        "  --chip C       nv01, nv03, nv03t, nv04, nv10, nv11, nv17, nv40, nv41, g80,\n"
+	        "                 g84, g92 or gt215\n"
 	        "                 (required)\n"
 	        "  --offset N     start N bytes into the input (default 0)\n"
 	        "  --bits N       ramht: the table has 2^N entries, 9..12 (RAMHT SIZE 4K..32K;\n"
 	        "                 default: from the input size)\n"
 	        "  --search N     ramht: entries a lookup probes, 16/32/64/128 (RAMHT SEARCH;\n"
-	        "                 default 128, as nouveau sets it; not on nv01/nv03)\n"
+	        "                 default 128, as nouveau sets it; not on nv01..nv03t)\n"
 	        "  --large        ramfc: the 64-byte NV1A+ layout (RAMFC LARGE; nv11, nv17)\n"
 	        "  --channel N    ramfc: only channel N (0..31; NV01/NV03, G80: 0..127)\n"
 	        "  --all          ramht, ramfc: also empty entries\n"
@@ -94,7 +94,7 @@ static int own_opt(void *user, int argc, char **argv, int *i)
 	return EXIT_OK;
 }
 
-#define CHIPS "nv01, nv03, nv04, nv10, nv11, nv17, nv40, nv41, g80, g84, g92, gt215"
+#define CHIPS "nv01, nv03, nv03t, nv04, nv10, nv11, nv17, nv40, nv41, g80, g84, g92, gt215"
 
 static int parse_opts(struct pfifo_opts *o, int argc, char **argv)
 {
