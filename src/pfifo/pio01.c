@@ -153,46 +153,54 @@ static void chsw(struct pio01 *p, uint32_t nchid)
 
 /* ---------------------------------------------------------------- the USER area */
 
-/* A store with byte enables be (bit i: byte i of the word) and data val
- * already in its byte lanes, to byte address addr of the USER area: the
- * rules of E-hw pfifo_sim_user_write, first match wins. */
+/* Why a store with byte enables be (bit i: byte i of the word) to offset
+ * m of channel nchid's USER area is refused, or -1: the rules of E-hw
+ * pfifo_sim_user_write, first match wins (a store for another channel
+ * that may have CACHE1 switches it here). *intr false: refused quietly. */
+static int refusal(struct pio01 *p, uint32_t nchid, uint32_t m, unsigned be, bool *intr)
+{
+	uint32_t c1 = c1_chid(p);
+	bool can_switch = (*p->chsw & 1) && ramro_empty(p) && c1_empty(p);
+	*intr = true;
+	if ((m & 0x1ff0) == 0x20) {
+		/* the "password area": no RAMRO entry, no interrupt, RUNOUT_PUT
+		 * still moves; a good store has no effect on CACHE1 (UNVERIFIED:
+		 * nv1-vram.rst's password storage) */
+		*intr = false;
+		return be != 0xf || (nchid != c1 && !can_switch) ? P1_ILLEGAL_ACCESS : -1;
+	}
+	if ((m & 0x1ff0) == 0x10 && (be == 0x3 || be == 0xc || be == 0xf))
+		return P1_RESERVED_ACCESS; /* FREE written as 16 or 32 bits */
+	if (be != 0xf)
+		return P1_ILLEGAL_ACCESS; /* not a whole word */
+	if ((m & 0x1f00) == 0 && (m & 0x1ffc) != 0)
+		return P1_RESERVED_ACCESS; /* 0x04..0xfc but OBJECT */
+	if (!(*p->c1_push & 1) || (nchid == (*p->c0_chid & 0x7f) && (*p->c0_push & 1)))
+		return P1_NO_CACHE_AVAILABLE; /* pushing off, or the channel is on CACHE0 */
+	if (nchid != c1) {
+		if (!can_switch)
+			return P1_NO_CACHE_AVAILABLE;
+		chsw(p, nchid);
+		return -1;
+	}
+	if (p->runout)
+		return P1_CACHE_RAN_OUT;
+	if (c1_full(p)) /* did the puller's subchannel claim room it did not have? */
+		return (*p->c1_ctx[*p->c1_pstate & 7] >> 24) & 1 ? P1_CAUGHT_LYING : P1_FREE_COUNT_OVERRUN;
+	return -1;
+}
+
+/* A store (data val already in its byte lanes) to byte address addr of the
+ * USER area: into CACHE1, or to RAMRO with its reason (the runout flag set
+ * when it is CACHE1's channel). */
 static void user_store(struct pio01 *p, uint32_t addr, uint32_t val, unsigned be)
 {
 	struct pfifo *f = &p->f;
 	uint32_t off = (addr - PFIFO_USER) & 0x7fffffu, nchid = (off >> 16) & 0x7f, m = off & 0x1fff;
 	uint32_t c1 = c1_chid(p);
-	int err = -1;
-	bool intr = true;
-	if ((m & 0x1ff0) == 0x20) {
-		/* the "password area": refused quietly (no RAMRO entry, no
-		 * interrupt, RUNOUT_PUT still moves); a good store has no effect
-		 * on CACHE1 (UNVERIFIED: nv1-vram.rst's password storage) */
-		if (be != 0xf || (nchid != c1 && (!(*p->chsw & 1) || !ramro_empty(p) || !c1_empty(p))))
-			err = P1_ILLEGAL_ACCESS;
-		intr = false;
-	} else if ((m & 0x1ff0) == 0x10 && (be == 0x3 || be == 0xc || be == 0xf)) {
-		err = P1_RESERVED_ACCESS; /* FREE written as 16 or 32 bits */
-	} else if (be != 0xf) {
-		err = P1_ILLEGAL_ACCESS; /* not a whole word */
-	} else if ((m & 0x1f00) == 0 && (m & 0x1ffc) != 0) {
-		err = P1_RESERVED_ACCESS; /* 0x04..0xfc but OBJECT */
-	} else if (!(*p->c1_push & 1)) {
-		err = P1_NO_CACHE_AVAILABLE;
-	} else if (nchid == (*p->c0_chid & 0x7f) && (*p->c0_push & 1)) {
-		err = P1_NO_CACHE_AVAILABLE; /* the channel is on CACHE0 */
-	} else if (nchid != c1) {
-		if (!ramro_empty(p) || !(*p->chsw & 1) || !c1_empty(p))
-			err = P1_NO_CACHE_AVAILABLE;
-		else
-			chsw(p, nchid);
-	} else if (p->runout) {
-		err = P1_CACHE_RAN_OUT;
-	} else if (c1_full(p)) {
-		/* the puller's subchannel claimed room it did not have */
-		uint32_t subc = *p->c1_pstate & 7;
-		err = (*p->c1_ctx[subc] >> 24) & 1 ? P1_CAUGHT_LYING : P1_FREE_COUNT_OVERRUN;
-	}
-	if (err < 0 && (m & 0x1ff0) != 0x20) {
+	bool intr;
+	int err = refusal(p, nchid, m, be, &intr);
+	if (err < 0 && intr) {
 		uint32_t slot = (*p->c1_put >> 2) & (p->im->slots - 1);
 		p->addr[slot] = off & 0xfffc;
 		p->data[slot] = val;
