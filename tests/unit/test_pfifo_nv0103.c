@@ -395,8 +395,32 @@ static void load_random(nvm_gpu *gpu, struct sim *s, const struct cd *cd)
 	}
 }
 
+/* E-hw pfifo_cache1_free (digest section 3): FREE as a channel sees it. */
+static uint32_t sim_free(const struct sim *s, uint32_t chid, uint32_t config)
+{
+	if (s->runout)
+		return 0;
+	if (chid != s->c1_chid || !s->c1_push)
+		return s->runout_get == s->runout_put ? 0x7c : 0;
+	if (!s->cd->nv3 && (config & 3) && ((s->ctx[s->c1_ps & 7] >> 24) & 1))
+		return (0x100u << ((config & 3) - 1)) - 4;
+	uint32_t g = s->c1_get >> 2, p = s->c1_put >> 2;
+	for (uint32_t k = 1; k < 32; k <<= 1) {
+		g ^= g >> k;
+		p ^= p >> k;
+	}
+	return ((g - p - 1) * 4) & 0x7c;
+}
+
 static void compare(nvm_gpu *gpu, const struct sim *s, uint32_t addr, unsigned size)
 {
+	uint32_t config = rnd32() & 3;
+	wr(gpu, 0x2200, s->cd->nv3 ? 0 : config);
+	for (uint32_t c = 0; c < 2; c++) {
+		uint32_t chid = c ? (s->c1_chid + 1 + (rnd32() & 0x3f)) & 0x7f : s->c1_chid;
+		assert_int_equal(rd(gpu, USER + chid * 0x10000 + (rnd32() & 7) * 0x2000 + 0x10),
+		                 sim_free(s, chid, s->cd->nv3 ? 0 : config));
+	}
 	struct {
 		uint32_t reg, want;
 	} r[] = {
