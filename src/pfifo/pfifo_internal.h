@@ -320,6 +320,13 @@ struct pfifo_gen {
 
 const struct pfifo_gen *pfifo_gen_find(const char *name);
 
+/* NV01/NV03 RAMHT: the bucket of a handle, the XOR of its bytes and the
+ * channel (pio01.c's lookup, nvm_pfifo_ramht_slot). */
+static inline uint32_t ramht_xor_hash(uint32_t handle, uint32_t chid)
+{
+	return (handle ^ handle >> 8 ^ handle >> 16 ^ handle >> 24 ^ chid) & 0xff;
+}
+
 #define PF_METHOD(m) (1ull << ((m) >> 2))
 
 /* ---------------------------------------------------------------- timing */

@@ -292,7 +292,7 @@ static bool p1_lookup(struct pio01 *p, uint32_t chid, uint32_t handle, uint32_t 
 	struct pfifo *f = &p->f;
 	struct p1_layout l;
 	layout(p, &l);
-	uint32_t h = (handle ^ handle >> 8 ^ handle >> 16 ^ handle >> 24 ^ chid) & 0xff;
+	uint32_t h = ramht_xor_hash(handle, chid);
 	uint32_t per = l.ramht_size / 256, base = l.ramht + h * per;
 	f->stats.ramht_lookups++;
 	for (uint32_t i = 0; i < per; i += 8) {

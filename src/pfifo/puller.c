@@ -36,7 +36,7 @@ uint32_t nvm_pfifo_ramht_slot(const char *chip, uint32_t handle, uint32_t chid, 
 	if (!c->ramht_bucket)
 		return nvm_pfifo_ramht_hash(handle, chid, bits);
 	*probe = 1u << (bits - 8);
-	return ((handle ^ handle >> 8 ^ handle >> 16 ^ handle >> 24 ^ chid) & 0xff) << (bits - 8);
+	return ramht_xor_hash(handle, chid) << (bits - 8);
 }
 
 void ramht_decode(const struct pfifo_gen *c, uint32_t handle, uint32_t ctx, nvm_ramht_entry *e)
