@@ -84,33 +84,13 @@ static inline uint16_t next_method(pb_mode mode, uint32_t method, uint32_t m)
 	return (uint16_t)m;
 }
 
-/* Out of line: with recording off (cap 0) engine_log only counts. */
-void engine_log_append(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first, uint32_t n)
+/* engine_log_append's general case: the rings grow, wrap or hold less
+ * than the run (out of line, so that the usual case saves no registers). */
+__attribute__((noinline)) static void log_append_slow(struct engine *e, const struct eng_src *src, const pb_run *r,
+                                                      uint32_t first, uint32_t n)
 {
 	uint64_t now = e->at > e->gpu->now ? e->at : e->gpu->now;
 	uint32_t step = e->at ? ENG_REC_NS_PER_METHOD : 0;
-	size_t dm = e->dsize - 1;
-	if (e->ring_max && n <= e->cap && (e->seq & dm) + n <= e->dsize) {
-		/* The usual case, the rings at their size and the run whole and
-		 * unwrapped in the data ring: what the general path below does. */
-		uint64_t end = e->seq + n;
-		if (end - e->lo > e->cap)
-			e->lo = end - e->cap;
-		uint32_t m0 = pb_run_method(r, first);
-		e->runs[e->rseq & (e->rsize - 1)] =
-		        (struct log_run){ now,
-			                  e->seq,
-			                  src->chid,
-			                  src->cls,
-			                  n | (src->subch & 7u) << 25 | (uint32_t)(r->mode == PB_MODE_INC) << 28 |
-			                          (uint32_t)(step != 0) << 29,
-			                  (uint16_t)m0,
-			                  next_method(r->mode, r->method, m0) };
-		e->rseq++;
-		copy_words(&e->data[e->seq & dm], r->data + first, n);
-		e->seq = end;
-		return;
-	}
 	/* Once both rings have their final size (ring_max) nothing grows. */
 	if (!e->ring_max && !e->grow_off && (e->seq + n > e->dsize || e->rseq + 1 > e->rsize)) {
 		size_t max = pow2_at_least(e->cap);
@@ -141,8 +121,7 @@ void engine_log_append(struct engine *e, const struct eng_src *src, const pb_run
 	uint64_t end = e->seq + n;
 	if (end - e->lo > keep)
 		e->lo = end - keep;
-	size_t rm = e->rsize - 1;
-	dm = e->dsize - 1;
+	size_t rm = e->rsize - 1, dm = e->dsize - 1;
 	struct log_run *lr = &e->runs[e->rseq & rm];
 	/* n <= keep <= 1 << 24; subch < 8 (the decoder's 3 bits); step is 0
 	 * or ENG_REC_NS_PER_METHOD (1). */
@@ -165,6 +144,35 @@ void engine_log_append(struct engine *e, const struct eng_src *src, const pb_run
 		memcpy(e->data, d + a, (n - a) * 4);
 	}
 	e->seq = end;
+}
+
+/* Out of line: with recording off (cap 0) engine_log only counts. */
+void engine_log_append(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first, uint32_t n)
+{
+	size_t dm = e->dsize - 1;
+	if (e->ring_max && n <= e->cap && (e->seq & dm) + n <= e->dsize) {
+		/* The usual case, the rings at their size and the run whole and
+		 * unwrapped in the data ring: what log_append_slow does then. */
+		uint64_t now = e->at > e->gpu->now ? e->at : e->gpu->now;
+		uint64_t end = e->seq + n;
+		if (end - e->lo > e->cap)
+			e->lo = end - e->cap;
+		uint32_t m0 = pb_run_method(r, first);
+		e->runs[e->rseq & (e->rsize - 1)] =
+		        (struct log_run){ now,
+			                  e->seq,
+			                  src->chid,
+			                  src->cls,
+			                  n | (src->subch & 7u) << 25 | (uint32_t)(r->mode == PB_MODE_INC) << 28 |
+			                          (uint32_t)(e->at != 0) << 29,
+			                  (uint16_t)m0,
+			                  next_method(r->mode, r->method, m0) };
+		e->rseq++;
+		copy_words(&e->data[e->seq & dm], r->data + first, n);
+		e->seq = end;
+		return;
+	}
+	log_append_slow(e, src, r, first, n);
 }
 
 void engine_log(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first, uint32_t n)
