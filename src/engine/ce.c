@@ -943,13 +943,18 @@ static enum eng_status ce_methods(struct engine *e, const struct eng_src *src, c
 		uint32_t m = pb_run_method(r, first + i), d = r->data[first + i];
 		const struct ce_mthd *t = mthd_at(tab, m);
 		x.cost += CE_NS_PER_METHOD;
+		if (t && t->fn == ce_m_store) {
+			x.c->v[t->slot] = d; /* most methods set state: ce_m_store without its call */
+			continue;
+		}
 		st = t ? t->fn(&x, t, d) : illegal(&x, m, d);
 	}
 	/* i counts the method that stopped; it is logged unless it is to be
 	 * delivered again (ENG_BUSY). */
 	uint32_t logged = st == ENG_BUSY ? i - 1 : i;
 	engine_log(e, src, r, first, logged);
-	charge(e, x.ticks);
+	if (x.ticks) /* no ticks (state methods only) charge nothing */
+		charge(e, x.ticks);
 	res->cost = x.cost;
 	res->done = st ? i - 1 : n;
 	return st;
