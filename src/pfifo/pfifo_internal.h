@@ -17,6 +17,8 @@
 #include "nvmodel/pfifo.h"
 #include "nvmodel/pushbuf.h"
 
+struct fifo_fetch;
+
 /* ---------------------------------------------------------------- registers */
 
 #define R_DELAY_0       0x2040u
@@ -401,16 +403,27 @@ struct pfifo {
 	struct pbobj pb;
 	uint32_t dma_get;   /* DMA_GET while a burst runs */
 	uint32_t burst_err; /* enum dma_err raised inside the decoder callbacks */
-	uint32_t run_taken; /* data words of the current feed taken */
 	bool direct;        /* this feed's methods go through the empty CACHE1 straight to PGRAPH */
 	uint64_t *burst_t;  /* the step's clock while a burst runs */
+	/* A chained feed (pusher_portion): the sinks go on through the commands
+	 * of the feed while each check between pieces passes, as if each piece
+	 * had been fed alone. */
+	bool chain;
+	uint64_t chain_pos;         /* the decoder's position at the feed's start */
+	uint32_t chain_chunk;       /* the pusher's most data words in a piece */
+	struct fifo_fetch *chain_x; /* the fetch loop, at the feed's start */
+	/* The pusher's checks before the piece k words into the feed. */
+	bool (*chain_ready)(struct fifo_fetch *x, uint32_t k);
 	/* registers the hot paths use (slots of the bus's latched values) */
 	struct intr_line intr; /* INTR / INTR_EN -> PMC line 8 */
 	uint32_t *r_intr, *r_intr_en, *r_push0, *r_push1, *r_put, *r_get, *r_pull0, *r_pull1, *r_caches, *r_mode;
 	uint32_t *r_dma_push, *r_dma_state, *r_dma_put, *r_dma_get, *r_dma_fetch, *r_dma_inst, *r_engine, *r_hash;
 	uint32_t *r_ref, *r_subr, *r_sem, *r_acq_value, *r_sli, *r_dcount, *r_jmp_shd, *r_rsvd_shd, *r_data_shd;
-	uint32_t absent;   /* what r_* of a register this generation lacks points at */
-	uint32_t cls_none; /* the class slot of a channel number beyond nchan */
+	uint32_t *r_dma_tlb_tag, *r_dma_tlb_pte;
+	const struct ramfc_layout *rf_for; /* the layout rf_slot is for */
+	uint32_t **rf_slot;                /* its fields' register slots (ctx_switch) */
+	uint32_t absent;                   /* what r_* of a register this generation lacks points at */
+	uint32_t cls_none;                 /* the class slot of a channel number beyond nchan */
 	nvm_pfifo_stats stats;
 };
 
@@ -459,8 +472,17 @@ void pfifo_raise(struct pfifo *f, uint32_t bits);
 uint32_t pfifo_chid(const struct pfifo *f);
 bool pfifo_ramin_rd32(struct pfifo *f, uint32_t addr, uint32_t *val);
 bool pfifo_ramin_wr32(struct pfifo *f, uint32_t addr, uint32_t val);
-uint32_t pfifo_cache_count(const struct pfifo *f);
-uint32_t pfifo_cache_free(const struct pfifo *f); /* entries */
+static inline uint32_t pfifo_cache_count(const struct pfifo *f)
+{
+	return ((*f->r_put - *f->r_get) >> 2) & f->cache_mask;
+}
+
+/* Free entries. One slot stays free so that PUT == GET means empty: the
+ * seed's example free count 0x7c of a 32-slot NV04 CACHE1. */
+static inline uint32_t pfifo_cache_free(const struct pfifo *f)
+{
+	return f->cache_mask - pfifo_cache_count(f);
+}
 void pfifo_cache_push(struct pfifo *f, uint32_t addr, uint32_t data);
 const struct ramfc_layout *pfifo_ramfc_layout(const struct pfifo *f);
 /* A channel register as the channel sees it: the live register for the
@@ -481,7 +503,10 @@ void pusher_dma_error(struct pfifo *f, unsigned code, uint64_t get, const char *
 void pusher_dec_load(struct pfifo *f, bool ib);
 void pusher_dec_store(struct pfifo *f);
 uint32_t pusher_direct_words(const struct pfifo *f, uint32_t n);
-uint32_t pusher_portion(struct pfifo *f, uint64_t get, bool data, uint32_t room, uint32_t lim, uint32_t chunk);
+uint32_t pusher_portion(struct pfifo *f, struct fifo_fetch *x, bool data, uint32_t room, uint32_t lim, uint32_t chunk,
+                        bool (*chain_ready)(struct fifo_fetch *x, uint32_t k));
+/* After a feed: the words it consumed (used, or n unless chained). */
+uint32_t pusher_fed(struct pfifo *f, uint64_t get, uint32_t n, uint32_t used);
 void pusher_pio_store(struct pfifo *f, uint32_t addr, uint32_t val, unsigned size);
 /* A refused PIO store goes to RAMRO with RUNOUT (NV04..NV4x). */
 void pusher_ramro_store(struct pfifo *f, uint32_t addr, uint32_t val, unsigned size, unsigned reason);
