@@ -763,29 +763,33 @@ static enum mres semaphore_d(struct pbdma *p, uint32_t d)
  * ACCESS_COUNTER_CLR need CONFIG AUTH_LEVEL PRIVILEGED, else INTR_0 METHOD.
  * Barriers and L2 operations complete at once: the model's memory is
  * coherent. UNVERIFIED: an OPERATION the manual does not list raises
- * METHOD. */
-static enum mres mem_op_d(struct pbdma *p, uint32_t d)
+ * METHOD. C76F adds MMU_OPERATION (0xb, clc76f.h; mmu_op: the class has
+ * it). UNVERIFIED: it needs PRIVILEGED as the other MMU operations, and
+ * completes without effect (VIDMEM_ACCESS_BIT_DUMP: access bits are not
+ * modelled). */
+static enum mres mem_op_d(struct pbdma *p, uint32_t d, bool mmu_op)
 {
-	enum { PRIV = 1, MMU = 2 };
+	enum { PRIV = 1, MMU = 2, C76F = 4 };
 	static const struct {
 		uint8_t op, flags;
 	} ops[] = {
-		{ 0x05, 0 },          /* MEMBAR */
-		{ 0x09, PRIV | MMU }, /* MMU_TLB_INVALIDATE */
-		{ 0x0a, PRIV | MMU }, /* MMU_TLB_INVALIDATE_TARGETED */
-		{ 0x0d, 0 },          /* L2_PEERMEM_INVALIDATE */
-		{ 0x0e, 0 },          /* L2_SYSMEM_INVALIDATE */
-		{ 0x0f, 0 },          /* L2_CLEAN_COMPTAGS */
-		{ 0x10, 0 },          /* L2_FLUSH_DIRTY */
-		{ 0x15, 0 },          /* L2_WAIT_FOR_SYS_PENDING_READS */
-		{ 0x16, PRIV },       /* ACCESS_COUNTER_CLR (access counters are not modelled) */
+		{ 0x05, 0 },           /* MEMBAR */
+		{ 0x09, PRIV | MMU },  /* MMU_TLB_INVALIDATE */
+		{ 0x0a, PRIV | MMU },  /* MMU_TLB_INVALIDATE_TARGETED */
+		{ 0x0b, PRIV | C76F }, /* MMU_OPERATION (C76F) */
+		{ 0x0d, 0 },           /* L2_PEERMEM_INVALIDATE */
+		{ 0x0e, 0 },           /* L2_SYSMEM_INVALIDATE */
+		{ 0x0f, 0 },           /* L2_CLEAN_COMPTAGS */
+		{ 0x10, 0 },           /* L2_FLUSH_DIRTY */
+		{ 0x15, 0 },           /* L2_WAIT_FOR_SYS_PENDING_READS */
+		{ 0x16, PRIV },        /* ACCESS_COUNTER_CLR (access counters are not modelled) */
 	};
 	uint32_t op = FIELD_GET(d, 31, 27);
 	size_t i = 0;
 	while (i < sizeof(ops) / sizeof(ops[0]) && ops[i].op != op)
 		i++;
 	const char *bad = NULL;
-	if (i == sizeof(ops) / sizeof(ops[0]))
+	if (i == sizeof(ops) / sizeof(ops[0]) || ((ops[i].flags & C76F) && !mmu_op))
 		bad = "MEM_OP_D OPERATION not defined";
 	else if ((ops[i].flags & PRIV) && !FIELD_GET(p->r[PBR_CONFIG], 8, 8))
 		bad = "privileged MEM_OP from a channel with CONFIG AUTH_LEVEL NON_PRIVILEGED";
@@ -1010,7 +1014,13 @@ enum mres hm_mem_op_c(struct pbdma *p, uint32_t subch, uint32_t data)
 enum mres hm_mem_op_d(struct pbdma *p, uint32_t subch, uint32_t data)
 {
 	(void)subch;
-	return mem_op_d(p, data);
+	return mem_op_d(p, data, false);
+}
+
+enum mres hm_mem_op_d_c76f(struct pbdma *p, uint32_t subch, uint32_t data)
+{
+	(void)subch;
+	return mem_op_d(p, data, true);
 }
 
 /* SET_REFERENCE: after the engines are idle (they are, between steps). */

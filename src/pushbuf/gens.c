@@ -31,9 +31,10 @@ const pb_gen *pb_chip_gen(const struct chip *chip)
  * 4 (Mesa's vk_push_print assumes the same). ga100, ga102 and gh100 are
  * modelled (src/host/ga100.c ...); tu102, ad102 and the Blackwells are
  * for decoding only (UNVERIFIED: which classes each
- * generation exposes is driver knowledge, docs/fidelity.md). Hopper's and Blackwell's host
- * classes (C86F, C96F, CA6F) are not in the references: pb_host_class() names
- * their methods from the newest host class that is (C76F). */
+ * generation exposes is driver knowledge, docs/fidelity.md). Hopper's host
+ * class C86F is C76F's table with RM's published differences (the
+ * generator's DERIVED); Blackwell's (C96F, CA6F) are not in the tables:
+ * pb_host_class() names their methods from the newest that is (C86F). */
 #define SUBCH(d3, comp, i2m, d2, copy)                                                                                 \
 	{                                                                                                              \
 		d3, comp, i2m, d2, copy, 0, 0, 0                                                                       \
