@@ -81,6 +81,7 @@ struct engine {
 	uint64_t seq, rseq;  /* methods and runs logged since the last clear */
 	uint64_t lo;         /* the oldest method held */
 	bool grow_off;       /* a growth failed: the rings keep their size */
+	bool ring_max;       /* both rings have the size cap asks for */
 	uint64_t total;
 };
 
