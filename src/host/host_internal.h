@@ -405,6 +405,12 @@ struct host {
 	struct {
 		uint8_t dword, reg;
 	} ramfc[PBR_COUNT];
+	/* The same as runs of consecutive dwords mirroring consecutive
+	 * registers, in order (a context load or save copies each at once). */
+	unsigned nramfc_run;
+	struct {
+		uint8_t dword, reg, n;
+	} ramfc_run[PBR_COUNT];
 	/* The RAMFC dwords of USERD and USERD_HI (host.c prefetch_tsg). */
 	uint8_t ramfc_userd, ramfc_userd_hi;
 	/* From the RAMUSERD layout: the writeback's byte range and its words. */

@@ -743,6 +743,9 @@ const struct pfifo_ops pfifo_g80_ops = {
 	.acquire_done = puller_acquire_done,
 	.sem_where = g80_puller_sem_where,
 	.big_endian = g80_big_endian,
+	.step = pfifo_step,
+	.pio_store = pusher_pio_store,
+	.user_read = pusher_pio_read,
 };
 
 /* PULL0 SEMAPHORE_ERROR (G80:GF100 subtypes, puller.rst "Semaphores"). */

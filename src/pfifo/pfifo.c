@@ -429,11 +429,27 @@ static bool switch_pending(struct pfifo *f)
 	return next_dma_channel(f) >= 0;
 }
 
+/* The scheduled step: the generation's work (pfifo_step on NV04..G80). */
 static void step(nvm_gpu *gpu, void *ctx, uint64_t arg)
 {
+	(void)gpu;
 	(void)arg;
 	struct pfifo *f = ctx;
 	f->ev = 0;
+	f->chip->ops->step(f);
+}
+
+void pfifo_kick_at(struct pfifo *f, uint64_t t)
+{
+	if (!f->ev)
+		f->ev = sched_at(f->gpu, t > f->gpu->now ? t : f->gpu->now, step, f, 0, 0);
+}
+
+/* The step of NV04..G80: the CACHE0 and CACHE1 pullers, the switcher and
+ * the DMA pusher, until nothing moves or the step's work is done. */
+void pfifo_step(struct pfifo *f)
+{
+	nvm_gpu *gpu = f->gpu;
 	uint64_t t = gpu->now;
 	uint32_t done = 0;
 	bool more = false;
@@ -743,13 +759,15 @@ static nvm_status build_regs(struct pfifo *f)
 
 static bool user_rd(void *ctx, uint32_t addr, uint32_t *val)
 {
-	*val = pusher_user_read(ctx, addr, false);
+	struct pfifo *f = ctx;
+	*val = f->chip->ops->user_read(f, addr);
 	return true;
 }
 
 static bool user_wr(void *ctx, uint32_t addr, uint32_t val)
 {
-	pusher_user_write(ctx, addr, val, false);
+	struct pfifo *f = ctx;
+	f->chip->ops->pio_store(f, addr, val, 4);
 	return true;
 }
 
@@ -771,6 +789,7 @@ static void pfifo_destroy(nvm_gpu *gpu, void *state)
 	free(f->cache_addr);
 	free(f->cache_data);
 	free(f->cls);
+	free(f->objctx);
 	free(f);
 }
 
@@ -805,7 +824,8 @@ static nvm_status pfifo_create(nvm_gpu *gpu, const void *data, void **state)
 	f->cache_addr = calloc(chip->cache_entries, sizeof(uint32_t));
 	f->cache_data = calloc(chip->cache_entries, sizeof(uint32_t));
 	f->cls = calloc(chip->nchan, sizeof(*f->cls));
-	if (!f->pbgen || !f->cache_addr || !f->cache_data || !f->cls)
+	f->objctx = calloc(chip->nchan, sizeof(*f->objctx));
+	if (!f->pbgen || !f->cache_addr || !f->cache_data || !f->cls || !f->objctx)
 		return NVM_ERR_NOMEM;
 	nvm_status st = engine_new(gpu, "software", pfifo_engine_name(chip, ENG_SOFTWARE), 0, &f->eng[ENG_SOFTWARE]);
 	for (unsigned i = ENG_PGRAPH; !st && i < ENG_IDS; i++)
@@ -929,7 +949,9 @@ nvm_status nvm_pfifo_user_write(nvm_gpu *gpu, uint32_t addr, uint32_t val, unsig
 		return NVM_ERR_RANGE;
 	if (hold_check(gpu, NVM_HOLD_MMIO, "MMIO", addr))
 		return NVM_ERR_BLOCKED;
-	pusher_pio_store(f, addr, val, size);
+	api_enter(gpu);
+	f->chip->ops->pio_store(f, addr, val, size);
+	api_leave(gpu);
 	return NVM_OK;
 }
 

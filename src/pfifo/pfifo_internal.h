@@ -272,6 +272,13 @@ struct pfifo_ops {
 	bool (*acquire_done)(const struct pfifo *f, uint32_t v);
 	bool (*sem_where)(struct pfifo *f, nvm_aperture *ap, uint64_t *addr);
 	bool (*big_endian)(struct pfifo *f);
+	/* The scheduled step's work (pfifo_step: NV04..G80's pushers, puller
+	 * and switcher). */
+	void (*step)(struct pfifo *f);
+	/* A CPU store of size bytes to the PIO USER area (0x800000) and a
+	 * 32-bit read of it (pusher_pio_store / pusher_pio_read: NV04..G80). */
+	void (*pio_store)(struct pfifo *f, uint32_t addr, uint32_t val, unsigned size);
+	uint32_t (*user_read)(struct pfifo *f, uint32_t addr);
 };
 
 /* A PFIFO generation (one const description per chip row). */
@@ -306,6 +313,7 @@ struct pfifo_gen {
 	bool ramin_bar;                /* the NV40 RAMIN BAR (nvm_pfifo_ramin_bar_*) */
 	bool user_ref;                 /* REF at 0x48 of the PIO USER area */
 	bool fresh_runs;               /* a channel just loaded works before the switcher looks again */
+	bool ramht_bucket;             /* NV01/NV03: the lookup reads one bucket (nvm_pfifo_ramht_slot) */
 	const char *const *sem_errors; /* PULL0 SEMAPHORE_ERROR names, 8 */
 	size_t size;                   /* bytes of the state: struct pfifo, or a generation's struct holding it */
 	const struct pfifo_ops *ops;
@@ -313,6 +321,13 @@ struct pfifo_gen {
 };
 
 const struct pfifo_gen *pfifo_gen_find(const char *name);
+
+/* NV01/NV03 RAMHT: the bucket of a handle, the XOR of its bytes and the
+ * channel (pio01.c's lookup, nvm_pfifo_ramht_slot). */
+static inline uint32_t ramht_xor_hash(uint32_t handle, uint32_t chid)
+{
+	return (handle ^ handle >> 8 ^ handle >> 16 ^ handle >> 24 ^ chid) & 0xff;
+}
 
 #define PF_METHOD(m) (1ull << ((m) >> 2))
 
@@ -381,6 +396,7 @@ struct pfifo {
 	struct pcache c1, c0;              /* CACHE1 and CACHE0 */
 	struct pcache *pc;                 /* the cache the puller works on (CACHE1 but while CACHE0 runs) */
 	uint32_t (*cls)[8];                /* per channel: the class PGRAPH has bound on each subchannel */
+	uint32_t (*objctx)[8];             /* per channel: the bound object's instance >> 4 (nvm_method ctx) */
 	uint32_t gr_chid;                  /* the channel PGRAPH last worked for */
 	uint64_t ev;                       /* the step event, 0 if none */
 	uint64_t slice_end;                /* end of the current DMA channel's timeslice */
@@ -439,6 +455,8 @@ static inline void bit_put(uint32_t *b, uint32_t i, bool v)
 
 /* pfifo.c: the block, its registers, RAMIN, RAMFC, switches, the step */
 void pfifo_kick(struct pfifo *f);
+void pfifo_kick_at(struct pfifo *f, uint64_t t); /* a step at virtual time t (now if past) */
+void pfifo_step(struct pfifo *f);
 /* Register handlers the generations' tables use. */
 void pfifo_wr_intr(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written);
 void pfifo_wr_kick(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written);
@@ -511,6 +529,7 @@ void pusher_pio_store(struct pfifo *f, uint32_t addr, uint32_t val, unsigned siz
 /* A refused PIO store goes to RAMRO with RUNOUT (NV04..NV4x). */
 void pusher_ramro_store(struct pfifo *f, uint32_t addr, uint32_t val, unsigned size, unsigned reason);
 uint32_t pusher_user_read(struct pfifo *f, uint32_t addr, bool new_area);
+uint32_t pusher_pio_read(struct pfifo *f, uint32_t addr); /* the old-style area's reads */
 void pusher_user_write(struct pfifo *f, uint32_t addr, uint32_t val, bool new_area);
 bool pusher_dma_ready(struct pfifo *f);
 bool pusher_acquire_holds(struct pfifo *f);

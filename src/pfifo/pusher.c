@@ -172,6 +172,11 @@ uint32_t pusher_user_read(struct pfifo *f, uint32_t addr, bool new_area)
 	return 0;
 }
 
+uint32_t pusher_pio_read(struct pfifo *f, uint32_t addr)
+{
+	return pusher_user_read(f, addr, false);
+}
+
 void pusher_user_write(struct pfifo *f, uint32_t addr, uint32_t val, bool new_area)
 {
 	if (!new_area) {

@@ -40,6 +40,12 @@ const pb_gen *pb_chip_gen(const struct chip *chip)
 		d3, comp, i2m, d2, copy, 0, 0, 0                                                                       \
 	}
 
+/* NV01 has no pushbuffer (PIO only, nv1-pfifo.rst); NV03's kernel-launched
+ * DMA reads packets whose header the model takes to be NV4's increasing one
+ * (UNVERIFIED, digest 8: DMA_STATE's fields match it bit for bit). */
+const pb_gen pb_gen_nv01 = { "nv01", PB_FORMAT_OLD, 0, false, 0, { 0 } };
+const pb_gen pb_gen_nv03 = { "nv03", PB_FORMAT_OLD, ACC_NV04, false, 0, { 0 } };
+const pb_gen pb_gen_nv03t = { "nv03t", PB_FORMAT_OLD, ACC_NV04, false, 0, { 0 } };
 const pb_gen pb_gen_nv04 = { "nv04", PB_FORMAT_OLD, ACC_NV04, false, 0, { 0 } };
 const pb_gen pb_gen_nv10 = { "nv10", PB_FORMAT_OLD, ACC_NV10, false, 0, { 0 } };
 const pb_gen pb_gen_nv11 = { "nv11", PB_FORMAT_OLD, ACC_NV11, false, 0, { 0 } };
