@@ -287,6 +287,61 @@ static void cache_error_software_bind_instance(void **state)
 	pe_fini(&e);
 }
 
+/* A method 0x180..0x1fc on a SOFTWARE subchannel: the puller translates
+ * its handle first; nv04_fifo_swmthd passes CACHE1 HASH's instance (low 16
+ * bits) to nvkm_sw_mthd, so HASH must hold it when CACHE_ERROR is raised. */
+static void cache_error_software_handle_method(void **state)
+{
+	(void)state;
+	for (size_t c = 0; c < NCHIPS; c++) {
+		struct penv e;
+		struct nfi n;
+		pe_init(&e, chips[c]);
+		nfi_setup(&n, &e);
+		pe_std_channel(&e, 0, 0x62);
+		pe_object(&e, 0, 0x51, e.nv04 ? 0x6e : 0x16e, 0);
+		uint32_t dma = pe_dmaobj(&e, 0x3d, 0, 0, 0x200000, 0x200fff);
+		pe_ramht_add(&e, 0, 0xd0a, dma, 0);
+		uint32_t pb[] = { PB_INC(1, 0, 1), 0x51, PB_INC(1, 0x18c, 1), 0xd0a };
+		pe_pb(&e, 0, pb, 4);
+		pe_put(&e, 0, 16);
+		nfi_run(&n, 4);
+		assert_int_equal(n.sw_calls, 2);
+		assert_int_equal(n.sw_mthd, 0x18c);
+		assert_int_equal(n.sw_data, dma >> 4);
+		expect_resumed(&e, &n);
+		pe_fini(&e);
+	}
+}
+
+/* CACHE_ERROR on a PIO channel (NO_HASH): the same handler (its DMA_PUSH
+ * writes change nothing for PIO); the channel's next stores go on. */
+static void cache_error_pio(void **state)
+{
+	(void)state;
+	for (size_t c = 0; c < NCHIPS; c++) {
+		struct penv e;
+		struct nfi n;
+		pe_init(&e, chips[c]);
+		nfi_setup(&n, &e);
+		pe_object(&e, 2, 0x77, 0x62, 1);
+		pe_pio(&e, 2, 0, 0, 0x78); /* not in RAMHT */
+		pe_pio(&e, 2, 0, 0, 0x77);
+		pe_pio(&e, 2, 0, 0x300, 5);
+		nfi_run(&n, 4);
+		assert_int_equal(n.cache_errors, 1);
+		assert_int_equal(n.err_data, 0x78);
+		nvm_host_method log[4];
+		assert_int_equal(pe_log(&e, "pgraph", log, 4), 2);
+		assert_int_equal(log[1].data, 5);
+		assert_int_equal(rd(e.gpu, PE_INTR), 0);
+		assert_int_equal(nvm_intr_line(e.gpu), 0);
+		assert_int_equal(rd(e.gpu, PE_GET), rd(e.gpu, PE_PUT));
+		assert_int_equal(rd(e.gpu, PE_PULL0), 1);
+		pe_fini(&e);
+	}
+}
+
 /* ------------------------------------------------------------ DMA_PUSHER */
 
 /* Every DMA_PUSHER error nouveau's nv04_fifo_intr_dma_pusher recovers from
@@ -381,6 +436,34 @@ static void runout_masked(void **state)
 	}
 }
 
+/* DMA_PTE (a pushbuffer page without PRESENT): nouveau's catch-all
+ * disables and acknowledges it; the pusher reads the PTE again, faults
+ * again with the interrupt now disabled, and waits: no line, no busy
+ * loop (the run ends idle). */
+static void dma_pte_masked(void **state)
+{
+	(void)state;
+	for (size_t c = 0; c < NCHIPS; c++) {
+		struct penv e;
+		struct nfi n;
+		pe_init(&e, chips[c]);
+		nfi_setup(&n, &e);
+		uint32_t pb = pe_alloc(&e, 16);
+		pe_wr(&e, pb, 0x3d | 0x1000u | 2u << 16); /* PT_PRESENT, PCI, not linear */
+		pe_wr(&e, pb + 4, 0x1fff);
+		pe_wr(&e, pb + 8, PE_PB + 0x5002); /* page 0: not present */
+		pe_dma_channel(&e, 0, pb, 0);
+		pe_put(&e, 0, 8);
+		assert_int_equal(nfi_run(&n, 4), 1);
+		assert_int_equal(n.masked, 1u << 16);
+		assert_int_equal(rd(e.gpu, PE_INTR_EN) & (1u << 16), 0);
+		assert_int_equal(nvm_intr_line(e.gpu), 0);
+		assert_string_equal(pe_run(&e, 1000000), "idle");
+		assert_int_equal(rd(e.gpu, PE_DMA_GET), 0);
+		pe_fini(&e);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -389,8 +472,11 @@ int main(void)
 		cmocka_unit_test(cache_error_no_hash),
 		cmocka_unit_test(cache_error_software_method),
 		cmocka_unit_test(cache_error_software_bind_instance),
+		cmocka_unit_test(cache_error_software_handle_method),
+		cmocka_unit_test(cache_error_pio),
 		cmocka_unit_test(dma_pusher_recovered),
 		cmocka_unit_test(runout_masked),
+		cmocka_unit_test(dma_pte_masked),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
