@@ -7,13 +7,16 @@
 -- with SEMAPHORE; the handler only sets CACHE1 SEMAPHORE CTXDMA_VALID and
 -- skips the method, so the refused method must have latched the object's
 -- frame and target. nv17_fence_sync: channel 2 waits for value + 1, which
--- channel 1 releases after its own acquire of value.
+-- channel 1 releases after its own acquire of value. The handler runs
+-- after each run to idle ("poll"), and from the interrupt event at the
+-- moment the line rises, inside the run ("hook").
 
 local nv04 = nvmodel.nv04
 local fmt = string.format
 local FENCE = 0x300000
 local NVSEMA = 0xbeef0202
 
+for _, mode in ipairs{ "poll", "hook" } do
 for _, chip in ipairs{ "nv17", "nv40", "nv41" } do
   local gpu = nvmodel.open{ chip = chip, vram = "16M", sysmem = "16M" }
   gpu:wr32(0x140, 1) -- NV_PMC_INTR_EN_0
@@ -69,10 +72,16 @@ for _, chip in ipairs{ "nv17", "nv40", "nv41" } do
     end
     gpu:wr32(0x2500, reassign)
   end
+  if mode == "hook" then
+    gpu:on("interrupt", function(ev)
+      if ev.value ~= 0 and gpu:intr() then nv04_fifo_intr() end
+    end)
+  end
   local function run()
     for _ = 1, 16 do
       gpu:run{ ns = 10000000, idle = true }
       if not gpu:intr() then return end
+      check(mode == "poll", "the hook's handler left the line up")
       nv04_fifo_intr()
     end
     error("interrupts keep coming")
@@ -109,7 +118,8 @@ for _, chip in ipairs{ "nv17", "nv40", "nv41" } do
   local log = gpu:pfifo_log("pgraph")
   check(#log == 4 and log[4].chid == 2 and log[4].method == 0x300, fmt("%s: channel 2 went on after the release", chip))
   check(gpu:rd32(0x2100) == 0 and not gpu:intr(), fmt("%s: nothing pending", chip))
-  print(fmt("%s: fence 0x%x, %d SEMAPHORE interrupts handled as nouveau does", chip,
+  print(fmt("%s (%s): fence 0x%x, %d SEMAPHORE interrupts handled as nouveau does", chip, mode,
             gpu:mem_rd32("vram", FENCE), handled.sem))
   gpu:close()
+end
 end

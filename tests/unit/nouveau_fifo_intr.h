@@ -28,9 +28,30 @@ struct nfi {
 	unsigned sw_calls;                           /* nvkm_sw_mthd calls (always "handled") */
 	unsigned errors;                             /* CACHE_ERROR lines nouveau would print */
 	uint32_t sw_chid, sw_subc, sw_mthd, sw_data; /* the last nvkm_sw_mthd call */
+	uint32_t sw_log[8][2];                       /* the first 8 calls' method and data */
 	uint32_t err_mthd, err_data;                 /* the last CACHE_ERROR entry */
 	uint32_t dma_state;                          /* DMA_STATE the last DMA_PUSHER saw */
+	bool busy;                                   /* the hook's handler is running */
+	unsigned hook_calls;
 };
+
+/* Run the handler from an interrupt hook (1) or after runs (0). */
+static int nfi_in_hook;
+
+static inline void nfi_intr(struct nfi *n);
+
+static inline void nfi_hook(void *user, const nvm_event *ev)
+{
+	struct nfi *n = user;
+	if (!ev->value || n->busy)
+		return;
+	n->busy = true;
+	for (int i = 0; i < 8 && (rd(n->gpu, 0x100) & 0x100); i++) {
+		n->hook_calls++;
+		nfi_intr(n);
+	}
+	n->busy = false;
+}
 
 static inline void nfi_init(struct nfi *n, nvm_gpu *gpu, enum nfi_card card, uint32_t nchan)
 {
@@ -38,6 +59,8 @@ static inline void nfi_init(struct nfi *n, nvm_gpu *gpu, enum nfi_card card, uin
 	n->gpu = gpu;
 	n->card = card;
 	n->chid_mask = nchan - 1;
+	if (nfi_in_hook)
+		assert_int_equal(nvm_hook_add(gpu, NVM_EV_MASK(NVM_EV_INTERRUPT), nfi_hook, n, NULL), NVM_OK);
 }
 
 /* nv04_fifo_swmthd: method 0 gives the subchannel to SOFTWARE (ENGINE
@@ -57,6 +80,10 @@ static inline bool nfi_swmthd(struct nfi *n, uint32_t chid, uint32_t addr, uint3
 	if (mthd == 0 || mthd >= 0x100) {
 		if (engine & mask)
 			return false;
+		if (n->sw_calls < 8) {
+			n->sw_log[n->sw_calls][0] = mthd;
+			n->sw_log[n->sw_calls][1] = data;
+		}
 		n->sw_calls++;
 		n->sw_chid = chid;
 		n->sw_subc = subc;
@@ -167,6 +194,12 @@ static inline void nfi_intr(struct nfi *n)
 static inline unsigned nfi_run(struct nfi *n, unsigned max)
 {
 	unsigned calls = 0;
+	if (nfi_in_hook) {
+		unsigned before = n->hook_calls;
+		nvm_run_opts o = { .ns = 10000000, .flags = NVM_RUN_UNTIL_IDLE };
+		nvm_run(n->gpu, &o);
+		return n->hook_calls - before;
+	}
 	for (;;) {
 		nvm_run_opts o = { .ns = 10000000, .flags = NVM_RUN_UNTIL_IDLE };
 		nvm_run(n->gpu, &o);

@@ -156,7 +156,8 @@ static void semaphore_errors_skipped(void **state)
 			pe_put(&e, 0, 24);
 			nvm_run_opts o = { .ns = 1000000, .flags = NVM_RUN_UNTIL_IDLE };
 			nvm_run(e.gpu, &o);
-			assert_int_equal((rd(e.gpu, PE_PULL0) >> 20) & 0xf, cases[k].sub);
+			if (!nfi_in_hook) /* else handled already */
+				assert_int_equal((rd(e.gpu, PE_PULL0) >> 20) & 0xf, cases[k].sub);
 			nfi_run(&n, 4);
 			assert_int_equal(n.semaphores, 1);
 			assert_int_equal(rd(e.gpu, PE_REF), 0x77);
@@ -204,8 +205,10 @@ static void cache_error_no_hash(void **state)
 			pe_put(&e, 0, off + 16);
 			nvm_run_opts o = { .ns = 1000000, .flags = NVM_RUN_UNTIL_IDLE };
 			nvm_run(e.gpu, &o);
-			assert_int_equal(rd(e.gpu, PE_INTR), PE_INTR_CACHE_ERROR);
-			assert_int_equal(rd(e.gpu, PE_GET), ((pre + 1) % slots) * 4);
+			if (!nfi_in_hook) {
+				assert_int_equal(rd(e.gpu, PE_INTR), PE_INTR_CACHE_ERROR);
+				assert_int_equal(rd(e.gpu, PE_GET), ((pre + 1) % slots) * 4);
+			}
 			nfi_run(&n, 4);
 			assert_int_equal(n.cache_errors, 1);
 			assert_int_equal(n.errors, 1);
@@ -380,7 +383,8 @@ static void dma_pusher_recovered(void **state)
 			pe_put(&e, 0, 24);
 			nvm_run_opts o = { .ns = 1000000, .flags = NVM_RUN_UNTIL_IDLE };
 			nvm_run(e.gpu, &o);
-			assert_int_equal(rd(e.gpu, PE_INTR), PE_INTR_DMA_PUSHER);
+			if (!nfi_in_hook)
+				assert_int_equal(rd(e.gpu, PE_INTR), PE_INTR_DMA_PUSHER);
 			nfi_run(&n, 4);
 			assert_int_equal(n.dma_pushers, 1);
 			assert_int_equal(n.dma_state >> 29, cases[k].err);
@@ -419,7 +423,8 @@ static void runout_masked(void **state)
 		uint32_t gr = pe_grobj(&e, 0x62);
 		pe_ramht_add(&e, 1, 0x77, gr, 1);
 		pe_pio(&e, 1, 0, 0x0c, 1); /* reserved: RAMRO, RUNOUT */
-		assert_int_equal(rd(e.gpu, PE_INTR), PE_INTR_RUNOUT);
+		if (!nfi_in_hook)
+			assert_int_equal(rd(e.gpu, PE_INTR), PE_INTR_RUNOUT);
 		nfi_run(&n, 4);
 		assert_int_equal(n.masked, PE_INTR_RUNOUT);
 		assert_int_equal(rd(e.gpu, PE_INTR), 0);
@@ -478,5 +483,7 @@ int main(void)
 		cmocka_unit_test(runout_masked),
 		cmocka_unit_test(dma_pte_masked),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	int failed = cmocka_run_group_tests_name("handler after each run", tests, NULL, NULL);
+	nfi_in_hook = 1;
+	return failed + cmocka_run_group_tests_name("handler from the interrupt hook", tests, NULL, NULL);
 }
