@@ -16,8 +16,7 @@ local fmt = string.format
 local FENCE = 0x300000
 local NVSEMA = 0xbeef0202
 
-for _, mode in ipairs{ "poll", "hook" } do
-for _, chip in ipairs{ "nv17", "nv40", "nv41" } do
+local function session(mode, chip)
   local gpu = nvmodel.open{ chip = chip, vram = "16M", sysmem = "16M" }
   gpu:wr32(0x140, 1) -- NV_PMC_INTR_EN_0
   local f = nv04.fifo(gpu)
@@ -122,4 +121,9 @@ for _, chip in ipairs{ "nv17", "nv40", "nv41" } do
             gpu:mem_rd32("vram", FENCE), handled.sem))
   gpu:close()
 end
+
+for _, mode in ipairs{ "poll", "hook" } do
+  for _, chip in ipairs{ "nv17", "nv40", "nv41" } do
+    session(mode, chip)
+  end
 end
