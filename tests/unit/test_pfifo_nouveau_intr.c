@@ -469,6 +469,46 @@ static void dma_pte_masked(void **state)
 	}
 }
 
+/* ACQUIRE_TIMEOUT (INTR 24), should a driver set a timeout (nouveau
+ * leaves it 0): the catch-all disables and acknowledges it; the acquire
+ * keeps waiting and goes on when the semaphore is written. */
+static void acquire_timeout_masked(void **state)
+{
+	(void)state;
+	const char *achips[] = { "nv17", "nv40" };
+	for (int c = 0; c < 2; c++) {
+		struct penv e;
+		struct nfi n;
+		pe_init(&e, achips[c]);
+		nfi_setup(&n, &e);
+		pe_std_channel(&e, 1, 0x62);
+		uint32_t sem = pe_dmaobj(&e, 0x02, 0, 2, FENCE_BO, FENCE_BO + 0xfff);
+		pe_ramht_add(&e, 1, NV_SEMA, sem, 0);
+		/* RAMFC ACQUIRE_TIMEOUT (nv17_fifo_ramfc 0x28, nv40_fifo_ramfc 0x2c) */
+		pe_wr(&e, e.ramfc + e.ramfc_size + (e.nv40 ? 0x2c : 0x28), 1000);
+		uint32_t pb[] = {
+			PB_INC(0, 0, 1), 0xbeef0001, PB_INC(0, 0x60, 3), NV_SEMA, 0, 7, PB_INC(0, 0x300, 1), 1
+		};
+		pe_pb(&e, 0, pb, 8);
+		pe_put(&e, 1, 32);
+		nfi_run(&n, 4);
+		/* a waiting acquire keeps nothing busy: time passes without it */
+		nvm_run_opts o = { .ns = 10000 };
+		nvm_run(e.gpu, &o);
+		nfi_run(&n, 4);
+		assert_int_equal(n.masked, 1u << 24);
+		assert_int_equal(rd(e.gpu, PE_INTR_EN) & (1u << 24), 0);
+		assert_int_equal(nvm_intr_line(e.gpu), 0);
+		assert_int_equal(rd(e.gpu, PE_PULL1) & 0x10, 0x10); /* still waiting */
+		assert_int_equal(nvm_mem_wr32(e.gpu, NVM_AP_VRAM, FENCE_BO, 7), NVM_OK);
+		nfi_run(&n, 4);
+		nvm_host_method log[4];
+		assert_int_equal(pe_log(&e, "pgraph", log, 4), 2);
+		assert_int_equal(rd(e.gpu, PE_PULL1) & 0x10, 0);
+		pe_fini(&e);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -482,6 +522,7 @@ int main(void)
 		cmocka_unit_test(dma_pusher_recovered),
 		cmocka_unit_test(runout_masked),
 		cmocka_unit_test(dma_pte_masked),
+		cmocka_unit_test(acquire_timeout_masked),
 	};
 	int failed = cmocka_run_group_tests_name("handler after each run", tests, NULL, NULL);
 	nfi_in_hook = 1;
