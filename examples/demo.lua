@@ -1,6 +1,6 @@
 -- nvmodel demo: the embedded default scenario (`nvmodel demo`).
 --
--- On gv100 (the default) it builds, with the nvmodel.volta builder, page
+-- On gv100 (the default) and tu102 it builds, with the nvmodel.volta builder, page
 -- tables, two TSGs of two channels each (one TSG on the graphics runlist,
 -- one on a copy-engine runlist), GPFIFO rings and pushbuffers, and lets the
 -- Volta Host run them: channels copy a buffer with the copy engine (as
@@ -14,9 +14,23 @@
 -- memory apertures, virtual time and the PTIMER alarm interrupt.
 
 
+-- The classes each Host chip's engines take (3D, compute, copy: clc397/clc3c0/clc3b5 on
+-- Volta, clc597/clc5c0/clc5b5 on Turing) and its PBDMA count (NV_PFIFO_CFG0_NUM_PBDMA).
+local CHIPS = {
+  gv100 = { three_d = 0xc397, compute = 0xc3c0, copy = 0xc3b5, npbdma = 14 },
+  tu102 = { three_d = 0xc597, compute = 0xc5c0, copy = 0xc5b5, npbdma = 12 },
+  -- Ampere and Hopper: clc697/clc6c0/clc6b5, clc797/clc7c0/clc7b5, clcb97/clcbc0/clc8b5; their
+  -- PBDMA interrupts reach the runlist's INTR_0 through the PBDMA's interrupt trees.
+  ga100 = { three_d = 0xc697, compute = 0xc6c0, copy = 0xc6b5, ampere = true },
+  ga102 = { three_d = 0xc797, compute = 0xc7c0, copy = 0xc7b5, ampere = true },
+  gh100 = { three_d = 0xcb97, compute = 0xcbc0, copy = 0xc8b5, ampere = true },
+}
+
 local function volta_demo()
   local volta = nvmodel.volta
-  local gpu = nvmodel.open{ chip = "gv100", vram = "256M" }
+  local chip = nvmodel.default_chip
+  local C = CHIPS[chip]
+  local gpu = nvmodel.open{ chip = chip, vram = "256M" }
   local heap = volta.heap(gpu, "vram", 0x100000, "128M")
   local vm = volta.vm(gpu, heap)
   local SIZE = 256 * 1024
@@ -39,30 +53,64 @@ local function volta_demo()
   volta.runlist(gpu, heap, { { id = 1, g0, g1 } }):submit(0)
   volta.runlist(gpu, heap, { { id = 2, c0, c1 } }):submit(1)
 
-  -- The driver's interrupt handler: PBDMA software methods and non-stall
-  -- interrupts (PFIFO_INTR_0 bit 31), acknowledged through the registers.
-  gpu:wr32(0x2140, 1 << 29 | 1 << 31)              -- PFIFO_INTR_EN_0: PBDMA_INTR, CHANNEL_INTR
-  gpu:wr32(0x160, 1 << 8)                          -- PMC_INTR_EN_SET(0): PFIFO
-  for i = 0, 13 do gpu:wr32(0x40000 + i * 0x2000 + 0x10c, 1 << 23) end -- PBDMA INTR_EN_0 DEVICE
   local sw, nonstall = {}, 0
-  gpu:on("interrupt", function(ev)
-    if ev.value ~= 1 then return end
-    local pfifo = gpu:rd32(0x2100)
-    if pfifo & (1 << 31) ~= 0 then
-      nonstall = nonstall + 1
-      gpu:wr32(0x2100, 1 << 31)
-    end
-    local ids = gpu:rd32(0x25a0)
-    for i = 0, 13 do
-      if ids & (1 << i) ~= 0 then
-        local base = 0x40000 + i * 0x2000
-        sw[#sw + 1] = string.format("PBDMA %d: software method 0x%x <- 0x%x", i,
-                                    gpu:rd32(base + 0xc0) & 0x3ffc, gpu:rd32(base + 0xc4))
-        gpu:wr32(base + 0xc0, 0)                   -- METHOD0 VALID off: serviced
-        gpu:wr32(base + 0x108, 1 << 23)            -- clear DEVICE: the PBDMA continues
+  if C.ampere then
+    -- The driver's interrupt handler on Ampere (nouveau ga100_runl_intr / ga100_runq_intr): a
+    -- runlist's INTR_0 PBDMAk_INTR_TREE_0 (16 + k) names the PBDMA of its PBDMA_CONFIG(k)
+    -- whose INTR_0 holds the software method (DEVICE 23); non-stall interrupts go to an NV_CTRL
+    -- vector the model does not have, so they are counted from the trace.
+    local R = { volta.ampere_runlist(gpu, 0, "demo"), volta.ampere_runlist(gpu, 1, "demo") }
+    for _, r in ipairs(R) do
+      r.runq = {}
+      for q = 0, 1 do
+        local v = gpu:rd32(r.base + 0x10 + 4 * q)                      -- PBDMA_CONFIG(q)
+        if v >> 31 == 1 then r.runq[#r.runq + 1] = ((v & 0x03fffc00) - 0x40000) // 0x800 end
       end
+      gpu:wr32(r.base + 0x120, 0x30000)                                -- INTR_0_EN_SET_TREE(0): PBDMA trees
+      for _, id in ipairs(r.runq) do gpu:wr32(0x40000 + id * 0x800 + 0x170, 1 << 23) end -- PBDMA tree: DEVICE
     end
-  end)
+    gpu:wr32(0x160, 1 << 8)                                            -- PMC_INTR_EN_SET(0)
+    gpu:on("trace", function(ev) if ev.code == "nonstall_intr" then nonstall = nonstall + 1 end end)
+    gpu:on("interrupt", function(ev)
+      if ev.value ~= 1 then return end
+      for _, r in ipairs(R) do
+        local st = gpu:rd32(r.base + 0x100)
+        for k, id in ipairs(r.runq) do
+          if st & (1 << (15 + k)) ~= 0 then
+            local base = 0x40000 + id * 0x800
+            sw[#sw + 1] = string.format("PBDMA %d: software method 0x%x <- 0x%x", id,
+                                        gpu:rd32(base + 0xc0) & 0x3ffc, gpu:rd32(base + 0xc4))
+            gpu:wr32(base + 0xc0, 0)                                   -- METHOD0 VALID off: serviced
+            gpu:wr32(base + 0x108, 1 << 23)                            -- clear DEVICE: the PBDMA continues
+          end
+        end
+      end
+    end)
+  else
+    -- The driver's interrupt handler: PBDMA software methods and non-stall
+    -- interrupts (PFIFO_INTR_0 bit 31), acknowledged through the registers.
+    gpu:wr32(0x2140, 1 << 29 | 1 << 31)              -- PFIFO_INTR_EN_0: PBDMA_INTR, CHANNEL_INTR
+    gpu:wr32(0x160, 1 << 8)                          -- PMC_INTR_EN_SET(0): PFIFO
+    for i = 0, C.npbdma - 1 do gpu:wr32(0x40000 + i * 0x2000 + 0x10c, 1 << 23) end -- PBDMA INTR_EN_0 DEVICE
+    gpu:on("interrupt", function(ev)
+      if ev.value ~= 1 then return end
+      local pfifo = gpu:rd32(0x2100)
+      if pfifo & (1 << 31) ~= 0 then
+        nonstall = nonstall + 1
+        gpu:wr32(0x2100, 1 << 31)
+      end
+      local ids = gpu:rd32(0x25a0)
+      for i = 0, C.npbdma - 1 do
+        if ids & (1 << i) ~= 0 then
+          local base = 0x40000 + i * 0x2000
+          sw[#sw + 1] = string.format("PBDMA %d: software method 0x%x <- 0x%x", i,
+                                      gpu:rd32(base + 0xc0) & 0x3ffc, gpu:rd32(base + 0xc4))
+          gpu:wr32(base + 0xc0, 0)                   -- METHOD0 VALID off: serviced
+          gpu:wr32(base + 0x108, 1 << 23)            -- clear DEVICE: the PBDMA continues
+        end
+      end
+    end)
+  end
 
   local function copy(subch, from, to, sem, payload)
     return string.format([[
@@ -82,18 +130,18 @@ local function volta_demo()
                          sem & 0xffffffff, sem >> 32, value)                -- RELEASE, WFI
   end
 
-  c0:push("inc 4 SET_OBJECT 0xc3b5\n" .. acquire(S_SW, 1) .. copy(4, dst1, dst2, S_DONE, 3))
-  g1:push("inc 1 SET_OBJECT 0xc3c0\n" .. acquire(S_COPIED, 1) ..
+  c0:push(string.format("inc 4 SET_OBJECT 0x%x\n", C.copy) .. acquire(S_SW, 1) .. copy(4, dst1, dst2, S_DONE, 3))
+  g1:push(string.format("inc 1 SET_OBJECT 0x%x\n", C.compute) .. acquire(S_COPIED, 1) ..
           "inc 1 0x380 1 2 3 4\ninc 0 NON_STALL_INTERRUPT 0\n")
-  g0:push("inc 0 SET_OBJECT 0xc397\ninc 0 0x200 1 2 3 4 5 6 7 8\ninc 4 SET_OBJECT 0xc3b5\n" ..
-          copy(4, src, dst1, S_COPIED, 1))
+  g0:push(string.format("inc 0 SET_OBJECT 0x%x\ninc 0 0x200 1 2 3 4 5 6 7 8\ninc 4 SET_OBJECT 0x%x\n", C.three_d,
+                        C.copy) .. copy(4, src, dst1, S_COPIED, 1))
   c1:push("inc 5 0x100 0xd0d0\n" .. release(S_SW, 1))
 
   local status = gpu:run{ ns = 10000000, idle = true }
   local ok = vm:read(dst2, SIZE) == vm:read(src, SIZE)
   local st = gpu:host_stats()
-  print(string.format("gv100: 2 TSGs, 4 channels on runlists 0 (graphics + GRCOPY) and 1 (copy engine ce2): %s",
-                      status))
+  print(string.format("%s: 2 TSGs, 4 channels on runlists 0 (graphics + GRCOPY) and 1 (copy engine ce2): %s",
+                      chip, status))
   for _, e in ipairs({ "gr", "grce", "ce2" }) do
     print(string.format("  %-5s %d methods", e, gpu:host_log_total(e)))
   end
@@ -171,4 +219,4 @@ local function basics()
   print(string.format("acknowledged; line %s; done at %d ns", gpu:intr() and "high" or "low", gpu:time_ns()))
 end
 
-if nvmodel.default_chip == "gv100" then volta_demo() else basics() end
+if CHIPS[nvmodel.default_chip] then volta_demo() else basics() end

@@ -1,5 +1,5 @@
 /*
- * Fuzz target: the copy engine (class C3B5) behind real channels. A
+ * Fuzz target: the copy engine (classes C3B5 .. C8B5) behind real channels. A
  * skeleton (page tables mapping the first 4 MiB of VRAM at VA 0 and a sparse
  * 2 MiB at VA 4 MiB, everything else unmapped; a channel on the ce2 runlist
  * and one on the GR runlist using GRCOPY on subchannel 4) is built first;
@@ -13,10 +13,17 @@
  * u8 lines, u8 pitch step); 3 LAUNCH_DMA (u32); 4 submit the pending
  * methods and run (u16 ns * 64); 5 guest memory write (u24 offset, u32);
  * 6 clear ENG_FAULTED (u8: bit 0 also skips METHOD0); 7 switch channel.
+ *
+ * The copy class is the input's length modulo 5: 0 C3B5 bound by SET_OBJECT,
+ * else C5B5, C6B5, C7B5 or C8B5 as the engines' own class (what a Host
+ * generation with that ce_class gives them; no SET_OBJECT), so every class
+ * table is fuzzed with the same operations.
  */
 #include <stdint.h>
 #include <string.h>
 
+#include "core/core.h"
+#include "engine/engine.h"
 #include "fuzz.h"
 #include "nvmodel/host.h"
 #include "nvmodel/nvmodel.h"
@@ -35,10 +42,13 @@
 #define FZ_RUN  16u
 #define FZ_POOL 128u
 
-static const uint32_t methods[] = { 0x100, 0x140, 0x240, 0x244, 0x248, 0x254, 0x258, 0x25c, 0x260, 0x264,
-	                            0x300, 0x400, 0x404, 0x408, 0x40c, 0x410, 0x414, 0x418, 0x41c, 0x700,
-	                            0x704, 0x708, 0x70c, 0x710, 0x714, 0x718, 0x71c, 0x720, 0x728, 0x72c,
-	                            0x730, 0x734, 0x738, 0x73c, 0x744, 0x748, 0x74c, 0x750, 0x1114 };
+static const uint32_t methods[] = { 0x100, 0x140, 0x240, 0x244, 0x248, 0x254, 0x258, 0x25c, 0x260, 0x264, 0x300, 0x400,
+	                            0x404, 0x408, 0x40c, 0x410, 0x414, 0x418, 0x41c, 0x700, 0x704, 0x708, 0x70c, 0x710,
+	                            0x714, 0x718, 0x71c, 0x720, 0x728, 0x72c, 0x730, 0x734, 0x738, 0x73c, 0x744, 0x748,
+	                            0x74c, 0x750, 0x1114,
+	                            /* C7B5, C8B5 */
+	                            0x21c, 0x220, 0x224, 0x24c, 0x500, 0x514, 0x518, 0x530, 0x534, 0x538, 0x53c,
+	                            0x6fc };
 
 static void w32(nvm_gpu *g, uint64_t a, uint32_t v)
 {
@@ -178,7 +188,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		channel(f.g, i);
 	runlists(f.g);
 	fz_run(f.g, 20000, &f.b);
-	for (uint32_t i = 0; i < NCH; i++) {
+	static const uint32_t classes[5] = { 0xc3b5, 0xc5b5, 0xc6b5, 0xc7b5, 0xc8b5 };
+	uint32_t cls = classes[size % 5];
+	for (struct engine *e = f.g->engines; e && cls != 0xc3b5; e = e->next)
+		engine_ce_set_class(e, cls); /* NVM_ERR_NOENT for GR: not a copy engine */
+	for (uint32_t i = 0; i < NCH && cls == 0xc3b5; i++) {
 		f.ch = i;
 		method(&f, 0x000, 0xc3b5); /* SET_OBJECT VOLTA_DMA_COPY_A */
 	}

@@ -38,10 +38,23 @@ static void problems_ok(const nvm_hf_problem *p, size_t n, uint32_t where_max)
 	}
 }
 
-/* Every field of a layout through the table: values fit their fields. */
+/* Every field of a layout through the table, for each Host generation's
+ * layout (nvm_hf_layout_chip: gv100, tu102): values fit their fields. */
+static void fields_ok_in(const nvm_hf_layout *l, const uint8_t *buf, size_t len);
+
 static void fields_ok(nvm_hf_struct s, const uint8_t *buf, size_t len)
 {
-	const nvm_hf_layout *l = nvm_hf_layout_get(s);
+	static const char *const chips[] = { "gv100", "tu102" };
+	check(nvm_hf_layout_chip("gv100", s) == nvm_hf_layout_get(s), "gv100's layout is the default");
+	for (size_t c = 0; c < sizeof(chips) / sizeof(chips[0]); c++) {
+		const nvm_hf_layout *l = nvm_hf_layout_chip(chips[c], s);
+		check(l != NULL, "a Host chip has every layout");
+		fields_ok_in(l, buf, len);
+	}
+}
+
+static void fields_ok_in(const nvm_hf_layout *l, const uint8_t *buf, size_t len)
+{
 	for (size_t i = 0; i < l->nwords; i++) {
 		const nvm_hf_word *w = &l->words[i];
 		for (unsigned c = 0; c < w->count; c++)

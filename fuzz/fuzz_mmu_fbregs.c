@@ -3,7 +3,10 @@
  * invalidate, BAR1/BAR2 blocks) under arbitrary write sequences, mixed with
  * faulting translations, replays and BAR accesses.
  *
- * Input: a sequence of 6-byte records {op, reg, value (4 bytes LE)}.
+ * Input: a sequence of 6-byte records {op, reg, value (4 bytes LE)}. An
+ * input of odd length runs on tu102, whose fault buffers, other-fault
+ * registers and VF invalidate are NV_VIRTUAL_FUNCTION_PRIV_MMU_* at 0xB83000
+ * (the register list holds both layouts).
  */
 #include <stdint.h>
 #include <string.h>
@@ -12,16 +15,60 @@
 #include "nvmodel/nvmodel.h"
 
 static const uint32_t regs[] = {
-	0x100A20, 0x100A2C, 0x100A34, 0x100CAC, 0x100CB0, 0x100CB4, 0x100CB8, 0x100CBC, 0x100CE8, 0x100CEC,
-	0x100CF8, 0x100E24, 0x100E28, 0x100E2C, 0x100E30, 0x100E34, 0x100E38, 0x100E3C, 0x100E40, 0x100E44,
-	0x100E48, 0x100E4C, 0x100E54, 0x100E5C, 0x100E60, 0x100E68, 0x1704,   0x1714,
+	0x100A20,
+	0x100A2C,
+	0x100A34,
+	0x100CAC,
+	0x100CB0,
+	0x100CB4,
+	0x100CB8,
+	0x100CBC,
+	0x100CE8,
+	0x100CEC,
+	0x100CF8,
+	0x100E24,
+	0x100E28,
+	0x100E2C,
+	0x100E30,
+	0x100E34,
+	0x100E38,
+	0x100E3C,
+	0x100E40,
+	0x100E44,
+	0x100E48,
+	0x100E4C,
+	0x100E54,
+	0x100E5C,
+	0x100E60,
+	0x100E68,
+	0x1704,
+	0x1714,
+	/* tu102 .. gh100 */
+	0xB83000,
+	0xB83004,
+	0xB83008,
+	0xB8300C,
+	0xB83010,
+	0xB83020,
+	0xB83024,
+	0xB83028,
+	0xB8302C,
+	0xB83030,
+	0xB83070,
+	0xB83080,
+	0xB83088,
+	0xB83090,
+	0xB83094,
+	0xB830A0,
+	0xB830A4,
+	0xB830B0,
 };
 #define NREGS (sizeof(regs) / sizeof(regs[0]))
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	nvm_config cfg = { .chip = "gv100", .vram_size = 16u << 20, .sysmem_size = 16u << 20 };
+	nvm_config cfg = { .chip = size & 1 ? "tu102" : "gv100", .vram_size = 16u << 20, .sysmem_size = 16u << 20 };
 	nvm_gpu *gpu;
 	if (nvm_open(&cfg, &gpu))
 		return 0;

@@ -86,6 +86,10 @@ typedef enum nvm_hf_struct {
 
 /* The field table of a structure; NULL for an unknown one. */
 const nvm_hf_layout *nvm_hf_layout_get(nvm_hf_struct which);
+/* The same, as the Host generation of chip lays it out (NULL: the default
+ * chip); NULL for an unknown structure, or a chip that is unknown or has no
+ * Host of this kind (gv100, tu102 ...). nvm_hf_layout_get is gv100's. */
+const nvm_hf_layout *nvm_hf_layout_chip(const char *chip, nvm_hf_struct which);
 
 /* Little-endian dword d of buf (len bytes); 0 when it lies outside. */
 uint32_t nvm_hf_dword(const uint8_t *buf, size_t len, unsigned d);
@@ -260,6 +264,9 @@ typedef struct nvm_rl_entry {
 uint64_t nvm_rl_timeslice_ns(unsigned scale, unsigned timeout);
 
 void nvm_rl_entry_decode(const uint8_t e[NVM_RL_ENTRY_SIZE], nvm_rl_entry *out);
+/* nvm_rl_entry_decode as the chip's Host reads an entry (Ampere: the id
+ * is ID_HW 10:0, bit 11 a stray bit); false for a chip without a Host. */
+int nvm_rl_entry_decode_chip(const char *chip, const uint8_t e[NVM_RL_ENTRY_SIZE], nvm_rl_entry *out);
 /* Builds an entry from the fields of in (type, id and the fields of that
  * type; out-of-range values are truncated to their fields) plus in->stray. */
 void nvm_rl_entry_encode(const nvm_rl_entry *in, uint8_t out[NVM_RL_ENTRY_SIZE]);

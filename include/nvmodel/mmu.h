@@ -8,9 +8,12 @@
  * location with its attributes, or a fault whose type is one of the
  * NV_PFAULT_FAULT_TYPE_* codes of gv100_dev_fault.ref.txt.
  *
- * The interface does not depend on the page-table format: the Volta ver2
- * 5-level format is the one implemented; older formats arrive later behind
- * the same calls (nvm_mmu_format).
+ * The interface does not depend on the page-table format: the chip's GMMU
+ * generation picks it (nvm_mmu_format): ver2, 5 levels and 49-bit VAs
+ * (gv100 .. ga102), or ver3, 6 levels and 57-bit VAs (gh100). A walk
+ * level's name is "PDE4" (ver3 only), "PDE3" .. "PDE0", "PTE_BIG",
+ * "PTE_SMALL"; res->level counts from the top (ver2: 0 PDE3 .. 4 PTE; ver3:
+ * 0 PDE4 .. 5 PTE).
  */
 #ifndef NVMODEL_MMU_H
 #define NVMODEL_MMU_H
@@ -141,7 +144,7 @@ typedef struct nvm_mmu_walk_trace {
 	nvm_mmu_walk_level lv[NVM_MMU_WALK_MAX];
 } nvm_mmu_walk_trace;
 
-/* Walks the ver2 page tables rooted at pdb_target/pdb_addr (RAMIN target
+/* Walks the page tables (the chip's format) rooted at pdb_target/pdb_addr (RAMIN target
  * encoding) for va, checking the access; reads only guest memory of gpu
  * (never registers or TLB; needs no MMU block). trace may be NULL. Every
  * entry address is bounds-checked: a table outside its aperture gives a
@@ -268,9 +271,19 @@ nvm_status nvm_mmu_bar_read(nvm_gpu *gpu, int bar, uint64_t off, void *buf, size
 
 /* ---------------------------------------------------------------- names */
 
-const char *nvm_mmu_fault_type_name(unsigned type); /* "PTE", NULL if unknown */
-const char *nvm_mmu_access_name(unsigned access);   /* "VIRT_READ", ... */
-const char *nvm_mmu_engine_name(unsigned engine_id, char *buf, size_t len);
+const char *nvm_mmu_fault_type_name(unsigned type);                         /* "PTE", NULL if unknown */
+const char *nvm_mmu_access_name(unsigned access);                           /* "VIRT_READ", ... */
+const char *nvm_mmu_engine_name(unsigned engine_id, char *buf, size_t len); /* gv100's ids */
+/* The name of an MMU engine id of chip's GMMU generation (gh100 renumbers
+ * them: BAR1 256, CE0 43, GRAPHICS 384 ...); NULL when chip is unknown or
+ * has no GMMU. */
+const char *nvm_mmu_chip_engine_name(const char *chip, unsigned engine_id, char *buf, size_t len);
+/* The MMU engine id of CE0 in gpu's GMMU generation (15 on gv100 .. ga102,
+ * 43 on gh100); CEn is CE0 + n. */
+unsigned nvm_mmu_ce0_engine_id(const nvm_gpu *gpu);
+/* The page-table format of gpu's GMMU: "ver2" (gv100, tu102, ga100, ga102)
+ * or "ver3" (gh100: 57-bit VA, six levels); NULL when it has none. */
+const char *nvm_mmu_format(const nvm_gpu *gpu);
 const char *nvm_mmu_client_name(unsigned client_type, unsigned client, char *buf, size_t len);
 const char *nvm_mmu_target_name(nvm_mmu_target t);            /* "vram", "peer", "sysmem_coh", "sysmem_ncoh" */
 int nvm_mmu_parse_access(const char *s, nvm_mmu_access *out); /* "read|write|atomic|prefetch" -> 0 */

@@ -13,7 +13,8 @@
  * nvm_open here looks the row up and has the core create its blocks.
  *
  * UNVERIFIED: families are envytools' grouping (hw/intro): NV04, NV10
- * (Celsius: NV10, NV11, NV17), NV40 (Curie), G80 (Tesla), GV100 (Volta).
+ * (Celsius: NV10, NV11, NV17), NV40 (Curie), G80 (Tesla), GV100 (Volta),
+ * TU100 (Turing).
  *
  * PMC_BOOT_0 values follow envytools pmc.rst "Card identification": NV04
  * uses the pmc-id-nv4 layout (architecture 4 in bits 15:12), NV10+ carry the
@@ -106,12 +107,34 @@ static const struct chip chips[] = {
 	  false,
 	  PMC_GV100,
 	  { { &mmu_class, &mmu_gv100 }, { &host_class, &host_gv100 }, PB(pb_gen_gv100) } },
-	/* Turing to Blackwell: pushbuffer profiles for `pb decode` only. */
-	DECODE_ONLY(tu102),
-	DECODE_ONLY(ga100),
-	DECODE_ONLY(ga102),
+	/* TU102: 48 GiB of GDDR6 on the largest boards (Quadro RTX 8000);
+	 * PMC_BOOT_0 chipset 0x162 (nouveau nv162_chipset). The GMMU keeps
+	 * gv100's ver2 format (nouveau tu102_mmu uses gv100's page tables);
+	 * its fault registers moved to NV_VIRTUAL_FUNCTION_PRIV_MMU (mmu_tu102). */
+	{ { "tu102", "TU100", 0x162000a1u, GiB(48), 1ull << 47, "pmc ptimer mmu host" },
+	  false,
+	  PMC_GV100,
+	  { { &mmu_class, &mmu_tu102 }, { &host_class, &host_tu102 }, PB(pb_gen_tu102) } },
+	/* Ampere and Hopper (src/host/ga100.c, ga102.c, gh100.c). PMC_BOOT_0:
+	 * ARCHITECTURE 28:24 0x17 (GA10x) / 0x18 (GH100), IMPLEMENTATION 23:20
+	 * 0 (GA100, GH100) / 2 (GA102), as nouveau's chipset numbers 0x170,
+	 * 0x172, 0x180 read them. Memory: 80 GiB (A100 80GB, H100), 24 GiB
+	 * (GA102 on an RTX 3090). The GMMU generations are src/mmu's (ga100,
+	 * ga102: ver2; gh100: ver3). */
+	{ { "ga100", "GA100", 0x170000a1u, GiB(80), 1ull << 47, "pmc ptimer mmu host" },
+	  false,
+	  PMC_GV100,
+	  { { &mmu_class, &mmu_ga100 }, { &host_class, &host_ga100_gen }, PB(pb_gen_ga100) } },
+	{ { "ga102", "GA100", 0x172000a1u, GiB(24), 1ull << 47, "pmc ptimer mmu host" },
+	  false,
+	  PMC_GV100,
+	  { { &mmu_class, &mmu_ga102 }, { &host_class, &host_ga102_gen }, PB(pb_gen_ga102) } },
+	{ { "gh100", "GH100", 0x180000a1u, GiB(80), 1ull << 47, "pmc ptimer mmu host" },
+	  false,
+	  PMC_GV100,
+	  { { &mmu_class, &mmu_gh100 }, { &host_class, &host_gh100_gen }, PB(pb_gen_gh100) } },
+	/* Ada and Blackwell: pushbuffer profiles for `pb decode` only. */
 	DECODE_ONLY(ad102),
-	DECODE_ONLY(gh100),
 	DECODE_ONLY(gb100),
 	DECODE_ONLY(gb202),
 };

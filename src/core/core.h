@@ -103,7 +103,9 @@ typedef bool (*win_write_fn)(void *ctx, uint32_t addr, uint32_t val);
  * starts at base + i * stride and holds the registers of `regs` at their
  * offsets relative to that start (sorted). The latched values are kept in
  * `vals` (count * nregs, element-major), owned by the block, set to the
- * reset values by bus_add; a handler finds its element from `stored`. */
+ * reset values by bus_add; a handler finds its element from `stored`. An
+ * entry whose name is NULL is a value slot the bus does not show (the
+ * address reads as unknown). */
 struct reg_array {
 	uint32_t base, stride, count;
 	const struct reg_desc *regs;

@@ -131,6 +131,11 @@ static const struct reg_desc *find_array_reg(const struct reg_block *b, uint32_t
 			else if (rel > ra->regs[mid].offset)
 				lo = mid + 1;
 			else {
+				/* A slot without a name is the block's own state, not a
+				 * register (a generation that lacks a register its
+				 * ancestors' table order has). */
+				if (!ra->regs[mid].name)
+					return NULL;
 				*val = &ra->vals[e * ra->nregs + mid];
 				return &ra->regs[mid];
 			}

@@ -1,5 +1,7 @@
 /*
- * The copy engine, class C3B5 (VOLTA_DMA_COPY_A): clc3b5.h and
+ * The copy engine, the mechanism every copy class shares (the classes are
+ * tables, ce_classes.c: C3B5, C5B5, C6B5, C7B5, C8B5). Class C3B5
+ * (VOLTA_DMA_COPY_A): clc3b5.h and
  * refs/nvidia-gv100/ce-c3b5-facts.md give the methods and fields,
  * refs/silicon-h100.md "Copy engine" what a real copy engine did where the
  * class header leaves a choice open (cited as "silicon H100"). docs/host.md
@@ -17,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
+#include "ce_internal.h"
 #include "nvmodel/mmu.h"
 
 /* Virtual-time costs. silicon H100: "about 45 GB/s vidmem to vidmem" for
@@ -39,45 +41,6 @@
 
 #define CE_NCHAN       4096u /* NV_PFIFO_CFG1_NUM_CHANNELS_INIT */
 #define CE_REMAP_BATCH 256u  /* pixels remapped per batch (<= 4 KiB each way) */
-
-/* Method state, one slot per stored method. */
-enum ce_slot {
-	S_SEM_A,
-	S_SEM_B,
-	S_SEM_PAYLOAD,
-	S_RENDER_A,
-	S_RENDER_B,
-	S_RENDER_C,
-	S_SRC_PHYS,
-	S_DST_PHYS,
-	S_IN_UPPER,
-	S_IN_LOWER,
-	S_OUT_UPPER,
-	S_OUT_LOWER,
-	S_PITCH_IN,
-	S_PITCH_OUT,
-	S_LINE_LENGTH,
-	S_LINE_COUNT,
-	S_CONST_A,
-	S_CONST_B,
-	S_REMAP,
-	S_DST_BLOCK,
-	S_DST_WIDTH,
-	S_DST_HEIGHT,
-	S_DST_DEPTH,
-	S_DST_LAYER,
-	S_DST_ORIGIN_X,
-	S_DST_ORIGIN_Y,
-	S_SRC_BLOCK,
-	S_SRC_WIDTH,
-	S_SRC_HEIGHT,
-	S_SRC_DEPTH,
-	S_SRC_LAYER,
-	S_SRC_ORIGIN_X,
-	S_SRC_ORIGIN_Y,
-	S_COUNT,
-	S_NONE = 0xff,
-};
 
 /* The slots describing one side of a copy (0 source, 1 destination). */
 struct side_slots {
@@ -139,6 +102,9 @@ struct ce {
 	struct ce_chan **chan;
 	uint32_t nchan;
 	uint64_t ticks_rem; /* ticks not yet charged as a whole unit */
+	/* The class a channel runs when SET_OBJECT named no copy class (the
+	 * Host generation's, engine_ce_set_class). */
+	const struct ce_class *cls;
 };
 
 /* One delivery of methods. */
@@ -146,17 +112,9 @@ struct ce_x {
 	struct engine *e;
 	const struct eng_src *src;
 	struct ce_chan *c;
+	const struct ce_class *k; /* the class of the subchannel */
 	uint64_t cost;
 	uint64_t ticks, tick_cap;
-};
-
-struct ce_mthd;
-typedef enum eng_status (*ce_fn)(struct ce_x *x, const struct ce_mthd *t, uint32_t data);
-struct ce_mthd {
-	uint16_t addr;
-	uint8_t slot;
-	const char *name;
-	ce_fn fn;
 };
 
 static nvm_gpu *gpu_of(const struct ce_x *x)
@@ -186,10 +144,11 @@ static enum eng_status out_of_range(struct ce_x *x, nvm_aperture ap, uint64_t pa
 /* ---------------------------------------------------------------- memory */
 
 /* HUB client ids (volta-facts.md f): CE0 1, CE1 2, CE2 0x18. UNVERIFIED:
- * CE3..CE8 have no id of their own there and use CE2's. */
-static unsigned hub_client(unsigned mmu_engine_id)
+ * CE3..CE8 have no id of their own there and use CE2's. The CE's index is
+ * its MMU engine id less the generation's CE0 (15 gv100, 43 gh100). */
+static unsigned hub_client(nvm_gpu *gpu, unsigned mmu_engine_id)
 {
-	unsigned ce = mmu_engine_id - NVM_MMU_ENG_CE0;
+	unsigned ce = mmu_engine_id - nvm_mmu_ce0_engine_id(gpu);
 	return ce == 0 ? 1u : ce == 1 ? 2u : 0x18u;
 }
 
@@ -206,7 +165,7 @@ static enum eng_status translate(struct ce_x *x, uint64_t va, nvm_mmu_access acc
 		.access = acc,
 		.engine_id = x->e->mmu_engine_id,
 		.client_type = NVM_MMU_CLIENT_HUB,
-		.client_id = hub_client(x->e->mmu_engine_id),
+		.client_id = hub_client(gpu_of(x), x->e->mmu_engine_id),
 	};
 	nvm_mmu_result res;
 	if (nvm_mmu_translate(gpu_of(x), &req, &res) || res.fault != NVM_MMU_FAULT_NONE)
@@ -509,9 +468,16 @@ static enum eng_status copy_lines(struct ce_x *x, struct ce_job *j)
 
 /* ---------------------------------------------------------------- semaphore */
 
-static uint64_t sem_va(const struct ce_chan *c)
+/* An address from its UPPER and LOWER methods (UPPER 16:0, or 24:0 from
+ * C8B5 on). */
+static uint64_t addr_of(const struct ce_class *k, uint32_t upper, uint32_t lower)
 {
-	return (uint64_t)FIELD_GET(c->v[S_SEM_A], 16, 0) << 32 | c->v[S_SEM_B];
+	return (uint64_t)FIELD_GET(upper, k->upper_hi, 0) << 32 | lower;
+}
+
+static uint64_t sem_va(const struct ce_x *x)
+{
+	return addr_of(x->k, x->c->v[S_SEM_A], x->c->v[S_SEM_B]);
 }
 
 /* Reads or writes len bytes (one aligned semaphore, inside one page). */
@@ -532,37 +498,62 @@ static enum eng_status sem_access(struct ce_x *x, uint64_t va, nvm_mmu_access ac
 	return ms ? out_of_range(x, t.ap, pa, "semaphore") : ENG_OK;
 }
 
+/* LAUNCH_DMA SEMAPHORE_PAYLOAD_SIZE TWO_WORD (C7B5 on: a 64-bit payload,
+ * SET_SEMAPHORE_PAYLOAD_UPPER above SET_SEMAPHORE_PAYLOAD). */
+static bool two_word(const struct ce_class *k, uint32_t d)
+{
+	return k->payload_size_bit && FIELD_GET(d, k->payload_size_bit, k->payload_size_bit);
+}
+
 /* LAUNCH_DMA SEMAPHORE_TYPE after the copy (silicon H100: the release comes
  * after the copy completes): ONE_WORD writes the 4-byte payload; FOUR_WORD
- * writes payload, 0 and the 8-byte PTIMER timestamp. With
- * SEMAPHORE_REDUCTION_ENABLE the payload is the reduction of the old value
- * (the Host's rules; FADD is the CE's own). */
+ * writes payload, 0 and the 8-byte PTIMER timestamp. With TWO_WORD (C7B5
+ * on) the payload is 8 bytes: ONE_WORD writes it alone and FOUR_WORD
+ * writes it, then the timestamp at +8 (UNVERIFIED: the header gives no
+ * layout; refs/host-generations-facts.md A10 ASSUMED, as the Host's 64-bit
+ * release). With SEMAPHORE_REDUCTION_ENABLE the payload is the reduction of
+ * the old value (the class's reduction table). The conditional-interrupt
+ * type (C5B5 on) releases as ONE_WORD; UNVERIFIED: its condition is not
+ * published, it is reported and raises no interrupt of its own. */
 static enum eng_status sem_release(struct ce_x *x, uint32_t d)
 {
 	unsigned type = FIELD_GET(d, 4, 3);
 	if (!type)
 		return ENG_OK;
 	const struct ce_chan *c = x->c;
-	uint64_t va = sem_va(c);
-	uint32_t w[4] = { c->v[S_SEM_PAYLOAD], 0, 0, 0 };
+	const struct ce_class *k = x->k;
+	uint64_t va = sem_va(x);
+	bool is64 = two_word(k, d);
+	uint64_t pl = c->v[S_SEM_PAYLOAD] | (is64 ? (uint64_t)c->v[S_SEM_PAYLOAD_UPPER] << 32 : 0);
 	bool red = FIELD_GET(d, 19, 19);
 	nvm_mmu_access acc = red ? NVM_MMU_ATOMIC : NVM_MMU_WRITE;
+	size_t plen = is64 ? 8 : 4;
 	if (red) {
-		uint32_t old;
-		enum eng_status st = sem_access(x, va, acc, &old, 4, false);
+		uint8_t ob[8] = { 0 };
+		enum eng_status st = sem_access(x, va, acc, ob, plen, false);
 		if (st)
 			return st;
+		uint64_t old = 0;
+		for (size_t i = plen; i-- > 0;)
+			old = old << 8 | ob[i];
 		unsigned op = FIELD_GET(d, 17, 14);
-		w[0] = op == 0xa ? sem_fadd32(old, w[0])
-		                 : (uint32_t)sem_reduce(op, false, !FIELD_GET(d, 18, 18), old, w[0]);
+		pl = k->red[op]->apply(op, is64, !FIELD_GET(d, 18, 18), old, pl);
 	}
-	size_t len = 4;
+	if (k->sem_cond_intr && type == k->sem_cond_intr)
+		emit(gpu_of(x), NVM_EV_UNMODELLED, x->e->name, "conditional_intr", va, d,
+		     "channel %u: RELEASE_CONDITIONAL_INTR_SEMAPHORE released as ONE_WORD; its interrupt condition "
+		     "is not modelled",
+		     x->src->chid);
+	uint8_t w[16] = { 0 };
+	for (size_t i = 0; i < 8; i++)
+		w[i] = (uint8_t)(pl >> (8 * i));
+	size_t len = plen;
 	if (type == 2) {
 		/* PTIMER when the copy completes: the time this delivery has cost
 		 * so far is still ahead of the clock (bits 4:0 read 0). */
 		uint64_t t = (ptimer_read(gpu_of(x)) + x->cost) & ~0x1full;
-		w[2] = (uint32_t)t;
-		w[3] = (uint32_t)(t >> 32);
+		for (size_t i = 0; i < 8; i++)
+			w[8 + i] = (uint8_t)(t >> (8 * i));
 		len = 16;
 	}
 	return sem_access(x, va, acc, w, len, true);
@@ -571,25 +562,32 @@ static enum eng_status sem_release(struct ce_x *x, uint32_t d)
 /* ---------------------------------------------------------------- launch set-up */
 
 /* The semaphore fields of LAUNCH_DMA; NULL when they are acceptable. */
-static const char *check_semaphore(const struct ce_chan *c, uint32_t d)
+static const char *check_semaphore(const struct ce_x *x, uint32_t d)
 {
+	const struct ce_class *k = x->k;
 	unsigned type = FIELD_GET(d, 4, 3);
-	if (type == 3)
-		return "SEMAPHORE_TYPE 3 is undefined"; /* UNVERIFIED: a launch error */
+	if (!((k->sem_types >> type) & 1u))
+		return "SEMAPHORE_TYPE is undefined in the class"; /* UNVERIFIED: a launch error */
 	if (!type)
 		return NULL;
+	bool is64 = two_word(k, d);
 	if (FIELD_GET(d, 19, 19)) {
 		unsigned op = FIELD_GET(d, 17, 14);
 		bool sgn = !FIELD_GET(d, 18, 18);
-		if (op != 0xa && op > SEM_RED_DEC)
+		if (!k->red[op])
 			return "SEMAPHORE_REDUCTION is undefined";
 		/* silicon H100: the Host's invalid combinations (INC/DEC signed) */
-		if (op != 0xa && !sem_red_valid(op, false, sgn))
-			return "SEMAPHORE_REDUCTION INC/DEC needs SIGN UNSIGNED";
+		if (!k->red[op]->valid(op, is64, sgn))
+			return is64 ? "SEMAPHORE_REDUCTION is invalid with a TWO_WORD payload"
+			            : "SEMAPHORE_REDUCTION INC/DEC needs SIGN UNSIGNED";
 	}
-	/* silicon H100: one word 4-byte aligned, four words 16-byte aligned */
-	if (sem_va(c) & (type == 2 ? 15u : 3u))
-		return type == 2 ? "four-word semaphore not 16-byte aligned" : "semaphore not 4-byte aligned";
+	/* silicon H100: one word 4-byte aligned, four words 16-byte aligned;
+	 * UNVERIFIED: a TWO_WORD payload 8-byte aligned. */
+	uint64_t align = type == 2 ? 15u : is64 ? 7u : 3u;
+	if (sem_va(x) & align)
+		return type == 2 ? "four-word semaphore not 16-byte aligned"
+		       : is64    ? "two-word semaphore not 8-byte aligned"
+		                 : "semaphore not 4-byte aligned";
 	return NULL;
 }
 
@@ -647,21 +645,29 @@ static const char *setup_block_linear(const struct ce_chan *c, struct ce_side *s
 	return NULL;
 }
 
+/* The reason a launch with a PEERMEM physical side stops (an engine error,
+ * reported as unmodelled, as a virtual address mapping peer memory is). */
+static const char why_peer[] = "PHYS_MODE TARGET PEERMEM: peer memory is not modelled";
+
 /* One side: address, addressing mode and layout. */
-static const char *setup_side(const struct ce_chan *c, uint32_t d, struct ce_side *s)
+static const char *setup_side(const struct ce_x *x, uint32_t d, struct ce_side *s)
 {
+	const struct ce_chan *c = x->c;
 	const struct side_slots *sl = s->sl;
-	s->base = (uint64_t)FIELD_GET(c->v[sl->upper], 16, 0) << 32 | c->v[sl->lower];
+	s->base = addr_of(x->k, c->v[sl->upper], c->v[sl->lower]);
 	s->pitch = c->v[sl->pitch];
 	s->phys = FIELD_GET(d, sl->type_bit, sl->type_bit);
 	s->bl = !FIELD_GET(d, sl->layout_bit, sl->layout_bit);
 	s->tlb.valid = false;
 	if (s->phys) {
-		/* SET_*_PHYS_MODE TARGET: LOCAL_FB, COHERENT_SYSMEM, NONCOHERENT_SYSMEM */
-		unsigned target = FIELD_GET(c->v[sl->phys], 1, 0);
-		if (target == 3)
-			return "PHYS_MODE TARGET 3 is undefined"; /* UNVERIFIED: a launch error */
-		s->ap = target ? NVM_AP_SYSMEM : NVM_AP_VRAM;
+		/* SET_*_PHYS_MODE TARGET: LOCAL_FB, COHERENT_SYSMEM,
+		 * NONCOHERENT_SYSMEM, and from C6B5 on PEERMEM */
+		switch (x->k->phys[FIELD_GET(c->v[sl->phys], 1, 0)]) {
+		case CE_PHYS_VRAM: s->ap = NVM_AP_VRAM; break;
+		case CE_PHYS_SYSMEM: s->ap = NVM_AP_SYSMEM; break;
+		case CE_PHYS_PEER: return why_peer;
+		default: return "PHYS_MODE TARGET 3 is undefined"; /* UNVERIFIED: a launch error */
+		}
 	}
 	return s->bl ? setup_block_linear(c, s) : NULL;
 }
@@ -679,15 +685,16 @@ static bool overlaps_from_above(const struct ce_job *j)
 }
 
 /* The copy part of LAUNCH_DMA; NULL when it can run. */
-static const char *setup_copy(const struct ce_chan *c, uint32_t d, struct ce_job *j)
+static const char *setup_copy(const struct ce_x *x, uint32_t d, struct ce_job *j)
 {
+	const struct ce_chan *c = x->c;
 	j->lines = FIELD_GET(d, 9, 9) ? c->v[S_LINE_COUNT] : 1; /* MULTI_LINE_ENABLE */
 	j->len = c->v[S_LINE_LENGTH];
 	j->remap = FIELD_GET(d, 10, 10);
 	j->s[0].bpp = j->s[1].bpp = 1;
 	const char *why = j->remap ? setup_remap(c, j) : NULL;
 	for (unsigned k = 0; k < 2 && !why; k++)
-		why = setup_side(c, d, &j->s[k]);
+		why = setup_side(x, d, &j->s[k]);
 	if (why)
 		return why;
 	/* silicon H100: with two lines or more a pitch below the line length
@@ -714,25 +721,33 @@ static const char *launch_setup(struct ce_x *x, uint32_t d)
 		return "DATA_TRANSFER_TYPE 3 is undefined"; /* UNVERIFIED: a launch error */
 	if (FIELD_GET(d, 6, 5) == 3)
 		return "INTERRUPT_TYPE 3 is undefined"; /* UNVERIFIED: a launch error */
-	const char *why = check_semaphore(x->c, d);
+	const char *why = check_semaphore(x, d);
+	for (size_t i = 0; i < x->k->nfields && !why; i++) {
+		const struct ce_launch_field *f = &x->k->fields[i];
+		if (f->bad && FIELD_GET(d, f->hi, f->lo) >= f->bad)
+			why = "a LAUNCH_DMA field value is undefined"; /* UNVERIFIED: a launch error */
+	}
 	if (!why && xfer) /* silicon H100: DATA_TRANSFER_TYPE NONE copies nothing */
-		why = setup_copy(x->c, d, j);
-	if (!why && FIELD_GET(d, 23, 22))
-		emit(gpu_of(x), NVM_EV_UNMODELLED, x->e->name, "vprmode", 0x300, d,
-		     "channel %u: LAUNCH_DMA VPRMODE %u (protected memory) is not modelled: copied as VPR_NONE",
-		     x->src->chid, FIELD_GET(d, 23, 22));
+		why = setup_copy(x, d, j);
+	for (size_t i = 0; i < x->k->nfields && !why; i++) {
+		const struct ce_launch_field *f = &x->k->fields[i];
+		if (FIELD_GET(d, f->hi, f->lo))
+			emit(gpu_of(x), NVM_EV_UNMODELLED, x->e->name, f->code, 0x300, d,
+			     "channel %u: LAUNCH_DMA %s %u is not modelled: copied as if it were 0", x->src->chid,
+			     f->name, FIELD_GET(d, f->hi, f->lo));
+	}
 	return why;
 }
 
 /* ---------------------------------------------------------------- methods */
 
-static enum eng_status m_store(struct ce_x *x, const struct ce_mthd *t, uint32_t data)
+enum eng_status ce_m_store(struct ce_x *x, const struct ce_mthd *t, uint32_t data)
 {
 	x->c->v[t->slot] = data;
 	return ENG_OK;
 }
 
-static enum eng_status m_nop(struct ce_x *x, const struct ce_mthd *t, uint32_t data)
+enum eng_status ce_m_nop(struct ce_x *x, const struct ce_mthd *t, uint32_t data)
 {
 	(void)x;
 	(void)t;
@@ -741,7 +756,7 @@ static enum eng_status m_nop(struct ce_x *x, const struct ce_mthd *t, uint32_t d
 }
 
 /* Performance-monitor triggers: nothing to count in the model. */
-static enum eng_status m_unmodelled(struct ce_x *x, const struct ce_mthd *t, uint32_t data)
+enum eng_status ce_m_unmodelled(struct ce_x *x, const struct ce_mthd *t, uint32_t data)
 {
 	emit(gpu_of(x), NVM_EV_UNMODELLED, x->e->name, "method", t->addr, data,
 	     "channel %u: %s (0x%04x) is not modelled: ignored", x->src->chid, t->name, t->addr);
@@ -750,15 +765,15 @@ static enum eng_status m_unmodelled(struct ce_x *x, const struct ce_mthd *t, uin
 
 /* SET_RENDER_ENABLE_C: stored; UNVERIFIED: conditional launches are not
  * modelled, every launch runs (reported unless MODE is TRUE). */
-static enum eng_status m_render(struct ce_x *x, const struct ce_mthd *t, uint32_t data)
+enum eng_status ce_m_render(struct ce_x *x, const struct ce_mthd *t, uint32_t data)
 {
 	x->c->v[t->slot] = data;
-	return FIELD_GET(data, 2, 0) == 1 ? ENG_OK : m_unmodelled(x, t, data);
+	return FIELD_GET(data, 2, 0) == 1 ? ENG_OK : ce_m_unmodelled(x, t, data);
 }
 
 /* SET_SRC/DST_ORIGIN X 15:0, Y 31:16. UNVERIFIED: the same origin as
  * SRC/DST_ORIGIN_X/Y (the last write of either wins). */
-static enum eng_status m_origin(struct ce_x *x, const struct ce_mthd *t, uint32_t data)
+enum eng_status ce_m_origin(struct ce_x *x, const struct ce_mthd *t, uint32_t data)
 {
 	x->c->v[t->slot] = FIELD_GET(data, 15, 0);
 	x->c->v[t->slot + 1] = FIELD_GET(data, 31, 16);
@@ -779,12 +794,17 @@ static void launch_done(struct ce_x *x, struct ce_job *j)
 
 /* LAUNCH_DMA: starts a launch, or continues the one the Host delivers again
  * (after ENG_BUSY, or once software cleared ENG_FAULTED). */
-static enum eng_status m_launch(struct ce_x *x, const struct ce_mthd *t, uint32_t data)
+enum eng_status ce_m_launch(struct ce_x *x, const struct ce_mthd *t, uint32_t data)
 {
 	(void)t;
 	struct ce_job *j = &x->c->job;
 	if (!j->active) {
 		const char *why = launch_setup(x, data);
+		if (why == why_peer) {
+			emit(gpu_of(x), NVM_EV_UNMODELLED, x->e->name, "peer", 0x300, data,
+			     "channel %u: LAUNCH_DMA 0x%08x: %s", x->src->chid, data, why);
+			return ENG_ERROR;
+		}
 		if (why)
 			return launch_error(x, data, why);
 		j->active = true;
@@ -803,70 +823,13 @@ static enum eng_status m_launch(struct ce_x *x, const struct ce_mthd *t, uint32_
 	return ENG_OK;
 }
 
-/* Every method of class C3B5 (clc3b5.h), by address. */
-static const struct ce_mthd mthds[] = {
-	{ 0x100, S_NONE, "NOP", m_nop },
-	{ 0x140, S_NONE, "PM_TRIGGER", m_unmodelled },
-	{ 0x240, S_SEM_A, "SET_SEMAPHORE_A", m_store },
-	{ 0x244, S_SEM_B, "SET_SEMAPHORE_B", m_store },
-	{ 0x248, S_SEM_PAYLOAD, "SET_SEMAPHORE_PAYLOAD", m_store },
-	{ 0x254, S_RENDER_A, "SET_RENDER_ENABLE_A", m_store },
-	{ 0x258, S_RENDER_B, "SET_RENDER_ENABLE_B", m_store },
-	{ 0x25c, S_RENDER_C, "SET_RENDER_ENABLE_C", m_render },
-	{ 0x260, S_SRC_PHYS, "SET_SRC_PHYS_MODE", m_store },
-	{ 0x264, S_DST_PHYS, "SET_DST_PHYS_MODE", m_store },
-	{ 0x300, S_NONE, "LAUNCH_DMA", m_launch },
-	{ 0x400, S_IN_UPPER, "OFFSET_IN_UPPER", m_store },
-	{ 0x404, S_IN_LOWER, "OFFSET_IN_LOWER", m_store },
-	{ 0x408, S_OUT_UPPER, "OFFSET_OUT_UPPER", m_store },
-	{ 0x40c, S_OUT_LOWER, "OFFSET_OUT_LOWER", m_store },
-	{ 0x410, S_PITCH_IN, "PITCH_IN", m_store },
-	{ 0x414, S_PITCH_OUT, "PITCH_OUT", m_store },
-	{ 0x418, S_LINE_LENGTH, "LINE_LENGTH_IN", m_store },
-	{ 0x41c, S_LINE_COUNT, "LINE_COUNT", m_store },
-	{ 0x700, S_CONST_A, "SET_REMAP_CONST_A", m_store },
-	{ 0x704, S_CONST_B, "SET_REMAP_CONST_B", m_store },
-	{ 0x708, S_REMAP, "SET_REMAP_COMPONENTS", m_store },
-	{ 0x70c, S_DST_BLOCK, "SET_DST_BLOCK_SIZE", m_store },
-	{ 0x710, S_DST_WIDTH, "SET_DST_WIDTH", m_store },
-	{ 0x714, S_DST_HEIGHT, "SET_DST_HEIGHT", m_store },
-	{ 0x718, S_DST_DEPTH, "SET_DST_DEPTH", m_store },
-	{ 0x71c, S_DST_LAYER, "SET_DST_LAYER", m_store },
-	{ 0x720, S_DST_ORIGIN_X, "SET_DST_ORIGIN", m_origin },
-	{ 0x728, S_SRC_BLOCK, "SET_SRC_BLOCK_SIZE", m_store },
-	{ 0x72c, S_SRC_WIDTH, "SET_SRC_WIDTH", m_store },
-	{ 0x730, S_SRC_HEIGHT, "SET_SRC_HEIGHT", m_store },
-	{ 0x734, S_SRC_DEPTH, "SET_SRC_DEPTH", m_store },
-	{ 0x738, S_SRC_LAYER, "SET_SRC_LAYER", m_store },
-	{ 0x73c, S_SRC_ORIGIN_X, "SET_SRC_ORIGIN", m_origin },
-	{ 0x744, S_SRC_ORIGIN_X, "SRC_ORIGIN_X", m_store },
-	{ 0x748, S_SRC_ORIGIN_Y, "SRC_ORIGIN_Y", m_store },
-	{ 0x74c, S_DST_ORIGIN_X, "DST_ORIGIN_X", m_store },
-	{ 0x750, S_DST_ORIGIN_Y, "DST_ORIGIN_Y", m_store },
-	{ 0x1114, S_NONE, "PM_TRIGGER_END", m_unmodelled },
-};
-
-static const struct ce_mthd *find_mthd(uint32_t addr)
-{
-	size_t lo = 0, hi = sizeof(mthds) / sizeof(mthds[0]);
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (mthds[mid].addr == addr)
-			return &mthds[mid];
-		if (mthds[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
 /* silicon H100: an undefined method is reported (method and data) as an
  * illegal-method error. */
 static enum eng_status illegal(struct ce_x *x, uint32_t m, uint32_t data)
 {
 	emit(gpu_of(x), NVM_EV_GUEST_ERROR, x->e->name, "illegal_method", m, data,
-	     "channel %u: method 0x%04x (data 0x%08x) is not a method of class C3B5", x->src->chid, m, data);
+	     "channel %u: method 0x%04x (data 0x%08x) is not a method of class %s", x->src->chid, m, data,
+	     x->k->short_name);
 	return ENG_ERROR;
 }
 
@@ -920,10 +883,18 @@ static void charge(struct engine *e, uint64_t ticks)
 	ce->ticks_rem %= CE_TICKS_PER_UNIT;
 }
 
+/* The class of the subchannel: the copy class SET_OBJECT bound, else the
+ * engine's (the Host generation's copy class). */
+static const struct ce_class *class_of(const struct engine *e, const struct eng_src *src)
+{
+	const struct ce_class *k = ce_class_find(src->cls);
+	return k ? k : ((const struct ce *)e->priv)->cls;
+}
+
 static enum eng_status ce_methods(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first,
                                   uint32_t n, struct eng_result *res)
 {
-	struct ce_x x = { e, src, chan_of(e, src->chid), 0, 0, tick_cap(e->gpu) };
+	struct ce_x x = { e, src, chan_of(e, src->chid), class_of(e, src), 0, 0, tick_cap(e->gpu) };
 	*res = (struct eng_result){ 0, 0 };
 	if (!x.c) {
 		emit(e->gpu, NVM_EV_GUEST_ERROR, e->name, "out_of_memory", src->chid, 0,
@@ -935,7 +906,7 @@ static enum eng_status ce_methods(struct engine *e, const struct eng_src *src, c
 	uint32_t i = 0;
 	for (; i < n && !st; i++) {
 		uint32_t m = pb_run_method(r, first + i), d = r->data[first + i];
-		const struct ce_mthd *t = find_mthd(m);
+		const struct ce_mthd *t = ce_class_mthd(x.k, m);
 		x.cost += CE_NS_PER_METHOD;
 		st = t ? t->fn(&x, t, d) : illegal(&x, m, d);
 	}
@@ -951,7 +922,7 @@ static enum eng_status ce_methods(struct engine *e, const struct eng_src *src, c
 
 static void ce_bind(struct engine *e, const struct eng_src *src)
 {
-	/* UNVERIFIED: the copy engine runs C3B5 methods whether or not
+	/* UNVERIFIED: the copy engine runs its class's methods whether or not
 	 * SET_OBJECT came first; binding only makes room for the channel. */
 	chan_of(e, src->chid);
 }
@@ -975,6 +946,16 @@ nvm_status engine_ce_init(struct engine *e)
 	e->priv = calloc(1, sizeof(struct ce));
 	if (!e->priv)
 		return NVM_ERR_NOMEM;
+	((struct ce *)e->priv)->cls = &ce_c3b5;
 	e->ops = &ce_ops;
+	return NVM_OK;
+}
+
+nvm_status engine_ce_set_class(struct engine *e, uint32_t id)
+{
+	const struct ce_class *k = ce_class_find(id);
+	if (!k || e->ops != &ce_ops)
+		return NVM_ERR_NOENT;
+	((struct ce *)e->priv)->cls = k;
 	return NVM_OK;
 }

@@ -76,7 +76,7 @@ struct engine {
 };
 
 /* Engine kinds, by the name the chip data gives: "recorder" (logs and
- * idles at once: GR in the model), "ce" (the copy engine, class C3B5) and
+ * idles at once: GR in the model), "ce" (the copy engine, classes C3B5 .. C8B5) and
  * "software" (pre-GF100 PFIFO's SOFTWARE engine: logs and refuses).
  * Every engine keeps the method log. */
 #define ENG_REC_NS_PER_METHOD 1u
@@ -86,6 +86,16 @@ nvm_status engine_new(nvm_gpu *gpu, const char *kind, const char *name, unsigned
 nvm_status engine_recorder_init(struct engine *e);
 nvm_status engine_ce_init(struct engine *e);
 nvm_status engine_software_init(struct engine *e);
+/* The copy classes (ce_classes.c): VOLTA_DMA_COPY_A C3B5, TURING_DMA_COPY_A
+ * C5B5, AMPERE_DMA_COPY_A C6B5, AMPERE_DMA_COPY_B C7B5, HOPPER_DMA_COPY_A
+ * C8B5. A "ce" engine runs the class SET_OBJECT bound on the subchannel,
+ * else its own class: C3B5 until engine_ce_set_class names another (the
+ * Host sets its generation's ce_class). NVM_ERR_NOENT: not a copy class, or
+ * e is no copy engine. */
+struct ce_class;
+extern const struct ce_class ce_c3b5, ce_c5b5, ce_c6b5, ce_c7b5, ce_c8b5;
+const struct ce_class *ce_class_find(uint32_t id);
+nvm_status engine_ce_set_class(struct engine *e, uint32_t id);
 void engine_free(struct engine *e);
 /* Appends methods to e's log (shared by every engine that records). */
 void engine_log(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first, uint32_t n);

@@ -10,26 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gv100.h"
 #include "host_fmt_internal.h"
-#include "host_internal.h"
-
-#define GV100_NCHAN    4096u /* NV_PFIFO_CFG1_NUM_CHANNELS_INIT */
-#define GV100_NPBDMA   14u   /* NV_PFIFO_CFG0_NUM_PBDMA_INIT */
-#define GV100_NRUNLIST 13u   /* NV_PFIFO_ENG_RUNLIST__SIZE_1 */
-#define GV100_NENGSTAT 15u   /* NV_PFIFO_ENGINE_STATUS__SIZE_1 */
-
-/* The generation's own state: the PFIFO arrays and the channel RAM. */
-struct gv100 {
-	uint32_t *pccsr; /* PCCSR values: [2 * chid] INST, [2 * chid + 1] CHANNEL */
-	uint32_t eng_rl_vals[GV100_NRUNLIST * 2];
-	uint32_t pbdma_map_vals[GV100_NPBDMA];
-	uint32_t engstat_vals[GV100_NENGSTAT * 2];
-	uint32_t engstat_inst_vals[GV100_NENGSTAT];      /* NV_PFIFO_ENGINE_STATUS_INST(i) */
-	uint32_t engstat_next_inst_vals[GV100_NENGSTAT]; /* NV_PFIFO_ENGINE_STATUS_NEXT_INST(i) */
-	uint32_t pbstat_vals[GV100_NPBDMA];
-	struct reg_array pfifo_arrays[6];
-	struct reg_array pccsr_array;
-};
 
 static struct gv100 *gs(const struct host *h)
 {
@@ -38,16 +20,11 @@ static struct gv100 *gs(const struct host *h)
 
 /* ---------------------------------------------------------------- registers */
 
-#define R_PFIFO_INTR_0        0x2100u
-#define R_PFIFO_INTR_EN_0     0x2140u
-#define R_PFIFO_RUNLIST_BASE  0x2270u
-#define R_PFIFO_RUNLIST       0x2274u
-#define R_PFIFO_SCHED_DISABLE 0x2630u
-#define R_PFIFO_SCHED_ERROR   0x254Cu
-#define R_PFIFO_BIND_ERROR    0x252Cu
-#define R_PFIFO_CHSW_ERROR    0x256Cu
-#define R_PCCSR               0x800000u
-#define R_USERMODE            0x810000u
+#define R_PFIFO_RUNLIST_BASE 0x2270u
+#define R_PFIFO_RUNLIST      0x2274u
+#define R_PFIFO_SCHED_ERROR  0x254Cu
+#define R_PFIFO_BIND_ERROR   0x252Cu
+#define R_PFIFO_CHSW_ERROR   0x256Cu
 
 /* NV_PFIFO_INTR_0 */
 #define PFIFO_INTR_BIND_ERROR   (1u << 0)
@@ -106,33 +83,33 @@ static uint32_t pfifo_intr_status(void *ctx)
 static const struct intr_desc gv100_pfifo_intr = { R_PFIFO_INTR_0, R_PFIFO_INTR_EN_0, PMC_INTR_PFIFO, pfifo_intr_status,
 	                                           NULL };
 
-static void gv100_update_intr(struct host *h)
+void gv100_update_intr(struct host *h)
 {
 	intr_update(&h->intr);
 }
 
 /* NV_PFIFO_INTR_0 CHANNEL_INTR */
-static void gv100_nonstall(struct host *h, uint32_t chid)
+void gv100_nonstall(struct host *h, uint32_t chid)
 {
 	(void)chid;
 	reg_set(h, R_PFIFO_INTR_0, reg(h, R_PFIFO_INTR_0) | PFIFO_INTR_CHANNEL_INTR);
 }
 
-static uint32_t rd_pfifo_intr(void *ctx, const struct reg_desc *r, uint32_t stored)
+uint32_t gv100_rd_pfifo_intr(void *ctx, const struct reg_desc *r, uint32_t stored)
 {
 	(void)r;
 	(void)stored;
 	return pfifo_intr_value(ctx);
 }
 
-static uint32_t rd_pbdma_id(void *ctx, const struct reg_desc *r, uint32_t stored)
+uint32_t gv100_rd_pbdma_id(void *ctx, const struct reg_desc *r, uint32_t stored)
 {
 	(void)r;
 	(void)stored;
 	return pbdma_intr_ids(ctx);
 }
 
-static void wr_intr(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
+void gv100_wr_intr(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
 {
 	(void)r;
 	(void)stored;
@@ -151,7 +128,7 @@ static void pfifo_error(struct host *h, uint32_t code_reg, uint32_t bit, uint32_
 	host_update_intr(h);
 }
 
-static void gv100_sched_error(struct host *h, uint32_t code, uint64_t addr, const char *why)
+void gv100_sched_error(struct host *h, uint32_t code, uint64_t addr, const char *why)
 {
 	pfifo_error(h, R_PFIFO_SCHED_ERROR, PFIFO_INTR_SCHED_ERROR, code, "sched_error", "SCHED_ERROR", addr, why);
 }
@@ -161,7 +138,7 @@ static void bind_error(struct host *h, uint32_t code, uint32_t chid, const char 
 	pfifo_error(h, R_PFIFO_BIND_ERROR, PFIFO_INTR_BIND_ERROR, code, "bind_error", "BIND_ERROR", chid, why);
 }
 
-static void gv100_chsw_error(struct host *h, uint32_t code, uint64_t addr, const char *why)
+void gv100_chsw_error(struct host *h, uint32_t code, uint64_t addr, const char *why)
 {
 	pfifo_error(h, R_PFIFO_CHSW_ERROR, PFIFO_INTR_CHSW_ERROR, code, "chsw_error", "CHSW_ERROR", addr, why);
 }
@@ -197,15 +174,14 @@ static void gv100_runlist_taken(struct host *h, struct runlist *rl)
 	*eng = FIELD_SET(*eng, 20, 20, 0); /* PENDING: the runlist has been taken */
 }
 
-static bool gv100_sched_disabled(const struct host *h, const struct runlist *rl)
+bool gv100_sched_disabled(const struct host *h, const struct runlist *rl)
 {
 	return FIELD_GET(reg(h, R_PFIFO_SCHED_DISABLE), rl->id, rl->id); /* dev_fifo SCHED_DISABLE */
 }
 
 /* ---------------------------------------------------------------- status registers */
 
-static void gv100_engine_status(struct host *h, const struct runlist *rl, uint32_t status, uint32_t inst,
-                                uint32_t next_inst)
+void gv100_engine_status(struct host *h, const struct runlist *rl, uint32_t status, uint32_t inst, uint32_t next_inst)
 {
 	struct gv100 *g = gs(h);
 	unsigned i = rl->desc->engstat;
@@ -215,7 +191,7 @@ static void gv100_engine_status(struct host *h, const struct runlist *rl, uint32
 }
 
 /* NV_PFIFO_PBDMA_STATUS: ID 11:0, ID_TYPE 12:12 (CHID), CHAN_STATUS 15:13 */
-static void gv100_pbdma_status(struct host *h, const struct pbdma *p, bool loaded)
+void gv100_pbdma_status(struct host *h, const struct pbdma *p, bool loaded)
 {
 	uint32_t *v = &gs(h)->pbstat_vals[p->id];
 	*v = loaded ? (uint32_t)p->chid | (1u << 13) : *v & 0xfffu;
@@ -223,7 +199,7 @@ static void gv100_pbdma_status(struct host *h, const struct pbdma *p, bool loade
 
 /* ---------------------------------------------------------------- PCCSR */
 
-static bool gv100_chan_runnable(const struct host *h, uint32_t chid)
+bool gv100_chan_runnable(const struct host *h, uint32_t chid)
 {
 	const uint32_t *pccsr = gs(h)->pccsr;
 	uint32_t inst = pccsr[2 * chid], ch = pccsr[2 * chid + 1];
@@ -232,7 +208,7 @@ static bool gv100_chan_runnable(const struct host *h, uint32_t chid)
 }
 
 /* NV_PCCSR_CHANNEL_INST: PTR 27:0 (4 KiB units), TARGET 29:28, BIND 31:31. */
-static uint64_t gv100_chan_inst(const struct host *h, uint32_t chid, unsigned *target)
+uint64_t gv100_chan_inst(const struct host *h, uint32_t chid, unsigned *target)
 {
 	uint32_t inst = gs(h)->pccsr[2 * chid];
 	*target = FIELD_GET(inst, 29, 28);
@@ -240,7 +216,7 @@ static uint64_t gv100_chan_inst(const struct host *h, uint32_t chid, unsigned *t
 }
 
 /* NV_PCCSR_CHANNEL STATUS 27:24, BUSY 28:28. */
-static void gv100_chan_set_status(struct host *h, uint32_t chid, unsigned status)
+void gv100_chan_set_status(struct host *h, uint32_t chid, unsigned status)
 {
 	uint32_t *v = &gs(h)->pccsr[2 * chid + 1];
 	*v = FIELD_SET(*v, 27, 24, status);
@@ -252,18 +228,18 @@ static unsigned fault_bit(enum host_fault f)
 	return f == HOST_ENG_FAULTED ? PCCSR_ENG_FAULTED : PCCSR_PBDMA_FAULTED;
 }
 
-static bool gv100_chan_faulted(const struct host *h, uint32_t chid, enum host_fault f)
+bool gv100_chan_faulted(const struct host *h, uint32_t chid, enum host_fault f)
 {
 	return (gs(h)->pccsr[2 * chid + 1] >> fault_bit(f)) & 1u;
 }
 
-static void gv100_chan_set_faulted(struct host *h, uint32_t chid, enum host_fault f, bool on)
+void gv100_chan_set_faulted(struct host *h, uint32_t chid, enum host_fault f, bool on)
 {
 	uint32_t *v = &gs(h)->pccsr[2 * chid + 1];
 	*v = on ? *v | 1u << fault_bit(f) : *v & ~(1u << fault_bit(f));
 }
 
-static void gv100_chan_info(const struct host *h, uint32_t chid, nvm_host_channel *out)
+void gv100_chan_info(const struct host *h, uint32_t chid, nvm_host_channel *out)
 {
 	const uint32_t *pccsr = gs(h)->pccsr;
 	uint32_t inst = pccsr[2 * chid], ch = pccsr[2 * chid + 1];
@@ -327,6 +303,13 @@ static const struct reg_desc pccsr_regs[] = {
 
 /* ---------------------------------------------------------------- usermode */
 
+/* gv100_dev_usermode NOTIFY_CHANNEL_PENDING ID 31:0: the handle is the chid. */
+bool gv100_handle_chid(const struct host *h, uint32_t handle, uint32_t *chid)
+{
+	*chid = handle;
+	return handle < h->gen->nchan;
+}
+
 /* NV_USERMODE_NOTIFY_CHANNEL_PENDING ID 31:0: the token is the chid. */
 static void wr_notify(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
 {
@@ -336,14 +319,14 @@ static void wr_notify(void *ctx, const struct reg_desc *r, uint32_t *stored, uin
 	host_doorbell(ctx, written);
 }
 
-static uint32_t rd_time0(void *ctx, const struct reg_desc *r, uint32_t stored)
+uint32_t gv100_rd_time0(void *ctx, const struct reg_desc *r, uint32_t stored)
 {
 	(void)r;
 	(void)stored;
 	return (uint32_t)ptimer_read(((struct host *)ctx)->gpu) & ~0x1fu;
 }
 
-static uint32_t rd_time1(void *ctx, const struct reg_desc *r, uint32_t stored)
+uint32_t gv100_rd_time1(void *ctx, const struct reg_desc *r, uint32_t stored)
 {
 	(void)r;
 	(void)stored;
@@ -352,14 +335,14 @@ static uint32_t rd_time1(void *ctx, const struct reg_desc *r, uint32_t stored)
 
 static const struct reg_desc usermode_regs[] = {
 	{ 0x810000, "NV_USERMODE_CFG0", 50017, 0, 0, NULL, NULL },
-	{ 0x810080, "NV_USERMODE_TIME_0", 0, 0, 0, rd_time0, NULL },
-	{ 0x810084, "NV_USERMODE_TIME_1", 0, 0, 0, rd_time1, NULL },
+	{ 0x810080, "NV_USERMODE_TIME_0", 0, 0, 0, gv100_rd_time0, NULL },
+	{ 0x810084, "NV_USERMODE_TIME_1", 0, 0, 0, gv100_rd_time1, NULL },
 	{ 0x810090, "NV_USERMODE_NOTIFY_CHANNEL_PENDING", 0, 0xffffffffu, 0, NULL, wr_notify },
 };
 
 /* ---------------------------------------------------------------- PFIFO */
 
-static void wr_sched_disable(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
+void gv100_wr_sched_disable(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
 {
 	(void)r;
 	(void)written;
@@ -372,7 +355,7 @@ static void wr_sched_disable(void *ctx, const struct reg_desc *r, uint32_t *stor
 /* NV_PFIFO_PREEMPT: ID 11:0, TYPE 25:24 (CHANNEL, TSG), PENDING 20:20. The
  * save is done at once (a PBDMA between steps), so PENDING reads 0 after the
  * write. */
-static void wr_preempt(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
+void gv100_wr_preempt(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
 {
 	(void)r;
 	(void)old;
@@ -380,7 +363,7 @@ static void wr_preempt(void *ctx, const struct reg_desc *r, uint32_t *stored, ui
 	*stored = FIELD_SET(*stored, 20, 20, 0);
 }
 
-static void wr_rl_preempt(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
+void gv100_wr_rl_preempt(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
 {
 	(void)r;
 	(void)old;
@@ -392,7 +375,7 @@ static void wr_rl_preempt(void *ctx, const struct reg_desc *r, uint32_t *stored,
 }
 
 /* NV_PFIFO_USERD_WRITEBACK: the loaded channels' timers take the new period. */
-static void wr_userd_writeback(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
+void gv100_wr_userd_writeback(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
 {
 	(void)r;
 	(void)stored;
@@ -405,11 +388,11 @@ static const struct reg_desc pfifo_regs[] = {
 	{ 0x2004, "NV_PFIFO_CFG0", GV100_NPBDMA | (NVM_MMU_ENG_HOST0 << 16), 0, 0, NULL, NULL },
 	{ 0x2008, "NV_PFIFO_CFG1", GV100_NCHAN, 0, 0, NULL, NULL },
 	{ 0x200c, "NV_PFIFO_CFG2", 50031, 0, 0, NULL, NULL },
-	{ 0x2100, "NV_PFIFO_INTR_0", 0, 0, PFIFO_INTR_W1C, rd_pfifo_intr, wr_intr },
-	{ 0x2140, "NV_PFIFO_INTR_EN_0", 0, 0xe1810101u, 0, NULL, wr_intr },
+	{ 0x2100, "NV_PFIFO_INTR_0", 0, 0, PFIFO_INTR_W1C, gv100_rd_pfifo_intr, gv100_wr_intr },
+	{ 0x2140, "NV_PFIFO_INTR_EN_0", 0, 0xe1810101u, 0, NULL, gv100_wr_intr },
 	{ 0x2200, "NV_PFIFO_CONFIG", 0, 0x300u, 0, NULL, NULL },
 	{ 0x2250, "NV_PFIFO_ACQ_PRETEST", 8, 0xf0ffu, 0, NULL, NULL },
-	{ 0x225c, "NV_PFIFO_USERD_WRITEBACK", 0x64, 0xf0ffu, 0, NULL, wr_userd_writeback },
+	{ 0x225c, "NV_PFIFO_USERD_WRITEBACK", 0x64, 0xf0ffu, 0, NULL, gv100_wr_userd_writeback },
 	{ 0x2270, "NV_PFIFO_RUNLIST_BASE", 0, 0x3fffffffu, 0, NULL, NULL },
 	{ 0x2274, "NV_PFIFO_RUNLIST", 0, 0x00f0ffffu, 0, NULL, wr_runlist },
 	{ 0x2528, "NV_PFIFO_INTR_EN_1", 0, 0xe1810101u, 0, NULL, NULL },
@@ -418,10 +401,10 @@ static const struct reg_desc pfifo_regs[] = {
 	{ 0x254c, "NV_PFIFO_INTR_SCHED_ERROR", 0, 0, 0, NULL, NULL },
 	{ 0x256c, "NV_PFIFO_INTR_CHSW_ERROR", 0, 0, 0, NULL, NULL },
 	{ 0x258c, "NV_PFIFO_INTR_LB_ERROR", 0, 0, 0, NULL, NULL },
-	{ 0x25a0, "NV_PFIFO_INTR_PBDMA_ID", 0, 0, 0, rd_pbdma_id, NULL },
-	{ 0x2630, "NV_PFIFO_SCHED_DISABLE", 0, 0x1fffu, 0, NULL, wr_sched_disable },
-	{ 0x2634, "NV_PFIFO_PREEMPT", 0, 0x03000fffu, 0, NULL, wr_preempt },
-	{ 0x2638, "NV_PFIFO_RUNLIST_PREEMPT", 0, 0x1fffu, 0, NULL, wr_rl_preempt },
+	{ 0x25a0, "NV_PFIFO_INTR_PBDMA_ID", 0, 0, 0, gv100_rd_pbdma_id, NULL },
+	{ 0x2630, "NV_PFIFO_SCHED_DISABLE", 0, 0x1fffu, 0, NULL, gv100_wr_sched_disable },
+	{ 0x2634, "NV_PFIFO_PREEMPT", 0, 0x03000fffu, 0, NULL, gv100_wr_preempt },
+	{ 0x2638, "NV_PFIFO_RUNLIST_PREEMPT", 0, 0x1fffu, 0, NULL, gv100_wr_rl_preempt },
 	{ 0x263c, "NV_PFIFO_SCHED_STATUS", 0, 0, 0, NULL, NULL },
 	{ 0x2a00, "NV_PFIFO_INTR_RUNLIST", 0, 0, 0x1fffu, NULL, NULL },
 	{ 0x2a0c, "NV_PFIFO_ENG_TIMEOUT", 0x803fffffu, 0xffffffffu, 0, NULL, NULL },
@@ -432,63 +415,87 @@ static const struct reg_desc eng_rl_regs[] = {
 	{ 0x0, "NV_PFIFO_ENG_RUNLIST_BASE", 0, 0, 0, NULL, NULL },
 	{ 0x4, "NV_PFIFO_ENG_RUNLIST", 0, 0, 0, NULL, NULL },
 };
-static const struct reg_desc pbdma_map_regs[] = { { 0x0, "NV_PFIFO_PBDMA_MAP", 0, 0, 0, NULL, NULL } };
-static const struct reg_desc engstat_regs[] = {
+const struct reg_desc gv100_pbdma_map_regs[] = { { 0x0, "NV_PFIFO_PBDMA_MAP", 0, 0, 0, NULL, NULL } };
+const struct reg_desc gv100_engstat_regs[] = {
 	{ 0x0, "NV_PFIFO_ENGINE_STATUS", 0, 0, 0, NULL, NULL },
 	{ 0x4, "NV_PFIFO_ENGINE_STATUS_DEBUG", 0, 0, 0, NULL, NULL },
 };
-static const struct reg_desc engstat_inst_regs[] = { { 0x0, "NV_PFIFO_ENGINE_STATUS_INST", 0, 0, 0, NULL, NULL } };
-static const struct reg_desc engstat_next_inst_regs[] = { { 0x0, "NV_PFIFO_ENGINE_STATUS_NEXT_INST", 0, 0, 0, NULL,
-	                                                    NULL } };
-static const struct reg_desc pbstat_regs[] = { { 0x0, "NV_PFIFO_PBDMA_STATUS", 0, 0, 0, NULL, NULL } };
+const struct reg_desc gv100_engstat_inst_regs[] = { { 0x0, "NV_PFIFO_ENGINE_STATUS_INST", 0, 0, 0, NULL, NULL } };
+const struct reg_desc gv100_engstat_next_inst_regs[] = { { 0x0, "NV_PFIFO_ENGINE_STATUS_NEXT_INST", 0, 0, 0, NULL,
+	                                                   NULL } };
+const struct reg_desc gv100_pbstat_regs[] = { { 0x0, "NV_PFIFO_PBDMA_STATUS", 0, 0, 0, NULL, NULL } };
 
-static nvm_status gv100_create(struct host *h)
+nvm_status gv100_state_new(struct host *h, size_t size)
 {
-	struct gv100 *g = calloc(1, sizeof(*g));
+	struct gv100 *g = calloc(1, size);
 	if (!g)
 		return NVM_ERR_NOMEM;
 	h->gs = g;
-	g->pccsr = calloc(2u * GV100_NCHAN, sizeof(uint32_t));
-	if (!g->pccsr)
-		return NVM_ERR_NOMEM;
-	const struct reg_array pfifo_arrays[] = {
-		{ 0x2280, 8, GV100_NRUNLIST, eng_rl_regs, 2, g->eng_rl_vals },
-		{ 0x2390, 4, GV100_NPBDMA, pbdma_map_regs, 1, g->pbdma_map_vals },
-		{ 0x2640, 8, GV100_NENGSTAT, engstat_regs, 2, g->engstat_vals },
-		{ 0x3080, 4, GV100_NPBDMA, pbstat_regs, 1, g->pbstat_vals },
-		{ 0x3100, 4, GV100_NENGSTAT, engstat_inst_regs, 1, g->engstat_inst_vals },
-		{ 0x3000, 4, GV100_NENGSTAT, engstat_next_inst_regs, 1, g->engstat_next_inst_vals },
-	};
-	memcpy(g->pfifo_arrays, pfifo_arrays, sizeof(pfifo_arrays));
-	const struct reg_block pfifo = {
-		"host", 0x2000,          0x1200, pfifo_regs, sizeof(pfifo_regs) / sizeof(pfifo_regs[0]), h, NULL,
-		NULL,   g->pfifo_arrays, 6,      NULL
-	};
+	g->pccsr = calloc(2u * h->gen->nchan, sizeof(uint32_t));
+	return g->pccsr ? NVM_OK : NVM_ERR_NOMEM;
+}
+
+nvm_status gv100_add_pfifo(struct host *h, const struct reg_desc *regs, size_t nregs, size_t narrays)
+{
+	struct gv100 *g = gs(h);
+	const struct reg_block pfifo = { "host", 0x2000, 0x1200,          regs,    nregs, h,
+		                         NULL,   NULL,   g->pfifo_arrays, narrays, NULL };
 	nvm_status st = bus_add(h->gpu, &pfifo);
-	if (st)
-		return st;
-	intr_init(&h->intr, h->gpu, &gv100_pfifo_intr, h);
-	g->pccsr_array = (struct reg_array){ R_PCCSR, 8, GV100_NCHAN, pccsr_regs, 2, g->pccsr };
-	const struct reg_block pccsr = { "host", R_PCCSR, GV100_NCHAN * 8, NULL, 0,   h,
-		                         NULL,   NULL,    &g->pccsr_array, 1,    NULL };
-	st = bus_add(h->gpu, &pccsr);
-	if (st)
-		return st;
-	const struct reg_block um = {
-		"host", R_USERMODE, 0x100, usermode_regs, sizeof(usermode_regs) / sizeof(usermode_regs[0]), h, NULL,
-		NULL,   NULL,       0,     NULL
-	};
-	st = bus_add(h->gpu, &um);
-	if (st)
-		return st;
+	if (!st)
+		intr_init(&h->intr, h->gpu, &gv100_pfifo_intr, h);
+	return st;
+}
+
+nvm_status gv100_add_pccsr(struct host *h)
+{
+	struct gv100 *g = gs(h);
+	uint32_t n = h->gen->nchan;
+	g->pccsr_array = (struct reg_array){ R_PCCSR, 8, n, pccsr_regs, 2, g->pccsr };
+	const struct reg_block pccsr = { "host", R_PCCSR, n * 8, NULL, 0, h, NULL, NULL, &g->pccsr_array, 1, NULL };
+	return bus_add(h->gpu, &pccsr);
+}
+
+nvm_status gv100_add_block(struct host *h, uint32_t base, uint32_t size, const struct reg_desc *regs, size_t nregs)
+{
+	const struct reg_block b = { "host", base, size, regs, nregs, h, NULL, NULL, NULL, 0, NULL };
+	return bus_add(h->gpu, &b);
+}
+
+void gv100_map_pbdmas(struct host *h)
+{
 	/* NV_PFIFO_PBDMA_MAP(i) RUNLISTS 15:0 (after bus_add set the resets) */
 	for (unsigned i = 0; i < h->gen->nrunlist; i++)
 		for (unsigned q = 0; q < h->rl[i].desc->npbdma; q++)
-			g->pbdma_map_vals[h->rl[i].pb[q]->id] |= 1u << i;
-	return NVM_OK;
+			gs(h)->pbdma_map_vals[h->rl[i].pb[q]->id] |= 1u << i;
 }
 
-static void gv100_destroy(struct host *h)
+static nvm_status gv100_create(struct host *h)
+{
+	nvm_status st = gv100_state_new(h, sizeof(struct gv100));
+	if (st)
+		return st;
+	struct gv100 *g = gs(h);
+	const struct reg_array pfifo_arrays[] = {
+		{ 0x2280, 8, GV100_NRUNLIST, eng_rl_regs, 2, g->eng_rl_vals },
+		{ 0x2390, 4, GV100_NPBDMA, gv100_pbdma_map_regs, 1, g->pbdma_map_vals },
+		{ 0x2640, 8, GV100_NENGSTAT, gv100_engstat_regs, 2, g->engstat_vals },
+		{ 0x3080, 4, GV100_NPBDMA, gv100_pbstat_regs, 1, g->pbstat_vals },
+		{ 0x3100, 4, GV100_NENGSTAT, gv100_engstat_inst_regs, 1, g->engstat_inst_vals },
+		{ 0x3000, 4, GV100_NENGSTAT, gv100_engstat_next_inst_regs, 1, g->engstat_next_inst_vals },
+	};
+	memcpy(g->pfifo_arrays, pfifo_arrays, sizeof(pfifo_arrays));
+	st = gv100_add_pfifo(h, pfifo_regs, sizeof(pfifo_regs) / sizeof(pfifo_regs[0]), 6);
+	if (!st)
+		st = gv100_add_pccsr(h);
+	if (!st)
+		st = gv100_add_block(h, R_USERMODE, 0x100, usermode_regs,
+		                     sizeof(usermode_regs) / sizeof(usermode_regs[0]));
+	if (!st)
+		gv100_map_pbdmas(h);
+	return st;
+}
+
+void gv100_destroy(struct host *h)
 {
 	struct gv100 *g = h->gs;
 	if (g)
@@ -506,12 +513,17 @@ static void gv100_destroy(struct host *h)
 	{                                                                                                              \
 		off, "NV_PPBDMA_" name, reset, 0, 0, NULL, NULL                                                        \
 	}
+/* A slot of enum pbr that this generation has no register for. */
+#define HIDDEN(off)                                                                                                    \
+	{                                                                                                              \
+		off, NULL, 0, 0, 0, NULL, NULL                                                                         \
+	}
 
 /* In enum pbr order. The RAMFC layout (host_fmt_tables.c) says which of them
  * a context save and load carry. UNVERIFIED: reset values are 0 where the
  * manual gives none; every RAMFC-mirrored register is writable (debug
  * access). */
-static const struct reg_desc pbdma_regs[PBR_COUNT] = {
+const struct reg_desc gv100_pbdma_regs[PBR_COUNT] = {
 	RW(0x000, "GP_PUT", 0),
 	RW(0x004, "MEM_OP_A", 0),
 	RW(0x008, "USERD", 0),
@@ -545,6 +557,7 @@ static const struct reg_desc pbdma_regs[PBR_COUNT] = {
 	RW(0x098, "PB_CRC", 0),
 	RW(0x09c, "SEM_PAYLOAD_HI", 0),
 	RW(0x0a0, "MEM_OP_C", 0),
+	HIDDEN(0x0a4), /* PBR_GP_INFO: gh100 only */
 	RW(0x0ac, "TARGET", 0),
 	RW(0x0b0, "METHOD_CRC", 0),
 	RW(0x0c0, "METHOD0", 0),
@@ -572,6 +585,17 @@ static const struct reg_desc pbdma_regs[PBR_COUNT] = {
 	{ 0x14c, "NV_PPBDMA_INTR_EN_1", 0, 0xffffffffu, 0, NULL, pbdma_wr_intr_en },
 	RW(0x150, "HCE_DBG0", 0),
 	RW(0x154, "HCE_DBG1", 0),
+	/* Ampere's (ga100.c): no such registers on gv100 */
+	HIDDEN(0x168),
+	HIDDEN(0x16c),
+	HIDDEN(0x170),
+	HIDDEN(0x174),
+	HIDDEN(0x180),
+	HIDDEN(0x184),
+	HIDDEN(0x190),
+	HIDDEN(0x194),
+	HIDDEN(0x1a0),
+	HIDDEN(0x1a4),
 };
 
 /* ---------------------------------------------------------------- host class C36F */
@@ -646,6 +670,7 @@ static const struct host_gen_ops gv100_ops = {
 	.runlist_taken = gv100_runlist_taken,
 	.engine_status = gv100_engine_status,
 	.pbdma_status = gv100_pbdma_status,
+	.handle_chid = gv100_handle_chid,
 };
 
 const struct host_gen host_gv100 = {
@@ -656,7 +681,7 @@ const struct host_gen host_gv100 = {
 	.rl = gv100_runlists,
 	.pbdma_base = 0x40000u,
 	.pbdma_stride = 0x2000u,
-	.pbdma_regs = pbdma_regs,
+	.pbdma_regs = gv100_pbdma_regs,
 	.r_userd_writeback = 0x225cu,
 	.r_clear_faulted_timeout = 0x2a14u,
 	.r_doorbell = R_USERMODE + 0x90,
@@ -667,6 +692,12 @@ const struct host_gen host_gv100 = {
 	.gr_classes = gv100_gr_classes,
 	.ngr_classes = sizeof(gv100_gr_classes) / sizeof(gv100_gr_classes[0]),
 	.ce_class = 0xC3B5,
+	.gp_limit2_reg = PBR_GP_BASE_HI,
+	.gp_limit2_lo = 16,    /* GP_BASE_HI LIMIT2 20:16 */
+	.gp_base_hi_bits = 8,  /* GP_BASE_HI OFFSET 7:0 */
+	.sem_addr_hi_bits = 8, /* C36F SEM_ADDR_HI OFFSET 7:0 */
+	.gpfifo_va_bits = 40,  /* INTR_0 GPFIFO: the ring crosses 2^40 */
+	.sem_red_valid = sem_red_valid,
 	.layouts = hf_gv100_layouts,
 	.rl_entry_decode = nvm_rl_entry_decode,
 	.state_bytes = sizeof(struct gv100) + 2u * GV100_NCHAN * sizeof(uint32_t),

@@ -101,7 +101,7 @@ static void rl_parse(struct host *h, struct runlist *rl, nvm_aperture ap, uint64
 			rl->tsg[rl->ntsg++] = (struct rl_tsg){ e.id, e.timeslice_ns, (uint32_t)rl->nch, e.tsg_length };
 			left = e.tsg_length;
 		} else if (w.member) {
-			rl->ch[rl->nch] = e.id;
+			rl->ch[rl->nch] = h->gen->ops->rl_chan ? h->gen->ops->rl_chan(h, rl, &e) : e.id;
 			rl->runq[rl->nch] = (uint8_t)e.runqueue_selector;
 			rl->nch++;
 			left--;
@@ -112,7 +112,8 @@ static void rl_parse(struct host *h, struct runlist *rl, nvm_aperture ap, uint64
 	if (np) {
 		char msg[200];
 		nvm_hf_problem_text(&pr[0], msg, sizeof(msg));
-		sched_error(h, SCHED_ERROR_CODE_BAD_TSG, base + (uint64_t)pr[0].where * NVM_RL_ENTRY_SIZE, msg);
+		uint32_t code = h->gen->bad_tsg_codes ? h->gen->bad_tsg_codes[pr[0].code] : SCHED_ERROR_CODE_BAD_TSG;
+		sched_error(h, code, base + (uint64_t)pr[0].where * NVM_RL_ENTRY_SIZE, msg);
 	}
 	if (left) {
 		/* The unfinished TSG is not scheduled. */
@@ -143,10 +144,13 @@ static void rl_fetch(nvm_gpu *gpu, void *ctx, uint64_t arg)
 		if (rl->pb[q] && rl->pb[q]->state != PBS_IDLE && !pbdma_stalled(rl->pb[q]))
 			pbdma_save(rl->pb[q]);
 	if (target == 1) {
+		h->rl_fetching = rl;
 		sched_error(h, SCHED_ERROR_CODE_RL_RDAT_TIMEOUT, base, "runlist base target is not an aperture");
 		len = 0;
 	}
+	h->rl_fetching = rl;
 	rl_parse(h, rl, target_ap(target), base, len);
+	h->rl_fetching = NULL;
 	h->gen->ops->runlist_taken(h, rl);
 	emit(gpu, NVM_EV_TRACE, "host", "runlist", base, rl->id, "runlist %u fetched: %zu TSGs, %zu channels", rl->id,
 	     rl->ntsg, rl->nch);
@@ -526,6 +530,19 @@ void host_preempt(struct host *h, bool tsg, uint32_t id)
 		host_schedule(h, &h->rl[i]);
 }
 
+void host_preempt_tsg_on(struct host *h, struct runlist *rl, uint32_t tsgid)
+{
+	for (unsigned q = 0; q < rl->desc->npbdma; q++) {
+		struct pbdma *p = rl->pb[q];
+		if (p && p->chid >= 0 && chan_tsgid(h, (uint32_t)p->chid) == (int)tsgid) {
+			preempt_pbdma(p);
+			rl->slice_end = h->gpu->now; /* the TSG's timeslice ends */
+		}
+	}
+	host_engstat_preempt(h, rl, (int)tsgid);
+	host_schedule(h, rl);
+}
+
 void host_preempt_runlist(struct host *h, struct runlist *rl)
 {
 	for (unsigned q = 0; q < rl->desc->npbdma; q++)
@@ -566,6 +583,11 @@ static nvm_status add_engine(struct host *h, const char *kind, const char *name,
 		return NVM_OK;
 	}
 	nvm_status st = engine_new(h->gpu, kind, name, mmu_id, out);
+	if (!st && !strcmp(kind, "ce") && engine_ce_set_class(*out, h->gen->ce_class)) {
+		engine_free(*out); /* the generation names no copy class the engine has */
+		*out = NULL;
+		st = NVM_ERR_CHIP;
+	}
 	if (!st) {
 		(*out)->nonstall = host_nonstall;
 		(*out)->host = h;
@@ -583,8 +605,10 @@ static nvm_status host_alloc(struct host *h)
 	h->pb = calloc(g->npbdma, sizeof(*h->pb));
 	h->pbdma_vals = calloc((size_t)g->npbdma * PBR_COUNT, sizeof(uint32_t));
 	h->engines = calloc(2u * g->nrunlist, sizeof(*h->engines)); /* an engine and GRCOPY per runlist */
+	h->pb_gen = pb_chip_gen(h->gpu->chip);                      /* the chip row's profile */
 	h->host_class = pb_class_find(g->host_class);
-	h->pb_gen = pb_chip_gen(h->gpu->chip); /* the chip row's profile */
+	if (!h->host_class && h->pb_gen) /* a class the tables lack (C86F): its nearest ancestor's methods */
+		h->host_class = pb_host_class(h->pb_gen, PB_FORMAT_NEW);
 	if (!h->chan || !h->rl || !h->pb || !h->pbdma_vals || !h->engines)
 		return NVM_ERR_NOMEM;
 	return h->pb_gen ? pbdma_layouts(h) : NVM_ERR_CHIP; /* an inconsistent generation */
@@ -635,6 +659,21 @@ static bool host_busy(void *state)
 const struct block_class host_class = { "host", host_create, host_destroy, host_busy };
 
 /* ---------------------------------------------------------------- public API */
+
+static const struct host_gen *chip_host_gen(const char *chip)
+{
+	const struct chip *c = chip_lookup(chip);
+	return c ? chip_data(c, &host_class) : NULL;
+}
+
+int nvm_rl_entry_decode_chip(const char *chip, const uint8_t e[NVM_RL_ENTRY_SIZE], nvm_rl_entry *out)
+{
+	const struct host_gen *g = chip_host_gen(chip);
+	if (!g)
+		return 0;
+	g->rl_entry_decode(e, out);
+	return 1;
+}
 
 static struct engine *find_engine(struct host *h, const char *name)
 {
@@ -706,4 +745,11 @@ nvm_status nvm_host_get_stats(const nvm_gpu *gpu, nvm_host_stats *out)
 		return NVM_ERR_NOENT;
 	*out = h->stats;
 	return NVM_OK;
+}
+
+const nvm_hf_layout *nvm_hf_layout_chip(const char *chip, nvm_hf_struct which)
+{
+	const struct chip *c = chip_lookup(chip);
+	const struct host_gen *g = c ? chip_data(c, &host_class) : NULL;
+	return g && (unsigned)which < NVM_HF_STRUCT_COUNT ? &g->layouts[which] : NULL;
 }

@@ -97,6 +97,19 @@ struct host_gen_ops {
 	void (*engine_status)(struct host *h, const struct runlist *rl, uint32_t status, uint32_t inst,
 	                      uint32_t next_inst);
 	void (*pbdma_status)(struct host *h, const struct pbdma *p, bool loaded);
+	/* Optional (NULL: gv100's behaviour). A channel entry of runlist rl
+	 * was taken: returns the index of the channel in h->chan (gv100: the
+	 * CHID; Ampere: the runlist's own channel RAM, so rl * 2048 + CHID)
+	 * and records what the entry carries (Ampere: INST and USERD). */
+	uint32_t (*rl_chan)(struct host *h, struct runlist *rl, const nvm_rl_entry *e);
+	/* A PBDMA loaded its channel's RAMFC: the registers RAMFC does not
+	 * carry (Ampere: USERD from the runlist entry). */
+	void (*chan_load)(struct host *h, struct pbdma *p);
+	/* A channel handle (the doorbell token; CLEAR_FAULTED's HANDLE on C46F
+	 * and later) -> *chid; false when the handle names no channel (the
+	 * write or method then targets none). gv100: the handle is the chid;
+	 * tu102: RUNLIST_ID 22:16 | CHID 11:0. */
+	bool (*handle_chid)(const struct host *h, uint32_t handle, uint32_t *chid);
 };
 
 /* A Host generation (gv100.c): counts, topology, register tables, memory
@@ -128,11 +141,22 @@ struct host_gen {
 	const uint32_t *gr_classes;
 	size_t ngr_classes;
 	uint32_t ce_class;
+	/* Field positions the PBDMA reads that moved between generations:
+	 * LIMIT2 (register enum pbr and low bit; 5 bits wide), the widths of
+	 * GP_BASE_HI OFFSET and SEM_ADDR_HI OFFSET, the VA width of the GPFIFO
+	 * check (INTR_0 GPFIFO). */
+	uint8_t gp_limit2_reg, gp_limit2_lo;
+	uint8_t gp_base_hi_bits, sem_addr_hi_bits, gpfifo_va_bits;
+	/* Which semaphore reductions SEM_EXECUTE accepts (size, format). */
+	bool (*sem_red_valid)(unsigned red, bool is64, bool sgn);
 	/* Memory layouts (host_fmt_tables.c), indexed by nvm_hf_struct; RAMFC and
 	 * RAMUSERD also tell the PBDMA which registers it loads, saves and
 	 * writes back. */
 	const nvm_hf_layout *layouts;
 	void (*rl_entry_decode)(const uint8_t *raw, nvm_rl_entry *out);
+	/* The SCHED_ERROR code of each runlist malformation (nvm_hf_check),
+	 * NULL: gv100's BAD_TSG (0x20) for all. */
+	const uint8_t *bad_tsg_codes;
 	/* Bytes of the generation's state (bench: bytes per channel). */
 	size_t state_bytes;
 	const struct host_gen_ops *ops;
@@ -262,6 +286,7 @@ enum pbr {
 	PBR_PB_CRC,
 	PBR_SEM_PAYLOAD_HI,
 	PBR_MEM_OP_C,
+	PBR_GP_INFO, /* gh100 NV_PBDMA_GP_INFO 0x0a4 (LIMIT2 4:0); a hidden slot before */
 	PBR_TARGET,
 	PBR_METHOD_CRC,
 	PBR_METHOD0,
@@ -289,6 +314,19 @@ enum pbr {
 	PBR_INTR_EN_1,
 	PBR_HCE_DBG0,
 	PBR_HCE_DBG1,
+	/* Ampere (ga100_dev_pbdma): the debug copy of the runlist entry's USERD
+	 * and the interrupt-enable trees (SET and CLEAR read the same enable);
+	 * hidden slots on gv100. */
+	PBR_STATUS_USERD,
+	PBR_STATUS_USERD_HI,
+	PBR_INTR_0_EN_SET_TREE0,
+	PBR_INTR_0_EN_SET_TREE1,
+	PBR_INTR_1_EN_SET_TREE0,
+	PBR_INTR_1_EN_SET_TREE1,
+	PBR_INTR_0_EN_CLEAR_TREE0,
+	PBR_INTR_0_EN_CLEAR_TREE1,
+	PBR_INTR_1_EN_CLEAR_TREE0,
+	PBR_INTR_1_EN_CLEAR_TREE1,
 	PBR_COUNT
 };
 
@@ -356,7 +394,8 @@ struct host {
 	size_t nengines;
 	const pb_class *host_class;
 	const pb_gen *pb_gen;
-	struct intr_line intr; /* PFIFO_INTR_0 / INTR_EN_0 -> PMC line 8 */
+	struct intr_line intr;       /* PFIFO_INTR_0 / INTR_EN_0 -> PMC line 8 */
+	struct runlist *rl_fetching; /* the runlist being read (its errors are its own), or NULL */
 	nvm_host_stats stats;
 	struct reg_array pbdma_array;
 	bool method_crc; /* compute NV_PPBDMA_METHOD_CRC (nvm_host_set_method_crc) */
@@ -414,6 +453,8 @@ void host_doorbell(struct host *h, uint32_t chid);
 /* Preempts channel (tsg false) or TSG (tsg true) id; preempts runlist rl. */
 void host_preempt(struct host *h, bool tsg, uint32_t id);
 void host_preempt_runlist(struct host *h, struct runlist *rl);
+/* Preempts TSG tsgid of runlist rl only (Ampere: TSG ids are per runlist). */
+void host_preempt_tsg_on(struct host *h, struct runlist *rl, uint32_t tsgid);
 /* A channel's channel RAM changed (bound, enabled, faults cleared). */
 void host_chan_changed(struct host *h, uint32_t chid);
 /* The channel is loaded on a PBDMA. */
@@ -471,6 +512,7 @@ enum mres hm_wfi(struct pbdma *p, uint32_t subch, uint32_t data);
 enum mres hm_crc_check(struct pbdma *p, uint32_t subch, uint32_t data);
 enum mres hm_yield(struct pbdma *p, uint32_t subch, uint32_t data);
 enum mres hm_clear_faulted(struct pbdma *p, uint32_t subch, uint32_t data);
+enum mres hm_clear_faulted_handle(struct pbdma *p, uint32_t subch, uint32_t data);
 void pbdma_init(struct host *h, struct pbdma *p, unsigned id);
 /* Loads channel chid (RAMFC -> registers) and starts running it. */
 void pbdma_load(struct pbdma *p, uint32_t chid);

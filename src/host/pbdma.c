@@ -46,7 +46,7 @@ nvm_status pbdma_add_regs(struct host *h)
 static unsigned pbr_named(const struct host_gen *g, const char *reg)
 {
 	for (unsigned i = 0; reg && i < PBR_COUNT; i++)
-		if (!strcmp(g->pbdma_regs[i].name, reg))
+		if (g->pbdma_regs[i].name && !strcmp(g->pbdma_regs[i].name, reg))
 			return i;
 	return PBR_COUNT;
 }
@@ -68,7 +68,8 @@ nvm_status pbdma_layouts(struct host *h)
 		unsigned r = 0; /* the register at the dword's offset must bear the name */
 		while (r < PBR_COUNT && g->pbdma_regs[r].offset != 4u * w->dword)
 			r++;
-		if (r == PBR_COUNT || strcmp(g->pbdma_regs[r].name, w->reg) || h->nramfc == PBR_COUNT)
+		if (r == PBR_COUNT || !g->pbdma_regs[r].name || strcmp(g->pbdma_regs[r].name, w->reg) ||
+		    h->nramfc == PBR_COUNT)
 			return NVM_ERR_CHIP; /* the generation's register file and RAMFC disagree */
 		h->ramfc[h->nramfc].dword = (uint8_t)w->dword;
 		h->ramfc[h->nramfc++].reg = (uint8_t)r;
@@ -78,6 +79,8 @@ nvm_status pbdma_layouts(struct host *h)
 	h->nuserd_wb = 0;
 	for (size_t i = 0; i < ud->nwords; i++) {
 		const nvm_hf_word *w = &ud->words[i];
+		if (!w->reg)
+			continue; /* mirrors no register (ga100 REF_THRESHOLD) */
 		unsigned r = pbr_named(g, w->reg);
 		if (r == PBR_GP_PUT) {
 			h->userd_gp_put = 4u * w->dword;
@@ -349,7 +352,8 @@ void pbdma_wb_timer(struct pbdma *p)
 	if (p->wb_ev)
 		sched_cancel(gpu, p->wb_ev);
 	p->wb_ev = 0;
-	uint32_t v = bus_get(gpu, p->h->gen->r_userd_writeback);
+	/* A generation without the register (0) has no writeback timer. */
+	uint32_t v = p->h->gen->r_userd_writeback ? bus_get(gpu, p->h->gen->r_userd_writeback) : 0;
 	uint64_t ns = ((uint64_t)FIELD_GET(v, 7, 0) * 1000u) << FIELD_GET(v, 15, 12);
 	if (ns && p->state == PBS_RUN && FIELD_GET(p->r[PBR_CONFIG], 12, 12))
 		p->wb_ev = sched_at(gpu, gpu->now + ns, wb_event, p, 0, SCHED_BACKGROUND);
@@ -620,7 +624,8 @@ static enum mres sem_op(struct pbdma *p, uint32_t data, uint32_t pm, uint32_t pd
 	r[PBR_SEM_EXECUTE] = (data & ~(1u << 19)) | (r[PBR_SEM_EXECUTE] & (1u << 19));
 	unsigned op = FIELD_GET(data, 2, 0), red = FIELD_GET(data, 30, 27);
 	bool is64 = FIELD_GET(data, 24, 24), ts = FIELD_GET(data, 25, 25), sgn = !FIELD_GET(data, 31, 31);
-	uint64_t va = ((uint64_t)FIELD_GET(r[PBR_SEM_ADDR_HI], 7, 0) << 32) | (r[PBR_SEM_ADDR_LO] & ~3u);
+	uint64_t va = ((uint64_t)FIELD_GET(r[PBR_SEM_ADDR_HI], p->h->gen->sem_addr_hi_bits - 1u, 0) << 32) |
+	              (r[PBR_SEM_ADDR_LO] & ~3u);
 	uint64_t pl = is64 ? ((uint64_t)r[PBR_SEM_PAYLOAD_HI] << 32) | r[PBR_SEM_PAYLOAD_LO] : r[PBR_SEM_PAYLOAD_LO];
 	bool release = op == 1 || op == 6;
 	const char *bad = NULL;
@@ -628,7 +633,7 @@ static enum mres sem_op(struct pbdma *p, uint32_t data, uint32_t pm, uint32_t pd
 		bad = "undefined OPERATION 7";
 	else if (op == 6 && red >= 8)
 		bad = "undefined REDUCTION";
-	else if (op == 6 && !sem_red_valid(red, is64, sgn))
+	else if (op == 6 && !p->h->gen->sem_red_valid(red, is64, sgn))
 		bad = "reduction not supported for this payload size and format";
 	else if (is64 && (va & 7))
 		bad = "64-bit semaphore not 8-byte aligned";
@@ -823,19 +828,24 @@ static enum mres yield(struct pbdma *p, uint32_t data)
 	return M_YIELD;
 }
 
-/* CLEAR_FAULTED CHID 11:0, TYPE 31:31 (PBDMA_FAULTED / ENG_FAULTED): clears
+/* CLEAR_FAULTED CHID 11:0 (C36F) or HANDLE 30:0 (C46F on: the doorbell
+ * handle, decoded by the generation into chid; valid false when it names no
+ * channel), TYPE 31:31 (PBDMA_FAULTED / ENG_FAULTED): clears
  * the target's bit when it is set; otherwise retries every microsecond until
  * it is, or until NV_PFIFO_CLEAR_FAULTED_TIMEOUT (PERIOD 29:0, DETECTION
  * 31:31) after the first attempt, then INTR_0 CLEAR_FAULTED_ERROR. The
  * deadline uses ACQUIRE_FAIL / ACQUIRE_DEADLINE as the manual says.
  * UNVERIFIED: PERIOD counts 1024 ns units like ACQUIRE_DEADLINE. */
-static enum mres clear_faulted(struct pbdma *p, uint32_t data)
+static enum mres clear_faulted(struct pbdma *p, uint32_t data, bool valid, uint32_t chid)
 {
 	struct host *h = p->h;
-	uint32_t chid = FIELD_GET(data, 11, 0), bit = FIELD_GET(data, 31, 31) ? 23 : 22;
+	uint32_t bit = FIELD_GET(data, 31, 31) ? 23 : 22;
 	enum host_fault f = bit == 23 ? HOST_ENG_FAULTED : HOST_PBDMA_FAULTED;
 	uint32_t *se = &p->r[PBR_SEM_EXECUTE];
-	if (h->gen->ops->chan_faulted(h, chid, f)) {
+	/* UNVERIFIED: a handle that names no channel targets no FAULTED bit,
+	 * so the method retries until CLEAR_FAULTED_TIMEOUT as for a channel
+	 * that never faulted (the manuals do not say). */
+	if (valid && h->gen->ops->chan_faulted(h, chid, f)) {
 		h->gen->ops->chan_set_faulted(h, chid, f, false);
 		*se &= ~(1u << 19);
 		emit(h->gpu, NVM_EV_TRACE, "pbdma", "clear_faulted", chid, bit,
@@ -845,7 +855,9 @@ static enum mres clear_faulted(struct pbdma *p, uint32_t data)
 			host_schedule_later(h, &h->rl[chan_runlist(&h->chan[chid])]);
 		return M_DONE;
 	}
-	uint32_t to = bus_get(h->gpu, h->gen->r_clear_faulted_timeout);
+	/* UNVERIFIED: a generation without the timeout register (0) retries
+	 * without end, as does a handle that names no channel. */
+	uint32_t to = h->gen->r_clear_faulted_timeout ? bus_get(h->gpu, h->gen->r_clear_faulted_timeout) : 0;
 	if (!FIELD_GET(*se, 19, 19)) {
 		*se |= 1u << 19;
 		p->r[PBR_ACQUIRE_DEADLINE] = ptimer_1024(p) + FIELD_GET(to, 29, 0);
@@ -981,7 +993,8 @@ enum mres hm_sem_addr_lo(struct pbdma *p, uint32_t subch, uint32_t data)
 enum mres hm_sem_addr_hi(struct pbdma *p, uint32_t subch, uint32_t data)
 {
 	(void)subch;
-	return set_reg(p, PBR_SEM_ADDR_HI, data & 0xffu);
+	uint32_t bits = p->h->gen->sem_addr_hi_bits; /* C36F 7:0, C86F 24:0 */
+	return set_reg(p, PBR_SEM_ADDR_HI, data & ((1u << bits) - 1u));
 }
 
 enum mres hm_sem_payload_lo(struct pbdma *p, uint32_t subch, uint32_t data)
@@ -1018,7 +1031,16 @@ enum mres hm_yield(struct pbdma *p, uint32_t subch, uint32_t data)
 enum mres hm_clear_faulted(struct pbdma *p, uint32_t subch, uint32_t data)
 {
 	(void)subch;
-	return clear_faulted(p, data);
+	return clear_faulted(p, data, true, FIELD_GET(data, 11, 0));
+}
+
+/* C46F and later: CLEAR_FAULTED HANDLE 30:0 (clc46f.h). */
+enum mres hm_clear_faulted_handle(struct pbdma *p, uint32_t subch, uint32_t data)
+{
+	(void)subch;
+	uint32_t chid = 0;
+	bool valid = p->h->gen->ops->handle_chid(p->h, FIELD_GET(data, 30, 0), &chid);
+	return clear_faulted(p, data, valid, chid);
 }
 
 /* A Host method (address below 0x100), through the generation's method
@@ -1265,10 +1287,13 @@ static uint32_t feed_segment(struct pbdma *p, uint32_t budget, bool *halt)
 	return used;
 }
 
-/* NV_PPBDMA_GP_BASE OFFSET 31:3 + GP_BASE_HI OFFSET 7:0, LIMIT2 20:16. */
+/* NV_PPBDMA_GP_BASE OFFSET 31:3 + GP_BASE_HI OFFSET 7:0 (gh100: 24:0),
+ * LIMIT2 GP_BASE_HI 20:16 (gh100: GP_INFO 4:0). */
 static uint64_t gp_base(const struct pbdma *p)
 {
-	return ((uint64_t)FIELD_GET(p->r[PBR_GP_BASE_HI], 7, 0) << 32) | (p->r[PBR_GP_BASE] & ~7u);
+	const struct host_gen *g = p->h->gen;
+	return ((uint64_t)FIELD_GET(p->r[PBR_GP_BASE_HI], g->gp_base_hi_bits - 1u, 0) << 32) |
+	       (p->r[PBR_GP_BASE] & ~7u);
 }
 
 /* Takes the next GP entry. false when the PBDMA cannot go on (out of work,
@@ -1276,9 +1301,10 @@ static uint64_t gp_base(const struct pbdma *p)
 static bool next_gp_entry(struct pbdma *p, bool *idle)
 {
 	uint32_t *r = p->r;
-	uint64_t size = 1ull << FIELD_GET(r[PBR_GP_BASE_HI], 20, 16);
-	if (gp_base(p) + size * 8 - 1 > 0xffffffffffull) {
-		raise(p, PBR_INTR_0, INTR0_GPFIFO, "GPFIFO crosses the end of the 40-bit address space");
+	const struct host_gen *hg = p->h->gen;
+	uint64_t size = 1ull << FIELD_GET(r[hg->gp_limit2_reg], hg->gp_limit2_lo + 4u, hg->gp_limit2_lo);
+	if (gp_base(p) + size * 8 - 1 > (1ull << hg->gpfifo_va_bits) - 1) {
+		raise(p, PBR_INTR_0, INTR0_GPFIFO, "GPFIFO crosses the end of the address space");
 		return false;
 	}
 	if (r[PBR_GP_GET] == r[PBR_GP_PUT])
@@ -1377,6 +1403,8 @@ static bool do_load(struct pbdma *p)
 	for (unsigned i = 0; i < h->nramfc; i++)
 		p->r[h->ramfc[i].reg] = ramfc[h->ramfc[i].dword];
 	memcpy(p->ramfc, ramfc, sizeof(ramfc)); /* the dwords no register mirrors come back unchanged on save */
+	if (h->gen->ops->chan_load)
+		h->gen->ops->chan_load(p->h, p);
 	p->h->stats.ctx_loads++;
 	decoder_load(p);
 	p->target = NULL;

@@ -31,22 +31,19 @@ uint32_t mmu_packet_dw7(const nvm_mmu_fault_info *f);
 #define R_DEBUG_RD        0x100CCCu
 #define R_INV_UPPER_VADDR 0x100CE8u
 #define R_INV_UPPER_PDB   0x100CECu
-#define R_PAGE_FAULT_CTRL 0x100CF8u
 
-#define R_ATS_LOCAL     0x100E00u
-#define R_FB_LO(i)      (0x100E24u + (i)*20u)
-#define R_FB_HI(i)      (0x100E28u + (i)*20u)
-#define R_FB_GET(i)     (0x100E2Cu + (i)*20u)
-#define R_FB_PUT(i)     (0x100E30u + (i)*20u)
-#define R_FB_SIZE(i)    (0x100E34u + (i)*20u)
-#define R_FAULT_ADDR_LO 0x100E4Cu
-#define R_FAULT_ADDR_HI 0x100E50u
-#define R_FAULT_INST_LO 0x100E54u
-#define R_FAULT_INST_HI 0x100E58u
-#define R_FAULT_INFO    0x100E5Cu
-#define R_FAULT_STATUS  0x100E60u
-#define R_INV_PASID     0x100E64u
-#define R_INV_SIZE      0x100E68u
+#define R_ATS_LOCAL 0x100E00u
+#define R_INV_PASID 0x100E64u
+#define R_INV_SIZE  0x100E68u
+
+/* The fault registers, relative to the generation's layout (struct
+ * mmu_fault_layout): gv100 NV_PFB_PRI_MMU_FAULT_BUFFER_*(i) at 0x100E24 +
+ * 20 i and FAULT_ADDR_LO .. FAULT_STATUS from 0x100E4C; Turing on
+ * NV_VIRTUAL_FUNCTION_PRIV_MMU_* at 0xB83000 + 32 i and from 0xB83080. */
+enum { FB_LO = 0, FB_HI = 4, FB_GET = 8, FB_PUT = 0xC, FB_SIZE = 0x10 };
+enum { F_ADDR_LO = 0, F_ADDR_HI = 4, F_INST_LO = 8, F_INST_HI = 0xC, F_INFO = 0x10, F_STATUS = 0x14 };
+#define R_FB(m, i, off) ((m)->chip->fault->buf + (uint32_t)(i) * (m)->chip->fault->stride + (off))
+#define R_F(m, off)     ((m)->chip->fault->info + (off))
 
 #define R_BAR1_BLOCK 0x1704u
 #define R_BAR2_BLOCK 0x1714u
@@ -65,18 +62,13 @@ uint32_t mmu_packet_dw7(const nvm_mmu_fault_info *f);
 #define TLB_SLOTS   8192u
 #define MAX_PENDING 4096u
 
-struct mmu_chip {
-	const struct intr_desc *intr; /* NISO_INTR and the PMC_INTR input it drives */
-	uint32_t default_size;        /* SIZE_VAL written by SET_DEFAULT */
-};
-
 /* UNVERIFIED: the fault interrupt reaches PMC on NV_PMC_INTR_HUB (bit 9),
  * as nouveau maps it; the gv100 manuals do not say which bit. The
  * SET_DEFAULT size is a choice (seed 003 only says "a HW recommended
  * value"): 1024 entries. */
 static uint32_t niso_status(void *ctx);
-static const struct intr_desc niso_intr_hub = { R_NISO_INTR, 0, PMC_INTR_HUB, niso_status, NULL };
-const struct mmu_chip mmu_gv100 = { &niso_intr_hub, 1024 };
+const struct intr_desc mmu_niso_intr_hub = { R_NISO_INTR, 0, PMC_INTR_HUB, niso_status, NULL };
+const struct mmu_chip mmu_gv100 = { "gv100", &mmu_niso_intr_hub, 1024, &mmu_fault_pfb, &mmu_fmt_ver2, &mmu_eng_gv100 };
 
 struct tlb_ent {
 	struct tlbc_hdr h; /* the shared TLB cache (tlb_cache.h) */
@@ -129,6 +121,12 @@ struct mmu {
 	void *hook_user;
 };
 
+const struct mmu_fmt *mmu_fmt_of(const nvm_gpu *gpu)
+{
+	const struct mmu_chip *c = gpu ? chip_data(gpu->chip, &mmu_class) : NULL;
+	return c ? c->fmt : &mmu_fmt_ver2;
+}
+
 static struct mmu *mmu_of(const nvm_gpu *gpu)
 {
 	return gpu ? (struct mmu *)gpu_block(gpu, &mmu_class) : NULL;
@@ -148,7 +146,7 @@ static void reg_set(struct mmu *m, uint32_t addr, uint32_t v)
 
 static bool fb_pending(struct mmu *m, int i)
 {
-	uint32_t get = reg(m, R_FB_GET(i)), size = reg(m, R_FB_SIZE(i));
+	uint32_t get = reg(m, R_FB(m, i, FB_GET)), size = reg(m, R_FB(m, i, FB_SIZE));
 	bool ovf = FIELD_GET(get, 31, 31) && FIELD_GET(size, 29, 29); /* OVERFLOW_INTR */
 	return FIELD_GET(size, 31, 31) && (FIELD_GET(get, 19, 0) != m->put[i] || ovf);
 }
@@ -158,7 +156,7 @@ static bool fb_pending(struct mmu *m, int i)
 static uint32_t niso_value(struct mmu *m)
 {
 	uint32_t v = 0;
-	if (FIELD_GET(reg(m, R_FAULT_STATUS), 31, 31))
+	if (FIELD_GET(reg(m, R_F(m, F_STATUS)), 31, 31))
 		v |= NISO_OTHER;
 	if (fb_pending(m, FB_NONREPLAY))
 		v |= NISO_NONREPLAY;
@@ -485,35 +483,31 @@ static void fill_info(struct mmu *m, const nvm_mmu_request *req, const struct as
 
 static void latch_other(struct mmu *m, const nvm_mmu_fault_info *f, bool phys)
 {
-	uint32_t status = reg(m, R_FAULT_STATUS);
+	uint32_t status = reg(m, R_F(m, F_STATUS));
 	if (FIELD_GET(status, 31, 31)) {
 		/* UNVERIFIED: while VALID is set the registers keep the first fault
 		 * and later ones only set the DROPPED_* bit of their class. */
 		unsigned bit;
-		switch (f->engine_id) {
-		case NVM_MMU_ENG_BAR1: bit = 0; break;
-		case NVM_MMU_ENG_BAR2: bit = 2; break;
-		case NVM_MMU_ENG_IFB: bit = 4; break;
-		default: bit = 6; break;
-		}
-		reg_set(m, R_FAULT_STATUS, status | (1u << (bit + (phys ? 0 : 1))));
+		const struct mmu_eng_ids *ids = m->chip->eng;
+		bit = f->engine_id == ids->bar1 ? 0 : f->engine_id == ids->bar2 ? 2 : f->engine_id == ids->ifb ? 4 : 6;
+		reg_set(m, R_F(m, F_STATUS), status | (1u << (bit + (phys ? 0 : 1))));
 		return;
 	}
-	reg_set(m, R_FAULT_ADDR_LO, FIELD_SET((uint32_t)f->addr, 1, 0, f->addr_phys_aperture) & 0xfffff003u);
-	reg_set(m, R_FAULT_ADDR_HI, (uint32_t)(f->addr >> 32));
+	reg_set(m, R_F(m, F_ADDR_LO), FIELD_SET((uint32_t)f->addr, 1, 0, f->addr_phys_aperture) & 0xfffff003u);
+	reg_set(m, R_F(m, F_ADDR_HI), (uint32_t)(f->addr >> 32));
 	uint32_t il = 0;
 	il = FIELD_SET(il, 8, 0, f->engine_id);       /* INST_LO ENGINE_ID */
 	il = FIELD_SET(il, 11, 10, f->inst_aperture); /* INST_LO APERTURE */
 	il = FIELD_SET(il, 31, 12, (uint32_t)(f->inst_addr >> 12));
-	reg_set(m, R_FAULT_INST_LO, il);
-	reg_set(m, R_FAULT_INST_HI, (uint32_t)(f->inst_addr >> 32));
-	reg_set(m, R_FAULT_INFO, mmu_packet_dw7(f)); /* "INFO bit layout = fault-packet dword 7" */
-	reg_set(m, R_FAULT_STATUS, status | 0x80000000u);
+	reg_set(m, R_F(m, F_INST_LO), il);
+	reg_set(m, R_F(m, F_INST_HI), (uint32_t)(f->inst_addr >> 32));
+	reg_set(m, R_F(m, F_INFO), mmu_packet_dw7(f)); /* "INFO bit layout = fault-packet dword 7" */
+	reg_set(m, R_F(m, F_STATUS), status | 0x80000000u);
 }
 
 static nvm_status buf_mem_write(struct mmu *m, int i, uint64_t addr, const uint8_t *p, size_t len)
 {
-	uint32_t lo = reg(m, R_FB_LO(i));
+	uint32_t lo = reg(m, R_FB(m, i, FB_LO));
 	if (FIELD_GET(lo, 0, 0)) { /* ADDR_MODE PHYSICAL */
 		nvm_aperture ap;
 		if (!mmu_pte_aperture((nvm_mmu_target)FIELD_GET(lo, 2, 1), &ap))
@@ -528,11 +522,11 @@ static nvm_status buf_mem_write(struct mmu *m, int i, uint64_t addr, const uint8
  * (written or dropped), false when it is disabled. */
 static bool buf_put(struct mmu *m, int i, const nvm_mmu_fault_info *f)
 {
-	uint32_t size_r = reg(m, R_FB_SIZE(i));
+	uint32_t size_r = reg(m, R_FB(m, i, FB_SIZE));
 	if (!FIELD_GET(size_r, 31, 31)) /* ENABLE */
 		return false;
 	uint32_t size = FIELD_GET(size_r, 19, 0);
-	uint32_t get_r = reg(m, R_FB_GET(i));
+	uint32_t get_r = reg(m, R_FB(m, i, FB_GET));
 	uint32_t get = FIELD_GET(get_r, 19, 0);
 	if (FIELD_GET(get_r, 31, 30) || size < 2) {
 		/* Seed 003: after an overflow "the GPU will stop writing out new
@@ -550,15 +544,15 @@ static bool buf_put(struct mmu *m, int i, const nvm_mmu_fault_info *f)
 	uint32_t put = m->put[i];
 	if ((put + 1) % size == get) {
 		/* "HW declares overflow when PUT == GET-1 and a new fault arrives". */
-		reg_set(m, R_FB_GET(i), get_r | 0x80000000u);
+		reg_set(m, R_FB(m, i, FB_GET), get_r | 0x80000000u);
 		m->stats.packets_dropped[i]++;
-		emit(m->gpu, NVM_EV_GUEST_ERROR, "mmu", "fault_buffer_overflow", R_FB_GET(i), put,
+		emit(m->gpu, NVM_EV_GUEST_ERROR, "mmu", "fault_buffer_overflow", R_FB(m, i, FB_GET), put,
 		     "%s fault buffer full (PUT %u, GET %u): OVERFLOW set, packet dropped",
 		     i ? "replayable" : "non-replayable", put, get);
 		mmu_update_intr(m);
 		return true;
 	}
-	uint64_t base = ((uint64_t)reg(m, R_FB_HI(i)) << 32) | (reg(m, R_FB_LO(i)) & 0xfffff000u);
+	uint64_t base = ((uint64_t)reg(m, R_FB(m, i, FB_HI)) << 32) | (reg(m, R_FB(m, i, FB_LO)) & 0xfffff000u);
 	uint64_t addr = base + (uint64_t)put * NVM_MMU_PACKET_SIZE;
 	uint8_t pkt[NVM_MMU_PACKET_SIZE];
 	nvm_mmu_packet_encode(f, pkt);
@@ -581,12 +575,11 @@ static bool buf_put(struct mmu *m, int i, const nvm_mmu_fault_info *f)
 	return true;
 }
 
-static bool eng_uses_other(unsigned engine_id)
+static bool eng_uses_other(const struct mmu_eng_ids *ids, unsigned engine_id)
 {
 	/* UNVERIFIED: BAR1, BAR2, IFB and physical faults report through the
 	 * other-fault registers (STATUS has DROPPED_BAR1/BAR2/IFB bits for them). */
-	return engine_id == NVM_MMU_ENG_BAR1 || engine_id == NVM_MMU_ENG_BAR2 || engine_id == NVM_MMU_ENG_IFB ||
-	       engine_id == NVM_MMU_ENG_PHYSICAL;
+	return engine_id == ids->bar1 || engine_id == ids->bar2 || engine_id == ids->ifb || engine_id == ids->physical;
 }
 
 static void report(struct mmu *m, const nvm_mmu_fault_info *f, uint64_t ticket)
@@ -599,7 +592,7 @@ static void report(struct mmu *m, const nvm_mmu_fault_info *f, uint64_t ticket)
 	if (m->hook)
 		m->hook(m->hook_user, f, ticket, 0);
 	bool taken = false;
-	if (!eng_uses_other(f->engine_id))
+	if (!eng_uses_other(m->chip->eng, f->engine_id))
 		taken = buf_put(m, f->replayable ? FB_REPLAY : FB_NONREPLAY, f);
 	if (!taken)
 		latch_other(m, f, f->access_type >= 8);
@@ -634,6 +627,16 @@ static void do_walk(struct mmu *m, const struct aspace *as, const nvm_mmu_reques
 		return;
 	}
 	m->stats.walks++;
+	if (!m->chip->fmt->pd_cache) {
+		/* A format without the page-directory cache walks from the top. */
+		nvm_mmu_walk(m->gpu, as->pdb_target, as->pdb_addr, req->va, NVM_MMU_READ, 1, res, NULL);
+		if (res->oob)
+			emit(m->gpu, NVM_EV_GUEST_ERROR, "mmu", "pt_out_of_range", req->va, (uint64_t)res->level,
+			     "page-table entry for va 0x%llx lies outside its aperture", (unsigned long long)req->va);
+		if (res->fault == NVM_MMU_FAULT_NONE)
+			tlb_fill(m, key, veid, req->va, res);
+		return;
+	}
 	/* Start below the deepest cached directory entry for this VA. */
 	int start = 0;
 	nvm_mmu_target tgt = as->pdb_target == NVM_MMU_PDB_VID ? NVM_MMU_TGT_VID : (nvm_mmu_target)as->pdb_target;
@@ -686,7 +689,7 @@ static void translate(struct mmu *m, const nvm_mmu_request *req, nvm_mmu_result 
 	} else {
 		do_walk(m, &as, req, key, res);
 		if (res->fault == NVM_MMU_FAULT_NONE && !res->sparse)
-			mmu_check_access(res, req->access, req->privileged);
+			m->chip->fmt->check(res, req->access, req->privileged);
 		if (res->fault == NVM_MMU_FAULT_NONE && res->target == NVM_MMU_TGT_PEER)
 			/* UNVERIFIED: the model has no peer GPU, so a PEER page cannot be
 			 * reached: UNSUPPORTED_APERTURE. */
@@ -700,11 +703,11 @@ static void translate(struct mmu *m, const nvm_mmu_request *req, nvm_mmu_result 
 	 * replayable buffer disabled a fault is reported as non-replayable. */
 	bool replayable = ft == NVM_MMU_FAULT_NONE &&
 	                  ((as.replay_tex && is_tex_client(req)) || (as.replay_gcc && is_gcc_client(req))) &&
-	                  FIELD_GET(reg(m, R_FB_SIZE(FB_REPLAY)), 31, 31);
+	                  FIELD_GET(reg(m, R_FB(m, FB_REPLAY, FB_SIZE)), 31, 31);
 	res->replayable = replayable;
 	/* UNVERIFIED (not held): PAGE_FAULT_CTRL PRF_FILTER SEND_NONE (the reset value): prefetch faults
 	 * are not reported and not held. */
-	if (req->access == NVM_MMU_PREFETCH && FIELD_GET(reg(m, R_PAGE_FAULT_CTRL), 1, 0) == 3) {
+	if (req->access == NVM_MMU_PREFETCH && FIELD_GET(reg(m, m->chip->fault->page_fault_ctrl), 1, 0) == 3) {
 		res->replayable = 0;
 		emit(m->gpu, NVM_EV_TRACE, "mmu", "prefetch_filtered", req->va, (uint64_t)res->fault,
 		     "prefetch fault at va 0x%llx filtered (PRF_FILTER SEND_NONE)", (unsigned long long)req->va);
@@ -917,12 +920,17 @@ static nvm_status mem_op(nvm_gpu *gpu, uint32_t a, uint32_t b, uint32_t c, uint3
 
 static void wr_invalidate(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
 {
-	(void)r;
 	(void)old;
 	struct mmu *m = ctx;
 	if (!FIELD_GET(written, 31, 31)) /* TRIGGER */
 		return;
-	uint32_t pdb = reg(m, R_INV_PDB), va = reg(m, R_INV_VADDR);
+	/* The PFB trigger reads the PFB PDB registers; Turing's VF trigger
+	 * (NV_VIRTUAL_FUNCTION_PRIV_MMU_INVALIDATE, 0x30B0) its own at 0x30A0 /
+	 * 0x30A4. UNVERIFIED: the VF space has no VADDR; a targeted VF
+	 * invalidate takes the PFB INVALIDATE_VADDR. */
+	bool vf = r->offset != R_INVALIDATE;
+	uint32_t r_pdb = vf ? r->offset - 0x10 : R_INV_PDB, r_upper = vf ? r->offset - 0xC : R_INV_UPPER_PDB;
+	uint32_t pdb = reg(m, r_pdb), va = reg(m, R_INV_VADDR);
 	nvm_mmu_inval op = { 0 };
 	op.all_va = (int)FIELD_GET(written, 0, 0);
 	op.all_pdb = (int)FIELD_GET(written, 1, 1);
@@ -937,11 +945,11 @@ static void wr_invalidate(void *ctx, const struct reg_desc *r, uint32_t *stored,
 	/* INVALIDATE_PDB APERTURE[1] (0 VID, 1 SYS), ADDR[31:4] = pdb >> 12;
 	 * UPPER_PDB holds the bits above. */
 	op.pdb_target = FIELD_GET(pdb, 1, 1) ? NVM_MMU_PDB_SYS_COH : NVM_MMU_PDB_VID;
-	op.pdb_addr = (((uint64_t)FIELD_GET(reg(m, R_INV_UPPER_PDB), 19, 0) << 28) | FIELD_GET(pdb, 31, 4)) << 12;
+	op.pdb_addr = (((uint64_t)FIELD_GET(reg(m, r_upper), 19, 0) << 28) | FIELD_GET(pdb, 31, 4)) << 12;
 	op.va = (((uint64_t)FIELD_GET(reg(m, R_INV_UPPER_VADDR), 19, 0) << 28) | FIELD_GET(va, 31, 4)) << 12;
 	if (op.replay > NVM_MMU_REPLAY_CANCEL_VA_GLOBAL) {
-		emit(m->gpu, NVM_EV_GUEST_ERROR, "mmu", "bad_replay", R_INVALIDATE, written,
-		     "PFB_PRI_MMU_INVALIDATE: undefined REPLAY value %u ignored", (unsigned)op.replay);
+		emit(m->gpu, NVM_EV_GUEST_ERROR, "mmu", "bad_replay", r->offset, written,
+		     "%s: undefined REPLAY value %u ignored", r->name, (unsigned)op.replay);
 		op.replay = NVM_MMU_REPLAY_NONE;
 	}
 	/* TRIGGER is write-only: it reads back as 0. */
@@ -951,18 +959,18 @@ static void wr_invalidate(void *ctx, const struct reg_desc *r, uint32_t *stored,
 
 /* ---------------------------------------------------------------- fault buffer registers */
 
-static int fb_index(uint32_t addr)
+static int fb_index(const struct mmu *m, uint32_t addr)
 {
-	return addr >= R_FB_LO(1) ? 1 : 0;
+	return addr >= R_FB(m, 1, FB_LO) ? 1 : 0;
 }
 
 static uint32_t rd_put(void *ctx, const struct reg_desc *r, uint32_t stored)
 {
 	(void)stored;
 	struct mmu *m = ctx;
-	int i = fb_index(r->offset);
+	int i = fb_index(m, r->offset);
 	/* PUT mirrors GET's GETPTR_CORRUPTED and OVERFLOW flags (read-only). */
-	return (m->put[i] & 0xfffffu) | (reg(m, R_FB_GET(i)) & 0xc0000000u);
+	return (m->put[i] & 0xfffffu) | (reg(m, R_FB(m, i, FB_GET)) & 0xc0000000u);
 }
 
 static void wr_get(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
@@ -970,8 +978,8 @@ static void wr_get(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32
 	(void)old;
 	(void)written;
 	struct mmu *m = ctx;
-	int i = fb_index(r->offset);
-	uint32_t size = FIELD_GET(reg(m, R_FB_SIZE(i)), 19, 0);
+	int i = fb_index(m, r->offset);
+	uint32_t size = FIELD_GET(reg(m, R_FB(m, i, FB_SIZE)), 19, 0);
 	if (FIELD_GET(*stored, 19, 0) >= size && size) {
 		/* UNVERIFIED: a GET beyond SIZE sets GETPTR_CORRUPTED. */
 		*stored |= 0x40000000u;
@@ -1001,7 +1009,7 @@ static uint32_t rd_status(void *ctx, const struct reg_desc *r, uint32_t stored)
 	(void)r;
 	struct mmu *m = ctx;
 	uint32_t v = stored & 0x800000ffu;
-	uint32_t g0 = reg(m, R_FB_GET(0)), g1 = reg(m, R_FB_GET(1));
+	uint32_t g0 = reg(m, R_FB(m, 0, FB_GET)), g1 = reg(m, R_FB(m, 1, FB_GET));
 	/* UNVERIFIED: REPLAYABLE / NON_REPLAYABLE read 1 while the buffer holds
 	 * unread packets (GET != PUT). */
 	v |= (uint32_t)(FIELD_GET(g1, 19, 0) != m->put[1]) << 8;
@@ -1048,52 +1056,114 @@ static const struct reg_desc niso_regs[] = {
 	{ R_NISO_INTR_EN_CLR, "NV_PFB_NISO_INTR_EN_CLR", 0, 0, 0, rd_niso_en, wr_niso_en_clr },
 };
 
-static const struct reg_desc hub_regs[] = {
-	{ R_BIND_IMB, "NV_PFB_PRI_MMU_BIND_IMB", 0, 0xfffffff7u, 0, NULL, NULL },
-	{ R_BIND, "NV_PFB_PRI_MMU_BIND", 0, 0xe3ffff00u, 0, NULL, wr_bind },
-	{ R_INV_VADDR, "NV_PFB_PRI_MMU_INVALIDATE_VADDR", 0, 0xfffffff0u, 0, NULL, NULL },
-	{ R_INV_PDB, "NV_PFB_PRI_MMU_INVALIDATE_PDB", 0, 0xfffffff2u, 0, NULL, NULL },
-	{ R_INVALIDATE, "NV_PFB_PRI_MMU_INVALIDATE", 0, 0x87ffffffu, 0, NULL, wr_invalidate },
-	{ R_DEBUG_CTRL, "NV_PFB_PRI_MMU_DEBUG_CTRL", 0, 0x0007ffffu, 0, NULL, NULL },
-	{ R_DEBUG_WR, "NV_PFB_PRI_MMU_DEBUG_WR", 0, 0xfffffff7u, 0, NULL, NULL },
-	{ R_DEBUG_RD, "NV_PFB_PRI_MMU_DEBUG_RD", 0, 0xfffffff7u, 0, NULL, NULL },
-	{ R_INV_UPPER_VADDR, "NV_PFB_PRI_MMU_INVALIDATE_UPPER_VADDR", 0, 0x000fffffu, 0, NULL, NULL },
-	{ R_INV_UPPER_PDB, "NV_PFB_PRI_MMU_INVALIDATE_UPPER_PDB", 0, 0x000fffffu, 0, NULL, NULL },
-	/* PRF_FILTER resets to SEND_NONE (the RWE-V value 3). */
-	{ R_PAGE_FAULT_CTRL, "NV_PFB_PRI_MMU_PAGE_FAULT_CTRL", 3, 0x3u, 0, NULL, NULL },
-};
-
-#define FB_REGS(i)                                                                                                     \
-	{ R_FB_LO(i), "NV_PFB_PRI_MMU_FAULT_BUFFER_LO(" #i ")", 0, 0xfffff00fu, 0, NULL, NULL },                       \
-	        { R_FB_HI(i), "NV_PFB_PRI_MMU_FAULT_BUFFER_HI(" #i ")", 0, 0xffffffffu, 0, NULL, NULL },               \
-	        { R_FB_GET(i), "NV_PFB_PRI_MMU_FAULT_BUFFER_GET(" #i ")", 0, 0x000fffffu, 0xc0000000u, NULL, wr_get }, \
-	        { R_FB_PUT(i), "NV_PFB_PRI_MMU_FAULT_BUFFER_PUT(" #i ")", 0, 0, 0, rd_put, NULL },                     \
+#define HUB_REGS                                                                                                       \
+	{ R_BIND_IMB, "NV_PFB_PRI_MMU_BIND_IMB", 0, 0xfffffff7u, 0, NULL, NULL },                                      \
+	        { R_BIND, "NV_PFB_PRI_MMU_BIND", 0, 0xe3ffff00u, 0, NULL, wr_bind },                                   \
+	        { R_INV_VADDR, "NV_PFB_PRI_MMU_INVALIDATE_VADDR", 0, 0xfffffff0u, 0, NULL, NULL },                     \
+	        { R_INV_PDB, "NV_PFB_PRI_MMU_INVALIDATE_PDB", 0, 0xfffffff2u, 0, NULL, NULL },                         \
+	        { R_INVALIDATE, "NV_PFB_PRI_MMU_INVALIDATE", 0, 0x87ffffffu, 0, NULL, wr_invalidate },                 \
+	        { R_DEBUG_CTRL, "NV_PFB_PRI_MMU_DEBUG_CTRL", 0, 0x0007ffffu, 0, NULL, NULL },                          \
+	        { R_DEBUG_WR, "NV_PFB_PRI_MMU_DEBUG_WR", 0, 0xfffffff7u, 0, NULL, NULL },                              \
+	        { R_DEBUG_RD, "NV_PFB_PRI_MMU_DEBUG_RD", 0, 0xfffffff7u, 0, NULL, NULL },                              \
+	        { R_INV_UPPER_VADDR, "NV_PFB_PRI_MMU_INVALIDATE_UPPER_VADDR", 0, 0x000fffffu, 0, NULL, NULL },         \
 	{                                                                                                              \
-		R_FB_SIZE(i), "NV_PFB_PRI_MMU_FAULT_BUFFER_SIZE(" #i ")", 0, 0xe00fffffu, 0, NULL, wr_size             \
+		R_INV_UPPER_PDB, "NV_PFB_PRI_MMU_INVALIDATE_UPPER_PDB", 0, 0x000fffffu, 0, NULL, NULL                  \
 	}
 
-static const struct reg_desc fb_regs[] = {
-	{ R_ATS_LOCAL, "NV_PFB_PRI_MMU_ATS_ADDR_RANGE_LOCAL", 0, 0xffffffffu, 0, NULL, NULL },
-	{ 0x100E04, "NV_PFB_PRI_MMU_ATS_ADDR_RANGE_PEER(0)", 0, 0xffffffffu, 0, NULL, NULL },
-	{ 0x100E08, "NV_PFB_PRI_MMU_ATS_ADDR_RANGE_PEER(1)", 0, 0xffffffffu, 0, NULL, NULL },
-	{ 0x100E0C, "NV_PFB_PRI_MMU_ATS_ADDR_RANGE_PEER(2)", 0, 0xffffffffu, 0, NULL, NULL },
-	{ 0x100E10, "NV_PFB_PRI_MMU_ATS_ADDR_RANGE_PEER(3)", 0, 0xffffffffu, 0, NULL, NULL },
-	{ 0x100E14, "NV_PFB_PRI_MMU_ATS_ADDR_RANGE_PEER(4)", 0, 0xffffffffu, 0, NULL, NULL },
-	{ 0x100E18, "NV_PFB_PRI_MMU_ATS_ADDR_RANGE_PEER(5)", 0, 0xffffffffu, 0, NULL, NULL },
-	{ 0x100E1C, "NV_PFB_PRI_MMU_ATS_ADDR_RANGE_PEER(6)", 0, 0xffffffffu, 0, NULL, NULL },
-	{ 0x100E20, "NV_PFB_PRI_MMU_ATS_ADDR_RANGE_PEER(7)", 0, 0xffffffffu, 0, NULL, NULL },
-	FB_REGS(0),
-	FB_REGS(1),
-	{ R_FAULT_ADDR_LO, "NV_PFB_PRI_MMU_FAULT_ADDR_LO", 0, 0, 0, NULL, NULL },
-	{ R_FAULT_ADDR_HI, "NV_PFB_PRI_MMU_FAULT_ADDR_HI", 0, 0, 0, NULL, NULL },
-	{ R_FAULT_INST_LO, "NV_PFB_PRI_MMU_FAULT_INST_LO", 0, 0, 0, NULL, NULL },
-	{ R_FAULT_INST_HI, "NV_PFB_PRI_MMU_FAULT_INST_HI", 0, 0, 0, NULL, NULL },
-	{ R_FAULT_INFO, "NV_PFB_PRI_MMU_FAULT_INFO", 0, 0, 0, NULL, NULL },
-	/* DROPPED_* (7:0) and VALID (31) are cleared by writing 1 (their CLEAR value). */
-	{ R_FAULT_STATUS, "NV_PFB_PRI_MMU_FAULT_STATUS", 0, 0, 0x800000ffu, rd_status, wr_status },
-	{ R_INV_PASID, "NV_PFB_PRI_MMU_INVALIDATE_PASID", 0, 0x000fffffu, 0, NULL, NULL },
-	{ R_INV_SIZE, "NV_PFB_PRI_MMU_INVALIDATE_SIZE", 0, 0x3fu, 0, NULL, NULL },
+/* PRF_FILTER resets to SEND_NONE (the RWE-V value 3). */
+#define PAGE_FAULT_CTRL(P, A)                                                                                          \
+	{                                                                                                              \
+		A, P "PAGE_FAULT_CTRL", 3, 0x3u, 0, NULL, NULL                                                         \
+	}
+
+static const struct reg_desc hub_regs[] = {
+	HUB_REGS,
+	PAGE_FAULT_CTRL("NV_PFB_PRI_MMU_", 0x100CF8u),
 };
+
+#define FB_REGS(P, A, i)                                                                                               \
+	{ (A), P "FAULT_BUFFER_LO(" #i ")", 0, 0xfffff00fu, 0, NULL, NULL },                                           \
+	        { (A) + 4, P "FAULT_BUFFER_HI(" #i ")", 0, 0xffffffffu, 0, NULL, NULL },                               \
+	        { (A) + 8, P "FAULT_BUFFER_GET(" #i ")", 0, 0x000fffffu, 0xc0000000u, NULL, wr_get },                  \
+	        { (A) + 0xC, P "FAULT_BUFFER_PUT(" #i ")", 0, 0, 0, rd_put, NULL },                                    \
+	{                                                                                                              \
+		(A) + 0x10, P "FAULT_BUFFER_SIZE(" #i ")", 0, 0xe00fffffu, 0, NULL, wr_size                            \
+	}
+
+/* DROPPED_* (7:0) and VALID (31) of STATUS are cleared by writing 1 (their
+ * CLEAR value). */
+#define FAULT_INFO_REGS(P, A)                                                                                          \
+	{ (A), P "FAULT_ADDR_LO", 0, 0, 0, NULL, NULL }, { (A) + 4, P "FAULT_ADDR_HI", 0, 0, 0, NULL, NULL },          \
+	        { (A) + 8, P "FAULT_INST_LO", 0, 0, 0, NULL, NULL },                                                   \
+	        { (A) + 0xC, P "FAULT_INST_HI", 0, 0, 0, NULL, NULL },                                                 \
+	        { (A) + 0x10, P "FAULT_INFO", 0, 0, 0, NULL, NULL },                                                   \
+	{                                                                                                              \
+		(A) + 0x14, P "FAULT_STATUS", 0, 0, 0x800000ffu, rd_status, wr_status                                  \
+	}
+
+#define ATS_REGS                                                                                                       \
+	{ R_ATS_LOCAL, "NV_PFB_PRI_MMU_ATS_ADDR_RANGE_LOCAL", 0, 0xffffffffu, 0, NULL, NULL },                         \
+	        { 0x100E04, "NV_PFB_PRI_MMU_ATS_ADDR_RANGE_PEER(0)", 0, 0xffffffffu, 0, NULL, NULL },                  \
+	        { 0x100E08, "NV_PFB_PRI_MMU_ATS_ADDR_RANGE_PEER(1)", 0, 0xffffffffu, 0, NULL, NULL },                  \
+	        { 0x100E0C, "NV_PFB_PRI_MMU_ATS_ADDR_RANGE_PEER(2)", 0, 0xffffffffu, 0, NULL, NULL },                  \
+	        { 0x100E10, "NV_PFB_PRI_MMU_ATS_ADDR_RANGE_PEER(3)", 0, 0xffffffffu, 0, NULL, NULL },                  \
+	        { 0x100E14, "NV_PFB_PRI_MMU_ATS_ADDR_RANGE_PEER(4)", 0, 0xffffffffu, 0, NULL, NULL },                  \
+	        { 0x100E18, "NV_PFB_PRI_MMU_ATS_ADDR_RANGE_PEER(5)", 0, 0xffffffffu, 0, NULL, NULL },                  \
+	        { 0x100E1C, "NV_PFB_PRI_MMU_ATS_ADDR_RANGE_PEER(6)", 0, 0xffffffffu, 0, NULL, NULL },                  \
+	{                                                                                                              \
+		0x100E20, "NV_PFB_PRI_MMU_ATS_ADDR_RANGE_PEER(7)", 0, 0xffffffffu, 0, NULL, NULL                       \
+	}
+
+#define INV_PASID_REGS                                                                                                 \
+	{ R_INV_PASID, "NV_PFB_PRI_MMU_INVALIDATE_PASID", 0, 0x000fffffu, 0, NULL, NULL },                             \
+	{                                                                                                              \
+		R_INV_SIZE, "NV_PFB_PRI_MMU_INVALIDATE_SIZE", 0, 0x3fu, 0, NULL, NULL                                  \
+	}
+
+/* gv100: everything in NV_PFB_PRI_MMU (gv100_pri_mmu_hub.ref). */
+static const struct reg_desc fb_regs[] = {
+	ATS_REGS,
+	FB_REGS("NV_PFB_PRI_MMU_", 0x100E24u, 0),
+	FB_REGS("NV_PFB_PRI_MMU_", 0x100E38u, 1),
+	FAULT_INFO_REGS("NV_PFB_PRI_MMU_", 0x100E4Cu),
+	INV_PASID_REGS,
+};
+
+/* Turing on: the fault buffers, PAGE_FAULT_CTRL and the other-fault
+ * registers are NV_VIRTUAL_FUNCTION_PRIV_MMU_* at VF offset 0x3000
+ * (tu104_dev_vm.ref, ga100_dev_vm.ref; BAR0 0xB80000 + 0x3000, where
+ * nouveau's tu102 fault code reads them). UNVERIFIED: the PFB copies at
+ * 0x100E24.. and 0x100CF8 are gone; binds, invalidates, ATS ranges and
+ * NISO_INTR stay in NV_PFB as on gv100, and the VF INVALIDATE_PDB /
+ * UPPER_PDB / INVALIDATE at 0x30A0 / 0x30A4 / 0x30B0 (where nouveau's
+ * tu102 flush writes) invalidate as the PFB ones do. */
+static const struct reg_desc hub_regs_vf[] = { HUB_REGS };
+static const struct reg_desc fb_regs_vf_pfb[] = { ATS_REGS, INV_PASID_REGS };
+#define VF_MMU 0xB83000u
+static const struct reg_desc vf_regs[] = {
+	FB_REGS("NV_VIRTUAL_FUNCTION_PRIV_MMU_", VF_MMU, 0),
+	FB_REGS("NV_VIRTUAL_FUNCTION_PRIV_MMU_", VF_MMU + 0x20, 1),
+	PAGE_FAULT_CTRL("NV_VIRTUAL_FUNCTION_PRIV_MMU_", VF_MMU + 0x70),
+	FAULT_INFO_REGS("NV_VIRTUAL_FUNCTION_PRIV_MMU_", VF_MMU + 0x80),
+	{ VF_MMU + 0xA0, "NV_VIRTUAL_FUNCTION_PRIV_MMU_INVALIDATE_PDB", 0, 0xfffffff2u, 0, NULL, NULL },
+	{ VF_MMU + 0xA4, "NV_VIRTUAL_FUNCTION_PRIV_MMU_INVALIDATE_UPPER_PDB", 0, 0x000fffffu, 0, NULL, NULL },
+	{ VF_MMU + 0xB0, "NV_VIRTUAL_FUNCTION_PRIV_MMU_INVALIDATE", 0, 0x87ffffffu, 0, NULL, wr_invalidate },
+};
+
+#define NREGS(t) (sizeof(t) / sizeof((t)[0]))
+
+static const struct mmu_reg_block pfb_blocks[] = {
+	{ R_BIND_IMB, 0x100D00 - R_BIND_IMB, hub_regs, NREGS(hub_regs) },
+	{ R_ATS_LOCAL, 0x6C, fb_regs, NREGS(fb_regs) },
+};
+const struct mmu_fault_layout mmu_fault_pfb = { 0x100E24u, 20, 0x100CF8u, 0x100E4Cu, pfb_blocks, NREGS(pfb_blocks) };
+
+static const struct mmu_reg_block vf_blocks[] = {
+	{ R_BIND_IMB, 0x100D00 - R_BIND_IMB, hub_regs_vf, NREGS(hub_regs_vf) },
+	{ R_ATS_LOCAL, 0x6C, fb_regs_vf_pfb, NREGS(fb_regs_vf_pfb) },
+	{ VF_MMU, 0xB4, vf_regs, NREGS(vf_regs) },
+};
+const struct mmu_fault_layout mmu_fault_vf = { VF_MMU, 32, VF_MMU + 0x70, VF_MMU + 0x80, vf_blocks, NREGS(vf_blocks) };
 
 static const struct reg_desc bar1_regs[] = {
 	{ R_BAR1_BLOCK, "NV_PBUS_BAR1_BLOCK", 0, 0xbfffffffu, 0, NULL, NULL },
@@ -1101,8 +1171,6 @@ static const struct reg_desc bar1_regs[] = {
 static const struct reg_desc bar2_regs[] = {
 	{ R_BAR2_BLOCK, "NV_PBUS_BAR2_BLOCK", 0, 0xbfffffffu, 0, NULL, NULL },
 };
-
-#define NREGS(t) (sizeof(t) / sizeof((t)[0]))
 
 /* ---------------------------------------------------------------- BAR1 / BAR2 */
 
@@ -1130,7 +1198,7 @@ static nvm_status bar_translate(nvm_gpu *gpu, int bar, uint64_t off, nvm_mmu_acc
 	req.veid = -1;
 	req.va = off;
 	req.access = access;
-	req.engine_id = bar == 1 ? NVM_MMU_ENG_BAR1 : NVM_MMU_ENG_BAR2;
+	req.engine_id = bar == 1 ? m->chip->eng->bar1 : m->chip->eng->bar2;
 	req.client_type = NVM_MMU_CLIENT_HUB;
 	req.client_id = 7;  /* UNVERIFIED: BAR accesses come from HOST_CPU */
 	req.privileged = 1; /* UNVERIFIED: BAR accesses are privileged */
@@ -1257,20 +1325,15 @@ static nvm_status mmu_create(nvm_gpu *gpu, const void *data, void **state)
 	                                                  .regs = niso_regs,
 	                                                  .nregs = NREGS(niso_regs),
 	                                                  .ctx = m });
-	if (!st)
+	for (size_t i = 0; i < m->chip->fault->nblocks && !st; i++) {
+		const struct mmu_reg_block *b = &m->chip->fault->blocks[i];
 		st = bus_add(gpu, &(struct reg_block){ .name = "mmu",
-		                                       .base = R_BIND_IMB,
-		                                       .size = 0x100D00 - R_BIND_IMB,
-		                                       .regs = hub_regs,
-		                                       .nregs = NREGS(hub_regs),
+		                                       .base = b->base,
+		                                       .size = b->size,
+		                                       .regs = b->regs,
+		                                       .nregs = b->nregs,
 		                                       .ctx = m });
-	if (!st)
-		st = bus_add(gpu, &(struct reg_block){ .name = "mmu",
-		                                       .base = R_ATS_LOCAL,
-		                                       .size = 0x6C,
-		                                       .regs = fb_regs,
-		                                       .nregs = NREGS(fb_regs),
-		                                       .ctx = m });
+	}
 	if (!st)
 		st = bus_add(gpu, &(struct reg_block){ .name = "mmu",
 		                                       .base = R_BAR1_BLOCK,

@@ -10,7 +10,9 @@
 
 struct mmu_chip;
 extern const struct block_class mmu_class;
-extern const struct mmu_chip mmu_gv100;
+/* GMMU generations: gv100 (mmu.c), tu102, ga100, ga102 (ver2), gh100
+ * (ver3) (mmu_gens.c). */
+extern const struct mmu_chip mmu_gv100, mmu_tu102, mmu_ga100, mmu_ga102, mmu_gh100;
 
 struct g80vm_chip;
 extern const struct block_class g80vm_class;

@@ -54,6 +54,70 @@ void mmu_walk_from(nvm_gpu *gpu, int start, nvm_mmu_target tgt, uint64_t table, 
                    uint64_t va, nvm_mmu_access access, int privileged, nvm_mmu_result *res, nvm_mmu_walk_trace *tr,
                    struct mmu_walk_path *path);
 
+/* Reads n (1 or 2) 64-bit words of a table entry at addr of target tgt
+ * (bounds-checked); false when it lies outside its aperture. */
+bool mmu_read_entry(nvm_gpu *gpu, nvm_mmu_target tgt, uint64_t addr, int n, uint64_t *out);
+/* Appends a level to a walk trace (tr may be NULL). */
+void mmu_trace_add(nvm_mmu_walk_trace *tr, const char *name, nvm_mmu_target tgt, uint64_t table, unsigned index,
+                   uint64_t ea, int nwords, const uint64_t *raw, bool ok);
+
+/* A page-table format: the walk from the page directory base, the whole-tree
+ * enumeration, and the access checks of a translated page (kinds differ).
+ * ver2 (gv100 .. ga102, mmu_walk.c), ver3 (gh100, mmu_ver3.c). */
+struct mmu_fmt {
+	const char *name;
+	unsigned va_bits;
+	bool pd_cache; /* the block's page-directory cache knows its levels (ver2) */
+	void (*walk)(nvm_gpu *gpu, nvm_mmu_target tgt, uint64_t table, uint64_t va, nvm_mmu_access access,
+	             int privileged, nvm_mmu_result *res, nvm_mmu_walk_trace *tr);
+	nvm_status (*enumerate)(nvm_gpu *gpu, nvm_mmu_target tgt, uint64_t table, uint64_t max_entries,
+	                        const nvm_mmu_enum_ops *ops);
+	void (*check)(nvm_mmu_result *res, nvm_mmu_access access, int privileged);
+};
+extern const struct mmu_fmt mmu_fmt_ver2, mmu_fmt_ver3;
+
+/* Where a generation has its fault registers: the two fault buffers
+ * (LO, HI, GET, PUT, SIZE at +0, +4, +8, +0xC, +0x10 of buf + i * stride),
+ * PAGE_FAULT_CTRL, and the "other fault" registers from ADDR_LO on (ADDR_HI
+ * +4, INST_LO +8, INST_HI +0xC, INFO +0x10, STATUS +0x14); the register
+ * blocks the layout adds to BAR0. */
+struct mmu_reg_block {
+	uint32_t base, size;
+	const struct reg_desc *regs;
+	size_t nregs;
+};
+struct mmu_fault_layout {
+	uint32_t buf, stride, page_fault_ctrl, info;
+	const struct mmu_reg_block *blocks;
+	size_t nblocks;
+};
+
+/* The MMU engine ids (NV_PFAULT_MMU_ENG_ID_*) a generation gives the units
+ * the GMMU itself treats apart, and the names of all of them. */
+struct id_range;
+struct mmu_eng_ids {
+	unsigned bar1, bar2, ifb, physical, graphics; /* graphics: + VEID */
+	unsigned ce0;                                 /* CE0; CEn = ce0 + n */
+	const struct id_range *names;
+	size_t nnames;
+};
+extern const struct mmu_eng_ids mmu_eng_gv100, mmu_eng_gh100;
+
+/* A GMMU generation (mmu.c gv100, mmu_gens.c tu102 .. gh100). */
+struct mmu_chip {
+	const char *name;
+	const struct intr_desc *intr; /* NISO_INTR and the PMC_INTR input it drives */
+	uint32_t default_size;        /* SIZE_VAL written by SET_DEFAULT */
+	const struct mmu_fault_layout *fault;
+	const struct mmu_fmt *fmt;
+	const struct mmu_eng_ids *eng;
+};
+extern const struct mmu_fault_layout mmu_fault_pfb, mmu_fault_vf;
+extern const struct intr_desc mmu_niso_intr_hub;
+
+/* The page-table format of gpu's chip (ver2 on a chip without a GMMU). */
+const struct mmu_fmt *mmu_fmt_of(const nvm_gpu *gpu);
+
 /* Name tables of id ranges, shared by the GMMU and the G80 VM
  * (mmu_names.c): a row {first, last, name} names id NAME when first == last,
  * else NAME<id - first>. Returns buf, or NULL when no row holds id (or buf

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "mmu_gens.h"
 #include "mmu_internal.h"
 
 /* ---------------------------------------------------------------- packets */
@@ -149,15 +150,56 @@ static const char *range_name(const struct id_range *t, size_t n, unsigned id, c
 	return buf;
 }
 
-const char *nvm_mmu_engine_name(unsigned engine_id, char *buf, size_t len)
+const struct mmu_eng_ids mmu_eng_gv100 = {
+	NVM_MMU_ENG_BAR1,     NVM_MMU_ENG_BAR2, NVM_MMU_ENG_IFB, NVM_MMU_ENG_PHYSICAL,
+	NVM_MMU_ENG_GRAPHICS, NVM_MMU_ENG_CE0,  engine_ranges,   sizeof(engine_ranges) / sizeof(engine_ranges[0]),
+};
+
+/* gh100 (RM's published gh100 dev_fault.h, NV_PFAULT_MMU_ENG_ID_*; it lists
+ * no HOST, NVDEC, NVENC or IFB ids: UNVERIFIED, those stay unnamed and the
+ * GMMU has no IFB engine). */
+static const struct id_range engine_ranges_gh100[] = {
+	{ 1, 1, "DISPLAY" },    { 2, 2, "GSP" },      { 3, 3, "PTP" },      { 4, 4, "FLA" },
+	{ 5, 5, "PWR_PMU" },    { 7, 7, "FSP" },      { 10, 10, "PERF" },   { 43, 52, "CE" },
+	{ 56, 56, "PHYSICAL" }, { 256, 256, "BAR1" }, { 320, 320, "BAR2" },
+};
+const struct mmu_eng_ids mmu_eng_gh100 = {
+	256, 320, ~0u, 56, 384, 43, engine_ranges_gh100, sizeof(engine_ranges_gh100) / sizeof(engine_ranges_gh100[0]),
+};
+
+static const char *engine_name(const struct mmu_eng_ids *ids, unsigned engine_id, char *buf, size_t len)
 {
 	if (!buf || !len)
 		return NULL;
-	if (engine_id >= 64) { /* GRAPHICS: 64 + VEID */
-		snprintf(buf, len, "GRAPHICS(VEID %u)", engine_id - 64);
+	if (engine_id >= ids->graphics) { /* GRAPHICS + VEID */
+		snprintf(buf, len, "GRAPHICS(VEID %u)", engine_id - ids->graphics);
 		return buf;
 	}
-	return range_name(engine_ranges, sizeof(engine_ranges) / sizeof(engine_ranges[0]), engine_id, buf, len);
+	return range_name(ids->names, ids->nnames, engine_id, buf, len);
+}
+
+const char *nvm_mmu_engine_name(unsigned engine_id, char *buf, size_t len)
+{
+	return engine_name(&mmu_eng_gv100, engine_id, buf, len);
+}
+
+const char *nvm_mmu_chip_engine_name(const char *chip, unsigned engine_id, char *buf, size_t len)
+{
+	const struct chip *row = chip_lookup(chip);
+	const struct mmu_chip *gen = row ? chip_data(row, &mmu_class) : NULL;
+	return gen ? engine_name(gen->eng, engine_id, buf, len) : NULL;
+}
+
+unsigned nvm_mmu_ce0_engine_id(const nvm_gpu *gpu)
+{
+	const struct mmu_chip *gen = gpu ? chip_data(gpu->chip, &mmu_class) : NULL;
+	return gen ? gen->eng->ce0 : NVM_MMU_ENG_CE0;
+}
+
+const char *nvm_mmu_format(const nvm_gpu *gpu)
+{
+	const struct mmu_chip *gen = gpu ? chip_data(gpu->chip, &mmu_class) : NULL;
+	return gen ? gen->fmt->name : NULL;
 }
 
 static const struct id_range hub_clients[] = {

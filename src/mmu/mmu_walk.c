@@ -73,7 +73,7 @@ static uint64_t le64(const uint8_t *p)
 }
 
 /* Reads n (1 or 2) 64-bit words of a table entry. */
-static bool read_entry(nvm_gpu *gpu, nvm_mmu_target tgt, uint64_t addr, int n, uint64_t *out)
+bool mmu_read_entry(nvm_gpu *gpu, nvm_mmu_target tgt, uint64_t addr, int n, uint64_t *out)
 {
 	nvm_aperture ap;
 	uint8_t b[16];
@@ -136,8 +136,8 @@ void mmu_check_access(nvm_mmu_result *res, nvm_mmu_access access, int privileged
 		res->fault = NVM_MMU_FAULT_ATOMIC_VIOLATION;
 }
 
-static void trace_add(nvm_mmu_walk_trace *tr, const char *name, nvm_mmu_target tgt, uint64_t table, unsigned index,
-                      uint64_t ea, int nwords, const uint64_t *raw, bool ok)
+void mmu_trace_add(nvm_mmu_walk_trace *tr, const char *name, nvm_mmu_target tgt, uint64_t table, unsigned index,
+                   uint64_t ea, int nwords, const uint64_t *raw, bool ok)
 {
 	if (!tr || tr->n >= NVM_MMU_WALK_MAX)
 		return;
@@ -202,8 +202,8 @@ static bool read_pte(nvm_gpu *gpu, const char *level, nvm_mmu_target tgt, uint64
                      nvm_mmu_result *res, nvm_mmu_walk_trace *tr)
 {
 	uint64_t ea = table + idx * 8ull;
-	bool ok = read_entry(gpu, tgt, ea, 1, pte);
-	trace_add(tr, level, tgt, table, idx, ea, 1, pte, ok);
+	bool ok = mmu_read_entry(gpu, tgt, ea, 1, pte);
+	mmu_trace_add(tr, level, tgt, table, idx, ea, 1, pte, ok);
 	if (!ok) {
 		res->oob = 1;
 		set_fault(res, NVM_MMU_FAULT_PTE, 4);
@@ -277,8 +277,8 @@ void mmu_walk_from(nvm_gpu *gpu, int start, nvm_mmu_target tgt, uint64_t table, 
 			path->tgt[lvl] = tgt;
 			path->table[lvl] = table;
 		}
-		bool ok = read_entry(gpu, tgt, ea, nw, e);
-		trace_add(tr, L->name, tgt, table, idx, ea, nw, e, ok);
+		bool ok = mmu_read_entry(gpu, tgt, ea, nw, e);
+		mmu_trace_add(tr, L->name, tgt, table, idx, ea, nw, e, ok);
 		/* UNVERIFIED: a table outside its aperture faults PDE (PTE below PDE0). */
 		if (!ok) {
 			res->oob = 1;
@@ -340,7 +340,7 @@ nvm_status nvm_mmu_walk(nvm_gpu *gpu, unsigned pdb_target, uint64_t pdb_addr, ui
 	if (!gpu || !res)
 		return NVM_ERR_ARG;
 	nvm_aperture ap;
-	if (!(va >> MMU_VA_BITS) && !mmu_ramin_aperture(pdb_target, &ap)) {
+	if (!(va >> mmu_fmt_of(gpu)->va_bits) && !mmu_ramin_aperture(pdb_target, &ap)) {
 		/* RAMIN: "Using INVALID, unbinds the selected engine." */
 		memset(res, 0, sizeof(*res));
 		if (tr)
@@ -351,8 +351,14 @@ nvm_status nvm_mmu_walk(nvm_gpu *gpu, unsigned pdb_target, uint64_t pdb_addr, ui
 	}
 	nvm_mmu_target tgt = pdb_target == NVM_MMU_PDB_VID ? NVM_MMU_TGT_VID : (nvm_mmu_target)pdb_target;
 	/* PAGE_DIR_BASE is 4K-aligned. */
-	mmu_walk_from(gpu, 0, tgt, pdb_addr & ~0xfffull, NULL, va, access, privileged, res, tr, NULL);
+	mmu_fmt_of(gpu)->walk(gpu, tgt, pdb_addr & ~0xfffull, va, access, privileged, res, tr);
 	return NVM_OK;
+}
+
+static void v2_walk(nvm_gpu *gpu, nvm_mmu_target tgt, uint64_t table, uint64_t va, nvm_mmu_access access,
+                    int privileged, nvm_mmu_result *res, nvm_mmu_walk_trace *tr)
+{
+	mmu_walk_from(gpu, 0, tgt, table, NULL, va, access, privileged, res, tr, NULL);
 }
 
 /* ---------------------------------------------------------------- enumeration */
@@ -412,7 +418,7 @@ static bool enum_read(struct enum_ctx *c, nvm_mmu_target tgt, uint64_t addr, int
 	const uint8_t *p;
 	int m = enum_map(c, tgt, addr, (size_t)n * 8, &p);
 	if (m < 0)
-		return read_entry(c->gpu, tgt, addr, n, out);
+		return mmu_read_entry(c->gpu, tgt, addr, n, out);
 	if (m == 0)
 		return false;
 	out[0] = le64(p);
@@ -592,11 +598,20 @@ nvm_status nvm_mmu_enum(nvm_gpu *gpu, unsigned pdb_target, uint64_t pdb_addr, ui
 	nvm_aperture ap;
 	if (!mmu_ramin_aperture(pdb_target, &ap))
 		return NVM_ERR_APERTURE;
-	struct enum_ctx c = { .gpu = gpu, .budget = max_entries, .ops = ops, .st = NVM_OK };
 	nvm_mmu_target tgt = pdb_target == NVM_MMU_PDB_VID ? NVM_MMU_TGT_VID : (nvm_mmu_target)pdb_target;
 	/* The callbacks are user code: a bracketed call, like a hook. */
 	api_enter(gpu);
-	enum_level(&c, 0, tgt, pdb_addr & ~0xfffull, 0);
+	nvm_status st = mmu_fmt_of(gpu)->enumerate(gpu, tgt, pdb_addr & ~0xfffull, max_entries, ops);
 	api_leave(gpu);
+	return st;
+}
+
+static nvm_status v2_enum(nvm_gpu *gpu, nvm_mmu_target tgt, uint64_t table, uint64_t max_entries,
+                          const nvm_mmu_enum_ops *ops)
+{
+	struct enum_ctx c = { .gpu = gpu, .budget = max_entries, .ops = ops, .st = NVM_OK };
+	enum_level(&c, 0, tgt, table, 0);
 	return c.st;
 }
+
+const struct mmu_fmt mmu_fmt_ver2 = { "ver2", MMU_VA_BITS, true, v2_walk, v2_enum, mmu_check_access };

@@ -28,8 +28,9 @@ const pb_gen *pb_chip_gen(const struct chip *chip)
 
 /* Subchannel defaults: NVIDIA's and nouveau's drivers bind 3D on 0, compute
  * on 1, inline-to-memory (M2MF on Fermi) on 2, 2D on 3 and the copy engine on
- * 4 (Mesa's vk_push_print assumes the same). The profiles after gv100 are
- * for decoding only (Turing to Blackwell; UNVERIFIED: which classes each
+ * 4 (Mesa's vk_push_print assumes the same). ga100, ga102 and gh100 are
+ * modelled (src/host/ga100.c ...); tu102, ad102 and the Blackwells are
+ * for decoding only (UNVERIFIED: which classes each
  * generation exposes is driver knowledge, docs/fidelity.md). Hopper's and Blackwell's host
  * classes (C86F, C96F, CA6F) are not in the references: pb_host_class() names
  * their methods from the newest host class that is (C76F). */
@@ -55,15 +56,15 @@ const pb_gen pb_gen_gt215 = { "gt215", PB_FORMAT_OLD, ACC_G80, false, 0, { 0 } }
 const pb_gen pb_gen_gv100 = { "gv100", PB_FORMAT_NEW, PB_ACC_NEW,
 	                      false,   0xc36f,        SUBCH(0xc397, 0xc3c0, 0xa140, 0x902d, 0xc3b5) };
 const pb_gen pb_gen_tu102 = { "tu102", PB_FORMAT_NEW, PB_ACC_NEW,
-	                      true,    0xc46f,        SUBCH(0xc597, 0xc5c0, 0xa140, 0x902d, 0xc5b5) };
+	                      false,   0xc46f,        SUBCH(0xc597, 0xc5c0, 0xa140, 0x902d, 0xc5b5) };
 const pb_gen pb_gen_ga100 = { "ga100", PB_FORMAT_NEW, PB_ACC_NEW,
-	                      true,    0xc56f,        SUBCH(0xc697, 0xc6c0, 0xa140, 0x902d, 0xc6b5) };
+	                      false,   0xc56f,        SUBCH(0xc697, 0xc6c0, 0xa140, 0x902d, 0xc6b5) };
 const pb_gen pb_gen_ga102 = { "ga102", PB_FORMAT_NEW, PB_ACC_NEW,
-	                      true,    0xc76f,        SUBCH(0xc797, 0xc7c0, 0xa140, 0x902d, 0xc7b5) };
+	                      false,   0xc76f,        SUBCH(0xc797, 0xc7c0, 0xa140, 0x902d, 0xc7b5) };
 const pb_gen pb_gen_ad102 = { "ad102", PB_FORMAT_NEW, PB_ACC_NEW,
 	                      true,    0xc76f,        SUBCH(0xc997, 0xc9c0, 0xa140, 0x902d, 0xc7b5) };
 const pb_gen pb_gen_gh100 = { "gh100", PB_FORMAT_NEW, PB_ACC_NEW,
-	                      true,    0xc86f,        SUBCH(0xcb97, 0xcbc0, 0xa140, 0x902d, 0xc8b5) };
+	                      false,   0xc86f,        SUBCH(0xcb97, 0xcbc0, 0xa140, 0x902d, 0xc8b5) };
 const pb_gen pb_gen_gb100 = { "gb100", PB_FORMAT_NEW, PB_ACC_NEW,
 	                      true,    0xc96f,        SUBCH(0xcd97, 0xcdc0, 0xa140, 0x902d, 0xc9b5) };
 const pb_gen pb_gen_gb202 = { "gb202", PB_FORMAT_NEW, PB_ACC_NEW,

@@ -8,7 +8,7 @@
  *   gpu:host_channel(chid)                  -- {bound, enabled, status, busy, pbdma_faulted, ...}
  *   gpu:host_stats()                        -- {doorbells, ctx_loads, methods, ...}
  *   gpu:host_method_crc(on)                 -- compute METHOD_CRC so CRC_CHECK is checked
- *   nvmodel.host_layout(which [, fields])   -- "ramfc" | "userd": {NAME = byte offset, ...,
+ *   nvmodel.host_layout(which [, fields [, chip]])   -- "ramfc" | "userd": {NAME = byte offset, ...,
  *                                              with fields: fields = {NAME = {FIELD = {hi, lo}}}}
  *
  * Engines: "gr", "grce", "ce2".."ce8". Everything else a driver does goes
@@ -208,13 +208,18 @@ static const char *short_name(const char *name, const char *prefix)
  * offsets. "ramfc": NV_RAMFC_* (USERD, SIGNATURE, GP_BASE ...); "userd":
  * NV_RAMUSERD_* (PUT, GET, GP_GET, GP_PUT ...). The field positions only
  * when asked (the builders need the offsets; a table per field costs each
- * script that loads nvmodel.volta). */
+ * script that loads nvmodel.volta). A chip name as the third argument gives
+ * that chip's layout (default: the default chip's). */
 static int l_host_layout(lua_State *L)
 {
 	static const char *const names[] = { "ramfc", "userd", NULL };
 	static const nvm_hf_struct which[] = { NVM_HF_RAMFC, NVM_HF_USERD };
-	const nvm_hf_layout *l = nvm_hf_layout_get(which[luaL_checkoption(L, 1, NULL, names)]);
+	nvm_hf_struct st = which[luaL_checkoption(L, 1, NULL, names)];
 	bool fields = lua_toboolean(L, 2);
+	const char *chip = luaL_optstring(L, 3, NULL);
+	const nvm_hf_layout *l = nvm_hf_layout_chip(chip, st);
+	if (!l)
+		return luaL_error(L, "host_layout: chip '%s' has no Volta-style Host (gv100, tu102)", chip);
 	lua_settop(L, 0);
 	lua_createtable(L, 0, (int)l->nwords + 3);
 	lua_pushstring(L, l->name);

@@ -36,8 +36,16 @@ local hex = U.hex
 
 -- Byte offsets of the NV_RAMFC_* and NV_RAMUSERD_* words, from the field
 -- tables the model and `nvmodel host` read (nvmodel.host_layout): the one
--- description of these structures.
-local RAMFC = nvmodel.host_layout("ramfc")
+-- description of these structures, per chip.
+local RAMFC_OF = {}
+local function ramfc_of(chip)
+  local l = RAMFC_OF[chip]
+  if not l then
+    l = nvmodel.host_layout("ramfc", false, chip)
+    RAMFC_OF[chip] = l
+  end
+  return l
+end
 
 local function lo32(v) return v & 0xffffffff end
 local function hi32(v) return (v >> 32) & 0xffffffff end
@@ -86,6 +94,135 @@ local function check_gpu(gpu, where)
   if type(gpu) ~= "userdata" then
     fail("%s: argument 1 must be a gpu object (from nvmodel.open), got %s", where, type(gpu))
   end
+end
+
+-- ------------------------------------------------------------ Host generations
+
+-- What a driver writes differently on each Host generation, as nouveau's
+-- code for it does (everything else, RAMIN, RAMFC, PCCSR, runlist entries,
+-- GP entries, is the same from gv100 to tu102): one row per chip, so a script
+-- changes only the chip name. Rows:
+--   nrunlist          runlist ids the submit registers take;
+--   init(gpu)         once per GPU, before the first channel (nouveau's fifo init
+--                     writes the channels need);
+--   submit(gpu, id, target, addr, length), pending(gpu, id);
+--   doorbell(gpu, ch) rings the doorbell of channel ch (after USERD GP_PUT).
+local HOSTS = {
+  -- gv100_dev_fifo NV_PFIFO_RUNLIST_BASE (0x2270): PTR 27:0 = addr >> 12, TARGET 29:28; then
+  -- NV_PFIFO_RUNLIST (0x2274): LENGTH 15:0, ID 23:20 (this write starts the fetch);
+  -- NV_PFIFO_ENG_RUNLIST(id) at 0x2284 + id*8: PENDING 20:20.
+  -- gv100_dev_usermode NV_USERMODE_NOTIFY_CHANNEL_PENDING (0x810090) ID 31:0 = the channel id.
+  gv100 = {
+    nrunlist = 13, -- NV_PFIFO_ENG_RUNLIST__SIZE_1
+    submit = function(gpu, id, target, addr, length)
+      if addr >> 40 ~= 0 then fail("rl:submit: runlist at %s is beyond RUNLIST_BASE_PTR (40 bits)", hex(addr)) end
+      gpu:wr32(0x2270, target << 28 | addr >> 12)
+      gpu:wr32(0x2274, id << 20 | length)
+    end,
+    pending = function(gpu, id) return (gpu:rd32(0x2284 + 8 * id) >> 20) & 1 == 1 end,
+    doorbell = function(gpu, ch) gpu:wr32(0x810090, ch.chid) end,
+  },
+  -- tu104 dev_fifo NV_PFIFO_RUNLIST_BASE_LO(i) 0x2B00+16i: PTR_LO 31:12, TARGET 1:0;
+  -- _BASE_HI(i) 0x2B04+16i: PTR_HI 7:0; _SUBMIT(i) 0x2B08+16i: LENGTH 15:0 (nouveau
+  -- tu102_runl_commit: lo, hi, count); _SUBMIT_INFO(i) 0x2B0C+16i: PENDING 15:15.
+  -- The doorbell is the handle RUNLIST_ID 22:16 | CHID 11:0 (tu104 dev_usermode), written
+  -- by nouveau to NV_VIRTUAL_FUNCTION_DOORBELL, BAR0 0xB80000 + 0x30000 + 0x90
+  -- (vfn/tu102.c, tu102_chan_doorbell_handle), after tu102_fifo_init_pbdmas set
+  -- NV_CTRL_VIRTUAL_CHANNEL_CFG(0) PENDING_ENABLE 31:31 (0xB65000, tu104 dev_ctrl).
+  tu102 = {
+    nrunlist = 11, -- NV_PFIFO_RUNLIST_BASE_LO__SIZE_1
+    init = function(gpu) gpu:wr32(0xb65000, gpu:rd32(0xb65000) | 1 << 31) end,
+    submit = function(gpu, id, target, addr, length)
+      if addr >> 40 ~= 0 then fail("rl:submit: runlist at %s is beyond RUNLIST_BASE_HI PTR_HI (40 bits)", hex(addr)) end
+      gpu:wr32(0x2b00 + 16 * id, lo32(addr) | target)
+      gpu:wr32(0x2b04 + 16 * id, hi32(addr))
+      gpu:wr32(0x2b08 + 16 * id, length)
+    end,
+    pending = function(gpu, id) return (gpu:rd32(0x2b0c + 16 * id) >> 15) & 1 == 1 end,
+    -- RUNLIST_ID_ALL (15) when the channel's runlist is not known.
+    doorbell = function(gpu, ch) gpu:wr32(0xbb0090, (ch.runlist or ch.submitted or 15) << 16 | ch.chid) end,
+  },
+}
+
+-- Ampere and Hopper (ga100, ga102, gh100): runlist `id`'s register space as
+-- a driver finds it (nouveau top/ga100.c, runl/ga100.c):
+-- NV_PTOP_DEVICE_INFO_CFG (0x224FC) NUM_ROWS 31:20; rows at 0x22800 + 4i,
+-- an entry's rows chained by bit 31, its third row the RUNLIST PRI base
+-- 23:10. Runlist ids count the distinct bases in table order. From the
+-- space: CHRAM (NV_RUNLIST_CHANNEL_CONFIG 31:4) and the doorbell id
+-- (NV_RUNLIST_DOORBELL_CONFIG ID 31:16).
+local function ampere_runlist(gpu, id, where)
+  local n = gpu:rd32(0x224fc) >> 20
+  local bases, seen, row = {}, {}, 0
+  for i = 0, n - 1 do
+    local v = gpu:rd32(0x22800 + 4 * i)
+    row = row + 1
+    if row == 3 and not seen[v & 0x00fffc00] then
+      seen[v & 0x00fffc00] = true
+      bases[#bases + 1] = v & 0x00fffc00
+    end
+    if v >> 31 == 0 then row = 0 end
+  end
+  local base = bases[id + 1]
+  if not base then fail("%s: runlist %d: the device-info table publishes %d runlists", where, id, #bases) end
+  return { base = base, chram = gpu:rd32(base + 4) & 0xfffffff0, dbid = gpu:rd32(base + 8) >> 16 }
+end
+M.ampere_runlist = ampere_runlist
+
+-- ga100_dev_runlist, as nouveau's ga100 code writes it (and RM's Hopper code, which reuses
+-- GA100's runlist and channel-RAM paths): no channel RAM instance pointer (the runlist entry
+-- carries INST and USERD: bind does nothing); start = NV_CHRAM_CHANNEL(chid) ENABLE_CHANNEL 0x2
+-- then NV_RUNLIST_INTERNAL_DOORBELL (+0x090) = CHID (ga100_chan_start), stop = DISABLE_CHANNEL
+-- 0x3; submit = SUBMIT_BASE_LO (+0x080) PTR_LO 31:12 | TARGET 1:0, _BASE_HI (+0x084),
+-- SUBMIT (+0x088) LENGTH (ga100_runl_commit); pending = SUBMIT_INFO (+0x08C) PENDING 15:15;
+-- the doorbell NV_VIRTUAL_FUNCTION_DOORBELL (0xB80000 + 0x30090) = DOORBELL_CONFIG ID << 16 |
+-- chid (ga100_chan_doorbell_handle). RAMFC: no USERD words, 0x0f8 INTR_NOTIFY; Hopper's
+-- GP_BASE_HI / GP_INFO and SUBDEVICE 1 (the `ramfc` fields below).
+local function ampere_host(nrunlist, hopper)
+  local function rl(gpu, ch, where) return ampere_runlist(gpu, ch.runlist or ch.submitted or 0, where) end
+  return {
+    nrunlist = nrunlist, nchid = 2048, ampere = true, hopper = hopper,
+    bind = function() end,
+    enable = function(gpu, ch)
+      local r = rl(gpu, ch, "ch:enable")
+      gpu:wr32(r.chram + 4 * ch.chid, 0x2)
+      gpu:wr32(r.base + 0x090, ch.chid)
+    end,
+    disable = function(gpu, ch) gpu:wr32(rl(gpu, ch, "ch:disable").chram + 4 * ch.chid, 0x3) end,
+    submit = function(gpu, id, target, addr, length)
+      local r = ampere_runlist(gpu, id, "rl:submit")
+      gpu:wr32(r.base + 0x080, lo32(addr) | target)
+      gpu:wr32(r.base + 0x084, hi32(addr))
+      gpu:wr32(r.base + 0x088, length)
+    end,
+    pending = function(gpu, id) return (gpu:rd32(ampere_runlist(gpu, id, "rl:pending").base + 0x08c) >> 15) & 1 == 1 end,
+    doorbell = function(gpu, ch)
+      local r = rl(gpu, ch, "ch:kick")
+      gpu:wr32(0xbb0090, r.dbid << 16 | ch.chid)
+    end,
+  }
+end
+HOSTS.ga100 = ampere_host(5, false)
+HOSTS.ga102 = ampere_host(5, false)
+HOSTS.gh100 = ampere_host(5, true)
+M.HOSTS = HOSTS
+
+-- The row of gpu's chip; runs its init once per GPU.
+local INITED = setmetatable({}, { __mode = "k" })
+local function host_of(gpu, where)
+  local chip = gpu:chip()
+  local h = HOSTS[chip]
+  if not h then
+    local names = {}
+    for k in pairs(HOSTS) do names[#names + 1] = k end
+    table.sort(names)
+    fail("%s: chip %s has no Host this builder knows (%s)", where, chip, table.concat(names, ", "))
+  end
+  if h.init and not INITED[gpu] then
+    INITED[gpu] = true
+    h.init(gpu)
+  end
+  return h
 end
 
 -- ------------------------------------------------------------ apertures
@@ -194,7 +331,9 @@ function M.vm(gpu, heap, opts)
   check_heap(heap, "heap", where)
   local o = check_opts(opts, set("va_base"), where)
   local va_base = check_int(o.va_base or 0x100000000, "va_base", 0, VA_LIMIT - 1, where)
-  local vm = setmetatable({ gpu = gpu, heap = heap, ap = heap.ap, next_va = va_base, mappings = {} }, VM)
+  -- Hopper's GMMU reads the ver3 format (gh100 dev_mmu.h, UVM uvm_hopper_mmu.c).
+  local v3 = host_of(gpu, where).hopper == true
+  local vm = setmetatable({ gpu = gpu, heap = heap, ap = heap.ap, next_va = va_base, mappings = {}, v3 = v3 }, VM)
   -- The PDE3 table (4 entries of 8 B) starts the tree: NV_RAMIN_PAGE_DIR_BASE is 4 KiB aligned.
   vm.root = { addr = vm:_table(4096, 4096), sub = {} }
   vm.pdb = { heap.ap, vm.root.addr }
@@ -211,8 +350,17 @@ function VM:_table(size, align)
 end
 
 -- NV_MMU_VER2_PDE: IS_PTE 0:0 = 0, APERTURE 2:1, VOL 3:3 = 0, ADDRESS 53:8 = table >> 12.
+-- NV_MMU_VER3_PDE: IS_PTE 0:0 = 0, APERTURE 2:1, PCF 5:3 = 0, ADDRESS 51:12 = table 51:12.
 function VM:_pde(table_addr)
+  if self.v3 then return table_addr & ~0xfff | APERTURES[self.ap].pde << 1 end
   return (table_addr >> 12) << 8 | APERTURES[self.ap].pde << 1
+end
+
+-- The directories above the dual PDE0: ver2 PDE3 48:47, PDE2 46:38, PDE1 37:29;
+-- ver3 PDE4 56:56, PDE3 55:47, PDE2 46:38, PDE1 37:29.
+function VM:_dirs(va)
+  if self.v3 then return { (va >> 56) & 1, (va >> 47) & 0x1ff, (va >> 38) & 0x1ff, (va >> 29) & 0x1ff } end
+  return { (va >> 47) & 0x3, (va >> 38) & 0x1ff, (va >> 29) & 0x1ff }
 end
 
 -- The directory under entry i of dir, made on first use.
@@ -228,9 +376,8 @@ end
 
 -- The dual PDE0 slot of va: { addr, big = table, small = table, huge = bool }.
 function VM:_slot(va)
-  local pd2 = self:_dir(self.root, (va >> 47) & 0x3) -- PDE3 index: VA 48:47
-  local pd1 = self:_dir(pd2, (va >> 38) & 0x1ff) -- PDE2 index: VA 46:38
-  local pd0 = self:_dir(pd1, (va >> 29) & 0x1ff) -- PDE1 index: VA 37:29
+  local pd0 = self.root
+  for _, i in ipairs(self:_dirs(va)) do pd0 = self:_dir(pd0, i) end
   local i = (va >> 21) & 0xff -- PDE0 index: VA 28:21, 16-byte dual entries
   local s = pd0.sub[i]
   if not s then
@@ -242,9 +389,8 @@ end
 
 -- The dual PDE0 slot of va if its directories exist (nothing is made).
 function VM:_find_slot(va)
-  local d = self.root.sub[(va >> 47) & 0x3]
-  d = d and d.sub[(va >> 38) & 0x1ff]
-  d = d and d.sub[(va >> 29) & 0x1ff]
+  local d = self.root
+  for _, i in ipairs(self:_dirs(va)) do d = d and d.sub[i] end
   return d and d.sub[(va >> 21) & 0xff]
 end
 
@@ -281,6 +427,16 @@ function VM:map(va, ap, pa, size, opts)
   end
   local flags = M.pte(apname, 0, { vol = o.vol, priv = o.priv, ro = o.ro, atomic_disable = o.atomic_disable,
                                    kind = o.kind })
+  local shift = 8 -- ver2 PTE ADDRESS 53:8 = pa >> 12
+  if self.v3 then
+    -- NV_MMU_VER3_PTE: VALID 0:0, APERTURE 2:1, PCF 7:3 (UNCACHED 1, PRIVILEGE 2, READ_ONLY 4,
+    -- NO_ATOMIC 8: 0 is REGULAR_RW_ATOMIC_CACHED_ACE), KIND 11:8, ADDRESS 51:12 = pa 51:12.
+    if page == 0x200000 then fail("%s: 2 MiB pages are not built in the ver3 format (gh100)", where) end
+    local kind = check_int(o.kind or 0, "kind", 0, 0xf, where)
+    flags = 1 | a.target << 1 | (bit(o.vol) | bit(o.priv) << 1 | bit(o.ro) << 2 | bit(o.atomic_disable) << 3) << 3 |
+            kind << 8
+    shift = 12
+  end
   -- A 2 MiB page fills a dual PDE0 slot, which then cannot point at page tables:
   -- check every slot before writing anything.
   for v = va & -0x200000, va + size - 1, 0x200000 do
@@ -294,7 +450,7 @@ function VM:map(va, ap, pa, size, opts)
   local gpu, tap, pde_ap = self.gpu, self.ap, APERTURES[self.ap].pde
   for off = 0, size - page, page do
     local v = va + off
-    local pte = flags | ((pa + off) >> 12) << 8
+    local pte = flags | ((pa + off) >> 12) << shift
     local s = self:_slot(v)
     if page == 0x200000 then
       -- IS_PTE 0:0 = 1: the low 8 bytes of the dual PDE0 are a 2 MiB PTE; the upper half is unused.
@@ -306,7 +462,8 @@ function VM:map(va, ap, pa, size, opts)
           -- 32 entries of 8 B, 256-byte aligned (NV_MMU_VER2_DUAL_PDE_ADDRESS_BIG_SHIFT 8).
           -- Dual PDE bits 63:0: APERTURE_BIG 2:1, VOL_BIG 3:3 = 0, ADDRESS_BIG 53:4 (SYS) / 32:4 (VID) = pt >> 8.
           s.big = self:_table(256, 256)
-          write64(gpu, tap, s.addr, (s.big >> 8) << 4 | pde_ap << 1)
+          -- ver3: APERTURE_BIG 2:1, PCF_BIG 5:3 = 0, ADDRESS_BIG 51:8 = pt 51:8.
+          write64(gpu, tap, s.addr, (s.big >> 8) << (self.v3 and 8 or 4) | pde_ap << 1)
         end
         write64(gpu, tap, s.big + 8 * ((v >> 16) & 0x1f), pte) -- big PT index: VA 20:16
       else
@@ -314,7 +471,8 @@ function VM:map(va, ap, pa, size, opts)
           -- Dual PDE bits 127:64: APERTURE_SMALL 66:65, VOL_SMALL 67:67 = 0,
           -- ADDRESS_SMALL 117:72 (SYS) / 96:72 (VID) = pt >> 12.
           s.small = self:_table(4096, 4096)
-          write64(gpu, tap, s.addr + 8, (s.small >> 12) << 8 | pde_ap << 1)
+          -- ver3: APERTURE_SMALL 66:65, PCF_SMALL 69:67 = 0, ADDRESS_SMALL 115:76 = pt 51:12.
+          write64(gpu, tap, s.addr + 8, (s.small >> 12) << (self.v3 and 12 or 8) | pde_ap << 1)
         end
         write64(gpu, tap, s.small + 8 * ((v >> 12) & 0x1ff), pte) -- small PT index: VA 20:12
       end
@@ -413,6 +571,8 @@ local INSTANCE_OPTS = set("vm", "pdb", "chid", "userd", "gpfifo", "gpfifo_entrie
 function M.instance(gpu, ap, addr, opts)
   local where = "volta.instance"
   check_gpu(gpu, where)
+  host_of(gpu, where)
+  local RAMFC = ramfc_of(gpu:chip())
   local o = check_opts(opts, INSTANCE_OPTS, where)
   local _, inst_ap = aperture(ap, where)
   check_int(addr, "addr", 0, (1 << 40) - 1, where)
@@ -436,7 +596,9 @@ function M.instance(gpu, ap, addr, opts)
   local limit2 = 0
   while 1 << limit2 < entries do limit2 = limit2 + 1 end
   local priv = o.priv ~= false
-  local subdevice = check_int(o.subdevice or 0xfff, "subdevice", 0, 0xfff, where)
+  local host = host_of(gpu, where)
+  -- RM on Hopper: SUBDEVICE ID 1 (bit 0 on a single GPU, silicon H100); nouveau: 0xfff
+  local subdevice = check_int(o.subdevice or (host.hopper and 1 or 0xfff), "subdevice", 0, 0xfff, where)
   local nsc = check_int(o.subcontexts or 1, "subcontexts", 0, 64, where)
   local replay = bit(o.replay)
   -- nouveau (gf100_vmm_join_) sets PAGE_DIR_BASE_VOL when the directory is in coherent system memory.
@@ -448,13 +610,21 @@ function M.instance(gpu, ap, addr, opts)
 
   -- RAMFC (seed 000 section 3), the words nouveau writes, at the offsets of the RAMFC layout;
   -- fields from dev_pbdma.
-  w(RAMFC.USERD, lo32(userd) | ua.target) -- TARGET 1:0, ADDR 31:9
-  w(RAMFC.USERD_HI, hi32(userd)) -- ADDR 7:0
+  if not host.ampere then -- Ampere, Hopper: USERD is in the runlist entry only (RAMFC 2/3 reserved)
+    w(RAMFC.USERD, lo32(userd) | ua.target) -- TARGET 1:0, ADDR 31:9
+    w(RAMFC.USERD_HI, hi32(userd)) -- ADDR 7:0
+  end
   w(RAMFC.SIGNATURE, 0x0000face) -- HW 15:0 = VALID (0xFACE), SW 31:16 = 0
   w(RAMFC.ACQUIRE, 0x7ffff902) -- RETRY_MAN 6:0 = 2, RETRY_EXP 10:7 = 2, TIMEOUT_EXP 14:11 = 15,
   --                              TIMEOUT_MAN 30:15 = 0xFFFF, TIMEOUT_EN 31 = DISABLE
   w(RAMFC.GP_BASE, lo32(gpfifo)) -- OFFSET 31:3
-  w(RAMFC.GP_BASE_HI, hi32(gpfifo) | limit2 << 16) -- OFFSET 7:0, LIMIT2 20:16 = log2(entries)
+  if host.hopper then
+    -- RM's kfifoWriteRamfcGpfifo_GH100: GP_BASE_HI OFFSET 24:0 only, GP_INFO LIMIT2 4:0.
+    w(RAMFC.GP_BASE_HI, hi32(gpfifo))
+    w(RAMFC.GP_INFO, limit2)
+  else
+    w(RAMFC.GP_BASE_HI, hi32(gpfifo) | limit2 << 16) -- OFFSET 7:0, LIMIT2 20:16 = log2(entries)
+  end
   w(RAMFC.PB_HEADER, 0x20400000) -- TYPE 31:29 = INC, FIRST 22:22 = TRUE
   w(RAMFC.SUBDEVICE, 0x30000000 | subdevice) -- ID 11:0, STATUS 28:28 = ACTIVE, CHANNEL_DMA 29:29 = ENABLE
   -- TARGET: ENG_CTX_VALID 16:16 and CE_CTX_VALID 17:17, as nouveau sets them once the engine
@@ -466,7 +636,13 @@ function M.instance(gpu, ap, addr, opts)
   -- UNVERIFIED: nouveau writes the chid to 58 and 0x10003080 to 62 (RESERVED62 in Turing's).
   w(58 * 4, chid)
   w(RAMFC.CONFIG, 0x1000 | (priv and 0x100 or 0)) -- USERD_WRITEBACK 12:12 = ENABLE, AUTH_LEVEL 8:8
-  w(62 * 4, 0x10003080)
+  if host.ampere then
+    -- nouveau ga100_chan_ramfc_write: 0x0f8 = 0x80000000 | the runlist's non-stall vector
+    -- (NV_PPBDMA_INTR_NOTIFY). UNVERIFIED: vector 0 (the model has no NV_CTRL tree).
+    w(0x0f8, 0x80000000)
+  else
+    w(62 * 4, 0x10003080)
+  end
 
   -- NV_RAMIN_PAGE_DIR_BASE (dword 128): TARGET 1:0, VOL 2:2, FAULT_REPLAY_TEX 4:4,
   -- FAULT_REPLAY_GCC 5:5, USE_VER2_PT_FORMAT 10:10 = TRUE, BIG_PAGE_SIZE 11:11 = 64KB,
@@ -566,11 +742,13 @@ local CHANNEL_OPTS = set("chid", "runq", "runlist", "tsg", "gpfifo_entries", "pb
 function M.channel(gpu, vm, opts)
   local where = "volta.channel"
   check_gpu(gpu, where)
+  local host = host_of(gpu, where)
   check_vm(vm, "argument 2", where)
   local o = check_opts(opts, CHANNEL_OPTS, where)
-  local chid = check_int(o.chid, "chid", 0, 4095, where) -- NV_PCCSR_CHANNEL__SIZE_1 4096
+  -- NV_PCCSR_CHANNEL__SIZE_1 4096; Ampere: NV_CHRAM_CHANNEL__SIZE_1 2048 per runlist
+  local chid = check_int(o.chid, "chid", 0, (host.nchid or 4096) - 1, where)
   local runq = check_int(o.runq or 0, "runq", 0, 1, where) -- RUNQUEUE_SELECTOR is bit 1:1
-  if o.runlist ~= nil then check_int(o.runlist, "runlist", 0, 12, where) end
+  if o.runlist ~= nil then check_int(o.runlist, "runlist", 0, host.nrunlist - 1, where) end
   if o.tsg ~= nil then check_int(o.tsg, "tsg", 0, 4095, where) end
   local entries = check_int(o.gpfifo_entries or 512, "gpfifo_entries", 2, 1 << 31, where)
   if not is_pow2(entries) then fail("%s: gpfifo_entries %d is not a power of two", where, entries) end
@@ -585,7 +763,7 @@ function M.channel(gpu, vm, opts)
   local gp_va, gp_pa, gp_ap = vm:alloc_map(entries * 8, { heap = heap })
   local pb_va, pb_pa, pb_ap = vm:alloc_map(pb_size, { heap = heap })
   local ch = setmetatable({
-    gpu = gpu, vm = vm, chid = chid, runq = runq, runlist = o.runlist, tsg = o.tsg,
+    gpu = gpu, host = host, vm = vm, chid = chid, runq = runq, runlist = o.runlist, tsg = o.tsg,
     inst = { heap.ap, inst }, userd = { uheap.ap, userd },
     gpfifo = { va = gp_va, pa = gp_pa, ap = gp_ap, entries = entries },
     pb = { va = pb_va, pa = pb_pa, ap = pb_ap, size = pb_size, next = 0 },
@@ -603,16 +781,19 @@ end
 
 -- NV_PCCSR_CHANNEL_INST(chid) at 0x800000 + chid*8: PTR 27:0 = inst >> 12, TARGET 29:28, BIND 31:31.
 function Channel:bind()
+  if self.host.bind then return self.host.bind(self.gpu, self) end
   local a = APERTURES[self.inst[1]]
   self.gpu:wr32(0x800000 + 8 * self.chid, 0x80000000 | a.target << 28 | self.inst[2] >> 12)
 end
 
 -- NV_PCCSR_CHANNEL(chid) at 0x800004 + chid*8: ENABLE_SET 10:10, ENABLE_CLR 11:11.
 function Channel:enable()
+  if self.host.enable then return self.host.enable(self.gpu, self) end
   self.gpu:wr32(0x800004 + 8 * self.chid, 0x400)
 end
 
 function Channel:disable()
+  if self.host.disable then return self.host.disable(self.gpu, self) end
   self.gpu:wr32(0x800004 + 8 * self.chid, 0x800)
 end
 
@@ -631,11 +812,11 @@ function Channel:gp_put()
 end
 
 -- Publishes GP_PUT and rings the doorbell, the last two submission steps of
--- gv100_dev_usermode: NV_RAMUSERD_GP_PUT (USERD + 0x8C), then
--- NV_USERMODE_NOTIFY_CHANNEL_PENDING (0x810090) ID 31:0 = the channel id.
+-- gv100/tu104 dev_usermode: NV_RAMUSERD_GP_PUT (USERD + 0x8C), then the
+-- generation's doorbell (HOSTS: the channel id on gv100, the handle on tu102).
 function Channel:kick()
   self.gpu:mem_wr32(self.userd[1], self.userd[2] + USERD.GP_PUT, self.put)
-  self.gpu:wr32(0x810090, self.chid)
+  self.host.doorbell(self.gpu, self)
 end
 
 -- The ring is full when advancing GP_PUT would make it equal GP_GET (as
@@ -719,9 +900,10 @@ Runlist.__index = Runlist
 function M.runlist(gpu, heap, tsgs)
   local where = "volta.runlist"
   check_gpu(gpu, where)
+  local host = host_of(gpu, where)
   check_heap(heap, "heap", where)
   if type(tsgs) ~= "table" then fail("%s: argument 3 must be a list of TSGs", where) end
-  local entries, runlist, mixed = {}, nil, false
+  local entries, runlist, mixed, chans = {}, nil, false, {}
   local function add(a, b, c, d) entries[#entries + 1] = string.pack("<I4I4I4I4", a, b, c, d) end
   for ti, t in ipairs(tsgs) do
     local w = fmt("%s: TSG %d", where, ti)
@@ -751,6 +933,7 @@ function M.runlist(gpu, heap, tsgs)
       -- dword 1 USERD_PTR_HI; dword 2 CHID 11:0, INST_PTR_LO 31:12; dword 3 INST_PTR_HI.
       add((userd & 0xffffff00) | ua.target << 6 | ia.target << 4 | runq << 1, hi32(userd),
           (inst & 0xfffff000) | chid, hi32(inst))
+      chans[#chans + 1] = ch
       if ch.runlist ~= nil then
         if runlist ~= nil and runlist ~= ch.runlist then mixed = true end
         runlist = runlist or ch.runlist
@@ -761,7 +944,7 @@ function M.runlist(gpu, heap, tsgs)
   -- NV_RAMRL_ENTRY_SIZE 16; the base is 4 KiB aligned (NV_RAMRL_ENTRY_BASE_SHIFT 12).
   local addr = heap:alloc(math.max(16 * #entries, 16), 4096)
   if #entries > 0 then gpu:mem_write(heap.ap, addr, table.concat(entries)) end
-  return setmetatable({ gpu = gpu, ap = heap.ap, addr = addr, length = #entries,
+  return setmetatable({ gpu = gpu, host = host, ap = heap.ap, addr = addr, length = #entries, chans = chans,
                         runlist = not mixed and runlist or nil }, Runlist)
 end
 
@@ -770,23 +953,23 @@ local function runlist_id(rl, id, where)
     id = rl.runlist
     if id == nil then fail("%s: give the runlist id (the channels name none, or different ones)", where) end
   end
-  return check_int(id, "runlist id", 0, 12, where) -- NV_PFIFO_ENG_RUNLIST__SIZE_1 13
+  return check_int(id, "runlist id", 0, rl.host.nrunlist - 1, where) -- the generation's runlist count
 end
 
--- NV_PFIFO_RUNLIST_BASE (0x2270): PTR 27:0 = addr >> 12, TARGET 29:28; then
--- NV_PFIFO_RUNLIST (0x2274): LENGTH 15:0, ID 23:20 (this write starts the fetch).
+-- Submits the runlist through the generation's registers (HOSTS.submit); the
+-- channels on it remember the runlist (the tu102 doorbell handle names it).
 function Runlist:submit(id)
   local where = "rl:submit"
   id = runlist_id(self, id, where)
-  if self.addr >> 40 ~= 0 then fail("%s: runlist at %s is beyond RUNLIST_BASE_PTR (40 bits)", where, hex(self.addr)) end
-  self.gpu:wr32(0x2270, APERTURES[self.ap].target << 28 | self.addr >> 12)
-  self.gpu:wr32(0x2274, id << 20 | self.length)
+  self.host.submit(self.gpu, id, APERTURES[self.ap].target, self.addr, self.length)
+  for _, ch in ipairs(self.chans) do ch.submitted = id end
 end
 
--- NV_PFIFO_ENG_RUNLIST(id) at 0x2284 + id*8: PENDING 20:20.
+-- The submitted runlist has not been taken yet (HOSTS.pending: ENG_RUNLIST
+-- PENDING on gv100, RUNLIST_SUBMIT_INFO PENDING on tu102).
 function Runlist:pending(id)
   id = runlist_id(self, id, "rl:pending")
-  return (self.gpu:rd32(0x2284 + 8 * id) >> 20) & 1 == 1
+  return self.host.pending(self.gpu, id)
 end
 
 return M

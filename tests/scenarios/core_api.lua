@@ -2,7 +2,8 @@
 
 check(type(nvmodel.version) == "string", "nvmodel.version")
 local names = nvmodel.chips()
-check(#names >= 11 and names[#names] == "gv100", "chip list ends with gv100")
+check(#names >= 15 and names[11] == "gv100" and names[12] == "tu102" and names[13] == "ga100",
+      "chip list: gv100, tu102, then Ampere and Hopper")
 
 -- open: default chip, sizes as numbers or strings.
 local gpu = nvmodel.open{ vram = "64M", sysmem = 1 << 30 }

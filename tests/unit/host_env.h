@@ -25,11 +25,25 @@ struct env_chan {
 	uint32_t pb_used; /* bytes of the PB area written */
 };
 
+struct env;
+
+/* What a driver writes differently per Host generation (nouveau's gv100 and
+ * tu102 code): the runlist submit and the doorbell. */
+struct env_gen {
+	const char *chip;
+	void (*submit)(struct env *e, unsigned id, uint64_t addr, uint32_t n);
+	void (*doorbell)(struct env *e, const struct env_chan *c);
+	/* Optional: enables the channel (NULL: PCCSR bind and ENABLE_SET). */
+	void (*enable)(struct env *e, const struct env_chan *c);
+};
+
 struct env {
 	nvm_gpu *gpu;
+	const struct env_gen *gen;
 	struct ptb pt;
 	uint64_t va_next;
 	struct env_chan ch[8];
+	unsigned runlist; /* Ampere: the runlist of the channels env_chan makes */
 };
 
 static inline uint64_t env_alloc(struct env *e, uint64_t size, uint64_t align)
@@ -48,13 +62,109 @@ static inline uint64_t env_map(struct env *e, uint64_t size, uint64_t *pa)
 	return va;
 }
 
-static inline void env_init(struct env *e)
+/* gv100_dev_fifo NV_PFIFO_RUNLIST_BASE / NV_PFIFO_RUNLIST ID 23:20. */
+static inline void env_submit_gv100(struct env *e, unsigned id, uint64_t a, uint32_t n)
+{
+	wr(e->gpu, 0x2270, (uint32_t)(a >> 12));
+	wr(e->gpu, 0x2274, id << 20 | n);
+}
+
+/* gv100_dev_usermode NOTIFY_CHANNEL_PENDING = chid. */
+static inline void env_doorbell_gv100(struct env *e, const struct env_chan *c)
+{
+	wr(e->gpu, 0x810090, c->chid);
+}
+
+/* tu104 dev_fifo RUNLIST_BASE_LO/HI, SUBMIT(i) at 0x2B00 + 16i (nouveau
+ * tu102_runl_commit: lo, hi, count). */
+static inline void env_submit_tu102(struct env *e, unsigned id, uint64_t a, uint32_t n)
+{
+	wr(e->gpu, 0x2b00 + 16 * id, (uint32_t)a);
+	wr(e->gpu, 0x2b04 + 16 * id, (uint32_t)(a >> 32));
+	wr(e->gpu, 0x2b08 + 16 * id, n);
+}
+
+/* NV_VIRTUAL_FUNCTION_DOORBELL (0xBB0090) = RUNLIST_ID_ALL 15 << 16 | chid
+ * (tu104 dev_usermode; nouveau names the channel's runlist). */
+static inline void env_doorbell_tu102(struct env *e, const struct env_chan *c)
+{
+	wr(e->gpu, 0xbb0090, 15u << 16 | c->chid);
+}
+
+/* Ampere / Hopper (ga100_dev_runlist): runlist id's register space as
+ * nouveau finds it, the id-th distinct RUNLIST PRI base of the device-info
+ * table (NV_PTOP_DEVICE_INFO_CFG 0x224FC NUM_ROWS 31:20; rows at 0x22800 +
+ * 4i chained by bit 31, the third the PRI base 23:10). */
+static inline uint32_t env_rl_base(struct env *e, unsigned id)
+{
+	uint32_t n = rd(e->gpu, 0x224fc) >> 20, row = 0, seen = 0, last = ~0u;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t v = rd(e->gpu, 0x22800 + 4 * i);
+		if (++row == 3 && (v & 0x00fffc00u) != last) {
+			last = v & 0x00fffc00u;
+			if (seen++ == id)
+				return last;
+		}
+		if (!(v >> 31))
+			row = 0;
+	}
+	fail_msg("runlist %u not in the device-info table", id);
+	return 0;
+}
+
+/* nouveau ga100_runl_commit: SUBMIT_BASE_LO, _BASE_HI, SUBMIT. */
+static inline void env_submit_ga100(struct env *e, unsigned id, uint64_t a, uint32_t n)
+{
+	uint32_t b = env_rl_base(e, id);
+	wr(e->gpu, b + 0x080, (uint32_t)a);
+	wr(e->gpu, b + 0x084, (uint32_t)(a >> 32));
+	wr(e->gpu, b + 0x088, n);
+}
+
+/* NV_VIRTUAL_FUNCTION_DOORBELL = DOORBELL_CONFIG ID << 16 | chid; the
+ * channel's runlist is the env's e->runlist (0 unless a test says). */
+static inline void env_doorbell_ga100(struct env *e, const struct env_chan *c)
+{
+	uint32_t b = env_rl_base(e, e->runlist);
+	wr(e->gpu, 0xbb0090, (rd(e->gpu, b + 0x008) >> 16) << 16 | c->chid);
+}
+
+/* nouveau ga100_chan_start: CHRAM(chid) = ENABLE_CHANNEL; INTERNAL_DOORBELL. */
+static inline void env_enable_ga100(struct env *e, const struct env_chan *c)
+{
+	uint32_t b = env_rl_base(e, e->runlist);
+	wr(e->gpu, (rd(e->gpu, b + 0x004) & ~0xfu) + 4 * c->chid, 2);
+	wr(e->gpu, b + 0x090, c->chid);
+}
+
+static const struct env_gen env_gens[] = {
+	{ "gv100", env_submit_gv100, env_doorbell_gv100, NULL },
+	{ "tu102", env_submit_tu102, env_doorbell_tu102, NULL },
+	{ "ga100", env_submit_ga100, env_doorbell_ga100, env_enable_ga100 },
+	{ "ga102", env_submit_ga100, env_doorbell_ga100, env_enable_ga100 },
+};
+
+/* A fresh GPU of chip (gv100, tu102) as its driver initialises it: tu102
+ * sets NV_CTRL_VIRTUAL_CHANNEL_CFG(0) PENDING_ENABLE (nouveau
+ * tu102_fifo_init_pbdmas). */
+static inline void env_init_chip(struct env *e, const char *chip)
 {
 	memset(e, 0, sizeof(*e));
-	nvm_config cfg = { .chip = "gv100", .vram_size = 64ull << 20, .sysmem_size = 64ull << 20 };
+	for (size_t i = 0; i < sizeof(env_gens) / sizeof(env_gens[0]); i++)
+		if (!strcmp(env_gens[i].chip, chip))
+			e->gen = &env_gens[i];
+	assert_non_null(e->gen);
+	nvm_config cfg = { .chip = chip, .vram_size = 64ull << 20, .sysmem_size = 64ull << 20 };
 	assert_int_equal(nvm_open(&cfg, &e->gpu), NVM_OK);
 	ptb_init(&e->pt, e->gpu, NVM_AP_VRAM, 0x100000);
 	e->va_next = 0x200000000ull;
+	if (!strcmp(chip, "tu102"))
+		wr(e->gpu, 0xb65000, rd(e->gpu, 0xb65000) | 1u << 31);
+}
+
+static inline void env_init(struct env *e)
+{
+	env_init_chip(e, "gv100");
 }
 
 static inline void env_fini(struct env *e)
@@ -94,6 +204,10 @@ static inline struct env_chan *env_chan(struct env *e, unsigned slot, uint32_t c
 	c->pb_va = env_map(e, ENV_PB_BYTES, &c->pb_pa);
 	ptb_ramin(e->gpu, NVM_AP_VRAM, c->inst, 0, e->pt.pdb, 0, 0);
 	env_ramfc(e, c);
+	if (e->gen && e->gen->enable) {
+		e->gen->enable(e, c); /* Ampere: the runlist entry carries the instance block */
+		return c;
+	}
 	wr(e->gpu, 0x800000 + chid * 8, 0x80000000u | (uint32_t)(c->inst >> 12)); /* bind */
 	wr(e->gpu, 0x800004 + chid * 8, 0x400);                                   /* ENABLE_SET */
 	return c;
@@ -121,8 +235,7 @@ static inline void env_submit(struct env *e, unsigned id, const uint32_t *w, uin
 {
 	uint64_t a = env_alloc(e, n ? n * 16 : 16, 4096);
 	nvm_mem_write(e->gpu, NVM_AP_VRAM, a, w, n * 16);
-	wr(e->gpu, 0x2270, (uint32_t)(a >> 12));
-	wr(e->gpu, 0x2274, id << 20 | n);
+	(e->gen ? e->gen : &env_gens[0])->submit(e, id, a, n); /* gv100 unless env_init_chip said */
 }
 
 /* One TSG holding the given channels, on runlist id. */
@@ -159,11 +272,11 @@ static inline void env_gp(struct env *e, struct env_chan *c, uint64_t va, uint32
 	env_gp_raw(e, c, (uint32_t)va, (uint32_t)(va >> 32) | ndw << 10 | flags_e1);
 }
 
-/* USERD GP_PUT (+0x8C), then the doorbell (NOTIFY_CHANNEL_PENDING = chid). */
+/* USERD GP_PUT (+0x8C), then the generation's doorbell. */
 static inline void env_kick(struct env *e, struct env_chan *c)
 {
 	nvm_mem_wr32(e->gpu, NVM_AP_VRAM, c->userd + 0x8c, c->gp_put);
-	wr(e->gpu, 0x810090, c->chid);
+	(e->gen ? e->gen : &env_gens[0])->doorbell(e, c);
 }
 
 /* Pushes words as one segment and kicks. */

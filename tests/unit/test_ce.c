@@ -1,5 +1,10 @@
 /*
- * The copy engine, class C3B5, driven through real channels: methods and
+ * The copy engine, driven through real channels. The whole suite runs
+ * twice: with class C3B5 (VOLTA_DMA_COPY_A, bound by SET_OBJECT) and with
+ * C8B5 (HOPPER_DMA_COPY_A, the class the H100 silicon record used; set as
+ * the engine's class, as a Hopper Host generation does, since the gv100
+ * Host accepts only C3B5 in SET_OBJECT). Then the class differences of
+ * clc5b5.h .. clc8b5.h (refs/host-generations-facts.md T9, A10, H5). Methods and
  * fields of clc3b5.h (refs/nvidia-gv100/ce-c3b5-facts.md), the behaviour
  * silicon H100 showed (refs/silicon-h100.md "Copy engine", cited as
  * "silicon H100"), faults as the GMMU reports them (gv100_pri_mmu_hub.ref,
@@ -16,6 +21,8 @@
 #include <cmocka.h>
 
 #include "bar0.h"
+#include "core/core.h"
+#include "engine/engine.h"
 #include "host_env.h"
 
 #define CHID 9u
@@ -54,6 +61,9 @@
 #define NO_WRITE 6u
 
 /* ---------------------------------------------------------------- harness */
+
+/* The copy class of the run (a group's setup sets it). */
+static uint32_t ce_cls = 0xc3b5;
 
 struct ct {
 	struct env e;
@@ -108,7 +118,15 @@ static void ct_init(struct ct *t, bool grce)
 	nvm_hook_add(t->e.gpu,
 	             NVM_EV_MASK(NVM_EV_GUEST_ERROR) | NVM_EV_MASK(NVM_EV_UNMODELLED) | NVM_EV_MASK(NVM_EV_TRACE),
 	             on_event, NULL, NULL);
-	mth(t, 0x000, 0xc3b5); /* SET_OBJECT */
+	if (ce_cls == 0xc3b5) {
+		mth(t, 0x000, 0xc3b5); /* SET_OBJECT */
+		return;
+	}
+	/* The engines' class, as a Host generation with this ce_class sets it. */
+	unsigned set = 0;
+	for (struct engine *e = t->e.gpu->engines; e; e = e->next)
+		set += engine_ce_set_class(e, ce_cls) == NVM_OK;
+	assert_true(set >= 2);
 }
 
 /* Pushes the methods gathered so far and runs until idle. */
@@ -705,11 +723,17 @@ static void physical_targets(void **state)
 	assert_string_equal(seen.err, "pa_out_of_range");
 	assert_int_equal(nvm_event_count(t.e.gpu, NVM_EV_FAULT), faults);
 	skip_and_clear(&t);
-	/* PHYS_MODE TARGET 3 is not defined */
+	/* PHYS_MODE TARGET 3 is not defined in C3B5; from C6B5 on it is PEERMEM
+	 * (not modelled: an engine error, c6b5_peermem) */
 	mth(&t, 0x264, 3);
 	mth(&t, 0x300, L_COPY | L_SRC_PHYS | L_DST_PHYS);
 	go(&t);
-	expect_launch_error(&t, L_COPY | L_SRC_PHYS | L_DST_PHYS);
+	if (ce_cls < 0xc6b5) {
+		expect_launch_error(&t, L_COPY | L_SRC_PHYS | L_DST_PHYS);
+	} else {
+		assert_int_equal(ramfc(&t, 0xc0), method0(0x300, 1));
+		skip_and_clear(&t);
+	}
 	env_fini(&t.e);
 }
 
@@ -876,8 +900,10 @@ static void illegal_methods(void **state)
 	ct_init(&t, false);
 	uint64_t mpa;
 	uint64_t mva = buf(&t, 4096, &mpa);
-	uint32_t undefined[] = { 0x104, 0x200, 0x24c, 0x304, 0x420, 0x724, 0x740, 0x754, 0x1110 };
-	for (unsigned k = 0; k < sizeof(undefined) / sizeof(undefined[0]); k++) {
+	/* 0x24c is SET_SEMAPHORE_PAYLOAD_UPPER from C7B5 on */
+	uint32_t undefined[] = { 0x104, 0x200, 0x304, 0x420, 0x724, 0x740, 0x754, 0x1110, 0x24c };
+	unsigned nundef = sizeof(undefined) / sizeof(undefined[0]) - (ce_cls >= 0xc7b5);
+	for (unsigned k = 0; k < nundef; k++) {
 		nvm_mem_wr32(t.e.gpu, NVM_AP_VRAM, mpa, 0);
 		mth(&t, undefined[k], 0xabc0 + k);
 		set_sem(&t, mva, 5);
@@ -892,8 +918,9 @@ static void illegal_methods(void **state)
 		skip_and_clear(&t);
 		assert_int_equal(env_mem(&t.e, mpa), 5); /* the methods after it ran */
 	}
-	uint32_t bad[] = { 3u | L_SRC_PITCH | L_DST_PITCH, 3u << 3, 3u << 5 };
-	for (unsigned k = 0; k < 3; k++) {
+	/* SEMAPHORE_TYPE 3 is defined from C5B5 on */
+	uint32_t bad[] = { 3u | L_SRC_PITCH | L_DST_PITCH, 3u << 5, 3u << 3 };
+	for (unsigned k = 0; k < (ce_cls == 0xc3b5 ? 3u : 2u); k++) {
 		mth(&t, 0x300, bad[k]);
 		go(&t);
 		expect_launch_error(&t, bad[k]);
@@ -1145,6 +1172,321 @@ static void block_linear(void **state)
 	env_fini(&t.e);
 }
 
+/* ---------------------------------------------------------------- classes */
+
+#define L_TWO_WORD (1u << 27) /* clc7b5.h SEMAPHORE_PAYLOAD_SIZE 27:27 TWO_WORD */
+
+static void ct_class(struct ct *t, uint32_t cls)
+{
+	ce_cls = cls;
+	ct_init(t, false);
+}
+
+static uint64_t mem64(struct ct *t, uint64_t pa)
+{
+	return env_mem(&t->e, pa) | (uint64_t)env_mem(&t->e, pa + 4) << 32;
+}
+
+static void wr64(struct ct *t, uint64_t pa, uint64_t v)
+{
+	nvm_mem_wr32(t->e.gpu, NVM_AP_VRAM, pa, (uint32_t)v);
+	nvm_mem_wr32(t->e.gpu, NVM_AP_VRAM, pa + 4, (uint32_t)(v >> 32));
+}
+
+/* clc5b5.h: SEMAPHORE_TYPE 3 RELEASE_CONDITIONAL_INTR_SEMAPHORE (C3B5: a
+ * launch error, illegal_methods). UNVERIFIED: released as ONE_WORD and
+ * reported, its condition being unpublished. */
+static void c5b5_conditional_intr(void **state)
+{
+	(void)state;
+	struct ct t;
+	ct_class(&t, 0xc5b5);
+	uint64_t mpa;
+	uint64_t mva = buf(&t, 4096, &mpa);
+	nvm_mem_wr32(t.e.gpu, NVM_AP_VRAM, mpa + 4, 0x55);
+	set_sem(&t, mva, 0x1234);
+	mth(&t, 0x300, L_SRC_PITCH | L_DST_PITCH | 3u << 3);
+	assert_string_equal(go(&t), "idle");
+	assert_int_equal(seen.errors, 0);
+	assert_int_equal(seen.unmodelled, 1);
+	assert_int_equal(env_mem(&t.e, mpa), 0x1234);
+	assert_int_equal(env_mem(&t.e, mpa + 4), 0x55); /* one word */
+	/* DISABLE_PLC 26:26 is accepted */
+	mth(&t, 0x300, L_SRC_PITCH | L_DST_PITCH | 1u << 26);
+	assert_string_equal(go(&t), "idle");
+	assert_int_equal(seen.errors, 0);
+	env_fini(&t.e);
+}
+
+/* clc6b5.h: SET_*_PHYS_MODE TARGET 3 PEERMEM. Peer memory is not modelled:
+ * the launch stops the channel (an engine error) and is reported as
+ * unmodelled, as a virtual address that maps peer memory is; C5B5 has no
+ * TARGET 3 (a launch error). */
+static void c6b5_peermem(void **state)
+{
+	(void)state;
+	uint32_t classes[] = { 0xc5b5, 0xc6b5 };
+	for (unsigned k = 0; k < 2; k++) {
+		struct ct t;
+		ct_class(&t, classes[k]);
+		uint64_t dpa;
+		uint64_t dva = buf(&t, 4096, &dpa);
+		set_bytes(&t, dpa, 4096, 0xaa);
+		mth(&t, 0x260, 3u | 2u << 6); /* TARGET PEERMEM, PEER_ID 2 */
+		set_io(&t, 0, dva);
+		mth(&t, 0x418, 64);
+		uint32_t launch = L_COPY | L_SRC_PHYS;
+		mth(&t, 0x300, launch);
+		go(&t);
+		assert_true(eng_faulted(&t));
+		if (k == 0) {
+			expect_launch_error(&t, launch);
+		} else {
+			assert_int_equal(seen.errors, 0);
+			assert_int_equal(seen.unmodelled, 1);
+			assert_int_equal(ramfc(&t, 0xc0), method0(0x300, 1));
+		}
+		assert_int_equal(env_mem(&t.e, dpa), 0xaaaaaaaau);
+		env_fini(&t.e);
+	}
+}
+
+/* clc7b5.h: SEMAPHORE_PAYLOAD_SIZE TWO_WORD with SET_SEMAPHORE_PAYLOAD_UPPER
+ * (0x24C): an 8-byte payload; with a timestamp it sits at +8 (UNVERIFIED,
+ * facts A10 ASSUMED); 64-bit reductions follow the Host's rules. C6B5 has
+ * no PAYLOAD_SIZE (bit 27 ignored, one word) and no method 0x24C. */
+static void c7b5_two_word(void **state)
+{
+	(void)state;
+	struct ct t;
+	ct_class(&t, 0xc7b5);
+	uint64_t mpa;
+	uint64_t mva = buf(&t, 4096, &mpa);
+	set_sem(&t, mva, 0x89abcdefu);
+	mth(&t, 0x24c, 0x01234567u);
+	mth(&t, 0x300, L_SRC_PITCH | L_DST_PITCH | L_SEM_ONE | L_TWO_WORD);
+	assert_string_equal(go(&t), "idle");
+	assert_true(mem64(&t, mpa) == 0x0123456789abcdefull);
+	/* with a timestamp: payload, then PTIMER at +8 */
+	set_sem(&t, mva + 16, 7);
+	mth(&t, 0x24c, 8);
+	mth(&t, 0x300, L_SRC_PITCH | L_DST_PITCH | L_SEM_FOUR | L_TWO_WORD);
+	assert_string_equal(go(&t), "idle");
+	assert_true(mem64(&t, mpa + 16) == (8ull << 32 | 7));
+	assert_true(mem64(&t, mpa + 24) != 0);
+	assert_int_equal(env_mem(&t.e, mpa + 24) & 0x1f, 0);
+	/* a 64-bit IADD carries; IMAX unsigned at 64 bits */
+	wr64(&t, mpa + 32, 0x00000000ffffffffull);
+	set_sem(&t, mva + 32, 1);
+	mth(&t, 0x24c, 0);
+	mth(&t, 0x300, L_SRC_PITCH | L_DST_PITCH | L_SEM_ONE | L_TWO_WORD | L_RED_ENABLE | L_RED(5) | L_RED_UNSIGNED);
+	assert_string_equal(go(&t), "idle");
+	assert_true(mem64(&t, mpa + 32) == 0x100000000ull);
+	mth(&t, 0x24c, 0x80000000u);
+	mth(&t, 0x300, L_SRC_PITCH | L_DST_PITCH | L_SEM_ONE | L_TWO_WORD | L_RED_ENABLE | L_RED(1) | L_RED_UNSIGNED);
+	assert_string_equal(go(&t), "idle");
+	assert_true(mem64(&t, mpa + 32) == 0x8000000000000001ull);
+	/* launch errors: a two-word semaphore not 8-byte aligned; 64-bit INC;
+	 * a float reduction at 64 bits (UNVERIFIED) */
+	uint32_t bad[] = { L_SEM_ONE | L_TWO_WORD, L_SEM_ONE | L_TWO_WORD | L_RED_ENABLE | L_RED(6) | L_RED_UNSIGNED,
+		           L_SEM_ONE | L_TWO_WORD | L_RED_ENABLE | L_RED(0xb) };
+	uint64_t at[] = { mva + 36, mva + 32, mva + 32 };
+	for (unsigned k = 0; k < 3; k++) {
+		set_sem(&t, at[k], 1);
+		mth(&t, 0x300, L_SRC_PITCH | L_DST_PITCH | bad[k]);
+		go(&t);
+		expect_launch_error(&t, L_SRC_PITCH | L_DST_PITCH | bad[k]);
+	}
+	assert_true(mem64(&t, mpa + 32) == 0x8000000000000001ull);
+	env_fini(&t.e);
+	/* C6B5: bit 27 is no field (one word written), 0x24C is undefined */
+	ct_class(&t, 0xc6b5);
+	mva = buf(&t, 4096, &mpa);
+	wr64(&t, mpa, ~0ull);
+	set_sem(&t, mva, 3);
+	mth(&t, 0x300, L_SRC_PITCH | L_DST_PITCH | L_SEM_ONE | L_TWO_WORD);
+	assert_string_equal(go(&t), "idle");
+	assert_true(mem64(&t, mpa) == 0xffffffff00000003ull);
+	mth(&t, 0x24c, 1);
+	go(&t);
+	assert_string_equal(seen.err, "illegal_method");
+	env_fini(&t.e);
+}
+
+/* A signed 64-bit IADD (TWO_WORD, SIGN SIGNED): the gv100 manual's rule
+ * (invalid: a launch error) on C7B5; on C8B5 silicon H100's (IADD ignores
+ * the format: valid, it carries). */
+static void iadd64_signed(void **state)
+{
+	(void)state;
+	uint32_t classes[] = { 0xc7b5, 0xc8b5 };
+	for (unsigned k = 0; k < 2; k++) {
+		struct ct t;
+		ct_class(&t, classes[k]);
+		uint64_t mpa;
+		uint64_t mva = buf(&t, 4096, &mpa);
+		wr64(&t, mpa, 0x00000000ffffffffull);
+		set_sem(&t, mva, 1);
+		mth(&t, 0x24c, 0);
+		uint32_t launch = L_SRC_PITCH | L_DST_PITCH | L_SEM_ONE | L_TWO_WORD | L_RED_ENABLE | L_RED(5);
+		mth(&t, 0x300, launch);
+		go(&t);
+		if (k == 0) {
+			expect_launch_error(&t, launch);
+			assert_true(mem64(&t, mpa) == 0xffffffffull);
+		} else {
+			assert_int_equal(seen.errors, 0);
+			assert_true(mem64(&t, mpa) == 0x100000000ull);
+		}
+		env_fini(&t.e);
+	}
+}
+
+/* clc7b5.h: SEMAPHORE_REDUCTION FMIN (0xB) and FMAX (0xC), f32.
+ * UNVERIFIED: IEEE minNum/maxNum (a NaN loses to a number), -0 < +0. C6B5
+ * has neither (launch errors). */
+static void c7b5_fmin_fmax(void **state)
+{
+	(void)state;
+	struct ct t;
+	ct_class(&t, 0xc7b5);
+	uint64_t mpa;
+	uint64_t mva = buf(&t, 4096, &mpa);
+	struct {
+		unsigned op;
+		uint32_t old, pl, want;
+	} cases[] = {
+		{ 0xb, 0x3fc00000u, 0x40100000u, 0x3fc00000u }, /* FMIN(1.5, 2.25) */
+		{ 0xc, 0x3fc00000u, 0x40100000u, 0x40100000u }, /* FMAX */
+		{ 0xb, 0xbf800000u, 0x3f800000u, 0xbf800000u }, /* FMIN(-1, 1) */
+		{ 0xc, 0xbf800000u, 0x3f800000u, 0x3f800000u },
+		{ 0xb, 0x00000000u, 0x80000000u, 0x80000000u }, /* -0 below +0 */
+		{ 0xc, 0x00000000u, 0x80000000u, 0x00000000u },
+		{ 0xb, 0x7fc00000u, 0x40000000u, 0x40000000u }, /* a NaN loses */
+		{ 0xc, 0x40000000u, 0x7fc00000u, 0x40000000u },
+		{ 0xb, 0x7fc00000u, 0xffc00000u, 0x7fffffffu }, /* two NaNs */
+		{ 0xb, 0x00000001u, 0x00000002u, 0x00000001u }, /* denormals kept */
+	};
+	for (unsigned k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		nvm_mem_wr32(t.e.gpu, NVM_AP_VRAM, mpa, cases[k].old);
+		set_sem(&t, mva, cases[k].pl);
+		mth(&t, 0x300, L_SRC_PITCH | L_DST_PITCH | L_SEM_ONE | L_RED_ENABLE | L_RED(cases[k].op));
+		assert_string_equal(go(&t), "idle");
+		assert_int_equal(env_mem(&t.e, mpa), cases[k].want);
+	}
+	assert_int_equal(seen.errors, 0);
+	env_fini(&t.e);
+	ct_class(&t, 0xc6b5);
+	mva = buf(&t, 4096, &mpa);
+	for (unsigned op = 0xb; op <= 0xc; op++) {
+		uint32_t launch = L_SRC_PITCH | L_DST_PITCH | L_SEM_ONE | L_RED_ENABLE | L_RED(op);
+		set_sem(&t, mva, 1);
+		mth(&t, 0x300, launch);
+		go(&t);
+		expect_launch_error(&t, launch);
+	}
+	env_fini(&t.e);
+}
+
+/* clc8b5.h: OFFSET_IN/OUT_UPPER and SET_SEMAPHORE_A UPPER are 24:0 (16:0
+ * before): bit 17 of UPPER is dropped by C7B5 and addresses VA bit 49 on
+ * C8B5 (beyond the ver2 page tables of this GPU: an MMU fault). */
+static void c8b5_upper_bits(void **state)
+{
+	(void)state;
+	uint32_t classes[] = { 0xc7b5, 0xc8b5 };
+	for (unsigned k = 0; k < 2; k++) {
+		struct ct t;
+		ct_class(&t, classes[k]);
+		uint64_t spa, dpa;
+		uint64_t sva = buf(&t, 4096, &spa), dva = buf(&t, 4096, &dpa);
+		fill(&t, spa, 4096, 9);
+		set_bytes(&t, dpa, 4096, 0);
+		mth(&t, 0x400, (uint32_t)(sva >> 32) | 1u << 17);
+		mth(&t, 0x404, (uint32_t)sva);
+		mth(&t, 0x408, (uint32_t)(dva >> 32));
+		mth(&t, 0x40c, (uint32_t)dva);
+		mth(&t, 0x418, 256);
+		mth(&t, 0x300, L_COPY);
+		go(&t);
+		assert_int_equal(eng_faulted(&t), k == 1);
+		assert_int_equal(env_mem(&t.e, dpa) == env_mem(&t.e, spa), k == 0);
+		env_fini(&t.e);
+	}
+}
+
+/* clc8b5.h LAUNCH_DMA: COPY_TYPE 21:20 (SECURE, NONPROT2NONPROT reported;
+ * RESERVED a launch error, UNVERIFIED), VPRMODE 22:22, MEMORY_SCRUB_ENABLE
+ * 23:23 (reported; the launch copies as a plain one, UNVERIFIED); the new
+ * methods (secure copy, auth tags, IVs, scrub parameters) are reported.
+ * On C7B5 bit 23 is VPRMODE's and 0x500 is undefined. */
+static void c8b5_launch_fields(void **state)
+{
+	(void)state;
+	struct ct t;
+	ct_class(&t, 0xc8b5);
+	uint64_t spa, dpa;
+	uint64_t sva = buf(&t, 4096, &spa), dva = buf(&t, 4096, &dpa);
+	fill(&t, spa, 4096, 4);
+	uint32_t fields[] = { 1u << 20, 2u << 20, 1u << 22, 1u << 23 };
+	for (unsigned k = 0; k < 4; k++) {
+		set_bytes(&t, dpa, 4096, 0);
+		set_io(&t, sva, dva);
+		mth(&t, 0x418, 128);
+		seen.unmodelled = 0;
+		mth(&t, 0x300, L_COPY | fields[k]);
+		assert_string_equal(go(&t), "idle");
+		assert_int_equal(seen.unmodelled, 1);
+		assert_int_equal(env_mem(&t.e, dpa + 124), env_mem(&t.e, spa + 124));
+	}
+	mth(&t, 0x300, L_COPY | 3u << 20);
+	go(&t);
+	expect_launch_error(&t, L_COPY | 3u << 20);
+	uint32_t added[] = { 0x500, 0x514, 0x518, 0x530, 0x534, 0x538, 0x53c, 0x6fc };
+	seen.unmodelled = seen.errors = 0;
+	for (unsigned k = 0; k < 8; k++)
+		mth(&t, added[k], 0);
+	assert_string_equal(go(&t), "idle");
+	assert_int_equal(seen.unmodelled, 8);
+	assert_int_equal(seen.errors, 0);
+	env_fini(&t.e);
+	ct_class(&t, 0xc7b5);
+	mth(&t, 0x300, L_SRC_PITCH | L_DST_PITCH | 1u << 23);
+	assert_string_equal(go(&t), "idle");
+	assert_int_equal(seen.unmodelled, 1); /* VPRMODE 23:22 */
+	mth(&t, 0x500, 0);
+	go(&t);
+	assert_string_equal(seen.err, "illegal_method");
+	env_fini(&t.e);
+}
+
+/* The class lookup the Host generations use (their ce_class). */
+static void class_lookup(void **state)
+{
+	(void)state;
+	assert_ptr_equal(ce_class_find(0xc3b5), &ce_c3b5);
+	assert_ptr_equal(ce_class_find(0xc5b5), &ce_c5b5);
+	assert_ptr_equal(ce_class_find(0xc6b5), &ce_c6b5);
+	assert_ptr_equal(ce_class_find(0xc7b5), &ce_c7b5);
+	assert_ptr_equal(ce_class_find(0xc8b5), &ce_c8b5);
+	assert_null(ce_class_find(0xc4b5));
+	assert_null(ce_class_find(0xc86f));
+}
+
+static int use_c3b5(void **state)
+{
+	(void)state;
+	ce_cls = 0xc3b5;
+	return 0;
+}
+
+static int use_c8b5(void **state)
+{
+	(void)state;
+	ce_cls = 0xc8b5;
+	return 0;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1170,5 +1512,13 @@ int main(void)
 		cmocka_unit_test(copy_wakes_acquire),
 		cmocka_unit_test(block_linear),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	const struct CMUnitTest class_tests[] = {
+		cmocka_unit_test(class_lookup),    cmocka_unit_test(c5b5_conditional_intr),
+		cmocka_unit_test(c6b5_peermem),    cmocka_unit_test(c7b5_two_word),
+		cmocka_unit_test(c7b5_fmin_fmax),  cmocka_unit_test(iadd64_signed),
+		cmocka_unit_test(c8b5_upper_bits), cmocka_unit_test(c8b5_launch_fields),
+	};
+	int failed = cmocka_run_group_tests_name("C3B5", tests, use_c3b5, NULL);
+	failed += cmocka_run_group_tests_name("C8B5 (silicon H100 cases)", tests, use_c8b5, NULL);
+	return failed + cmocka_run_group_tests_name("classes", class_tests, NULL, NULL);
 }

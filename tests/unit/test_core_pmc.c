@@ -38,6 +38,14 @@ static void boot_0_identifies_every_chip(void **state)
 		} else if (!strcmp(ci->name, "gv100")) {
 			assert_int_equal(FIELD_GET(boot0, 28, 24), 0x14); /* ARCHITECTURE_GV100 */
 			assert_int_equal(FIELD_GET(boot0, 23, 20), 0);    /* IMPLEMENTATION 0 */
+		} else if (!strcmp(ci->name, "ga100") || !strcmp(ci->name, "ga102") || !strcmp(ci->name, "gh100")) {
+			/* nouveau's chipset (boot0 >> 20) & 0x1ff: 0x170, 0x172, 0x180 */
+			unsigned id = !strcmp(ci->name, "ga100") ? 0x170 : !strcmp(ci->name, "ga102") ? 0x172 : 0x180;
+			assert_int_equal(FIELD_GET(boot0, 28, 20), id);
+		} else if (!strcmp(ci->name, "tu102")) {
+			/* nouveau nv162_chipset: ARCHITECTURE 0x16, IMPLEMENTATION 2 */
+			assert_int_equal(FIELD_GET(boot0, 28, 24), 0x16);
+			assert_int_equal(FIELD_GET(boot0, 23, 20), 2);
 		} else {
 			/* NV10+: the GPU id in bits 27:20 is the number after "nv"/"g". */
 			unsigned id = (unsigned)strtoul(ci->name + (ci->name[0] == 'n' ? 2 : 1), NULL, 16);

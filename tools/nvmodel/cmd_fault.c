@@ -10,10 +10,12 @@
 
 static void decode_help(void)
 {
-	printf("usage: %s fault decode FILE [--all] [--json]\n\n"
+	printf("usage: %s fault decode FILE [--chip C] [--all] [--json]\n\n"
 	       "Decodes a dump of a GPU fault buffer: 32-byte packets (NV_MMU_FAULT_BUF_ENTRY)\n"
 	       "with the fault type, access type, engine and client by name. Entries with\n"
-	       "VALID clear are skipped unless --all. --json prints one object per entry.\n",
+	       "VALID clear are skipped unless --all. --json prints one object per entry.\n"
+	       "--chip names the MMU engine ids as that chip's GMMU numbers them (default\n"
+	       "gv100; any chip whose blocks include mmu).\n",
 	       cli_prog);
 }
 
@@ -28,10 +30,10 @@ static const char *or_unknown(const char *s)
 	return s ? s : "UNKNOWN";
 }
 
-static void print_entry(size_t idx, const nvm_mmu_fault_info *f, bool json)
+static void print_entry(const char *chip, size_t idx, const nvm_mmu_fault_info *f, bool json)
 {
 	char eng[32], cli[32];
-	nvm_mmu_engine_name(f->engine_id, eng, sizeof(eng));
+	nvm_mmu_chip_engine_name(chip, f->engine_id, eng, sizeof(eng));
 	nvm_mmu_client_name(f->client_type, f->client, cli, sizeof(cli));
 	const char *type = or_unknown(nvm_mmu_fault_type_name(f->fault_type));
 	const char *acc = or_unknown(nvm_mmu_access_name(f->access_type));
@@ -71,9 +73,14 @@ static int fault_decode(int argc, char **argv)
 		decode_help();
 		return EXIT_OK;
 	}
-	const char *path = NULL;
+	const char *path = NULL, *chip = "gv100";
 	bool json = false, all = false;
 	for (int i = 1; i < argc; i++) {
+		int r = cli_opt(argc, argv, &i, "--chip", &chip);
+		if (r < 0)
+			return cli_bad_opt(cmd, argv[i], NULL, "a value");
+		if (r)
+			continue;
 		if (!strcmp(argv[i], "--json"))
 			json = true;
 		else if (!strcmp(argv[i], "--all"))
@@ -87,6 +94,9 @@ static int fault_decode(int argc, char **argv)
 	}
 	if (!path)
 		return cli_usage_error(cmd, "FILE is required");
+	char probe[8];
+	if (!nvm_mmu_chip_engine_name(chip, 0, probe, sizeof(probe)))
+		return cli_bad_opt(cmd, "--chip", chip, "a chip with a GMMU (see 'nvmodel chips')");
 	size_t len;
 	uint8_t *data;
 	int rc = cli_read_input(cmd, path, &data, &len);
@@ -98,7 +108,7 @@ static int fault_decode(int argc, char **argv)
 		nvm_mmu_packet_decode(data + i * NVM_MMU_PACKET_SIZE, &f);
 		if (!f.valid && !all)
 			continue;
-		print_entry(i, &f, json);
+		print_entry(chip, i, &f, json);
 		shown++;
 	}
 	if (!json)
@@ -115,7 +125,8 @@ int cmd_fault(int argc, char **argv)
 	if (argc < 2)
 		return cli_usage_error("fault", "missing sub-command (decode)");
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-		printf("usage: %s fault decode FILE [--all] [--json]\n\nRun '%s fault decode --help' for details.\n",
+		printf("usage: %s fault decode FILE [--chip C] [--all] [--json]\n\nRun '%s fault decode --help' for "
+		       "details.\n",
 		       cli_prog, cli_prog);
 		return EXIT_OK;
 	}

@@ -13,9 +13,11 @@
 
 #include "cli.h"
 #include "nvmodel/host_fmt.h"
+#include "nvmodel/nvmodel.h"
 
 struct host_opts {
 	struct cli_dump in;
+	const char *chip; /* --chip: whose layouts (NULL: the default chip) */
 	uint64_t count;
 	bool has_count;
 	int limit2; /* -1: not given */
@@ -40,6 +42,8 @@ static void usage_host(FILE *f)
 	        "  --offset N    start N bytes into the input (default 0)\n"
 	        "  --count N     runlist: decode N entries (default: all to the end)\n"
 	        "  --limit2 N    userd: the channel's GP_BASE_HI_LIMIT2, to check GP_PUT/GP_GET\n"
+	        "  --chip C      the chip whose Host lays the structures out (gv100, tu102,\n"
+	        "                ga100, ga102, gh100; default gv100): the names of its manual\n"
 	        "  --hex         input is text: 32-bit words separated by spaces, commas or\n"
 	        "                newlines, 0x optional (as pasted from a log)\n"
 	        "  --all         ramin, userd: also zero dwords and fields, and every subcontext;\n"
@@ -75,7 +79,29 @@ static int own_opt(void *user, int argc, char **argv, int *i)
 		o->limit2 = (int)x;
 		return EXIT_OK;
 	}
+	if ((r = cli_opt(argc, argv, i, "--chip", &v))) {
+		if (r < 0 || !nvm_hf_layout_chip(v, NVM_HF_RAMFC))
+			return cli_usage_error(o->in.cmd,
+			                       "--chip needs a chip with a Host (gv100, tu102, ga100, ga102, gh100)");
+		o->chip = v;
+		return EXIT_OK;
+	}
 	return CLI_NOT_MINE;
+}
+
+/* The layouts of the chip --chip names (host_chip), gv100's by default. */
+static const char *host_chip;
+
+/* A runlist entry as the chip's Host reads it (Ampere: 11-bit ids). */
+static void rl_decode(const uint8_t *raw, nvm_rl_entry *e)
+{
+	if (!nvm_rl_entry_decode_chip(host_chip, raw, e))
+		nvm_rl_entry_decode(raw, e);
+}
+
+static const nvm_hf_layout *layout(nvm_hf_struct s)
+{
+	return nvm_hf_layout_chip(host_chip, s);
 }
 
 /* Loads the input (cli_dump_load) and checks that `need` bytes (one `what`)
@@ -287,7 +313,8 @@ static void print_layout(struct view *v, const nvm_hf_layout *l, unsigned first,
 			if (json)
 				word_json(v, l, NULL, 0, d, val);
 			else
-				printf("  +0x%03x dw %-4u 0x%08x (not named in the gv100 manual)\n", d * 4, d, val);
+				printf("  +0x%03x dw %-4u 0x%08x (not named in the %s manual)\n", d * 4, d, val,
+				       host_chip ? host_chip : NVM_DEFAULT_CHIP);
 			continue;
 		}
 		if (json)
@@ -301,7 +328,7 @@ static void print_layout(struct view *v, const nvm_hf_layout *l, unsigned first,
 static const char *enum_at(nvm_hf_struct s, unsigned d, unsigned lo, uint32_t val, char *buf, size_t len)
 {
 	unsigned idx;
-	const nvm_hf_word *w = nvm_hf_word_at(nvm_hf_layout_get(s), d, &idx);
+	const nvm_hf_word *w = nvm_hf_word_at(layout(s), d, &idx);
 	for (unsigned k = 0; w && k < w->nfields; k++)
 		if (w->fields[k].lo == lo) {
 			const char *n = nvm_hf_enum_name(&w->fields[k], val);
@@ -426,9 +453,9 @@ static int host_ramin(struct host_opts *o)
 		printf("%s: instance block at offset 0x%llx (%u bytes)\n", o->in.file, ULL(o->in.offset),
 		       NVM_RAMIN_SIZE);
 	}
-	print_layout(&v, nvm_hf_layout_get(NVM_HF_RAMFC), 0,
+	print_layout(&v, layout(NVM_HF_RAMFC), 0,
 	             "Host state, dwords 0-127; each mirrors the NV_PPBDMA_* register named after it");
-	print_layout(&v, nvm_hf_layout_get(NVM_HF_RAMIN), NVM_RAMFC_SIZE / 4,
+	print_layout(&v, layout(NVM_HF_RAMIN), NVM_RAMFC_SIZE / 4,
 	             "memory management and engine state, dwords 128-1023");
 	if (o->in.json)
 		printf("\n ]");
@@ -470,7 +497,7 @@ static int host_userd(struct host_opts *o)
 		printf("{\"structure\": \"USERD\", \"file\": ");
 		json_str(stdout, o->in.file);
 		printf(", \"offset\": %llu, \"size\": %u,\n \"words\": [\n", ULL(o->in.offset), NVM_USERD_SIZE);
-		print_layout(&v, nvm_hf_layout_get(NVM_HF_USERD), 0, NULL);
+		print_layout(&v, layout(NVM_HF_USERD), 0, NULL);
 		printf("\n ],\n \"summary\": {\"gp_put\": %u, \"gp_get\": %u, \"get\": %llu, \"put\": %llu, "
 		       "\"top_level_get\": %llu, \"top_level_get_valid\": %s, \"ref\": %u, \"limit2\": ",
 		       u.gp_put, u.gp_get, ULL(u.get), ULL(u.put), ULL(u.top_level_get),
@@ -481,7 +508,7 @@ static int host_userd(struct host_opts *o)
 			printf("null, \"gp_pending\": null}");
 	} else {
 		printf("%s: USERD at offset 0x%llx (%u bytes)\n", o->in.file, ULL(o->in.offset), NVM_USERD_SIZE);
-		print_layout(&v, nvm_hf_layout_get(NVM_HF_USERD), 0,
+		print_layout(&v, layout(NVM_HF_USERD), 0,
 		             "user-driver state; each dword mirrors the NV_PPBDMA_* register named after it");
 		printf("summary\n  GP_PUT %u, GP_GET %u", u.gp_put, u.gp_get);
 		if (ring)
@@ -501,7 +528,7 @@ static int host_userd(struct host_opts *o)
 
 static void entry_fields_text(const nvm_rl_entry *e, const uint8_t *raw)
 {
-	const nvm_hf_layout *l = nvm_hf_layout_get(e->type == NVM_RL_TYPE_TSG ? NVM_HF_RL_TSG : NVM_HF_RL_CHAN);
+	const nvm_hf_layout *l = layout(e->type == NVM_RL_TYPE_TSG ? NVM_HF_RL_TSG : NVM_HF_RL_CHAN);
 	for (size_t k = 0; k < l->nwords; k++) {
 		const nvm_hf_word *w = &l->words[k];
 		for (unsigned j = 0; j < w->nfields; j++) {
@@ -555,7 +582,7 @@ static void entry_json(const nvm_rl_entry *e, const uint8_t *raw, uint32_t idx, 
 		       ULL(e->inst_addr), enum_at(NVM_HF_RL_CHAN, 0, 6, e->userd_target, b2, sizeof(b2)),
 		       ULL(e->userd_addr));
 	}
-	const nvm_hf_layout *l = nvm_hf_layout_get(e->type == NVM_RL_TYPE_TSG ? NVM_HF_RL_TSG : NVM_HF_RL_CHAN);
+	const nvm_hf_layout *l = layout(e->type == NVM_RL_TYPE_TSG ? NVM_HF_RL_TSG : NVM_HF_RL_CHAN);
 	printf("\"fields\": [");
 	bool any = false;
 	for (size_t k = 0; k < l->nwords; k++) {
@@ -625,7 +652,7 @@ static int host_runlist(struct host_opts *o)
 	for (size_t i = 0; i < entries; i++) {
 		const uint8_t *raw = buf + i * NVM_RL_ENTRY_SIZE;
 		nvm_rl_entry e;
-		nvm_rl_entry_decode(raw, &e);
+		rl_decode(raw, &e);
 		size_t np = nvm_rl_walk_step(&w, &e, step);
 		np += nvm_rl_entry_check(&e, (uint32_t)i, step + np);
 		if (o->in.json) {
@@ -649,7 +676,7 @@ static int host_runlist(struct host_opts *o)
 		size_t np;
 		if (i < entries) {
 			nvm_rl_entry e;
-			nvm_rl_entry_decode(buf + i * NVM_RL_ENTRY_SIZE, &e);
+			rl_decode(buf + i * NVM_RL_ENTRY_SIZE, &e);
 			np = nvm_rl_walk_step(&w2, &e, step);
 			np += nvm_rl_entry_check(&e, (uint32_t)i, step + np);
 		} else {
@@ -700,6 +727,7 @@ int cmd_host(int argc, char **argv)
 		}
 		struct host_opts o = { .in.cmd = subs[i].cmd, .limit2 = -1 };
 		int rc = cli_dump_parse(&o.in, argc - 1, argv + 1, own_opt, &o);
+		host_chip = o.chip;
 		return rc ? rc : subs[i].fn(&o);
 	}
 	return cli_usage_error("host", "unknown sub-command '%s' (ramin, userd or runlist)", argv[1]);

@@ -1,5 +1,6 @@
 /*
- * nvmodel vm walk | dump: the ver2 page tables of a memory image.
+ * nvmodel vm walk | dump: the page tables of a memory image, in the format
+ * of the chosen chip's GMMU (ver2, or ver3 for gh100).
  *
  * The images (--vram, --sysmem) are loaded into a GPU's apertures sized to
  * the files, so a table pointer past the end of an image is reported as a
@@ -20,7 +21,7 @@
 
 struct vm_opts {
 	struct vm_common c;
-	const char *pdb_s, *va_s, *access_s;
+	const char *pdb_s, *va_s, *access_s, *chip;
 	bool priv;
 	unsigned pdb_target;
 	uint64_t pdb, va;
@@ -30,20 +31,22 @@ struct vm_opts {
 static void walk_help(void)
 {
 	printf("usage: %s vm walk --vram FILE [--sysmem FILE] --pdb APERTURE:ADDR --va VA\n"
-	       "                  [--access read|write|atomic|prefetch] [--priv] [--json]\n\n"
-	       "Walks the Volta ver2 page tables rooted at the page directory base for one\n"
-	       "virtual address and prints every level visited (table, index, raw entry,\n"
-	       "decoded fields) and the translation or the fault. APERTURE is vram,\n"
-	       "sysmem_coh or sysmem_ncoh (sysmem = sysmem_coh). --priv makes the access\n"
-	       "privileged. Exit 0: translated (or sparse); 1: the walk faults.\n",
+	       "                  [--access read|write|atomic|prefetch] [--priv] [--chip C] [--json]\n\n"
+	       "Walks the page tables rooted at the page directory base for one virtual\n"
+	       "address and prints every level visited (table, index, raw entry, decoded\n"
+	       "fields) and the translation or the fault. APERTURE is vram, sysmem_coh or\n"
+	       "sysmem_ncoh (sysmem = sysmem_coh). --priv makes the access privileged.\n"
+	       "--chip picks the GMMU generation and so the format (default gv100: ver2;\n"
+	       "gh100: ver3). Exit 0: translated (or sparse); 1: the walk faults.\n",
 	       cli_prog);
 }
 
 static void dump_help(void)
 {
 	printf("usage: %s vm dump --vram FILE [--sysmem FILE] --pdb APERTURE:ADDR\n"
-	       "                  [--json | --dot] [--max-entries N]\n\n"
-	       "Lists every mapping of a ver2 page-table tree as ranges (VA range -> PA\n"
+	       "                  [--chip C] [--json | --dot] [--max-entries N]\n\n"
+	       "Lists every mapping of a page-table tree (the format of --chip's GMMU,\n"
+	       "default gv100) as ranges (VA range -> PA\n"
 	       "range, size, page size, attributes); --json gives JSON Lines, --dot a\n"
 	       "Graphviz picture of the tables. Reading stops after N entries (default\n"
 	       "%llu) so that looping or huge trees end: exit 1 then.\n",
@@ -79,6 +82,7 @@ static int parse_opts(const char *cmd, int argc, char **argv, struct vm_opts *o,
 		int r;
 		if ((r = vm_common_opt(argc, argv, &i, &o->c, walk)) ||
 		    (r = cli_opt(argc, argv, &i, "--pdb", &o->pdb_s)) ||
+		    (r = cli_opt(argc, argv, &i, "--chip", &o->chip)) ||
 		    (walk && (r = cli_opt(argc, argv, &i, "--va", &o->va_s))) ||
 		    (walk && (r = cli_opt(argc, argv, &i, "--access", &o->access_s)))) {
 			if (r < 0)
@@ -92,6 +96,11 @@ static int parse_opts(const char *cmd, int argc, char **argv, struct vm_opts *o,
 	}
 	if (!o->c.vram)
 		return cli_usage_error(cmd, "--vram FILE is required");
+	if (!o->chip)
+		o->chip = "gv100";
+	char probe[8];
+	if (!nvm_mmu_chip_engine_name(o->chip, 0, probe, sizeof(probe)))
+		return cli_bad_opt(cmd, "--chip", o->chip, "a chip with a GMMU (see 'nvmodel chips')");
 	if (!o->pdb_s)
 		return cli_usage_error(cmd, "--pdb APERTURE:ADDR is required");
 	if (parse_pdb(cmd, o->pdb_s, &o->pdb_target, &o->pdb))
@@ -286,12 +295,46 @@ static void print_fields(const nvm_mmu_walk_level *l)
 	       (unsigned)(e >> 3) & 1, (unsigned)(e >> 5) & 1, (unsigned long long)(ap ? addr : 0));
 }
 
+/* The same for ver3 (RM's gh100 dev_mmu.h NV_MMU_VER3_*): PCF replaces
+ * the flag bits, addresses are 51:12 (51:8 for the big table). */
+static void print_fields_v3(const nvm_mmu_walk_level *l)
+{
+	uint64_t e = l->raw[0];
+	bool pte = !strcmp(l->name, "PTE_BIG") || !strcmp(l->name, "PTE_SMALL") || (e & 1);
+	if (pte) {
+		unsigned ap = (unsigned)(e >> 1) & 3;
+		uint64_t addr = (ap <= 1 ? (e >> 12) & ((1ull << 28) - 1) : (e >> 12) & ((1ull << 40) - 1)) << 12;
+		printf("  %s valid=%u aperture=%s pcf=0x%02x kind=0x%x addr=0x%llx",
+		       l->nwords == 2             ? "2M PTE"
+		       : !strcmp(l->name, "PDE1") ? "512M PTE"
+		                                  : "PTE",
+		       (unsigned)(e & 1), nvm_mmu_target_name((nvm_mmu_target)ap), (unsigned)(e >> 3) & 0x1f,
+		       (unsigned)(e >> 8) & 0xf, (unsigned long long)addr);
+		if (ap == 1)
+			printf(" peer=%u", (unsigned)(e >> 61));
+		return;
+	}
+	if (l->nwords == 2) {
+		unsigned ab = (unsigned)(e >> 1) & 3, as = (unsigned)(l->raw[1] >> 1) & 3;
+		uint64_t big = ((e >> 8) & ((1ull << 44) - 1)) << 8;
+		uint64_t sm = ((l->raw[1] >> 12) & ((1ull << 40) - 1)) << 12;
+		printf("  big: aperture=%s pcf=%u addr=0x%llx  small: aperture=%s pcf=%u addr=0x%llx", pde_ap_name(ab),
+		       (unsigned)(e >> 3) & 7, (unsigned long long)(ab ? big : 0), pde_ap_name(as),
+		       (unsigned)(l->raw[1] >> 3) & 7, (unsigned long long)(as ? sm : 0));
+		return;
+	}
+	unsigned ap = (unsigned)(e >> 1) & 3;
+	uint64_t addr = ((e >> 12) & ((1ull << 40) - 1)) << 12;
+	printf("  is_pte=0 aperture=%s pcf=%u addr=0x%llx", pde_ap_name(ap), (unsigned)(e >> 3) & 7,
+	       (unsigned long long)(ap ? addr : 0));
+}
+
 static const char *pdb_ap_name(unsigned t)
 {
 	return t == NVM_MMU_PDB_VID ? "vram" : t == NVM_MMU_PDB_SYS_NCOH ? "sysmem_ncoh" : "sysmem_coh";
 }
 
-static void walk_text(const struct vm_opts *o, const nvm_mmu_result *r, const nvm_mmu_walk_trace *tr)
+static void walk_text(const struct vm_opts *o, const nvm_mmu_result *r, const nvm_mmu_walk_trace *tr, bool v3)
 {
 	printf("va 0x%016llx pdb %s:0x%llx access %s%s\n", (unsigned long long)o->va, pdb_ap_name(o->pdb_target),
 	       (unsigned long long)o->pdb, nvm_mmu_access_name(o->access), o->priv ? " privileged" : "");
@@ -308,7 +351,10 @@ static void walk_text(const struct vm_opts *o, const nvm_mmu_result *r, const nv
 			       (unsigned long long)l->raw[1]);
 		else
 			printf(" = 0x%016llx\n         ", (unsigned long long)l->raw[0]);
-		print_fields(l);
+		if (v3)
+			print_fields_v3(l);
+		else
+			print_fields(l);
 		printf("\n");
 	}
 	if (r->fault != NVM_MMU_FAULT_NONE)
@@ -374,7 +420,7 @@ static int vm_walk(int argc, char **argv)
 	if (rc)
 		return rc;
 	nvm_gpu *gpu = NULL;
-	if ((rc = vm_open_images(cmd, &o.c, "gv100", &gpu)))
+	if ((rc = vm_open_images(cmd, &o.c, o.chip, &gpu)))
 		return rc;
 	nvm_mmu_result r;
 	nvm_mmu_walk_trace tr;
@@ -382,7 +428,7 @@ static int vm_walk(int argc, char **argv)
 	if (o.c.json)
 		walk_json(&o, &r, &tr);
 	else
-		walk_text(&o, &r, &tr);
+		walk_text(&o, &r, &tr, !strcmp(nvm_mmu_format(gpu), "ver3"));
 	nvm_close(gpu);
 	return r.fault == NVM_MMU_FAULT_NONE ? EXIT_OK : EXIT_FAIL;
 }
@@ -474,7 +520,7 @@ static int vm_dump(int argc, char **argv)
 	if (rc)
 		return rc;
 	nvm_gpu *gpu = NULL;
-	if ((rc = vm_open_images(cmd, &o.c, "gv100", &gpu)))
+	if ((rc = vm_open_images(cmd, &o.c, o.chip, &gpu)))
 		return rc;
 	/* A root outside the image would read as an empty tree: say so, as
 	 * vm walk does. */

@@ -67,3 +67,37 @@ pk += packet(0x1234000, 2, 0x200000, 0x2000, 15, 6, 0, 1, 1, 1, 0, 0)           
 pk += packet(0x100000000, 3, 0x10000, 0x3000, 66, 0xf, 0, 0x11, 2, 0, 7, 1)         # GCC atomic
 open('faults.bin', 'wb').write(pk)
 open('faults-trailing.bin', 'wb').write(pk + b'\x01\x02\x03')
+
+# vram-v3.bin: a ver3 (gh100) tree, encoded from RM's gh100 dev_mmu.h
+# (NV_MMU_VER3_PDE: APERTURE 2:1, PCF 5:3, ADDRESS 51:12; _DUAL_PDE: ADDRESS_BIG
+# 51:8, APERTURE_SMALL 66:65, ADDRESS_SMALL 115:76; _PTE: VALID 0, APERTURE 2:1,
+# PCF 7:3, KIND 11:8, ADDRESS 51:12). PDB 0x1000, six levels.
+def v3_pde(t):
+    return (1 << 1) | (t & 0x000ffffffffff000)
+
+def v3_pte(pa, pcf=0, kind=0, ap=0):
+    return 1 | (ap << 1) | (pcf << 3) | (kind << 8) | (pa & 0x000ffffffffff000)
+
+v3 = bytearray(0xa000)
+for a, t in ((0x1000, 0x2000), (0x2000, 0x3000), (0x3000, 0x4000), (0x4000, 0x5000)):
+    w64(v3, a, v3_pde(t))                                   # PDE4[0] .. PDE1[0]
+w64(v3, 0x5000 + 16 * 2 + 8, (1 << 1) | 0x6000)               # PDE0[2] small PT
+w64(v3, 0x5000 + 16 * 2, (1 << 1) | ((0x7000 >> 8) << 8))      # PDE0[2] big PT
+w64(v3, 0x6000 + 8 * 5, v3_pte(0x9000, pcf=4))                # va 0x405000: RO
+w64(v3, 0x6000 + 8 * 6, v3_pte(0x123456000, pcf=2, ap=2))     # va 0x406000: PRIVILEGE, sysmem
+w64(v3, 0x6000 + 8 * 7, 1 << 3)                               # va 0x407000: PCF SPARSE
+w64(v3, 0x7000 + 8 * 1, v3_pte(0x80000, kind=6))              # va 0x410000: 64 KiB
+w64(v3, 0x5000 + 16 * 3, v3_pte(0x1200000, pcf=1))            # va 0x600000: 2 MiB, UNCACHED
+w64(v3, 0x4000 + 8 * 1, v3_pte(0x40000000))                   # va 0x20000000: 512 MiB at PDE1
+w64(v3, 0x2000 + 8 * 3, 1 << 3)                               # PDE3[3]: sparse
+w64(v3, 0x1000 + 8, v3_pde(0x8000))                           # PDE4[1] (VA bit 56)
+w64(v3, 0x8000, v3_pde(0x7fff0000))                           # a PDE2 table outside the image
+open('vram-v3.bin', 'wb').write(v3)
+
+# faults-gh100.bin: packets with gh100's MMU engine ids (RM's gh100
+# dev_fault.h: GRAPHICS 384 + VEID, CE0 43, BAR2 320).
+pk = b''
+pk += packet(0x10000, 0, 0x1234567000, 0x1000, 384 + 1, 2, 1, 0, 0, 0, 1, 1)      # GRAPHICS VEID 1
+pk += packet(0x20000, 0, 0x200000, 0x2000, 43 + 2, 6, 0, 0x18, 1, 1, 0, 0)        # CE2 RO_VIOLATION
+pk += packet(0x30000, 0, 0x4000, 0x3000, 320, 2, 0, 7, 0, 1, 0, 0)                # BAR2 PTE
+open('faults-gh100.bin', 'wb').write(pk)

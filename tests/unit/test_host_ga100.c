@@ -1,0 +1,315 @@
+/*
+ * The Ampere and Hopper Host (ga100, ga102, gh100; src/host/ga100.c): what
+ * differs from gv100, each test citing the ga100 manual section
+ * (refs/nvidia-ga100/) or class header it checks: the device-info table
+ * (nouveau top/ga100.c), the runlist register spaces (ga100_dev_runlist
+ * NV_RUNLIST_*), the channel RAM (NV_CHRAM_CHANNEL), the PBDMA register file
+ * and its interrupt trees (ga100_dev_pbdma), the VF doorbell (ga100_dev_vm),
+ * runlist errors (NV_RUNLIST_INTR_BAD_TSG), engine status, CLEAR_FAULTED by
+ * handle (clc56f.h) and what Hopper publishes (GP_INFO).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "bar0.h"
+#include "host_env.h"
+
+#define FIELD_GET(v, hi, lo) (((v) >> (lo)) & ((2u << ((hi) - (lo))) - 1u))
+
+static uint32_t vram32(nvm_gpu *g, uint64_t a)
+{
+	uint32_t v = 0;
+	nvm_mem_rd32(g, NVM_AP_VRAM, a, &v);
+	return v;
+}
+
+#define VF_DOORBELL 0xbb0090u
+
+static nvm_gpu *open_chip(const char *chip)
+{
+	nvm_config cfg = { .chip = chip, .vram_size = 1u << 20, .sysmem_size = 1u << 20 };
+	nvm_gpu *gpu;
+	assert_int_equal(nvm_open(&cfg, &gpu), NVM_OK);
+	return gpu;
+}
+
+/* An Ampere GPU with channel chid in TSG 1 on runlist 0 (GR). */
+static struct env_chan *one_channel(struct env *e, const char *chip, uint32_t chid)
+{
+	env_init_chip(e, chip);
+	struct env_chan *c = env_chan(e, 0, chid);
+	env_submit_tsg(e, 0, 1, &c, 1);
+	assert_string_equal(env_run(e, 100000), "idle");
+	return c;
+}
+
+/* nouveau top/ga100.c: NV_PTOP_DEVICE_INFO_CFG NUM_ROWS 31:20; an engine is
+ * three rows chained by bit 31: TYPE 29:24, INST 19:16, FAULT 6:0 / ADDR
+ * 23:12, RESET 4:0 / RUNLIST PRI base 23:10, ENGINE 1:0. ga100_dev_runlist
+ * CHANNEL_CONFIG NUM_CHANNELS_LOG2 3:0 = 11 (2K), CHRAM_BAR0_OFFSET 31:4;
+ * DOORBELL_CONFIG ID 31:16; PBDMA_CONFIG(i) PBDMA_BAR0_OFFSET 25:10, VALID
+ * 31 (nouveau's runq id ((v & 0x03fffc00) - 0x40000) / 0x800). */
+static void device_info_and_runlist_spaces(void **state)
+{
+	(void)state;
+	nvm_gpu *g = open_chip("ga100");
+	uint32_t rows = rd(g, 0x224fc) >> 20;
+	assert_int_equal(rows, 18); /* GR, CE0, CE2..CE5: three rows each */
+	uint32_t r0 = rd(g, 0x22800), r1 = rd(g, 0x22804), r2 = rd(g, 0x22808);
+	assert_int_equal(r0 >> 31, 1);
+	assert_int_equal(FIELD_GET(r0, 29, 24), 0); /* GR */
+	assert_int_equal(FIELD_GET(r0, 6, 0), 64);  /* MMU engine id GRAPHICS */
+	assert_int_equal(r1 >> 31, 1);
+	assert_int_equal(FIELD_GET(r1, 23, 12) << 12, 0x400000);
+	assert_int_equal(r2 >> 31, 0); /* the last row of the entry */
+	uint32_t gr = r2 & 0x00fffc00u;
+	/* CE0 is GRCOPY: the GR runlist's engine 1. */
+	assert_int_equal(FIELD_GET(rd(g, 0x2280c), 29, 24), 0x13);
+	assert_int_equal(rd(g, 0x22814) & 0x00fffc00u, gr);
+	assert_int_equal(rd(g, 0x22814) & 3, 1);
+	assert_int_equal(rd(g, gr + 0x004) & 0xf, 11);
+	uint32_t chram = rd(g, gr + 0x004) & ~0xfu;
+	assert_int_equal(rd(g, chram), 0);
+	assert_string_equal(nvm_reg_name(g, chram), "NV_CHRAM_CHANNEL");
+	assert_int_equal(rd(g, gr + 0x008) >> 16, 0); /* doorbell id of runlist 0 */
+	uint32_t p0 = rd(g, gr + 0x010), p1 = rd(g, gr + 0x014);
+	assert_int_equal(p0 >> 31, 1);
+	assert_int_equal(((p0 & 0x03fffc00u) - 0x40000) / 0x800, 0);
+	assert_int_equal(((p1 & 0x03fffc00u) - 0x40000) / 0x800, 1);
+	/* the second runlist (CE2): one PBDMA, PBDMA 2 */
+	uint32_t ce2 = rd(g, 0x22820) & 0x00fffc00u;
+	assert_int_not_equal(ce2, gr);
+	assert_int_equal(rd(g, ce2 + 0x008) >> 16, 1);
+	assert_int_equal(((rd(g, ce2 + 0x010) & 0x03fffc00u) - 0x40000) / 0x800, 2);
+	assert_int_equal(rd(g, ce2 + 0x014) >> 31, 0);
+	/* VF page: NV_VIRTUAL_FUNCTION_CFG0 USERMODE_CLASS_ID 50273 */
+	assert_int_equal(rd(g, 0xbb0000), 50273);
+	/* gv100's PFIFO and PCCSR are gone */
+	assert_null(nvm_reg_name(g, 0x2270));
+	assert_null(nvm_reg_name(g, 0x800000));
+	nvm_close(g);
+}
+
+/* ga100_dev_pbdma: the PBDMAs are 0x800 apart; NV_PPBDMA_USERD/_HI,
+ * METHOD_CRC, TIMEOUT, INTR_EN_0/1, INTR_STALL/_1 are gone; STATUS_USERD
+ * 0x168 and the EN_SET/CLEAR trees are new. Hopper (OGKM dev_esched_pbdma.h)
+ * adds GP_INFO 0x0A4. */
+static void pbdma_register_files(void **state)
+{
+	(void)state;
+	nvm_gpu *g = open_chip("ga100");
+	assert_string_equal(nvm_reg_name(g, 0x40800 + 0x048), "NV_PPBDMA_GP_BASE");
+	assert_null(nvm_reg_name(g, 0x40008));
+	assert_null(nvm_reg_name(g, 0x4010c));
+	assert_null(nvm_reg_name(g, 0x400a4));
+	assert_string_equal(nvm_reg_name(g, 0x40168), "NV_PPBDMA_STATUS_USERD");
+	assert_string_equal(nvm_reg_name(g, 0x40190), "NV_PPBDMA_INTR_0_EN_CLEAR_TREE(0)");
+	nvm_close(g);
+	g = open_chip("gh100");
+	assert_string_equal(nvm_reg_name(g, 0x400a4), "NV_PPBDMA_GP_INFO");
+	nvm_close(g);
+	g = open_chip("gv100"); /* unchanged */
+	assert_string_equal(nvm_reg_name(g, 0x40008), "NV_PPBDMA_USERD");
+	assert_null(nvm_reg_name(g, 0x400a4));
+	nvm_close(g);
+}
+
+/* ga100_dev_runlist NV_CHRAM_CHANNEL: WRITE_CONTROL 0:0 ONES_SET_BITS /
+ * ONES_CLEAR_BITS; UPDATE ENABLE_CHANNEL 0x2, DISABLE_CHANNEL 0x3,
+ * RESET_PBDMA_FAULTED 0x11, RESET_ENG_FAULTED 0x21, CLEAR_CHANNEL
+ * 0xFFFFFFFF; BUSY 3, ON_PBDMA 6, ON_ENG 7, PBDMA_BUSY 10, ENG_BUSY 11 are
+ * read-only. */
+static void chram_set_and_clear(void **state)
+{
+	(void)state;
+	nvm_gpu *g = open_chip("ga100");
+	uint32_t ch = (rd(g, 0xc00004) & ~0xfu) + 4 * 7;
+	wr(g, ch, 0x2);
+	assert_int_equal(rd(g, ch), 0x2);
+	wr(g, ch, 0x30); /* ONES_SET_BITS: PBDMA_FAULTED, ENG_FAULTED */
+	assert_int_equal(rd(g, ch), 0x32);
+	wr(g, ch, 0x11);
+	assert_int_equal(rd(g, ch), 0x22);
+	wr(g, ch, 0x21);
+	assert_int_equal(rd(g, ch), 0x2);
+	wr(g, ch, 0xcc8); /* only read-only bits */
+	assert_int_equal(rd(g, ch), 0x2);
+	wr(g, ch, 0x3);
+	assert_int_equal(rd(g, ch), 0);
+	wr(g, ch, 0x1336 & ~1u);
+	assert_int_equal(rd(g, ch), 0x1336);
+	wr(g, ch, 0xffffffffu);
+	assert_int_equal(rd(g, ch), 0);
+	nvm_close(g);
+}
+
+/* A channel set up as nouveau's ga100 code does runs its methods: the
+ * runlist entry carries INST and USERD (RAMFC dwords 2/3 are reserved;
+ * env_ramfc's words there are not read). SUBMIT_INFO PENDING 15 until the
+ * runlist is taken; the VF doorbell rings it; ENGINE_STATUS0 CTX_STATUS
+ * VALID with the TSGID; STATUS_USERD VALID 7 only while loaded. */
+static void channel_runs(void **state)
+{
+	(void)state;
+	struct env e;
+	env_init_chip(&e, "ga100");
+	struct env_chan *c = env_chan(&e, 0, 5);
+	nvm_mem_wr32(e.gpu, NVM_AP_VRAM, c->inst + 0x008, 0xdead0000u); /* a wrong USERD in RAMFC: ignored */
+	env_submit_tsg(&e, 0, 3, &c, 1);
+	uint32_t b = env_rl_base(&e, 0);
+	assert_int_equal(rd(e.gpu, b + 0x08c) >> 15 & 1, 1);
+	assert_string_equal(env_run(&e, 100000), "idle");
+	assert_int_equal(rd(e.gpu, b + 0x08c) >> 15 & 1, 0);
+	uint64_t sem_pa, sem = env_map(&e, 4096, &sem_pa);
+	uint32_t pb[] = { HDR_INC(0, 0x50, 1), 0x77, /* SET_REFERENCE */
+		          HDR_INC(0, 0x5c, 4), (uint32_t)sem, (uint32_t)(sem >> 32), 0xa100, 0,
+		          HDR_INC(0, 0x6c, 1), 0x100001 };
+	env_push(&e, c, pb, 9);
+	assert_string_equal(env_run(&e, 1000000), "idle");
+	assert_int_equal(vram32(e.gpu, sem_pa), 0xa100);
+	assert_int_equal(vram32(e.gpu, c->userd + 0x48), 0x77);
+	uint32_t es = rd(e.gpu, b + 0x200);
+	assert_int_equal(FIELD_GET(es, 15, 13), 1); /* CTX_STATUS VALID */
+	assert_int_equal(FIELD_GET(es, 10, 0), 3);  /* TSGID */
+	uint32_t inst = rd(e.gpu, b + 0x210);
+	assert_int_equal(inst >> 11 & 1, 1);                 /* VALID */
+	assert_int_equal(inst & ~0xfffu, (uint32_t)c->inst); /* PTR_LO */
+	assert_int_equal(rd(e.gpu, 0x40168) >> 7 & 1, 0);    /* saved: STATUS_USERD not VALID */
+	nvm_host_channel ch;
+	assert_int_equal(nvm_host_channel_info(e.gpu, 5, &ch), NVM_OK);
+	assert_true(ch.enabled && ch.bound);
+	assert_int_equal(ch.inst, c->inst);
+	env_fini(&e);
+}
+
+/* ga100_dev_runlist NV_RUNLIST_INTR_0 BAD_TSG 12 with NV_RUNLIST_INTR_BAD_TSG
+ * CODE 3:0: a channel entry outside a TSG is EXPECTED_A_TSG_HEADER (5), a
+ * TSG of length 0 ZERO_LENGTH_TSG (1); INTR_0 is write-1-to-clear. */
+static void bad_tsg_codes(void **state)
+{
+	(void)state;
+	struct env e;
+	env_init_chip(&e, "ga100");
+	struct env_chan *c = env_chan(&e, 0, 5);
+	uint32_t b = env_rl_base(&e, 0), w[8];
+	env_rl_chan(w, c, 0);
+	env_submit(&e, 0, w, 1);
+	env_run(&e, 10000);
+	assert_int_equal(rd(e.gpu, b + 0x100) >> 12 & 1, 1);
+	assert_int_equal(rd(e.gpu, b + 0x174), 5);
+	wr(e.gpu, b + 0x100, 1u << 12);
+	assert_int_equal(rd(e.gpu, b + 0x100) >> 12 & 1, 0);
+	env_rl_tsg(w, 1, 0, 128, 3);
+	env_submit(&e, 0, w, 1);
+	env_run(&e, 10000);
+	assert_int_equal(rd(e.gpu, b + 0x174), 1);
+	env_fini(&e);
+}
+
+/* ga100_dev_pbdma INTR_*_EN_SET_TREE / _EN_CLEAR_TREE: "The value of an
+ * EN_SET_TREE register always matches the value in the corresponding
+ * EN_CLEAR_TREE"; a PBDMA interrupt bit enabled in tree j sets the level
+ * NV_RUNLIST_INTR_0_PBDMAi_INTR_TREE_j (16 + i + 2j) of its runlist. A
+ * software method (subchannel 5: INTR_0 DEVICE) freezes the PBDMA until
+ * software clears it. */
+static void interrupt_trees(void **state)
+{
+	(void)state;
+	struct env e;
+	struct env_chan *c = one_channel(&e, "ga100", 5);
+	uint32_t b = env_rl_base(&e, 0);
+	wr(e.gpu, 0x40190, 0xffffffffu); /* all of tree 0 off */
+	wr(e.gpu, 0x40170, 1u << 23 | 1u << 0);
+	assert_int_equal(rd(e.gpu, 0x40170), 1u << 23); /* bit 0 (MEMREQ) is not in the tree */
+	assert_int_equal(rd(e.gpu, 0x40190), 1u << 23);
+	wr(e.gpu, b + 0x120, 1u << 16); /* runlist tree 0: PBDMA0_INTR_TREE_0 */
+	wr(e.gpu, 0x160, 1u << 8);
+	uint32_t pb[] = { HDR_INC(5, 0x100, 1), 0xd0d0, HDR_INC(0, 0x200, 1), 9 };
+	env_push(&e, c, pb, 4);
+	env_run(&e, 100000);
+	assert_int_equal(rd(e.gpu, 0x40108), 1u << 23);
+	assert_int_equal(rd(e.gpu, b + 0x100) & 0xf0000u, 1u << 16);
+	assert_true(nvm_intr_line(e.gpu));
+	wr(e.gpu, 0x40190, 1u << 23); /* disabled in the tree: the level drops, INTR_0 stays */
+	assert_int_equal(rd(e.gpu, b + 0x100) & 0xf0000u, 0);
+	assert_false(nvm_intr_line(e.gpu));
+	assert_int_equal(rd(e.gpu, 0x40108), 1u << 23);
+	wr(e.gpu, 0x400c0, 0);        /* METHOD0 serviced */
+	wr(e.gpu, 0x40108, 1u << 23); /* clear: the PBDMA continues */
+	assert_string_equal(env_run(&e, 100000), "idle");
+	size_t n = 0;
+	uint64_t total = 0;
+	nvm_host_method m;
+	assert_int_equal(nvm_host_log_read(e.gpu, "gr", 0, &m, 1, &n, &total), NVM_OK);
+	assert_int_equal(total, 1);
+	env_fini(&e);
+}
+
+/* NV_VIRTUAL_FUNCTION_DOORBELL HANDLE: DOORBELL_CONFIG ID << 16 | CHID (nouveau
+ * ga100_chan_doorbell_handle); handles naming no runlist or channel are
+ * dropped as guest errors. Channel ids are per runlist: CHID 5 of runlist 1
+ * is another channel than CHID 5 of runlist 0. */
+static void doorbell_handles_and_ids(void **state)
+{
+	(void)state;
+	struct env e;
+	struct env_chan *c = one_channel(&e, "ga100", 5);
+	uint64_t bad0 = nvm_event_count(e.gpu, NVM_EV_GUEST_ERROR);
+	uint32_t pb[] = { HDR_INC(0, 0x200, 1), 1 };
+	uint64_t va = env_pb(&e, c, pb, 2);
+	env_gp(&e, c, va, 2, 0);
+	nvm_mem_wr32(e.gpu, NVM_AP_VRAM, c->userd + 0x8c, c->gp_put);
+	wr(e.gpu, VF_DOORBELL, 1u << 31 | 5); /* a bit outside the fields */
+	wr(e.gpu, VF_DOORBELL, 9u << 16 | 5); /* no runlist 9 */
+	wr(e.gpu, VF_DOORBELL, 1u << 16 | 5); /* runlist 1's CHID 5: not this channel */
+	assert_int_equal(nvm_event_count(e.gpu, NVM_EV_GUEST_ERROR) - bad0, 2);
+	env_run(&e, 100000);
+	size_t n = 0;
+	uint64_t total = 0;
+	nvm_host_method m;
+	nvm_host_log_read(e.gpu, "gr", 0, &m, 1, &n, &total);
+	assert_int_equal(total, 0);
+	wr(e.gpu, VF_DOORBELL, 0u << 16 | 5);
+	assert_string_equal(env_run(&e, 100000), "idle");
+	nvm_host_log_read(e.gpu, "gr", 0, &m, 1, &n, &total);
+	assert_int_equal(total, 1);
+	nvm_host_channel ch;
+	assert_int_equal(nvm_host_channel_info(e.gpu, 2048 + 5, &ch), NVM_OK);
+	assert_false(ch.enabled);
+	env_fini(&e);
+}
+
+/* clc56f.h CLEAR_FAULTED HANDLE 30:0 (the doorbell handle), TYPE 31:31:
+ * clears the named channel's CHRAM ENG_FAULTED. */
+static void clear_faulted_by_handle(void **state)
+{
+	(void)state;
+	struct env e;
+	struct env_chan *c = one_channel(&e, "ga100", 5);
+	uint32_t chram = rd(e.gpu, env_rl_base(&e, 0) + 0x004) & ~0xfu;
+	wr(e.gpu, chram + 4 * 9, 0x20 | 0x2); /* channel 9: ENG_FAULTED, enabled */
+	uint32_t pb[] = { HDR_INC(0, 0x84, 1), 1u << 31 | 0u << 16 | 9 };
+	env_push(&e, c, pb, 2);
+	assert_string_equal(env_run(&e, 100000), "idle");
+	assert_int_equal(rd(e.gpu, chram + 4 * 9), 0x2);
+	env_fini(&e);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(device_info_and_runlist_spaces),
+		cmocka_unit_test(pbdma_register_files),
+		cmocka_unit_test(chram_set_and_clear),
+		cmocka_unit_test(channel_runs),
+		cmocka_unit_test(bad_tsg_codes),
+		cmocka_unit_test(interrupt_trees),
+		cmocka_unit_test(doorbell_handles_and_ids),
+		cmocka_unit_test(clear_faulted_by_handle),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
