@@ -171,8 +171,11 @@ static int bench_ce_copy(double scale, struct bench_result *out)
 	if (ce_copy(1, &ce) || ce_copy(passes, &ce) || baseline(passes, &base))
 		return -1;
 	double bytes = (double)passes * REGION;
-	*out = (struct bench_result){ "bytes/s", bytes / ce, bytes / base, "memcpy of the same bytes (1 MiB calls)",
-		                      0.5,       0 };
+	*out = (struct bench_result){ .unit = "bytes/s",
+		                      .rate = bytes / ce,
+		                      .baseline_rate = bytes / base,
+		                      .baseline = "memcpy of the same bytes (1 MiB calls)",
+		                      .target_ratio = 0.5 };
 	return 0;
 }
 

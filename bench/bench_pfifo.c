@@ -1,14 +1,19 @@
 /*
- * Benchmarks of PFIFO for NV04..NV4x (src/pfifo/): the DMA pusher ->
- * CACHE1 -> puller -> recording PGRAPH path with recording off, against a
- * streaming read of the same pushbuffer; PIO stores through the USER area.
- * The setup is what nouveau's nv40 fifo code does (docs/pfifo.md).
+ * Benchmarks of PFIFO for NV04..G80 (src/pfifo/), on driver-like streams
+ * (drvstream.h): the nv40 DMA pusher (a ring kicked through PUT, a jump at
+ * each wrap) and the g84 IB pusher (IB entries of 4-64 KiB), each ->
+ * CACHE1 -> puller -> recording PGRAPH with recording off, against a
+ * streaming read of the same bytes in the same run; every PGRAPH method is
+ * checked (engine tap and checksum). And PIO stores through the USER area.
+ * The setup is what nouveau's nv40 / nv50 fifo code does (docs/pfifo.md).
  */
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
+#include "drvstream.h"
 #include "nvmodel/pfifo.h"
 
 #define PB_BASE 0x1000000u
@@ -45,12 +50,21 @@ static nvm_gpu *setup_nv40(uint32_t bytes)
 	ri(g, 0x30000, 0x3d | 0x3000u | 2u << 16);
 	ri(g, 0x30004, bytes - 1);
 	ri(g, 0x30008, PB_BASE | 2);
-	ri(g, 0x30010, 0x4097);
-	uint32_t ctx;
-	nvm_pfifo_ramht_context("nv40", 0x30010, 1, 1, &ctx);
-	uint32_t h = nvm_pfifo_ramht_hash(0x77, 1, 12);
-	ri(g, 0x10000 + h * 8, 0x77);
-	ri(g, 0x10000 + h * 8 + 4, ctx);
+	unsigned nb;
+	const struct ds_bind *b = ds_default_binds(DS_FMT_NV04_DMA, &nb);
+	for (unsigned i = 0; i < nb; i++) {
+		uint32_t inst = 0x30010 + 16 * i, ctx, h = nvm_pfifo_ramht_hash(b[i].handle, 1, 12);
+		uint32_t used = 0;
+		nvm_reg_read(g, 0x700000 + 0x10000 + h * 8 + 4, &used);
+		if (used) { /* a collision: the driver would probe, this setup does not */
+			nvm_close(g);
+			return NULL;
+		}
+		ri(g, inst, b[i].cls);
+		nvm_pfifo_ramht_context("nv40", inst, 1, 1, &ctx);
+		ri(g, 0x10000 + h * 8, b[i].handle);
+		ri(g, 0x10000 + h * 8 + 4, ctx);
+	}
 	/* channel 1's RAMFC (nv40_chan_ramfc_write) */
 	ri(g, 0x20000 + 128 + 0x0c, 0x30000 >> 4);
 	ri(g, 0x20000 + 128 + 0x18, 0x30086078u);
@@ -73,96 +87,104 @@ static uint64_t pgraph_total(nvm_gpu *g)
 	return t;
 }
 
-/* Writes the stream both benchmarks push: the bind of handle 0x77, then
- * non-increasing runs of 2047 methods (the longest old-format count) to
- * method 0x0400, `words` dwords at most. Returns the dwords written and
- * the methods in *methods. */
-static uint32_t fill_stream(nvm_gpu *g, uint32_t words, uint64_t *methods)
-{
-	*methods = 1;
-	nvm_mem_wr32(g, NVM_AP_SYSMEM, PB_BASE, 1u << 18);
-	nvm_mem_wr32(g, NVM_AP_SYSMEM, PB_BASE + 4, 0x77);
-	uint32_t i = 2;
-	while (i < words) {
-		uint32_t n = words - i - 1 < 2047 ? words - i - 1 : 2047;
-		if (!n)
-			break;
-		nvm_mem_wr32(g, NVM_AP_SYSMEM, PB_BASE + 4ull * i, 0x40000000u | n << 18 | 0x400);
-		i++;
-		for (uint32_t k = 0; k < n;) {
-			uint8_t *p;
-			size_t avail;
-			nvm_mem_page(g, NVM_AP_SYSMEM, PB_BASE + 4ull * i, 1, &p, &avail);
-			uint32_t m = (uint32_t)(avail / 4) < n - k ? (uint32_t)(avail / 4) : n - k;
-			for (uint32_t j = 0; j < m; j++)
-				((uint32_t *)(void *)p)[j] = i + j;
-			i += m;
-			k += m;
-		}
-		*methods += n;
-	}
-	return i;
-}
-
-/* The baseline: methods per second of a streaming read of the `words`
- * dwords of the pushbuffer. */
-static double stream_rate(nvm_gpu *g, uint32_t words, uint64_t methods)
+/* Best seconds of a streaming read of the stream's dwords. */
+static double read_time(const struct ds_stream *s)
 {
 	double t0 = bench_now();
-	uint64_t sum = 0;
-	for (uint64_t a = PB_BASE; a < PB_BASE + 4ull * words;) {
-		uint8_t *p;
-		size_t avail;
-		nvm_mem_page(g, NVM_AP_SYSMEM, a, 0, &p, &avail);
-		const uint32_t *w = (const uint32_t *)(const void *)p;
-		for (size_t k = 0; k < avail / 4; k++)
-			sum += w[k];
-		a += avail;
-	}
-	double t1 = bench_now();
-	bench_sink(sum);
-	return (double)methods / (t1 - t0);
+	bench_sink(bench_sum32(s->words, s->nwords));
+	return bench_now() - t0;
 }
 
-/* Times one submission (the write of val to the USER register reg) until
- * PGRAPH has all `methods` of the `words`-dword stream, then measures the
- * streaming-read baseline of the same bytes; closes g. */
-static int timed_stream(nvm_gpu *g, uint32_t reg, uint32_t val, uint32_t words, uint64_t methods, double *rate,
-                        double *base_rate)
+static char dma_check[96], ib_check[96];
+
+/* After round r: round 0 ran through the tap (checksum of every method; the
+ * tap is removed), later ones must deliver as many methods as round 0. */
+static int round_check(struct bench_result *out, nvm_gpu *g, int r, const struct ds_stream *s, uint64_t before,
+                       uint64_t *per)
 {
-	double t0 = bench_now();
-	nvm_reg_write(g, reg, val);
-	int st = run_idle(g);
-	double t1 = bench_now();
-	bool ok = !st && pgraph_total(g) == methods;
-	if (ok) {
-		*rate = (double)methods / (t1 - t0);
-		*base_rate = stream_rate(g, words, methods);
-	}
-	nvm_close(g);
-	return ok ? 0 : -1;
+	uint64_t got = ds_engine_total(g) - before;
+	if (r)
+		return bench_check_total(out, got, *per);
+	*per = got;
+	ds_tap_remove(g);
+	return bench_check_tap(out, s->engine_methods, s->checksum);
 }
 
-/* A pushbuffer of `words` dwords: the bind, then non-increasing runs of
- * 2047 methods (the longest old-format count) to method 0x0400. */
-static int dma_stream(double scale, double *rate, double *base_rate)
+/* The nv40 DMA channel: the stream goes through a 256 KiB ring at offset
+ * 0 of the pushbuffer DMA object, kick by kick (the driver writes a kick's
+ * words, then PUT; a jump at each wrap); a round ends with a jump back to
+ * the ring start (untimed), so that every round starts there. */
+static int dma_stream(double scale, struct bench_result *out, double *rate, double *base_rate)
 {
-	uint32_t words = (uint32_t)(4e6 * scale) < 4096 ? 4096 : (uint32_t)(4e6 * scale);
-	nvm_gpu *g = setup_nv40(words * 4 + 4096);
+	const uint32_t ring = 256u << 10;
+	nvm_gpu *g = setup_nv40(ring + 4096);
 	if (!g)
 		return -1;
-	uint64_t methods;
-	uint32_t i = fill_stream(g, words, &methods);
-	return timed_stream(g, 0xc01000 + 0x40, i * 4, i, methods, rate, base_rate);
+	/* nouveau jumps back with the NV04 jump (0x20000000 | offset) on every chip */
+	struct ds_config cfg = { .format = DS_FMT_NV04_DMA, .seed = 2, .ring_bytes = ring, .old_jump = true };
+	double words = 4e6 * scale;
+	cfg.words = words < 65536 ? 65536 : words > 64e6 ? (size_t)64e6 : (size_t)words;
+	struct ds_stream s;
+	if (ds_generate(&cfg, &s)) {
+		nvm_close(g);
+		return -1;
+	}
+	uint32_t jump;
+	pb_encode_control(PB_FORMAT_OLD, PB_CTRL_OLD_JUMP, 0, &jump);
+	/* Round 0 (untimed) through the tap: every method checked; the timed
+	 * rounds run without it, their PGRAPH counts checked. */
+	const int reps = 3;
+	double best = 1e30, best_read = 1e30;
+	uint64_t per = 0;
+	int st = ds_tap_install(g);
+	for (int r = 0; r <= reps && !st; r++) {
+		double model = 0;
+		uint64_t end = 0, before = ds_engine_total(g);
+		for (size_t i = 0; i < s.nsegs && !st; i++) {
+			const struct ds_seg *k = &s.segs[i];
+			nvm_mem_write(g, NVM_AP_SYSMEM, PB_BASE + k->va, s.words + k->off, 4ull * k->n);
+			double t0 = bench_now();
+			nvm_reg_write(g, 0xc01000 + 0x40, (uint32_t)k->put);
+			st = run_idle(g);
+			model += bench_now() - t0;
+			end = k->put;
+		}
+		if (end) { /* back to the ring start for the next round */
+			nvm_mem_wr32(g, NVM_AP_SYSMEM, PB_BASE + end, jump);
+			nvm_reg_write(g, 0xc01000 + 0x40, 0);
+			st = st || run_idle(g);
+		}
+		st = st || round_check(out, g, r, &s, before, &per);
+		double rd = read_time(&s);
+		if (r && model < best)
+			best = model;
+		if (r && rd < best_read)
+			best_read = rd;
+	}
+	if (!st) {
+		*rate = (double)s.methods / best;
+		*base_rate = (double)s.methods / best_read;
+		snprintf(dma_check, sizeof(dma_check), "PGRAPH checksum of %llu methods, %.2f methods/header",
+		         (unsigned long long)s.engine_methods, (double)s.methods / (double)s.headers);
+	}
+	ds_free(&s);
+	nvm_close(g);
+	return st;
 }
 
 static int bench_dma(double scale, struct bench_result *out)
 {
 	double rate, base;
-	/* warm-up first: the first GPU pays for faulting in host memory */
-	if (dma_stream(scale / 4, &rate, &base) || dma_stream(scale, &rate, &base))
+	if (dma_stream(scale, out, &rate, &base))
 		return -1;
-	*out = (struct bench_result){ "methods/s", rate, base, "streaming read of the pushbuffer", 0.25, 1e8 };
+	*out = (struct bench_result){ .unit = "methods/s",
+		                      .rate = rate,
+		                      .baseline_rate = base,
+		                      .baseline = "streaming read of the pushbuffer",
+		                      .target_ratio = 0.2,
+		                      .target = ">= 0.2 of a streaming read",
+		                      .per_method_ns = 1e9 / rate,
+		                      .check = dma_check };
 	return 0;
 }
 
@@ -176,7 +198,8 @@ static int bench_pio(double scale, struct bench_result *out)
 	uint32_t total = (uint32_t)(2e6 * scale) < 1024 ? 1024 : (uint32_t)(2e6 * scale);
 	uint32_t user = 0x800000 + 1 * 0x10000;
 	nvm_reg_write(g, 0x2504, 0); /* channel 1 in PIO mode */
-	nvm_reg_write(g, user, 0x77);
+	unsigned nb;
+	nvm_reg_write(g, user, ds_default_binds(DS_FMT_NV04_DMA, &nb)[0].handle);
 	double t0 = bench_now();
 	uint32_t done = 1;
 	while (done < total) {
@@ -193,7 +216,7 @@ static int bench_pio(double scale, struct bench_result *out)
 		return -1;
 	}
 	nvm_close(g);
-	*out = (struct bench_result){ "writes/s", total / (t1 - t0), 0, NULL, 0, 5e6 };
+	*out = (struct bench_result){ .unit = "writes/s", .rate = total / (t1 - t0), .target_rate = 5e6 };
 	return 0;
 }
 
@@ -225,10 +248,19 @@ static nvm_gpu *setup_g84(uint64_t bytes, uint32_t order)
 	g80_vw(g, ch + 0x6000, 0x3d | 2u << 16 | 2u << 18); /* DMA object: SYSRAM, read-write */
 	g80_vw(g, ch + 0x6004, 0xffffffffu);
 	g80_vw(g, ch + 0x600c, 0xffu << 24);
-	g80_vw(g, ch + 0x6040, 0x5097);
-	uint32_t h = nvm_pfifo_ramht_hash(0x77, 0, 12);
-	g80_vw(g, ch + 0x8000 + h * 8, 0x77);
-	g80_vw(g, ch + 0x8000 + h * 8 + 4, 1u << 20 | 0x604);
+	unsigned nb;
+	const struct ds_bind *b = ds_default_binds(DS_FMT_G80_IB, &nb);
+	for (unsigned i = 0; i < nb; i++) {
+		uint32_t obj = 0x6040 + 0x20 * i, h = nvm_pfifo_ramht_hash(b[i].handle, 0, 12), used = 0;
+		nvm_mem_rd32(g, NVM_AP_VRAM, ch + 0x8000 + h * 8 + 4, &used);
+		if (used) {
+			nvm_close(g);
+			return NULL;
+		}
+		g80_vw(g, ch + obj, b[i].cls);
+		g80_vw(g, ch + 0x8000 + h * 8, b[i].handle);
+		g80_vw(g, ch + 0x8000 + h * 8 + 4, 1u << 20 | obj >> 4);
+	}
 	g80_vw(g, fc + 0x3c, 0x403f6078);
 	g80_vw(g, fc + 0x44, 0x01003fff);
 	g80_vw(g, fc + 0x48, 0x600);
@@ -249,41 +281,80 @@ static nvm_gpu *setup_g84(uint64_t bytes, uint32_t order)
 }
 
 /* An IB-mode channel end to end (IB ring -> pusher through the G80 VM ->
- * CACHE1 -> puller -> PGRAPH): the bind, then non-increasing runs of 2047
- * methods, submitted as IB entries of 64 KiB (nouveau's pushbuffer size),
- * against a streaming read of the same pushbuffer. */
-static int ib_stream(double scale, double *rate, double *base_rate)
+ * CACHE1 -> puller -> PGRAPH) on a driver-like stream in IB entries of
+ * 4-64 KiB, against a streaming read of the same bytes. */
+static int ib_stream(double scale, struct bench_result *out, double *rate, double *base_rate)
 {
-	uint32_t words = (uint32_t)(4e6 * scale) < 32768 ? 32768 : (uint32_t)(4e6 * scale);
-	uint32_t piece = 16384, entries = (words + piece - 1) / piece, order = 1;
-	while ((1u << order) <= entries)
-		order++;
-	nvm_gpu *g = setup_g84(words * 4ull + 4096, order);
+	const uint32_t order = 12;
+	struct ds_config cfg = { .format = DS_FMT_G80_IB, .seed = 3, .pb_va = PB_BASE };
+	/* at most 4095 IB entries of 4-64 KiB: up to 16 M dwords */
+	double words = 4e6 * scale;
+	cfg.words = words < 65536 ? 65536 : words > 16e6 ? (size_t)16e6 : (size_t)words;
+	nvm_gpu *g = setup_g84(cfg.words * 4ull + 4096, order);
 	if (!g)
 		return -1;
-	uint64_t methods;
-	uint32_t i = fill_stream(g, words, &methods), ne = 0;
-	for (uint32_t at = 0; at < i; at += piece, ne++) {
-		uint32_t len = i - at < piece ? i - at : piece;
-		nvm_mem_wr32(g, NVM_AP_SYSMEM, G80_IB + ne * 8, PB_BASE + at * 4);
-		nvm_mem_wr32(g, NVM_AP_SYSMEM, G80_IB + ne * 8 + 4, len << 10);
+	struct ds_stream s;
+	if (ds_generate(&cfg, &s) || s.nsegs >= (1u << order)) {
+		ds_free(&s);
+		nvm_close(g);
+		return -1;
 	}
-	return timed_stream(g, 0xc00000 + 0x2000 + 0x8c, ne, i, methods, rate, base_rate);
+	nvm_mem_write(g, NVM_AP_SYSMEM, PB_BASE, s.words, 4ull * s.nwords);
+	const int reps = 3;
+	double best = 1e30, best_read = 1e30;
+	uint32_t put = 0;
+	uint64_t per = 0;
+	int st = ds_tap_install(g);
+	for (int r = 0; r <= reps && !st; r++) {
+		uint64_t before = ds_engine_total(g);
+		for (size_t i = 0; i < s.nsegs; i++, put = (put + 1) & ((1u << order) - 1)) {
+			nvm_mem_wr32(g, NVM_AP_SYSMEM, G80_IB + put * 8, (uint32_t)s.segs[i].va);
+			nvm_mem_wr32(g, NVM_AP_SYSMEM, G80_IB + put * 8 + 4,
+			             (uint32_t)(s.segs[i].va >> 32) | s.segs[i].n << 10);
+		}
+		double t0 = bench_now();
+		nvm_reg_write(g, 0xc00000 + 0x2000 + 0x8c, put);
+		st = run_idle(g);
+		double t1 = bench_now();
+		st = st || round_check(out, g, r, &s, before, &per);
+		double rd = read_time(&s);
+		if (r && t1 - t0 < best)
+			best = t1 - t0;
+		if (r && rd < best_read)
+			best_read = rd;
+	}
+	if (!st) {
+		*rate = (double)s.methods / best;
+		*base_rate = (double)s.methods / best_read;
+		snprintf(ib_check, sizeof(ib_check), "PGRAPH checksum of %llu methods, %.2f methods/header",
+		         (unsigned long long)s.engine_methods, (double)s.methods / (double)s.headers);
+	}
+	ds_free(&s);
+	nvm_close(g);
+	return st;
 }
 
 static int bench_ib(double scale, struct bench_result *out)
 {
 	double rate, base;
-	if (ib_stream(scale / 4, &rate, &base) || ib_stream(scale, &rate, &base))
+	if (ib_stream(scale, out, &rate, &base))
 		return -1;
-	*out = (struct bench_result){ "methods/s", rate, base, "streaming read of the pushbuffer", 0.1, 5e7 };
+	*out = (struct bench_result){ .unit = "methods/s",
+		                      .rate = rate,
+		                      .baseline_rate = base,
+		                      .baseline = "streaming read of the pushbuffer",
+		                      .target_ratio = 0.2,
+		                      .target = ">= 0.2 of a streaming read",
+		                      .per_method_ns = 1e9 / rate,
+		                      .check = ib_check };
 	return 0;
 }
 
 const struct bench_case bench_pfifo_cases[] = {
-	{ "g80fifo_ib_stream", "g84 IB-mode channel: IB ring -> pusher (G80 VM) -> CACHE1 -> puller -> PGRAPH",
+	{ "g80fifo.ib_e2e", "g84 IB channel, driver-like stream: IB -> pusher (G80 VM) -> CACHE1 -> puller -> PGRAPH",
 	  bench_ib },
-	{ "pfifo_dma_stream", "nv40 DMA channel: pusher -> CACHE1 -> puller -> PGRAPH (recording off)", bench_dma },
-	{ "pfifo_pio", "nv40 PIO stores through the USER area, CACHE1 drained by the puller", bench_pio },
+	{ "pfifo.dma_e2e", "nv40 DMA channel, driver-like stream in a ring: pusher -> CACHE1 -> puller -> PGRAPH",
+	  bench_dma },
+	{ "pfifo.pio", "nv40 PIO stores through the USER area, CACHE1 drained by the puller", bench_pio },
 	{ NULL, NULL, NULL },
 };

@@ -1,14 +1,17 @@
 /*
- * Pushbuffer decoder benchmarks: decoding to a counting sink (methods/s)
- * against a plain streaming read (sum of all dwords) of the same buffer in
- * the same run, for long INC runs and for a driver-like mix of short INC,
- * IMMD and NINC; and text decoding to /dev/null (dwords/s).
+ * Pushbuffer decoder benchmarks on driver-like streams (drvstream.h):
+ * decoding to a counting sink and to a sink that reads every data word
+ * (checked against the stream's checksum), against a plain streaming read
+ * of the same words in the same run (methods/s, ns per method); one bulk
+ * case for reference; `pb decode` text and JSON output to /dev/null; and
+ * `pb check` of a file.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
+#include "drvstream.h"
 #include "nvmodel/pushbuf.h"
 
 struct count_sink {
@@ -48,7 +51,7 @@ static uint32_t lcg(uint32_t *s)
 	return *s >> 8;
 }
 
-/* (a) INC headers with 1024 data entries each. */
+/* Bulk: INC headers with 1024 data entries each (no driver sends these). */
 static size_t fill_inc(uint32_t *w, size_t n)
 {
 	size_t i = 0;
@@ -61,70 +64,61 @@ static size_t fill_inc(uint32_t *w, size_t n)
 	return i;
 }
 
-/* One command of a mix: mostly 1-4 entry INC, IMMD, short NINC, some 1INC. */
-static size_t put_command(uint32_t *w, uint32_t r, uint32_t *seed)
+/* A driver-like stream (drvstream.h) of about `words` dwords in format f. */
+static int drv_stream(enum ds_format f, size_t words, struct ds_stream *s)
 {
-	uint32_t subch = r & 7, method = ((r >> 3) & 0x3ff) << 2, pick = (r >> 13) % 10;
-	uint32_t count;
-	size_t i = 0;
-	if (pick < 4) {
-		count = 1 + (r >> 17) % 4;
-		pb_encode_method(PB_FORMAT_NEW, PB_MODE_INC, subch, method, count, &w[i++]);
-	} else if (pick < 7) {
-		pb_encode_method(PB_FORMAT_NEW, PB_MODE_IMMD, subch, method, (r >> 17) & 0x1fff, &w[i++]);
-		return i;
-	} else if (pick < 9) {
-		count = 1 + (r >> 17) % 8;
-		pb_encode_method(PB_FORMAT_NEW, PB_MODE_NINC, subch, method, count, &w[i++]);
-	} else {
-		count = 2 + (r >> 17) % 2;
-		pb_encode_method(PB_FORMAT_NEW, PB_MODE_1INC, subch, method, count, &w[i++]);
+	struct ds_config c = { .format = f, .seed = 11, .words = words < 4096 ? 4096 : words, .sem_va = 0x200000 };
+	return ds_generate(&c, s);
+}
+
+/* The checking sink: reads every data word into the checksum of drvstream
+ * (the class of each subchannel from its SET_OBJECT, new format). */
+struct check_sink {
+	uint32_t cls[8];
+	uint64_t methods, sum;
+};
+
+static void check_runs(void *ctx, const pb_run *r, size_t n)
+{
+	struct check_sink *c = ctx;
+	for (size_t i = 0; i < n; i++) {
+		c->methods += r[i].count;
+		if (r[i].method == 0 && r[i].count == 1)
+			c->cls[r[i].subch] = r[i].data[0]; /* SET_OBJECT */
+		else
+			c->sum += ds_run_sum(c->cls[r[i].subch], &r[i], 0, r[i].count);
 	}
-	for (uint32_t k = 0; k < count; k++)
-		w[i++] = lcg(seed);
-	return i;
 }
 
-/* (b) driver-like: a driver emits the same state/draw sequence over and
- * over with new values, so the mix is a 24-command "draw" template of
- * random commands, repeated with fresh data. */
-static size_t fill_mix(uint32_t *w, size_t n)
+/* Decoder to a sink (counting, or reading every data word into the
+ * checksum), against a streaming read of the same words, interleaved, the
+ * best of several rounds of each. */
+static int bench_decode(double scale, struct bench_result *out, enum ds_format f, bool bulk, bool check)
 {
-	uint32_t tmpl[24], seed = 7, dseed = 99;
-	for (int k = 0; k < 24; k++)
-		tmpl[k] = lcg(&seed);
-	size_t i = 0;
-	for (unsigned k = 0; i + 16 <= n; k = (k + 1) % 24)
-		i += put_command(w + i, tmpl[k], &dseed);
-	return i;
-}
-
-/* The same mix with no repetition at all: every command random. */
-static size_t fill_random(uint32_t *w, size_t n)
-{
-	uint32_t seed = 7, dseed = 99;
-	size_t i = 0;
-	while (i + 16 <= n)
-		i += put_command(w + i, lcg(&seed), &dseed);
-	return i;
-}
-
-static int bench_decode(double scale, struct bench_result *out, size_t (*fill)(uint32_t *, size_t), double target)
-{
-	size_t cap = (size_t)(4e6 * scale);
-	if (cap < 4096)
-		cap = 4096;
-	uint32_t *w = malloc(cap * sizeof(*w));
-	if (!w)
-		return 1;
-	size_t n = fill(w, cap);
+	size_t cap = (size_t)(4e6 * scale) < 4096 ? 4096 : (size_t)(4e6 * scale);
+	struct ds_stream s = { 0 };
+	const uint32_t *w;
+	size_t n;
+	uint32_t *bw = NULL;
+	if (bulk) {
+		bw = malloc(cap * sizeof(*bw));
+		if (!bw)
+			return 1;
+		n = fill_inc(bw, cap);
+		w = bw;
+	} else {
+		if (drv_stream(f, cap, &s))
+			return 1;
+		w = s.words;
+		n = s.nwords;
+	}
 	pb_config cfg;
-	pb_config_init(&cfg, pb_gen_lookup("gv100"), PB_FORMAT_NEW);
+	pb_config_init(&cfg, pb_gen_lookup(f == DS_FMT_NEW ? "gv100" : "g84"),
+	               f == DS_FMT_NEW ? PB_FORMAT_NEW : PB_FORMAT_OLD);
 	struct count_sink c = { 0 };
-	pb_sink sink = { .ctx = &c, .runs = count_runs };
-	/* Interleaved, best of several rounds for each: the machine is shared
-	 * and the best time is the least disturbed one. */
-	const int reps = 7;
+	struct check_sink k = { 0 };
+	pb_sink sink = check ? (pb_sink){ .ctx = &k, .runs = check_runs } : (pb_sink){ .ctx = &c, .runs = count_runs };
+	const int reps = 5;
 	double best_sum = 1e30, best_dec = 1e30;
 	uint64_t methods = 0;
 	for (int r = 0; r < reps; r++) {
@@ -132,151 +126,91 @@ static int bench_decode(double scale, struct bench_result *out, size_t (*fill)(u
 		bench_sink(sum_dwords(w, n));
 		double t1 = bench_now();
 		c.methods = 0;
+		k = (struct check_sink){ 0 };
 		pb_decoder d;
 		pb_decoder_init(&d, &cfg, &sink);
 		pb_feed(&d, w, n);
 		pb_finish(&d);
 		double t2 = bench_now();
-		methods = c.methods;
+		methods = check ? k.methods : c.methods;
 		if (t1 - t0 < best_sum)
 			best_sum = t1 - t0;
 		if (t2 - t1 < best_dec)
 			best_dec = t2 - t1;
 	}
 	bench_sink(c.sum);
+	static char msg[160], note[96];
+	int rc = 0;
+	if (!bulk && (methods != s.methods || (check && k.sum != s.checksum))) {
+		snprintf(msg, sizeof(msg),
+		         "CHECK FAILED: the sink got %llu methods (checksum %016llx), the stream has %llu "
+		         "(checksum %016llx)",
+		         (unsigned long long)methods, (unsigned long long)k.sum, (unsigned long long)s.methods,
+		         (unsigned long long)s.checksum);
+		out->error = msg;
+		rc = 1;
+	}
 	out->unit = "methods/s";
 	out->rate = (double)methods / best_dec;
 	out->baseline_rate = (double)methods / best_sum; /* the same methods at the speed of a plain read */
-	out->baseline = "sum of the buffer";
-	out->target_ratio = target;
-	free(w);
-	return 0;
+	out->baseline = "streaming read of the same words";
+	out->per_method_ns = best_dec * 1e9 / (double)methods;
+	out->bulk = bulk;
+	if (!bulk) {
+		snprintf(note, sizeof(note), "%s %llu methods, %.2f methods/header", check ? "checksum of" : "count of",
+		         (unsigned long long)s.methods, (double)s.methods / (double)s.headers);
+		out->check = note;
+	}
+	free(bw);
+	ds_free(&s);
+	return rc;
 }
 
-static int bench_inc(double scale, struct bench_result *out)
+static int bench_count(double scale, struct bench_result *out)
 {
-	return bench_decode(scale, out, fill_inc, 0.5);
+	int rc = bench_decode(scale, out, DS_FMT_NEW, false, false);
+	out->target_ratio = 0.25;
+	out->target = ">= 0.25 of a streaming read";
+	return rc;
 }
 
-static int bench_mix(double scale, struct bench_result *out)
+static int bench_check(double scale, struct bench_result *out)
 {
-	return bench_decode(scale, out, fill_mix, 0.25);
+	return bench_decode(scale, out, DS_FMT_NEW, false, true);
 }
 
-static int bench_random(double scale, struct bench_result *out)
+static int bench_old(double scale, struct bench_result *out)
 {
-	return bench_decode(scale, out, fill_random, 0);
+	return bench_decode(scale, out, DS_FMT_G80_IB, false, false);
 }
+
+static int bench_bulk(double scale, struct bench_result *out)
+{
+	return bench_decode(scale, out, DS_FMT_NEW, true, false);
+}
+
+struct print_file {
+	FILE *f;
+	uint64_t bytes;
+};
 
 static void to_file(void *ctx, const char *s, size_t n)
 {
-	fwrite(s, 1, n, ctx);
+	struct print_file *pf = ctx;
+	pf->bytes += n;
+	fwrite(s, 1, n, pf->f);
 }
 
-/* Text decode of the driver mix to /dev/null, host and CE names bound. */
-static int bench_text(double scale, struct bench_result *out)
+/* `pb decode` of a driver-like stream to /dev/null, as the command does it
+ * (a printer with the chip's default classes, its 64 KiB output buffer
+ * written with fwrite), in a style: methods per second. */
+static int bench_print(double scale, struct bench_result *out, pb_style style, double target)
 {
-	size_t cap = (size_t)(2e6 * scale);
-	if (cap < 4096)
-		cap = 4096;
-	uint32_t *w = malloc(cap * sizeof(*w));
-	FILE *f = fopen("/dev/null", "w");
-	if (!w || !f) {
-		free(w);
-		if (f)
-			fclose(f);
-		return 1;
-	}
-	size_t n = fill_mix(w, cap);
-	pb_config cfg;
-	pb_config_init(&cfg, pb_gen_lookup("gv100"), PB_FORMAT_NEW);
-	pb_out o = { .flush = to_file, .ctx = f };
-	pb_printer p;
-	pb_printer_init(&p, PB_STYLE_TEXT, &cfg, w, 0, n, &o);
-	p.bound[4] = pb_class_find(0xc3b5);
-	pb_sink sink = pb_printer_sink(&p);
-	double t0 = bench_now();
-	pb_decoder d;
-	pb_decoder_init(&d, &cfg, &sink);
-	pb_feed(&d, w, n);
-	pb_finish(&d);
-	pb_printer_end(&p);
-	double t1 = bench_now();
-	out->unit = "dwords/s";
-	out->rate = (double)n / (t1 - t0);
-	out->target_rate = 30e6;
-	pb_out_free(&o);
-	fclose(f);
-	free(w);
-	return 0;
-}
-
-/* A driver-like Volta 3D stream: the state and draw commands NVK emits for
- * a draw (tests/data/pb/volta_3d.s is the same kind of stream), repeated with
- * new values. Written with method names and assembled once. */
-static const char draw_3d_template[] = ".format new\n"
-                                       "inc 0 SET_OBJECT 0xc397\n"
-                                       "inc 0 SET_CT_SELECT 0x00000001\n"
-                                       "inc 0 SET_COLOR_TARGET_A(0) 0x1 0x01000000 0x780 0x438 0xc6 0x1000 0x1 0 0\n"
-                                       "inc 0 SET_ZT_A 0x1 0x02000000 0x0a 0x1000 0x0\n"
-                                       "inc 0 SET_VIEWPORT_SCALE_X(0) 0x44700000 0x44070000 0x3f800000 0x44700000 "
-                                       "0x44070000 0\n"
-                                       "inc 0 SET_VIEWPORT_CLIP_HORIZONTAL(0) 0x07800000 0x04380000 0 0x3f800000\n"
-                                       "inc 0 SET_SCISSOR_ENABLE(0) 1 0x07800000 0x04380000\n"
-                                       "immd 0 SET_DEPTH_TEST 1\n"
-                                       "immd 0 SET_DEPTH_WRITE 1\n"
-                                       "inc 0 SET_DEPTH_FUNC 0x203\n"
-                                       "inc 0 SET_BLEND_CONST_RED 0 0x3f000000 0x3e800000 0x3f800000\n"
-                                       "inc 0 SET_VERTEX_ATTRIBUTE_A(0) 0x0a0c0000 0x0a0c0010 0x19060020\n"
-                                       "inc 0 SET_VERTEX_STREAM_A_FORMAT(0) 0x1024 0x1 0x10000000\n"
-                                       "inc 0 SET_VERTEX_STREAM_LIMIT_A_A(0) 0x1 0x1000ffff\n"
-                                       "inc 0 SET_CONSTANT_BUFFER_SELECTOR_A 0x10000 0x1 0x30000000\n"
-                                       "inc 0 LOAD_CONSTANT_BUFFER_OFFSET 0\n"
-                                       "ninc 0 LOAD_CONSTANT_BUFFER(0) 0x3f800000 0 0 0x3f800000 0x40000000 "
-                                       "0x40400000 0x40800000 0x40a00000\n"
-                                       "inc 0 BIND_GROUP_CONSTANT_BUFFER(4) 0x1\n"
-                                       "inc 0 SET_PIPELINE_SHADER(5) 0x51 0x0 0x10 0x5 0x1200\n"
-                                       "1inc 0 CALL_MME_MACRO(10) 0x2 0x3 0x4\n"
-                                       "immd 0 SET_PRIMITIVE_TOPOLOGY 4\n"
-                                       "inc 0 SET_INDEX_BUFFER_A 0x1 0x03000000 0x1 0x03100000 0x1\n"
-                                       "inc 0 SET_INDEX_BUFFER_F 0 3\n"
-                                       "inc 0 BEGIN 0x4\n"
-                                       "inc 0 DRAW_INDEX_BUFFER 3\n"
-                                       "inc 0 END 0\n"
-                                       "inc 0 SET_REPORT_SEMAPHORE_A 0x1 0x00600000 0x1 0x10000002\n";
-
-/* Fills w with copies of the template; in each copy the data words that
- * are not a header take new low bits (a driver's new addresses and sizes). */
-static size_t fill_3d(uint32_t *w, size_t n)
-{
-	pb_asm_result r;
-	if (!pb_asm(draw_3d_template, sizeof(draw_3d_template) - 1, PB_FORMAT_NEW, &r))
-		return 0;
-	uint32_t seed = 5;
-	size_t i = 0;
-	while (i + r.n <= n) {
-		memcpy(w + i, r.words, r.n * sizeof(*w));
-		/* vary a few 32-bit data words: the offsets of the address pairs */
-		w[i + 5] = 0x01000000u | (lcg(&seed) & 0xfff000u);
-		i += r.n;
-	}
-	free(r.words);
-	return i;
-}
-
-/* Text decode of the driver-like 3D stream to /dev/null (every method named
- * with its fields, as a bug report reader runs it). */
-static int bench_text_3d(double scale, struct bench_result *out)
-{
-	size_t cap = (size_t)(2e6 * scale);
-	if (cap < 4096)
-		cap = 4096;
-	uint32_t *w = malloc(cap * sizeof(*w));
+	size_t cap = (size_t)(2e6 * scale) < 4096 ? 4096 : (size_t)(2e6 * scale);
+	struct ds_stream s;
 	FILE *f = fopen("/dev/null", "w");
 	pb_printer *p = malloc(sizeof(*p));
-	size_t n = w ? fill_3d(w, cap) : 0;
-	if (!w || !f || !p || !n) {
-		free(w);
+	if (!f || !p || drv_stream(DS_FMT_NEW, cap, &s)) {
 		free(p);
 		if (f)
 			fclose(f);
@@ -285,31 +219,59 @@ static int bench_text_3d(double scale, struct bench_result *out)
 	pb_config cfg;
 	pb_config_init(&cfg, pb_gen_lookup("gv100"), PB_FORMAT_NEW);
 	double best = 1e30;
-	for (int rep = 0; rep < 5; rep++) {
-		pb_out o = { .flush = to_file, .ctx = f };
-		pb_printer_init(p, PB_STYLE_TEXT, &cfg, w, 0, n, &o);
-		pb_sink sink = pb_printer_sink(p);
+	uint64_t errors = 0;
+	struct print_file pf = { f, 0 };
+	for (int rep = 0; rep < 3; rep++) {
+		pf.bytes = 0;
+		pb_out o = { .flush = to_file, .ctx = &pf };
 		double t0 = bench_now();
+		pb_printer_init(p, style, &cfg, s.words, 0, s.nwords, &o);
+		pb_sink sink = pb_printer_sink(p);
 		pb_decoder d;
 		pb_decoder_init(&d, &cfg, &sink);
-		pb_feed(&d, w, n);
+		pb_printer_begin(p);
+		pb_feed(&d, s.words, s.nwords);
+		pb_segment_end(&d);
 		pb_finish(&d);
 		pb_printer_end(p);
+		pb_out_flush(&o);
 		double t1 = bench_now();
+		errors += p->errors;
 		pb_out_free(&o);
 		if (t1 - t0 < best)
 			best = t1 - t0;
 	}
-	out->unit = "dwords/s";
-	out->rate = (double)n / best;
-	out->target_rate = 30e6;
+	static char note[2][96];
+	char *nt = note[style == PB_STYLE_JSON];
+	snprintf(nt, 96, "%llu methods, %.2f methods/header, %.0f bytes/method, %llu errors printed",
+	         (unsigned long long)s.methods, (double)s.methods / (double)s.headers,
+	         (double)pf.bytes / (double)s.methods, (unsigned long long)errors);
+	out->unit = "methods/s";
+	out->rate = (double)s.methods / best;
+	out->per_method_ns = best * 1e9 / (double)s.methods;
+	out->target_rate = target;
+	out->check = nt;
 	free(p);
 	fclose(f);
-	free(w);
-	return 0;
+	ds_free(&s);
+	return errors ? 1 : 0;
 }
 
-/* `pb check` on a file: the 3D stream written to a temporary file, read
+static int bench_text(double scale, struct bench_result *out)
+{
+	int rc = bench_print(scale, out, PB_STYLE_TEXT, 5e7);
+	out->target = ">= 5e7 methods/s";
+	return rc;
+}
+
+static int bench_json(double scale, struct bench_result *out)
+{
+	int rc = bench_print(scale, out, PB_STYLE_JSON, 2.5e7);
+	out->target = ">= 2.5e7 methods/s";
+	return rc;
+}
+
+/* `pb check` on a file: a driver-like stream written to a temporary file, read
  * back in 4 MiB pieces and decoded (the errors-only sink of pb check),
  * against the same reads summing the words. */
 static int bench_check_file(double scale, struct bench_result *out)
@@ -320,7 +282,11 @@ static int bench_check_file(double scale, struct bench_result *out)
 	const size_t piece = 1u << 20;
 	uint32_t *w = malloc(piece * sizeof(*w));
 	FILE *f = tmpfile();
-	size_t filled = w ? fill_3d(w, piece) : 0;
+	struct ds_stream ds = { 0 };
+	size_t filled = w && !drv_stream(DS_FMT_NEW, piece, &ds) ? ds.nwords : 0;
+	if (filled)
+		memcpy(w, ds.words, filled * sizeof(*w));
+	ds_free(&ds);
 	if (!w || !f || !filled) {
 		free(w);
 		if (f)
@@ -372,11 +338,13 @@ static int bench_check_file(double scale, struct bench_result *out)
 }
 
 const struct bench_case bench_pushbuf_cases[] = {
-	{ "pb.decode_inc_runs", "decode INC runs of 1024 to a counting sink", bench_inc },
-	{ "pb.decode_driver_mix", "decode a repeated draw-like INC/IMMD/NINC/1INC mix to a counting sink", bench_mix },
-	{ "pb.decode_random_mix", "the same mix, every command random (no target)", bench_random },
-	{ "pb.decode_text", "text decode of the driver mix to /dev/null", bench_text },
-	{ "pb.decode_text_3d", "text decode of a driver-like Volta 3D stream, every method named", bench_text_3d },
-	{ "pb.check_file", "pb check of a 3D stream file read in 4 MiB pieces, vs reading it", bench_check_file },
+	{ "pb.decode_count", "decode a driver-like gv100 stream to a sink that counts methods", bench_count },
+	{ "pb.decode_check", "the same, the sink reads every data word (drvstream checksum, checked)", bench_check },
+	{ "pb.decode_old", "decode a driver-like g84 IB stream (old format) to a counting sink", bench_old },
+	{ "pb.decode_bulk", "bulk (not driver-like): INC runs of 1024 to a counting sink", bench_bulk },
+	{ "pb.decode_text", "`pb decode` (text style) of a driver-like gv100 stream to /dev/null", bench_text },
+	{ "pb.decode_json", "`pb decode --style json` of the same stream to /dev/null", bench_json },
+	{ "pb.check_file", "pb check of a driver-like stream file read in 4 MiB pieces, vs reading it",
+	  bench_check_file },
 	{ NULL, NULL, NULL },
 };

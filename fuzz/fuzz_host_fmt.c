@@ -88,6 +88,16 @@ static void fuzz_ramin(const uint8_t *data, size_t size)
 		check(m <= n, "RAMFC problems not in RAMIN's");
 		free(p);
 	}
+	/* tu102's checks (its layout: HOST_CLASS_ID 50287) differ from
+	 * gv100's at most in the SIGNATURE problem */
+	size_t t = nvm_ramin_check_chip("tu102", inst, NULL, 0);
+	check(t + 1 >= n && t <= n + 1, "tu102's RAMIN checks differ beyond SIGNATURE");
+	nvm_hf_problem *q = calloc(t + 1, sizeof(*q));
+	if (q) {
+		check(nvm_ramin_check_chip("tu102", inst, q, t) == t, "tu102: count differs with room");
+		problems_ok(q, t, NVM_RAMIN_SIZE / 4);
+		free(q);
+	}
 	fields_ok(NVM_HF_RAMFC, inst, NVM_RAMIN_SIZE);
 	fields_ok(NVM_HF_RAMIN, inst, NVM_RAMIN_SIZE);
 	free(inst);

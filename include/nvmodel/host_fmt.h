@@ -219,6 +219,10 @@ void nvm_ramin_decode(const uint8_t inst[NVM_RAMIN_SIZE], nvm_ramin_info *out);
 size_t nvm_ramfc_check(const uint8_t ramfc[NVM_RAMFC_SIZE], nvm_hf_problem *out, size_t max);
 /* RAMFC (the first 512 bytes) and the memory-management state. */
 size_t nvm_ramin_check(const uint8_t inst[NVM_RAMIN_SIZE], nvm_hf_problem *out, size_t max);
+/* The same for chip's Host (NULL or a chip without one: gv100's): its RAMFC
+ * layout says which SIGNATURE_HW HOST_CLASS_ID is valid and whether RAMFC
+ * holds USERD. nvm_ramfc_check / nvm_ramin_check are gv100's. */
+size_t nvm_ramin_check_chip(const char *chip, const uint8_t inst[NVM_RAMIN_SIZE], nvm_hf_problem *out, size_t max);
 
 /* ---------------------------------------------------------------- USERD */
 

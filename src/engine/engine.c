@@ -10,47 +10,132 @@
 
 #include "engine.h"
 
-/* Room for one more entry while the log holds fewer than cap: the array
- * grows on use (a GPU has a dozen engines and most never log a method, so
- * opening one allocates no log). Growth only happens before the ring first
- * wraps (head 0), so the entries keep their order. False: the log is full
- * (at cap, or at what could be allocated). */
-static bool log_room(struct engine *e)
+/* The log keeps the last cap methods as runs: a record per delivery (its
+ * time, source and method addresses) in one ring and the methods' data
+ * words in another, so that logging a run costs one record and a copy of
+ * its data (not a 32-byte entry per method). Method j (counted since the
+ * last clear) has its data at data[j & (dsize - 1)]; the methods held are
+ * [lo, seq), the runs up to rseq. Both rings grow on use (a GPU has a
+ * dozen engines and most never log a method, so opening one allocates no
+ * log), doubling up to the power of two at or above cap; before they reach
+ * it they have never wrapped, so realloc keeps every index in place. */
+struct log_run {
+	uint64_t time; /* of its first method */
+	uint64_t seq;  /* number of its first method */
+	uint32_t chid, cls;
+	uint32_t info;   /* methods 24:0 (at most cap, 1 << 24), subch 27:25, INC 28, 1 ns apart 29 */
+	uint16_t m0, m1; /* addresses of its first and second methods */
+};
+
+#define RUN_N(lr)     ((lr)->info & 0x1ffffffu)
+#define RUN_SUBCH(lr) (((lr)->info >> 25) & 7u)
+#define RUN_INC(lr)   (((lr)->info >> 28) & 1u)
+#define RUN_STEP(lr)  (((lr)->info >> 29) & 1u)
+
+static size_t pow2_at_least(size_t v)
 {
-	if (e->n < e->alloc)
+	size_t p = 64;
+	while (p < v)
+		p *= 2;
+	return p;
+}
+
+static bool ring_grow(void **ring, size_t *size, size_t elem, uint64_t need, size_t max)
+{
+	if (need <= *size || *size >= max)
 		return true;
-	if (e->alloc >= e->cap || e->head)
+	size_t want = pow2_at_least((size_t)need);
+	if (want > max)
+		want = max;
+	void *v = realloc(*ring, want * elem);
+	if (!v)
 		return false;
-	size_t want = e->alloc ? e->alloc * 2 : 64;
-	if (want > e->cap)
-		want = e->cap;
-	nvm_host_method *log = realloc(e->log, want * sizeof(*log));
-	if (!log)
-		return false;
-	e->log = log;
-	e->alloc = want;
+	*ring = v;
+	*size = want;
 	return true;
+}
+
+/* Copies n >= 1 words without reading or writing past either end: two
+ * overlapping moves for the short runs drivers send, no loop. */
+static inline void copy_words(uint32_t *d, const uint32_t *s, uint32_t n)
+{
+	if (n <= 2) {
+		d[0] = s[0];
+		d[n - 1] = s[n - 1];
+	} else if (n <= 4) {
+		memcpy(d, s, 8);
+		memcpy(d + n - 2, s + n - 2, 8);
+	} else if (n <= 8) {
+		memcpy(d, s, 16);
+		memcpy(d + n - 4, s + n - 4, 16);
+	} else {
+		memcpy(d, s, (size_t)n * 4);
+	}
+}
+
+/* Out of line: with recording off (cap 0) engine_log only counts. */
+void engine_log_append(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first, uint32_t n)
+{
+	uint64_t now = e->at > e->gpu->now ? e->at : e->gpu->now;
+	uint32_t step = e->at ? ENG_REC_NS_PER_METHOD : 0;
+	if (!e->grow_off && (e->seq + n > e->dsize || e->rseq + 1 > e->rsize)) {
+		size_t max = pow2_at_least(e->cap);
+		if (!ring_grow((void **)&e->data, &e->dsize, sizeof(*e->data), e->seq + n, max) ||
+		    !ring_grow((void **)&e->runs, &e->rsize, sizeof(*e->runs), e->rseq + 1, max))
+			e->grow_off = true;
+	}
+	/* Methods kept: cap, or less where the rings could not grow (while
+	 * they grow, they hold every method logged). */
+	size_t keep = e->cap;
+	if (e->grow_off && e->dsize < keep)
+		keep = e->dsize;
+	if (e->grow_off && e->rsize < keep)
+		keep = e->rsize;
+	if (!keep)
+		return; /* nothing could be allocated */
+	if (n > keep) {
+		/* only the last `keep` methods of the run stay */
+		uint32_t skip = n - (uint32_t)keep;
+		first += skip;
+		now += (uint64_t)skip * step;
+		n = (uint32_t)keep;
+	}
+	/* Drop what the new methods push out. The runs holding them need no
+	 * bookkeeping: each run held has a method held, so they are among the
+	 * last `keep` records (engine_log_read looks back for them). */
+	uint64_t end = e->seq + n;
+	if (end - e->lo > keep)
+		e->lo = end - keep;
+	size_t rm = e->rsize - 1, dm = e->dsize - 1;
+	struct log_run *lr = &e->runs[e->rseq & rm];
+	/* n <= keep <= 1 << 24; subch < 8 (the decoder's 3 bits); step is 0
+	 * or ENG_REC_NS_PER_METHOD (1). */
+	*lr = (struct log_run){ now,
+		                e->seq,
+		                src->chid,
+		                src->cls,
+		                n | (src->subch & 7u) << 25 | (uint32_t)(r->mode == PB_MODE_INC) << 28 |
+		                        (uint32_t)(step != 0) << 29,
+		                (uint16_t)pb_run_method(r, first),
+		                (uint16_t)pb_run_method(r, first + 1) };
+	e->rseq++;
+	size_t at = (size_t)(e->seq & dm);
+	const uint32_t *d = r->data + first;
+	if (at + n <= e->dsize) {
+		copy_words(&e->data[at], d, n);
+	} else {
+		size_t a = e->dsize - at;
+		memcpy(&e->data[at], d, a * 4);
+		memcpy(e->data, d + a, (n - a) * 4);
+	}
+	e->seq = end;
 }
 
 void engine_log(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first, uint32_t n)
 {
 	e->total += n;
-	if (!e->cap)
-		return;
-	uint64_t now = e->at > e->gpu->now ? e->at : e->gpu->now;
-	uint64_t step = e->at ? ENG_REC_NS_PER_METHOD : 0;
-	for (uint32_t i = first; i < first + n; i++, now += step) {
-		bool room = log_room(e);
-		if (!room && !e->alloc)
-			return;
-		size_t slot = (e->head + e->n) % e->alloc;
-		e->log[slot] =
-		        (nvm_host_method){ now, src->chid, src->subch, src->cls, pb_run_method(r, i), r->data[i] };
-		if (room)
-			e->n++;
-		else
-			e->head = (e->head + 1) % e->alloc;
-	}
+	if (e->cap && n)
+		engine_log_append(e, src, r, first, n);
 }
 
 nvm_status engine_log_config(struct engine *e, size_t cap)
@@ -58,11 +143,14 @@ nvm_status engine_log_config(struct engine *e, size_t cap)
 	/* UNVERIFIED (a tool choice): at most 16 M entries per log. */
 	if (cap > (1u << 24))
 		return NVM_ERR_ARG;
-	free(e->log);
-	e->log = NULL;
-	e->alloc = 0;
+	free(e->runs);
+	free(e->data);
+	e->runs = NULL;
+	e->data = NULL;
+	e->dsize = e->rsize = 0;
+	e->grow_off = false;
 	e->cap = cap;
-	e->head = e->n = 0;
+	e->seq = e->rseq = e->lo = 0;
 	return NVM_OK;
 }
 
@@ -72,8 +160,24 @@ nvm_status engine_log_read(const struct engine *e, size_t first, nvm_host_method
 	if (!n || (max && !out))
 		return NVM_ERR_ARG;
 	size_t k = 0;
-	for (size_t i = first; i < e->n && k < max; i++)
-		out[k++] = e->log[(e->head + i) % e->alloc];
+	uint64_t from = e->lo + first; /* the first method to copy */
+	/* The oldest run with a method held: back from the newest. */
+	uint64_t q0 = e->rseq;
+	while (q0 > 0 && e->rseq - q0 < e->rsize &&
+	       e->runs[(q0 - 1) & (e->rsize - 1)].seq + RUN_N(&e->runs[(q0 - 1) & (e->rsize - 1)]) > e->lo)
+		q0--;
+	for (uint64_t q = q0; q < e->rseq && k < max && from < e->seq; q++) {
+		const struct log_run *lr = &e->runs[q & (e->rsize - 1)];
+		for (uint64_t j = from > lr->seq ? from : lr->seq; j < lr->seq + RUN_N(lr) && k < max; j++) {
+			uint32_t i = (uint32_t)(j - lr->seq);
+			out[k++] = (nvm_host_method){ lr->time + (uint64_t)i * RUN_STEP(lr) * ENG_REC_NS_PER_METHOD,
+				                      lr->chid,
+				                      RUN_SUBCH(lr),
+				                      lr->cls,
+				                      i == 0 ? lr->m0 : (lr->m1 + 4u * RUN_INC(lr) * (i - 1)) & 0x3ffcu,
+				                      e->data[j & (e->dsize - 1)] };
+		}
+	}
 	*n = k;
 	if (total)
 		*total = e->total;
@@ -82,7 +186,8 @@ nvm_status engine_log_read(const struct engine *e, size_t first, nvm_host_method
 
 void engine_log_clear(struct engine *e)
 {
-	e->head = e->n = 0;
+	/* Numbering starts again: the rings' indices stay in place. */
+	e->seq = e->rseq = e->lo = 0;
 }
 
 struct engine *engine_find(struct engine *const *v, size_t n, const char *name)
@@ -93,7 +198,7 @@ struct engine *engine_find(struct engine *const *v, size_t n, const char *name)
 	return NULL;
 }
 
-static enum eng_status rec_methods(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first,
+enum eng_status engine_rec_methods(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first,
                                    uint32_t n, struct eng_result *res)
 {
 	engine_log(e, src, r, first, n);
@@ -108,7 +213,7 @@ static void rec_bind(struct engine *e, const struct eng_src *src)
 	(void)src;
 }
 
-static const struct engine_ops recorder_ops = { rec_methods, rec_bind, NULL };
+static const struct engine_ops recorder_ops = { engine_rec_methods, rec_bind, NULL };
 
 nvm_status engine_recorder_init(struct engine *e)
 {
@@ -185,7 +290,8 @@ void engine_free(struct engine *e)
 	}
 	if (e->ops && e->ops->destroy)
 		e->ops->destroy(e);
-	free(e->log);
+	free(e->runs);
+	free(e->data);
 	free(e);
 }
 

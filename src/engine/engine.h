@@ -68,10 +68,17 @@ struct engine {
 	void *host;
 	void *priv;          /* the engine kind's own state */
 	struct engine *next; /* the GPU's engines (gpu->engines) */
-	/* The method log (recording engine and any engine that wants one): a
-	 * ring of the last cap methods, allocated as it fills (alloc entries). */
-	nvm_host_method *log;
-	size_t cap, alloc, head, n;
+	/* The method log (recording engine and any engine that wants one): the
+	 * last cap methods, kept as runs (one record per delivery: time,
+	 * source, addresses) and their data words, in two rings allocated as
+	 * they fill (engine.c). */
+	struct log_run *runs;
+	uint32_t *data;
+	size_t cap;
+	size_t dsize, rsize; /* ring sizes, powers of two (0: not allocated) */
+	uint64_t seq, rseq;  /* methods and runs logged since the last clear */
+	uint64_t lo;         /* the oldest method held */
+	bool grow_off;       /* a growth failed: the rings keep their size */
 	uint64_t total;
 };
 
@@ -97,6 +104,26 @@ extern const struct ce_class ce_c3b5, ce_c5b5, ce_c6b5, ce_c7b5, ce_c8b5;
 const struct ce_class *ce_class_find(uint32_t id);
 nvm_status engine_ce_set_class(struct engine *e, uint32_t id);
 void engine_free(struct engine *e);
+/* The recording engine's methods (engine_recorder_init). */
+enum eng_status engine_rec_methods(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first,
+                                   uint32_t n, struct eng_result *res);
+/* The log's append (engine_log without the count). */
+void engine_log_append(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first, uint32_t n);
+/* Hands methods to e (ops->methods), the recorder's inline (it counts
+ * and logs, one direct call): what the front ends' hot loops call. */
+static inline enum eng_status engine_send(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first,
+                                          uint32_t n, struct eng_result *res)
+{
+	if (e->ops->methods == engine_rec_methods) {
+		e->total += n;
+		if (e->cap && n)
+			engine_log_append(e, src, r, first, n);
+		res->cost = (uint64_t)n * ENG_REC_NS_PER_METHOD;
+		res->done = n;
+		return ENG_OK;
+	}
+	return e->ops->methods(e, src, r, first, n, res);
+}
 /* Appends methods to e's log (shared by every engine that records). */
 void engine_log(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first, uint32_t n);
 nvm_status engine_log_config(struct engine *e, size_t cap);

@@ -19,7 +19,7 @@
 #define GV100_NPBDMA   14u   /* NV_PFIFO_CFG0_NUM_PBDMA_INIT */
 #define GV100_NRUNLIST 13u   /* NV_PFIFO_ENG_RUNLIST__SIZE_1 */
 #define GV100_NENGSTAT 15u   /* NV_PFIFO_ENGINE_STATUS__SIZE_1 */
-#define GV100_NARRAYS  8u    /* PFIFO register arrays a generation may add */
+#define GV100_NARRAYS  10u   /* PFIFO register arrays a generation may add */
 
 /* The state of a PCCSR-era Host generation: the PFIFO arrays and the
  * channel RAM. A later generation's state begins with it (h->gs). */

@@ -12,6 +12,8 @@
 #include "host_internal.h"
 #include "nvmodel/host_fmt.h"
 
+const struct chan host_chan_none;
+
 struct host *host_of(const nvm_gpu *gpu)
 {
 	return gpu ? (struct host *)gpu_block(gpu, &host_class) : NULL;
@@ -64,7 +66,7 @@ static void rl_parse(struct host *h, struct runlist *rl, nvm_aperture ap, uint64
 	/* The channels listed on rl are those of its kept TSGs, ch[0, nch)
 	 * (a channel listed since on another runlist stays there). */
 	for (size_t i = 0; i < rl->nch; i++) {
-		struct chan *c = &h->chan[rl->ch[i]];
+		struct chan *c = host_chan(h, rl->ch[i]);
 		if (chan_runlist(c) == (int)rl->id)
 			chan_set_listed(c, -1, -1);
 	}
@@ -120,9 +122,18 @@ static void rl_parse(struct host *h, struct runlist *rl, nvm_aperture ap, uint64
 		rl->nch -= rl->tsg[rl->ntsg - 1].n - left;
 		rl->ntsg--;
 	}
+	for (size_t i = 0; i < rl->nch; i++) {
+		uint32_t b = rl->ch[i] / HOST_CHAN_CHUNK;
+		if (!h->chan[b] && !(h->chan[b] = calloc(HOST_CHAN_CHUNK, sizeof(struct chan)))) {
+			emit(h->gpu, NVM_EV_GUEST_ERROR, "host", "nomem", base, len,
+			     "runlist of %u entries: out of memory", len);
+			rl_clear(rl);
+			return;
+		}
+	}
 	for (size_t t = 0; t < rl->ntsg; t++)
 		for (uint32_t k = 0; k < rl->tsg[t].n; k++) {
-			struct chan *c = &h->chan[rl->ch[rl->tsg[t].first + k]];
+			struct chan *c = host_chan(h, rl->ch[rl->tsg[t].first + k]);
 			chan_set_listed(c, (int)rl->id, (int)t);
 			/* UNVERIFIED: a listed channel is looked at once (loaded) to
 			 * see whether it has work, as if a doorbell had been rung. */
@@ -173,7 +184,7 @@ void host_runlist_submit(struct host *h, struct runlist *rl, unsigned target, ui
 
 static bool chan_ready(struct host *h, uint32_t chid)
 {
-	const struct chan *c = &h->chan[chid];
+	const struct chan *c = host_chan_peek(h, chid);
 	return c->work && !c->acq_wait && host_chan_runnable(h, chid);
 }
 
@@ -199,7 +210,8 @@ static bool tsg_holds(struct host *h, struct runlist *rl, size_t t)
 	const struct rl_tsg *g = &rl->tsg[t];
 	for (uint32_t k = 0; k < g->n; k++) {
 		uint32_t chid = rl->ch[g->first + k];
-		if (h->chan[chid].acq_wait && !h->chan[chid].acq_switch && host_chan_runnable(h, chid))
+		const struct chan *c = host_chan_peek(h, chid);
+		if (c->acq_wait && !c->acq_switch && host_chan_runnable(h, chid))
 			return true;
 	}
 	return false;
@@ -252,7 +264,7 @@ static int tsg_pick(struct host *h, struct runlist *rl, size_t t, struct pbdma *
 		uint32_t k = (start + i) % g->n;
 		uint32_t chid = rl->ch[g->first + k];
 		if (chan_pbdma(rl, rl->runq[g->first + k]) == p && chan_ready(h, chid) &&
-		    chan_loaded_pbdma(&h->chan[chid]) < 0)
+		    chan_loaded_pbdma(host_chan_peek(h, chid)) < 0)
 			return (int)chid;
 	}
 	return -1;
@@ -260,8 +272,63 @@ static int tsg_pick(struct host *h, struct runlist *rl, size_t t, struct pbdma *
 
 static bool in_cur_tsg(struct host *h, struct runlist *rl, uint32_t chid)
 {
-	const struct chan *c = &h->chan[chid];
+	const struct chan *c = host_chan_peek(h, chid);
 	return rl->ntsg && chan_runlist(c) == (int)rl->id && chan_tsg(c) == (int)rl->cur;
+}
+
+/* Host memory the model reads at a context load (a speed-up of the model
+ * only: nothing in the GPU's state changes). With thousands of channels
+ * their RAMFCs, USERDs and GPFIFOs are cold in the host's caches, and the
+ * reads at each load would wait for them. When a channel is loaded, the
+ * RAMFCs of the TSG two ahead in runlist order are fetched into the cache,
+ * and for the TSG just ahead (whose RAMFC is warm by now) its USERD line. */
+static const uint8_t *ramfc_span(struct host *h, uint32_t chid)
+{
+	unsigned target;
+	uint64_t inst = host_chan_inst(h, chid, &target);
+	uint8_t *p;
+	size_t avail;
+	if (target == 1 || mem_span(&h->gpu->mem[target >= 2 ? NVM_AP_SYSMEM : NVM_AP_VRAM], inst, false, &p, &avail) ||
+	    avail < NVM_RAMFC_SIZE)
+		return NULL;
+	return p;
+}
+
+static void prefetch_span(struct mem_space *m, uint64_t pa)
+{
+	uint8_t *p;
+	size_t avail;
+	if (!mem_span(m, pa, false, &p, &avail))
+		__builtin_prefetch(p);
+}
+
+static void prefetch_tsg(struct host *h, struct runlist *rl, size_t t, bool deep)
+{
+	const struct rl_tsg *g = &rl->tsg[t];
+	for (uint32_t k = 0; k < g->n && k < 4; k++) {
+		const uint8_t *f = ramfc_span(h, rl->ch[g->first + k]);
+		if (!f)
+			continue;
+		if (!deep) {
+			for (unsigned i = 0; i < NVM_RAMFC_SIZE; i += 64)
+				__builtin_prefetch(f + i);
+			continue;
+		}
+		uint32_t lo, hi;
+		memcpy(&lo, f + 4u * h->ramfc_userd, 4);
+		memcpy(&hi, f + 4u * h->ramfc_userd_hi, 4);
+		/* USERD TARGET 1:0, ADDR 31:9; USERD_HI ADDR 7:0 (pbdma.c userd_addr). */
+		uint64_t userd = ((uint64_t)(hi & 0xffu) << 32) | (lo & 0xfffffe00u);
+		prefetch_span(&h->gpu->mem[(lo & 3u) >= 2 ? NVM_AP_SYSMEM : NVM_AP_VRAM], userd + h->userd_gp_put);
+	}
+}
+
+static void host_prefetch(struct host *h, struct runlist *rl)
+{
+	if (rl->ntsg < 3)
+		return;
+	prefetch_tsg(h, rl, (rl->cur + 1) % rl->ntsg, true);
+	prefetch_tsg(h, rl, (rl->cur + 2) % rl->ntsg, false);
 }
 
 static void sched_pbdma(struct host *h, struct runlist *rl, struct pbdma *p)
@@ -283,8 +350,10 @@ static void sched_pbdma(struct host *h, struct runlist *rl, struct pbdma *p)
 	if (!rl->ntsg)
 		return;
 	int chid = tsg_pick(h, rl, rl->cur, p, last);
-	if (chid >= 0)
+	if (chid >= 0) {
 		pbdma_load(p, (uint32_t)chid);
+		host_prefetch(h, rl);
+	}
 }
 
 void host_schedule(struct host *h, struct runlist *rl)
@@ -333,7 +402,7 @@ void host_schedule_later(struct host *h, struct runlist *rl)
 
 void host_chan_changed(struct host *h, uint32_t chid)
 {
-	const struct chan *c = &h->chan[chid];
+	const struct chan *c = host_chan_peek(h, chid);
 	if (chan_loaded_pbdma(c) >= 0)
 		pbdma_chan_changed(&h->pb[chan_loaded_pbdma(c)]);
 	int r = chan_runlist(c);
@@ -352,7 +421,7 @@ void host_chan_changed(struct host *h, uint32_t chid)
 
 static int chan_tsgid(struct host *h, uint32_t chid)
 {
-	const struct chan *c = &h->chan[chid];
+	const struct chan *c = host_chan_peek(h, chid);
 	return chan_runlist(c) >= 0 && chan_tsg(c) >= 0 ? (int)h->rl[chan_runlist(c)].tsg[chan_tsg(c)].tsgid : -1;
 }
 
@@ -481,8 +550,11 @@ void host_doorbell(struct host *h, uint32_t chid)
 		     "NOTIFY_CHANNEL_PENDING 0x%x names no channel (%u)", chid, h->gen->nchan);
 		return;
 	}
-	struct chan *c = &h->chan[chid];
-	c->work = true;
+	/* A channel whose chunk was never allocated was never listed: its
+	 * work flag is set when it is (rl_parse), so it need not be kept. */
+	const struct chan *c = host_chan_peek(h, chid);
+	if (h->chan[chid / HOST_CHAN_CHUNK])
+		host_chan(h, chid)->work = true;
 	if (chan_loaded_pbdma(c) >= 0) {
 		struct pbdma *p = &h->pb[chan_loaded_pbdma(c)];
 		if (!p->ev && p->state == PBS_RUN && !pbdma_stalled(p))
@@ -509,7 +581,7 @@ void host_preempt(struct host *h, bool tsg, uint32_t id)
 		struct pbdma *p = &h->pb[i];
 		if (p->chid < 0)
 			continue;
-		const struct chan *c = &h->chan[p->chid];
+		const struct chan *c = host_chan_peek(h, (uint32_t)p->chid);
 		bool hit = !tsg ? (uint32_t)p->chid == id
 		                : chan_runlist(c) >= 0 && chan_tsg(c) >= 0 &&
 		                           h->rl[chan_runlist(c)].tsg[chan_tsg(c)].tsgid == id;
@@ -571,6 +643,8 @@ static void host_destroy(nvm_gpu *gpu, void *state)
 	free(h->engines);
 	free(h->pb);
 	free(h->rl);
+	for (uint32_t i = 0; h->chan && i < (h->gen->nchan + HOST_CHAN_CHUNK - 1) / HOST_CHAN_CHUNK; i++)
+		free(h->chan[i]);
 	free(h->chan);
 	free(h->pbdma_vals);
 	free(h);
@@ -600,7 +674,7 @@ static nvm_status add_engine(struct host *h, const char *kind, const char *name,
 static nvm_status host_alloc(struct host *h)
 {
 	const struct host_gen *g = h->gen;
-	h->chan = calloc(g->nchan, sizeof(*h->chan));
+	h->chan = calloc((g->nchan + HOST_CHAN_CHUNK - 1) / HOST_CHAN_CHUNK, sizeof(*h->chan));
 	h->rl = calloc(g->nrunlist, sizeof(*h->rl));
 	h->pb = calloc(g->npbdma, sizeof(*h->pb));
 	h->pbdma_vals = calloc((size_t)g->npbdma * PBR_COUNT, sizeof(uint32_t));
@@ -713,7 +787,7 @@ nvm_status nvm_host_channel_info(nvm_gpu *gpu, uint32_t chid, nvm_host_channel *
 		return NVM_ERR_NOENT;
 	if (chid >= h->gen->nchan)
 		return NVM_ERR_ARG;
-	const struct chan *c = &h->chan[chid];
+	const struct chan *c = host_chan_peek(h, chid);
 	*out = (nvm_host_channel){
 		.chid = chid,
 		.runlist = chan_runlist(c),

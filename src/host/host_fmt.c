@@ -145,9 +145,9 @@ static int d_target(const nvm_hf_problem *p, char *buf, size_t len)
 
 static int d_signature(const nvm_hf_problem *p, char *buf, size_t len)
 {
-	return snprintf(buf, len,
-	                "NV_PPBDMA_SIGNATURE_HW is 0x%04llx, neither VALID (0xface) nor HOST_CLASS_ID (50031)",
-	                ULL(p->value));
+	/* limit: the chip's HW_HOST_CLASS_ID (gv100 50031, tu102 50287) */
+	return snprintf(buf, len, "NV_PPBDMA_SIGNATURE_HW is 0x%04llx, neither VALID (0xface) nor HOST_CLASS_ID (%llu)",
+	                ULL(p->value), ULL(p->limit ? p->limit : 50031));
 }
 
 static int d_gpptr(const nvm_hf_problem *p, char *buf, size_t len)

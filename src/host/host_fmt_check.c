@@ -4,6 +4,8 @@
  * or runlist. Each rule cites its document; rules the documents leave open
  * are marked UNVERIFIED and listed in docs/fidelity.md.
  */
+#include <string.h>
+
 #include "host_fmt_internal.h"
 
 #define GP_ADDR_MAX 0xffffffffffull /* "the end of the memory address space (0xFFFFFFFFFF)" */
@@ -21,7 +23,23 @@ static void gpptr(nvm_hf_problem *out, size_t max, size_t *n, unsigned dw, const
 		hf_add(out, max, n, NVM_HF_GPPTR, dw, -1, name, v, entries);
 }
 
-size_t nvm_ramfc_check(const uint8_t ramfc[NVM_RAMFC_SIZE], nvm_hf_problem *out, size_t max)
+/* The value of SIGNATURE_HW the layout names HOST_CLASS_ID (the chip's host
+ * class id), 0 if none. */
+static uint32_t host_class_id(const nvm_hf_layout *fc)
+{
+	unsigned idx;
+	const nvm_hf_word *w = nvm_hf_word_at(fc, 4, &idx);
+	for (unsigned k = 0; w && k < w->nfields; k++)
+		for (const nvm_hf_enum *e = w->fields[k].enums; e && e->name; e++)
+			if (!strcmp(e->name, "HOST_CLASS_ID"))
+				return e->value;
+	return 0;
+}
+
+/* The checks of a RAMFC laid out as fc (the chip's layout: which words
+ * exist, which SIGNATURE values are valid). */
+static size_t ramfc_check(const nvm_hf_layout *fc_l, const uint8_t ramfc[NVM_RAMFC_SIZE], nvm_hf_problem *out,
+                          size_t max)
 {
 	size_t n = 0;
 	nvm_ramfc_info fc;
@@ -33,8 +51,10 @@ size_t nvm_ramfc_check(const uint8_t ramfc[NVM_RAMFC_SIZE], nvm_hf_problem *out,
 	/* NV_PPBDMA_USERD keeps ADDR 31:9 of a block "NV_RAMUSERD_CHAN_SIZE-byte
 	 * aligned"; bits 8:2 have no field. UNVERIFIED: the Host is assumed to
 	 * ignore them (no interrupt documented), so this is a warning. */
+	unsigned idx;
+	const nvm_hf_word *uw = nvm_hf_word_at(fc_l, 2, &idx);
 	uint32_t userd = hf_rd32(ramfc, 2);
-	if (FIELD_GET(userd, 8, 2))
+	if (uw && uw->name && !strcmp(uw->name, "NV_RAMFC_USERD") && FIELD_GET(userd, 8, 2))
 		hf_add(out, max, &n, NVM_HF_USERD_ALIGN, 2, -1, "NV_RAMFC_USERD",
 		       ((uint64_t)FIELD_GET(hf_rd32(ramfc, 3), 7, 0) << 32) | (userd & ~3u), 0);
 
@@ -42,8 +62,9 @@ size_t nvm_ramfc_check(const uint8_t ramfc[NVM_RAMFC_SIZE], nvm_hf_problem *out,
 	 * HW_HOST_CLASS_ID or the value HW_VALID, then Host will freeze and
 	 * initiate an NV_PPBDMA_INTR_*_SIGNATURE interrupt." Both values pass
 	 * (the manual), not 0xFACE alone (issue 8's wording). */
-	if (fc.signature_hw != 0xface && fc.signature_hw != 50031)
-		hf_add(out, max, &n, NVM_HF_SIGNATURE, 4, -1, "NV_RAMFC_SIGNATURE", fc.signature_hw, 0);
+	uint32_t class_id = host_class_id(fc_l);
+	if (fc.signature_hw != 0xface && fc.signature_hw != class_id)
+		hf_add(out, max, &n, NVM_HF_SIGNATURE, 4, -1, "NV_RAMFC_SIGNATURE", fc.signature_hw, class_id);
 
 	gpptr(out, max, &n, 5, "NV_RAMFC_GP_GET", fc.gp_get, fc.limit2);
 
@@ -54,6 +75,11 @@ size_t nvm_ramfc_check(const uint8_t ramfc[NVM_RAMFC_SIZE], nvm_hf_problem *out,
 
 	gpptr(out, max, &n, 20, "NV_RAMFC_GP_FETCH", fc.gp_fetch, fc.limit2);
 	return n;
+}
+
+size_t nvm_ramfc_check(const uint8_t ramfc[NVM_RAMFC_SIZE], nvm_hf_problem *out, size_t max)
+{
+	return ramfc_check(&hf_gv100_layouts[NVM_HF_RAMFC], ramfc, out, max);
 }
 
 /* ---------------------------------------------------------------- RAMIN */
@@ -80,9 +106,10 @@ static void pdb_check(const nvm_ramin_pdb *p, int sc, nvm_hf_problem *out, size_
 		       sc < 0 ? "NV_RAMIN_BIG_PAGE_SIZE" : "NV_RAMIN_SC_BIG_PAGE_SIZE", 0, 0);
 }
 
-size_t nvm_ramin_check(const uint8_t inst[NVM_RAMIN_SIZE], nvm_hf_problem *out, size_t max)
+static size_t ramin_check(const nvm_hf_layout *fc_l, const uint8_t inst[NVM_RAMIN_SIZE], nvm_hf_problem *out,
+                          size_t max)
 {
-	size_t n = nvm_ramfc_check(inst, out, max);
+	size_t n = ramfc_check(fc_l, inst, out, max);
 	nvm_ramin_info in;
 	nvm_ramin_decode(inst, &in);
 	pdb_check(&in.pdb, -1, out, max, &n);
@@ -100,6 +127,17 @@ size_t nvm_ramin_check(const uint8_t inst[NVM_RAMIN_SIZE], nvm_hf_problem *out, 
 		if ((in.sc_pdb_valid >> i) & 1u)
 			pdb_check(&in.sc[i], i, out, max, &n);
 	return n;
+}
+
+size_t nvm_ramin_check(const uint8_t inst[NVM_RAMIN_SIZE], nvm_hf_problem *out, size_t max)
+{
+	return ramin_check(&hf_gv100_layouts[NVM_HF_RAMFC], inst, out, max);
+}
+
+size_t nvm_ramin_check_chip(const char *chip, const uint8_t inst[NVM_RAMIN_SIZE], nvm_hf_problem *out, size_t max)
+{
+	const nvm_hf_layout *fc = nvm_hf_layout_chip(chip, NVM_HF_RAMFC);
+	return ramin_check(fc ? fc : &hf_gv100_layouts[NVM_HF_RAMFC], inst, out, max);
 }
 
 /* ---------------------------------------------------------------- USERD */

@@ -387,7 +387,7 @@ struct host {
 	const struct host_gen *gen;
 	void *gs;             /* the generation's own state (gv100.c: PFIFO arrays, PCCSR) */
 	uint32_t *pbdma_vals; /* [npbdma * PBR_COUNT] */
-	struct chan *chan;    /* [nchan] */
+	struct chan **chan;   /* [nchan / HOST_CHAN_CHUNK, rounded up] chunks (host_chan) */
 	struct runlist *rl;   /* [nrunlist] */
 	struct pbdma *pb;     /* [npbdma] */
 	struct engine **engines;
@@ -405,6 +405,8 @@ struct host {
 	struct {
 		uint8_t dword, reg;
 	} ramfc[PBR_COUNT];
+	/* The RAMFC dwords of USERD and USERD_HI (host.c prefetch_tsg). */
+	uint8_t ramfc_userd, ramfc_userd_hi;
 	/* From the RAMUSERD layout: the writeback's byte range and its words. */
 	uint32_t userd_wb_lo, userd_wb_hi; /* [lo, hi) */
 	uint32_t userd_gp_put;             /* NV_RAMUSERD_GP_PUT */
@@ -413,11 +415,32 @@ struct host {
 		uint16_t off;
 		uint8_t reg;
 	} userd_wb[HOST_USERD_WB_MAX];
+	/* NV_PFIFO_USERD_WRITEBACK's value (bus_reg, looked up on first use:
+	 * every context load and save reads it). */
+	const uint32_t *userd_wb_timer;
 };
 
 #include "host_gens.h"
 
 struct host *host_of(const nvm_gpu *gpu);
+
+/* The channel table is kept in chunks of HOST_CHAN_CHUNK channels, each
+ * allocated when a channel of it is first listed on a runlist (opening a
+ * GPU clears no table of thousands of channels). A channel of a chunk never
+ * allocated is in the zero state: not listed, not loaded, no work. */
+#define HOST_CHAN_CHUNK 64u
+extern const struct chan host_chan_none;
+/* Channel chid (< nchan) to look at: the zero state if never allocated. */
+static inline const struct chan *host_chan_peek(const struct host *h, uint32_t chid)
+{
+	const struct chan *b = h->chan[chid / HOST_CHAN_CHUNK];
+	return b ? &b[chid % HOST_CHAN_CHUNK] : &host_chan_none;
+}
+/* A channel that is or was listed (its chunk is allocated). */
+static inline struct chan *host_chan(struct host *h, uint32_t chid)
+{
+	return &h->chan[chid / HOST_CHAN_CHUNK][chid % HOST_CHAN_CHUNK];
+}
 
 /* host.c: scheduler and the generation's interface used by the PBDMAs. */
 void host_schedule(struct host *h, struct runlist *rl);
@@ -460,7 +483,7 @@ void host_chan_changed(struct host *h, uint32_t chid);
 /* The channel is loaded on a PBDMA. */
 static inline bool host_chan_loaded(const struct host *h, uint32_t chid)
 {
-	return chan_loaded_pbdma(&h->chan[chid]) >= 0;
+	return chan_loaded_pbdma(host_chan_peek(h, chid)) >= 0;
 }
 /* Recomputes NV_PFIFO_ENGINE_STATUS(i), _INST and _NEXT_INST of the
  * runlist's engine from the PBDMAs and the engines (after every change of

@@ -42,11 +42,13 @@ nvm_status pbdma_add_regs(struct host *h)
 	return bus_add(h->gpu, &b);
 }
 
-/* The PBDMA register (enum pbr) named reg, PBR_COUNT if none. */
+/* The PBDMA register (enum pbr) named reg, PBR_COUNT if none. Every GPU
+ * open asks for a few dozen: a name's first letter is compared before the
+ * whole name. */
 static unsigned pbr_named(const struct host_gen *g, const char *reg)
 {
 	for (unsigned i = 0; reg && i < PBR_COUNT; i++)
-		if (g->pbdma_regs[i].name && !strcmp(g->pbdma_regs[i].name, reg))
+		if (g->pbdma_regs[i].name && g->pbdma_regs[i].name[0] == reg[0] && !strcmp(g->pbdma_regs[i].name, reg))
 			return i;
 	return PBR_COUNT;
 }
@@ -61,18 +63,28 @@ nvm_status pbdma_layouts(struct host *h)
 	const struct host_gen *g = h->gen;
 	const nvm_hf_layout *fc = &g->layouts[NVM_HF_RAMFC], *ud = &g->layouts[NVM_HF_USERD];
 	h->nramfc = 0;
+	/* The register at each offset of the RAMFC's size (PBR_COUNT: none). */
+	_Static_assert(PBR_COUNT < 256, "a register index fits a byte");
+	uint8_t at[NVM_RAMFC_SIZE / 4];
+	memset(at, PBR_COUNT, sizeof(at));
+	for (unsigned r = PBR_COUNT; r-- > 0;)
+		if (g->pbdma_regs[r].offset < NVM_RAMFC_SIZE && !(g->pbdma_regs[r].offset & 3))
+			at[g->pbdma_regs[r].offset / 4] = (uint8_t)r;
 	for (size_t i = 0; i < fc->nwords; i++) {
 		const nvm_hf_word *w = &fc->words[i];
 		if (!w->reg)
 			continue;
-		unsigned r = 0; /* the register at the dword's offset must bear the name */
-		while (r < PBR_COUNT && g->pbdma_regs[r].offset != 4u * w->dword)
-			r++;
+		/* the register at the dword's offset must bear the name */
+		unsigned r = w->dword < NVM_RAMFC_SIZE / 4 ? at[w->dword] : PBR_COUNT;
 		if (r == PBR_COUNT || !g->pbdma_regs[r].name || strcmp(g->pbdma_regs[r].name, w->reg) ||
 		    h->nramfc == PBR_COUNT)
 			return NVM_ERR_CHIP; /* the generation's register file and RAMFC disagree */
 		h->ramfc[h->nramfc].dword = (uint8_t)w->dword;
 		h->ramfc[h->nramfc++].reg = (uint8_t)r;
+		if (r == PBR_USERD)
+			h->ramfc_userd = (uint8_t)w->dword;
+		if (r == PBR_USERD_HI)
+			h->ramfc_userd_hi = (uint8_t)w->dword;
 	}
 	h->userd_wb_lo = UINT32_MAX;
 	h->userd_wb_hi = 0;
@@ -119,7 +131,7 @@ static nvm_gpu *gpu_of(const struct pbdma *p)
 
 static struct chan *cur_chan(struct pbdma *p)
 {
-	return &p->h->chan[p->chid];
+	return host_chan(p->h, (uint32_t)p->chid);
 }
 
 /* ---------------------------------------------------------------- interrupts */
@@ -302,12 +314,22 @@ static void userd_writeback(struct pbdma *p)
 	 * (RAMUSERD layout: 0x40..0x8b on gv100; GP_PUT at 0x8c, the entry
 	 * software writes, is outside it). */
 	const struct host *h = p->h;
-	uint32_t u[HOST_USERD_WB_SPAN];
 	size_t len = h->userd_wb_hi - h->userd_wb_lo;
 	nvm_aperture ap;
 	uint64_t a = userd_addr(p, &ap) + h->userd_wb_lo;
 	struct mem_space *m = &gpu_of(p)->mem[ap];
 	const uint32_t *r = p->r;
+	uint8_t *span;
+	size_t avail;
+	if ((a & 3) == 0 && a + len <= m->size && !mem_span(m, a, true, &span, &avail) && avail >= len) {
+		/* The usual case: the range in one page, written in place. */
+		for (unsigned i = 0; i < h->nuserd_wb; i++)
+			memcpy(span + h->userd_wb[i].off - h->userd_wb_lo, &r[h->userd_wb[i].reg], 4);
+		if (m->nwatch)
+			mem_notify_write(m, a, len);
+		return;
+	}
+	uint32_t u[HOST_USERD_WB_SPAN];
 	if (mem_read(m, a, u, len)) {
 		emit(gpu_of(p), NVM_EV_GUEST_ERROR, "pbdma", "userd_out_of_range", a, (uint64_t)p->chid,
 		     "channel %d: USERD at 0x%llx lies outside %s", p->chid, (unsigned long long)a,
@@ -353,7 +375,10 @@ void pbdma_wb_timer(struct pbdma *p)
 		sched_cancel(gpu, p->wb_ev);
 	p->wb_ev = 0;
 	/* A generation without the register (0) has no writeback timer. */
-	uint32_t v = p->h->gen->r_userd_writeback ? bus_get(gpu, p->h->gen->r_userd_writeback) : 0;
+	struct host *h = p->h;
+	if (h->gen->r_userd_writeback && !h->userd_wb_timer)
+		h->userd_wb_timer = bus_reg(gpu, h->gen->r_userd_writeback);
+	uint32_t v = h->userd_wb_timer ? *h->userd_wb_timer : 0;
 	uint64_t ns = ((uint64_t)FIELD_GET(v, 7, 0) * 1000u) << FIELD_GET(v, 15, 12);
 	if (ns && p->state == PBS_RUN && FIELD_GET(p->r[PBR_CONFIG], 12, 12))
 		p->wb_ev = sched_at(gpu, gpu->now + ns, wb_event, p, 0, SCHED_BACKGROUND);
@@ -417,7 +442,7 @@ static void decoder_save(struct pbdma *p)
 	p->r[PBR_SUBDEVICE] = sd;
 }
 
-static void on_run(void *ctx, const pb_run *r);
+static void on_runs(void *ctx, const pb_run *runs, size_t n);
 static void on_error(void *ctx, const pb_error *e);
 
 static void decoder_load(struct pbdma *p)
@@ -426,7 +451,7 @@ static void decoder_load(struct pbdma *p)
 	pb_config_init(&cfg, p->h->pb_gen, PB_FORMAT_NEW);
 	uint32_t sd = p->r[PBR_SUBDEVICE];
 	cfg.subdevice_id = FIELD_GET(sd, 11, 0);
-	pb_sink sink = { .ctx = p, .run = on_run, .error = on_error };
+	pb_sink sink = { .ctx = p, .error = on_error, .runs = on_runs };
 	pb_decoder_init(&p->dec, &cfg, &sink);
 	pb_decoder_state st;
 	pb_save(&p->dec, &st);
@@ -527,7 +552,7 @@ static void acq_wake(nvm_gpu *gpu, void *ctx, uint64_t chid);
 static void acq_timeout(nvm_gpu *gpu, void *ctx, uint64_t chid)
 {
 	struct host *h = ctx;
-	h->chan[chid].acq_timeout_ev = 0;
+	host_chan(h, (uint32_t)chid)->acq_timeout_ev = 0;
 	acq_wake(gpu, ctx, chid);
 }
 
@@ -536,7 +561,7 @@ static void acq_timeout(nvm_gpu *gpu, void *ctx, uint64_t chid)
 static void acq_hit(void *ctx, uint64_t chid)
 {
 	struct host *h = ctx;
-	struct chan *c = &h->chan[chid];
+	struct chan *c = host_chan(h, (uint32_t)chid);
 	if (!c->acq_wake_ev)
 		c->acq_wake_ev = sched_at(h->gpu, h->gpu->now, acq_wake, h, chid, 0);
 }
@@ -544,7 +569,7 @@ static void acq_hit(void *ctx, uint64_t chid)
 static void acq_wake(nvm_gpu *gpu, void *ctx, uint64_t chid)
 {
 	struct host *h = ctx;
-	struct chan *c = &h->chan[chid];
+	struct chan *c = host_chan(h, (uint32_t)chid);
 	(void)gpu;
 	c->acq_wake_ev = 0;
 	if (!c->acq_wait)
@@ -851,8 +876,8 @@ static enum mres clear_faulted(struct pbdma *p, uint32_t data, bool valid, uint3
 		emit(h->gpu, NVM_EV_TRACE, "pbdma", "clear_faulted", chid, bit,
 		     "channel %d: CLEAR_FAULTED channel %u %s", p->chid, chid,
 		     bit == 23 ? "ENG_FAULTED" : "PBDMA_FAULTED");
-		if (chan_runlist(&h->chan[chid]) >= 0)
-			host_schedule_later(h, &h->rl[chan_runlist(&h->chan[chid])]);
+		if (chan_runlist(host_chan_peek(h, chid)) >= 0)
+			host_schedule_later(h, &h->rl[chan_runlist(host_chan_peek(h, chid))]);
 		return M_DONE;
 	}
 	/* UNVERIFIED: a generation without the timeout register (0) retries
@@ -1063,9 +1088,12 @@ static enum mres host_method(struct pbdma *p, uint32_t subch, uint32_t m, uint32
 	return M_STALL;
 }
 
-static enum mres engine_methods(struct pbdma *p, const pb_run *r, uint32_t first, uint32_t n)
+/* Where the engine methods of subchannel subch go: the engine (NULL after
+ * INTR_1 CTXNOTVALID, with data[first] parked) and *src. Notes an engine
+ * switch. Depends only on the runlist, TARGET, the last target and the
+ * subchannel's class, so a batch of runs may reuse it (on_runs). */
+static struct engine *engine_prepare(struct pbdma *p, const pb_run *r, uint32_t first, struct eng_src *src)
 {
-	struct chan *c = cur_chan(p);
 	bool copy;
 	struct engine *e = engine_for(p, r->subch, &copy);
 	/* NV_PPBDMA_TARGET ENG_CTX_VALID 16:16 / CE_CTX_VALID 17:17: an engine
@@ -1074,7 +1102,7 @@ static enum mres engine_methods(struct pbdma *p, const pb_run *r, uint32_t first
 		park_method(p, r->subch, pb_run_method(r, first), r->data[first]);
 		raise(p, PBR_INTR_1, INTR1_CTXNOTVALID,
 		      copy ? "copy method without TARGET CE_CTX_VALID" : "engine method without TARGET ENG_CTX_VALID");
-		return M_STALL;
+		return NULL;
 	}
 	if (p->target != e) {
 		/* Seed 000: a switch between GR and GRCOPY waits for the first
@@ -1087,27 +1115,18 @@ static enum mres engine_methods(struct pbdma *p, const pb_run *r, uint32_t first
 			     e->name);
 		p->target = e;
 	}
-	struct eng_src src = { (uint32_t)p->chid, r->subch, c->cls[r->subch], p->inst_target, p->inst };
-	if (emit_wanted(gpu_of(p), NVM_EV_METHOD))
-		for (uint32_t i = first; i < first + n; i++)
-			emit(gpu_of(p), NVM_EV_METHOD, e->name, "method", pb_run_method(r, i), r->data[i],
-			     "channel %d subch %u class 0x%04x: method 0x%04x <- 0x%08x", p->chid, r->subch, src.cls,
-			     pb_run_method(r, i), r->data[i]);
-	struct eng_result res = { 0, 0 };
-	enum eng_status st = e->ops->methods(e, &src, r, first, n, &res);
-	if (p->h->method_crc)
-		method_crc(p, r, first, res.done);
-	p->cost += res.cost;
-	e->busy_until = gpu_of(p)->now + p->cost;
-	c->methods += res.done;
-	p->h->stats.methods += res.done;
-	if (st == ENG_OK)
-		return M_DONE;
-	/* The engine stopped at data[first + done]: the channel gets
-	 * ENG_FAULTED and waits for software (the method is kept in METHOD0). */
-	uint32_t k = first + (res.done < n ? res.done : n - 1);
+	*src = (struct eng_src){ (uint32_t)p->chid, r->subch, cur_chan(p)->cls[r->subch], p->inst_target, p->inst };
+	return e;
+}
+
+/* The engine stopped at data[first + res->done] of n: the method is parked
+ * in METHOD0, and the channel waits (ENG_BUSY) or gets ENG_FAULTED. */
+static enum mres engine_stopped(struct pbdma *p, struct engine *e, const pb_run *r, uint32_t first, uint32_t n,
+                                enum eng_status st, uint32_t done)
+{
+	uint32_t k = first + (done < n ? done : n - 1);
 	park_method(p, r->subch, pb_run_method(r, k), r->data[k]);
-	p->stop_done = res.done;
+	p->stop_done = done;
 	if (st == ENG_BUSY) {
 		/* Not done yet (a long copy): METHOD0 delivers it again after the
 		 * time it has cost so far. */
@@ -1120,6 +1139,36 @@ static enum mres engine_methods(struct pbdma *p, const pb_run *r, uint32_t first
 	     "channel %d: engine %s %s at method 0x%04x: ENG_FAULTED", p->chid, e->name,
 	     st == ENG_FAULT ? "faulted" : "rejected a method", pb_run_method(r, k));
 	return M_BLOCK;
+}
+
+/* Methods data[first .. first + n) of r to engine e (engine_prepare). */
+static inline enum mres engine_deliver(struct pbdma *p, struct engine *e, const struct eng_src *src, const pb_run *r,
+                                       uint32_t first, uint32_t n)
+{
+	nvm_gpu *gpu = gpu_of(p);
+	if (emit_wanted(gpu, NVM_EV_METHOD))
+		for (uint32_t i = first; i < first + n; i++)
+			emit(gpu, NVM_EV_METHOD, e->name, "method", pb_run_method(r, i), r->data[i],
+			     "channel %d subch %u class 0x%04x: method 0x%04x <- 0x%08x", p->chid, r->subch, src->cls,
+			     pb_run_method(r, i), r->data[i]);
+	struct eng_result res = { 0, 0 };
+	enum eng_status st = engine_send(e, src, r, first, n, &res);
+	if (p->h->method_crc)
+		method_crc(p, r, first, res.done);
+	p->cost += res.cost;
+	e->busy_until = gpu->now + p->cost;
+	cur_chan(p)->methods += res.done;
+	p->h->stats.methods += res.done;
+	if (st == ENG_OK)
+		return M_DONE;
+	return engine_stopped(p, e, r, first, n, st, res.done);
+}
+
+static enum mres engine_methods(struct pbdma *p, const pb_run *r, uint32_t first, uint32_t n)
+{
+	struct eng_src src;
+	struct engine *e = engine_prepare(p, r, first, &src);
+	return e ? engine_deliver(p, e, &src, r, first, n) : M_STALL;
 }
 
 /* One method (from METHOD0 on resume). */
@@ -1144,9 +1193,8 @@ static void stop_at(struct pbdma *p, const pb_run *r, uint32_t i, enum mres res)
 	pb_stop_run(&p->dec, r, i + 1);
 }
 
-static void on_run(void *ctx, const pb_run *r)
+static void on_run(struct pbdma *p, const pb_run *r)
 {
-	struct pbdma *p = ctx;
 	if (p->stop || r->masked)
 		return; /* silicon H100: masked methods, Host methods included, are dropped */
 	uint32_t i = 0;
@@ -1172,6 +1220,76 @@ static void on_run(void *ctx, const pb_run *r)
 		}
 		i = r->count;
 	}
+}
+
+/* The decoder's batches (its fast path for well-formed headers): the runs
+ * in order, none after a stop. A run of engine methods reuses the engine
+ * decision (engine_prepare) an earlier run of the batch made for its
+ * subchannel while that engine is still the target: nothing between them
+ * could change it, as only Host methods (SET_OBJECT), software (from a
+ * hook: none is installed), a context load and an engine that stops do. */
+static void on_runs(void *ctx, const pb_run *runs, size_t n)
+{
+	struct pbdma *p = ctx;
+	nvm_gpu *gpu = gpu_of(p);
+	bool reuse = !gpu->hook_mask;
+	/* No method events or CRCs wanted: the engine's methods are counted
+	 * here and added to the channel's and the Host's counts at the end. */
+	bool plain = reuse && !p->h->method_crc;
+	struct engine *se[5];
+	struct eng_src ss[5];
+	uint32_t valid = 0; /* bit s: se[s], ss[s] hold subchannel s's decision */
+	uint64_t methods = 0;
+	if (p->stop)
+		return;
+	for (size_t k = 0; k < n; k++) {
+		const pb_run *r = &runs[k];
+		if (r->masked)
+			continue; /* silicon H100: masked methods, Host methods included, are dropped */
+		uint32_t s = r->subch;
+		/* The decoder's batched runs start their sequence (index 0). */
+		uint32_t m = r->index ? pb_run_method(r, 0) : r->method;
+		if (s >= 5 || m < 0x100) {
+			valid = 0;
+			cur_chan(p)->methods += methods;
+			p->h->stats.methods += methods;
+			methods = 0;
+			on_run(p, r);
+			if (p->stop)
+				return;
+			continue;
+		}
+		/* From an engine method on, the rest of an INC / NINC / 1INC run
+		 * stays at or above 0x100 (on_run). */
+		if (!((valid >> s) & 1) || se[s] != p->target) {
+			se[s] = engine_prepare(p, r, 0, &ss[s]);
+			if (!se[s]) {
+				stop_at(p, r, 0, M_STALL);
+				break;
+			}
+			valid = reuse ? valid | 1u << s : 0;
+		}
+		struct engine *e = se[s];
+		if (plain) {
+			struct eng_result res = { 0, 0 };
+			enum eng_status st = engine_send(e, &ss[s], r, 0, r->count, &res);
+			p->cost += res.cost;
+			e->busy_until = gpu->now + p->cost;
+			methods += res.done;
+			if (st == ENG_OK)
+				continue;
+			stop_at(p, r, res.done, engine_stopped(p, e, r, 0, r->count, st, res.done));
+			break;
+		}
+		p->stop_done = 0;
+		enum mres res = engine_deliver(p, e, &ss[s], r, 0, r->count);
+		if (res) {
+			stop_at(p, r, p->stop_done, res);
+			break;
+		}
+	}
+	cur_chan(p)->methods += methods;
+	p->h->stats.methods += methods;
 }
 
 static void on_error(void *ctx, const pb_error *e)
@@ -1385,9 +1503,11 @@ static bool do_load(struct pbdma *p)
 {
 	unsigned target;
 	uint64_t a = inst_addr(p, &target);
-	uint32_t ramfc[NVM_RAMFC_SIZE / 4];
+	/* Straight into p->ramfc: the dwords no register mirrors come back
+	 * unchanged on save (a failed read copies nothing). */
+	uint32_t *ramfc = p->ramfc;
 	if (target == 1 ||
-	    mem_read(&gpu_of(p)->mem[target >= 2 ? NVM_AP_SYSMEM : NVM_AP_VRAM], a, ramfc, sizeof(ramfc))) {
+	    mem_read(&gpu_of(p)->mem[target >= 2 ? NVM_AP_SYSMEM : NVM_AP_VRAM], a, ramfc, sizeof(p->ramfc))) {
 		/* UNVERIFIED: an instance block that cannot be read faults the
 		 * channel (PBDMA_FAULTED) instead of loading it, and raises
 		 * CHSW_ERROR RDAT_TIMEOUT (the read data of the switch never
@@ -1402,7 +1522,6 @@ static bool do_load(struct pbdma *p)
 	const struct host *h = p->h;
 	for (unsigned i = 0; i < h->nramfc; i++)
 		p->r[h->ramfc[i].reg] = ramfc[h->ramfc[i].dword];
-	memcpy(p->ramfc, ramfc, sizeof(ramfc)); /* the dwords no register mirrors come back unchanged on save */
 	if (h->gen->ops->chan_load)
 		h->gen->ops->chan_load(p->h, p);
 	p->h->stats.ctx_loads++;
@@ -1439,7 +1558,7 @@ void pbdma_load(struct pbdma *p, uint32_t chid)
 {
 	p->chid = (int)chid;
 	pbdma_chan_changed(p);
-	chan_set_loaded(&p->h->chan[chid], (int)p->id);
+	chan_set_loaded(host_chan(p->h, chid), (int)p->id);
 	p->state = PBS_LOADING;
 	p->ev = 0;
 	arm_step(p, HOST_NS_CTXSW);
@@ -1506,7 +1625,7 @@ static void step(nvm_gpu *gpu, void *ctx, uint64_t arg)
 		if (!do_load(p)) {
 			sched_charge(gpu, load_units);
 			p->state = PBS_IDLE;
-			chan_set_loaded(&h->chan[p->chid], -1);
+			chan_set_loaded(host_chan(h, (uint32_t)p->chid), -1);
 			p->chid = -1;
 			host_schedule(h, p->rl);
 			return;

@@ -44,6 +44,9 @@ struct tu102 {
 	struct gv100 base;
 	uint32_t rl_vals[TU102_NRUNLIST * 4]; /* BASE_LO, BASE_HI, SUBMIT, SUBMIT_INFO */
 	uint32_t vchan_cfg[TU102_NVCHCFG];    /* NV_CTRL_VIRTUAL_CHANNEL_CFG(i) */
+	uint32_t pbstat_inst[TU102_NPBDMA];   /* NV_PFIFO_PBDMA_STATUS_INST(i) */
+	uint32_t pbstat_userd[TU102_NPBDMA];  /* NV_PFIFO_PBDMA_STATUS_USERD(i) */
+	uint32_t pbstat_userd_hi[TU102_NPBDMA];
 	struct reg_array ctrl_array;
 };
 
@@ -91,13 +94,40 @@ static const struct reg_desc runlist_regs[] = {
 	{ 0xc, "NV_PFIFO_RUNLIST_SUBMIT_INFO", 0, 0, 0, NULL, NULL },
 };
 
+/* ---------------------------------------------------------------- PBDMA status */
+
+/* gv100's NV_PFIFO_PBDMA_STATUS(i), and tu104's new PBDMA_STATUS_INST(i)
+ * (PTR 27:0, TARGET 29:28, VALID 31:31), _USERD(i) (TARGET 1:0, ADDR 31:8)
+ * and _USERD_HI(i) (ADDR 7:0) of the loaded channel. UNVERIFIED: after the
+ * unload VALID clears and the pointers keep the last channel's. */
+static void tu102_pbdma_status(struct host *h, const struct pbdma *p, bool loaded)
+{
+	gv100_pbdma_status(h, p, loaded);
+	struct tu102 *t = ts(h);
+	if (!loaded) {
+		t->pbstat_inst[p->id] &= ~(1u << 31);
+		return;
+	}
+	t->pbstat_inst[p->id] = ((uint32_t)(p->inst >> 12) & 0x0fffffffu) | (p->inst_target & 3u) << 28 | 1u << 31;
+	t->pbstat_userd[p->id] = p->r[PBR_USERD] & 0xffffff03u;
+	t->pbstat_userd_hi[p->id] = p->r[PBR_USERD_HI] & 0xffu;
+}
+
+static const struct reg_desc pbstat_inst_regs[] = { { 0x0, "NV_PFIFO_PBDMA_STATUS_INST", 0, 0, 0, NULL, NULL } };
+static const struct reg_desc pbstat_userd_regs[] = { { 0x0, "NV_PFIFO_PBDMA_STATUS_USERD", 0, 0, 0, NULL, NULL } };
+static const struct reg_desc pbstat_userd_hi_regs[] = { { 0x0, "NV_PFIFO_PBDMA_STATUS_USERD_HI", 0, 0, 0, NULL,
+	                                                  NULL } };
+
 /* ---------------------------------------------------------------- doorbells */
 
 /* tu104 dev_usermode NOTIFY_CHANNEL_PENDING: CHID 11:0, RUNLIST_ID 22:16
  * (ALL = 15). A handle with a bit outside these fields, a CHID that is no
  * channel or a RUNLIST_ID that is neither ALL nor a runlist is invalid.
  * UNVERIFIED: a valid RUNLIST_ID other than the channel's own still makes
- * the channel PENDING (the manual says only which handles are invalid). */
+ * the channel PENDING (the manual says only which handles are invalid);
+ * ALL (15) is valid although the manual also says a RUNLIST_ID above
+ * NV_HOST_NUM_RUNLISTS - 1 (10 here) has no effect: its list of invalid
+ * handles names ALL as valid. */
 static bool tu102_handle_chid(const struct host *h, uint32_t handle, uint32_t *chid)
 {
 	uint32_t rl = FIELD_GET(handle, 22, 16);
@@ -203,6 +233,9 @@ static nvm_status tu102_create(struct host *h)
 	const struct reg_array arrays[] = {
 		{ 0x2390, 4, TU102_NPBDMA, gv100_pbdma_map_regs, 1, g->pbdma_map_vals },
 		{ 0x2640, 8, TU102_NENGSTAT, gv100_engstat_regs, 2, g->engstat_vals },
+		{ 0x2790, 4, TU102_NPBDMA, pbstat_inst_regs, 1, t->pbstat_inst },
+		{ 0x2800, 4, TU102_NPBDMA, pbstat_userd_regs, 1, t->pbstat_userd },
+		{ 0x2880, 4, TU102_NPBDMA, pbstat_userd_hi_regs, 1, t->pbstat_userd_hi },
 		{ R_RUNLIST_BASE_LO, 16, TU102_NRUNLIST, runlist_regs, 4, t->rl_vals },
 		{ 0x3000, 4, TU102_NENGSTAT, gv100_engstat_next_inst_regs, 1, g->engstat_next_inst_vals },
 		{ 0x3080, 4, TU102_NPBDMA, gv100_pbstat_regs, 1, g->pbstat_vals },
@@ -296,7 +329,7 @@ static const struct host_gen_ops tu102_ops = {
 	.sched_disabled = gv100_sched_disabled,
 	.runlist_taken = tu102_runlist_taken,
 	.engine_status = gv100_engine_status,
-	.pbdma_status = gv100_pbdma_status,
+	.pbdma_status = tu102_pbdma_status,
 	.handle_chid = tu102_handle_chid,
 };
 

@@ -496,6 +496,10 @@ static size_t feed_state(pb_decoder *d, const uint32_t *p, size_t avail)
  * into the batch, keeping the position in registers. Anything else (control
  * entries, errors, a sequence running past the piece) returns to pb_feed's
  * general path, which reports it. Returns the first entry not handled. */
+/* SEC_OP for the batched path: 1 an INC / NINC / 1INC header, 2 IMMD, 0
+ * anything else (left to the general path). */
+static const uint8_t batch_kind[8] = { 0, 1, 0, 1, 2, 1, 0, 0 };
+
 static const uint32_t *feed_new_batched(pb_decoder *d, const uint32_t *p, const uint32_t *end)
 {
 	uint64_t pos = d->pos;
@@ -503,52 +507,42 @@ static const uint32_t *feed_new_batched(pb_decoder *d, const uint32_t *p, const 
 	bool masked = !d->active;
 	while (p < end) {
 		uint32_t w = *p;
-		uint32_t op = w >> 29;
-		if (w & (1u << PB_DMA_RESERVED_BIT))
+		uint32_t op = w >> 29, kind = batch_kind[op];
+		if (!kind || (w & (1u << PB_DMA_RESERVED_BIT)))
 			break;
 		uint32_t addr = PB_FIELD(w, PB_DMA_METHOD_ADDRESS);
-		uint32_t cnt = PB_FIELD(w, PB_DMA_METHOD_COUNT);
-		pb_run *r = &d->batch[nb];
-		if ((NEW_METHOD_OPS >> op) & 1) {
-			if (cnt > (size_t)(end - p) - 1)
-				break; /* continues in the next piece */
-			uint32_t last = op == 1 ? addr + cnt - 1 : addr + (cnt > 1);
-			if (op != 3 && cnt && last > 0xfff)
-				break; /* count_overflow: reported by the general path */
-			if (!cnt) {
-				/* a no-op header: nothing to deliver */
-				p++;
-				pos++;
-				continue;
-			}
-			d->batch_seq[nb].left = 0;
-			d->batch_seq[nb].hdr_word = w;
-			r->data = p + 1;
-			r->ndwords = cnt;
-			r->count = cnt;
-			r->mode = (pb_mode)new_ops[op].mode;
-			r->offset = pos + 1;
-			p += 1 + cnt;
-			pos += 1 + cnt;
-		} else if (op == 4) {
-			d->batch_immd[nb] = cnt; /* IMMD_DATA is the same 28:16 */
-			d->batch_seq[nb].left = 0;
-			d->batch_seq[nb].hdr_word = w;
-			r->data = &d->batch_immd[nb];
-			r->ndwords = 0;
-			r->count = 1;
-			r->mode = PB_MODE_IMMD;
-			r->offset = pos;
+		uint32_t cnt = PB_FIELD(w, PB_DMA_METHOD_COUNT); /* IMMD_DATA is the same 28:16 */
+		bool immd = kind == 2;
+		uint32_t take = immd ? 0 : cnt; /* data entries after the header */
+		if (take > (size_t)(end - p) - 1)
+			break; /* continues in the next piece */
+		uint32_t last = op == 1 ? addr + cnt - 1 : addr + (cnt > 1);
+		if ((op == 1 || op == 5) && cnt && last > 0xfff)
+			break; /* count_overflow: reported by the general path */
+		if (!cnt && !immd) {
+			/* a no-op header: nothing to deliver */
 			p++;
 			pos++;
-		} else {
-			break;
+			continue;
 		}
-		r->hdr_offset = r->mode == PB_MODE_IMMD ? r->offset : r->offset - 1;
+		/* Filled without branching on the kind: drivers mix IMMD and
+		 * method headers unpredictably. */
+		pb_run *r = &d->batch[nb];
+		d->batch_immd[nb] = cnt;
+		d->batch_seq[nb].left = 0;
+		d->batch_seq[nb].hdr_word = w;
+		r->data = immd ? &d->batch_immd[nb] : p + 1;
+		r->ndwords = take;
+		r->count = immd ? 1 : cnt;
+		r->mode = (pb_mode)new_ops[op].mode;
+		r->hdr_offset = pos;
+		r->offset = pos + !immd;
 		r->subch = PB_FIELD(w, PB_DMA_METHOD_SUBCHANNEL);
 		r->method = addr << 2;
 		r->index = 0;
 		r->masked = masked;
+		p += 1 + take;
+		pos += 1 + take;
 		if (++nb == PB_BATCH) {
 			d->nbatch = nb;
 			flush_batch(d);

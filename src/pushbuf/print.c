@@ -278,26 +278,36 @@ static inline struct mref method_of(pb_printer *p, uint32_t subch, uint32_t meth
 	return r;
 }
 
-/* The name offset of value v of an enum field, or 0 (no name starts at 0). */
+/* The name offset of value v of an enum field, or 0 (no name starts at 0).
+ * Without data-dependent branches (field values are what a printer cannot
+ * predict): the first of the values equal to v. */
 static inline uint32_t value_name(const pb_field *f, uint32_t v)
 {
 	const pb_value *vals = &pb_values[f->values];
 	unsigned n = f->nvalues;
 	if (n <= 8) {
-		for (unsigned i = 0; i < n; i++)
-			if (vals[i].value == v)
-				return vals[i].name;
-		return 0;
+		uint32_t name = 0;
+		for (unsigned i = n; i-- > 0;)
+			name = vals[i].value == v ? vals[i].name : name;
+		return name;
 	}
-	unsigned lo = 0, hi = n;
-	while (lo < hi) {
-		unsigned mid = (lo + hi) / 2;
-		if (vals[mid].value < v)
-			lo = mid + 1;
-		else
-			hi = mid;
+	/* the first index whose value is not below v */
+	const pb_value *base = vals;
+	while (n > 1) {
+		unsigned half = n / 2;
+		base = base[half - 1].value < v ? base + half : base;
+		n -= half;
 	}
-	return lo < n && vals[lo].value == v ? vals[lo].name : 0;
+	if (base->value < v)
+		base++;
+	return base < vals + f->nvalues && base->value == v ? base->name : 0;
+}
+
+/* Bits hi:lo of data, without a branch for the 32-bit field (2u << 31
+ * wraps to 0: mask all ones). */
+static inline uint32_t field_get(uint32_t data, const pb_field *f)
+{
+	return (data >> f->lo) & ((2u << (f->hi - f->lo)) - 1u);
 }
 
 /* A class tag: four hex digits. */
@@ -407,43 +417,119 @@ static inline char *w_mem(char *d, const char *s, size_t n)
 	return d + n;
 }
 
+/* The 8 hex digits of v, most significant first, as the bytes of a
+ * uint64 in memory order (no table, no branch). */
+static inline uint64_t hex8(uint32_t v)
+{
+	uint64_t x = v;
+	x = ((x & 0xffff0000u) << 16) | (x & 0xffffu);
+	x = ((x & 0x0000ff000000ff00ull) << 8) | (x & 0x000000ff000000ffull);
+	x = ((x & 0x00f000f000f000f0ull) << 4) | (x & 0x000f000f000f000full);
+	/* each byte a nibble, the least significant in the low byte: 10..15 -> 'a'.. */
+	uint64_t letters = ((x + 0x0606060606060606ull) >> 4) & 0x0101010101010101ull;
+	x += 0x3030303030303030ull + letters * ('a' - '0' - 10);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return __builtin_bswap64(x); /* the most significant digit in the first byte */
+#else
+	return x;
+#endif
+}
+
+/* The last `digits` (1..8) of the 8 hex digits of v: writes 8 bytes (the
+ * room has slack), advances by digits. */
 static inline char *w_hexw(char *d, uint32_t v, int digits)
 {
-	int i = digits;
-	while (i >= 2) {
-		i -= 2;
-		memcpy(d + i, hex2[v & 0xff], 2);
-		v >>= 8;
-	}
-	if (i)
-		d[0] = hexdig[v & 15];
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t h = hex8(v) >> (8 * (8 - digits)); /* drop the leading bytes */
+#else
+	uint64_t h = hex8(v) << (8 * (8 - digits));
+#endif
+	memcpy(d, &h, 8);
 	return d + digits;
 }
 
 static inline char *w_hex(char *d, uint32_t v)
 {
 	memcpy(d, "0x", 2);
-	return w_hexw(d + 2, v, v ? (35 - __builtin_clz(v)) / 4 : 1);
+	return w_hexw(d + 2, v, (35 - __builtin_clz(v | 1)) / 4); /* v | 1: one digit for 0 */
 }
 
+/* "00".."99" */
+static const char dec2[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                           "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                           "8081828384858687888990919293949596979899";
+
+static const uint64_t pow10_u64[20] = { 1ull,
+	                                10ull,
+	                                100ull,
+	                                1000ull,
+	                                10000ull,
+	                                100000ull,
+	                                1000000ull,
+	                                10000000ull,
+	                                100000000ull,
+	                                1000000000ull,
+	                                10000000000ull,
+	                                100000000000ull,
+	                                1000000000000ull,
+	                                10000000000000ull,
+	                                100000000000000ull,
+	                                1000000000000000ull,
+	                                10000000000000000ull,
+	                                100000000000000000ull,
+	                                1000000000000000000ull,
+	                                10000000000000000000ull };
+
+/* Decimal, two digits per division, written in place from the last digit
+ * (the digit count first: log10 from the bit length, corrected by one
+ * comparison). No buffer: a copy out of one just written stalls. 32-bit
+ * arithmetic where the value fits (most do: data, methods, offsets). */
 static inline char *w_dec(char *d, uint32_t v)
 {
-	char tmp[12];
-	int i = 12;
-	do {
-		tmp[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	return w_mem(d, tmp + i, (size_t)(12 - i));
+	unsigned n = ((32u - (unsigned)__builtin_clz(v | 1)) * 1233u) >> 12; /* floor(log10(2) * bits) */
+	n += (v | 1) >= pow10_u64[n];                                        /* v | 1: one digit for 0 */
+	char *e = d + n, *q = e;
+	while (v >= 100) {
+		q -= 2;
+		memcpy(q, dec2 + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10)
+		memcpy(q - 2, dec2 + 2 * v, 2);
+	else
+		q[-1] = (char)('0' + v);
+	return e;
+}
+
+static inline char *w_dec64(char *d, uint64_t v)
+{
+	if (v <= UINT32_MAX)
+		return w_dec(d, (uint32_t)v);
+	unsigned n = ((64u - (unsigned)__builtin_clzll(v)) * 1233u) >> 12;
+	n += v >= pow10_u64[n];
+	char *e = d + n, *q = e;
+	while (v >= 100) {
+		q -= 2;
+		memcpy(q, dec2 + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10)
+		memcpy(q - 2, dec2 + 2 * v, 2);
+	else
+		q[-1] = (char)('0' + v);
+	return e;
 }
 
 static inline char *w_name(char *d, uint32_t off)
 {
 	size_t n = pb_name_len(off);
 	const char *s = pb_names + off;
-	memcpy(d, s, 32);
-	if (n > 32)
-		memcpy(d + 32, s + 32, n - 32);
+	/* fixed-size blocks (a variable-size copy is a libc call, a variable
+	 * count of blocks a mispredicted branch): 64 bytes hold most names, a
+	 * block starts inside the name, and the pool ends in 64 bytes of padding */
+	memcpy(d, s, 64);
+	for (size_t k = 64; k < n; k += 32)
+		memcpy(d + k, s + k, 32);
 	return d + n;
 }
 
@@ -574,7 +660,7 @@ static void text_method(pb_printer *p, const pb_run *r, uint32_t i, uint32_t met
 		uint32_t data = r->data[i];
 		for (unsigned k = 0; k < m->nfields; k++) {
 			const pb_field *f = pb_method_field(m, k);
-			uint32_t v = FIELD_GET(data, f->hi, f->lo);
+			uint32_t v = field_get(data, f);
 			uint32_t vn = value_name(f, v);
 			*d++ = ' ';
 			d = w_name(d, f->name);
@@ -614,22 +700,30 @@ static void text_header(void *ctx, const pb_header *h)
 {
 	pb_printer *p = ctx;
 	pb_out *o = p->out;
-	text_prefix(o, h->offset, h->word);
-	o_str(o, mode_upper[h->mode]);
-	o_mem(o, " subch ", 7);
-	o_ch(o, (char)('0' + h->subch));
-	o_mem(o, " mthd 0x", 8);
-	o_hexw(o, h->method, 4);
+	/* one reservation for the line, as text_method */
+	char *d = o_room(o, 128);
+	if (!d)
+		return;
+	d = w_hexw(d, (uint32_t)h->offset, 8);
+	d = w_mem(d, ": ", 2);
+	d = w_hexw(d, h->word, 8);
+	*d++ = ' ';
+	d = w_mem(d, mode_upper[h->mode & 3], 4);
+	d = w_mem(d, " subch ", 7);
+	*d++ = (char)('0' + (h->subch & 7));
+	d = w_mem(d, " mthd 0x", 8);
+	d = w_hexw(d, h->method, 4);
 	if (h->mode == PB_MODE_IMMD) {
-		o_mem(o, " data ", 6);
-		o_hex(o, FIELD_GET(h->word, 28, 16));
+		d = w_mem(d, " data ", 6);
+		d = w_hex(d, FIELD_GET(h->word, 28, 16));
 	} else {
-		o_mem(o, " count ", 7);
-		o_dec(o, h->count);
+		d = w_mem(d, " count ", 7);
+		d = w_dec(d, h->count);
 	}
 	if (h->masked)
-		o_mem(o, " (masked)", 9);
-	o_ch(o, '\n');
+		d = w_mem(d, " (masked)", 9);
+	*d++ = '\n';
+	o->len = (size_t)(d - o->buf);
 	if (h->ndwords == 2) {
 		text_prefix(o, h->offset + 1, h->word2);
 		o_mem(o, "  (count word)\n", 15);
@@ -746,33 +840,151 @@ static void json_header(void *ctx, const pb_header *h)
 	o_maybe_flush(o);
 }
 
+/* Whether every name of the tables is plain (no '"' or '\\': they are C
+ * identifiers), so that the JSON printer copies names without escaping.
+ * Computed once (idempotent: a race only computes it twice). */
+static int names_plain_state; /* 0 unknown, 1 plain, 2 not */
+
+static bool plain(uint32_t off)
+{
+	const char *s = pb_name(off);
+	for (size_t i = 0, n = pb_name_len(off); i < n; i++)
+		if (s[i] == '"' || s[i] == '\\')
+			return false;
+	return true;
+}
+
+static bool names_plain(void)
+{
+	if (names_plain_state)
+		return names_plain_state == 1;
+	bool ok = true;
+	for (size_t c = 0; c < pb_nclasses && ok; c++) {
+		for (size_t i = 0; i < pb_classes[c].nmethods && ok; i++) {
+			const pb_method *m = pb_class_method_at(&pb_classes[c], i);
+			ok = plain(m->name);
+			for (unsigned k = 0; k < m->nfields && ok; k++) {
+				const pb_field *f = pb_method_field(m, k);
+				ok = plain(f->name);
+				for (unsigned v = 0; v < f->nvalues && ok; v++)
+					ok = plain(pb_field_value(f, v)->name);
+			}
+		}
+	}
+	names_plain_state = ok ? 1 : 2;
+	return ok;
+}
+
+/* One method's JSON line written through a pointer into room reserved for
+ * the whole line, as text_method does (names plain: no escaping). The same
+ * bytes as the o_* writers of json_method_escaped. */
+static void json_method(pb_printer *p, const pb_run *r, uint32_t i, uint32_t method)
+{
+	pb_out *o = p->out;
+	struct mref mr = method_of(p, r->subch, method);
+	size_t room = 256 + 300 + (mr.m ? (size_t)mr.m->nfields * 560 : 0);
+	char *d = o_room(o, room);
+	if (!d)
+		return;
+	d = w_mem(d, "{\"offset\": ", 11);
+	d = w_dec64(d, r->hdr_offset);
+	d = w_mem(d, ", \"subch\": ", 11);
+	d = w_dec(d, r->subch);
+	d = w_mem(d, ", \"method\": ", 12);
+	d = w_dec(d, method);
+	d = w_mem(d, ", \"data\": ", 10);
+	d = w_dec(d, r->data[i]);
+	d = w_mem(d, ", \"kind\": \"", 11);
+	/* pb_mode_name's names, copied in 4 bytes */
+	static const char mode_lower[4][4] = { { 'i', 'n', 'c', 0 },
+		                               { 'n', 'i', 'n', 'c' },
+		                               { '1', 'i', 'n', 'c' },
+		                               { 'i', 'm', 'm', 'd' } };
+	memcpy(d, mode_lower[r->mode & 3], 4);
+	d += r->mode == PB_MODE_INC ? 3 : 4;
+	d = w_mem(d, "\", \"data_offset\": ", 18);
+	d = w_dec64(d, r->mode == PB_MODE_IMMD ? r->offset : r->offset + i);
+	if (mr.m) {
+		const pb_method *m = mr.m;
+		d = w_mem(d, ", \"name\": \"", 11);
+		d = w_mem(d, mr.cls->tag, 4);
+		*d++ = '.';
+		d = w_name(d, m->name);
+		if (m->count) {
+			*d++ = '(';
+			if (m->flags & PB_METHOD_2D) {
+				d = w_dec(d, mr.index / m->inner);
+				*d++ = ',';
+				d = w_dec(d, mr.index % m->inner);
+			} else {
+				d = w_dec(d, mr.index);
+			}
+			*d++ = ')';
+		}
+		d = w_mem(d, "\", \"fields\": {", 14);
+		uint32_t data = r->data[i];
+		for (unsigned k = 0; k < m->nfields; k++) {
+			const pb_field *f = pb_method_field(m, k);
+			uint32_t v = field_get(data, f);
+			uint32_t vn = value_name(f, v);
+			if (k)
+				d = w_mem(d, ", ", 2);
+			*d++ = '"';
+			d = w_name(d, f->name);
+			d = w_mem(d, "\": ", 3);
+			if (vn) {
+				*d++ = '"';
+				d = w_name(d, vn);
+				*d++ = '"';
+			} else {
+				d = w_dec(d, v);
+			}
+		}
+		*d++ = '}';
+	}
+	if (r->masked)
+		d = w_mem(d, ", \"masked\": true", 16);
+	d = w_mem(d, "}\n", 2);
+	o->len = (size_t)(d - o->buf);
+}
+
+static void json_method_escaped(pb_printer *p, const pb_run *r, uint32_t i, uint32_t m, const char *kind)
+{
+	pb_out *o = p->out;
+	o_mem(o, "{\"offset\": ", 11);
+	o_dec(o, r->hdr_offset);
+	json_key_u(o, "subch", r->subch);
+	json_key_u(o, "method", m);
+	json_key_u(o, "data", r->data[i]);
+	o_mem(o, ", \"kind\": ", 10);
+	o_jstr(o, kind);
+	json_key_u(o, "data_offset", r->mode == PB_MODE_IMMD ? r->offset : r->offset + i);
+	struct mref mr = method_of(p, r->subch, m);
+	if (mr.m) {
+		o_mem(o, ", \"name\": \"", 11);
+		o_tag(o, mr.cls);
+		o_ch(o, '.');
+		o_method_name(o, &mr);
+		o_ch(o, '"');
+		json_fields(o, mr.m, r->data[i]);
+	}
+	if (r->masked)
+		o_mem(o, ", \"masked\": true", 16);
+	o_mem(o, "}\n", 2);
+}
+
 static void json_run(void *ctx, const pb_run *r)
 {
 	pb_printer *p = ctx;
 	pb_out *o = p->out;
 	const char *kind = pb_mode_name(r->mode);
+	bool fast = names_plain();
 	for (uint32_t i = 0; i < r->count; i++) {
 		uint32_t m = pb_run_method(r, i);
-		o_mem(o, "{\"offset\": ", 11);
-		o_dec(o, r->hdr_offset);
-		json_key_u(o, "subch", r->subch);
-		json_key_u(o, "method", m);
-		json_key_u(o, "data", r->data[i]);
-		o_mem(o, ", \"kind\": ", 10);
-		o_jstr(o, kind);
-		json_key_u(o, "data_offset", r->mode == PB_MODE_IMMD ? r->offset : r->offset + i);
-		struct mref mr = method_of(p, r->subch, m);
-		if (mr.m) {
-			o_mem(o, ", \"name\": \"", 11);
-			o_tag(o, mr.cls);
-			o_ch(o, '.');
-			o_method_name(o, &mr);
-			o_ch(o, '"');
-			json_fields(o, mr.m, r->data[i]);
-		}
-		if (r->masked)
-			o_mem(o, ", \"masked\": true", 16);
-		o_mem(o, "}\n", 2);
+		if (fast)
+			json_method(p, r, i, m);
+		else
+			json_method_escaped(p, r, i, m, kind);
 		if (m == 0) {
 			uint32_t unknown = follow_set_object(p, r, i);
 			if (unknown) {

@@ -1,7 +1,11 @@
 -- Two Turing (tu102) channels set up with raw memory and register pokes,
--- in the order and with the words nouveau's tu102 code writes them
--- (host-generations-facts.md "Setup sequences: tu102" and T1-T7, from
--- nvkm/engine/fifo/tu102.c, gv100.c, gk104.c and vfn/tu102.c), then run:
+-- with the words nouveau's tu102 code writes (host-generations-facts.md
+-- "Setup sequences: tu102" and T1-T6, from nvkm/engine/fifo/tu102.c,
+-- gv100.c, gk104.c and vfn/tu102.c) in the order nouveau's channel code
+-- runs them: the RAMFC at creation, then nvkm_uchan_init (uchan.c) binds
+-- (func->bind), allows (nvkm_chan_allow -> func->start: ENABLE_SET and the
+-- doorbell) and inserts (nvkm_chan_insert -> nvkm_runl_update_locked: the
+-- runlist commit and the PENDING poll). Then run:
 -- semaphores (release, and an acquire across channels), SET_REFERENCE, a
 -- software method that stalls the PBDMA until the interrupt handler services
 -- it, copies with the copy engine (GRCOPY and CE2, class C5B5) and the
@@ -81,7 +85,12 @@ for i, c in ipairs(CH) do
   w(0x0ac, gpu:mem_rd32("vram", c.inst + 0xac) | 1 << 17)
   -- 5. gk104_chan_bind_inst: NV_PCCSR_CHANNEL_INST(chid) = 0x80000000 | inst >> 12.
   gpu:wr32(0x800000 + 8 * c.chid, 0x80000000 | c.inst >> 12)
-  -- 6. The runlist: gv100_runl_insert_cgrp (128 << 24 | 3 << 16 | 1, chan_nr, id, 0) and
+  -- 6. nvkm_chan_allow -> gk104_chan_start: NV_PCCSR_CHANNEL(chid) |= ENABLE_SET 10:10; tu102_chan_start rings the
+  --    doorbell: NV_VIRTUAL_FUNCTION_DOORBELL (0xB80000 + 0x30000 + 0x90) = runl << 16 | chid.
+  gpu:wr32(0x800004 + 8 * c.chid, gpu:rd32(0x800004 + 8 * c.chid) | 0x400)
+  c.handle = c.runl << 16 | c.chid
+  gpu:wr32(0xbb0090, c.handle)
+  -- 7. nvkm_chan_insert -> the runlist: gv100_runl_insert_cgrp (128 << 24 | 3 << 16 | 1, chan_nr, id, 0) and
   --    gv100_runl_insert_chan (userd | runq << 1, userd_hi, inst | chid, inst_hi); then
   --    tu102_runl_commit: RUNLIST_BASE_LO(i) = lo, _BASE_HI(i) = hi, _SUBMIT(i) = count;
   --    tu102_runl_pending polls SUBMIT_INFO(i) PENDING 15:15.
@@ -97,11 +106,6 @@ for i, c in ipairs(CH) do
     polls = polls + 1
     check(polls < 100, "the runlist is taken")
   end
-  -- 7. gk104_chan_start: NV_PCCSR_CHANNEL(chid) |= ENABLE_SET 10:10; tu102_chan_start rings the
-  --    doorbell: NV_VIRTUAL_FUNCTION_DOORBELL (0xB80000 + 0x30000 + 0x90) = runl << 16 | chid.
-  gpu:wr32(0x800004 + 8 * c.chid, gpu:rd32(0x800004 + 8 * c.chid) | 0x400)
-  c.handle = c.runl << 16 | c.chid
-  gpu:wr32(0xbb0090, c.handle)
 end
 check(gpu:run{ ns = 100000, idle = true } == "idle", "both channels idle after their start")
 

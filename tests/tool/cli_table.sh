@@ -113,6 +113,10 @@ row 2 err 'overwrite' hwsq as tests/data/hwsq/reclock.s --variant g80 -o tests/d
 
 # --- --json output is JSON, also for bench --list; strings stay UTF-8
 row 0 out '^\{"name": "[a-z_.]+", "description": ' bench --list --json
+row 0 out '^\{"name": "host.chan_mem", "unit": "bytes/channel", "rate": [0-9]+, "bulk": false, "ok": true\}$' \
+  bench --filter host.chan_mem --json
+row 0 out '"ns_per_method": [0-9.]+, "baseline": "streaming read of the same words", .*"checked": "checksum of [0-9]+ methods' \
+  bench --filter pb.decode_check --scale 0.001 --json
 printf 'error("a \\255 b")\n' >"$tmp/bad.lua"
 row 1 out '"error": ".*a \\u00ff b"' run "$tmp/bad.lua" --json
 

@@ -35,6 +35,8 @@ struct env_gen {
 	void (*doorbell)(struct env *e, const struct env_chan *c);
 	/* Optional: enables the channel (NULL: PCCSR bind and ENABLE_SET). */
 	void (*enable)(struct env *e, const struct env_chan *c);
+	/* Hopper: ver3 page tables; RAMFC GP_BASE_HI without LIMIT2, GP_INFO (RM). */
+	int hopper;
 };
 
 struct env {
@@ -56,7 +58,7 @@ static inline uint64_t env_map(struct env *e, uint64_t size, uint64_t *pa)
 {
 	uint64_t va = e->va_next, p = env_alloc(e, size, 4096);
 	for (uint64_t o = 0; o < size; o += 4096)
-		ptb_map(&e->pt, va + o, 4096, ptb_pte(p + o, 0, 0, 0));
+		ptb_map(&e->pt, va + o, 4096, e->pt.v3 ? (p + o) | 1 : ptb_pte(p + o, 0, 0, 0)); /* ver3 PTE: 51:12 */
 	e->va_next += (size + 0xffff) & ~0xffffull;
 	*pa = p;
 	return va;
@@ -138,10 +140,11 @@ static inline void env_enable_ga100(struct env *e, const struct env_chan *c)
 }
 
 static const struct env_gen env_gens[] = {
-	{ "gv100", env_submit_gv100, env_doorbell_gv100, NULL },
-	{ "tu102", env_submit_tu102, env_doorbell_tu102, NULL },
-	{ "ga100", env_submit_ga100, env_doorbell_ga100, env_enable_ga100 },
-	{ "ga102", env_submit_ga100, env_doorbell_ga100, env_enable_ga100 },
+	{ "gv100", env_submit_gv100, env_doorbell_gv100, NULL, 0 },
+	{ "tu102", env_submit_tu102, env_doorbell_tu102, NULL, 0 },
+	{ "ga100", env_submit_ga100, env_doorbell_ga100, env_enable_ga100, 0 },
+	{ "ga102", env_submit_ga100, env_doorbell_ga100, env_enable_ga100, 0 },
+	{ "gh100", env_submit_ga100, env_doorbell_ga100, env_enable_ga100, 1 },
 };
 
 /* A fresh GPU of chip (gv100, tu102) as its driver initialises it: tu102
@@ -157,14 +160,69 @@ static inline void env_init_chip(struct env *e, const char *chip)
 	nvm_config cfg = { .chip = chip, .vram_size = 64ull << 20, .sysmem_size = 64ull << 20 };
 	assert_int_equal(nvm_open(&cfg, &e->gpu), NVM_OK);
 	ptb_init(&e->pt, e->gpu, NVM_AP_VRAM, 0x100000);
+	e->pt.v3 = e->gen->hopper;
 	e->va_next = 0x200000000ull;
 	if (!strcmp(chip, "tu102"))
 		wr(e->gpu, 0xb65000, rd(e->gpu, 0xb65000) | 1u << 31);
 }
 
+/* The chip of env_init: gv100, or the one a test build names (tests/CMakeLists.txt
+ * builds the Host tests again with ENV_CHIP "tu102": the behaviour Turing shares). */
+#ifndef ENV_CHIP
+#define ENV_CHIP "gv100"
+#endif
+/* The MMU's FAULT_INST_LO (ENGINE_ID 8:0): NV_PFB_PRI_MMU_FAULT_INST_LO on
+ * gv100; Turing on: NV_VIRTUAL_FUNCTION_PRIV_MMU_FAULT_INST_LO (0xB83088). */
+#define ENV_FAULT_INST_LO (strcmp(ENV_CHIP, "gv100") ? 0xb83088u : 0x100e54u)
+
 static inline void env_init(struct env *e)
 {
-	env_init_chip(e, "gv100");
+	env_init_chip(e, ENV_CHIP);
+}
+
+/* Per generation, what the Host tests read back: the register with runlist
+ * 0's PENDING (+ id * stride), the one with its LENGTH 15:0, and the copy
+ * engines' class. */
+struct env_rl_regs {
+	const char *chip;
+	uint32_t info, stride, pending_bit, length;
+	uint32_t ce_class;
+};
+
+static const struct env_rl_regs env_rl_regs_of[] = {
+	/* gv100_dev_fifo NV_PFIFO_ENG_RUNLIST(i) PENDING 20:20, LENGTH 15:0; clc3b5.h */
+	{ "gv100", 0x2284, 8, 20, 0x2284, 0xc3b5 },
+	/* tu104 dev_fifo RUNLIST_SUBMIT_INFO(i) PENDING 15:15, RUNLIST_SUBMIT(i) LENGTH; clc5b5.h */
+	{ "tu102", 0x2b0c, 16, 15, 0x2b08, 0xc5b5 },
+};
+
+static inline const struct env_rl_regs *env_rl_regs(struct env *e)
+{
+	for (size_t i = 0; i < sizeof(env_rl_regs_of) / sizeof(env_rl_regs_of[0]); i++)
+		if (!strcmp(env_rl_regs_of[i].chip, e->gen->chip))
+			return &env_rl_regs_of[i];
+	fail_msg("no env_rl_regs_of row for %s", e->gen->chip);
+	return NULL;
+}
+
+/* The submitted runlist id is not taken yet (the generation's PENDING). */
+static inline int env_rl_pending(struct env *e, unsigned id)
+{
+	const struct env_rl_regs *r = env_rl_regs(e);
+	return (int)(rd(e->gpu, r->info + id * r->stride) >> r->pending_bit & 1);
+}
+
+/* LENGTH 15:0 of runlist id's submit. */
+static inline uint32_t env_rl_length(struct env *e, unsigned id)
+{
+	const struct env_rl_regs *r = env_rl_regs(e);
+	return rd(e->gpu, r->length + id * r->stride) & 0xffff;
+}
+
+/* The copy engines' class (SET_OBJECT on subchannel 4). */
+static inline uint32_t env_ce_class(struct env *e)
+{
+	return env_rl_regs(e)->ce_class;
 }
 
 static inline void env_fini(struct env *e)
@@ -184,10 +242,14 @@ static inline void env_ramfc(struct env *e, struct env_chan *c)
 	nvm_mem_wr32(g, NVM_AP_VRAM, f + 0x030, 0x7ffff902); /* ACQUIRE */
 	nvm_mem_wr32(g, NVM_AP_VRAM, f + 0x048, (uint32_t)c->gpfifo_va);
 	nvm_mem_wr32(g, NVM_AP_VRAM, f + 0x04c, (uint32_t)(c->gpfifo_va >> 32) | (6u << 16)); /* LIMIT2 */
-	nvm_mem_wr32(g, NVM_AP_VRAM, f + 0x084, 0x20400000);                                  /* PB_HEADER */
-	nvm_mem_wr32(g, NVM_AP_VRAM, f + 0x094, 0x30000fff);                                  /* SUBDEVICE */
-	nvm_mem_wr32(g, NVM_AP_VRAM, f + 0x0ac, 3u << 16); /* TARGET: ENG_CTX_VALID, CE_CTX_VALID */
-	nvm_mem_wr32(g, NVM_AP_VRAM, f + 0x0e4, 0x20);     /* HCE_CTRL */
+	if (e->gen && e->gen->hopper) { /* RM kfifoWriteRamfcGpfifo_GH100: GP_BASE_HI OFFSET, GP_INFO LIMIT2 */
+		nvm_mem_wr32(g, NVM_AP_VRAM, f + 0x04c, (uint32_t)(c->gpfifo_va >> 32));
+		nvm_mem_wr32(g, NVM_AP_VRAM, f + 0x0a4, 6);
+	}
+	nvm_mem_wr32(g, NVM_AP_VRAM, f + 0x084, 0x20400000); /* PB_HEADER */
+	nvm_mem_wr32(g, NVM_AP_VRAM, f + 0x094, 0x30000fff); /* SUBDEVICE */
+	nvm_mem_wr32(g, NVM_AP_VRAM, f + 0x0ac, 3u << 16);   /* TARGET: ENG_CTX_VALID, CE_CTX_VALID */
+	nvm_mem_wr32(g, NVM_AP_VRAM, f + 0x0e4, 0x20);       /* HCE_CTRL */
 	nvm_mem_wr32(g, NVM_AP_VRAM, f + 0x0e8, c->chid);
 	nvm_mem_wr32(g, NVM_AP_VRAM, f + 0x0f4, 0x1100); /* CONFIG: USERD_WRITEBACK, PRIVILEGED */
 	nvm_mem_wr32(g, NVM_AP_VRAM, f + 0x0f8, 0x10003080);

@@ -21,6 +21,7 @@ struct ptb {
 	unsigned pde_ap; /* PDE APERTURE encoding of ap: 1 VID, 2 SYS_COH */
 	uint64_t next;   /* bump allocator */
 	uint64_t pdb;
+	int v3; /* gh100's ver3 format: PDE4..PDE1, ADDRESS fields in place (dev_mmu.h) */
 };
 
 static inline void ptb_w64(nvm_gpu *gpu, nvm_aperture ap, uint64_t addr, uint64_t v)
@@ -55,6 +56,7 @@ static inline void ptb_init(struct ptb *b, nvm_gpu *gpu, nvm_aperture ap, uint64
 	b->ap = ap;
 	b->pde_ap = ap == NVM_AP_VRAM ? 1 : 2;
 	b->next = base;
+	b->v3 = 0; /* ver2 unless the caller sets it */
 	b->pdb = ptb_alloc(b, 4096, 4096);
 }
 
@@ -82,15 +84,23 @@ static inline uint64_t ptb_next(struct ptb *b, uint64_t slot)
 {
 	uint64_t e = ptb_r64(b->gpu, b->ap, slot);
 	if ((e >> 1) & 3)
-		return ((e >> 8) & ((1ull << 46) - 1)) << 12;
+		return b->v3 ? e & 0x000ffffffffff000ull : ((e >> 8) & ((1ull << 46) - 1)) << 12;
 	uint64_t t = ptb_alloc(b, 4096, 4096);
-	ptb_w64(b->gpu, b->ap, slot, ptb_pde(t, b->pde_ap));
+	/* NV_MMU_VER3_PDE: APERTURE 2:1, ADDRESS 51:12 */
+	ptb_w64(b->gpu, b->ap, slot, b->v3 ? t | (uint64_t)b->pde_ap << 1 : ptb_pde(t, b->pde_ap));
 	return t;
 }
 
 /* Address of the dual PDE0 for va (creating PDE3..PDE1 tables). */
 static inline uint64_t ptb_pde0(struct ptb *b, uint64_t va)
 {
+	if (b->v3) { /* PDE4 56, PDE3 55:47, PDE2 46:38, PDE1 37:29 */
+		uint64_t t3 = ptb_next(b, b->pdb + ((va >> 56) & 1) * 8);
+		uint64_t t2 = ptb_next(b, t3 + ((va >> 47) & 511) * 8);
+		uint64_t t1 = ptb_next(b, t2 + ((va >> 38) & 511) * 8);
+		uint64_t t0 = ptb_next(b, t1 + ((va >> 29) & 511) * 8);
+		return t0 + ((va >> 21) & 255) * 16;
+	}
 	uint64_t t2 = ptb_next(b, b->pdb + ((va >> 47) & 3) * 8);
 	uint64_t t1 = ptb_next(b, t2 + ((va >> 38) & 511) * 8);
 	uint64_t t0 = ptb_next(b, t1 + ((va >> 29) & 511) * 8);
@@ -110,10 +120,11 @@ static inline void ptb_map(struct ptb *b, uint64_t va, uint64_t size, uint64_t p
 	if (size == (1ull << 16)) {
 		uint64_t big;
 		if ((lo >> 1) & 3) {
-			big = ((lo >> 4) & ((1ull << 50) - 1)) << 8;
+			big = b->v3 ? lo & 0x000fffffffffff00ull : ((lo >> 4) & ((1ull << 50) - 1)) << 8;
 		} else {
-			big = ptb_alloc(b, 256, 256); /* 32 x 8 B, BIG_SHIFT 8 */
-			lo = (lo & ~0xffffffffffffffull) | ((big >> 8) << 4) | ((uint64_t)b->pde_ap << 1);
+			big = ptb_alloc(b, 256, 256);               /* 32 x 8 B, BIG_SHIFT 8 */
+			lo = b->v3 ? big | (uint64_t)b->pde_ap << 1 /* ver3 ADDRESS_BIG 51:8 */
+			           : (lo & ~0xffffffffffffffull) | ((big >> 8) << 4) | ((uint64_t)b->pde_ap << 1);
 			ptb_w64(b->gpu, b->ap, d, lo);
 		}
 		ptb_w64(b->gpu, b->ap, big + ((va >> 16) & 31) * 8, pte);
@@ -121,10 +132,11 @@ static inline void ptb_map(struct ptb *b, uint64_t va, uint64_t size, uint64_t p
 	}
 	uint64_t small;
 	if ((hi >> 1) & 3) {
-		small = ((hi >> 8) & ((1ull << 46) - 1)) << 12;
+		small = b->v3 ? hi & 0x000ffffffffff000ull : ((hi >> 8) & ((1ull << 46) - 1)) << 12;
 	} else {
 		small = ptb_alloc(b, 4096, 4096);
-		hi = ((small >> 12) << 8) | ((uint64_t)b->pde_ap << 1); /* bits 117:72 / 66:65 */
+		hi = b->v3 ? small | (uint64_t)b->pde_ap << 1 /* ver3: ADDRESS_SMALL 115:76, APERTURE 66:65 */
+		           : ((small >> 12) << 8) | ((uint64_t)b->pde_ap << 1); /* bits 117:72 / 66:65 */
 		ptb_w64(b->gpu, b->ap, d + 8, hi);
 	}
 	ptb_w64(b->gpu, b->ap, small + ((va >> 12) & 511) * 8, pte);

@@ -239,6 +239,28 @@ static void turing_classes(void **state)
 	env_fini(&e);
 }
 
+/* dev_fifo NV_PFIFO_PBDMA_STATUS_INST(i) (0x2790), _USERD(i) (0x2800) and
+ * _USERD_HI(i) (0x2880), new on Turing: the instance block and USERD of the
+ * channel PBDMA 0 loaded, VALID while it is loaded. */
+static void pbdma_status_inst_userd(void **state)
+{
+	(void)state;
+	struct env e;
+	struct env_chan *c = tu_one_channel(&e);
+	uint32_t sw[] = { HDR_INC(5, 0x100, 1), 0xd0d0 }; /* a software method: PBDMA 0 stalls, loaded */
+	env_push(&e, c, sw, 2);
+	env_run(&e, 10000);
+	uint32_t inst = rd(e.gpu, 0x2790);
+	assert_int_equal(inst & 0x0fffffffu, (uint32_t)(c->inst >> 12));
+	assert_int_equal(inst >> 28 & 3, 0); /* VID_MEM */
+	assert_int_equal(rd(e.gpu, 0x2800), (uint32_t)c->userd);
+	assert_int_equal(rd(e.gpu, 0x2880), (uint32_t)(c->userd >> 32));
+	assert_int_equal(inst >> 31, 1); /* VALID: the stall keeps the channel on PBDMA 0 */
+	assert_int_equal(rd(e.gpu, 0x3080) >> 13 & 1, 1);
+	assert_int_equal(rd(e.gpu, 0x2790 + 4), 0); /* PBDMA 1 loaded nothing */
+	env_fini(&e);
+}
+
 /* dev_fifo NV_PFIFO_INTR_EN_0: the enable bits tu104 defines (CTXSW_TIMEOUT
  * and the RUNLIST_* trees added); NON_STALL_INTERRUPT sets INTR_0
  * CHANNEL_INTR (31), write-1-to-clear, and with PMC's PFIFO enable the
@@ -272,6 +294,7 @@ int main(void)
 		cmocka_unit_test(clear_faulted_by_handle),
 		cmocka_unit_test(turing_classes),
 		cmocka_unit_test(interrupts),
+		cmocka_unit_test(pbdma_status_inst_userd),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

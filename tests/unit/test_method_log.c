@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "engine/engine.h"
 #include "nvmodel/host.h"
 #include "nvmodel/method.h"
 #include "bar0.h"
@@ -91,11 +92,74 @@ static void host_engines(void **state)
 	nvm_close(gpu);
 }
 
+/* The log keeps the last cap methods in order, whatever the cap (not only
+ * powers of two), the run lengths (longer than the cap too), the modes and
+ * where the ring wraps; total counts everything. Against a plain list. */
+static void log_ring(void **state)
+{
+	(void)state;
+	nvm_config cfg = { .chip = "gv100", .vram_size = 1u << 20, .sysmem_size = 1u << 20 };
+	nvm_gpu *gpu;
+	assert_int_equal(nvm_open(&cfg, &gpu), NVM_OK);
+	struct engine *e;
+	assert_int_equal(engine_new(gpu, "recorder", "ring", 0, &e), NVM_OK);
+	static const size_t caps[] = { 1, 3, 7, 64, 65, 100, 128, 200 };
+	enum { MAX = 6000 };
+	uint32_t *want_m = malloc(MAX * sizeof(uint32_t)), *want_d = malloc(MAX * sizeof(uint32_t));
+	nvm_method *got = malloc(MAX * sizeof(nvm_method));
+	assert_non_null(want_m);
+	assert_non_null(want_d);
+	assert_non_null(got);
+	uint32_t seed = 1, data[300];
+	for (size_t c = 0; c < sizeof(caps) / sizeof(caps[0]); c++) {
+		assert_int_equal(engine_log_config(e, caps[c]), NVM_OK);
+		e->total = 0;
+		size_t nw = 0;
+		while (nw < MAX - 300) {
+			seed = seed * 1103515245u + 12345u;
+			uint32_t n = seed >> 28 == 0 ? 1 + (seed >> 8) % 260 : 1 + (seed >> 8) % 9;
+			uint32_t first = (seed >> 4) % 3;
+			pb_run r = { .subch = 2,
+				     .method = 0x100 + ((seed >> 12) & 0x3ff) * 4,
+				     .index = (seed >> 22) & 1,
+				     .count = first + n,
+				     .mode = (pb_mode)((seed >> 24) % 4),
+				     .data = data };
+			for (uint32_t i = 0; i < first + n; i++)
+				data[i] = seed ^ (uint32_t)(nw + i) * 2654435761u;
+			struct eng_src src = { 9, 2, 0xc397, 0, 0 };
+			engine_log(e, &src, &r, first, n);
+			for (uint32_t i = first; i < first + n; i++) {
+				want_m[nw] = pb_run_method(&r, i);
+				want_d[nw++] = data[i];
+			}
+		}
+		size_t n = 0;
+		uint64_t total = 0;
+		assert_int_equal(engine_log_read(e, 0, got, MAX, &n, &total), NVM_OK);
+		assert_int_equal(total, nw);
+		assert_int_equal(n, caps[c]);
+		for (size_t i = 0; i < n; i++) {
+			assert_int_equal(got[i].method, want_m[nw - n + i]);
+			assert_int_equal(got[i].data, want_d[nw - n + i]);
+			assert_int_equal(got[i].chid, 9);
+			assert_int_equal(got[i].subch, 2);
+			assert_int_equal(got[i].cls, 0xc397);
+		}
+	}
+	free(want_m);
+	free(want_d);
+	free(got);
+	engine_free(e);
+	nvm_close(gpu);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(pfifo_engine_log),
 		cmocka_unit_test(host_engines),
+		cmocka_unit_test(log_ring),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

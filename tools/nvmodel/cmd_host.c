@@ -376,7 +376,7 @@ static void problems_out(const struct host_opts *o, const nvm_hf_problem *p, siz
 static size_t check_ramin(const uint8_t *buf, int arg, nvm_hf_problem *out, size_t max)
 {
 	(void)arg;
-	return nvm_ramin_check(buf, out, max);
+	return nvm_ramin_check_chip(host_chip, buf, out, max);
 }
 
 #define ULL(x) ((unsigned long long)(x))

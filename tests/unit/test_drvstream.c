@@ -1,0 +1,200 @@
+/* The benchmarks' driver-like stream generator (bench/drvstream.c): the
+ * stream decodes without a problem in its format, has the promised shape
+ * (short runs, about 4.9 methods per header, segments of 4-64 KiB), is the
+ * same for the same seed, and its checksum is the one a decoder-side sum
+ * of the engine methods gives (and changes when one data word does). The
+ * engine tap (bench/drvtap.c) sees that checksum through a gv100 channel,
+ * and another one when a data word in memory differs. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../../bench/drvstream.c"
+#include "../../bench/drvtap.c"
+#include "bar0.h"
+#include "host_env.h"
+
+struct sum_sink {
+	uint32_t cls[8];
+	uint64_t sum, methods, engine, headers, errors, jumps, maxrun;
+	bool new_format;
+};
+
+static void on_header(void *ctx, const pb_header *h)
+{
+	struct sum_sink *s = ctx;
+	s->headers++;
+	if (h->count > s->maxrun && h->mode != PB_MODE_NINC)
+		s->maxrun = h->count;
+}
+
+static void on_run(void *ctx, const pb_run *r)
+{
+	struct sum_sink *s = ctx;
+	s->methods += r->count;
+	for (uint32_t i = 0; i < r->count; i++) {
+		uint32_t m = pb_run_method(r, i);
+		if (m == 0 && s->new_format)
+			s->cls[r->subch] = r->data[i]; /* SET_OBJECT */
+		else if (m >= 0x100)
+			s->engine++;
+	}
+	s->sum += ds_run_sum(s->cls[r->subch], r, 0, r->count);
+}
+
+static void on_control(void *ctx, const pb_control *c)
+{
+	struct sum_sink *s = ctx;
+	s->jumps += c->kind == PB_CTRL_JUMP || c->kind == PB_CTRL_OLD_JUMP;
+}
+
+static void on_error(void *ctx, const pb_error *e)
+{
+	(void)e;
+	((struct sum_sink *)ctx)->errors++;
+}
+
+/* Decodes s segment by segment (as a front end fetches them). */
+static struct sum_sink decode(const struct ds_config *c, const struct ds_stream *s, const char *chip)
+{
+	struct sum_sink k = { .new_format = c->format == DS_FMT_NEW };
+	unsigned nb;
+	const struct ds_bind *b = ds_default_binds(c->format, &nb);
+	if (c->format != DS_FMT_NEW)
+		for (unsigned i = 0; i < nb; i++)
+			k.cls[b[i].subch] = b[i].cls; /* the object the handle names */
+	pb_config cfg;
+	assert_true(pb_config_init(&cfg, pb_gen_lookup(chip), c->format == DS_FMT_NEW ? PB_FORMAT_NEW : PB_FORMAT_OLD));
+	pb_sink sink = { .ctx = &k, .header = on_header, .run = on_run, .control = on_control, .error = on_error };
+	for (size_t i = 0; i < s->nsegs; i++) {
+		pb_decoder d;
+		pb_decoder_init(&d, &cfg, &sink);
+		pb_feed(&d, s->words + s->segs[i].off, s->segs[i].n);
+		pb_finish(&d);
+	}
+	return k;
+}
+
+static void check_format(enum ds_format f, const char *chip)
+{
+	struct ds_config c = { .format = f, .seed = 3, .words = 1u << 20, .pb_va = 0x1000000, .sem_va = 0x200000 };
+	struct ds_stream s, s2;
+	assert_int_equal(ds_generate(&c, &s), 0);
+	assert_int_equal(ds_generate(&c, &s2), 0);
+	/* deterministic */
+	assert_int_equal(s.nwords, s2.nwords);
+	assert_memory_equal(s.words, s2.words, s.nwords * 4);
+	assert_true(s.nwords <= c.words && s.nwords > c.words - 64);
+	struct sum_sink k = decode(&c, &s, chip);
+	assert_int_equal(k.errors, 0);
+	assert_int_equal(k.headers, s.headers);
+	assert_int_equal(k.methods, s.methods);
+	assert_int_equal(k.engine, s.engine_methods);
+	assert_true(k.sum == s.checksum);
+	assert_true(k.maxrun <= 8 || f != DS_FMT_NEW);
+	double per = (double)s.methods / (double)s.headers;
+	print_message("%s: %.2f methods per header, %zu segments\n", chip, per, s.nsegs);
+	assert_true(per > 4.5 && per < 5.3);
+	/* segments of 4-64 KiB (the NV04 ring's wrap cuts some shorter) */
+	size_t total = 0, big = 0;
+	for (size_t i = 0; i < s.nsegs; i++) {
+		assert_true(s.segs[i].n <= 65536 / 4);
+		total += s.segs[i].n;
+		big += s.segs[i].n >= 4096 / 4;
+	}
+	assert_int_equal(total, s.nwords);
+	assert_true(big * 10 >= s.nsegs * 9 || f == DS_FMT_NV04_DMA);
+	if (f == DS_FMT_NV04_DMA)
+		assert_true(k.jumps >= 3); /* 4 MiB through a 256 KiB ring */
+	/* one data word changed: another checksum */
+	s2.words[s2.nwords - 1] ^= 1;
+	k = decode(&c, &s2, chip);
+	assert_true(k.sum != s.checksum);
+	ds_free(&s);
+	ds_free(&s2);
+}
+
+static void test_new(void **state)
+{
+	(void)state;
+	check_format(DS_FMT_NEW, "gv100");
+}
+
+static void test_nv04(void **state)
+{
+	(void)state;
+	check_format(DS_FMT_NV04_DMA, "nv40");
+}
+
+static void test_g80(void **state)
+{
+	(void)state;
+	check_format(DS_FMT_G80_IB, "g84");
+}
+
+/* Another seed, another stream. */
+static void test_seed(void **state)
+{
+	(void)state;
+	struct ds_config c = { .format = DS_FMT_NEW, .seed = 1, .words = 4096 };
+	struct ds_stream a, b;
+	assert_int_equal(ds_generate(&c, &a), 0);
+	c.seed = 2;
+	assert_int_equal(ds_generate(&c, &b), 0);
+	assert_true(a.checksum != b.checksum);
+	ds_free(&a);
+	ds_free(&b);
+	c.words = 8; /* too small for the binds */
+	assert_int_equal(ds_generate(&c, &a), -1);
+}
+
+/* Runs the stream's segments through channel c; returns the tap's sum. */
+static uint64_t run_tapped(struct env *e, struct env_chan *c, const struct ds_stream *s)
+{
+	assert_int_equal(ds_tap_install(e->gpu), 0);
+	for (size_t i = 0; i < s->nsegs; i++)
+		env_gp(e, c, c->pb_va + 4ull * s->segs[i].off, s->segs[i].n, 0);
+	env_kick(e, c);
+	assert_string_equal(env_run(e, 100000000), "idle");
+	uint64_t sum = ds_tap_sum();
+	ds_tap_remove(e->gpu);
+	return sum;
+}
+
+static void test_tap(void **state)
+{
+	(void)state;
+	struct env e;
+	struct env_chan *c = env_one_channel(&e);
+	uint64_t sem_pa, sem = env_map(&e, 4096, &sem_pa);
+	struct ds_config cfg = { .format = DS_FMT_NEW, .seed = 5, .words = ENV_PB_BYTES / 4, .sem_va = sem };
+	struct ds_stream s;
+	assert_int_equal(ds_generate(&cfg, &s), 0);
+	assert_true(s.nsegs < ENV_GP_ENTRIES);
+	env_pb(&e, c, s.words, (uint32_t)s.nwords);
+	uint64_t before = ds_engine_total(e.gpu);
+	assert_true(run_tapped(&e, c, &s) == s.checksum);
+	assert_int_equal(ds_tap_count(), s.engine_methods);
+	assert_int_equal(ds_engine_total(e.gpu) - before, s.engine_methods);
+	/* the last data word differs in memory: the engines get another sum */
+	uint32_t last = s.words[s.nwords - 1] ^ 0x100;
+	nvm_mem_wr32(e.gpu, NVM_AP_VRAM, c->pb_pa + 4ull * (s.nwords - 1), last);
+	assert_true(run_tapped(&e, c, &s) != s.checksum);
+	assert_int_equal(ds_tap_count(), s.engine_methods);
+	ds_free(&s);
+	env_fini(&e);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_new),  cmocka_unit_test(test_nv04), cmocka_unit_test(test_g80),
+		cmocka_unit_test(test_seed), cmocka_unit_test(test_tap),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

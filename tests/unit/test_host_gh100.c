@@ -1,0 +1,209 @@
+/*
+ * The H100 silicon record (refs/silicon-h100.md) on the gh100 profile: its
+ * pushbuffer and semaphore cases run on a channel set up as RM's Hopper code
+ * writes it (RAMFC GP_BASE_HI without LIMIT2 and GP_INFO, ver3 page tables,
+ * the work-submit token at NV_VIRTUAL_FUNCTION_DOORBELL; GA100's runlist and
+ * channel RAM, UNVERIFIED). Where silicon disagrees with the gv100 manual
+ * (a signed 64-bit IADD is accepted and carries), gh100 follows silicon;
+ * test_host_run.c keeps gv100's manual.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "bar0.h"
+#include "host_env.h"
+
+#define PB0 0x40000u /* PBDMA 0 (GR runlist's first) */
+
+static uint32_t vram32(nvm_gpu *g, uint64_t a)
+{
+	uint32_t v = 0;
+	nvm_mem_rd32(g, NVM_AP_VRAM, a, &v);
+	return v;
+}
+
+static struct env_chan *gh_channel(struct env *e)
+{
+	env_init_chip(e, "gh100");
+	struct env_chan *c = env_chan(e, 0, 5);
+	env_submit_tsg(e, 0, 1, &c, 1);
+	assert_string_equal(env_run(e, 100000), "idle");
+	return c;
+}
+
+static size_t gr_log(struct env *e, nvm_host_method *log, size_t max)
+{
+	size_t n = 0;
+	uint64_t total = 0;
+	assert_int_equal(nvm_host_log_read(e->gpu, "gr", 0, log, max, &n, &total), NVM_OK);
+	return n;
+}
+
+/* silicon-h100.md "Pushbuffer decoding": INC / NON_INC / IMMD as the manual
+ * says; USERD GP_GET, GET, TOP_LEVEL_GET_HI (VALID 31) written back
+ * ("USERD"). GP_INFO LIMIT2 sizes the ring (GP_BASE_HI has no LIMIT2). */
+static void runs_a_pushbuffer(void **state)
+{
+	(void)state;
+	struct env e;
+	struct env_chan *c = gh_channel(&e);
+	uint32_t pb[] = { HDR_INC(0, 0x000, 1),      0xcb97, HDR_INC(0, 0x200, 3), 1, 2, 3, HDR_NINC(0, 0x300, 2), 7, 8,
+		          HDR_IMMD(0, 0x400, 0x1234) };
+	env_push(&e, c, pb, 10);
+	assert_string_equal(env_run(&e, 1000000), "idle");
+	nvm_host_method log[16];
+	assert_int_equal(gr_log(&e, log, 16), 6);
+	uint32_t want_m[] = { 0x200, 0x204, 0x208, 0x300, 0x300, 0x400 };
+	for (size_t i = 0; i < 6; i++) {
+		assert_int_equal(log[i].method, want_m[i]);
+		assert_int_equal(log[i].cls, 0xcb97);
+	}
+	assert_int_equal(vram32(e.gpu, c->userd + 0x88), 1);
+	assert_int_equal(vram32(e.gpu, c->userd + 0x44), (uint32_t)(c->pb_va + 40));
+	assert_int_equal(vram32(e.gpu, c->userd + 0x5c), (uint32_t)(c->pb_va >> 32) | 0x80000000u);
+	assert_int_equal(rd(e.gpu, PB0 + 0xa4), 6); /* GP_INFO LIMIT2, loaded from RAMFC dword 41 */
+	env_fini(&e);
+}
+
+/* silicon-h100.md: SEC_OP 6 raises PBENTRY (INTR_0 18); methods before it
+ * ran, nothing after; USERD GET points just past the bad word. */
+static void pbentry(void **state)
+{
+	(void)state;
+	struct env e;
+	struct env_chan *c = gh_channel(&e);
+	uint32_t pb[] = { HDR_INC(0, 0x200, 1), 1, 0xc0000000u, HDR_INC(0, 0x204, 1), 2 };
+	env_push(&e, c, pb, 5);
+	env_run(&e, 100000);
+	assert_int_equal(rd(e.gpu, PB0 + 0x108), 1u << 18);
+	nvm_host_method log[8];
+	assert_int_equal(gr_log(&e, log, 8), 1);
+	wr(e.gpu, PB0 + 0x108, 1u << 18);
+	assert_string_equal(env_run(&e, 100000), "idle");
+	assert_int_equal(gr_log(&e, log, 8), 2);
+	assert_int_equal(vram32(e.gpu, c->userd + 0x44), (uint32_t)c->pb_va + 20);
+	env_fini(&e);
+}
+
+/* silicon-h100.md: an ILLEGAL GP entry raises GPENTRY (INTR_0 15); a
+ * LENGTH-0 NOP entry with any operand is a no-op. */
+static void gpentry(void **state)
+{
+	(void)state;
+	struct env e;
+	struct env_chan *c = gh_channel(&e);
+	uint32_t pb[] = { HDR_INC(0, 0x200, 1), 9 };
+	uint64_t va = env_pb(&e, c, pb, 2);
+	env_gp_raw(&e, c, 0x12345678, 0);
+	env_gp_raw(&e, c, 0, 1);
+	env_gp(&e, c, va, 2, 0);
+	env_kick(&e, c);
+	env_run(&e, 100000);
+	assert_int_equal(rd(e.gpu, PB0 + 0x108), 1u << 15);
+	wr(e.gpu, PB0 + 0x108, 1u << 15);
+	assert_string_equal(env_run(&e, 100000), "idle");
+	nvm_host_method log[4];
+	assert_int_equal(gr_log(&e, log, 4), 1);
+	env_fini(&e);
+}
+
+/* silicon-h100.md: a header whose COUNT runs past its GP segment takes its
+ * data from the next entry; END_PB_SEGMENT ends the segment; a subdevice
+ * mask that excludes SUBDEVICE_ID drops methods, Host ones too. */
+static void segments_and_masks(void **state)
+{
+	(void)state;
+	struct env e;
+	struct env_chan *c = gh_channel(&e);
+	uint64_t spa;
+	uint64_t sva = env_map(&e, 4096, &spa);
+	uint32_t s1[] = { HDR_INC(0, 0x200, 3), 1 };
+	uint32_t s2[] = { 2, 3, 0xe0000000u, HDR_INC(0, 0x300, 1), 99 };
+	uint32_t s3[] = { 0x00010000u,
+		          HDR_INC(0, 0x5c, 5),
+		          (uint32_t)sva,
+		          (uint32_t)(sva >> 32),
+		          5,
+		          0,
+		          1,
+		          HDR_INC(0, 0x400, 1),
+		          4,
+		          0x0001fff0u,
+		          HDR_INC(0, 0x404, 1),
+		          5 };
+	env_gp(&e, c, env_pb(&e, c, s1, 2), 2, 0);
+	env_gp(&e, c, env_pb(&e, c, s2, 5), 5, 0);
+	env_gp(&e, c, env_pb(&e, c, s3, 12), 12, 0);
+	env_kick(&e, c);
+	assert_string_equal(env_run(&e, 1000000), "idle");
+	nvm_host_method log[8];
+	assert_int_equal(gr_log(&e, log, 8), 4);
+	assert_int_equal(log[3].method, 0x404);
+	assert_int_equal(vram32(e.gpu, spa), 0);
+	env_fini(&e);
+}
+
+/* silicon-h100.md "Semaphores": releases (a 32-bit RELEASE_TIMESTAMP writes
+ * the payload, 0, and the PTIMER at +8), reductions (IMIN signed/unsigned,
+ * IADD wrapping, INC/DEC 32-bit unsigned), invalid INC/DEC forms raising
+ * INTR_0 SEMAPHORE with memory unchanged, and the Hopper difference: a
+ * 64-bit IADD with either format is accepted and carries. */
+static void semaphores(void **state)
+{
+	(void)state;
+	struct {
+		uint32_t exec, lo, hi, payload, want_lo, want_hi;
+		int intr;
+	} cases[] = {
+		{ 6u | 6u << 27 | 1u << 31, 4, 0, 5, 5, 0, 0 },                      /* INC: v + 1 */
+		{ 6u | 7u << 27 | 1u << 31, 0, 0, 5, 5, 0, 0 },                      /* DEC: 0 -> p */
+		{ 6u | 0u << 27, 0xfffffffeu, 0, 1, 0xfffffffeu, 0, 0 },             /* IMIN signed */
+		{ 6u | 5u << 27, 0xffffffffu, 7, 2, 1, 7, 0 },                       /* IADD 32-bit wraps */
+		{ 6u | 5u << 27 | 1u << 24, 0xffffffffu, 1, 1, 0, 2, 0 },            /* 64-bit signed IADD carries */
+		{ 6u | 5u << 27 | 1u << 24 | 1u << 31, 0xffffffffu, 1, 1, 0, 2, 0 }, /* and unsigned */
+		{ 6u | 6u << 27, 1, 0, 5, 1, 0, 1 },                                 /* signed INC: invalid */
+		{ 6u | 6u << 27 | 1u << 24 | 1u << 31, 1, 0, 5, 1, 0, 1 },           /* 64-bit INC: invalid */
+	};
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct env e;
+		struct env_chan *c = gh_channel(&e);
+		uint64_t spa;
+		uint64_t sva = env_map(&e, 4096, &spa);
+		nvm_mem_wr32(e.gpu, NVM_AP_VRAM, spa, cases[k].lo);
+		nvm_mem_wr32(e.gpu, NVM_AP_VRAM, spa + 4, cases[k].hi);
+		uint32_t pb[] = { HDR_INC(0, 0x5c, 5), (uint32_t)sva, (uint32_t)(sva >> 32), cases[k].payload, 0,
+			          cases[k].exec };
+		env_push(&e, c, pb, 6);
+		env_run(&e, 100000);
+		assert_int_equal(vram32(e.gpu, spa), cases[k].want_lo);
+		assert_int_equal(vram32(e.gpu, spa + 4), cases[k].want_hi);
+		assert_int_equal(rd(e.gpu, PB0 + 0x108), cases[k].intr ? 1u << 25 : 0);
+		env_fini(&e);
+	}
+	/* RELEASE with RELEASE_TIMESTAMP, 32-bit: payload, 0, PTIMER at +8. */
+	struct env e;
+	struct env_chan *c = gh_channel(&e);
+	uint64_t spa;
+	uint64_t sva = env_map(&e, 4096, &spa);
+	nvm_mem_wr32(e.gpu, NVM_AP_VRAM, spa + 4, 0xffffffffu);
+	uint32_t pb[] = { HDR_INC(0, 0x5c, 5), (uint32_t)sva, (uint32_t)(sva >> 32), 0x42, 0, 1u | 1u << 25 };
+	env_push(&e, c, pb, 6);
+	assert_string_equal(env_run(&e, 100000), "idle");
+	assert_int_equal(vram32(e.gpu, spa), 0x42);
+	assert_int_equal(vram32(e.gpu, spa + 4), 0);
+	assert_int_not_equal(vram32(e.gpu, spa + 8) | vram32(e.gpu, spa + 12), 0);
+	env_fini(&e);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(runs_a_pushbuffer),  cmocka_unit_test(pbentry),    cmocka_unit_test(gpentry),
+		cmocka_unit_test(segments_and_masks), cmocka_unit_test(semaphores),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
