@@ -10,6 +10,7 @@
 -- a driver would. It prints what happened; `--trace FILE` writes the
 -- timeline (Chrome trace JSON: open it in Perfetto).
 --
+-- On NV01 and NV03 it then drives a PIO channel (pio_demo below).
 -- On the older chips (nvmodel demo --chip nv40) it shows the basics: PMC,
 -- memory apertures, virtual time and the PTIMER alarm interrupt.
 
@@ -219,4 +220,39 @@ local function basics()
   print(string.format("acknowledged; line %s; done at %d ns", gpu:intr() and "high" or "low", gpu:time_ns()))
 end
 
-if CHIPS[nvmodel.default_chip] then volta_demo() else basics() end
+-- NV01 / NV03 (nvmodel demo --chip nv03): a PIO channel as rivafb drives a
+-- Riva 128: an object in RAMHT, bound on a subchannel by method 0, methods
+-- stored to the USER area behind a FREE check; PGRAPH receives the object's
+-- context through method 0, sent again by PFIFO on a change of subchannel.
+local function pio_demo()
+  local gpu = nvmodel.open{ vram = "4M", sysmem = "1M" }
+  local f = nvmodel.nv03.fifo(gpu)
+  local nv1 = gpu:chip() == "nv01"
+  local blit = nv1 and f:context{ type = 0x50 } or f:context{ type = 0x50, instance = 0x3450 }
+  local rop = nv1 and f:context{ type = 0x42 } or f:context{ type = 0x42, instance = 0x3410 }
+  f:ramht_add{ chid = 0, handle = 0x80000011, context = blit }
+  f:ramht_add{ chid = 0, handle = 0x80000000, context = rop }
+  print(string.format("%s PIO channel 0: FREE = 0x%x bytes", gpu:chip(), f:free(0, 0)))
+  f:pio(0, 0, 0, 0x80000000)
+  f:pio(0, 4, 0, 0x80000011)
+  f:wait_free(0, 0, 1)
+  f:pio(0, 0, 0x300, 0xcc)
+  f:wait_free(0, 4, 3)
+  f:pio(0, 4, 0x300, 0x00140010)
+  f:pio(0, 4, 0x304, 0x00c80064)
+  f:pio(0, 4, 0x308, 0x00320064)
+  print("run:", gpu:run{ ns = 100000, idle = true })
+  local log = gpu:pfifo_log("pgraph")
+  for _, m in ipairs(log) do
+    print(string.format("  t=%4d ns  subch %d ctx 0x%06x  method 0x%04x  data 0x%08x%s", m.time_ns, m.subch,
+                        m.ctx or 0, m.method, m.data, m.implicit and "  (context sent by PFIFO)" or ""))
+  end
+  check(#log == 8, "two binds, two context loads, four methods")
+end
+
+if CHIPS[nvmodel.default_chip] then
+  volta_demo()
+else
+  basics()
+  if nvmodel.default_chip:match("^nv0[13]") then pio_demo() end
+end

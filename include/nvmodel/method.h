@@ -10,6 +10,7 @@
 #ifndef NVMODEL_METHOD_H
 #define NVMODEL_METHOD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -27,6 +28,13 @@ typedef struct nvm_host_method {
 	uint32_t cls;    /* class bound on the subchannel by SET_OBJECT, 0 if none */
 	uint32_t method; /* byte address */
 	uint32_t data;
+	/* PFIFO: the object context in force for the method (NV01/NV03: the
+	 * 24-bit RAMHT context of the subchannel; NV04..G80: the bound object's
+	 * instance >> 4, what the engine got through method 0); 0 on the Host. */
+	uint32_t ctx;
+	/* NV01/NV03: a context load PFIFO sent through method 0 without a
+	 * method 0 in the stream (a subchannel change, a channel switch). */
+	bool implicit;
 } nvm_host_method;
 
 /* The same record under the name that does not say which front end sent it. */

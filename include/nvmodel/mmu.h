@@ -281,6 +281,11 @@ const char *nvm_mmu_chip_engine_name(const char *chip, unsigned engine_id, char 
 /* The MMU engine id of CE0 in gpu's GMMU generation (15 on gv100 .. ga102,
  * 43 on gh100); CEn is CE0 + n. */
 unsigned nvm_mmu_ce0_engine_id(const nvm_gpu *gpu);
+/* The MMU engine id gpu's GMMU generation gives the engine gv100 numbers
+ * gv100_id (GRAPHICS + VEID, CEn, BAR1, BAR2, PHYSICAL; on gh100 GRAPHICS
+ * 64 -> 384, CE2 17 -> 45); an id the generation does not renumber is
+ * returned as it is. */
+unsigned nvm_mmu_gen_engine_id(const nvm_gpu *gpu, unsigned gv100_id);
 /* The page-table format of gpu's GMMU: "ver2" (gv100, tu102, ga100, ga102)
  * or "ver3" (gh100: 57-bit VA, six levels); NULL when it has none. */
 const char *nvm_mmu_format(const nvm_gpu *gpu);

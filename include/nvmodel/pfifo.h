@@ -46,10 +46,12 @@ nvm_status nvm_pfifo_user_write(nvm_gpu *gpu, uint32_t addr, uint32_t val, unsig
 
 /* NV40's instance memory BAR: a PCI aperture onto RAMIN besides BAR0's
  * PRAMIN window, which nouveau's nv40 instmem maps (PCI BAR 2, or 3) and
- * reads and writes RAMIN through, byte offset = RAMIN address. len bytes
- * at off (any alignment). NVM_ERR_NOENT on chips without it (before NV40
- * or without this PFIFO), NVM_ERR_RANGE beyond the aperture (16 MiB, and
- * not beyond VRAM); nothing is touched then. */
+ * reads and writes RAMIN through, byte offset = RAMIN address. NV03 has no
+ * BAR0 PRAMIN: its RAMIN is at BAR1 + 0xC00000 (rivafb), the same calls
+ * with off = the RAMIN address. len bytes at off (any alignment).
+ * NVM_ERR_NOENT on chips without it (nv01, nv04..nv17, G80+),
+ * NVM_ERR_RANGE beyond the aperture (16 MiB, and not beyond VRAM); nothing
+ * is touched then. */
 #define NVM_PFIFO_RAMIN_BAR_SIZE 0x1000000u
 nvm_status nvm_pfifo_ramin_bar_read(nvm_gpu *gpu, uint32_t off, void *buf, size_t len);
 nvm_status nvm_pfifo_ramin_bar_write(nvm_gpu *gpu, uint32_t off, const void *buf, size_t len);
@@ -81,6 +83,13 @@ nvm_status nvm_pfifo_get_stats(const nvm_gpu *gpu, nvm_pfifo_stats *out);
  * folded by XOR in bits-wide pieces, XOR chid << (bits - 4). Returns the
  * entry index (multiply by 8 for the byte offset). */
 uint32_t nvm_pfifo_ramht_hash(uint32_t handle, uint32_t chid, unsigned bits);
+/* The first entry a lookup of (handle, chid) reads in a chip's RAMHT of
+ * 2^bits entries, and in *probe how many it reads from there: NV04..G80
+ * nvm_pfifo_ramht_hash and 0 (the RAMHT SEARCH register decides); NV01 /
+ * NV03 the bucket of the XOR of the handle's bytes and the channel, of
+ * 2^bits / 256 entries (docs/pfifo.md "NV01 and NV03"). 0 for an unknown
+ * chip. */
+uint32_t nvm_pfifo_ramht_slot(const char *chip, uint32_t handle, uint32_t chid, unsigned bits, unsigned *probe);
 
 /* Whether a chip ("nv04".."nv41", "g80".."gt215") has PFIFO engine id
  * `engine` (rnndb nv4_pfifo_engine / g80_pfifo_engine): SOFTWARE (0) and

@@ -61,6 +61,24 @@
 	}
 
 static const struct chip chips[] = {
+	/* NV01 / NV03: PMC_BOOT_0 in the pmc-id-nv1 layout (GPU 19:16,
+	 * implementation 1 in 11:8, revision 7:0; UNVERIFIED: revision 0x00 and,
+	 * for the Riva 128, 0x10 below NV3T's 0x20); VRAM 4 MiB (NV1's largest,
+	 * nv1-vram.rst; a Riva 128's). UNVERIFIED: PTIMER stays at 0x9000 (NV1's
+	 * is at 0x101000, mmio.rst). */
+	{ { "nv01", "NV01", 0x00010100u, MiB(4), GiB(4), "pmc ptimer pfifo" },
+	  false,
+	  PMC_NV04,
+	  { PFIFO(pfifo_nv01), PB(pb_gen_nv01) } },
+	{ { "nv03", "NV03", 0x00030110u, MiB(4), GiB(4), "pmc ptimer pfifo" },
+	  false,
+	  PMC_NV04,
+	  { PFIFO(pfifo_nv03), PB(pb_gen_nv03) } },
+	/* NV3T (Riva 128 ZX): revision 0x20 and up (pmc.rst), 8 MiB of VRAM. */
+	{ { "nv03t", "NV03", 0x00030120u, MiB(8), GiB(4), "pmc ptimer pfifo" },
+	  false,
+	  PMC_NV04,
+	  { PFIFO(pfifo_nv03t), PB(pb_gen_nv03t) } },
 	{ { "nv04", "NV04", 0x20004000u, MiB(16), GiB(4), "pmc ptimer pfifo" },
 	  false,
 	  PMC_NV04,

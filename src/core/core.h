@@ -299,6 +299,12 @@ typedef void (*cpu_fault_fn)(void *ctx, enum cpu_fault kind);
 void port_cpu_fault_connect(nvm_gpu *gpu, cpu_fault_fn fn, void *ctx);
 void port_cpu_fault(nvm_gpu *gpu, enum cpu_fault kind);
 
+/* PMC ENABLE: a write of val over old (pmc.rst "ENABLE": a cleared bit holds
+ * its unit in reset; NV01/NV03 PFIFO resets on bit 8, nv1-pfifo.rst). */
+typedef void (*pmc_enable_fn)(void *ctx, uint32_t old, uint32_t val);
+void port_pmc_enable_connect(nvm_gpu *gpu, pmc_enable_fn fn, void *ctx);
+void port_pmc_enable(nvm_gpu *gpu, uint32_t old, uint32_t val);
+
 /* ================================================================ the GPU */
 
 #define NVM_MAX_HOOKS 16
@@ -345,6 +351,10 @@ struct nvm_gpu {
 		cpu_fault_fn fn;
 		void *ctx;
 	} cpu_fault;
+	struct {
+		pmc_enable_fn fn;
+		void *ctx;
+	} pmc_enable;
 	unsigned hold;  /* NVM_HOLD_*: host accesses a block currently holds */
 	unsigned depth; /* public calls in progress (api_enter), and hooks running */
 	bool closing;   /* nvm_close was called while depth > 0: freed by the last api_leave */

@@ -221,6 +221,18 @@ void port_cpu_fault(nvm_gpu *gpu, enum cpu_fault kind)
 		gpu->cpu_fault.fn(gpu->cpu_fault.ctx, kind);
 }
 
+void port_pmc_enable_connect(nvm_gpu *gpu, pmc_enable_fn fn, void *ctx)
+{
+	gpu->pmc_enable.fn = fn;
+	gpu->pmc_enable.ctx = ctx;
+}
+
+void port_pmc_enable(nvm_gpu *gpu, uint32_t old, uint32_t val)
+{
+	if (gpu->pmc_enable.fn)
+		gpu->pmc_enable.fn(gpu->pmc_enable.ctx, old, val);
+}
+
 /* ---------------------------------------------------------------- memory */
 
 nvm_status nvm_aperture_parse(const char *name, nvm_aperture *out)

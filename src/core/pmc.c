@@ -100,6 +100,13 @@ static void wr_intr_en_clear(void *ctx, const struct reg_desc *r, uint32_t *stor
 	pmc_update(gpu);
 }
 
+static void wr_enable(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written)
+{
+	(void)r;
+	(void)written;
+	port_pmc_enable(ctx, old, *stored);
+}
+
 /* ---------------------------------------------------------------- tables */
 
 /* NV04..G80 (envytools pmc.rst register list). */
@@ -107,8 +114,9 @@ static const struct reg_desc pmc_nv04_regs[] = {
 	{ 0x000, "NV_PMC_BOOT_0", 0, 0, 0, NULL, NULL },
 	{ 0x100, "NV_PMC_INTR_0", 0, 0x80000000u, 0, rd_intr, wr_intr_soft },
 	{ 0x140, "NV_PMC_INTR_EN_0", 0, 0x3u, 0, NULL, wr_intr_en },
-	/* UNVERIFIED: ENABLE is stored but disabling an engine has no effect. */
-	{ 0x200, "NV_PMC_ENABLE", 0, 0xffffffffu, 0, NULL, NULL },
+	/* UNVERIFIED: ENABLE is stored; disabling an engine has no effect but
+	 * on the blocks listening to the port (NV01/NV03 PFIFO, bit 8). */
+	{ 0x200, "NV_PMC_ENABLE", 0, 0xffffffffu, 0, NULL, wr_enable },
 };
 
 /* GV100 (gv100_dev_master.ref.txt): the enable mask is changed only through

@@ -91,6 +91,10 @@ struct ce_job {
 	uint64_t bytes;     /* bytes written so far (the cost follows it) */
 };
 
+/* The copy classes' methods below this address are looked up in a table
+ * (struct ce_idx): the state and launch methods drivers send. */
+#define CE_IDX_END 0x800u
+
 struct ce_chan {
 	uint32_t v[S_COUNT];
 	struct ce_job job;
@@ -105,6 +109,15 @@ struct ce {
 	/* The class a channel runs when SET_OBJECT named no copy class (the
 	 * Host generation's, engine_ce_set_class). */
 	const struct ce_class *cls;
+	/* The method tables of the last two classes run, by address below
+	 * CE_IDX_END (ce_class_mthd's binary search through the class and its
+	 * parents, done once per class instead of per method); slot `victim`
+	 * is replaced next. */
+	struct ce_idx {
+		const struct ce_class *k; /* NULL: empty */
+		const struct ce_mthd *at[CE_IDX_END / 4];
+	} idx[2];
+	unsigned victim;
 };
 
 /* One delivery of methods. */
@@ -891,6 +904,27 @@ static const struct ce_class *class_of(const struct engine *e, const struct eng_
 	return k ? k : ((const struct ce *)e->priv)->cls;
 }
 
+/* The table of class k's methods below CE_IDX_END, built on first use. */
+static const struct ce_idx *idx_of(struct ce *ce, const struct ce_class *k)
+{
+	if (ce->idx[0].k == k)
+		return &ce->idx[0];
+	if (ce->idx[1].k == k)
+		return &ce->idx[1];
+	struct ce_idx *t = &ce->idx[ce->victim];
+	ce->victim ^= 1u;
+	t->k = k;
+	for (uint32_t a = 0; a < CE_IDX_END; a += 4)
+		t->at[a / 4] = ce_class_mthd(k, a);
+	return t;
+}
+
+/* Method m of the class t was built for (ce_class_mthd). */
+static inline const struct ce_mthd *mthd_at(const struct ce_idx *t, uint32_t m)
+{
+	return m < CE_IDX_END && !(m & 3u) ? t->at[m / 4] : ce_class_mthd(t->k, m);
+}
+
 static enum eng_status ce_methods(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first,
                                   uint32_t n, struct eng_result *res)
 {
@@ -902,19 +936,25 @@ static enum eng_status ce_methods(struct engine *e, const struct eng_src *src, c
 		return ENG_ERROR;
 	}
 	drop_stale_job(x.c, r, first);
+	const struct ce_idx *tab = idx_of(e->priv, x.k);
 	enum eng_status st = ENG_OK;
 	uint32_t i = 0;
 	for (; i < n && !st; i++) {
 		uint32_t m = pb_run_method(r, first + i), d = r->data[first + i];
-		const struct ce_mthd *t = ce_class_mthd(x.k, m);
+		const struct ce_mthd *t = mthd_at(tab, m);
 		x.cost += CE_NS_PER_METHOD;
+		if (t && t->fn == ce_m_store) {
+			x.c->v[t->slot] = d; /* most methods set state: ce_m_store without its call */
+			continue;
+		}
 		st = t ? t->fn(&x, t, d) : illegal(&x, m, d);
 	}
 	/* i counts the method that stopped; it is logged unless it is to be
 	 * delivered again (ENG_BUSY). */
 	uint32_t logged = st == ENG_BUSY ? i - 1 : i;
 	engine_log(e, src, r, first, logged);
-	charge(e, x.ticks);
+	if (x.ticks) /* no ticks (state methods only) charge nothing */
+		charge(e, x.ticks);
 	res->cost = x.cost;
 	res->done = st ? i - 1 : n;
 	return st;

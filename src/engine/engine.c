@@ -23,14 +23,16 @@ struct log_run {
 	uint64_t time; /* of its first method */
 	uint64_t seq;  /* number of its first method */
 	uint32_t chid, cls;
-	uint32_t info;   /* methods 24:0 (at most cap, 1 << 24), subch 27:25, INC 28, 1 ns apart 29 */
+	uint32_t info;   /* methods 24:0 (at most cap, 1 << 24), subch 27:25, INC 28, 1 ns apart 29, implicit 30 */
 	uint16_t m0, m1; /* addresses of its first and second methods */
+	uint32_t ctx;    /* the object context (nvm_method ctx) */
 };
 
 #define RUN_N(lr)     ((lr)->info & 0x1ffffffu)
 #define RUN_SUBCH(lr) (((lr)->info >> 25) & 7u)
 #define RUN_INC(lr)   (((lr)->info >> 28) & 1u)
 #define RUN_STEP(lr)  (((lr)->info >> 29) & 1u)
+#define RUN_IMPL(lr)  (((lr)->info >> 30) & 1u)
 
 static size_t pow2_at_least(size_t v)
 {
@@ -73,16 +75,31 @@ static inline void copy_words(uint32_t *d, const uint32_t *s, uint32_t n)
 	}
 }
 
-/* Out of line: with recording off (cap 0) engine_log only counts. */
-void engine_log_append(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first, uint32_t n)
+/* Address of the method after m in a run of mode `mode` whose first method
+ * is `method` (pb_run_method of the next index, an index >= 1). */
+static inline uint16_t next_method(pb_mode mode, uint32_t method, uint32_t m)
+{
+	if (mode == PB_MODE_INC)
+		return (uint16_t)((m + 4u) & 0x3ffcu);
+	if (mode == PB_MODE_1INC)
+		return (uint16_t)((method + 4u) & 0x3ffcu);
+	return (uint16_t)m;
+}
+
+/* engine_log_append's general case: the rings grow, wrap or hold less
+ * than the run (out of line, so that the usual case saves no registers). */
+__attribute__((noinline)) static void log_append_slow(struct engine *e, const struct eng_src *src, const pb_run *r,
+                                                      uint32_t first, uint32_t n)
 {
 	uint64_t now = e->at > e->gpu->now ? e->at : e->gpu->now;
 	uint32_t step = e->at ? ENG_REC_NS_PER_METHOD : 0;
-	if (!e->grow_off && (e->seq + n > e->dsize || e->rseq + 1 > e->rsize)) {
+	/* Once both rings have their final size (ring_max) nothing grows. */
+	if (!e->ring_max && !e->grow_off && (e->seq + n > e->dsize || e->rseq + 1 > e->rsize)) {
 		size_t max = pow2_at_least(e->cap);
 		if (!ring_grow((void **)&e->data, &e->dsize, sizeof(*e->data), e->seq + n, max) ||
 		    !ring_grow((void **)&e->runs, &e->rsize, sizeof(*e->runs), e->rseq + 1, max))
 			e->grow_off = true;
+		e->ring_max = e->dsize >= max && e->rsize >= max;
 	}
 	/* Methods kept: cap, or less where the rings could not grow (while
 	 * they grow, they hold every method logged). */
@@ -115,9 +132,10 @@ void engine_log_append(struct engine *e, const struct eng_src *src, const pb_run
 		                src->chid,
 		                src->cls,
 		                n | (src->subch & 7u) << 25 | (uint32_t)(r->mode == PB_MODE_INC) << 28 |
-		                        (uint32_t)(step != 0) << 29,
+		                        (uint32_t)(step != 0) << 29 | (uint32_t)src->implicit << 30,
 		                (uint16_t)pb_run_method(r, first),
-		                (uint16_t)pb_run_method(r, first + 1) };
+		                (uint16_t)pb_run_method(r, first + 1),
+		                src->ctx };
 	e->rseq++;
 	size_t at = (size_t)(e->seq & dm);
 	const uint32_t *d = r->data + first;
@@ -129,6 +147,35 @@ void engine_log_append(struct engine *e, const struct eng_src *src, const pb_run
 		memcpy(e->data, d + a, (n - a) * 4);
 	}
 	e->seq = end;
+}
+
+/* Out of line: with recording off (cap 0) engine_log only counts. */
+void engine_log_append(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first, uint32_t n)
+{
+	size_t dm = e->dsize - 1;
+	if (e->ring_max && n <= e->cap && (e->seq & dm) + n <= e->dsize) {
+		/* The usual case, the rings at their size and the run whole and
+		 * unwrapped in the data ring: what log_append_slow does then. */
+		uint64_t now = e->at > e->gpu->now ? e->at : e->gpu->now;
+		uint64_t end = e->seq + n;
+		if (end - e->lo > e->cap)
+			e->lo = end - e->cap;
+		uint32_t m0 = pb_run_method(r, first);
+		e->runs[e->rseq & (e->rsize - 1)] =
+		        (struct log_run){ now,
+			                  e->seq,
+			                  src->chid,
+			                  src->cls,
+			                  n | (src->subch & 7u) << 25 | (uint32_t)(r->mode == PB_MODE_INC) << 28 |
+			                          (uint32_t)(e->at != 0) << 29,
+			                  (uint16_t)m0,
+			                  next_method(r->mode, r->method, m0) };
+		e->rseq++;
+		copy_words(&e->data[e->seq & dm], r->data + first, n);
+		e->seq = end;
+		return;
+	}
+	log_append_slow(e, src, r, first, n);
 }
 
 void engine_log(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first, uint32_t n)
@@ -149,6 +196,7 @@ nvm_status engine_log_config(struct engine *e, size_t cap)
 	e->data = NULL;
 	e->dsize = e->rsize = 0;
 	e->grow_off = false;
+	e->ring_max = false;
 	e->cap = cap;
 	e->seq = e->rseq = e->lo = 0;
 	return NVM_OK;
@@ -175,7 +223,9 @@ nvm_status engine_log_read(const struct engine *e, size_t first, nvm_host_method
 				                      RUN_SUBCH(lr),
 				                      lr->cls,
 				                      i == 0 ? lr->m0 : (lr->m1 + 4u * RUN_INC(lr) * (i - 1)) & 0x3ffcu,
-				                      e->data[j & (e->dsize - 1)] };
+				                      e->data[j & (e->dsize - 1)],
+				                      lr->ctx,
+				                      RUN_IMPL(lr) };
 		}
 	}
 	*n = k;

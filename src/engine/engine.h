@@ -21,6 +21,8 @@ struct eng_src {
 	uint32_t cls;
 	unsigned inst_target; /* the channel's instance block (for the engine's MMU accesses) */
 	uint64_t inst;
+	uint32_t ctx;  /* pre-G80: the object context in force (nvm_method ctx) */
+	bool implicit; /* a context load PFIFO sent through method 0 on its own */
 };
 
 struct engine;
@@ -79,6 +81,7 @@ struct engine {
 	uint64_t seq, rseq;  /* methods and runs logged since the last clear */
 	uint64_t lo;         /* the oldest method held */
 	bool grow_off;       /* a growth failed: the rings keep their size */
+	bool ring_max;       /* both rings have the size cap asks for */
 	uint64_t total;
 };
 

@@ -68,6 +68,7 @@ struct fifo_fetch {
 	/* Room for words read bytewise or byte-swapped: FIFO_FETCH_CHUNK words
 	 * with swap, else one. */
 	uint32_t *buf;
+	const uint32_t *at; /* for portion(): the readable words at GET (not yet byte-swapped) */
 };
 
 /* Runs the loop from x->get; returns x->words. */
@@ -144,6 +145,7 @@ static inline __attribute__((always_inline)) uint32_t fifo_fetch_run(struct fifo
 			if (!lim)
 				lim = 1; /* a translation shorter than a word */
 		}
+		x->at = w;
 		uint32_t n = o->portion ? o->portion(x, (uint32_t)lim) : (uint32_t)lim;
 		if (x->swap) {
 			for (uint32_t i = 0; i < n; i++)

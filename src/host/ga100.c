@@ -647,7 +647,9 @@ static uint32_t rd_time1(void *ctx, const struct reg_desc *r, uint32_t stored)
 /* ---------------------------------------------------------------- PTOP */
 
 /* NV_PTOP_DEVICE_INFO2 rows as nouveau's top/ga100.c reads them: row 0
- * TYPE 29:24, INST 19:16, FAULT 6:0; row 1 ADDR 23:12, RESET 4:0; row 2
+ * TYPE 29:24, INST 19:16, FAULT 6:0 (UNVERIFIED: the model fills 10:0, the
+ * DEV_FAULT_ID width RM publishes for gb100's dev_top, so that gh100's
+ * GRAPHICS 384 fits; ga100's ids are below 128); row 1 ADDR 23:12, RESET 4:0; row 2
  * RUNLIST PRI base 23:10, ENGINE 1:0 (the engine's index in its runlist);
  * bit 31 chains a row to the next. */
 static unsigned ptop_fill(const struct host *h, uint32_t *rows)
@@ -656,7 +658,8 @@ static unsigned ptop_fill(const struct host *h, uint32_t *rows)
 	unsigned n = 0;
 	for (size_t i = 0; i < a->ndev && n + 3 <= GA100_PTOP_ROWS; i++) {
 		const struct ampere_dev *d = &a->dev[i];
-		rows[n++] = 1u << 31 | (uint32_t)d->type << 24 | (uint32_t)d->inst << 16 | (d->fault & 0x7fu);
+		uint32_t fault = nvm_mmu_gen_engine_id(h->gpu, d->fault); /* the GMMU generation's id */
+		rows[n++] = 1u << 31 | (uint32_t)d->type << 24 | (uint32_t)d->inst << 16 | (fault & 0x7ffu);
 		rows[n++] = 1u << 31 | (d->addr & 0x00fff000u) | (d->reset & 0x1fu);
 		rows[n++] = (rl_addr(d->runlist, 0) & 0x00fffc00u) | (d->rl_engine & 3u);
 	}
@@ -747,30 +750,7 @@ static void ga100_destroy(struct host *h)
  * (0x7c); CLEAR_FAULTED takes the handle (ops.handle_chid).
  * UNVERIFIED: YIELD OP 2 (RUNLIST_TIMESLICE, gone from the header) still
  * ends the timeslice. */
-const host_method_fn c56f_methods[64] = {
-	[0x00 >> 2] = hm_set_object,
-	[0x04 >> 2] = hm_illegal,
-	[0x08 >> 2] = hm_nop,
-	[0x10 >> 2] = hm_semaphore_a,
-	[0x14 >> 2] = hm_semaphore_b,
-	[0x18 >> 2] = hm_semaphore_c,
-	[0x1c >> 2] = hm_semaphore_d,
-	[0x20 >> 2] = hm_non_stall_interrupt,
-	[0x24 >> 2] = hm_fb_flush,
-	[0x28 >> 2] = hm_mem_op_a,
-	[0x2c >> 2] = hm_mem_op_b,
-	[0x30 >> 2] = hm_mem_op_c,
-	[0x34 >> 2] = hm_mem_op_d,
-	[0x50 >> 2] = hm_set_reference,
-	[0x5c >> 2] = hm_sem_addr_lo,
-	[0x60 >> 2] = hm_sem_addr_hi,
-	[0x64 >> 2] = hm_sem_payload_lo,
-	[0x68 >> 2] = hm_sem_payload_hi,
-	[0x6c >> 2] = hm_sem_execute,
-	[0x78 >> 2] = hm_wfi,
-	[0x80 >> 2] = hm_yield,
-	[0x84 >> 2] = hm_clear_faulted_handle,
-};
+const host_method_fn c56f_methods[64] = AMPERE_HOST_METHODS(hm_mem_op_d);
 
 /* ---------------------------------------------------------------- the generation */
 
@@ -819,8 +799,10 @@ const uint8_t ampere_bad_tsg_codes[NVM_HF_CHECK_COUNT] = {
 
 /* UNVERIFIED topology of GA100: runlist 0 is GR with GRCOPY (CE0, the
  * runlist's engine 1) on subchannel 4 and two PBDMAs; runlists 1..4 are
- * the copy engines CE2..CE5, one PBDMA each. MMU engine ids as gv100's
- * (GR 64, CE0 15, CE2.. 17..). */
+ * the copy engines CE2..CE5, one PBDMA each. MMU engine ids as gv100
+ * numbers them (GR 64, CE0 15, CE2.. 17..): the chip's GMMU generation
+ * gives the ids the engines use (nvm_mmu_gen_engine_id; gh100 GR 384,
+ * CE0 43). */
 static const struct host_rl_desc ga100_runlists[] = {
 	{ "gr", "recorder", "grce", NVM_MMU_ENG_GRAPHICS, 15, 0, { 0, 1 }, 2 },
 	{ "ce2", "ce", NULL, 17, 0, 0, { 2 }, 1 },

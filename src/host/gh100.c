@@ -24,6 +24,8 @@ static bool gh100_sem_red_valid(unsigned red, bool is64, bool sgn)
 
 static const uint32_t gh100_gr_classes[] = { 0xCB97, 0xCBC0, 0xA140, 0x902D };
 
+/* MMU engine ids as gv100 numbers them; gh100's GMMU (RM's dev_fault.h)
+ * renumbers them: GRAPHICS 384, CE0 43, CE2 45 .. CE5 48. */
 static const struct host_rl_desc gh100_runlists[] = {
 	{ "gr", "recorder", "grce", NVM_MMU_ENG_GRAPHICS, 15, 0, { 0, 1 }, 2 },
 	{ "ce2", "ce", NULL, 17, 0, 0, { 2 }, 1 },
@@ -47,7 +49,7 @@ const struct ampere_gen host_gh100_gen = {
 	                .pbdma_regs = hopper_pbdma_regs,
 	                .r_doorbell = 0xBB0090u,
 	                .host_class = 0xC86F,
-	                .methods = c56f_methods,
+	                .methods = c76f_methods, /* UNVERIFIED: C86F's methods are C76F's (clc86f.h is reduced) */
 	                .sig_valid = 0xface,
 	                .sig_host_class = 51311, /* UNVERIFIED: 0xC86F, as ga100's is its class */
 	                .gr_classes = gh100_gr_classes,

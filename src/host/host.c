@@ -656,7 +656,9 @@ static nvm_status add_engine(struct host *h, const char *kind, const char *name,
 		*out = NULL;
 		return NVM_OK;
 	}
-	nvm_status st = engine_new(h->gpu, kind, name, mmu_id, out);
+	/* the tables number engines as gv100; the chip's GMMU generation
+	 * renumbers them (gh100: GRAPHICS 384, CE0 43) */
+	nvm_status st = engine_new(h->gpu, kind, name, nvm_mmu_gen_engine_id(h->gpu, mmu_id), out);
 	if (!st && !strcmp(kind, "ce") && engine_ce_set_class(*out, h->gen->ce_class)) {
 		engine_free(*out); /* the generation names no copy class the engine has */
 		*out = NULL;

@@ -22,6 +22,7 @@ extern const nvm_hf_layout hf_gv100_layouts[NVM_HF_STRUCT_COUNT];
 /* Ampere (ga100, ga102) and Hopper (gh100): RAMFC without USERD, 11-bit
  * runlist ids; gh100's RAMFC has GP_INFO. */
 extern const nvm_hf_layout hf_ga100_layouts[NVM_HF_STRUCT_COUNT];
+extern const nvm_hf_layout hf_ga102_layouts[NVM_HF_STRUCT_COUNT];
 extern const nvm_hf_layout hf_gh100_layouts[NVM_HF_STRUCT_COUNT];
 /* Turing's (tu102): gv100's with the tu104 manual's RAMFC names, host class
  * id and TSG_GFID. */

@@ -44,8 +44,8 @@ struct host_rl_desc {
 	const char *engine;   /* the primary engine: "gr", "ce2" ... */
 	const char *kind;     /* its engine kind (engine_new): "recorder", "ce" */
 	const char *grce;     /* GRCOPY engine reached by subchannel 4 (GR runlist), or NULL */
-	unsigned mmu_id;      /* MMU engine id of the primary engine */
-	unsigned grce_mmu_id; /* and of GRCOPY */
+	unsigned mmu_id;      /* MMU engine id of the primary engine, as gv100 numbers it */
+	unsigned grce_mmu_id; /* and of GRCOPY (the GMMU generation renumbers both) */
 	unsigned engstat;     /* NV_PFIFO_ENGINE_STATUS index */
 	uint8_t pbdma[2];     /* PBDMAs serving it, by RUNQUEUE_SELECTOR */
 	unsigned npbdma;
@@ -405,6 +405,12 @@ struct host {
 	struct {
 		uint8_t dword, reg;
 	} ramfc[PBR_COUNT];
+	/* The same as runs of consecutive dwords mirroring consecutive
+	 * registers, in order (a context load or save copies each at once). */
+	unsigned nramfc_run;
+	struct {
+		uint8_t dword, reg, n;
+	} ramfc_run[PBR_COUNT];
 	/* The RAMFC dwords of USERD and USERD_HI (host.c prefetch_tsg). */
 	uint8_t ramfc_userd, ramfc_userd_hi;
 	/* From the RAMUSERD layout: the writeback's byte range and its words. */
@@ -525,6 +531,7 @@ enum mres hm_mem_op_a(struct pbdma *p, uint32_t subch, uint32_t data);
 enum mres hm_mem_op_b(struct pbdma *p, uint32_t subch, uint32_t data);
 enum mres hm_mem_op_c(struct pbdma *p, uint32_t subch, uint32_t data);
 enum mres hm_mem_op_d(struct pbdma *p, uint32_t subch, uint32_t data);
+enum mres hm_mem_op_d_c76f(struct pbdma *p, uint32_t subch, uint32_t data); /* + MMU_OPERATION */
 enum mres hm_set_reference(struct pbdma *p, uint32_t subch, uint32_t data);
 enum mres hm_sem_addr_lo(struct pbdma *p, uint32_t subch, uint32_t data);
 enum mres hm_sem_addr_hi(struct pbdma *p, uint32_t subch, uint32_t data);

@@ -86,6 +86,19 @@ nvm_status pbdma_layouts(struct host *h)
 		if (r == PBR_USERD_HI)
 			h->ramfc_userd_hi = (uint8_t)w->dword;
 	}
+	h->nramfc_run = 0;
+	for (unsigned i = 0; i < h->nramfc; i++) {
+		unsigned k = h->nramfc_run;
+		if (k && h->ramfc_run[k - 1].dword + h->ramfc_run[k - 1].n == h->ramfc[i].dword &&
+		    h->ramfc_run[k - 1].reg + h->ramfc_run[k - 1].n == h->ramfc[i].reg) {
+			h->ramfc_run[k - 1].n++;
+			continue;
+		}
+		h->ramfc_run[k].dword = h->ramfc[i].dword;
+		h->ramfc_run[k].reg = h->ramfc[i].reg;
+		h->ramfc_run[k].n = 1;
+		h->nramfc_run++;
+	}
 	h->userd_wb_lo = UINT32_MAX;
 	h->userd_wb_hi = 0;
 	h->nuserd_wb = 0;
@@ -533,7 +546,7 @@ static enum mres set_object(struct pbdma *p, uint32_t subch, uint32_t data)
 		     p->chid, cls, subch, p->h->gen->name);
 	}
 	c->cls[subch] = cls;
-	struct eng_src src = { (uint32_t)p->chid, subch, cls, 0, 0 };
+	struct eng_src src = { (uint32_t)p->chid, subch, cls, 0, 0, 0, false };
 	e->ops->bind(e, &src);
 	return M_DONE;
 }
@@ -750,29 +763,33 @@ static enum mres semaphore_d(struct pbdma *p, uint32_t d)
  * ACCESS_COUNTER_CLR need CONFIG AUTH_LEVEL PRIVILEGED, else INTR_0 METHOD.
  * Barriers and L2 operations complete at once: the model's memory is
  * coherent. UNVERIFIED: an OPERATION the manual does not list raises
- * METHOD. */
-static enum mres mem_op_d(struct pbdma *p, uint32_t d)
+ * METHOD. C76F adds MMU_OPERATION (0xb, clc76f.h; mmu_op: the class has
+ * it). UNVERIFIED: it needs PRIVILEGED as the other MMU operations, and
+ * completes without effect (VIDMEM_ACCESS_BIT_DUMP: access bits are not
+ * modelled). */
+static enum mres mem_op_d(struct pbdma *p, uint32_t d, bool mmu_op)
 {
-	enum { PRIV = 1, MMU = 2 };
+	enum { PRIV = 1, MMU = 2, C76F = 4 };
 	static const struct {
 		uint8_t op, flags;
 	} ops[] = {
-		{ 0x05, 0 },          /* MEMBAR */
-		{ 0x09, PRIV | MMU }, /* MMU_TLB_INVALIDATE */
-		{ 0x0a, PRIV | MMU }, /* MMU_TLB_INVALIDATE_TARGETED */
-		{ 0x0d, 0 },          /* L2_PEERMEM_INVALIDATE */
-		{ 0x0e, 0 },          /* L2_SYSMEM_INVALIDATE */
-		{ 0x0f, 0 },          /* L2_CLEAN_COMPTAGS */
-		{ 0x10, 0 },          /* L2_FLUSH_DIRTY */
-		{ 0x15, 0 },          /* L2_WAIT_FOR_SYS_PENDING_READS */
-		{ 0x16, PRIV },       /* ACCESS_COUNTER_CLR (access counters are not modelled) */
+		{ 0x05, 0 },           /* MEMBAR */
+		{ 0x09, PRIV | MMU },  /* MMU_TLB_INVALIDATE */
+		{ 0x0a, PRIV | MMU },  /* MMU_TLB_INVALIDATE_TARGETED */
+		{ 0x0b, PRIV | C76F }, /* MMU_OPERATION (C76F) */
+		{ 0x0d, 0 },           /* L2_PEERMEM_INVALIDATE */
+		{ 0x0e, 0 },           /* L2_SYSMEM_INVALIDATE */
+		{ 0x0f, 0 },           /* L2_CLEAN_COMPTAGS */
+		{ 0x10, 0 },           /* L2_FLUSH_DIRTY */
+		{ 0x15, 0 },           /* L2_WAIT_FOR_SYS_PENDING_READS */
+		{ 0x16, PRIV },        /* ACCESS_COUNTER_CLR (access counters are not modelled) */
 	};
 	uint32_t op = FIELD_GET(d, 31, 27);
 	size_t i = 0;
 	while (i < sizeof(ops) / sizeof(ops[0]) && ops[i].op != op)
 		i++;
 	const char *bad = NULL;
-	if (i == sizeof(ops) / sizeof(ops[0]))
+	if (i == sizeof(ops) / sizeof(ops[0]) || ((ops[i].flags & C76F) && !mmu_op))
 		bad = "MEM_OP_D OPERATION not defined";
 	else if ((ops[i].flags & PRIV) && !FIELD_GET(p->r[PBR_CONFIG], 8, 8))
 		bad = "privileged MEM_OP from a channel with CONFIG AUTH_LEVEL NON_PRIVILEGED";
@@ -997,7 +1014,13 @@ enum mres hm_mem_op_c(struct pbdma *p, uint32_t subch, uint32_t data)
 enum mres hm_mem_op_d(struct pbdma *p, uint32_t subch, uint32_t data)
 {
 	(void)subch;
-	return mem_op_d(p, data);
+	return mem_op_d(p, data, false);
+}
+
+enum mres hm_mem_op_d_c76f(struct pbdma *p, uint32_t subch, uint32_t data)
+{
+	(void)subch;
+	return mem_op_d(p, data, true);
 }
 
 /* SET_REFERENCE: after the engines are idle (they are, between steps). */
@@ -1109,13 +1132,19 @@ static struct engine *engine_prepare(struct pbdma *p, const pb_run *r, uint32_t 
 		 * engine to finish and idle, then a sysmem barrier. */
 		if (p->target && p->target->busy_until > gpu_of(p)->now + p->cost)
 			p->cost = p->target->busy_until - gpu_of(p)->now;
-		if (p->target)
+		/* Drivers switch engines every few runs: without a hook for the
+		 * event, only its count (what emit does then), not a call. */
+		if (p->target && !emit_wanted(gpu_of(p), NVM_EV_TRACE))
+			gpu_of(p)->ev_count[NVM_EV_TRACE]++;
+		else if (p->target)
 			emit(gpu_of(p), NVM_EV_TRACE, "pbdma", "subch_switch", r->subch, (uint64_t)p->chid,
 			     "channel %d: engine switch %s -> %s (WFI, sysmem barrier)", p->chid, p->target->name,
 			     e->name);
 		p->target = e;
 	}
-	*src = (struct eng_src){ (uint32_t)p->chid, r->subch, cur_chan(p)->cls[r->subch], p->inst_target, p->inst };
+	*src = (struct eng_src){
+		(uint32_t)p->chid, r->subch, cur_chan(p)->cls[r->subch], p->inst_target, p->inst, 0, false
+	};
 	return e;
 }
 
@@ -1520,8 +1549,8 @@ static bool do_load(struct pbdma *p)
 		return false;
 	}
 	const struct host *h = p->h;
-	for (unsigned i = 0; i < h->nramfc; i++)
-		p->r[h->ramfc[i].reg] = ramfc[h->ramfc[i].dword];
+	for (unsigned i = 0; i < h->nramfc_run; i++)
+		memcpy(&p->r[h->ramfc_run[i].reg], &ramfc[h->ramfc_run[i].dword], h->ramfc_run[i].n * 4u);
 	if (h->gen->ops->chan_load)
 		h->gen->ops->chan_load(p->h, p);
 	p->h->stats.ctx_loads++;
@@ -1579,8 +1608,8 @@ void pbdma_save(struct pbdma *p)
 		unsigned target;
 		uint64_t a = inst_addr(p, &target);
 		nvm_aperture ap = target >= 2 ? NVM_AP_SYSMEM : NVM_AP_VRAM;
-		for (unsigned i = 0; i < h->nramfc; i++)
-			p->ramfc[h->ramfc[i].dword] = p->r[h->ramfc[i].reg];
+		for (unsigned i = 0; i < h->nramfc_run; i++)
+			memcpy(&p->ramfc[h->ramfc_run[i].dword], &p->r[h->ramfc_run[i].reg], h->ramfc_run[i].n * 4u);
 		if (mem_write(&h->gpu->mem[ap], a, p->ramfc, sizeof(p->ramfc)))
 			mem_budget_error(p, ap, a, "RAMFC save"); /* the load read the same bytes */
 		userd_writeback(p);

@@ -413,14 +413,31 @@ static int enum_table(nvm_gpu *gpu, const nvm_g80_layout *lay, unsigned pdi, con
 	uint64_t piece[64];
 	uint32_t first = 0, have = 0;
 	for (uint32_t i = 0; i < pde->entries; i++) {
-		if (!*budget)
-			return -1;
-		--*budget;
 		if (i - first >= have) {
 			uint32_t n = pde->entries - i < 64 ? pde->entries - i : 64;
 			first = i;
 			have = g80_rd(gpu, ap, pde->addr + i * 8ull, piece, n * 8ull) ? n : 0;
 		}
+		if (have) {
+			/* entries without PRESENT are passed over at once, each
+			 * charged to the budget as one looked at */
+			uint32_t j = i;
+			while (j < first + have && !(piece[j - first] & 1))
+				j++;
+			if (j - i > *budget) {
+				*budget = 0;
+				return -1;
+			}
+			*budget -= j - i;
+			i = j;
+			if (i == first + have) {
+				i--; /* the loop's step: the next piece */
+				continue;
+			}
+		}
+		if (!*budget)
+			return -1;
+		--*budget;
 		uint64_t raw = have ? piece[i - first] : 0;
 		if (!have && !g80_rd64(gpu, ap, pde->addr + i * 8ull, &raw))
 			return 0; /* the rest of the table is outside memory too */
@@ -449,10 +466,19 @@ nvm_status nvm_g80_enum(nvm_gpu *gpu, const nvm_g80_layout *lay, uint32_t chan, 
 		return NVM_ERR_ARG;
 	uint64_t pd = cbase + g80_pd_offset(lay);
 	uint64_t budget = max_entries;
+	/* PDEs are read 64 at a time as the PTEs are (enum_table) */
+	uint64_t piece[64];
+	unsigned first = 0, have = 0;
 	for (unsigned pdi = 0; pdi < 0x800; pdi++) {
-		uint64_t raw;
-		if (!g80_rd64(gpu, cap, pd + pdi * 8ull, &raw))
+		if (pdi - first >= have) {
+			first = pdi;
+			have = g80_rd(gpu, cap, pd + pdi * 8ull, piece, sizeof(piece)) ? 64 : 0;
+		}
+		uint64_t raw = have ? piece[pdi - first] : 0;
+		if (!have && !g80_rd64(gpu, cap, pd + pdi * 8ull, &raw))
 			return NVM_ERR_NOENT;
+		if (!(raw & 3))
+			continue; /* TYPE 0: no page table */
 		nvm_g80_pde pde;
 		nvm_g80_pde_decode(raw, &pde);
 		if (!pde.type)

@@ -196,6 +196,23 @@ unsigned nvm_mmu_ce0_engine_id(const nvm_gpu *gpu)
 	return gen ? gen->eng->ce0 : NVM_MMU_ENG_CE0;
 }
 
+unsigned nvm_mmu_gen_engine_id(const nvm_gpu *gpu, unsigned id)
+{
+	const struct mmu_chip *gen = gpu ? chip_data(gpu->chip, &mmu_class) : NULL;
+	const struct mmu_eng_ids *e = gen ? gen->eng : &mmu_eng_gv100;
+	if (id >= NVM_MMU_ENG_GRAPHICS)
+		return e->graphics + (id - NVM_MMU_ENG_GRAPHICS);
+	if (id >= NVM_MMU_ENG_CE0 && id <= NVM_MMU_ENG_CE0 + 8) /* CE0..CE8 (gv100 15..23) */
+		return e->ce0 + (id - NVM_MMU_ENG_CE0);
+	if (id == NVM_MMU_ENG_BAR1)
+		return e->bar1;
+	if (id == NVM_MMU_ENG_BAR2)
+		return e->bar2;
+	if (id == NVM_MMU_ENG_PHYSICAL)
+		return e->physical;
+	return id;
+}
+
 const char *nvm_mmu_format(const nvm_gpu *gpu)
 {
 	const struct mmu_chip *gen = gpu ? chip_data(gpu->chip, &mmu_class) : NULL;

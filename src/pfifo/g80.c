@@ -368,10 +368,18 @@ bool g80_ramht_lookup(struct pfifo *f, uint32_t chid, uint32_t handle, uint32_t 
 	uint32_t n = 1u << bits, search = FIELD_GET(reg, 26, 26) ? n : 16u << FIELD_GET(reg, 25, 24);
 	uint32_t h = nvm_pfifo_ramht_hash(handle, 0, bits);
 	f->stats.ramht_lookups++;
-	for (uint32_t i = 0; i < search && i < n; i++) {
-		uint32_t a = base + ((h + i) & (n - 1)) * 8, hd, ctx;
-		if (!g80_obj_rd32(f, a, &hd) || !g80_obj_rd32(f, a + 4, &ctx))
+	/* the entries of CACHE1's channel structure (g80_obj_rd32), a
+	 * (handle, context) pair at once */
+	uint32_t d = chan_desc(f, pfifo_chid(f));
+	nvm_aperture ap;
+	bool mem = lin_space(g80_desc_target(d), &ap);
+	for (uint32_t i = 0; mem && i < search && i < n; i++) {
+		uint32_t a = base + ((h + i) & (n - 1)) * 8;
+		uint8_t b[8];
+		if (mem_read(&f->gpu->mem[ap], g80_desc_addr(d) + a, b, 8))
 			break;
+		uint32_t hd = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+		uint32_t ctx = (uint32_t)b[4] | (uint32_t)b[5] << 8 | (uint32_t)b[6] << 16 | (uint32_t)b[7] << 24;
 		nvm_ramht_entry e;
 		ramht_decode(f->chip, hd, ctx, &e);
 		if (e.valid && hd == handle) {
@@ -735,6 +743,9 @@ const struct pfifo_ops pfifo_g80_ops = {
 	.acquire_done = puller_acquire_done,
 	.sem_where = g80_puller_sem_where,
 	.big_endian = g80_big_endian,
+	.step = pfifo_step,
+	.pio_store = pusher_pio_store,
+	.user_read = pusher_pio_read,
 };
 
 /* PULL0 SEMAPHORE_ERROR (G80:GF100 subtypes, puller.rst "Semaphores"). */

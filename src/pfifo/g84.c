@@ -195,6 +195,9 @@ static const struct pfifo_ops g84_ops = {
 	.acquire_done = g84_acquire_done,
 	.sem_where = g80_puller_sem_where,
 	.big_endian = g80_big_endian,
+	.step = pfifo_step,
+	.pio_store = pusher_pio_store,
+	.user_read = pusher_pio_read,
 };
 
 static const struct g80_impl g84_impl = {

@@ -133,12 +133,20 @@ struct ib_fetch {
 
 /* Budget and time slice: a burst ends with the channel's timeslice, so the
  * switcher gets a look. */
-static bool ib_time_left(struct fifo_fetch *x)
+static bool ib_time_left(struct ib_fetch *c, uint32_t words)
 {
-	struct ib_fetch *c = x->ctx;
 	if (!sched_budget_left(c->f->gpu))
 		return false;
-	return !(c->slice_live && *c->t + (uint64_t)x->words * PFIFO_NS_DMA_WORD >= c->f->slice_end);
+	return !(c->slice_live && *c->t + (uint64_t)words * PFIFO_NS_DMA_WORD >= c->f->slice_end);
+}
+
+/* Room in CACHE1 for pending data. */
+static bool ib_room(struct ib_fetch *c)
+{
+	struct pfifo *f = c->f;
+	c->free = pfifo_cache_free(f);
+	c->data = f->dec.remaining != 0 && !f->dec.lenp;
+	return !(c->data && !c->free);
 }
 
 /* Main fetch position (DMA_MGET), unless the piece is NOT_MAIN. */
@@ -154,7 +162,7 @@ static bool ib_refill(struct fifo_fetch *x)
 {
 	struct ib_fetch *c = x->ctx;
 	struct pfifo *f = c->f;
-	if (!ib_time_left(x) || !c->ib || *g80_of(f)->r_ib_get == *g80_of(f)->r_ib_put)
+	if (!ib_time_left(c, x->words) || !c->ib || *g80_of(f)->r_ib_get == *g80_of(f)->r_ib_put)
 		return false;
 	f->burst_err = ib_fetch(f, &x->get, &x->put, &c->nonmain, &c->why);
 	x->words += 2;
@@ -168,7 +176,7 @@ static bool ib_ready(struct fifo_fetch *x)
 {
 	struct ib_fetch *c = x->ctx;
 	struct pfifo *f = c->f;
-	if (!ib_time_left(x))
+	if (!ib_time_left(c, x->words))
 		return false;
 	/* pseudocode: outside IB mode dma_get >= dma_limit is a MEM_FAULT */
 	if (!c->ib && x->get >= c->limit) {
@@ -176,9 +184,7 @@ static bool ib_ready(struct fifo_fetch *x)
 		c->why = "DMA_GET reached DMA_LIMIT";
 		return false;
 	}
-	c->free = pfifo_cache_free(f);
-	c->data = f->dec.remaining != 0 && !f->dec.lenp;
-	return !(c->data && !c->free);
+	return ib_room(c);
 }
 
 static void ib_mem_fault(struct fifo_fetch *x, const struct fifo_span *s)
@@ -207,17 +213,26 @@ static bool ib_translate(struct fifo_fetch *x, struct fifo_span *s)
 	return true;
 }
 
+/* The checks before the piece k words into a chained feed (pusher_portion):
+ * ib_ready's. A failed check is left for the loop to find again. */
+static bool ib_chain_ready(struct fifo_fetch *x, uint32_t k)
+{
+	struct ib_fetch *c = x->ctx;
+	return ib_time_left(c, x->words + k) && (c->ib || ((x->get + 4ull * k) & VA_MASK) < c->limit) && ib_room(c);
+}
+
 /* As the DMA pusher's (pusher_portion), data not cut into chunks. */
 static uint32_t ib_portion(struct fifo_fetch *x, uint32_t lim)
 {
 	struct ib_fetch *c = x->ctx;
-	return pusher_portion(c->f, x->get, c->data, c->free, lim, UINT32_MAX);
+	return pusher_portion(c->f, x, c->data, c->free, lim, UINT32_MAX, ib_chain_ready);
 }
 
 static bool ib_fed(struct fifo_fetch *x, uint32_t n, uint32_t used)
 {
 	struct ib_fetch *c = x->ctx;
 	struct pfifo *f = c->f;
+	n = pusher_fed(f, x->get, n, used);
 	uint32_t lo = (uint32_t)x->get + 4 * n;
 	if (f->burst_err == DMA_ERR_INVALID_MTHD) {
 		/* The bad word was read (DMA_GET past it) but not counted. */

@@ -241,6 +241,9 @@ const struct pfifo_ops pfifo_nv04_ops = {
 	.acquire_done = puller_acquire_done,
 	.sem_where = puller_sem_where,
 	.big_endian = puller_big_endian,
+	.step = pfifo_step,
+	.pio_store = pusher_pio_store,
+	.user_read = pusher_pio_read,
 };
 
 /* 16 channels (seed 001; nouveau's chid_nr). CACHE1 slots: UNVERIFIED

@@ -64,6 +64,9 @@ static const struct pfifo_ops nv17_ops = {
 	.acquire_done = puller_acquire_done,
 	.sem_where = puller_sem_where,
 	.big_endian = puller_big_endian,
+	.step = pfifo_step,
+	.pio_store = pusher_pio_store,
+	.user_read = pusher_pio_read,
 };
 
 /* Call and return: UNVERIFIED which of the seed's "NV11+" and envytools'

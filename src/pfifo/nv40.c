@@ -140,6 +140,9 @@ static const struct pfifo_ops nv40_ops = {
 	.acquire_done = puller_acquire_done,
 	.sem_where = puller_sem_where,
 	.big_endian = puller_big_endian,
+	.step = pfifo_step,
+	.pio_store = pusher_pio_store,
+	.user_read = pusher_pio_read,
 };
 
 /* 32 channels; CACHE1 slots UNVERIFIED: 512 (rnndb PFIFO_CACHE1_ADDR at

@@ -110,18 +110,6 @@ uint32_t pfifo_chid(const struct pfifo *f)
 	return *f->r_push1 & f->chip->chid_mask;
 }
 
-uint32_t pfifo_cache_count(const struct pfifo *f)
-{
-	return ((*f->r_put - *f->r_get) >> 2) & f->cache_mask;
-}
-
-/* One slot stays free so that PUT == GET means empty: the seed's example
- * free count 0x7c of a 32-slot NV04 CACHE1. */
-uint32_t pfifo_cache_free(const struct pfifo *f)
-{
-	return f->cache_mask - pfifo_cache_count(f);
-}
-
 void pfifo_cache_push(struct pfifo *f, uint32_t addr, uint32_t data)
 {
 	uint32_t slot = (*f->r_put >> 2) & f->cache_mask;
@@ -245,6 +233,23 @@ void pfifo_chan_reg_set(struct pfifo *f, uint32_t chid, uint32_t reg, uint32_t v
 			ramfc_put(f, chid, &l->f[i], v);
 }
 
+/* The register slot of each field of layout l (NULL: a register this
+ * generation lacks), found once per layout rather than per switch; NULL
+ * without memory (the caller looks the registers up itself). */
+static uint32_t **ramfc_slots(struct pfifo *f, const struct ramfc_layout *l)
+{
+	if (f->rf_for != l) {
+		uint32_t **s = realloc(f->rf_slot, (l->n ? l->n : 1) * sizeof(*s));
+		if (!s)
+			return NULL;
+		for (size_t i = 0; i < l->n; i++)
+			s[i] = bus_reg(f->gpu, l->f[i].reg);
+		f->rf_slot = s;
+		f->rf_for = l;
+	}
+	return f->rf_slot;
+}
+
 /* Saves CACHE1's channel to its RAMFC entry and loads chid's (nouveau's
  * nv04_fifo_dma_fini does the save half in software). UNVERIFIED:
  * registers that the layout does not hold keep their values. */
@@ -258,14 +263,15 @@ static void ctx_switch(struct pfifo *f, uint32_t chid)
 	/* seed 001: from NV50 the cache is saved to memory on a switch. */
 	if (f->chip->ops->cache_save)
 		f->chip->ops->cache_save(f, old);
+	uint32_t **slot = ramfc_slots(f, l);
 	for (size_t i = 0; i < l->n; i++) {
-		const uint32_t *r = bus_reg(f->gpu, l->f[i].reg);
+		const uint32_t *r = slot ? slot[i] : bus_reg(f->gpu, l->f[i].reg);
 		if (r)
 			ramfc_put(f, old, &l->f[i], *r);
 	}
 	for (size_t i = 0; i < l->n; i++) {
 		const nvm_ramfc_field *fl = &l->f[i];
-		uint32_t *r = bus_reg(f->gpu, fl->reg);
+		uint32_t *r = slot ? slot[i] : bus_reg(f->gpu, fl->reg);
 		if (!r)
 			continue;
 		uint32_t w;
@@ -423,11 +429,27 @@ static bool switch_pending(struct pfifo *f)
 	return next_dma_channel(f) >= 0;
 }
 
+/* The scheduled step: the generation's work (pfifo_step on NV04..G80). */
 static void step(nvm_gpu *gpu, void *ctx, uint64_t arg)
 {
+	(void)gpu;
 	(void)arg;
 	struct pfifo *f = ctx;
 	f->ev = 0;
+	f->chip->ops->step(f);
+}
+
+void pfifo_kick_at(struct pfifo *f, uint64_t t)
+{
+	if (!f->ev)
+		f->ev = sched_at(f->gpu, t > f->gpu->now ? t : f->gpu->now, step, f, 0, 0);
+}
+
+/* The step of NV04..G80: the CACHE0 and CACHE1 pullers, the switcher and
+ * the DMA pusher, until nothing moves or the step's work is done. */
+void pfifo_step(struct pfifo *f)
+{
+	nvm_gpu *gpu = f->gpu;
 	uint64_t t = gpu->now;
 	uint32_t done = 0;
 	bool more = false;
@@ -674,42 +696,53 @@ static int layer_reg_cmp(const void *a, const void *b)
 	return x->layer < y->layer ? -1 : x->layer > y->layer;
 }
 
-/* Whether a layer after `layer` drops the register at `offset`. */
-static bool dropped_after(const struct reg_layer *const *layers, size_t layer, uint32_t offset)
+/* The layers' registers (or their drops, with only the offset set), sorted
+ * by (offset, layer). */
+static struct layer_reg *layer_regs(const struct reg_layer *const *layers, bool gone, size_t *n)
 {
-	for (size_t l = layer + 1; layers[l]; l++)
-		for (size_t g = 0; g < layers[l]->ngone; g++)
-			if (layers[l]->gone[g] == offset)
-				return true;
-	return false;
+	*n = 0;
+	for (size_t l = 0; layers[l]; l++)
+		*n += gone ? layers[l]->ngone : layers[l]->n;
+	struct layer_reg *all = malloc((*n ? *n : 1) * sizeof(*all));
+	if (!all)
+		return NULL;
+	size_t k = 0;
+	for (size_t l = 0; layers[l]; l++)
+		for (size_t j = 0; j < (gone ? layers[l]->ngone : layers[l]->n); j++)
+			all[k++] = gone ? (struct layer_reg){ { .offset = layers[l]->gone[j] }, l }
+			                : (struct layer_reg){ layers[l]->r[j], l };
+	qsort(all, *n, sizeof(*all), layer_reg_cmp);
+	return all;
 }
 
 /* The generation's registers: its layers from the oldest ancestor on, each
  * dropping registers and adding or replacing others. Sorted by (offset,
  * layer), an offset's register is its last layer's, unless a later layer
- * drops it (a layer's drops come before its own additions). */
+ * drops it (a layer's drops come before its own additions); the drops,
+ * sorted the same way, are merged in (the last layer dropping an offset
+ * is the one that counts). */
 static nvm_status build_regs(struct pfifo *f)
 {
 	const struct reg_layer *const *layers = f->chip->regs;
-	size_t n = 0;
-	for (size_t l = 0; layers[l]; l++)
-		n += layers[l]->n;
-	struct layer_reg *all = malloc((n ? n : 1) * sizeof(*all));
+	size_t n, ngone;
+	struct layer_reg *all = layer_regs(layers, false, &n), *gone = layer_regs(layers, true, &ngone);
 	f->regs = calloc(n ? n : 1, sizeof(*f->regs));
-	if (!all || !f->regs) {
+	if (!all || !gone || !f->regs) {
 		free(all);
+		free(gone);
 		return NVM_ERR_NOMEM;
 	}
-	n = 0;
-	for (size_t l = 0; layers[l]; l++)
-		for (size_t j = 0; j < layers[l]->n; j++)
-			all[n++] = (struct layer_reg){ layers[l]->r[j], l };
-	qsort(all, n, sizeof(*all), layer_reg_cmp);
+	size_t g = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (i + 1 < n && all[i + 1].r.offset == all[i].r.offset)
+		uint32_t off = all[i].r.offset;
+		if (i + 1 < n && all[i + 1].r.offset == off)
 			continue; /* replaced by a later layer */
-		if (dropped_after(layers, all[i].layer, all[i].r.offset))
-			continue;
+		while (g < ngone && gone[g].r.offset < off)
+			g++;
+		while (g + 1 < ngone && gone[g + 1].r.offset == off)
+			g++;
+		if (g < ngone && gone[g].r.offset == off && gone[g].layer > all[i].layer)
+			continue; /* dropped by a later layer */
 		struct reg_desc *r = &f->regs[f->nregs++];
 		*r = all[i].r;
 		if (r->write == pfifo_wr_mode)
@@ -718,6 +751,7 @@ static nvm_status build_regs(struct pfifo *f)
 			r->wmask = f->cache_mask << 2;
 	}
 	free(all);
+	free(gone);
 	return NVM_OK;
 }
 
@@ -725,13 +759,15 @@ static nvm_status build_regs(struct pfifo *f)
 
 static bool user_rd(void *ctx, uint32_t addr, uint32_t *val)
 {
-	*val = pusher_user_read(ctx, addr, false);
+	struct pfifo *f = ctx;
+	*val = f->chip->ops->user_read(f, addr);
 	return true;
 }
 
 static bool user_wr(void *ctx, uint32_t addr, uint32_t val)
 {
-	pusher_user_write(ctx, addr, val, false);
+	struct pfifo *f = ctx;
+	f->chip->ops->pio_store(f, addr, val, 4);
 	return true;
 }
 
@@ -749,9 +785,11 @@ static void pfifo_destroy(nvm_gpu *gpu, void *state)
 	for (unsigned i = 0; i < ENG_IDS; i++)
 		engine_free(f->eng[i]);
 	free(f->regs);
+	free(f->rf_slot);
 	free(f->cache_addr);
 	free(f->cache_data);
 	free(f->cls);
+	free(f->objctx);
 	free(f);
 }
 
@@ -786,7 +824,8 @@ static nvm_status pfifo_create(nvm_gpu *gpu, const void *data, void **state)
 	f->cache_addr = calloc(chip->cache_entries, sizeof(uint32_t));
 	f->cache_data = calloc(chip->cache_entries, sizeof(uint32_t));
 	f->cls = calloc(chip->nchan, sizeof(*f->cls));
-	if (!f->pbgen || !f->cache_addr || !f->cache_data || !f->cls)
+	f->objctx = calloc(chip->nchan, sizeof(*f->objctx));
+	if (!f->pbgen || !f->cache_addr || !f->cache_data || !f->cls || !f->objctx)
 		return NVM_ERR_NOMEM;
 	nvm_status st = engine_new(gpu, "software", pfifo_engine_name(chip, ENG_SOFTWARE), 0, &f->eng[ENG_SOFTWARE]);
 	for (unsigned i = ENG_PGRAPH; !st && i < ENG_IDS; i++)
@@ -837,6 +876,8 @@ static nvm_status pfifo_create(nvm_gpu *gpu, const void *data, void **state)
 	f->r_jmp_shd = pfifo_reg_slot(f, R_GET_JMP_SHD);
 	f->r_rsvd_shd = pfifo_reg_slot(f, R_RSVD_SHD);
 	f->r_data_shd = pfifo_reg_slot(f, R_DATA_SHD);
+	f->r_dma_tlb_tag = pfifo_reg_slot(f, R_DMA_TLB_TAG);
+	f->r_dma_tlb_pte = pfifo_reg_slot(f, R_DMA_TLB_PTE);
 	f->c1 = (struct pcache){
 		"",          f->r_push1,    f->r_put,      f->r_get,      f->r_pull0,         f->r_pull1, f->r_hash,
 		f->r_engine, f->cache_addr, f->cache_data, f->cache_mask, f->cache_mask << 2, false,      false
@@ -908,7 +949,9 @@ nvm_status nvm_pfifo_user_write(nvm_gpu *gpu, uint32_t addr, uint32_t val, unsig
 		return NVM_ERR_RANGE;
 	if (hold_check(gpu, NVM_HOLD_MMIO, "MMIO", addr))
 		return NVM_ERR_BLOCKED;
-	pusher_pio_store(f, addr, val, size);
+	api_enter(gpu);
+	f->chip->ops->pio_store(f, addr, val, size);
+	api_leave(gpu);
 	return NVM_OK;
 }
 

@@ -17,6 +17,8 @@
 #include "nvmodel/pfifo.h"
 #include "nvmodel/pushbuf.h"
 
+struct fifo_fetch;
+
 /* ---------------------------------------------------------------- registers */
 
 #define R_DELAY_0       0x2040u
@@ -270,6 +272,13 @@ struct pfifo_ops {
 	bool (*acquire_done)(const struct pfifo *f, uint32_t v);
 	bool (*sem_where)(struct pfifo *f, nvm_aperture *ap, uint64_t *addr);
 	bool (*big_endian)(struct pfifo *f);
+	/* The scheduled step's work (pfifo_step: NV04..G80's pushers, puller
+	 * and switcher). */
+	void (*step)(struct pfifo *f);
+	/* A CPU store of size bytes to the PIO USER area (0x800000) and a
+	 * 32-bit read of it (pusher_pio_store / pusher_pio_read: NV04..G80). */
+	void (*pio_store)(struct pfifo *f, uint32_t addr, uint32_t val, unsigned size);
+	uint32_t (*user_read)(struct pfifo *f, uint32_t addr);
 };
 
 /* A PFIFO generation (one const description per chip row). */
@@ -304,6 +313,7 @@ struct pfifo_gen {
 	bool ramin_bar;                /* the NV40 RAMIN BAR (nvm_pfifo_ramin_bar_*) */
 	bool user_ref;                 /* REF at 0x48 of the PIO USER area */
 	bool fresh_runs;               /* a channel just loaded works before the switcher looks again */
+	bool ramht_bucket;             /* NV01/NV03: the lookup reads one bucket (nvm_pfifo_ramht_slot) */
 	const char *const *sem_errors; /* PULL0 SEMAPHORE_ERROR names, 8 */
 	size_t size;                   /* bytes of the state: struct pfifo, or a generation's struct holding it */
 	const struct pfifo_ops *ops;
@@ -311,6 +321,13 @@ struct pfifo_gen {
 };
 
 const struct pfifo_gen *pfifo_gen_find(const char *name);
+
+/* NV01/NV03 RAMHT: the bucket of a handle, the XOR of its bytes and the
+ * channel (pio01.c's lookup, nvm_pfifo_ramht_slot). */
+static inline uint32_t ramht_xor_hash(uint32_t handle, uint32_t chid)
+{
+	return (handle ^ handle >> 8 ^ handle >> 16 ^ handle >> 24 ^ chid) & 0xff;
+}
 
 #define PF_METHOD(m) (1ull << ((m) >> 2))
 
@@ -379,6 +396,7 @@ struct pfifo {
 	struct pcache c1, c0;              /* CACHE1 and CACHE0 */
 	struct pcache *pc;                 /* the cache the puller works on (CACHE1 but while CACHE0 runs) */
 	uint32_t (*cls)[8];                /* per channel: the class PGRAPH has bound on each subchannel */
+	uint32_t (*objctx)[8];             /* per channel: the bound object's instance >> 4 (nvm_method ctx) */
 	uint32_t gr_chid;                  /* the channel PGRAPH last worked for */
 	uint64_t ev;                       /* the step event, 0 if none */
 	uint64_t slice_end;                /* end of the current DMA channel's timeslice */
@@ -401,16 +419,27 @@ struct pfifo {
 	struct pbobj pb;
 	uint32_t dma_get;   /* DMA_GET while a burst runs */
 	uint32_t burst_err; /* enum dma_err raised inside the decoder callbacks */
-	uint32_t run_taken; /* data words of the current feed taken */
 	bool direct;        /* this feed's methods go through the empty CACHE1 straight to PGRAPH */
 	uint64_t *burst_t;  /* the step's clock while a burst runs */
+	/* A chained feed (pusher_portion): the sinks go on through the commands
+	 * of the feed while each check between pieces passes, as if each piece
+	 * had been fed alone. */
+	bool chain;
+	uint64_t chain_pos;         /* the decoder's position at the feed's start */
+	uint32_t chain_chunk;       /* the pusher's most data words in a piece */
+	struct fifo_fetch *chain_x; /* the fetch loop, at the feed's start */
+	/* The pusher's checks before the piece k words into the feed. */
+	bool (*chain_ready)(struct fifo_fetch *x, uint32_t k);
 	/* registers the hot paths use (slots of the bus's latched values) */
 	struct intr_line intr; /* INTR / INTR_EN -> PMC line 8 */
 	uint32_t *r_intr, *r_intr_en, *r_push0, *r_push1, *r_put, *r_get, *r_pull0, *r_pull1, *r_caches, *r_mode;
 	uint32_t *r_dma_push, *r_dma_state, *r_dma_put, *r_dma_get, *r_dma_fetch, *r_dma_inst, *r_engine, *r_hash;
 	uint32_t *r_ref, *r_subr, *r_sem, *r_acq_value, *r_sli, *r_dcount, *r_jmp_shd, *r_rsvd_shd, *r_data_shd;
-	uint32_t absent;   /* what r_* of a register this generation lacks points at */
-	uint32_t cls_none; /* the class slot of a channel number beyond nchan */
+	uint32_t *r_dma_tlb_tag, *r_dma_tlb_pte;
+	const struct ramfc_layout *rf_for; /* the layout rf_slot is for */
+	uint32_t **rf_slot;                /* its fields' register slots (ctx_switch) */
+	uint32_t absent;                   /* what r_* of a register this generation lacks points at */
+	uint32_t cls_none;                 /* the class slot of a channel number beyond nchan */
 	nvm_pfifo_stats stats;
 };
 
@@ -426,6 +455,8 @@ static inline void bit_put(uint32_t *b, uint32_t i, bool v)
 
 /* pfifo.c: the block, its registers, RAMIN, RAMFC, switches, the step */
 void pfifo_kick(struct pfifo *f);
+void pfifo_kick_at(struct pfifo *f, uint64_t t); /* a step at virtual time t (now if past) */
+void pfifo_step(struct pfifo *f);
 /* Register handlers the generations' tables use. */
 void pfifo_wr_intr(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written);
 void pfifo_wr_kick(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_t old, uint32_t written);
@@ -459,8 +490,17 @@ void pfifo_raise(struct pfifo *f, uint32_t bits);
 uint32_t pfifo_chid(const struct pfifo *f);
 bool pfifo_ramin_rd32(struct pfifo *f, uint32_t addr, uint32_t *val);
 bool pfifo_ramin_wr32(struct pfifo *f, uint32_t addr, uint32_t val);
-uint32_t pfifo_cache_count(const struct pfifo *f);
-uint32_t pfifo_cache_free(const struct pfifo *f); /* entries */
+static inline uint32_t pfifo_cache_count(const struct pfifo *f)
+{
+	return ((*f->r_put - *f->r_get) >> 2) & f->cache_mask;
+}
+
+/* Free entries. One slot stays free so that PUT == GET means empty: the
+ * seed's example free count 0x7c of a 32-slot NV04 CACHE1. */
+static inline uint32_t pfifo_cache_free(const struct pfifo *f)
+{
+	return f->cache_mask - pfifo_cache_count(f);
+}
 void pfifo_cache_push(struct pfifo *f, uint32_t addr, uint32_t data);
 const struct ramfc_layout *pfifo_ramfc_layout(const struct pfifo *f);
 /* A channel register as the channel sees it: the live register for the
@@ -481,11 +521,15 @@ void pusher_dma_error(struct pfifo *f, unsigned code, uint64_t get, const char *
 void pusher_dec_load(struct pfifo *f, bool ib);
 void pusher_dec_store(struct pfifo *f);
 uint32_t pusher_direct_words(const struct pfifo *f, uint32_t n);
-uint32_t pusher_portion(struct pfifo *f, uint64_t get, bool data, uint32_t room, uint32_t lim, uint32_t chunk);
+uint32_t pusher_portion(struct pfifo *f, struct fifo_fetch *x, bool data, uint32_t room, uint32_t lim, uint32_t chunk,
+                        bool (*chain_ready)(struct fifo_fetch *x, uint32_t k));
+/* After a feed: the words it consumed (used, or n unless chained). */
+uint32_t pusher_fed(struct pfifo *f, uint64_t get, uint32_t n, uint32_t used);
 void pusher_pio_store(struct pfifo *f, uint32_t addr, uint32_t val, unsigned size);
 /* A refused PIO store goes to RAMRO with RUNOUT (NV04..NV4x). */
 void pusher_ramro_store(struct pfifo *f, uint32_t addr, uint32_t val, unsigned size, unsigned reason);
 uint32_t pusher_user_read(struct pfifo *f, uint32_t addr, bool new_area);
+uint32_t pusher_pio_read(struct pfifo *f, uint32_t addr); /* the old-style area's reads */
 void pusher_user_write(struct pfifo *f, uint32_t addr, uint32_t val, bool new_area);
 bool pusher_dma_ready(struct pfifo *f);
 bool pusher_acquire_holds(struct pfifo *f);

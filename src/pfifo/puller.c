@@ -27,6 +27,18 @@ uint32_t nvm_pfifo_ramht_hash(uint32_t handle, uint32_t chid, unsigned bits)
 	return (h ^ chid << (bits - 4)) & mask;
 }
 
+uint32_t nvm_pfifo_ramht_slot(const char *chip, uint32_t handle, uint32_t chid, unsigned bits, unsigned *probe)
+{
+	const struct pfifo_gen *c = pfifo_gen_find(chip);
+	*probe = 0;
+	if (!c || bits < 8 || bits > 24)
+		return 0;
+	if (!c->ramht_bucket)
+		return nvm_pfifo_ramht_hash(handle, chid, bits);
+	*probe = 1u << (bits - 8);
+	return ramht_xor_hash(handle, chid) << (bits - 8);
+}
+
 void ramht_decode(const struct pfifo_gen *c, uint32_t handle, uint32_t ctx, nvm_ramht_entry *e)
 {
 	const struct ramht_fmt *r = &c->ramht;
@@ -151,6 +163,14 @@ static uint32_t *cls_slot(struct pfifo *f, uint32_t chid, uint32_t subch)
 	return chid < f->chip->nchan ? &f->cls[chid][subch & 7] : &f->cls_none;
 }
 
+/* The bound object's instance >> 4 on a subchannel of chid (the method
+ * record's ctx: what PGRAPH got through method 0), beside cls_slot. */
+static uint32_t *ctx_slot(struct pfifo *f, uint32_t chid, uint32_t subch)
+{
+	f->cls_none = 0;
+	return chid < f->chip->nchan ? &f->objctx[chid][subch & 7] : &f->cls_none;
+}
+
 /* The ENGINE nibble of a subchannel (rnndb CACHE1 / CACHE0 ENGINE). */
 static unsigned subch_engine(const struct pcache *c, uint32_t subch)
 {
@@ -203,7 +223,10 @@ void puller_submit(struct pfifo *f, const pb_run *r, uint64_t *t)
 		     f->gr_chid, chid);
 		f->gr_chid = chid;
 	}
-	struct eng_src src = { .chid = chid, .subch = r->subch, .cls = *cls_slot(f, chid, r->subch) };
+	struct eng_src src = { .chid = chid,
+		               .subch = r->subch,
+		               .cls = *cls_slot(f, chid, r->subch),
+		               .ctx = *ctx_slot(f, chid, r->subch) };
 	struct eng_result res = { 0 };
 	e->at = *t > f->gpu->now ? *t : f->gpu->now;
 	e->ops->methods(e, &src, r, 0, r->count, &res);
@@ -235,7 +258,10 @@ static void submit_one(struct pfifo *f, uint32_t subch, uint32_t m, uint32_t d, 
 static void software(struct pfifo *f, uint32_t a, uint32_t m, uint32_t d, const uint64_t *t)
 {
 	uint32_t chid = pull_chid(f), subch = (a >> 13) & 7;
-	struct eng_src src = { .chid = chid, .subch = subch, .cls = *cls_slot(f, chid, subch) };
+	struct eng_src src = { .chid = chid,
+		               .subch = subch,
+		               .cls = *cls_slot(f, chid, subch),
+		               .ctx = *ctx_slot(f, chid, subch) };
 	pb_run r = { .subch = subch, .method = m, .count = 1, .mode = PB_MODE_INC, .data = &d };
 	struct eng_result res = { 0 };
 	f->sw->at = *t > f->gpu->now ? *t : f->gpu->now;
@@ -504,6 +530,7 @@ static int pull_one(struct pfifo *f, uint32_t a, uint32_t d, uint64_t *t)
 		f->chip->ops->obj_rd32(f, inst, &w0);
 		uint32_t cls = w0 & f->chip->class_mask;
 		*cls_slot(f, chid, subch) = cls;
+		*ctx_slot(f, chid, subch) = inst >> 4;
 		emit(f->gpu, NVM_EV_TRACE, "pfifo", "bind", subch, cls,
 		     "%schannel %u subchannel %u: handle 0x%08x -> %s object 0x%05x class 0x%04x", f->pc->tag, chid,
 		     subch, d, pfifo_engine_name(f->chip, oeng), inst, cls);

@@ -172,6 +172,11 @@ uint32_t pusher_user_read(struct pfifo *f, uint32_t addr, bool new_area)
 	return 0;
 }
 
+uint32_t pusher_pio_read(struct pfifo *f, uint32_t addr)
+{
+	return pusher_user_read(f, addr, false);
+}
+
 void pusher_user_write(struct pfifo *f, uint32_t addr, uint32_t val, bool new_area)
 {
 	if (!new_area) {
@@ -287,8 +292,8 @@ static enum pb_xlat pb_phys(struct pfifo *f, const struct pbobj *o, uint32_t off
 	uint32_t pte = o->pte0;
 	if (!o->linear && (x >> 12) && !pfifo_ramin_rd32(f, o->inst + 8 + (uint32_t)(x >> 12) * 4, &pte))
 		return PB_FAULT;
-	bus_set(f->gpu, R_DMA_TLB_TAG, (uint32_t)(x >> 12));
-	bus_set(f->gpu, R_DMA_TLB_PTE, pte);
+	*f->r_dma_tlb_tag = (uint32_t)(x >> 12);
+	*f->r_dma_tlb_pte = pte;
 	if (!o->linear && !(pte & 1u))
 		return PB_PTE;
 	*pa = o->linear ? (uint64_t)(pte & 0xfffff000u) + x : (uint64_t)(pte & 0xfffff000u) + (x & 0xfff);
@@ -329,18 +334,78 @@ static void subr_set(struct pfifo *f, bool active, uint32_t ret)
 static void sink_header(void *ctx, const pb_header *h)
 {
 	struct pfifo *f = ctx;
+	if (f->chain && h->offset != f->chain_pos &&
+	    !f->chain_ready(f->chain_x, (uint32_t)(h->offset - f->chain_pos))) {
+		pb_stop_at(&f->dec, h->offset); /* the loop would stop before this header */
+		return;
+	}
 	*f->r_rsvd_shd = h->word;
 	*f->r_dcount = 0;
 	sched_charge(f->gpu, 1); /* every command word costs a unit (PFIFO_WORK_PER_UNIT) */
+}
+
+/* A short method header with data (INC, or NINC where the generation has
+ * it): what a chained feed may go on to (pusher_portion). */
+static bool short_header(const struct pfifo *f, uint32_t w)
+{
+	if ((w & 0xe0030003u) == 0x40000000u && !(f->pbgen->accepts & PB_ACC_OLD_NINC))
+		return false;
+	return (w & 0xa0030003u) == 0 && (w >> 18 & 0x7ffu);
+}
+
+/* A run of a chained feed: the checks the loop makes before a piece of
+ * data, then the words pusher_portion would have fed (straight through an
+ * empty CACHE1, or into CACHE1 up to its room and the pusher's chunk); the
+ * feed stops where the loop would have stopped or cut the data, and
+ * before anything but a short header after the sequence. */
+static uint32_t chain_take(struct pfifo *f, const pb_run *r)
+{
+	uint32_t k = (uint32_t)(r->offset - f->chain_pos), take = 0;
+	if (!k || f->chain_ready(f->chain_x, k)) {
+		f->direct = puller_direct_ok(f, f->dec.subch) &&
+		            (take = pusher_direct_words(f, (uint32_t)(f->dec.feed_end - r->offset))) != 0;
+		if (!f->direct) {
+			take = pfifo_cache_free(f);
+			if (take > f->chain_chunk)
+				take = f->chain_chunk;
+		}
+	}
+	if (take < r->count)
+		pb_stop_run(&f->dec, r, take);
+	else if (r->count == f->dec.remaining && r->offset + r->count < f->dec.feed_end &&
+	         !short_header(f, r->data[r->count]))
+		pb_stop_run(&f->dec, r, r->count);
+	return take < r->count ? take : r->count;
+}
+
+/* CACHE1 PUT after `pushed` entries were written up to slot put. */
+static void cache_put(struct pfifo *f, uint32_t put, uint32_t pushed)
+{
+	if (pushed) {
+		*f->r_put = put << 2;
+		f->stats.cache_pushes += pushed;
+	}
 }
 
 /* Decoder sink: method data words go to CACHE1 (pseudocode "data word of
  * methods command"): INVALID_MTHD for a 0x4..0xfc method the puller does
  * not know; discarded while the SLI conditional is inactive. UNVERIFIED:
  * an increasing run past 0x1ffc wraps to 0 (the 11-bit MTHD). */
-static void sink_run(void *ctx, const pb_run *r)
+static void sink_run(void *ctx, const pb_run *run)
 {
 	struct pfifo *f = ctx;
+	const pb_run *r = run;
+	pb_run part;
+	if (f->chain) {
+		uint32_t take = chain_take(f, run);
+		if (!take)
+			return;
+		if (take < run->count) {
+			part = *run;
+			part.count = take;
+			r = &part;
+		}
+	}
 	if (f->direct) {
 		/* Plain PGRAPH methods with CACHE1 empty and the puller running:
 		 * they pass through CACHE1 (PUT and GET move together) and are
@@ -362,24 +427,44 @@ static void sink_run(void *ctx, const pb_run *r)
 	uint32_t base = r->subch << 13 | ni;
 	bool checked = r->method >= 0x100 &&
 	               (r->mode == PB_MODE_NINC || r->method + 4u * (r->index + r->count - 1) <= 0x1ffcu);
-	for (uint32_t i = 0; i < r->count; i++) {
+	/* pfifo_cache_push, PUT written once */
+	uint32_t put = (*f->r_put >> 2) & f->cache_mask, pushed = 0;
+	if (checked && !r->masked) {
+		/* methods 0x100+ inside 0x1ffc: nothing to refuse or to wait for */
+		uint32_t m = r->mode == PB_MODE_NINC ? r->method : r->method + 4 * r->index;
+		uint32_t step = r->mode == PB_MODE_NINC ? 0 : 4;
+		for (uint32_t i = 0; i < r->count; i++, m += step) {
+			f->cache_addr[put] = base | m;
+			f->cache_data[put] = r->data[i];
+			put = (put + 1) & f->cache_mask;
+		}
+		pushed = r->count;
+	}
+	for (uint32_t i = pushed ? r->count : 0; i < r->count; i++) {
 		uint32_t m = pb_run_method(r, i) & 0x1ffcu;
 		if (!checked && !pusher_knows_method(f, m)) {
+			cache_put(f, put, pushed);
 			*f->r_data_shd = r->data[i];
 			*f->r_dcount += i;
 			f->burst_err = DMA_ERR_INVALID_MTHD;
-			pb_stop_run(&f->dec, r, i); /* the bad word stays pending */
+			pb_stop_run(&f->dec, run, i); /* the bad word stays pending */
 			return;
 		}
 		if (!r->masked) {
-			pfifo_cache_push(f, base | m, r->data[i]);
+			f->cache_addr[put] = base | m;
+			f->cache_data[put] = r->data[i];
+			put = (put + 1) & f->cache_mask;
+			pushed++;
 			if (m < 0x100 && f->chip->ops->acquires && f->chip->ops->acquires(m, r->data[i]))
 				f->acq_fence = true;
 		}
 	}
+	cache_put(f, put, pushed);
 	if (r->count)
 		*f->r_data_shd = r->data[r->count - 1];
 	*f->r_dcount += r->count;
+	if (f->chain && f->acq_fence)
+		pb_stop_run(&f->dec, run, r->count); /* the loop stops after this piece */
 }
 
 /* Decoder sink: the control-flow commands (dma-pusher.rst "NV4 control
@@ -512,28 +597,34 @@ struct dma_fetch {
 	uint32_t free; /* CACHE1 room */
 	bool pte_fault;
 	const char *why;
+	uint64_t pa; /* the last translation */
 };
 
 static const char *const mem_outside = "the pushbuffer address is outside its memory";
 
-static bool dma_ready(struct fifo_fetch *x)
+/* Room in CACHE1 for pending data, the run budget and the timeslice, for
+ * a piece `words` words into the burst. */
+static bool dma_room(struct dma_fetch *c, uint32_t words)
 {
-	struct dma_fetch *c = x->ctx;
 	struct pfifo *f = c->f;
-	/* pseudocode: dma_get >= dma_limit is a MEM_FAULT */
-	if (x->get >= c->o->limit) {
-		f->burst_err = DMA_ERR_MEM_FAULT;
-		c->why = "DMA_GET reached the pushbuffer DMA object's limit";
-		return false;
-	}
 	c->free = pfifo_cache_free(f);
 	c->data = f->dec.remaining != 0;
 	if ((c->data && !c->free) || !sched_budget_left(f->gpu))
 		return false;
 	/* A burst ends with the channel's timeslice, so the switcher gets a look. */
-	if (c->slice_live && *c->t + (uint64_t)x->words * PFIFO_NS_DMA_WORD >= f->slice_end)
+	return !(c->slice_live && *c->t + (uint64_t)words * PFIFO_NS_DMA_WORD >= f->slice_end);
+}
+
+static bool dma_ready(struct fifo_fetch *x)
+{
+	struct dma_fetch *c = x->ctx;
+	/* pseudocode: dma_get >= dma_limit is a MEM_FAULT */
+	if (x->get >= c->o->limit) {
+		c->f->burst_err = DMA_ERR_MEM_FAULT;
+		c->why = "DMA_GET reached the pushbuffer DMA object's limit";
 		return false;
-	return true;
+	}
+	return dma_room(c, x->words);
 }
 
 static bool dma_translate(struct fifo_fetch *x, struct fifo_span *s)
@@ -552,6 +643,7 @@ static bool dma_translate(struct fifo_fetch *x, struct fifo_span *s)
 	}
 	s->mem = &c->f->gpu->mem[c->o->ap];
 	s->sparse = false;
+	c->pa = s->pa;
 	s->bytes = 4 * (((uint64_t)c->o->limit - get + 3) / 4); /* up to the limit */
 	return true;
 }
@@ -569,14 +661,21 @@ static void dma_mem_fault(struct fifo_fetch *x, const struct fifo_span *s)
  * plain PGRAPH methods straight through an empty CACHE1, or method data up
  * to `chunk` and the room in CACHE1. DMA_GET is set past them: a
  * call's return address, which a jump overwrites. */
-uint32_t pusher_portion(struct pfifo *f, uint64_t get, bool data, uint32_t room, uint32_t lim, uint32_t chunk)
+uint32_t pusher_portion(struct pfifo *f, struct fifo_fetch *x, bool data, uint32_t room, uint32_t lim, uint32_t chunk,
+                        bool (*chain_ready)(struct fifo_fetch *x, uint32_t k))
 {
 	uint32_t n;
 	f->direct = false;
+	f->chain = false;
 	if (!data) {
 		n = 1;
+		/* A short header: the feed may run on through its data and the
+		 * commands after it (the sinks check each step, chain_take). */
+		if (lim > 1 && !x->swap && short_header(f, x->at[0]))
+			f->chain = f->direct = true;
 	} else if (puller_direct_ok(f, f->dec.subch) && (n = pusher_direct_words(f, lim)) != 0) {
 		f->direct = true;
+		f->chain = !x->swap && n < lim;
 	} else {
 		n = lim < chunk ? lim : chunk;
 		if (n > f->dec.remaining)
@@ -584,20 +683,56 @@ uint32_t pusher_portion(struct pfifo *f, uint64_t get, bool data, uint32_t room,
 		if (n > room)
 			n = room;
 	}
-	f->dma_get = (uint32_t)get + 4 * n;
+	if (f->chain) {
+		/* Fed as pieces would be; pusher_fed sets DMA_GET past what the
+		 * decoder consumed. */
+		n = lim;
+		f->chain_chunk = chunk;
+		f->chain_pos = f->dec.pos;
+		f->chain_x = x;
+		f->chain_ready = chain_ready;
+	}
+	f->dma_get = (uint32_t)x->get + 4 * n;
 	return n;
+}
+
+uint32_t pusher_fed(struct pfifo *f, uint64_t get, uint32_t n, uint32_t used)
+{
+	if (!f->chain)
+		return n;
+	f->chain = false;
+	f->dma_get = (uint32_t)get + 4 * used;
+	return used;
+}
+
+/* The checks before the piece k words into a chained feed: dma_ready's, and
+ * the translation the loop makes for every piece (DMA_TLB_TAG / PTE), which
+ * must give the address the feed reads (a hook may rewrite the page table).
+ * A failed check is left for the loop to find again (no error raised here). */
+static bool dma_chain_ready(struct fifo_fetch *x, uint32_t k)
+{
+	struct dma_fetch *c = x->ctx;
+	uint64_t get = x->get + 4ull * k, pa;
+	if (get >= c->o->limit || !dma_room(c, x->words + k))
+		return false;
+	/* A feed stays within one page: without hooks nothing can have changed
+	 * the page table or the TLB registers since the piece's translation. */
+	if (!c->f->gpu->hook_mask)
+		return true;
+	return pb_phys(c->f, c->o, (uint32_t)get, &pa) == PB_OK && pa == c->pa + 4ull * k;
 }
 
 static uint32_t dma_portion(struct fifo_fetch *x, uint32_t lim)
 {
 	struct dma_fetch *c = x->ctx;
-	return pusher_portion(c->f, x->get, c->data, c->free, lim, BURST_CHUNK);
+	return pusher_portion(c->f, x, c->data, c->free, lim, BURST_CHUNK, dma_chain_ready);
 }
 
 static bool dma_fed(struct fifo_fetch *x, uint32_t n, uint32_t used)
 {
 	struct dma_fetch *c = x->ctx;
 	struct pfifo *f = c->f;
+	n = pusher_fed(f, x->get, n, used);
 	if (f->burst_err == DMA_ERR_INVALID_MTHD) {
 		/* The bad word was read (DMA_GET past it) but not counted. */
 		f->dma_get = (uint32_t)x->get + 4 * (used + 1);

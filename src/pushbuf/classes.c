@@ -248,7 +248,7 @@ const pb_class *pb_host_class(const pb_gen *gen, pb_format f)
 	if (!gen || f != PB_FORMAT_NEW || !(gen->accepts & PB_ACC_NEW) || !gen->host_class)
 		return NULL;
 	const pb_class *c = pb_class_find(gen->host_class);
-	/* UNVERIFIED: a host class the tables lack (C86F, C96F, CA6F) is named
+	/* UNVERIFIED: a host class the tables lack (C96F, CA6F) is named
 	 * with the newest older host class they have. */
 	for (size_t i = pb_nclasses; !c && i-- > 0;)
 		if ((pb_classes[i].id & 0xff) == (gen->host_class & 0xffu) && pb_classes[i].id < gen->host_class)

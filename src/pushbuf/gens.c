@@ -31,14 +31,21 @@ const pb_gen *pb_chip_gen(const struct chip *chip)
  * 4 (Mesa's vk_push_print assumes the same). ga100, ga102 and gh100 are
  * modelled (src/host/ga100.c ...); tu102, ad102 and the Blackwells are
  * for decoding only (UNVERIFIED: which classes each
- * generation exposes is driver knowledge, docs/fidelity.md). Hopper's and Blackwell's host
- * classes (C86F, C96F, CA6F) are not in the references: pb_host_class() names
- * their methods from the newest host class that is (C76F). */
+ * generation exposes is driver knowledge, docs/fidelity.md). Hopper's host
+ * class C86F is C76F's table with RM's published differences (the
+ * generator's DERIVED); Blackwell's (C96F, CA6F) are not in the tables:
+ * pb_host_class() names their methods from the newest that is (C86F). */
 #define SUBCH(d3, comp, i2m, d2, copy)                                                                                 \
 	{                                                                                                              \
 		d3, comp, i2m, d2, copy, 0, 0, 0                                                                       \
 	}
 
+/* NV01 has no pushbuffer (PIO only, nv1-pfifo.rst); NV03's kernel-launched
+ * DMA reads packets whose header the model takes to be NV4's increasing one
+ * (UNVERIFIED, digest 8: DMA_STATE's fields match it bit for bit). */
+const pb_gen pb_gen_nv01 = { "nv01", PB_FORMAT_OLD, 0, false, 0, { 0 } };
+const pb_gen pb_gen_nv03 = { "nv03", PB_FORMAT_OLD, ACC_NV04, false, 0, { 0 } };
+const pb_gen pb_gen_nv03t = { "nv03t", PB_FORMAT_OLD, ACC_NV04, false, 0, { 0 } };
 const pb_gen pb_gen_nv04 = { "nv04", PB_FORMAT_OLD, ACC_NV04, false, 0, { 0 } };
 const pb_gen pb_gen_nv10 = { "nv10", PB_FORMAT_OLD, ACC_NV10, false, 0, { 0 } };
 const pb_gen pb_gen_nv11 = { "nv11", PB_FORMAT_OLD, ACC_NV11, false, 0, { 0 } };

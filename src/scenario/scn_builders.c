@@ -6,6 +6,7 @@
  *   nvmodel.pfifo_layout / nvmodel.pfifo_ramht_context   (scn_pfifo.c)
  *   nvmodel.util                        (src/scenario/util.lua, embedded: the builders' checks)
  *   nvmodel.volta                       (src/scenario/volta.lua, embedded)
+ *   nvmodel.nv03                        (src/scenario/nv03.lua, embedded: NV01, NV03)
  *   nvmodel.nv04                        (src/scenario/nv04.lua, embedded)
  *   nvmodel.g80                         (src/scenario/g80.lua, embedded)
  *   nvmodel.g80fifo                     (src/scenario/g80fifo.lua, embedded)
@@ -24,6 +25,8 @@ extern const char nvm_util_lua[];
 extern const size_t nvm_util_lua_len;
 extern const char nvm_volta_lua[];
 extern const size_t nvm_volta_lua_len;
+extern const char nvm_nv03_lua[];
+extern const size_t nvm_nv03_lua_len;
 extern const char nvm_nv04_lua[];
 extern const size_t nvm_nv04_lua_len;
 extern const char nvm_g80_lua[];
@@ -42,6 +45,7 @@ static const struct module {
 } modules[] = {
 	{ "util", "nvmodel.util", "=" SCN_MODULE_PREFIX "util.lua", nvm_util_lua, &nvm_util_lua_len },
 	{ "volta", "nvmodel.volta", "=" SCN_MODULE_PREFIX "volta.lua", nvm_volta_lua, &nvm_volta_lua_len },
+	{ "nv03", "nvmodel.nv03", "=" SCN_MODULE_PREFIX "nv03.lua", nvm_nv03_lua, &nvm_nv03_lua_len },
 	{ "nv04", "nvmodel.nv04", "=" SCN_MODULE_PREFIX "nv04.lua", nvm_nv04_lua, &nvm_nv04_lua_len },
 	{ "g80", "nvmodel.g80", "=" SCN_MODULE_PREFIX "g80.lua", nvm_g80_lua, &nvm_g80_lua_len },
 	{ "g80fifo", "nvmodel.g80fifo", "=" SCN_MODULE_PREFIX "g80fifo.lua", nvm_g80fifo_lua, &nvm_g80fifo_lua_len },

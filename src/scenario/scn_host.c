@@ -59,6 +59,13 @@ int scn_push_method_log(lua_State *L, nvm_gpu *gpu, const char *engine, scn_log_
 			scn_set_int(L, "cls", buf[i].cls);
 			scn_set_int(L, "method", buf[i].method);
 			scn_set_int(L, "data", buf[i].data);
+			/* pre-G80 PFIFO only (nvm_method): absent where 0 / false */
+			if (buf[i].ctx)
+				scn_set_int(L, "ctx", buf[i].ctx);
+			if (buf[i].implicit) {
+				lua_pushboolean(L, 1);
+				lua_setfield(L, -2, "implicit");
+			}
 			char name[128]; /* "0039.OFFSET_IN": where the class has a table */
 			if (pb_method_label(buf[i].cls, buf[i].method, name, sizeof(name))) {
 				lua_pushstring(L, name);

@@ -7,8 +7,8 @@
  *   gpu:pfifo_log_clear(engine)
  *   gpu:pfifo_stats()                        -- {pio_writes, ramro_entries, dma_words, ...}
  *   gpu:pfifo_user_write(addr, value, size)  -- a 1/2/4-byte USER-area store at any alignment
- *   gpu:pfifo_ramin_bar_read(addr)           -- NV40's RAMIN BAR: the 32-bit word at RAMIN addr
- *   gpu:pfifo_ramin_bar_write(addr, value)
+ *   gpu:pfifo_ramin_bar_read(addr)           -- NV03's (BAR1 + 0xC00000) and NV40's RAMIN BAR: the 32-bit word at RAMIN
+ * addr gpu:pfifo_ramin_bar_write(addr, value)
  *
  * and the model's own layout descriptions, which the builders (nvmodel.nv04,
  * nvmodel.g80fifo) read rather than copy:
@@ -124,7 +124,7 @@ static void ramin_bar_error(lua_State *L, nvm_status st, uint32_t addr)
 {
 	scn_rethrow(L);
 	if (st == NVM_ERR_NOENT)
-		scn_error(L, "this chip has no NV40 RAMIN BAR (nv40, nv41)");
+		scn_error(L, "this chip has no RAMIN BAR (nv03: BAR1 + 0xC00000; nv40, nv41)");
 	if (st == NVM_ERR_RANGE)
 		scn_error(L, "RAMIN BAR: 0x%x is beyond the aperture or VRAM", addr);
 	if (st)

@@ -2,8 +2,8 @@
 
 check(type(nvmodel.version) == "string", "nvmodel.version")
 local names = nvmodel.chips()
-check(#names >= 15 and names[11] == "gv100" and names[12] == "tu102" and names[13] == "ga100",
-      "chip list: gv100, tu102, then Ampere and Hopper")
+check(#names >= 18 and names[1] == "nv01" and names[14] == "gv100" and names[15] == "tu102" and names[16] == "ga100",
+      "chip list: nv01 first; gv100, tu102, then Ampere and Hopper")
 
 -- open: default chip, sizes as numbers or strings.
 local gpu = nvmodel.open{ vram = "64M", sysmem = 1 << 30 }

@@ -22,13 +22,13 @@ local function run_chip(chip)
   local function hi(v) return v >> 32 end
 
   -- 1. ga100_top_parse: NV_PTOP_DEVICE_INFO_CFG (0x224FC) NUM_ROWS 31:20, rows at 0x22800 + 4i,
-  --    chained by bit 31: row 0 TYPE 29:24 / INST 19:16 / FAULT 6:0, row 1 ADDR 23:12, row 2
+  --    chained by bit 31: row 0 TYPE 29:24 / INST 19:16 / FAULT_ID 10:0, row 1 ADDR 23:12, row 2
   --    RUNLIST PRI base 23:10 / ENGINE 1:0.
   local devs, cur = {}, {}
   for i = 0, (gpu:rd32(0x224fc) >> 20) - 1 do
     cur[#cur + 1] = gpu:rd32(0x22800 + 4 * i)
     if cur[#cur] >> 31 == 0 then
-      devs[#devs + 1] = { type = (cur[1] >> 24) & 0x3f, inst = (cur[1] >> 16) & 0xf, fault = cur[1] & 0x7f,
+      devs[#devs + 1] = { type = (cur[1] >> 24) & 0x3f, inst = (cur[1] >> 16) & 0xf, fault = cur[1] & 0x7ff,
                           runl = cur[3] & 0x00fffc00, engine = cur[3] & 3 }
       cur = {}
     end
@@ -39,7 +39,8 @@ local function run_chip(chip)
   local gr, grce, ce2 = find(0x00, 0), find(0x13, 0), find(0x13, 2)
   check(gr and grce and ce2, chip .. ": PTOP lists GR, CE0 and CE2")
   check(grce.runl == gr.runl and grce.engine == 1, "CE0 is GRCOPY: engine 1 of the GR runlist")
-  check(gr.fault == 64 and ce2.fault == 17, "MMU fault ids of GR and CE2")
+  -- RM's gh100 dev_fault.h: NV_PFAULT_MMU_ENG_ID_GRAPHICS 384, CE0 43 (CE2 45)
+  check(gr.fault == 384 and ce2.fault == 45, "MMU fault ids of GR and CE2")
 
   -- 2. ga100_runl_new: each runlist's CHRAM (CHANNEL_CONFIG 31:4), doorbell id (DOORBELL_CONFIG
   --    31:16) and PBDMAs (PBDMA_CONFIG(i) VALID 31, runq id ((v & 0x03fffc00) - 0x40000) / 0x800).

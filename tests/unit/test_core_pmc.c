@@ -22,7 +22,7 @@ static nvm_gpu *open_chip(const char *chip)
 	return gpu;
 }
 
-/* pmc.rst pmc-id-nv4 / pmc-id-nv10 and NV_PMC_BOOT_0_ARCHITECTURE (28:24). */
+/* pmc.rst pmc-id-nv1 / pmc-id-nv4 / pmc-id-nv10 and NV_PMC_BOOT_0_ARCHITECTURE (28:24). */
 static void boot_0_identifies_every_chip(void **state)
 {
 	(void)state;
@@ -32,7 +32,13 @@ static void boot_0_identifies_every_chip(void **state)
 		nvm_gpu *gpu = open_chip(ci->name);
 		uint32_t boot0 = rd(gpu, 0x000);
 		assert_int_equal(boot0, ci->boot_0);
-		if (!strcmp(ci->name, "nv04")) {
+		if (!strncmp(ci->name, "nv01", 4) || !strncmp(ci->name, "nv03", 4)) {
+			/* pmc-id-nv1: GPU 19:16 (1 NV1, 3 NV3), implementation 11:8
+			 * always 1 but on NV2, revision 0x20 and up for NV3T */
+			assert_int_equal(FIELD_GET(boot0, 19, 16), ci->name[3] - '0');
+			assert_int_equal(FIELD_GET(boot0, 11, 8), 1);
+			assert_int_equal(FIELD_GET(boot0, 7, 0) >= 0x20, !strcmp(ci->name, "nv03t"));
+		} else if (!strcmp(ci->name, "nv04")) {
 			assert_int_equal(FIELD_GET(boot0, 15, 12), 4); /* architecture */
 			assert_int_equal(FIELD_GET(boot0, 23, 20), 0); /* major revision 0: NV4 */
 		} else if (!strcmp(ci->name, "gv100")) {

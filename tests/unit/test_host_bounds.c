@@ -34,7 +34,8 @@ static const char *run_budget(struct env *e, uint64_t max_events)
 static uint64_t self_refilling_ring(struct env *e, struct env_chan *c)
 {
 	uint64_t uva = 0x300000000ull;
-	ptb_map(&e->pt, uva, 4096, ptb_pte(c->userd & ~0xfffull, 0, 0, 0));
+	uint64_t upage = c->userd & ~0xfffull; /* ver3 PTE (gh100): ADDRESS 51:12 | VALID, as env_map */
+	ptb_map(&e->pt, uva, 4096, e->pt.v3 ? upage | 1 : ptb_pte(upage, 0, 0, 0));
 	uint64_t gp_put = uva + (c->userd & 0xfff) + 0x8c;
 	uint32_t pb[] = { HDR_INC(0, 0x5c, 4), (uint32_t)gp_put, (uint32_t)(gp_put >> 32), ENV_GP_ENTRIES - 1, 0,
 		          HDR_INC(0, 0x6c, 1), SEM_INC };
@@ -56,7 +57,7 @@ static void gp_ring_refilled_by_the_channel_hangs(void **state)
 	struct env_chan *c = env_one_channel(&e);
 	self_refilling_ring(&e, c);
 	nvm_mem_wr32(e.gpu, NVM_AP_VRAM, c->userd + 0x8c, 1); /* one entry published */
-	wr(e.gpu, 0x810090, c->chid);
+	e.gen->doorbell(&e, c);                               /* the generation's doorbell */
 	nvm_host_stats s0, s1;
 	assert_int_equal(nvm_host_get_stats(e.gpu, &s0), NVM_OK);
 	assert_string_equal(run_budget(&e, BUDGET), "hang");
@@ -89,7 +90,7 @@ static void runlist_listing_a_channel_twice_hangs(void **state)
 	assert_string_equal(env_run(&e, 100000), "idle");
 	self_refilling_ring(&e, c);
 	nvm_mem_wr32(e.gpu, NVM_AP_VRAM, c->userd + 0x8c, 1);
-	wr(e.gpu, 0x810090, c->chid);
+	e.gen->doorbell(&e, c); /* the generation's doorbell */
 	nvm_host_stats s0, s1;
 	assert_int_equal(nvm_host_get_stats(e.gpu, &s0), NVM_OK);
 	assert_string_equal(run_budget(&e, BUDGET), "hang");

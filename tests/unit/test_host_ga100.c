@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "bar0.h"
+#include "nvmodel/host_fmt.h"
 #include "host_env.h"
 
 #define FIELD_GET(v, hi, lo) (((v) >> (lo)) & ((2u << ((hi) - (lo))) - 1u))
@@ -299,6 +300,54 @@ static void clear_faulted_by_handle(void **state)
 	env_fini(&e);
 }
 
+/* A ga100/ga102 channel whose RAMFC SIGNATURE HW is sig runs pb: the
+ * PBDMA 0 INTR_0 it leaves. */
+static uint32_t run_sig(const char *chip, uint32_t sig, const uint32_t *pb, uint32_t n)
+{
+	struct env e;
+	struct env_chan *c = one_channel(&e, chip, 5);
+	nvm_mem_wr32(e.gpu, NVM_AP_VRAM, c->inst + 0x010, sig);
+	env_push(&e, c, pb, n);
+	env_run(&e, 100000);
+	uint32_t intr = rd(e.gpu, 0x40108);
+	env_fini(&e);
+	return intr;
+}
+
+static bool has_problem(const char *chip, const uint8_t *inst, nvm_hf_check code)
+{
+	nvm_hf_problem pr[64];
+	size_t n = nvm_ramin_check_chip(chip, inst, pr, 64);
+	for (size_t i = 0; i < n && i < 64; i++)
+		if (pr[i].code == code)
+			return true;
+	return false;
+}
+
+/* GA102's host class is AMPERE_CHANNEL_GPFIFO_B (C76F; nouveau ga102.c
+ * ga102_fifo_sclass), GA100's AMPERE_CHANNEL_GPFIFO_A (C56F). clc76f.h
+ * adds MEM_OP_D OPERATION MMU_OPERATION 0xb (MMU_OPERATION_TYPE 23:20):
+ * accepted on ga102, an undefined operation (INTR_0 METHOD) on ga100.
+ * NV_PPBDMA_SIGNATURE_HW HOST_CLASS_ID is the class: 51055 on ga102. */
+static void ga102_host_class_c76f(void **state)
+{
+	(void)state;
+	uint32_t mmu_op[] = { HDR_INC(0, 0x34, 1), 0xbu << 27 | 1u << 20 }; /* VIDMEM_ACCESS_BIT_DUMP */
+	uint32_t nop[] = { HDR_INC(0, 0x08, 1), 0 };
+	assert_int_equal(run_sig("ga102", 0xface, mmu_op, 2) & (1u << 21), 0);
+	assert_int_equal(run_sig("ga100", 0xface, mmu_op, 2) & (1u << 21), 1u << 21);
+	assert_int_equal(run_sig("ga102", 51055, nop, 2), 0);
+	assert_int_equal(run_sig("ga102", 50543, nop, 2) & (1u << 31), 1u << 31); /* C56F's id: SIGNATURE */
+	assert_int_equal(run_sig("ga100", 50543, nop, 2), 0);
+	static uint8_t inst[NVM_RAMIN_SIZE]; /* the checker names the same class id */
+	inst[0x10] = 51055 & 0xff, inst[0x11] = 51055 >> 8;
+	assert_false(has_problem("ga102", inst, NVM_HF_SIGNATURE));
+	assert_true(has_problem("ga100", inst, NVM_HF_SIGNATURE));
+	inst[0x10] = 50543 & 0xff, inst[0x11] = 50543 >> 8;
+	assert_true(has_problem("ga102", inst, NVM_HF_SIGNATURE));
+	assert_false(has_problem("ga100", inst, NVM_HF_SIGNATURE));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -310,6 +359,7 @@ int main(void)
 		cmocka_unit_test(interrupt_trees),
 		cmocka_unit_test(doorbell_handles_and_ids),
 		cmocka_unit_test(clear_faulted_by_handle),
+		cmocka_unit_test(ga102_host_class_c76f),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -199,11 +199,98 @@ static void semaphores(void **state)
 	env_fini(&e);
 }
 
+/* A C8B5 copy to an unmapped VA on subchannel sub of a channel on runlist
+ * rl (0: GR, GRCOPY on subchannel 4; 1: CE2): the fault the GMMU latches
+ * (NV_VIRTUAL_FUNCTION_PRIV_MMU_FAULT_INST_LO ENGINE_ID 8:0, FAULT_INFO
+ * CLIENT 14:8, as the fault packet's). */
+static void ce_fault(unsigned rl, unsigned sub, unsigned *engine, unsigned *client)
+{
+	struct env e;
+	env_init_chip(&e, "gh100");
+	e.runlist = rl; /* the channel's CHRAM and doorbell are its runlist's */
+	struct env_chan *c = env_chan(&e, 0, 5);
+	env_submit_tsg(&e, rl, 1, &c, 1);
+	assert_string_equal(env_run(&e, 100000), "idle");
+	uint64_t spa, sva = env_map(&e, 4096, &spa), far = 0x7000000000ull;
+	uint32_t pb[] = { HDR_INC(sub, 0x000, 1),
+		          0xc8b5,
+		          HDR_INC(sub, 0x400, 4),
+		          (uint32_t)(sva >> 32),
+		          (uint32_t)sva,
+		          (uint32_t)(far >> 32),
+		          (uint32_t)far,
+		          HDR_INC(sub, 0x418, 1),
+		          256,
+		          HDR_INC(sub, 0x300, 1),
+		          2u | 1u << 7 | 1u << 8 }; /* LAUNCH_DMA NON_PIPELINED, pitch to pitch */
+	env_push(&e, c, pb, 11);
+	env_run(&e, 1000000);
+	assert_int_equal(rd(e.gpu, 0xb83094) >> 31, 1); /* FAULT_STATUS VALID */
+	*engine = rd(e.gpu, 0xb83088) & 0x1ff;
+	*client = rd(e.gpu, 0xb83090) >> 8 & 0x7f;
+	env_fini(&e);
+}
+
+/* RM's gh100 dev_fault.h numbers the MMU engines GRAPHICS 384, CE0 43 ..:
+ * the Host's engines take their ids from the GMMU generation, so PTOP's
+ * FAULT_ID, the copy engines' faults and `fault decode --chip gh100` agree
+ * (GRCOPY is CE0 with HUB client CE0 1, CE2 45 with HUB client CE2 0x18). */
+static void mmu_engine_ids(void **state)
+{
+	(void)state;
+	nvm_gpu *g;
+	nvm_config cfg = { .chip = "gh100", .vram_size = 1u << 20, .sysmem_size = 1u << 20 };
+	assert_int_equal(nvm_open(&cfg, &g), NVM_OK);
+	unsigned gr = ~0u, ce0 = ~0u, ce2 = ~0u;
+	for (uint32_t i = 0; i + 3 <= (rd(g, 0x224fc) >> 20); i += 3) {
+		uint32_t r0 = rd(g, 0x22800 + 4 * i), type = r0 >> 24 & 0x3f, inst = r0 >> 16 & 0xf;
+		unsigned fault = r0 & 0x7ff;
+		if (type == 0)
+			gr = fault;
+		else if (type == 0x13 && inst == 0)
+			ce0 = fault;
+		else if (type == 0x13 && inst == 2)
+			ce2 = fault;
+	}
+	nvm_close(g);
+	assert_int_equal(gr, 384);
+	assert_int_equal(ce0, 43);
+	assert_int_equal(ce2, 45);
+	char name[32];
+	assert_string_equal(nvm_mmu_chip_engine_name("gh100", gr, name, sizeof(name)), "GRAPHICS(VEID 0)");
+	unsigned engine, client;
+	ce_fault(1, 1, &engine, &client);
+	assert_int_equal(engine, 45);
+	assert_int_equal(client, 0x18);
+	assert_string_equal(nvm_mmu_chip_engine_name("gh100", engine, name, sizeof(name)), "CE2");
+	ce_fault(0, 4, &engine, &client); /* GRCOPY */
+	assert_int_equal(engine, 43);
+	assert_int_equal(client, 1);
+	assert_string_equal(nvm_mmu_chip_engine_name("gh100", engine, name, sizeof(name)), "CE0");
+}
+
+/* C86F is C76F's successor (host-generations-facts H4; UNVERIFIED: the
+ * methods RM's reduced clc86f.h does not show are C76F's): MEM_OP_D
+ * OPERATION MMU_OPERATION (0xb, clc76f.h) is accepted, not INTR_0 METHOD. */
+static void mem_op_mmu_operation(void **state)
+{
+	(void)state;
+	struct env e;
+	struct env_chan *c = gh_channel(&e);
+	uint32_t pb[] = { HDR_INC(0, 0x34, 1), 0xbu << 27 | 1u << 20, HDR_INC(0, 0x50, 1), 0x99 };
+	env_push(&e, c, pb, 4);
+	assert_string_equal(env_run(&e, 100000), "idle");
+	assert_int_equal(rd(e.gpu, PB0 + 0x108), 0);
+	assert_int_equal(env_userd(&e, c, 0x48), 0x99); /* SET_REFERENCE after it ran */
+	env_fini(&e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(runs_a_pushbuffer),  cmocka_unit_test(pbentry),    cmocka_unit_test(gpentry),
-		cmocka_unit_test(segments_and_masks), cmocka_unit_test(semaphores),
+		cmocka_unit_test(runs_a_pushbuffer),    cmocka_unit_test(pbentry),    cmocka_unit_test(gpentry),
+		cmocka_unit_test(segments_and_masks),   cmocka_unit_test(semaphores), cmocka_unit_test(mmu_engine_ids),
+		cmocka_unit_test(mem_op_mmu_operation),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

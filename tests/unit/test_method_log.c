@@ -127,7 +127,7 @@ static void log_ring(void **state)
 				     .data = data };
 			for (uint32_t i = 0; i < first + n; i++)
 				data[i] = seed ^ (uint32_t)(nw + i) * 2654435761u;
-			struct eng_src src = { 9, 2, 0xc397, 0, 0 };
+			struct eng_src src = { 9, 2, 0xc397, 0, 0, 0, false };
 			engine_log(e, &src, &r, first, n);
 			for (uint32_t i = first; i < first + n; i++) {
 				want_m[nw] = pb_run_method(&r, i);

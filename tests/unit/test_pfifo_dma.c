@@ -331,6 +331,53 @@ static void paged_pushbuffer(void **state)
 	pe_fini(&e);
 }
 
+/* A hook that rewrites the pushbuffer's page table while the pusher runs
+ * (here: from the event of a method the pusher passed straight to PGRAPH):
+ * the pusher translates DMA_GET again before every command, so the next
+ * command comes from the new frame. The pusher's chained feeds must find
+ * the change where the piece-by-piece loop did. */
+static uint32_t repage_pte_at;
+static void repage_hook(void *user, const nvm_event *ev)
+{
+	struct penv *e = user;
+	if (ev->type == NVM_EV_METHOD && ev->addr == 0x300)
+		pe_wr(e, repage_pte_at, PE_PB + 0x7003);
+}
+
+static void hook_repages_pushbuffer(void **state)
+{
+	(void)state;
+	for (size_t c = 0; c < NCHIPS; c++) {
+		struct penv e;
+		pe_init(&e, chips[c]);
+		uint32_t pb = pe_alloc(&e, 16);
+		pe_wr(&e, pb, 0x3d | 0x1000u | 2u << 16); /* PT_PRESENT, PCI, not linear */
+		pe_wr(&e, pb + 4, 0x1fff);
+		pe_wr(&e, pb + 8, PE_PB + 0x5003);
+		pe_wr(&e, pb + 12, PE_PB + 0x3003); /* page 1 */
+		repage_pte_at = pb + 12;
+		pe_dma_channel(&e, 0, pb, 0x1000);
+		pe_object(&e, 0, 1, e.nv40 ? 0x4097 : 0x62, 1);
+		uint32_t bind[] = { PB_INC(0, 0, 1), 1 };
+		uint32_t a[] = { PB_INC(0, 0x300, 1), 3, PB_INC(0, 0x304, 1), 4 }, b[] = { PB_INC(0, 0x304, 1), 0x44 };
+		pe_pb(&e, 0x3000, bind, 2);
+		pe_put(&e, 0, 0x1008);
+		pe_run(&e, 1000000);
+		pe_pb(&e, 0x3008, a, 4);
+		pe_pb(&e, 0x7010, b, 2);
+		int id;
+		assert_int_equal(nvm_hook_add(e.gpu, NVM_EV_MASK(NVM_EV_METHOD), repage_hook, &e, &id), NVM_OK);
+		pe_put(&e, 0, 0x1018);
+		pe_run(&e, 1000000);
+		nvm_host_method log[3];
+		assert_int_equal(pe_log(&e, "pgraph", log, 3), 3);
+		assert_int_equal(log[1].method, 0x300);
+		assert_int_equal(log[2].method, 0x304);
+		assert_int_equal(log[2].data, 0x44);
+		pe_fini(&e);
+	}
+}
+
 /* rnndb INTR DMA_PTE 16, CACHE1 DMA_TLB_TAG / DMA_TLB_PTE. UNVERIFIED
  * (docs/fidelity.md): the pusher meets a PTE without PRESENT (bit 0, as
  * nouveau's NV04 GART PTEs have it) of a DMA object without PT_LINEAR: it
@@ -680,6 +727,7 @@ int main(void)
 		cmocka_unit_test(mem_faults),
 		cmocka_unit_test(paged_pushbuffer),
 		cmocka_unit_test(dma_pte_not_present),
+		cmocka_unit_test(hook_repages_pushbuffer),
 		cmocka_unit_test(sli_conditional),
 		cmocka_unit_test(big_endian_fetch),
 		cmocka_unit_test(self_jump_is_a_hang),

@@ -113,15 +113,52 @@ def class_prefix(cid):
     return ('NV%03X_' if cid < 0x1000 else 'NV%04X_') % cid
 
 
-def parse_class(path, cid, report):
-    """Our reading of a class header: (class name, [Method])."""
+# Host classes whose header is not in the references, written as the newest
+# one that is with the differences RM's published header shows
+# (host-generations-facts.md H4: OGKM's clc86f.h against clc76f.h). That
+# header is reduced, so UNVERIFIED (docs/fidelity.md): every method it does
+# not show is as in the base class. Its GP entry changes (GP_ENTRY0
+# PB_EXTENDED_BASE_OPERAND 24:8, GP_ENTRY1 OPCODE 4) describe the channel,
+# not methods: they are not in these tables.
+DERIVED = {
+    0xC86F: (0xC76F, 'HOPPER_CHANNEL_GPFIFO_A', {
+        'SEM_ADDR_HI_OFFSET': '24:0',
+        'MEM_OP_A_TLB_INVALIDATE_CANCEL_MMU_ENGINE_ID': '8:0',
+    }),
+}
+
+
+def derived_defines(base_path, base, cid, cname, changes):
+    """The defines of base's header as class cid's, with changes (define
+    without prefix -> value) applied; every change must name a define."""
+    bp, p = class_prefix(base), class_prefix(cid)
+    out, used = [], set()
+    for name, val in defines(base_path):
+        if name.startswith(bp):
+            short = name[len(bp):]
+            if short in changes:
+                val = changes[short]
+                used.add(short)
+            out.append((p + short, val))
+        elif number(val) == base and not name.startswith('_'):
+            out.append((cname, '(0x%08X)' % cid))
+        else:
+            out.append((name, val))
+    missing = set(changes) - used
+    if missing:
+        sys.exit('%04X: %s not in %s' % (cid, ', '.join(sorted(missing)), base_path))
+    return out
+
+
+def parse_class(path, cid, report, defs=None):
+    """Our reading of a class header (or of defs, its defines): (class name, [Method])."""
     prefix = class_prefix(cid)
     whole = {}  # pre-Fermi: method without a field -> its values
     cname = None
     methods = []
     by_name = {}
     cur = None
-    for name, val in defines(path):
+    for name, val in defines(path) if defs is None else defs:
         if not name.startswith(prefix):
             if cname is None and number(val) == cid and not name.startswith('_'):
                 cname = name
@@ -662,8 +699,11 @@ def main():
     report = []
     t = Tables()
     classes = []
-    for cid in sorted(files):
-        cname, methods = parse_class(files[cid], cid, report)
+    derived = {cid: derived_defines(files[base], base, cid, cname, changes)
+               for cid, (base, cname, changes) in DERIVED.items() if cid not in files and base in files}
+    for cid in sorted(set(files) | set(derived)):
+        path = files.get(cid) or files[DERIVED[cid][0]]
+        cname, methods = parse_class(path, cid, report, derived.get(cid))
         infer_counts(methods, report, '%04X' % cid, 0x2000 if cid < PRE_FERMI else 0x4000)
         seen = {}
         for m in sorted(methods, key=lambda m: m.addr):

@@ -27,7 +27,7 @@ static void usage_pfifo(FILE *f)
 	fprintf(f,
 	        "usage: %s pfifo <ramht|ramfc> FILE --chip C [options]\n"
 	        "\n"
-	        "Decodes the RAMHT and RAMFC of the NV04..NV4x PFIFO (docs/pfifo.md) from a\n"
+	        "Decodes the RAMHT and RAMFC of the NV01..NV4x PFIFO (docs/pfifo.md) from a\n"
 	        "dump of RAMIN, and those of the G80 PFIFO (docs/g80.md) from a dump of a\n"
 	        "channel's RAMHT or RAMFC, as PFIFO reads them, and lists what the puller or\n"
 	        "the pusher would trip over.\n"
@@ -36,22 +36,24 @@ static void usage_pfifo(FILE *f)
 	        "                     with its channel (not on G80: one RAMHT per channel, the\n"
 	        "                     context is engine and instance in the channel structure),\n"
 	        "                     engine, object instance, its hash slot, and whether a\n"
-	        "                     lookup reaches it\n"
+	        "                     lookup reaches it (NV01/NV03: within the bucket of the\n"
+	        "                     XOR of the handle's bytes and the channel)\n"
 	        "  pfifo ramfc FILE   RAMFC: one entry per channel from channel 0 (G80: 0x200\n"
 	        "                     bytes each, the start of a channel structure; G84+: 0x100\n"
 	        "                     bytes each, as CHAN_TABLE RAMFC_ADDR places them), each\n"
 	        "                     field named as the CACHE1 register it saves\n"
 	        "\n"
 	        "options:\n"
-	        "  --chip C       nv04, nv10, nv11, nv17, nv40, nv41, g80, g84, g92 or gt215\n"
+	        "  --chip C       nv01, nv03, nv03t, nv04, nv10, nv11, nv17, nv40, nv41, g80,\n"
+	        "                 g84, g92 or gt215\n"
 	        "                 (required)\n"
 	        "  --offset N     start N bytes into the input (default 0)\n"
 	        "  --bits N       ramht: the table has 2^N entries, 9..12 (RAMHT SIZE 4K..32K;\n"
 	        "                 default: from the input size)\n"
 	        "  --search N     ramht: entries a lookup probes, 16/32/64/128 (RAMHT SEARCH;\n"
-	        "                 default 128, as nouveau sets it)\n"
+	        "                 default 128, as nouveau sets it; not on nv01..nv03t)\n"
 	        "  --large        ramfc: the 64-byte NV1A+ layout (RAMFC LARGE; nv11, nv17)\n"
-	        "  --channel N    ramfc: only channel N (0..31; G80: 0..127)\n"
+	        "  --channel N    ramfc: only channel N (0..31; NV01/NV03, G80: 0..127)\n"
 	        "  --all          ramht, ramfc: also empty entries\n"
 	        "  --hex          input is text: 32-bit words separated by spaces, commas or\n"
 	        "                 newlines, 0x optional\n"
@@ -92,7 +94,7 @@ static int own_opt(void *user, int argc, char **argv, int *i)
 	return EXIT_OK;
 }
 
-#define CHIPS "nv04, nv10, nv11, nv17, nv40, nv41, g80, g84, g92, gt215"
+#define CHIPS "nv01, nv03, nv03t, nv04, nv10, nv11, nv17, nv40, nv41, g80, g84, g92, gt215"
 
 static int parse_opts(struct pfifo_opts *o, int argc, char **argv)
 {
@@ -109,6 +111,11 @@ static int parse_opts(struct pfifo_opts *o, int argc, char **argv)
 	bool ramht = !strcmp(o->in.cmd, "pfifo ramht");
 	if (ramht && (o->large || o->channel >= 0))
 		return cli_usage_error(o->in.cmd, "%s is for ramfc", o->large ? "--large" : "--channel");
+	unsigned probe;
+	nvm_pfifo_ramht_slot(o->chip, 0, 0, 12, &probe);
+	if (ramht && o->search && probe)
+		return cli_usage_error(o->in.cmd, "--search: chip '%s' looks in one bucket of 2^bits / 256 entries",
+		                       o->chip);
 	if (!ramht && (o->bits || o->search))
 		return cli_usage_error(o->in.cmd, "%s is for ramht", o->bits ? "--bits" : "--search");
 	size_t nf, nl;
@@ -191,7 +198,10 @@ static int do_ramht(const struct pfifo_opts *o, const uint8_t *d, size_t len)
 	if (len < n * 8)
 		return cli_error(EXIT_USAGE, o->in.cmd, "%s: %zu bytes; a RAMHT of 2^%u entries needs %zu", o->in.file,
 		                 len, bits, n * 8);
-	unsigned search = o->search ? o->search : 128;
+	unsigned search = o->search ? o->search : 128, probe;
+	nvm_pfifo_ramht_slot(o->chip, 0, 0, bits, &probe);
+	if (probe)
+		search = probe; /* NV01/NV03: one bucket */
 	uint32_t nchan = nvm_pfifo_channels(o->chip);
 	/* G80: one RAMHT per channel; contexts have no CHID (seed 001) */
 	bool chid = nvm_pfifo_ramht_has_chid(o->chip) == 1;
@@ -208,7 +218,7 @@ static int do_ramht(const struct pfifo_opts *o, const uint8_t *d, size_t len)
 			continue;
 		nvm_ramht_entry e;
 		nvm_pfifo_ramht_entry(o->chip, h, c, &e);
-		uint32_t slot = nvm_pfifo_ramht_hash(h, e.chid, bits);
+		uint32_t slot = nvm_pfifo_ramht_slot(o->chip, h, e.chid, bits, &probe);
 		uint32_t dist = (uint32_t)((i - slot) & (n - 1));
 		if (o->in.json) {
 			printf("%s{\"entry\": %zu, \"handle\": %u, \"context\": %u, \"valid\": %s, ", used ? ", " : "",
@@ -242,7 +252,7 @@ static int do_ramht(const struct pfifo_opts *o, const uint8_t *d, size_t len)
 		nvm_ramht_entry e;
 		nvm_pfifo_ramht_entry(o->chip, h, c, &e);
 		if (!e.valid) {
-			if (chid)
+			if (chid && c)
 				problem(&p, "entry", (uint32_t)i, "not_valid",
 				        "handle 0x%08x: the context has no VALID bit (31:31): lookups skip it", h);
 			else
@@ -253,7 +263,7 @@ static int do_ramht(const struct pfifo_opts *o, const uint8_t *d, size_t len)
 		if (chid && e.chid >= nchan)
 			problem(&p, "entry", (uint32_t)i, "bad_chid",
 			        "handle 0x%08x: CHID %u, but the chip has %u channels", h, e.chid, nchan);
-		uint32_t slot = nvm_pfifo_ramht_hash(h, e.chid, bits);
+		uint32_t slot = nvm_pfifo_ramht_slot(o->chip, h, e.chid, bits, &probe);
 		uint32_t dist = (uint32_t)((i - slot) & (n - 1));
 		if (dist >= search)
 			problem(&p, "entry", (uint32_t)i, "unreachable",
