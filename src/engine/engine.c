@@ -167,9 +167,10 @@ void engine_log_append(struct engine *e, const struct eng_src *src, const pb_run
 			                  src->chid,
 			                  src->cls,
 			                  n | (src->subch & 7u) << 25 | (uint32_t)(r->mode == PB_MODE_INC) << 28 |
-			                          (uint32_t)(e->at != 0) << 29,
+			                          (uint32_t)(e->at != 0) << 29 | (uint32_t)src->implicit << 30,
 			                  (uint16_t)m0,
-			                  next_method(r->mode, r->method, m0) };
+			                  next_method(r->mode, r->method, m0),
+			                  src->ctx };
 		e->rseq++;
 		copy_words(&e->data[e->seq & dm], r->data + first, n);
 		e->seq = end;
