@@ -925,6 +925,30 @@ static void nv04_ctx_in_log(void **state)
 	}
 }
 
+/* The same records once the log's rings are full (a cap of 2: the third
+ * and fourth methods take engine_log_append's usual case, not the path
+ * that grows the rings): ctx must be kept there too. */
+static void nv04_ctx_in_full_log(void **state)
+{
+	(void)state;
+	struct penv e;
+	pe_init(&e, "nv04");
+	assert_int_equal(nvm_method_log_config(e.gpu, "pgraph", 2), NVM_OK);
+	uint32_t a = pe_object(&e, 0, 0x1111, 0x42, 1), b = pe_object(&e, 0, 0x2222, 0x19, 1);
+	pe_pio(&e, 0, 1, 0, 0x1111);
+	pe_pio(&e, 0, 2, 0, 0x2222);
+	pe_pio(&e, 0, 1, 0x300, 5);
+	pe_pio(&e, 0, 2, 0x304, 6);
+	assert_string_equal(pe_run(&e, 1000000), "idle");
+	nvm_method m[4];
+	assert_int_equal(pe_log(&e, "pgraph", m, 4), 2);
+	assert_int_equal(m[0].method, 0x300);
+	assert_int_equal(m[0].ctx, a >> 4);
+	assert_int_equal(m[1].method, 0x304);
+	assert_int_equal(m[1].ctx, b >> 4);
+	pe_fini(&e);
+}
+
 /* NV03's DMA (digest 8, nv1-pfifo.rst "todo"): its registers keep what
  * the scan says; a launch (DMA_CTRL ACCESS) is reported as unmodelled and
  * fetches nothing. */
@@ -990,8 +1014,9 @@ int main(void)
 		cmocka_unit_test(software_objects),    cmocka_unit_test(free_count),
 		cmocka_unit_test(runout_and_recovery), cmocka_unit_test(channel_switch),
 		cmocka_unit_test(nv01_ramin_windows),  cmocka_unit_test(cache0_injection),
-		cmocka_unit_test(nv04_ctx_in_log),     cmocka_unit_test(nv03_dma_unmodelled),
-		cmocka_unit_test(interrupt_line),      cmocka_unit_test(ramht_slot),
+		cmocka_unit_test(nv04_ctx_in_log),     cmocka_unit_test(nv04_ctx_in_full_log),
+		cmocka_unit_test(nv03_dma_unmodelled), cmocka_unit_test(interrupt_line),
+		cmocka_unit_test(ramht_slot),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
