@@ -6,7 +6,8 @@
  * takes a handle RUNLIST_ID 22:16 | CHID 11:0 (tu104 dev_usermode) and has
  * a virtual-function alias NV_VIRTUAL_FUNCTION_DOORBELL (BAR0 0xBB0090,
  * tu104 dev_vm) behind NV_CTRL_VIRTUAL_CHANNEL_CFG PENDING_ENABLE (tu104
- * dev_ctrl); 12 PBDMAs, 11 runlists, 13 engine statuses; PFIFO_INTR_0 gains
+ * dev_ctrl); the device-info table NV_PTOP_DEVICE_INFO(i) at 0x22700 (tu104
+ * dev_top); 12 PBDMAs, 11 runlists, 13 engine statuses; PFIFO_INTR_0 gains
  * CTXSW_TIMEOUT and the RUNLIST_* trees; host class C46F (CLEAR_FAULTED
  * takes the handle), copy class C5B5. PCCSR, the PBDMA register file, the
  * interrupt line and the status registers are gv100's (gv100.h), as
@@ -258,7 +259,7 @@ static const size_t tu102_ndevs = sizeof(tu102_devs) / sizeof(tu102_devs[0]);
  * (2) ENGINE_ENUM 29:26, RUNLIST_ENUM 24:21, INTR_ENUM 19:15, RESET_ENUM
  * 13:9 with their VALID bits ENGINE 5:5, RUNLIST 4:4, INTR 3:3, RESET 2:2.
  * UNVERIFIED: the entry order ENGINE_TYPE, DATA, ENUM (the manual fixes
- * none; nouveau's gk104_top_oneinit accepts any). Entries past the table
+ * none; nouveau's gk104_top_parse accepts any). Entries past the table
  * read 0 (ENTRY NOT_VALID). */
 static unsigned tu102_devinfo_fill(const struct host *h, uint32_t *e)
 {

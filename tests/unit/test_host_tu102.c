@@ -285,7 +285,7 @@ static void interrupts(void **state)
 	env_fini(&e);
 }
 
-/* One device of NV_PTOP_DEVICE_INFO as nouveau's gk104_top_oneinit
+/* One device of NV_PTOP_DEVICE_INFO as nouveau's gk104_top_parse
  * collects it: fields the manual's entries hold, -1 where none said. */
 struct topdev {
 	int type, inst, addr, fault, engine, runlist, intr, reset;
