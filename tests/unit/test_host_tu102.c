@@ -332,13 +332,44 @@ static size_t walk_device_info(nvm_gpu *g, struct topdev *out, size_t max)
 	return n;
 }
 
+/* tu104 dev_vm NV_VIRTUAL_FUNCTION_PRIV_MMU_FAULT_INST_LO ENGINE_ID 8:0:
+ * the MMU engine id of the fault a C5B5 copy to an unmapped VA takes, on
+ * subchannel sub of a channel on runlist rl (0: GRCOPY on subchannel 4). */
+static unsigned ce_fault_engine(unsigned rl, unsigned sub)
+{
+	struct env e;
+	env_init_chip(&e, "tu102");
+	struct env_chan *c = env_chan(&e, 0, 5);
+	env_submit_tsg(&e, rl, 1, &c, 1);
+	assert_string_equal(env_run(&e, 100000), "idle");
+	uint64_t spa, sva = env_map(&e, 4096, &spa), far = 0x7000000000ull;
+	uint32_t pb[] = { HDR_INC(sub, 0x000, 1),
+		          0xc5b5,
+		          HDR_INC(sub, 0x400, 4),
+		          (uint32_t)(sva >> 32),
+		          (uint32_t)sva,
+		          (uint32_t)(far >> 32),
+		          (uint32_t)far,
+		          HDR_INC(sub, 0x418, 1),
+		          256,
+		          HDR_INC(sub, 0x300, 1),
+		          2u | 1u << 7 | 1u << 8 }; /* LAUNCH_DMA NON_PIPELINED, pitch to pitch */
+	env_push(&e, c, pb, 11);
+	env_run(&e, 1000000);
+	assert_int_equal(rd(e.gpu, 0xb83094) >> 31, 1); /* FAULT_STATUS VALID */
+	unsigned engine = rd(e.gpu, 0xb83088) & 0x1ff;
+	env_fini(&e);
+	return engine;
+}
+
 /* dev_top DEVICE_INFO: the table names the engines tu102 wires, GR
  * (TYPE_ENUM GRAPHICS 0) and GRCOPY (LCE 19, INST_ID 0) on runlist 0 and
  * LCE 2..4 on runlists 1..3, each with a PRI_BASE, FAULT_ID, ENGINE_ENUM,
  * INTR and RESET; it is read-only (R--4A). A channel submitted on the
  * runlist the table names runs on that engine, which then shows the TSG in
  * NV_PFIFO_ENGINE_STATUS(ENGINE_ENUM) (dev_fifo: indexed by the Host
- * engine id). */
+ * engine id); a copy engine's MMU fault carries the FAULT_ID_ENUM the table
+ * gives it (dev_top: "the MMU fault id used by this device"). */
 static void device_info(void **state)
 {
 	(void)state;
@@ -392,6 +423,9 @@ static void device_info(void **state)
 		assert_int_equal(st >> 13 & 7, 1);
 	}
 	env_fini(&e);
+	assert_int_equal(ce_fault_engine(0, 4), (unsigned)d[1].fault); /* GRCOPY */
+	for (size_t i = 2; i < n; i++)
+		assert_int_equal(ce_fault_engine((unsigned)d[i].runlist, 0), (unsigned)d[i].fault);
 }
 
 int main(void)
