@@ -914,8 +914,18 @@ static const struct ce_idx *idx_of(struct ce *ce, const struct ce_class *k)
 	struct ce_idx *t = &ce->idx[ce->victim];
 	ce->victim ^= 1u;
 	t->k = k;
-	for (uint32_t a = 0; a < CE_IDX_END; a += 4)
-		t->at[a / 4] = ce_class_mthd(k, a);
+	memset(t->at, 0, sizeof(t->at));
+	/* ce_class_mthd's answer for every address: the class chain walked
+	 * from its root, so a class's own method replaces its parent's (one
+	 * pass over the methods, not a lookup per address). */
+	const struct ce_class *chain[8];
+	unsigned n = 0;
+	for (const struct ce_class *c = k; c && n < 8; c = c->parent)
+		chain[n++] = c;
+	while (n--)
+		for (size_t i = 0; i < chain[n]->nmthds && chain[n]->mthds[i].addr < CE_IDX_END; i++)
+			if (!(chain[n]->mthds[i].addr & 3u))
+				t->at[chain[n]->mthds[i].addr / 4] = &chain[n]->mthds[i];
 	return t;
 }
 
