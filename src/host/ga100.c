@@ -75,6 +75,8 @@
 #define CHRAM_ACQUIRE_FAIL  (1u << 12)
 #define CHRAM_RW            0x00001336u /* ENABLE, NEXT, *_FAULTED, PENDING, CTX_RELOAD, ACQUIRE_FAIL */
 
+#define RL_NO_SLOT 0xffu
+
 #define INST_LISTED 4u /* ga100.inst[]: a runlist entry gave the channel its block */
 
 /* The generation's own state. */
@@ -83,6 +85,7 @@ struct ga100 {
 	uint64_t *inst;                       /* [nchan] runlist entry: INST address | INST_TARGET */
 	uint64_t *userd;                      /* [nchan] runlist entry: USERD address | USERD_TARGET */
 	uint32_t rl_vals[GA100_RL_MAX * 128]; /* the runlist spaces (rl_regs order) */
+	uint8_t rl_slot[R_RL_STRIDE / 4];     /* rl_regs index by offset / 4 (RL_NO_SLOT: none) */
 	uint32_t ptop_vals[GA100_PTOP_ROWS];  /* NV_PTOP_DEVICE_INFO2(i) */
 	struct reg_array rl_array, chram_array, ptop_array;
 };
@@ -104,14 +107,28 @@ static uint32_t rl_addr(unsigned rl, uint32_t off)
 	return R_RL_BASE + rl * R_RL_STRIDE + off;
 }
 
+/* Runlist rl's stored value of the register at off (bus_reg's slot,
+ * without the bus's block and register searches: the interrupt line reads
+ * these at every PBDMA register write); NULL when off names none. */
+static uint32_t *rl_slot(const struct host *h, unsigned rl, uint32_t off)
+{
+	uint8_t s = off < R_RL_STRIDE ? gs(h)->rl_slot[off / 4] : RL_NO_SLOT;
+	if (s == RL_NO_SLOT || (off & 3u) || rl >= h->gen->nrunlist)
+		return NULL;
+	return &gs(h)->rl_vals[rl * gs(h)->rl_array.nregs + s];
+}
+
 static uint32_t rl_reg(const struct host *h, unsigned rl, uint32_t off)
 {
-	return bus_get(h->gpu, rl_addr(rl, off));
+	const uint32_t *p = rl_slot(h, rl, off);
+	return p ? *p : 0;
 }
 
 static void rl_reg_set(struct host *h, unsigned rl, uint32_t off, uint32_t v)
 {
-	bus_set(h->gpu, rl_addr(rl, off), v);
+	uint32_t *p = rl_slot(h, rl, off);
+	if (p)
+		*p = v;
 }
 
 /* The runlist whose space holds the register value *stored. */
@@ -684,6 +701,10 @@ static nvm_status ga100_create(struct host *h)
 	if (!g->chram || !g->inst || !g->userd)
 		return NVM_ERR_NOMEM;
 	g->rl_array = (struct reg_array){ R_RL_BASE, R_RL_STRIDE, nrl, rl_regs, NRLREGS, g->rl_vals };
+	memset(g->rl_slot, RL_NO_SLOT, sizeof(g->rl_slot));
+	for (size_t i = 0; i < NRLREGS; i++)
+		if (rl_regs[i].name && rl_regs[i].offset < R_RL_STRIDE && !(rl_regs[i].offset & 3u))
+			g->rl_slot[rl_regs[i].offset / 4] = (uint8_t)i;
 	const struct reg_block rlb = { "host", R_RL_BASE, nrl * R_RL_STRIDE, NULL, 0,   h,
 		                       NULL,   NULL,      &g->rl_array,      1,    NULL };
 	nvm_status st = bus_add(h->gpu, &rlb);
