@@ -112,11 +112,12 @@ struct ce {
 	/* The method tables of the last two classes run, by address below
 	 * CE_IDX_END (ce_class_mthd's binary search through the class and its
 	 * parents, done once per class instead of per method); slot `victim`
-	 * is replaced next. */
+	 * is replaced next. Allocated on the engine's first methods (8 KiB
+	 * that most engines of an open GPU never use); NULL until then. */
 	struct ce_idx {
 		const struct ce_class *k; /* NULL: empty */
 		const struct ce_mthd *at[CE_IDX_END / 4];
-	} idx[2];
+	} * idx;
 	unsigned victim;
 };
 
@@ -904,9 +905,12 @@ static const struct ce_class *class_of(const struct engine *e, const struct eng_
 	return k ? k : ((const struct ce *)e->priv)->cls;
 }
 
-/* The table of class k's methods below CE_IDX_END, built on first use. */
+/* The table of class k's methods below CE_IDX_END, built on first use;
+ * NULL without host memory for it (mthd_at then searches the class). */
 static const struct ce_idx *idx_of(struct ce *ce, const struct ce_class *k)
 {
+	if (!ce->idx && !(ce->idx = calloc(2, sizeof(*ce->idx))))
+		return NULL;
 	if (ce->idx[0].k == k)
 		return &ce->idx[0];
 	if (ce->idx[1].k == k)
@@ -929,10 +933,10 @@ static const struct ce_idx *idx_of(struct ce *ce, const struct ce_class *k)
 	return t;
 }
 
-/* Method m of the class t was built for (ce_class_mthd). */
-static inline const struct ce_mthd *mthd_at(const struct ce_idx *t, uint32_t m)
+/* Method m of class k (ce_class_mthd), from its table t when there is one. */
+static inline const struct ce_mthd *mthd_at(const struct ce_idx *t, const struct ce_class *k, uint32_t m)
 {
-	return m < CE_IDX_END && !(m & 3u) ? t->at[m / 4] : ce_class_mthd(t->k, m);
+	return t && m < CE_IDX_END && !(m & 3u) ? t->at[m / 4] : ce_class_mthd(k, m);
 }
 
 static enum eng_status ce_methods(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first,
@@ -951,7 +955,7 @@ static enum eng_status ce_methods(struct engine *e, const struct eng_src *src, c
 	uint32_t i = 0;
 	for (; i < n && !st; i++) {
 		uint32_t m = pb_run_method(r, first + i), d = r->data[first + i];
-		const struct ce_mthd *t = mthd_at(tab, m);
+		const struct ce_mthd *t = mthd_at(tab, x.k, m);
 		x.cost += CE_NS_PER_METHOD;
 		if (t && t->fn == ce_m_store) {
 			x.c->v[t->slot] = d; /* most methods set state: ce_m_store without its call */
@@ -985,6 +989,7 @@ static void ce_destroy(struct engine *e)
 	for (uint32_t i = 0; i < ce->nchan; i++)
 		free(ce->chan[i]);
 	free(ce->chan);
+	free(ce->idx);
 	free(ce);
 	e->priv = NULL;
 }
