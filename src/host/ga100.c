@@ -156,12 +156,14 @@ static uint32_t rl_intr_value(const struct host *h, const struct runlist *rl)
 	return v;
 }
 
-/* Any runlist's INTR_0 bit enabled in tree 0 (the one nouveau enables). */
+/* Any runlist's INTR_0 bit enabled in tree 0 (the one nouveau enables):
+ * the stored INTR_0, which ga100_update_intr keeps equal to rl_intr_value
+ * (every change reaches the line through it). */
 static uint32_t line_status(void *ctx)
 {
 	const struct host *h = ctx;
 	for (unsigned i = 0; i < h->gen->nrunlist; i++)
-		if (rl_intr_value(h, &h->rl[i]) & rl_reg(h, i, RL_INTR_0_EN_SET0))
+		if (rl_reg(h, i, RL_INTR_0) & rl_reg(h, i, RL_INTR_0_EN_SET0))
 			return 1;
 	return 0;
 }
