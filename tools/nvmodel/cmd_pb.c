@@ -519,6 +519,9 @@ static int cmd_pb_gpfifo(struct pb_opts *o)
 {
 	if (o->style == PB_STYLE_MESA || o->style == PB_STYLE_ASM)
 		return cli_usage_error(o->cmd, "gpfifo prints text or json only");
+	const pb_gen *gen = pb_gen_lookup(o->chip); /* which OPCODEs GP entries define */
+	if (!gen)
+		return cli_usage_error(o->cmd, "unknown chip '%s' (see '%s chips')", o->chip, cli_prog);
 	uint32_t *w;
 	size_t n;
 	uint64_t base;
@@ -529,7 +532,7 @@ static int cmd_pb_gpfifo(struct pb_opts *o)
 	uint64_t bad = 0;
 	for (size_t i = 0; i + 1 < n; i += 2) {
 		pb_gp_entry g;
-		pb_gp_decode(w[i], w[i + 1], &g);
+		pb_gp_decode_gen(w[i], w[i + 1], gen->gp_extended_base, &g);
 		bad += g.err != PB_GP_OK;
 		pb_print_gp(&out, o->style, (base + i) / 2, &g);
 	}
