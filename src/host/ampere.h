@@ -33,19 +33,6 @@ struct ampere_gen {
 extern const struct host_gen_ops ga100_ops;
 extern const struct reg_desc ampere_pbdma_regs[PBR_COUNT];
 extern const struct reg_desc hopper_pbdma_regs[PBR_COUNT];
-/* The methods of C56F (clc56f.h): C36F's without CRC_CHECK (0x7c),
- * CLEAR_FAULTED by handle; C76F differs in MEM_OP_D (MMU_OPERATION). */
-#define AMPERE_HOST_METHODS(mem_op_d)                                                                                  \
-	{                                                                                                              \
-		[0x00 >> 2] = hm_set_object, [0x04 >> 2] = hm_illegal, [0x08 >> 2] = hm_nop,                           \
-		         [0x10 >> 2] = hm_semaphore_a, [0x14 >> 2] = hm_semaphore_b, [0x18 >> 2] = hm_semaphore_c,     \
-		         [0x1c >> 2] = hm_semaphore_d, [0x20 >> 2] = hm_non_stall_interrupt,                           \
-		         [0x24 >> 2] = hm_fb_flush, [0x28 >> 2] = hm_mem_op_a, [0x2c >> 2] = hm_mem_op_b,              \
-		         [0x30 >> 2] = hm_mem_op_c, [0x34 >> 2] = (mem_op_d), [0x50 >> 2] = hm_set_reference,          \
-		         [0x5c >> 2] = hm_sem_addr_lo, [0x60 >> 2] = hm_sem_addr_hi, [0x64 >> 2] = hm_sem_payload_lo,  \
-		         [0x68 >> 2] = hm_sem_payload_hi, [0x6c >> 2] = hm_sem_execute, [0x78 >> 2] = hm_wfi,          \
-		         [0x80 >> 2] = hm_yield, [0x84 >> 2] = hm_clear_faulted_handle,                                \
-	}
 extern const host_method_fn c56f_methods[64];
 extern const host_method_fn c76f_methods[64]; /* ga102.c */
 extern const uint8_t ampere_bad_tsg_codes[NVM_HF_CHECK_COUNT];

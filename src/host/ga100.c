@@ -750,7 +750,7 @@ static void ga100_destroy(struct host *h)
  * (0x7c); CLEAR_FAULTED takes the handle (ops.handle_chid).
  * UNVERIFIED: YIELD OP 2 (RUNLIST_TIMESLICE, gone from the header) still
  * ends the timeslice. */
-const host_method_fn c56f_methods[64] = AMPERE_HOST_METHODS(hm_mem_op_d);
+const host_method_fn c56f_methods[64] = HOST_METHODS(hm_mem_op_d, NULL, hm_clear_faulted_handle);
 
 /* ---------------------------------------------------------------- the generation */
 

@@ -12,7 +12,7 @@
 #include "host_fmt_internal.h"
 
 /* C76F: C56F's methods with MEM_OP_D OPERATION MMU_OPERATION (0xb). */
-const host_method_fn c76f_methods[64] = AMPERE_HOST_METHODS(hm_mem_op_d_c76f);
+const host_method_fn c76f_methods[64] = HOST_METHODS(hm_mem_op_d_c76f, NULL, hm_clear_faulted_handle);
 
 static const uint32_t ga102_gr_classes[] = { 0xC797, 0xC7C0, 0xA140, 0x902D };
 

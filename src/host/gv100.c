@@ -600,34 +600,8 @@ const struct reg_desc gv100_pbdma_regs[PBR_COUNT] = {
 
 /* ---------------------------------------------------------------- host class C36F */
 
-/* VOLTA_CHANNEL_GPFIFO_A (clc36f.h): methods below 0x100 by method >> 2.
- * The ones the model does not implement but the class defines are found
- * through the pushbuffer class table and reported as unmodelled. */
-static const host_method_fn c36f_methods[64] = {
-	[0x00 >> 2] = hm_set_object,
-	[0x04 >> 2] = hm_illegal,
-	[0x08 >> 2] = hm_nop,
-	[0x10 >> 2] = hm_semaphore_a,
-	[0x14 >> 2] = hm_semaphore_b,
-	[0x18 >> 2] = hm_semaphore_c,
-	[0x1c >> 2] = hm_semaphore_d,
-	[0x20 >> 2] = hm_non_stall_interrupt,
-	[0x24 >> 2] = hm_fb_flush,
-	[0x28 >> 2] = hm_mem_op_a,
-	[0x2c >> 2] = hm_mem_op_b,
-	[0x30 >> 2] = hm_mem_op_c,
-	[0x34 >> 2] = hm_mem_op_d,
-	[0x50 >> 2] = hm_set_reference,
-	[0x5c >> 2] = hm_sem_addr_lo,
-	[0x60 >> 2] = hm_sem_addr_hi,
-	[0x64 >> 2] = hm_sem_payload_lo,
-	[0x68 >> 2] = hm_sem_payload_hi,
-	[0x6c >> 2] = hm_sem_execute,
-	[0x78 >> 2] = hm_wfi,
-	[0x7c >> 2] = hm_crc_check,
-	[0x80 >> 2] = hm_yield,
-	[0x84 >> 2] = hm_clear_faulted,
-};
+/* VOLTA_CHANNEL_GPFIFO_A (clc36f.h), the table the later classes vary. */
+static const host_method_fn c36f_methods[64] = HOST_METHODS(hm_mem_op_d, hm_crc_check, hm_clear_faulted);
 
 /* Classes each engine accepts in SET_OBJECT. UNVERIFIED: GR accepts the
  * gv100 classes only (3D C397, compute C3C0, inline-to-memory A140, 2D

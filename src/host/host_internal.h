@@ -547,6 +547,26 @@ enum mres hm_crc_check(struct pbdma *p, uint32_t subch, uint32_t data);
 enum mres hm_yield(struct pbdma *p, uint32_t subch, uint32_t data);
 enum mres hm_clear_faulted(struct pbdma *p, uint32_t subch, uint32_t data);
 enum mres hm_clear_faulted_handle(struct pbdma *p, uint32_t subch, uint32_t data);
+
+/* The method table of VOLTA_CHANNEL_GPFIFO_A (clc36f.h) and its successors,
+ * methods below 0x100 by method >> 2 (NULL: not defined, INTR_0 METHOD).
+ * The classes differ in three: MEM_OP_D (C76F adds MMU_OPERATION),
+ * CRC_CHECK (C56F drops it: NULL) and CLEAR_FAULTED (a CHID in C36F, a
+ * handle from C46F on). Methods the class defines but the model does not
+ * implement are found through the pushbuffer class table and reported as
+ * unmodelled. */
+#define HOST_METHODS(mem_op_d, crc_check, clear_faulted)                                                               \
+	{                                                                                                              \
+		[0x00 >> 2] = hm_set_object, [0x04 >> 2] = hm_illegal, [0x08 >> 2] = hm_nop,                           \
+		         [0x10 >> 2] = hm_semaphore_a, [0x14 >> 2] = hm_semaphore_b, [0x18 >> 2] = hm_semaphore_c,     \
+		         [0x1c >> 2] = hm_semaphore_d, [0x20 >> 2] = hm_non_stall_interrupt,                           \
+		         [0x24 >> 2] = hm_fb_flush, [0x28 >> 2] = hm_mem_op_a, [0x2c >> 2] = hm_mem_op_b,              \
+		         [0x30 >> 2] = hm_mem_op_c, [0x34 >> 2] = (mem_op_d), [0x50 >> 2] = hm_set_reference,          \
+		         [0x5c >> 2] = hm_sem_addr_lo, [0x60 >> 2] = hm_sem_addr_hi, [0x64 >> 2] = hm_sem_payload_lo,  \
+		         [0x68 >> 2] = hm_sem_payload_hi, [0x6c >> 2] = hm_sem_execute, [0x78 >> 2] = hm_wfi,          \
+		         [0x7c >> 2] = (crc_check), [0x80 >> 2] = hm_yield, [0x84 >> 2] = (clear_faulted),             \
+	}
+
 void pbdma_init(struct host *h, struct pbdma *p, unsigned id);
 /* Loads channel chid (RAMFC -> registers) and starts running it. */
 void pbdma_load(struct pbdma *p, uint32_t chid);

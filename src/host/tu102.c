@@ -268,31 +268,7 @@ static nvm_status tu102_create(struct host *h)
 
 /* TURING_CHANNEL_GPFIFO_A (clc46f.h): C36F's methods at the same offsets;
  * CLEAR_FAULTED takes HANDLE 30:0 instead of CHID 11:0. */
-static const host_method_fn c46f_methods[64] = {
-	[0x00 >> 2] = hm_set_object,
-	[0x04 >> 2] = hm_illegal,
-	[0x08 >> 2] = hm_nop,
-	[0x10 >> 2] = hm_semaphore_a,
-	[0x14 >> 2] = hm_semaphore_b,
-	[0x18 >> 2] = hm_semaphore_c,
-	[0x1c >> 2] = hm_semaphore_d,
-	[0x20 >> 2] = hm_non_stall_interrupt,
-	[0x24 >> 2] = hm_fb_flush,
-	[0x28 >> 2] = hm_mem_op_a,
-	[0x2c >> 2] = hm_mem_op_b,
-	[0x30 >> 2] = hm_mem_op_c,
-	[0x34 >> 2] = hm_mem_op_d,
-	[0x50 >> 2] = hm_set_reference,
-	[0x5c >> 2] = hm_sem_addr_lo,
-	[0x60 >> 2] = hm_sem_addr_hi,
-	[0x64 >> 2] = hm_sem_payload_lo,
-	[0x68 >> 2] = hm_sem_payload_hi,
-	[0x6c >> 2] = hm_sem_execute,
-	[0x78 >> 2] = hm_wfi,
-	[0x7c >> 2] = hm_crc_check,
-	[0x80 >> 2] = hm_yield,
-	[0x84 >> 2] = hm_clear_faulted_handle,
-};
+static const host_method_fn c46f_methods[64] = HOST_METHODS(hm_mem_op_d, hm_crc_check, hm_clear_faulted_handle);
 
 /* UNVERIFIED: GR accepts the Turing classes only (TURING_A C597,
  * TURING_COMPUTE_A C5C0, inline-to-memory A140, 2D 902D: the decoder's

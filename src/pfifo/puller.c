@@ -466,7 +466,15 @@ static bool acquire_pending(struct pfifo *f)
 }
 
 /* DMA_SEMAPHORE (puller.rst): pre-G80 accepts only a write-only DMA object
- * of class 0x0002 with a page table. */
+ * of class 0x0002 with a page table. The object's first frame goes to
+ * CACHE1 SEMAPHORE PAGE 31:12 and its target to PULL1 SEMAPHORE_TARGET
+ * before the check, CTXDMA_VALID telling whether it passed: nouveau's
+ * SEMAPHORE handler (nv04_fifo_intr) only sets CTXDMA_VALID and skips the
+ * method, and its NV17+ fences, which bind a read-write object (NvSema,
+ * nv17_fence_context_new), work on hardware, so a refused object's address
+ * must already be there. UNVERIFIED: that a wrong class or a missing page
+ * table latch the same words (no source; the model treats the three
+ * refusals alike). OFFSET is kept (UNVERIFIED: ADJUST unused). */
 static bool dma_semaphore(struct pfifo *f, uint32_t a, uint32_t inst, uint32_t d)
 {
 	uint32_t w0, w2;
@@ -474,6 +482,8 @@ static bool dma_semaphore(struct pfifo *f, uint32_t a, uint32_t inst, uint32_t d
 		puller_sem_error(f, SEM_ERR_INVALID_OPERAND, a, d, "the object is outside instance memory");
 		return false;
 	}
+	*f->r_sem = (w2 & 0xfffff000u) | (*f->r_sem & 0xffcu);
+	*f->r_pull1 = FIELD_SET(*f->r_pull1, 17, 16, FIELD_GET(w0, 17, 16));
 	const char *why = NULL;
 	if (FIELD_GET(w0, 11, 0) != 0x002)
 		why = "the object is not of class 0x0002";
@@ -485,9 +495,7 @@ static bool dma_semaphore(struct pfifo *f, uint32_t a, uint32_t inst, uint32_t d
 		puller_sem_error(f, SEM_ERR_INVALID_OPERAND, a, d, why);
 		return false;
 	}
-	/* The first page's frame; OFFSET is kept (UNVERIFIED: ADJUST unused). */
-	*f->r_sem = (w2 & 0xfffff000u) | (*f->r_sem & 0xffcu) | 1u;
-	*f->r_pull1 = FIELD_SET(*f->r_pull1, 17, 16, FIELD_GET(w0, 17, 16));
+	*f->r_sem |= 1u; /* CTXDMA_VALID */
 	return true;
 }
 

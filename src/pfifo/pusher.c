@@ -223,10 +223,13 @@ void pusher_dma_error(struct pfifo *f, unsigned code, uint64_t get, const char *
 }
 
 /* UNVERIFIED (dma-pusher.rst leaves "check pusher reaction on ACQUIRE
- * submission: pause?" open): the pusher pauses after a command that put
- * SEMAPHORE_ACQUIRE into CACHE1 until the puller has emptied it, and while
+ * submission: pause?" open): the pusher pauses after the data word that put
+ * SEMAPHORE_ACQUIRE into CACHE1 (pre-G80; G80, which saves its cache on a
+ * switch, after the command) until the puller has emptied it, and while
  * the acquire waits; so CACHE1 is empty and another channel can take it
- * and release the semaphore (docs/pfifo.md "Semaphores"). */
+ * and release the semaphore (docs/pfifo.md "Semaphores"). nouveau's NV17+
+ * fence (nv17_fence_sync) sends DMA_SEMAPHORE, OFFSET, ACQUIRE and RELEASE
+ * as one command. */
 bool pusher_acquire_holds(struct pfifo *f)
 {
 	if (f->acq_fence && !pfifo_cache_count(f))
@@ -455,8 +458,20 @@ static void sink_run(void *ctx, const pb_run *run)
 			f->cache_data[put] = r->data[i];
 			put = (put + 1) & f->cache_mask;
 			pushed++;
-			if (m < 0x100 && f->chip->ops->acquires && f->chip->ops->acquires(m, r->data[i]))
+			if (m < 0x100 && f->chip->ops->acquires && f->chip->ops->acquires(m, r->data[i])) {
 				f->acq_fence = true;
+				/* CACHE1 must drain for a switch (no cache_save):
+				 * the pusher stops right after the acquire, the
+				 * rest of the sequence pending in DMA_STATE, so the
+				 * channel that will release can take CACHE1. */
+				if (!f->chip->ops->cache_save) {
+					cache_put(f, put, pushed);
+					*f->r_data_shd = r->data[i];
+					*f->r_dcount += i + 1;
+					pb_stop_run(&f->dec, run, i + 1);
+					return;
+				}
+			}
 		}
 	}
 	cache_put(f, put, pushed);
@@ -738,6 +753,10 @@ static bool dma_fed(struct fifo_fetch *x, uint32_t n, uint32_t used)
 		f->dma_get = (uint32_t)x->get + 4 * (used + 1);
 		x->words += used + 1;
 		c->why = "a method 0x04..0xfc the puller does not know";
+	} else if (pb_stopped(&f->dec)) {
+		/* stopped after an acquire (sink_run): the words after it wait */
+		f->dma_get = (uint32_t)x->get + 4 * used;
+		x->words += used;
 	} else {
 		x->words += n;
 	}
