@@ -34,9 +34,11 @@ static void check(bool ok, const char *what)
 	}
 }
 
-static const char *const pfifo_chips[] = {
-	"nv04", "nv10", "nv11", "nv17", "nv40", "nv41", "g80", "g84", "g92", "gt215"
-};
+static const char *const pfifo_chips[] = { "nv01", "nv03", "nv03t", "nv04", "nv10", "nv11", "nv17",
+	                                   "nv40", "nv41", "g80",   "g84",  "g92",  "gt215" };
+/* The GMMU and Host chips (host, fault and vm take --chip). */
+static const char *const gmmu_chips[] = { "gv100", "tu102", "ga100", "ga102", "gh100" };
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 static const char *const g80_chips[] = { "g80", "g84", "g92", "gt215" };
 static const char *const apertures[] = { "vram", "sysmem", "sysmem_ncoh", "sysmem_coh" };
 
@@ -108,7 +110,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		arg(&a, cmd ? "ramfc" : "ramht");
 		arg(&a, path);
 		arg(&a, "--chip");
-		arg(&a, pfifo_chips[q % 10]);
+		arg(&a, pfifo_chips[q % NELEM(pfifo_chips)]);
 		if (!cmd && (fl & 0x40))
 			arg_num(&a, "--bits", "%llu", 9 + (p & 3));
 		if (!cmd && (fl & 0x80))
@@ -129,12 +131,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			arg_num(&a, "--count", "%llu", p & 0xffff);
 		if (cmd == 3 && (fl & 0x40))
 			arg_num(&a, "--limit2", "%llu", p & 0x1f);
+		if (fl & 0x80) {
+			arg(&a, "--chip");
+			arg(&a, gmmu_chips[q % NELEM(gmmu_chips)]);
+		}
 		break;
 	case 5:
 		fn = cmd_fault;
 		arg(&a, "fault");
 		arg(&a, "decode");
 		arg(&a, path);
+		if (fl & 0x80) {
+			arg(&a, "--chip");
+			arg(&a, gmmu_chips[q % NELEM(gmmu_chips)]);
+		}
 		break;
 	default: {
 		bool g80 = cmd >= 8, walk = cmd == 6 || cmd == 8;
@@ -165,6 +175,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					arg(&a, "--user");
 			}
 		} else {
+			if (fl & 0x20) {
+				arg(&a, "--chip");
+				arg(&a, gmmu_chips[q % NELEM(gmmu_chips)]);
+			}
 			if (a.nn < 12) {
 				snprintf(a.num[a.nn], sizeof(a.num[0]), "%s:0x%llx", apertures[fl >> 6],
 				         (unsigned long long)(q & 0xfff) << 12);

@@ -9,24 +9,13 @@
 
 #include "host_internal.h"
 
-/* One engine as PTOP publishes it (nouveau top/ga100.c). */
-struct ampere_dev {
-	uint8_t type;      /* TYPE: 0 GR, 0x13 CE */
-	uint8_t inst;      /* INST: the instance of that type */
-	uint8_t fault;     /* FAULT: the MMU engine id */
-	uint32_t addr;     /* ADDR: the engine's PRI base */
-	uint8_t reset;     /* RESET: its reset id */
-	uint8_t runlist;   /* the runlist serving it (its PRI base is published) */
-	uint8_t rl_engine; /* ENGINE: its index in that runlist (ENGINE_STATUS0(i)) */
-};
-
 /* A generation of the Ampere design: struct host_gen first (h->gen points
  * at it), then what ga100.c's operations read. */
 struct ampere_gen {
 	struct host_gen g;
 	unsigned rl_base_shift;  /* NV_RUNLIST_SUBMIT_BASE_LO alignment (ga102: 10) */
 	uint32_t usermode_class; /* NV_VIRTUAL_FUNCTION_CFG0 USERMODE_CLASS_ID */
-	const struct ampere_dev *dev;
+	const struct ptop_dev *dev;
 	size_t ndev;
 };
 
@@ -36,7 +25,7 @@ extern const struct reg_desc hopper_pbdma_regs[PBR_COUNT];
 extern const host_method_fn c56f_methods[64];
 extern const host_method_fn c76f_methods[64]; /* ga102.c */
 extern const uint8_t ampere_bad_tsg_codes[NVM_HF_CHECK_COUNT];
-extern const struct ampere_dev ampere_devs[];
+extern const struct ptop_dev ampere_devs[];
 extern const size_t ampere_ndevs;
 void ampere_rl_entry_decode(const uint8_t *raw, nvm_rl_entry *out);
 

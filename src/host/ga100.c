@@ -657,7 +657,7 @@ static unsigned ptop_fill(const struct host *h, uint32_t *rows)
 	const struct ampere_gen *a = agen(h);
 	unsigned n = 0;
 	for (size_t i = 0; i < a->ndev && n + 3 <= GA100_PTOP_ROWS; i++) {
-		const struct ampere_dev *d = &a->dev[i];
+		const struct ptop_dev *d = &a->dev[i];
 		uint32_t fault = nvm_mmu_gen_engine_id(h->gpu, d->fault); /* the GMMU generation's id */
 		rows[n++] = 1u << 31 | (uint32_t)d->type << 24 | (uint32_t)d->inst << 16 | (fault & 0x7ffu);
 		rows[n++] = 1u << 31 | (d->addr & 0x00fff000u) | (d->reset & 0x1fu);
@@ -813,13 +813,13 @@ static const struct host_rl_desc ga100_runlists[] = {
 
 /* PTOP rows: TYPE 0 GR, 0x13 CE (nouveau top/ga100.c). UNVERIFIED: the
  * engines' PRI addresses and reset ids. */
-const struct ampere_dev ampere_devs[] = {
-	{ 0x00, 0, 64, 0x400000, 12, 0, 0 }, /* GR0 */
-	{ 0x13, 0, 15, 0x104000, 6, 0, 1 },  /* CE0: GRCOPY of runlist 0 */
-	{ 0x13, 2, 17, 0x106000, 8, 1, 0 },  /* CE2 */
-	{ 0x13, 3, 18, 0x107000, 9, 2, 0 },  /* CE3 */
-	{ 0x13, 4, 19, 0x108000, 10, 3, 0 }, /* CE4 */
-	{ 0x13, 5, 20, 0x109000, 11, 4, 0 }, /* CE5 */
+const struct ptop_dev ampere_devs[] = {
+	{ 0x00, 0, 64, 0x400000, 12, 0, 0, 0, 0 }, /* GR0 */
+	{ 0x13, 0, 15, 0x104000, 6, 0, 1, 0, 0 },  /* CE0: GRCOPY of runlist 0 */
+	{ 0x13, 2, 17, 0x106000, 8, 1, 0, 0, 0 },  /* CE2 */
+	{ 0x13, 3, 18, 0x107000, 9, 2, 0, 0, 0 },  /* CE3 */
+	{ 0x13, 4, 19, 0x108000, 10, 3, 0, 0, 0 }, /* CE4 */
+	{ 0x13, 5, 20, 0x109000, 11, 4, 0, 0, 0 }, /* CE5 */
 };
 const size_t ampere_ndevs = sizeof(ampere_devs) / sizeof(ampere_devs[0]);
 

@@ -51,6 +51,22 @@ struct host_rl_desc {
 	unsigned npbdma;
 };
 
+/* One engine as NV_PTOP device info publishes it: what it is, where its
+ * registers are and which ids it has. Each generation keeps a table of these
+ * and encodes it in its own row format (tu102.c: DEVICE_INFO(i) ENUM/DATA/
+ * ENGINE_TYPE entries; ga100.c: DEVICE_INFO2 rows). */
+struct ptop_dev {
+	uint8_t type;      /* TYPE_ENUM: 0 GRAPHICS, 0x13 LCE */
+	uint8_t inst;      /* INST_ID: the instance of that type */
+	uint8_t fault;     /* FAULT_ID: the MMU engine id, as gv100 numbers it */
+	uint32_t addr;     /* PRI_BASE: the engine's BAR0 base */
+	uint8_t reset;     /* RESET_ENUM: its reset id */
+	uint8_t runlist;   /* RUNLIST_ENUM: the runlist serving it */
+	uint8_t rl_engine; /* Ampere: its index in that runlist (ENGINE_STATUS0(i)) */
+	uint8_t engine;    /* Turing: ENGINE_ENUM, its NV_PFIFO_ENGINE_STATUS index */
+	uint8_t intr;      /* Turing: INTR_ENUM, its NV_PMC_INTR_*_DEVICE bit */
+};
+
 /* How a Host method ended: done; parked with an interrupt (STALL) or
  * waiting (BLOCK: an acquire, a fault); YIELD: done, and the channel gives
  * up the PBDMA; RETRY: parked, run again at wait_until (CLEAR_FAULTED). */

@@ -6,7 +6,8 @@
  * takes a handle RUNLIST_ID 22:16 | CHID 11:0 (tu104 dev_usermode) and has
  * a virtual-function alias NV_VIRTUAL_FUNCTION_DOORBELL (BAR0 0xBB0090,
  * tu104 dev_vm) behind NV_CTRL_VIRTUAL_CHANNEL_CFG PENDING_ENABLE (tu104
- * dev_ctrl); 12 PBDMAs, 11 runlists, 13 engine statuses; PFIFO_INTR_0 gains
+ * dev_ctrl); the device-info table NV_PTOP_DEVICE_INFO(i) at 0x22700 (tu104
+ * dev_top); 12 PBDMAs, 11 runlists, 13 engine statuses; PFIFO_INTR_0 gains
  * CTXSW_TIMEOUT and the RUNLIST_* trees; host class C46F (CLEAR_FAULTED
  * takes the handle), copy class C5B5. PCCSR, the PBDMA register file, the
  * interrupt line and the status registers are gv100's (gv100.h), as
@@ -26,9 +27,11 @@
 _Static_assert(TU102_NPBDMA <= GV100_NPBDMA && TU102_NENGSTAT <= GV100_NENGSTAT && TU102_NCHAN <= GV100_NCHAN,
                "struct gv100's arrays hold tu102's counts");
 
-#define R_RUNLIST_BASE_LO 0x2B00u /* NV_PFIFO_RUNLIST_BASE_LO(i), + 16i */
-#define R_CTRL_VCHAN_CFG  0xB65000u
-#define R_VF              0xBB0000u /* NV_VIRTUAL_FUNCTION (0x30000) in NV_VIRTUAL_FUNCTION_FULL_PHYS_OFFSET */
+#define R_PTOP_DEVICE_INFO 0x22700u /* NV_PTOP_DEVICE_INFO(i), tu104 dev_top */
+#define TU102_NDEVINFO     64u      /* NV_PTOP_DEVICE_INFO__SIZE_1 */
+#define R_RUNLIST_BASE_LO  0x2B00u  /* NV_PFIFO_RUNLIST_BASE_LO(i), + 16i */
+#define R_CTRL_VCHAN_CFG   0xB65000u
+#define R_VF               0xBB0000u /* NV_VIRTUAL_FUNCTION (0x30000) in NV_VIRTUAL_FUNCTION_FULL_PHYS_OFFSET */
 
 /* NV_PFIFO_INTR_0 (tu104 dev_fifo): the write-1-to-clear bits (BIND_ERROR,
  * SCHED_ERROR, CHSW_ERROR, MEMOP_TIMEOUT, LB_ERROR, TSG_PREEMPT_COMPLETE,
@@ -47,7 +50,8 @@ struct tu102 {
 	uint32_t pbstat_inst[TU102_NPBDMA];   /* NV_PFIFO_PBDMA_STATUS_INST(i) */
 	uint32_t pbstat_userd[TU102_NPBDMA];  /* NV_PFIFO_PBDMA_STATUS_USERD(i) */
 	uint32_t pbstat_userd_hi[TU102_NPBDMA];
-	struct reg_array ctrl_array;
+	uint32_t devinfo[TU102_NDEVINFO]; /* NV_PTOP_DEVICE_INFO(i) */
+	struct reg_array ctrl_array, devinfo_array;
 };
 
 static struct tu102 *ts(const struct host *h)
@@ -223,6 +227,71 @@ static const struct reg_desc pfifo_regs[] = {
 	{ 0x2a30, "NV_PFIFO_INTR_CTXSW_TIMEOUT", 0, 0, 0xffffffffu, NULL, NULL },
 };
 
+/* ---------------------------------------------------------------- PTOP */
+
+/* NV_PTOP_DEVICE_INFO's devices: exactly the engines tu102_runlists wires
+ * (TYPE_ENUM GRAPHICS 0, LCE 19 with INST_ID; ENGINE_ENUM is the engine's
+ * NV_PFIFO_ENGINE_STATUS index, tu102_runlists' engstat; FAULT_ID the MMU
+ * engine id the model uses). All LCEs share PRI_BASE 0x104000 (tu104 NV_CE
+ * 0x105fff:0x104000; the manual: LCEs "share a PRI_BASE across all devices
+ * of the same engine type"). UNVERIFIED: GRCOPY's ENGINE_ENUM 1, the
+ * RESET_ENUM and INTR_ENUM ids (GR 12, CEn 6 + n; GR intr 12, CEn 15 + n). */
+static const struct ptop_dev tu102_devs[] = {
+	{ .type = 0,
+	  .inst = 0,
+	  .fault = NVM_MMU_ENG_GRAPHICS,
+	  .addr = 0x400000,
+	  .reset = 12,
+	  .runlist = 0,
+	  .engine = 0,
+	  .intr = 12 },
+	{ .type = 0x13, .inst = 0, .fault = 15, .addr = 0x104000, .reset = 6, .runlist = 0, .engine = 1, .intr = 15 },
+	{ .type = 0x13, .inst = 2, .fault = 17, .addr = 0x104000, .reset = 8, .runlist = 1, .engine = 2, .intr = 17 },
+	{ .type = 0x13, .inst = 3, .fault = 18, .addr = 0x104000, .reset = 9, .runlist = 2, .engine = 3, .intr = 18 },
+	{ .type = 0x13, .inst = 4, .fault = 19, .addr = 0x104000, .reset = 10, .runlist = 3, .engine = 4, .intr = 19 },
+};
+static const size_t tu102_ndevs = sizeof(tu102_devs) / sizeof(tu102_devs[0]);
+
+/* tu104 dev_top "DEVICE_INFO REGISTERS": each device is a chain of entries
+ * (CHAIN 31:31 set on all but its last), ENTRY 1:0 saying what one holds:
+ * ENGINE_TYPE (3) TYPE_ENUM 30:2; DATA (1) DATA_TYPE 30:30 ENUM2, INST_ID
+ * 29:26, PRI_BASE 23:12, FAULT_ID_ENUM 9:3 with FAULT_ID 2:2 VALID; ENUM
+ * (2) ENGINE_ENUM 29:26, RUNLIST_ENUM 24:21, INTR_ENUM 19:15, RESET_ENUM
+ * 13:9 with their VALID bits ENGINE 5:5, RUNLIST 4:4, INTR 3:3, RESET 2:2.
+ * UNVERIFIED: the entry order ENGINE_TYPE, DATA, ENUM (the manual fixes
+ * none; nouveau's gk104_top_parse accepts any). Entries past the table
+ * read 0 (ENTRY NOT_VALID). */
+static unsigned tu102_devinfo_fill(const struct host *h, uint32_t *e)
+{
+	unsigned n = 0;
+	for (size_t i = 0; i < tu102_ndevs && n + 3 <= TU102_NDEVINFO; i++) {
+		const struct ptop_dev *d = &tu102_devs[i];
+		uint32_t fault = nvm_mmu_gen_engine_id(h->gpu, d->fault) & 0x7fu;
+		e[n++] = 1u << 31 | (uint32_t)d->type << 2 | 3u;
+		e[n++] = 1u << 31 | (uint32_t)(d->inst & 0xfu) << 26 | (d->addr & 0x00fff000u) | fault << 3 | 1u << 2 |
+		         1u;
+		e[n++] = (uint32_t)(d->engine & 0xfu) << 26 | (uint32_t)(d->runlist & 0xfu) << 21 |
+		         (uint32_t)(d->intr & 0x1fu) << 15 | (uint32_t)(d->reset & 0x1fu) << 9 | 0xfu << 2 | 2u;
+	}
+	return n;
+}
+
+/* Read-only to the guest (R--4A): a write stores nothing. */
+static const struct reg_desc devinfo_regs[] = { { 0x0, "NV_PTOP_DEVICE_INFO", 0, 0, 0, NULL, NULL } };
+
+static nvm_status tu102_add_devinfo(struct host *h)
+{
+	struct tu102 *t = ts(h);
+	t->devinfo_array = (struct reg_array){ R_PTOP_DEVICE_INFO, 4, TU102_NDEVINFO, devinfo_regs, 1, t->devinfo };
+	const struct reg_block b = {
+		"ptop", R_PTOP_DEVICE_INFO, 4 * TU102_NDEVINFO, NULL, 0, h, NULL, NULL, &t->devinfo_array, 1, NULL
+	};
+	nvm_status st = bus_add(h->gpu, &b);
+	if (!st)
+		tu102_devinfo_fill(h, t->devinfo);
+	return st;
+}
+
 static nvm_status tu102_create(struct host *h)
 {
 	nvm_status st = gv100_state_new(h, sizeof(struct tu102));
@@ -260,6 +329,8 @@ static nvm_status tu102_create(struct host *h)
 		st = bus_add(h->gpu, &ctrl);
 	}
 	if (!st)
+		st = tu102_add_devinfo(h);
+	if (!st)
 		gv100_map_pbdmas(h);
 	return st;
 }
@@ -277,7 +348,7 @@ static const uint32_t tu102_gr_classes[] = { 0xC597, 0xC5C0, 0xA140, 0x902D };
 
 /* ---------------------------------------------------------------- topology */
 
-/* UNVERIFIED topology (NV_PTOP device info is not modelled): nouveau's
+/* UNVERIFIED topology (published by NV_PTOP_DEVICE_INFO, tu102_devs): nouveau's
  * TU102 has copy engines CE0..CE4 (device/base.c nv162_chipset ce mask
  * 0x1f). Runlist 0 is graphics/compute with GRCOPY (CE0) on subchannel 4
  * and two PBDMAs; runlists 1..3 are CE2..CE4, one PBDMA each (2..4). MMU

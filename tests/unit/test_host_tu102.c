@@ -6,7 +6,8 @@
  * their invalid forms (dev_usermode NOTIFY_CHANNEL_PENDING), the VF doorbell
  * alias (dev_vm NV_VIRTUAL_FUNCTION_DOORBELL) behind dev_ctrl
  * VIRTUAL_CHANNEL_CFG PENDING_ENABLE, the counts (dev_fifo CFG0/CFG1/CFG2),
- * host class C46F (clc46f.h CLEAR_FAULTED HANDLE) and copy class C5B5.
+ * host class C46F (clc46f.h CLEAR_FAULTED HANDLE) and copy class C5B5,
+ * the device-info table (dev_top DEVICE_INFO REGISTERS).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -284,6 +285,149 @@ static void interrupts(void **state)
 	env_fini(&e);
 }
 
+/* One device of NV_PTOP_DEVICE_INFO as nouveau's gk104_top_parse
+ * collects it: fields the manual's entries hold, -1 where none said. */
+struct topdev {
+	int type, inst, addr, fault, engine, runlist, intr, reset;
+};
+
+/* tu104 dev_top "DEVICE_INFO REGISTERS": walks NV_PTOP_DEVICE_INFO(i)
+ * (0x22700, __SIZE_1 64) entry by entry, ENTRY 1:0 NOT_VALID skipped, DATA
+ * (INST_ID 29:26, PRI_BASE 23:12, FAULT_ID_ENUM 9:3 if FAULT_ID 2:2), ENUM
+ * (ENGINE_ENUM 29:26 if 5:5, RUNLIST_ENUM 24:21 if 4:4, INTR_ENUM 19:15 if
+ * 3:3, RESET_ENUM 13:9 if 2:2), ENGINE_TYPE (TYPE_ENUM 30:2); a device ends
+ * at an entry whose CHAIN 31:31 is DISABLE. */
+static size_t walk_device_info(nvm_gpu *g, struct topdev *out, size_t max)
+{
+	size_t n = 0;
+	struct topdev d = { -1, 0, -1, -1, -1, -1, -1, -1 };
+	for (uint32_t i = 0; i < 64; i++) {
+		uint32_t v = rd(g, 0x22700 + 4 * i);
+		switch (v & 3) {
+		case 0: continue;
+		case 1:
+			d.inst = (int)(v >> 26 & 0xf);
+			d.addr = (int)(v & 0x00fff000u);
+			if (v & 4)
+				d.fault = (int)(v >> 3 & 0x7f);
+			break;
+		case 2:
+			if (v & 0x20)
+				d.engine = (int)(v >> 26 & 0xf);
+			if (v & 0x10)
+				d.runlist = (int)(v >> 21 & 0xf);
+			if (v & 0x08)
+				d.intr = (int)(v >> 15 & 0x1f);
+			if (v & 0x04)
+				d.reset = (int)(v >> 9 & 0x1f);
+			break;
+		case 3: d.type = (int)(v >> 2 & 0x1fffffff); break;
+		}
+		if (v >> 31)
+			continue;
+		if (n < max)
+			out[n++] = d;
+		d = (struct topdev){ -1, 0, -1, -1, -1, -1, -1, -1 };
+	}
+	return n;
+}
+
+/* tu104 dev_vm NV_VIRTUAL_FUNCTION_PRIV_MMU_FAULT_INST_LO ENGINE_ID 8:0:
+ * the MMU engine id of the fault a C5B5 copy to an unmapped VA takes, on
+ * subchannel sub of a channel on runlist rl (0: GRCOPY on subchannel 4). */
+static unsigned ce_fault_engine(unsigned rl, unsigned sub)
+{
+	struct env e;
+	env_init_chip(&e, "tu102");
+	struct env_chan *c = env_chan(&e, 0, 5);
+	env_submit_tsg(&e, rl, 1, &c, 1);
+	assert_string_equal(env_run(&e, 100000), "idle");
+	uint64_t spa, sva = env_map(&e, 4096, &spa), far = 0x7000000000ull;
+	uint32_t pb[] = { HDR_INC(sub, 0x000, 1),
+		          0xc5b5,
+		          HDR_INC(sub, 0x400, 4),
+		          (uint32_t)(sva >> 32),
+		          (uint32_t)sva,
+		          (uint32_t)(far >> 32),
+		          (uint32_t)far,
+		          HDR_INC(sub, 0x418, 1),
+		          256,
+		          HDR_INC(sub, 0x300, 1),
+		          2u | 1u << 7 | 1u << 8 }; /* LAUNCH_DMA NON_PIPELINED, pitch to pitch */
+	env_push(&e, c, pb, 11);
+	env_run(&e, 1000000);
+	assert_int_equal(rd(e.gpu, 0xb83094) >> 31, 1); /* FAULT_STATUS VALID */
+	unsigned engine = rd(e.gpu, 0xb83088) & 0x1ff;
+	env_fini(&e);
+	return engine;
+}
+
+/* dev_top DEVICE_INFO: the table names the engines tu102 wires, GR
+ * (TYPE_ENUM GRAPHICS 0) and GRCOPY (LCE 19, INST_ID 0) on runlist 0 and
+ * LCE 2..4 on runlists 1..3, each with a PRI_BASE, FAULT_ID, ENGINE_ENUM,
+ * INTR and RESET; it is read-only (R--4A). A channel submitted on the
+ * runlist the table names runs on that engine, which then shows the TSG in
+ * NV_PFIFO_ENGINE_STATUS(ENGINE_ENUM) (dev_fifo: indexed by the Host
+ * engine id); a copy engine's MMU fault carries the FAULT_ID_ENUM the table
+ * gives it (dev_top: "the MMU fault id used by this device"). */
+static void device_info(void **state)
+{
+	(void)state;
+	struct env e;
+	env_init_chip(&e, "tu102");
+	struct topdev d[8];
+	size_t n = walk_device_info(e.gpu, d, 8);
+	assert_int_equal(n, 5);
+	/* GR: the MMU id the model uses (NV_PFAULT_MMU_ENG_ID_GRAPHICS 64) */
+	assert_int_equal(d[0].type, 0);
+	assert_int_equal(d[0].runlist, 0);
+	assert_int_equal(d[0].engine, 0);
+	assert_int_equal(d[0].fault, 64);
+	assert_int_equal(d[0].addr, 0x400000);
+	assert_int_equal(d[1].type, 19);
+	assert_int_equal(d[1].inst, 0);
+	assert_int_equal(d[1].runlist, 0);
+	assert_int_equal(d[1].fault, 15);
+	for (size_t i = 0; i < n; i++) {
+		assert_true(d[i].addr > 0 && d[i].intr >= 0 && d[i].reset >= 0 && d[i].engine >= 0);
+		for (size_t j = 0; j < i; j++)
+			assert_int_not_equal(d[i].engine, d[j].engine); /* at most one device per ENGINE_ENUM */
+	}
+	/* A write does not change the table. */
+	uint32_t v0 = rd(e.gpu, 0x22700);
+	wr(e.gpu, 0x22700, 0);
+	assert_int_equal(rd(e.gpu, 0x22700), v0);
+	/* GR and LCE 2..4: a channel on each named runlist runs on its engine. */
+	static const char *const names[] = { "gr", NULL, "ce2", "ce3", "ce4" };
+	for (size_t i = 0; i < n; i++) {
+		if (i == 1)
+			continue; /* GRCOPY: runlist 0's second engine */
+		assert_int_equal(d[i].type, i ? 19 : 0);
+		assert_int_equal(d[i].inst, (int)i);
+		assert_int_equal(d[i].runlist, i ? (int)i - 1 : 0);
+		assert_int_equal(d[i].fault, i ? 15 + (int)i : 64);
+		struct env_chan *c = env_chan(&e, (unsigned)i, 10 + (uint32_t)i);
+		env_submit_tsg(&e, (unsigned)d[i].runlist, 20 + (uint32_t)i, &c, 1);
+		env_run(&e, 100000);
+		uint32_t pb[] = { HDR_INC(0, 0x100, 1), 1 };
+		env_push(&e, c, pb, 2);
+		assert_string_equal(env_run(&e, 100000), "idle");
+		nvm_host_method log[2];
+		assert_int_equal(env_log(&e, names[i], log, 2), 1);
+		nvm_host_channel ch;
+		assert_int_equal(nvm_host_channel_info(e.gpu, 10 + (uint32_t)i, &ch), NVM_OK);
+		assert_int_equal(ch.runlist, d[i].runlist);
+		/* ENGINE_STATUS(ENGINE_ENUM): ID 11:0 the TSG, CTX_STATUS VALID */
+		uint32_t st = rd(e.gpu, 0x2640 + 8 * (uint32_t)d[i].engine);
+		assert_int_equal(st & 0xfff, 20 + i);
+		assert_int_equal(st >> 13 & 7, 1);
+	}
+	env_fini(&e);
+	assert_int_equal(ce_fault_engine(0, 4), (unsigned)d[1].fault); /* GRCOPY */
+	for (size_t i = 2; i < n; i++)
+		assert_int_equal(ce_fault_engine((unsigned)d[i].runlist, 0), (unsigned)d[i].fault);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -295,6 +439,7 @@ int main(void)
 		cmocka_unit_test(turing_classes),
 		cmocka_unit_test(interrupts),
 		cmocka_unit_test(pbdma_status_inst_userd),
+		cmocka_unit_test(device_info),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
