@@ -188,13 +188,26 @@ static void ga100_update_intr(struct host *h)
 	ga100_route_tree(h);
 }
 
-/* UNVERIFIED: the non-stalling interrupt goes to the vector RAMFC
- * INTR_NOTIFY (0x0f8) names, in NV_CTRL, which the model does not have: the
- * trace event host.c emits is all. */
+/* NV_UDMA_NON_STALL_INT latches the vector NV_PPBDMA_INTR_NOTIFY names
+ * (ga100_dev_pbdma: "part of the RAMFC image of the channel", RAMFC 0x0f8;
+ * VECTOR 11:0, CTRL_CPU 31:31) in the CPU interrupt tree; nouveau's
+ * ga100_chan_ramfc_write stores 0x80000000 | the engine's non-stall vector
+ * there. The model keeps no PBDMA copy of INTR_NOTIFY: it reads the word
+ * from the channel's RAMFC (the PBDMA never writes it back, so the two
+ * agree). A RAMFC the host cannot read raises nothing; host.c's trace
+ * event stays. */
+static uint64_t ga100_chan_inst(const struct host *h, uint32_t chid, unsigned *target);
+
 static void ga100_nonstall(struct host *h, uint32_t chid)
 {
-	(void)h;
-	(void)chid;
+	unsigned target;
+	uint64_t inst = ga100_chan_inst(h, chid, &target);
+	uint8_t w[4];
+	if (target == 1 || mem_read(&h->gpu->mem[target >= 2 ? NVM_AP_SYSMEM : NVM_AP_VRAM], inst + 0xf8, w, 4))
+		return;
+	uint32_t v = (uint32_t)w[0] | (uint32_t)w[1] << 8 | (uint32_t)w[2] << 16 | (uint32_t)w[3] << 24;
+	if (v >> 31)
+		intr_tree_raise(&h->tree, FIELD_GET(v, 11, 0));
 }
 
 static void rl_error(struct host *h, struct runlist *rl, uint32_t code, uint64_t addr, const char *why)

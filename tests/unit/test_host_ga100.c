@@ -454,6 +454,38 @@ static void cpu_intr_tree_gates(void **state)
 	env_fini(&e);
 }
 
+/* NON_STALL_INTERRUPT (clc56f.h 0x20) on ga100: the PBDMA raises the vector
+ * NV_PPBDMA_INTR_NOTIFY names (ga100_dev_pbdma INTR_NOTIFY, RAMFC 0x0f8:
+ * VECTOR 11:0, CTRL_CPU 31:31; nouveau's ga100_chan_ramfc_write stores
+ * 0x80000000 | the engine's non-stall vector) in the CPU interrupt tree; the
+ * handler reads TOP and the leaf, clears the leaf and re-arms. With CTRL_CPU
+ * DISABLE nothing is latched. */
+static void cpu_intr_tree_nonstall(void **state)
+{
+	(void)state;
+	const unsigned vec = 0x53, leaf = vec / 32, bit = vec % 32;
+	for (unsigned cpu = 0; cpu < 2; cpu++) {
+		struct env e;
+		struct env_chan *c = one_channel(&e, "ga100", 5);
+		nvm_mem_wr32(e.gpu, NVM_AP_VRAM, c->inst + 0x0f8, cpu << 31 | vec);
+		wr(e.gpu, VF_LEAF_EN_SET(leaf), 1u << bit);
+		wr(e.gpu, VF_TOP_EN_SET, 0xffffffffu);
+		uint32_t pb[] = { HDR_INC(0, 0x20, 1), 0 };
+		env_push(&e, c, pb, 2);
+		assert_string_equal(env_run(&e, 100000), "idle");
+		assert_int_equal(nvm_intr_line(e.gpu), (int)cpu);
+		wr(e.gpu, VF_TOP_EN_CLEAR, 0xffffffffu);
+		assert_int_equal(rd(e.gpu, VF_TOP), cpu << (leaf / 2));
+		uint32_t stat = rd(e.gpu, VF_LEAF(leaf));
+		assert_int_equal(stat, cpu << bit);
+		wr(e.gpu, VF_LEAF(leaf), stat);
+		wr(e.gpu, VF_TOP_EN_SET, 0xffffffffu);
+		assert_int_equal(rd(e.gpu, VF_TOP), 0);
+		assert_false(nvm_intr_line(e.gpu));
+		env_fini(&e);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -465,6 +497,7 @@ int main(void)
 		cmocka_unit_test(interrupt_trees),
 		cmocka_unit_test(cpu_intr_tree_nouveau),
 		cmocka_unit_test(cpu_intr_tree_gates),
+		cmocka_unit_test(cpu_intr_tree_nonstall),
 		cmocka_unit_test(doorbell_handles_and_ids),
 		cmocka_unit_test(clear_faulted_by_handle),
 		cmocka_unit_test(ga102_host_class_c76f),
