@@ -69,8 +69,15 @@ static void tree_update(const struct intr_tree *t)
 
 bool intr_tree_raise(struct intr_tree *t, unsigned v)
 {
-	if (!t->d || v / 32u >= t->d->nleaf)
+	if (!t->d)
 		return false;
+	if (v / 32u >= t->d->nleaf) {
+		/* a guest-programmed vector beyond the leaves the model has (the
+		 * PF tree's other leaves are not modelled) */
+		emit(t->gpu, NVM_EV_UNMODELLED, "intr", "vector", v, v,
+		     "interrupt vector %u is beyond CPU_INTR_LEAF(%u)", v, t->d->nleaf - 1);
+		return false;
+	}
 	t->leaf[v / 32u] |= 1u << (v % 32u);
 	tree_update(t);
 	return true;

@@ -451,6 +451,14 @@ static void cpu_intr_tree_gates(void **state)
 	assert_true(nvm_intr_line(e.gpu));
 	wr(e.gpu, VF_LEAF_EN_CLR(leaf), 1u << bit);
 	assert_false(nvm_intr_line(e.gpu));
+	/* a vector beyond LEAF(7) (the PF tree's, not modelled) latches nothing */
+	wr(e.gpu, VF_LEAF(leaf), 1u << bit);
+	wr(e.gpu, b + 0x160, 0x80000400u);
+	uint64_t un = nvm_event_count(e.gpu, NVM_EV_UNMODELLED);
+	wr(e.gpu, b + 0x180, 1);
+	assert_true(nvm_event_count(e.gpu, NVM_EV_UNMODELLED) > un);
+	for (unsigned i = 0; i < 8; i++)
+		assert_int_equal(rd(e.gpu, VF_LEAF(i)), 0);
 	env_fini(&e);
 }
 
