@@ -15,6 +15,10 @@
  * u8 count, u8 GP flags, count u32 words), 3 run (u16 ns * 16), 4 submit
  * the runlist, 5 clear PBDMA interrupts and METHOD0, 6 CPU write of a u32
  * into the semaphore page, 7 toggle method CRCs (no CRC_CHECK in C56F).
+ * A push of 0 words makes a control entry: OPCODE (GP flags >> 4) & 7, the
+ * PB address as its operand if GP flags bit 3, else 0 (gh100: OPCODE 4 SET_PB_SEGMENT_EXTENDED_BASE).
+ * fuzz_host_gh100.c builds this file for gh100 (FZ_HOPPER: ver3 page
+ * tables, RAMFC GP_BASE_HI without LIMIT2 and GP_INFO).
  */
 #include <stdint.h>
 #include <string.h>
@@ -22,6 +26,11 @@
 #include "nvmodel/host.h"
 #include "fuzz.h"
 #include "nvmodel/nvmodel.h"
+
+#ifndef FZ_CHIP
+#define FZ_CHIP   "ga100"
+#define FZ_HOPPER 0
+#endif
 
 #define VRAM     (4u << 20)
 #define INST(i)  (0x10000u + (i)*0x1000u)
@@ -45,18 +54,30 @@ static void w32(nvm_gpu *g, uint64_t a, uint32_t v)
 
 static void skeleton(nvm_gpu *g)
 {
+#if FZ_HOPPER
+	/* ver3: PDE4 -> PDE3 -> PDE2 -> PDE1 -> dual PDE0 whose slot 0 is a
+	 * 2 MiB PTE at PA 0 (ADDRESS in place, APERTURE 2:1 VID_MEM). */
+	w32(g, 0x0000, 0x1000 | 2);
+	w32(g, 0x1000, 0x2000 | 2);
+	w32(g, 0x2000, 0x3000 | 2);
+	w32(g, 0x3000, 0x4000 | 2);
+	w32(g, 0x4000, 1);
+#else
 	/* PDE3 -> PDE2 -> PDE1 -> dual PDE0 whose slot 0 is a 2 MiB PTE at PA 0. */
 	w32(g, 0x0000, (0x1000 >> 12) << 8 | 2);
 	w32(g, 0x1000, (0x2000 >> 12) << 8 | 2);
 	w32(g, 0x2000, (0x3000 >> 12) << 8 | 2);
 	w32(g, 0x3000, 1);
+#endif
 	for (uint32_t i = 0; i < NCH; i++) {
 		uint32_t f = INST(i);
 		w32(g, f + 128 * 4, 0 | 1u << 10 | 1u << 11);
 		w32(g, f + 0x10, 0xface);
 		w32(g, f + 0x30, 0x7ffff902);
 		w32(g, f + 0x48, GPF(i));
-		w32(g, f + 0x4c, 9u << 16);
+		w32(g, f + 0x4c, FZ_HOPPER ? 0 : 9u << 16); /* LIMIT2 */
+		if (FZ_HOPPER)
+			w32(g, f + 0xa4, 9); /* GP_INFO LIMIT2 */
 		w32(g, f + 0x84, 0x20400000);
 		w32(g, f + 0x94, 0x30000fff);
 		w32(g, f + 0xac, 3u << 16);
@@ -123,7 +144,7 @@ static uint32_t handle(uint32_t ch, uint32_t fl)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	nvm_config cfg = { .chip = "ga100", .vram_size = VRAM, .sysmem_size = 1u << 20, .mem_budget = 8u << 20 };
+	nvm_config cfg = { .chip = FZ_CHIP, .vram_size = VRAM, .sysmem_size = 1u << 20, .mem_budget = 8u << 20 };
 	nvm_gpu *g;
 	if (nvm_open(&cfg, &g))
 		return 0;
@@ -157,7 +178,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			}
 			uint32_t e1 =
 			        (uint32_t)(va >> 32) | n << 10 | (fl & 1u) << 9 | (fl & 2u) << 30 | (fl & 4u) << 6;
-			w32(g, GPF(ch) + gp_put[ch] * 8, (uint32_t)va | ((fl >> 3) & 1u));
+			uint32_t e0 = (uint32_t)va | ((fl >> 3) & 1u);
+			if (n == 0) { /* a control entry: OPCODE, and OPERAND 0 or the PB address */
+				e1 = (fl >> 4) & 7u;
+				e0 = fl & 8u ? (uint32_t)va : 0;
+			}
+			w32(g, GPF(ch) + gp_put[ch] * 8, e0);
 			w32(g, GPF(ch) + gp_put[ch] * 8 + 4, e1);
 			gp_put[ch] = (gp_put[ch] + 1) % 512;
 			w32(g, USERD(ch) + 0x8c, gp_put[ch]);

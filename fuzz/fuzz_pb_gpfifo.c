@@ -1,6 +1,7 @@
 /*
  * GP entries (`pb gpfifo`): arbitrary pairs of words decoded and printed in
- * the text and JSON styles. Checks: a decoded entry's fields stay in their
+ * the text and JSON styles, every second pair of entries as gh100 defines
+ * them (OPCODE 4 SET_PB_SEGMENT_EXTENDED_BASE). Checks: a decoded entry's fields stay in their
  * ranges, the error code is known, and the text has no NUL byte.
  */
 #include <stdbool.h>
@@ -29,7 +30,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	pb_out out = { 0 };
 	for (size_t i = 0; i + 8 <= size; i += 8) {
 		pb_gp_entry g;
-		pb_gp_decode(le32(data + i), le32(data + i + 4), &g);
+		bool gh100 = (i / 16) & 1;
+		pb_gp_decode_gen(le32(data + i), le32(data + i + 4), gh100, &g);
+		check(g.extended_base <= 0x1ffffu && (gh100 || g.extended_base == 0), "PB_EXTENDED_BASE_OPERAND range");
 		check(pb_gp_err_name(g.err) != NULL && pb_gp_err_message(g.err) != NULL, "unknown GP error code");
 		pb_print_gp(&out, (i / 8) & 1 ? PB_STYLE_JSON : PB_STYLE_TEXT, i / 8, &g);
 	}

@@ -52,6 +52,9 @@ typedef struct pb_gen {
 	 * drivers bind them (0: none). */
 	uint16_t host_class;
 	uint16_t subch_class[8];
+	/* GP entries have OPCODE 4 SET_PB_SEGMENT_EXTENDED_BASE with GP_ENTRY0
+	 * PB_EXTENDED_BASE_OPERAND 24:8 (Hopper, clc86f.h). */
+	bool gp_extended_base;
 } pb_gen;
 
 /* The profile of a chip (case-insensitive name); NULL if unknown. */
@@ -294,6 +297,7 @@ typedef enum pb_gp_op {
 	PB_GP_ILLEGAL = 1,
 	PB_GP_GP_CRC = 2,
 	PB_GP_PB_CRC = 3,
+	PB_GP_SET_PB_SEGMENT_EXTENDED_BASE = 4, /* gh100 (clc86f.h) */
 } pb_gp_op;
 
 typedef enum pb_gp_err {
@@ -314,10 +318,19 @@ typedef struct pb_gp_entry {
 	bool sync_wait;
 	uint32_t opcode; /* control entries */
 	uint32_t operand;
+	/* SET_PB_SEGMENT_EXTENDED_BASE: GP_ENTRY0 PB_EXTENDED_BASE_OPERAND 24:8 */
+	uint32_t extended_base;
 	pb_gp_err err;
 } pb_gp_entry;
 
+/* As gv100..ga102 define them (OPCODE 0..3). */
 void pb_gp_decode(uint32_t e0, uint32_t e1, pb_gp_entry *out);
+/* extended_base: the generation defines OPCODE 4 SET_PB_SEGMENT_EXTENDED_BASE
+ * (pb_gen gp_extended_base). */
+void pb_gp_decode_gen(uint32_t e0, uint32_t e1, bool extended_base, pb_gp_entry *out);
+/* The name of a control entry's OPCODE as its decoder defined it, or NULL
+ * (not a control entry, or an undefined OPCODE). */
+const char *pb_gp_entry_op_name(const pb_gp_entry *g);
 
 /* A G80 IB entry (envytools dma-pusher.rst "IB mode", rnndb IB_ENTRY
  * variants G80:GF100): word 0 ADDRESS_LOW 31:2; word 1 ADDRESS_HIGH 7:0,

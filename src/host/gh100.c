@@ -3,7 +3,8 @@
  * public; what RM's Hopper code and OGKM's generated headers publish is
  * followed: host class C86F (SEM_ADDR_HI OFFSET 24:0), GP_BASE_HI OFFSET
  * 24:0 without LIMIT2 and the GP_INFO register / RAMFC dword 41 (LIMIT2
- * 4:0), copy class C8B5. What nothing public describes is GA100's
+ * 4:0, PB_SEGMENT_EXTENDED_BASE 24:8 set by GP OPCODE 4
+ * SET_PB_SEGMENT_EXTENDED_BASE), copy class C8B5. What nothing public describes is GA100's
  * (UNVERIFIED, docs/fidelity.md): the runlist spaces, CHRAM, PTOP rows,
  * PBDMA registers and INTR_0 bits, the doorbell `runlist << 16 | chid` at
  * 0xB80000 + 0x30090, the topology. Where silicon H100 disagrees with the
@@ -60,6 +61,7 @@ const struct ampere_gen host_gh100_gen = {
 	                .gp_base_hi_bits = 25,  /* NV_PBDMA_GP_BASE_HI OFFSET 24:0 */
 	                .sem_addr_hi_bits = 25, /* C86F SEM_ADDR_HI OFFSET 24:0 */
 	                .gpfifo_va_bits = 57,   /* UNVERIFIED: the VER3 VA width */
+	                .gp_extended_base = true, /* clc86f.h GP OPCODE 4, GP_INFO 24:8 */
 	                .sem_red_valid = gh100_sem_red_valid,
 	                .layouts = hf_gh100_layouts,
 	                .rl_entry_decode = ampere_rl_entry_decode,

@@ -163,6 +163,10 @@ struct host_gen {
 	 * check (INTR_0 GPFIFO). */
 	uint8_t gp_limit2_reg, gp_limit2_lo;
 	uint8_t gp_base_hi_bits, sem_addr_hi_bits, gpfifo_va_bits;
+	/* GP OPCODE 4 SET_PB_SEGMENT_EXTENDED_BASE is defined and GP_INFO
+	 * PB_SEGMENT_EXTENDED_BASE 24:8 extends PB segment addresses (gh100);
+	 * elsewhere OPCODE 4 is undefined (INTR_0 GPENTRY). */
+	bool gp_extended_base;
 	/* Which semaphore reductions SEM_EXECUTE accepts (size, format). */
 	bool (*sem_red_valid)(unsigned red, bool is64, bool sgn);
 	/* Memory layouts (host_fmt_tables.c), indexed by nvm_hf_struct; RAMFC and

@@ -1337,14 +1337,26 @@ static void on_error(void *ctx, const pb_error *e)
 
 /* ---------------------------------------------------------------- GP entries and PB segments */
 
+/* gh100: GP_INFO PB_SEGMENT_EXTENDED_BASE 24:8, set by a GP entry with
+ * OPCODE SET_PB_SEGMENT_EXTENDED_BASE, kept in RAMFC GP_INFO.
+ * UNVERIFIED: its 17 bits are VA bits 56:40, above the 40 bits that GET_HI
+ * 7:0 and GET 31:2 give (17 + 40 = the 57-bit VER3 VA); a segment stays in
+ * its 2^40 window (GP entry END_OF_VA check unchanged). */
+static uint64_t pb_extended_base(const struct pbdma *p)
+{
+	if (!p->h->gen->gp_extended_base)
+		return 0;
+	return (uint64_t)FIELD_GET(p->r[PBR_GP_INFO], 24, 8) << 40;
+}
+
 static uint64_t pb_get(const struct pbdma *p)
 {
-	return ((uint64_t)FIELD_GET(p->r[PBR_GET_HI], 7, 0) << 32) | (p->r[PBR_GET] & ~3u);
+	return pb_extended_base(p) | ((uint64_t)FIELD_GET(p->r[PBR_GET_HI], 7, 0) << 32) | (p->r[PBR_GET] & ~3u);
 }
 
 static uint64_t pb_put(const struct pbdma *p)
 {
-	return ((uint64_t)FIELD_GET(p->r[PBR_PUT_HI], 7, 0) << 32) | (p->r[PBR_PUT] & ~3u);
+	return pb_extended_base(p) | ((uint64_t)FIELD_GET(p->r[PBR_PUT_HI], 7, 0) << 32) | (p->r[PBR_PUT] & ~3u);
 }
 
 static void set_get(struct pbdma *p, uint64_t va)
@@ -1476,7 +1488,7 @@ static bool next_gp_entry(struct pbdma *p, bool *idle)
 	p->units += HOST_UNITS_GP_ENTRY;
 	p->cost += HOST_NS_PER_DWORD * 2;
 	pb_gp_entry g;
-	pb_gp_decode(e[0], e[1], &g);
+	pb_gp_decode_gen(e[0], e[1], hg->gp_extended_base, &g);
 	if (g.err != PB_GP_OK) {
 		/* volta-facts.md a: GPENTRY; the entry is discarded and the unit
 		 * continues after the clear. */
@@ -1484,7 +1496,9 @@ static bool next_gp_entry(struct pbdma *p, bool *idle)
 		return false;
 	}
 	if (g.control) {
-		if (g.opcode != PB_GP_NOP)
+		if (g.opcode == PB_GP_SET_PB_SEGMENT_EXTENDED_BASE)
+			r[PBR_GP_INFO] = FIELD_SET(r[PBR_GP_INFO], 24, 8, g.extended_base);
+		else if (g.opcode != PB_GP_NOP)
 			emit(gpu_of(p), NVM_EV_UNMODELLED, "pbdma", "gp_crc", g.opcode, g.operand,
 			     "channel %d: GP %s entry: CRC checks are not modelled", p->chid, pb_gp_op_name(g.opcode));
 		userd_writeback_if_enabled(p);

@@ -8,23 +8,33 @@
 #define GP_ENTRY0_FETCH   0, 0
 #define GP_ENTRY0_GET     31, 2
 #define GP_ENTRY0_OPERAND 31, 0
-#define GP_ENTRY1_GET_HI  7, 0
-#define GP_ENTRY1_OPCODE  7, 0
-#define GP_ENTRY1_PRIV    8, 8
-#define GP_ENTRY1_LEVEL   9, 9
-#define GP_ENTRY1_LENGTH  30, 10
-#define GP_ENTRY1_SYNC    31, 31
+/* clc86f.h NVC86F_GP_ENTRY0_PB_EXTENDED_BASE_OPERAND, with GP_ENTRY1
+ * OPCODE 4 SET_PB_SEGMENT_EXTENDED_BASE (gh100). */
+#define GP_ENTRY0_PB_EXTENDED_BASE_OPERAND 24, 8
+#define GP_ENTRY1_GET_HI                   7, 0
+#define GP_ENTRY1_OPCODE                   7, 0
+#define GP_ENTRY1_PRIV                     8, 8
+#define GP_ENTRY1_LEVEL                    9, 9
+#define GP_ENTRY1_LENGTH                   30, 10
+#define GP_ENTRY1_SYNC                     31, 31
 
 /* The last usable PB entry ends here: a segment may not contain the last
  * dword of the 40-bit virtual address space, because PUT (the first byte
  * past the segment) must still be an address. */
 #define GP_VA_END 0xfffffffffcull
 
-static const char *const gp_op_names[] = { "nop", "illegal", "gp_crc", "pb_crc" };
+static const char *const gp_op_names[] = { "nop", "illegal", "gp_crc", "pb_crc", "set_pb_segment_extended_base" };
 
 const char *pb_gp_op_name(uint32_t opcode)
 {
-	return opcode < 4 ? gp_op_names[opcode] : NULL;
+	return opcode <= PB_GP_PB_CRC ? gp_op_names[opcode] : NULL;
+}
+
+const char *pb_gp_entry_op_name(const pb_gp_entry *g)
+{
+	if (!g->control || g->err == PB_GP_ERR_BAD_OPCODE || g->opcode >= sizeof(gp_op_names) / sizeof(gp_op_names[0]))
+		return NULL;
+	return gp_op_names[g->opcode];
 }
 
 static const struct {
@@ -48,6 +58,11 @@ const char *pb_gp_err_message(pb_gp_err e)
 
 void pb_gp_decode(uint32_t e0, uint32_t e1, pb_gp_entry *g)
 {
+	pb_gp_decode_gen(e0, e1, false, g);
+}
+
+void pb_gp_decode_gen(uint32_t e0, uint32_t e1, bool extended_base, pb_gp_entry *g)
+{
 	*g = (pb_gp_entry){ .e0 = e0, .e1 = e1 };
 	g->length = PB_FIELD(e1, GP_ENTRY1_LENGTH);
 	g->control = g->length == 0; /* LENGTH_CONTROL */
@@ -57,10 +72,13 @@ void pb_gp_decode(uint32_t e0, uint32_t e1, pb_gp_entry *g)
 	if (g->control) {
 		g->opcode = PB_FIELD(e1, GP_ENTRY1_OPCODE);
 		g->operand = PB_FIELD(e0, GP_ENTRY0_OPERAND);
+		pb_gp_op last = extended_base ? PB_GP_SET_PB_SEGMENT_EXTENDED_BASE : PB_GP_PB_CRC;
 		if (g->opcode == PB_GP_ILLEGAL)
 			g->err = PB_GP_ERR_ILLEGAL;
-		else if (g->opcode > PB_GP_PB_CRC)
+		else if (g->opcode > last)
 			g->err = PB_GP_ERR_BAD_OPCODE;
+		else if (g->opcode == PB_GP_SET_PB_SEGMENT_EXTENDED_BASE)
+			g->extended_base = PB_FIELD(e0, GP_ENTRY0_PB_EXTENDED_BASE_OPERAND);
 		return;
 	}
 	g->fetch_conditional = PB_FIELD(e0, GP_ENTRY0_FETCH);

@@ -1446,7 +1446,8 @@ void pb_printer_end(pb_printer *p)
 void pb_print_gp(pb_out *o, pb_style style, uint64_t index, const pb_gp_entry *g)
 {
 	hex2_init();
-	const char *opn = g->control ? pb_gp_op_name(g->opcode) : NULL;
+	const char *opn = pb_gp_entry_op_name(g);
+	bool ext = opn && g->opcode == PB_GP_SET_PB_SEGMENT_EXTENDED_BASE;
 	if (style == PB_STYLE_JSON) {
 		o_mem(o, "{\"index\": ", 10);
 		o_dec(o, index);
@@ -1460,6 +1461,8 @@ void pb_print_gp(pb_out *o, pb_style style, uint64_t index, const pb_gp_entry *g
 				o_str(o, "null");
 			json_key_u(o, "opcode", g->opcode);
 			json_key_u(o, "operand", g->operand);
+			if (ext)
+				json_key_u(o, "pb_extended_base_operand", g->extended_base);
 		} else {
 			json_key_u(o, "get", g->get);
 			json_key_u(o, "length", g->length);
@@ -1496,6 +1499,10 @@ void pb_print_gp(pb_out *o, pb_style style, uint64_t index, const pb_gp_entry *g
 		}
 		o_str(o, " operand ");
 		o_hex(o, g->operand);
+		if (ext) {
+			o_str(o, " pb_extended_base_operand ");
+			o_hex(o, g->extended_base);
+		}
 	} else {
 		o_mem(o, " SEGMENT get 0x", 15);
 		o_hexw(o, g->get, 10);

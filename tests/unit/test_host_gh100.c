@@ -285,12 +285,117 @@ static void mem_op_mmu_operation(void **state)
 	env_fini(&e);
 }
 
+/* ---------------------------------------------------------------- SET_PB_SEGMENT_EXTENDED_BASE */
+
+#define EXT_BASE 3u           /* PB_EXTENDED_BASE_OPERAND */
+#define EXT_LOW  0x7650000ull /* the segment's 40-bit part: unmapped by itself */
+
+/* Maps a page at EXT_BASE << 40 | EXT_LOW holding pb. UNVERIFIED (gh100.c,
+ * docs/fidelity.md): the extended base gives VA bits 56:40. */
+static void map_high_pb(struct env *e, const uint32_t *pb, uint32_t n)
+{
+	uint64_t pa = env_alloc(e, 4096, 4096);
+	ptb_map(&e->pt, (uint64_t)EXT_BASE << 40 | EXT_LOW, 4096, pa | 1); /* ver3 PTE */
+	nvm_mem_write(e->gpu, NVM_AP_VRAM, pa, pb, n * 4);
+}
+
+/* clc86f.h: GP_ENTRY1 OPCODE 4 SET_PB_SEGMENT_EXTENDED_BASE (LENGTH 0)
+ * with GP_ENTRY0 PB_EXTENDED_BASE_OPERAND 24:8 sets GP_INFO
+ * PB_SEGMENT_EXTENDED_BASE 24:8 (dev_esched_pbdma.h, 0xA4); the next
+ * segments' addresses take it as their upper bits; LIMIT2 4:0 stays. */
+static void set_pb_segment_extended_base(void **state)
+{
+	(void)state;
+	struct env e;
+	struct env_chan *c = gh_channel(&e);
+	uint32_t pb[] = { HDR_INC(0, 0x200, 1), 0x77, HDR_INC(0, 0x204, 1), 0x78 };
+	map_high_pb(&e, pb, 4);
+	env_gp_raw(&e, c, EXT_BASE << 8 | 0xfe0000ffu, 4); /* bits outside 24:8 ignored */
+	env_gp(&e, c, EXT_LOW, 2, 0);
+	env_gp(&e, c, EXT_LOW + 8, 2, 0); /* still extended */
+	env_kick(&e, c);
+	assert_string_equal(env_run(&e, 1000000), "idle");
+	assert_int_equal(rd(e.gpu, PB0 + 0x108), 0); /* no GPENTRY, no fault */
+	assert_int_equal(rd(e.gpu, PB0 + 0xa4), EXT_BASE << 8 | 6);
+	nvm_host_method log[4];
+	assert_int_equal(gr_log(&e, log, 4), 2);
+	assert_int_equal(log[0].method, 0x200);
+	assert_int_equal(log[0].data, 0x77);
+	assert_int_equal(log[1].data, 0x78);
+	/* OPERAND 0 sets it back: the low PB area runs again */
+	env_gp_raw(&e, c, 0, 4);
+	env_push(&e, c, (const uint32_t[]){ HDR_INC(0, 0x208, 1), 0x79 }, 2);
+	assert_string_equal(env_run(&e, 1000000), "idle");
+	assert_int_equal(rd(e.gpu, PB0 + 0xa4), 6);
+	assert_int_equal(gr_log(&e, log, 4), 3);
+	env_fini(&e);
+}
+
+/* RAMFC GP_INFO (dword 41, NV_RAMFC_GP_INFO) carries the extended base:
+ * loaded with the channel, saved when it is switched out. */
+static void extended_base_in_ramfc(void **state)
+{
+	(void)state;
+	struct env e;
+	env_init_chip(&e, "gh100");
+	struct env_chan *a = env_chan(&e, 0, 5);
+	nvm_mem_wr32(e.gpu, NVM_AP_VRAM, a->inst + 0xa4, EXT_BASE << 8 | 6); /* restored from RAMFC */
+	uint32_t pb[] = { HDR_INC(0, 0x200, 1), 0x77 };
+	map_high_pb(&e, pb, 2);
+	env_gp(&e, a, EXT_LOW, 2, 0);
+	nvm_mem_wr32(e.gpu, NVM_AP_VRAM, a->userd + 0x8c, a->gp_put);
+	env_submit_tsg(&e, 0, 1, &a, 1);
+	assert_string_equal(env_run(&e, 1000000), "idle");
+	nvm_host_method log[4];
+	assert_int_equal(gr_log(&e, log, 4), 1);
+	assert_int_equal(log[0].data, 0x77);
+	/* a: base 5; another TSG takes the PBDMA and a is saved */
+	env_gp_raw(&e, a, 5u << 8, 4);
+	env_kick(&e, a);
+	assert_string_equal(env_run(&e, 1000000), "idle");
+	struct env_chan *b = env_chan(&e, 1, 6);
+	env_submit_tsg(&e, 0, 2, &b, 1);
+	env_push(&e, b, (const uint32_t[]){ HDR_INC(0, 0x204, 1), 1 }, 2);
+	assert_string_equal(env_run(&e, 1000000), "idle");
+	assert_int_equal(vram32(e.gpu, a->inst + 0xa4), 5u << 8 | 6);
+	assert_int_equal(rd(e.gpu, PB0 + 0xa4), 6); /* b's own GP_INFO */
+	env_fini(&e);
+}
+
+/* gv100..ga102 keep OPCODE 4 undefined (clc36f.h..clc76f.h): INTR_0
+ * GPENTRY (15), GP_INFO untouched. */
+static void opcode4_undefined_before_hopper(void **state)
+{
+	(void)state;
+	static const char *const chips[] = { "gv100", "tu102", "ga100", "ga102" };
+	for (size_t i = 0; i < sizeof(chips) / sizeof(chips[0]); i++) {
+		struct env e;
+		env_init_chip(&e, chips[i]);
+		struct env_chan *c = env_chan(&e, 0, 5);
+		env_submit_tsg(&e, 0, 1, &c, 1);
+		assert_string_equal(env_run(&e, 100000), "idle");
+		env_gp_raw(&e, c, EXT_BASE << 8, 4);
+		env_kick(&e, c);
+		env_run(&e, 100000);
+		uint32_t pb0 = i < 2 ? 0x40000u : PB0;
+		assert_int_equal(rd(e.gpu, pb0 + 0x108), 1u << 15);
+		env_fini(&e);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(runs_a_pushbuffer),    cmocka_unit_test(pbentry),    cmocka_unit_test(gpentry),
-		cmocka_unit_test(segments_and_masks),   cmocka_unit_test(semaphores), cmocka_unit_test(mmu_engine_ids),
+		cmocka_unit_test(runs_a_pushbuffer),
+		cmocka_unit_test(pbentry),
+		cmocka_unit_test(gpentry),
+		cmocka_unit_test(segments_and_masks),
+		cmocka_unit_test(semaphores),
+		cmocka_unit_test(mmu_engine_ids),
 		cmocka_unit_test(mem_op_mmu_operation),
+		cmocka_unit_test(set_pb_segment_extended_base),
+		cmocka_unit_test(extended_base_in_ramfc),
+		cmocka_unit_test(opcode4_undefined_before_hopper),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -211,6 +211,34 @@ static void test_gp_control(void **state)
 	assert_null(pb_gp_op_name(4));
 }
 
+/* clc86f.h (gh100): GP_ENTRY1 OPCODE 4 SET_PB_SEGMENT_EXTENDED_BASE with
+ * GP_ENTRY0 PB_EXTENDED_BASE_OPERAND 24:8; OPCODE 5 stays undefined. The
+ * gh100 profile defines it, gv100..ga102 do not. */
+static void test_gp_extended_base(void **state)
+{
+	(void)state;
+	pb_gp_entry g;
+	pb_gp_decode_gen(0xfe0003ffu, 4, true, &g);
+	assert_int_equal(g.err, PB_GP_OK);
+	assert_int_equal(g.opcode, PB_GP_SET_PB_SEGMENT_EXTENDED_BASE);
+	assert_int_equal(g.extended_base, 3); /* bits 31:25 and 7:0 are not the operand */
+	assert_int_equal(g.operand, 0xfe0003ffu);
+	assert_string_equal(pb_gp_entry_op_name(&g), "set_pb_segment_extended_base");
+	pb_gp_decode_gen(0x01ffff00u, 4, true, &g);
+	assert_int_equal(g.extended_base, 0x1ffff);
+	pb_gp_decode_gen(0, 5, true, &g);
+	assert_int_equal(g.err, PB_GP_ERR_BAD_OPCODE);
+	assert_null(pb_gp_entry_op_name(&g));
+	pb_gp_decode_gen(0x300, 4, false, &g);
+	assert_int_equal(g.err, PB_GP_ERR_BAD_OPCODE);
+	assert_int_equal(g.extended_base, 0);
+	assert_null(pb_gp_entry_op_name(&g));
+	assert_true(pb_gen_lookup("gh100")->gp_extended_base);
+	static const char *const older[] = { "gv100", "tu102", "ga100", "ga102", "g80" };
+	for (size_t i = 0; i < N(older); i++)
+		assert_false(pb_gen_lookup(older[i])->gp_extended_base);
+}
+
 /* A segment whose last PB entry is the last dword of the 40-bit VA is
  * invalid (GPENTRY); one ending a dword earlier is fine. */
 static void test_gp_end_of_va(void **state)
@@ -328,8 +356,8 @@ int main(void)
 		cmocka_unit_test(test_old_jump),        cmocka_unit_test(test_jump_call_return_per_gen),
 		cmocka_unit_test(test_sli_conditional), cmocka_unit_test(test_long_ninc),
 		cmocka_unit_test(test_gp_segment),      cmocka_unit_test(test_gp_control),
-		cmocka_unit_test(test_gp_end_of_va),    cmocka_unit_test(test_class_tables),
-		cmocka_unit_test(test_class_facts),
+		cmocka_unit_test(test_gp_end_of_va),    cmocka_unit_test(test_gp_extended_base),
+		cmocka_unit_test(test_class_tables),    cmocka_unit_test(test_class_facts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

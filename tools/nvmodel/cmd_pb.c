@@ -58,7 +58,8 @@ static void usage_pb(FILE *f)
 	        "  --chip NAME         chip profile (default gv100): which forms are valid, the\n"
 	        "                      host class and the classes on subchannels 0-4 until a\n"
 	        "                      SET_OBJECT: gv100, tu102, ga100, ga102, ad102, gh100,\n"
-	        "                      gb100, gb202; nv04 .. gt215 (old format)\n"
+	        "                      gb100, gb202; nv04 .. gt215 (old format); gpfifo:\n"
+	        "                      gh100 defines OPCODE 4 SET_PB_SEGMENT_EXTENDED_BASE\n"
 	        "  --format new|old    new = Fermi+ (default on gv100), old = NV04..G80\n"
 	        "  --mode dma|ib       old format on G80+: NV4-style DMA or IB mode (default ib)\n"
 	        "  --class S=CLASS     bind CLASS on subchannel S whatever SET_OBJECT says,\n"
@@ -519,6 +520,9 @@ static int cmd_pb_gpfifo(struct pb_opts *o)
 {
 	if (o->style == PB_STYLE_MESA || o->style == PB_STYLE_ASM)
 		return cli_usage_error(o->cmd, "gpfifo prints text or json only");
+	const pb_gen *gen = pb_gen_lookup(o->chip); /* which OPCODEs GP entries define */
+	if (!gen)
+		return cli_usage_error(o->cmd, "unknown chip '%s' (see '%s chips')", o->chip, cli_prog);
 	uint32_t *w;
 	size_t n;
 	uint64_t base;
@@ -529,7 +533,7 @@ static int cmd_pb_gpfifo(struct pb_opts *o)
 	uint64_t bad = 0;
 	for (size_t i = 0; i + 1 < n; i += 2) {
 		pb_gp_entry g;
-		pb_gp_decode(w[i], w[i + 1], &g);
+		pb_gp_decode_gen(w[i], w[i + 1], gen->gp_extended_base, &g);
 		bad += g.err != PB_GP_OK;
 		pb_print_gp(&out, o->style, (base + i) / 2, &g);
 	}
