@@ -5,7 +5,7 @@
  *  - bus_*   the BAR0 register bus and its register tables (regbus.c)
  *  - sched_* the event queue in virtual time (sched.c)
  *  - pmc_*   interrupt aggregation (pmc.c)
- *  - intr_*  status + enable -> PMC line (intr.c)
+ *  - intr_*  status + enable -> PMC line; the CPU interrupt tree (intr.c)
  *  - emit_*  diagnostics and hooks (gpu.c)
  *  - block_class / struct chip: how blocks register and what a chip row
  *    holds (the registry itself lives above the blocks, in src/chips/)
@@ -234,6 +234,38 @@ static inline uint32_t intr_enabled(const struct intr_line *l)
 	return l->enable ? *l->enable : l->d->enable_fn(l->ctx);
 }
 
+/* The CPU interrupt tree of Turing and later (dev_vm
+ * NV_VIRTUAL_FUNCTION_PRIV_CPU_INTR_*, aliased in NV_CTRL_CPU_INTR_*):
+ * LEAF(i) registers of 32 vectors each (vector v is LEAF(v / 32) bit
+ * v % 32, write 1 to clear), their enables changed only through
+ * LEAF_EN_SET(i) / LEAF_EN_CLEAR(i) (both read back the enable), and
+ * TOP(0) whose SUBTREE bit i summarises LEAF(2i) and LEAF(2i+1) (pending
+ * and enabled), gated by TOP_EN_SET / TOP_EN_CLEAR. A source latches its
+ * vector with intr_tree_raise. The generation gives the layout (a const
+ * table) and the tree registers itself on the bus. */
+#define INTR_TREE_MAX_LEAF 16
+struct intr_tree_desc {
+	uint32_t base; /* BAR0 address of the NV_VIRTUAL_FUNCTION page */
+	uint32_t leaf; /* offsets from base: CPU_INTR_LEAF(0) */
+	uint32_t leaf_en_set, leaf_en_clear;
+	uint32_t top, top_en_set, top_en_clear;
+	unsigned nleaf;        /* CPU_INTR_LEAF__SIZE_1 */
+	unsigned leaf_per_top; /* leaves one TOP SUBTREE bit summarises */
+};
+struct intr_tree {
+	const struct intr_tree_desc *d;
+	nvm_gpu *gpu;
+	uint32_t leaf[INTR_TREE_MAX_LEAF], en[INTR_TREE_MAX_LEAF];
+	uint32_t top_en;
+};
+/* Binds the tree to its layout and adds its registers to the bus. */
+nvm_status intr_tree_init(struct intr_tree *t, nvm_gpu *gpu, const struct intr_tree_desc *d);
+/* Latches vector v (vectors beyond the leaves are ignored: false). */
+bool intr_tree_raise(struct intr_tree *t, unsigned v);
+/* CPU_INTR_TOP(0) as read, and whether it reaches the CPU (TOP & TOP_EN). */
+uint32_t intr_tree_top(const struct intr_tree *t);
+bool intr_tree_pending(const struct intr_tree *t);
+
 /* ================================================================ blocks and chips */
 
 /* A block registers itself with the core through this descriptor (its own
@@ -321,6 +353,7 @@ struct pmc {
 	uint32_t en;    /* gv100: INTR_EN(0); nv04: INTR_EN bits 1:0 */
 	uint32_t soft;  /* nv04: the software interrupt, bit 31 */
 	int out;        /* output line level */
+	bool tree;      /* the CPU interrupt tree's output (intr_tree), ORed into out */
 };
 
 struct nvm_gpu {
@@ -392,6 +425,8 @@ static inline bool emit_wanted(const nvm_gpu *gpu, nvm_event_type type)
 
 /* PMC: a block raises or lowers its interrupt input line `bit`. */
 void pmc_set_line(nvm_gpu *gpu, unsigned bit, bool level);
+/* The CPU interrupt tree's output (TOP & TOP_EN != 0), a second input of the output line. */
+void pmc_set_tree(nvm_gpu *gpu, bool level);
 nvm_status pmc_init(nvm_gpu *gpu);
 
 /* PTIMER: the 64-bit PTIMER value (ns, with bits 4:0 as the hardware keeps them). */

@@ -20,11 +20,20 @@ static void pmc_update(nvm_gpu *gpu)
 		 * software interrupt in bit 31. */
 		out = ((p->en & 1) && (p->lines & 0x7fffffffu)) || ((p->en & 2) && p->soft);
 	}
+	out |= p->tree;
 	if (out != p->out) {
 		p->out = out;
 		emit(gpu, NVM_EV_INTERRUPT, "pmc", "intr", 0x100, (uint64_t)out, "interrupt line %s (PMC_INTR 0x%08x)",
 		     out ? "asserted" : "deasserted", p->lines | p->soft);
 	}
+}
+
+void pmc_set_tree(nvm_gpu *gpu, bool level)
+{
+	if (level == gpu->pmc.tree)
+		return;
+	gpu->pmc.tree = level;
+	pmc_update(gpu);
 }
 
 void pmc_set_line(nvm_gpu *gpu, unsigned bit, bool level)

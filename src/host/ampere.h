@@ -13,8 +13,9 @@
  * at it), then what ga100.c's operations read. */
 struct ampere_gen {
 	struct host_gen g;
-	unsigned rl_base_shift;  /* NV_RUNLIST_SUBMIT_BASE_LO alignment (ga102: 10) */
-	uint32_t usermode_class; /* NV_VIRTUAL_FUNCTION_CFG0 USERMODE_CLASS_ID */
+	unsigned rl_base_shift;            /* NV_RUNLIST_SUBMIT_BASE_LO alignment (ga102: 10) */
+	uint32_t usermode_class;           /* NV_VIRTUAL_FUNCTION_CFG0 USERMODE_CLASS_ID */
+	const struct intr_tree_desc *tree; /* the CPU interrupt tree's layout */
 	const struct ptop_dev *dev;
 	size_t ndev;
 };
@@ -26,6 +27,7 @@ extern const host_method_fn c56f_methods[64];
 extern const host_method_fn c76f_methods[64]; /* ga102.c */
 extern const uint8_t ampere_bad_tsg_codes[NVM_HF_CHECK_COUNT];
 extern const struct ptop_dev ampere_devs[];
+extern const struct intr_tree_desc ampere_intr_tree;
 extern const size_t ampere_ndevs;
 void ampere_rl_entry_decode(const uint8_t *raw, nvm_rl_entry *out);
 

@@ -57,6 +57,7 @@
 #define RL_INTR_0          0x100u
 #define RL_INTR_0_EN_SET0  0x120u
 #define RL_INTR_BAD_TSG    0x174u
+#define RL_INTR_VECTORID   0x160u
 #define RL_ENGINE_STATUS0  0x200u
 #define RL_EN_DIST         2 /* rl_regs slots from INTR_0_EN_SET_TREE(i) to _EN_CLEAR_TREE(i) */
 
@@ -176,6 +177,25 @@ static uint32_t line_enable(void *ctx)
 
 static const struct intr_desc ga100_intr = { 0, 0, PMC_INTR_PFIFO, line_status, line_enable };
 
+/* The CPU interrupt tree (dev_vm NV_VIRTUAL_FUNCTION_PRIV_CPU_INTR_*): a
+ * runlist whose INTR_0 has a bit enabled in EN_SET_TREE(j) latches the
+ * LEAF bit of NV_RUNLIST_INTR_VECTORID(j) VECTOR 11:0 while that register's
+ * CPU 31:31 is ENABLE. UNVERIFIED: the leaf latches at every change of the
+ * runlist's interrupts while one is pending (so clearing the LEAF before
+ * INTR_0, as nouveau does, and a RETRIGGER write both re-latch a bit still
+ * pending); the manuals give the registers, not the edge. */
+static void ga100_route_tree(struct host *h)
+{
+	for (unsigned i = 0; i < h->gen->nrunlist; i++) {
+		uint32_t v = rl_reg(h, i, RL_INTR_0);
+		for (unsigned j = 0; j < 2; j++) {
+			uint32_t id = rl_reg(h, i, RL_INTR_VECTORID + 4 * j);
+			if ((v & rl_reg(h, i, RL_INTR_0_EN_SET0 + 8 * j)) && (id >> 31))
+				intr_tree_raise(&h->tree, FIELD_GET(id, 11, 0));
+		}
+	}
+}
+
 /* The tree bits are levels: latched into each runlist's INTR_0 at every
  * change of a PBDMA's interrupts or enables (all of which call this), so a
  * read of INTR_0 sees them. */
@@ -184,15 +204,29 @@ static void ga100_update_intr(struct host *h)
 	for (unsigned i = 0; i < h->gen->nrunlist; i++)
 		rl_reg_set(h, i, RL_INTR_0, rl_intr_value(h, &h->rl[i]));
 	intr_update(&h->intr);
+	ga100_route_tree(h);
 }
 
-/* UNVERIFIED: the non-stalling interrupt goes to the vector RAMFC
- * INTR_NOTIFY (0x0f8) names, in NV_CTRL, which the model does not have: the
- * trace event host.c emits is all. */
+/* NV_UDMA_NON_STALL_INT latches the vector NV_PPBDMA_INTR_NOTIFY names
+ * (ga100_dev_pbdma: "part of the RAMFC image of the channel", RAMFC 0x0f8;
+ * VECTOR 11:0, CTRL_CPU 31:31) in the CPU interrupt tree; nouveau's
+ * ga100_chan_ramfc_write stores 0x80000000 | the engine's non-stall vector
+ * there. The model keeps no PBDMA copy of INTR_NOTIFY: it reads the word
+ * from the channel's RAMFC (the PBDMA never writes it back, so the two
+ * agree). A RAMFC the host cannot read raises nothing; host.c's trace
+ * event stays. */
+static uint64_t ga100_chan_inst(const struct host *h, uint32_t chid, unsigned *target);
+
 static void ga100_nonstall(struct host *h, uint32_t chid)
 {
-	(void)h;
-	(void)chid;
+	unsigned target;
+	uint64_t inst = ga100_chan_inst(h, chid, &target);
+	uint8_t w[4];
+	if (target == 1 || mem_read(&h->gpu->mem[target >= 2 ? NVM_AP_SYSMEM : NVM_AP_VRAM], inst + 0xf8, w, 4))
+		return;
+	uint32_t v = (uint32_t)w[0] | (uint32_t)w[1] << 8 | (uint32_t)w[2] << 16 | (uint32_t)w[3] << 24;
+	if (v >> 31)
+		intr_tree_raise(&h->tree, FIELD_GET(v, 11, 0));
 }
 
 static void rl_error(struct host *h, struct runlist *rl, uint32_t code, uint64_t addr, const char *why)
@@ -752,8 +786,13 @@ static nvm_status ga100_create(struct host *h)
 			rl_reg_set(h, i, RL_PBDMA_CONFIG + 4 * q,
 			           (R_PBDMA_BASE + rl->pb[q]->id * PBDMA_STRIDE) | 1u << 31); /* VALID */
 	}
+	/* UNVERIFIED: VECTORID(j) VECTOR resets to 0x40 + 2i + j for runlist i
+	 * (the manual gives no reset value; nouveau only reads it). */
+	for (unsigned i = 0; i < nrl; i++)
+		for (unsigned j = 0; j < 2; j++)
+			rl_reg_set(h, i, RL_INTR_VECTORID + 4 * j, 0xc0000000u | (0x40u + 2 * i + j));
 	intr_init(&h->intr, h->gpu, &ga100_intr, h);
-	return NVM_OK;
+	return intr_tree_init(&h->tree, h->gpu, a->tree);
 }
 
 static void ga100_destroy(struct host *h)
@@ -846,6 +885,13 @@ const struct ptop_dev ampere_devs[] = {
 };
 const size_t ampere_ndevs = sizeof(ampere_devs) / sizeof(ampere_devs[0]);
 
+/* The CPU interrupt tree (ga100 dev_vm, NV_VIRTUAL_FUNCTION at 0x30000 of
+ * the VF aperture, BAR0 0xBB0000 through NV_VIRTUAL_FUNCTION_FULL_PHYS_OFFSET):
+ * CPU_INTR_LEAF(i) 0x1000 + 4i, LEAF_EN_SET(i) 0x1200 + 4i, LEAF_EN_CLEAR(i)
+ * 0x1400 + 4i, __SIZE_1 8; CPU_INTR_TOP(0) 0x1600, TOP_EN_SET 0x1608,
+ * TOP_EN_CLEAR 0x1610; a TOP SUBTREE bit per two leaves. */
+const struct intr_tree_desc ampere_intr_tree = { R_VF, 0x1000, 0x1200, 0x1400, 0x1600, 0x1608, 0x1610, 8, 2 };
+
 /* GR classes of GA100 (the pushbuffer profile's: compute C6C0, C697,
  * A140, 902D). */
 static const uint32_t ga100_gr_classes[] = { 0xC697, 0xC6C0, 0xA140, 0x902D };
@@ -887,6 +933,7 @@ const struct ampere_gen host_ga100_gen = {
 	        },
 	.rl_base_shift = 12, /* NV_RUNLIST_SUBMIT_BASE_LO_PTR_ALIGN_SHIFT */
 	.usermode_class = 50273, /* NV_VIRTUAL_FUNCTION_CFG0_USERMODE_CLASS_ID_VALUE (0xC461) */
+	.tree = &ampere_intr_tree,
 	.dev = ampere_devs,
 	.ndev = sizeof(ampere_devs) / sizeof(ampere_devs[0]),
 };

@@ -60,6 +60,7 @@ const struct ampere_gen host_ga102_gen = {
 	        },
 	.rl_base_shift = 10,
 	.usermode_class = 50273,
+	.tree = &ampere_intr_tree, /* UNVERIFIED: ga100's (no ga102 dev_vm is public) */
 	.dev = ampere_devs,
 	.ndev = 6,
 };

@@ -71,6 +71,7 @@ const struct ampere_gen host_gh100_gen = {
 	        },
 	.rl_base_shift = 12,
 	.usermode_class = 0xC661, /* UNVERIFIED: HOPPER_USERMODE_A */
+	.tree = &ampere_intr_tree, /* UNVERIFIED: ga100's (no Hopper dev_vm is public) */
 	.dev = ampere_devs,
 	.ndev = 6,
 };

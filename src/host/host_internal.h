@@ -415,6 +415,7 @@ struct host {
 	const pb_class *host_class;
 	const pb_gen *pb_gen;
 	struct intr_line intr;       /* PFIFO_INTR_0 / INTR_EN_0 -> PMC line 8 */
+	struct intr_tree tree;       /* the CPU interrupt tree (tu102 and later; d NULL before) */
 	struct runlist *rl_fetching; /* the runlist being read (its errors are its own), or NULL */
 	nvm_host_stats stats;
 	struct reg_array pbdma_array;

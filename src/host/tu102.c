@@ -192,6 +192,14 @@ static const struct reg_desc vf_regs[] = {
 	{ R_VF + 0x90, "NV_VIRTUAL_FUNCTION_DOORBELL", 0, 0xffffffffu, 0, NULL, wr_vf_doorbell },
 };
 
+/* The CPU interrupt tree (tu104 dev_vm, the same offsets in the
+ * NV_VIRTUAL_FUNCTION page as ga100's: CPU_INTR_LEAF(i) 0x1000 + 4i,
+ * LEAF_EN_SET 0x1200, LEAF_EN_CLEAR 0x1400, __SIZE_1 8, CPU_INTR_TOP(0)
+ * 0x1600, TOP_EN_SET 0x1608, TOP_EN_CLEAR 0x1610). No Host source reaches
+ * it: tu104's dev_fifo has no INTR vector registers and PFIFO_INTR_0 stays
+ * on PMC line 8 (nouveau's tu102 fifo serves it there). */
+static const struct intr_tree_desc tu102_intr_tree = { R_VF, 0x1000, 0x1200, 0x1400, 0x1600, 0x1608, 0x1610, 8, 2 };
+
 /* NV_CTRL_VIRTUAL_CHANNEL_CFG(i): MASK 11:0 (0xFFF), SET 27:16, PENDING_ENABLE 31:31. */
 static const struct reg_desc vchan_cfg_regs[] = {
 	{ 0x0, "NV_CTRL_VIRTUAL_CHANNEL_CFG", 0xfffu, 0x8fff0fffu, 0, NULL, NULL },
@@ -320,6 +328,8 @@ static nvm_status tu102_create(struct host *h)
 		                     sizeof(usermode_regs) / sizeof(usermode_regs[0]));
 	if (!st)
 		st = gv100_add_block(h, R_VF, 0x100, vf_regs, sizeof(vf_regs) / sizeof(vf_regs[0]));
+	if (!st)
+		st = intr_tree_init(&h->tree, h->gpu, &tu102_intr_tree);
 	if (!st) {
 		t->ctrl_array =
 		        (struct reg_array){ R_CTRL_VCHAN_CFG, 4, TU102_NVCHCFG, vchan_cfg_regs, 1, t->vchan_cfg };

@@ -348,6 +348,152 @@ static void ga102_host_class_c76f(void **state)
 	assert_false(has_problem("ga100", inst, NVM_HF_SIGNATURE));
 }
 
+/* The CPU interrupt tree, serviced as nouveau's Ampere code does it
+ * (nvkm/subdev/vfn tu102/ga100, nvkm/core/intr.c, the runlist INTR_0 vector
+ * of nvkm/engine/fifo/ga100.c). ga100_dev_vm NV_VIRTUAL_FUNCTION_PRIV_CPU_INTR_LEAF(i)
+ * 0x1000 + 4i (RW, write 1 to clear), LEAF_EN_SET(i) 0x1200 + 4i,
+ * LEAF_EN_CLEAR(i) 0x1400 + 4i, CPU_INTR_TOP(0) 0x1600 SUBTREE(i) per two
+ * leaves, TOP_EN_SET 0x1608, TOP_EN_CLEAR 0x1610 (the VF page at BAR0
+ * 0xBB0000); ga100_dev_runlist NV_RUNLIST_INTR_VECTORID(0) VECTOR 11:0, CPU
+ * 31:31. A software method (INTR_0 DEVICE) raises the runlist's
+ * PBDMA0_INTR_TREE_0, which latches the vector's leaf. */
+#define VF_LEAF(i)        (0xbb1000u + 4u * (i))
+#define VF_LEAF_EN_SET(i) (0xbb1200u + 4u * (i))
+#define VF_LEAF_EN_CLR(i) (0xbb1400u + 4u * (i))
+#define VF_TOP            0xbb1600u
+#define VF_TOP_EN_SET     0xbb1608u
+#define VF_TOP_EN_CLEAR   0xbb1610u
+
+static void cpu_intr_tree_nouveau(void **state)
+{
+	(void)state;
+	struct env e;
+	struct env_chan *c = one_channel(&e, "ga100", 5);
+	uint32_t b = env_rl_base(&e, 0);
+	/* nouveau's init: the runlist's vector from INTR_VECTORID(0), its leaf
+	 * bit enabled, the PBDMA's DEVICE and the runlist's PBDMA0 tree bit in
+	 * tree 0, the TOP armed. */
+	uint32_t id = rd(e.gpu, b + 0x160);
+	assert_int_equal(id >> 31, 1); /* CPU ENABLE */
+	unsigned vec = FIELD_GET(id, 11, 0);
+	unsigned leaf = vec / 32, bit = vec % 32;
+	assert_true(leaf < 8);
+	assert_int_equal(rd(e.gpu, VF_LEAF_EN_SET(leaf)), 0); /* VALUE_INIT */
+	wr(e.gpu, VF_LEAF_EN_SET(leaf), 1u << bit);
+	assert_int_equal(rd(e.gpu, VF_LEAF_EN_CLR(leaf)), 1u << bit);
+	wr(e.gpu, 0x40170, 1u << 23);
+	wr(e.gpu, b + 0x120, 1u << 16);
+	wr(e.gpu, VF_TOP_EN_SET, 0xffffffffu);
+	assert_false(nvm_intr_line(e.gpu));
+	uint32_t pb[] = { HDR_INC(5, 0x100, 1), 0xd0d0, HDR_INC(0, 0x200, 1), 9 };
+	env_push(&e, c, pb, 4);
+	env_run(&e, 100000);
+	assert_true(nvm_intr_line(e.gpu));
+	/* the handler: disarm, read TOP, read the leaves it names */
+	wr(e.gpu, VF_TOP_EN_CLEAR, 0xffffffffu);
+	uint32_t top = rd(e.gpu, VF_TOP);
+	assert_int_equal(top, 1u << (leaf / 2));
+	uint32_t stat = rd(e.gpu, VF_LEAF(leaf));
+	assert_int_equal(stat, 1u << bit);
+	wr(e.gpu, VF_LEAF(leaf), stat); /* clear the leaf first */
+	/* dispatch to the runlist's INTR_0 handler: PBDMA 0 tree 0 */
+	uint32_t intr0 = rd(e.gpu, b + 0x100);
+	assert_int_equal(intr0 & 0xf0000u, 1u << 16);
+	assert_int_equal(rd(e.gpu, 0x40108), 1u << 23); /* DEVICE: the software method */
+	assert_int_equal(rd(e.gpu, 0x400c0) & 0xfffcu, 0x100u);
+	wr(e.gpu, 0x400c0, 0);        /* METHOD0 serviced */
+	wr(e.gpu, 0x40108, 1u << 23); /* PBDMA INTR_0 cleared */
+	wr(e.gpu, b + 0x100, intr0);  /* runlist INTR_0 acknowledged */
+	assert_int_equal(rd(e.gpu, b + 0x100) & 0xf0000u, 0);
+	wr(e.gpu, VF_TOP_EN_SET, 0xffffffffu); /* re-armed: nothing left */
+	assert_int_equal(rd(e.gpu, VF_TOP), 0);
+	assert_int_equal(rd(e.gpu, VF_LEAF(leaf)), 0);
+	assert_false(nvm_intr_line(e.gpu));
+	assert_string_equal(env_run(&e, 100000), "idle");
+	size_t n = 0;
+	uint64_t total = 0;
+	nvm_host_method m;
+	assert_int_equal(nvm_host_log_read(e.gpu, "gr", 0, &m, 1, &n, &total), NVM_OK);
+	assert_int_equal(total, 1);
+	env_fini(&e);
+}
+
+/* The gates: a latched leaf whose LEAF_EN is clear, or whose TOP SUBTREE is
+ * not armed, does not reach the CPU; CPU_INTR_TOP is read-only; a leaf
+ * cleared while the runlist's interrupt is still pending latches again at
+ * the runlist's next change (NV_RUNLIST_INTR_RETRIGGER). */
+static void cpu_intr_tree_gates(void **state)
+{
+	(void)state;
+	struct env e;
+	struct env_chan *c = one_channel(&e, "ga100", 5);
+	uint32_t b = env_rl_base(&e, 0);
+	unsigned vec = FIELD_GET(rd(e.gpu, b + 0x160), 11, 0);
+	unsigned leaf = vec / 32, bit = vec % 32;
+	wr(e.gpu, 0x40170, 1u << 23);
+	wr(e.gpu, b + 0x120, 1u << 16);
+	wr(e.gpu, 0x160, 0); /* PMC line 8 off: only the tree drives the CPU */
+	uint32_t pb[] = { HDR_INC(5, 0x100, 1), 0xd0d0 };
+	env_push(&e, c, pb, 2);
+	env_run(&e, 100000);
+	assert_int_equal(rd(e.gpu, VF_LEAF(leaf)), 1u << bit); /* latched ... */
+	assert_int_equal(rd(e.gpu, VF_TOP), 0);                /* ... not enabled */
+	wr(e.gpu, VF_LEAF_EN_SET(leaf), 1u << bit);
+	assert_int_equal(rd(e.gpu, VF_TOP), 1u << (leaf / 2));
+	assert_false(nvm_intr_line(e.gpu)); /* TOP not armed */
+	wr(e.gpu, VF_TOP, 0xffffffffu);     /* read-only */
+	wr(e.gpu, VF_TOP_EN_SET, 1u << (leaf / 2));
+	assert_true(nvm_intr_line(e.gpu));
+	wr(e.gpu, VF_LEAF(leaf), 1u << bit);
+	assert_false(nvm_intr_line(e.gpu));
+	wr(e.gpu, b + 0x180, 1); /* RETRIGGER(0): still pending */
+	assert_int_equal(rd(e.gpu, VF_LEAF(leaf)), 1u << bit);
+	assert_true(nvm_intr_line(e.gpu));
+	wr(e.gpu, VF_LEAF_EN_CLR(leaf), 1u << bit);
+	assert_false(nvm_intr_line(e.gpu));
+	/* a vector beyond LEAF(7) (the PF tree's, not modelled) latches nothing */
+	wr(e.gpu, VF_LEAF(leaf), 1u << bit);
+	wr(e.gpu, b + 0x160, 0x80000400u);
+	uint64_t un = nvm_event_count(e.gpu, NVM_EV_UNMODELLED);
+	wr(e.gpu, b + 0x180, 1);
+	assert_true(nvm_event_count(e.gpu, NVM_EV_UNMODELLED) > un);
+	for (unsigned i = 0; i < 8; i++)
+		assert_int_equal(rd(e.gpu, VF_LEAF(i)), 0);
+	env_fini(&e);
+}
+
+/* NON_STALL_INTERRUPT (clc56f.h 0x20) on ga100: the PBDMA raises the vector
+ * NV_PPBDMA_INTR_NOTIFY names (ga100_dev_pbdma INTR_NOTIFY, RAMFC 0x0f8:
+ * VECTOR 11:0, CTRL_CPU 31:31; nouveau's ga100_chan_ramfc_write stores
+ * 0x80000000 | the engine's non-stall vector) in the CPU interrupt tree; the
+ * handler reads TOP and the leaf, clears the leaf and re-arms. With CTRL_CPU
+ * DISABLE nothing is latched. */
+static void cpu_intr_tree_nonstall(void **state)
+{
+	(void)state;
+	const unsigned vec = 0x53, leaf = vec / 32, bit = vec % 32;
+	for (unsigned cpu = 0; cpu < 2; cpu++) {
+		struct env e;
+		struct env_chan *c = one_channel(&e, "ga100", 5);
+		nvm_mem_wr32(e.gpu, NVM_AP_VRAM, c->inst + 0x0f8, cpu << 31 | vec);
+		wr(e.gpu, VF_LEAF_EN_SET(leaf), 1u << bit);
+		wr(e.gpu, VF_TOP_EN_SET, 0xffffffffu);
+		uint32_t pb[] = { HDR_INC(0, 0x20, 1), 0 };
+		env_push(&e, c, pb, 2);
+		assert_string_equal(env_run(&e, 100000), "idle");
+		assert_int_equal(nvm_intr_line(e.gpu), (int)cpu);
+		wr(e.gpu, VF_TOP_EN_CLEAR, 0xffffffffu);
+		assert_int_equal(rd(e.gpu, VF_TOP), cpu << (leaf / 2));
+		uint32_t stat = rd(e.gpu, VF_LEAF(leaf));
+		assert_int_equal(stat, cpu << bit);
+		wr(e.gpu, VF_LEAF(leaf), stat);
+		wr(e.gpu, VF_TOP_EN_SET, 0xffffffffu);
+		assert_int_equal(rd(e.gpu, VF_TOP), 0);
+		assert_false(nvm_intr_line(e.gpu));
+		env_fini(&e);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -357,6 +503,9 @@ int main(void)
 		cmocka_unit_test(channel_runs),
 		cmocka_unit_test(bad_tsg_codes),
 		cmocka_unit_test(interrupt_trees),
+		cmocka_unit_test(cpu_intr_tree_nouveau),
+		cmocka_unit_test(cpu_intr_tree_gates),
+		cmocka_unit_test(cpu_intr_tree_nonstall),
 		cmocka_unit_test(doorbell_handles_and_ids),
 		cmocka_unit_test(clear_faulted_by_handle),
 		cmocka_unit_test(ga102_host_class_c76f),

@@ -428,6 +428,41 @@ static void device_info(void **state)
 		assert_int_equal(ce_fault_engine((unsigned)d[i].runlist, 0), (unsigned)d[i].fault);
 }
 
+/* tu104 dev_vm NV_VIRTUAL_FUNCTION_PRIV_CPU_INTR_*: the CPU interrupt tree
+ * at the VF page (BAR0 0xBB0000): LEAF_EN_SET(i) 0x1200 + 4i and
+ * LEAF_EN_CLEAR(i) 0x1400 + 4i (__SIZE_1 8) read back one enable (VALUE_INIT
+ * 0), TOP_EN_SET 0x1608 / TOP_EN_CLEAR 0x1610 likewise, CPU_INTR_TOP(0)
+ * 0x1600 is read-only. tu104's dev_fifo has no vector registers: the
+ * non-stall interrupt stays on PFIFO_INTR_0 and PMC line 8 and latches no
+ * leaf. */
+static void cpu_intr_tree_registers(void **state)
+{
+	(void)state;
+	struct env e;
+	struct env_chan *c = tu_one_channel(&e);
+	for (unsigned i = 0; i < 8; i++) {
+		assert_int_equal(rd(e.gpu, 0xbb1200 + 4 * i), 0);
+		wr(e.gpu, 0xbb1200 + 4 * i, 0xffffffffu);
+		wr(e.gpu, 0xbb1400 + 4 * i, 0x0000ffffu);
+		assert_int_equal(rd(e.gpu, 0xbb1200 + 4 * i), 0xffff0000u);
+		assert_int_equal(rd(e.gpu, 0xbb1400 + 4 * i), 0xffff0000u);
+	}
+	wr(e.gpu, 0xbb1608, 0xffu);
+	wr(e.gpu, 0xbb1610, 0x0fu);
+	assert_int_equal(rd(e.gpu, 0xbb1608), 0xf0u);
+	assert_int_equal(rd(e.gpu, 0xbb1610), 0xf0u);
+	wr(e.gpu, 0xbb1600, 0xffffffffu);
+	assert_int_equal(rd(e.gpu, 0xbb1600), 0);
+	uint32_t pb[] = { HDR_INC(0, 0x20, 1), 0 };
+	env_push(&e, c, pb, 2);
+	env_run(&e, 100000);
+	assert_int_equal(rd(e.gpu, 0x2100) >> 31, 1);
+	for (unsigned i = 0; i < 8; i++)
+		assert_int_equal(rd(e.gpu, 0xbb1000 + 4 * i), 0);
+	assert_int_equal(rd(e.gpu, 0xbb1600), 0);
+	env_fini(&e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -438,6 +473,7 @@ int main(void)
 		cmocka_unit_test(clear_faulted_by_handle),
 		cmocka_unit_test(turing_classes),
 		cmocka_unit_test(interrupts),
+		cmocka_unit_test(cpu_intr_tree_registers),
 		cmocka_unit_test(pbdma_status_inst_userd),
 		cmocka_unit_test(device_info),
 	};
