@@ -109,14 +109,15 @@ static uint32_t rl_addr(unsigned rl, uint32_t off)
 }
 
 /* Runlist rl's stored value of the register at off (bus_reg's slot,
- * without the bus's block and register searches: the interrupt line reads
- * these at every PBDMA register write); NULL when off names none. */
-static uint32_t *rl_slot(const struct host *h, unsigned rl, uint32_t off)
+ * without the bus's block and register searches: the interrupt line and
+ * tree read these at every PBDMA register write); NULL when off names none.
+ * off is one of the RL_* offsets (below R_RL_STRIDE, word-aligned) and rl
+ * one of the generation's runlists: the callers' constants, not guest
+ * values. */
+static inline uint32_t *rl_slot(const struct host *h, unsigned rl, uint32_t off)
 {
-	uint8_t s = off < R_RL_STRIDE ? gs(h)->rl_slot[off / 4] : RL_NO_SLOT;
-	if (s == RL_NO_SLOT || (off & 3u) || rl >= h->gen->nrunlist)
-		return NULL;
-	return &gs(h)->rl_vals[rl * gs(h)->rl_array.nregs + s];
+	uint8_t s = gs(h)->rl_slot[off / 4 % (R_RL_STRIDE / 4)];
+	return s == RL_NO_SLOT ? NULL : &gs(h)->rl_vals[rl * gs(h)->rl_array.nregs + s];
 }
 
 static uint32_t rl_reg(const struct host *h, unsigned rl, uint32_t off)
