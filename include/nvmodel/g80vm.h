@@ -28,6 +28,12 @@
 extern "C" {
 #endif
 
+/* The shared library exports what this header declares and nothing else
+ * (the library is compiled with -fvisibility=hidden; docs/embedding.md). */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 /* ---------------------------------------------------------------- codes */
 
 /* Fault codes: 0x100 | the G80_VM_FAULT reason (g80_vm.xml), the value the
@@ -286,6 +292,10 @@ const char *nvm_g80_client_name(unsigned client, unsigned gen); /* "DISPATCH" */
 const char *nvm_g80_slot_name(unsigned engine, unsigned client, unsigned slot, unsigned gen, char *buf, size_t len);
 const char *nvm_g80_target_name(unsigned target);     /* "VRAM", "INVALID", "SYSRAM_SNOOP", "SYSRAM_NOSNOOP" */
 const char *nvm_g80_storage_type_name(unsigned type); /* g80_vm.xml G80_STORAGE_TYPE; NULL if unknown */
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

@@ -18,6 +18,12 @@
 extern "C" {
 #endif
 
+/* The shared library exports what this header declares and nothing else
+ * (the library is compiled with -fvisibility=hidden; docs/embedding.md). */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 /* nvm_host_method, the method record (nvmodel/method.h). */
 
 /* Engines by name: "gr" (graphics/compute, runlist 0), "grce" (GRCOPY on
@@ -64,6 +70,10 @@ typedef struct nvm_host_stats {
 	uint64_t pbdma_intrs, sched_errors;
 } nvm_host_stats;
 nvm_status nvm_host_get_stats(const nvm_gpu *gpu, nvm_host_stats *out);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

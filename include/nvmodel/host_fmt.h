@@ -25,6 +25,12 @@
 extern "C" {
 #endif
 
+/* The shared library exports what this header declares and nothing else
+ * (the library is compiled with -fvisibility=hidden; docs/embedding.md). */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 #define NVM_RAMIN_SIZE        4096u /* NV_RAMIN_ALLOC_SIZE */
 #define NVM_RAMFC_SIZE        512u  /* NV_RAMFC_SIZE_VAL */
 #define NVM_USERD_SIZE        512u  /* NV_RAMUSERD_CHAN_SIZE */
@@ -306,6 +312,10 @@ size_t nvm_rl_walk_end(nvm_rl_walker *w, nvm_hf_problem out[NVM_RL_STEP_MAX]);
  * nvm_rl_entry_check on every entry, problems in entry order (for each
  * entry the walker's first), then nvm_rl_walk_end's. */
 size_t nvm_rl_check(const uint8_t *rl, size_t count, nvm_hf_problem *out, size_t max);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

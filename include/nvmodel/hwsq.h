@@ -19,6 +19,12 @@
 extern "C" {
 #endif
 
+/* The shared library exports what this header declares and nothing else
+ * (the library is compiled with -fvisibility=hidden; docs/embedding.md). */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 typedef enum nvm_hwsq_variant {
 	NVM_HWSQ_NV17 = 0,
 	NVM_HWSQ_NV41,
@@ -148,6 +154,10 @@ nvm_status nvm_hwsq_load(nvm_gpu *gpu, uint32_t off, const uint8_t *code, size_t
  * a name does not mean the model gives the flag a register target. */
 const char *nvm_hwsq_flag_name(nvm_hwsq_variant v, unsigned n);
 const char *nvm_hwsq_event_name(nvm_hwsq_variant v, unsigned n);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

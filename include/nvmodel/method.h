@@ -20,6 +20,12 @@
 extern "C" {
 #endif
 
+/* The shared library exports what this header declares and nothing else
+ * (the library is compiled with -fvisibility=hidden; docs/embedding.md). */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 /* One method an engine received. */
 typedef struct nvm_host_method {
 	uint64_t time_ns;
@@ -50,6 +56,10 @@ nvm_status nvm_method_log_config(nvm_gpu *gpu, const char *engine, size_t cap);
 nvm_status nvm_method_log_read(nvm_gpu *gpu, const char *engine, size_t first, nvm_method *out, size_t max, size_t *n,
                                uint64_t *total);
 nvm_status nvm_method_log_clear(nvm_gpu *gpu, const char *engine);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

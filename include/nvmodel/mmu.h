@@ -27,6 +27,12 @@
 extern "C" {
 #endif
 
+/* The shared library exports what this header declares and nothing else
+ * (the library is compiled with -fvisibility=hidden; docs/embedding.md). */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 /* Access types: the NV_PFAULT_ACCESS_TYPE_VIRT_* codes (gv100_dev_fault.ref). */
 typedef enum nvm_mmu_access {
 	NVM_MMU_READ = 0,
@@ -292,6 +298,10 @@ const char *nvm_mmu_format(const nvm_gpu *gpu);
 const char *nvm_mmu_client_name(unsigned client_type, unsigned client, char *buf, size_t len);
 const char *nvm_mmu_target_name(nvm_mmu_target t);            /* "vram", "peer", "sysmem_coh", "sysmem_ncoh" */
 int nvm_mmu_parse_access(const char *s, nvm_mmu_access *out); /* "read|write|atomic|prefetch" -> 0 */
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

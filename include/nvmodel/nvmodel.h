@@ -18,13 +18,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "nvmodel/version.h" /* NVM_VERSION_*, nvm_version() */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define NVM_VERSION_MAJOR 0
-#define NVM_VERSION_MINOR 1
-#define NVM_VERSION_PATCH 0
+/* The shared library exports what this header declares and nothing else
+ * (the library is compiled with -fvisibility=hidden; docs/embedding.md). */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
 
 /* Status codes. NVM_OK is 0; every other value is an error. */
 typedef enum nvm_status {
@@ -42,9 +46,6 @@ typedef enum nvm_status {
 
 /* Returns a short constant English name for a status ("ok", "out of range"...). */
 const char *nvm_status_str(nvm_status st);
-
-/* "0.1.0" */
-const char *nvm_version(void);
 
 /* ---------------------------------------------------------------- chips */
 
@@ -227,6 +228,10 @@ uint64_t nvm_event_count(const nvm_gpu *gpu, nvm_event_type t);
 
 /* Level of the PMC interrupt output line (the PCI INTA pin): 1 asserted. */
 int nvm_intr_line(nvm_gpu *gpu);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

@@ -23,6 +23,12 @@
 extern "C" {
 #endif
 
+/* The shared library exports what this header declares and nothing else
+ * (the library is compiled with -fvisibility=hidden; docs/embedding.md). */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 /* ---------------------------------------------------------------- engines */
 
 /* Engines by name: "pgraph" (the recording PGRAPH: every method the puller
@@ -143,6 +149,10 @@ uint32_t nvm_pfifo_channels(const char *chip);
  * error subtypes and RAMRO reasons (docs/pfifo.md); "?" when unknown. */
 const char *nvm_pfifo_dma_error_name(unsigned code);
 const char *nvm_pfifo_ramro_reason_name(unsigned code);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

@@ -24,6 +24,12 @@
 extern "C" {
 #endif
 
+/* The shared library exports what this header declares and nothing else
+ * (the library is compiled with -fvisibility=hidden; docs/embedding.md). */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 /* ---------------------------------------------------------------- formats */
 
 typedef enum pb_format {
@@ -549,6 +555,10 @@ typedef struct pb_asm_result {
 /* Assembles text (docs/pushbuf.md "Assembler syntax"). format is the
  * default until a .format line. Returns true on success. */
 bool pb_asm(const char *text, size_t len, pb_format format, pb_asm_result *res);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }
