@@ -105,7 +105,7 @@ keywords=$(printf '%s\n' __attribute__ __aligned__ __alignof__ __typeof__ _Align
   sizeof if for while switch return void int char unsigned signed long short float double bool | sort -u)
 # (Function pointer typedefs and members, "(*name)(", are no match above.)
 missing=$(comm -23 <(echo "$decl") <(echo "$exported") | comm -23 - <(echo "$inline") | comm -23 - <(echo "$keywords"))
-[ -z "$missing" ] || bad "declared in a public header but not exported: $(echo $missing)"
+[ -z "$missing" ] || bad "declared in a public header but not exported: $(echo $missing) (is the header missing #pragma GCC visibility push(default)? docs/embedding.md)"
 [ -z "$extra$missing" ] && ok "libnvmodel.so exports $(echo "$exported" | wc -l) symbols, all of the public headers'"
 
 # ---------------------------------------------------------------- outside programs
