@@ -243,8 +243,7 @@ static bool in_zero_page(const uint8_t *p)
 
 /* A page of caller memory behind callbacks, staged in the side's bounce
  * page: read in for a source, written out by `wrote` for a destination. */
-static nvm_status stage(struct ce_x *x, const struct ce_side *s, struct mem_space *m, bool for_write,
-                        struct span *sp)
+static nvm_status stage(struct ce_x *x, const struct ce_side *s, struct mem_space *m, bool for_write, struct span *sp)
 {
 	struct ce *ce = x->e->priv;
 	if (!ce->bounce && !(ce->bounce = malloc(2 * sizeof(*ce->bounce))))
