@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mem_back.h"
 #include "mmu_pt.h"
 #include "nvmodel/host.h"
 #include "nvmodel/pushbuf.h"
@@ -148,44 +149,6 @@ static const struct env_gen env_gens[] = {
 	{ "gh100", env_submit_ga100, env_doorbell_ga100, env_enable_ga100, 1 },
 };
 
-/* ENV_MEM (tests/CMakeLists.txt builds some Host tests again with it): both
- * apertures are the test's own memory, "ptr" a buffer the model uses in
- * place (nvm_mem_map_ptr), "io" the same buffer behind read/write callbacks
- * (nvm_mem_map_io): every behaviour must be the same as with the model's
- * pages. env_io_calls counts the callbacks. */
-static uint8_t *env_backing[NVM_AP_COUNT];
-static uint64_t env_io_calls;
-
-static inline int env_io_read(void *ctx, uint64_t addr, void *buf, size_t len)
-{
-	env_io_calls++;
-	memcpy(buf, (uint8_t *)ctx + addr, len);
-	return 0;
-}
-
-static inline int env_io_write(void *ctx, uint64_t addr, const void *buf, size_t len)
-{
-	env_io_calls++;
-	memcpy((uint8_t *)ctx + addr, buf, len);
-	return 0;
-}
-
-static inline void env_back(nvm_gpu *gpu, const char *how)
-{
-	for (unsigned ap = 0; ap < NVM_AP_COUNT; ap++) {
-		uint64_t size = nvm_mem_size(gpu, (nvm_aperture)ap);
-		free(env_backing[ap]);
-		env_backing[ap] = calloc(1, size);
-		assert_non_null(env_backing[ap]);
-		if (!strcmp(how, "ptr")) {
-			assert_int_equal(nvm_mem_map_ptr(gpu, (nvm_aperture)ap, 0, size, env_backing[ap]), NVM_OK);
-		} else {
-			nvm_mem_io io = { env_io_read, env_io_write, env_backing[ap] };
-			assert_int_equal(nvm_mem_map_io(gpu, (nvm_aperture)ap, 0, size, &io), NVM_OK);
-		}
-	}
-}
-
 /* A fresh GPU of chip (gv100, tu102) as its driver initialises it: tu102
  * sets NV_CTRL_VIRTUAL_CHANNEL_CFG(0) PENDING_ENABLE (nouveau
  * tu102_fifo_init_pbdmas). */
@@ -199,7 +162,7 @@ static inline void env_init_chip(struct env *e, const char *chip)
 	nvm_config cfg = { .chip = chip, .vram_size = 64ull << 20, .sysmem_size = 64ull << 20 };
 	assert_int_equal(nvm_open(&cfg, &e->gpu), NVM_OK);
 #ifdef ENV_MEM
-	env_back(e->gpu, ENV_MEM);
+	assert_int_equal(env_back(e->gpu, ENV_MEM), NVM_OK);
 #endif
 	ptb_init(&e->pt, e->gpu, NVM_AP_VRAM, 0x100000);
 	e->pt.v3 = e->gen->hopper;

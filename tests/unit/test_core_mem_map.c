@@ -279,8 +279,5 @@ int main(void)
 		cmocka_unit_test(io_pieces),
 		cmocka_unit_test(semaphore_in_caller_memory),
 	};
-	int rc = cmocka_run_group_tests(tests, NULL, NULL);
-	for (unsigned ap = 0; ap < NVM_AP_COUNT; ap++)
-		free(env_backing[ap]);
-	return rc;
+	return cmocka_run_group_tests(tests, NULL, NULL);
 }
