@@ -2,8 +2,9 @@
  * An outside program: built against an installed nvmodel with nothing but
  * `pkg-config --cflags --libs nvmodel` (or find_package(nvmodel)), by
  * tests/install/check.sh. It opens a gv100, writes and reads registers,
- * runs virtual time, counts events through a hook, and checks that the
- * library it runs with is the version its headers say.
+ * runs virtual time, counts events through a hook, backs a page of system
+ * memory with its own buffer, and checks that the library it runs with is
+ * the version its headers say.
  */
 #include <stdio.h>
 #include <string.h>
@@ -48,12 +49,21 @@ int main(void)
 	nvm_run_opts run = { .ns = 1000000 };
 	nvm_run_status rs = nvm_run(gpu, &run);
 	nvm_reg_read(gpu, NV_PTIMER_TIME_0, &t1);
+	/* Caller-owned memory: the model's writes land in buf, ours show. */
+	static uint32_t buf[1024];
+	uint32_t seen = 0;
+	buf[2] = 0xcafe0002u;
+	if ((st = nvm_mem_map_ptr(gpu, NVM_AP_SYSMEM, 0x100000, sizeof(buf), buf)) ||
+	    (st = nvm_mem_wr32(gpu, NVM_AP_SYSMEM, 0x100004, 0xcafe0001u)) ||
+	    (st = nvm_mem_rd32(gpu, NVM_AP_SYSMEM, 0x100008, &seen)))
+		return fail("caller-owned memory", st);
 	printf("nvmodel %s (header %d.%d.%d), chip %s\n", nvm_version(), NVM_VERSION_MAJOR, NVM_VERSION_MINOR,
 	       NVM_VERSION_PATCH, nvm_gpu_chip(gpu)->name);
 	printf("%s = 0x%08x after writing 0x100 to %s\n", nvm_reg_name(gpu, NV_PMC_INTR_EN_0), en,
 	       nvm_reg_name(gpu, NV_PMC_INTR_EN_SET_0));
 	printf("run: %s, %llu ns, PTIMER_TIME_0 advanced by %u, %u MMIO event(s)\n", nvm_run_status_str(rs),
 	       (unsigned long long)nvm_time_ns(gpu), t1 - t0, mmio);
+	printf("sysmem 0x100000 backed by the program: buf[1] = 0x%08x, read 0x%08x\n", buf[1], seen);
 	nvm_close(gpu);
-	return en == 0x100u && mmio == 1 && t1 - t0 == 1000000u ? 0 : 1;
+	return en == 0x100u && mmio == 1 && t1 - t0 == 1000000u && buf[1] == 0xcafe0001u && seen == 0xcafe0002u ? 0 : 1;
 }
