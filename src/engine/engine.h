@@ -10,6 +10,8 @@
 #ifndef NVM_ENGINE_H
 #define NVM_ENGINE_H
 
+#include <string.h>
+
 #include "core/core.h"
 #include "nvmodel/method.h"
 #include "nvmodel/pushbuf.h"
@@ -72,16 +74,20 @@ struct engine {
 	struct engine *next; /* the GPU's engines (gpu->engines) */
 	/* The method log (recording engine and any engine that wants one): the
 	 * last cap methods, kept as runs (one record per delivery: time,
-	 * source, addresses) and their data words, in two rings allocated as
-	 * they fill (engine.c). */
+	 * source, the run's method, mode and index) and their data words, in
+	 * two rings allocated as they fill (engine.c). */
 	struct log_run *runs;
 	uint32_t *data;
 	size_t cap;
+	size_t keep;         /* methods held at most: cap, less if a ring could not grow */
 	size_t dsize, rsize; /* ring sizes, powers of two (0: not allocated) */
 	uint64_t seq, rseq;  /* methods and runs logged since the last clear */
-	uint64_t lo;         /* the oldest method held */
-	bool grow_off;       /* a growth failed: the rings keep their size */
-	bool ring_max;       /* both rings have the size cap asks for */
+	/* engine_log_append's usual case takes runs of 1 .. log_fast methods:
+	 * min(keep, 16) once the rings have their final size, else 0. */
+	uint32_t log_fast;
+	bool grow_off;        /* a growth failed: the rings keep their size */
+	bool ring_max;        /* both rings have the size cap asks for */
+	uint32_t log_sink[4]; /* where the short copy's unused moves go */
 	uint64_t total;
 };
 
@@ -110,8 +116,91 @@ void engine_free(struct engine *e);
 /* The recording engine's methods (engine_recorder_init). */
 enum eng_status engine_rec_methods(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first,
                                    uint32_t n, struct eng_result *res);
-/* The log's append (engine_log without the count). */
-void engine_log_append(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first, uint32_t n);
+/* One logged run (engine.c reads them back): 32 bytes, written at once. The
+ * methods' addresses are not computed here but on read, from the run's
+ * method, mode and index (pb_run_method). */
+struct log_run {
+	uint64_t time;   /* of its first method */
+	uint32_t chid;   /* eng_src */
+	uint32_t cls;    /* eng_src */
+	uint32_t ctx;    /* eng_src: the object context (nvm_method ctx) */
+	uint32_t k;      /* its first method's index in its sequence: pb_run index + first */
+	uint32_t n;      /* methods, 1 .. cap */
+	uint16_t method; /* pb_run method */
+	uint8_t subch;   /* eng_src subch (its 3 low bits are read) */
+	uint8_t flags;   /* pb_mode 1:0, methods 1 ns apart (at) 2, implicit 3 */
+};
+
+/* engine_log_append's general case: the rings grow or wrap, the run is
+ * long or longer than the log. */
+void engine_log_slow(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first, uint32_t n);
+
+/* x where mask m is all ones, y where it is zero. */
+static inline uintptr_t engine_log_sel(uintptr_t m, uintptr_t x, uintptr_t y)
+{
+	return ((x ^ y) & m) ^ y;
+}
+
+/* Copies words s[0 .. n), 1 <= n <= 16, to d without touching memory
+ * outside either. 1 .. 8 words take no branch on n (a driver's mix of run
+ * lengths would mispredict one): n >= 4 takes two overlapping 4-word moves
+ * and n < 4 three single words (s[0], s[(n - 1) / 2], s[n - 1]); the
+ * 4-word moves always run, from a zero block to e->log_sink when n < 4
+ * (selected with masks: a compiler makes a ?: of pointers a branch). */
+static inline void engine_log_copy(struct engine *e, uint32_t *restrict d, const uint32_t *restrict s, uint32_t n)
+{
+	static const uint32_t zero4[4];
+	if (n > 8) {
+		memcpy(d, s, 32);
+		memcpy(d + n - 8, s + n - 8, 32);
+		return;
+	}
+	uintptr_t big = (uintptr_t)0 - (uintptr_t)(n >= 4);
+	uintptr_t tail = 4u * ((uintptr_t)n - 4u); /* byte offset of the last 4 words when n >= 4 */
+	uintptr_t zs = (uintptr_t)zero4, sk = (uintptr_t)e->log_sink;
+	uint32_t t[4], u[4];
+	memcpy(t, (const uint32_t *)engine_log_sel(big, (uintptr_t)s, zs), 16);
+	memcpy(u, (const uint32_t *)engine_log_sel(big, (uintptr_t)s + tail, zs), 16);
+	memcpy((uint32_t *)engine_log_sel(big, (uintptr_t)d, sk), t, 16);
+	memcpy((uint32_t *)engine_log_sel(big, (uintptr_t)d + tail, sk), u, 16);
+	uint32_t h = (n - 1) >> 1;
+	uint32_t w0 = s[0], w1 = s[h], w2 = s[n - 1];
+	d[0] = w0;
+	d[h] = w1;
+	d[n - 1] = w2;
+}
+
+/* The log's append (engine_log without the count; nothing when cap is 0
+ * or n is): a run of 1 .. 16 methods that does not wrap the data ring is
+ * one 32-byte record and one short copy, inline; the rest goes to
+ * engine_log_slow. */
+static inline void engine_log_append(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first,
+                                     uint32_t n)
+{
+	uint64_t s;
+	size_t at;
+	if (n - 1u < e->log_fast && (at = (size_t)(s = e->seq) & (e->dsize - 1)) + n <= e->dsize) {
+		uint64_t now = e->gpu->now;
+		if (e->at > now)
+			now = e->at;
+		e->runs[e->rseq & (e->rsize - 1)] = (struct log_run){
+			now,
+			src->chid,
+			src->cls,
+			src->ctx,
+			r->index + first,
+			n,
+			(uint16_t)r->method,
+			(uint8_t)src->subch,
+			(uint8_t)((r->mode & 3u) | (uint32_t)(e->at != 0) << 2 | (uint32_t)src->implicit << 3)
+		};
+		e->rseq++;
+		engine_log_copy(e, &e->data[at], r->data + first, n);
+		e->seq = s + n;
+	} else if (e->cap && n) {
+		engine_log_slow(e, src, r, first, n);
+	}
+}
 /* Hands methods to e (ops->methods), the recorder's inline (it counts
  * and logs, one direct call): what the front ends' hot loops call. */
 static inline enum eng_status engine_send(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first,
@@ -119,8 +208,7 @@ static inline enum eng_status engine_send(struct engine *e, const struct eng_src
 {
 	if (e->ops->methods == engine_rec_methods) {
 		e->total += n;
-		if (e->cap && n)
-			engine_log_append(e, src, r, first, n);
+		engine_log_append(e, src, r, first, n);
 		res->cost = (uint64_t)n * ENG_REC_NS_PER_METHOD;
 		res->done = n;
 		return ENG_OK;
