@@ -146,7 +146,7 @@ static inline uintptr_t engine_log_sel(uintptr_t m, uintptr_t x, uintptr_t y)
  * lengths would mispredict one): n >= 4 takes two overlapping 4-word moves
  * and n < 4 three single words (s[0], s[(n - 1) / 2], s[n - 1]); the
  * 4-word moves always run, from a zero block to e->log_sink when n < 4
- * (selected with masks: a compiler makes a ?: of pointers a branch). */
+ * (selected with a mask: a compiler makes a ?: of pointers a branch). */
 static inline void engine_log_copy(struct engine *e, uint32_t *restrict d, const uint32_t *restrict s, uint32_t n)
 {
 	static const uint32_t zero4[4];
@@ -156,13 +156,14 @@ static inline void engine_log_copy(struct engine *e, uint32_t *restrict d, const
 		return;
 	}
 	uintptr_t big = (uintptr_t)0 - (uintptr_t)(n >= 4);
-	uintptr_t tail = 4u * ((uintptr_t)n - 4u); /* byte offset of the last 4 words when n >= 4 */
-	uintptr_t zs = (uintptr_t)zero4, sk = (uintptr_t)e->log_sink;
+	const char *from = (const char *)engine_log_sel(big, (uintptr_t)s, (uintptr_t)zero4);
+	char *to = (char *)engine_log_sel(big, (uintptr_t)d, (uintptr_t)e->log_sink);
+	size_t tail = (4u * (size_t)n - 16u) & big; /* the last 4 words when n >= 4 */
 	uint32_t t[4], u[4];
-	memcpy(t, (const uint32_t *)engine_log_sel(big, (uintptr_t)s, zs), 16);
-	memcpy(u, (const uint32_t *)engine_log_sel(big, (uintptr_t)s + tail, zs), 16);
-	memcpy((uint32_t *)engine_log_sel(big, (uintptr_t)d, sk), t, 16);
-	memcpy((uint32_t *)engine_log_sel(big, (uintptr_t)d + tail, sk), u, 16);
+	memcpy(t, from, 16);
+	memcpy(u, from + tail, 16);
+	memcpy(to, t, 16);
+	memcpy(to + tail, u, 16);
 	uint32_t h = (n - 1) >> 1;
 	uint32_t w0 = s[0], w1 = s[h], w2 = s[n - 1];
 	d[0] = w0;
