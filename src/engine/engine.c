@@ -22,9 +22,9 @@
  * log), doubling up to the power of two at or above cap; before they reach
  * it they have never wrapped, so realloc keeps every index in place. */
 
-#define RUN_MODE(lr) ((pb_mode)((lr)->flags & 3u))
-#define RUN_STEP(lr) (((lr)->flags >> 2) & 1u)
-#define RUN_IMPL(lr) (((lr)->flags >> 3) & 1u)
+#define RUN_N(lr)    ((lr)->info & 0x1ffffffu)
+#define RUN_MODE(lr) ((pb_mode)(((lr)->info >> 25) & 3u))
+#define RUN_STEP(lr) (((lr)->info >> 27) & 1u)
 
 static size_t pow2_at_least(size_t v)
 {
@@ -54,7 +54,7 @@ static bool ring_grow(void **ring, size_t *size, size_t elem, uint64_t need, siz
  * IMMD run (the address in 13:2 only). */
 static uint32_t run_method(const struct log_run *lr, uint32_t i)
 {
-	uint32_t m = lr->method, k = lr->k + i;
+	uint32_t m = lr->mi[0] & 0xffffu, k = lr->mi[1] + lr->first + i;
 	switch (RUN_MODE(lr)) {
 	case PB_MODE_INC: return (m + 4u * k) & 0x3ffcu;
 	case PB_MODE_1INC: return (m + (k || i ? 4u : 0u)) & 0x3ffcu;
@@ -100,16 +100,7 @@ void engine_log_slow(struct engine *e, const struct eng_src *src, const pb_run *
 	/* What the new methods push out needs no bookkeeping: the runs
 	 * holding them are found back from the newest (engine_log_read). */
 	size_t dm = e->dsize - 1;
-	e->runs[e->rseq & (e->rsize - 1)] = (struct log_run){ now,
-		                                              src->chid,
-		                                              src->cls,
-		                                              src->ctx,
-		                                              r->index + first,
-		                                              n,
-		                                              (uint16_t)r->method,
-		                                              (uint8_t)src->subch,
-		                                              (uint8_t)((r->mode & 3u) | (uint32_t)(step != 0) << 2 |
-		                                                        (uint32_t)src->implicit << 3) };
+	engine_log_put(&e->runs[e->rseq & (e->rsize - 1)], src, r, first, n, now, step != 0);
 	e->rseq++;
 	size_t at = (size_t)(e->seq & dm);
 	const uint32_t *d = r->data + first;
@@ -160,22 +151,24 @@ nvm_status engine_log_read(const struct engine *e, size_t first, nvm_host_method
 	uint64_t q = e->rseq, s = e->seq;
 	while (q > 0 && e->rseq - q < e->rsize && s > lo) {
 		q--;
-		s -= e->runs[q & (e->rsize - 1)].n;
+		s -= RUN_N(&e->runs[q & (e->rsize - 1)]);
 	}
 	for (; q < e->rseq && k < max && from < e->seq; q++) {
 		const struct log_run *lr = &e->runs[q & (e->rsize - 1)];
-		for (uint64_t j = from > s ? from : s; j < s + lr->n && k < max; j++) {
+		for (uint64_t j = from > s ? from : s; j < s + RUN_N(lr) && k < max; j++) {
 			uint32_t i = (uint32_t)(j - s);
+			uint32_t ctx;
+			memcpy(&ctx, lr->ci, 4);
 			out[k++] = (nvm_host_method){ lr->time + (uint64_t)i * RUN_STEP(lr) * ENG_REC_NS_PER_METHOD,
-				                      lr->chid,
-				                      lr->subch & 7u,
-				                      lr->cls,
+				                      lr->src[0],
+				                      lr->src[1] & 7u,
+				                      lr->src[2],
 				                      run_method(lr, i),
 				                      e->data[j & (e->dsize - 1)],
-				                      lr->ctx,
-				                      RUN_IMPL(lr) };
+				                      ctx,
+				                      lr->ci[4] != 0 };
 		}
-		s += lr->n;
+		s += RUN_N(lr);
 	}
 	*n = k;
 	if (total)

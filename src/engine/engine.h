@@ -116,20 +116,37 @@ void engine_free(struct engine *e);
 /* The recording engine's methods (engine_recorder_init). */
 enum eng_status engine_rec_methods(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first,
                                    uint32_t n, struct eng_result *res);
-/* One logged run (engine.c reads them back): 32 bytes, written at once. The
- * methods' addresses are not computed here but on read, from the run's
- * method, mode and index (pb_run_method). */
+/* One logged run (engine.c reads them back): 48 bytes, most of them copied
+ * as they are from the eng_src and the pb_run (the layouts below are
+ * asserted), so that logging a run computes little. The methods'
+ * addresses are not computed here but on read (pb_run_method). */
 struct log_run {
-	uint64_t time;   /* of its first method */
-	uint32_t chid;   /* eng_src */
-	uint32_t cls;    /* eng_src */
-	uint32_t ctx;    /* eng_src: the object context (nvm_method ctx) */
-	uint32_t k;      /* its first method's index in its sequence: pb_run index + first */
-	uint32_t n;      /* methods, 1 .. cap */
-	uint16_t method; /* pb_run method */
-	uint8_t subch;   /* eng_src subch (its 3 low bits are read) */
-	uint8_t flags;   /* pb_mode 1:0, methods 1 ns apart (at) 2, implicit 3 */
+	uint32_t src[4];     /* eng_src bytes 0..15: chid, subch, cls, inst_target */
+	uint64_t time;       /* of its first method */
+	uint32_t mi[2];      /* pb_run method, index */
+	unsigned char ci[8]; /* eng_src bytes 24..31: ctx, implicit */
+	uint32_t info;       /* methods 24:0 (1 .. cap), pb_mode 26:25, methods 1 ns apart (at) 27 */
+	uint32_t first;      /* the pb_run index of its first method */
 };
+_Static_assert(offsetof(struct eng_src, subch) == 4 && offsetof(struct eng_src, cls) == 8 &&
+                       offsetof(struct eng_src, ctx) == 24 && offsetof(struct eng_src, implicit) == 28 &&
+                       sizeof(struct eng_src) >= 32,
+               "struct log_run copies eng_src's fields by their place");
+_Static_assert(offsetof(pb_run, index) == offsetof(pb_run, method) + 4, "struct log_run copies method and index");
+
+/* Fills lr: run r's methods first .. first + n - 1 from src at time now. */
+static inline void engine_log_put(struct log_run *lr, const struct eng_src *src, const pb_run *r, uint32_t first,
+                                  uint32_t n, uint64_t now, bool step)
+{
+	struct log_run v;
+	memcpy(v.src, src, 16);
+	v.time = now;
+	memcpy(v.mi, &r->method, 8);
+	memcpy(v.ci, &src->ctx, 8);
+	v.info = n | (uint32_t)(r->mode & 3u) << 25 | (uint32_t)step << 27;
+	v.first = first;
+	*lr = v;
+}
 
 /* engine_log_append's general case: the rings grow or wrap, the run is
  * long or longer than the log. */
@@ -184,17 +201,7 @@ static inline void engine_log_append(struct engine *e, const struct eng_src *src
 		uint64_t now = e->gpu->now;
 		if (e->at > now)
 			now = e->at;
-		e->runs[e->rseq & (e->rsize - 1)] = (struct log_run){
-			now,
-			src->chid,
-			src->cls,
-			src->ctx,
-			r->index + first,
-			n,
-			(uint16_t)r->method,
-			(uint8_t)src->subch,
-			(uint8_t)((r->mode & 3u) | (uint32_t)(e->at != 0) << 2 | (uint32_t)src->implicit << 3)
-		};
+		engine_log_put(&e->runs[e->rseq & (e->rsize - 1)], src, r, first, n, now, e->at != 0);
 		e->rseq++;
 		engine_log_copy(e, &e->data[at], r->data + first, n);
 		e->seq = s + n;
