@@ -124,7 +124,7 @@ struct log_run {
 	uint32_t src[4];     /* eng_src bytes 0..15: chid, subch, cls, inst_target */
 	uint64_t time;       /* of its first method */
 	uint32_t mi[2];      /* pb_run method, index */
-	unsigned char ci[8]; /* eng_src bytes 24..31: ctx, implicit */
+	unsigned char ci[8]; /* eng_src bytes 24..31: ctx, implicit (and padding, never read) */
 	uint32_t info;       /* methods 24:0 (1 .. cap), pb_mode 26:25, methods 1 ns apart (at) 27 */
 	uint32_t first;      /* the pb_run index of its first method */
 };
@@ -189,15 +189,15 @@ static inline void engine_log_copy(struct engine *e, uint32_t *restrict d, const
 }
 
 /* The log's append (engine_log without the count; nothing when cap is 0
- * or n is): a run of 1 .. 16 methods that does not wrap the data ring is
- * one 32-byte record and one short copy, inline; the rest goes to
+ * or n is): a run of 1 .. 16 methods that does not reach the data ring's
+ * end is a record and a short copy, inline; the rest goes to
  * engine_log_slow. */
 static inline void engine_log_append(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first,
                                      uint32_t n)
 {
-	uint64_t s;
-	size_t at;
-	if (n - 1u < e->log_fast && (at = (size_t)(s = e->seq) & (e->dsize - 1)) + n <= e->dsize) {
+	uint64_t s = e->seq;
+	size_t at = (size_t)s & (e->dsize - 1);
+	if (n - 1u < e->log_fast && at + n <= e->dsize) {
 		uint64_t now = e->gpu->now;
 		if (e->at > now)
 			now = e->at;
@@ -209,8 +209,10 @@ static inline void engine_log_append(struct engine *e, const struct eng_src *src
 		engine_log_slow(e, src, r, first, n);
 	}
 }
-/* Hands methods to e (ops->methods), the recorder's inline (it counts
- * and logs, one direct call): what the front ends' hot loops call. */
+
+/* Hands methods to e (ops->methods), the recorder's inline (it counts and
+ * logs, runs of up to 16 methods without a call): what the front ends' hot
+ * loops call. */
 static inline enum eng_status engine_send(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first,
                                           uint32_t n, struct eng_result *res)
 {
