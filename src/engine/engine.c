@@ -114,12 +114,6 @@ void engine_log_slow(struct engine *e, const struct eng_src *src, const pb_run *
 	e->seq += n;
 }
 
-void engine_log(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first, uint32_t n)
-{
-	e->total += n;
-	engine_log_append(e, src, r, first, n);
-}
-
 nvm_status engine_log_config(struct engine *e, size_t cap)
 {
 	/* UNVERIFIED (a tool choice): at most 16 M entries per log. */

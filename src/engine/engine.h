@@ -210,6 +210,14 @@ static inline void engine_log_append(struct engine *e, const struct eng_src *src
 	}
 }
 
+/* Counts methods and appends them to e's log (shared by every engine that
+ * records). */
+static inline void engine_log(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first, uint32_t n)
+{
+	e->total += n;
+	engine_log_append(e, src, r, first, n);
+}
+
 /* Hands methods to e (ops->methods), the recorder's inline (it counts and
  * logs, runs of up to 16 methods without a call): what the front ends' hot
  * loops call. */
@@ -217,16 +225,13 @@ static inline enum eng_status engine_send(struct engine *e, const struct eng_src
                                           uint32_t n, struct eng_result *res)
 {
 	if (e->ops->methods == engine_rec_methods) {
-		e->total += n;
-		engine_log_append(e, src, r, first, n);
+		engine_log(e, src, r, first, n);
 		res->cost = (uint64_t)n * ENG_REC_NS_PER_METHOD;
 		res->done = n;
 		return ENG_OK;
 	}
 	return e->ops->methods(e, src, r, first, n, res);
 }
-/* Appends methods to e's log (shared by every engine that records). */
-void engine_log(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first, uint32_t n);
 nvm_status engine_log_config(struct engine *e, size_t cap);
 /* Copies up to max entries of e's log from the first-th held on (oldest
  * first); *n gets how many, *total (may be NULL) all it ever received. */
