@@ -197,7 +197,7 @@ static inline void engine_log_append(struct engine *e, const struct eng_src *src
 {
 	uint64_t s = e->seq;
 	size_t at = (size_t)s & (e->dsize - 1);
-	if (n - 1u < e->log_fast && at + n <= e->dsize) {
+	if (__builtin_expect(n - 1u < e->log_fast && at + n <= e->dsize, 1)) {
 		uint64_t now = e->gpu->now;
 		if (e->at > now)
 			now = e->at;
