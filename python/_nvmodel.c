@@ -13,6 +13,7 @@
 #include <Python.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "nvmodel/method.h"
@@ -33,9 +34,16 @@ static PyObject *raise_status(nvm_status st, const char *what)
 
 /* ---------------------------------------------------------------- Gpu */
 
+/* Python callbacks behind nvm_mem_map_io. */
+struct io_cb {
+	struct GpuObject *owner;
+	PyObject *rd, *wr;
+};
+
 struct mapping {
 	nvm_aperture ap;
 	uint64_t addr, size;
+	struct io_cb *io; /* NULL: view backs the range */
 	Py_buffer view;
 };
 
@@ -113,10 +121,30 @@ static int aperture_arg(PyObject *o, void *out)
 	return 1;
 }
 
+static void release_mapping(struct mapping *m)
+{
+	if (!m->io) {
+		PyBuffer_Release(&m->view);
+		return;
+	}
+	Py_DECREF(m->io->rd);
+	Py_DECREF(m->io->wr);
+	PyMem_Free(m->io);
+	m->io = NULL;
+}
+
+/* A Python exception from a callback (hook, memory callback) while the
+ * library was running: kept (the first one) and raised when the call
+ * returns to Python; a run in progress is stopped. */
+static void stash_exception(struct GpuObject *g);
+
+/* r, unless a callback raised during the call that made it. */
+static PyObject *pending_or(struct GpuObject *g, PyObject *r);
+
 static void release_all(GpuObject *g)
 {
 	for (unsigned i = 0; i < g->nmaps; i++)
-		PyBuffer_Release(&g->maps[i].view);
+		release_mapping(&g->maps[i]);
 	g->nmaps = 0;
 	for (unsigned i = 0; i < MAX_HOOKS; i++) {
 		if (g->hooks[i]) {
@@ -191,7 +219,7 @@ static PyObject *Gpu_reg_read(GpuObject *self, PyObject *args)
 		return NULL;
 	uint32_t v;
 	nvm_status st = nvm_reg_read(self->gpu, addr, &v);
-	return st ? raise_status(st, "reg_read") : PyLong_FromUnsignedLong(v);
+	return pending_or(self, st ? raise_status(st, "reg_read") : PyLong_FromUnsignedLong(v));
 }
 
 static PyObject *Gpu_reg_write(GpuObject *self, PyObject *args)
@@ -201,8 +229,9 @@ static PyObject *Gpu_reg_write(GpuObject *self, PyObject *args)
 		return NULL;
 	nvm_status st = nvm_reg_write(self->gpu, addr, val);
 	if (st)
-		return raise_status(st, "reg_write");
-	Py_RETURN_NONE;
+		return pending_or(self, raise_status(st, "reg_write"));
+	Py_INCREF(Py_None);
+	return pending_or(self, Py_None);
 }
 
 static PyObject *Gpu_reg_name(GpuObject *self, PyObject *args)
@@ -231,7 +260,7 @@ static PyObject *Gpu_mem_read(GpuObject *self, PyObject *args)
 	nvm_status st = nvm_mem_read(self->gpu, ap, addr, PyBytes_AS_STRING(b), (size_t)len);
 	if (st) {
 		Py_DECREF(b);
-		return raise_status(st, "mem_read");
+		return pending_or(self, raise_status(st, "mem_read"));
 	}
 	return b;
 }
@@ -248,7 +277,7 @@ static PyObject *Gpu_mem_write(GpuObject *self, PyObject *args)
 	if (!self->gpu)
 		return NULL;
 	if (st)
-		return raise_status(st, "mem_write");
+		return pending_or(self, raise_status(st, "mem_write"));
 	Py_RETURN_NONE;
 }
 
@@ -280,6 +309,7 @@ static PyObject *Gpu_map(GpuObject *self, PyObject *args)
 	if (self->nmaps == MAX_MAPS)
 		return raise_status(NVM_ERR_NOMEM, "map");
 	struct mapping *m = &self->maps[self->nmaps];
+	m->io = NULL;
 	if (PyObject_GetBuffer(obj, &m->view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0)
 		return NULL;
 	nvm_status st = nvm_mem_map_ptr(self->gpu, ap, addr, (uint64_t)m->view.len, m->view.buf);
@@ -307,7 +337,7 @@ static PyObject *Gpu_unmap(GpuObject *self, PyObject *args)
 		nvm_status st = nvm_mem_unmap(self->gpu, ap, addr, m->size);
 		if (st)
 			return raise_status(st, "unmap");
-		PyBuffer_Release(&m->view);
+		release_mapping(m);
 		self->maps[i] = self->maps[--self->nmaps];
 		Py_RETURN_NONE;
 	}
@@ -341,9 +371,102 @@ static void hook_tramp(void *user, const nvm_event *ev)
 		Py_DECREF(r);
 		return;
 	}
+	stash_exception(g);
+}
+
+static void stash_exception(GpuObject *g)
+{
+	if (g->pending[0]) {
+		PyErr_Clear();
+		return;
+	}
 	PyErr_Fetch(&g->pending[0], &g->pending[1], &g->pending[2]);
-	if (g->gpu)
+	if (g->gpu && g->running)
 		nvm_stop(g->gpu);
+}
+
+static PyObject *pending_or(GpuObject *g, PyObject *r)
+{
+	if (!g->pending[0])
+		return r;
+	Py_XDECREF(r);
+	PyErr_Restore(g->pending[0], g->pending[1], g->pending[2]);
+	g->pending[0] = g->pending[1] = g->pending[2] = NULL;
+	return NULL;
+}
+
+static int io_read(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	struct io_cb *c = ctx;
+	if (c->owner->pending[0])
+		return -1;
+	PyObject *r = PyObject_CallFunction(c->rd, "(Kn)", (unsigned long long)addr, (Py_ssize_t)len);
+	Py_buffer v;
+	if (r && PyObject_GetBuffer(r, &v, PyBUF_SIMPLE) == 0) {
+		int ok = v.len == (Py_ssize_t)len;
+		if (ok)
+			memcpy(buf, v.buf, len);
+		else {
+			char m[96];
+			snprintf(m, sizeof(m), "map_io read(0x%llx, %zu) returned %zd bytes", (unsigned long long)addr,
+			         len, v.len);
+			PyErr_SetString(PyExc_ValueError, m);
+		}
+		PyBuffer_Release(&v);
+		Py_DECREF(r);
+		if (ok)
+			return 0;
+	} else {
+		Py_XDECREF(r);
+	}
+	stash_exception(c->owner);
+	return -1;
+}
+
+static int io_write(void *ctx, uint64_t addr, const void *buf, size_t len)
+{
+	struct io_cb *c = ctx;
+	if (c->owner->pending[0])
+		return -1;
+	PyObject *b = PyBytes_FromStringAndSize(buf, (Py_ssize_t)len);
+	PyObject *r = b ? PyObject_CallFunction(c->wr, "(KO)", (unsigned long long)addr, b) : NULL;
+	Py_XDECREF(b);
+	if (r) {
+		Py_DECREF(r);
+		return 0;
+	}
+	stash_exception(c->owner);
+	return -1;
+}
+
+/* map_io(ap, addr, size, read, write): read(addr, n) -> n bytes,
+ * write(addr, bytes) back [addr, addr + size) (nvm_mem_map_io). */
+static PyObject *Gpu_map_io(GpuObject *self, PyObject *args)
+{
+	nvm_aperture ap;
+	unsigned long long addr, size;
+	PyObject *rd, *wr;
+	if (!PyArg_ParseTuple(args, "O&O&O&OO", aperture_arg, &ap, u64_arg, &addr, u64_arg, &size, &rd, &wr) ||
+	    !live(self))
+		return NULL;
+	if (!PyCallable_Check(rd) || !PyCallable_Check(wr))
+		return PyErr_Format(PyExc_TypeError, "read and write must be callable");
+	if (self->nmaps == MAX_MAPS)
+		return raise_status(NVM_ERR_NOMEM, "map_io");
+	struct io_cb *c = PyMem_Malloc(sizeof(*c));
+	if (!c)
+		return PyErr_NoMemory();
+	*c = (struct io_cb){ self, rd, wr };
+	nvm_mem_io io = { io_read, io_write, c };
+	nvm_status st = nvm_mem_map_io(self->gpu, ap, addr, size, &io);
+	if (st) {
+		PyMem_Free(c);
+		return raise_status(st, "map_io");
+	}
+	Py_INCREF(rd);
+	Py_INCREF(wr);
+	self->maps[self->nmaps++] = (struct mapping){ .ap = ap, .addr = addr, .size = size, .io = c };
+	Py_RETURN_NONE;
 }
 
 static PyObject *Gpu_hook_add(GpuObject *self, PyObject *args)
@@ -412,12 +535,7 @@ static PyObject *Gpu_run(GpuObject *self, PyObject *args, PyObject *kw)
 	self->running = 0;
 	if (!self->gpu) /* a hook closed it: the library has freed it now */
 		release_all(self);
-	if (self->pending[0]) {
-		PyErr_Restore(self->pending[0], self->pending[1], self->pending[2]);
-		self->pending[0] = self->pending[1] = self->pending[2] = NULL;
-		return NULL;
-	}
-	return PyUnicode_FromString(nvm_run_status_str(rs));
+	return pending_or(self, PyUnicode_FromString(nvm_run_status_str(rs)));
 }
 
 static PyObject *Gpu_stop(GpuObject *self, PyObject *unused)
@@ -532,6 +650,8 @@ static PyMethodDef Gpu_methods[] = {
 	{ "mem_size", (PyCFunction)Gpu_mem_size, METH_VARARGS, "mem_size(ap) -> bytes" },
 	{ "mem_pages", (PyCFunction)Gpu_mem_pages, METH_VARARGS, "mem_pages(ap) -> model pages in use" },
 	{ "map", (PyCFunction)Gpu_map, METH_VARARGS, "map(ap, addr, buffer): back a range with the buffer" },
+	{ "map_io", (PyCFunction)Gpu_map_io, METH_VARARGS,
+	  "map_io(ap, addr, size, read, write): back a range with callbacks" },
 	{ "unmap", (PyCFunction)Gpu_unmap, METH_VARARGS, "unmap(ap, addr)" },
 	{ "written", (PyCFunction)Gpu_written, METH_VARARGS, "written(ap, addr, len): the caller wrote there" },
 	{ "hook_add", (PyCFunction)Gpu_hook_add, METH_VARARGS, "hook_add(mask, fn) -> id" },

@@ -205,6 +205,21 @@ class Gpu(_nvmodel.Gpu):
         super().map(aperture, addr, buffer)
         return memoryview(buffer)
 
+    def map_io(
+        self,
+        aperture: Aperture,
+        addr: int,
+        size: int,
+        read: Callable[[int, int], bytes],
+        write: Callable[[int, bytes], None],
+    ) -> None:  # type: ignore[override]
+        """Backs [addr, addr + size) with callbacks, for memory you cannot
+        hand over as a buffer (an emulator's guest RAM): read(addr, n) returns
+        n bytes, write(addr, data) stores them; addr is the aperture address.
+        An exception in a callback fails the access and is raised by the call
+        that made it (run, read, write...)."""
+        super().map_io(aperture, addr, size, read, write)
+
     def map_new(self, aperture: Aperture, addr: int, size: int) -> memoryview:
         """A fresh zeroed bytearray of size bytes, mapped at addr."""
         return self.map(aperture, addr, bytearray(size))

@@ -206,3 +206,57 @@ def test_pushbuffer_asm_and_decode_round_trip():
         nvmodel.pb_decode(words, style="yaml")
     old = nvmodel.pb_asm("inc 1 0x100 5", chip="nv40")
     assert "0x100" in nvmodel.pb_decode(old, chip="nv40").lower() or "0100" in nvmodel.pb_decode(old, chip="nv40")
+
+
+class GuestRam:
+    """An emulator's guest RAM behind its own memory API."""
+
+    def __init__(self, base, size):
+        self.base, self.mem, self.calls = base, bytearray(size), 0
+        self.fail_at = None
+
+    def read(self, addr, n):
+        self.calls += 1
+        if self.fail_at is not None and addr <= self.fail_at < addr + n:
+            raise RuntimeError("guest RAM read failed")
+        o = addr - self.base
+        return bytes(self.mem[o : o + n])
+
+    def write(self, addr, data):
+        self.calls += 1
+        o = addr - self.base
+        self.mem[o : o + len(data)] = data
+
+
+def test_map_io_channel_semaphore_through_callbacks():
+    with nvmodel.Gpu("gv100", vram_size=64 << 20) as g:
+        drv, ch = _channel(g)
+        ram = GuestRam(0x200000, 0x10000)
+        g.map_io("sysmem", 0x200000, 0x10000, ram.read, ram.write)
+        va = drv.map_sys(0x200000)
+        ch.push(volta_channel.semaphore(va + 0x40, 0x5EED, 1))
+        assert g.run(1_000_000) == "idle"
+        assert struct.unpack_from("<I", ram.mem, 0x40)[0] == 0x5EED
+        assert ram.calls >= 1
+        assert g.rd32("sysmem", 0x200040) == 0x5EED  # the library reads through read()
+        with pytest.raises(nvmodel.NvmError) as e:
+            g.map_io("sysmem", 0x208000, 0x1000, ram.read, ram.write)  # overlaps
+        assert e.value.status == nvmodel.ERR_ARG
+        with pytest.raises(TypeError):
+            g.map_io("sysmem", 0x300000, 0x1000, None, ram.write)
+
+
+def test_map_io_exceptions_reach_the_caller():
+    with nvmodel.Gpu("gv100") as g:
+        ram = GuestRam(0, 0x2000)
+        g.map_io("sysmem", 0, 0x2000, ram.read, ram.write)
+        ram.fail_at = 0x1000
+        with pytest.raises(RuntimeError, match="guest RAM read failed"):
+            g.read("sysmem", 0xFF0, 0x20)
+        ram.fail_at = None
+        assert g.read("sysmem", 0xFF0, 0x20) == bytes(0x20)
+        g.map_io("sysmem", 0x4000, 0x1000, lambda a, n: b"short", ram.write)
+        with pytest.raises(ValueError, match="returned 5 bytes"):
+            g.rd32("sysmem", 0x4000)
+        g.unmap("sysmem", 0x4000)
+        assert g.rd32("sysmem", 0x4000) == 0
