@@ -278,18 +278,19 @@ static bool in_cur_tsg(struct host *h, struct runlist *rl, uint32_t chid)
 
 /* Host memory the model reads at a context load (a speed-up of the model
  * only: nothing in the GPU's state changes). With thousands of channels
- * their RAMFCs, USERDs and GPFIFOs are cold in the host's caches, and the
- * reads at each load would wait for them. When a channel is loaded, the
- * RAMFCs of the TSG two ahead in runlist order are fetched into the cache,
- * and for the TSG just ahead (whose RAMFC is warm by now) its USERD line. */
-static const uint8_t *ramfc_span(struct host *h, uint32_t chid)
+ * their RAMFCs, USERDs, GPFIFOs and the engines' channel state are cold in
+ * the host's caches, and the reads at each load would wait for them. When a
+ * channel is loaded, the RAMFCs (and RAMIN PAGE_DIR_BASE, read at each
+ * translation) of the TSG two ahead in runlist order are fetched into the
+ * cache, and for the TSG just ahead (whose RAMFC is warm by now) its USERD
+ * lines and its channels' state in the runlist's engines. */
+static const uint8_t *ramfc_span(struct host *h, uint32_t chid, size_t *avail)
 {
 	unsigned target;
 	uint64_t inst = host_chan_inst(h, chid, &target);
 	uint8_t *p;
-	size_t avail;
-	if (target == 1 || mem_span(&h->gpu->mem[target >= 2 ? NVM_AP_SYSMEM : NVM_AP_VRAM], inst, false, &p, &avail) ||
-	    avail < NVM_RAMFC_SIZE)
+	if (target == 1 || mem_span(&h->gpu->mem[target >= 2 ? NVM_AP_SYSMEM : NVM_AP_VRAM], inst, false, &p, avail) ||
+	    *avail < NVM_RAMFC_SIZE)
 		return NULL;
 	return p;
 }
@@ -302,24 +303,38 @@ static void prefetch_span(struct mem_space *m, uint64_t pa)
 		__builtin_prefetch(p);
 }
 
+#define RAMIN_PAGE_DIR_BASE 0x200u /* NV_RAMIN_PAGE_DIR_BASE_LO, dword 128 */
+
 static void prefetch_tsg(struct host *h, struct runlist *rl, size_t t, bool deep)
 {
 	const struct rl_tsg *g = &rl->tsg[t];
 	for (uint32_t k = 0; k < g->n && k < 4; k++) {
-		const uint8_t *f = ramfc_span(h, rl->ch[g->first + k]);
+		uint32_t chid = rl->ch[g->first + k];
+		size_t avail;
+		const uint8_t *f = ramfc_span(h, chid, &avail);
 		if (!f)
 			continue;
 		if (!deep) {
 			for (unsigned i = 0; i < NVM_RAMFC_SIZE; i += 64)
 				__builtin_prefetch(f + i);
+			if (avail > RAMIN_PAGE_DIR_BASE)
+				__builtin_prefetch(f + RAMIN_PAGE_DIR_BASE);
 			continue;
+		}
+		for (unsigned e = 0; e < 2; e++) {
+			struct engine *x = e ? rl->grce : rl->eng;
+			if (x && x->prefetch)
+				x->prefetch(x, chid);
 		}
 		uint32_t lo, hi;
 		memcpy(&lo, f + 4u * h->ramfc_userd, 4);
 		memcpy(&hi, f + 4u * h->ramfc_userd_hi, 4);
-		/* USERD TARGET 1:0, ADDR 31:9; USERD_HI ADDR 7:0 (pbdma.c userd_addr). */
+		/* USERD TARGET 1:0, ADDR 31:9; USERD_HI ADDR 7:0 (pbdma.c userd_addr):
+		 * the written-back entries and GP_PUT. */
 		uint64_t userd = ((uint64_t)(hi & 0xffu) << 32) | (lo & 0xfffffe00u);
-		prefetch_span(&h->gpu->mem[(lo & 3u) >= 2 ? NVM_AP_SYSMEM : NVM_AP_VRAM], userd + h->userd_gp_put);
+		struct mem_space *m = &h->gpu->mem[(lo & 3u) >= 2 ? NVM_AP_SYSMEM : NVM_AP_VRAM];
+		prefetch_span(m, userd + h->userd_wb_lo);
+		prefetch_span(m, userd + h->userd_gp_put);
 	}
 }
 

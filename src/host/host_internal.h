@@ -421,17 +421,13 @@ struct host {
 	struct reg_array pbdma_array;
 	bool method_crc; /* compute NV_PPBDMA_METHOD_CRC (nvm_host_set_method_crc) */
 	/* From the RAMFC layout: the dwords that mirror a register, and the
-	 * register (enum pbr) each mirrors. */
+	 * register (enum pbr) each mirrors (a context load and save copy them
+	 * one by one: a memcpy per run of consecutive dwords became a
+	 * `rep movs` each, slower than the ~40 word moves). */
 	unsigned nramfc;
 	struct {
 		uint8_t dword, reg;
 	} ramfc[PBR_COUNT];
-	/* The same as runs of consecutive dwords mirroring consecutive
-	 * registers, in order (a context load or save copies each at once). */
-	unsigned nramfc_run;
-	struct {
-		uint8_t dword, reg, n;
-	} ramfc_run[PBR_COUNT];
 	/* The RAMFC dwords of USERD and USERD_HI (host.c prefetch_tsg). */
 	uint8_t ramfc_userd, ramfc_userd_hi;
 	/* From the RAMUSERD layout: the writeback's byte range and its words. */

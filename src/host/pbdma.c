@@ -86,19 +86,6 @@ nvm_status pbdma_layouts(struct host *h)
 		if (r == PBR_USERD_HI)
 			h->ramfc_userd_hi = (uint8_t)w->dword;
 	}
-	h->nramfc_run = 0;
-	for (unsigned i = 0; i < h->nramfc; i++) {
-		unsigned k = h->nramfc_run;
-		if (k && h->ramfc_run[k - 1].dword + h->ramfc_run[k - 1].n == h->ramfc[i].dword &&
-		    h->ramfc_run[k - 1].reg + h->ramfc_run[k - 1].n == h->ramfc[i].reg) {
-			h->ramfc_run[k - 1].n++;
-			continue;
-		}
-		h->ramfc_run[k].dword = h->ramfc[i].dword;
-		h->ramfc_run[k].reg = h->ramfc[i].reg;
-		h->ramfc_run[k].n = 1;
-		h->nramfc_run++;
-	}
 	h->userd_wb_lo = UINT32_MAX;
 	h->userd_wb_hi = 0;
 	h->nuserd_wb = 0;
@@ -1380,6 +1367,26 @@ struct pb_fetch {
 	bool halt, xlat_fault;
 };
 
+/* The first PB_PREFETCH bytes of a segment (up to its end and the page's)
+ * are fetched into the host's caches at once, before the decoder reads them
+ * one after another (a speed-up of the model only: a channel's segment is
+ * cold when thousands of channels take turns). */
+#define PB_PREFETCH 2048u
+
+static void prefetch_segment(struct mem_space *m, uint64_t pa, uint64_t bytes)
+{
+	uint8_t *q;
+	size_t avail;
+	if (mem_span(m, pa, false, &q, &avail))
+		return;
+	if (bytes > avail)
+		bytes = avail;
+	if (bytes > PB_PREFETCH)
+		bytes = PB_PREFETCH;
+	for (uint64_t i = 64; i < bytes; i += 64)
+		__builtin_prefetch(q + i);
+}
+
 static bool pbf_translate(struct fifo_fetch *x, struct fifo_span *s)
 {
 	struct pb_fetch *c = x->ctx;
@@ -1394,6 +1401,8 @@ static bool pbf_translate(struct fifo_fetch *x, struct fifo_span *s)
 		return false;
 	}
 	s->mem = &gpu_of(p)->mem[ap];
+	if (!s->sparse)
+		prefetch_segment(s->mem, s->pa, x->put - x->get);
 	return true;
 }
 
@@ -1563,8 +1572,8 @@ static bool do_load(struct pbdma *p)
 		return false;
 	}
 	const struct host *h = p->h;
-	for (unsigned i = 0; i < h->nramfc_run; i++)
-		memcpy(&p->r[h->ramfc_run[i].reg], &ramfc[h->ramfc_run[i].dword], h->ramfc_run[i].n * 4u);
+	for (unsigned i = 0; i < h->nramfc; i++)
+		p->r[h->ramfc[i].reg] = ramfc[h->ramfc[i].dword];
 	if (h->gen->ops->chan_load)
 		h->gen->ops->chan_load(p->h, p);
 	p->h->stats.ctx_loads++;
@@ -1622,8 +1631,8 @@ void pbdma_save(struct pbdma *p)
 		unsigned target;
 		uint64_t a = inst_addr(p, &target);
 		nvm_aperture ap = target >= 2 ? NVM_AP_SYSMEM : NVM_AP_VRAM;
-		for (unsigned i = 0; i < h->nramfc_run; i++)
-			memcpy(&p->ramfc[h->ramfc_run[i].dword], &p->r[h->ramfc_run[i].reg], h->ramfc_run[i].n * 4u);
+		for (unsigned i = 0; i < h->nramfc; i++)
+			p->ramfc[h->ramfc[i].dword] = p->r[h->ramfc[i].reg];
 		if (mem_write(&h->gpu->mem[ap], a, p->ramfc, sizeof(p->ramfc)))
 			mem_budget_error(p, ap, a, "RAMFC save"); /* the load read the same bytes */
 		userd_writeback(p);
