@@ -48,6 +48,7 @@ static void rl_clear(struct runlist *rl)
 	rl->runq = NULL;
 	rl->ntsg = rl->nch = 0;
 	rl->cur = 0;
+	rl->prefetched = 0;
 }
 
 static nvm_aperture target_ap(unsigned target)
@@ -340,8 +341,11 @@ static void prefetch_tsg(struct host *h, struct runlist *rl, size_t t, bool deep
 
 static void host_prefetch(struct host *h, struct runlist *rl)
 {
-	if (rl->ntsg < 3)
+	/* Once per TSG that starts running (its other channels' loads find
+	 * the same TSGs ahead). */
+	if (rl->ntsg < 3 || rl->prefetched == rl->cur + 1)
 		return;
+	rl->prefetched = rl->cur + 1;
 	prefetch_tsg(h, rl, (rl->cur + 1) % rl->ntsg, true);
 	prefetch_tsg(h, rl, (rl->cur + 2) % rl->ntsg, false);
 }
@@ -528,10 +532,12 @@ void host_engstat(struct host *h, struct runlist *rl)
 	                           next >= 0 ? next_inst | 1u << 31 : 0);
 	/* Item of docs/host.md "Timing": the GPU is not idle before its
 	 * engines have finished (a foreground event at their completion). */
+	if (!busy || x->idle_ev)
+		return;
 	bool stepping = false; /* a pending PBDMA step refreshes the status itself */
 	for (unsigned q = 0; q < rl->desc->npbdma; q++)
 		stepping |= rl->pb[q] && rl->pb[q]->ev;
-	if (busy && !x->idle_ev && !stepping)
+	if (!stepping)
 		x->idle_ev = sched_at(h->gpu, until, eng_idle_event, h, rl->id, 0);
 }
 

@@ -219,6 +219,7 @@ struct runlist {
 	struct engine *grce; /* GRCOPY on the GR runlist */
 	struct pbdma *pb[2];
 	struct eng_ctx ectx;
+	size_t prefetched; /* 1 + the TSG whose load last prefetched the next ones (host_prefetch), 0 none */
 };
 
 /* The Host's own view of a channel (the guest-visible part is PCCSR). */
