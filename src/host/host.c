@@ -336,6 +336,13 @@ static void prefetch_tsg(struct host *h, struct runlist *rl, size_t t, bool deep
 		struct mem_space *m = &h->gpu->mem[(lo & 3u) >= 2 ? NVM_AP_SYSMEM : NVM_AP_VRAM];
 		prefetch_span(m, userd + h->userd_wb_lo);
 		prefetch_span(m, userd + h->userd_gp_put);
+		/* The GPFIFO entry at GP_GET, where it was last time (a wrong
+		 * guess costs a useless fetch). */
+		uint64_t gp = host_chan_peek(h, chid)->gp_hint;
+		uint32_t get;
+		memcpy(&get, f + 4u * h->ramfc_gp_get, 4);
+		if (gp)
+			prefetch_span(&h->gpu->mem[(gp & 7u) - 1u], (gp & ~7ull) + 8ull * get);
 	}
 }
 

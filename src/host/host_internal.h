@@ -238,6 +238,10 @@ struct chan {
 	uint64_t acq_timeout_ev; /* acquire deadline event */
 	uint32_t cls[8];         /* SET_OBJECT class per subchannel; UNVERIFIED: kept by Host, not saved to RAMFC */
 	uint64_t methods;
+	/* A hint for the host's caches only (host.c prefetch_tsg): where entry
+	 * 0 of the channel's GPFIFO was when it last read an entry, assuming
+	 * the ring linear in memory (pbdma.c gp_hint_of), 0 none. */
+	uint64_t gp_hint;
 };
 
 /* The runlist the channel is listed on, -1 none. */
@@ -429,8 +433,8 @@ struct host {
 	struct {
 		uint8_t dword, reg;
 	} ramfc[PBR_COUNT];
-	/* The RAMFC dwords of USERD and USERD_HI (host.c prefetch_tsg). */
-	uint8_t ramfc_userd, ramfc_userd_hi;
+	/* The RAMFC dwords of USERD, USERD_HI and GP_GET (host.c prefetch_tsg). */
+	uint8_t ramfc_userd, ramfc_userd_hi, ramfc_gp_get;
 	/* From the RAMUSERD layout: the writeback's byte range and its words. */
 	uint32_t userd_wb_lo, userd_wb_hi; /* [lo, hi) */
 	uint32_t userd_gp_put;             /* NV_RAMUSERD_GP_PUT */

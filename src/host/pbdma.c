@@ -85,6 +85,8 @@ nvm_status pbdma_layouts(struct host *h)
 			h->ramfc_userd = (uint8_t)w->dword;
 		if (r == PBR_USERD_HI)
 			h->ramfc_userd_hi = (uint8_t)w->dword;
+		if (r == PBR_GP_GET)
+			h->ramfc_gp_get = (uint8_t)w->dword;
 	}
 	h->userd_wb_lo = UINT32_MAX;
 	h->userd_wb_hi = 0;
@@ -255,9 +257,19 @@ static void mem_budget_error(struct pbdma *p, nvm_aperture ap, uint64_t pa, cons
 	     (unsigned long long)pa, nvm_aperture_name(ap));
 }
 
+/* Where a GPFIFO entry was read (struct chan gp_hint): the physical
+ * address with the aperture + 1 in its low bits (entries are 8-byte
+ * aligned). */
+static uint64_t gp_hint_of(nvm_aperture ap, uint64_t pa)
+{
+	return (pa & ~7ull) | ((uint64_t)ap + 1);
+}
+
 /* Reads (acc READ or ATOMIC) or writes (WRITE) len bytes, not crossing a
- * page, at a channel VA. */
-static bool va_access(struct pbdma *p, uint64_t va, void *buf, size_t len, nvm_mmu_access acc, const char *what)
+ * page, at a channel VA; *hint (if not NULL) gets where they are
+ * (gp_hint_of), 0 for a sparse page. */
+static bool va_access_at(struct pbdma *p, uint64_t va, void *buf, size_t len, nvm_mmu_access acc, const char *what,
+                         uint64_t *hint)
 {
 	bool write = acc == NVM_MMU_WRITE;
 	nvm_aperture ap;
@@ -269,6 +281,8 @@ static bool va_access(struct pbdma *p, uint64_t va, void *buf, size_t len, nvm_m
 	}
 	struct mem_space *m = &gpu_of(p)->mem[ap];
 	nvm_status st = NVM_OK;
+	if (hint)
+		*hint = sparse ? 0 : gp_hint_of(ap, pa);
 	if (sparse) {
 		if (!write)
 			memset(buf, 0, len);
@@ -292,6 +306,11 @@ static bool va_access(struct pbdma *p, uint64_t va, void *buf, size_t len, nvm_m
 		return false;
 	}
 	return true;
+}
+
+static bool va_access(struct pbdma *p, uint64_t va, void *buf, size_t len, nvm_mmu_access acc, const char *what)
+{
+	return va_access_at(p, va, buf, len, acc, what, NULL);
 }
 
 /* ---------------------------------------------------------------- USERD */
@@ -1487,8 +1506,10 @@ static bool next_gp_entry(struct pbdma *p, bool *idle)
 	}
 	uint64_t eva = gp_base(p) + (uint64_t)r[PBR_GP_GET] * 8;
 	uint32_t e[2];
-	if (!va_access(p, eva, e, 8, NVM_MMU_READ, "GPFIFO fetch"))
+	uint64_t at;
+	if (!va_access_at(p, eva, e, 8, NVM_MMU_READ, "GPFIFO fetch", &at))
 		return false;
+	cur_chan(p)->gp_hint = at ? at - 8ull * r[PBR_GP_GET] : 0; /* where entry 0 would be */
 	r[PBR_GP_SHADOW_0] = e[0];
 	r[PBR_GP_SHADOW_1] = e[1];
 	r[PBR_GP_GET] = (uint32_t)((r[PBR_GP_GET] + 1) % size);
