@@ -234,14 +234,17 @@ struct chan {
 	bool acq_wait;       /* blocked on a semaphore acquire */
 	bool acq_switch;     /* the blocked acquire had ACQUIRE_SWITCH_TSG */
 	nvm_aperture acq_ap; /* aperture of the watched semaphore */
+	uint8_t gp_hint_ap;  /* hints (below): aperture + 1 of gp_hint, 0 none */
+	uint8_t pb_hint_ap;  /* and of pb_hint */
 	uint64_t acq_wake_ev;
 	uint64_t acq_timeout_ev; /* acquire deadline event */
 	uint32_t cls[8];         /* SET_OBJECT class per subchannel; UNVERIFIED: kept by Host, not saved to RAMFC */
 	uint64_t methods;
-	/* A hint for the host's caches only (host.c prefetch_tsg): where entry
-	 * 0 of the channel's GPFIFO was when it last read an entry, assuming
-	 * the ring linear in memory (pbdma.c gp_hint_of), 0 none. */
-	uint64_t gp_hint;
+	/* Hints for the host's caches only (host.c prefetch_tsg), guesses
+	 * from the last accesses (a wrong one costs a useless fetch): where
+	 * entry 0 of the channel's GPFIFO is if its ring is linear in memory,
+	 * and the physical minus the virtual address of its last PB segment. */
+	uint64_t gp_hint, pb_hint;
 };
 
 /* The runlist the channel is listed on, -1 none. */
@@ -528,6 +531,10 @@ static inline void host_chsw_error(struct host *h, uint32_t code, uint64_t addr,
 {
 	h->gen->ops->chsw_error(h, code, addr, why);
 }
+
+/* Fetches [pa, pa + bytes) of m (up to its page's end) into the host's
+ * caches: a speed-up of the model only. */
+void host_prefetch_mem(struct mem_space *m, uint64_t pa, uint64_t bytes);
 
 /* pbdma.c */
 nvm_status pbdma_add_regs(struct host *h);

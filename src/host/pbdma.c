@@ -257,19 +257,11 @@ static void mem_budget_error(struct pbdma *p, nvm_aperture ap, uint64_t pa, cons
 	     (unsigned long long)pa, nvm_aperture_name(ap));
 }
 
-/* Where a GPFIFO entry was read (struct chan gp_hint): the physical
- * address with the aperture + 1 in its low bits (entries are 8-byte
- * aligned). */
-static uint64_t gp_hint_of(nvm_aperture ap, uint64_t pa)
-{
-	return (pa & ~7ull) | ((uint64_t)ap + 1);
-}
-
 /* Reads (acc READ or ATOMIC) or writes (WRITE) len bytes, not crossing a
- * page, at a channel VA; *hint (if not NULL) gets where they are
- * (gp_hint_of), 0 for a sparse page. */
+ * page, at a channel VA; *ap_at (if not NULL) gets the aperture + 1 (0 for
+ * a sparse page) and *pa_at the physical address. */
 static bool va_access_at(struct pbdma *p, uint64_t va, void *buf, size_t len, nvm_mmu_access acc, const char *what,
-                         uint64_t *hint)
+                         uint8_t *ap_at, uint64_t *pa_at)
 {
 	bool write = acc == NVM_MMU_WRITE;
 	nvm_aperture ap;
@@ -281,8 +273,10 @@ static bool va_access_at(struct pbdma *p, uint64_t va, void *buf, size_t len, nv
 	}
 	struct mem_space *m = &gpu_of(p)->mem[ap];
 	nvm_status st = NVM_OK;
-	if (hint)
-		*hint = sparse ? 0 : gp_hint_of(ap, pa);
+	if (ap_at) {
+		*ap_at = sparse ? 0 : (uint8_t)(ap + 1);
+		*pa_at = pa;
+	}
 	if (sparse) {
 		if (!write)
 			memset(buf, 0, len);
@@ -310,7 +304,7 @@ static bool va_access_at(struct pbdma *p, uint64_t va, void *buf, size_t len, nv
 
 static bool va_access(struct pbdma *p, uint64_t va, void *buf, size_t len, nvm_mmu_access acc, const char *what)
 {
-	return va_access_at(p, va, buf, len, acc, what, NULL);
+	return va_access_at(p, va, buf, len, acc, what, NULL, NULL);
 }
 
 /* ---------------------------------------------------------------- USERD */
@@ -1386,26 +1380,9 @@ struct pb_fetch {
 	bool halt, xlat_fault;
 };
 
-/* The first PB_PREFETCH bytes of a segment (up to its end and the page's)
- * are fetched into the host's caches at once, before the decoder reads them
- * one after another (a speed-up of the model only: a channel's segment is
+/* The first bytes of a segment are fetched into the host's caches at once,
+ * before the decoder reads them one after another (a channel's segment is
  * cold when thousands of channels take turns). */
-#define PB_PREFETCH 2048u
-
-static void prefetch_segment(struct mem_space *m, uint64_t pa, uint64_t bytes)
-{
-	uint8_t *q;
-	size_t avail;
-	if (mem_span(m, pa, false, &q, &avail))
-		return;
-	if (bytes > avail)
-		bytes = avail;
-	if (bytes > PB_PREFETCH)
-		bytes = PB_PREFETCH;
-	for (uint64_t i = 64; i < bytes; i += 64)
-		__builtin_prefetch(q + i);
-}
-
 static bool pbf_translate(struct fifo_fetch *x, struct fifo_span *s)
 {
 	struct pb_fetch *c = x->ctx;
@@ -1420,8 +1397,12 @@ static bool pbf_translate(struct fifo_fetch *x, struct fifo_span *s)
 		return false;
 	}
 	s->mem = &gpu_of(p)->mem[ap];
-	if (!s->sparse)
-		prefetch_segment(s->mem, s->pa, x->put - x->get);
+	if (!s->sparse) {
+		host_prefetch_mem(s->mem, s->pa, x->put - x->get);
+		struct chan *ch = cur_chan(p);
+		ch->pb_hint = s->pa - x->get;
+		ch->pb_hint_ap = (uint8_t)(ap + 1);
+	}
 	return true;
 }
 
@@ -1506,10 +1487,11 @@ static bool next_gp_entry(struct pbdma *p, bool *idle)
 	}
 	uint64_t eva = gp_base(p) + (uint64_t)r[PBR_GP_GET] * 8;
 	uint32_t e[2];
-	uint64_t at;
-	if (!va_access_at(p, eva, e, 8, NVM_MMU_READ, "GPFIFO fetch", &at))
+	struct chan *c = cur_chan(p);
+	uint64_t pa;
+	if (!va_access_at(p, eva, e, 8, NVM_MMU_READ, "GPFIFO fetch", &c->gp_hint_ap, &pa))
 		return false;
-	cur_chan(p)->gp_hint = at ? at - 8ull * r[PBR_GP_GET] : 0; /* where entry 0 would be */
+	c->gp_hint = pa - 8ull * r[PBR_GP_GET]; /* where entry 0 is if the ring is linear */
 	r[PBR_GP_SHADOW_0] = e[0];
 	r[PBR_GP_SHADOW_1] = e[1];
 	r[PBR_GP_GET] = (uint32_t)((r[PBR_GP_GET] + 1) % size);
