@@ -380,8 +380,12 @@ static void prefetch_tsg(struct host *h, struct runlist *rl, size_t t, enum pf_s
 		 * the written-back entries and GP_PUT. */
 		uint64_t userd = ((uint64_t)(hi & 0xffu) << 32) | (lo & 0xfffffe00u);
 		struct mem_space *m = &h->gpu->mem[(lo & 3u) >= 2 ? NVM_AP_SYSMEM : NVM_AP_VRAM];
-		prefetch_span(m, userd + h->userd_wb_lo);
-		prefetch_span(m, userd + h->userd_gp_put);
+		uint8_t *u;
+		size_t left;
+		if (!mem_span(m, userd, false, &u, &left) && left > h->userd_gp_put && left > h->userd_wb_lo) {
+			__builtin_prefetch(u + h->userd_wb_lo);
+			__builtin_prefetch(u + h->userd_gp_put);
+		}
 		/* The GPFIFO entry at GP_GET, where it was last time (a wrong
 		 * guess costs a useless fetch). */
 		const struct chan *c = host_chan_peek(h, chid);
