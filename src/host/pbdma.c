@@ -1380,9 +1380,10 @@ struct pb_fetch {
 	bool halt, xlat_fault;
 };
 
-/* The first bytes of a segment are fetched into the host's caches at once,
- * before the decoder reads them one after another (a channel's segment is
- * cold when thousands of channels take turns). */
+/* One translation of GET. Then the first bytes of the segment are fetched
+ * into the host's caches at once, before the decoder reads them one after
+ * another (a channel's segment is cold when thousands of channels take
+ * turns), and the channel's PB hint (struct chan) notes the mapping. */
 static bool pbf_translate(struct fifo_fetch *x, struct fifo_span *s)
 {
 	struct pb_fetch *c = x->ctx;
