@@ -72,6 +72,9 @@ struct engine {
 	void *host;
 	void *priv;          /* the engine kind's own state */
 	struct engine *next; /* the GPU's engines (gpu->engines) */
+	/* Optional (the kind sets it): channel chid runs soon, fetch its state
+	 * into the host's caches (a speed-up of the model only). */
+	void (*prefetch)(struct engine *e, uint32_t chid);
 	/* The method log (recording engine and any engine that wants one): the
 	 * last cap methods, kept as runs (one record per delivery: time,
 	 * source, the run's method, mode and index) and their data words, in
