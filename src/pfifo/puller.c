@@ -205,6 +205,19 @@ static uint64_t engines_idle_at(const struct pfifo *f)
  * another channel's method. NV10+ submits pairs of methods (the same or
  * consecutive) in one puller cycle. The engine logs method i at *t + i
  * (each its own virtual time). */
+/* The METHOD event of a submitted run (out of the hot path). */
+static __attribute__((noinline)) void submit_event(struct pfifo *f, const struct engine *e, const struct eng_src *src,
+                                                   const pb_run *r)
+{
+	/* named from the class the RAMHT object carries, where the tables have it */
+	char name[128] = " ";
+	if (!pb_method_label(src->cls, pb_run_method(r, 0), name + 1, sizeof(name) - 1))
+		name[0] = 0;
+	emit(f->gpu, NVM_EV_METHOD, "pfifo", e->name, pb_run_method(r, 0), r->data[0],
+	     "%schannel %u subchannel %u class 0x%04x: method 0x%04x%s x%u (first data 0x%08x)", f->pc->tag, src->chid,
+	     r->subch, src->cls, pb_run_method(r, 0), name, r->count, r->data[0]);
+}
+
 void puller_submit(struct pfifo *f, const pb_run *r, uint64_t *t)
 {
 	unsigned id = subch_engine(f->pc, r->subch);
@@ -223,27 +236,23 @@ void puller_submit(struct pfifo *f, const pb_run *r, uint64_t *t)
 		     f->gr_chid, chid);
 		f->gr_chid = chid;
 	}
+	/* cls_slot / ctx_slot: class 0 for a channel beyond nchan */
+	bool known = chid < f->chip->nchan;
+	uint32_t subch = r->subch & 7;
 	struct eng_src src = { .chid = chid,
 		               .subch = r->subch,
-		               .cls = *cls_slot(f, chid, r->subch),
-		               .ctx = *ctx_slot(f, chid, r->subch) };
+		               .cls = known ? f->cls[chid][subch] : 0,
+		               .ctx = known ? f->objctx[chid][subch] : 0 };
 	struct eng_result res = { 0 };
 	e->at = *t > f->gpu->now ? *t : f->gpu->now;
-	e->ops->methods(e, &src, r, 0, r->count, &res);
+	engine_send(e, &src, r, 0, r->count, &res);
 	e->at = 0;
 	uint32_t steps = f->chip->paired ? (r->count + 1) / 2 : r->count;
 	*t += res.cost + (uint64_t)steps * PFIFO_NS_PULL;
 	e->busy_until = *t;
 	f->stats.engine_methods += r->count;
-	if (emit_wanted(f->gpu, NVM_EV_METHOD)) {
-		/* named from the class the RAMHT object carries, where the tables have it */
-		char name[128] = " ";
-		if (!pb_method_label(src.cls, pb_run_method(r, 0), name + 1, sizeof(name) - 1))
-			name[0] = 0;
-		emit(f->gpu, NVM_EV_METHOD, "pfifo", e->name, pb_run_method(r, 0), r->data[0],
-		     "%schannel %u subchannel %u class 0x%04x: method 0x%04x%s x%u (first data 0x%08x)", f->pc->tag,
-		     chid, r->subch, src.cls, pb_run_method(r, 0), name, r->count, r->data[0]);
-	}
+	if (emit_wanted(f->gpu, NVM_EV_METHOD))
+		submit_event(f, e, &src, r);
 }
 
 static void submit_one(struct pfifo *f, uint32_t subch, uint32_t m, uint32_t d, uint64_t *t)
@@ -648,22 +657,30 @@ bool puller_ready(struct pfifo *f)
 
 /* Plain PGRAPH methods (0x100-0x17c, 0x200-0x1ffc on a PGRAPH subchannel)
  * that follow each other in CACHE1 on one subchannel with increasing or
- * equal methods: how many, from the slot at GET. */
+ * equal methods: how many, from the slot at GET (whose method is plain),
+ * not past the last slot. Bits 15:2 of an entry are its subchannel and
+ * method: the next entry of an increasing run is the first's + 4 n, as long
+ * as the methods stay below the end of the first's plain range (0x180 or
+ * 0x2000, so no carry reaches the subchannel). */
 static uint32_t plain_run(const struct pcache *c, uint32_t slot, uint32_t avail, pb_mode *mode)
 {
-	uint32_t a0 = c->addr[slot], m0 = a0 & 0x1ffcu;
-	uint32_t n = 1;
+	const uint32_t *ad = c->addr + slot;
+	uint32_t a0 = ad[0] & 0xfffcu, m0 = a0 & 0x1ffcu, n = 1;
+	uint32_t lim = c->slot_mask + 1 - slot < avail ? c->slot_mask + 1 - slot : avail;
 	*mode = PB_MODE_INC;
-	while (n < avail && slot + n <= c->slot_mask) {
-		uint32_t a = c->addr[slot + n], m = a & 0x1ffcu;
-		if (((a ^ a0) & 0xe000u) || (m >= 0x180 && m < 0x200) || m < 0x100)
-			break;
-		if (n == 1 && m == m0)
-			*mode = PB_MODE_NINC;
-		if (*mode == PB_MODE_NINC ? m != m0 : m != m0 + 4 * n)
-			break;
-		n++;
+	if (lim < 2)
+		return 1;
+	if ((ad[1] & 0xfffcu) == a0) {
+		*mode = PB_MODE_NINC;
+		for (n = 2; n < lim && (ad[n] & 0xfffcu) == a0; n++)
+			;
+		return n;
 	}
+	uint32_t nmax = ((m0 < 0x180 ? 0x180u : 0x2000u) - m0) / 4;
+	if (lim > nmax)
+		lim = nmax;
+	while (n < lim && (ad[n] & 0xfffcu) == a0 + 4 * n)
+		n++;
 	return n;
 }
 
