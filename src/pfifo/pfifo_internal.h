@@ -521,6 +521,9 @@ bool pfifo_pramin_wr(void *ctx, uint32_t addr, uint32_t val);
 nvm_status pfifo_add_window(struct pfifo *f, const char *name, uint32_t base, uint32_t size, win_read_fn rd,
                             win_write_fn wr);
 
+/* The pushers' quick feed on or off (on by default; tests compare the two). */
+void pfifo_quick_set(nvm_gpu *gpu, bool on);
+
 /* pusher.c: the USER areas, the PIO pusher, the NV4-style DMA pusher */
 void pusher_dma_error(struct pfifo *f, unsigned code, uint64_t get, const char *why);
 void pusher_dec_load(struct pfifo *f, bool ib);
