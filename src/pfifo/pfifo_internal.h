@@ -559,6 +559,8 @@ uint32_t pusher_count_store(struct pfifo *f, const pb_decoder_state *d, uint32_t
 /* puller.c */
 bool puller_ready(struct pfifo *f);
 bool puller_direct_ok(const struct pfifo *f, uint32_t subch);
+/* The subchannels (bit s) puller_direct_ok would allow with CACHE1 empty. */
+uint32_t puller_direct_mask(const struct pfifo *f);
 /* Submits a run of plain methods to the engine bound on its subchannel
  * (engine interface, costs). */
 void puller_submit(struct pfifo *f, const pb_run *r, uint64_t *t);

@@ -646,6 +646,18 @@ bool puller_direct_ok(const struct pfifo *f, uint32_t subch)
 	       !pfifo_cache_count(f);
 }
 
+uint32_t puller_direct_mask(const struct pfifo *f)
+{
+	if (!(*f->r_pull0 & PULL0_ACCESS) || (*f->r_intr & (INTR_CACHE_ERROR | INTR_SEMAPHORE)) ||
+	    (*f->r_pull1 & PULL1_ACQUIRE_ACTIVE))
+		return 0;
+	uint32_t mask = 0;
+	for (uint32_t s = 0; s < 8; s++)
+		if (method_engine(f, subch_engine(&f->c1, s)))
+			mask |= 1u << s;
+	return mask;
+}
+
 bool puller_ready(struct pfifo *f)
 {
 	if (!(*f->r_pull0 & PULL0_ACCESS) || (*f->r_intr & (INTR_CACHE_ERROR | INTR_SEMAPHORE)))
@@ -684,29 +696,46 @@ static uint32_t plain_run(const struct pcache *c, uint32_t slot, uint32_t avail,
 	return n;
 }
 
-/* Takes entries out of cache c (f->pc) while ready(f) allows, at most max. */
+/* Takes entries out of cache c (f->pc) while ready(f) allows, at most max.
+ * After a run of plain methods the CACHE1 puller is still ready while
+ * CACHE1 has entries when no hooks are installed: nothing but the engine
+ * ran, and engines leave PFIFO's registers alone (puller_submit changes
+ * only PULL1 ENGINE). */
 static uint32_t pull_entries(struct pfifo *f, uint32_t max, uint64_t *t, bool (*ready)(struct pfifo *f))
 {
 	struct pcache *c = f->pc;
+	bool lean = c == &f->c1 && !f->gpu->hook_mask;
 	uint32_t taken = 0;
 	while (taken < max && ready(f)) {
-		uint32_t get = *c->get, slot = (get >> 2) & c->slot_mask;
-		uint32_t a = c->addr[slot], m = a & 0x1ffcu, subch = (a >> 13) & 7;
-		uint32_t n = 1;
-		if (m >= 0x100 && (m < 0x180 || m >= 0x200) && method_engine(f, subch_engine(c, subch))) {
-			uint32_t avail = pcache_count(c);
-			if (avail > max - taken)
-				avail = max - taken;
-			pb_mode mode;
-			n = plain_run(c, slot, avail, &mode);
-			pb_run r = { .subch = subch, .method = m, .count = n, .mode = mode, .data = &c->data[slot] };
-			puller_submit(f, &r, t);
-		} else if (pull_one(f, a, c->data[slot], t) == PULL_STALL) {
+		for (;;) {
+			uint32_t get = *c->get, slot = (get >> 2) & c->slot_mask;
+			uint32_t a = c->addr[slot], m = a & 0x1ffcu, subch = (a >> 13) & 7;
+			if (m >= 0x100 && (m < 0x180 || m >= 0x200) && method_engine(f, subch_engine(c, subch))) {
+				uint32_t avail = pcache_count(c);
+				if (avail > max - taken)
+					avail = max - taken;
+				pb_mode mode;
+				uint32_t n = plain_run(c, slot, avail, &mode);
+				pb_run r = { .subch = subch,
+					     .method = m,
+					     .count = n,
+					     .mode = mode,
+					     .data = &c->data[slot] };
+				puller_submit(f, &r, t);
+				*c->get = (get + 4 * n) & c->ptr_mask;
+				taken += n;
+				f->stats.methods += n;
+				if (lean && taken < max && pcache_count(c))
+					continue;
+				break;
+			}
+			if (pull_one(f, a, c->data[slot], t) == PULL_STALL)
+				return taken;
+			*c->get = (get + 4) & c->ptr_mask;
+			taken++;
+			f->stats.methods++;
 			break;
 		}
-		*c->get = (get + 4 * n) & c->ptr_mask;
-		taken += n;
-		f->stats.methods += n;
 	}
 	return taken;
 }

@@ -690,27 +690,35 @@ static uint32_t pusher_quick(struct pfifo *f, const uint32_t *w, uint32_t lim, u
                              const struct pusher_quick_env *q)
 {
 	nvm_gpu *gpu = f->gpu;
-	uint64_t budget = sched_budget_left(gpu), *t = f->burst_t, pos = f->dec.pos;
-	uint32_t k = 0, cmds = 0, h = 0, c = 0, lh = 0, lc = 0, mask = f->cache_mask;
+	uint64_t budget = sched_budget_left(gpu), *t = f->burst_t, pos = f->dec.pos, slice_end = f->slice_end;
+	uint32_t k = 0, cmds = 0, lh = 0, lc = 0, mask = f->cache_mask;
 	/* short_header: INC, and NINC where the generation has it */
 	uint32_t short_mask = f->pbgen->accepts & PB_ACC_OLD_NINC ? 0xa0030003u : 0xe0030003u;
 	uint32_t ni_bit = f->chip->ninc ? 1u : 0u;
+	/* CACHE1 (PUT written once at the end: nothing reads it in between,
+	 * and after an entry is pushed nothing goes the direct way) */
+	uint32_t put = (*f->r_put >> 2) & mask, used = pfifo_cache_count(f), pushed = 0;
+	uint32_t *restrict ca = f->cache_addr, *restrict cd = f->cache_data;
+	/* puller_direct_ok but for CACHE1 being empty: only the engines run
+	 * meanwhile, and they leave PFIFO alone */
+	uint32_t direct_subch = puller_direct_mask(f);
 	/* The checks before the header (k) and its data (k + 1): those at
-	 * k + 1 imply those at k (the header's unit is charged in between). */
-	while (k + 1 < lim && k + 1 < q->kmax) {
-		h = w[k];
-		c = h >> 18 & 0x7ffu;
-		if ((h & short_mask) || !c || c >= lim - k || cmds + 1 >= budget ||
-		    (q->slice_live && *t + (uint64_t)(words + k + 1) * PFIFO_NS_DMA_WORD >= f->slice_end))
+	 * k + 1 imply those at k (the header's unit is charged in between):
+	 * k + 1 < kmax, the budget left after cmds + 1 units, the timeslice. */
+	uint32_t kend = lim < q->kmax ? lim : (uint32_t)q->kmax;
+	uint64_t max_cmds = budget ? budget - 1 : 0;
+	while (k + 1 < kend && cmds < max_cmds) {
+		uint32_t h = w[k], c = h >> 18 & 0x7ffu;
+		if ((h & short_mask) || !c || c >= lim - k ||
+		    (q->slice_live && *t + (uint64_t)(words + k + 1) * PFIFO_NS_DMA_WORD >= slice_end))
 			break;
-		uint32_t subch = h >> 13 & 7, m = h & 0x1ffcu, put = (*f->r_put >> 2) & mask;
-		uint32_t used = ((*f->r_put - *f->r_get) >> 2) & mask; /* pfifo_cache_count */
+		uint32_t subch = h >> 13 & 7, m = h & 0x1ffcu;
 		bool ninc = h & 0x40000000u;
 		if (used == mask)
 			break; /* CACHE1 full */
 		/* pusher_direct_words of the whole command */
 		uint32_t direct = 0;
-		if (!used && m >= 0x100 && (m < 0x180 || m >= 0x200) && puller_direct_ok(f, subch)) {
+		if (!used && (direct_subch >> subch & 1) && m >= 0x100 && (m < 0x180 || m >= 0x200)) {
 			uint32_t last = m < 0x180 ? 0x17cu : 0x1ffcu;
 			direct = ninc || (last - m) / 4 + 1 >= c ? c : (last - m) / 4 + 1;
 		}
@@ -726,8 +734,8 @@ static uint32_t pusher_quick(struct pfifo *f, const uint32_t *w, uint32_t lim, u
 				     .mode = ninc ? PB_MODE_NINC : PB_MODE_INC,
 				     .data = w + k + 1 };
 			puller_submit(f, &r, t);
-			uint32_t p = (put + c) & mask;
-			*f->r_put = *f->r_get = p << 2;
+			put = (put + c) & mask;
+			*f->r_put = *f->r_get = put << 2;
 			f->stats.cache_pushes += c;
 			f->stats.methods += c;
 		} else {
@@ -736,12 +744,12 @@ static uint32_t pusher_quick(struct pfifo *f, const uint32_t *w, uint32_t lim, u
 			uint32_t base = subch << 13 | (ninc ? ni_bit : 0u) | m, step = ninc ? 0 : 4;
 			const uint32_t *d = w + k + 1;
 			for (uint32_t i = 0; i < c; i++, base += step) {
-				f->cache_addr[put] = base;
-				f->cache_data[put] = d[i];
+				ca[put] = base;
+				cd[put] = d[i];
 				put = (put + 1) & mask;
 			}
-			*f->r_put = put << 2;
-			f->stats.cache_pushes += c;
+			used += c;
+			pushed += c;
 		}
 		k += 1 + c;
 		cmds++;
@@ -750,6 +758,10 @@ static uint32_t pusher_quick(struct pfifo *f, const uint32_t *w, uint32_t lim, u
 	}
 	if (!cmds)
 		return 0;
+	if (pushed) {
+		*f->r_put = put << 2;
+		f->stats.cache_pushes += pushed;
+	}
 	/* the last command's registers (sink_header, sink_run) */
 	*f->r_rsvd_shd = lh;
 	*f->r_dcount = lc;
