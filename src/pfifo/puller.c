@@ -218,18 +218,17 @@ static __attribute__((noinline)) void submit_event(struct pfifo *f, const struct
 	     r->subch, src->cls, pb_run_method(r, 0), name, r->count, r->data[0]);
 }
 
-void puller_submit(struct pfifo *f, const pb_run *r, uint64_t *t)
+/* puller_submit once the engine e (id) is known. */
+static inline __attribute__((always_inline)) void submit_to(struct pfifo *f, struct engine *e, unsigned id,
+                                                            const pb_run *r, uint64_t *t)
 {
-	unsigned id = subch_engine(f->pc, r->subch);
-	struct engine *e = method_engine(f, id);
 	uint32_t chid = pull_chid(f);
-	if (!e)
-		return; /* callers check the engine */
-	unsigned last = FIELD_GET(*f->pc->pull1, 3, 0);
+	uint32_t *pull1 = f->pc->pull1;
+	unsigned last = FIELD_GET(*pull1, 3, 0);
 	if (last != id) {
 		if (f->eng[last] && *t < f->eng[last]->busy_until)
 			*t = f->eng[last]->busy_until;
-		*f->pc->pull1 = FIELD_SET(*f->pc->pull1, 3, 0, id);
+		*pull1 = FIELD_SET(*pull1, 3, 0, id);
 	}
 	if (id == ENG_PGRAPH && f->gr_chid != chid) {
 		emit(f->gpu, NVM_EV_TRACE, "pfifo", "pgraph_ctxsw", chid, f->gr_chid, "PGRAPH: channel %u -> %u",
@@ -244,7 +243,8 @@ void puller_submit(struct pfifo *f, const pb_run *r, uint64_t *t)
 		               .cls = known ? f->cls[chid][subch] : 0,
 		               .ctx = known ? f->objctx[chid][subch] : 0 };
 	struct eng_result res = { 0 };
-	e->at = *t > f->gpu->now ? *t : f->gpu->now;
+	uint64_t now = f->gpu->now;
+	e->at = *t > now ? *t : now;
 	engine_send(e, &src, r, 0, r->count, &res);
 	e->at = 0;
 	uint32_t steps = f->chip->paired ? (r->count + 1) / 2 : r->count;
@@ -253,6 +253,14 @@ void puller_submit(struct pfifo *f, const pb_run *r, uint64_t *t)
 	f->stats.engine_methods += r->count;
 	if (emit_wanted(f->gpu, NVM_EV_METHOD))
 		submit_event(f, e, &src, r);
+}
+
+void puller_submit(struct pfifo *f, const pb_run *r, uint64_t *t)
+{
+	unsigned id = subch_engine(f->pc, r->subch);
+	struct engine *e = method_engine(f, id);
+	if (e) /* callers check the engine */
+		submit_to(f, e, id, r, t);
 }
 
 static void submit_one(struct pfifo *f, uint32_t subch, uint32_t m, uint32_t d, uint64_t *t)
@@ -691,6 +699,17 @@ static uint32_t plain_run(const struct pcache *c, uint32_t slot, uint32_t avail,
 	uint32_t nmax = ((m0 < 0x180 ? 0x180u : 0x2000u) - m0) / 4;
 	if (lim > nmax)
 		lim = nmax;
+	/* Eight entries compared at once while they are in the cache (the
+	 * run's length varies: a loop ending at it mispredicts every run). */
+	while (n < lim && slot + n + 8 <= c->slot_mask + 1) {
+		uint32_t miss = 0;
+		for (uint32_t i = 0; i < 8; i++)
+			miss |= (uint32_t)((ad[n + i] & 0xfffcu) != a0 + 4 * (n + i)) << i;
+		uint32_t same = (uint32_t)__builtin_ctz(miss | 0x100u);
+		if (same < 8 || n + 8 >= lim)
+			return n + same < lim ? n + same : lim;
+		n += 8;
+	}
 	while (n < lim && (ad[n] & 0xfffcu) == a0 + 4 * n)
 		n++;
 	return n;
@@ -710,7 +729,9 @@ static uint32_t pull_entries(struct pfifo *f, uint32_t max, uint64_t *t, bool (*
 		for (;;) {
 			uint32_t get = *c->get, slot = (get >> 2) & c->slot_mask;
 			uint32_t a = c->addr[slot], m = a & 0x1ffcu, subch = (a >> 13) & 7;
-			if (m >= 0x100 && (m < 0x180 || m >= 0x200) && method_engine(f, subch_engine(c, subch))) {
+			unsigned id = subch_engine(c, subch);
+			struct engine *e = method_engine(f, id);
+			if (m >= 0x100 && (m < 0x180 || m >= 0x200) && e) {
 				uint32_t avail = pcache_count(c);
 				if (avail > max - taken)
 					avail = max - taken;
@@ -721,7 +742,7 @@ static uint32_t pull_entries(struct pfifo *f, uint32_t max, uint64_t *t, bool (*
 					     .count = n,
 					     .mode = mode,
 					     .data = &c->data[slot] };
-				puller_submit(f, &r, t);
+				submit_to(f, e, id, &r, t);
 				*c->get = (get + 4 * n) & c->ptr_mask;
 				taken += n;
 				f->stats.methods += n;

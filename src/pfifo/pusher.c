@@ -743,10 +743,22 @@ static uint32_t pusher_quick(struct pfifo *f, const uint32_t *w, uint32_t lim, u
 				break;
 			uint32_t base = subch << 13 | (ninc ? ni_bit : 0u) | m, step = ninc ? 0 : 4;
 			const uint32_t *d = w + k + 1;
-			for (uint32_t i = 0; i < c; i++, base += step) {
-				ca[put] = base;
-				cd[put] = d[i];
-				put = (put + 1) & mask;
+			if (c <= 8 && put + 8 <= mask + 1 && k + 9 <= lim) {
+				/* a short command: eight slots rewritten, those past
+				 * the command with what they hold (no branch on the
+				 * count, which drivers vary from command to command) */
+				for (uint32_t i = 0; i < 8; i++) {
+					bool in = i < c;
+					ca[put + i] = in ? base + step * i : ca[put + i];
+					cd[put + i] = in ? d[i] : cd[put + i];
+				}
+				put = (put + c) & mask;
+			} else {
+				for (uint32_t i = 0; i < c; i++, base += step) {
+					ca[put] = base;
+					cd[put] = d[i];
+					put = (put + 1) & mask;
+				}
 			}
 			used += c;
 			pushed += c;
