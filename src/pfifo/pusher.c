@@ -748,9 +748,9 @@ static uint32_t pusher_quick(struct pfifo *f, const uint32_t *w, uint32_t lim, u
 				 * the command with what they hold (no branch on the
 				 * count, which drivers vary from command to command) */
 				for (uint32_t i = 0; i < 8; i++) {
-					bool in = i < c;
-					ca[put + i] = in ? base + step * i : ca[put + i];
-					cd[put + i] = in ? d[i] : cd[put + i];
+					uint32_t in = 0u - (uint32_t)(i < c); /* a mask, not a branch */
+					ca[put + i] = ((base + step * i) & in) | (ca[put + i] & ~in);
+					cd[put + i] = (d[i] & in) | (cd[put + i] & ~in);
 				}
 				put = (put + c) & mask;
 			} else {
