@@ -739,7 +739,13 @@ static uint32_t pusher_quick(struct pfifo *f, const uint32_t *w, uint32_t lim, u
 			f->stats.cache_pushes += c;
 			f->stats.methods += c;
 		} else {
-			if (m < 0x100 || (!ninc && m + 4u * (c - 1) > 0x1ffcu) || c > mask - used || c > chunk)
+			if (c > mask - used || c > chunk)
+				break;
+			/* sink_run's checked methods, or one the puller knows that
+			 * does not make the pusher wait (a bind, REF_CNT ...) */
+			if ((m < 0x100 || (!ninc && m + 4u * (c - 1) > 0x1ffcu)) &&
+			    (c != 1 || !pusher_knows_method(f, m) ||
+			     (f->chip->ops->acquires && f->chip->ops->acquires(m, w[k + 1]))))
 				break;
 			uint32_t base = subch << 13 | (ninc ? ni_bit : 0u) | m, step = ninc ? 0 : 4;
 			const uint32_t *d = w + k + 1;

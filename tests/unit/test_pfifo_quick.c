@@ -80,9 +80,10 @@ static size_t gen_stream(uint64_t *s, uint32_t *w, size_t max, uint32_t base, co
 			w[n++] = PB_INC(rnd(s, 3), 0, 1);
 			w[n++] = rnd(s, 16) ? handles[rnd(s, 2)] : 0x5eed0000u + rnd(s, 16);
 			continue;
-		} else if (r < 81) { /* REF_CNT, YIELD */
-			w[n++] = PB_INC(sc, rnd(s, 2) ? 0x50 : 0x80, 1);
-			w[n++] = rnd(s, 0x10000);
+		} else if (r < 80) { /* REF_CNT, YIELD; a semaphore acquire (NV1A+ 0x68, G84 0x1c) */
+			uint32_t q = rnd(s, 6);
+			w[n++] = PB_INC(sc, q == 0 ? 0x68 : q == 1 ? 0x1c : q & 1 ? 0x50 : 0x80, 1);
+			w[n++] = q == 1 ? 1 : rnd(s, 0x10000);
 			continue;
 		} else if (r < 81) { /* a run past 0x1ffc, or an unknown method 0x04..0xfc */
 			c = 2 + rnd(s, 6);
