@@ -678,8 +678,9 @@ static void dma_mem_fault(struct fifo_fetch *x, const struct fifo_span *s)
  * between pieces pass: the limit, the run budget after the header's unit,
  * the timeslice, CACHE1 room), each going either straight to its engine
  * (puller_direct_ok, pusher_direct_words: all its methods) or into CACHE1
- * (methods 0x100+ inside 0x1ffc, all of them fitting), decoded here rather
- * than by the decoder. They leave what sink_header and sink_run would have
+ * (all of them fitting: methods 0x100+ inside 0x1ffc, or a single method
+ * the puller knows that does not make the pusher wait), decoded here
+ * rather than by the decoder. They leave what sink_header and sink_run would have
  * (the registers, CACHE1, the engines' calls, the budget's units, the
  * decoder's state after them); the pusher then hands the decoder their
  * words as one run the sinks ignore, so that it stands past them. Nothing
