@@ -249,12 +249,18 @@ static const pb_class *mesa_host(const pb_printer *p, uint32_t subch)
 	return best ? best : p->host;
 }
 
-static inline struct mref method_of(pb_printer *p, uint32_t subch, uint32_t method)
+/* The view a method is named in: the host class's ([8]) for a method
+ * below 0x100 (seed 000: Host methods ignore the subchannel), else the
+ * subchannel's. */
+static inline unsigned view_index(const pb_printer *p, uint32_t subch, uint32_t method)
+{
+	return p->host && method < 0x100 ? 8 : (subch & 7);
+}
+
+/* Method `method` of class c in view vi. */
+static inline struct mref method_in(pb_printer *p, unsigned vi, const pb_class *c, uint32_t method)
 {
 	struct mref r = { 0 };
-	/* seed 000: Host methods (below 0x100) ignore the subchannel. */
-	unsigned vi = p->host && method < 0x100 ? 8 : (subch & 7);
-	const pb_class *c = vi == 8 ? (p->style == PB_STYLE_MESA ? mesa_host(p, subch) : p->host) : p->bound[vi];
 	r.cls = c;
 	if (!c || method >= 0x4000)
 		return r;
@@ -276,6 +282,13 @@ static inline struct mref method_of(pb_printer *p, uint32_t subch, uint32_t meth
 		r.index = (r.m->stride & (r.m->stride - 1)) ? (method - r.m->addr) / r.m->stride
 		                                            : (method - r.m->addr) >> __builtin_ctz(r.m->stride);
 	return r;
+}
+
+static inline struct mref method_of(pb_printer *p, uint32_t subch, uint32_t method)
+{
+	unsigned vi = view_index(p, subch, method);
+	const pb_class *c = vi == 8 ? (p->style == PB_STYLE_MESA ? mesa_host(p, subch) : p->host) : p->bound[vi];
+	return method_in(p, vi, c, method);
 }
 
 /* The name offset of value v of an enum field, or 0 (no name starts at 0).
@@ -480,15 +493,53 @@ static const uint64_t pow10_u64[20] = { 1ull,
 	                                1000000000000000000ull,
 	                                10000000000000000000ull };
 
-/* Decimal, two digits per division, written in place from the last digit
- * (the digit count first: log10 from the bit length, corrected by one
- * comparison). No buffer: a copy out of one just written stalls. 32-bit
- * arithmetic where the value fits (most do: data, methods, offsets). */
-static inline char *w_dec(char *d, uint32_t v)
+/* The number of decimal digits of v: log10 from the bit length, corrected
+ * by one comparison (v | 1: one digit for 0). */
+static inline unsigned dec_digits(uint32_t v)
 {
 	unsigned n = ((32u - (unsigned)__builtin_clz(v | 1)) * 1233u) >> 12; /* floor(log10(2) * bits) */
-	n += (v | 1) >= pow10_u64[n];                                        /* v | 1: one digit for 0 */
-	char *e = d + n, *q = e;
+	return n + ((v | 1) >= pow10_u64[n]);
+}
+
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* The 8 decimal digits of v < 1e8 as the bytes of a uint64 in memory
+ * order, without a division loop: 4+4 digits in two 32-bit lanes, 2+2 in
+ * 16-bit lanes, one digit a byte (x * 10486 >> 20 is x / 100 for x <
+ * 10000, x * 103 >> 10 is x / 10 for x < 100). */
+static inline uint64_t dec8(uint32_t v)
+{
+	uint64_t x = (v / 10000) | (uint64_t)(v % 10000) << 32;
+	uint64_t q = ((x * 10486) >> 20) & 0x0000007f0000007full;
+	x = q | (x - q * 100) << 16;
+	q = ((x * 103) >> 10) & 0x000f000f000f000full;
+	x = q | (x - q * 10) << 8;
+	return x + 0x3030303030303030ull;
+}
+
+/* Decimal without a data-dependent branch (field values and data are what a
+ * printer cannot predict): the digits above the last 8 (none, one or two)
+ * from a table, then the last 8 with their leading zeros shifted out when
+ * there are no more. Writes up to 10 bytes (the room has slack). */
+static inline char *w_dec(char *d, uint32_t v)
+{
+	unsigned n = dec_digits(v);
+	uint32_t hi = v / 100000000u; /* 0..42 */
+	unsigned nhi = n > 8 ? n - 8 : 0, nlo = n - nhi;
+	uint16_t h;
+	memcpy(&h, dec2 + 2 * hi, 2);
+	h = (uint16_t)(h >> (8 * (2 - nhi)) & 0xffff); /* nhi 1: the units only; 0: nothing counts */
+	memcpy(d, &h, 2);
+	d += nhi;
+	uint64_t lo = dec8(v - hi * 100000000u) >> (8 * (8 - nlo));
+	memcpy(d, &lo, 8);
+	return d + nlo;
+}
+#else
+/* Decimal, two digits per division, written in place from the last digit
+ * (no buffer: a copy out of one just written stalls). */
+static inline char *w_dec(char *d, uint32_t v)
+{
+	char *e = d + dec_digits(v), *q = e;
 	while (v >= 100) {
 		q -= 2;
 		memcpy(q, dec2 + 2 * (v % 100), 2);
@@ -500,6 +551,7 @@ static inline char *w_dec(char *d, uint32_t v)
 		q[-1] = (char)('0' + v);
 	return e;
 }
+#endif
 
 static inline char *w_dec64(char *d, uint64_t v)
 {
@@ -531,6 +583,92 @@ static inline char *w_name(char *d, uint32_t off)
 	for (size_t k = 64; k < n; k += 32)
 		memcpy(d + k, s + k, 32);
 	return d + n;
+}
+
+/* "(i)" or "(i,j)" after an array method's name; nothing after a single
+ * method. */
+static inline char *w_index(char *d, const struct mref *mr)
+{
+	const pb_method *m = mr->m;
+	if (!m->count)
+		return d;
+	*d++ = '(';
+	if (m->flags & PB_METHOD_2D) {
+		d = w_dec(d, mr->index / m->inner);
+		*d++ = ',';
+		d = w_dec(d, mr->index % m->inner);
+	} else {
+		d = w_dec(d, mr->index);
+	}
+	*d++ = ')';
+	return d;
+}
+
+/* The writers below are the text and JSON layouts of a method's name and
+ * fields: a line formatted from the tables uses them, and so does the text
+ * formatted once (the "compiled methods" section), so both print the same
+ * bytes. */
+
+/* Text: " TAG.NAME(i)" of a method the tables name. */
+static char *w_text_name(char *d, const struct mref *mr)
+{
+	*d++ = ' ';
+	d = w_mem(d, mr->cls->tag, 4);
+	*d++ = '.';
+	return w_index(w_name(d, mr->m->name), mr);
+}
+
+/* Whether field f of method m prints its float after the number: the
+ * 32-bit field of a float method. */
+static inline bool float_field(const pb_method *m, const pb_field *f)
+{
+	return (m->flags & PB_METHOD_FLOAT) && f->hi == 31 && f->lo == 0;
+}
+
+/* Text: " NAME=VALUE" of field f with value v: the value's name, or 0x%x
+ * and, for a float field, " (%g)". */
+static inline char *w_text_field(char *d, const pb_field *f, uint32_t v, bool flt)
+{
+	uint32_t vn = value_name(f, v);
+	*d++ = ' ';
+	d = w_name(d, f->name);
+	*d++ = '=';
+	if (vn)
+		return w_name(d, vn);
+	d = w_hex(d, v);
+	if (flt) {
+		d = w_mem(d, " (", 2);
+		d = w_float(d, v, false);
+		*d++ = ')';
+	}
+	return d;
+}
+
+/* JSON: , "name": "TAG.NAME(i)", "fields": { of a method the tables name. */
+static char *w_json_name(char *d, const struct mref *mr)
+{
+	d = w_mem(d, ", \"name\": \"", 11);
+	d = w_mem(d, mr->cls->tag, 4);
+	*d++ = '.';
+	d = w_index(w_name(d, mr->m->name), mr);
+	return w_mem(d, "\", \"fields\": {", 14);
+}
+
+/* JSON: "NAME": 123 or "NAME": "VALUE", after ", " unless first. */
+static inline char *w_json_field(char *d, const pb_field *f, uint32_t v, bool first)
+{
+	uint32_t vn = value_name(f, v);
+	if (!first)
+		d = w_mem(d, ", ", 2);
+	*d++ = '"';
+	d = w_name(d, f->name);
+	d = w_mem(d, "\": ", 3);
+	if (!vn)
+		return w_dec(d, v);
+	*d++ = '"';
+	d = w_name(d, vn);
+	*d++ = '"';
+	return d;
 }
 
 /* Records the class a SET_OBJECT binds (new format, method 0 of any
@@ -642,39 +780,11 @@ static void text_method(pb_printer *p, const pb_run *r, uint32_t i, uint32_t met
 	d = w_hexw(d, method, 4);
 	if (mr.m) {
 		const pb_method *m = mr.m;
-		*d++ = ' ';
-		d = w_mem(d, mr.cls->tag, 4);
-		*d++ = '.';
-		d = w_name(d, m->name);
-		if (m->count) {
-			*d++ = '(';
-			if (m->flags & PB_METHOD_2D) {
-				d = w_dec(d, mr.index / m->inner);
-				*d++ = ',';
-				d = w_dec(d, mr.index % m->inner);
-			} else {
-				d = w_dec(d, mr.index);
-			}
-			*d++ = ')';
-		}
+		d = w_text_name(d, &mr);
 		uint32_t data = r->data[i];
 		for (unsigned k = 0; k < m->nfields; k++) {
 			const pb_field *f = pb_method_field(m, k);
-			uint32_t v = field_get(data, f);
-			uint32_t vn = value_name(f, v);
-			*d++ = ' ';
-			d = w_name(d, f->name);
-			*d++ = '=';
-			if (vn) {
-				d = w_name(d, vn);
-			} else {
-				d = w_hex(d, v);
-				if ((m->flags & PB_METHOD_FLOAT) && f->hi == 31 && f->lo == 0) {
-					d = w_mem(d, " (", 2);
-					d = w_float(d, v, false);
-					*d++ = ')';
-				}
-			}
+			d = w_text_field(d, f, field_get(data, f), float_field(m, f));
 		}
 	}
 	if (r->masked)
@@ -906,39 +1016,11 @@ static void json_method(pb_printer *p, const pb_run *r, uint32_t i, uint32_t met
 	d = w_dec64(d, r->mode == PB_MODE_IMMD ? r->offset : r->offset + i);
 	if (mr.m) {
 		const pb_method *m = mr.m;
-		d = w_mem(d, ", \"name\": \"", 11);
-		d = w_mem(d, mr.cls->tag, 4);
-		*d++ = '.';
-		d = w_name(d, m->name);
-		if (m->count) {
-			*d++ = '(';
-			if (m->flags & PB_METHOD_2D) {
-				d = w_dec(d, mr.index / m->inner);
-				*d++ = ',';
-				d = w_dec(d, mr.index % m->inner);
-			} else {
-				d = w_dec(d, mr.index);
-			}
-			*d++ = ')';
-		}
-		d = w_mem(d, "\", \"fields\": {", 14);
+		d = w_json_name(d, &mr);
 		uint32_t data = r->data[i];
 		for (unsigned k = 0; k < m->nfields; k++) {
 			const pb_field *f = pb_method_field(m, k);
-			uint32_t v = field_get(data, f);
-			uint32_t vn = value_name(f, v);
-			if (k)
-				d = w_mem(d, ", ", 2);
-			*d++ = '"';
-			d = w_name(d, f->name);
-			d = w_mem(d, "\": ", 3);
-			if (vn) {
-				*d++ = '"';
-				d = w_name(d, vn);
-				*d++ = '"';
-			} else {
-				d = w_dec(d, v);
-			}
+			d = w_json_field(d, f, field_get(data, f), k == 0);
 		}
 		*d++ = '}';
 	}
@@ -1087,18 +1169,7 @@ static void mesa_method(pb_printer *p, uint32_t subch, uint32_t method, uint32_t
 	for (int k = 3; k >= 0; k--)
 		*d++ = "0123456789ABCDEF"[(r.prefix >> (4 * k)) & 15];
 	*d++ = '_';
-	d = w_name(d, m->name);
-	if (m->count) {
-		*d++ = '(';
-		if (m->flags & PB_METHOD_2D) {
-			d = w_dec(d, r.index / m->inner);
-			*d++ = ',';
-			d = w_dec(d, r.index % m->inner);
-		} else {
-			d = w_dec(d, r.index);
-		}
-		*d++ = ')';
-	}
+	d = w_index(w_name(d, m->name), &r);
 	*d++ = '\n';
 	for (unsigned i = 0; i < m->nfields; i++) {
 		const pb_field *f = pb_method_field(m, i);
