@@ -18,6 +18,10 @@
 #define PB_DMA_CTRL_OPCODE        31, 16 /* *_SUBDEVICE_MASK_OPCODE */
 #define PB_DMA_RESERVED_BIT       12     /* "Bit 12 is reserved for the future expansion" */
 
+/* Drops the printer's compiled methods (print.c): every later line is
+ * formatted from the tables, as a reference for the tests. */
+void pb_printer_uncached(pb_printer *p);
+
 #define PB_FIELD(v, f)       PB_FIELD_(v, f)
 #define PB_FIELD_(v, hi, lo) FIELD_GET(v, hi, lo)
 

@@ -745,6 +745,370 @@ static uint32_t input_word(const pb_printer *p, uint64_t off)
 	return p->input && in_input(p, off) ? p->input[off - p->base] : 0;
 }
 
+/* ---------------------------------------------------------------- compiled methods */
+
+/*
+ * The text and JSON styles print a method line mostly from text formatted
+ * when the printer first meets the method (its class and address), with the
+ * writers above: the method part ("  mthd 0x1a00 C397.SET_CT_WRITE(0)"; in
+ * JSON the keys around the data and the name) and, per field, a compiled
+ * step: where the field's bits are, and how its value prints:
+ *  - a field of at most PC_TABLE_VALUES values, from a table of its
+ *    " NAME=VALUE" texts, one per value (a copy, no branch on the value);
+ *  - a number field: its " NAME=0x" (JSON ", "NAME": ") label, then the
+ *    number; a float field also its " (%g)", from a small cache by value;
+ *  - a wider enum field: the writer above, as a line from the tables.
+ * Fields are compiled once per printer and shared by the methods that list
+ * them. The memory is bounded (PC_ARENA_MAX): past it, and when memory runs
+ * out, a line is formatted from the tables, with the same bytes.
+ */
+#define PC_ARENA_MAX    (16u << 20)
+#define PC_SLOT         64 /* a table value: its text (up to PC_SLOT - 2 bytes), its length in the last byte */
+#define PC_TABLE_VALUES 64
+#define PC_FIELD_ROOM   700 /* most bytes w_text_field / w_json_field write, copy slack included */
+
+enum pc_kind { PC_TABLE, PC_NUM, PC_FLOAT, PC_ENUM };
+
+/* A compiled field (in the arena), followed by its table (PC_TABLE:
+ * mask + 1 slots of PC_SLOT bytes) or its label (PC_NUM, PC_FLOAT). */
+struct pc_field {
+	uint8_t kind, lo;
+	uint16_t len; /* of the label */
+	uint32_t mask;
+	uint32_t field; /* index in pb_fields */
+	uint32_t flt;   /* float_field() */
+};
+
+/* A compiled method (in the arena): the offsets of its compiled fields,
+ * then text1 and text2. */
+struct pc_entry {
+	uint32_t room;       /* most bytes a line of it writes, copy slack included */
+	uint16_t len1, len2; /* text: text1 "  mthd 0xMMMM TAG.NAME(i)", no text2; JSON: text1
+	                      * ", "method": M, "data": ", text2 the name (w_json_name) or nothing */
+	uint8_t nfields, named;
+	uint32_t field[];
+};
+
+/* Float texts " (%g)" by value, direct-mapped (drivers write few values). */
+struct pc_float {
+	uint32_t bits;
+	uint32_t len; /* 0: empty */
+	char text[24];
+};
+
+struct pb_print_cache {
+	bool json;
+	char *arena; /* offsets, not pointers, into it: it grows */
+	size_t len, cap;
+	const pb_class *cls[9]; /* the class tab[] is for, per view (method_in) */
+	uint32_t *tab[9];       /* by method dword address: a compiled method's offset, 0 none yet */
+	uint32_t *bycls[256];   /* the tables by class (pb_classes index), [pb_nclasses] no class */
+	uint32_t nfields;       /* fields[] by 2 * field index + float_field() */
+	uint32_t *fields;
+	struct pc_float flt[256];
+};
+
+/* The number of entries of pb_fields the classes' method lists use. */
+static uint32_t fields_used;
+
+static uint32_t count_fields(void)
+{
+	if (fields_used)
+		return fields_used;
+	uint32_t n = 1;
+	for (size_t c = 0; c < pb_nclasses; c++)
+		for (size_t i = 0; i < pb_classes[c].nmethods; i++) {
+			const pb_method *m = pb_class_method_at(&pb_classes[c], i);
+			if (m->fields + m->nfields > n)
+				n = m->fields + m->nfields;
+		}
+	fields_used = n; /* idempotent: a race only counts twice */
+	return n;
+}
+
+static struct pb_print_cache *pc_new(bool json)
+{
+	if (pb_nclasses >= 256)
+		return NULL;
+	struct pb_print_cache *k = calloc(1, sizeof(*k));
+	if (!k)
+		return NULL;
+	k->json = json;
+	k->nfields = 2 * count_fields();
+	k->fields = calloc(k->nfields, sizeof(*k->fields));
+	k->len = 8; /* offset 0: none */
+	if (!k->fields) {
+		free(k);
+		return NULL;
+	}
+	return k;
+}
+
+static void pc_free(struct pb_print_cache *k)
+{
+	if (!k)
+		return;
+	for (size_t i = 0; i < sizeof(k->bycls) / sizeof(k->bycls[0]); i++)
+		free(k->bycls[i]);
+	free(k->fields);
+	free(k->arena);
+	free(k);
+}
+
+/* n bytes of the arena, 8-aligned, followed by at least 128 zero bytes
+ * (fixed-size copies read past a text); its offset, 0 when full. */
+static uint32_t pc_alloc(struct pb_print_cache *k, size_t n)
+{
+	size_t off = (k->len + 7) & ~(size_t)7;
+	size_t need = off + n + 128;
+	if (need > PC_ARENA_MAX)
+		return 0;
+	if (need > k->cap) {
+		size_t cap = k->cap ? k->cap : 64u << 10;
+		while (cap < need)
+			cap *= 2;
+		char *nb = realloc(k->arena, cap);
+		if (!nb)
+			return 0;
+		memset(nb + k->cap, 0, cap - k->cap);
+		k->arena = nb;
+		k->cap = cap;
+	}
+	k->len = off + n;
+	return (uint32_t)off;
+}
+
+static inline struct pc_field *pc_field_at(const struct pb_print_cache *k, uint32_t off)
+{
+	return (struct pc_field *)(void *)(k->arena + off);
+}
+
+/* Field f's text for value v (text style; JSON: after ", "). */
+static char *pc_value_text(const struct pb_print_cache *k, char *d, const pb_field *f, uint32_t v, bool flt)
+{
+	return k->json ? w_json_field(d, f, v, false) : w_text_field(d, f, v, flt);
+}
+
+/* Field f of method m compiled; its offset, 0 when the arena is full. */
+static uint32_t pc_field(struct pb_print_cache *k, const pb_method *m, const pb_field *f)
+{
+	bool flt = !k->json && float_field(m, f);
+	size_t fi = 2 * (size_t)(f - pb_fields) + flt;
+	if (fi >= k->nfields)
+		return 0;
+	if (k->fields[fi])
+		return k->fields[fi];
+	struct pc_field h = { .lo = f->lo,
+		              .mask = (2u << (f->hi - f->lo)) - 1u,
+		              .field = (uint32_t)(f - pb_fields),
+		              .flt = flt };
+	char tmp[PC_FIELD_ROOM + 64];
+	/* a table when every value's text fits a slot */
+	h.kind = h.mask < PC_TABLE_VALUES ? PC_TABLE : f->nvalues ? PC_ENUM : flt ? PC_FLOAT : PC_NUM;
+	for (uint32_t v = 0; h.kind == PC_TABLE && v <= h.mask; v++)
+		if (pc_value_text(k, tmp, f, v, flt) - tmp > PC_SLOT - 2)
+			h.kind = f->nvalues ? PC_ENUM : PC_NUM;
+	size_t extra = 0;
+	if (h.kind == PC_TABLE) {
+		extra = (size_t)(h.mask + 1) * PC_SLOT;
+	} else if (h.kind != PC_ENUM) {
+		/* the label: the text of value 0 without its number "0" */
+		h.len = (uint16_t)(pc_value_text(k, tmp, f, 0, false) - tmp - 1);
+		extra = h.len;
+	}
+	uint32_t off = pc_alloc(k, sizeof(h) + extra);
+	if (!off)
+		return 0;
+	char *body = k->arena + off + sizeof(h);
+	if (h.kind == PC_TABLE) {
+		for (uint32_t v = 0; v <= h.mask; v++) {
+			char *slot = body + (size_t)v * PC_SLOT;
+			size_t n = (size_t)(pc_value_text(k, tmp, f, v, flt) - tmp);
+			memcpy(slot, tmp, n);
+			slot[PC_SLOT - 1] = (char)n;
+		}
+	} else if (h.kind != PC_ENUM) {
+		memcpy(body, tmp, h.len);
+	}
+	memcpy(k->arena + off, &h, sizeof(h));
+	k->fields[fi] = off;
+	return off;
+}
+
+/* The most bytes a compiled field writes (copy slack included). */
+static size_t pc_field_room(const struct pc_field *cf)
+{
+	switch (cf->kind) {
+	case PC_TABLE: return PC_SLOT + 2;
+	case PC_NUM: return cf->len + 32u + 16u;
+	case PC_FLOAT: return cf->len + 32u + 16u + 32u;
+	default: return PC_FIELD_ROOM;
+	}
+}
+
+/* Method `method` of class c (view vi) compiled; its offset, 0 when the
+ * arena is full. */
+static uint32_t pc_method(pb_printer *p, struct pb_print_cache *k, unsigned vi, const pb_class *c, uint32_t method)
+{
+	struct mref mr = method_in(p, vi, c, method);
+	unsigned nf = mr.m ? mr.m->nfields : 0;
+	uint32_t fo[256];
+	for (unsigned i = 0; i < nf; i++)
+		if (!(fo[i] = pc_field(k, mr.m, pb_method_field(mr.m, i))))
+			return 0;
+	char t1[400], t2[400];
+	char *e1 = t1, *e2 = t2;
+	if (k->json) {
+		e1 = w_mem(e1, ", \"method\": ", 12);
+		e1 = w_dec(e1, method);
+		e1 = w_mem(e1, ", \"data\": ", 10);
+		if (mr.m)
+			e2 = w_json_name(e2, &mr);
+	} else {
+		e1 = w_mem(e1, "  mthd 0x", 9);
+		e1 = w_hexw(e1, method, 4);
+		if (mr.m)
+			e1 = w_text_name(e1, &mr);
+	}
+	size_t len1 = (size_t)(e1 - t1), len2 = (size_t)(e2 - t2);
+	size_t head = sizeof(struct pc_entry) + nf * sizeof(uint32_t);
+	uint32_t off = pc_alloc(k, head + len1 + len2);
+	if (!off)
+		return 0;
+	struct pc_entry *e = (struct pc_entry *)(void *)(k->arena + off);
+	e->len1 = (uint16_t)len1;
+	e->len2 = (uint16_t)len2;
+	e->nfields = (uint8_t)nf;
+	e->named = mr.m != NULL;
+	size_t room = 320 + len1 + len2; /* the line's other parts: offsets, data, kind, masked */
+	for (unsigned i = 0; i < nf; i++) {
+		e->field[i] = fo[i];
+		room += pc_field_room(pc_field_at(k, fo[i]));
+	}
+	e->room = (uint32_t)room;
+	memcpy(k->arena + off + head, t1, len1);
+	memcpy(k->arena + off + head + len1, t2, len2);
+	return off;
+}
+
+/* Points view vi's table at class c's; false if c is not one of the tables'
+ * classes or memory runs out. */
+static bool pc_view(struct pb_print_cache *k, unsigned vi, const pb_class *c)
+{
+	size_t ci = pb_nclasses;
+	if (c) {
+		uintptr_t a = (uintptr_t)c, b = (uintptr_t)pb_classes;
+		if (a < b || a - b >= pb_nclasses * sizeof(*c) || (a - b) % sizeof(*c))
+			return false;
+		ci = (a - b) / sizeof(*c);
+	}
+	if (!k->bycls[ci] && !(k->bycls[ci] = calloc(4096, sizeof(uint32_t))))
+		return false;
+	k->cls[vi] = c;
+	k->tab[vi] = k->bycls[ci];
+	return true;
+}
+
+/* The compiled method a line of subch / method prints, NULL: format it from
+ * the tables. */
+static inline const struct pc_entry *pc_lookup(pb_printer *p, struct pb_print_cache *k, uint32_t subch, uint32_t method)
+{
+	unsigned vi = view_index(p, subch, method);
+	const pb_class *c = vi == 8 ? p->host : p->bound[vi];
+	if ((k->cls[vi] != c || !k->tab[vi]) && !pc_view(k, vi, c)) {
+		k->tab[vi] = NULL;
+		return NULL;
+	}
+	if (method >= 0x4000)
+		return NULL;
+	uint32_t off = k->tab[vi][method >> 2];
+	if (!off && !(off = k->tab[vi][method >> 2] = pc_method(p, k, vi, c, method)))
+		return NULL;
+	return (const struct pc_entry *)(const void *)(k->arena + off);
+}
+
+static inline const char *pc_text1(const struct pc_entry *e)
+{
+	return (const char *)(e->field + e->nfields);
+}
+
+/* A compiled text of n bytes: fixed-size blocks (the arena has slack), the
+ * first one of `first` bytes. */
+static inline char *w_block(char *d, const char *s, size_t n, size_t first)
+{
+	memcpy(d, s, 32);
+	if (first == 64)
+		memcpy(d + 32, s + 32, 32);
+	for (size_t k = first; k < n; k += 32)
+		memcpy(d + k, s + k, 32);
+	return d + n;
+}
+
+/* " (%g)" of float bits v, from the cache. */
+static inline char *w_pc_float(struct pb_print_cache *k, char *d, uint32_t v)
+{
+	struct pc_float *s = &k->flt[(v * 0x9e3779b1u) >> 24];
+	if (s->bits != v || !s->len) {
+		char tmp[80], *e = w_mem(tmp, " (", 2);
+		e = w_float(e, v, false);
+		*e++ = ')';
+		s->bits = v;
+		s->len = (uint32_t)(e - tmp);
+		if (s->len > sizeof(s->text)) {
+			s->len = 0; /* does not fit (it does: %g of a float is at most 13 bytes) */
+			return w_mem(d, tmp, (size_t)(e - tmp));
+		}
+		memcpy(s->text, tmp, s->len);
+	}
+	memcpy(d, s->text, sizeof(s->text));
+	return d + s->len;
+}
+
+/* The fields of data after a compiled method's name: text style. */
+static inline char *w_pc_text_fields(struct pb_print_cache *k, char *d, const struct pc_entry *e, uint32_t data)
+{
+	for (unsigned i = 0; i < e->nfields; i++) {
+		const struct pc_field *cf = pc_field_at(k, e->field[i]);
+		uint32_t v = (data >> cf->lo) & cf->mask;
+		const char *s = (const char *)(cf + 1);
+		switch (cf->kind) {
+		case PC_TABLE:
+			s += (size_t)v * PC_SLOT;
+			memcpy(d, s, PC_SLOT);
+			d += (unsigned char)s[PC_SLOT - 1];
+			break;
+		case PC_NUM: d = w_hexw(w_block(d, s, cf->len, 32), v, (35 - __builtin_clz(v | 1)) / 4); break;
+		case PC_FLOAT:
+			d = w_hexw(w_block(d, s, cf->len, 32), v, (35 - __builtin_clz(v | 1)) / 4);
+			d = w_pc_float(k, d, v);
+			break;
+		default: d = w_text_field(d, &pb_fields[cf->field], v, cf->flt); break;
+		}
+	}
+	return d;
+}
+
+/* JSON: the first field without its ", ". */
+static inline char *w_pc_json_fields(struct pb_print_cache *k, char *d, const struct pc_entry *e, uint32_t data)
+{
+	for (unsigned i = 0; i < e->nfields; i++) {
+		const struct pc_field *cf = pc_field_at(k, e->field[i]);
+		uint32_t v = (data >> cf->lo) & cf->mask;
+		const char *s = (const char *)(cf + 1);
+		size_t skip = i ? 0 : 2;
+		switch (cf->kind) {
+		case PC_TABLE:
+			s += (size_t)v * PC_SLOT;
+			memcpy(d, s + skip, PC_SLOT);
+			d += (unsigned char)s[PC_SLOT - 1] - skip;
+			break;
+		case PC_NUM: d = w_dec(w_block(d, s + skip, cf->len - skip, 32), v); break;
+		default: d = w_json_field(d, &pb_fields[cf->field], v, i == 0); break;
+		}
+	}
+	return d;
+}
+
 /* ---------------------------------------------------------------- text */
 
 static void text_prefix(pb_out *o, uint64_t off, uint32_t word)
@@ -841,13 +1205,40 @@ static void text_header(void *ctx, const pb_header *h)
 	o_maybe_flush(o);
 }
 
+/* text_method's line from a compiled method. */
+static void text_method_pc(pb_out *o, struct pb_print_cache *k, const struct pc_entry *e, const pb_run *r, uint32_t i)
+{
+	char *d = o_room(o, e->room);
+	if (!d)
+		return;
+	if (r->mode == PB_MODE_IMMD) {
+		d = w_mem(d, "                   ", 19);
+	} else {
+		d = w_hexw(d, (uint32_t)(r->offset + i), 8);
+		d = w_mem(d, ": ", 2);
+		d = w_hexw(d, r->data[i], 8);
+		*d++ = ' ';
+	}
+	d = w_block(d, pc_text1(e), e->len1, 64);
+	d = w_pc_text_fields(k, d, e, r->data[i]);
+	if (r->masked)
+		d = w_mem(d, " (masked)", 9);
+	*d++ = '\n';
+	o->len = (size_t)(d - o->buf);
+}
+
 static void text_run(void *ctx, const pb_run *r)
 {
 	pb_printer *p = ctx;
 	pb_out *o = p->out;
+	struct pb_print_cache *k = p->cache;
 	for (uint32_t i = 0; i < r->count; i++) {
 		uint32_t m = pb_run_method(r, i);
-		text_method(p, r, i, m);
+		const struct pc_entry *e = k ? pc_lookup(p, k, r->subch, m) : NULL;
+		if (e)
+			text_method_pc(o, k, e, r, i);
+		else
+			text_method(p, r, i, m);
 		if (m == 0)
 			text_set_object(p, r, i);
 		o_maybe_flush(o);
@@ -1055,15 +1446,54 @@ static void json_method_escaped(pb_printer *p, const pb_run *r, uint32_t i, uint
 	o_mem(o, "}\n", 2);
 }
 
+/* json_method's line from a compiled method. */
+static void json_method_pc(pb_out *o, struct pb_print_cache *k, const struct pc_entry *e, const pb_run *r, uint32_t i)
+{
+	/* ", "kind": "inc", "data_offset": " ... in blocks of 48 */
+	static const struct {
+		char text[48];
+		size_t len;
+	} kinds[4] = {
+		{ ", \"kind\": \"inc\", \"data_offset\": ", 32 },
+		{ ", \"kind\": \"ninc\", \"data_offset\": ", 33 },
+		{ ", \"kind\": \"1inc\", \"data_offset\": ", 33 },
+		{ ", \"kind\": \"immd\", \"data_offset\": ", 33 },
+	};
+	char *d = o_room(o, e->room);
+	if (!d)
+		return;
+	d = w_mem(d, "{\"offset\": ", 11);
+	d = w_dec64(d, r->hdr_offset);
+	d = w_mem(d, ", \"subch\": ", 11);
+	d = w_dec(d, r->subch);
+	d = w_block(d, pc_text1(e), e->len1, 32);
+	d = w_dec(d, r->data[i]);
+	memcpy(d, kinds[r->mode & 3].text, 48);
+	d += kinds[r->mode & 3].len;
+	d = w_dec64(d, r->mode == PB_MODE_IMMD ? r->offset : r->offset + i);
+	d = w_block(d, pc_text1(e) + e->len1, e->len2, 64);
+	d = w_pc_json_fields(k, d, e, r->data[i]);
+	*d = '}'; /* closes the fields */
+	d += e->named;
+	if (r->masked)
+		d = w_mem(d, ", \"masked\": true", 16);
+	d = w_mem(d, "}\n", 2);
+	o->len = (size_t)(d - o->buf);
+}
+
 static void json_run(void *ctx, const pb_run *r)
 {
 	pb_printer *p = ctx;
 	pb_out *o = p->out;
 	const char *kind = pb_mode_name(r->mode);
 	bool fast = names_plain();
+	struct pb_print_cache *k = fast ? p->cache : NULL;
 	for (uint32_t i = 0; i < r->count; i++) {
 		uint32_t m = pb_run_method(r, i);
-		if (fast)
+		const struct pc_entry *e = k ? pc_lookup(p, k, r->subch, m) : NULL;
+		if (e)
+			json_method_pc(o, k, e, r, i);
+		else if (fast)
 			json_method(p, r, i, m);
 		else
 			json_method_escaped(p, r, i, m, kind);
@@ -1461,6 +1891,7 @@ void pb_printer_init(pb_printer *p, pb_style style, const pb_config *cfg, const 
 	p->nunknown = 0;
 	for (unsigned i = 0; i < 9; i++)
 		p->view[i].cls = NULL;
+	p->cache = style == PB_STYLE_TEXT || style == PB_STYLE_JSON ? pc_new(style == PB_STYLE_JSON) : NULL;
 	hex2_init();
 	p->host = pb_host_class(cfg->gen, cfg->format);
 	p->gen = cfg->gen;
@@ -1510,6 +1941,13 @@ void pb_printer_end(pb_printer *p)
 	if (p->style == PB_STYLE_ASM)
 		asm_end_line(p);
 	pb_out_flush(p->out);
+	pb_printer_uncached(p);
+}
+
+void pb_printer_uncached(pb_printer *p)
+{
+	pc_free(p->cache);
+	p->cache = NULL;
 }
 
 /* ---------------------------------------------------------------- GP entries */
