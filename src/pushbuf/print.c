@@ -10,6 +10,10 @@
 
 #include "pb_internal.h"
 
+#if defined(__SSE2__) && defined(__x86_64__)
+#include <emmintrin.h>
+#endif
+
 #define OUT_FLUSH_AT (64u << 10)
 
 /* ---------------------------------------------------------------- pb_out */
@@ -430,6 +434,25 @@ static inline char *w_mem(char *d, const char *s, size_t n)
 	return d + n;
 }
 
+#if defined(__SSE2__) && defined(__x86_64__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* The 8 hex digits of a then the 8 of b, most significant first, as the 16
+ * bytes of a vector in memory order: each byte's nibbles side by side
+ * (unpack), 10..15 -> 'a'... (SSE2 is part of x86-64: a dozen instructions
+ * for both, where the scalar form below takes two dozen for one). */
+static inline __m128i hex16(uint32_t a, uint32_t b)
+{
+	__m128i x = _mm_cvtsi64_si128((long long)((uint64_t)__builtin_bswap32(b) << 32 | __builtin_bswap32(a)));
+	__m128i m = _mm_set1_epi8(0x0f);
+	__m128i n = _mm_unpacklo_epi8(_mm_and_si128(_mm_srli_epi16(x, 4), m), _mm_and_si128(x, m));
+	__m128i letters = _mm_and_si128(_mm_cmpgt_epi8(n, _mm_set1_epi8(9)), _mm_set1_epi8('a' - '0' - 10));
+	return _mm_add_epi8(n, _mm_add_epi8(letters, _mm_set1_epi8('0')));
+}
+
+static inline uint64_t hex8(uint32_t v)
+{
+	return (uint64_t)_mm_cvtsi128_si64(hex16(v, 0));
+}
+#else
 /* The 8 hex digits of v, most significant first, as the bytes of a
  * uint64 in memory order (no table, no branch). */
 static inline uint64_t hex8(uint32_t v)
@@ -447,6 +470,7 @@ static inline uint64_t hex8(uint32_t v)
 	return x;
 #endif
 }
+#endif
 
 /* The last `digits` (1..8) of the 8 hex digits of v: writes 8 bytes (the
  * room has slack), advances by digits. */
