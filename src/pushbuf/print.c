@@ -472,23 +472,49 @@ static inline uint64_t hex8(uint32_t v)
 }
 #endif
 
-/* The last `digits` (1..8) of the 8 hex digits of v: writes 8 bytes (the
- * room has slack), advances by digits. */
-static inline char *w_hexw(char *d, uint32_t v, int digits)
+/* The 8 hex digits of a and of b (the text style's offset and data word). */
+static inline void hex8x2(uint32_t a, uint32_t b, uint64_t *ha, uint64_t *hb)
+{
+#if defined(__SSE2__) && defined(__x86_64__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	__m128i x = hex16(a, b);
+	*ha = (uint64_t)_mm_cvtsi128_si64(x);
+	*hb = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(x, x));
+#else
+	*ha = hex8(a);
+	*hb = hex8(b);
+#endif
+}
+
+/* The last `digits` (1..8) of the 8 hex digits h (hex8): writes 8 bytes
+ * (the room has slack), advances by digits. */
+static inline char *w_hexd(char *d, uint64_t h, int digits)
 {
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	uint64_t h = hex8(v) >> (8 * (8 - digits)); /* drop the leading bytes */
+	h >>= 8 * (8 - digits); /* drop the leading bytes */
 #else
-	uint64_t h = hex8(v) << (8 * (8 - digits));
+	h <<= 8 * (8 - digits);
 #endif
 	memcpy(d, &h, 8);
 	return d + digits;
 }
 
+/* The number of hex digits of v (one for 0). */
+static inline int hex_digits(uint32_t v)
+{
+	return (35 - __builtin_clz(v | 1)) / 4;
+}
+
+/* The last `digits` (1..8) of the 8 hex digits of v: writes 8 bytes (the
+ * room has slack), advances by digits. */
+static inline char *w_hexw(char *d, uint32_t v, int digits)
+{
+	return w_hexd(d, hex8(v), digits);
+}
+
 static inline char *w_hex(char *d, uint32_t v)
 {
 	memcpy(d, "0x", 2);
-	return w_hexw(d + 2, v, (35 - __builtin_clz(v | 1)) / 4); /* v | 1: one digit for 0 */
+	return w_hexw(d + 2, v, hex_digits(v));
 }
 
 /* "00".."99" */
@@ -525,6 +551,27 @@ static inline unsigned dec_digits(uint32_t v)
 	return n + ((v | 1) >= pow10_u64[n]);
 }
 
+/* Decimal, two digits per division, written in place from the last digit
+ * (no buffer: a copy out of one just written stalls). For offsets and
+ * counters: their digit count seldom changes, so the loop's branches
+ * predict well, and small numbers take few steps. */
+static inline char *w_dec_loop(char *d, uint64_t v)
+{
+	unsigned n = v <= UINT32_MAX ? dec_digits((uint32_t)v) : ((64u - (unsigned)__builtin_clzll(v)) * 1233u) >> 12;
+	n += v > UINT32_MAX && v >= pow10_u64[n];
+	char *e = d + n, *q = e;
+	while (v >= 100) {
+		q -= 2;
+		memcpy(q, dec2 + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10)
+		memcpy(q - 2, dec2 + 2 * v, 2);
+	else
+		q[-1] = (char)('0' + v);
+	return e;
+}
+
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 /* The 8 decimal digits of v < 1e8 as the bytes of a uint64 in memory
  * order, without a division loop: 4+4 digits in two 32-bit lanes, 2+2 in
@@ -540,60 +587,62 @@ static inline uint64_t dec8(uint32_t v)
 	return x + 0x3030303030303030ull;
 }
 
-/* Decimal without a data-dependent branch (field values and data are what a
- * printer cannot predict): the digits above the last 8 (none, one or two)
- * from a table, then the last 8 with their leading zeros shifted out when
- * there are no more. Writes up to 10 bytes (the room has slack). */
-static inline char *w_dec(char *d, uint32_t v)
+/* A 32-bit decimal ready to write, without a data-dependent branch (field
+ * values and data are what a printer cannot predict): the digits above the
+ * last 8 (none, one or two) from a table, then the last 8 with their
+ * leading zeros shifted out when there are no more. */
+struct decw {
+	uint64_t lo;
+	uint16_t hi;
+	uint8_t nhi, nlo;
+};
+
+static inline struct decw dec_split(uint32_t v)
 {
 	unsigned n = dec_digits(v);
 	uint32_t hi = v / 100000000u; /* 0..42 */
 	unsigned nhi = n > 8 ? n - 8 : 0, nlo = n - nhi;
 	uint16_t h;
 	memcpy(&h, dec2 + 2 * hi, 2);
-	h = (uint16_t)(h >> (8 * (2 - nhi)) & 0xffff); /* nhi 1: the units only; 0: nothing counts */
-	memcpy(d, &h, 2);
-	d += nhi;
-	uint64_t lo = dec8(v - hi * 100000000u) >> (8 * (8 - nlo));
-	memcpy(d, &lo, 8);
-	return d + nlo;
+	struct decw x = { dec8(v - hi * 100000000u) >> (8 * (8 - nlo)),
+		          (uint16_t)(h >> (8 * (2 - nhi)) & 0xffff), /* nhi 1: the units only */
+		          (uint8_t)nhi, (uint8_t)nlo };
+	return x;
+}
+
+/* Writes up to 10 bytes (the room has slack). */
+static inline char *w_decw(char *d, struct decw x)
+{
+	memcpy(d, &x.hi, 2);
+	d += x.nhi;
+	memcpy(d, &x.lo, 8);
+	return d + x.nlo;
 }
 #else
-/* Decimal, two digits per division, written in place from the last digit
- * (no buffer: a copy out of one just written stalls). */
-static inline char *w_dec(char *d, uint32_t v)
+struct decw {
+	uint32_t v;
+};
+
+static inline struct decw dec_split(uint32_t v)
 {
-	char *e = d + dec_digits(v), *q = e;
-	while (v >= 100) {
-		q -= 2;
-		memcpy(q, dec2 + 2 * (v % 100), 2);
-		v /= 100;
-	}
-	if (v >= 10)
-		memcpy(q - 2, dec2 + 2 * v, 2);
-	else
-		q[-1] = (char)('0' + v);
-	return e;
+	struct decw x = { v };
+	return x;
+}
+
+static inline char *w_decw(char *d, struct decw x)
+{
+	return w_dec_loop(d, x.v);
 }
 #endif
 
+static inline char *w_dec(char *d, uint32_t v)
+{
+	return w_decw(d, dec_split(v));
+}
+
 static inline char *w_dec64(char *d, uint64_t v)
 {
-	if (v <= UINT32_MAX)
-		return w_dec(d, (uint32_t)v);
-	unsigned n = ((64u - (unsigned)__builtin_clzll(v)) * 1233u) >> 12;
-	n += v >= pow10_u64[n];
-	char *e = d + n, *q = e;
-	while (v >= 100) {
-		q -= 2;
-		memcpy(q, dec2 + 2 * (v % 100), 2);
-		v /= 100;
-	}
-	if (v >= 10)
-		memcpy(q - 2, dec2 + 2 * v, 2);
-	else
-		q[-1] = (char)('0' + v);
-	return e;
+	return v <= UINT32_MAX ? w_dec(d, (uint32_t)v) : w_dec_loop(d, v);
 }
 
 static inline char *w_name(char *d, uint32_t off)
@@ -791,7 +840,7 @@ static uint32_t input_word(const pb_printer *p, uint64_t off)
 #define PC_TABLE_VALUES 64
 #define PC_FIELD_ROOM   700 /* most bytes w_text_field / w_json_field write, copy slack included */
 
-enum pc_kind { PC_TABLE, PC_NUM, PC_FLOAT, PC_ENUM };
+enum pc_kind { PC_TABLE, PC_NUM, PC_DATA, PC_FLOAT, PC_ENUM }; /* PC_DATA: a number field of all 32 bits */
 
 /* A compiled field (in the arena), followed by its table (PC_TABLE:
  * mask + 1 slots of PC_SLOT bytes) or its label (PC_NUM, PC_FLOAT). */
@@ -928,10 +977,11 @@ static uint32_t pc_field(struct pb_print_cache *k, const pb_method *m, const pb_
 		              .flt = flt };
 	char tmp[PC_FIELD_ROOM + 64];
 	/* a table when every value's text fits a slot */
-	h.kind = h.mask < PC_TABLE_VALUES ? PC_TABLE : f->nvalues ? PC_ENUM : flt ? PC_FLOAT : PC_NUM;
+	enum pc_kind num = flt ? PC_FLOAT : h.mask == UINT32_MAX ? PC_DATA : PC_NUM;
+	h.kind = h.mask < PC_TABLE_VALUES ? PC_TABLE : f->nvalues ? PC_ENUM : num;
 	for (uint32_t v = 0; h.kind == PC_TABLE && v <= h.mask; v++)
 		if (pc_value_text(k, tmp, f, v, flt) - tmp > PC_SLOT - 2)
-			h.kind = f->nvalues ? PC_ENUM : PC_NUM;
+			h.kind = f->nvalues ? PC_ENUM : num;
 	size_t extra = 0;
 	if (h.kind == PC_TABLE) {
 		extra = (size_t)(h.mask + 1) * PC_SLOT;
@@ -964,7 +1014,8 @@ static size_t pc_field_room(const struct pc_field *cf)
 {
 	switch (cf->kind) {
 	case PC_TABLE: return PC_SLOT + 2;
-	case PC_NUM: return cf->len + 32u + 16u;
+	case PC_NUM:
+	case PC_DATA: return cf->len + 32u + 16u;
 	case PC_FLOAT: return cf->len + 32u + 16u + 32u;
 	default: return PC_FIELD_ROOM;
 	}
@@ -1088,8 +1139,10 @@ static inline char *w_pc_float(struct pb_print_cache *k, char *d, uint32_t v)
 	return d + s->len;
 }
 
-/* The fields of data after a compiled method's name: text style. */
-static inline char *w_pc_text_fields(struct pb_print_cache *k, char *d, const struct pc_entry *e, uint32_t data)
+/* The fields of data after a compiled method's name: text style (hd: the
+ * hex digits of data, for a 32-bit field). */
+static inline char *w_pc_text_fields(struct pb_print_cache *k, char *d, const struct pc_entry *e, uint32_t data,
+                                     uint64_t hd)
 {
 	for (unsigned i = 0; i < e->nfields; i++) {
 		const struct pc_field *cf = pc_field_at(k, e->field[i]);
@@ -1101,9 +1154,10 @@ static inline char *w_pc_text_fields(struct pb_print_cache *k, char *d, const st
 			memcpy(d, s, PC_SLOT);
 			d += (unsigned char)s[PC_SLOT - 1];
 			break;
-		case PC_NUM: d = w_hexw(w_block(d, s, cf->len, 32), v, (35 - __builtin_clz(v | 1)) / 4); break;
+		case PC_NUM: d = w_hexw(w_block(d, s, cf->len, 32), v, hex_digits(v)); break;
+		case PC_DATA: d = w_hexd(w_block(d, s, cf->len, 32), hd, hex_digits(v)); break;
 		case PC_FLOAT:
-			d = w_hexw(w_block(d, s, cf->len, 32), v, (35 - __builtin_clz(v | 1)) / 4);
+			d = w_hexd(w_block(d, s, cf->len, 32), hd, hex_digits(v));
 			d = w_pc_float(k, d, v);
 			break;
 		default: d = w_text_field(d, &pb_fields[cf->field], v, cf->flt); break;
@@ -1112,8 +1166,10 @@ static inline char *w_pc_text_fields(struct pb_print_cache *k, char *d, const st
 	return d;
 }
 
-/* JSON: the first field without its ", ". */
-static inline char *w_pc_json_fields(struct pb_print_cache *k, char *d, const struct pc_entry *e, uint32_t data)
+/* JSON (dd: the digits of data, for a 32-bit field): the first field
+ * without its ", ". */
+static inline char *w_pc_json_fields(struct pb_print_cache *k, char *d, const struct pc_entry *e, uint32_t data,
+                                     struct decw dd)
 {
 	for (unsigned i = 0; i < e->nfields; i++) {
 		const struct pc_field *cf = pc_field_at(k, e->field[i]);
@@ -1127,6 +1183,7 @@ static inline char *w_pc_json_fields(struct pb_print_cache *k, char *d, const st
 			d += (unsigned char)s[PC_SLOT - 1] - skip;
 			break;
 		case PC_NUM: d = w_dec(w_block(d, s + skip, cf->len - skip, 32), v); break;
+		case PC_DATA: d = w_decw(w_block(d, s + skip, cf->len - skip, 32), dd); break;
 		default: d = w_json_field(d, &pb_fields[cf->field], v, i == 0); break;
 		}
 	}
@@ -1235,16 +1292,20 @@ static void text_method_pc(pb_out *o, struct pb_print_cache *k, const struct pc_
 	char *d = o_room(o, e->room);
 	if (!d)
 		return;
+	uint32_t data = r->data[i];
+	uint64_t ho, hd;
+	hex8x2((uint32_t)(r->offset + i), data, &ho, &hd);
 	if (r->mode == PB_MODE_IMMD) {
 		d = w_mem(d, "                   ", 19);
 	} else {
-		d = w_hexw(d, (uint32_t)(r->offset + i), 8);
-		d = w_mem(d, ": ", 2);
-		d = w_hexw(d, r->data[i], 8);
-		*d++ = ' ';
+		memcpy(d, &ho, 8);
+		memcpy(d + 8, ": ", 2);
+		memcpy(d + 10, &hd, 8);
+		d[18] = ' ';
+		d += 19;
 	}
 	d = w_block(d, pc_text1(e), e->len1, 64);
-	d = w_pc_text_fields(k, d, e, r->data[i]);
+	d = w_pc_text_fields(k, d, e, data, hd);
 	if (r->masked)
 		d = w_mem(d, " (masked)", 9);
 	*d++ = '\n';
@@ -1470,8 +1531,22 @@ static void json_method_escaped(pb_printer *p, const pb_run *r, uint32_t i, uint
 	o_mem(o, "}\n", 2);
 }
 
+/* A run's `{"offset": H, "subch": S` (PC_RUN_PREFIX bytes, the length in
+ * the last), the same for each of its lines. */
+#define PC_RUN_PREFIX 64
+
+static void json_run_prefix(char *pre, const pb_run *r)
+{
+	char *d = w_mem(pre, "{\"offset\": ", 11);
+	d = w_dec64(d, r->hdr_offset);
+	d = w_mem(d, ", \"subch\": ", 11);
+	d = w_dec(d, r->subch);
+	pre[PC_RUN_PREFIX - 1] = (char)(d - pre);
+}
+
 /* json_method's line from a compiled method. */
-static void json_method_pc(pb_out *o, struct pb_print_cache *k, const struct pc_entry *e, const pb_run *r, uint32_t i)
+static void json_method_pc(pb_out *o, struct pb_print_cache *k, const struct pc_entry *e, const pb_run *r, uint32_t i,
+                           const char *pre)
 {
 	/* ", "kind": "inc", "data_offset": " ... in blocks of 48 */
 	static const struct {
@@ -1486,17 +1561,17 @@ static void json_method_pc(pb_out *o, struct pb_print_cache *k, const struct pc_
 	char *d = o_room(o, e->room);
 	if (!d)
 		return;
-	d = w_mem(d, "{\"offset\": ", 11);
-	d = w_dec64(d, r->hdr_offset);
-	d = w_mem(d, ", \"subch\": ", 11);
-	d = w_dec(d, r->subch);
+	uint32_t data = r->data[i];
+	struct decw dd = dec_split(data);
+	memcpy(d, pre, PC_RUN_PREFIX);
+	d += (unsigned char)pre[PC_RUN_PREFIX - 1];
 	d = w_block(d, pc_text1(e), e->len1, 32);
-	d = w_dec(d, r->data[i]);
+	d = w_decw(d, dd);
 	memcpy(d, kinds[r->mode & 3].text, 48);
 	d += kinds[r->mode & 3].len;
-	d = w_dec64(d, r->mode == PB_MODE_IMMD ? r->offset : r->offset + i);
+	d = w_dec_loop(d, r->mode == PB_MODE_IMMD ? r->offset : r->offset + i);
 	d = w_block(d, pc_text1(e) + e->len1, e->len2, 64);
-	d = w_pc_json_fields(k, d, e, r->data[i]);
+	d = w_pc_json_fields(k, d, e, data, dd);
 	*d = '}'; /* closes the fields */
 	d += e->named;
 	if (r->masked)
@@ -1512,11 +1587,14 @@ static void json_run(void *ctx, const pb_run *r)
 	const char *kind = pb_mode_name(r->mode);
 	bool fast = names_plain();
 	struct pb_print_cache *k = fast ? p->cache : NULL;
+	char pre[PC_RUN_PREFIX];
+	if (k)
+		json_run_prefix(pre, r);
 	for (uint32_t i = 0; i < r->count; i++) {
 		uint32_t m = pb_run_method(r, i);
 		const struct pc_entry *e = k ? pc_lookup(p, k, r->subch, m) : NULL;
 		if (e)
-			json_method_pc(o, k, e, r, i);
+			json_method_pc(o, k, e, r, i, pre);
 		else if (fast)
 			json_method(p, r, i, m);
 		else
