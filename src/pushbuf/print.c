@@ -1259,11 +1259,13 @@ static void text_header(void *ctx, const pb_header *h)
 	char *d = o_room(o, 128);
 	if (!d)
 		return;
-	d = w_hexw(d, (uint32_t)h->offset, 8);
-	d = w_mem(d, ": ", 2);
-	d = w_hexw(d, h->word, 8);
-	*d++ = ' ';
-	d = w_mem(d, mode_upper[h->mode & 3], 4);
+	uint64_t ho, hw;
+	hex8x2((uint32_t)h->offset, h->word, &ho, &hw);
+	memcpy(d, &ho, 8);
+	memcpy(d + 8, ": ", 2);
+	memcpy(d + 10, &hw, 8);
+	d[18] = ' ';
+	d = w_mem(d + 19, mode_upper[h->mode & 3], 4);
 	d = w_mem(d, " subch ", 7);
 	*d++ = (char)('0' + (h->subch & 7));
 	d = w_mem(d, " mthd 0x", 8);
@@ -1271,6 +1273,11 @@ static void text_header(void *ctx, const pb_header *h)
 	if (h->mode == PB_MODE_IMMD) {
 		d = w_mem(d, " data ", 6);
 		d = w_hex(d, FIELD_GET(h->word, 28, 16));
+	} else if (h->count < 100) {
+		/* most counts: one or two digits, without a branch on which */
+		d = w_mem(d, " count ", 7);
+		memcpy(d, dec2 + 2 * h->count + (h->count < 10), 2);
+		d += 1 + (h->count >= 10);
 	} else {
 		d = w_mem(d, " count ", 7);
 		d = w_dec(d, h->count);
