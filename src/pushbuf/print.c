@@ -824,42 +824,48 @@ static uint32_t input_word(const pb_printer *p, uint64_t off)
  * The text and JSON styles print a method line mostly from text formatted
  * when the printer first meets the method (its class and address), with the
  * writers above: the method part ("  mthd 0x1a00 C397.SET_CT_WRITE(0)"; in
- * JSON the keys around the data and the name) and, per field, a compiled
- * step: where the field's bits are, and how its value prints:
- *  - a field of at most PC_TABLE_VALUES values, from a table of its
- *    " NAME=VALUE" texts, one per value (a copy, no branch on the value);
- *  - a number field: its " NAME=0x" (JSON ", "NAME": ") label, then the
- *    number; a float field also its " (%g)", from a small cache by value;
- *  - a wider enum field: the writer above, as a line from the tables.
- * Fields are compiled once per printer and shared by the methods that list
- * them. The memory is bounded (PC_ARENA_MAX): past it, and when memory runs
- * out, a line is formatted from the tables, with the same bytes.
+ * JSON the keys around the data, and the name) and, per field, a step
+ * compiled into the method: where the field's bits are, and how its value
+ * prints. A step copies a slot of text, then (by kind) a number:
+ *  - a field of at most PC_TABLE_VALUES values: the slot of its value, from
+ *    a table of its " NAME=VALUE" texts (JSON ", "NAME": VALUE"); no number;
+ *  - a number field: its label " NAME=0x" (JSON ", "NAME": "), then the
+ *    number; a float field then its " (%g)", from a small cache by value;
+ *  - a wider enum field, or a label too long for a slot: the writer above,
+ *    as a line formatted from the tables.
+ * Tables are built once per printer and field, and shared by the methods
+ * that list the field; their slots are 16, 32 or 64 bytes (the text's
+ * length, then the text), whatever the longest value needs, to keep them
+ * few cache lines. The memory is bounded (PC_ARENA_MAX): past it, or when
+ * memory runs out, a line is formatted from the tables, with the same
+ * bytes.
  */
 #define PC_ARENA_MAX    (16u << 20)
-#define PC_SLOT         64 /* a table value: its text (up to PC_SLOT - 2 bytes), its length in the last byte */
+#define PC_SLOT_MAX     64 /* bytes of a slot: the length, then up to 63 bytes of text */
+#define PC_COPY         64 /* bytes a step copies from a slot's text */
 #define PC_TABLE_VALUES 64
 #define PC_FIELD_ROOM   700 /* most bytes w_text_field / w_json_field write, copy slack included */
 
-enum pc_kind { PC_TABLE, PC_NUM, PC_DATA, PC_FLOAT, PC_ENUM }; /* PC_DATA: a number field of all 32 bits */
+/* PC_DATA: a number field of all 32 bits (the data itself) */
+enum pc_kind { PC_TABLE, PC_NUM, PC_DATA, PC_FLOAT, PC_WRITER };
 
-/* A compiled field (in the arena), followed by its table (PC_TABLE:
- * mask + 1 slots of PC_SLOT bytes) or its label (PC_NUM, PC_FLOAT). */
-struct pc_field {
-	uint8_t kind, lo;
-	uint16_t len; /* of the label */
+/* A field's step in a compiled method. */
+struct pc_step {
+	uint8_t kind, lo, shift, flt; /* shift: log2 of the slot size; flt: float_field() */
 	uint32_t mask;
+	uint32_t tmask; /* the value bits that pick the slot: mask for a table, else 0 */
+	uint32_t slots; /* arena offset of slot 0 */
 	uint32_t field; /* index in pb_fields */
-	uint32_t flt;   /* float_field() */
 };
 
-/* A compiled method (in the arena): the offsets of its compiled fields,
- * then text1 and text2. */
+/* A compiled method (in the arena): its steps, then text1 and text2. */
 struct pc_entry {
 	uint32_t room;       /* most bytes a line of it writes, copy slack included */
 	uint16_t len1, len2; /* text: text1 "  mthd 0xMMMM TAG.NAME(i)", no text2; JSON: text1
 	                      * ", "method": M, "data": ", text2 the name (w_json_name) or nothing */
 	uint8_t nfields, named;
-	uint32_t field[];
+	uint16_t pad;
+	struct pc_step step[];
 };
 
 /* Float texts " (%g)" by value, direct-mapped (drivers write few values). */
@@ -876,7 +882,7 @@ struct pb_print_cache {
 	const pb_class *cls[9]; /* the class tab[] is for, per view (method_in) */
 	uint32_t *tab[9];       /* by method dword address: a compiled method's offset, 0 none yet */
 	uint32_t *bycls[256];   /* the tables by class (pb_classes index), [pb_nclasses] no class */
-	uint32_t nfields;       /* fields[] by 2 * field index + float_field() */
+	uint32_t nfields;       /* fields[] by 2 * field index + float_field(): the arena offset of a step */
 	uint32_t *fields;
 	struct pc_float flt[256];
 };
@@ -951,74 +957,72 @@ static uint32_t pc_alloc(struct pb_print_cache *k, size_t n)
 	return (uint32_t)off;
 }
 
-static inline struct pc_field *pc_field_at(const struct pb_print_cache *k, uint32_t off)
-{
-	return (struct pc_field *)(void *)(k->arena + off);
-}
-
 /* Field f's text for value v (text style; JSON: after ", "). */
 static char *pc_value_text(const struct pb_print_cache *k, char *d, const pb_field *f, uint32_t v, bool flt)
 {
 	return k->json ? w_json_field(d, f, v, false) : w_text_field(d, f, v, flt);
 }
 
-/* Field f of method m compiled; its offset, 0 when the arena is full. */
-static uint32_t pc_field(struct pb_print_cache *k, const pb_method *m, const pb_field *f)
+/* The step of field f of method m (its slots built on first use); false
+ * when the arena is full. */
+static bool pc_field(struct pb_print_cache *k, const pb_method *m, const pb_field *f, struct pc_step *st)
 {
 	bool flt = !k->json && float_field(m, f);
 	size_t fi = 2 * (size_t)(f - pb_fields) + flt;
 	if (fi >= k->nfields)
-		return 0;
-	if (k->fields[fi])
-		return k->fields[fi];
-	struct pc_field h = { .lo = f->lo,
-		              .mask = (2u << (f->hi - f->lo)) - 1u,
-		              .field = (uint32_t)(f - pb_fields),
-		              .flt = flt };
-	char tmp[PC_FIELD_ROOM + 64];
-	/* a table when every value's text fits a slot */
-	enum pc_kind num = flt ? PC_FLOAT : h.mask == UINT32_MAX ? PC_DATA : PC_NUM;
-	h.kind = h.mask < PC_TABLE_VALUES ? PC_TABLE : f->nvalues ? PC_ENUM : num;
-	for (uint32_t v = 0; h.kind == PC_TABLE && v <= h.mask; v++)
-		if (pc_value_text(k, tmp, f, v, flt) - tmp > PC_SLOT - 2)
-			h.kind = f->nvalues ? PC_ENUM : num;
-	size_t extra = 0;
-	if (h.kind == PC_TABLE) {
-		extra = (size_t)(h.mask + 1) * PC_SLOT;
-	} else if (h.kind != PC_ENUM) {
-		/* the label: the text of value 0 without its number "0" */
-		h.len = (uint16_t)(pc_value_text(k, tmp, f, 0, false) - tmp - 1);
-		extra = h.len;
+		return false;
+	if (k->fields[fi]) {
+		memcpy(st, k->arena + k->fields[fi], sizeof(*st));
+		return true;
 	}
-	uint32_t off = pc_alloc(k, sizeof(h) + extra);
+	struct pc_step h = { .lo = f->lo, .flt = flt, .mask = (2u << (f->hi - f->lo)) - 1u, .field = (uint32_t)(f - pb_fields) };
+	char tmp[PC_FIELD_ROOM + 64];
+	size_t longest = 0;
+	bool table = h.mask < PC_TABLE_VALUES && !flt;
+	for (uint32_t v = 0; table && v <= h.mask; v++) {
+		size_t n = (size_t)(pc_value_text(k, tmp, f, v, flt) - tmp);
+		longest = n > longest ? n : longest;
+		table = n < PC_SLOT_MAX;
+	}
+	/* a number's label: the text of value 0 without its "0" */
+	size_t label = (size_t)(pc_value_text(k, tmp, f, 0, false) - tmp - 1), nslots = 1;
+	if (table) {
+		h.kind = PC_TABLE;
+		h.tmask = h.mask;
+		nslots = h.mask + 1u;
+	} else if (!f->nvalues && label < PC_SLOT_MAX) {
+		h.kind = flt ? PC_FLOAT : h.mask == UINT32_MAX ? PC_DATA : PC_NUM;
+		longest = label;
+	} else {
+		h.kind = PC_WRITER;
+		longest = 0;
+	}
+	h.shift = longest < 16 ? 4 : longest < 32 ? 5 : 6;
+	uint32_t off = pc_alloc(k, sizeof(h) + (nslots << h.shift));
 	if (!off)
-		return 0;
-	char *body = k->arena + off + sizeof(h);
+		return false;
+	h.slots = off + (uint32_t)sizeof(h);
+	char *slot = k->arena + h.slots;
 	if (h.kind == PC_TABLE) {
-		for (uint32_t v = 0; v <= h.mask; v++) {
-			char *slot = body + (size_t)v * PC_SLOT;
+		for (uint32_t v = 0; v <= h.mask; v++, slot += (size_t)1 << h.shift) {
 			size_t n = (size_t)(pc_value_text(k, tmp, f, v, flt) - tmp);
-			memcpy(slot, tmp, n);
-			slot[PC_SLOT - 1] = (char)n;
+			slot[0] = (char)n;
+			memcpy(slot + 1, tmp, n);
 		}
-	} else if (h.kind != PC_ENUM) {
-		memcpy(body, tmp, h.len);
+	} else if (h.kind != PC_WRITER) {
+		slot[0] = (char)label;
+		memcpy(slot + 1, tmp, label);
 	}
 	memcpy(k->arena + off, &h, sizeof(h));
 	k->fields[fi] = off;
-	return off;
+	*st = h;
+	return true;
 }
 
-/* The most bytes a compiled field writes (copy slack included). */
-static size_t pc_field_room(const struct pc_field *cf)
+/* The most bytes a step writes (copy slack included). */
+static size_t pc_step_room(const struct pc_step *st)
 {
-	switch (cf->kind) {
-	case PC_TABLE: return PC_SLOT + 2;
-	case PC_NUM:
-	case PC_DATA: return cf->len + 32u + 16u;
-	case PC_FLOAT: return cf->len + 32u + 16u + 32u;
-	default: return PC_FIELD_ROOM;
-	}
+	return PC_COPY + 16 + (st->kind == PC_FLOAT ? 32 : 0) + (st->kind == PC_WRITER ? PC_FIELD_ROOM : 0);
 }
 
 /* Method `method` of class c (view vi) compiled; its offset, 0 when the
@@ -1027,9 +1031,9 @@ static uint32_t pc_method(pb_printer *p, struct pb_print_cache *k, unsigned vi, 
 {
 	struct mref mr = method_in(p, vi, c, method);
 	unsigned nf = mr.m ? mr.m->nfields : 0;
-	uint32_t fo[256];
+	struct pc_step st[256];
 	for (unsigned i = 0; i < nf; i++)
-		if (!(fo[i] = pc_field(k, mr.m, pb_method_field(mr.m, i))))
+		if (!pc_field(k, mr.m, pb_method_field(mr.m, i), &st[i]))
 			return 0;
 	char t1[400], t2[400];
 	char *e1 = t1, *e2 = t2;
@@ -1046,7 +1050,7 @@ static uint32_t pc_method(pb_printer *p, struct pb_print_cache *k, unsigned vi, 
 			e1 = w_text_name(e1, &mr);
 	}
 	size_t len1 = (size_t)(e1 - t1), len2 = (size_t)(e2 - t2);
-	size_t head = sizeof(struct pc_entry) + nf * sizeof(uint32_t);
+	size_t head = sizeof(struct pc_entry) + nf * sizeof(struct pc_step);
 	uint32_t off = pc_alloc(k, head + len1 + len2);
 	if (!off)
 		return 0;
@@ -1056,11 +1060,10 @@ static uint32_t pc_method(pb_printer *p, struct pb_print_cache *k, unsigned vi, 
 	e->nfields = (uint8_t)nf;
 	e->named = mr.m != NULL;
 	size_t room = 320 + len1 + len2; /* the line's other parts: offsets, data, kind, masked */
-	for (unsigned i = 0; i < nf; i++) {
-		e->field[i] = fo[i];
-		room += pc_field_room(pc_field_at(k, fo[i]));
-	}
+	for (unsigned i = 0; i < nf; i++)
+		room += pc_step_room(&st[i]);
 	e->room = (uint32_t)room;
+	memcpy(e->step, st, nf * sizeof(*st));
 	memcpy(k->arena + off + head, t1, len1);
 	memcpy(k->arena + off + head + len1, t2, len2);
 	return off;
@@ -1086,7 +1089,8 @@ static bool pc_view(struct pb_print_cache *k, unsigned vi, const pb_class *c)
 
 /* The compiled method a line of subch / method prints, NULL: format it from
  * the tables. */
-static inline const struct pc_entry *pc_lookup(pb_printer *p, struct pb_print_cache *k, uint32_t subch, uint32_t method)
+static inline const struct pc_entry *pc_lookup(pb_printer *p, struct pb_print_cache *k, uint32_t subch,
+                                               uint32_t method)
 {
 	unsigned vi = view_index(p, subch, method);
 	const pb_class *c = vi == 8 ? p->host : p->bound[vi];
@@ -1104,7 +1108,7 @@ static inline const struct pc_entry *pc_lookup(pb_printer *p, struct pb_print_ca
 
 static inline const char *pc_text1(const struct pc_entry *e)
 {
-	return (const char *)(e->field + e->nfields);
+	return (const char *)(e->step + e->nfields);
 }
 
 /* A compiled text of n bytes: fixed-size blocks (the arena has slack), the
@@ -1120,7 +1124,7 @@ static inline char *w_block(char *d, const char *s, size_t n, size_t first)
 }
 
 /* " (%g)" of float bits v, from the cache. */
-static inline char *w_pc_float(struct pb_print_cache *k, char *d, uint32_t v)
+static char *w_pc_float(struct pb_print_cache *k, char *d, uint32_t v)
 {
 	struct pc_float *s = &k->flt[(v * 0x9e3779b1u) >> 24];
 	if (s->bits != v || !s->len) {
@@ -1139,52 +1143,51 @@ static inline char *w_pc_float(struct pb_print_cache *k, char *d, uint32_t v)
 	return d + s->len;
 }
 
+/* A step's slot for value v, its text from byte skip on (JSON's first field
+ * leaves out the ", "). */
+static inline char *w_pc_slot(const struct pb_print_cache *k, char *d, const struct pc_step *st, uint32_t v,
+                              size_t skip)
+{
+	const char *s = k->arena + st->slots + ((size_t)(v & st->tmask) << st->shift);
+	memcpy(d, s + 1 + skip, PC_COPY);
+	return d + (unsigned char)s[0] - skip;
+}
+
 /* The fields of data after a compiled method's name: text style (hd: the
  * hex digits of data, for a 32-bit field). */
 static inline char *w_pc_text_fields(struct pb_print_cache *k, char *d, const struct pc_entry *e, uint32_t data,
                                      uint64_t hd)
 {
 	for (unsigned i = 0; i < e->nfields; i++) {
-		const struct pc_field *cf = pc_field_at(k, e->field[i]);
-		uint32_t v = (data >> cf->lo) & cf->mask;
-		const char *s = (const char *)(cf + 1);
-		switch (cf->kind) {
-		case PC_TABLE:
-			s += (size_t)v * PC_SLOT;
-			memcpy(d, s, PC_SLOT);
-			d += (unsigned char)s[PC_SLOT - 1];
-			break;
-		case PC_NUM: d = w_hexw(w_block(d, s, cf->len, 32), v, hex_digits(v)); break;
-		case PC_DATA: d = w_hexd(w_block(d, s, cf->len, 32), hd, hex_digits(v)); break;
+		const struct pc_step *st = &e->step[i];
+		uint32_t v = (data >> st->lo) & st->mask;
+		switch (st->kind) {
+		case PC_TABLE: d = w_pc_slot(k, d, st, v, 0); break;
+		case PC_NUM: d = w_hexw(w_pc_slot(k, d, st, v, 0), v, hex_digits(v)); break;
+		case PC_DATA: d = w_hexd(w_pc_slot(k, d, st, v, 0), hd, hex_digits(v)); break;
 		case PC_FLOAT:
-			d = w_hexd(w_block(d, s, cf->len, 32), hd, hex_digits(v));
+			d = w_hexd(w_pc_slot(k, d, st, v, 0), hd, hex_digits(v));
 			d = w_pc_float(k, d, v);
 			break;
-		default: d = w_text_field(d, &pb_fields[cf->field], v, cf->flt); break;
+		default: d = w_text_field(d, &pb_fields[st->field], v, st->flt); break;
 		}
 	}
 	return d;
 }
 
-/* JSON (dd: the digits of data, for a 32-bit field): the first field
- * without its ", ". */
+/* JSON (dd: the digits of data, for a 32-bit field). */
 static inline char *w_pc_json_fields(struct pb_print_cache *k, char *d, const struct pc_entry *e, uint32_t data,
                                      struct decw dd)
 {
 	for (unsigned i = 0; i < e->nfields; i++) {
-		const struct pc_field *cf = pc_field_at(k, e->field[i]);
-		uint32_t v = (data >> cf->lo) & cf->mask;
-		const char *s = (const char *)(cf + 1);
+		const struct pc_step *st = &e->step[i];
+		uint32_t v = (data >> st->lo) & st->mask;
 		size_t skip = i ? 0 : 2;
-		switch (cf->kind) {
-		case PC_TABLE:
-			s += (size_t)v * PC_SLOT;
-			memcpy(d, s + skip, PC_SLOT);
-			d += (unsigned char)s[PC_SLOT - 1] - skip;
-			break;
-		case PC_NUM: d = w_dec(w_block(d, s + skip, cf->len - skip, 32), v); break;
-		case PC_DATA: d = w_decw(w_block(d, s + skip, cf->len - skip, 32), dd); break;
-		default: d = w_json_field(d, &pb_fields[cf->field], v, i == 0); break;
+		switch (st->kind) {
+		case PC_TABLE: d = w_pc_slot(k, d, st, v, skip); break;
+		case PC_NUM: d = w_dec(w_pc_slot(k, d, st, v, skip), v); break;
+		case PC_DATA: d = w_decw(w_pc_slot(k, d, st, v, skip), dd); break;
+		default: d = w_json_field(d, &pb_fields[st->field], v, i == 0); break;
 		}
 	}
 	return d;
