@@ -854,6 +854,7 @@ struct pc_step {
 	uint8_t kind, lo, shift, flt; /* shift: log2 of the slot size; flt: float_field() */
 	uint32_t mask;
 	uint32_t tmask; /* the value bits that pick the slot: mask for a table, else 0 */
+	uint32_t num;   /* all ones when a number follows the slot (text style) */
 	uint32_t slots; /* arena offset of slot 0 */
 	uint32_t field; /* index in pb_fields */
 };
@@ -992,6 +993,7 @@ static bool pc_field(struct pb_print_cache *k, const pb_method *m, const pb_fiel
 		nslots = h.mask + 1u;
 	} else if (!f->nvalues && label < PC_SLOT_MAX) {
 		h.kind = flt ? PC_FLOAT : h.mask == UINT32_MAX ? PC_DATA : PC_NUM;
+		h.num = UINT32_MAX;
 		longest = label;
 	} else {
 		h.kind = PC_WRITER;
@@ -1153,25 +1155,25 @@ static inline char *w_pc_slot(const struct pb_print_cache *k, char *d, const str
 	return d + (unsigned char)s[0] - skip;
 }
 
-/* The fields of data after a compiled method's name: text style (hd: the
- * hex digits of data, for a 32-bit field). */
-static inline char *w_pc_text_fields(struct pb_print_cache *k, char *d, const struct pc_entry *e, uint32_t data,
-                                     uint64_t hd)
+/* A step of the text style: the slot, then the hex digits, advanced over
+ * only after a number's label (num), so that tables and numbers take the
+ * same instructions (which one comes changes from line to line: a branch
+ * on it mispredicts). */
+static inline char *w_pc_text_step(struct pb_print_cache *k, char *d, const struct pc_step *st, uint32_t data)
 {
-	for (unsigned i = 0; i < e->nfields; i++) {
-		const struct pc_step *st = &e->step[i];
-		uint32_t v = (data >> st->lo) & st->mask;
-		switch (st->kind) {
-		case PC_TABLE: d = w_pc_slot(k, d, st, v, 0); break;
-		case PC_NUM: d = w_hexw(w_pc_slot(k, d, st, v, 0), v, hex_digits(v)); break;
-		case PC_DATA: d = w_hexd(w_pc_slot(k, d, st, v, 0), hd, hex_digits(v)); break;
-		case PC_FLOAT:
-			d = w_hexd(w_pc_slot(k, d, st, v, 0), hd, hex_digits(v));
-			d = w_pc_float(k, d, v);
-			break;
-		default: d = w_text_field(d, &pb_fields[st->field], v, st->flt); break;
-		}
-	}
+	uint32_t v = (data >> st->lo) & st->mask;
+	d = w_pc_slot(k, d, st, v, 0);
+	d = w_hexd(d, hex8(v), hex_digits(v) & (int)st->num);
+	if (__builtin_expect(st->kind >= PC_FLOAT, 0))
+		d = st->kind == PC_FLOAT ? w_pc_float(k, d, v) : w_text_field(d, &pb_fields[st->field], v, st->flt);
+	return d;
+}
+
+/* The fields of data after a compiled method's name, text style. */
+static inline char *w_pc_text_fields(struct pb_print_cache *k, char *d, const struct pc_entry *e, uint32_t data)
+{
+	for (unsigned i = 0; i < e->nfields; i++)
+		d = w_pc_text_step(k, d, &e->step[i], data);
 	return d;
 }
 
@@ -1315,7 +1317,7 @@ static void text_method_pc(pb_out *o, struct pb_print_cache *k, const struct pc_
 		d += 19;
 	}
 	d = w_block(d, pc_text1(e), e->len1, 64);
-	d = w_pc_text_fields(k, d, e, data, hd);
+	d = w_pc_text_fields(k, d, e, data);
 	if (r->masked)
 		d = w_mem(d, " (masked)", 9);
 	*d++ = '\n';
