@@ -883,6 +883,7 @@ struct pb_print_cache {
 	const pb_class *cls[9]; /* the class tab[] is for, per view (method_in) */
 	uint32_t *tab[9];       /* by method dword address: a compiled method's offset, 0 none yet */
 	uint32_t *bycls[256];   /* the tables by class (pb_classes index), [pb_nclasses] no class */
+	uint32_t empty;         /* an empty slot */
 	uint32_t nfields;       /* fields[] by 2 * field index + float_field(): the arena offset of a step */
 	uint32_t *fields;
 	struct pc_float flt[256];
@@ -904,24 +905,6 @@ static uint32_t count_fields(void)
 		}
 	fields_used = n; /* idempotent: a race only counts twice */
 	return n;
-}
-
-static struct pb_print_cache *pc_new(bool json)
-{
-	if (pb_nclasses >= 256)
-		return NULL;
-	struct pb_print_cache *k = calloc(1, sizeof(*k));
-	if (!k)
-		return NULL;
-	k->json = json;
-	k->nfields = 2 * count_fields();
-	k->fields = calloc(k->nfields, sizeof(*k->fields));
-	k->len = 8; /* offset 0: none */
-	if (!k->fields) {
-		free(k);
-		return NULL;
-	}
-	return k;
 }
 
 static void pc_free(struct pb_print_cache *k)
@@ -958,6 +941,24 @@ static uint32_t pc_alloc(struct pb_print_cache *k, size_t n)
 	return (uint32_t)off;
 }
 
+static struct pb_print_cache *pc_new(bool json)
+{
+	if (pb_nclasses >= 256)
+		return NULL;
+	struct pb_print_cache *k = calloc(1, sizeof(*k));
+	if (!k)
+		return NULL;
+	k->json = json;
+	k->nfields = 2 * count_fields();
+	k->fields = calloc(k->nfields, sizeof(*k->fields));
+	k->len = 8; /* offset 0: none */
+	if (!k->fields || !(k->empty = pc_alloc(k, PC_SLOT_MAX))) {
+		pc_free(k);
+		return NULL;
+	}
+	return k;
+}
+
 /* Field f's text for value v (text style; JSON: after ", "). */
 static char *pc_value_text(const struct pb_print_cache *k, char *d, const pb_field *f, uint32_t v, bool flt)
 {
@@ -976,7 +977,10 @@ static bool pc_field(struct pb_print_cache *k, const pb_method *m, const pb_fiel
 		memcpy(st, k->arena + k->fields[fi], sizeof(*st));
 		return true;
 	}
-	struct pc_step h = { .lo = f->lo, .flt = flt, .mask = (2u << (f->hi - f->lo)) - 1u, .field = (uint32_t)(f - pb_fields) };
+	struct pc_step h = { .lo = f->lo,
+		             .flt = flt,
+		             .mask = (2u << (f->hi - f->lo)) - 1u,
+		             .field = (uint32_t)(f - pb_fields) };
 	char tmp[PC_FIELD_ROOM + 64];
 	size_t longest = 0;
 	bool table = h.mask < PC_TABLE_VALUES && !flt;
@@ -1032,8 +1036,9 @@ static size_t pc_step_room(const struct pc_step *st)
 static uint32_t pc_method(pb_printer *p, struct pb_print_cache *k, unsigned vi, const pb_class *c, uint32_t method)
 {
 	struct mref mr = method_in(p, vi, c, method);
-	unsigned nf = mr.m ? mr.m->nfields : 0;
+	unsigned nf = mr.m ? mr.m->nfields : 0, nsteps = nf ? nf : 1;
 	struct pc_step st[256];
+	st[0] = (struct pc_step){ .slots = k->empty }; /* a table of one empty slot */
 	for (unsigned i = 0; i < nf; i++)
 		if (!pc_field(k, mr.m, pb_method_field(mr.m, i), &st[i]))
 			return 0;
@@ -1052,7 +1057,7 @@ static uint32_t pc_method(pb_printer *p, struct pb_print_cache *k, unsigned vi, 
 			e1 = w_text_name(e1, &mr);
 	}
 	size_t len1 = (size_t)(e1 - t1), len2 = (size_t)(e2 - t2);
-	size_t head = sizeof(struct pc_entry) + nf * sizeof(struct pc_step);
+	size_t head = sizeof(struct pc_entry) + nsteps * sizeof(struct pc_step);
 	uint32_t off = pc_alloc(k, head + len1 + len2);
 	if (!off)
 		return 0;
@@ -1062,10 +1067,10 @@ static uint32_t pc_method(pb_printer *p, struct pb_print_cache *k, unsigned vi, 
 	e->nfields = (uint8_t)nf;
 	e->named = mr.m != NULL;
 	size_t room = 320 + len1 + len2; /* the line's other parts: offsets, data, kind, masked */
-	for (unsigned i = 0; i < nf; i++)
+	for (unsigned i = 0; i < nsteps; i++)
 		room += pc_step_room(&st[i]);
 	e->room = (uint32_t)room;
-	memcpy(e->step, st, nf * sizeof(*st));
+	memcpy(e->step, st, nsteps * sizeof(*st));
 	memcpy(k->arena + off + head, t1, len1);
 	memcpy(k->arena + off + head + len1, t2, len2);
 	return off;
@@ -1091,8 +1096,7 @@ static bool pc_view(struct pb_print_cache *k, unsigned vi, const pb_class *c)
 
 /* The compiled method a line of subch / method prints, NULL: format it from
  * the tables. */
-static inline const struct pc_entry *pc_lookup(pb_printer *p, struct pb_print_cache *k, uint32_t subch,
-                                               uint32_t method)
+static inline const struct pc_entry *pc_lookup(pb_printer *p, struct pb_print_cache *k, uint32_t subch, uint32_t method)
 {
 	unsigned vi = view_index(p, subch, method);
 	const pb_class *c = vi == 8 ? p->host : p->bound[vi];
@@ -1110,7 +1114,7 @@ static inline const struct pc_entry *pc_lookup(pb_printer *p, struct pb_print_ca
 
 static inline const char *pc_text1(const struct pc_entry *e)
 {
-	return (const char *)(e->step + e->nfields);
+	return (const char *)(e->step + (e->nfields ? e->nfields : 1));
 }
 
 /* A compiled text of n bytes: fixed-size blocks (the arena has slack), the
@@ -1172,7 +1176,8 @@ static inline char *w_pc_text_step(struct pb_print_cache *k, char *d, const stru
 /* The fields of data after a compiled method's name, text style. */
 static inline char *w_pc_text_fields(struct pb_print_cache *k, char *d, const struct pc_entry *e, uint32_t data)
 {
-	for (unsigned i = 0; i < e->nfields; i++)
+	d = w_pc_text_step(k, d, &e->step[0], data); /* an empty step when there is no field */
+	for (unsigned i = 1; i < e->nfields; i++)
 		d = w_pc_text_step(k, d, &e->step[i], data);
 	return d;
 }
