@@ -501,7 +501,7 @@ static inline char *w_hexd(char *d, uint64_t h, int digits)
 /* The number of hex digits of v (one for 0). */
 static inline int hex_digits(uint32_t v)
 {
-	return (35 - __builtin_clz(v | 1)) / 4;
+	return (int)((35u - (unsigned)__builtin_clz(v | 1)) >> 2);
 }
 
 /* The last `digits` (1..8) of the 8 hex digits of v: writes 8 bytes (the
@@ -865,7 +865,7 @@ struct pc_entry {
 	uint16_t len1, len2; /* text: text1 "  mthd 0xMMMM TAG.NAME(i)", no text2; JSON: text1
 	                      * ", "method": M, "data": ", text2 the name (w_json_name) or nothing */
 	uint8_t nfields, named;
-	uint16_t pad;
+	uint16_t text1; /* offset of text1 from the entry (text2 follows) */
 	struct pc_step step[];
 };
 
@@ -1066,6 +1066,7 @@ static uint32_t pc_method(pb_printer *p, struct pb_print_cache *k, unsigned vi, 
 	e->len2 = (uint16_t)len2;
 	e->nfields = (uint8_t)nf;
 	e->named = mr.m != NULL;
+	e->text1 = (uint16_t)head;
 	size_t room = 320 + len1 + len2; /* the line's other parts: offsets, data, kind, masked */
 	for (unsigned i = 0; i < nsteps; i++)
 		room += pc_step_room(&st[i]);
@@ -1114,7 +1115,7 @@ static inline const struct pc_entry *pc_lookup(pb_printer *p, struct pb_print_ca
 
 static inline const char *pc_text1(const struct pc_entry *e)
 {
-	return (const char *)(e->step + (e->nfields ? e->nfields : 1));
+	return (const char *)e + e->text1;
 }
 
 /* A compiled text of n bytes: fixed-size blocks (the arena has slack), the
