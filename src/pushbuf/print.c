@@ -618,6 +618,18 @@ static inline char *w_decw(char *d, struct decw x)
 	memcpy(d, &x.lo, 8);
 	return d + x.nlo;
 }
+
+/* The digits of v, x those of v - 1 (offsets that count up): the last
+ * digit incremented, unless it is a 9. */
+static inline struct decw dec_next(struct decw x, uint32_t v)
+{
+	unsigned last = 8 * (x.nlo - 1u);
+	if (__builtin_expect(((x.lo >> last) & 0xff) != '9', 1)) {
+		x.lo += 1ull << last;
+		return x;
+	}
+	return dec_split(v);
+}
 #else
 struct decw {
 	uint32_t v;
@@ -632,6 +644,12 @@ static inline struct decw dec_split(uint32_t v)
 static inline char *w_decw(char *d, struct decw x)
 {
 	return w_dec_loop(d, x.v);
+}
+
+static inline struct decw dec_next(struct decw x, uint32_t v)
+{
+	(void)x;
+	return dec_split(v);
 }
 #endif
 
@@ -1564,7 +1582,7 @@ static void json_run_prefix(char *pre, const pb_run *r)
 
 /* json_method's line from a compiled method. */
 static void json_method_pc(pb_out *o, struct pb_print_cache *k, const struct pc_entry *e, const pb_run *r, uint32_t i,
-                           const char *pre)
+                           const char *pre, struct decw od)
 {
 	/* ", "kind": "inc", "data_offset": " ... in blocks of 48 */
 	static const struct {
@@ -1587,7 +1605,7 @@ static void json_method_pc(pb_out *o, struct pb_print_cache *k, const struct pc_
 	d = w_decw(d, dd);
 	memcpy(d, kinds[r->mode & 3].text, 48);
 	d += kinds[r->mode & 3].len;
-	d = w_dec_loop(d, r->mode == PB_MODE_IMMD ? r->offset : r->offset + i);
+	d = w_decw(d, od);
 	d = w_block(d, pc_text1(e) + e->len1, e->len2, 64);
 	d = w_pc_json_fields(k, d, e, data, dd);
 	*d = '}'; /* closes the fields */
@@ -1606,13 +1624,19 @@ static void json_run(void *ctx, const pb_run *r)
 	bool fast = names_plain();
 	struct pb_print_cache *k = fast ? p->cache : NULL;
 	char pre[PC_RUN_PREFIX];
+	/* data_offset: the run's offsets count up (IMMD: one line) */
+	if (r->offset + r->count > UINT32_MAX)
+		k = NULL;
+	struct decw od = dec_split((uint32_t)r->offset);
 	if (k)
 		json_run_prefix(pre, r);
 	for (uint32_t i = 0; i < r->count; i++) {
 		uint32_t m = pb_run_method(r, i);
 		const struct pc_entry *e = k ? pc_lookup(p, k, r->subch, m) : NULL;
+		if (i)
+			od = dec_next(od, (uint32_t)(r->offset + i));
 		if (e)
-			json_method_pc(o, k, e, r, i, pre);
+			json_method_pc(o, k, e, r, i, pre, od);
 		else if (fast)
 			json_method(p, r, i, m);
 		else
