@@ -898,6 +898,7 @@ struct pb_print_cache {
 	bool json;
 	char *arena; /* offsets, not pointers, into it: it grows */
 	size_t len, cap;
+	size_t max;             /* PC_ARENA_MAX (the tests set less) */
 	const pb_class *cls[9]; /* the class tab[] is for, per view (method_in) */
 	uint32_t *tab[9];       /* by method dword address: a compiled method's offset, 0 none yet */
 	uint32_t *bycls[256];   /* the tables by class (pb_classes index), [pb_nclasses] no class */
@@ -942,7 +943,7 @@ static uint32_t pc_alloc(struct pb_print_cache *k, size_t n)
 {
 	size_t off = (k->len + 7) & ~(size_t)7;
 	size_t need = off + n + 128;
-	if (need > PC_ARENA_MAX)
+	if (need > k->max)
 		return 0;
 	if (need > k->cap) {
 		size_t cap = k->cap ? k->cap : 64u << 10;
@@ -970,6 +971,7 @@ static struct pb_print_cache *pc_new(bool json)
 	k->nfields = 2 * count_fields();
 	k->fields = calloc(k->nfields, sizeof(*k->fields));
 	k->len = 8; /* offset 0: none */
+	k->max = PC_ARENA_MAX;
 	if (!k->fields || !(k->empty = pc_alloc(k, PC_SLOT_MAX))) {
 		pc_free(k);
 		return NULL;
@@ -2092,6 +2094,12 @@ void pb_printer_uncached(pb_printer *p)
 {
 	pc_free(p->cache);
 	p->cache = NULL;
+}
+
+void pb_printer_cache_limit(pb_printer *p, size_t bytes)
+{
+	if (p->cache)
+		p->cache->max = bytes;
 }
 
 /* ---------------------------------------------------------------- GP entries */
