@@ -485,14 +485,15 @@ static inline void hex8x2(uint32_t a, uint32_t b, uint64_t *ha, uint64_t *hb)
 #endif
 }
 
-/* The last `digits` (1..8) of the 8 hex digits h (hex8): writes 8 bytes
- * (the room has slack), advances by digits. */
+/* The last `digits` (0..8) of the 8 hex digits h (hex8): writes 8 bytes
+ * (the room has slack), advances by digits (0: none, the bytes are
+ * scratch). */
 static inline char *w_hexd(char *d, uint64_t h, int digits)
 {
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	h >>= 8 * (8 - digits); /* drop the leading bytes */
+	h >>= (8 * (8 - digits)) & 63; /* drop the leading bytes */
 #else
-	h <<= 8 * (8 - digits);
+	h <<= (8 * (8 - digits)) & 63;
 #endif
 	memcpy(d, &h, 8);
 	return d + digits;
