@@ -1570,22 +1570,9 @@ static void json_method_escaped(pb_printer *p, const pb_run *r, uint32_t i, uint
 	o_mem(o, "}\n", 2);
 }
 
-/* A run's `{"offset": H, "subch": S` (PC_RUN_PREFIX bytes, the length in
- * the last), the same for each of its lines. */
-#define PC_RUN_PREFIX 64
-
-static void json_run_prefix(char *pre, const pb_run *r)
-{
-	char *d = w_mem(pre, "{\"offset\": ", 11);
-	d = w_dec64(d, r->hdr_offset);
-	d = w_mem(d, ", \"subch\": ", 11);
-	d = w_dec(d, r->subch);
-	pre[PC_RUN_PREFIX - 1] = (char)(d - pre);
-}
-
 /* json_method's line from a compiled method. */
 static void json_method_pc(pb_out *o, struct pb_print_cache *k, const struct pc_entry *e, const pb_run *r, uint32_t i,
-                           const char *pre, struct decw od)
+                           struct decw ho, struct decw od)
 {
 	/* ", "kind": "inc", "data_offset": " ... in blocks of 48 */
 	static const struct {
@@ -1602,8 +1589,9 @@ static void json_method_pc(pb_out *o, struct pb_print_cache *k, const struct pc_
 		return;
 	uint32_t data = r->data[i];
 	struct decw dd = dec_split(data);
-	memcpy(d, pre, PC_RUN_PREFIX);
-	d += (unsigned char)pre[PC_RUN_PREFIX - 1];
+	d = w_decw(w_mem(d, "{\"offset\": ", 11), ho);
+	d = w_mem(d, ", \"subch\": ", 11);
+	*d++ = (char)('0' + (r->subch & 7));
 	d = w_block(d, pc_text1(e), e->len1, 32);
 	d = w_decw(d, dd);
 	memcpy(d, kinds[r->mode & 3].text, 48);
@@ -1626,20 +1614,18 @@ static void json_run(void *ctx, const pb_run *r)
 	const char *kind = pb_mode_name(r->mode);
 	bool fast = names_plain();
 	struct pb_print_cache *k = fast ? p->cache : NULL;
-	char pre[PC_RUN_PREFIX];
-	/* data_offset: the run's offsets count up (IMMD: one line) */
-	if (r->offset + r->count > UINT32_MAX)
+	/* the header's offset, the same on each line, and data_offset: the
+	 * run's offsets count up (IMMD: one line) */
+	if (r->offset + r->count > UINT32_MAX || r->subch > 7)
 		k = NULL;
-	struct decw od = dec_split((uint32_t)r->offset);
-	if (k)
-		json_run_prefix(pre, r);
+	struct decw ho = dec_split((uint32_t)r->hdr_offset), od = dec_split((uint32_t)r->offset);
 	for (uint32_t i = 0; i < r->count; i++) {
 		uint32_t m = pb_run_method(r, i);
 		const struct pc_entry *e = k ? pc_lookup(p, k, r->subch, m) : NULL;
 		if (i)
 			od = dec_next(od, (uint32_t)(r->offset + i));
 		if (e)
-			json_method_pc(o, k, e, r, i, pre, od);
+			json_method_pc(o, k, e, r, i, ho, od);
 		else if (fast)
 			json_method(p, r, i, m);
 		else
