@@ -1325,10 +1325,14 @@ static void text_header(void *ctx, const pb_header *h)
 	o_maybe_flush(o);
 }
 
-/* text_method's line from a compiled method. */
-static void text_method_pc(pb_out *o, struct pb_print_cache *k, const struct pc_entry *e, const pb_run *r, uint32_t i)
+#define PC_CHUNK     32
+#define PC_LINE_ROOM 1024
+
+/* text_method's line from a compiled method (reserved: its room is). */
+static void text_method_pc(pb_out *o, struct pb_print_cache *k, const struct pc_entry *e, const pb_run *r, uint32_t i,
+                           bool reserved)
 {
-	char *d = o_room(o, e->room);
+	char *d = reserved ? o->buf + o->len : o_room(o, e->room);
 	if (!d)
 		return;
 	uint32_t data = r->data[i];
@@ -1356,15 +1360,28 @@ static void text_run(void *ctx, const pb_run *r)
 	pb_printer *p = ctx;
 	pb_out *o = p->out;
 	struct pb_print_cache *k = p->cache;
-	for (uint32_t i = 0; i < r->count; i++) {
-		uint32_t m = pb_run_method(r, i);
-		const struct pc_entry *e = k ? pc_lookup(p, k, r->subch, m) : NULL;
-		if (e)
-			text_method_pc(o, k, e, r, i);
-		else
-			text_method(p, r, i, m);
-		if (m == 0)
-			text_set_object(p, r, i);
+	/* Room reserved, and the flush checked, once per PC_CHUNK lines (a
+	 * compiled line of up to PC_LINE_ROOM bytes then needs no check). */
+	for (uint32_t i = 0; i < r->count;) {
+		uint32_t end = r->count - i > PC_CHUNK ? i + PC_CHUNK : r->count;
+		bool reserved = k && o_room(o, (size_t)(end - i) * PC_LINE_ROOM);
+		for (; i < end; i++) {
+			uint32_t m = pb_run_method(r, i);
+			const struct pc_entry *e = k ? pc_lookup(p, k, r->subch, m) : NULL;
+			if (e && e->room <= PC_LINE_ROOM) {
+				text_method_pc(o, k, e, r, i, reserved);
+			} else {
+				if (e)
+					text_method_pc(o, k, e, r, i, false);
+				else
+					text_method(p, r, i, m);
+				reserved = false; /* it used room of its own */
+			}
+			if (m == 0) {
+				text_set_object(p, r, i);
+				reserved = false;
+			}
+		}
 		o_maybe_flush(o);
 	}
 }
