@@ -1,0 +1,311 @@
+/*
+ * nvmodel — channel set-up helpers: what a driver writes to start a channel,
+ * done once in the library for every program that embeds the model (the Lua
+ * builders nvmodel.volta are thin wrappers over these).
+ *
+ * Everything here works the way a driver does: it writes simulated memory
+ * (nvm_mem_write) and registers (nvm_reg_write/read) and never reaches into
+ * the model. The layouts come from the tables the model itself reads:
+ * RAMFC and runlist entries from host_fmt.h (nvm_hf_layout_chip,
+ * nvm_rl_entry_encode), the page-table format from nvm_mmu_format. What a
+ * driver does differently on each Host generation (gv100, tu102, ga100,
+ * ga102, gh100: the runlist submit registers, the doorbell, channel enable)
+ * is a row of a table per generation (src/setup/host.c).
+ *
+ * Where things go in memory (heaps, order, default VA) is the helpers'
+ * choice, not a hardware fact (docs/fidelity.md "scenario/volta").
+ *
+ * Conventions: every call returns a status (NVM_OK, or an error with nothing
+ * or, where said, part of the work done); the library prints nothing. A
+ * heap that is full is NVM_ERR_RANGE (the request lies outside it); a full
+ * GPFIFO ring NVM_ERR_BLOCKED (run the GPU, then push again); NVM_ERR_NOMEM
+ * is always the host's memory or the GPU's memory budget (nvm_config).
+ * Functions that write memory or registers take the gpu each call, so no
+ * helper object keeps a GPU alive or dangling: use one with the GPU it was
+ * made for. Booleans are int (0 false, non-zero true).
+ */
+#ifndef NVMODEL_SETUP_H
+#define NVMODEL_SETUP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nvmodel/host_fmt.h"
+#include "nvmodel/mmu.h"
+#include "nvmodel/nvmodel.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------- places */
+
+/* An address in an aperture as the Host's structures name it: target is
+ * the NV_RAMIN_PAGE_DIR_BASE_TARGET / RAMRL INST_TARGET / PTE APERTURE
+ * encoding (NVM_MMU_TGT_VID, _SYS_COH, _SYS_NCOH; PEER is not a place the
+ * helpers can write). */
+typedef struct nvm_place {
+	nvm_mmu_target target;
+	uint64_t addr;
+} nvm_place;
+
+/* The model's memory behind a target: VRAM for VID, system memory for both
+ * SYS targets. NVM_ERR_APERTURE for PEER or an unknown value. */
+nvm_status nvm_target_aperture(nvm_mmu_target target, nvm_aperture *out);
+
+/* ---------------------------------------------------------------- heap */
+
+/* A bump allocator over [base, base + size) of a target. Plain data: the
+ * caller owns it (on the stack, in its own object); next is the first free
+ * byte. Allocations are never given back. */
+typedef struct nvm_heap {
+	nvm_mmu_target target;
+	uint64_t base, size, next;
+} nvm_heap;
+
+/* NVM_ERR_APERTURE: a target without memory; NVM_ERR_RANGE: base + size
+ * wraps around; NVM_ERR_ARG: size 0. */
+nvm_status nvm_heap_init(nvm_heap *h, nvm_mmu_target target, uint64_t base, uint64_t size);
+/* size bytes aligned to align (a power of two; 0 means 4096) at *addr.
+ * NVM_ERR_ARG: size 0 or align not a power of two; NVM_ERR_RANGE: it does
+ * not fit (the heap is unchanged). The memory is not cleared. */
+nvm_status nvm_heap_alloc(nvm_heap *h, uint64_t size, uint64_t align, uint64_t *addr);
+
+/* ---------------------------------------------------------------- GMMU page tables */
+
+/* A page-table builder for the GMMU of gpu's chip, in the format its
+ * generation reads (nvm_mmu_format): ver2 (PDE3 -> PDE2 -> PDE1 -> dual
+ * PDE0 -> 64 KiB or 4 KiB page table, or a 2 MiB PTE in the dual PDE0
+ * slot) or ver3 (gh100: PDE4 above, 4 KiB and 64 KiB pages). Tables come
+ * from the heap, zeroed (every entry invalid); the builder remembers what it
+ * wrote, so nothing is read back from memory. VAs below 2^49 in both
+ * formats. */
+typedef struct nvm_gmmu_vm nvm_gmmu_vm;
+
+#define NVM_GMMU_VA_LIMIT (1ull << 49)
+
+/* Makes the root directory (4 KiB, 4 KiB aligned) in heap, which the
+ * builder keeps using for its tables (the heap must outlive it). va_base is
+ * where nvm_gmmu_alloc_map starts handing out VAs. NVM_ERR_CHIP: gpu's chip
+ * has no GMMU; NVM_ERR_RANGE: the heap is full, or a table lands beyond the
+ * PDE address field of the heap's target; NVM_ERR_NOMEM: no host memory, or
+ * the GPU's memory budget is spent. */
+nvm_status nvm_gmmu_vm_create(nvm_gpu *gpu, nvm_heap *heap, uint64_t va_base, nvm_gmmu_vm **out);
+void nvm_gmmu_vm_free(nvm_gmmu_vm *vm);
+/* The page directory base to give an instance block (NV_RAMIN_PAGE_DIR_BASE). */
+nvm_place nvm_gmmu_vm_pdb(const nvm_gmmu_vm *vm);
+/* 1 when the builder writes the ver3 format. */
+int nvm_gmmu_vm_ver3(const nvm_gmmu_vm *vm);
+/* The next VA nvm_gmmu_alloc_map would start from. */
+uint64_t nvm_gmmu_vm_next_va(const nvm_gmmu_vm *vm);
+
+typedef struct nvm_gmmu_map_opts {
+	uint32_t page;      /* 4096 (also 0), 65536 or 0x200000 (ver2 only) */
+	uint32_t kind;      /* PTE KIND: ver2 63:56 (0..0xff), ver3 11:8 (0..0xf) */
+	int vol;            /* ver2 VOL 3:3; ver3 PCF UNCACHED */
+	int priv;           /* ver2 PRIVILEGE 5:5; ver3 PCF PRIVILEGE */
+	int ro;             /* ver2 READ_ONLY 6:6; ver3 PCF READ_ONLY */
+	int atomic_disable; /* ver2 ATOMIC_DISABLE 7:7; ver3 PCF NO_ATOMIC */
+} nvm_gmmu_map_opts;
+
+/* The ver2 PTE for pa in target with the attributes of o (NULL: none):
+ * VALID 0:0, APERTURE 2:1, VOL 3:3, PRIVILEGE 5:5, READ_ONLY 6:6,
+ * ATOMIC_DISABLE 7:7, ADDRESS 53:8 = pa >> 12, KIND 63:56. NVM_ERR_ARG: a
+ * kind above 0xff; NVM_ERR_RANGE: pa beyond the target's address field
+ * (VID 37 bits, SYS 58). */
+nvm_status nvm_gmmu_pte_ver2(nvm_mmu_target target, uint64_t pa, const nvm_gmmu_map_opts *o, uint64_t *pte);
+
+/* Why [va, va + size) cannot be mapped with pages of page bytes: 0 when it
+ * can; NVM_ERR_ARG with *where set to the first 2 MiB slot in the way when a
+ * 2 MiB page would share a dual PDE0 with page tables, or a smaller page a
+ * slot that holds a 2 MiB page. Nothing is written. */
+nvm_status nvm_gmmu_map_conflict(const nvm_gmmu_vm *vm, uint64_t va, uint64_t size, uint32_t page, uint64_t *where);
+
+/* Maps [va, va + size) to [pa, pa + size) of target with pages of o->page.
+ * NVM_ERR_ARG: a bad page size or kind, a 2 MiB page on ver3, or a conflict
+ * (nvm_gmmu_map_conflict; checked before anything is written); NVM_ERR_ALIGN:
+ * va, pa or size not a multiple of the page; NVM_ERR_RANGE: past the VA
+ * limit or the target's PTE address bits; NVM_ERR_RANGE also: the heap is
+ * full (the tables made so far stay); NVM_ERR_NOMEM as nvm_gmmu_vm_create. */
+nvm_status nvm_gmmu_map(nvm_gpu *gpu, nvm_gmmu_vm *vm, uint64_t va, nvm_mmu_target target, uint64_t pa, uint64_t size,
+                        const nvm_gmmu_map_opts *o);
+/* Allocates size bytes (rounded up to the page) from heap (NULL: the VM's),
+ * maps them at the next free VA; *va, *pa (either may be NULL) get where. */
+nvm_status nvm_gmmu_alloc_map(nvm_gpu *gpu, nvm_gmmu_vm *vm, nvm_heap *heap, uint64_t size, const nvm_gmmu_map_opts *o,
+                              uint64_t *va, nvm_place *pa);
+/* What this builder mapped at va (the latest mapping wins, as its PTEs were
+ * written last): *pa and the bytes *left in that mapping. NVM_ERR_NOENT
+ * when the builder mapped nothing there. */
+nvm_status nvm_gmmu_lookup(const nvm_gmmu_vm *vm, uint64_t va, nvm_place *pa, uint64_t *left);
+/* CPU access by VA through the builder's own records (a driver's CPU
+ * mapping). NVM_ERR_NOENT: a byte of the span is not mapped (nothing of a
+ * write is done then). */
+nvm_status nvm_gmmu_write(nvm_gpu *gpu, const nvm_gmmu_vm *vm, uint64_t va, const void *buf, size_t len);
+nvm_status nvm_gmmu_read(nvm_gpu *gpu, const nvm_gmmu_vm *vm, uint64_t va, void *buf, size_t len);
+
+/* ---------------------------------------------------------------- Host generations */
+
+/* What the helpers know of gpu's Host generation. */
+typedef struct nvm_setup_host_info {
+	const char *name;      /* "gv100", "tu102", "ga100", "ga102", "gh100" */
+	unsigned nrunlist;     /* runlist ids the submit registers take */
+	unsigned nchid;        /* channel ids (PCCSR 4096; Ampere CHRAM 2048 per runlist) */
+	int ramfc_userd;       /* RAMFC holds USERD (before Ampere) */
+	int per_runlist_chram; /* channels enabled in the runlist's channel RAM (Ampere, Hopper) */
+	uint32_t subdevice;    /* the SUBDEVICE ID the driver writes by default */
+} nvm_setup_host_info;
+
+/* NVM_ERR_CHIP: gpu's chip has no Host these helpers know. */
+nvm_status nvm_setup_host_get(const nvm_gpu *gpu, nvm_setup_host_info *out);
+/* The driver's once-per-GPU writes before the first channel (tu102: NV_CTRL
+ * VIRTUAL_CHANNEL_CFG PENDING_ENABLE; nothing on the others). Call once. */
+nvm_status nvm_setup_host_init(nvm_gpu *gpu);
+
+/* An Ampere/Hopper runlist's register space as a driver finds it through
+ * the device-info table (NV_PTOP_DEVICE_INFO): runlist ids count the
+ * distinct RUNLIST PRI bases in table order. NVM_ERR_NOENT: the table
+ * publishes fewer runlists (*count gets how many, if count is not NULL). */
+typedef struct nvm_runlist_space {
+	uint32_t base;  /* the runlist's PRI base */
+	uint32_t chram; /* NV_RUNLIST_CHANNEL_CONFIG 31:4: its channel RAM */
+	uint32_t dbid;  /* NV_RUNLIST_DOORBELL_CONFIG ID 31:16 */
+} nvm_runlist_space;
+nvm_status nvm_runlist_space_get(nvm_gpu *gpu, unsigned id, nvm_runlist_space *out, unsigned *count);
+
+/* ---------------------------------------------------------------- instance block */
+
+/* An instance block as nouveau writes it (RAMFC, volta-facts.md section 3,
+ * then the memory-management words of RAMIN). Start from
+ * nvm_instance_desc_init, which sets the defaults. */
+typedef struct nvm_instance_desc {
+	nvm_place pdb;           /* page directory (nvm_gmmu_vm_pdb), 4 KiB aligned */
+	nvm_place userd;         /* 512-byte aligned, below 2^40 */
+	uint64_t gpfifo_va;      /* 8-byte aligned, below 2^40 */
+	uint32_t gpfifo_entries; /* a power of two (LIMIT2 is its log2) */
+	uint32_t chid;           /* below 4096 */
+	int priv;                /* HCE_PRIV_MODE and CONFIG AUTH_LEVEL (default 1) */
+	int64_t subdevice;       /* SUBDEVICE ID; -1 (default): the generation's */
+	int replay;              /* PAGE_DIR_BASE FAULT_REPLAY_TEX/GCC */
+	int vol;                 /* PAGE_DIR_BASE_VOL; -1 (default): when the directory is in coherent sysmem */
+	unsigned subcontexts;    /* subcontexts bound to the directory, 0..64 (default 1) */
+	int ctx_valid;           /* TARGET ENG_CTX_VALID and CE_CTX_VALID (default 1) */
+} nvm_instance_desc;
+
+void nvm_instance_desc_init(nvm_instance_desc *d);
+/* Writes the 4 KiB block at inst (4 KiB aligned, below 2^40) for gpu's
+ * Host generation: the RAMFC words at the offsets of its RAMFC layout
+ * (nvm_hf_layout_chip), then PAGE_DIR_BASE and the subcontext directories.
+ * NVM_ERR_ALIGN / NVM_ERR_RANGE / NVM_ERR_ARG for the fields named above;
+ * NVM_ERR_CHIP: no Host. */
+nvm_status nvm_instance_write(nvm_gpu *gpu, nvm_place inst, const nvm_instance_desc *d);
+
+/* ---------------------------------------------------------------- GP entries */
+
+typedef struct nvm_gp_opts {
+	int fetch_conditional; /* FETCH 0:0 */
+	int priv;              /* PRIV 8:8 (KERNEL) */
+	int subroutine;        /* LEVEL 9:9 */
+	int sync;              /* SYNC 31:31 (WAIT) */
+} nvm_gp_opts;
+
+/* The GP entry for ndwords (1 .. 2^21 - 1) of pushbuffer at va (4-byte
+ * aligned, below 2^40): E0 FETCH 0:0, GET 31:2; E1 GET_HI 7:0, PRIV 8:8,
+ * LEVEL 9:9, LENGTH 30:10, SYNC 31:31 (gv100_dev_pbdma NV_PPBDMA_GP_ENTRY*).
+ * o may be NULL. NVM_ERR_ALIGN, NVM_ERR_RANGE, NVM_ERR_ARG (ndwords). */
+nvm_status nvm_gp_entry(uint64_t va, uint32_t ndwords, const nvm_gp_opts *o, uint32_t *e0, uint32_t *e1);
+/* A control entry (LENGTH 0): E0 OPERAND, E1 OPCODE 7:0 (NOP 0, ILLEGAL 1,
+ * GP_CRC 2, PB_CRC 3) and SYNC 31:31. */
+void nvm_gp_control(uint8_t opcode, uint32_t operand, int sync, uint32_t *e0, uint32_t *e1);
+
+/* ---------------------------------------------------------------- channels */
+
+/* A channel of a Host generation: instance block, USERD, GPFIFO ring and
+ * pushbuffer area mapped in a VM. Plain data the caller owns; the push
+ * calls keep put and pb_next. */
+typedef struct nvm_setup_channel {
+	uint32_t chid;
+	unsigned runq; /* RUNQUEUE_SELECTOR */
+	int runlist;   /* the runlist id it was made for, or -1 */
+	int submitted; /* the runlist it was last submitted on (the caller sets it), or -1 */
+	nvm_place inst, userd;
+	uint64_t gpfifo_va;
+	nvm_place gpfifo; /* the ring's memory */
+	uint32_t gpfifo_entries;
+	uint64_t pb_va;
+	nvm_place pb;              /* the pushbuffer area's memory */
+	uint64_t pb_size, pb_next; /* pb_next: offset of the next segment */
+	uint32_t put;              /* GP_PUT as the channel last wrote it */
+} nvm_setup_channel;
+
+/* Start from nvm_channel_desc_init. */
+typedef struct nvm_channel_desc {
+	uint32_t chid;
+	unsigned runq;           /* 0..1 */
+	int runlist;             /* -1 (default): not known until submitted */
+	uint32_t gpfifo_entries; /* a power of two, default 512 */
+	uint64_t pb_size;        /* a multiple of 4, default 64 KiB */
+	nvm_heap *userd_heap;    /* NULL (default): the channel's heap */
+	int priv, replay;        /* nvm_instance_desc's */
+	int64_t subdevice;
+	unsigned subcontexts;
+	int bind, enable; /* bind (and enable) the channel (default 1, 1) */
+} nvm_channel_desc;
+
+void nvm_channel_desc_init(nvm_channel_desc *d);
+/* Allocates from heap (NULL: the VM's) the instance block (4 KiB), from
+ * the USERD heap the 512-byte USERD (zeroed), maps the GPFIFO ring and the
+ * pushbuffer area in vm, writes the instance block and binds / enables the
+ * channel. NVM_ERR_ARG for a field out of its range; the heap's and the
+ * map's errors (what was allocated before stays allocated). */
+nvm_status nvm_channel_create(nvm_gpu *gpu, nvm_gmmu_vm *vm, nvm_heap *heap, const nvm_channel_desc *d,
+                              nvm_setup_channel *out);
+/* PCCSR CHANNEL_INST bind (gv100, tu102; nothing on Ampere, whose runlist
+ * entry carries the instance block), enable, disable (PCCSR ENABLE_SET /
+ * ENABLE_CLR, or CHRAM ENABLE/DISABLE_CHANNEL and the runlist's internal
+ * doorbell). NVM_ERR_NOENT: an Ampere runlist the device-info table lacks. */
+nvm_status nvm_channel_bind(nvm_gpu *gpu, const nvm_setup_channel *ch);
+nvm_status nvm_channel_enable(nvm_gpu *gpu, const nvm_setup_channel *ch);
+nvm_status nvm_channel_disable(nvm_gpu *gpu, const nvm_setup_channel *ch);
+/* The USERD word at byte offset off (NV_RAMUSERD_GP_GET ...: nvm_hf_layout_chip(NVM_HF_USERD)). */
+nvm_status nvm_channel_userd_rd32(nvm_gpu *gpu, const nvm_setup_channel *ch, uint32_t off, uint32_t *val);
+/* Publishes put in USERD GP_PUT and rings the generation's doorbell. */
+nvm_status nvm_channel_kick(nvm_gpu *gpu, const nvm_setup_channel *ch);
+/* Writes GP entry (e0, e1) at put, advances put and, when kick, kicks.
+ * *index (may be NULL) gets the entry's index. NVM_ERR_BLOCKED: the ring is
+ * full (advancing put would reach USERD GP_GET); nothing is written. */
+nvm_status nvm_channel_push_entry(nvm_gpu *gpu, nvm_setup_channel *ch, uint32_t e0, uint32_t e1, int kick,
+                                  uint32_t *index);
+/* Copies len bytes of pushbuffer (a multiple of 4, not 0) into the area and
+ * pushes a GP entry for it; the area starts again at its beginning only once
+ * Host has processed every entry. *index and *va (may be NULL) get the GP
+ * index and the segment's VA. NVM_ERR_BLOCKED: the ring is full, or the
+ * area is and Host has not caught up (nothing is written); NVM_ERR_RANGE: len exceeds pb_size. */
+nvm_status nvm_channel_push(nvm_gpu *gpu, nvm_setup_channel *ch, const void *data, size_t len, const nvm_gp_opts *o,
+                            int kick, uint32_t *index, uint64_t *va);
+
+/* ---------------------------------------------------------------- runlists */
+
+/* Runlist entries (host_fmt.h nvm_rl_entry): a TSG header, then its
+ * channels. timeout 128 and scale 3 are nouveau's. */
+void nvm_rl_tsg(nvm_rl_entry *e, uint32_t tsgid, unsigned length, unsigned timeout, unsigned scale);
+void nvm_rl_chan(nvm_rl_entry *e, uint32_t chid, unsigned runq, nvm_place inst, nvm_place userd);
+
+/* Writes n entries (nvm_rl_entry_encode) to a 4 KiB-aligned block of heap
+ * (16 bytes at least) at *out. NVM_ERR_ARG: more than 0xffff entries
+ * (NV_PFIFO_RUNLIST_LENGTH); the heap's errors. */
+nvm_status nvm_runlist_write(nvm_gpu *gpu, nvm_heap *heap, const nvm_rl_entry *e, size_t n, nvm_place *out);
+/* Submits the runlist of length entries at rl as runlist id through the
+ * generation's registers (gv100 RUNLIST_BASE/RUNLIST, tu102 per-runlist
+ * RUNLIST_BASE_LO/HI/SUBMIT, Ampere the runlist space's SUBMIT_BASE_LO/HI/
+ * SUBMIT). NVM_ERR_ARG: id beyond nrunlist; NVM_ERR_RANGE: rl beyond the
+ * 40 bits of gv100/tu102's pointer; NVM_ERR_NOENT: an Ampere runlist the
+ * device-info table lacks. */
+nvm_status nvm_runlist_submit(nvm_gpu *gpu, unsigned id, nvm_place rl, uint32_t length);
+/* *pending = the submitted runlist has not been taken yet (ENG_RUNLIST
+ * PENDING on gv100, RUNLIST_SUBMIT_INFO PENDING after). */
+nvm_status nvm_runlist_pending(nvm_gpu *gpu, unsigned id, int *pending);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,584 @@
+/*
+ * nvmodel._setup: the library's channel set-up helpers (nvmodel/setup.h)
+ * for the Lua builders (volta.lua), which keep the script-facing API, its
+ * argument checks and messages, and leave the structures and registers to
+ * these. Objects are userdata: a heap (nvm_heap), a VM (nvm_gmmu_vm, which
+ * keeps its heap alive as its user value) and a channel (nvm_setup_channel).
+ * Calls that write take the gpu object each time, as the C API does.
+ *
+ * The helpers' own conditions come back as a status name (nil, "range",
+ * "blocked" ...) for the builder to word; the memory budget's error raises.
+ */
+#include <string.h>
+
+#include "nvmodel/setup.h"
+#include "scn_internal.h"
+
+#define HEAP_MT "nvmodel.setup_heap"
+#define VM_MT   "nvmodel.setup_vm"
+#define CHAN_MT "nvmodel.setup_chan"
+
+typedef struct vm_ud {
+	nvm_gmmu_vm *vm;
+} vm_ud;
+
+static nvm_mmu_target check_target(lua_State *L, int idx)
+{
+	lua_Integer t = luaL_checkinteger(L, idx);
+	if (t != NVM_MMU_TGT_VID && t != NVM_MMU_TGT_SYS_COH && t != NVM_MMU_TGT_SYS_NCOH)
+		luaL_error(L, "bad target %d", (int)t);
+	return (nvm_mmu_target)t;
+}
+
+static uint64_t check_u64(lua_State *L, int idx)
+{
+	lua_Integer v = luaL_checkinteger(L, idx);
+	if (v < 0)
+		luaL_error(L, "bad argument #%d: negative", idx);
+	return (uint64_t)v;
+}
+
+/* Returns nil, status name (for the caller to word the message), or raises
+ * the memory budget's error (NVM_ERR_NOMEM: the helpers' own conditions
+ * have other statuses, setup.h). */
+static int fail_status(lua_State *L, nvm_status st)
+{
+	if (st == NVM_ERR_NOMEM)
+		return scn_nomem(L, "nvmodel.volta");
+	static const char *const names[] = {
+		[NVM_ERR_ARG] = "arg",           [NVM_ERR_CHIP] = "chip",   [NVM_ERR_RANGE] = "range",
+		[NVM_ERR_APERTURE] = "aperture", [NVM_ERR_ALIGN] = "align", [NVM_ERR_NOENT] = "noent",
+		[NVM_ERR_BLOCKED] = "blocked",   [NVM_ERR_FAULT] = "fault",
+	};
+	lua_pushnil(L);
+	lua_pushstring(L, (unsigned)st < sizeof(names) / sizeof(names[0]) && names[st] ? names[st] : "error");
+	return 2;
+}
+
+static int opt_field_int(lua_State *L, int t, const char *k, lua_Integer dflt)
+{
+	lua_getfield(L, t, k);
+	lua_Integer v = lua_isnil(L, -1) ? dflt : luaL_checkinteger(L, -1);
+	lua_pop(L, 1);
+	return (int)v;
+}
+
+static int opt_field_bool(lua_State *L, int t, const char *k, int dflt)
+{
+	lua_getfield(L, t, k);
+	int v = lua_isnil(L, -1) ? dflt : lua_toboolean(L, -1);
+	lua_pop(L, 1);
+	return v;
+}
+
+/* ---------------------------------------------------------------- heap */
+
+/* heap_new(target, base, size) -> heap */
+static int l_heap_new(lua_State *L)
+{
+	nvm_mmu_target t = check_target(L, 1);
+	uint64_t base = check_u64(L, 2), size = check_u64(L, 3);
+	nvm_heap *h = lua_newuserdatauv(L, sizeof(*h), 0);
+	nvm_status st = nvm_heap_init(h, t, base, size);
+	if (st)
+		return luaL_error(L, "heap: %s", nvm_status_str(st));
+	luaL_setmetatable(L, HEAP_MT);
+	return 1;
+}
+
+/* heap_alloc(heap, size, align) -> addr | nil, status */
+static int l_heap_alloc(lua_State *L)
+{
+	nvm_heap *h = luaL_checkudata(L, 1, HEAP_MT);
+	uint64_t addr;
+	nvm_status st = nvm_heap_alloc(h, check_u64(L, 2), check_u64(L, 3), &addr);
+	if (st)
+		return fail_status(L, st);
+	lua_pushinteger(L, (lua_Integer)addr);
+	return 1;
+}
+
+/* heap_state(heap) -> base, size, next */
+static int l_heap_state(lua_State *L)
+{
+	nvm_heap *h = luaL_checkudata(L, 1, HEAP_MT);
+	lua_pushinteger(L, (lua_Integer)h->base);
+	lua_pushinteger(L, (lua_Integer)h->size);
+	lua_pushinteger(L, (lua_Integer)h->next);
+	return 3;
+}
+
+/* ---------------------------------------------------------------- VM */
+
+static nvm_gmmu_vm *check_vm(lua_State *L, int idx)
+{
+	vm_ud *u = luaL_checkudata(L, idx, VM_MT);
+	if (!u->vm)
+		luaL_error(L, "vm is freed");
+	return u->vm;
+}
+
+static int l_vm_gc(lua_State *L)
+{
+	vm_ud *u = luaL_checkudata(L, 1, VM_MT);
+	nvm_gmmu_vm_free(u->vm);
+	u->vm = NULL;
+	return 0;
+}
+
+/* vm_new(gpu, heap, va_base) -> vm, pdb target, pdb addr, ver3 | nil, status */
+static int l_vm_new(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	nvm_heap *h = luaL_checkudata(L, 2, HEAP_MT);
+	uint64_t va_base = check_u64(L, 3);
+	vm_ud *u = lua_newuserdatauv(L, sizeof(*u), 1);
+	u->vm = NULL;
+	luaL_setmetatable(L, VM_MT);
+	lua_pushvalue(L, 2);
+	lua_setiuservalue(L, -2, 1); /* the heap lives as long as the VM */
+	nvm_status st = nvm_gmmu_vm_create(gpu, h, va_base, &u->vm);
+	if (st)
+		return fail_status(L, st);
+	nvm_place pdb = nvm_gmmu_vm_pdb(u->vm);
+	lua_pushinteger(L, (lua_Integer)pdb.target);
+	lua_pushinteger(L, (lua_Integer)pdb.addr);
+	lua_pushboolean(L, nvm_gmmu_vm_ver3(u->vm));
+	return 4;
+}
+
+static void map_opts(lua_State *L, int t, nvm_gmmu_map_opts *o)
+{
+	*o = (nvm_gmmu_map_opts){ 0 };
+	if (lua_isnoneornil(L, t))
+		return;
+	luaL_checktype(L, t, LUA_TTABLE);
+	o->page = (uint32_t)opt_field_int(L, t, "page", 4096);
+	o->kind = (uint32_t)opt_field_int(L, t, "kind", 0);
+	o->vol = opt_field_bool(L, t, "vol", 0);
+	o->priv = opt_field_bool(L, t, "priv", 0);
+	o->ro = opt_field_bool(L, t, "ro", 0);
+	o->atomic_disable = opt_field_bool(L, t, "atomic_disable", 0);
+}
+
+/* vm_conflict(vm, va, size, page) -> nil | the VA of the slot in the way */
+static int l_vm_conflict(lua_State *L)
+{
+	uint64_t where;
+	nvm_status st = nvm_gmmu_map_conflict(check_vm(L, 1), check_u64(L, 2), check_u64(L, 3),
+	                                      (uint32_t)check_u64(L, 4), &where);
+	if (st == NVM_ERR_ARG) {
+		lua_pushinteger(L, (lua_Integer)where);
+		return 1;
+	}
+	return 0;
+}
+
+/* vm_map(gpu, vm, va, target, pa, size, opts) -> true | nil, status */
+static int l_vm_map(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	nvm_gmmu_map_opts o;
+	map_opts(L, 7, &o);
+	nvm_status st = nvm_gmmu_map(gpu, check_vm(L, 2), check_u64(L, 3), check_target(L, 4), check_u64(L, 5),
+	                             check_u64(L, 6), &o);
+	if (st)
+		return fail_status(L, st);
+	lua_pushboolean(L, 1);
+	return 1;
+}
+
+/* vm_alloc_map(gpu, vm, heap, size, opts) -> va, pa | nil, status */
+static int l_vm_alloc_map(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	nvm_gmmu_map_opts o;
+	map_opts(L, 5, &o);
+	uint64_t va;
+	nvm_place pa;
+	nvm_status st =
+	        nvm_gmmu_alloc_map(gpu, check_vm(L, 2), luaL_checkudata(L, 3, HEAP_MT), check_u64(L, 4), &o, &va, &pa);
+	if (st)
+		return fail_status(L, st);
+	lua_pushinteger(L, (lua_Integer)va);
+	lua_pushinteger(L, (lua_Integer)pa.addr);
+	return 2;
+}
+
+/* vm_lookup(vm, va) -> target, pa, left | nil */
+static int l_vm_lookup(lua_State *L)
+{
+	nvm_place pa;
+	uint64_t left;
+	if (nvm_gmmu_lookup(check_vm(L, 1), check_u64(L, 2), &pa, &left))
+		return 0;
+	lua_pushinteger(L, (lua_Integer)pa.target);
+	lua_pushinteger(L, (lua_Integer)pa.addr);
+	lua_pushinteger(L, (lua_Integer)left);
+	return 3;
+}
+
+/* vm_pte(target, pa, opts) -> the ver2 PTE */
+static int l_vm_pte(lua_State *L)
+{
+	nvm_gmmu_map_opts o;
+	map_opts(L, 3, &o);
+	uint64_t pte;
+	nvm_status st = nvm_gmmu_pte_ver2(check_target(L, 1), check_u64(L, 2), &o, &pte);
+	if (st)
+		return fail_status(L, st);
+	lua_pushinteger(L, (lua_Integer)pte);
+	return 1;
+}
+
+/* ---------------------------------------------------------------- Host */
+
+/* host(gpu) -> { name, nrunlist, nchid, ramfc_userd, chram, subdevice } | nil */
+static int l_host(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	nvm_setup_host_info h;
+	if (nvm_setup_host_get(gpu, &h))
+		return 0;
+	lua_createtable(L, 0, 6);
+	lua_pushstring(L, h.name);
+	lua_setfield(L, -2, "name");
+	scn_set_int(L, "nrunlist", h.nrunlist);
+	scn_set_int(L, "nchid", h.nchid);
+	lua_pushboolean(L, h.ramfc_userd);
+	lua_setfield(L, -2, "ramfc_userd");
+	lua_pushboolean(L, h.per_runlist_chram);
+	lua_setfield(L, -2, "chram");
+	scn_set_int(L, "subdevice", h.subdevice);
+	return 1;
+}
+
+static int raise_status(lua_State *L, const char *what, nvm_status st)
+{
+	if (st == NVM_ERR_NOMEM)
+		return scn_nomem(L, what);
+	return luaL_error(L, "%s: %s", what, nvm_status_str(st));
+}
+
+static int l_host_init(lua_State *L)
+{
+	nvm_status st = nvm_setup_host_init(scn_checkgpu(L, 1));
+	return st ? raise_status(L, "host init", st) : 0;
+}
+
+/* instance(gpu, target, addr, o) with o = { pdb_target, pdb, userd_target, userd, gpfifo,
+ * gpfifo_entries, chid, priv, subdevice, replay, vol, subcontexts, ctx_valid } -> true | nil, status */
+static int l_instance(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	nvm_place inst = { check_target(L, 2), check_u64(L, 3) };
+	luaL_checktype(L, 4, LUA_TTABLE);
+	nvm_instance_desc d;
+	nvm_instance_desc_init(&d);
+	d.pdb.target = (nvm_mmu_target)opt_field_int(L, 4, "pdb_target", 0);
+	lua_getfield(L, 4, "pdb");
+	d.pdb.addr = (uint64_t)luaL_checkinteger(L, -1);
+	lua_getfield(L, 4, "userd");
+	d.userd.addr = (uint64_t)luaL_checkinteger(L, -1);
+	lua_getfield(L, 4, "gpfifo");
+	d.gpfifo_va = (uint64_t)luaL_checkinteger(L, -1);
+	lua_pop(L, 3);
+	d.userd.target = (nvm_mmu_target)opt_field_int(L, 4, "userd_target", 0);
+	d.gpfifo_entries = (uint32_t)opt_field_int(L, 4, "gpfifo_entries", 0);
+	d.chid = (uint32_t)opt_field_int(L, 4, "chid", 0);
+	d.priv = opt_field_bool(L, 4, "priv", 1);
+	d.subdevice = opt_field_int(L, 4, "subdevice", -1);
+	d.replay = opt_field_bool(L, 4, "replay", 0);
+	lua_getfield(L, 4, "vol");
+	d.vol = lua_isnil(L, -1) ? -1 : lua_toboolean(L, -1);
+	lua_pop(L, 1);
+	d.subcontexts = (unsigned)opt_field_int(L, 4, "subcontexts", 1);
+	d.ctx_valid = opt_field_bool(L, 4, "ctx_valid", 1);
+	nvm_status st = nvm_instance_write(gpu, inst, &d);
+	if (st)
+		return raise_status(L, "volta.instance", st);
+	lua_pushboolean(L, 1);
+	return 1;
+}
+
+/* ---------------------------------------------------------------- channels */
+
+static nvm_setup_channel *check_chan(lua_State *L, int idx)
+{
+	return luaL_checkudata(L, idx, CHAN_MT);
+}
+
+/* channel_new(gpu, vm, heap, userd_heap, o) with o = { chid, runq, runlist, gpfifo_entries,
+ * pb_size, priv, subdevice, replay, subcontexts } -> chan (not bound: the builder binds) */
+static int l_channel_new(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	nvm_gmmu_vm *vm = check_vm(L, 2);
+	nvm_heap *heap = luaL_checkudata(L, 3, HEAP_MT);
+	nvm_heap *uheap = luaL_checkudata(L, 4, HEAP_MT);
+	luaL_checktype(L, 5, LUA_TTABLE);
+	nvm_channel_desc d;
+	nvm_channel_desc_init(&d);
+	d.chid = (uint32_t)opt_field_int(L, 5, "chid", 0);
+	d.runq = (unsigned)opt_field_int(L, 5, "runq", 0);
+	d.runlist = opt_field_int(L, 5, "runlist", -1);
+	d.gpfifo_entries = (uint32_t)opt_field_int(L, 5, "gpfifo_entries", 512);
+	lua_getfield(L, 5, "pb_size");
+	d.pb_size = lua_isnil(L, -1) ? 0x10000 : (uint64_t)luaL_checkinteger(L, -1);
+	lua_pop(L, 1);
+	d.userd_heap = uheap;
+	d.priv = opt_field_bool(L, 5, "priv", 1);
+	d.subdevice = opt_field_int(L, 5, "subdevice", -1);
+	d.replay = opt_field_bool(L, 5, "replay", 0);
+	d.subcontexts = (unsigned)opt_field_int(L, 5, "subcontexts", 1);
+	d.bind = 0;
+	nvm_setup_channel *ch = lua_newuserdatauv(L, sizeof(*ch), 0);
+	luaL_setmetatable(L, CHAN_MT);
+	nvm_status st = nvm_channel_create(gpu, vm, heap, &d, ch);
+	if (st)
+		return fail_status(L, st);
+	return 1;
+}
+
+/* channel_state(chan) -> { inst_target, inst, userd_target, userd, gpfifo_va, gpfifo_pa,
+ * pb_va, pb_pa, put, pb_next } */
+static int l_channel_state(lua_State *L)
+{
+	nvm_setup_channel *ch = check_chan(L, 1);
+	lua_createtable(L, 0, 10);
+	scn_set_int(L, "inst_target", ch->inst.target);
+	scn_set_int(L, "inst", (lua_Integer)ch->inst.addr);
+	scn_set_int(L, "userd_target", ch->userd.target);
+	scn_set_int(L, "userd", (lua_Integer)ch->userd.addr);
+	scn_set_int(L, "gpfifo_va", (lua_Integer)ch->gpfifo_va);
+	scn_set_int(L, "gpfifo_pa", (lua_Integer)ch->gpfifo.addr);
+	scn_set_int(L, "pb_va", (lua_Integer)ch->pb_va);
+	scn_set_int(L, "pb_pa", (lua_Integer)ch->pb.addr);
+	scn_set_int(L, "put", ch->put);
+	scn_set_int(L, "pb_next", (lua_Integer)ch->pb_next);
+	return 1;
+}
+
+/* channel_set(chan, submitted) */
+static int l_channel_set(lua_State *L)
+{
+	check_chan(L, 1)->submitted = (int)scn_checkrange(L, 2, -1, 4095);
+	return 0;
+}
+
+typedef nvm_status (*chan_op)(nvm_gpu *gpu, const nvm_setup_channel *ch);
+
+static int chan_call(lua_State *L, chan_op op, const char *what)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	nvm_status st = op(gpu, check_chan(L, 2));
+	return st ? raise_status(L, what, st) : 0;
+}
+
+static int l_channel_bind(lua_State *L)
+{
+	return chan_call(L, nvm_channel_bind, "ch:bind");
+}
+
+static int l_channel_enable(lua_State *L)
+{
+	return chan_call(L, nvm_channel_enable, "ch:enable");
+}
+
+static int l_channel_disable(lua_State *L)
+{
+	return chan_call(L, nvm_channel_disable, "ch:disable");
+}
+
+static int l_channel_kick(lua_State *L)
+{
+	return chan_call(L, nvm_channel_kick, "ch:kick");
+}
+
+/* channel_push_entry(gpu, chan, e0, e1, kick) -> index | nil, status */
+static int l_channel_push_entry(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	uint32_t index;
+	nvm_status st = nvm_channel_push_entry(gpu, check_chan(L, 2), (uint32_t)luaL_checkinteger(L, 3),
+	                                       (uint32_t)luaL_checkinteger(L, 4), lua_toboolean(L, 5), &index);
+	if (st)
+		return fail_status(L, st);
+	lua_pushinteger(L, index);
+	return 1;
+}
+
+/* channel_push(gpu, chan, data, o, kick) with o = { fetch, priv, level, sync } (numbers
+ * / booleans) -> index, va | nil, status */
+static int l_channel_push(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	nvm_setup_channel *ch = check_chan(L, 2);
+	size_t len;
+	const char *data = luaL_checklstring(L, 3, &len);
+	luaL_checktype(L, 4, LUA_TTABLE);
+	nvm_gp_opts o = { .fetch_conditional = opt_field_int(L, 4, "fetch", 0),
+		          .priv = opt_field_bool(L, 4, "priv", 0),
+		          .subroutine = opt_field_int(L, 4, "level", 0),
+		          .sync = opt_field_bool(L, 4, "sync", 0) };
+	uint32_t index;
+	uint64_t va;
+	nvm_status st = nvm_channel_push(gpu, ch, data, len, &o, lua_toboolean(L, 5), &index, &va);
+	if (st)
+		return fail_status(L, st);
+	lua_pushinteger(L, index);
+	lua_pushinteger(L, (lua_Integer)va);
+	return 2;
+}
+
+/* gp_entry(va, ndwords, fetch, priv, level, sync) -> e0, e1 | nil, status */
+static int l_gp_entry(lua_State *L)
+{
+	nvm_gp_opts o = { .fetch_conditional = (int)luaL_checkinteger(L, 3),
+		          .priv = lua_toboolean(L, 4),
+		          .subroutine = (int)luaL_checkinteger(L, 5),
+		          .sync = lua_toboolean(L, 6) };
+	uint32_t e0, e1;
+	nvm_status st = nvm_gp_entry(check_u64(L, 1), (uint32_t)scn_checkrange(L, 2, 0, UINT32_MAX), &o, &e0, &e1);
+	if (st)
+		return fail_status(L, st);
+	lua_pushinteger(L, e0);
+	lua_pushinteger(L, e1);
+	return 2;
+}
+
+/* gp_control(opcode, operand, sync) -> e0, e1 */
+static int l_gp_control(lua_State *L)
+{
+	uint32_t e0, e1;
+	nvm_gp_control((uint8_t)scn_checkrange(L, 1, 0, 0xff), (uint32_t)luaL_checkinteger(L, 2), lua_toboolean(L, 3),
+	               &e0, &e1);
+	lua_pushinteger(L, e0);
+	lua_pushinteger(L, e1);
+	return 2;
+}
+
+/* ---------------------------------------------------------------- runlists */
+
+/* runlist_write(gpu, heap, entries) with entries a flat list, 7 numbers per entry:
+ * TSG 1, tsgid, length, timeout, scale, 0, 0; channel 0, chid, runq, inst target, inst,
+ * userd target, userd -> addr | nil, status */
+static int l_runlist_write(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	nvm_heap *h = luaL_checkudata(L, 2, HEAP_MT);
+	luaL_checktype(L, 3, LUA_TTABLE);
+	lua_Integer n = luaL_len(L, 3) / 7;
+	nvm_rl_entry *e = lua_newuserdatauv(L, sizeof(*e) * (size_t)(n ? n : 1), 0);
+	for (lua_Integer i = 0; i < n; i++) {
+		lua_Integer v[7];
+		for (int k = 0; k < 7; k++) {
+			lua_geti(L, 3, 7 * i + k + 1);
+			v[k] = luaL_checkinteger(L, -1);
+			lua_pop(L, 1);
+		}
+		if (v[0] == 1)
+			nvm_rl_tsg(&e[i], (uint32_t)v[1], (unsigned)v[2], (unsigned)v[3], (unsigned)v[4]);
+		else
+			nvm_rl_chan(&e[i], (uint32_t)v[1], (unsigned)v[2],
+			            (nvm_place){ (nvm_mmu_target)v[3], (uint64_t)v[4] },
+			            (nvm_place){ (nvm_mmu_target)v[5], (uint64_t)v[6] });
+	}
+	nvm_place at;
+	nvm_status st = nvm_runlist_write(gpu, h, e, (size_t)n, &at);
+	if (st)
+		return fail_status(L, st);
+	lua_pushinteger(L, (lua_Integer)at.addr);
+	return 1;
+}
+
+/* runlist_submit(gpu, id, target, addr, length) -> true | nil, status */
+static int l_runlist_submit(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	nvm_status st = nvm_runlist_submit(gpu, (unsigned)scn_checkrange(L, 2, 0, 4095),
+	                                   (nvm_place){ check_target(L, 3), check_u64(L, 4) },
+	                                   (uint32_t)scn_checkrange(L, 5, 0, 0xffff));
+	if (st)
+		return fail_status(L, st);
+	lua_pushboolean(L, 1);
+	return 1;
+}
+
+/* runlist_pending(gpu, id) -> bool */
+static int l_runlist_pending(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	int pending;
+	nvm_status st = nvm_runlist_pending(gpu, (unsigned)scn_checkrange(L, 2, 0, 4095), &pending);
+	if (st)
+		return raise_status(L, "rl:pending", st);
+	lua_pushboolean(L, pending);
+	return 1;
+}
+
+/* runlist_space(gpu, id) -> base, chram, dbid | nil, count */
+static int l_runlist_space(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	nvm_runlist_space r;
+	unsigned count = 0;
+	nvm_status st = nvm_runlist_space_get(gpu, (unsigned)scn_checkrange(L, 2, 0, 4095), &r, &count);
+	if (st == NVM_ERR_NOENT) {
+		lua_pushnil(L);
+		lua_pushinteger(L, count);
+		return 2;
+	}
+	if (st)
+		return raise_status(L, "runlist space", st);
+	lua_pushinteger(L, r.base);
+	lua_pushinteger(L, r.chram);
+	lua_pushinteger(L, r.dbid);
+	return 3;
+}
+
+static const luaL_Reg setup_funcs[] = {
+	{ "heap_new", l_heap_new },
+	{ "heap_alloc", l_heap_alloc },
+	{ "heap_state", l_heap_state },
+	{ "vm_new", l_vm_new },
+	{ "vm_conflict", l_vm_conflict },
+	{ "vm_map", l_vm_map },
+	{ "vm_alloc_map", l_vm_alloc_map },
+	{ "vm_lookup", l_vm_lookup },
+	{ "vm_pte", l_vm_pte },
+	{ "host", l_host },
+	{ "host_init", l_host_init },
+	{ "instance", l_instance },
+	{ "channel_new", l_channel_new },
+	{ "channel_state", l_channel_state },
+	{ "channel_set", l_channel_set },
+	{ "channel_bind", l_channel_bind },
+	{ "channel_enable", l_channel_enable },
+	{ "channel_disable", l_channel_disable },
+	{ "channel_kick", l_channel_kick },
+	{ "channel_push_entry", l_channel_push_entry },
+	{ "channel_push", l_channel_push },
+	{ "gp_entry", l_gp_entry },
+	{ "gp_control", l_gp_control },
+	{ "runlist_write", l_runlist_write },
+	{ "runlist_submit", l_runlist_submit },
+	{ "runlist_pending", l_runlist_pending },
+	{ "runlist_space", l_runlist_space },
+	{ NULL, NULL },
+};
+
+/* Adds nvmodel._setup to the nvmodel table at the top of the stack. */
+void scn_open_setup(lua_State *L)
+{
+	luaL_newmetatable(L, HEAP_MT);
+	lua_pop(L, 1);
+	luaL_newmetatable(L, CHAN_MT);
+	lua_pop(L, 1);
+	luaL_newmetatable(L, VM_MT);
+	lua_pushcfunction(L, l_vm_gc);
+	lua_setfield(L, -2, "__gc");
+	lua_pop(L, 1);
+	luaL_newlib(L, setup_funcs);
+	lua_setfield(L, -2, "_setup");
+}
