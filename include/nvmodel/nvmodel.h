@@ -38,6 +38,7 @@ typedef enum nvm_status {
 	NVM_ERR_NOENT,    /* no such hook / block / object */
 	NVM_ERR_BLOCKED,  /* the access is held (HWSQ framebuffer pause) and was not done */
 	NVM_ERR_FAULT,    /* a translated access faulted (G80 VM); nothing past the fault was done */
+	NVM_ERR_FULL,     /* no room: a set-up heap or GPFIFO ring is full (nvmodel/setup.h) */
 } nvm_status;
 
 /* Returns a short constant English name for a status ("ok", "out of range"...). */

@@ -17,9 +17,10 @@
  *
  * Conventions: every call returns a status (NVM_OK, or an error with nothing
  * or, where said, part of the work done); the library prints nothing. A
- * heap that is full is NVM_ERR_RANGE (the request lies outside it); a full
- * GPFIFO ring NVM_ERR_BLOCKED (run the GPU, then push again); NVM_ERR_NOMEM
- * is always the host's memory or the GPU's memory budget (nvm_config).
+ * heap or GPFIFO ring that is full is NVM_ERR_FULL (for a ring: run the
+ * GPU, then push again); NVM_ERR_NOMEM is always the host's memory or the
+ * GPU's memory budget (nvm_config); NVM_ERR_RANGE from a memory write is an
+ * address outside the aperture (a heap placed past the end of VRAM).
  * Functions that write memory or registers take the gpu each call, so no
  * helper object keeps a GPU alive or dangling: use one with the GPU it was
  * made for. Booleans are int (0 false, non-zero true).
@@ -67,7 +68,7 @@ typedef struct nvm_heap {
  * wraps around; NVM_ERR_ARG: size 0. */
 nvm_status nvm_heap_init(nvm_heap *h, nvm_mmu_target target, uint64_t base, uint64_t size);
 /* size bytes aligned to align (a power of two; 0 means 4096) at *addr.
- * NVM_ERR_ARG: size 0 or align not a power of two; NVM_ERR_RANGE: it does
+ * NVM_ERR_ARG: size 0 or align not a power of two; NVM_ERR_FULL: it does
  * not fit (the heap is unchanged). The memory is not cleared. */
 nvm_status nvm_heap_alloc(nvm_heap *h, uint64_t size, uint64_t align, uint64_t *addr);
 
@@ -87,9 +88,9 @@ typedef struct nvm_gmmu_vm nvm_gmmu_vm;
 /* Makes the root directory (4 KiB, 4 KiB aligned) in heap, which the
  * builder keeps using for its tables (the heap must outlive it). va_base is
  * where nvm_gmmu_alloc_map starts handing out VAs. NVM_ERR_CHIP: gpu's chip
- * has no GMMU; NVM_ERR_RANGE: the heap is full, or a table lands beyond the
- * PDE address field of the heap's target; NVM_ERR_NOMEM: no host memory, or
- * the GPU's memory budget is spent. */
+ * has no GMMU; NVM_ERR_FULL: the heap is full; NVM_ERR_RANGE: a table lands
+ * beyond the PDE address field of the heap's target (or the memory); NVM_ERR_NOMEM:
+ * no host memory, or the GPU's memory budget is spent. */
 nvm_status nvm_gmmu_vm_create(nvm_gpu *gpu, nvm_heap *heap, uint64_t va_base, nvm_gmmu_vm **out);
 void nvm_gmmu_vm_free(nvm_gmmu_vm *vm);
 /* The page directory base to give an instance block (NV_RAMIN_PAGE_DIR_BASE). */
@@ -125,7 +126,7 @@ nvm_status nvm_gmmu_map_conflict(const nvm_gmmu_vm *vm, uint64_t va, uint64_t si
  * NVM_ERR_ARG: a bad page size or kind, a 2 MiB page on ver3, or a conflict
  * (nvm_gmmu_map_conflict; checked before anything is written); NVM_ERR_ALIGN:
  * va, pa or size not a multiple of the page; NVM_ERR_RANGE: past the VA
- * limit or the target's PTE address bits; NVM_ERR_RANGE also: the heap is
+ * limit or the target's PTE address bits; NVM_ERR_FULL: the heap is
  * full (the tables made so far stay); NVM_ERR_NOMEM as nvm_gmmu_vm_create. */
 nvm_status nvm_gmmu_map(nvm_gpu *gpu, nvm_gmmu_vm *vm, uint64_t va, nvm_mmu_target target, uint64_t pa, uint64_t size,
                         const nvm_gmmu_map_opts *o);
@@ -271,14 +272,14 @@ nvm_status nvm_channel_userd_rd32(nvm_gpu *gpu, const nvm_setup_channel *ch, uin
 /* Publishes put in USERD GP_PUT and rings the generation's doorbell. */
 nvm_status nvm_channel_kick(nvm_gpu *gpu, const nvm_setup_channel *ch);
 /* Writes GP entry (e0, e1) at put, advances put and, when kick, kicks.
- * *index (may be NULL) gets the entry's index. NVM_ERR_BLOCKED: the ring is
+ * *index (may be NULL) gets the entry's index. NVM_ERR_FULL: the ring is
  * full (advancing put would reach USERD GP_GET); nothing is written. */
 nvm_status nvm_channel_push_entry(nvm_gpu *gpu, nvm_setup_channel *ch, uint32_t e0, uint32_t e1, int kick,
                                   uint32_t *index);
 /* Copies len bytes of pushbuffer (a multiple of 4, not 0) into the area and
  * pushes a GP entry for it; the area starts again at its beginning only once
  * Host has processed every entry. *index and *va (may be NULL) get the GP
- * index and the segment's VA. NVM_ERR_BLOCKED: the ring is full, or the
+ * index and the segment's VA. NVM_ERR_FULL: the ring is full, or the
  * area is and Host has not caught up (nothing is written); NVM_ERR_RANGE: len exceeds pb_size. */
 nvm_status nvm_channel_push(nvm_gpu *gpu, nvm_setup_channel *ch, const void *data, size_t len, const nvm_gp_opts *o,
                             int kick, uint32_t *index, uint64_t *va);

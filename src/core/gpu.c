@@ -29,6 +29,7 @@ const char *nvm_status_str(nvm_status st)
 		[NVM_ERR_NOENT] = "not found",
 		[NVM_ERR_BLOCKED] = "blocked by a framebuffer pause",
 		[NVM_ERR_FAULT] = "memory fault",
+		[NVM_ERR_FULL] = "no room left",
 	};
 	if ((unsigned)st < sizeof(names) / sizeof(names[0]) && names[st])
 		return names[st];

@@ -6,8 +6,8 @@
  * keeps its heap alive as its user value) and a channel (nvm_setup_channel).
  * Calls that write take the gpu object each time, as the C API does.
  *
- * The helpers' own conditions come back as a status name (nil, "range",
- * "blocked" ...) for the builder to word; the memory budget's error raises.
+ * The helpers' conditions come back as nil, a status name and a text
+ * (fail_status) for the builder to word; the memory budget's error raises.
  */
 #include <string.h>
 
@@ -38,21 +38,27 @@ static uint64_t check_u64(lua_State *L, int idx)
 	return (uint64_t)v;
 }
 
-/* Returns nil, status name (for the caller to word the message), or raises
- * the memory budget's error (NVM_ERR_NOMEM: the helpers' own conditions
- * have other statuses, setup.h). */
+/* Returns nil, a status name for the builder to word ("full", "noent",
+ * "range" ...) and a text for the others, or raises the memory budget's
+ * error (the helpers' own conditions never are NVM_ERR_NOMEM, setup.h). A
+ * range error the builder did not rule out is a memory write outside the
+ * aperture (a heap placed past the end of the memory). */
 static int fail_status(lua_State *L, nvm_status st)
 {
-	if (st == NVM_ERR_NOMEM)
-		return scn_nomem(L, "nvmodel.volta");
 	static const char *const names[] = {
 		[NVM_ERR_ARG] = "arg",           [NVM_ERR_CHIP] = "chip",   [NVM_ERR_RANGE] = "range",
 		[NVM_ERR_APERTURE] = "aperture", [NVM_ERR_ALIGN] = "align", [NVM_ERR_NOENT] = "noent",
-		[NVM_ERR_BLOCKED] = "blocked",   [NVM_ERR_FAULT] = "fault",
+		[NVM_ERR_BLOCKED] = "blocked",   [NVM_ERR_FAULT] = "fault", [NVM_ERR_FULL] = "full",
 	};
+	if (st == NVM_ERR_NOMEM)
+		return scn_nomem(L, "nvmodel.volta");
 	lua_pushnil(L);
 	lua_pushstring(L, (unsigned)st < sizeof(names) / sizeof(names[0]) && names[st] ? names[st] : "error");
-	return 2;
+	if (st == NVM_ERR_RANGE)
+		lua_pushstring(L, "mem_write: address out of range");
+	else
+		lua_pushstring(L, nvm_status_str(st));
+	return 3;
 }
 
 static int opt_field_int(lua_State *L, int t, const char *k, lua_Integer dflt)

@@ -33,6 +33,12 @@ local hex = U.hex
 
 local C = nvmodel._setup
 
+-- A helper's error the builder has no words of its own for (nil, name, text from
+-- nvmodel._setup), raised at the builder's line that called it.
+local function c_error(where, text)
+  error(fmt("%s: %s", where, text), 2)
+end
+
 
 local function check_u32(v, name, where)
   return check_int(v, name, -0x80000000, 0xffffffff, where) & 0xffffffff
@@ -212,8 +218,8 @@ function M.vm(gpu, heap, opts)
   host_of(gpu, where)
   local c, target, pdb, v3 = C.vm_new(gpu, heap.c, va_base)
   if not c then
-    if target == "range" and not heap_fits(heap, 4096, 4096) then heap_full(heap, "heap:alloc", 4096, 4096) end
-    fail("%s: the page directory is beyond the PDE address field of %s", where, heap.ap)
+    if target == "full" then heap_full(heap, "heap:alloc", 4096, 4096) end
+    c_error(where, pdb)
   end
   return setmetatable({ gpu = gpu, heap = heap, ap = heap.ap, c = c, v3 = v3, pdb = { heap.ap, pdb } }, VM)
 end
@@ -259,12 +265,12 @@ function VM:map(va, ap, pa, size, opts)
   elseif bad then
     fail("%s: va %s: the dual PDE0 already holds a 2 MiB page", where, hex(bad))
   end
-  local ok, err = C.vm_map(self.gpu, self.c, va, a.target, pa, size,
-                           { page = page, priv = o.priv, ro = o.ro, vol = o.vol, atomic_disable = o.atomic_disable,
-                             kind = o.kind })
+  local ok, err, text = C.vm_map(self.gpu, self.c, va, a.target, pa, size,
+                                 { page = page, priv = o.priv, ro = o.ro, vol = o.vol,
+                                   atomic_disable = o.atomic_disable, kind = o.kind })
   if not ok then
-    if err == "range" then heap_full(self.heap, where) end
-    fail("%s: %s", where, err)
+    if err == "full" then heap_full(self.heap, where) end
+    c_error(where, text)
   end
   return va
 end
@@ -279,14 +285,15 @@ function VM:alloc_map(size, opts)
   local heap = o.heap and check_heap(o.heap, "heap", where) or self.heap
   local rsize = (size + page - 1) & -page
   if not heap_fits(heap, rsize, page) then heap_full(heap, "heap:alloc", rsize, page) end
+  -- what vm:map checks
   check_int(o.kind or 0, "kind", 0, self.v3 and 0xf or 0xff, "vm:map")
   if self.v3 and page == 0x200000 then fail("vm:map: 2 MiB pages are not built in the ver3 format (gh100)") end
-  local va, pa = C.vm_alloc_map(self.gpu, self.c, heap.c, size,
-                                { page = page, priv = o.priv, ro = o.ro, vol = o.vol,
-                                  atomic_disable = o.atomic_disable, kind = o.kind })
+  local va, pa, text = C.vm_alloc_map(self.gpu, self.c, heap.c, size,
+                                      { page = page, priv = o.priv, ro = o.ro, vol = o.vol,
+                                        atomic_disable = o.atomic_disable, kind = o.kind })
   if not va then
-    if pa == "range" then heap_full(heap, where) end
-    fail("%s: %s", where, pa)
+    if pa == "full" then heap_full(self.heap, where) end
+    c_error(where, text)
   end
   return va, pa, heap.ap
 end
@@ -481,12 +488,12 @@ function M.channel(gpu, vm, opts)
   if o.subdevice ~= nil then check_int(o.subdevice, "subdevice", 0, 0xfff, where) end
   check_int(o.subcontexts or 1, "subcontexts", 0, 64, where)
 
-  local c, err = C.channel_new(gpu, vm.c, heap.c, uheap.c, {
+  local c, err, text = C.channel_new(gpu, vm.c, heap.c, uheap.c, {
     chid = chid, runq = runq, runlist = o.runlist, gpfifo_entries = entries, pb_size = pb_size, priv = o.priv ~= false,
     subdevice = o.subdevice, replay = o.replay, subcontexts = o.subcontexts })
   if not c then
-    if err == "range" then heap_full(heap, where) end
-    fail("%s: %s", where, err)
+    if err == "full" then heap_full(heap, where) end
+    c_error(where, text)
   end
   local s = C.channel_state(c)
   local ch = setmetatable({
@@ -539,10 +546,10 @@ function Channel:push_entry(e0, e1, opts)
   local where = "ch:push_entry"
   local o = check_opts(opts, set("kick"), where)
   e0, e1 = check_u32(e0, "e0", where), check_u32(e1, "e1", where)
-  local index, err = C.channel_push_entry(self.gpu, self.c, e0, e1, o.kick ~= false)
+  local index, err, text = C.channel_push_entry(self.gpu, self.c, e0, e1, o.kick ~= false)
   if not index then
-    if err == "blocked" then ring_full(self, where) end
-    fail("%s: %s", where, err)
+    if err == "full" then ring_full(self, where) end
+    c_error(where, text)
   end
   sync(self)
   return index
@@ -573,19 +580,19 @@ function Channel:push(pb, opts)
   end
   local gpo = { fetch = enum(o.fetch, FETCHES, "fetch", where), level = enum(o.level, LEVELS, "level", where),
                 priv = o.priv, sync = o.sync }
-  local index, va = C.channel_push(self.gpu, self.c, data, gpo, o.kick ~= false)
+  local index, va, text = C.channel_push(self.gpu, self.c, data, gpo, o.kick ~= false)
   if not index then
     local area = self.pb
-    if va == "range" then
+    if va == "range" and #data > area.size then
       fail("%s: %d bytes do not fit the pushbuffer area of %s bytes (pb_size)", where, #data, hex(area.size))
-    elseif va == "blocked" and (self.put + 1) % self.gpfifo.entries == self:read_userd("GP_GET") then
+    elseif va == "full" and (self.put + 1) % self.gpfifo.entries == self:read_userd("GP_GET") then
       ring_full(self, where)
-    elseif va == "blocked" then
+    elseif va == "full" then
       fail("%s: pushbuffer area full (%s bytes) and Host has not processed the earlier segments (GP_GET %d, " ..
            "GP_PUT %d): run the GPU or give a larger pb_size", where, hex(area.size), self:read_userd("GP_GET"),
            self.put)
     end
-    fail("%s: %s", where, va)
+    c_error(where, text)
   end
   sync(self)
   return index, va
@@ -642,10 +649,10 @@ function M.runlist(gpu, heap, tsgs)
     end
   end
   if n > 0xffff then fail("%s: %d entries; NV_PFIFO_RUNLIST_LENGTH holds 0xffff", where, n) end
-  local addr, err = C.runlist_write(gpu, heap.c, entries)
+  local addr, err, text = C.runlist_write(gpu, heap.c, entries)
   if not addr then
-    if err == "range" then heap_full(heap, "heap:alloc", math.max(16 * n, 16), 4096) end
-    fail("%s: %s", where, err)
+    if err == "full" then heap_full(heap, "heap:alloc", math.max(16 * n, 16), 4096) end
+    c_error(where, text)
   end
   return setmetatable({ gpu = gpu, host = host, ap = heap.ap, addr = addr, length = n, chans = chans,
                         runlist = not mixed and runlist or nil }, Runlist)
@@ -664,11 +671,11 @@ end
 function Runlist:submit(id)
   local where = "rl:submit"
   id = runlist_id(self, id, where)
-  local ok, err = C.runlist_submit(self.gpu, id, APERTURES[self.ap].target, self.addr, self.length)
+  local ok, err, text = C.runlist_submit(self.gpu, id, APERTURES[self.ap].target, self.addr, self.length)
   if not ok then
     if err == "range" then fail("%s: runlist at %s is beyond the 40-bit runlist pointer", where, hex(self.addr)) end
     if err == "noent" then ampere_runlist(self.gpu, id, where) end
-    fail("%s: %s", where, err)
+    c_error(where, text)
   end
   for _, ch in ipairs(self.chans) do
     ch.submitted = id

@@ -560,7 +560,7 @@ static nvm_status ring_room(nvm_gpu *gpu, const nvm_setup_channel *ch, uint32_t 
 		st = nvm_channel_userd_rd32(gpu, ch, off, get);
 	if (st)
 		return st;
-	return (ch->put + 1) % ch->gpfifo_entries == *get ? NVM_ERR_BLOCKED : NVM_OK;
+	return (ch->put + 1) % ch->gpfifo_entries == *get ? NVM_ERR_FULL : NVM_OK;
 }
 
 nvm_status nvm_channel_push_entry(nvm_gpu *gpu, nvm_setup_channel *ch, uint32_t e0, uint32_t e1, int kick,
@@ -597,7 +597,7 @@ nvm_status nvm_channel_push(nvm_gpu *gpu, nvm_setup_channel *ch, const void *dat
 	if (ch->pb_next + len > ch->pb_size) {
 		/* Start again at the beginning only once Host has processed every entry pushed so far. */
 		if (get != ch->put)
-			return NVM_ERR_BLOCKED;
+			return NVM_ERR_FULL;
 		ch->pb_next = 0;
 	}
 	uint64_t v = ch->pb_va + ch->pb_next;

@@ -82,11 +82,11 @@ nvm_status nvm_heap_alloc(nvm_heap *h, uint64_t size, uint64_t align, uint64_t *
 	if (align & (align - 1))
 		return NVM_ERR_ARG;
 	if (h->next > UINT64_MAX - (align - 1))
-		return NVM_ERR_RANGE;
+		return NVM_ERR_FULL;
 	uint64_t a = (h->next + align - 1) & ~(align - 1);
 	uint64_t end = h->base + h->size;
 	if (a > end || size > end - a)
-		return NVM_ERR_RANGE;
+		return NVM_ERR_FULL;
 	h->next = a + size;
 	*addr = a;
 	return NVM_OK;
