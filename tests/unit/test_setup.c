@@ -1,0 +1,302 @@
+/*
+ * The channel set-up helpers (nvmodel/setup.h) on every Host generation: a
+ * channel built with the C API alone runs (semaphore release, USERD REF and
+ * GP_GET written back), its instance block passes the model's own checker,
+ * the page tables translate through the model's GMMU, and the helpers'
+ * errors are the documented statuses.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "nvmodel/host_fmt.h"
+#include "nvmodel/mmu.h"
+#include "nvmodel/nvmodel.h"
+#include "nvmodel/setup.h"
+
+#define INC(subch, mthd, n) (0x20000000u | (uint32_t)(n) << 16 | (uint32_t)(subch) << 13 | (uint32_t)(mthd) >> 2)
+
+static const char *const host_chips[] = { "gv100", "tu102", "ga100", "ga102", "gh100" };
+#define NCHIPS (sizeof(host_chips) / sizeof(host_chips[0]))
+
+static nvm_gpu *open_chip(const char *chip)
+{
+	nvm_config cfg = { .chip = chip, .vram_size = 256u << 20, .sysmem_size = 256u << 20 };
+	nvm_gpu *gpu = NULL;
+	assert_int_equal(nvm_open(&cfg, &gpu), NVM_OK);
+	return gpu;
+}
+
+static uint32_t mem32(nvm_gpu *gpu, nvm_place p)
+{
+	nvm_aperture ap;
+	uint32_t v = 0;
+	assert_int_equal(nvm_target_aperture(p.target, &ap), NVM_OK);
+	assert_int_equal(nvm_mem_rd32(gpu, ap, p.addr, &v), NVM_OK);
+	return v;
+}
+
+static void run_idle(nvm_gpu *gpu)
+{
+	nvm_run_opts ro = { .ns = 1000000, .flags = NVM_RUN_UNTIL_IDLE };
+	assert_int_equal(nvm_run(gpu, &ro), NVM_RUN_IDLE);
+}
+
+/* A whole channel on chip: heap, VM, channel, runlist, one segment that
+ * sets REF and releases a semaphore; userd_target puts USERD elsewhere. */
+static void channel_on(const char *chip, nvm_mmu_target userd_target)
+{
+	nvm_gpu *gpu = open_chip(chip);
+	nvm_heap heap, uheap;
+	assert_int_equal(nvm_heap_init(&heap, NVM_MMU_TGT_VID, 0x100000, 64u << 20), NVM_OK);
+	assert_int_equal(nvm_heap_init(&uheap, userd_target, 0x200000, 1u << 20), NVM_OK);
+	assert_int_equal(nvm_setup_host_init(gpu), NVM_OK);
+	nvm_gmmu_vm *vm = NULL;
+	assert_int_equal(nvm_gmmu_vm_create(gpu, &heap, 0x100000000ull, &vm), NVM_OK);
+	assert_int_equal(nvm_gmmu_vm_ver3(vm), !strcmp(chip, "gh100"));
+
+	uint64_t sem_va;
+	nvm_place sem;
+	assert_int_equal(nvm_gmmu_alloc_map(gpu, vm, NULL, 4096, NULL, &sem_va, &sem), NVM_OK);
+
+	nvm_channel_desc d;
+	nvm_channel_desc_init(&d);
+	d.chid = 1;
+	d.runlist = 0;
+	d.gpfifo_entries = 16;
+	d.userd_heap = &uheap;
+	nvm_setup_channel ch;
+	assert_int_equal(nvm_channel_create(gpu, vm, NULL, &d, &ch), NVM_OK);
+	assert_int_equal(ch.userd.target, userd_target);
+
+	/* The instance block as the model's own checker reads it. */
+	uint8_t inst[NVM_RAMIN_SIZE];
+	nvm_aperture ap;
+	assert_int_equal(nvm_target_aperture(ch.inst.target, &ap), NVM_OK);
+	assert_int_equal(nvm_mem_read(gpu, ap, ch.inst.addr, inst, sizeof(inst)), NVM_OK);
+	assert_int_equal(nvm_ramin_check_chip(chip, inst, NULL, 0), 0);
+
+	nvm_rl_entry e[2];
+	nvm_rl_tsg(&e[0], 3, 1, 128, 3);
+	nvm_rl_chan(&e[1], ch.chid, ch.runq, ch.inst, ch.userd);
+	nvm_place rl;
+	assert_int_equal(nvm_runlist_write(gpu, &heap, e, 2, &rl), NVM_OK);
+	assert_int_equal(nvm_runlist_submit(gpu, 0, rl, 2), NVM_OK);
+	ch.submitted = 0;
+	run_idle(gpu);
+	int pending = 1;
+	assert_int_equal(nvm_runlist_pending(gpu, 0, &pending), NVM_OK);
+	assert_int_equal(pending, 0);
+
+	uint32_t pb[] = { INC(0, 0x50, 1),
+		          0x77, /* SET_REFERENCE */
+		          INC(0, 0x5c, 4),
+		          (uint32_t)sem_va,
+		          (uint32_t)(sem_va >> 32),
+		          0xa100,
+		          0,
+		          INC(0, 0x6c, 1),
+		          0x100001 }; /* SEM_EXECUTE RELEASE */
+	uint32_t index = 99;
+	uint64_t va = 0;
+	assert_int_equal(nvm_channel_push(gpu, &ch, pb, sizeof(pb), NULL, 1, &index, &va), NVM_OK);
+	assert_int_equal(index, 0);
+	assert_int_equal(va, ch.pb_va);
+	assert_int_equal(ch.put, 1);
+	run_idle(gpu);
+	assert_int_equal(mem32(gpu, sem), 0xa100);
+	const nvm_hf_layout *ud = nvm_hf_layout_chip(chip, NVM_HF_USERD);
+	assert_non_null(ud);
+	uint32_t v = 0;
+	for (size_t i = 0; i < ud->nwords; i++) {
+		const char *n = ud->words[i].name;
+		if (n && (!strcmp(n, "NV_RAMUSERD_REF") || !strcmp(n, "NV_RAMUSERD_GP_GET"))) {
+			assert_int_equal(nvm_channel_userd_rd32(gpu, &ch, 4u * ud->words[i].dword, &v), NVM_OK);
+			assert_int_equal(v, !strcmp(n, "NV_RAMUSERD_REF") ? 0x77 : 1);
+		}
+	}
+	/* A second segment follows the first in the area. */
+	assert_int_equal(nvm_channel_push(gpu, &ch, pb, sizeof(pb), NULL, 1, &index, &va), NVM_OK);
+	assert_int_equal(va, ch.pb_va + sizeof(pb));
+	assert_int_equal(nvm_channel_disable(gpu, &ch), NVM_OK);
+	nvm_gmmu_vm_free(vm);
+	nvm_close(gpu);
+}
+
+static void channels_run_on_every_host(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < NCHIPS; i++)
+		channel_on(host_chips[i], NVM_MMU_TGT_VID);
+}
+
+static void userd_in_system_memory(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < NCHIPS; i++) {
+		channel_on(host_chips[i], NVM_MMU_TGT_SYS_COH);
+		channel_on(host_chips[i], NVM_MMU_TGT_SYS_NCOH);
+	}
+}
+
+/* What nvm_gmmu_map writes, the model's GMMU translates, page size and attributes included. */
+static void page_tables_translate(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < NCHIPS; i++) {
+		nvm_gpu *gpu = open_chip(host_chips[i]);
+		nvm_heap heap;
+		nvm_gmmu_vm *vm = NULL;
+		assert_int_equal(nvm_heap_init(&heap, NVM_MMU_TGT_VID, 0x100000, 16u << 20), NVM_OK);
+		assert_int_equal(nvm_gmmu_vm_create(gpu, &heap, 0x100000000ull, &vm), NVM_OK);
+		int v3 = nvm_gmmu_vm_ver3(vm);
+		static const uint32_t pages[] = { 4096, 65536, 0x200000 };
+		for (unsigned k = 0; k < (v3 ? 2u : 3u); k++) {
+			uint64_t va = 0x4000000000ull + k * 0x400000ull, pa = 0x2000000ull + k * 0x400000ull;
+			nvm_gmmu_map_opts o = { .page = pages[k], .kind = 5, .ro = 1 };
+			assert_int_equal(nvm_gmmu_map(gpu, vm, va, NVM_MMU_TGT_SYS_NCOH, pa, 2ull * pages[k], &o),
+			                 NVM_OK);
+			nvm_mmu_request rq = { .use_pdb = 1,
+				               .pdb_target = NVM_MMU_TGT_VID,
+				               .veid = -1,
+				               .va = va + pages[k] + 8,
+				               .access = NVM_MMU_READ };
+			rq.pdb_addr = nvm_gmmu_vm_pdb(vm).addr;
+			nvm_mmu_result r;
+			assert_int_equal(nvm_mmu_translate(gpu, &rq, &r), NVM_OK);
+			assert_int_equal(r.fault, NVM_MMU_FAULT_NONE);
+			assert_int_equal(r.target, NVM_MMU_TGT_SYS_NCOH);
+			assert_int_equal(r.pa, pa + pages[k] + 8);
+			assert_int_equal(r.page_size, pages[k]);
+			assert_int_equal(r.kind, 5);
+			assert_int_equal(r.ro, 1);
+			nvm_place got;
+			uint64_t left;
+			assert_int_equal(nvm_gmmu_lookup(vm, va + 8, &got, &left), NVM_OK);
+			assert_int_equal(got.addr, pa + 8);
+			assert_int_equal(left, 2ull * pages[k] - 8);
+		}
+		uint64_t where = 0;
+		if (!v3) {
+			/* A 4 KiB page in a 2 MiB slot, and the reverse. */
+			assert_int_equal(nvm_gmmu_map_conflict(vm, 0x4000800000ull, 4096, 4096, &where), NVM_ERR_ARG);
+			assert_int_equal(where, 0x4000800000ull);
+			assert_int_equal(nvm_gmmu_map_conflict(vm, 0x4000000000ull, 0x200000, 0x200000, &where),
+			                 NVM_ERR_ARG);
+		} else {
+			nvm_gmmu_map_opts o = { .page = 0x200000 };
+			assert_int_equal(nvm_gmmu_map(gpu, vm, 0x4000800000ull, NVM_MMU_TGT_VID, 0, 0x200000, &o),
+			                 NVM_ERR_ARG);
+		}
+		/* CPU access through the builder's records. */
+		uint64_t va;
+		assert_int_equal(nvm_gmmu_alloc_map(gpu, vm, NULL, 8192, NULL, &va, NULL), NVM_OK);
+		assert_int_equal(nvm_gmmu_write(gpu, vm, va + 4090, "abcdefgh", 8), NVM_OK);
+		char buf[8];
+		assert_int_equal(nvm_gmmu_read(gpu, vm, va + 4090, buf, 8), NVM_OK);
+		assert_memory_equal(buf, "abcdefgh", 8);
+		assert_int_equal(nvm_gmmu_read(gpu, vm, va + 8190, buf, 8), NVM_ERR_NOENT);
+		nvm_gmmu_vm_free(vm);
+		nvm_close(gpu);
+	}
+}
+
+static void statuses(void **state)
+{
+	(void)state;
+	nvm_heap h;
+	uint64_t a;
+	assert_int_equal(nvm_heap_init(&h, NVM_MMU_TGT_PEER, 0, 4096), NVM_ERR_APERTURE);
+	assert_int_equal(nvm_heap_init(&h, NVM_MMU_TGT_VID, 0x1000, 0x2000), NVM_OK);
+	assert_int_equal(nvm_heap_alloc(&h, 16, 24, &a), NVM_ERR_ARG);
+	assert_int_equal(nvm_heap_alloc(&h, 0x1000, 0x2000, &a), NVM_OK);
+	assert_int_equal(a, 0x2000);
+	assert_int_equal(nvm_heap_alloc(&h, 0x1000, 0, &a), NVM_ERR_FULL);
+	assert_int_equal(h.next, 0x3000);
+
+	uint32_t e0, e1;
+	nvm_gp_opts o = { .fetch_conditional = 1, .priv = 1, .subroutine = 1, .sync = 1 };
+	assert_int_equal(nvm_gp_entry(0x12345678ull | 0xab00000000ull, 7, &o, &e0, &e1), NVM_OK);
+	assert_int_equal(e0, 0x12345679u);
+	assert_int_equal(e1, 0xab | 1u << 8 | 1u << 9 | 7u << 10 | 1u << 31);
+	assert_int_equal(nvm_gp_entry(0x1002, 1, NULL, &e0, &e1), NVM_ERR_ALIGN);
+	assert_int_equal(nvm_gp_entry(1ull << 40, 1, NULL, &e0, &e1), NVM_ERR_RANGE);
+	assert_int_equal(nvm_gp_entry(0x1000, 0, NULL, &e0, &e1), NVM_ERR_ARG);
+	nvm_gp_control(2, 0x1234, 1, &e0, &e1);
+	assert_int_equal(e0, 0x1234);
+	assert_int_equal(e1, 2u | 1u << 31);
+
+	/* No Host, no GMMU: a PFIFO chip. */
+	nvm_config pcfg = { .chip = "nv04" };
+	nvm_gpu *gpu = NULL;
+	assert_int_equal(nvm_open(&pcfg, &gpu), NVM_OK);
+	nvm_setup_host_info info;
+	nvm_gmmu_vm *vm = NULL;
+	assert_int_equal(nvm_setup_host_get(gpu, &info), NVM_ERR_CHIP);
+	assert_int_equal(nvm_gmmu_vm_create(gpu, &h, 0, &vm), NVM_ERR_CHIP);
+	nvm_close(gpu);
+
+	/* A full ring: nothing written, put unchanged. */
+	gpu = open_chip("gv100");
+	assert_int_equal(nvm_setup_host_get(gpu, &info), NVM_OK);
+	assert_int_equal(info.nrunlist, 13);
+	assert_int_equal(info.ramfc_userd, 1);
+	assert_int_equal(nvm_heap_init(&h, NVM_MMU_TGT_VID, 0x100000, 1u << 20), NVM_OK);
+	assert_int_equal(nvm_gmmu_vm_create(gpu, &h, 0x100000000ull, &vm), NVM_OK);
+	nvm_channel_desc d;
+	nvm_channel_desc_init(&d);
+	d.gpfifo_entries = 4;
+	d.pb_size = 4096;
+	nvm_setup_channel ch;
+	assert_int_equal(nvm_channel_create(gpu, vm, NULL, &d, &ch), NVM_OK);
+	uint32_t nop = 0;
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(nvm_channel_push(gpu, &ch, &nop, 4, NULL, 0, NULL, NULL), NVM_OK);
+	assert_int_equal(nvm_channel_push(gpu, &ch, &nop, 4, NULL, 0, NULL, NULL), NVM_ERR_FULL);
+	assert_int_equal(nvm_channel_push_entry(gpu, &ch, 0, 0, 0, NULL), NVM_ERR_FULL);
+	assert_int_equal(ch.put, 3);
+	static uint32_t big[1025];
+	assert_int_equal(nvm_channel_push(gpu, &ch, big, sizeof(big), NULL, 0, NULL, NULL), NVM_ERR_FULL);
+	d.chid = 4096;
+	assert_int_equal(nvm_channel_create(gpu, vm, NULL, &d, &ch), NVM_ERR_ARG);
+	/* gv100's runlist pointer is 40 bits; a runlist id beyond the 13. */
+	assert_int_equal(nvm_runlist_submit(gpu, 0, (nvm_place){ NVM_MMU_TGT_SYS_COH, 1ull << 40 }, 1), NVM_ERR_RANGE);
+	assert_int_equal(nvm_runlist_submit(gpu, 13, (nvm_place){ NVM_MMU_TGT_VID, 0 }, 1), NVM_ERR_ARG);
+	/* The heap is spent: the next table does not fit. */
+	nvm_heap tiny;
+	assert_int_equal(nvm_heap_init(&tiny, NVM_MMU_TGT_VID, 0x800000, 0x1000), NVM_OK);
+	nvm_gmmu_vm *vm2 = NULL;
+	assert_int_equal(nvm_gmmu_vm_create(gpu, &tiny, 0, &vm2), NVM_OK);
+	assert_int_equal(nvm_gmmu_map(gpu, vm2, 0, NVM_MMU_TGT_VID, 0, 4096, NULL), NVM_ERR_FULL);
+	nvm_gmmu_vm_free(vm2);
+	nvm_gmmu_vm_free(vm);
+	nvm_close(gpu);
+}
+
+/* Ampere: the runlist spaces the device-info table publishes. */
+static void ampere_runlist_spaces(void **state)
+{
+	(void)state;
+	nvm_gpu *gpu = open_chip("ga100");
+	nvm_runlist_space r;
+	unsigned n = 0;
+	assert_int_equal(nvm_runlist_space_get(gpu, 0, &r, &n), NVM_OK);
+	assert_true(n >= 1);
+	assert_int_not_equal(r.base, 0);
+	assert_int_equal(nvm_runlist_space_get(gpu, n, &r, NULL), NVM_ERR_NOENT);
+	nvm_close(gpu);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(channels_run_on_every_host), cmocka_unit_test(userd_in_system_memory),
+		cmocka_unit_test(page_tables_translate),      cmocka_unit_test(statuses),
+		cmocka_unit_test(ampere_runlist_spaces),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
