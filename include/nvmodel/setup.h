@@ -10,7 +10,8 @@
  * nvm_rl_entry_encode), the page-table format from nvm_mmu_format. What a
  * driver does differently on each Host generation (gv100, tu102, ga100,
  * ga102, gh100: the runlist submit registers, the doorbell, channel enable)
- * is a row of a table per generation (src/setup/host.c).
+ * is a row of a table per generation (src/setup/host.c). For the PFIFO of
+ * NV04..NV4x: RAMHT, RAMFC, DMA objects, channels (src/setup/nv04.c).
  *
  * Where things go in memory (heaps, order, default VA) is the helpers'
  * choice, not a hardware fact (docs/fidelity.md "scenario/volta").
@@ -34,6 +35,7 @@
 #include "nvmodel/host_fmt.h"
 #include "nvmodel/mmu.h"
 #include "nvmodel/nvmodel.h"
+#include "nvmodel/pfifo.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -305,6 +307,71 @@ nvm_status nvm_runlist_submit(nvm_gpu *gpu, unsigned id, nvm_place rl, uint32_t 
 /* *pending = the submitted runlist has not been taken yet (ENG_RUNLIST
  * PENDING on gv100, RUNLIST_SUBMIT_INFO PENDING after). */
 nvm_status nvm_runlist_pending(nvm_gpu *gpu, unsigned id, int *pending);
+
+/* ---------------------------------------------------------------- PFIFO: NV04 .. NV4x */
+
+/* PFIFO of nv04, nv10, nv11, nv17, nv40, nv41 as nouveau's nv04 / nv17 /
+ * nv40 fifo init sets it up: RAMHT at RAMIN 0x10000 (4096 entries, SEARCH
+ * 128), RAMRO at 0x18800 (NV40: 0x18000), RAMFC at 0x18000 (NV40: 0x20000;
+ * RAMFC LARGE where the chip has it). Objects come from a bump allocator in
+ * RAMIN from 0x30000 (the helpers' choice). RAMIN is written through the
+ * PRAMIN window (BAR0 0x700000), as a driver does. The layouts come from the
+ * model's tables: the RAMFC fields (nvm_pfifo_ramfc_layout), the RAMHT slot
+ * (nvm_pfifo_ramht_slot) and context word (nvm_pfifo_ramht_context). */
+typedef struct nvm_nv04_fifo {
+	const char *chip;
+	uint32_t ramht, ramht_bits, ramro, ramfc, ramfc_size;
+	uint32_t nchan;
+	int large;     /* RAMFC LARGE (64-byte entries, NV1A+) */
+	int nv40;      /* NV40's registers (RAMFC at 0x2220, USER at 0xC00000) */
+	uint32_t next; /* the allocator's next free RAMIN byte */
+} nvm_nv04_fifo;
+
+/* Fills f for gpu's chip and writes the PFIFO init. NVM_ERR_CHIP: not an
+ * NV04..NV4x PFIFO. */
+nvm_status nvm_nv04_fifo_init(nvm_gpu *gpu, nvm_nv04_fifo *f);
+/* size bytes of RAMIN aligned to align (0: 16) at *inst. NVM_ERR_FULL past
+ * the PRAMIN window (1 MiB). */
+nvm_status nvm_nv04_alloc(nvm_nv04_fifo *f, uint32_t size, uint32_t align, uint32_t *inst);
+
+/* An NV04 DMA object as nouveau's nv04_dmaobj_bind writes it: class,
+ * PT_PRESENT | PT_LINEAR, ACCESS 15:14, TARGET 17:16, ADJUST 31:20; the
+ * limit; the page frame (PAGE_RW unless read-only), twice. */
+typedef struct nvm_nv04_dmaobj {
+	uint32_t class_id;     /* 0x3d (0x02, 0x03 ...) */
+	unsigned target;       /* 0 VRAM, 2 PCI, 3 AGP */
+	unsigned access;       /* 0 RW, 1 RO, 2 WO */
+	uint32_t start, limit; /* byte addresses, limit >= start */
+} nvm_nv04_dmaobj;
+/* Writes o at inst (16-byte aligned), or at a fresh allocation when inst
+ * is NULL or *inst is UINT32_MAX; *inst gets where. */
+nvm_status nvm_nv04_dmaobj_write(nvm_gpu *gpu, nvm_nv04_fifo *f, const nvm_nv04_dmaobj *o, uint32_t *inst);
+/* An engine object: its class in the first word of 16 fresh bytes. */
+nvm_status nvm_nv04_object(nvm_gpu *gpu, nvm_nv04_fifo *f, uint32_t class_id, uint32_t *inst);
+/* Inserts handle -> the object at inst (engine: 0 SOFTWARE, 1 PGRAPH, ...)
+ * for channel chid at the first free entry from its hash slot
+ * (nvkm_ramht_insert); *addr (may be NULL) gets the entry's RAMIN address.
+ * NVM_ERR_FULL: no free entry. */
+nvm_status nvm_nv04_ramht_add(nvm_gpu *gpu, const nvm_nv04_fifo *f, uint32_t chid, uint32_t handle, uint32_t inst,
+                              unsigned engine, uint32_t *addr);
+/* Sets field name ("DMA_PUT", "DMA_INSTANCE", ...: nvm_pfifo_ramfc_layout)
+ * of channel chid's RAMFC entry to a register value v, as the model saves
+ * it. NVM_ERR_NOENT: the chip's layout has no such field. */
+nvm_status nvm_nv04_ramfc_set(nvm_gpu *gpu, const nvm_nv04_fifo *f, uint32_t chid, const char *name, uint32_t v);
+/* A DMA channel as nouveau creates one: RAMFC DMA_PUT = DMA_GET = offset,
+ * DMA_INSTANCE = the pushbuffer object, DMA_FETCH TRIG 128 / SIZE 128 /
+ * MAX_REQS 8 (BIG_ENDIAN on request), on NV40 SLI and DMA_TIMESLICE; then
+ * MODE bit chid (0x2504). */
+nvm_status nvm_nv04_dma_channel(nvm_gpu *gpu, const nvm_nv04_fifo *f, uint32_t chid, uint32_t pushbuf_inst,
+                                uint32_t offset, int big_endian);
+/* Channel chid's USER area (BAR0 0x800000 + chid * 0x10000; NV40 DMA
+ * channels 0xC00000 + chid * 0x1000): DMA_PUT at +0x40, GET +0x44, REF +0x48. */
+uint32_t nvm_nv04_user(const nvm_nv04_fifo *f, uint32_t chid);
+/* Writes DMA_PUT (USER + 0x40): the channel fetches up to put. */
+nvm_status nvm_nv04_kick(nvm_gpu *gpu, const nvm_nv04_fifo *f, uint32_t chid, uint32_t put);
+/* A PIO store to channel chid, subchannel subch, method (seed 001). */
+nvm_status nvm_nv04_pio(nvm_gpu *gpu, const nvm_nv04_fifo *f, uint32_t chid, unsigned subch, uint32_t method,
+                        uint32_t data);
 
 #ifdef __cplusplus
 }

@@ -543,6 +543,159 @@ static int l_runlist_space(lua_State *L)
 	return 3;
 }
 
+/* ---------------------------------------------------------------- PFIFO: NV04 .. NV4x */
+
+#define NV04_MT "nvmodel.setup_nv04"
+
+static nvm_nv04_fifo *check_nv04(lua_State *L, int idx)
+{
+	return luaL_checkudata(L, idx, NV04_MT);
+}
+
+/* nv04_fifo(gpu) -> fifo, { ramfc, ramro, nv40, nchan, size, large, ramht, ramht_bits } | nil */
+static int l_nv04_fifo(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	nvm_nv04_fifo *f = lua_newuserdatauv(L, sizeof(*f), 0);
+	luaL_setmetatable(L, NV04_MT);
+	nvm_status st = nvm_nv04_fifo_init(gpu, f);
+	if (st == NVM_ERR_CHIP)
+		return 0;
+	if (st)
+		return raise_status(L, "fifo", st);
+	lua_createtable(L, 0, 8);
+	scn_set_int(L, "ramfc", f->ramfc);
+	scn_set_int(L, "ramro", f->ramro);
+	lua_pushboolean(L, f->nv40);
+	lua_setfield(L, -2, "nv40");
+	scn_set_int(L, "nchan", f->nchan);
+	scn_set_int(L, "size", f->ramfc_size);
+	lua_pushboolean(L, f->large);
+	lua_setfield(L, -2, "large");
+	scn_set_int(L, "ramht", f->ramht);
+	scn_set_int(L, "ramht_bits", f->ramht_bits);
+	return 2;
+}
+
+/* nv04_alloc(fifo, size, align) -> inst | nil, status */
+static int l_nv04_alloc(lua_State *L)
+{
+	uint32_t inst;
+	nvm_status st = nvm_nv04_alloc(check_nv04(L, 1), (uint32_t)scn_checkrange(L, 2, 0, 0x100000),
+	                               (uint32_t)scn_checkrange(L, 3, 0, 0x100000), &inst);
+	if (st)
+		return fail_status(L, st);
+	lua_pushinteger(L, inst);
+	return 1;
+}
+
+/* nv04_next(fifo) -> the allocator's next free byte */
+static int l_nv04_next(lua_State *L)
+{
+	lua_pushinteger(L, check_nv04(L, 1)->next);
+	return 1;
+}
+
+/* nv04_dmaobj(gpu, fifo, class, target, access, start, limit, inst or nil) -> inst | nil, status */
+static int l_nv04_dmaobj(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	nvm_nv04_dmaobj o = { .class_id = (uint32_t)scn_checkrange(L, 3, 0, 0xfff),
+		              .target = (unsigned)scn_checkrange(L, 4, 0, 3),
+		              .access = (unsigned)scn_checkrange(L, 5, 0, 2),
+		              .start = (uint32_t)scn_checkrange(L, 6, 0, UINT32_MAX),
+		              .limit = (uint32_t)scn_checkrange(L, 7, 0, UINT32_MAX) };
+	uint32_t inst = lua_isnoneornil(L, 8) ? UINT32_MAX : (uint32_t)scn_checkrange(L, 8, 0, UINT32_MAX - 1);
+	nvm_status st = nvm_nv04_dmaobj_write(gpu, check_nv04(L, 2), &o, &inst);
+	if (st)
+		return fail_status(L, st);
+	lua_pushinteger(L, inst);
+	return 1;
+}
+
+/* nv04_object(gpu, fifo, class) -> inst | nil, status */
+static int l_nv04_object(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	uint32_t inst;
+	nvm_status st = nvm_nv04_object(gpu, check_nv04(L, 2), (uint32_t)scn_checkrange(L, 3, 0, 0xffff), &inst);
+	if (st)
+		return fail_status(L, st);
+	lua_pushinteger(L, inst);
+	return 1;
+}
+
+/* nv04_ramht_add(gpu, fifo, chid, handle, inst, engine) -> addr | nil, status */
+static int l_nv04_ramht_add(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	uint32_t addr;
+	nvm_status st = nvm_nv04_ramht_add(gpu, check_nv04(L, 2), (uint32_t)scn_checkrange(L, 3, 0, 31),
+	                                   (uint32_t)scn_checkrange(L, 4, 0, UINT32_MAX),
+	                                   (uint32_t)scn_checkrange(L, 5, 0, 0xffff0),
+	                                   (unsigned)scn_checkrange(L, 6, 0, 7), &addr);
+	if (st)
+		return fail_status(L, st);
+	lua_pushinteger(L, addr);
+	return 1;
+}
+
+/* nv04_ramfc_set(gpu, fifo, chid, name, value) -> true | nil, status */
+static int l_nv04_ramfc_set(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	nvm_status st = nvm_nv04_ramfc_set(gpu, check_nv04(L, 2), (uint32_t)scn_checkrange(L, 3, 0, 31),
+	                                   luaL_checkstring(L, 4), (uint32_t)luaL_checkinteger(L, 5));
+	if (st)
+		return fail_status(L, st);
+	lua_pushboolean(L, 1);
+	return 1;
+}
+
+/* nv04_channel(gpu, fifo, chid, pushbuf inst, offset, big_endian) */
+static int l_nv04_channel(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	nvm_status st = nvm_nv04_dma_channel(gpu, check_nv04(L, 2), (uint32_t)scn_checkrange(L, 3, 0, 31),
+	                                     (uint32_t)scn_checkrange(L, 4, 0, 0xffff0),
+	                                     (uint32_t)scn_checkrange(L, 5, 0, 0xfffffffc), lua_toboolean(L, 6));
+	return st ? raise_status(L, "channel", st) : 0;
+}
+
+/* nv04_user(fifo, chid) -> the channel's USER area */
+static int l_nv04_user(lua_State *L)
+{
+	lua_pushinteger(L, nvm_nv04_user(check_nv04(L, 1), (uint32_t)scn_checkrange(L, 2, 0, 31)));
+	return 1;
+}
+
+/* nv04_kick(gpu, fifo, chid, put) */
+static int l_nv04_kick(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	nvm_status st = nvm_nv04_kick(gpu, check_nv04(L, 2), (uint32_t)scn_checkrange(L, 3, 0, 31),
+	                              (uint32_t)luaL_checkinteger(L, 4));
+	return st ? raise_status(L, "kick", st) : 0;
+}
+
+/* nv04_pio(gpu, fifo, chid, subch, method, data) */
+static int l_nv04_pio(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	nvm_status st = nvm_nv04_pio(gpu, check_nv04(L, 2), (uint32_t)scn_checkrange(L, 3, 0, 31),
+	                             (unsigned)scn_checkrange(L, 4, 0, 7), (uint32_t)scn_checkrange(L, 5, 0, 0x1ffc),
+	                             (uint32_t)luaL_checkinteger(L, 6));
+	return st ? raise_status(L, "pio", st) : 0;
+}
+
+/* pfifo_ramht_hash(handle, chid, bits) */
+static int l_ramht_hash(lua_State *L)
+{
+	lua_pushinteger(L, nvm_pfifo_ramht_hash((uint32_t)luaL_checkinteger(L, 1), (uint32_t)luaL_checkinteger(L, 2),
+	                                        (unsigned)scn_checkrange(L, 3, 1, 31)));
+	return 1;
+}
+
 static const luaL_Reg setup_funcs[] = {
 	{ "heap_new", l_heap_new },
 	{ "heap_alloc", l_heap_alloc },
@@ -571,6 +724,18 @@ static const luaL_Reg setup_funcs[] = {
 	{ "runlist_submit", l_runlist_submit },
 	{ "runlist_pending", l_runlist_pending },
 	{ "runlist_space", l_runlist_space },
+	{ "nv04_fifo", l_nv04_fifo },
+	{ "nv04_alloc", l_nv04_alloc },
+	{ "nv04_next", l_nv04_next },
+	{ "nv04_dmaobj", l_nv04_dmaobj },
+	{ "nv04_object", l_nv04_object },
+	{ "nv04_ramht_add", l_nv04_ramht_add },
+	{ "nv04_ramfc_set", l_nv04_ramfc_set },
+	{ "nv04_channel", l_nv04_channel },
+	{ "nv04_user", l_nv04_user },
+	{ "nv04_kick", l_nv04_kick },
+	{ "nv04_pio", l_nv04_pio },
+	{ "ramht_hash", l_ramht_hash },
 	{ NULL, NULL },
 };
 
@@ -580,6 +745,8 @@ void scn_open_setup(lua_State *L)
 	luaL_newmetatable(L, HEAP_MT);
 	lua_pop(L, 1);
 	luaL_newmetatable(L, CHAN_MT);
+	lua_pop(L, 1);
+	luaL_newmetatable(L, NV04_MT);
 	lua_pop(L, 1);
 	luaL_newmetatable(L, VM_MT);
 	lua_pushcfunction(L, l_vm_gc);

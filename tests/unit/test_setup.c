@@ -16,6 +16,7 @@
 #include "nvmodel/host_fmt.h"
 #include "nvmodel/mmu.h"
 #include "nvmodel/nvmodel.h"
+#include "nvmodel/pfifo.h"
 #include "nvmodel/setup.h"
 
 #define INC(subch, mthd, n) (0x20000000u | (uint32_t)(n) << 16 | (uint32_t)(subch) << 13 | (uint32_t)(mthd) >> 2)
@@ -291,12 +292,71 @@ static void ampere_runlist_spaces(void **state)
 	nvm_close(gpu);
 }
 
+/* NV04..NV4x: a DMA channel and a PIO store built with the PFIFO helpers
+ * reach PGRAPH with the object's class (the method log). */
+static void nv04_channels(void **state)
+{
+	(void)state;
+	static const char *const chips[] = { "nv04", "nv10", "nv11", "nv17", "nv40", "nv41" };
+	for (size_t i = 0; i < sizeof(chips) / sizeof(chips[0]); i++) {
+		nvm_config cfg = { .chip = chips[i], .vram_size = 16u << 20, .sysmem_size = 16u << 20 };
+		nvm_gpu *gpu = NULL;
+		assert_int_equal(nvm_open(&cfg, &gpu), NVM_OK);
+		nvm_nv04_fifo f;
+		assert_int_equal(nvm_nv04_fifo_init(gpu, &f), NVM_OK);
+		uint32_t v = 0;
+		assert_int_equal(nvm_reg_read(gpu, 0x2210, &v), NVM_OK);
+		assert_int_equal(v, 0x03030100); /* RAMHT SEARCH 128, SIZE 32K, at 0x10000 */
+		nvm_nv04_dmaobj o = { .class_id = 0x3d, .target = 2, .start = 0x100000, .limit = 0x1fffff };
+		uint32_t pb = UINT32_MAX, gr, a;
+		assert_int_equal(nvm_nv04_dmaobj_write(gpu, &f, &o, &pb), NVM_OK);
+		assert_int_equal(pb, 0x30000);
+		assert_int_equal(nvm_nv04_object(gpu, &f, 0x62, &gr), NVM_OK);
+		assert_int_equal(nvm_nv04_ramht_add(gpu, &f, 1, 0xbeef, gr, 1, &a), NVM_OK);
+		assert_int_equal(a, 0x10000 + nvm_pfifo_ramht_hash(0xbeef, 1, 12) * 8);
+		/* The same handle again takes the next entry. */
+		assert_int_equal(nvm_nv04_ramht_add(gpu, &f, 1, 0xbeef, gr, 1, &a), NVM_OK);
+		assert_int_equal(a, 0x10000 + ((nvm_pfifo_ramht_hash(0xbeef, 1, 12) + 1) % 4096) * 8);
+		assert_int_equal(nvm_nv04_ramfc_set(gpu, &f, 1, "NO_SUCH_FIELD", 0), NVM_ERR_NOENT);
+		assert_int_equal(nvm_nv04_dma_channel(gpu, &f, 1, pb, 0x40, 0), NVM_OK);
+		/* old-format INC headers: COUNT 28:18, SUBCHANNEL 15:13, METHOD 12:2 */
+		uint32_t words[] = { 1u << 18, 0xbeef, 3u << 18 | 0x300, 1, 2, 3 };
+		assert_int_equal(nvm_mem_write(gpu, NVM_AP_SYSMEM, 0x100040, words, sizeof(words)), NVM_OK);
+		assert_int_equal(nvm_nv04_kick(gpu, &f, 1, 0x40 + sizeof(words)), NVM_OK);
+		run_idle(gpu);
+		nvm_host_method log[8];
+		size_t n = 0;
+		assert_int_equal(nvm_pfifo_log_read(gpu, "pgraph", 0, log, 8, &n, NULL), NVM_OK);
+		assert_int_equal(n, 4);
+		assert_int_equal(log[3].method, 0x308);
+		assert_int_equal(log[3].cls, 0x62);
+		assert_int_equal(log[3].chid, 1);
+		assert_int_equal(nvm_reg_read(gpu, nvm_nv04_user(&f, 1) + 0x44, &v), NVM_OK);
+		assert_int_equal(v, 0x40 + sizeof(words)); /* DMA_GET */
+		/* PIO on channel 2 */
+		assert_int_equal(nvm_nv04_ramht_add(gpu, &f, 2, 0xf00d, gr, 1, NULL), NVM_OK);
+		assert_int_equal(nvm_nv04_pio(gpu, &f, 2, 3, 0x0000, 0xf00d), NVM_OK);
+		assert_int_equal(nvm_nv04_pio(gpu, &f, 2, 3, 0x0400, 0x55), NVM_OK);
+		run_idle(gpu);
+		assert_int_equal(nvm_pfifo_log_read(gpu, "pgraph", 0, log, 8, &n, NULL), NVM_OK);
+		assert_int_equal(n, 6);
+		assert_int_equal(log[5].data, 0x55);
+		assert_int_equal(log[5].chid, 2);
+		nvm_close(gpu);
+	}
+	/* Not this PFIFO. */
+	nvm_gpu *gpu = open_chip("gv100");
+	nvm_nv04_fifo f;
+	assert_int_equal(nvm_nv04_fifo_init(gpu, &f), NVM_ERR_CHIP);
+	nvm_close(gpu);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(channels_run_on_every_host), cmocka_unit_test(userd_in_system_memory),
 		cmocka_unit_test(page_tables_translate),      cmocka_unit_test(statuses),
-		cmocka_unit_test(ampere_runlist_spaces),
+		cmocka_unit_test(ampere_runlist_spaces),      cmocka_unit_test(nv04_channels),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
