@@ -14,7 +14,7 @@
  * NV04..NV4x: RAMHT, RAMFC, DMA objects, channels (src/setup/nv04.c).
  *
  * Where things go in memory (heaps, order, default VA) is the helpers'
- * choice, not a hardware fact (docs/fidelity.md "scenario/volta").
+ * choice, not a hardware fact (docs/fidelity.md "setup/host").
  *
  * Conventions: every call returns a status (NVM_OK, or an error with nothing
  * or, where said, part of the work done); the library prints nothing. A
@@ -39,6 +39,12 @@
 
 #ifdef __cplusplus
 extern "C" {
+#endif
+
+/* The shared library exports what this header declares and nothing else
+ * (the library is compiled with -fvisibility=hidden; docs/embedding.md). */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
 #endif
 
 /* ---------------------------------------------------------------- places */
@@ -372,6 +378,10 @@ nvm_status nvm_nv04_kick(nvm_gpu *gpu, const nvm_nv04_fifo *f, uint32_t chid, ui
 /* A PIO store to channel chid, subchannel subch, method (seed 001). */
 nvm_status nvm_nv04_pio(nvm_gpu *gpu, const nvm_nv04_fifo *f, uint32_t chid, unsigned subch, uint32_t method,
                         uint32_t data);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

@@ -15,7 +15,7 @@
 -- reads. This module keeps the script-facing objects and their argument
 -- checks and messages; it holds no format or register of its own.
 -- Where things go in memory (heaps, order, the default VA, sizes) is the
--- helpers' choice, not a hardware fact (docs/fidelity.md, "scenario/volta").
+-- helpers' choice, not a hardware fact (docs/fidelity.md, "setup/host").
 --
 -- Errors name the function and are raised without a position; the scenario
 -- runner puts the caller's file:line in front. A copy of this file works as
