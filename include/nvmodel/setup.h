@@ -32,6 +32,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "nvmodel/g80vm.h"
 #include "nvmodel/host_fmt.h"
 #include "nvmodel/mmu.h"
 #include "nvmodel/nvmodel.h"
@@ -378,6 +379,89 @@ nvm_status nvm_nv04_kick(nvm_gpu *gpu, const nvm_nv04_fifo *f, uint32_t chid, ui
 /* A PIO store to channel chid, subchannel subch, method (seed 001). */
 nvm_status nvm_nv04_pio(nvm_gpu *gpu, const nvm_nv04_fifo *f, uint32_t chid, unsigned subch, uint32_t method,
                         uint32_t data);
+
+/* ---------------------------------------------------------------- G80 VM (g80, g84, g92, gt215) */
+
+/* The G80 VM as nouveau's nv50 code sets it up (seed 002; docs/g80.md):
+ * channel structures, DMA objects (the model's nvm_g80_dmaobj_encode),
+ * page directories at the generation's offset (nvm_g80_chip_layout),
+ * page tables and PTEs. Targets are the structures' encodings: 0 VRAM,
+ * 2 SYSRAM (snooped), 3 SYSRAM_NOSNOOP (NVM_MMU_TGT_VID, _SYS_COH, _SYS_NCOH). */
+
+/* A channel descriptor (seed 002 "Channels"): 27:0 the structure's address
+ * 39:12, 29:28 its target. NVM_ERR_ALIGN: addr not 4 KiB aligned;
+ * NVM_ERR_RANGE: beyond 40 bits. */
+nvm_status nvm_g80_chan_desc(uint64_t addr, nvm_mmu_target target, uint32_t *desc);
+
+typedef struct nvm_g80_pte_desc {
+	uint64_t addr;         /* 39:12 */
+	nvm_mmu_target target; /* 5:4 */
+	int ro, supervisor;    /* 3, 6 */
+	unsigned contig;       /* 9:7: log2 of the pages this PTE's block covers */
+	unsigned storage;      /* 46:40 */
+	unsigned comp;         /* 48:47 (0..2) */
+	unsigned tag;          /* 60:49 */
+	int long_cycle;        /* 61: partition cycle long */
+	int encrypted;         /* 62 */
+} nvm_g80_pte_desc;
+/* NVM_ERR_ARG / NVM_ERR_RANGE for a field beyond its bits. */
+nvm_status nvm_g80_pte_make(const nvm_g80_pte_desc *p, uint64_t *pte);
+/* A PDE for a table of pages of page bytes (0x1000, 0x4000, 0x10000) with
+ * entries PTEs (0: the full 2^29 / page; small pages also 0x8000, 0x4000,
+ * 0x2000) at addr in target. */
+nvm_status nvm_g80_pde_make(uint32_t page, uint32_t entries, uint64_t addr, nvm_mmu_target target, uint64_t *pde);
+
+/* A channel structure with its page directory and a heap for page tables.
+ * Start from nvm_g80_vm_desc_init. */
+typedef struct nvm_g80_vm_desc {
+	uint64_t addr;         /* the structure, 4 KiB aligned */
+	nvm_mmu_target target; /* where it, the page directory and the page tables live */
+	uint64_t objects; /* offset of the DMA-object area (UINT64_MAX, default: after the page directory + 0x4000) */
+	uint64_t heap;    /* address of the page tables' heap (UINT64_MAX, default: addr + 0x10000) */
+} nvm_g80_vm_desc;
+void nvm_g80_vm_desc_init(nvm_g80_vm_desc *d);
+
+typedef struct nvm_g80_vmb nvm_g80_vmb;
+/* NVM_ERR_CHIP: gpu's chip has no G80 VM. Nothing is written yet. */
+nvm_status nvm_g80_vmb_create(nvm_gpu *gpu, const nvm_g80_vm_desc *d, nvm_g80_vmb **out);
+void nvm_g80_vmb_free(nvm_g80_vmb *vm);
+/* Its channel descriptor (nvm_g80_chan_desc). */
+uint32_t nvm_g80_vmb_desc(const nvm_g80_vmb *vm);
+/* Writes DMA object o (nvm_g80_dmaobj's fields; w ignored) at selector
+ * *sel, or at the next free one when *sel is 0 (32-byte steps in the
+ * object area); *sel gets it. NVM_ERR_ARG: a selector beyond 0xffff. */
+nvm_status nvm_g80_vmb_dmaobj(nvm_gpu *gpu, nvm_g80_vmb *vm, const nvm_g80_dmaobj *o, uint32_t *sel);
+
+/* A mapping: size bytes at virt to lin, pages of page bytes, PTE attributes
+ * from pte (its addr and contig are set per page). Start from
+ * nvm_g80_map_desc_init (4 KiB pages, full tables, contiguous blocks). */
+typedef struct nvm_g80_map_desc {
+	uint64_t virt, lin, size;
+	uint32_t page;    /* 0x1000, 0x4000 (gt215), 0x10000 */
+	uint32_t entries; /* of a page table made for it (0: full) */
+	int contig;       /* PTE CONTIG blocks of up to 128 pages, as nouveau writes them */
+	nvm_g80_pte_desc pte;
+} nvm_g80_map_desc;
+void nvm_g80_map_desc_init(nvm_g80_map_desc *m);
+/* Writes the PTEs (and the page tables and PDEs they need). NVM_ERR_ALIGN:
+ * virt, lin or size not a multiple of the page; NVM_ERR_ARG: a bad page
+ * size (medium pages before gt215), or a PDE that already has pages of
+ * another size; NVM_ERR_RANGE: a page beyond its page table. For the last
+ * two *bad (may be NULL) gets the VA, and the PTEs before it are written. */
+nvm_status nvm_g80_vmb_map(nvm_gpu *gpu, nvm_g80_vmb *vm, const nvm_g80_map_desc *m, uint64_t *bad);
+/* Clears the PTEs of [virt, virt + size) where page tables exist. */
+nvm_status nvm_g80_vmb_unmap(nvm_gpu *gpu, nvm_g80_vmb *vm, uint64_t virt, uint64_t size, uint32_t page);
+/* The page table under PDE i: its address, page size and entries; NVM_ERR_NOENT if none. */
+nvm_status nvm_g80_vmb_pt(const nvm_g80_vmb *vm, unsigned i, uint64_t *addr, uint32_t *page, uint32_t *entries);
+
+/* BAR1 and BAR3 as nouveau's nv50 bar code sets them up: a channel
+ * structure at mem (VRAM; objects at +0x5000, page tables from mem +
+ * 0x20000), DMA objects over [0, bar1_size) and [2^32, 2^32 + bar3_size),
+ * then NV_PBUS_BAR0_... 0x1704 (the structure, twice), 0x170C (BAR3) and
+ * 0x1708 (BAR1). *vm (the caller frees it), *sel1, *sel3 get the builder
+ * and the selectors. */
+nvm_status nvm_g80_bar_setup(nvm_gpu *gpu, uint64_t mem, uint64_t bar1_size, uint64_t bar3_size, nvm_g80_vmb **vm,
+                             uint32_t *sel1, uint32_t *sel3);
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

@@ -696,6 +696,238 @@ static int l_ramht_hash(lua_State *L)
 	return 1;
 }
 
+/* ---------------------------------------------------------------- G80 VM */
+
+#define G80VM_MT "nvmodel.setup_g80vm"
+
+typedef struct g80vm_ud {
+	nvm_g80_vmb *vm;
+} g80vm_ud;
+
+static nvm_g80_vmb *check_g80vm(lua_State *L, int idx)
+{
+	g80vm_ud *u = luaL_checkudata(L, idx, G80VM_MT);
+	if (!u->vm)
+		luaL_error(L, "g80 vm is freed");
+	return u->vm;
+}
+
+static int l_g80vm_gc(lua_State *L)
+{
+	g80vm_ud *u = luaL_checkudata(L, 1, G80VM_MT);
+	nvm_g80_vmb_free(u->vm);
+	u->vm = NULL;
+	return 0;
+}
+
+static nvm_mmu_target g80_target_arg(lua_State *L, int t, const char *k)
+{
+	lua_getfield(L, t, k);
+	nvm_mmu_target v = lua_isnil(L, -1) ? NVM_MMU_TGT_VID : check_target(L, -1);
+	lua_pop(L, 1);
+	return v;
+}
+
+static uint64_t field_u64(lua_State *L, int t, const char *k, uint64_t dflt)
+{
+	lua_getfield(L, t, k);
+	uint64_t v = lua_isnil(L, -1) ? dflt : (uint64_t)luaL_checkinteger(L, -1);
+	lua_pop(L, 1);
+	return v;
+}
+
+static void pte_desc(lua_State *L, int t, nvm_g80_pte_desc *d)
+{
+	*d = (nvm_g80_pte_desc){ .addr = field_u64(L, t, "addr", 0),
+		                 .target = g80_target_arg(L, t, "target"),
+		                 .ro = opt_field_bool(L, t, "ro", 0),
+		                 .supervisor = opt_field_bool(L, t, "supervisor", 0),
+		                 .contig = (unsigned)field_u64(L, t, "contig", 0),
+		                 .storage = (unsigned)field_u64(L, t, "storage", 0),
+		                 .comp = (unsigned)field_u64(L, t, "comp", 0),
+		                 .tag = (unsigned)field_u64(L, t, "tag", 0),
+		                 .long_cycle = opt_field_bool(L, t, "long", 0),
+		                 .encrypted = opt_field_bool(L, t, "encrypted", 0) };
+}
+
+/* g80_chan_desc(addr, target) -> desc | nil, status */
+static int l_g80_chan_desc(lua_State *L)
+{
+	uint32_t d;
+	nvm_status st = nvm_g80_chan_desc(check_u64(L, 1), check_target(L, 2), &d);
+	if (st)
+		return fail_status(L, st);
+	lua_pushinteger(L, d);
+	return 1;
+}
+
+/* g80_pde(page, entries, addr, target) -> pde | nil, status */
+static int l_g80_pde(lua_State *L)
+{
+	uint64_t v;
+	nvm_status st = nvm_g80_pde_make((uint32_t)scn_checkrange(L, 1, 0, UINT32_MAX),
+	                                 (uint32_t)scn_checkrange(L, 2, 0, UINT32_MAX), check_u64(L, 3),
+	                                 check_target(L, 4), &v);
+	if (st)
+		return fail_status(L, st);
+	lua_pushinteger(L, (lua_Integer)v);
+	return 1;
+}
+
+/* g80_pte{ addr, target, ro, supervisor, contig, storage, comp, tag, long, encrypted } -> pte | nil, status */
+static int l_g80_pte(lua_State *L)
+{
+	luaL_checktype(L, 1, LUA_TTABLE);
+	nvm_g80_pte_desc d;
+	pte_desc(L, 1, &d);
+	uint64_t v;
+	nvm_status st = nvm_g80_pte_make(&d, &v);
+	if (st)
+		return fail_status(L, st);
+	lua_pushinteger(L, (lua_Integer)v);
+	return 1;
+}
+
+/* A DMA object's fields from a table of numbers (class, target, ro, us, storage, comp,
+ * supervisor, base, limit, tag_base, tag_limit, comp_base, part_cycle, encrypt). */
+static void g80_dmaobj_arg(lua_State *L, int t, nvm_g80_dmaobj *o)
+{
+	luaL_checktype(L, t, LUA_TTABLE);
+	*o = (nvm_g80_dmaobj){ .cls = (unsigned)field_u64(L, t, "class", 0),
+		               .target = (unsigned)field_u64(L, t, "target", 0),
+		               .ro = (unsigned)field_u64(L, t, "ro", 0),
+		               .us = (unsigned)field_u64(L, t, "us", 0),
+		               .storage_type = (unsigned)field_u64(L, t, "storage", 0x7f),
+		               .comp = (unsigned)field_u64(L, t, "comp", 3),
+		               .supervisor = opt_field_bool(L, t, "supervisor", 0),
+		               .base = field_u64(L, t, "base", 0),
+		               .limit = field_u64(L, t, "limit", (1ull << 40) - 1),
+		               .tag_base = (unsigned)field_u64(L, t, "tag_base", 0),
+		               .tag_limit = (unsigned)field_u64(L, t, "tag_limit", 0),
+		               .comp_base = field_u64(L, t, "comp_base", 0),
+		               .part_cycle = (unsigned)field_u64(L, t, "part_cycle", 0),
+		               .encrypt = (unsigned)field_u64(L, t, "encrypt", 0) };
+}
+
+/* g80_dmaobj_words(fields) -> w0 .. w5 (nvm_g80_dmaobj_encode) */
+static int l_g80_dmaobj_words(lua_State *L)
+{
+	nvm_g80_dmaobj o;
+	uint32_t w[6];
+	g80_dmaobj_arg(L, 1, &o);
+	nvm_g80_dmaobj_encode(&o, w);
+	for (int i = 0; i < 6; i++)
+		lua_pushinteger(L, w[i]);
+	return 6;
+}
+
+static void push_g80vm(lua_State *L, nvm_g80_vmb *vm)
+{
+	g80vm_ud *u = lua_newuserdatauv(L, sizeof(*u), 0);
+	u->vm = vm;
+	luaL_setmetatable(L, G80VM_MT);
+}
+
+/* g80_vm_new(gpu, addr, target, objects or nil, heap or nil) -> vm, desc | nil, status */
+static int l_g80_vm_new(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	nvm_g80_vm_desc d;
+	nvm_g80_vm_desc_init(&d);
+	d.addr = check_u64(L, 2);
+	d.target = check_target(L, 3);
+	if (!lua_isnoneornil(L, 4))
+		d.objects = check_u64(L, 4);
+	if (!lua_isnoneornil(L, 5))
+		d.heap = check_u64(L, 5);
+	nvm_g80_vmb *vm;
+	nvm_status st = nvm_g80_vmb_create(gpu, &d, &vm);
+	if (st)
+		return fail_status(L, st);
+	push_g80vm(L, vm);
+	lua_pushinteger(L, nvm_g80_vmb_desc(vm));
+	return 2;
+}
+
+/* g80_vm_dmaobj(gpu, vm, fields, selector or nil) -> selector | nil, status */
+static int l_g80_vm_dmaobj(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	nvm_g80_dmaobj o;
+	g80_dmaobj_arg(L, 3, &o);
+	uint32_t sel = lua_isnoneornil(L, 4) ? 0 : (uint32_t)scn_checkrange(L, 4, 1, 0xffff);
+	nvm_status st = nvm_g80_vmb_dmaobj(gpu, check_g80vm(L, 2), &o, &sel);
+	if (st)
+		return fail_status(L, st);
+	lua_pushinteger(L, sel);
+	return 1;
+}
+
+/* g80_vm_map(gpu, vm, { virt, lin, size, page, entries, blocks (CONTIG), pte fields }) -> true |
+ * nil, status, text, bad VA */
+static int l_g80_vm_map(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	nvm_g80_vmb *vm = check_g80vm(L, 2);
+	luaL_checktype(L, 3, LUA_TTABLE);
+	nvm_g80_map_desc m;
+	nvm_g80_map_desc_init(&m);
+	m.virt = field_u64(L, 3, "virt", 0);
+	m.lin = field_u64(L, 3, "lin", 0);
+	m.size = field_u64(L, 3, "size", 0);
+	m.page = (uint32_t)field_u64(L, 3, "page", 0x1000);
+	m.entries = (uint32_t)field_u64(L, 3, "entries", 0);
+	m.contig = opt_field_bool(L, 3, "blocks", 1);
+	pte_desc(L, 3, &m.pte);
+	uint64_t bad = 0;
+	nvm_status st = nvm_g80_vmb_map(gpu, vm, &m, &bad);
+	if (st) {
+		fail_status(L, st);
+		lua_pushinteger(L, (lua_Integer)bad);
+		return 4;
+	}
+	lua_pushboolean(L, 1);
+	return 1;
+}
+
+/* g80_vm_unmap(gpu, vm, virt, size, page) */
+static int l_g80_vm_unmap(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	nvm_status st = nvm_g80_vmb_unmap(gpu, check_g80vm(L, 2), check_u64(L, 3), check_u64(L, 4),
+	                                  (uint32_t)scn_checkrange(L, 5, 0, UINT32_MAX));
+	return st ? raise_status(L, "vm:unmap", st) : 0;
+}
+
+/* g80_vm_pt(vm, i) -> addr, page, entries | nil */
+static int l_g80_vm_pt(lua_State *L)
+{
+	uint64_t addr;
+	uint32_t page, entries;
+	if (nvm_g80_vmb_pt(check_g80vm(L, 1), (unsigned)scn_checkrange(L, 2, 0, 4095), &addr, &page, &entries))
+		return 0;
+	lua_pushinteger(L, (lua_Integer)addr);
+	lua_pushinteger(L, page);
+	lua_pushinteger(L, entries);
+	return 3;
+}
+
+/* g80_bar(gpu, mem, bar1_size, bar3_size) -> vm, desc, sel1, sel3 | nil, status */
+static int l_g80_bar(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	nvm_g80_vmb *vm;
+	uint32_t s1, s3;
+	nvm_status st = nvm_g80_bar_setup(gpu, check_u64(L, 2), check_u64(L, 3), check_u64(L, 4), &vm, &s1, &s3);
+	if (st)
+		return fail_status(L, st);
+	push_g80vm(L, vm);
+	lua_pushinteger(L, nvm_g80_vmb_desc(vm));
+	lua_pushinteger(L, s1);
+	lua_pushinteger(L, s3);
+	return 4;
+}
+
 static const luaL_Reg setup_funcs[] = {
 	{ "heap_new", l_heap_new },
 	{ "heap_alloc", l_heap_alloc },
@@ -736,6 +968,16 @@ static const luaL_Reg setup_funcs[] = {
 	{ "nv04_kick", l_nv04_kick },
 	{ "nv04_pio", l_nv04_pio },
 	{ "ramht_hash", l_ramht_hash },
+	{ "g80_chan_desc", l_g80_chan_desc },
+	{ "g80_pde", l_g80_pde },
+	{ "g80_pte", l_g80_pte },
+	{ "g80_dmaobj_words", l_g80_dmaobj_words },
+	{ "g80_vm_new", l_g80_vm_new },
+	{ "g80_vm_dmaobj", l_g80_vm_dmaobj },
+	{ "g80_vm_map", l_g80_vm_map },
+	{ "g80_vm_unmap", l_g80_vm_unmap },
+	{ "g80_vm_pt", l_g80_vm_pt },
+	{ "g80_bar", l_g80_bar },
 	{ NULL, NULL },
 };
 
@@ -747,6 +989,10 @@ void scn_open_setup(lua_State *L)
 	luaL_newmetatable(L, CHAN_MT);
 	lua_pop(L, 1);
 	luaL_newmetatable(L, NV04_MT);
+	lua_pop(L, 1);
+	luaL_newmetatable(L, G80VM_MT);
+	lua_pushcfunction(L, l_g80vm_gc);
+	lua_setfield(L, -2, "__gc");
 	lua_pop(L, 1);
 	luaL_newmetatable(L, VM_MT);
 	lua_pushcfunction(L, l_vm_gc);

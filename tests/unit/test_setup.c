@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "nvmodel/g80vm.h"
 #include "nvmodel/host_fmt.h"
 #include "nvmodel/mmu.h"
 #include "nvmodel/nvmodel.h"
@@ -351,12 +352,79 @@ static void nv04_channels(void **state)
 	nvm_close(gpu);
 }
 
+/* G80 VM: a paged DMA object and page tables built with the helpers
+ * translate through the model's G80 VM; BAR1 set up by them maps. */
+static void g80_vm(void **state)
+{
+	(void)state;
+	static const char *const chips[] = { "g80", "g84", "g92", "gt215" };
+	for (size_t i = 0; i < sizeof(chips) / sizeof(chips[0]); i++) {
+		nvm_config cfg = { .chip = chips[i], .vram_size = 64u << 20, .sysmem_size = 16u << 20 };
+		nvm_gpu *gpu = NULL;
+		assert_int_equal(nvm_open(&cfg, &gpu), NVM_OK);
+		nvm_g80_vm_desc d;
+		nvm_g80_vm_desc_init(&d);
+		d.addr = 0x100000;
+		nvm_g80_vmb *vm = NULL;
+		assert_int_equal(nvm_g80_vmb_create(gpu, &d, &vm), NVM_OK);
+		assert_int_equal(nvm_g80_vmb_desc(vm), 0x100);
+		nvm_g80_dmaobj paged = { .cls = 0x3d, .storage_type = 0x7f, .comp = 3, .limit = (1ull << 40) - 1 };
+		uint32_t sel = 0;
+		assert_int_equal(nvm_g80_vmb_dmaobj(gpu, vm, &paged, &sel), NVM_OK);
+		nvm_g80_map_desc m;
+		nvm_g80_map_desc_init(&m);
+		m.virt = 0x20000000;
+		m.lin = 0x1234000;
+		m.size = 0x4000;
+		m.pte.storage = 0x70;
+		assert_int_equal(nvm_g80_vmb_map(gpu, vm, &m, NULL), NVM_OK);
+		nvm_g80_req rq = { .chan = nvm_g80_vmb_desc(vm), .selector = sel, .offset = 0x20002010, .engine = 5 };
+		nvm_g80_res r;
+		assert_int_equal(nvm_g80_translate(gpu, &rq, &r), NVM_OK);
+		assert_int_equal(r.fault, 0);
+		assert_int_equal(r.addr, 0x1236010);
+		assert_int_equal(r.storage_type, 0x70);
+		assert_int_equal(r.block, 0x4000); /* one CONTIG block of four pages */
+		/* 64 KiB pages where the PDE has 4 KiB ones: refused, the VA named. */
+		uint64_t bad = 0;
+		m.page = 0x10000;
+		m.size = 0x10000;
+		m.virt = 0x20010000;
+		m.lin = 0x1240000;
+		assert_int_equal(nvm_g80_vmb_map(gpu, vm, &m, &bad), NVM_ERR_ARG);
+		assert_int_equal(bad, 0x20010000);
+		m.page = 0x4000;
+		m.size = 0x4000;
+		assert_int_equal(nvm_g80_vmb_map(gpu, vm, &m, &bad),
+		                 !strcmp(chips[i], "gt215") ? NVM_ERR_ARG : NVM_ERR_ARG);
+		nvm_g80_vmb_free(vm);
+
+		uint32_t s1, s3;
+		assert_int_equal(nvm_g80_bar_setup(gpu, 0x10000, 0x10000000, 0x1000000, &vm, &s1, &s3), NVM_OK);
+		nvm_g80_map_desc_init(&m);
+		m.lin = 0x800000;
+		m.size = 0x10000;
+		m.page = 0x10000;
+		assert_int_equal(nvm_g80_vmb_map(gpu, vm, &m, NULL), NVM_OK);
+		uint32_t v = 0x5a5a1234, back = 0;
+		assert_int_equal(nvm_mem_wr32(gpu, NVM_AP_VRAM, 0x800040, v), NVM_OK);
+		assert_int_equal(nvm_g80_bar_read(gpu, 1, 0x40, &back, 4), NVM_OK);
+		assert_int_equal(back, v);
+		nvm_g80_vmb_free(vm);
+		nvm_close(gpu);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(channels_run_on_every_host), cmocka_unit_test(userd_in_system_memory),
-		cmocka_unit_test(page_tables_translate),      cmocka_unit_test(statuses),
-		cmocka_unit_test(ampere_runlist_spaces),      cmocka_unit_test(nv04_channels),
+		cmocka_unit_test(channels_run_on_every_host),
+		cmocka_unit_test(userd_in_system_memory),
+		cmocka_unit_test(page_tables_translate),
+		cmocka_unit_test(statuses),
+		cmocka_unit_test(ampere_runlist_spaces),
+		cmocka_unit_test(nv04_channels),
+		cmocka_unit_test(g80_vm),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
