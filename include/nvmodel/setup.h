@@ -463,6 +463,83 @@ nvm_status nvm_g80_vmb_pt(const nvm_g80_vmb *vm, unsigned i, uint64_t *addr, uin
 nvm_status nvm_g80_bar_setup(nvm_gpu *gpu, uint64_t mem, uint64_t bar1_size, uint64_t bar3_size, nvm_g80_vmb **vm,
                              uint32_t *sel1, uint32_t *sel3);
 
+/* ---------------------------------------------------------------- PFIFO: G80 (g80, g84, g92, gt215) */
+
+/* PFIFO of the G80 family as nouveau's nv50 / g84 fifo code sets it up:
+ * channel structures in VRAM at 0x1000000 + chid * 0x10000 (RAMFC, CACHE,
+ * a 4096-entry RAMHT at +0x8000, objects from +0x6000), the playlist at
+ * VRAM 0xF00000, pushbuffers at 0x100000 + chid * 0x100000 (IB ring at
+ * +0x80000) in the caller's aperture: all the helpers' choices. RAMFC
+ * offsets come from the model's layout (nvm_pfifo_ramfc_layout), RAMHT
+ * slots and contexts from its table (nvm_pfifo_ramht_slot / _context),
+ * DMA objects from its encoder. */
+typedef struct nvm_g80_fifo {
+	const char *chip;
+	int g84;            /* RAMFC / CACHE inside the structure at 0x5400 / 0x4400 (G84+) */
+	uint32_t nchannels; /* the playlist */
+	uint32_t channels[128];
+} nvm_g80_fifo;
+
+/* NVM_ERR_CHIP: not a G80 PFIFO. Writes the init and an empty playlist. */
+nvm_status nvm_g80_fifo_init(nvm_gpu *gpu, nvm_g80_fifo *f);
+/* Writes the playlist (the channels made so far) and submits it (0x32F4, 0x32EC). */
+nvm_status nvm_g80_fifo_commit(nvm_gpu *gpu, const nvm_g80_fifo *f);
+
+typedef struct nvm_g80_channel {
+	const char *chip; /* its fifo's */
+	uint32_t chid;
+	uint64_t base, ramfc, cache; /* VRAM addresses of its structure, RAMFC, CACHE */
+	uint32_t next;               /* next free object offset in the structure */
+	nvm_aperture pb_ap;
+	uint64_t pb, pb_put; /* the pushbuffer's memory and the bytes written */
+	int ib;              /* IB mode (else DMA_PUT) */
+	uint64_t ib_addr;    /* the IB ring's memory (pb + 0x80000) */
+	uint32_t ib_put;
+	unsigned order;  /* log2 of the IB entries */
+	int64_t va_off;  /* the pushbuffer's address as the channel sees it, minus pb */
+	nvm_g80_vmb *vm; /* with a VM: its page tables (nvm_g80_channel_release frees it) */
+} nvm_g80_channel;
+
+/* Start from nvm_g80_channel_desc_init. */
+typedef struct nvm_g80_channel_desc {
+	uint32_t chid;      /* 1..126 */
+	int ib;             /* IB mode (default 1) */
+	unsigned ib_order;  /* 1..16 (default 9) */
+	nvm_aperture pb_ap; /* the pushbuffer's memory (default system memory) */
+	int vm;             /* map the pushbuffer at VA 0x10000000 through page tables (paged DMA object) */
+} nvm_g80_channel_desc;
+void nvm_g80_channel_desc_init(nvm_g80_channel_desc *d);
+
+/* Zeroes the 64 KiB structure, makes the pushbuffer DMA object (and VM),
+ * writes RAMFC, binds the channel (0x2600 + chid * 4) and commits the
+ * playlist with it. */
+nvm_status nvm_g80_channel_create(nvm_gpu *gpu, nvm_g80_fifo *f, const nvm_g80_channel_desc *d, nvm_g80_channel *ch);
+void nvm_g80_channel_release(nvm_g80_channel *ch);
+/* size bytes of the structure's object area (16-byte steps, below 0x7000):
+ * *off. NVM_ERR_FULL when it is spent. */
+nvm_status nvm_g80_channel_alloc(nvm_g80_channel *ch, uint32_t size, uint32_t *off);
+/* handle -> (engine, selector) at the first free RAMHT entry from its slot;
+ * *off (may be NULL) gets the entry's offset. NVM_ERR_FULL: no free entry. */
+nvm_status nvm_g80_channel_ramht_add(nvm_gpu *gpu, const nvm_g80_channel *ch, uint32_t handle, uint32_t sel,
+                                     unsigned engine, uint32_t *off);
+/* A DMA object in the structure (at *off, or a fresh 0x18 bytes when *off
+ * is UINT32_MAX); with has_handle, its RAMHT entry for engine SOFTWARE.
+ * *sel gets its selector (offset >> 4). */
+nvm_status nvm_g80_channel_dmaobj(nvm_gpu *gpu, nvm_g80_channel *ch, const nvm_g80_dmaobj *o, uint32_t *off,
+                                  int has_handle, uint32_t handle, uint32_t *sel);
+/* An engine object (its class in 16 fresh bytes) and its RAMHT entry. */
+nvm_status nvm_g80_channel_object(nvm_gpu *gpu, nvm_g80_channel *ch, uint32_t class_id, uint32_t handle,
+                                  unsigned engine, uint32_t *sel);
+/* Appends n words to the pushbuffer (512 KiB); *addr gets their address as
+ * the channel sees it. NVM_ERR_FULL when they do not fit. */
+nvm_status nvm_g80_channel_write(nvm_gpu *gpu, nvm_g80_channel *ch, const uint32_t *words, size_t n, uint64_t *addr);
+/* Writes an IB entry (ADDRESS 39:2, NOT_MAIN 41, LENGTH 62:42 in words) at IB_PUT and advances it. */
+nvm_status nvm_g80_channel_ib_entry(nvm_gpu *gpu, nvm_g80_channel *ch, uint64_t addr, uint32_t nwords, int not_main);
+/* USER IB_PUT (+0x8C) = ib_put, or DMA_PUT (+0x40) = the pushbuffer's end (USER = 0xC00000 + chid * 0x2000). */
+nvm_status nvm_g80_channel_kick(nvm_gpu *gpu, const nvm_g80_channel *ch);
+/* write, an IB entry for it in IB mode, kick. */
+nvm_status nvm_g80_channel_push(nvm_gpu *gpu, nvm_g80_channel *ch, const uint32_t *words, size_t n);
+
 #if defined(__GNUC__)
 #pragma GCC visibility pop
 #endif

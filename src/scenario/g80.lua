@@ -118,6 +118,8 @@ local function dmaobj_fields(d)
   return f
 end
 
+M._dmaobj_fields = dmaobj_fields -- for nvmodel.g80fifo
+
 -- The six words of a DMA object (the model's nvm_g80_dmaobj_encode).
 function M.dmaobj_words(d)
   return { C.g80_dmaobj_words(dmaobj_fields(d)) }

@@ -928,6 +928,191 @@ static int l_g80_bar(lua_State *L)
 	return 4;
 }
 
+/* ---------------------------------------------------------------- PFIFO: G80 */
+
+#define G80FIFO_MT "nvmodel.setup_g80fifo"
+#define G80CH_MT   "nvmodel.setup_g80ch"
+
+static int l_g80ch_gc(lua_State *L)
+{
+	nvm_g80_channel_release(luaL_checkudata(L, 1, G80CH_MT));
+	return 0;
+}
+
+/* g80fifo_new(gpu) -> fifo | nil */
+static int l_g80fifo_new(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	nvm_g80_fifo *f = lua_newuserdatauv(L, sizeof(*f), 0);
+	luaL_setmetatable(L, G80FIFO_MT);
+	nvm_status st = nvm_g80_fifo_init(gpu, f);
+	if (st == NVM_ERR_CHIP)
+		return 0;
+	return st ? raise_status(L, "fifo", st) : 1;
+}
+
+/* g80fifo_commit(gpu, fifo): the playlist again */
+static int l_g80fifo_commit(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	nvm_status st = nvm_g80_fifo_commit(gpu, luaL_checkudata(L, 2, G80FIFO_MT));
+	return st ? raise_status(L, "commit", st) : 0;
+}
+
+/* g80fifo_channel(gpu, fifo, { chid, ib, ib_order, vram, vm }) -> chan | nil, status, text */
+static int l_g80fifo_channel(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	nvm_g80_fifo *f = luaL_checkudata(L, 2, G80FIFO_MT);
+	luaL_checktype(L, 3, LUA_TTABLE);
+	nvm_g80_channel_desc d;
+	nvm_g80_channel_desc_init(&d);
+	d.chid = (uint32_t)field_u64(L, 3, "chid", 0);
+	d.ib = opt_field_bool(L, 3, "ib", 1);
+	d.ib_order = (unsigned)field_u64(L, 3, "ib_order", 9);
+	d.pb_ap = opt_field_bool(L, 3, "vram", 0) ? NVM_AP_VRAM : NVM_AP_SYSMEM;
+	d.vm = opt_field_bool(L, 3, "vm", 0);
+	nvm_g80_channel *ch = lua_newuserdatauv(L, sizeof(*ch), 0);
+	memset(ch, 0, sizeof(*ch));
+	luaL_setmetatable(L, G80CH_MT);
+	nvm_status st = nvm_g80_channel_create(gpu, f, &d, ch);
+	return st ? fail_status(L, st) : 1;
+}
+
+static nvm_g80_channel *check_g80ch(lua_State *L, int idx)
+{
+	return luaL_checkudata(L, idx, G80CH_MT);
+}
+
+/* g80ch_state(ch) -> { base, pb, pb_put, ib, ib_put, order, va_off, next } */
+static int l_g80ch_state(lua_State *L)
+{
+	nvm_g80_channel *ch = check_g80ch(L, 1);
+	lua_createtable(L, 0, 8);
+	scn_set_int(L, "base", (lua_Integer)ch->base);
+	scn_set_int(L, "pb", (lua_Integer)ch->pb);
+	scn_set_int(L, "pb_put", (lua_Integer)ch->pb_put);
+	scn_set_int(L, "ib", (lua_Integer)ch->ib_addr);
+	scn_set_int(L, "ib_put", ch->ib_put);
+	scn_set_int(L, "order", ch->order);
+	scn_set_int(L, "va_off", ch->va_off);
+	scn_set_int(L, "next", ch->next);
+	return 1;
+}
+
+/* g80ch_alloc(ch, size) -> off | nil, status */
+static int l_g80ch_alloc(lua_State *L)
+{
+	uint32_t off;
+	nvm_status st = nvm_g80_channel_alloc(check_g80ch(L, 1), (uint32_t)scn_checkrange(L, 2, 0, 0x10000), &off);
+	if (st)
+		return fail_status(L, st);
+	lua_pushinteger(L, off);
+	return 1;
+}
+
+/* g80ch_ramht_add(gpu, ch, handle, sel, engine) -> off | nil, status */
+static int l_g80ch_ramht_add(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	uint32_t off;
+	nvm_status st = nvm_g80_channel_ramht_add(gpu, check_g80ch(L, 2), (uint32_t)scn_checkrange(L, 3, 0, UINT32_MAX),
+	                                          (uint32_t)scn_checkrange(L, 4, 0, 0xffff),
+	                                          (unsigned)scn_checkrange(L, 5, 0, 15), &off);
+	if (st)
+		return fail_status(L, st);
+	lua_pushinteger(L, off);
+	return 1;
+}
+
+/* g80ch_dmaobj(gpu, ch, fields, offset or nil, handle or nil) -> selector | nil, status */
+static int l_g80ch_dmaobj(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	nvm_g80_dmaobj o;
+	g80_dmaobj_arg(L, 3, &o);
+	uint32_t off = lua_isnoneornil(L, 4) ? UINT32_MAX : (uint32_t)scn_checkrange(L, 4, 0, 0xffe8);
+	int has = !lua_isnoneornil(L, 5);
+	uint32_t handle = has ? (uint32_t)scn_checkrange(L, 5, 0, UINT32_MAX) : 0, sel;
+	nvm_status st = nvm_g80_channel_dmaobj(gpu, check_g80ch(L, 2), &o, &off, has, handle, &sel);
+	if (st)
+		return fail_status(L, st);
+	lua_pushinteger(L, sel);
+	return 1;
+}
+
+/* g80ch_object(gpu, ch, class, handle, engine) -> selector | nil, status */
+static int l_g80ch_object(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	uint32_t sel;
+	nvm_status st = nvm_g80_channel_object(gpu, check_g80ch(L, 2), (uint32_t)scn_checkrange(L, 3, 0, 0xffff),
+	                                       (uint32_t)scn_checkrange(L, 4, 0, UINT32_MAX),
+	                                       (unsigned)scn_checkrange(L, 5, 0, 15), &sel);
+	if (st)
+		return fail_status(L, st);
+	lua_pushinteger(L, sel);
+	return 1;
+}
+
+/* The words of a Lua list (each taken & 0xffffffff), in a userdata buffer on the stack. */
+static uint32_t *words_arg(lua_State *L, int idx, size_t *n)
+{
+	luaL_checktype(L, idx, LUA_TTABLE);
+	*n = (size_t)luaL_len(L, idx);
+	uint32_t *w = lua_newuserdatauv(L, 4 * (*n ? *n : 1), 0);
+	for (size_t i = 0; i < *n; i++) {
+		lua_geti(L, idx, (lua_Integer)i + 1);
+		w[i] = (uint32_t)luaL_checkinteger(L, -1);
+		lua_pop(L, 1);
+	}
+	return w;
+}
+
+/* g80ch_write(gpu, ch, words) -> addr | nil, status */
+static int l_g80ch_write(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	size_t n;
+	uint32_t *w = words_arg(L, 3, &n);
+	uint64_t a;
+	nvm_status st = nvm_g80_channel_write(gpu, check_g80ch(L, 2), w, n, &a);
+	if (st)
+		return fail_status(L, st);
+	lua_pushinteger(L, (lua_Integer)a);
+	return 1;
+}
+
+/* g80ch_push(gpu, ch, words) -> true | nil, status */
+static int l_g80ch_push(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	size_t n;
+	uint32_t *w = words_arg(L, 3, &n);
+	nvm_status st = nvm_g80_channel_push(gpu, check_g80ch(L, 2), w, n);
+	if (st)
+		return fail_status(L, st);
+	lua_pushboolean(L, 1);
+	return 1;
+}
+
+/* g80ch_ib_entry(gpu, ch, addr, nwords, not_main) */
+static int l_g80ch_ib_entry(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	nvm_status st = nvm_g80_channel_ib_entry(gpu, check_g80ch(L, 2), (uint64_t)luaL_checkinteger(L, 3),
+	                                         (uint32_t)luaL_checkinteger(L, 4), lua_toboolean(L, 5));
+	return st ? raise_status(L, "ib_entry", st) : 0;
+}
+
+/* g80ch_kick(gpu, ch) */
+static int l_g80ch_kick(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	nvm_status st = nvm_g80_channel_kick(gpu, check_g80ch(L, 2));
+	return st ? raise_status(L, "kick", st) : 0;
+}
+
 static const luaL_Reg setup_funcs[] = {
 	{ "heap_new", l_heap_new },
 	{ "heap_alloc", l_heap_alloc },
@@ -978,6 +1163,18 @@ static const luaL_Reg setup_funcs[] = {
 	{ "g80_vm_unmap", l_g80_vm_unmap },
 	{ "g80_vm_pt", l_g80_vm_pt },
 	{ "g80_bar", l_g80_bar },
+	{ "g80fifo_new", l_g80fifo_new },
+	{ "g80fifo_channel", l_g80fifo_channel },
+	{ "g80fifo_commit", l_g80fifo_commit },
+	{ "g80ch_state", l_g80ch_state },
+	{ "g80ch_alloc", l_g80ch_alloc },
+	{ "g80ch_ramht_add", l_g80ch_ramht_add },
+	{ "g80ch_dmaobj", l_g80ch_dmaobj },
+	{ "g80ch_object", l_g80ch_object },
+	{ "g80ch_write", l_g80ch_write },
+	{ "g80ch_push", l_g80ch_push },
+	{ "g80ch_ib_entry", l_g80ch_ib_entry },
+	{ "g80ch_kick", l_g80ch_kick },
 	{ NULL, NULL },
 };
 
@@ -989,6 +1186,12 @@ void scn_open_setup(lua_State *L)
 	luaL_newmetatable(L, CHAN_MT);
 	lua_pop(L, 1);
 	luaL_newmetatable(L, NV04_MT);
+	lua_pop(L, 1);
+	luaL_newmetatable(L, G80FIFO_MT);
+	lua_pop(L, 1);
+	luaL_newmetatable(L, G80CH_MT);
+	lua_pushcfunction(L, l_g80ch_gc);
+	lua_setfield(L, -2, "__gc");
 	lua_pop(L, 1);
 	luaL_newmetatable(L, G80VM_MT);
 	lua_pushcfunction(L, l_g80vm_gc);

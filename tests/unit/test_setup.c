@@ -415,6 +415,47 @@ static void g80_vm(void **state)
 	}
 }
 
+/* G80 PFIFO: IB-mode and DMA-mode channels built with the helpers (the
+ * pushbuffer unpaged or through page tables) deliver their methods to
+ * PGRAPH with the object's class. */
+static void g80_channels(void **state)
+{
+	(void)state;
+	static const char *const chips[] = { "g80", "g84", "g92", "gt215" };
+	for (size_t i = 0; i < sizeof(chips) / sizeof(chips[0]); i++) {
+		nvm_config cfg = { .chip = chips[i], .vram_size = 256u << 20, .sysmem_size = 256u << 20 };
+		nvm_gpu *gpu = NULL;
+		assert_int_equal(nvm_open(&cfg, &gpu), NVM_OK);
+		nvm_g80_fifo f;
+		assert_int_equal(nvm_g80_fifo_init(gpu, &f), NVM_OK);
+		for (int mode = 0; mode < 3; mode++) {
+			nvm_g80_channel_desc d;
+			nvm_g80_channel_desc_init(&d);
+			d.chid = 1 + (uint32_t)mode;
+			d.ib = mode != 2;
+			d.vm = mode == 1;
+			nvm_g80_channel ch;
+			assert_int_equal(nvm_g80_channel_create(gpu, &f, &d, &ch), NVM_OK);
+			uint32_t gr;
+			assert_int_equal(nvm_g80_channel_object(gpu, &ch, 0x5097, 0xbeef0001, 1, &gr), NVM_OK);
+			uint32_t words[] = { 1u << 18, 0xbeef0001, 3u << 18 | 0x300, 1, 2, 3 };
+			assert_int_equal(nvm_g80_channel_push(gpu, &ch, words, 6), NVM_OK);
+			run_idle(gpu);
+			nvm_host_method log[16];
+			size_t n = 0;
+			uint64_t total = 0;
+			assert_int_equal(nvm_pfifo_log_read(gpu, "pgraph", 0, log, 16, &n, &total), NVM_OK);
+			assert_int_equal(n, 4u * ((unsigned)mode + 1));
+			assert_int_equal(log[n - 1].method, 0x308);
+			assert_int_equal(log[n - 1].cls, 0x5097);
+			assert_int_equal(log[n - 1].chid, d.chid);
+			nvm_g80_channel_release(&ch);
+		}
+		assert_int_equal(f.nchannels, 3);
+		nvm_close(gpu);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -425,6 +466,7 @@ int main(void)
 		cmocka_unit_test(ampere_runlist_spaces),
 		cmocka_unit_test(nv04_channels),
 		cmocka_unit_test(g80_vm),
+		cmocka_unit_test(g80_channels),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
