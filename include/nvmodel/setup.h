@@ -540,6 +540,37 @@ nvm_status nvm_g80_channel_kick(nvm_gpu *gpu, const nvm_g80_channel *ch);
 /* write, an IB entry for it in IB mode, kick. */
 nvm_status nvm_g80_channel_push(nvm_gpu *gpu, nvm_g80_channel *ch, const uint32_t *words, size_t n);
 
+/* ---------------------------------------------------------------- PFIFO: NV01, NV03 */
+
+/* PFIFO of nv01, nv03 and nv03t as rivafb sets it up on a Riva 128
+ * (nv3TablePFIFO: RAMHT 4 KiB at 0, RAMRO at 0x2000, RAMFC at 0x2200; NV01
+ * with PRAM CONFIG 0: RAMRO 0x1000, RAMFC 0x1800). RAMIN is written through
+ * BAR1 + 0xC00000 on NV03 (nvm_pfifo_ramin_bar_write) and the PRAMIN window
+ * on NV01. RAMHT buckets come from the model's table (nvm_pfifo_ramht_slot). */
+typedef struct nvm_nv03_fifo {
+	const char *chip;
+	uint32_t ramht, ramht_size, ramro, ramfc;
+	int bar; /* RAMIN through the BAR (NV03) */
+} nvm_nv03_fifo;
+
+/* NVM_ERR_CHIP: not nv01, nv03, nv03t. Writes the PMC reset and rivafb's PFIFO table. */
+nvm_status nvm_nv03_fifo_init(nvm_gpu *gpu, nvm_nv03_fifo *f);
+/* A RAMIN word (through the BAR or the PRAMIN window). */
+nvm_status nvm_nv03_ramin_wr(nvm_gpu *gpu, const nvm_nv03_fifo *f, uint32_t addr, uint32_t v);
+nvm_status nvm_nv03_ramin_rd(nvm_gpu *gpu, const nvm_nv03_fifo *f, uint32_t addr, uint32_t *v);
+/* The context of a RAMHT entry without its channel: NV03 INSTANCE 15:0
+ * (instance >> 4, 16-byte aligned), CLASS 22:16 (type), ENGINE 23 (1
+ * PGRAPH); NV01 flags 15:0, type 22:16 (its bit 6 is the engine). */
+nvm_status nvm_nv03_context(const nvm_nv03_fifo *f, unsigned type, uint32_t instance, unsigned engine, uint32_t flags,
+                            uint32_t *ctx);
+/* handle -> context | chid << 24 at the first free entry of its bucket;
+ * *addr (may be NULL) gets the entry's RAMIN address. NVM_ERR_FULL: the
+ * bucket is full. */
+nvm_status nvm_nv03_ramht_add(nvm_gpu *gpu, const nvm_nv03_fifo *f, uint32_t chid, uint32_t handle, uint32_t context,
+                              uint32_t *addr);
+/* A PIO store to channel chid (0..127), subchannel subch, method. */
+nvm_status nvm_nv03_pio(nvm_gpu *gpu, uint32_t chid, unsigned subch, uint32_t method, uint32_t data);
+
 #if defined(__GNUC__)
 #pragma GCC visibility pop
 #endif

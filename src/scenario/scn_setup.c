@@ -1113,6 +1113,106 @@ static int l_g80ch_kick(lua_State *L)
 	return st ? raise_status(L, "kick", st) : 0;
 }
 
+/* ---------------------------------------------------------------- PFIFO: NV01, NV03 */
+
+#define NV03_MT "nvmodel.setup_nv03"
+
+static nvm_nv03_fifo *check_nv03(lua_State *L, int idx)
+{
+	return luaL_checkudata(L, idx, NV03_MT);
+}
+
+/* nv03_fifo(gpu) -> fifo, { ramht, ramht_size, ramro, ramfc, bar } | nil */
+static int l_nv03_fifo(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	nvm_nv03_fifo *f = lua_newuserdatauv(L, sizeof(*f), 0);
+	luaL_setmetatable(L, NV03_MT);
+	nvm_status st = nvm_nv03_fifo_init(gpu, f);
+	if (st == NVM_ERR_CHIP)
+		return 0;
+	if (st)
+		return raise_status(L, "fifo", st);
+	lua_createtable(L, 0, 5);
+	scn_set_int(L, "ramht", f->ramht);
+	scn_set_int(L, "ramht_size", f->ramht_size);
+	scn_set_int(L, "ramro", f->ramro);
+	scn_set_int(L, "ramfc", f->ramfc);
+	lua_pushboolean(L, f->bar);
+	lua_setfield(L, -2, "bar");
+	return 2;
+}
+
+/* nv03_wr(gpu, fifo, addr, v) */
+static int l_nv03_wr(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	uint32_t addr = (uint32_t)scn_checkrange(L, 3, 0, UINT32_MAX);
+	nvm_status st = nvm_nv03_ramin_wr(gpu, check_nv03(L, 2), addr, (uint32_t)luaL_checkinteger(L, 4));
+	return st ? scn_error(L, "RAMIN 0x%x: %s", addr, nvm_status_str(st)) : 0;
+}
+
+/* nv03_rd(gpu, fifo, addr) -> v */
+static int l_nv03_rd(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	uint32_t addr = (uint32_t)scn_checkrange(L, 3, 0, UINT32_MAX), v = 0;
+	nvm_status st = nvm_nv03_ramin_rd(gpu, check_nv03(L, 2), addr, &v);
+	if (st)
+		return scn_error(L, "RAMIN 0x%x: %s", addr, nvm_status_str(st));
+	lua_pushinteger(L, v);
+	return 1;
+}
+
+/* nv03_context(fifo, type, instance, engine, flags) -> ctx | nil, status */
+static int l_nv03_context(lua_State *L)
+{
+	uint32_t ctx;
+	nvm_status st =
+	        nvm_nv03_context(check_nv03(L, 1), (unsigned)scn_checkrange(L, 2, 0, 0x7f),
+	                         (uint32_t)scn_checkrange(L, 3, 0, UINT32_MAX), (unsigned)scn_checkrange(L, 4, 0, 1),
+	                         (uint32_t)scn_checkrange(L, 5, 0, UINT32_MAX), &ctx);
+	if (st)
+		return fail_status(L, st);
+	lua_pushinteger(L, ctx);
+	return 1;
+}
+
+/* nv03_ramht_add(gpu, fifo, chid, handle, context) -> addr | nil, status */
+static int l_nv03_ramht_add(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	uint32_t a;
+	nvm_status st = nvm_nv03_ramht_add(gpu, check_nv03(L, 2), (uint32_t)scn_checkrange(L, 3, 0, 127),
+	                                   (uint32_t)scn_checkrange(L, 4, 0, UINT32_MAX),
+	                                   (uint32_t)scn_checkrange(L, 5, 0, 0xffffff), &a);
+	if (st)
+		return fail_status(L, st);
+	lua_pushinteger(L, a);
+	return 1;
+}
+
+/* nv03_pio(gpu, chid, subch, method, data) */
+static int l_nv03_pio(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	nvm_status st = nvm_nv03_pio(gpu, (uint32_t)scn_checkrange(L, 2, 0, 127), (unsigned)scn_checkrange(L, 3, 0, 7),
+	                             (uint32_t)scn_checkrange(L, 4, 0, 0x1ffc), (uint32_t)luaL_checkinteger(L, 5));
+	return st ? raise_status(L, "pio", st) : 0;
+}
+
+/* ramht_slot(chip, handle, chid, bits) -> first entry, entries probed */
+static int l_ramht_slot(lua_State *L)
+{
+	unsigned probe = 0;
+	uint32_t slot =
+	        nvm_pfifo_ramht_slot(luaL_checkstring(L, 1), (uint32_t)luaL_checkinteger(L, 2),
+	                             (uint32_t)luaL_checkinteger(L, 3), (unsigned)scn_checkrange(L, 4, 1, 31), &probe);
+	lua_pushinteger(L, slot);
+	lua_pushinteger(L, probe);
+	return 2;
+}
+
 static const luaL_Reg setup_funcs[] = {
 	{ "heap_new", l_heap_new },
 	{ "heap_alloc", l_heap_alloc },
@@ -1163,6 +1263,13 @@ static const luaL_Reg setup_funcs[] = {
 	{ "g80_vm_unmap", l_g80_vm_unmap },
 	{ "g80_vm_pt", l_g80_vm_pt },
 	{ "g80_bar", l_g80_bar },
+	{ "nv03_fifo", l_nv03_fifo },
+	{ "nv03_wr", l_nv03_wr },
+	{ "nv03_rd", l_nv03_rd },
+	{ "nv03_context", l_nv03_context },
+	{ "nv03_ramht_add", l_nv03_ramht_add },
+	{ "nv03_pio", l_nv03_pio },
+	{ "ramht_slot", l_ramht_slot },
 	{ "g80fifo_new", l_g80fifo_new },
 	{ "g80fifo_channel", l_g80fifo_channel },
 	{ "g80fifo_commit", l_g80fifo_commit },
@@ -1186,6 +1293,8 @@ void scn_open_setup(lua_State *L)
 	luaL_newmetatable(L, CHAN_MT);
 	lua_pop(L, 1);
 	luaL_newmetatable(L, NV04_MT);
+	lua_pop(L, 1);
+	luaL_newmetatable(L, NV03_MT);
 	lua_pop(L, 1);
 	luaL_newmetatable(L, G80FIFO_MT);
 	lua_pop(L, 1);

@@ -456,6 +456,38 @@ static void g80_channels(void **state)
 	}
 }
 
+/* NV01 / NV03: RAMHT entries and PIO stores made with the helpers reach PGRAPH. */
+static void nv03_pio(void **state)
+{
+	(void)state;
+	static const char *const chips[] = { "nv01", "nv03", "nv03t" };
+	for (size_t i = 0; i < sizeof(chips) / sizeof(chips[0]); i++) {
+		nvm_config cfg = { .chip = chips[i] };
+		nvm_gpu *gpu = NULL;
+		assert_int_equal(nvm_open(&cfg, &gpu), NVM_OK);
+		nvm_nv03_fifo f;
+		assert_int_equal(nvm_nv03_fifo_init(gpu, &f), NVM_OK);
+		uint32_t ctx, a, v;
+		assert_int_equal(nvm_nv03_context(&f, 0x42, 0x3410, 1, 0, &ctx), NVM_OK);
+		assert_int_equal(nvm_nv03_ramht_add(gpu, &f, 0, 0x80000000u, ctx, &a), NVM_OK);
+		assert_int_equal(nvm_nv03_ramin_rd(gpu, &f, a, &v), NVM_OK);
+		assert_int_equal(v, 0x80000000u);
+		/* the bucket holds two entries: a third handle of the same bucket does not fit */
+		assert_int_equal(nvm_nv03_ramht_add(gpu, &f, 0, 0x80000000u, ctx, NULL), NVM_OK);
+		assert_int_equal(nvm_nv03_ramht_add(gpu, &f, 0, 0x80000000u, ctx, NULL), NVM_ERR_FULL);
+		assert_int_equal(nvm_nv03_pio(gpu, 0, 0, 0x0000, 0x80000000u), NVM_OK);
+		assert_int_equal(nvm_nv03_pio(gpu, 0, 0, 0x0304, 0x1234), NVM_OK);
+		run_idle(gpu);
+		nvm_host_method log[8];
+		size_t n = 0;
+		assert_int_equal(nvm_pfifo_log_read(gpu, "pgraph", 0, log, 8, &n, NULL), NVM_OK);
+		assert_true(n >= 1);
+		assert_int_equal(log[n - 1].method, 0x304);
+		assert_int_equal(log[n - 1].data, 0x1234);
+		nvm_close(gpu);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -467,6 +499,7 @@ int main(void)
 		cmocka_unit_test(nv04_channels),
 		cmocka_unit_test(g80_vm),
 		cmocka_unit_test(g80_channels),
+		cmocka_unit_test(nv03_pio),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
