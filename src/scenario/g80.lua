@@ -133,6 +133,7 @@ Vm.__index = Vm
 local function wrap_vm(gpu, gen, addr, tgt, c, desc)
   return setmetatable({ gpu = gpu, gen = gen, addr = addr, target = tgt, ap = AP[tgt], desc = desc, c = c }, Vm)
 end
+M._wrap_vm = function(gpu, addr, c, desc) return wrap_vm(gpu, GEN[gpu:chip()], addr, 0, c, desc) end -- nvmodel.g80fifo
 
 -- g80.vm(gpu, {addr, target = "vram", objects = 0x5000, heap = addr + 0x10000}):
 -- a channel structure at addr (4 KiB aligned). DMA objects are placed from

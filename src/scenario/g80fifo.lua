@@ -155,8 +155,11 @@ function Fifo:channel(t)
   local c, err, text = C.g80fifo_channel(self.gpu, self.c, { chid = chid, ib = t.ib ~= false, ib_order = order,
                                                              vram = pb_ap == "vram", vm = t.vm })
   if not c then fail("%s: %s", where, text or err) end
-  return setmetatable({ gpu = self.gpu, fifo = self, chid = chid, c = c, pb_ap = pb_ap, ib_mode = t.ib ~= false },
-                      Channel)
+  local ch = setmetatable({ gpu = self.gpu, fifo = self, chid = chid, c = c, pb_ap = pb_ap, ib_mode = t.ib ~= false },
+                          Channel)
+  local vc, desc = C.g80ch_vm(c)
+  if vc then ch.vm = nvmodel.g80._wrap_vm(self.gpu, ch.base, vc, desc) end
+  return ch
 end
 
 -- nv50_runl_update / commit: the ids at PLAYLIST, then PLAYLIST_LEN.

@@ -702,6 +702,7 @@ static int l_ramht_hash(lua_State *L)
 
 typedef struct g80vm_ud {
 	nvm_g80_vmb *vm;
+	int owned; /* 0: a channel's (its user value keeps the channel alive) */
 } g80vm_ud;
 
 static nvm_g80_vmb *check_g80vm(lua_State *L, int idx)
@@ -715,7 +716,8 @@ static nvm_g80_vmb *check_g80vm(lua_State *L, int idx)
 static int l_g80vm_gc(lua_State *L)
 {
 	g80vm_ud *u = luaL_checkudata(L, 1, G80VM_MT);
-	nvm_g80_vmb_free(u->vm);
+	if (u->owned)
+		nvm_g80_vmb_free(u->vm);
 	u->vm = NULL;
 	return 0;
 }
@@ -823,8 +825,9 @@ static int l_g80_dmaobj_words(lua_State *L)
 
 static void push_g80vm(lua_State *L, nvm_g80_vmb *vm)
 {
-	g80vm_ud *u = lua_newuserdatauv(L, sizeof(*u), 0);
+	g80vm_ud *u = lua_newuserdatauv(L, sizeof(*u), 1);
 	u->vm = vm;
+	u->owned = 1;
 	luaL_setmetatable(L, G80VM_MT);
 }
 
@@ -1105,6 +1108,20 @@ static int l_g80ch_ib_entry(lua_State *L)
 	return st ? raise_status(L, "ib_entry", st) : 0;
 }
 
+/* g80ch_vm(ch) -> vm, desc | nil: the page tables of a channel made with vm = true */
+static int l_g80ch_vm(lua_State *L)
+{
+	nvm_g80_channel *ch = check_g80ch(L, 1);
+	if (!ch->vm)
+		return 0;
+	push_g80vm(L, ch->vm);
+	((g80vm_ud *)lua_touserdata(L, -1))->owned = 0;
+	lua_pushvalue(L, 1);
+	lua_setiuservalue(L, -2, 1);
+	lua_pushinteger(L, nvm_g80_vmb_desc(ch->vm));
+	return 2;
+}
+
 /* g80ch_kick(gpu, ch) */
 static int l_g80ch_kick(lua_State *L)
 {
@@ -1282,6 +1299,7 @@ static const luaL_Reg setup_funcs[] = {
 	{ "g80ch_push", l_g80ch_push },
 	{ "g80ch_ib_entry", l_g80ch_ib_entry },
 	{ "g80ch_kick", l_g80ch_kick },
+	{ "g80ch_vm", l_g80ch_vm },
 	{ NULL, NULL },
 };
 
