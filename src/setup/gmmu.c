@@ -222,7 +222,7 @@ static uint64_t pte_flags(const nvm_gmmu_vm *vm, nvm_mmu_target target, const nv
 	}
 	/* NV_MMU_VER3_PTE: VALID 0:0, APERTURE 2:1, PCF 7:3 (UNCACHED 1, PRIVILEGE 2, READ_ONLY 4,
 	 * NO_ATOMIC 8: 0 is REGULAR_RW_ATOMIC_CACHED_ACE), KIND 11:8, ADDRESS 51:12 = pa 51:12. */
-	uint64_t pcf = (uint64_t)(!!o->vol | !!o->priv << 1 | !!o->ro << 2 | !!o->atomic_disable << 3);
+	uint64_t pcf = (uint64_t)((o->vol ? 1 : 0) | (o->priv ? 2 : 0) | (o->ro ? 4 : 0) | (o->atomic_disable ? 8 : 0));
 	return 1 | (uint64_t)target << 1 | pcf << 3 | (uint64_t)o->kind << 8;
 }
 
