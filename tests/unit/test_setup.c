@@ -6,6 +6,7 @@
  * errors are the documented statuses.
  */
 #include <setjmp.h>
+#include <stdlib.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -488,11 +489,61 @@ static void nv03_pio(void **state)
 	}
 }
 
+/* Everything in system memory the caller owns (nvm_mem_map_ptr): the
+ * helpers' page tables, instance block, USERD, ring and pushbuffer land in
+ * the caller's buffer, and so does the semaphore release. */
+static void channel_in_caller_memory(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < NCHIPS; i++) {
+		nvm_gpu *gpu = open_chip(host_chips[i]);
+		const uint64_t size = 4u << 20;
+		uint8_t *buf = aligned_alloc(4096, size);
+		assert_non_null(buf);
+		memset(buf, 0, size);
+		assert_int_equal(nvm_mem_map_ptr(gpu, NVM_AP_SYSMEM, 0, size, buf), NVM_OK);
+		nvm_heap heap;
+		nvm_gmmu_vm *vm = NULL;
+		assert_int_equal(nvm_heap_init(&heap, NVM_MMU_TGT_SYS_COH, 0x1000, size - 0x1000), NVM_OK);
+		assert_int_equal(nvm_setup_host_init(gpu), NVM_OK);
+		assert_int_equal(nvm_gmmu_vm_create(gpu, &heap, 0x100000000ull, &vm), NVM_OK);
+		uint64_t sem_va;
+		nvm_place sem;
+		assert_int_equal(nvm_gmmu_alloc_map(gpu, vm, NULL, 4096, NULL, &sem_va, &sem), NVM_OK);
+		nvm_channel_desc d;
+		nvm_channel_desc_init(&d);
+		d.chid = 2;
+		d.runlist = 0;
+		d.gpfifo_entries = 8;
+		d.pb_size = 4096;
+		nvm_setup_channel ch;
+		assert_int_equal(nvm_channel_create(gpu, vm, NULL, &d, &ch), NVM_OK);
+		nvm_rl_entry e[2];
+		nvm_place rl;
+		nvm_rl_tsg(&e[0], 2, 1, 128, 3);
+		nvm_rl_chan(&e[1], ch.chid, ch.runq, ch.inst, ch.userd);
+		assert_int_equal(nvm_runlist_write(gpu, &heap, e, 2, &rl), NVM_OK);
+		assert_int_equal(nvm_runlist_submit(gpu, 0, rl, 2), NVM_OK);
+		ch.submitted = 0;
+		uint32_t pb[] = { INC(0, 0x5c, 4), (uint32_t)sem_va, (uint32_t)(sem_va >> 32), 0xc0ffee, 0,
+			          INC(0, 0x6c, 1), 0x100001 };
+		assert_int_equal(nvm_channel_push(gpu, &ch, pb, sizeof(pb), NULL, 1, NULL, NULL), NVM_OK);
+		run_idle(gpu);
+		const uint8_t *b = buf + sem.addr; /* little-endian, as the GPU stores it */
+		assert_int_equal((uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24,
+		                 0xc0ffee);
+		nvm_gmmu_vm_free(vm);
+		nvm_close(gpu);
+		free(buf);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(channels_run_on_every_host),
 		cmocka_unit_test(userd_in_system_memory),
+		cmocka_unit_test(channel_in_caller_memory),
 		cmocka_unit_test(page_tables_translate),
 		cmocka_unit_test(statuses),
 		cmocka_unit_test(ampere_runlist_spaces),
