@@ -171,8 +171,8 @@ local function heap_full(h, where, size, align)
     fail("%s: out of memory: %s bytes aligned to %s do not fit in %s %s..%s (%s bytes used)", where, hex(size),
          hex(align), h.ap, hex(base), hex(base + hsize), hex(nxt - base))
   end
-  fail("%s: out of memory: the page tables do not fit in %s %s..%s (%s bytes used)", where, h.ap, hex(base),
-       hex(base + hsize), hex(nxt - base))
+  fail("%s: out of memory: %s %s..%s is full (%s bytes used)", where, h.ap, hex(base), hex(base + hsize),
+       hex(nxt - base))
 end
 
 function Heap:alloc(size, align)
