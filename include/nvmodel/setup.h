@@ -108,6 +108,9 @@ nvm_place nvm_gmmu_vm_pdb(const nvm_gmmu_vm *vm);
 int nvm_gmmu_vm_ver3(const nvm_gmmu_vm *vm);
 /* The next VA nvm_gmmu_alloc_map would start from. */
 uint64_t nvm_gmmu_vm_next_va(const nvm_gmmu_vm *vm);
+/* Host memory the builder holds (its directory records and mappings), in
+ * bytes: for a caller that budgets its host memory. */
+size_t nvm_gmmu_vm_footprint(const nvm_gmmu_vm *vm);
 
 typedef struct nvm_gmmu_map_opts {
 	uint32_t page;      /* 4096 (also 0), 65536 or 0x200000 (ver2 only) */
@@ -427,6 +430,8 @@ nvm_status nvm_g80_vmb_create(nvm_gpu *gpu, const nvm_g80_vm_desc *d, nvm_g80_vm
 void nvm_g80_vmb_free(nvm_g80_vmb *vm);
 /* Its channel descriptor (nvm_g80_chan_desc). */
 uint32_t nvm_g80_vmb_desc(const nvm_g80_vmb *vm);
+/* Host memory the builder holds, in bytes (its page-table index is made on the first map). */
+size_t nvm_g80_vmb_footprint(const nvm_g80_vmb *vm);
 /* Writes DMA object o (nvm_g80_dmaobj's fields; w ignored) at selector
  * *sel, or at the next free one when *sel is 0 (32-byte steps in the
  * object area); *sel gets it. NVM_ERR_ARG: a selector beyond 0xffff. */

@@ -61,6 +61,23 @@ static int fail_status(lua_State *L, nvm_status st)
 	return 3;
 }
 
+/* The helpers' loops and host memory count against the instruction budget
+ * (docs/scenarios.md "Budgets"): 8 steps (SCN_STEPS_PER_WORK's measure of a
+ * Lua instruction's worth) per page, entry or word a call walks, charged
+ * before it runs, and one per 16 bytes of host memory a builder takes,
+ * charged after. */
+static void charge_pages(lua_State *L, uint64_t size, uint64_t page)
+{
+	uint64_t n = page ? size / page + 1 : 1;
+	scn_charge(L, n > UINT64_MAX / 8 ? UINT64_MAX : 8 * n);
+}
+
+static void charge_bytes(lua_State *L, size_t before, size_t after)
+{
+	if (after > before)
+		scn_charge(L, (after - before) / 16);
+}
+
 static int opt_field_int(lua_State *L, int t, const char *k, lua_Integer dflt)
 {
 	lua_getfield(L, t, k);
@@ -146,6 +163,7 @@ static int l_vm_new(lua_State *L)
 	nvm_status st = nvm_gmmu_vm_create(gpu, h, va_base, &u->vm);
 	if (st)
 		return fail_status(L, st);
+	charge_bytes(L, 0, nvm_gmmu_vm_footprint(u->vm));
 	nvm_place pdb = nvm_gmmu_vm_pdb(u->vm);
 	lua_pushinteger(L, (lua_Integer)pdb.target);
 	lua_pushinteger(L, (lua_Integer)pdb.addr);
@@ -186,8 +204,12 @@ static int l_vm_map(lua_State *L)
 	nvm_gpu *gpu = scn_checkgpu(L, 1);
 	nvm_gmmu_map_opts o;
 	map_opts(L, 7, &o);
-	nvm_status st = nvm_gmmu_map(gpu, check_vm(L, 2), check_u64(L, 3), check_target(L, 4), check_u64(L, 5),
-	                             check_u64(L, 6), &o);
+	nvm_gmmu_vm *vm = check_vm(L, 2);
+	charge_pages(L, check_u64(L, 6), o.page);
+	size_t fp = nvm_gmmu_vm_footprint(vm);
+	nvm_status st =
+	        nvm_gmmu_map(gpu, vm, check_u64(L, 3), check_target(L, 4), check_u64(L, 5), check_u64(L, 6), &o);
+	charge_bytes(L, fp, nvm_gmmu_vm_footprint(vm));
 	if (st)
 		return fail_status(L, st);
 	lua_pushboolean(L, 1);
@@ -202,8 +224,11 @@ static int l_vm_alloc_map(lua_State *L)
 	map_opts(L, 5, &o);
 	uint64_t va;
 	nvm_place pa;
-	nvm_status st =
-	        nvm_gmmu_alloc_map(gpu, check_vm(L, 2), luaL_checkudata(L, 3, HEAP_MT), check_u64(L, 4), &o, &va, &pa);
+	nvm_gmmu_vm *vm = check_vm(L, 2);
+	charge_pages(L, check_u64(L, 4), o.page);
+	size_t fp = nvm_gmmu_vm_footprint(vm);
+	nvm_status st = nvm_gmmu_alloc_map(gpu, vm, luaL_checkudata(L, 3, HEAP_MT), check_u64(L, 4), &o, &va, &pa);
+	charge_bytes(L, fp, nvm_gmmu_vm_footprint(vm));
 	if (st)
 		return fail_status(L, st);
 	lua_pushinteger(L, (lua_Integer)va);
@@ -340,7 +365,10 @@ static int l_channel_new(lua_State *L)
 	d.bind = 0;
 	nvm_setup_channel *ch = lua_newuserdatauv(L, sizeof(*ch), 0);
 	luaL_setmetatable(L, CHAN_MT);
+	charge_pages(L, 8ull * d.gpfifo_entries + d.pb_size, 4096);
+	size_t fp = nvm_gmmu_vm_footprint(vm);
 	nvm_status st = nvm_channel_create(gpu, vm, heap, &d, ch);
+	charge_bytes(L, fp, nvm_gmmu_vm_footprint(vm));
 	if (st)
 		return fail_status(L, st);
 	return 1;
@@ -429,6 +457,7 @@ static int l_channel_push(lua_State *L)
 		          .sync = opt_field_bool(L, 4, "sync", 0) };
 	uint32_t index;
 	uint64_t va;
+	charge_pages(L, len, 16);
 	nvm_status st = nvm_channel_push(gpu, ch, data, len, &o, lua_toboolean(L, 5), &index, &va);
 	if (st)
 		return fail_status(L, st);
@@ -475,6 +504,7 @@ static int l_runlist_write(lua_State *L)
 	nvm_heap *h = luaL_checkudata(L, 2, HEAP_MT);
 	luaL_checktype(L, 3, LUA_TTABLE);
 	lua_Integer n = luaL_len(L, 3) / 7;
+	charge_pages(L, (uint64_t)(n > 0 ? n : 0), 1);
 	nvm_rl_entry *e = lua_newuserdatauv(L, sizeof(*e) * (size_t)(n ? n : 1), 0);
 	for (lua_Integer i = 0; i < n; i++) {
 		lua_Integer v[7];
@@ -848,6 +878,7 @@ static int l_g80_vm_new(lua_State *L)
 	if (st)
 		return fail_status(L, st);
 	push_g80vm(L, vm);
+	charge_bytes(L, 0, nvm_g80_vmb_footprint(vm));
 	lua_pushinteger(L, nvm_g80_vmb_desc(vm));
 	return 2;
 }
@@ -883,7 +914,10 @@ static int l_g80_vm_map(lua_State *L)
 	m.contig = opt_field_bool(L, 3, "blocks", 1);
 	pte_desc(L, 3, &m.pte);
 	uint64_t bad = 0;
+	charge_pages(L, m.size, m.page);
+	size_t fp = nvm_g80_vmb_footprint(vm);
 	nvm_status st = nvm_g80_vmb_map(gpu, vm, &m, &bad);
+	charge_bytes(L, fp, nvm_g80_vmb_footprint(vm));
 	if (st) {
 		fail_status(L, st);
 		lua_pushinteger(L, (lua_Integer)bad);
@@ -897,6 +931,7 @@ static int l_g80_vm_map(lua_State *L)
 static int l_g80_vm_unmap(lua_State *L)
 {
 	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	charge_pages(L, check_u64(L, 4), (uint64_t)scn_checkrange(L, 5, 0, UINT32_MAX));
 	nvm_status st = nvm_g80_vmb_unmap(gpu, check_g80vm(L, 2), check_u64(L, 3), check_u64(L, 4),
 	                                  (uint32_t)scn_checkrange(L, 5, 0, UINT32_MAX));
 	return st ? raise_status(L, "vm:unmap", st) : 0;
@@ -925,6 +960,7 @@ static int l_g80_bar(lua_State *L)
 	if (st)
 		return fail_status(L, st);
 	push_g80vm(L, vm);
+	charge_bytes(L, 0, nvm_g80_vmb_footprint(vm));
 	lua_pushinteger(L, nvm_g80_vmb_desc(vm));
 	lua_pushinteger(L, s1);
 	lua_pushinteger(L, s3);
@@ -978,8 +1014,12 @@ static int l_g80fifo_channel(lua_State *L)
 	nvm_g80_channel *ch = lua_newuserdatauv(L, sizeof(*ch), 0);
 	memset(ch, 0, sizeof(*ch));
 	luaL_setmetatable(L, G80CH_MT);
+	charge_pages(L, 0x10000 + (d.vm ? 0x100000 : 0), 4096); /* the structure, the pushbuffer's pages */
 	nvm_status st = nvm_g80_channel_create(gpu, f, &d, ch);
-	return st ? fail_status(L, st) : 1;
+	if (st)
+		return fail_status(L, st);
+	charge_bytes(L, 0, nvm_g80_vmb_footprint(ch->vm));
+	return 1;
 }
 
 static nvm_g80_channel *check_g80ch(lua_State *L, int idx)
@@ -1062,7 +1102,9 @@ static int l_g80ch_object(lua_State *L)
 static uint32_t *words_arg(lua_State *L, int idx, size_t *n)
 {
 	luaL_checktype(L, idx, LUA_TTABLE);
-	*n = (size_t)luaL_len(L, idx);
+	lua_Integer len = luaL_len(L, idx);
+	*n = len > 0 ? (size_t)len : 0;
+	charge_pages(L, *n, 1);
 	uint32_t *w = lua_newuserdatauv(L, 4 * (*n ? *n : 1), 0);
 	for (size_t i = 0; i < *n; i++) {
 		lua_geti(L, idx, (lua_Integer)i + 1);

@@ -23,7 +23,7 @@ struct nvm_g80_vmb {
 	uint64_t addr;
 	nvm_mmu_target target;
 	uint64_t pd, next_obj, heap;
-	g80_pt pts[NPDE];
+	g80_pt *pts; /* NPDE of them, made on the first map */
 };
 
 static int g80_target(nvm_mmu_target t)
@@ -119,7 +119,14 @@ nvm_status nvm_g80_vmb_create(nvm_gpu *gpu, const nvm_g80_vm_desc *d, nvm_g80_vm
 
 void nvm_g80_vmb_free(nvm_g80_vmb *vm)
 {
+	if (vm)
+		free(vm->pts);
 	free(vm);
+}
+
+size_t nvm_g80_vmb_footprint(const nvm_g80_vmb *vm)
+{
+	return vm ? sizeof(*vm) + (vm->pts ? NPDE * sizeof(g80_pt) : 0) : 0;
 }
 
 uint32_t nvm_g80_vmb_desc(const nvm_g80_vmb *vm)
@@ -163,6 +170,8 @@ void nvm_g80_map_desc_init(nvm_g80_map_desc *m)
 /* The page table under PDE i for pages of page bytes, made (with its PDE) on first use. */
 static nvm_status get_pt(nvm_gpu *gpu, nvm_g80_vmb *vm, unsigned i, uint32_t page, uint32_t entries, g80_pt **out)
 {
+	if (!vm->pts && !(vm->pts = calloc(NPDE, sizeof(g80_pt))))
+		return NVM_ERR_NOMEM;
 	g80_pt *pt = &vm->pts[i];
 	if (pt->page) {
 		*out = pt;
@@ -233,7 +242,7 @@ nvm_status nvm_g80_vmb_unmap(nvm_gpu *gpu, nvm_g80_vmb *vm, uint64_t virt, uint6
 {
 	if (!gpu || !vm || !page_type(page) || virt >> VA_BITS || size > (1ull << VA_BITS) - virt)
 		return NVM_ERR_ARG;
-	for (uint64_t v = virt; v < virt + size; v += page) {
+	for (uint64_t v = virt; vm->pts && v < virt + size; v += page) {
 		const g80_pt *pt = &vm->pts[v >> 29];
 		uint64_t idx = (v & 0x1fffffff) / page;
 		if (!pt->page || idx >= pt->entries)
@@ -249,8 +258,8 @@ nvm_status nvm_g80_vmb_pt(const nvm_g80_vmb *vm, unsigned i, uint64_t *addr, uin
 {
 	if (!vm || i >= NPDE)
 		return NVM_ERR_ARG;
-	const g80_pt *pt = &vm->pts[i];
-	if (!pt->page)
+	const g80_pt *pt = vm->pts ? &vm->pts[i] : NULL;
+	if (!pt || !pt->page)
 		return NVM_ERR_NOENT;
 	if (addr)
 		*addr = pt->addr;

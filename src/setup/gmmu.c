@@ -54,6 +54,7 @@ struct nvm_gmmu_vm {
 	dir *root;
 	mapping *maps;
 	size_t nmaps, capmaps;
+	size_t footprint; /* host bytes held */
 };
 
 /* NV_MMU_VER2_PDE / VER3_PDE APERTURE 2:1: VIDEO_MEMORY 1, SYSTEM_COHERENT 2, SYSTEM_NON_COHERENT 3. */
@@ -80,6 +81,7 @@ static nvm_status new_dir(nvm_gpu *gpu, nvm_gmmu_vm *vm, int pd0, dir **out)
 		free(d);
 		return NVM_ERR_NOMEM;
 	}
+	vm->footprint += sizeof(*d) + (pd0 ? 256 * sizeof(slot) : 0);
 	nvm_status st = new_table(gpu, vm, 4096, &d->addr);
 	if (st) {
 		free(d->slots);
@@ -111,6 +113,7 @@ nvm_status nvm_gmmu_vm_create(nvm_gpu *gpu, nvm_heap *heap, uint64_t va_base, nv
 	if (!vm)
 		return NVM_ERR_NOMEM;
 	vm->fmt = strcmp(f, "ver3") ? &fmt_ver2 : &fmt_ver3;
+	vm->footprint = sizeof(*vm);
 	vm->heap = heap;
 	vm->next_va = va_base;
 	/* The top table starts the tree: NV_RAMIN_PAGE_DIR_BASE is 4 KiB aligned. */
@@ -150,6 +153,11 @@ int nvm_gmmu_vm_ver3(const nvm_gmmu_vm *vm)
 uint64_t nvm_gmmu_vm_next_va(const nvm_gmmu_vm *vm)
 {
 	return vm->next_va;
+}
+
+size_t nvm_gmmu_vm_footprint(const nvm_gmmu_vm *vm)
+{
+	return vm ? vm->footprint : 0;
 }
 
 static uint64_t pde(const nvm_gmmu_vm *vm, uint64_t table)
@@ -251,6 +259,7 @@ static nvm_status record(nvm_gmmu_vm *vm, uint64_t va, uint64_t size, nvm_place 
 		if (!m)
 			return NVM_ERR_NOMEM;
 		vm->maps = m;
+		vm->footprint += (cap - vm->capmaps) * sizeof(*m);
 		vm->capmaps = cap;
 	}
 	vm->maps[vm->nmaps++] = (mapping){ va, size, pa };
