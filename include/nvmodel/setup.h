@@ -452,7 +452,8 @@ void nvm_g80_map_desc_init(nvm_g80_map_desc *m);
  * virt, lin or size not a multiple of the page; NVM_ERR_ARG: a bad page
  * size (medium pages before gt215), or a PDE that already has pages of
  * another size; NVM_ERR_RANGE: a page beyond its page table. For the last
- * two *bad (may be NULL) gets the VA, and the PTEs before it are written. */
+ * two *bad (may be NULL) gets the VA, and the PTEs before it are written;
+ * NVM_ERR_RANGE also when the mapping passes 2^40 (*bad = 2^40, nothing written). */
 nvm_status nvm_g80_vmb_map(nvm_gpu *gpu, nvm_g80_vmb *vm, const nvm_g80_map_desc *m, uint64_t *bad);
 /* Clears the PTEs of [virt, virt + size) where page tables exist. */
 nvm_status nvm_g80_vmb_unmap(nvm_gpu *gpu, nvm_g80_vmb *vm, uint64_t virt, uint64_t size, uint32_t page);

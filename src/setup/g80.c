@@ -203,6 +203,11 @@ nvm_status nvm_g80_vmb_map(nvm_gpu *gpu, nvm_g80_vmb *vm, const nvm_g80_map_desc
 		return NVM_ERR_RANGE;
 	if (m->virt % page || m->lin % page || m->size % page)
 		return NVM_ERR_ALIGN;
+	if (m->size > (1ull << VA_BITS) - m->virt) { /* past the last PDE */
+		if (bad)
+			*bad = 1ull << VA_BITS;
+		return NVM_ERR_RANGE;
+	}
 	uint64_t npages = m->size / page;
 	for (uint64_t p = 0; p < npages;) {
 		uint64_t v = m->virt + p * page;
