@@ -394,10 +394,17 @@ static void g80_vm(void **state)
 		m.lin = 0x1240000;
 		assert_int_equal(nvm_g80_vmb_map(gpu, vm, &m, &bad), NVM_ERR_ARG);
 		assert_int_equal(bad, 0x20010000);
+		/* medium pages: before gt215 none; on gt215 the PDE has 4 KiB pages */
 		m.page = 0x4000;
 		m.size = 0x4000;
-		assert_int_equal(nvm_g80_vmb_map(gpu, vm, &m, &bad),
-		                 !strcmp(chips[i], "gt215") ? NVM_ERR_ARG : NVM_ERR_ARG);
+		assert_int_equal(nvm_g80_vmb_map(gpu, vm, &m, &bad), NVM_ERR_ARG);
+		/* a mapping that passes 2^40: nothing written, the end named */
+		nvm_g80_map_desc far;
+		nvm_g80_map_desc_init(&far);
+		far.virt = (1ull << 40) - 0x1000;
+		far.size = 0x2000;
+		assert_int_equal(nvm_g80_vmb_map(gpu, vm, &far, &bad), NVM_ERR_RANGE);
+		assert_int_equal(bad, 1ull << 40);
 		nvm_g80_vmb_free(vm);
 
 		uint32_t s1, s3;
