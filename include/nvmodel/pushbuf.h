@@ -285,6 +285,89 @@ static inline bool pb_stopped(const pb_decoder *d)
 	return d->stopped;
 }
 
+/*
+ * Runs taken one at a time by the front end, in its own loop, instead of
+ * through sink.runs (the Volta PBDMA's hot path: no batch to write and read
+ * again). It is the decoder's batched path, one run per call:
+ *  - pb_take_begin starts a feed, as pb_feed does (pb_stopped false).
+ *  - pb_take_run, when pb_take_ready (no sequence pending, the new format):
+ *    takes the next well-formed INC / NINC / 1INC header whose whole
+ *    sequence is in [*p, end), or an IMMD header, into d->batch[0] (IMMD
+ *    data in d->batch_immd[0]); moves *p and the decoder past it and counts
+ *    its methods. Headers with COUNT 0 are stepped over. false: *p is at
+ *    end or at an entry the general path (pb_feed) must decode.
+ *  - The run is valid until the next call; pb_stop_run on it works as from
+ *    a sink, and pb_take_stop then rewinds the decoder to the stop (as
+ *    pb_feed does when it returns).
+ * The runs, their order and the decoder's state after each are those
+ * pb_feed gives (tests/unit/test_pb_take.c).
+ */
+void pb_take_begin(pb_decoder *d);
+void pb_take_stop(pb_decoder *d);
+
+static inline bool pb_take_ready(const pb_decoder *d)
+{
+	return !(d->remaining | (uint32_t)d->skipping | (uint32_t)d->lenp) && d->cfg.format == PB_FORMAT_NEW;
+}
+
+/* The batched path's step (decode.c and pb_take_run): the run goes to
+ * d->batch[slot], *pos is the decoder's position. */
+static inline __attribute__((always_inline)) bool pb_take_at(pb_decoder *d, const uint32_t **pp, const uint32_t *end,
+                                                             uint64_t *pos, uint32_t slot, bool masked)
+{
+	const uint32_t *p = *pp;
+	while (p < end) {
+		uint32_t w = *p, op = w >> 29;
+		/* SEC_OP 1, 3, 5 INC / NON_INC / INC_ONCE, 4 IMMD; anything
+		 * else, or the reserved bit 12 set, is the general path's. */
+		if (!((0x3au >> op) & 1) || (w & (1u << 12)))
+			break;
+		uint32_t addr = w & 0xfffu, cnt = (w >> 16) & 0x1fffu; /* IMMD_DATA is the same 28:16 */
+		bool immd = op == 4;
+		uint32_t take = immd ? 0 : cnt; /* data entries after the header */
+		if (take > (size_t)(end - p) - 1)
+			break; /* continues in the next piece */
+		uint32_t last = op == 1 ? addr + cnt - 1 : addr + (cnt > 1);
+		if ((op == 1 || op == 5) && cnt && last > 0xfffu)
+			break; /* count_overflow: reported by the general path */
+		if (!cnt && !immd) {
+			/* a no-op header: nothing to deliver */
+			p++;
+			(*pos)++;
+			continue;
+		}
+		/* Filled without branching on the kind: drivers mix IMMD and
+		 * method headers unpredictably. */
+		pb_run *r = &d->batch[slot];
+		d->batch_immd[slot] = cnt;
+		d->batch_seq[slot].left = 0;
+		d->batch_seq[slot].hdr_word = w;
+		r->data = immd ? &d->batch_immd[slot] : p + 1;
+		r->ndwords = take;
+		r->count = immd ? 1 : cnt;
+		r->mode = immd ? PB_MODE_IMMD : (pb_mode)(op >> 1);
+		r->hdr_offset = *pos;
+		r->offset = *pos + !immd;
+		r->subch = (w >> 13) & 7u;
+		r->method = addr << 2;
+		r->index = 0;
+		r->masked = masked;
+		*pp = p + 1 + take;
+		*pos += 1 + take;
+		return true;
+	}
+	*pp = p;
+	return false;
+}
+
+static inline __attribute__((always_inline)) bool pb_take_run(pb_decoder *d, const uint32_t **p, const uint32_t *end)
+{
+	if (!pb_take_at(d, p, end, &d->pos, 0, !d->active))
+		return false;
+	d->methods += d->batch[0].count;
+	return true;
+}
+
 /* The decoder state to keep between feeds, and putting it back (after
  * pb_decoder_init, as on a context load). */
 void pb_save(const pb_decoder *d, pb_decoder_state *s);
