@@ -290,15 +290,17 @@ static inline bool pb_stopped(const pb_decoder *d)
  * through sink.runs (the Volta PBDMA's hot path: no batch to write and read
  * again). It is the decoder's batched path, one run per call:
  *  - pb_take_begin starts a feed, as pb_feed does (pb_stopped false).
- *  - pb_take_run, when pb_take_ready (no sequence pending, the new format):
+ *  - pb_take_hdr, when pb_take_ready (no sequence pending, the new format):
  *    takes the next well-formed INC / NINC / 1INC header whose whole
- *    sequence is in [*p, end), or an IMMD header, into d->batch[0] (IMMD
- *    data in d->batch_immd[0]); moves *p and the decoder past it and counts
- *    its methods. Headers with COUNT 0 are stepped over. false: *p is at
- *    end or at an entry the general path (pb_feed) must decode.
- *  - The run is valid until the next call; pb_stop_run on it works as from
- *    a sink, and pb_take_stop then rewinds the decoder to the stop (as
- *    pb_feed does when it returns).
+ *    sequence is in [*p, end), or an IMMD header: returns the header word,
+ *    moves *p and the decoder past its run and counts its methods. Headers
+ *    with COUNT 0 are stepped over. 0: *p is at end or at an entry the
+ *    general path (pb_feed) must decode.
+ *  - pb_take_fill(d, w, *p) then gives the run as pb_feed would have
+ *    delivered it (in d->batch[0], IMMD data in d->batch_immd[0]), valid
+ *    until the next call; pb_stop_run on it works as from a sink, and
+ *    pb_take_stop then rewinds the decoder to the stop (as pb_feed does
+ *    when it returns).
  * The runs, their order and the decoder's state after each are those
  * pb_feed gives (tests/unit/test_pb_take.c).
  */
@@ -310,10 +312,23 @@ static inline bool pb_take_ready(const pb_decoder *d)
 	return !(d->remaining | (uint32_t)d->skipping | (uint32_t)d->lenp) && d->cfg.format == PB_FORMAT_NEW;
 }
 
-/* The batched path's step (decode.c and pb_take_run): the run goes to
- * d->batch[slot], *pos is the decoder's position. */
-static inline __attribute__((always_inline)) bool pb_take_at(pb_decoder *d, const uint32_t **pp, const uint32_t *end,
-                                                             uint64_t *pos, uint32_t slot, bool masked)
+/* Method data entries of a fast-path header w (pb_take_hdr), and the
+ * stream entries after it that its run takes. */
+static inline uint32_t pb_take_count(uint32_t w)
+{
+	return w >> 29 == 4 ? 1u : (w >> 16) & 0x1fffu;
+}
+
+static inline uint32_t pb_take_words(uint32_t w)
+{
+	return w >> 29 == 4 ? 0u : (w >> 16) & 0x1fffu;
+}
+
+/* The batched path's test (decode.c, pb_take_hdr): the header at *pp when
+ * its run is for the fast path, else 0; *pp and *pos (the stream offset)
+ * move past the run and past any no-op header before it. */
+static inline __attribute__((always_inline)) uint32_t pb_fast_header(const uint32_t **pp, const uint32_t *end,
+                                                                     uint64_t *pos)
 {
 	const uint32_t *p = *pp;
 	while (p < end) {
@@ -323,49 +338,60 @@ static inline __attribute__((always_inline)) bool pb_take_at(pb_decoder *d, cons
 		if (!((0x3au >> op) & 1) || (w & (1u << 12)))
 			break;
 		uint32_t addr = w & 0xfffu, cnt = (w >> 16) & 0x1fffu; /* IMMD_DATA is the same 28:16 */
-		bool immd = op == 4;
-		uint32_t take = immd ? 0 : cnt; /* data entries after the header */
+		uint32_t take = op == 4 ? 0 : cnt;                     /* data entries after the header */
 		if (take > (size_t)(end - p) - 1)
 			break; /* continues in the next piece */
 		uint32_t last = op == 1 ? addr + cnt - 1 : addr + (cnt > 1);
 		if ((op == 1 || op == 5) && cnt && last > 0xfffu)
 			break; /* count_overflow: reported by the general path */
-		if (!cnt && !immd) {
-			/* a no-op header: nothing to deliver */
-			p++;
-			(*pos)++;
-			continue;
-		}
-		/* Filled without branching on the kind: drivers mix IMMD and
-		 * method headers unpredictably. */
-		pb_run *r = &d->batch[slot];
-		d->batch_immd[slot] = cnt;
-		d->batch_seq[slot].left = 0;
-		d->batch_seq[slot].hdr_word = w;
-		r->data = immd ? &d->batch_immd[slot] : p + 1;
-		r->ndwords = take;
-		r->count = immd ? 1 : cnt;
-		r->mode = immd ? PB_MODE_IMMD : (pb_mode)(op >> 1);
-		r->hdr_offset = *pos;
-		r->offset = *pos + !immd;
-		r->subch = (w >> 13) & 7u;
-		r->method = addr << 2;
-		r->index = 0;
-		r->masked = masked;
-		*pp = p + 1 + take;
+		p += 1 + take;
 		*pos += 1 + take;
-		return true;
+		if (!cnt && op != 4)
+			continue; /* a no-op header: nothing to deliver */
+		*pp = p;
+		return w;
 	}
 	*pp = p;
-	return false;
+	return 0;
 }
 
-static inline __attribute__((always_inline)) bool pb_take_run(pb_decoder *d, const uint32_t **p, const uint32_t *end)
+/* Fills batch slot `slot` with the run of header w (pb_fast_header), the
+ * stream entries before next and offsets before pos. Filled without
+ * branching on the kind: drivers mix IMMD and method headers
+ * unpredictably. */
+static inline __attribute__((always_inline)) pb_run *pb_fast_fill(pb_decoder *d, uint32_t slot, uint32_t w,
+                                                                  const uint32_t *next, uint64_t pos, bool masked)
 {
-	if (!pb_take_at(d, p, end, &d->pos, 0, !d->active))
-		return false;
-	d->methods += d->batch[0].count;
-	return true;
+	bool immd = w >> 29 == 4;
+	uint32_t cnt = (w >> 16) & 0x1fffu, take = immd ? 0 : cnt;
+	pb_run *r = &d->batch[slot];
+	d->batch_immd[slot] = cnt;
+	d->batch_seq[slot].left = 0;
+	d->batch_seq[slot].hdr_word = w;
+	r->data = immd ? &d->batch_immd[slot] : next - take;
+	r->ndwords = take;
+	r->count = immd ? 1 : cnt;
+	r->mode = immd ? PB_MODE_IMMD : (pb_mode)(w >> 30);
+	r->hdr_offset = pos - 1 - take;
+	r->offset = pos - take - immd;
+	r->subch = (w >> 13) & 7u;
+	r->method = (w & 0xfffu) << 2;
+	r->index = 0;
+	r->masked = masked;
+	return r;
+}
+
+static inline __attribute__((always_inline)) uint32_t pb_take_hdr(pb_decoder *d, const uint32_t **p,
+                                                                  const uint32_t *end)
+{
+	uint32_t w = pb_fast_header(p, end, &d->pos);
+	d->methods += pb_take_count(w) & -(uint32_t)(w != 0);
+	return w;
+}
+
+static inline pb_run *pb_take_fill(pb_decoder *d, uint32_t w, const uint32_t *next)
+{
+	return pb_fast_fill(d, 0, w, next, d->pos, !d->active);
 }
 
 /* The decoder state to keep between feeds, and putting it back (after

@@ -493,7 +493,7 @@ static size_t feed_state(pb_decoder *d, const uint32_t *p, size_t avail)
 /* The batched fast path for the new format, for sinks that take batches and
  * no header events: while the next entry is a well-formed method header
  * whose whole sequence is in this piece (or an IMMD), write the run straight
- * into the batch (pb_take_at), keeping the position in registers. Anything
+ * into the batch (pb_fast_header, pb_fast_fill), keeping the position in registers. Anything
  * else (control entries, errors, a sequence running past the piece) returns
  * to pb_feed's general path, which reports it. Returns the first entry not
  * handled. */
@@ -502,7 +502,9 @@ static const uint32_t *feed_new_batched(pb_decoder *d, const uint32_t *p, const 
 	uint64_t pos = d->pos;
 	uint32_t nb = d->nbatch;
 	bool masked = !d->active;
-	while (pb_take_at(d, &p, end, &pos, nb, masked)) {
+	uint32_t w;
+	while ((w = pb_fast_header(&p, end, &pos))) {
+		pb_fast_fill(d, nb, w, p, pos, masked);
 		if (++nb == PB_BATCH) {
 			d->nbatch = nb;
 			flush_batch(d);
