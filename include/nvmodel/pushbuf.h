@@ -288,19 +288,24 @@ static inline bool pb_stopped(const pb_decoder *d)
 /*
  * Runs taken one at a time by the front end, in its own loop, instead of
  * through sink.runs (the Volta PBDMA's hot path: no batch to write and read
- * again). It is the decoder's batched path, one run per call:
+ * again). It is the decoder's batched path (pb_feed uses the same two
+ * steps), one run per call:
  *  - pb_take_begin starts a feed, as pb_feed does (pb_stopped false).
  *  - pb_take_hdr, when pb_take_ready (no sequence pending, the new format):
- *    takes the next well-formed INC / NINC / 1INC header whose whole
- *    sequence is in [*p, end), or an IMMD header: returns the header word,
- *    moves *p and the decoder past its run and counts its methods. Headers
- *    with COUNT 0 are stepped over. 0: *p is at end or at an entry the
- *    general path (pb_feed) must decode.
- *  - pb_take_fill(d, w, *p) then gives the run as pb_feed would have
- *    delivered it (in d->batch[0], IMMD data in d->batch_immd[0]), valid
- *    until the next call; pb_stop_run on it works as from a sink, and
- *    pb_take_stop then rewinds the decoder to the stop (as pb_feed does
- *    when it returns).
+ *    the next well-formed INC / NINC / 1INC header whose whole sequence is
+ *    in [*p, end), or an IMMD header: returns the header word and moves *p
+ *    and *pos past its run (headers with COUNT 0 are stepped over). 0: *p
+ *    is at end or at an entry the general path (pb_feed) must decode. *pos
+ *    is the caller's copy of the stream position (d->pos).
+ *  - pb_take_fill(d, 0, w, *p, *pos, !d->active) gives that run as pb_feed
+ *    would have delivered it, in d->batch[0] (IMMD data in
+ *    d->batch_immd[0]), valid until the next call. pb_stop_run on it works
+ *    as from a sink.
+ *  - pb_take_sync(d, pos, methods) gives the position and the number of
+ *    methods taken (pb_take_count of each header) back to the decoder;
+ *    before any other decoder call but pb_stop_run. After a pb_stop_run,
+ *    pb_take_stop then
+ *    rewinds the decoder to the stop (as pb_feed does when it returns).
  * The runs, their order and the decoder's state after each are those
  * pb_feed gives (tests/unit/test_pb_take.c).
  */
@@ -312,23 +317,14 @@ static inline bool pb_take_ready(const pb_decoder *d)
 	return !(d->remaining | (uint32_t)d->skipping | (uint32_t)d->lenp) && d->cfg.format == PB_FORMAT_NEW;
 }
 
-/* Method data entries of a fast-path header w (pb_take_hdr), and the
- * stream entries after it that its run takes. */
+/* Method data entries of a header pb_take_hdr returned. */
 static inline uint32_t pb_take_count(uint32_t w)
 {
 	return w >> 29 == 4 ? 1u : (w >> 16) & 0x1fffu;
 }
 
-static inline uint32_t pb_take_words(uint32_t w)
-{
-	return w >> 29 == 4 ? 0u : (w >> 16) & 0x1fffu;
-}
-
-/* The batched path's test (decode.c, pb_take_hdr): the header at *pp when
- * its run is for the fast path, else 0; *pp and *pos (the stream offset)
- * move past the run and past any no-op header before it. */
-static inline __attribute__((always_inline)) uint32_t pb_fast_header(const uint32_t **pp, const uint32_t *end,
-                                                                     uint64_t *pos)
+static inline __attribute__((always_inline)) uint32_t pb_take_hdr(const uint32_t **pp, const uint32_t *end,
+                                                                  uint64_t *pos)
 {
 	const uint32_t *p = *pp;
 	while (p < end) {
@@ -355,11 +351,11 @@ static inline __attribute__((always_inline)) uint32_t pb_fast_header(const uint3
 	return 0;
 }
 
-/* Fills batch slot `slot` with the run of header w (pb_fast_header), the
- * stream entries before next and offsets before pos. Filled without
+/* Fills batch slot `slot` with the run of header w (pb_take_hdr), whose
+ * run ends before next and before stream offset pos. Filled without
  * branching on the kind: drivers mix IMMD and method headers
  * unpredictably. */
-static inline __attribute__((always_inline)) pb_run *pb_fast_fill(pb_decoder *d, uint32_t slot, uint32_t w,
+static inline __attribute__((always_inline)) pb_run *pb_take_fill(pb_decoder *d, uint32_t slot, uint32_t w,
                                                                   const uint32_t *next, uint64_t pos, bool masked)
 {
 	bool immd = w >> 29 == 4;
@@ -381,17 +377,10 @@ static inline __attribute__((always_inline)) pb_run *pb_fast_fill(pb_decoder *d,
 	return r;
 }
 
-static inline __attribute__((always_inline)) uint32_t pb_take_hdr(pb_decoder *d, const uint32_t **p,
-                                                                  const uint32_t *end)
+static inline void pb_take_sync(pb_decoder *d, uint64_t pos, uint64_t methods)
 {
-	uint32_t w = pb_fast_header(p, end, &d->pos);
-	d->methods += pb_take_count(w) & -(uint32_t)(w != 0);
-	return w;
-}
-
-static inline pb_run *pb_take_fill(pb_decoder *d, uint32_t w, const uint32_t *next)
-{
-	return pb_fast_fill(d, 0, w, next, d->pos, !d->active);
+	d->pos = pos;
+	d->methods += methods;
 }
 
 /* The decoder state to keep between feeds, and putting it back (after

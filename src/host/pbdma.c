@@ -1358,13 +1358,13 @@ static inline __attribute__((always_inline)) bool deliver_run(struct pbdma *p, s
 /* deliver_run's common case without the run (pb_take_hdr's header w): the
  * engine methods of a subchannel whose engine, decided before, is a
  * recorder without a log (engine_send's first case), on a PBDMA with no
- * hooks or method CRCs and methods not masked (fast: the subchannels for
+ * hooks or method CRCs and methods not masked (rec: the subchannels for
  * which those hold). false: the run needs deliver_run. */
-static inline __attribute__((always_inline)) bool deliver_rec(struct pbdma *p, struct deliv *v, uint32_t fast,
+static inline __attribute__((always_inline)) bool deliver_rec(struct pbdma *p, struct deliv *v, uint32_t rec,
                                                               uint32_t w)
 {
 	uint32_t s = (w >> 13) & 7u;
-	if (!((fast & v->valid & p->pick_rec) >> s & 1) || (w & 0xfffu) < 0x100 / 4)
+	if (!(rec >> s & 1) || (w & 0xfffu) < 0x100 / 4)
 		return false;
 	struct engine *e = p->pick[s].e;
 	if (e != p->target)
@@ -1480,7 +1480,7 @@ static void pbf_mem_fault(struct fifo_fetch *x, const struct fifo_span *s)
 }
 
 /* Feeds a piece to the decoder: the runs of its fast path are taken and
- * delivered here one by one (pb_take_run), everything else (control
+ * delivered here one by one (pb_take_hdr), everything else (control
  * entries, errors, a sequence that continues from the previous piece) goes
  * through pb_feed and the sink, one instruction or pending sequence at a
  * time. The same runs, in the same order, as pb_feed would deliver. */
@@ -1496,15 +1496,25 @@ static uint32_t pbf_feed(struct fifo_fetch *x, const uint32_t *w, uint32_t n)
 	deliv_begin(p, &v);
 	while (q < end) {
 		if (pb_take_ready(d)) {
-			uint32_t fast = v.plain && d->active ? 0x1fu : 0, hdr;
-			while ((hdr = pb_take_hdr(d, &q, end))) {
-				if (deliver_rec(p, &v, fast, hdr))
+			uint64_t pos = d->pos, taken = 0;
+			bool masked = !d->active, stopped = false;
+			uint32_t fast = v.plain && !masked ? 0x1fu : 0, hdr;
+			uint32_t rec = fast & v.valid & p->pick_rec;
+			while ((hdr = pb_take_hdr(&q, end, &pos))) {
+				taken += pb_take_count(hdr);
+				if (deliver_rec(p, &v, rec, hdr))
 					continue;
-				if (!deliver_run(p, &v, pb_take_fill(d, hdr, q))) {
-					deliv_end(p, &v);
-					pb_take_stop(d);
-					return (uint32_t)(d->pos - pos0);
+				if (!deliver_run(p, &v, pb_take_fill(d, 0, hdr, q, pos, masked))) {
+					stopped = true;
+					break;
 				}
+				rec = fast & v.valid & p->pick_rec;
+			}
+			pb_take_sync(d, pos, taken);
+			if (stopped) {
+				deliv_end(p, &v);
+				pb_take_stop(d);
+				return (uint32_t)(d->pos - pos0);
 			}
 			if (q == end)
 				break;

@@ -165,8 +165,14 @@ static inline void start_sequence(pb_decoder *d, uint64_t hdr_offset, uint32_t n
                                   uint32_t subch, uint32_t method, uint32_t count, pb_mode mode)
 {
 	bool masked = !d->active;
-	if (d->sink.header) {
+	/* The runs before it are delivered first, in the new format also
+	 * without a header event: a stop after one of its IMMD runs saves the
+	 * sequence fields (the subchannel the PBDMA keeps in PB_HEADER) as they
+	 * were when it was decoded, whatever the batch boundaries (as with
+	 * pb_take_hdr's runs). The old format has no IMMD. */
+	if (d->sink.header || d->cfg.format == PB_FORMAT_NEW)
 		flush_batch(d);
+	if (d->sink.header) {
 		if (!d->stopped)
 			d->sink.header(d->sink.ctx, &(pb_header){ .offset = hdr_offset,
 			                                          .ndwords = ndwords,
@@ -493,7 +499,7 @@ static size_t feed_state(pb_decoder *d, const uint32_t *p, size_t avail)
 /* The batched fast path for the new format, for sinks that take batches and
  * no header events: while the next entry is a well-formed method header
  * whose whole sequence is in this piece (or an IMMD), write the run straight
- * into the batch (pb_fast_header, pb_fast_fill), keeping the position in registers. Anything
+ * into the batch (pb_take_hdr, pb_take_fill), keeping the position in registers. Anything
  * else (control entries, errors, a sequence running past the piece) returns
  * to pb_feed's general path, which reports it. Returns the first entry not
  * handled. */
@@ -503,8 +509,8 @@ static const uint32_t *feed_new_batched(pb_decoder *d, const uint32_t *p, const 
 	uint32_t nb = d->nbatch;
 	bool masked = !d->active;
 	uint32_t w;
-	while ((w = pb_fast_header(&p, end, &pos))) {
-		pb_fast_fill(d, nb, w, p, pos, masked);
+	while ((w = pb_take_hdr(&p, end, &pos))) {
+		pb_take_fill(d, nb, w, p, pos, masked);
 		if (++nb == PB_BATCH) {
 			d->nbatch = nb;
 			flush_batch(d);
