@@ -334,12 +334,15 @@ static inline __attribute__((always_inline)) uint32_t pb_take_hdr(const uint32_t
 		if (!((0x3au >> op) & 1) || (w & (1u << 12)))
 			break;
 		uint32_t addr = w & 0xfffu, cnt = (w >> 16) & 0x1fffu; /* IMMD_DATA is the same 28:16 */
-		uint32_t take = op == 4 ? 0 : cnt;                     /* data entries after the header */
-		if (take > (size_t)(end - p) - 1)
-			break; /* continues in the next piece */
-		uint32_t last = op == 1 ? addr + cnt - 1 : addr + (cnt > 1);
-		if ((op == 1 || op == 5) && cnt && last > 0xfffu)
-			break; /* count_overflow: reported by the general path */
+		/* Without branches on the kind (drivers mix them unpredictably):
+		 * take, the data entries after the header (none for IMMD); span,
+		 * the method addresses past addr an INC / 1INC run reaches
+		 * (count_overflow when past 0xFFF, reported by the general path;
+		 * NINC and IMMD: none). */
+		uint32_t take = cnt & -(uint32_t)(op != 4);
+		uint32_t span = (cnt & -(uint32_t)(op == 1)) | ((1u + (cnt > 1)) & -(uint32_t)(op == 5));
+		if (take > (size_t)(end - p) - 1 || addr + span > 0x1000u)
+			break; /* continues in the next piece, or count_overflow */
 		p += 1 + take;
 		*pos += 1 + take;
 		if (!cnt && op != 4)
