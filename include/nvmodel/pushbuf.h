@@ -339,8 +339,9 @@ static inline __attribute__((always_inline)) uint32_t pb_take_hdr(const uint32_t
 		 * the method addresses past addr an INC / 1INC run reaches
 		 * (count_overflow when past 0xFFF, reported by the general path;
 		 * NINC and IMMD: none). */
+		static const uint16_t span_max[8] = { 0, 0x1fff, 0, 0, 0, 2, 0, 0 }; /* INC: COUNT; 1INC: 2 */
 		uint32_t take = cnt & -(uint32_t)(op != 4);
-		uint32_t span = (cnt & -(uint32_t)(op == 1)) | ((1u + (cnt > 1)) & -(uint32_t)(op == 5));
+		uint32_t span = cnt < span_max[op] ? cnt : span_max[op];
 		if (take > (size_t)(end - p) - 1 || addr + span > 0x1000u)
 			break; /* continues in the next piece, or count_overflow */
 		p += 1 + take;
