@@ -994,8 +994,11 @@ static enum eng_status ce_methods(struct engine *e, const struct eng_src *src, c
 	/* i counts the method that stopped; it is logged unless it is to be
 	 * delivered again (ENG_BUSY). */
 	uint32_t logged = st == ENG_BUSY ? i - 1 : i;
-	engine_log(e, src, r, first, logged);
-	if (x.ticks) /* no ticks (state methods only) charge nothing */
+	if (e->cap)
+		engine_log(e, src, r, first, logged);
+	else
+		e->total += logged; /* engine_log without a log: the count alone, without the call */
+	if (x.ticks)                /* no ticks (state methods only) charge nothing */
 		charge(e, x.ticks);
 	res->cost = x.cost;
 	res->done = st ? i - 1 : n;
