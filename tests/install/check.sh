@@ -88,9 +88,11 @@ done
 
 # The shared library exports the public API and nothing else: every symbol
 # it exports is named in a public header, and every function a public
-# header declares (not static inline) is exported.
+# header declares (not static inline) is exported. Attributes are dropped
+# first ("static inline __attribute__((always_inline)) T f(").
 all=$(for h in "$incdir"/nvmodel/*.h; do printf '#include <nvmodel/%s>\n' "${h##*/}"; done |
-  "$cc" -E -P -I"$incdir" -x c - | grep -v '^[[:space:]]*#' | tr '\n' ' ')
+  "$cc" -E -P -I"$incdir" -x c - | grep -v '^[[:space:]]*#' | tr '\n' ' ' |
+  sed -E 's/__attribute__ *\(\([^()]*(\([^()]*\))?[^()]*\)\)//g')
 exported=$(nm -D --defined-only "$so" | awk '{print $3}' | sort -u)
 idents=$(grep -oE '[A-Za-z_][A-Za-z0-9_]*' <<<"$all" | sort -u)
 extra=$(comm -23 <(echo "$exported") <(echo "$idents"))
