@@ -760,7 +760,7 @@ static nvm_status ga100_create(struct host *h)
 	if (!g)
 		return NVM_ERR_NOMEM;
 	h->gs = g;
-	g->chram = calloc((size_t)nrl * GA100_CHRAM_N, sizeof(uint32_t));
+	g->chram = malloc((size_t)nrl * GA100_CHRAM_N * sizeof(uint32_t)); /* bus_add clears it */
 	if (!g->chram)
 		return NVM_ERR_NOMEM;
 	g->rl_array = (struct reg_array){ R_RL_BASE, R_RL_STRIDE, nrl, rl_regs, NRLREGS, g->rl_vals };
