@@ -50,6 +50,25 @@ static uint64_t pick_addr(struct in *in, uint64_t size)
 	}
 }
 
+/* Caller-owned memory (nvm_mem_map_*): two buffers of the fuzzer's own
+ * that outlive every GPU; the callbacks fold any address into theirs. */
+#define CALLER_BYTES 65536u
+static uint8_t caller_ptr[CALLER_BYTES], caller_io[CALLER_BYTES];
+
+static int io_read(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		((uint8_t *)buf)[i] = ((uint8_t *)ctx)[(addr + i) % CALLER_BYTES];
+	return (addr & 0xfff) == 0xffc; /* now and then a failing access */
+}
+
+static int io_write(void *ctx, uint64_t addr, const void *buf, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		((uint8_t *)ctx)[(addr + i) % CALLER_BYTES] = ((const uint8_t *)buf)[i];
+	return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct in in = { data, size };
@@ -115,6 +134,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		case 8: nvm_hook_add(gpu, (unsigned)take(&in, 1), sink, &seen, NULL); break;
 		case 9: nvm_hook_del(gpu, (int)take(&in, 1)); break;
+		case 10: /* a size the buffer holds; alignment and place anything */
+			addr = pick_addr(&in, apsize);
+			nvm_mem_map_ptr(gpu, ap, addr, take(&in, 3) % (CALLER_BYTES + 1), caller_ptr);
+			break;
+		case 11: {
+			nvm_mem_io io = { io_read, io_write, caller_io };
+			addr = pick_addr(&in, apsize);
+			nvm_mem_map_io(gpu, ap, addr, take(&in, 3) << (op >> 7 ? 12 : 0), &io);
+			break;
+		}
+		case 12:
+			addr = pick_addr(&in, apsize);
+			nvm_mem_unmap(gpu, ap, addr, take(&in, 3) << (op >> 7 ? 12 : 0));
+			break;
+		case 13:
+			addr = pick_addr(&in, apsize);
+			nvm_mem_written(gpu, ap, addr, take(&in, 2));
+			break;
 		default: seen += nvm_idle(gpu) + nvm_intr_line(gpu) + (size_t)nvm_time_ns(gpu); break;
 		}
 	}

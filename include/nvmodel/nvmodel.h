@@ -38,6 +38,8 @@ typedef enum nvm_status {
 	NVM_ERR_NOENT,    /* no such hook / block / object */
 	NVM_ERR_BLOCKED,  /* the access is held (HWSQ framebuffer pause) and was not done */
 	NVM_ERR_FAULT,    /* a translated access faulted (G80 VM); nothing past the fault was done */
+	NVM_ERR_NOPTR,    /* the memory is the caller's, behind callbacks: no direct pointer */
+	NVM_ERR_BUSY,     /* not allowed from inside a library call (a hook, a callback) */
 } nvm_status;
 
 /* Returns a short constant English name for a status ("ok", "out of range"...). */
@@ -130,12 +132,69 @@ nvm_status nvm_mem_wr32(nvm_gpu *gpu, nvm_aperture ap, uint64_t addr, uint32_t v
  * to the end of its 4 KiB page. With for_write == 0 an untouched page yields
  * a pointer into a shared page of zeros (do not write through it); with
  * for_write != 0 the page is allocated. The pointer stays valid until
- * nvm_close. */
+ * nvm_close, or until a nvm_mem_map_* or nvm_mem_unmap covers its page.
+ * Memory behind nvm_mem_map_io callbacks has no pointer: NVM_ERR_NOPTR.
+ * A write through the pointer wakes no watch (see nvm_mem_written). */
 nvm_status nvm_mem_page(nvm_gpu *gpu, nvm_aperture ap, uint64_t addr, int for_write, uint8_t **ptr, size_t *avail);
 
 /* Number of 4 KiB pages allocated in an aperture (how much host memory the
  * sparse store really uses). */
 uint64_t nvm_mem_pages(const nvm_gpu *gpu, nvm_aperture ap);
+
+/* ---------------------------------------------------------------- caller-owned memory
+ *
+ * A range of an aperture can be backed by the caller's memory instead of the
+ * model's pages: by a buffer the model reads and writes in place (like
+ * Unicorn's uc_mem_map_ptr), or by callbacks for memory the caller cannot
+ * map (an emulator's guest RAM behind its own memory API). Every access the
+ * model makes there (pushbuffer and GPFIFO fetches, page-table walks,
+ * instance blocks, USERD writeback, semaphore releases, copy-engine copies,
+ * fault packets) goes to the caller's memory, and the model sees the
+ * caller's writes there without any copy.
+ *
+ * addr and size are multiples of 4 KiB, size > 0, the range inside the
+ * aperture and overlapping no other caller range. What the model held in
+ * the range before is dropped (its pages freed and given back to the memory
+ * budget); the budget never counts caller-owned memory. At most
+ * NVM_MEM_MAX_RANGES ranges per aperture. Not allowed from inside a hook or
+ * callback of this GPU (NVM_ERR_BUSY): a run may hold pointers into the
+ * range.
+ *
+ * Watches: the model learns of writes that go through it (nvm_mem_write and
+ * its own accesses). A semaphore acquire waiting on caller-owned memory
+ * does not see a write the caller makes directly in its buffer until the
+ * caller calls nvm_mem_written (the model's acquires wait on a write watch,
+ * not by polling). */
+#define NVM_MEM_MAX_RANGES 64
+
+typedef struct nvm_mem_io {
+	/* Read len bytes at aperture address addr into buf / write them from
+	 * buf. The model calls them with addr and len inside the range, len >=
+	 * 1, never across the range's end. A non-zero return is a failed
+	 * access: the model treats it as memory outside the aperture (the
+	 * hardware's error for the block that made it, a guest error event). */
+	int (*read)(void *ctx, uint64_t addr, void *buf, size_t len);
+	int (*write)(void *ctx, uint64_t addr, const void *buf, size_t len);
+	void *ctx;
+} nvm_mem_io;
+
+/* Backs [addr, addr + size) of ap with the size bytes at ptr (any
+ * alignment; the caller keeps it valid until nvm_mem_unmap or nvm_close).
+ * nvm_mem_page returns pointers into it. */
+nvm_status nvm_mem_map_ptr(nvm_gpu *gpu, nvm_aperture ap, uint64_t addr, uint64_t size, void *ptr);
+/* Backs [addr, addr + size) of ap with the callbacks of *io (copied; both
+ * callbacks required). nvm_mem_page there returns NVM_ERR_NOPTR. The model
+ * reads such memory a piece at a time: a pushbuffer there is fetched a word
+ * per call, so map a buffer where speed matters. */
+nvm_status nvm_mem_map_io(nvm_gpu *gpu, nvm_aperture ap, uint64_t addr, uint64_t size, const nvm_mem_io *io);
+/* Gives a caller range back to the model (it then reads as zeros).
+ * [addr, addr + size) must be exactly one range given to nvm_mem_map_*
+ * (NVM_ERR_NOENT otherwise). */
+nvm_status nvm_mem_unmap(nvm_gpu *gpu, nvm_aperture ap, uint64_t addr, uint64_t size);
+/* Tells the model that the caller wrote [addr, addr + len) of ap directly
+ * (in its buffer or behind its callbacks): wakes what watches it, as a
+ * write through nvm_mem_write would. */
+nvm_status nvm_mem_written(nvm_gpu *gpu, nvm_aperture ap, uint64_t addr, uint64_t len);
 
 /* ---------------------------------------------------------------- BAR0 */
 

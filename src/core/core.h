@@ -46,6 +46,16 @@ struct mem_space {
 	uint8_t *last_page;
 	struct mem_watch *watch; /* armed write watches (mem_watch_*) */
 	size_t nwatch, capwatch;
+	struct mem_range *range; /* caller-owned ranges (nvm_mem_map_*), by address */
+	size_t nrange;
+};
+
+/* A caller-owned range of pages [lo, hi) (page numbers): a buffer the model
+ * uses in place (base), or the caller's callbacks (base NULL). */
+struct mem_range {
+	uint64_t lo, hi;
+	uint8_t *base;
+	nvm_mem_io io;
 };
 
 /* A write watch: fn runs (from inside the write, so it must only note the
@@ -69,8 +79,12 @@ void mem_fini(struct mem_space *m);
 nvm_status mem_read(struct mem_space *m, uint64_t addr, void *buf, size_t len);
 nvm_status mem_write(struct mem_space *m, uint64_t addr, const void *buf, size_t len);
 /* Pointer to addr's byte inside its page; *avail = bytes to the page end.
- * for_write == false returns the shared zero page for untouched memory. */
+ * for_write == false returns the shared zero page for untouched memory.
+ * NVM_ERR_NOPTR: caller memory behind callbacks; use mem_read/mem_write. */
 nvm_status mem_span(struct mem_space *m, uint64_t addr, bool for_write, uint8_t **ptr, size_t *avail);
+/* Caller-owned ranges (nvm_mem_map_*): io NULL maps the buffer base. */
+nvm_status mem_map(struct mem_space *m, uint64_t addr, uint64_t size, uint8_t *base, const nvm_mem_io *io);
+nvm_status mem_unmap(struct mem_space *m, uint64_t addr, uint64_t size);
 extern const uint8_t mem_zero_page[NVM_PAGE_SIZE];
 
 /* ================================================================ register bus */

@@ -29,6 +29,8 @@ const char *nvm_status_str(nvm_status st)
 		[NVM_ERR_NOENT] = "not found",
 		[NVM_ERR_BLOCKED] = "blocked by a framebuffer pause",
 		[NVM_ERR_FAULT] = "memory fault",
+		[NVM_ERR_NOPTR] = "caller memory behind callbacks (no pointer)",
+		[NVM_ERR_BUSY] = "not allowed inside a library call",
 	};
 	if ((unsigned)st < sizeof(names) / sizeof(names[0]) && names[st])
 		return names[st];
@@ -342,6 +344,55 @@ nvm_status nvm_mem_wr32(nvm_gpu *gpu, nvm_aperture ap, uint64_t addr, uint32_t v
 		return NVM_ERR_ALIGN;
 	uint8_t b[4] = { (uint8_t)val, (uint8_t)(val >> 8), (uint8_t)(val >> 16), (uint8_t)(val >> 24) };
 	return nvm_mem_write(gpu, ap, addr, b, 4);
+}
+
+/* Caller ranges change what pointers the model may hold mid-run: only
+ * between library calls. */
+static nvm_status map_check(nvm_gpu *gpu, nvm_aperture ap, struct mem_space **m)
+{
+	*m = aperture(gpu, ap);
+	if (!*m)
+		return gpu ? NVM_ERR_APERTURE : NVM_ERR_ARG;
+	return gpu->depth || gpu->closing ? NVM_ERR_BUSY : NVM_OK;
+}
+
+nvm_status nvm_mem_map_ptr(nvm_gpu *gpu, nvm_aperture ap, uint64_t addr, uint64_t size, void *ptr)
+{
+	struct mem_space *m;
+	nvm_status st = map_check(gpu, ap, &m);
+	if (st)
+		return st;
+	return ptr ? mem_map(m, addr, size, ptr, NULL) : NVM_ERR_ARG;
+}
+
+nvm_status nvm_mem_map_io(nvm_gpu *gpu, nvm_aperture ap, uint64_t addr, uint64_t size, const nvm_mem_io *io)
+{
+	struct mem_space *m;
+	nvm_status st = map_check(gpu, ap, &m);
+	if (st)
+		return st;
+	return io && io->read && io->write ? mem_map(m, addr, size, NULL, io) : NVM_ERR_ARG;
+}
+
+nvm_status nvm_mem_unmap(nvm_gpu *gpu, nvm_aperture ap, uint64_t addr, uint64_t size)
+{
+	struct mem_space *m;
+	nvm_status st = map_check(gpu, ap, &m);
+	return st ? st : mem_unmap(m, addr, size);
+}
+
+nvm_status nvm_mem_written(nvm_gpu *gpu, nvm_aperture ap, uint64_t addr, uint64_t len)
+{
+	struct mem_space *m = aperture(gpu, ap);
+	if (!m)
+		return gpu ? NVM_ERR_APERTURE : NVM_ERR_ARG;
+	if (!len || addr >= m->size || len > m->size - addr)
+		return len ? NVM_ERR_RANGE : NVM_OK;
+	api_enter(gpu);
+	if (m->nwatch)
+		mem_notify_write(m, addr, len);
+	api_leave(gpu);
+	return NVM_OK;
 }
 
 nvm_status nvm_mem_page(nvm_gpu *gpu, nvm_aperture ap, uint64_t addr, int for_write, uint8_t **ptr, size_t *avail)

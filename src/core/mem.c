@@ -63,6 +63,9 @@ void mem_fini(struct mem_space *m)
 	free(m->watch);
 	m->watch = NULL;
 	m->nwatch = m->capwatch = 0;
+	free(m->range);
+	m->range = NULL;
+	m->nrange = 0;
 }
 
 static bool charge(struct mem_space *m)
@@ -117,12 +120,32 @@ static bool in_range(const struct mem_space *m, uint64_t addr, size_t len)
 	return addr < m->size && len <= m->size - addr && (addr >> NVM_PAGE_SHIFT) < PN_LIMIT;
 }
 
+/* The caller range holding page pn, or NULL (few ranges: a scan). */
+static const struct mem_range *range_of(const struct mem_space *m, uint64_t pn)
+{
+	for (size_t i = 0; i < m->nrange; i++)
+		if (pn >= m->range[i].lo && pn < m->range[i].hi)
+			return &m->range[i];
+	return NULL;
+}
+
 nvm_status mem_span(struct mem_space *m, uint64_t addr, bool for_write, uint8_t **ptr, size_t *avail)
 {
 	if (!in_range(m, addr, 1))
 		return NVM_ERR_RANGE;
 	size_t off = (size_t)(addr & (NVM_PAGE_SIZE - 1));
-	uint8_t *page = page_lookup(m, addr >> NVM_PAGE_SHIFT, for_write);
+	uint64_t pn = addr >> NVM_PAGE_SHIFT;
+	uint8_t *page;
+	const struct mem_range *r;
+	if (m->nrange && pn != m->last_pn && (r = range_of(m, pn))) {
+		if (!r->base)
+			return NVM_ERR_NOPTR;
+		page = r->base + ((pn - r->lo) << NVM_PAGE_SHIFT);
+		m->last_pn = pn; /* page_lookup's cache serves caller pages too */
+		m->last_page = page;
+	} else {
+		page = page_lookup(m, pn, for_write);
+	}
 	if (!page) {
 		if (for_write)
 			return NVM_ERR_NOMEM;
@@ -136,22 +159,43 @@ nvm_status mem_span(struct mem_space *m, uint64_t addr, bool for_write, uint8_t 
 	return NVM_OK;
 }
 
-/* The one copy loop of both directions: page by page through mem_span. */
+/* Bytes at addr (len of them at most) behind a caller's callbacks, moved
+ * in one call up to the range's end; 0 when addr is not in such a range. */
+static size_t io_copy(struct mem_space *m, uint64_t addr, uint8_t *buf, size_t len, bool write, nvm_status *st)
+{
+	const struct mem_range *r = m->nrange ? range_of(m, addr >> NVM_PAGE_SHIFT) : NULL;
+	if (!r || r->base)
+		return 0;
+	uint64_t left = (r->hi << NVM_PAGE_SHIFT) - addr;
+	size_t n = len < left ? len : (size_t)left;
+	int rc = write ? r->io.write(r->io.ctx, addr, buf, n) : r->io.read(r->io.ctx, addr, buf, n);
+	*st = rc ? NVM_ERR_RANGE : NVM_OK;
+	return n;
+}
+
+/* The one copy loop of both directions: page by page through mem_span,
+ * caller callbacks a range at a time. */
 static nvm_status mem_copy(struct mem_space *m, uint64_t addr, uint8_t *buf, size_t len, bool write)
 {
 	if (!in_range(m, addr, len))
 		return NVM_ERR_RANGE;
 	while (len) {
 		uint8_t *p;
-		size_t avail;
-		nvm_status st = mem_span(m, addr, write, &p, &avail);
+		size_t n;
+		nvm_status st = NVM_OK;
+		if ((n = io_copy(m, addr, buf, len, write, &st)) == 0) {
+			size_t avail;
+			st = mem_span(m, addr, write, &p, &avail);
+			if (!st) {
+				n = avail < len ? avail : len;
+				if (write)
+					memcpy(p, buf, n);
+				else
+					memcpy(buf, p, n);
+			}
+		}
 		if (st)
 			return st;
-		size_t n = avail < len ? avail : len;
-		if (write)
-			memcpy(p, buf, n);
-		else
-			memcpy(buf, p, n);
 		buf += n;
 		addr += n;
 		len -= n;
@@ -171,6 +215,70 @@ nvm_status mem_write(struct mem_space *m, uint64_t addr, const void *buf, size_t
 	if (!st && m->nwatch)
 		mem_notify_write(m, addr, len);
 	return st;
+}
+
+/* ---------------------------------------------------------------- caller ranges */
+
+/* Frees the model's pages in [lo, hi) under a node of the given level
+ * whose first page is base (interior nodes stay: mem_fini frees them). */
+static void drop_pages(struct mem_space *m, void **node, unsigned level, uint64_t base, uint64_t lo, uint64_t hi)
+{
+	uint64_t per = 1ull << (level * RADIX_BITS); /* pages under one slot */
+	for (unsigned i = 0; i < RADIX_FANOUT; i++) {
+		uint64_t first = base + i * per;
+		if (first >= hi)
+			break;
+		if (!node[i] || first + per <= lo)
+			continue;
+		if (level) {
+			drop_pages(m, node[i], level - 1, first, lo, hi);
+			continue;
+		}
+		free(node[i]);
+		node[i] = NULL;
+		m->pages--;
+		*m->budget_used -= NVM_PAGE_SIZE;
+	}
+}
+
+nvm_status mem_map(struct mem_space *m, uint64_t addr, uint64_t size, uint8_t *base, const nvm_mem_io *io)
+{
+	if (!size || ((addr | size) & (NVM_PAGE_SIZE - 1)) || !in_range(m, addr, size))
+		return addr & (NVM_PAGE_SIZE - 1) || size & (NVM_PAGE_SIZE - 1) ? NVM_ERR_ALIGN : NVM_ERR_RANGE;
+	uint64_t lo = addr >> NVM_PAGE_SHIFT, hi = lo + (size >> NVM_PAGE_SHIFT);
+	size_t at = 0;
+	for (; at < m->nrange && m->range[at].lo < hi; at++)
+		if (m->range[at].hi > lo)
+			return NVM_ERR_ARG; /* overlaps a caller range */
+	if (m->nrange == NVM_MEM_MAX_RANGES)
+		return NVM_ERR_NOMEM;
+	struct mem_range *v = realloc(m->range, (m->nrange + 1) * sizeof(*v));
+	if (!v)
+		return NVM_ERR_NOMEM;
+	m->range = v;
+	memmove(&v[at + 1], &v[at], (m->nrange - at) * sizeof(*v));
+	v[at] = (struct mem_range){ lo, hi, base, io ? *io : (nvm_mem_io){ 0 } };
+	m->nrange++;
+	if (m->root)
+		drop_pages(m, m->root, RADIX_LEVELS - 1, 0, lo, hi);
+	m->last_pn = UINT64_MAX;
+	m->last_page = NULL;
+	return NVM_OK;
+}
+
+nvm_status mem_unmap(struct mem_space *m, uint64_t addr, uint64_t size)
+{
+	uint64_t lo = addr >> NVM_PAGE_SHIFT, hi = lo + (size >> NVM_PAGE_SHIFT);
+	for (size_t i = 0; i < m->nrange; i++) {
+		if (m->range[i].lo != lo || m->range[i].hi != hi || ((addr | size) & (NVM_PAGE_SIZE - 1)))
+			continue;
+		memmove(&m->range[i], &m->range[i + 1], (m->nrange - i - 1) * sizeof(m->range[0]));
+		m->nrange--;
+		m->last_pn = UINT64_MAX;
+		m->last_page = NULL;
+		return NVM_OK;
+	}
+	return NVM_ERR_NOENT;
 }
 
 /* ---------------------------------------------------------------- watches */

@@ -119,6 +119,10 @@ struct ce {
 		const struct ce_mthd *at[CE_IDX_END / 4];
 	} * idx;
 	unsigned victim;
+	/* Copies through caller memory behind callbacks (nvm_mem_map_io), which
+	 * has no pointer: a page of each side is staged here (allocated on
+	 * first use). */
+	uint8_t (*bounce)[NVM_PAGE_SIZE];
 };
 
 /* One delivery of methods. */
@@ -225,7 +229,8 @@ static enum eng_status locate(struct ce_x *x, struct ce_side *s, uint64_t addr, 
 struct span {
 	uint8_t *p; /* NULL: writes are dropped (sparse) */
 	size_t avail;
-	bool zero; /* reads as zeros and nothing is stored there yet */
+	bool zero;   /* reads as zeros and nothing is stored there yet */
+	bool staged; /* p is the side's bounce page: writes go out through mem_write */
 	nvm_aperture ap;
 	uint64_t pa;
 };
@@ -234,6 +239,22 @@ static bool in_zero_page(const uint8_t *p)
 {
 	uintptr_t a = (uintptr_t)p, z = (uintptr_t)mem_zero_page;
 	return a >= z && a < z + NVM_PAGE_SIZE;
+}
+
+/* A page of caller memory behind callbacks, staged in the side's bounce
+ * page: read in for a source, written out by `wrote` for a destination. */
+static nvm_status stage(struct ce_x *x, const struct ce_side *s, struct mem_space *m, bool for_write, struct span *sp)
+{
+	struct ce *ce = x->e->priv;
+	if (!ce->bounce && !(ce->bounce = malloc(2 * sizeof(*ce->bounce))))
+		return NVM_ERR_NOMEM;
+	size_t off = (size_t)(sp->pa & (NVM_PAGE_SIZE - 1));
+	sp->p = ce->bounce[s != &x->c->job.s[0]];
+	sp->avail = NVM_PAGE_SIZE - off;
+	if (sp->avail > m->size - sp->pa)
+		sp->avail = (size_t)(m->size - sp->pa);
+	sp->staged = true;
+	return for_write ? NVM_OK : mem_read(m, sp->pa, sp->p, sp->avail);
 }
 
 static enum eng_status side_span(struct ce_x *x, struct ce_side *s, uint64_t addr, bool for_write, struct span *sp)
@@ -250,7 +271,11 @@ static enum eng_status side_span(struct ce_x *x, struct ce_side *s, uint64_t add
 		sp->zero = true;
 		return ENG_OK;
 	}
-	nvm_status ms = mem_span(&gpu_of(x)->mem[sp->ap], sp->pa, for_write, &sp->p, &sp->avail);
+	struct mem_space *m = &gpu_of(x)->mem[sp->ap];
+	nvm_status ms = mem_span(m, sp->pa, for_write, &sp->p, &sp->avail);
+	sp->staged = false;
+	if (ms == NVM_ERR_NOPTR)
+		ms = stage(x, s, m, for_write, sp);
 	if (ms == NVM_ERR_NOMEM) {
 		emit(gpu_of(x), NVM_EV_GUEST_ERROR, x->e->name, "mem_budget", sp->pa, (uint64_t)sp->ap,
 		     "channel %u: no simulated memory left for the %s page at 0x%llx", x->src->chid, s->sl->name,
@@ -263,9 +288,16 @@ static enum eng_status side_span(struct ce_x *x, struct ce_side *s, uint64_t add
 	return ENG_OK;
 }
 
+/* After n bytes were written through sp: a staged page goes out to the
+ * caller's memory; watches learn of the write. */
 static void notify(struct ce_x *x, const struct span *sp, size_t n)
 {
 	struct mem_space *m = &gpu_of(x)->mem[sp->ap];
+	if (sp->staged) {
+		if (mem_write(m, sp->pa, sp->p, n)) /* watches notified there */
+			out_of_range(x, sp->ap, sp->pa, "copy");
+		return;
+	}
 	if (m->nwatch) /* the Host's acquires watch semaphore memory */
 		mem_notify_write(m, sp->pa, n);
 }
@@ -990,6 +1022,7 @@ static void ce_destroy(struct engine *e)
 		free(ce->chan[i]);
 	free(ce->chan);
 	free(ce->idx);
+	free(ce->bounce);
 	free(ce);
 	e->priv = NULL;
 }

@@ -110,15 +110,18 @@ static inline __attribute__((always_inline)) uint32_t fifo_fetch_run(struct fifo
 		size_t avail;
 		const uint32_t *w;
 		uint64_t lim;
+		nvm_status ms;
 		if (s.sparse) {
 			ptr = (uint8_t *)mem_zero_page;
 			avail = NVM_PAGE_SIZE - (size_t)(s.pa & (NVM_PAGE_SIZE - 1));
-		} else if (mem_span(s.mem, s.pa, false, &ptr, &avail) || avail < 4) {
-			if (!x->edge_words) {
+		} else if ((ms = mem_span(s.mem, s.pa, false, &ptr, &avail)) || avail < 4) {
+			/* At a memory edge, or in caller memory behind callbacks
+			 * (no pointer): one word through mem_read. */
+			if (ms != NVM_ERR_NOPTR && !x->edge_words) {
 				o->mem_fault(x, &s);
 				break;
 			}
-			ptr = NULL; /* at a memory edge: one word */
+			ptr = NULL;
 		}
 		if (!ptr || (s.pa & 3)) {
 			/* Not word aligned (or at an edge): one word, read bytewise. */

@@ -395,8 +395,9 @@ static int enum_map(struct enum_ctx *c, nvm_mmu_target tgt, uint64_t addr, size_
 	if (!c->page || c->ap != ap || c->pn != pn) {
 		uint8_t *page;
 		c->page = NULL;
-		if (mem_span(&c->gpu->mem[ap], pn << NVM_PAGE_SHIFT, false, &page, &c->avail))
-			return 0;
+		nvm_status st = mem_span(&c->gpu->mem[ap], pn << NVM_PAGE_SHIFT, false, &page, &c->avail);
+		if (st)
+			return st == NVM_ERR_NOPTR ? -1 : 0; /* caller callbacks: read_entry reads */
 		c->page = page;
 		c->ap = ap;
 		c->pn = pn;

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "mem_back.h"
 #include "nvmodel/g80vm.h"
 #include "nvmodel/nvmodel.h"
 
@@ -26,6 +27,12 @@ static inline nvm_gpu *g80e_open(const char *chip)
 	nvm_gpu *gpu = NULL;
 	if (nvm_open(&cfg, &gpu))
 		return NULL;
+#ifdef ENV_MEM
+	if (env_back(gpu, ENV_MEM)) {
+		nvm_close(gpu);
+		return NULL;
+	}
+#endif
 	return gpu;
 }
 

@@ -8,8 +8,10 @@
 #ifndef TEST_HOST_ENV_H
 #define TEST_HOST_ENV_H
 
+#include <stdlib.h>
 #include <string.h>
 
+#include "mem_back.h"
 #include "mmu_pt.h"
 #include "nvmodel/host.h"
 #include "nvmodel/pushbuf.h"
@@ -159,6 +161,9 @@ static inline void env_init_chip(struct env *e, const char *chip)
 	assert_non_null(e->gen);
 	nvm_config cfg = { .chip = chip, .vram_size = 64ull << 20, .sysmem_size = 64ull << 20 };
 	assert_int_equal(nvm_open(&cfg, &e->gpu), NVM_OK);
+#ifdef ENV_MEM
+	assert_int_equal(env_back(e->gpu, ENV_MEM), NVM_OK);
+#endif
 	ptb_init(&e->pt, e->gpu, NVM_AP_VRAM, 0x100000);
 	e->pt.v3 = e->gen->hopper;
 	e->va_next = 0x200000000ull;

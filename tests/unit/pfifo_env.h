@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "mem_back.h"
 #include "nvmodel/pfifo.h"
 
 #define PE_PRAMIN 0x700000u
@@ -96,6 +97,9 @@ static inline void pe_init(struct penv *e, const char *chip)
 	e->nchan = e->nv04 ? 16 : 32;
 	nvm_config cfg = { .chip = chip, .vram_size = 16u << 20, .sysmem_size = 16u << 20 };
 	assert_int_equal(nvm_open(&cfg, &e->gpu), NVM_OK);
+#ifdef ENV_MEM
+	assert_int_equal(env_back(e->gpu, ENV_MEM), NVM_OK);
+#endif
 	e->ramht = 0x10000;
 	e->ramht_bits = 12;
 	e->ramro = e->nv40 ? 0x18000 : 0x18800;
