@@ -10,15 +10,7 @@
 
 static void skeleton(nvm_gpu *g)
 {
-	hfz_page_tables_v2(g);
-	for (uint32_t i = 0; i < NCH; i++) {
-		hfz_ramfc(g, i);
-		w32(g, INST(i) + 0x08, USERD(i));
-		w32(g, INST(i) + 0x4c, 9u << 16);
-		nvm_reg_write(g, 0x800000 + i * 8, 0x80000000u | INST(i) >> 12);
-		nvm_reg_write(g, 0x800004 + i * 8, 0x400);
-	}
-	hfz_runlist(g);
+	hfz_volta_channels(g);
 	nvm_reg_write(g, 0xb65000, 0x80000fffu); /* VIRTUAL_CHANNEL_CFG(0) PENDING_ENABLE */
 	nvm_reg_write(g, 0x2b00, RL);
 	nvm_reg_write(g, 0x2b04, 0);

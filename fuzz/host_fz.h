@@ -108,6 +108,22 @@ static inline void hfz_runlist(nvm_gpu *g)
 	nvm_mem_write(g, NVM_AP_VRAM, RL, rl, sizeof(rl));
 }
 
+/* Volta's and Turing's skeleton up to the submit: the page tables, RAMFC
+ * with USERD and LIMIT2, each channel bound and enabled in PCCSR, the
+ * runlist. */
+static inline void hfz_volta_channels(nvm_gpu *g)
+{
+	hfz_page_tables_v2(g);
+	for (uint32_t i = 0; i < NCH; i++) {
+		hfz_ramfc(g, i);
+		w32(g, INST(i) + 0x08, USERD(i));
+		w32(g, INST(i) + 0x4c, 9u << 16);
+		nvm_reg_write(g, 0x800000 + i * 8, 0x80000000u | INST(i) >> 12);
+		nvm_reg_write(g, 0x800004 + i * 8, 0x400);
+	}
+	hfz_runlist(g);
+}
+
 /* Op 2: count words into channel ch's pushbuffer, one GP entry for them,
  * GP_PUT in USERD, the doorbell. */
 static inline void hfz_push(const struct host_fz *t, nvm_gpu *g, struct fz_in *in, uint32_t *gp_put, uint32_t *pb_used)
