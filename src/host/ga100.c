@@ -542,7 +542,7 @@ static const struct reg_desc chram_regs[] = {
 /* The runlist's own channel RAM: the entry's CHID (ID_HW 10:0, the decoder
  * already dropped bit 11) within runlist rl; the entry's INST and USERD
  * are the channel's from now on. Out of memory for the chunk, the channel
- * keeps what it had (host.c then fails the submit for its own chunk). */
+ * keeps the zero entry (no instance block: a load faults it). */
 static uint32_t ga100_rl_chan(struct host *h, struct runlist *rl, const nvm_rl_entry *e)
 {
 	uint32_t idx = rl->id * GA100_CHRAM_N + (e->id & (GA100_CHRAM_N - 1));
