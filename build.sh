@@ -2,7 +2,8 @@
 # nvmodel set-up: the two commands of the README.
 #   ./build.sh demo   install what is missing, build (release), run `nvmodel demo`
 #   ./build.sh test   install what is missing, build with ASan+UBSan, run every test
-# Other targets: build (release only), fuzz (build the libFuzzer targets).
+# Other targets: build (release only), fuzz (build the libFuzzer targets),
+# python (pip install ./python into a venv under build/, then its pytest suite).
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -25,6 +26,26 @@ install_deps() {
   else
     echo "build.sh: missing packages; run as root:" >&2
     echo "  apt-get update && apt-get install -y ${PKGS[*]}" >&2
+    exit 1
+  fi
+}
+
+# The Python binding's: Debian's CPython with its headers, venv and pytest.
+PY_PKGS=(python3-dev python3-venv python3-pytest)
+PY=/usr/bin/python3
+install_py_deps() {
+  if [ -x "$PY" ] && "$PY" -c 'import sysconfig, os, venv, pytest
+assert os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h"))' 2>/dev/null; then
+    return 0
+  fi
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "build.sh: installing ${PY_PKGS[*]}" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq "${PY_PKGS[@]}" >/dev/null
+  else
+    echo "build.sh: missing packages; run as root:" >&2
+    echo "  apt-get update && apt-get install -y ${PY_PKGS[*]}" >&2
     exit 1
   fi
 }
@@ -54,8 +75,17 @@ case "${1:-}" in
     install_deps
     build fuzz
     ;;
+  python)
+    install_deps
+    install_py_deps
+    rm -rf build/venv
+    "$PY" -m venv --system-site-packages build/venv
+    build/venv/bin/pip install -q ./python
+    # From outside the tree, so that the installed package is what is imported.
+    (cd build && venv/bin/python -m pytest -q ../python/tests)
+    ;;
   *)
-    echo "usage: ./build.sh demo|test|build|fuzz" >&2
+    echo "usage: ./build.sh demo|test|build|fuzz|python" >&2
     exit 2
     ;;
 esac

@@ -87,6 +87,44 @@ nvm_status mem_map(struct mem_space *m, uint64_t addr, uint64_t size, uint8_t *b
 nvm_status mem_unmap(struct mem_space *m, uint64_t addr, uint64_t size);
 extern const uint8_t mem_zero_page[NVM_PAGE_SIZE];
 
+/* Visits the model's pages in page-number order (caller ranges excluded);
+ * fn returns false to stop. */
+void mem_page_each(struct mem_space *m, bool (*fn)(void *ctx, uint64_t pn, const uint8_t *page), void *ctx);
+/* Frees every model page (their budget paid back); caller ranges stay. */
+void mem_drop_model_pages(struct mem_space *m);
+/* Is page pn inside a caller range? */
+bool mem_range_has(const struct mem_space *m, uint64_t pn);
+
+/* ================================================================ snapshots */
+
+/* A snapshot being written: into buf (cap bytes), or, with buf NULL, only
+ * measured (len). err: NVM_ERR_NOMEM when buf is too small. */
+struct snap_w {
+	uint8_t *buf;
+	size_t cap, len;
+	size_t sect; /* where the open section's length goes */
+	nvm_status err;
+};
+/* A snapshot being read: every get checks what is left (err NVM_ERR_RANGE). */
+struct snap_r {
+	const uint8_t *p;
+	size_t len, pos;
+	nvm_status err;
+};
+void snap_put(struct snap_w *w, const void *p, size_t n);
+void snap_u32(struct snap_w *w, uint32_t v);
+void snap_u64(struct snap_w *w, uint64_t v);
+void snap_begin(struct snap_w *w, const char tag[4]);
+void snap_end(struct snap_w *w);
+bool snap_get(struct snap_r *r, void *p, size_t n); /* p may be NULL: skip */
+uint32_t snap_get_u32(struct snap_r *r);
+uint64_t snap_get_u64(struct snap_r *r);
+bool snap_section(struct snap_r *r, const char tag[4], struct snap_r *sub);
+/* The header and the core's sections (time, registers, model-owned memory). */
+nvm_status snap_save_core(nvm_gpu *gpu, struct snap_w *w);
+nvm_status snap_check_header(struct snap_r *r, const nvm_gpu *gpu);
+nvm_status snap_load_core(nvm_gpu *gpu, struct snap_r *r);
+
 /* ================================================================ register bus */
 
 struct reg_desc;

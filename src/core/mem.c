@@ -266,6 +266,38 @@ nvm_status mem_map(struct mem_space *m, uint64_t addr, uint64_t size, uint8_t *b
 	return NVM_OK;
 }
 
+static bool page_each(void **node, unsigned level, uint64_t base,
+                      bool (*fn)(void *ctx, uint64_t pn, const uint8_t *page), void *ctx)
+{
+	uint64_t per = 1ull << (level * RADIX_BITS);
+	for (unsigned i = 0; i < RADIX_FANOUT; i++) {
+		if (!node[i])
+			continue;
+		if (level ? !page_each(node[i], level - 1, base + i * per, fn, ctx) : !fn(ctx, base + i, node[i]))
+			return false;
+	}
+	return true;
+}
+
+void mem_page_each(struct mem_space *m, bool (*fn)(void *ctx, uint64_t pn, const uint8_t *page), void *ctx)
+{
+	if (m->root)
+		page_each(m->root, RADIX_LEVELS - 1, 0, fn, ctx);
+}
+
+void mem_drop_model_pages(struct mem_space *m)
+{
+	if (m->root)
+		drop_pages(m, m->root, RADIX_LEVELS - 1, 0, 0, PN_LIMIT);
+	m->last_pn = UINT64_MAX;
+	m->last_page = NULL;
+}
+
+bool mem_range_has(const struct mem_space *m, uint64_t pn)
+{
+	return range_of(m, pn) != NULL;
+}
+
 nvm_status mem_unmap(struct mem_space *m, uint64_t addr, uint64_t size)
 {
 	uint64_t lo = addr >> NVM_PAGE_SHIFT, hi = lo + (size >> NVM_PAGE_SHIFT);

@@ -10,29 +10,21 @@
 
 #include "engine.h"
 
-/* The log keeps the last cap methods as runs: a record per delivery (its
- * time, source and method addresses) in one ring and the methods' data
- * words in another, so that logging a run costs one record and a copy of
- * its data (not a 32-byte entry per method). Method j (counted since the
+/* The log keeps the last cap methods as runs: a record per delivery
+ * (struct log_run: its time, source, and the run's method, mode and index,
+ * from which the read computes the addresses) in one ring and the methods'
+ * data words in another, so that logging a run costs one record and a copy
+ * of its data (not a 32-byte entry per method). Method j (counted since the
  * last clear) has its data at data[j & (dsize - 1)]; the methods held are
- * [lo, seq), the runs up to rseq. Both rings grow on use (a GPU has a
+ * the last `keep` of [0, seq), the runs up to rseq, each run's first method
+ * the sum of the lengths before it. Both rings grow on use (a GPU has a
  * dozen engines and most never log a method, so opening one allocates no
  * log), doubling up to the power of two at or above cap; before they reach
  * it they have never wrapped, so realloc keeps every index in place. */
-struct log_run {
-	uint64_t time; /* of its first method */
-	uint64_t seq;  /* number of its first method */
-	uint32_t chid, cls;
-	uint32_t info;   /* methods 24:0 (at most cap, 1 << 24), subch 27:25, INC 28, 1 ns apart 29, implicit 30 */
-	uint16_t m0, m1; /* addresses of its first and second methods */
-	uint32_t ctx;    /* the object context (nvm_method ctx) */
-};
 
-#define RUN_N(lr)     ((lr)->info & 0x1ffffffu)
-#define RUN_SUBCH(lr) (((lr)->info >> 25) & 7u)
-#define RUN_INC(lr)   (((lr)->info >> 28) & 1u)
-#define RUN_STEP(lr)  (((lr)->info >> 29) & 1u)
-#define RUN_IMPL(lr)  (((lr)->info >> 30) & 1u)
+#define RUN_N(lr)    ((lr)->info & 0x1ffffffu)
+#define RUN_MODE(lr) ((pb_mode)(((lr)->info >> 25) & 3u))
+#define RUN_STEP(lr) (((lr)->info >> 27) & 1u)
 
 static size_t pow2_at_least(size_t v)
 {
@@ -57,40 +49,23 @@ static bool ring_grow(void **ring, size_t *size, size_t elem, uint64_t need, siz
 	return true;
 }
 
-/* Copies n >= 1 words without reading or writing past either end: two
- * overlapping moves for the short runs drivers send, no loop. */
-static inline void copy_words(uint32_t *d, const uint32_t *s, uint32_t n)
+/* Address of method i of logged run lr: pb_run_method of the run, with
+ * what the log has always returned for the second method on of a NINC /
+ * IMMD run (the address in 13:2 only). */
+static uint32_t run_method(const struct log_run *lr, uint32_t i)
 {
-	if (n <= 2) {
-		d[0] = s[0];
-		d[n - 1] = s[n - 1];
-	} else if (n <= 4) {
-		memcpy(d, s, 8);
-		memcpy(d + n - 2, s + n - 2, 8);
-	} else if (n <= 8) {
-		memcpy(d, s, 16);
-		memcpy(d + n - 4, s + n - 4, 16);
-	} else {
-		memcpy(d, s, (size_t)n * 4);
+	uint32_t m = lr->mi[0] & 0xffffu, k = lr->mi[1] + lr->first + i;
+	switch (RUN_MODE(lr)) {
+	case PB_MODE_INC: return (m + 4u * k) & 0x3ffcu;
+	case PB_MODE_1INC: return (m + (k || i ? 4u : 0u)) & 0x3ffcu;
+	default: return i ? m & 0x3ffcu : m;
 	}
 }
 
-/* Address of the method after m in a run of mode `mode` whose first method
- * is `method` (pb_run_method of the next index, an index >= 1). */
-static inline uint16_t next_method(pb_mode mode, uint32_t method, uint32_t m)
+void engine_log_slow(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first, uint32_t n)
 {
-	if (mode == PB_MODE_INC)
-		return (uint16_t)((m + 4u) & 0x3ffcu);
-	if (mode == PB_MODE_1INC)
-		return (uint16_t)((method + 4u) & 0x3ffcu);
-	return (uint16_t)m;
-}
-
-/* engine_log_append's general case: the rings grow, wrap or hold less
- * than the run (out of line, so that the usual case saves no registers). */
-__attribute__((noinline)) static void log_append_slow(struct engine *e, const struct eng_src *src, const pb_run *r,
-                                                      uint32_t first, uint32_t n)
-{
+	if (!e->cap || !n)
+		return;
 	uint64_t now = e->at > e->gpu->now ? e->at : e->gpu->now;
 	uint32_t step = e->at ? ENG_REC_NS_PER_METHOD : 0;
 	/* Once both rings have their final size (ring_max) nothing grows. */
@@ -100,14 +75,19 @@ __attribute__((noinline)) static void log_append_slow(struct engine *e, const st
 		    !ring_grow((void **)&e->runs, &e->rsize, sizeof(*e->runs), e->rseq + 1, max))
 			e->grow_off = true;
 		e->ring_max = e->dsize >= max && e->rsize >= max;
+		/* Methods kept: cap, or less where the rings could not grow
+		 * (while they grow, they hold every method logged). */
+		size_t keep = e->cap;
+		if (e->grow_off && e->dsize < keep)
+			keep = e->dsize;
+		if (e->grow_off && e->rsize < keep)
+			keep = e->rsize;
+		e->keep = keep;
+		/* From now on nothing grows: the usual case may take over. */
+		if (e->ring_max || e->grow_off)
+			e->log_fast = keep < 16 ? (uint32_t)keep : 16;
 	}
-	/* Methods kept: cap, or less where the rings could not grow (while
-	 * they grow, they hold every method logged). */
-	size_t keep = e->cap;
-	if (e->grow_off && e->dsize < keep)
-		keep = e->dsize;
-	if (e->grow_off && e->rsize < keep)
-		keep = e->rsize;
+	size_t keep = e->keep;
 	if (!keep)
 		return; /* nothing could be allocated */
 	if (n > keep) {
@@ -117,73 +97,21 @@ __attribute__((noinline)) static void log_append_slow(struct engine *e, const st
 		now += (uint64_t)skip * step;
 		n = (uint32_t)keep;
 	}
-	/* Drop what the new methods push out. The runs holding them need no
-	 * bookkeeping: each run held has a method held, so they are among the
-	 * last `keep` records (engine_log_read looks back for them). */
-	uint64_t end = e->seq + n;
-	if (end - e->lo > keep)
-		e->lo = end - keep;
-	size_t rm = e->rsize - 1, dm = e->dsize - 1;
-	struct log_run *lr = &e->runs[e->rseq & rm];
-	/* n <= keep <= 1 << 24; subch < 8 (the decoder's 3 bits); step is 0
-	 * or ENG_REC_NS_PER_METHOD (1). */
-	*lr = (struct log_run){ now,
-		                e->seq,
-		                src->chid,
-		                src->cls,
-		                n | (src->subch & 7u) << 25 | (uint32_t)(r->mode == PB_MODE_INC) << 28 |
-		                        (uint32_t)(step != 0) << 29 | (uint32_t)src->implicit << 30,
-		                (uint16_t)pb_run_method(r, first),
-		                (uint16_t)pb_run_method(r, first + 1),
-		                src->ctx };
+	/* What the new methods push out needs no bookkeeping: the runs
+	 * holding them are found back from the newest (engine_log_read). */
+	size_t dm = e->dsize - 1;
+	engine_log_put(&e->runs[e->rseq & (e->rsize - 1)], src, r, first, n, now, step != 0);
 	e->rseq++;
 	size_t at = (size_t)(e->seq & dm);
 	const uint32_t *d = r->data + first;
 	if (at + n <= e->dsize) {
-		copy_words(&e->data[at], d, n);
+		memcpy(&e->data[at], d, (size_t)n * 4);
 	} else {
 		size_t a = e->dsize - at;
 		memcpy(&e->data[at], d, a * 4);
 		memcpy(e->data, d + a, (n - a) * 4);
 	}
-	e->seq = end;
-}
-
-/* Out of line: with recording off (cap 0) engine_log only counts. */
-void engine_log_append(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first, uint32_t n)
-{
-	size_t dm = e->dsize - 1;
-	if (e->ring_max && n <= e->cap && (e->seq & dm) + n <= e->dsize) {
-		/* The usual case, the rings at their size and the run whole and
-		 * unwrapped in the data ring: what log_append_slow does then. */
-		uint64_t now = e->at > e->gpu->now ? e->at : e->gpu->now;
-		uint64_t end = e->seq + n;
-		if (end - e->lo > e->cap)
-			e->lo = end - e->cap;
-		uint32_t m0 = pb_run_method(r, first);
-		e->runs[e->rseq & (e->rsize - 1)] =
-		        (struct log_run){ now,
-			                  e->seq,
-			                  src->chid,
-			                  src->cls,
-			                  n | (src->subch & 7u) << 25 | (uint32_t)(r->mode == PB_MODE_INC) << 28 |
-			                          (uint32_t)(e->at != 0) << 29 | (uint32_t)src->implicit << 30,
-			                  (uint16_t)m0,
-			                  next_method(r->mode, r->method, m0),
-			                  src->ctx };
-		e->rseq++;
-		copy_words(&e->data[e->seq & dm], r->data + first, n);
-		e->seq = end;
-		return;
-	}
-	log_append_slow(e, src, r, first, n);
-}
-
-void engine_log(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first, uint32_t n)
-{
-	e->total += n;
-	if (e->cap && n)
-		engine_log_append(e, src, r, first, n);
+	e->seq += n;
 }
 
 nvm_status engine_log_config(struct engine *e, size_t cap)
@@ -198,8 +126,9 @@ nvm_status engine_log_config(struct engine *e, size_t cap)
 	e->dsize = e->rsize = 0;
 	e->grow_off = false;
 	e->ring_max = false;
-	e->cap = cap;
-	e->seq = e->rseq = e->lo = 0;
+	e->log_fast = 0;
+	e->cap = e->keep = cap;
+	e->seq = e->rseq = 0;
 	return NVM_OK;
 }
 
@@ -209,25 +138,31 @@ nvm_status engine_log_read(const struct engine *e, size_t first, nvm_host_method
 	if (!n || (max && !out))
 		return NVM_ERR_ARG;
 	size_t k = 0;
-	uint64_t from = e->lo + first; /* the first method to copy */
-	/* The oldest run with a method held: back from the newest. */
-	uint64_t q0 = e->rseq;
-	while (q0 > 0 && e->rseq - q0 < e->rsize &&
-	       e->runs[(q0 - 1) & (e->rsize - 1)].seq + RUN_N(&e->runs[(q0 - 1) & (e->rsize - 1)]) > e->lo)
-		q0--;
-	for (uint64_t q = q0; q < e->rseq && k < max && from < e->seq; q++) {
+	uint64_t lo = e->seq > e->keep ? e->seq - e->keep : 0; /* the oldest method held */
+	uint64_t from = lo + first;                            /* the first method to copy */
+	/* The oldest run with a method held, and its first method s: back
+	 * from the newest. */
+	uint64_t q = e->rseq, s = e->seq;
+	while (q > 0 && e->rseq - q < e->rsize && s > lo) {
+		q--;
+		s -= RUN_N(&e->runs[q & (e->rsize - 1)]);
+	}
+	for (; q < e->rseq && k < max && from < e->seq; q++) {
 		const struct log_run *lr = &e->runs[q & (e->rsize - 1)];
-		for (uint64_t j = from > lr->seq ? from : lr->seq; j < lr->seq + RUN_N(lr) && k < max; j++) {
-			uint32_t i = (uint32_t)(j - lr->seq);
+		for (uint64_t j = from > s ? from : s; j < s + RUN_N(lr) && k < max; j++) {
+			uint32_t i = (uint32_t)(j - s);
+			uint32_t ctx;
+			memcpy(&ctx, lr->ci, 4);
 			out[k++] = (nvm_host_method){ lr->time + (uint64_t)i * RUN_STEP(lr) * ENG_REC_NS_PER_METHOD,
-				                      lr->chid,
-				                      RUN_SUBCH(lr),
-				                      lr->cls,
-				                      i == 0 ? lr->m0 : (lr->m1 + 4u * RUN_INC(lr) * (i - 1)) & 0x3ffcu,
+				                      lr->src[0],
+				                      lr->src[1] & 7u,
+				                      lr->src[2],
+				                      run_method(lr, i),
 				                      e->data[j & (e->dsize - 1)],
-				                      lr->ctx,
-				                      RUN_IMPL(lr) };
+				                      ctx,
+				                      lr->ci[4] != 0 };
 		}
+		s += RUN_N(lr);
 	}
 	*n = k;
 	if (total)
@@ -238,7 +173,7 @@ nvm_status engine_log_read(const struct engine *e, size_t first, nvm_host_method
 void engine_log_clear(struct engine *e)
 {
 	/* Numbering starts again: the rings' indices stay in place. */
-	e->seq = e->rseq = e->lo = 0;
+	e->seq = e->rseq = 0;
 }
 
 struct engine *engine_find(struct engine *const *v, size_t n, const char *name)

@@ -10,6 +10,8 @@
 #ifndef NVM_ENGINE_H
 #define NVM_ENGINE_H
 
+#include <string.h>
+
 #include "core/core.h"
 #include "nvmodel/method.h"
 #include "nvmodel/pushbuf.h"
@@ -70,18 +72,25 @@ struct engine {
 	void *host;
 	void *priv;          /* the engine kind's own state */
 	struct engine *next; /* the GPU's engines (gpu->engines) */
+	/* Optional (the kind sets it): channel chid runs soon, fetch its state
+	 * into the host's caches (a speed-up of the model only). */
+	void (*prefetch)(struct engine *e, uint32_t chid);
 	/* The method log (recording engine and any engine that wants one): the
 	 * last cap methods, kept as runs (one record per delivery: time,
-	 * source, addresses) and their data words, in two rings allocated as
-	 * they fill (engine.c). */
+	 * source, the run's method, mode and index) and their data words, in
+	 * two rings allocated as they fill (engine.c). */
 	struct log_run *runs;
 	uint32_t *data;
 	size_t cap;
+	size_t keep;         /* methods held at most: cap, less if a ring could not grow */
 	size_t dsize, rsize; /* ring sizes, powers of two (0: not allocated) */
 	uint64_t seq, rseq;  /* methods and runs logged since the last clear */
-	uint64_t lo;         /* the oldest method held */
-	bool grow_off;       /* a growth failed: the rings keep their size */
-	bool ring_max;       /* both rings have the size cap asks for */
+	/* engine_log_append's usual case takes runs of 1 .. log_fast methods:
+	 * min(keep, 16) once the rings have their final size, else 0. */
+	uint32_t log_fast;
+	bool grow_off;        /* a growth failed: the rings keep their size */
+	bool ring_max;        /* both rings have the size cap asks for */
+	uint32_t log_sink[4]; /* where the short copy's unused moves go */
 	uint64_t total;
 };
 
@@ -110,25 +119,122 @@ void engine_free(struct engine *e);
 /* The recording engine's methods (engine_recorder_init). */
 enum eng_status engine_rec_methods(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first,
                                    uint32_t n, struct eng_result *res);
-/* The log's append (engine_log without the count). */
-void engine_log_append(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first, uint32_t n);
-/* Hands methods to e (ops->methods), the recorder's inline (it counts
- * and logs, one direct call): what the front ends' hot loops call. */
+/* One logged run (engine.c reads them back): 48 bytes, most of them copied
+ * as they are from the eng_src and the pb_run (the layouts below are
+ * asserted), so that logging a run computes little. The methods'
+ * addresses are not computed here but on read (pb_run_method). */
+struct log_run {
+	uint32_t src[4];     /* eng_src bytes 0..15: chid, subch, cls, inst_target */
+	uint64_t time;       /* of its first method */
+	uint32_t mi[2];      /* pb_run method, index */
+	unsigned char ci[8]; /* eng_src bytes 24..31: ctx, implicit (and padding, never read) */
+	uint32_t info;       /* methods 24:0 (1 .. cap), pb_mode 26:25, methods 1 ns apart (at) 27 */
+	uint32_t first;      /* the pb_run index of its first method */
+};
+_Static_assert(offsetof(struct eng_src, subch) == 4 && offsetof(struct eng_src, cls) == 8 &&
+                       offsetof(struct eng_src, ctx) == 24 && offsetof(struct eng_src, implicit) == 28 &&
+                       sizeof(struct eng_src) >= 32,
+               "struct log_run copies eng_src's fields by their place");
+_Static_assert(offsetof(pb_run, index) == offsetof(pb_run, method) + 4, "struct log_run copies method and index");
+
+/* Fills lr: run r's methods first .. first + n - 1 from src at time now. */
+static inline void engine_log_put(struct log_run *lr, const struct eng_src *src, const pb_run *r, uint32_t first,
+                                  uint32_t n, uint64_t now, bool step)
+{
+	struct log_run v;
+	memcpy(v.src, src, 16);
+	v.time = now;
+	memcpy(v.mi, &r->method, 8);
+	memcpy(v.ci, &src->ctx, 8);
+	v.info = n | (uint32_t)(r->mode & 3u) << 25 | (uint32_t)step << 27;
+	v.first = first;
+	*lr = v;
+}
+
+/* engine_log_append's general case: the rings grow or wrap, the run is
+ * long or longer than the log. */
+void engine_log_slow(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first, uint32_t n);
+
+/* x where mask m is all ones, y where it is zero. */
+static inline uintptr_t engine_log_sel(uintptr_t m, uintptr_t x, uintptr_t y)
+{
+	return ((x ^ y) & m) ^ y;
+}
+
+/* Copies words s[0 .. n), 1 <= n <= 16, to d without touching memory
+ * outside either. 1 .. 8 words take no branch on n (a driver's mix of run
+ * lengths would mispredict one): n >= 4 takes two overlapping 4-word moves
+ * and n < 4 three single words (s[0], s[(n - 1) / 2], s[n - 1]); the
+ * 4-word moves always run, from a zero block to e->log_sink when n < 4
+ * (selected with a mask: a compiler makes a ?: of pointers a branch). */
+static inline void engine_log_copy(struct engine *e, uint32_t *restrict d, const uint32_t *restrict s, uint32_t n)
+{
+	static const uint32_t zero4[4];
+	if (n > 8) {
+		memcpy(d, s, 32);
+		memcpy(d + n - 8, s + n - 8, 32);
+		return;
+	}
+	uintptr_t big = (uintptr_t)0 - (uintptr_t)(n >= 4);
+	const char *from = (const char *)engine_log_sel(big, (uintptr_t)s, (uintptr_t)zero4);
+	char *to = (char *)engine_log_sel(big, (uintptr_t)d, (uintptr_t)e->log_sink);
+	size_t tail = (4u * (size_t)n - 16u) & big; /* the last 4 words when n >= 4 */
+	uint32_t t[4], u[4];
+	memcpy(t, from, 16);
+	memcpy(u, from + tail, 16);
+	memcpy(to, t, 16);
+	memcpy(to + tail, u, 16);
+	uint32_t h = (n - 1) >> 1;
+	uint32_t w0 = s[0], w1 = s[h], w2 = s[n - 1];
+	d[0] = w0;
+	d[h] = w1;
+	d[n - 1] = w2;
+}
+
+/* The log's append (engine_log without the count; nothing when cap is 0
+ * or n is): a run of 1 .. 16 methods that does not reach the data ring's
+ * end is a record and a short copy, inline; the rest goes to
+ * engine_log_slow. */
+static inline void engine_log_append(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first,
+                                     uint32_t n)
+{
+	uint64_t s = e->seq;
+	size_t at = (size_t)s & (e->dsize - 1);
+	if (__builtin_expect(n - 1u < e->log_fast && at + n <= e->dsize, 1)) {
+		uint64_t now = e->gpu->now;
+		if (e->at > now)
+			now = e->at;
+		engine_log_put(&e->runs[e->rseq & (e->rsize - 1)], src, r, first, n, now, e->at != 0);
+		e->rseq++;
+		engine_log_copy(e, &e->data[at], r->data + first, n);
+		e->seq = s + n;
+	} else if (e->cap && n) {
+		engine_log_slow(e, src, r, first, n);
+	}
+}
+
+/* Counts methods and appends them to e's log (shared by every engine that
+ * records). */
+static inline void engine_log(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first, uint32_t n)
+{
+	e->total += n;
+	engine_log_append(e, src, r, first, n);
+}
+
+/* Hands methods to e (ops->methods), the recorder's inline (it counts and
+ * logs, runs of up to 16 methods without a call): what the front ends' hot
+ * loops call. */
 static inline enum eng_status engine_send(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first,
                                           uint32_t n, struct eng_result *res)
 {
 	if (e->ops->methods == engine_rec_methods) {
-		e->total += n;
-		if (e->cap && n)
-			engine_log_append(e, src, r, first, n);
+		engine_log(e, src, r, first, n);
 		res->cost = (uint64_t)n * ENG_REC_NS_PER_METHOD;
 		res->done = n;
 		return ENG_OK;
 	}
 	return e->ops->methods(e, src, r, first, n, res);
 }
-/* Appends methods to e's log (shared by every engine that records). */
-void engine_log(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first, uint32_t n);
 nvm_status engine_log_config(struct engine *e, size_t cap);
 /* Copies up to max entries of e's log from the first-th held on (oldest
  * first); *n gets how many, *total (may be NULL) all it ever received. */

@@ -176,7 +176,13 @@ static void gv100_runlist_taken(struct host *h, struct runlist *rl)
 
 bool gv100_sched_disabled(const struct host *h, const struct runlist *rl)
 {
-	return FIELD_GET(reg(h, R_PFIFO_SCHED_DISABLE), rl->id, rl->id); /* dev_fifo SCHED_DISABLE */
+	/* Every scheduling decision asks: the register's value is found on the
+	 * bus once (its storage does not move). */
+	struct gv100 *g = gs(h);
+	if (!g->sched_disable)
+		g->sched_disable = bus_reg(h->gpu, R_PFIFO_SCHED_DISABLE);
+	uint32_t v = g->sched_disable ? *g->sched_disable : 0;
+	return FIELD_GET(v, rl->id, rl->id); /* dev_fifo SCHED_DISABLE */
 }
 
 /* ---------------------------------------------------------------- status registers */

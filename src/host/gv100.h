@@ -33,6 +33,7 @@ struct gv100 {
 	uint32_t pbstat_vals[GV100_NPBDMA];
 	struct reg_array pfifo_arrays[GV100_NARRAYS];
 	struct reg_array pccsr_array;
+	const uint32_t *sched_disable; /* NV_PFIFO_SCHED_DISABLE's value (gv100_sched_disabled) */
 };
 
 /* Register offsets shared by gv100 and tu102 (gv100/tu104 dev_fifo). */

@@ -48,6 +48,7 @@ static void rl_clear(struct runlist *rl)
 	rl->runq = NULL;
 	rl->ntsg = rl->nch = 0;
 	rl->cur = 0;
+	rl->prefetched = 0;
 }
 
 static nvm_aperture target_ap(unsigned target)
@@ -276,20 +277,22 @@ static bool in_cur_tsg(struct host *h, struct runlist *rl, uint32_t chid)
 	return rl->ntsg && chan_runlist(c) == (int)rl->id && chan_tsg(c) == (int)rl->cur;
 }
 
-/* Host memory the model reads at a context load (a speed-up of the model
- * only: nothing in the GPU's state changes). With thousands of channels
- * their RAMFCs, USERDs and GPFIFOs are cold in the host's caches, and the
- * reads at each load would wait for them. When a channel is loaded, the
- * RAMFCs of the TSG two ahead in runlist order are fetched into the cache,
- * and for the TSG just ahead (whose RAMFC is warm by now) its USERD line. */
-static const uint8_t *ramfc_span(struct host *h, uint32_t chid)
+/* Host memory the model reads at a context load and in the channel's first
+ * step (a speed-up of the model only: nothing in the GPU's state changes).
+ * With thousands of channels their RAMFCs, USERDs, GPFIFOs, pushbuffers and
+ * the engines' channel state are cold in the host's caches, and each read
+ * would wait for its line. When a TSG starts running, the TSGs ahead of it
+ * in runlist order are fetched in stages, each needing what the stage before
+ * brought in: three ahead the RAMFCs (and RAMIN PAGE_DIR_BASE, read at each
+ * translation), two ahead the USERD lines, the GPFIFO entry at GP_GET and
+ * the engines' channel state, one ahead the segment that entry points at. */
+static const uint8_t *ramfc_span(struct host *h, uint32_t chid, size_t *avail)
 {
 	unsigned target;
 	uint64_t inst = host_chan_inst(h, chid, &target);
 	uint8_t *p;
-	size_t avail;
-	if (target == 1 || mem_span(&h->gpu->mem[target >= 2 ? NVM_AP_SYSMEM : NVM_AP_VRAM], inst, false, &p, &avail) ||
-	    avail < NVM_RAMFC_SIZE)
+	if (target == 1 || mem_span(&h->gpu->mem[target >= 2 ? NVM_AP_SYSMEM : NVM_AP_VRAM], inst, false, &p, avail) ||
+	    *avail < NVM_RAMFC_SIZE)
 		return NULL;
 	return p;
 }
@@ -302,33 +305,107 @@ static void prefetch_span(struct mem_space *m, uint64_t pa)
 		__builtin_prefetch(p);
 }
 
-static void prefetch_tsg(struct host *h, struct runlist *rl, size_t t, bool deep)
+#define PB_PREFETCH 2048u /* bytes of a segment fetched at once */
+
+void host_prefetch_mem(struct mem_space *m, uint64_t pa, uint64_t bytes)
+{
+	uint8_t *q;
+	size_t avail;
+	if (mem_span(m, pa, false, &q, &avail))
+		return;
+	if (bytes > avail)
+		bytes = avail;
+	if (bytes > PB_PREFETCH)
+		bytes = PB_PREFETCH;
+	for (uint64_t i = 0; i < bytes; i += 64)
+		__builtin_prefetch(q + i);
+}
+
+/* The segment of the channel's GP entry at GP_GET, read through the hints
+ * (struct chan): the GPFIFO entry (fetched a TSG earlier) where the ring
+ * was, the segment where the last one was mapped. */
+static void prefetch_pb(struct host *h, uint32_t chid, const uint8_t *f)
+{
+	const struct chan *c = host_chan_peek(h, chid);
+	if (!c->gp_hint_ap || !c->pb_hint_ap)
+		return;
+	uint32_t get, e[2];
+	memcpy(&get, f + 4u * h->ramfc_gp_get, 4);
+	uint8_t *q;
+	size_t avail;
+	if (mem_span(&h->gpu->mem[c->gp_hint_ap - 1u], c->gp_hint + 8ull * get, false, &q, &avail) || avail < 8)
+		return;
+	memcpy(e, q, 8);
+	pb_gp_entry g;
+	pb_gp_decode_gen(e[0], e[1], false, &g);
+	if (g.err == PB_GP_OK && !g.control)
+		host_prefetch_mem(&h->gpu->mem[c->pb_hint_ap - 1u], g.get + c->pb_hint, 4ull * g.length);
+}
+
+#define RAMIN_PAGE_DIR_BASE 0x200u /* NV_RAMIN_PAGE_DIR_BASE_LO, dword 128 */
+
+/* What prefetch_tsg fetches of each channel of a TSG, in the order the
+ * stages run as the TSG comes nearer. */
+enum pf_stage { PF_RAMFC, PF_CHAN, PF_PB };
+
+static void prefetch_tsg(struct host *h, struct runlist *rl, size_t t, enum pf_stage stage)
 {
 	const struct rl_tsg *g = &rl->tsg[t];
 	for (uint32_t k = 0; k < g->n && k < 4; k++) {
-		const uint8_t *f = ramfc_span(h, rl->ch[g->first + k]);
+		uint32_t chid = rl->ch[g->first + k];
+		size_t avail;
+		const uint8_t *f = ramfc_span(h, chid, &avail);
 		if (!f)
 			continue;
-		if (!deep) {
+		if (stage == PF_RAMFC) {
 			for (unsigned i = 0; i < NVM_RAMFC_SIZE; i += 64)
 				__builtin_prefetch(f + i);
+			if (avail > RAMIN_PAGE_DIR_BASE)
+				__builtin_prefetch(f + RAMIN_PAGE_DIR_BASE);
 			continue;
+		}
+		if (stage == PF_PB) {
+			prefetch_pb(h, chid, f);
+			continue;
+		}
+		for (unsigned e = 0; e < 2; e++) {
+			struct engine *x = e ? rl->grce : rl->eng;
+			if (x && x->prefetch)
+				x->prefetch(x, chid);
 		}
 		uint32_t lo, hi;
 		memcpy(&lo, f + 4u * h->ramfc_userd, 4);
 		memcpy(&hi, f + 4u * h->ramfc_userd_hi, 4);
-		/* USERD TARGET 1:0, ADDR 31:9; USERD_HI ADDR 7:0 (pbdma.c userd_addr). */
+		/* USERD TARGET 1:0, ADDR 31:9; USERD_HI ADDR 7:0 (pbdma.c userd_addr):
+		 * the written-back entries and GP_PUT. */
 		uint64_t userd = ((uint64_t)(hi & 0xffu) << 32) | (lo & 0xfffffe00u);
-		prefetch_span(&h->gpu->mem[(lo & 3u) >= 2 ? NVM_AP_SYSMEM : NVM_AP_VRAM], userd + h->userd_gp_put);
+		struct mem_space *m = &h->gpu->mem[(lo & 3u) >= 2 ? NVM_AP_SYSMEM : NVM_AP_VRAM];
+		uint8_t *u;
+		size_t left;
+		if (!mem_span(m, userd, false, &u, &left) && left > h->userd_gp_put && left > h->userd_wb_lo) {
+			__builtin_prefetch(u + h->userd_wb_lo);
+			__builtin_prefetch(u + h->userd_gp_put);
+		}
+		/* The GPFIFO entry at GP_GET, where it was last time (a wrong
+		 * guess costs a useless fetch). */
+		const struct chan *c = host_chan_peek(h, chid);
+		uint32_t get;
+		memcpy(&get, f + 4u * h->ramfc_gp_get, 4);
+		if (c->gp_hint_ap)
+			prefetch_span(&h->gpu->mem[c->gp_hint_ap - 1u], c->gp_hint + 8ull * get);
 	}
 }
 
 static void host_prefetch(struct host *h, struct runlist *rl)
 {
-	if (rl->ntsg < 3)
+	/* Once per TSG that starts running (its other channels' loads find
+	 * the same TSGs ahead). */
+	if (rl->ntsg < 4 || rl->prefetched == rl->cur + 1)
 		return;
-	prefetch_tsg(h, rl, (rl->cur + 1) % rl->ntsg, true);
-	prefetch_tsg(h, rl, (rl->cur + 2) % rl->ntsg, false);
+	rl->prefetched = rl->cur + 1;
+	prefetch_tsg(h, rl, (rl->cur + 1) % rl->ntsg, PF_PB);
+	prefetch_tsg(h, rl, (rl->cur + 2) % rl->ntsg, PF_CHAN);
+	prefetch_tsg(h, rl, (rl->cur + 3) % rl->ntsg, PF_RAMFC);
 }
 
 static void sched_pbdma(struct host *h, struct runlist *rl, struct pbdma *p)
@@ -513,10 +590,12 @@ void host_engstat(struct host *h, struct runlist *rl)
 	                           next >= 0 ? next_inst | 1u << 31 : 0);
 	/* Item of docs/host.md "Timing": the GPU is not idle before its
 	 * engines have finished (a foreground event at their completion). */
+	if (!busy || x->idle_ev)
+		return;
 	bool stepping = false; /* a pending PBDMA step refreshes the status itself */
 	for (unsigned q = 0; q < rl->desc->npbdma; q++)
 		stepping |= rl->pb[q] && rl->pb[q]->ev;
-	if (busy && !x->idle_ev && !stepping)
+	if (!stepping)
 		x->idle_ev = sched_at(h->gpu, until, eng_idle_event, h, rl->id, 0);
 }
 

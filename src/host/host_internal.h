@@ -219,6 +219,7 @@ struct runlist {
 	struct engine *grce; /* GRCOPY on the GR runlist */
 	struct pbdma *pb[2];
 	struct eng_ctx ectx;
+	size_t prefetched; /* 1 + the TSG whose load last prefetched the next ones (host_prefetch), 0 none */
 };
 
 /* The Host's own view of a channel (the guest-visible part is PCCSR). */
@@ -233,10 +234,17 @@ struct chan {
 	bool acq_wait;       /* blocked on a semaphore acquire */
 	bool acq_switch;     /* the blocked acquire had ACQUIRE_SWITCH_TSG */
 	nvm_aperture acq_ap; /* aperture of the watched semaphore */
+	uint8_t gp_hint_ap;  /* hints (below): aperture + 1 of gp_hint, 0 none */
+	uint8_t pb_hint_ap;  /* and of pb_hint */
 	uint64_t acq_wake_ev;
 	uint64_t acq_timeout_ev; /* acquire deadline event */
 	uint32_t cls[8];         /* SET_OBJECT class per subchannel; UNVERIFIED: kept by Host, not saved to RAMFC */
 	uint64_t methods;
+	/* Hints for the host's caches only (host.c prefetch_tsg), guesses
+	 * from the last accesses (a wrong one costs a useless fetch): where
+	 * entry 0 of the channel's GPFIFO is if its ring is linear in memory,
+	 * and the physical minus the virtual address of its last PB segment. */
+	uint64_t gp_hint, pb_hint;
 };
 
 /* The runlist the channel is listed on, -1 none. */
@@ -421,19 +429,15 @@ struct host {
 	struct reg_array pbdma_array;
 	bool method_crc; /* compute NV_PPBDMA_METHOD_CRC (nvm_host_set_method_crc) */
 	/* From the RAMFC layout: the dwords that mirror a register, and the
-	 * register (enum pbr) each mirrors. */
+	 * register (enum pbr) each mirrors (a context load and save copy them
+	 * one by one: a memcpy per run of consecutive dwords became a
+	 * `rep movs` each, slower than the ~40 word moves). */
 	unsigned nramfc;
 	struct {
 		uint8_t dword, reg;
 	} ramfc[PBR_COUNT];
-	/* The same as runs of consecutive dwords mirroring consecutive
-	 * registers, in order (a context load or save copies each at once). */
-	unsigned nramfc_run;
-	struct {
-		uint8_t dword, reg, n;
-	} ramfc_run[PBR_COUNT];
-	/* The RAMFC dwords of USERD and USERD_HI (host.c prefetch_tsg). */
-	uint8_t ramfc_userd, ramfc_userd_hi;
+	/* The RAMFC dwords of USERD, USERD_HI and GP_GET (host.c prefetch_tsg). */
+	uint8_t ramfc_userd, ramfc_userd_hi, ramfc_gp_get;
 	/* From the RAMUSERD layout: the writeback's byte range and its words. */
 	uint32_t userd_wb_lo, userd_wb_hi; /* [lo, hi) */
 	uint32_t userd_gp_put;             /* NV_RAMUSERD_GP_PUT */
@@ -527,6 +531,10 @@ static inline void host_chsw_error(struct host *h, uint32_t code, uint64_t addr,
 {
 	h->gen->ops->chsw_error(h, code, addr, why);
 }
+
+/* Fetches [pa, pa + bytes) of m (up to its page's end) into the host's
+ * caches: a speed-up of the model only. */
+void host_prefetch_mem(struct mem_space *m, uint64_t pa, uint64_t bytes);
 
 /* pbdma.c */
 nvm_status pbdma_add_regs(struct host *h);

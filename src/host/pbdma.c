@@ -85,19 +85,8 @@ nvm_status pbdma_layouts(struct host *h)
 			h->ramfc_userd = (uint8_t)w->dword;
 		if (r == PBR_USERD_HI)
 			h->ramfc_userd_hi = (uint8_t)w->dword;
-	}
-	h->nramfc_run = 0;
-	for (unsigned i = 0; i < h->nramfc; i++) {
-		unsigned k = h->nramfc_run;
-		if (k && h->ramfc_run[k - 1].dword + h->ramfc_run[k - 1].n == h->ramfc[i].dword &&
-		    h->ramfc_run[k - 1].reg + h->ramfc_run[k - 1].n == h->ramfc[i].reg) {
-			h->ramfc_run[k - 1].n++;
-			continue;
-		}
-		h->ramfc_run[k].dword = h->ramfc[i].dword;
-		h->ramfc_run[k].reg = h->ramfc[i].reg;
-		h->ramfc_run[k].n = 1;
-		h->nramfc_run++;
+		if (r == PBR_GP_GET)
+			h->ramfc_gp_get = (uint8_t)w->dword;
 	}
 	h->userd_wb_lo = UINT32_MAX;
 	h->userd_wb_hi = 0;
@@ -269,8 +258,10 @@ static void mem_budget_error(struct pbdma *p, nvm_aperture ap, uint64_t pa, cons
 }
 
 /* Reads (acc READ or ATOMIC) or writes (WRITE) len bytes, not crossing a
- * page, at a channel VA. */
-static bool va_access(struct pbdma *p, uint64_t va, void *buf, size_t len, nvm_mmu_access acc, const char *what)
+ * page, at a channel VA; *ap_at (if not NULL) gets the aperture + 1 (0 for
+ * a sparse page) and *pa_at the physical address. */
+static bool va_access_at(struct pbdma *p, uint64_t va, void *buf, size_t len, nvm_mmu_access acc, const char *what,
+                         uint8_t *ap_at, uint64_t *pa_at)
 {
 	bool write = acc == NVM_MMU_WRITE;
 	nvm_aperture ap;
@@ -282,6 +273,10 @@ static bool va_access(struct pbdma *p, uint64_t va, void *buf, size_t len, nvm_m
 	}
 	struct mem_space *m = &gpu_of(p)->mem[ap];
 	nvm_status st = NVM_OK;
+	if (ap_at) {
+		*ap_at = sparse ? 0 : (uint8_t)(ap + 1);
+		*pa_at = pa;
+	}
 	if (sparse) {
 		if (!write)
 			memset(buf, 0, len);
@@ -305,6 +300,11 @@ static bool va_access(struct pbdma *p, uint64_t va, void *buf, size_t len, nvm_m
 		return false;
 	}
 	return true;
+}
+
+static bool va_access(struct pbdma *p, uint64_t va, void *buf, size_t len, nvm_mmu_access acc, const char *what)
+{
+	return va_access_at(p, va, buf, len, acc, what, NULL, NULL);
 }
 
 /* ---------------------------------------------------------------- USERD */
@@ -1380,6 +1380,10 @@ struct pb_fetch {
 	bool halt, xlat_fault;
 };
 
+/* One translation of GET. Then the first bytes of the segment are fetched
+ * into the host's caches at once, before the decoder reads them one after
+ * another (a channel's segment is cold when thousands of channels take
+ * turns), and the channel's PB hint (struct chan) notes the mapping. */
 static bool pbf_translate(struct fifo_fetch *x, struct fifo_span *s)
 {
 	struct pb_fetch *c = x->ctx;
@@ -1394,6 +1398,12 @@ static bool pbf_translate(struct fifo_fetch *x, struct fifo_span *s)
 		return false;
 	}
 	s->mem = &gpu_of(p)->mem[ap];
+	if (!s->sparse) {
+		host_prefetch_mem(s->mem, s->pa, x->put - x->get);
+		struct chan *ch = cur_chan(p);
+		ch->pb_hint = s->pa - x->get;
+		ch->pb_hint_ap = (uint8_t)(ap + 1);
+	}
 	return true;
 }
 
@@ -1478,8 +1488,11 @@ static bool next_gp_entry(struct pbdma *p, bool *idle)
 	}
 	uint64_t eva = gp_base(p) + (uint64_t)r[PBR_GP_GET] * 8;
 	uint32_t e[2];
-	if (!va_access(p, eva, e, 8, NVM_MMU_READ, "GPFIFO fetch"))
+	struct chan *c = cur_chan(p);
+	uint64_t pa;
+	if (!va_access_at(p, eva, e, 8, NVM_MMU_READ, "GPFIFO fetch", &c->gp_hint_ap, &pa))
 		return false;
+	c->gp_hint = pa - 8ull * r[PBR_GP_GET]; /* where entry 0 is if the ring is linear */
 	r[PBR_GP_SHADOW_0] = e[0];
 	r[PBR_GP_SHADOW_1] = e[1];
 	r[PBR_GP_GET] = (uint32_t)((r[PBR_GP_GET] + 1) % size);
@@ -1563,8 +1576,8 @@ static bool do_load(struct pbdma *p)
 		return false;
 	}
 	const struct host *h = p->h;
-	for (unsigned i = 0; i < h->nramfc_run; i++)
-		memcpy(&p->r[h->ramfc_run[i].reg], &ramfc[h->ramfc_run[i].dword], h->ramfc_run[i].n * 4u);
+	for (unsigned i = 0; i < h->nramfc; i++)
+		p->r[h->ramfc[i].reg] = ramfc[h->ramfc[i].dword];
 	if (h->gen->ops->chan_load)
 		h->gen->ops->chan_load(p->h, p);
 	p->h->stats.ctx_loads++;
@@ -1622,8 +1635,8 @@ void pbdma_save(struct pbdma *p)
 		unsigned target;
 		uint64_t a = inst_addr(p, &target);
 		nvm_aperture ap = target >= 2 ? NVM_AP_SYSMEM : NVM_AP_VRAM;
-		for (unsigned i = 0; i < h->nramfc_run; i++)
-			memcpy(&p->ramfc[h->ramfc_run[i].dword], &p->r[h->ramfc_run[i].reg], h->ramfc_run[i].n * 4u);
+		for (unsigned i = 0; i < h->nramfc; i++)
+			p->ramfc[h->ramfc[i].dword] = p->r[h->ramfc[i].reg];
 		if (mem_write(&h->gpu->mem[ap], a, p->ramfc, sizeof(p->ramfc)))
 			mem_budget_error(p, ap, a, "RAMFC save"); /* the load read the same bytes */
 		userd_writeback(p);

@@ -803,6 +803,48 @@ static void held_tsg_until_timeslice(void **state)
 	env_fini(&e);
 }
 
+/* host.c prefetches the channels ahead from hints (where each GPFIFO ring
+ * and PB segment was last found): guesses for the host's caches, never
+ * read as the GPU's state. Six TSGs (prefetching needs four), then every
+ * channel's next segment in a fresh mapping (the PB hint points at the old
+ * one): the engine gets the new segments' methods, in runlist order. */
+static void prefetch_hints_are_guesses(void **state)
+{
+	(void)state;
+	struct env e;
+	env_init(&e);
+	struct env_chan *c[6];
+	uint32_t w[6 * 8];
+	for (unsigned i = 0; i < 6; i++) {
+		c[i] = env_chan(&e, i, 1 + i);
+		env_rl_tsg(&w[8 * i], 1 + i, 1, 128, 3);
+		env_rl_chan(&w[8 * i + 4], c[i], 0);
+	}
+	env_submit(&e, 0, w, 12);
+	env_run(&e, 100000);
+	for (unsigned round = 0; round < 3; round++) {
+		for (unsigned i = 0; i < 6; i++) {
+			uint32_t pb[] = { HDR_INC(0, 0x200, 1), 100 * round + i };
+			if (!round) {
+				env_push(&e, c[i], pb, 2);
+				continue;
+			}
+			uint64_t pa, va = env_map(&e, 4096, &pa); /* another PA - VA */
+			nvm_mem_write(e.gpu, NVM_AP_VRAM, pa + 4 * round, pb, sizeof(pb));
+			env_gp(&e, c[i], va + 4 * round, 2, 0);
+			env_kick(&e, c[i]);
+		}
+		assert_string_equal(env_run(&e, 1000000), "idle");
+		nvm_host_method log[24];
+		assert_int_equal(env_log(&e, "gr", log, 24), 6 * (round + 1));
+		for (unsigned i = 0; i < 6; i++) {
+			assert_int_equal(log[6 * round + i].method, 0x200);
+			assert_int_equal(log[6 * round + i].data, 100 * round + i);
+		}
+	}
+	env_fini(&e);
+}
+
 /* A channel is listed on the runlist whose last submit named it: a new
  * submit unlists the channels the runlist's previous contents named, but
  * not one listed on another runlist since; a channel never listed is on
@@ -878,6 +920,7 @@ int main(void)
 		cmocka_unit_test(gpfifo_fault_and_unbound),
 		cmocka_unit_test(held_tsg_until_timeslice),
 		cmocka_unit_test(runlist_resubmit_unlists),
+		cmocka_unit_test(prefetch_hints_are_guesses),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
