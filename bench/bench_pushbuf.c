@@ -241,11 +241,13 @@ static int bench_print(double scale, struct bench_result *out, pb_style style, d
 		if (t1 - t0 < best)
 			best = t1 - t0;
 	}
-	static char note[2][96];
+	static char note[2][128];
 	char *nt = note[style == PB_STYLE_JSON];
-	snprintf(nt, 96, "%llu methods, %.2f methods/header, %.0f bytes/method, %llu errors printed",
+	/* the text's rate too: a printer writes bytes, and lines of another
+	 * length would move the methods/s */
+	snprintf(nt, 128, "%llu methods, %.2f methods/header, %.0f bytes/method (%.2f GB/s), %llu errors printed",
 	         (unsigned long long)s.methods, (double)s.methods / (double)s.headers,
-	         (double)pf.bytes / (double)s.methods, (unsigned long long)errors);
+	         (double)pf.bytes / (double)s.methods, (double)pf.bytes / best * 1e-9, (unsigned long long)errors);
 	out->unit = "methods/s";
 	out->rate = (double)s.methods / best;
 	out->per_method_ns = best * 1e9 / (double)s.methods;

@@ -519,6 +519,9 @@ typedef struct pb_printer {
 	uint32_t line_items; /* values on the current asm line */
 	bool raw_seq;        /* asm: the sequence is printed as .word */
 	pb_view view[9];     /* per subchannel; [8] the host class */
+	/* The text and JSON styles' methods formatted once (print.c); NULL:
+	 * every line formatted from the tables. pb_printer_end frees it. */
+	struct pb_print_cache *cache;
 } pb_printer;
 
 /* Sets up a printer for input entries base .. base + n - 1. input may be
@@ -532,6 +535,8 @@ void pb_printer_init(pb_printer *p, pb_style style, const pb_config *cfg, const 
 void pb_printer_bind(pb_printer *p, unsigned subch, const pb_class *c, bool pin);
 pb_sink pb_printer_sink(pb_printer *p);
 void pb_printer_begin(pb_printer *p); /* asm: the .format / .class lines */
+/* Flushes the output and frees what the printer allocated (call it once
+ * for each pb_printer_init). */
 void pb_printer_end(pb_printer *p);
 
 /* Decodes and prints one GP entry (index = its position) in a style. */

@@ -225,7 +225,12 @@ static bool ib_chain_ready(struct fifo_fetch *x, uint32_t k)
 static uint32_t ib_portion(struct fifo_fetch *x, uint32_t lim)
 {
 	struct ib_fetch *c = x->ctx;
-	return pusher_portion(c->f, x, c->data, c->free, lim, UINT32_MAX, ib_chain_ready);
+	/* ib_chain_ready's limit check (DMA mode): GET + 4 k below DMA_LIMIT,
+	 * unless the 40-bit address wraps within the piece (no quick feed) */
+	struct pusher_quick_env q = { .kmax = UINT64_MAX, .slice_live = c->slice_live };
+	if (!c->ib)
+		q.kmax = x->get + 4ull * lim > VA_MASK ? 0 : x->get < c->limit ? (c->limit - x->get + 3) / 4 : 0;
+	return pusher_portion(c->f, x, c->data, c->free, lim, UINT32_MAX, ib_chain_ready, &q);
 }
 
 static bool ib_fed(struct fifo_fetch *x, uint32_t n, uint32_t used)

@@ -34,6 +34,13 @@ static struct pfifo *pfifo_of(const nvm_gpu *gpu)
 	return gpu ? (struct pfifo *)gpu_block(gpu, &pfifo_class) : NULL;
 }
 
+void pfifo_quick_set(nvm_gpu *gpu, bool on)
+{
+	struct pfifo *f = pfifo_of(gpu);
+	if (f)
+		f->quick_off = !on;
+}
+
 /* ---------------------------------------------------------------- RAMIN */
 
 /* nv4-vram / bars.rst "RAMIN": instance memory starts from the end of VRAM

@@ -430,6 +430,11 @@ struct pfifo {
 	struct fifo_fetch *chain_x; /* the fetch loop, at the feed's start */
 	/* The pusher's checks before the piece k words into the feed. */
 	bool (*chain_ready)(struct fifo_fetch *x, uint32_t k);
+	/* The quick feed (pusher_quick): the commands it took are passed to
+	 * the decoder as one run the sinks ignore (quick_skip), after which the
+	 * decoder's state is quick_state. quick_off: never (tests compare). */
+	bool quick_off, quick_skip;
+	pb_decoder_state quick_state;
 	/* registers the hot paths use (slots of the bus's latched values) */
 	struct intr_line intr; /* INTR / INTR_EN -> PMC line 8 */
 	uint32_t *r_intr, *r_intr_en, *r_push0, *r_push1, *r_put, *r_get, *r_pull0, *r_pull1, *r_caches, *r_mode;
@@ -516,13 +521,23 @@ bool pfifo_pramin_wr(void *ctx, uint32_t addr, uint32_t val);
 nvm_status pfifo_add_window(struct pfifo *f, const char *name, uint32_t base, uint32_t size, win_read_fn rd,
                             win_write_fn wr);
 
+/* The pushers' quick feed on or off (on by default; tests compare the two). */
+void pfifo_quick_set(nvm_gpu *gpu, bool on);
+
 /* pusher.c: the USER areas, the PIO pusher, the NV4-style DMA pusher */
 void pusher_dma_error(struct pfifo *f, unsigned code, uint64_t get, const char *why);
 void pusher_dec_load(struct pfifo *f, bool ib);
 void pusher_dec_store(struct pfifo *f);
 uint32_t pusher_direct_words(const struct pfifo *f, uint32_t n);
+/* What the quick feed needs of a pusher's checks between pieces (its
+ * chain_ready): the piece k words into the feed passes the limit check
+ * while k < kmax; the timeslice is checked when slice_live. */
+struct pusher_quick_env {
+	uint64_t kmax;
+	bool slice_live;
+};
 uint32_t pusher_portion(struct pfifo *f, struct fifo_fetch *x, bool data, uint32_t room, uint32_t lim, uint32_t chunk,
-                        bool (*chain_ready)(struct fifo_fetch *x, uint32_t k));
+                        bool (*chain_ready)(struct fifo_fetch *x, uint32_t k), const struct pusher_quick_env *q);
 /* After a feed: the words it consumed (used, or n unless chained). */
 uint32_t pusher_fed(struct pfifo *f, uint64_t get, uint32_t n, uint32_t used);
 void pusher_pio_store(struct pfifo *f, uint32_t addr, uint32_t val, unsigned size);
@@ -544,6 +559,8 @@ uint32_t pusher_count_store(struct pfifo *f, const pb_decoder_state *d, uint32_t
 /* puller.c */
 bool puller_ready(struct pfifo *f);
 bool puller_direct_ok(const struct pfifo *f, uint32_t subch);
+/* The subchannels (bit s) puller_direct_ok would allow with CACHE1 empty. */
+uint32_t puller_direct_mask(const struct pfifo *f);
 /* Submits a run of plain methods to the engine bound on its subchannel
  * (engine interface, costs). */
 void puller_submit(struct pfifo *f, const pb_run *r, uint64_t *t);

@@ -205,45 +205,62 @@ static uint64_t engines_idle_at(const struct pfifo *f)
  * another channel's method. NV10+ submits pairs of methods (the same or
  * consecutive) in one puller cycle. The engine logs method i at *t + i
  * (each its own virtual time). */
-void puller_submit(struct pfifo *f, const pb_run *r, uint64_t *t)
+/* The METHOD event of a submitted run (out of the hot path). */
+static __attribute__((noinline)) void submit_event(struct pfifo *f, const struct engine *e, const struct eng_src *src,
+                                                   const pb_run *r)
 {
-	unsigned id = subch_engine(f->pc, r->subch);
-	struct engine *e = method_engine(f, id);
+	/* named from the class the RAMHT object carries, where the tables have it */
+	char name[128] = " ";
+	if (!pb_method_label(src->cls, pb_run_method(r, 0), name + 1, sizeof(name) - 1))
+		name[0] = 0;
+	emit(f->gpu, NVM_EV_METHOD, "pfifo", e->name, pb_run_method(r, 0), r->data[0],
+	     "%schannel %u subchannel %u class 0x%04x: method 0x%04x%s x%u (first data 0x%08x)", f->pc->tag, src->chid,
+	     r->subch, src->cls, pb_run_method(r, 0), name, r->count, r->data[0]);
+}
+
+/* puller_submit once the engine e (id) is known. */
+static inline __attribute__((always_inline)) void submit_to(struct pfifo *f, struct engine *e, unsigned id,
+                                                            const pb_run *r, uint64_t *t)
+{
 	uint32_t chid = pull_chid(f);
-	if (!e)
-		return; /* callers check the engine */
-	unsigned last = FIELD_GET(*f->pc->pull1, 3, 0);
+	uint32_t *pull1 = f->pc->pull1;
+	unsigned last = FIELD_GET(*pull1, 3, 0);
 	if (last != id) {
 		if (f->eng[last] && *t < f->eng[last]->busy_until)
 			*t = f->eng[last]->busy_until;
-		*f->pc->pull1 = FIELD_SET(*f->pc->pull1, 3, 0, id);
+		*pull1 = FIELD_SET(*pull1, 3, 0, id);
 	}
 	if (id == ENG_PGRAPH && f->gr_chid != chid) {
 		emit(f->gpu, NVM_EV_TRACE, "pfifo", "pgraph_ctxsw", chid, f->gr_chid, "PGRAPH: channel %u -> %u",
 		     f->gr_chid, chid);
 		f->gr_chid = chid;
 	}
+	/* cls_slot / ctx_slot: class 0 for a channel beyond nchan */
+	bool known = chid < f->chip->nchan;
+	uint32_t subch = r->subch & 7;
 	struct eng_src src = { .chid = chid,
 		               .subch = r->subch,
-		               .cls = *cls_slot(f, chid, r->subch),
-		               .ctx = *ctx_slot(f, chid, r->subch) };
+		               .cls = known ? f->cls[chid][subch] : 0,
+		               .ctx = known ? f->objctx[chid][subch] : 0 };
 	struct eng_result res = { 0 };
-	e->at = *t > f->gpu->now ? *t : f->gpu->now;
-	e->ops->methods(e, &src, r, 0, r->count, &res);
+	uint64_t now = f->gpu->now;
+	e->at = *t > now ? *t : now;
+	engine_send(e, &src, r, 0, r->count, &res);
 	e->at = 0;
 	uint32_t steps = f->chip->paired ? (r->count + 1) / 2 : r->count;
 	*t += res.cost + (uint64_t)steps * PFIFO_NS_PULL;
 	e->busy_until = *t;
 	f->stats.engine_methods += r->count;
-	if (emit_wanted(f->gpu, NVM_EV_METHOD)) {
-		/* named from the class the RAMHT object carries, where the tables have it */
-		char name[128] = " ";
-		if (!pb_method_label(src.cls, pb_run_method(r, 0), name + 1, sizeof(name) - 1))
-			name[0] = 0;
-		emit(f->gpu, NVM_EV_METHOD, "pfifo", e->name, pb_run_method(r, 0), r->data[0],
-		     "%schannel %u subchannel %u class 0x%04x: method 0x%04x%s x%u (first data 0x%08x)", f->pc->tag,
-		     chid, r->subch, src.cls, pb_run_method(r, 0), name, r->count, r->data[0]);
-	}
+	if (emit_wanted(f->gpu, NVM_EV_METHOD))
+		submit_event(f, e, &src, r);
+}
+
+void puller_submit(struct pfifo *f, const pb_run *r, uint64_t *t)
+{
+	unsigned id = subch_engine(f->pc, r->subch);
+	struct engine *e = method_engine(f, id);
+	if (e) /* callers check the engine */
+		submit_to(f, e, id, r, t);
 }
 
 static void submit_one(struct pfifo *f, uint32_t subch, uint32_t m, uint32_t d, uint64_t *t)
@@ -637,6 +654,18 @@ bool puller_direct_ok(const struct pfifo *f, uint32_t subch)
 	       !pfifo_cache_count(f);
 }
 
+uint32_t puller_direct_mask(const struct pfifo *f)
+{
+	if (!(*f->r_pull0 & PULL0_ACCESS) || (*f->r_intr & (INTR_CACHE_ERROR | INTR_SEMAPHORE)) ||
+	    (*f->r_pull1 & PULL1_ACQUIRE_ACTIVE))
+		return 0;
+	uint32_t mask = 0;
+	for (uint32_t s = 0; s < 8; s++)
+		if (method_engine(f, subch_engine(&f->c1, s)))
+			mask |= 1u << s;
+	return mask;
+}
+
 bool puller_ready(struct pfifo *f)
 {
 	if (!(*f->r_pull0 & PULL0_ACCESS) || (*f->r_intr & (INTR_CACHE_ERROR | INTR_SEMAPHORE)))
@@ -648,48 +677,86 @@ bool puller_ready(struct pfifo *f)
 
 /* Plain PGRAPH methods (0x100-0x17c, 0x200-0x1ffc on a PGRAPH subchannel)
  * that follow each other in CACHE1 on one subchannel with increasing or
- * equal methods: how many, from the slot at GET. */
+ * equal methods: how many, from the slot at GET (whose method is plain),
+ * not past the last slot. Bits 15:2 of an entry are its subchannel and
+ * method: the next entry of an increasing run is the first's + 4 n, as long
+ * as the methods stay below the end of the first's plain range (0x180 or
+ * 0x2000, so no carry reaches the subchannel). */
 static uint32_t plain_run(const struct pcache *c, uint32_t slot, uint32_t avail, pb_mode *mode)
 {
-	uint32_t a0 = c->addr[slot], m0 = a0 & 0x1ffcu;
-	uint32_t n = 1;
+	const uint32_t *ad = c->addr + slot;
+	uint32_t a0 = ad[0] & 0xfffcu, m0 = a0 & 0x1ffcu, n = 1;
+	uint32_t lim = c->slot_mask + 1 - slot < avail ? c->slot_mask + 1 - slot : avail;
 	*mode = PB_MODE_INC;
-	while (n < avail && slot + n <= c->slot_mask) {
-		uint32_t a = c->addr[slot + n], m = a & 0x1ffcu;
-		if (((a ^ a0) & 0xe000u) || (m >= 0x180 && m < 0x200) || m < 0x100)
-			break;
-		if (n == 1 && m == m0)
-			*mode = PB_MODE_NINC;
-		if (*mode == PB_MODE_NINC ? m != m0 : m != m0 + 4 * n)
-			break;
-		n++;
+	if (lim < 2)
+		return 1;
+	if ((ad[1] & 0xfffcu) == a0) {
+		*mode = PB_MODE_NINC;
+		for (n = 2; n < lim && (ad[n] & 0xfffcu) == a0; n++)
+			;
+		return n;
 	}
+	uint32_t nmax = ((m0 < 0x180 ? 0x180u : 0x2000u) - m0) / 4;
+	if (lim > nmax)
+		lim = nmax;
+	/* Eight entries compared at once while they are in the cache (the
+	 * run's length varies: a loop ending at it mispredicts every run). */
+	while (n < lim && slot + n + 8 <= c->slot_mask + 1) {
+		uint32_t miss = 0;
+		for (uint32_t i = 0; i < 8; i++)
+			miss |= (uint32_t)((ad[n + i] & 0xfffcu) != a0 + 4 * (n + i)) << i;
+		uint32_t same = (uint32_t)__builtin_ctz(miss | 0x100u);
+		if (same < 8 || n + 8 >= lim)
+			return n + same < lim ? n + same : lim;
+		n += 8;
+	}
+	while (n < lim && (ad[n] & 0xfffcu) == a0 + 4 * n)
+		n++;
 	return n;
 }
 
-/* Takes entries out of cache c (f->pc) while ready(f) allows, at most max. */
+/* Takes entries out of cache c (f->pc) while ready(f) allows, at most max.
+ * After a run of plain methods the CACHE1 puller is still ready while
+ * CACHE1 has entries when no hooks are installed: nothing but the engine
+ * ran, and engines leave PFIFO's registers alone (puller_submit changes
+ * only PULL1 ENGINE). */
 static uint32_t pull_entries(struct pfifo *f, uint32_t max, uint64_t *t, bool (*ready)(struct pfifo *f))
 {
 	struct pcache *c = f->pc;
+	bool lean = c == &f->c1 && !f->gpu->hook_mask;
 	uint32_t taken = 0;
 	while (taken < max && ready(f)) {
-		uint32_t get = *c->get, slot = (get >> 2) & c->slot_mask;
-		uint32_t a = c->addr[slot], m = a & 0x1ffcu, subch = (a >> 13) & 7;
-		uint32_t n = 1;
-		if (m >= 0x100 && (m < 0x180 || m >= 0x200) && method_engine(f, subch_engine(c, subch))) {
-			uint32_t avail = pcache_count(c);
-			if (avail > max - taken)
-				avail = max - taken;
-			pb_mode mode;
-			n = plain_run(c, slot, avail, &mode);
-			pb_run r = { .subch = subch, .method = m, .count = n, .mode = mode, .data = &c->data[slot] };
-			puller_submit(f, &r, t);
-		} else if (pull_one(f, a, c->data[slot], t) == PULL_STALL) {
+		for (;;) {
+			uint32_t get = *c->get, slot = (get >> 2) & c->slot_mask;
+			uint32_t a = c->addr[slot], m = a & 0x1ffcu, subch = (a >> 13) & 7;
+			unsigned id = subch_engine(c, subch);
+			struct engine *e = method_engine(f, id);
+			if (m >= 0x100 && (m < 0x180 || m >= 0x200) && e) {
+				uint32_t avail = pcache_count(c);
+				if (avail > max - taken)
+					avail = max - taken;
+				pb_mode mode;
+				uint32_t n = plain_run(c, slot, avail, &mode);
+				pb_run r = { .subch = subch,
+					     .method = m,
+					     .count = n,
+					     .mode = mode,
+					     .data = &c->data[slot] };
+				submit_to(f, e, id, &r, t);
+				*c->get = (get + 4 * n) & c->ptr_mask;
+				taken += n;
+				f->stats.methods += n;
+				if (lean && taken < max && pcache_count(c))
+					continue;
+				break;
+			}
+			if (pull_one(f, a, c->data[slot], t) == PULL_STALL)
+				return taken;
+			*c->get = (get + 4) & c->ptr_mask;
+			taken++;
+			f->stats.methods++;
 			break;
 		}
-		*c->get = (get + 4 * n) & c->ptr_mask;
-		taken += n;
-		f->stats.methods += n;
 	}
 	return taken;
 }

@@ -399,6 +399,8 @@ static void sink_run(void *ctx, const pb_run *run)
 	struct pfifo *f = ctx;
 	const pb_run *r = run;
 	pb_run part;
+	if (f->quick_skip)
+		return; /* words pusher_quick took (pusher_portion) */
 	if (f->chain) {
 		uint32_t take = chain_take(f, run);
 		if (!take)
@@ -671,26 +673,168 @@ static void dma_mem_fault(struct fifo_fetch *x, const struct fifo_span *s)
 	c->why = mem_outside;
 }
 
+/* The quick feed: the short INC / NINC commands at the start of a feed
+ * that a chained feed would take whole without stopping (the checks
+ * between pieces pass: the limit, the run budget after the header's unit,
+ * the timeslice, CACHE1 room), each going either straight to its engine
+ * (puller_direct_ok, pusher_direct_words: all its methods) or into CACHE1
+ * (all of them fitting: methods 0x100+ inside 0x1ffc, or a single method
+ * the puller knows that does not make the pusher wait), decoded here
+ * rather than by the decoder. They leave what sink_header and sink_run would have
+ * (the registers, CACHE1, the engines' calls, the budget's units, the
+ * decoder's state after them); the pusher then hands the decoder their
+ * words as one run the sinks ignore, so that it stands past them. Nothing
+ * can look in between: no hooks are installed, so nothing runs but the
+ * engines. Returns the words taken (whole commands), 0 when the first
+ * command is not one of these. */
+static uint32_t pusher_quick(struct pfifo *f, const uint32_t *w, uint32_t lim, uint32_t chunk, uint32_t words,
+                             const struct pusher_quick_env *q)
+{
+	nvm_gpu *gpu = f->gpu;
+	uint64_t budget = sched_budget_left(gpu), *t = f->burst_t, pos = f->dec.pos, slice_end = f->slice_end;
+	uint32_t k = 0, cmds = 0, lh = 0, lc = 0, mask = f->cache_mask;
+	/* short_header: INC, and NINC where the generation has it */
+	uint32_t short_mask = f->pbgen->accepts & PB_ACC_OLD_NINC ? 0xa0030003u : 0xe0030003u;
+	uint32_t ni_bit = f->chip->ninc ? 1u : 0u;
+	/* CACHE1 (PUT written once at the end: nothing reads it in between,
+	 * and after an entry is pushed nothing goes the direct way) */
+	uint32_t put = (*f->r_put >> 2) & mask, used = pfifo_cache_count(f), pushed = 0;
+	uint32_t *restrict ca = f->cache_addr, *restrict cd = f->cache_data;
+	/* puller_direct_ok but for CACHE1 being empty: only the engines run
+	 * meanwhile, and they leave PFIFO alone */
+	uint32_t direct_subch = puller_direct_mask(f);
+	/* The checks before the header (k) and its data (k + 1): those at
+	 * k + 1 imply those at k (the header's unit is charged in between):
+	 * k + 1 < kmax, the budget left after cmds + 1 units, the timeslice. */
+	uint32_t kend = lim < q->kmax ? lim : (uint32_t)q->kmax;
+	uint64_t max_cmds = budget ? budget - 1 : 0;
+	while (k + 1 < kend && cmds < max_cmds) {
+		uint32_t h = w[k], c = h >> 18 & 0x7ffu;
+		if ((h & short_mask) || !c || c >= lim - k ||
+		    (q->slice_live && *t + (uint64_t)(words + k + 1) * PFIFO_NS_DMA_WORD >= slice_end))
+			break;
+		uint32_t subch = h >> 13 & 7, m = h & 0x1ffcu;
+		bool ninc = h & 0x40000000u;
+		if (used == mask)
+			break; /* CACHE1 full */
+		/* pusher_direct_words of the whole command */
+		uint32_t direct = 0;
+		if (!used && (direct_subch >> subch & 1) && m >= 0x100 && (m < 0x180 || m >= 0x200)) {
+			uint32_t last = m < 0x180 ? 0x17cu : 0x1ffcu;
+			direct = ninc || (last - m) / 4 + 1 >= c ? c : (last - m) / 4 + 1;
+		}
+		if (direct) {
+			if (direct < c)
+				break;
+			pb_run r = { .hdr_offset = pos + k,
+				     .offset = pos + k + 1,
+				     .ndwords = c,
+				     .subch = subch,
+				     .method = m,
+				     .count = c,
+				     .mode = ninc ? PB_MODE_NINC : PB_MODE_INC,
+				     .data = w + k + 1 };
+			puller_submit(f, &r, t);
+			put = (put + c) & mask;
+			*f->r_put = *f->r_get = put << 2;
+			f->stats.cache_pushes += c;
+			f->stats.methods += c;
+		} else {
+			if (c > mask - used || c > chunk)
+				break;
+			/* sink_run's checked methods, or one the puller knows that
+			 * does not make the pusher wait (a bind, REF_CNT ...) */
+			if ((m < 0x100 || (!ninc && m + 4u * (c - 1) > 0x1ffcu)) &&
+			    (c != 1 || !pusher_knows_method(f, m) ||
+			     (f->chip->ops->acquires && f->chip->ops->acquires(m, w[k + 1]))))
+				break;
+			uint32_t base = subch << 13 | (ninc ? ni_bit : 0u) | m, step = ninc ? 0 : 4;
+			const uint32_t *d = w + k + 1;
+			if (c <= 8 && put + 8 <= mask + 1 && k + 9 <= lim) {
+				/* a short command: eight slots rewritten, those past
+				 * the command with what they hold (no branch on the
+				 * count, which drivers vary from command to command) */
+				for (uint32_t i = 0; i < 8; i++) {
+					uint32_t in = 0u - (uint32_t)(i < c); /* a mask, not a branch */
+					ca[put + i] = ((base + step * i) & in) | (ca[put + i] & ~in);
+					cd[put + i] = (d[i] & in) | (cd[put + i] & ~in);
+				}
+				put = (put + c) & mask;
+			} else {
+				for (uint32_t i = 0; i < c; i++, base += step) {
+					ca[put] = base;
+					cd[put] = d[i];
+					put = (put + 1) & mask;
+				}
+			}
+			used += c;
+			pushed += c;
+		}
+		k += 1 + c;
+		cmds++;
+		lh = h;
+		lc = c;
+	}
+	if (!cmds)
+		return 0;
+	if (pushed) {
+		*f->r_put = put << 2;
+		f->stats.cache_pushes += pushed;
+	}
+	/* the last command's registers (sink_header, sink_run) */
+	*f->r_rsvd_shd = lh;
+	*f->r_dcount = lc;
+	*f->r_data_shd = w[k - 1];
+	sched_charge(gpu, cmds); /* a unit per command word (sink_header) */
+	pb_decoder_state *d = &f->quick_state;
+	pb_save(&f->dec, d);
+	d->remaining = 0;
+	d->index = lc;
+	d->subch = lh >> 13 & 7;
+	d->method = lh & 0x1ffcu;
+	d->mode = lh & 0x40000000u ? PB_MODE_NINC : PB_MODE_INC;
+	d->hdr_word = lh;
+	/* the decoder passes the words taken as one run (quick_skip) */
+	pb_decoder_state skip = *d;
+	skip.remaining = k;
+	skip.index = 0;
+	pb_restore(&f->dec, &skip);
+	f->quick_skip = true;
+	return k;
+}
+
 /* The words to feed at once, of `lim` readable ones (both pushers): a
  * command word alone (the decoder reports it before anything else is read),
  * plain PGRAPH methods straight through an empty CACHE1, or method data up
  * to `chunk` and the room in CACHE1. DMA_GET is set past them: a
  * call's return address, which a jump overwrites. */
 uint32_t pusher_portion(struct pfifo *f, struct fifo_fetch *x, bool data, uint32_t room, uint32_t lim, uint32_t chunk,
-                        bool (*chain_ready)(struct fifo_fetch *x, uint32_t k))
+                        bool (*chain_ready)(struct fifo_fetch *x, uint32_t k), const struct pusher_quick_env *q)
 {
 	uint32_t n;
+	/* With the quick feed, a chained feed ends with its first command
+	 * (after it the quick feed may take the next ones). */
+	bool quick = q && !f->quick_off && !f->gpu->hook_mask;
 	f->direct = false;
 	f->chain = false;
 	if (!data) {
 		n = 1;
 		/* A short header: the feed may run on through its data and the
 		 * commands after it (the sinks check each step, chain_take). */
-		if (lim > 1 && !x->swap && short_header(f, x->at[0]))
+		if (lim > 1 && !x->swap && short_header(f, x->at[0])) {
+			if (quick && f->dec.active && !f->dec.lenp && !f->acq_fence &&
+			    (n = pusher_quick(f, x->at, lim, chunk, x->words, q)) != 0) {
+				f->dma_get = (uint32_t)x->get + 4 * n;
+				return n;
+			}
 			f->chain = f->direct = true;
+			uint32_t c = x->at[0] >> 18 & 0x7ffu;
+			if (quick && c < lim - 1)
+				lim = 1 + c;
+		}
 	} else if (puller_direct_ok(f, f->dec.subch) && (n = pusher_direct_words(f, lim)) != 0) {
 		f->direct = true;
-		f->chain = !x->swap && n < lim;
+		f->chain = !x->swap && n < lim && !quick;
 	} else {
 		n = lim < chunk ? lim : chunk;
 		if (n > f->dec.remaining)
@@ -713,6 +857,12 @@ uint32_t pusher_portion(struct pfifo *f, struct fifo_fetch *x, bool data, uint32
 
 uint32_t pusher_fed(struct pfifo *f, uint64_t get, uint32_t n, uint32_t used)
 {
+	if (f->quick_skip) {
+		/* the decoder passed the quick feed's words: its state after them */
+		f->quick_skip = false;
+		pb_restore(&f->dec, &f->quick_state);
+		return n;
+	}
 	if (!f->chain)
 		return n;
 	f->chain = false;
@@ -740,7 +890,10 @@ static bool dma_chain_ready(struct fifo_fetch *x, uint32_t k)
 static uint32_t dma_portion(struct fifo_fetch *x, uint32_t lim)
 {
 	struct dma_fetch *c = x->ctx;
-	return pusher_portion(c->f, x, c->data, c->free, lim, BURST_CHUNK, dma_chain_ready);
+	/* dma_chain_ready's limit check: GET + 4 k below the object's limit */
+	struct pusher_quick_env q = { .kmax = x->get < c->o->limit ? (c->o->limit - x->get + 3) / 4 : 0,
+		                      .slice_live = c->slice_live };
+	return pusher_portion(c->f, x, c->data, c->free, lim, BURST_CHUNK, dma_chain_ready, &q);
 }
 
 static bool dma_fed(struct fifo_fetch *x, uint32_t n, uint32_t used)

@@ -10,6 +10,10 @@
 
 #include "pb_internal.h"
 
+#if defined(__SSE2__) && defined(__x86_64__)
+#include <emmintrin.h>
+#endif
+
 #define OUT_FLUSH_AT (64u << 10)
 
 /* ---------------------------------------------------------------- pb_out */
@@ -249,12 +253,18 @@ static const pb_class *mesa_host(const pb_printer *p, uint32_t subch)
 	return best ? best : p->host;
 }
 
-static inline struct mref method_of(pb_printer *p, uint32_t subch, uint32_t method)
+/* The view a method is named in: the host class's ([8]) for a method
+ * below 0x100 (seed 000: Host methods ignore the subchannel), else the
+ * subchannel's. */
+static inline unsigned view_index(const pb_printer *p, uint32_t subch, uint32_t method)
+{
+	return p->host && method < 0x100 ? 8 : (subch & 7);
+}
+
+/* Method `method` of class c in view vi. */
+static inline struct mref method_in(pb_printer *p, unsigned vi, const pb_class *c, uint32_t method)
 {
 	struct mref r = { 0 };
-	/* seed 000: Host methods (below 0x100) ignore the subchannel. */
-	unsigned vi = p->host && method < 0x100 ? 8 : (subch & 7);
-	const pb_class *c = vi == 8 ? (p->style == PB_STYLE_MESA ? mesa_host(p, subch) : p->host) : p->bound[vi];
 	r.cls = c;
 	if (!c || method >= 0x4000)
 		return r;
@@ -276,6 +286,13 @@ static inline struct mref method_of(pb_printer *p, uint32_t subch, uint32_t meth
 		r.index = (r.m->stride & (r.m->stride - 1)) ? (method - r.m->addr) / r.m->stride
 		                                            : (method - r.m->addr) >> __builtin_ctz(r.m->stride);
 	return r;
+}
+
+static inline struct mref method_of(pb_printer *p, uint32_t subch, uint32_t method)
+{
+	unsigned vi = view_index(p, subch, method);
+	const pb_class *c = vi == 8 ? (p->style == PB_STYLE_MESA ? mesa_host(p, subch) : p->host) : p->bound[vi];
+	return method_in(p, vi, c, method);
 }
 
 /* The name offset of value v of an enum field, or 0 (no name starts at 0).
@@ -417,6 +434,25 @@ static inline char *w_mem(char *d, const char *s, size_t n)
 	return d + n;
 }
 
+#if defined(__SSE2__) && defined(__x86_64__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* The 8 hex digits of a then the 8 of b, most significant first, as the 16
+ * bytes of a vector in memory order: each byte's nibbles side by side
+ * (unpack), 10..15 -> 'a'... (SSE2 is part of x86-64: a dozen instructions
+ * for both, where the scalar form below takes two dozen for one). */
+static inline __m128i hex16(uint32_t a, uint32_t b)
+{
+	__m128i x = _mm_cvtsi64_si128((long long)((uint64_t)__builtin_bswap32(b) << 32 | __builtin_bswap32(a)));
+	__m128i m = _mm_set1_epi8(0x0f);
+	__m128i n = _mm_unpacklo_epi8(_mm_and_si128(_mm_srli_epi16(x, 4), m), _mm_and_si128(x, m));
+	__m128i letters = _mm_and_si128(_mm_cmpgt_epi8(n, _mm_set1_epi8(9)), _mm_set1_epi8('a' - '0' - 10));
+	return _mm_add_epi8(n, _mm_add_epi8(letters, _mm_set1_epi8('0')));
+}
+
+static inline uint64_t hex8(uint32_t v)
+{
+	return (uint64_t)_mm_cvtsi128_si64(hex16(v, 0));
+}
+#else
 /* The 8 hex digits of v, most significant first, as the bytes of a
  * uint64 in memory order (no table, no branch). */
 static inline uint64_t hex8(uint32_t v)
@@ -434,24 +470,52 @@ static inline uint64_t hex8(uint32_t v)
 	return x;
 #endif
 }
+#endif
 
-/* The last `digits` (1..8) of the 8 hex digits of v: writes 8 bytes (the
- * room has slack), advances by digits. */
-static inline char *w_hexw(char *d, uint32_t v, int digits)
+/* The 8 hex digits of a and of b (the text style's offset and data word). */
+static inline void hex8x2(uint32_t a, uint32_t b, uint64_t *ha, uint64_t *hb)
+{
+#if defined(__SSE2__) && defined(__x86_64__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	__m128i x = hex16(a, b);
+	*ha = (uint64_t)_mm_cvtsi128_si64(x);
+	*hb = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(x, x));
+#else
+	*ha = hex8(a);
+	*hb = hex8(b);
+#endif
+}
+
+/* The last `digits` (0..8) of the 8 hex digits h (hex8): writes 8 bytes
+ * (the room has slack), advances by digits (0: none, the bytes are
+ * scratch). */
+static inline char *w_hexd(char *d, uint64_t h, int digits)
 {
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	uint64_t h = hex8(v) >> (8 * (8 - digits)); /* drop the leading bytes */
+	h >>= (8 * (8 - digits)) & 63; /* drop the leading bytes */
 #else
-	uint64_t h = hex8(v) << (8 * (8 - digits));
+	h <<= (8 * (8 - digits)) & 63;
 #endif
 	memcpy(d, &h, 8);
 	return d + digits;
 }
 
+/* The number of hex digits of v (one for 0). */
+static inline int hex_digits(uint32_t v)
+{
+	return (int)((35u - (unsigned)__builtin_clz(v | 1)) >> 2);
+}
+
+/* The last `digits` (1..8) of the 8 hex digits of v: writes 8 bytes (the
+ * room has slack), advances by digits. */
+static inline char *w_hexw(char *d, uint32_t v, int digits)
+{
+	return w_hexd(d, hex8(v), digits);
+}
+
 static inline char *w_hex(char *d, uint32_t v)
 {
 	memcpy(d, "0x", 2);
-	return w_hexw(d + 2, v, (35 - __builtin_clz(v | 1)) / 4); /* v | 1: one digit for 0 */
+	return w_hexw(d + 2, v, hex_digits(v));
 }
 
 /* "00".."99" */
@@ -480,14 +544,22 @@ static const uint64_t pow10_u64[20] = { 1ull,
 	                                1000000000000000000ull,
 	                                10000000000000000000ull };
 
-/* Decimal, two digits per division, written in place from the last digit
- * (the digit count first: log10 from the bit length, corrected by one
- * comparison). No buffer: a copy out of one just written stalls. 32-bit
- * arithmetic where the value fits (most do: data, methods, offsets). */
-static inline char *w_dec(char *d, uint32_t v)
+/* The number of decimal digits of v: log10 from the bit length, corrected
+ * by one comparison (v | 1: one digit for 0). */
+static inline unsigned dec_digits(uint32_t v)
 {
 	unsigned n = ((32u - (unsigned)__builtin_clz(v | 1)) * 1233u) >> 12; /* floor(log10(2) * bits) */
-	n += (v | 1) >= pow10_u64[n];                                        /* v | 1: one digit for 0 */
+	return n + ((v | 1) >= pow10_u64[n]);
+}
+
+/* Decimal, two digits per division, written in place from the last digit
+ * (no buffer: a copy out of one just written stalls). For offsets and
+ * counters: their digit count seldom changes, so the loop's branches
+ * predict well, and small numbers take few steps. */
+static inline char *w_dec_loop(char *d, uint64_t v)
+{
+	unsigned n = v <= UINT32_MAX ? dec_digits((uint32_t)v) : ((64u - (unsigned)__builtin_clzll(v)) * 1233u) >> 12;
+	n += v > UINT32_MAX && v >= pow10_u64[n];
 	char *e = d + n, *q = e;
 	while (v >= 100) {
 		q -= 2;
@@ -501,23 +573,95 @@ static inline char *w_dec(char *d, uint32_t v)
 	return e;
 }
 
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* The 8 decimal digits of v < 1e8 as the bytes of a uint64 in memory
+ * order, without a division loop: 4+4 digits in two 32-bit lanes, 2+2 in
+ * 16-bit lanes, one digit a byte (x * 10486 >> 20 is x / 100 for x <
+ * 10000, x * 103 >> 10 is x / 10 for x < 100). */
+static inline uint64_t dec8(uint32_t v)
+{
+	uint64_t x = (v / 10000) | (uint64_t)(v % 10000) << 32;
+	uint64_t q = ((x * 10486) >> 20) & 0x0000007f0000007full;
+	x = q | (x - q * 100) << 16;
+	q = ((x * 103) >> 10) & 0x000f000f000f000full;
+	x = q | (x - q * 10) << 8;
+	return x + 0x3030303030303030ull;
+}
+
+/* A 32-bit decimal ready to write, without a data-dependent branch (field
+ * values and data are what a printer cannot predict): the digits above the
+ * last 8 (none, one or two) from a table, then the last 8 with their
+ * leading zeros shifted out when there are no more. */
+struct decw {
+	uint64_t lo;
+	uint16_t hi;
+	uint8_t nhi, nlo;
+};
+
+static inline struct decw dec_split(uint32_t v)
+{
+	unsigned n = dec_digits(v);
+	uint32_t hi = v / 100000000u; /* 0..42 */
+	unsigned nhi = n > 8 ? n - 8 : 0, nlo = n - nhi;
+	uint16_t h;
+	memcpy(&h, dec2 + 2 * hi, 2);
+	struct decw x = { dec8(v - hi * 100000000u) >> (8 * (8 - nlo)),
+		          (uint16_t)(h >> (8 * (2 - nhi)) & 0xffff), /* nhi 1: the units only */
+		          (uint8_t)nhi, (uint8_t)nlo };
+	return x;
+}
+
+/* Writes up to 10 bytes (the room has slack). */
+static inline char *w_decw(char *d, struct decw x)
+{
+	memcpy(d, &x.hi, 2);
+	d += x.nhi;
+	memcpy(d, &x.lo, 8);
+	return d + x.nlo;
+}
+
+/* The digits of v, x those of v - 1 (offsets that count up): the last
+ * digit incremented, unless it is a 9. */
+static inline struct decw dec_next(struct decw x, uint32_t v)
+{
+	unsigned last = 8 * (x.nlo - 1u);
+	if (__builtin_expect(((x.lo >> last) & 0xff) != '9', 1)) {
+		x.lo += 1ull << last;
+		return x;
+	}
+	return dec_split(v);
+}
+#else
+struct decw {
+	uint32_t v;
+};
+
+static inline struct decw dec_split(uint32_t v)
+{
+	struct decw x = { v };
+	return x;
+}
+
+static inline char *w_decw(char *d, struct decw x)
+{
+	return w_dec_loop(d, x.v);
+}
+
+static inline struct decw dec_next(struct decw x, uint32_t v)
+{
+	(void)x;
+	return dec_split(v);
+}
+#endif
+
+static inline char *w_dec(char *d, uint32_t v)
+{
+	return w_decw(d, dec_split(v));
+}
+
 static inline char *w_dec64(char *d, uint64_t v)
 {
-	if (v <= UINT32_MAX)
-		return w_dec(d, (uint32_t)v);
-	unsigned n = ((64u - (unsigned)__builtin_clzll(v)) * 1233u) >> 12;
-	n += v >= pow10_u64[n];
-	char *e = d + n, *q = e;
-	while (v >= 100) {
-		q -= 2;
-		memcpy(q, dec2 + 2 * (v % 100), 2);
-		v /= 100;
-	}
-	if (v >= 10)
-		memcpy(q - 2, dec2 + 2 * v, 2);
-	else
-		q[-1] = (char)('0' + v);
-	return e;
+	return v <= UINT32_MAX ? w_dec(d, (uint32_t)v) : w_dec_loop(d, v);
 }
 
 static inline char *w_name(char *d, uint32_t off)
@@ -531,6 +675,92 @@ static inline char *w_name(char *d, uint32_t off)
 	for (size_t k = 64; k < n; k += 32)
 		memcpy(d + k, s + k, 32);
 	return d + n;
+}
+
+/* "(i)" or "(i,j)" after an array method's name; nothing after a single
+ * method. */
+static inline char *w_index(char *d, const struct mref *mr)
+{
+	const pb_method *m = mr->m;
+	if (!m->count)
+		return d;
+	*d++ = '(';
+	if (m->flags & PB_METHOD_2D) {
+		d = w_dec(d, mr->index / m->inner);
+		*d++ = ',';
+		d = w_dec(d, mr->index % m->inner);
+	} else {
+		d = w_dec(d, mr->index);
+	}
+	*d++ = ')';
+	return d;
+}
+
+/* The writers below are the text and JSON layouts of a method's name and
+ * fields: a line formatted from the tables uses them, and so does the text
+ * formatted once (the "compiled methods" section), so both print the same
+ * bytes. */
+
+/* Text: " TAG.NAME(i)" of a method the tables name. */
+static char *w_text_name(char *d, const struct mref *mr)
+{
+	*d++ = ' ';
+	d = w_mem(d, mr->cls->tag, 4);
+	*d++ = '.';
+	return w_index(w_name(d, mr->m->name), mr);
+}
+
+/* Whether field f of method m prints its float after the number: the
+ * 32-bit field of a float method. */
+static inline bool float_field(const pb_method *m, const pb_field *f)
+{
+	return (m->flags & PB_METHOD_FLOAT) && f->hi == 31 && f->lo == 0;
+}
+
+/* Text: " NAME=VALUE" of field f with value v: the value's name, or 0x%x
+ * and, for a float field, " (%g)". */
+static inline char *w_text_field(char *d, const pb_field *f, uint32_t v, bool flt)
+{
+	uint32_t vn = value_name(f, v);
+	*d++ = ' ';
+	d = w_name(d, f->name);
+	*d++ = '=';
+	if (vn)
+		return w_name(d, vn);
+	d = w_hex(d, v);
+	if (flt) {
+		d = w_mem(d, " (", 2);
+		d = w_float(d, v, false);
+		*d++ = ')';
+	}
+	return d;
+}
+
+/* JSON: , "name": "TAG.NAME(i)", "fields": { of a method the tables name. */
+static char *w_json_name(char *d, const struct mref *mr)
+{
+	d = w_mem(d, ", \"name\": \"", 11);
+	d = w_mem(d, mr->cls->tag, 4);
+	*d++ = '.';
+	d = w_index(w_name(d, mr->m->name), mr);
+	return w_mem(d, "\", \"fields\": {", 14);
+}
+
+/* JSON: "NAME": 123 or "NAME": "VALUE", after ", " unless first. */
+static inline char *w_json_field(char *d, const pb_field *f, uint32_t v, bool first)
+{
+	uint32_t vn = value_name(f, v);
+	if (!first)
+		d = w_mem(d, ", ", 2);
+	*d++ = '"';
+	d = w_name(d, f->name);
+	d = w_mem(d, "\": ", 3);
+	if (!vn)
+		return w_dec(d, v);
+	*d++ = '"';
+	d = w_name(d, vn);
+	*d++ = '"';
+	return d;
 }
 
 /* Records the class a SET_OBJECT binds (new format, method 0 of any
@@ -607,6 +837,391 @@ static uint32_t input_word(const pb_printer *p, uint64_t off)
 	return p->input && in_input(p, off) ? p->input[off - p->base] : 0;
 }
 
+/* ---------------------------------------------------------------- compiled methods */
+
+/*
+ * The text and JSON styles print a method line mostly from text formatted
+ * when the printer first meets the method (its class and address), with the
+ * writers above: the method part ("  mthd 0x1a00 C397.SET_CT_WRITE(0)"; in
+ * JSON the keys around the data, and the name) and, per field, a step
+ * compiled into the method: where the field's bits are, and how its value
+ * prints. A step copies a slot of text, then (by kind) a number:
+ *  - a field of at most PC_TABLE_VALUES values: the slot of its value, from
+ *    a table of its " NAME=VALUE" texts (JSON ", "NAME": VALUE"); no number;
+ *  - a number field: its label " NAME=0x" (JSON ", "NAME": "), then the
+ *    number; a float field then its " (%g)", from a small cache by value;
+ *  - a wider enum field, or a label too long for a slot: the writer above,
+ *    as a line formatted from the tables.
+ * Tables are built once per printer and field, and shared by the methods
+ * that list the field; their slots are 16, 32 or 64 bytes (the text's
+ * length, then the text), whatever the longest value needs, to keep them
+ * few cache lines. The memory is bounded (PC_ARENA_MAX): past it, or when
+ * memory runs out, a line is formatted from the tables, with the same
+ * bytes.
+ */
+#define PC_ARENA_MAX    (16u << 20)
+#define PC_SLOT_MAX     64 /* bytes of a slot: the length, then up to 63 bytes of text */
+#define PC_COPY         64 /* bytes a step copies from a slot's text */
+#define PC_TABLE_VALUES 64
+#define PC_FIELD_ROOM   700 /* most bytes w_text_field / w_json_field write, copy slack included */
+
+/* PC_DATA: a number field of all 32 bits (the data itself) */
+enum pc_kind { PC_TABLE, PC_NUM, PC_DATA, PC_FLOAT, PC_WRITER };
+
+/* A field's step in a compiled method. */
+struct pc_step {
+	uint8_t kind, lo, shift, flt; /* shift: log2 of the slot size; flt: float_field() */
+	uint32_t mask;
+	uint32_t tmask; /* the value bits that pick the slot: mask for a table, else 0 */
+	uint32_t num;   /* all ones when a number follows the slot (text style) */
+	uint32_t slots; /* arena offset of slot 0 */
+	uint32_t field; /* index in pb_fields */
+};
+
+/* A compiled method (in the arena): its steps, then text1 and text2. */
+struct pc_entry {
+	uint32_t room;       /* most bytes a line of it writes, copy slack included */
+	uint16_t len1, len2; /* text: text1 "  mthd 0xMMMM TAG.NAME(i)", no text2; JSON: text1
+	                      * ", "method": M, "data": ", text2 the name (w_json_name) or nothing */
+	uint8_t nfields, named;
+	uint16_t text1; /* offset of text1 from the entry (text2 follows) */
+	struct pc_step step[];
+};
+
+/* Float texts " (%g)" by value, direct-mapped (drivers write few values). */
+struct pc_float {
+	uint32_t bits;
+	uint32_t len; /* 0: empty */
+	char text[24];
+};
+
+struct pb_print_cache {
+	bool json;
+	char *arena; /* offsets, not pointers, into it: it grows */
+	size_t len, cap;
+	size_t max;             /* PC_ARENA_MAX (the tests set less) */
+	const pb_class *cls[9]; /* the class tab[] is for, per view (method_in) */
+	uint32_t *tab[9];       /* by method dword address: a compiled method's offset, 0 none yet */
+	uint32_t *bycls[256];   /* the tables by class (pb_classes index), [pb_nclasses] no class */
+	uint32_t empty;         /* an empty slot */
+	uint32_t nfields;       /* fields[] by 2 * field index + float_field(): the arena offset of a step */
+	uint32_t *fields;
+	struct pc_float flt[256];
+};
+
+/* The number of entries of pb_fields the classes' method lists use. */
+static uint32_t fields_used;
+
+static uint32_t count_fields(void)
+{
+	if (fields_used)
+		return fields_used;
+	uint32_t n = 1;
+	for (size_t c = 0; c < pb_nclasses; c++)
+		for (size_t i = 0; i < pb_classes[c].nmethods; i++) {
+			const pb_method *m = pb_class_method_at(&pb_classes[c], i);
+			if (m->fields + m->nfields > n)
+				n = m->fields + m->nfields;
+		}
+	fields_used = n; /* idempotent: a race only counts twice */
+	return n;
+}
+
+static void pc_free(struct pb_print_cache *k)
+{
+	if (!k)
+		return;
+	for (size_t i = 0; i < sizeof(k->bycls) / sizeof(k->bycls[0]); i++)
+		free(k->bycls[i]);
+	free(k->fields);
+	free(k->arena);
+	free(k);
+}
+
+/* n bytes of the arena, 8-aligned, followed by at least 128 zero bytes
+ * (fixed-size copies read past a text); its offset, 0 when full. */
+static uint32_t pc_alloc(struct pb_print_cache *k, size_t n)
+{
+	size_t off = (k->len + 7) & ~(size_t)7;
+	size_t need = off + n + 128;
+	if (need > k->max)
+		return 0;
+	if (need > k->cap) {
+		size_t cap = k->cap ? k->cap : 64u << 10;
+		while (cap < need)
+			cap *= 2;
+		char *nb = realloc(k->arena, cap);
+		if (!nb)
+			return 0;
+		memset(nb + k->cap, 0, cap - k->cap);
+		k->arena = nb;
+		k->cap = cap;
+	}
+	k->len = off + n;
+	return (uint32_t)off;
+}
+
+static struct pb_print_cache *pc_new(bool json)
+{
+	if (pb_nclasses >= 256)
+		return NULL;
+	struct pb_print_cache *k = calloc(1, sizeof(*k));
+	if (!k)
+		return NULL;
+	k->json = json;
+	k->nfields = 2 * count_fields();
+	k->fields = calloc(k->nfields, sizeof(*k->fields));
+	k->len = 8; /* offset 0: none */
+	k->max = PC_ARENA_MAX;
+	if (!k->fields || !(k->empty = pc_alloc(k, PC_SLOT_MAX))) {
+		pc_free(k);
+		return NULL;
+	}
+	return k;
+}
+
+/* Field f's text for value v (text style; JSON: after ", "). */
+static char *pc_value_text(const struct pb_print_cache *k, char *d, const pb_field *f, uint32_t v, bool flt)
+{
+	return k->json ? w_json_field(d, f, v, false) : w_text_field(d, f, v, flt);
+}
+
+/* The step of field f of method m (its slots built on first use); false
+ * when the arena is full. */
+static bool pc_field(struct pb_print_cache *k, const pb_method *m, const pb_field *f, struct pc_step *st)
+{
+	bool flt = !k->json && float_field(m, f);
+	size_t fi = 2 * (size_t)(f - pb_fields) + flt;
+	if (fi >= k->nfields)
+		return false;
+	if (k->fields[fi]) {
+		memcpy(st, k->arena + k->fields[fi], sizeof(*st));
+		return true;
+	}
+	struct pc_step h = { .lo = f->lo,
+		             .flt = flt,
+		             .mask = (2u << (f->hi - f->lo)) - 1u,
+		             .field = (uint32_t)(f - pb_fields) };
+	char tmp[PC_FIELD_ROOM + 64];
+	size_t longest = 0;
+	bool table = h.mask < PC_TABLE_VALUES && !flt;
+	for (uint32_t v = 0; table && v <= h.mask; v++) {
+		size_t n = (size_t)(pc_value_text(k, tmp, f, v, flt) - tmp);
+		longest = n > longest ? n : longest;
+		table = n < PC_SLOT_MAX;
+	}
+	/* a number's label: the text of value 0 without its "0" */
+	size_t label = (size_t)(pc_value_text(k, tmp, f, 0, false) - tmp - 1), nslots = 1;
+	if (table) {
+		h.kind = PC_TABLE;
+		h.tmask = h.mask;
+		nslots = h.mask + 1u;
+	} else if (!f->nvalues && label < PC_SLOT_MAX) {
+		h.kind = flt ? PC_FLOAT : h.mask == UINT32_MAX ? PC_DATA : PC_NUM;
+		h.num = UINT32_MAX;
+		longest = label;
+	} else {
+		h.kind = PC_WRITER;
+		longest = 0;
+	}
+	h.shift = longest < 16 ? 4 : longest < 32 ? 5 : 6;
+	uint32_t off = pc_alloc(k, sizeof(h) + (nslots << h.shift));
+	if (!off)
+		return false;
+	h.slots = off + (uint32_t)sizeof(h);
+	char *slot = k->arena + h.slots;
+	if (h.kind == PC_TABLE) {
+		for (uint32_t v = 0; v <= h.mask; v++, slot += (size_t)1 << h.shift) {
+			size_t n = (size_t)(pc_value_text(k, tmp, f, v, flt) - tmp);
+			slot[0] = (char)n;
+			memcpy(slot + 1, tmp, n);
+		}
+	} else if (h.kind != PC_WRITER) {
+		slot[0] = (char)label;
+		memcpy(slot + 1, tmp, label);
+	}
+	memcpy(k->arena + off, &h, sizeof(h));
+	k->fields[fi] = off;
+	*st = h;
+	return true;
+}
+
+/* The most bytes a step writes (copy slack included). */
+static size_t pc_step_room(const struct pc_step *st)
+{
+	return PC_COPY + 16 + (st->kind == PC_FLOAT ? 32 : 0) + (st->kind == PC_WRITER ? PC_FIELD_ROOM : 0);
+}
+
+/* Method `method` of class c (view vi) compiled; its offset, 0 when the
+ * arena is full. */
+static uint32_t pc_method(pb_printer *p, struct pb_print_cache *k, unsigned vi, const pb_class *c, uint32_t method)
+{
+	struct mref mr = method_in(p, vi, c, method);
+	unsigned nf = mr.m ? mr.m->nfields : 0, nsteps = nf ? nf : 1;
+	struct pc_step st[256];
+	st[0] = (struct pc_step){ .slots = k->empty }; /* a table of one empty slot */
+	for (unsigned i = 0; i < nf; i++)
+		if (!pc_field(k, mr.m, pb_method_field(mr.m, i), &st[i]))
+			return 0;
+	char t1[400], t2[400];
+	char *e1 = t1, *e2 = t2;
+	if (k->json) {
+		e1 = w_mem(e1, ", \"method\": ", 12);
+		e1 = w_dec(e1, method);
+		e1 = w_mem(e1, ", \"data\": ", 10);
+		if (mr.m)
+			e2 = w_json_name(e2, &mr);
+	} else {
+		e1 = w_mem(e1, "  mthd 0x", 9);
+		e1 = w_hexw(e1, method, 4);
+		if (mr.m)
+			e1 = w_text_name(e1, &mr);
+	}
+	size_t len1 = (size_t)(e1 - t1), len2 = (size_t)(e2 - t2);
+	size_t head = sizeof(struct pc_entry) + nsteps * sizeof(struct pc_step);
+	uint32_t off = pc_alloc(k, head + len1 + len2);
+	if (!off)
+		return 0;
+	struct pc_entry *e = (struct pc_entry *)(void *)(k->arena + off);
+	e->len1 = (uint16_t)len1;
+	e->len2 = (uint16_t)len2;
+	e->nfields = (uint8_t)nf;
+	e->named = mr.m != NULL;
+	e->text1 = (uint16_t)head;
+	size_t room = 320 + len1 + len2; /* the line's other parts: offsets, data, kind, masked */
+	for (unsigned i = 0; i < nsteps; i++)
+		room += pc_step_room(&st[i]);
+	e->room = (uint32_t)room;
+	memcpy(e->step, st, nsteps * sizeof(*st));
+	memcpy(k->arena + off + head, t1, len1);
+	memcpy(k->arena + off + head + len1, t2, len2);
+	return off;
+}
+
+/* Points view vi's table at class c's; false if c is not one of the tables'
+ * classes or memory runs out. */
+static bool pc_view(struct pb_print_cache *k, unsigned vi, const pb_class *c)
+{
+	size_t ci = pb_nclasses;
+	if (c) {
+		uintptr_t a = (uintptr_t)c, b = (uintptr_t)pb_classes;
+		if (a < b || a - b >= pb_nclasses * sizeof(*c) || (a - b) % sizeof(*c))
+			return false;
+		ci = (a - b) / sizeof(*c);
+	}
+	if (!k->bycls[ci] && !(k->bycls[ci] = calloc(4096, sizeof(uint32_t))))
+		return false;
+	k->cls[vi] = c;
+	k->tab[vi] = k->bycls[ci];
+	return true;
+}
+
+/* The compiled method a line of subch / method prints, NULL: format it from
+ * the tables. */
+static inline const struct pc_entry *pc_lookup(pb_printer *p, struct pb_print_cache *k, uint32_t subch, uint32_t method)
+{
+	unsigned vi = view_index(p, subch, method);
+	const pb_class *c = vi == 8 ? p->host : p->bound[vi];
+	if ((k->cls[vi] != c || !k->tab[vi]) && !pc_view(k, vi, c)) {
+		k->tab[vi] = NULL;
+		return NULL;
+	}
+	if (method >= 0x4000)
+		return NULL;
+	uint32_t off = k->tab[vi][method >> 2];
+	if (!off && !(off = k->tab[vi][method >> 2] = pc_method(p, k, vi, c, method)))
+		return NULL;
+	return (const struct pc_entry *)(const void *)(k->arena + off);
+}
+
+static inline const char *pc_text1(const struct pc_entry *e)
+{
+	return (const char *)e + e->text1;
+}
+
+/* A compiled text of n bytes: fixed-size blocks (the arena has slack), the
+ * first one of `first` bytes. */
+static inline char *w_block(char *d, const char *s, size_t n, size_t first)
+{
+	memcpy(d, s, 32);
+	if (first == 64)
+		memcpy(d + 32, s + 32, 32);
+	for (size_t k = first; k < n; k += 32)
+		memcpy(d + k, s + k, 32);
+	return d + n;
+}
+
+/* " (%g)" of float bits v, from the cache. */
+static char *w_pc_float(struct pb_print_cache *k, char *d, uint32_t v)
+{
+	struct pc_float *s = &k->flt[(v * 0x9e3779b1u) >> 24];
+	if (s->bits != v || !s->len) {
+		char tmp[80], *e = w_mem(tmp, " (", 2);
+		e = w_float(e, v, false);
+		*e++ = ')';
+		s->bits = v;
+		s->len = (uint32_t)(e - tmp);
+		if (s->len > sizeof(s->text)) {
+			s->len = 0; /* does not fit (it does: %g of a float is at most 13 bytes) */
+			return w_mem(d, tmp, (size_t)(e - tmp));
+		}
+		memcpy(s->text, tmp, s->len);
+	}
+	memcpy(d, s->text, sizeof(s->text));
+	return d + s->len;
+}
+
+/* A step's slot for value v, its text from byte skip on (JSON's first field
+ * leaves out the ", "). */
+static inline char *w_pc_slot(const struct pb_print_cache *k, char *d, const struct pc_step *st, uint32_t v,
+                              size_t skip)
+{
+	const char *s = k->arena + st->slots + ((size_t)(v & st->tmask) << st->shift);
+	memcpy(d, s + 1 + skip, PC_COPY);
+	return d + (unsigned char)s[0] - skip;
+}
+
+/* A step of the text style: the slot, then the hex digits, advanced over
+ * only after a number's label (num), so that tables and numbers take the
+ * same instructions (which one comes changes from line to line: a branch
+ * on it mispredicts). */
+static inline char *w_pc_text_step(struct pb_print_cache *k, char *d, const struct pc_step *st, uint32_t data)
+{
+	uint32_t v = (data >> st->lo) & st->mask;
+	d = w_pc_slot(k, d, st, v, 0);
+	d = w_hexd(d, hex8(v), hex_digits(v) & (int)st->num);
+	if (__builtin_expect(st->kind >= PC_FLOAT, 0))
+		d = st->kind == PC_FLOAT ? w_pc_float(k, d, v) : w_text_field(d, &pb_fields[st->field], v, st->flt);
+	return d;
+}
+
+/* The fields of data after a compiled method's name, text style. */
+static inline char *w_pc_text_fields(struct pb_print_cache *k, char *d, const struct pc_entry *e, uint32_t data)
+{
+	d = w_pc_text_step(k, d, &e->step[0], data); /* an empty step when there is no field */
+	for (unsigned i = 1; i < e->nfields; i++)
+		d = w_pc_text_step(k, d, &e->step[i], data);
+	return d;
+}
+
+/* JSON (dd: the digits of data, for a 32-bit field). */
+static inline char *w_pc_json_fields(struct pb_print_cache *k, char *d, const struct pc_entry *e, uint32_t data,
+                                     struct decw dd)
+{
+	for (unsigned i = 0; i < e->nfields; i++) {
+		const struct pc_step *st = &e->step[i];
+		uint32_t v = (data >> st->lo) & st->mask;
+		size_t skip = i ? 0 : 2;
+		switch (st->kind) {
+		case PC_TABLE: d = w_pc_slot(k, d, st, v, skip); break;
+		case PC_NUM: d = w_dec(w_pc_slot(k, d, st, v, skip), v); break;
+		case PC_DATA: d = w_decw(w_pc_slot(k, d, st, v, skip), dd); break;
+		default: d = w_json_field(d, &pb_fields[st->field], v, i == 0); break;
+		}
+	}
+	return d;
+}
+
 /* ---------------------------------------------------------------- text */
 
 static void text_prefix(pb_out *o, uint64_t off, uint32_t word)
@@ -642,39 +1257,11 @@ static void text_method(pb_printer *p, const pb_run *r, uint32_t i, uint32_t met
 	d = w_hexw(d, method, 4);
 	if (mr.m) {
 		const pb_method *m = mr.m;
-		*d++ = ' ';
-		d = w_mem(d, mr.cls->tag, 4);
-		*d++ = '.';
-		d = w_name(d, m->name);
-		if (m->count) {
-			*d++ = '(';
-			if (m->flags & PB_METHOD_2D) {
-				d = w_dec(d, mr.index / m->inner);
-				*d++ = ',';
-				d = w_dec(d, mr.index % m->inner);
-			} else {
-				d = w_dec(d, mr.index);
-			}
-			*d++ = ')';
-		}
+		d = w_text_name(d, &mr);
 		uint32_t data = r->data[i];
 		for (unsigned k = 0; k < m->nfields; k++) {
 			const pb_field *f = pb_method_field(m, k);
-			uint32_t v = field_get(data, f);
-			uint32_t vn = value_name(f, v);
-			*d++ = ' ';
-			d = w_name(d, f->name);
-			*d++ = '=';
-			if (vn) {
-				d = w_name(d, vn);
-			} else {
-				d = w_hex(d, v);
-				if ((m->flags & PB_METHOD_FLOAT) && f->hi == 31 && f->lo == 0) {
-					d = w_mem(d, " (", 2);
-					d = w_float(d, v, false);
-					*d++ = ')';
-				}
-			}
+			d = w_text_field(d, f, field_get(data, f), float_field(m, f));
 		}
 	}
 	if (r->masked)
@@ -704,11 +1291,13 @@ static void text_header(void *ctx, const pb_header *h)
 	char *d = o_room(o, 128);
 	if (!d)
 		return;
-	d = w_hexw(d, (uint32_t)h->offset, 8);
-	d = w_mem(d, ": ", 2);
-	d = w_hexw(d, h->word, 8);
-	*d++ = ' ';
-	d = w_mem(d, mode_upper[h->mode & 3], 4);
+	uint64_t ho, hw;
+	hex8x2((uint32_t)h->offset, h->word, &ho, &hw);
+	memcpy(d, &ho, 8);
+	memcpy(d + 8, ": ", 2);
+	memcpy(d + 10, &hw, 8);
+	d[18] = ' ';
+	d = w_mem(d + 19, mode_upper[h->mode & 3], 4);
 	d = w_mem(d, " subch ", 7);
 	*d++ = (char)('0' + (h->subch & 7));
 	d = w_mem(d, " mthd 0x", 8);
@@ -716,6 +1305,11 @@ static void text_header(void *ctx, const pb_header *h)
 	if (h->mode == PB_MODE_IMMD) {
 		d = w_mem(d, " data ", 6);
 		d = w_hex(d, FIELD_GET(h->word, 28, 16));
+	} else if (h->count < 100) {
+		/* most counts: one or two digits, without a branch on which */
+		d = w_mem(d, " count ", 7);
+		memcpy(d, dec2 + 2 * h->count + (h->count < 10), 2);
+		d += 1 + (h->count >= 10);
 	} else {
 		d = w_mem(d, " count ", 7);
 		d = w_dec(d, h->count);
@@ -731,15 +1325,63 @@ static void text_header(void *ctx, const pb_header *h)
 	o_maybe_flush(o);
 }
 
+#define PC_CHUNK     32
+#define PC_LINE_ROOM 1024
+
+/* text_method's line from a compiled method (reserved: its room is). */
+static void text_method_pc(pb_out *o, struct pb_print_cache *k, const struct pc_entry *e, const pb_run *r, uint32_t i,
+                           bool reserved)
+{
+	char *d = reserved ? o->buf + o->len : o_room(o, e->room);
+	if (!d)
+		return;
+	uint32_t data = r->data[i];
+	uint64_t ho, hd;
+	hex8x2((uint32_t)(r->offset + i), data, &ho, &hd);
+	if (r->mode == PB_MODE_IMMD) {
+		d = w_mem(d, "                   ", 19);
+	} else {
+		memcpy(d, &ho, 8);
+		memcpy(d + 8, ": ", 2);
+		memcpy(d + 10, &hd, 8);
+		d[18] = ' ';
+		d += 19;
+	}
+	d = w_block(d, pc_text1(e), e->len1, 64);
+	d = w_pc_text_fields(k, d, e, data);
+	if (r->masked)
+		d = w_mem(d, " (masked)", 9);
+	*d++ = '\n';
+	o->len = (size_t)(d - o->buf);
+}
+
 static void text_run(void *ctx, const pb_run *r)
 {
 	pb_printer *p = ctx;
 	pb_out *o = p->out;
-	for (uint32_t i = 0; i < r->count; i++) {
-		uint32_t m = pb_run_method(r, i);
-		text_method(p, r, i, m);
-		if (m == 0)
-			text_set_object(p, r, i);
+	struct pb_print_cache *k = p->cache;
+	/* Room reserved, and the flush checked, once per PC_CHUNK lines (a
+	 * compiled line of up to PC_LINE_ROOM bytes then needs no check). */
+	for (uint32_t i = 0; i < r->count;) {
+		uint32_t end = r->count - i > PC_CHUNK ? i + PC_CHUNK : r->count;
+		bool reserved = k && o_room(o, (size_t)(end - i) * PC_LINE_ROOM);
+		for (; i < end; i++) {
+			uint32_t m = pb_run_method(r, i);
+			const struct pc_entry *e = k ? pc_lookup(p, k, r->subch, m) : NULL;
+			if (e && e->room <= PC_LINE_ROOM) {
+				text_method_pc(o, k, e, r, i, reserved);
+			} else {
+				if (e)
+					text_method_pc(o, k, e, r, i, false);
+				else
+					text_method(p, r, i, m);
+				reserved = false; /* it used room of its own */
+			}
+			if (m == 0) {
+				text_set_object(p, r, i);
+				reserved = false;
+			}
+		}
 		o_maybe_flush(o);
 	}
 }
@@ -906,39 +1548,11 @@ static void json_method(pb_printer *p, const pb_run *r, uint32_t i, uint32_t met
 	d = w_dec64(d, r->mode == PB_MODE_IMMD ? r->offset : r->offset + i);
 	if (mr.m) {
 		const pb_method *m = mr.m;
-		d = w_mem(d, ", \"name\": \"", 11);
-		d = w_mem(d, mr.cls->tag, 4);
-		*d++ = '.';
-		d = w_name(d, m->name);
-		if (m->count) {
-			*d++ = '(';
-			if (m->flags & PB_METHOD_2D) {
-				d = w_dec(d, mr.index / m->inner);
-				*d++ = ',';
-				d = w_dec(d, mr.index % m->inner);
-			} else {
-				d = w_dec(d, mr.index);
-			}
-			*d++ = ')';
-		}
-		d = w_mem(d, "\", \"fields\": {", 14);
+		d = w_json_name(d, &mr);
 		uint32_t data = r->data[i];
 		for (unsigned k = 0; k < m->nfields; k++) {
 			const pb_field *f = pb_method_field(m, k);
-			uint32_t v = field_get(data, f);
-			uint32_t vn = value_name(f, v);
-			if (k)
-				d = w_mem(d, ", ", 2);
-			*d++ = '"';
-			d = w_name(d, f->name);
-			d = w_mem(d, "\": ", 3);
-			if (vn) {
-				*d++ = '"';
-				d = w_name(d, vn);
-				*d++ = '"';
-			} else {
-				d = w_dec(d, v);
-			}
+			d = w_json_field(d, f, field_get(data, f), k == 0);
 		}
 		*d++ = '}';
 	}
@@ -973,15 +1587,63 @@ static void json_method_escaped(pb_printer *p, const pb_run *r, uint32_t i, uint
 	o_mem(o, "}\n", 2);
 }
 
+/* json_method's line from a compiled method. */
+static void json_method_pc(pb_out *o, struct pb_print_cache *k, const struct pc_entry *e, const pb_run *r, uint32_t i,
+                           struct decw ho, struct decw od)
+{
+	/* ", "kind": "inc", "data_offset": " ... in blocks of 48 */
+	static const struct {
+		char text[48];
+		size_t len;
+	} kinds[4] = {
+		{ ", \"kind\": \"inc\", \"data_offset\": ", 32 },
+		{ ", \"kind\": \"ninc\", \"data_offset\": ", 33 },
+		{ ", \"kind\": \"1inc\", \"data_offset\": ", 33 },
+		{ ", \"kind\": \"immd\", \"data_offset\": ", 33 },
+	};
+	char *d = o_room(o, e->room);
+	if (!d)
+		return;
+	uint32_t data = r->data[i];
+	struct decw dd = dec_split(data);
+	d = w_decw(w_mem(d, "{\"offset\": ", 11), ho);
+	d = w_mem(d, ", \"subch\": ", 11);
+	*d++ = (char)('0' + (r->subch & 7));
+	d = w_block(d, pc_text1(e), e->len1, 32);
+	d = w_decw(d, dd);
+	memcpy(d, kinds[r->mode & 3].text, 48);
+	d += kinds[r->mode & 3].len;
+	d = w_decw(d, od);
+	d = w_block(d, pc_text1(e) + e->len1, e->len2, 64);
+	d = w_pc_json_fields(k, d, e, data, dd);
+	*d = '}'; /* closes the fields */
+	d += e->named;
+	if (r->masked)
+		d = w_mem(d, ", \"masked\": true", 16);
+	d = w_mem(d, "}\n", 2);
+	o->len = (size_t)(d - o->buf);
+}
+
 static void json_run(void *ctx, const pb_run *r)
 {
 	pb_printer *p = ctx;
 	pb_out *o = p->out;
 	const char *kind = pb_mode_name(r->mode);
 	bool fast = names_plain();
+	struct pb_print_cache *k = fast ? p->cache : NULL;
+	/* the header's offset, the same on each line, and data_offset: the
+	 * run's offsets count up (IMMD: one line) */
+	if (r->offset + r->count > UINT32_MAX || r->subch > 7)
+		k = NULL;
+	struct decw ho = dec_split((uint32_t)r->hdr_offset), od = dec_split((uint32_t)r->offset);
 	for (uint32_t i = 0; i < r->count; i++) {
 		uint32_t m = pb_run_method(r, i);
-		if (fast)
+		const struct pc_entry *e = k ? pc_lookup(p, k, r->subch, m) : NULL;
+		if (i)
+			od = dec_next(od, (uint32_t)(r->offset + i));
+		if (e)
+			json_method_pc(o, k, e, r, i, ho, od);
+		else if (fast)
 			json_method(p, r, i, m);
 		else
 			json_method_escaped(p, r, i, m, kind);
@@ -1087,18 +1749,7 @@ static void mesa_method(pb_printer *p, uint32_t subch, uint32_t method, uint32_t
 	for (int k = 3; k >= 0; k--)
 		*d++ = "0123456789ABCDEF"[(r.prefix >> (4 * k)) & 15];
 	*d++ = '_';
-	d = w_name(d, m->name);
-	if (m->count) {
-		*d++ = '(';
-		if (m->flags & PB_METHOD_2D) {
-			d = w_dec(d, r.index / m->inner);
-			*d++ = ',';
-			d = w_dec(d, r.index % m->inner);
-		} else {
-			d = w_dec(d, r.index);
-		}
-		*d++ = ')';
-	}
+	d = w_index(w_name(d, m->name), &r);
 	*d++ = '\n';
 	for (unsigned i = 0; i < m->nfields; i++) {
 		const pb_field *f = pb_method_field(m, i);
@@ -1390,6 +2041,7 @@ void pb_printer_init(pb_printer *p, pb_style style, const pb_config *cfg, const 
 	p->nunknown = 0;
 	for (unsigned i = 0; i < 9; i++)
 		p->view[i].cls = NULL;
+	p->cache = style == PB_STYLE_TEXT || style == PB_STYLE_JSON ? pc_new(style == PB_STYLE_JSON) : NULL;
 	hex2_init();
 	p->host = pb_host_class(cfg->gen, cfg->format);
 	p->gen = cfg->gen;
@@ -1439,6 +2091,19 @@ void pb_printer_end(pb_printer *p)
 	if (p->style == PB_STYLE_ASM)
 		asm_end_line(p);
 	pb_out_flush(p->out);
+	pb_printer_uncached(p);
+}
+
+void pb_printer_uncached(pb_printer *p)
+{
+	pc_free(p->cache);
+	p->cache = NULL;
+}
+
+void pb_printer_cache_limit(pb_printer *p, size_t bytes)
+{
+	if (p->cache)
+		p->cache->max = bytes;
 }
 
 /* ---------------------------------------------------------------- GP entries */
