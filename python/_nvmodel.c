@@ -857,6 +857,7 @@ static int add_statuses(PyObject *m)
 		{ "ERR_FAULT", NVM_ERR_FAULT },
 		{ "ERR_NOPTR", NVM_ERR_NOPTR },
 		{ "ERR_BUSY", NVM_ERR_BUSY },
+		{ "ERR_FULL", NVM_ERR_FULL },
 	};
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
 		if (PyModule_AddIntConstant(m, v[i].name, (long)v[i].st) < 0)

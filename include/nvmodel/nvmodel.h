@@ -40,6 +40,7 @@ typedef enum nvm_status {
 	NVM_ERR_FAULT,    /* a translated access faulted (G80 VM); nothing past the fault was done */
 	NVM_ERR_NOPTR,    /* the memory is the caller's, behind callbacks: no direct pointer */
 	NVM_ERR_BUSY,     /* not allowed from inside a library call (a hook, a callback) */
+	NVM_ERR_FULL,     /* no room: a set-up heap or GPFIFO ring is full (nvmodel/setup.h) */
 } nvm_status;
 
 /* Returns a short constant English name for a status ("ok", "out of range"...). */

@@ -285,6 +285,108 @@ static inline bool pb_stopped(const pb_decoder *d)
 	return d->stopped;
 }
 
+/*
+ * Runs taken one at a time by the front end, in its own loop, instead of
+ * through sink.runs (the Volta PBDMA's hot path: no batch to write and read
+ * again). It is the decoder's batched path (pb_feed uses the same two
+ * steps), one run per call:
+ *  - pb_take_begin starts a feed, as pb_feed does (pb_stopped false).
+ *  - pb_take_hdr, when pb_take_ready (no sequence pending, the new format):
+ *    the next well-formed INC / NINC / 1INC header whose whole sequence is
+ *    in [*p, end), or an IMMD header: returns the header word and moves *p
+ *    and *pos past its run (headers with COUNT 0 are stepped over). 0: *p
+ *    is at end or at an entry the general path (pb_feed) must decode. *pos
+ *    is the caller's copy of the stream position (d->pos).
+ *  - pb_take_fill(d, 0, w, *p, *pos, !d->active) gives that run as pb_feed
+ *    would have delivered it, in d->batch[0] (IMMD data in
+ *    d->batch_immd[0]), valid until the next call. pb_stop_run on it works
+ *    as from a sink.
+ *  - pb_take_sync(d, pos, methods) gives the position and the number of
+ *    methods taken (pb_take_count of each header) back to the decoder;
+ *    before any other decoder call but pb_stop_run. After a pb_stop_run,
+ *    pb_take_stop then
+ *    rewinds the decoder to the stop (as pb_feed does when it returns).
+ * The runs, their order and the decoder's state after each are those
+ * pb_feed gives (tests/unit/test_pb_take.c).
+ */
+void pb_take_begin(pb_decoder *d);
+void pb_take_stop(pb_decoder *d);
+
+static inline bool pb_take_ready(const pb_decoder *d)
+{
+	return !(d->remaining | (uint32_t)d->skipping | (uint32_t)d->lenp) && d->cfg.format == PB_FORMAT_NEW;
+}
+
+/* Method data entries of a header pb_take_hdr returned. */
+static inline uint32_t pb_take_count(uint32_t w)
+{
+	return w >> 29 == 4 ? 1u : (w >> 16) & 0x1fffu;
+}
+
+static inline __attribute__((always_inline)) uint32_t pb_take_hdr(const uint32_t **pp, const uint32_t *end,
+                                                                  uint64_t *pos)
+{
+	const uint32_t *p = *pp;
+	while (p < end) {
+		uint32_t w = *p, op = w >> 29;
+		/* SEC_OP 1, 3, 5 INC / NON_INC / INC_ONCE, 4 IMMD; anything
+		 * else, or the reserved bit 12 set, is the general path's. */
+		if (!((0x3au >> op) & 1) || (w & (1u << 12)))
+			break;
+		uint32_t addr = w & 0xfffu, cnt = (w >> 16) & 0x1fffu; /* IMMD_DATA is the same 28:16 */
+		/* Without branches on the kind (drivers mix them unpredictably):
+		 * take, the data entries after the header (none for IMMD); span,
+		 * the method addresses past addr an INC / 1INC run reaches
+		 * (count_overflow when past 0xFFF, reported by the general path;
+		 * NINC and IMMD: none). */
+		static const uint16_t span_max[8] = { 0, 0x1fff, 0, 0, 0, 2, 0, 0 }; /* INC: COUNT; 1INC: 2 */
+		uint32_t take = cnt & -(uint32_t)(op != 4);
+		uint32_t span = cnt < span_max[op] ? cnt : span_max[op];
+		if (take > (size_t)(end - p) - 1 || addr + span > 0x1000u)
+			break; /* continues in the next piece, or count_overflow */
+		p += 1 + take;
+		*pos += 1 + take;
+		if (!cnt && op != 4)
+			continue; /* a no-op header: nothing to deliver */
+		*pp = p;
+		return w;
+	}
+	*pp = p;
+	return 0;
+}
+
+/* Fills batch slot `slot` with the run of header w (pb_take_hdr), whose
+ * run ends before next and before stream offset pos. Filled without
+ * branching on the kind: drivers mix IMMD and method headers
+ * unpredictably. */
+static inline __attribute__((always_inline)) pb_run *pb_take_fill(pb_decoder *d, uint32_t slot, uint32_t w,
+                                                                  const uint32_t *next, uint64_t pos, bool masked)
+{
+	bool immd = w >> 29 == 4;
+	uint32_t cnt = (w >> 16) & 0x1fffu, take = immd ? 0 : cnt;
+	pb_run *r = &d->batch[slot];
+	d->batch_immd[slot] = cnt;
+	d->batch_seq[slot].left = 0;
+	d->batch_seq[slot].hdr_word = w;
+	r->data = immd ? &d->batch_immd[slot] : next - take;
+	r->ndwords = take;
+	r->count = immd ? 1 : cnt;
+	r->mode = immd ? PB_MODE_IMMD : (pb_mode)(w >> 30);
+	r->hdr_offset = pos - 1 - take;
+	r->offset = pos - take - immd;
+	r->subch = (w >> 13) & 7u;
+	r->method = (w & 0xfffu) << 2;
+	r->index = 0;
+	r->masked = masked;
+	return r;
+}
+
+static inline void pb_take_sync(pb_decoder *d, uint64_t pos, uint64_t methods)
+{
+	d->pos = pos;
+	d->methods += methods;
+}
+
 /* The decoder state to keep between feeds, and putting it back (after
  * pb_decoder_init, as on a context load). */
 void pb_save(const pb_decoder *d, pb_decoder_state *s);

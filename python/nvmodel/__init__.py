@@ -44,6 +44,7 @@ __all__ = [
     "ERR_FAULT",
     "ERR_NOPTR",
     "ERR_BUSY",
+    "ERR_FULL",
 ]
 
 #: nvm_status failures: ``err.status`` is the C status number,
@@ -60,7 +61,7 @@ NvmError.__str__ = lambda self: (  # type: ignore[method-assign]
 
 # nvm_status values (NvmError.status): OK, ERR_ARG, ERR_CHIP, ERR_RANGE,
 # ERR_NOMEM, ERR_APERTURE, ERR_ALIGN, ERR_NOENT, ERR_BLOCKED, ERR_FAULT,
-# ERR_NOPTR, ERR_BUSY.
+# ERR_NOPTR, ERR_BUSY, ERR_FULL.
 from ._nvmodel import (  # noqa: E402
     ERR_ALIGN,
     ERR_APERTURE,
@@ -69,6 +70,7 @@ from ._nvmodel import (  # noqa: E402
     ERR_BUSY,
     ERR_CHIP,
     ERR_FAULT,
+    ERR_FULL,
     ERR_NOENT,
     ERR_NOMEM,
     ERR_NOPTR,

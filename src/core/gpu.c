@@ -31,6 +31,7 @@ const char *nvm_status_str(nvm_status st)
 		[NVM_ERR_FAULT] = "memory fault",
 		[NVM_ERR_NOPTR] = "caller memory behind callbacks (no pointer)",
 		[NVM_ERR_BUSY] = "not allowed inside a library call",
+		[NVM_ERR_FULL] = "no room left",
 	};
 	if ((unsigned)st < sizeof(names) / sizeof(names[0]) && names[st])
 		return names[st];

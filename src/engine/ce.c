@@ -123,6 +123,10 @@ struct ce {
 	 * has no pointer: a page of each side is staged here (allocated on
 	 * first use). */
 	uint8_t (*bounce)[NVM_PAGE_SIZE];
+	/* class_of's last answer: ce_class_find(find_id) */
+	bool find_valid;
+	uint32_t find_id;
+	const struct ce_class *find_k;
 };
 
 /* One delivery of methods. */
@@ -132,8 +136,11 @@ struct ce_x {
 	struct ce_chan *c;
 	const struct ce_class *k; /* the class of the subchannel */
 	uint64_t cost;
-	uint64_t ticks, tick_cap;
+	uint64_t ticks;
+	uint64_t tick_cap; /* CE_TICK_CAP_UNKNOWN until a copy asks (spent) */
 };
+
+#define CE_TICK_CAP_UNKNOWN UINT64_MAX
 
 static nvm_gpu *gpu_of(const struct ce_x *x)
 {
@@ -383,8 +390,14 @@ static enum eng_status move_piece(struct ce_x *x, struct ce_job *j, uint64_t sa,
 	return ENG_OK;
 }
 
-static bool spent(const struct ce_x *x)
+static uint64_t tick_cap(nvm_gpu *gpu);
+
+/* The run budget is read when a copy first asks: most deliveries only set
+ * state (nothing charges the budget before, so it is the same value). */
+static bool spent(struct ce_x *x)
 {
+	if (x->tick_cap == CE_TICK_CAP_UNKNOWN)
+		x->tick_cap = tick_cap(x->e->gpu);
 	return x->ticks >= x->tick_cap;
 }
 
@@ -933,8 +946,14 @@ static void charge(struct engine *e, uint64_t ticks)
  * engine's (the Host generation's copy class). */
 static const struct ce_class *class_of(const struct engine *e, const struct eng_src *src)
 {
-	const struct ce_class *k = ce_class_find(src->cls);
-	return k ? k : ((const struct ce *)e->priv)->cls;
+	struct ce *ce = e->priv;
+	/* ce_class_find of the last class id asked (a const table) */
+	if (!ce->find_valid || ce->find_id != src->cls) {
+		ce->find_k = ce_class_find(src->cls);
+		ce->find_id = src->cls;
+		ce->find_valid = true;
+	}
+	return ce->find_k ? ce->find_k : ce->cls;
 }
 
 /* The table of class k's methods below CE_IDX_END, built on first use;
@@ -974,7 +993,7 @@ static inline const struct ce_mthd *mthd_at(const struct ce_idx *t, const struct
 static enum eng_status ce_methods(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first,
                                   uint32_t n, struct eng_result *res)
 {
-	struct ce_x x = { e, src, chan_of(e, src->chid), class_of(e, src), 0, 0, tick_cap(e->gpu) };
+	struct ce_x x = { e, src, chan_of(e, src->chid), class_of(e, src), 0, 0, CE_TICK_CAP_UNKNOWN };
 	*res = (struct eng_result){ 0, 0 };
 	if (!x.c) {
 		emit(e->gpu, NVM_EV_GUEST_ERROR, e->name, "out_of_memory", src->chid, 0,
@@ -985,21 +1004,33 @@ static enum eng_status ce_methods(struct engine *e, const struct eng_src *src, c
 	const struct ce_idx *tab = idx_of(e->priv, x.k);
 	enum eng_status st = ENG_OK;
 	uint32_t i = 0;
-	for (; i < n && !st; i++) {
-		uint32_t m = pb_run_method(r, first + i), d = r->data[first + i];
+	/* Method addresses step by step (pb_run_method of first + i): INC
+	 * adds 4, 1INC is ADDRESS + 4 after its first, NINC and IMMD stay. */
+	uint32_t m = n ? pb_run_method(r, first) : 0;
+	uint32_t after = r->mode == PB_MODE_1INC ? (r->method + 4u) & 0x3ffcu : m;
+	uint32_t inc = r->mode == PB_MODE_INC ? 4u : 0u;
+	const uint32_t *data = r->data + first;
+	while (i < n) {
 		const struct ce_mthd *t = mthd_at(tab, x.k, m);
+		uint32_t d = data[i++];
 		x.cost += CE_NS_PER_METHOD;
 		if (t && t->fn == ce_m_store) {
 			x.c->v[t->slot] = d; /* most methods set state: ce_m_store without its call */
-			continue;
+		} else {
+			st = t ? t->fn(&x, t, d) : illegal(&x, m, d);
+			if (st)
+				break;
 		}
-		st = t ? t->fn(&x, t, d) : illegal(&x, m, d);
+		m = inc ? (m + inc) & 0x3ffcu : after;
 	}
 	/* i counts the method that stopped; it is logged unless it is to be
 	 * delivered again (ENG_BUSY). */
 	uint32_t logged = st == ENG_BUSY ? i - 1 : i;
-	engine_log(e, src, r, first, logged);
-	if (x.ticks) /* no ticks (state methods only) charge nothing */
+	if (e->cap)
+		engine_log(e, src, r, first, logged);
+	else
+		e->total += logged; /* engine_log without a log: the count alone, without the call */
+	if (x.ticks)                /* no ticks (state methods only) charge nothing */
 		charge(e, x.ticks);
 	res->cost = x.cost;
 	res->done = st ? i - 1 : n;

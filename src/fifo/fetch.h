@@ -50,6 +50,9 @@ struct fifo_fetch_ops {
 	 * GET (a jump, a call) and counts x->words; false ends the loop. NULL:
 	 * GET and words move by `used`, and a decoder stop ends the loop. */
 	bool (*fed)(struct fifo_fetch *x, uint32_t n, uint32_t used);
+	/* Feeds the n words at w to x->dec and returns the words consumed, as
+	 * pb_feed does (a stop leaves pb_stopped set). NULL: pb_feed. */
+	uint32_t (*feed)(struct fifo_fetch *x, const uint32_t *w, uint32_t n);
 };
 
 struct fifo_fetch {
@@ -156,7 +159,7 @@ static inline __attribute__((always_inline)) uint32_t fifo_fetch_run(struct fifo
 			w = x->buf;
 		}
 		uint64_t get0 = x->get;
-		uint32_t used = (uint32_t)pb_feed(x->dec, w, n);
+		uint32_t used = o->feed ? o->feed(x, w, n) : (uint32_t)pb_feed(x->dec, w, n);
 		if (o->fed) {
 			if (!o->fed(x, n, used))
 				break;

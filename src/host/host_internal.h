@@ -403,6 +403,14 @@ struct pbdma {
 	uint64_t cost;         /* ns spent in the current step */
 	uint64_t units;        /* work units of the current step besides its PB entries */
 	struct engine *target; /* last engine that got methods (NV_PPBDMA_TARGET_ENGINE) */
+	/* on_runs: the engine decision (engine_prepare) of engine subchannel s
+	 * while bit s of pick_valid is set, for the rest of a feed_segment */
+	uint32_t pick_valid;
+	uint32_t pick_rec; /* bit s: pick[s].e is a recorder without a method log */
+	struct {
+		struct engine *e;
+		struct eng_src src;
+	} pick[5];
 };
 
 /* USERD entries the PBDMA writes back, from the generation's RAMUSERD

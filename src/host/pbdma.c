@@ -546,6 +546,7 @@ static enum mres set_object(struct pbdma *p, uint32_t subch, uint32_t data)
 		     p->chid, cls, subch, p->h->gen->name);
 	}
 	c->cls[subch] = cls;
+	p->pick_valid = 0; /* on_runs: the engine decisions name the old class */
 	struct eng_src src = { (uint32_t)p->chid, subch, cls, 0, 0, 0, false };
 	e->ops->bind(e, &src);
 	return M_DONE;
@@ -1111,10 +1112,31 @@ static enum mres host_method(struct pbdma *p, uint32_t subch, uint32_t m, uint32
 	return M_STALL;
 }
 
+/* The PBDMA's methods go to engine e from now on (NV_PPBDMA_TARGET_ENGINE):
+ * seed 000, a switch between GR and GRCOPY waits for the first engine to
+ * finish and idle, then a sysmem barrier. */
+static inline void engine_switch(struct pbdma *p, struct engine *e, uint32_t subch)
+{
+	nvm_gpu *gpu = gpu_of(p);
+	if (p->target) {
+		if (p->target->busy_until > gpu->now + p->cost)
+			p->cost = p->target->busy_until - gpu->now;
+		/* Drivers switch engines every few runs: without a hook for the
+		 * event, only its count (what emit does then), not a call. */
+		if (!emit_wanted(gpu, NVM_EV_TRACE))
+			gpu->ev_count[NVM_EV_TRACE]++;
+		else
+			emit(gpu, NVM_EV_TRACE, "pbdma", "subch_switch", subch, (uint64_t)p->chid,
+			     "channel %d: engine switch %s -> %s (WFI, sysmem barrier)", p->chid, p->target->name,
+			     e->name);
+	}
+	p->target = e;
+}
+
 /* Where the engine methods of subchannel subch go: the engine (NULL after
  * INTR_1 CTXNOTVALID, with data[first] parked) and *src. Notes an engine
  * switch. Depends only on the runlist, TARGET, the last target and the
- * subchannel's class, so a batch of runs may reuse it (on_runs). */
+ * subchannel's class, so later runs may reuse it (on_runs). */
 static struct engine *engine_prepare(struct pbdma *p, const pb_run *r, uint32_t first, struct eng_src *src)
 {
 	bool copy;
@@ -1127,21 +1149,8 @@ static struct engine *engine_prepare(struct pbdma *p, const pb_run *r, uint32_t 
 		      copy ? "copy method without TARGET CE_CTX_VALID" : "engine method without TARGET ENG_CTX_VALID");
 		return NULL;
 	}
-	if (p->target != e) {
-		/* Seed 000: a switch between GR and GRCOPY waits for the first
-		 * engine to finish and idle, then a sysmem barrier. */
-		if (p->target && p->target->busy_until > gpu_of(p)->now + p->cost)
-			p->cost = p->target->busy_until - gpu_of(p)->now;
-		/* Drivers switch engines every few runs: without a hook for the
-		 * event, only its count (what emit does then), not a call. */
-		if (p->target && !emit_wanted(gpu_of(p), NVM_EV_TRACE))
-			gpu_of(p)->ev_count[NVM_EV_TRACE]++;
-		else if (p->target)
-			emit(gpu_of(p), NVM_EV_TRACE, "pbdma", "subch_switch", r->subch, (uint64_t)p->chid,
-			     "channel %d: engine switch %s -> %s (WFI, sysmem barrier)", p->chid, p->target->name,
-			     e->name);
-		p->target = e;
-	}
+	if (p->target != e)
+		engine_switch(p, e, r->subch);
 	*src = (struct eng_src){
 		(uint32_t)p->chid, r->subch, cur_chan(p)->cls[r->subch], p->inst_target, p->inst, 0, false
 	};
@@ -1251,74 +1260,135 @@ static void on_run(struct pbdma *p, const pb_run *r)
 	}
 }
 
-/* The decoder's batches (its fast path for well-formed headers): the runs
- * in order, none after a stop. A run of engine methods reuses the engine
- * decision (engine_prepare) an earlier run of the batch made for its
- * subchannel while that engine is still the target: nothing between them
- * could change it, as only Host methods (SET_OBJECT), software (from a
- * hook: none is installed), a context load and an engine that stops do. */
+/* Runs of the decoder's fast path, one after another (on_runs, pbf_feed):
+ * what is kept from run to run. A run of engine methods reuses the engine
+ * decision (engine_prepare) an earlier run made for its subchannel in the
+ * same feed_segment (which clears them): it depends on the channel, its
+ * TARGET register, the runlist and the subchannel's class, and within a
+ * feed_segment only SET_OBJECT changes one of those (it forgets the
+ * decisions); software (from a hook) could change any, so with a hook
+ * installed nothing is reused; a context load, a stopping engine or method
+ * end the feed. An engine switch is still noted at every run
+ * (engine_switch). */
+struct deliv {
+	nvm_gpu *gpu;
+	bool reuse;
+	/* No method events or CRCs wanted: the engine's methods are counted
+	 * here and added to the channel's and the Host's counts at the end. */
+	bool plain;
+	uint32_t valid; /* bit s: p->pick[s] holds subchannel s's decision */
+	uint64_t methods;
+};
+
+static inline void deliv_begin(struct pbdma *p, struct deliv *v)
+{
+	v->gpu = gpu_of(p);
+	v->reuse = !v->gpu->hook_mask;
+	v->plain = v->reuse && !p->h->method_crc;
+	v->valid = v->reuse ? p->pick_valid : 0;
+	v->methods = 0;
+}
+
+static inline void deliv_end(struct pbdma *p, struct deliv *v)
+{
+	p->pick_valid = p->stop ? 0 : v->valid;
+	cur_chan(p)->methods += v->methods;
+	p->h->stats.methods += v->methods;
+	v->methods = 0;
+}
+
+/* One run; false when it stopped the PBDMA (p->stop, the decoder stopped
+ * in it). */
+static inline __attribute__((always_inline)) bool deliver_run(struct pbdma *p, struct deliv *v, const pb_run *r)
+{
+	if (r->masked)
+		return true; /* silicon H100: masked methods, Host methods included, are dropped */
+	uint32_t s = r->subch;
+	/* The decoder's fast-path runs start their sequence (index 0). */
+	uint32_t m = r->index ? pb_run_method(r, 0) : r->method;
+	if (s >= 5 || m < 0x100) {
+		/* Host methods keep the engine decisions, but SET_OBJECT
+		 * (set_object forgets them). */
+		p->pick_valid = v->valid;
+		cur_chan(p)->methods += v->methods;
+		p->h->stats.methods += v->methods;
+		v->methods = 0;
+		on_run(p, r);
+		v->valid = p->pick_valid;
+		return !p->stop;
+	}
+	/* From an engine method on, the rest of an INC / NINC / 1INC run
+	 * stays at or above 0x100 (on_run). */
+	struct engine *e;
+	if ((v->valid >> s) & 1) {
+		e = p->pick[s].e;
+		if (e != p->target)
+			engine_switch(p, e, s);
+	} else {
+		e = p->pick[s].e = engine_prepare(p, r, 0, &p->pick[s].src);
+		if (!e) {
+			stop_at(p, r, 0, M_STALL);
+			return false;
+		}
+		v->valid = v->reuse ? v->valid | 1u << s : 0;
+		bool rec = e->ops->methods == engine_rec_methods && !e->cap;
+		p->pick_rec = rec ? p->pick_rec | 1u << s : p->pick_rec & ~(1u << s);
+	}
+	const struct eng_src *src = &p->pick[s].src;
+	if (v->plain) {
+		struct eng_result res = { 0, 0 };
+		enum eng_status st = engine_send(e, src, r, 0, r->count, &res);
+		p->cost += res.cost;
+		e->busy_until = v->gpu->now + p->cost;
+		v->methods += res.done;
+		if (st == ENG_OK)
+			return true;
+		stop_at(p, r, res.done, engine_stopped(p, e, r, 0, r->count, st, res.done));
+		return false;
+	}
+	p->stop_done = 0;
+	enum mres res = engine_deliver(p, e, src, r, 0, r->count);
+	if (res) {
+		stop_at(p, r, p->stop_done, res);
+		return false;
+	}
+	return true;
+}
+
+/* deliver_run's common case without the run (pb_take_hdr's header w): the
+ * engine methods of a subchannel whose engine, decided before, is a
+ * recorder without a log (engine_send's first case), on a PBDMA with no
+ * hooks or method CRCs and methods not masked (rec: the subchannels for
+ * which those hold). false: the run needs deliver_run. */
+static inline __attribute__((always_inline)) bool deliver_rec(struct pbdma *p, struct deliv *v, uint32_t rec,
+                                                              uint32_t w)
+{
+	uint32_t s = (w >> 13) & 7u;
+	if (!(rec >> s & 1) || (w & 0xfffu) < 0x100 / 4)
+		return false;
+	struct engine *e = p->pick[s].e;
+	if (e != p->target)
+		engine_switch(p, e, s);
+	uint32_t n = pb_take_count(w);
+	e->total += n;
+	p->cost += (uint64_t)n * ENG_REC_NS_PER_METHOD;
+	e->busy_until = v->gpu->now + p->cost;
+	v->methods += n;
+	return true;
+}
+
+/* The decoder's batches (the runs of its general path): in order, none
+ * after a stop. */
 static void on_runs(void *ctx, const pb_run *runs, size_t n)
 {
 	struct pbdma *p = ctx;
-	nvm_gpu *gpu = gpu_of(p);
-	bool reuse = !gpu->hook_mask;
-	/* No method events or CRCs wanted: the engine's methods are counted
-	 * here and added to the channel's and the Host's counts at the end. */
-	bool plain = reuse && !p->h->method_crc;
-	struct engine *se[5];
-	struct eng_src ss[5];
-	uint32_t valid = 0; /* bit s: se[s], ss[s] hold subchannel s's decision */
-	uint64_t methods = 0;
 	if (p->stop)
 		return;
-	for (size_t k = 0; k < n; k++) {
-		const pb_run *r = &runs[k];
-		if (r->masked)
-			continue; /* silicon H100: masked methods, Host methods included, are dropped */
-		uint32_t s = r->subch;
-		/* The decoder's batched runs start their sequence (index 0). */
-		uint32_t m = r->index ? pb_run_method(r, 0) : r->method;
-		if (s >= 5 || m < 0x100) {
-			valid = 0;
-			cur_chan(p)->methods += methods;
-			p->h->stats.methods += methods;
-			methods = 0;
-			on_run(p, r);
-			if (p->stop)
-				return;
-			continue;
-		}
-		/* From an engine method on, the rest of an INC / NINC / 1INC run
-		 * stays at or above 0x100 (on_run). */
-		if (!((valid >> s) & 1) || se[s] != p->target) {
-			se[s] = engine_prepare(p, r, 0, &ss[s]);
-			if (!se[s]) {
-				stop_at(p, r, 0, M_STALL);
-				break;
-			}
-			valid = reuse ? valid | 1u << s : 0;
-		}
-		struct engine *e = se[s];
-		if (plain) {
-			struct eng_result res = { 0, 0 };
-			enum eng_status st = engine_send(e, &ss[s], r, 0, r->count, &res);
-			p->cost += res.cost;
-			e->busy_until = gpu->now + p->cost;
-			methods += res.done;
-			if (st == ENG_OK)
-				continue;
-			stop_at(p, r, res.done, engine_stopped(p, e, r, 0, r->count, st, res.done));
-			break;
-		}
-		p->stop_done = 0;
-		enum mres res = engine_deliver(p, e, &ss[s], r, 0, r->count);
-		if (res) {
-			stop_at(p, r, p->stop_done, res);
-			break;
-		}
-	}
-	cur_chan(p)->methods += methods;
-	p->h->stats.methods += methods;
+	struct deliv v;
+	deliv_begin(p, &v);
+	for (size_t k = 0; k < n && deliver_run(p, &v, &runs[k]); k++)
+		;
+	deliv_end(p, &v);
 }
 
 static void on_error(void *ctx, const pb_error *e)
@@ -1419,9 +1489,64 @@ static void pbf_mem_fault(struct fifo_fetch *x, const struct fifo_span *s)
 	c->halt = true;
 }
 
+/* Feeds a piece to the decoder: the runs of its fast path are taken and
+ * delivered here one by one (pb_take_hdr), everything else (control
+ * entries, errors, a sequence that continues from the previous piece) goes
+ * through pb_feed and the sink, one instruction or pending sequence at a
+ * time. The same runs, in the same order, as pb_feed would deliver. */
+static uint32_t pbf_feed(struct fifo_fetch *x, const uint32_t *w, uint32_t n)
+{
+	struct pb_fetch *c = x->ctx;
+	struct pbdma *p = c->p;
+	pb_decoder *d = x->dec;
+	const uint32_t *q = w, *end = w + n;
+	uint64_t pos0 = d->pos;
+	struct deliv v;
+	pb_take_begin(d);
+	deliv_begin(p, &v);
+	while (q < end) {
+		if (pb_take_ready(d)) {
+			uint64_t pos = d->pos, taken = 0;
+			bool masked = !d->active, stopped = false;
+			uint32_t fast = v.plain && !masked ? 0x1fu : 0, hdr;
+			uint32_t rec = fast & v.valid & p->pick_rec;
+			while ((hdr = pb_take_hdr(&q, end, &pos))) {
+				taken += pb_take_count(hdr);
+				if (deliver_rec(p, &v, rec, hdr))
+					continue;
+				if (!deliver_run(p, &v, pb_take_fill(d, 0, hdr, q, pos, masked))) {
+					stopped = true;
+					break;
+				}
+				rec = fast & v.valid & p->pick_rec;
+			}
+			pb_take_sync(d, pos, taken);
+			if (stopped) {
+				deliv_end(p, &v);
+				pb_take_stop(d);
+				return (uint32_t)(d->pos - pos0);
+			}
+			if (q == end)
+				break;
+		}
+		/* The general path: one instruction, or the data of the
+		 * pending sequence, or the rest of a skipped segment. */
+		size_t avail = (size_t)(end - q);
+		size_t k = d->remaining ? (d->remaining < avail ? d->remaining : avail) : d->skipping ? avail : 1;
+		deliv_end(p, &v);
+		q += pb_feed(d, q, k);
+		if (pb_stopped(d))
+			return (uint32_t)(q - w);
+		deliv_begin(p, &v);
+	}
+	deliv_end(p, &v);
+	return n;
+}
+
 static const struct fifo_fetch_ops pbdma_fetch_ops = {
 	.translate = pbf_translate,
 	.mem_fault = pbf_mem_fault,
+	.feed = pbf_feed,
 };
 
 /* Feeds the next piece of the current segment (up to one page and the
@@ -1441,6 +1566,7 @@ static uint32_t feed_segment(struct pbdma *p, uint32_t budget, bool *halt)
 		                .keep_span = true,
 		                .buf = &one };
 	p->stop = false;
+	p->pick_valid = 0;
 	uint32_t used = fifo_fetch_run(&x);
 	if (c.halt || p->stop)
 		*halt = true;

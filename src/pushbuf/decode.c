@@ -165,8 +165,14 @@ static inline void start_sequence(pb_decoder *d, uint64_t hdr_offset, uint32_t n
                                   uint32_t subch, uint32_t method, uint32_t count, pb_mode mode)
 {
 	bool masked = !d->active;
-	if (d->sink.header) {
+	/* The runs before it are delivered first, in the new format also
+	 * without a header event: a stop after one of its IMMD runs saves the
+	 * sequence fields (the subchannel the PBDMA keeps in PB_HEADER) as they
+	 * were when it was decoded, whatever the batch boundaries (as with
+	 * pb_take_hdr's runs). The old format has no IMMD. */
+	if (d->sink.header || d->cfg.format == PB_FORMAT_NEW)
 		flush_batch(d);
+	if (d->sink.header) {
 		if (!d->stopped)
 			d->sink.header(d->sink.ctx, &(pb_header){ .offset = hdr_offset,
 			                                          .ndwords = ndwords,
@@ -493,56 +499,18 @@ static size_t feed_state(pb_decoder *d, const uint32_t *p, size_t avail)
 /* The batched fast path for the new format, for sinks that take batches and
  * no header events: while the next entry is a well-formed method header
  * whose whole sequence is in this piece (or an IMMD), write the run straight
- * into the batch, keeping the position in registers. Anything else (control
- * entries, errors, a sequence running past the piece) returns to pb_feed's
- * general path, which reports it. Returns the first entry not handled. */
-/* SEC_OP for the batched path: 1 an INC / NINC / 1INC header, 2 IMMD, 0
- * anything else (left to the general path). */
-static const uint8_t batch_kind[8] = { 0, 1, 0, 1, 2, 1, 0, 0 };
-
+ * into the batch (pb_take_hdr, pb_take_fill), keeping the position in registers. Anything
+ * else (control entries, errors, a sequence running past the piece) returns
+ * to pb_feed's general path, which reports it. Returns the first entry not
+ * handled. */
 static const uint32_t *feed_new_batched(pb_decoder *d, const uint32_t *p, const uint32_t *end)
 {
 	uint64_t pos = d->pos;
 	uint32_t nb = d->nbatch;
 	bool masked = !d->active;
-	while (p < end) {
-		uint32_t w = *p;
-		uint32_t op = w >> 29, kind = batch_kind[op];
-		if (!kind || (w & (1u << PB_DMA_RESERVED_BIT)))
-			break;
-		uint32_t addr = PB_FIELD(w, PB_DMA_METHOD_ADDRESS);
-		uint32_t cnt = PB_FIELD(w, PB_DMA_METHOD_COUNT); /* IMMD_DATA is the same 28:16 */
-		bool immd = kind == 2;
-		uint32_t take = immd ? 0 : cnt; /* data entries after the header */
-		if (take > (size_t)(end - p) - 1)
-			break; /* continues in the next piece */
-		uint32_t last = op == 1 ? addr + cnt - 1 : addr + (cnt > 1);
-		if ((op == 1 || op == 5) && cnt && last > 0xfff)
-			break; /* count_overflow: reported by the general path */
-		if (!cnt && !immd) {
-			/* a no-op header: nothing to deliver */
-			p++;
-			pos++;
-			continue;
-		}
-		/* Filled without branching on the kind: drivers mix IMMD and
-		 * method headers unpredictably. */
-		pb_run *r = &d->batch[nb];
-		d->batch_immd[nb] = cnt;
-		d->batch_seq[nb].left = 0;
-		d->batch_seq[nb].hdr_word = w;
-		r->data = immd ? &d->batch_immd[nb] : p + 1;
-		r->ndwords = take;
-		r->count = immd ? 1 : cnt;
-		r->mode = (pb_mode)new_ops[op].mode;
-		r->hdr_offset = pos;
-		r->offset = pos + !immd;
-		r->subch = PB_FIELD(w, PB_DMA_METHOD_SUBCHANNEL);
-		r->method = addr << 2;
-		r->index = 0;
-		r->masked = masked;
-		p += 1 + take;
-		pos += 1 + take;
+	uint32_t w;
+	while ((w = pb_take_hdr(&p, end, &pos))) {
+		pb_take_fill(d, nb, w, p, pos, masked);
 		if (++nb == PB_BATCH) {
 			d->nbatch = nb;
 			flush_batch(d);
@@ -638,10 +606,20 @@ size_t pb_feed(pb_decoder *d, const uint32_t *dw, size_t n)
 	flush_batch(d);
 	if (!d->stopped)
 		return n;
+	pb_take_stop(d);
+	return (size_t)(d->pos - d->feed_start);
+}
+
+void pb_take_begin(pb_decoder *d)
+{
+	d->stopped = false;
+}
+
+void pb_take_stop(pb_decoder *d)
+{
 	pb_restore(d, &d->stop_state);
 	d->pos = d->stop_pos;
 	d->hdr_offset = d->stop_hdr_offset;
-	return (size_t)(d->pos - d->feed_start);
 }
 
 void pb_stop_run(pb_decoder *d, const pb_run *r, uint32_t k)

@@ -20,7 +20,10 @@
 -- TLB flushes by writing engine << 16 | 1 to 0x100c80 and waiting for bit 0
 -- (nv50_vmm_flush), and the BARs set up as nv50_bar_oneinit / _init do.
 -- Where page tables and objects go (a bump allocator from the structure's
--- end) is this builder's choice.
+-- end) is the helpers' choice. This module is a thin wrapper over the
+-- library's set-up helpers (nvm_g80_* in include/nvmodel/setup.h,
+-- src/setup/g80.c, through nvmodel._setup): it keeps the script-facing
+-- objects, argument checks and messages; the TLB flush wait stays here.
 --
 -- Errors name the function and are raised without a position.
 
@@ -30,7 +33,7 @@ local M = {}
 
 local U = nvmodel.util
 local fail, check_int = U.fail, U.check_int
-
+local C = nvmodel._setup
 
 local opt, bit = U.opt, U.bit
 
@@ -40,7 +43,6 @@ local TARGET = { vram = 0, sysram = 2, sysram_snoop = 2, sysram_nosnoop = 3 }
 local DMA_TARGET = { vm = 0, vram = 1, sysram = 2, sysram_snoop = 2, sysram_nosnoop = 3 }
 local AP = { [0] = "vram", [2] = "sysmem", [3] = "sysmem" }
 local PAGE_TYPE = { [0x10000] = 1, [0x4000] = 2, [0x1000] = 3 }
-local PT_SIZE = { [0x20000] = 0, [0x8000] = 1, [0x4000] = 2, [0x2000] = 3 }
 
 local function target_of(t, tbl, where)
   local v = tbl[opt(t, "vram")]
@@ -48,64 +50,79 @@ local function target_of(t, tbl, where)
   return v
 end
 
--- Channel descriptor: 27:0 = address 39:12, 29:28 target.
+-- Channel descriptor: 27:0 = address 39:12, 29:28 target (nvm_g80_chan_desc).
 function M.chan_desc(addr, target)
   check_int(addr, "addr", 0, (1 << 40) - 1, "chan_desc")
   if addr & 0xfff ~= 0 then fail("chan_desc: addr 0x%x is not 4 KiB aligned", addr) end
-  return (addr >> 12) | target_of(target, TARGET, "chan_desc") << 28
+  return C.g80_chan_desc(addr, target_of(target, TARGET, "chan_desc"))
 end
 
 -- PDE: 1:0 page size (1 large, 2 medium, 3 small), 3:2 target, 6:5 size
--- (small pages: 0x20000, 0x8000, 0x4000, 0x2000 entries), 39:12 address.
+-- (small pages: 0x20000, 0x8000, 0x4000, 0x2000 entries), 39:12 address (nvm_g80_pde_make).
+local function check_pde(page, entries, where)
+  if not PAGE_TYPE[page] then fail("%s: page must be 0x1000, 0x4000 or 0x10000", where) end
+  if entries ~= nil and (math.type(entries) ~= "integer" or not C.g80_pde(page, entries, 0, 0)) then
+    fail("%s: bad entries 0x%x for this page size", where, entries)
+  end
+end
+
 function M.pde(p)
   local where = "pde"
-  local typ = PAGE_TYPE[opt(p.page, 0x1000)]
-  if not typ then fail("%s: page must be 0x1000, 0x4000 or 0x10000", where) end
-  local full = 0x20000000 // opt(p.page, 0x1000)
-  local entries = opt(p.entries, full)
-  local size = typ == 3 and PT_SIZE[entries] or (entries == full and 0 or nil)
-  if not size then fail("%s: bad entries 0x%x for this page size", where, entries) end
+  local page = opt(p.page, 0x1000)
+  check_pde(page, p.entries, where)
   local addr = check_int(p.addr, "addr", 0, (1 << 40) - 1, where)
-  return typ | target_of(p.target, TARGET, where) << 2 | size << 5 | (addr & 0xfffffff000)
+  return C.g80_pde(page, opt(p.entries, 0), addr, target_of(p.target, TARGET, where))
 end
 
 -- PTE: 0 present, 3 read-only, 5:4 target, 6 supervisor-only, 9:7 contig
 -- order, 39:12 address, 46:40 storage type, 48:47 compression, 60:49 tag,
--- 61 partition cycle (long), 62 encrypted.
+-- 61 partition cycle (long), 62 encrypted (nvm_g80_pte_make). Returns the
+-- PTE fields as the helpers take them.
+local function pte_fields(p, where, addr, contig)
+  local t = { addr = addr, target = target_of(p.target, TARGET, where), ro = p.ro, supervisor = p.supervisor,
+              long = p.long, encrypted = p.encrypted }
+  t.contig = check_int(opt(contig, 0), "contig", 0, 7, where)
+  t.storage = check_int(opt(p.storage, 0), "storage", 0, 0x7f, where)
+  t.comp = check_int(opt(p.comp, 0), "comp", 0, 2, where)
+  t.tag = check_int(opt(p.tag, 0), "tag", 0, 0xfff, where)
+  return t
+end
+
 function M.pte(p)
   local where = "pte"
   local addr = check_int(p.addr, "addr", 0, (1 << 40) - 1, where)
-  local v = 1 | bit(p.ro) << 3 | target_of(p.target, TARGET, where) << 4 | bit(p.supervisor) << 6
-  v = v | check_int(opt(p.contig, 0), "contig", 0, 7, where) << 7 | (addr & 0xfffffff000)
-  v = v | check_int(opt(p.storage, 0), "storage", 0, 0x7f, where) << 40
-  v = v | check_int(opt(p.comp, 0), "comp", 0, 2, where) << 47
-  v = v | check_int(opt(p.tag, 0), "tag", 0, 0xfff, where) << 49
-  v = v | bit(p.long) << 61 | bit(p.encrypted) << 62
-  return v
+  return C.g80_pte(pte_fields(p, where, addr, p.contig))
 end
 
--- DMA object words (seed 002 "DMA objects"). ro / us / part_cycle /
+-- DMA object fields (seed 002 "DMA objects"). ro / us / part_cycle /
 -- encrypt take the field values (0 = from the page tables), comp 3 and
 -- storage 0x7f mean "from the page tables" (the defaults: nouveau's
 -- 0x7fc00000 for a paged object).
-function M.dmaobj_words(d)
+local function dmaobj_fields(d)
   local where = "dmaobj"
-  local w0 = check_int(opt(d.class, 0), "class", 0, 0xffff, where)
-  w0 = w0 | target_of(opt(d.target, "vm"), DMA_TARGET, where) << 16
-  w0 = w0 | check_int(opt(d.ro, 0), "ro", 0, 3, where) << 18
-  w0 = w0 | check_int(opt(d.us, 0), "us", 0, 3, where) << 20
-  w0 = w0 | check_int(opt(d.storage, 0x7f), "storage", 0, 0x7f, where) << 22
-  w0 = w0 | check_int(opt(d.comp, 3), "comp", 0, 3, where) << 29
-  w0 = w0 | bit(d.supervisor) << 31
-  local base = check_int(opt(d.base, 0), "base", 0, (1 << 40) - 1, where)
-  local limit = check_int(opt(d.limit, (1 << 40) - 1), "limit", 0, (1 << 40) - 1, where)
-  local w4 = check_int(opt(d.tag_base, 0), "tag_base", 0, 0xfff, where)
-    | check_int(opt(d.tag_limit, 0), "tag_limit", 0, 0xfff, where) << 16
-  local cb = check_int(opt(d.comp_base, 0), "comp_base", 0, 0xffffffff, where)
-  if cb & 0xffff ~= 0 then fail("%s: comp_base 0x%x is not 64 KiB aligned", where, cb) end
-  local w5 = cb >> 16 | check_int(opt(d.part_cycle, 0), "part_cycle", 0, 3, where) << 16
-    | check_int(opt(d.encrypt, 0), "encrypt", 0, 3, where) << 18
-  return { w0, limit & 0xffffffff, base & 0xffffffff, (base >> 32) | (limit >> 32) << 24, w4, w5 }
+  local f = { class = check_int(opt(d.class, 0), "class", 0, 0xffff, where),
+              target = target_of(opt(d.target, "vm"), DMA_TARGET, where),
+              ro = check_int(opt(d.ro, 0), "ro", 0, 3, where),
+              us = check_int(opt(d.us, 0), "us", 0, 3, where),
+              storage = check_int(opt(d.storage, 0x7f), "storage", 0, 0x7f, where),
+              comp = check_int(opt(d.comp, 3), "comp", 0, 3, where),
+              supervisor = d.supervisor }
+  f.base = check_int(opt(d.base, 0), "base", 0, (1 << 40) - 1, where)
+  f.limit = check_int(opt(d.limit, (1 << 40) - 1), "limit", 0, (1 << 40) - 1, where)
+  f.tag_base = check_int(opt(d.tag_base, 0), "tag_base", 0, 0xfff, where)
+  f.tag_limit = check_int(opt(d.tag_limit, 0), "tag_limit", 0, 0xfff, where)
+  f.comp_base = check_int(opt(d.comp_base, 0), "comp_base", 0, 0xffffffff, where)
+  if f.comp_base & 0xffff ~= 0 then fail("%s: comp_base 0x%x is not 64 KiB aligned", where, f.comp_base) end
+  f.part_cycle = check_int(opt(d.part_cycle, 0), "part_cycle", 0, 3, where)
+  f.encrypt = check_int(opt(d.encrypt, 0), "encrypt", 0, 3, where)
+  return f
+end
+
+M._dmaobj_fields = dmaobj_fields -- for nvmodel.g80fifo
+
+-- The six words of a DMA object (the model's nvm_g80_dmaobj_encode).
+function M.dmaobj_words(d)
+  return { C.g80_dmaobj_words(dmaobj_fields(d)) }
 end
 
 -- ---------------------------------------------------------------- a VM (channel structure)
@@ -113,10 +130,10 @@ end
 local Vm = {}
 Vm.__index = Vm
 
-local function w64(gpu, ap, addr, v)
-  gpu:mem_wr32(ap, addr, v & 0xffffffff)
-  gpu:mem_wr32(ap, addr + 4, (v >> 32) & 0xffffffff)
+local function wrap_vm(gpu, gen, addr, tgt, c, desc)
+  return setmetatable({ gpu = gpu, gen = gen, addr = addr, target = tgt, ap = AP[tgt], desc = desc, c = c }, Vm)
 end
+M._wrap_vm = function(gpu, addr, c, desc) return wrap_vm(gpu, GEN[gpu:chip()], addr, 0, c, desc) end -- nvmodel.g80fifo
 
 -- g80.vm(gpu, {addr, target = "vram", objects = 0x5000, heap = addr + 0x10000}):
 -- a channel structure at addr (4 KiB aligned). DMA objects are placed from
@@ -128,54 +145,31 @@ function M.vm(gpu, o)
   if not gen then fail("%s: chip %s has no G80 VM", where, gpu:chip()) end
   local addr = check_int(o.addr, "addr", 0, (1 << 40) - 1, where)
   local tgt = target_of(o.target, TARGET, where)
-  local pd = gen == 0 and 0x1400 or 0x200
-  local self = setmetatable({ gpu = gpu, gen = gen, addr = addr, target = tgt, ap = AP[tgt],
-                              desc = M.chan_desc(addr, o.target), pd = addr + pd,
-                              next_obj = addr + opt(o.objects, pd + 0x4000),
-                              heap = opt(o.heap, addr + 0x10000), pts = {} }, Vm)
-  return self
+  M.chan_desc(addr, o.target)
+  local c, desc, text = C.g80_vm_new(gpu, addr, tgt, o.objects, o.heap)
+  if not c then fail("%s: %s", where, text) end
+  return wrap_vm(gpu, gen, addr, tgt, c, desc)
 end
 
 -- vm:dmaobj{...}: writes a DMA object (g80.dmaobj_words fields) at the next
 -- free 0x20-aligned slot, or at selector = n; returns its selector.
 function Vm:dmaobj(d)
-  local sel = d.selector
-  if sel == nil then
-    self.next_obj = (self.next_obj + 0x1f) & ~0x1f
-    sel = (self.next_obj - self.addr) >> 4
-    self.next_obj = self.next_obj + 0x20
-  end
-  check_int(sel, "selector", 1, 0xffff, "vm:dmaobj")
-  local w = M.dmaobj_words(d)
-  for i = 1, 6 do
-    self.gpu:mem_wr32(self.ap, self.addr + (sel << 4) + (i - 1) * 4, w[i])
-  end
+  if d.selector ~= nil then check_int(d.selector, "selector", 1, 0xffff, "vm:dmaobj") end
+  local sel = C.g80_vm_dmaobj(self.gpu, self.c, dmaobj_fields(d), d.selector)
+  if not sel then fail("vm:dmaobj: the object area passes selector 0xffff") end
   return sel
 end
 
--- The page table of PDE i for a page size: allocated on first use (full
--- size unless entries says less), its PDE written.
-function Vm:pt(i, page, entries)
-  local pt = self.pts[i]
-  if pt then
-    if pt.page ~= page then fail("vm:map: PDE %d already has 0x%x pages", i, pt.page) end
-    return pt
-  end
-  entries = opt(entries, 0x20000000 // page)
-  local bytes = entries * 8
-  self.heap = (self.heap + 0xfff) & ~0xfff
-  pt = { addr = self.heap, page = page, entries = entries }
-  self.heap = self.heap + bytes
-  self.pts[i] = pt
-  w64(self.gpu, self.ap, self.pd + i * 8, M.pde{ page = page, entries = entries, addr = pt.addr,
-                                                 target = self.target == 0 and "vram" or "sysram" })
-  return pt
+-- The page table of PDE i: { addr, page, entries }, or nil before one is made.
+function Vm:pt(i)
+  local addr, page, entries = C.g80_vm_pt(self.c, i)
+  return addr and { addr = addr, page = page, entries = entries } or nil
 end
 
 -- vm:map{virt, lin, size, page = 0x1000, target = "vram", ro, supervisor,
 -- storage, comp, tag, long, encrypted, contig = true}: maps size bytes; with
 -- contig (the default) aligned runs become contig blocks of order up to 7,
--- as nouveau's nv50_vmm_pgt_pte does.
+-- as nouveau's nv50_vmm_pgt_pte does (nvm_g80_vmb_map).
 function Vm:map(m)
   local where = "vm:map"
   local page = opt(m.page, 0x1000)
@@ -187,38 +181,20 @@ function Vm:map(m)
   if virt % page ~= 0 or lin % page ~= 0 or size % page ~= 0 then
     fail("%s: virt, lin and size must be multiples of the page size 0x%x", where, page)
   end
-  local npages = size // page
-  local p = 0
-  while p < npages do
-    local v = virt + p * page
-    -- the largest order o whose block is virtually aligned and fits
-    local o = 0
-    if opt(m.contig, true) then
-      while o < 7 and (v // page) % (1 << (o + 1)) == 0 and p + (1 << (o + 1)) <= npages do
-        o = o + 1
-      end
-    end
-    local pte = M.pte{ addr = lin + p * page, target = m.target, ro = m.ro, supervisor = m.supervisor,
-                       storage = m.storage, comp = m.comp, tag = m.tag, long = m.long,
-                       encrypted = m.encrypted, contig = o }
-    for k = 0, (1 << o) - 1 do
-      local vk = v + k * page
-      local pt = self:pt(vk >> 29, page, m.entries)
-      local idx = (vk & 0x1fffffff) // page
-      if idx >= pt.entries then fail("%s: virt 0x%x beyond its page table", where, vk) end
-      w64(self.gpu, self.ap, pt.addr + idx * 8, pte)
-    end
-    p = p + (1 << o)
+  local t = pte_fields(m, "pte", lin, 0)
+  check_pde(page, m.entries, "pde")
+  t.virt, t.lin, t.size, t.page, t.entries, t.blocks = virt, lin, size, page, m.entries, opt(m.contig, true)
+  local ok, err, _, bad = C.g80_vm_map(self.gpu, self.c, t)
+  if not ok then
+    if err == "arg" then fail("%s: PDE %d already has 0x%x pages", where, bad >> 29, self:pt(bad >> 29).page) end
+    if err == "range" then fail("%s: virt 0x%x beyond its page table", where, bad) end
+    fail("%s: %s", where, err)
   end
 end
 
 -- vm:unmap{virt, size, page = 0x1000}: clears the PTEs.
 function Vm:unmap(m)
-  local page = opt(m.page, 0x1000)
-  for v = m.virt, m.virt + m.size - 1, page do
-    local pt = self.pts[v >> 29]
-    if pt then w64(self.gpu, self.ap, pt.addr + ((v & 0x1fffffff) // page) * 8, 0) end
-  end
+  C.g80_vm_unmap(self.gpu, self.c, m.virt, m.size, opt(m.page, 0x1000))
 end
 
 -- vm:flush(engine): a TLB flush as nouveau's nv50_vmm_flush does it.
@@ -249,16 +225,12 @@ end
 function M.bar(gpu, o)
   o = o or {}
   local mem = opt(o.mem, 0x10000)
-  local vm = M.vm(gpu, { addr = mem, objects = 0x5000, heap = mem + 0x20000 })
   local b1 = { start = 0, size = opt(o.bar1_size, 0x10000000) }
   local b3 = { start = 0x100000000, size = opt(o.bar3_size, 0x1000000) }
-  b3.selector = vm:dmaobj{ base = b3.start, limit = b3.start + b3.size - 1 }
-  b1.selector = vm:dmaobj{ base = b1.start, limit = b1.start + b1.size - 1 }
-  gpu:wr32(0x1704, 0x00000000 | mem >> 12)
-  gpu:wr32(0x1704, 0x40000000 | mem >> 12)
-  gpu:wr32(0x170c, 0x80000000 | b3.selector)
-  gpu:wr32(0x1708, 0x80000000 | b1.selector)
-  return { vm = vm, bar1 = b1, bar3 = b3 }
+  local c, desc, s1, s3 = C.g80_bar(gpu, mem, b1.size, b3.size)
+  if not c then fail("bar: %s", s1) end
+  b1.selector, b3.selector = s1, s3
+  return { vm = wrap_vm(gpu, GEN[gpu:chip()], mem, 0, c, desc), bar1 = b1, bar3 = b3 }
 end
 
 return M

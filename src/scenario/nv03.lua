@@ -17,44 +17,37 @@
 -- << 24} in the bucket of the XOR of the handle's bytes and the channel
 -- (docs/pfifo.md "NV01 and NV03"; UNVERIFIED on NV01).
 --
+-- A thin wrapper over the library's set-up helpers (nvm_nv03_* in
+-- include/nvmodel/setup.h, src/setup/nv03.c, through nvmodel._setup);
+-- wait_free (a poll that runs the GPU) and runout_entry (reads RAMRO)
+-- stay here.
+--
 -- Errors name the function and are raised without a position.
 
 local nvmodel = nvmodel
 local M = {}
 local U = nvmodel.util
 local fail, check_int = U.fail, U.check_int
+local C = nvmodel._setup
 
-local USER, PRAMIN = 0x800000, 0x700000
-local GENS = {
-  nv01 = { ramht = 0, ramht_size = 0x1000, ramro = 0x1000, ramfc = 0x1800, eng_bit = 22, bar = false },
-  nv03 = { ramht = 0, ramht_size = 0x1000, ramro = 0x2000, ramfc = 0x2200, eng_bit = 23, bar = true },
-  nv03t = { ramht = 0, ramht_size = 0x1000, ramro = 0x2000, ramfc = 0x2200, eng_bit = 23, bar = true },
-}
 local ENGINES = { software = 0, pgraph = 1 }
 
--- The RAMHT bucket of a handle: the XOR of its bytes and the channel.
+-- The RAMHT bucket of a handle: the XOR of its bytes and the channel (the
+-- model's nvm_pfifo_ramht_slot, whose buckets hold two entries here).
 function M.ramht_hash(handle, chid)
-  handle = handle & 0xffffffff
-  return (handle ~ (handle >> 8) ~ (handle >> 16) ~ (handle >> 24) ~ chid) & 0xff
+  return C.ramht_slot("nv03", handle, chid & 0xff, 9) // 2
 end
 
 local Fifo = {}
 Fifo.__index = Fifo
 
-function Fifo:wr(addr, v)
-  if self.g.bar then self.gpu:pfifo_ramin_bar_write(addr, v & 0xffffffff)
-  else self.gpu:wr32(PRAMIN + addr, v & 0xffffffff) end
-end
+function Fifo:wr(addr, v) C.nv03_wr(self.gpu, self.c, addr, v & 0xffffffff) end
+function Fifo:rd(addr) return C.nv03_rd(self.gpu, self.c, addr) end
 
-function Fifo:rd(addr)
-  if self.g.bar then return self.gpu:pfifo_ramin_bar_read(addr) end
-  return self.gpu:rd32(PRAMIN + addr)
-end
-
--- A 24-bit object context: NV03 instance >> 4 in 15:0 (a grobj in RAMIN),
--- the 7-bit object type in 22:16, the engine in 23; NV01 the object flags
--- in 15:0 (`flags`) and the type, whose bit 6 the model takes for the
--- engine (UNVERIFIED).
+-- A 24-bit object context (nvm_nv03_context): NV03 instance >> 4 in 15:0 (a
+-- grobj in RAMIN), the 7-bit object type in 22:16, the engine in 23; NV01 the
+-- object flags in 15:0 (`flags`) and the type, whose bit 6 the model takes
+-- for the engine (UNVERIFIED).
 function Fifo:context(t)
   check_int(t.type, "type", 0, 0x7f, "context")
   local eng = ENGINES[t.engine or "pgraph"]
@@ -62,11 +55,11 @@ function Fifo:context(t)
   if self.chip == "nv01" then
     check_int(t.flags or 0, "flags", 0, 0xffff, "context")
     if (t.type >> 6) ~= eng then fail("context: on nv01 the type's bit 6 is the engine (0x40..0x7f: pgraph)") end
-    return (t.flags or 0) | t.type << 16
+  else
+    check_int(t.instance or 0, "instance", 0, 0xffff0, "context")
+    if (t.instance or 0) & 15 ~= 0 then fail("context: instance 0x%x is not 16-byte aligned", t.instance) end
   end
-  check_int(t.instance or 0, "instance", 0, 0xffff0, "context")
-  if (t.instance or 0) & 15 ~= 0 then fail("context: instance 0x%x is not 16-byte aligned", t.instance) end
-  return ((t.instance or 0) >> 4) | t.type << 16 | eng << 23
+  return C.nv03_context(self.c, t.type, t.instance or 0, eng, t.flags or 0)
 end
 
 -- Puts {handle, context | chid << 24} in the first free entry of its bucket.
@@ -74,25 +67,24 @@ function Fifo:ramht_add(t)
   check_int(t.chid, "chid", 0, 127, "ramht_add")
   check_int(t.handle, "handle", 0, 0xffffffff, "ramht_add")
   check_int(t.context, "context", 0, 0xffffff, "ramht_add")
-  local per = self.ramht_size // 256
-  local base = self.ramht + M.ramht_hash(t.handle, t.chid) * per
-  for a = base, base + per - 8, 8 do
-    if self:rd(a) == 0 and self:rd(a + 4) == 0 then
-      self:wr(a, t.handle)
-      self:wr(a + 4, t.context | t.chid << 24)
-      return a
+  local a, err = C.nv03_ramht_add(self.gpu, self.c, t.chid, t.handle, t.context)
+  if not a then
+    if err == "full" then
+      fail("ramht_add: the bucket of handle 0x%08x (channel %d) at 0x%x is full", t.handle, t.chid,
+           self.ramht + M.ramht_hash(t.handle, t.chid) * (self.ramht_size // 256))
     end
+    fail("ramht_add: %s", err)
   end
-  fail("ramht_add: the bucket of handle 0x%08x (channel %d) at 0x%x is full", t.handle, t.chid, base)
+  return a
 end
 
-function Fifo:user(chid, subch) return USER + chid * 0x10000 + subch * 0x2000 end
+function Fifo:user(chid, subch) return 0x800000 + chid * 0x10000 + subch * 0x2000 end
 
 function Fifo:pio(chid, subch, method, data)
   check_int(chid, "chid", 0, 127, "pio")
   check_int(subch, "subch", 0, 7, "pio")
   check_int(method, "method", 0, 0x1ffc, "pio")
-  self.gpu:wr32(self:user(chid, subch) + method, data & 0xffffffff)
+  C.nv03_pio(self.gpu, chid, subch, method, data & 0xffffffff)
 end
 
 -- FREE of a subchannel (bytes).
@@ -118,41 +110,14 @@ function Fifo:runout_entry(i)
 end
 
 -- rivafb's RivaTablePMC and nv3TablePFIFO (riva_tbl.h), in their order; on
--- NV01 PRAM CONFIG 0 instead of the RAMHT/RAMFC/RAMRO registers.
+-- NV01 PRAM CONFIG 0 instead of the RAMHT/RAMFC/RAMRO registers
+-- (nvm_nv03_fifo_init).
 function M.fifo(gpu)
   local chip = gpu:chip()
-  local g = GENS[chip]
-  if not g then fail("fifo: chip %s is not nv01, nv03 or nv03t (nvmodel.nv04 builds NV04..NV4x)", chip) end
-  local f = setmetatable({ gpu = gpu, chip = chip, g = g, ramht = g.ramht, ramht_size = g.ramht_size,
-                           ramro = g.ramro, ramfc = g.ramfc }, Fifo)
-  gpu:wr32(0x140, 0)
-  gpu:wr32(0x200, 0xffff00ff)
-  gpu:wr32(0x200, 0xffffffff)
-  gpu:wr32(0x2500, 0)
-  gpu:wr32(0x3200, 0)
-  gpu:wr32(0x3240, 0)
-  gpu:wr32(0x3250, 0)
-  if g.bar then
-    gpu:wr32(0x3204, 0)
-    gpu:wr32(0x2210, g.ramht)
-    gpu:wr32(0x2218, g.ramro)
-    gpu:wr32(0x2214, g.ramfc)
-    gpu:wr32(0x3210, 0)
-  else
-    gpu:wr32(0x602200, 0)
-    gpu:wr32(0x3210, 0)
-    gpu:wr32(0x3230, 0)
-  end
-  gpu:wr32(0x3270, 0)
-  gpu:wr32(0x2410, 0)
-  gpu:wr32(0x2420, 0)
-  for i = 0, 7 do gpu:wr32(0x3280 + 0x10 * i, 0) end
-  gpu:wr32(0x2140, 0)
-  gpu:wr32(0x2100, 0xffffffff)
-  gpu:wr32(0x3200, 1)
-  gpu:wr32(0x3240, 1)
-  gpu:wr32(0x2500, 1)
-  return f
+  local c, g = C.nv03_fifo(gpu)
+  if not c then fail("fifo: chip %s is not nv01, nv03 or nv03t (nvmodel.nv04 builds NV04..NV4x)", chip) end
+  return setmetatable({ gpu = gpu, chip = chip, g = g, c = c, ramht = g.ramht, ramht_size = g.ramht_size,
+                        ramro = g.ramro, ramfc = g.ramfc }, Fifo)
 end
 
 return M

@@ -3,6 +3,7 @@
  *
  *   nvmodel.pb_asm / nvmodel.pb_words   (scn_pb.c)
  *   nvmodel.host_layout                 (scn_host.c: Host structure offsets for the builders)
+ *   nvmodel._setup                      (scn_setup.c: the library's set-up helpers, nvmodel/setup.h)
  *   nvmodel.pfifo_layout / nvmodel.pfifo_ramht_context   (scn_pfifo.c)
  *   nvmodel.util                        (src/scenario/util.lua, embedded: the builders' checks)
  *   nvmodel.volta                       (src/scenario/volta.lua, embedded)
@@ -87,6 +88,7 @@ void scn_open_builders(lua_State *L)
 	luaL_setfuncs(L, scn_pb_funcs, 0);
 	luaL_setfuncs(L, scn_host_funcs, 0);
 	luaL_setfuncs(L, scn_pfifo_funcs, 0);
+	scn_open_setup(L);
 	lua_createtable(L, 0, 1);
 	lua_pushcfunction(L, module_index);
 	lua_setfield(L, -2, "__index");

@@ -73,6 +73,8 @@ nvm_aperture scn_checkaperture(lua_State *L, int idx);
 /* Adds the builders (pb_asm, pb_words, the volta module) to the nvmodel
  * table at the top of the stack (scn_builders.c). */
 void scn_open_builders(lua_State *L);
+/* Adds nvmodel._setup, the set-up helpers the builders wrap (scn_setup.c). */
+void scn_open_setup(lua_State *L);
 
 /* t[k] = v on the table at the top of the stack. */
 void scn_set_int(lua_State *L, const char *k, lua_Integer v);
