@@ -74,10 +74,12 @@ nvm_status bus_add(nvm_gpu *gpu, const struct reg_block *blk)
 			zero = zero && !ra->regs[i].reset;
 		if (zero) /* the common case (PCCSR's 4096 channels): one memset per GPU open */
 			memset(ra->vals, 0, (size_t)ra->count * ra->nregs * sizeof(*ra->vals));
-		else
-			for (uint32_t e = 0; e < ra->count; e++)
-				for (size_t i = 0; i < ra->nregs; i++)
-					ra->vals[e * ra->nregs + i] = ra->regs[i].reset;
+		else { /* the first element's values, then copies of them */
+			for (size_t i = 0; i < ra->nregs; i++)
+				ra->vals[i] = ra->regs[i].reset;
+			for (uint32_t e = 1; e < ra->count; e++)
+				memcpy(&ra->vals[e * ra->nregs], ra->vals, ra->nregs * sizeof(*ra->vals));
+		}
 	}
 	for (size_t i = 0; i < bus->nblocks; i++) {
 		const struct reg_block *o = &bus->blocks[i];

@@ -78,16 +78,34 @@
 
 #define RL_NO_SLOT 0xffu
 
-#define INST_LISTED 4u /* ga100.inst[]: a runlist entry gave the channel its block */
+#define INST_LISTED 4u /* rl_ent.inst: a runlist entry gave the channel its block */
+
+/* What the channel's last runlist entry said (RAMFC no longer holds them). */
+struct rl_ent {
+	uint64_t inst;  /* INST address | INST_LISTED | INST_TARGET */
+	uint64_t userd; /* USERD address | USERD_TARGET */
+};
+
+/* The entries are kept in chunks of ENT_CHUNK channels, each allocated when
+ * a runlist entry first names a channel of it (opening a GPU clears no
+ * table of 10 000 channels); a channel of a chunk never allocated has the
+ * zero entry (no instance block). */
+#define ENT_CHUNK 64u
+
+/* A runlist's interrupt registers (slots of rl_vals): the line and the
+ * tree read them at every change of a PBDMA's interrupts. */
+struct rl_intr_regs {
+	uint32_t *intr0, *en[2], *vectorid[2]; /* INTR_0, _EN_SET_TREE(j), INTR_VECTORID(j) */
+};
 
 /* The generation's own state. */
 struct ga100 {
-	uint32_t *chram;                      /* [nrunlist * 2048] NV_CHRAM_CHANNEL */
-	uint64_t *inst;                       /* [nchan] runlist entry: INST address | INST_TARGET */
-	uint64_t *userd;                      /* [nchan] runlist entry: USERD address | USERD_TARGET */
-	uint32_t rl_vals[GA100_RL_MAX * 128]; /* the runlist spaces (rl_regs order) */
-	uint8_t rl_slot[R_RL_STRIDE / 4];     /* rl_regs index by offset / 4 (RL_NO_SLOT: none) */
-	uint32_t ptop_vals[GA100_PTOP_ROWS];  /* NV_PTOP_DEVICE_INFO2(i) */
+	uint32_t *chram;                                              /* [nrunlist * 2048] NV_CHRAM_CHANNEL */
+	struct rl_ent *ent[GA100_RL_MAX * GA100_CHRAM_N / ENT_CHUNK]; /* by channel / ENT_CHUNK */
+	uint32_t rl_vals[GA100_RL_MAX * 128];                         /* the runlist spaces (rl_regs order) */
+	uint8_t rl_slot[R_RL_STRIDE / 4]; /* rl_regs index by offset / 4 (RL_NO_SLOT: none) */
+	struct rl_intr_regs ri[GA100_RL_MAX];
+	uint32_t ptop_vals[GA100_PTOP_ROWS]; /* NV_PTOP_DEVICE_INFO2(i) */
 	struct reg_array rl_array, chram_array, ptop_array;
 };
 
@@ -133,6 +151,14 @@ static void rl_reg_set(struct host *h, unsigned rl, uint32_t off, uint32_t v)
 		*p = v;
 }
 
+/* The channel's runlist entry: the zero entry if none was ever listed. */
+static const struct rl_ent *ent_peek(const struct host *h, uint32_t chid)
+{
+	static const struct rl_ent none;
+	const struct rl_ent *c = gs(h)->ent[chid / ENT_CHUNK];
+	return c ? &c[chid % ENT_CHUNK] : &none;
+}
+
 /* The runlist whose space holds the register value *stored. */
 static struct runlist *rl_of(struct host *h, const uint32_t *stored)
 {
@@ -147,7 +173,7 @@ static struct runlist *rl_of(struct host *h, const uint32_t *stored)
  * propagation to dev_runlist is level based"). */
 static uint32_t rl_intr_value(const struct host *h, const struct runlist *rl)
 {
-	uint32_t v = rl_reg(h, rl->id, RL_INTR_0) & ~0x000F0000u;
+	uint32_t v = *gs(h)->ri[rl->id].intr0 & ~0x000F0000u;
 	for (unsigned q = 0; q < rl->desc->npbdma && q < 2; q++) {
 		const uint32_t *r = rl->pb[q]->r;
 		for (unsigned j = 0; j < 2; j++)
@@ -165,7 +191,7 @@ static uint32_t line_status(void *ctx)
 {
 	const struct host *h = ctx;
 	for (unsigned i = 0; i < h->gen->nrunlist; i++)
-		if (rl_reg(h, i, RL_INTR_0) & rl_reg(h, i, RL_INTR_0_EN_SET0))
+		if (*gs(h)->ri[i].intr0 & *gs(h)->ri[i].en[0])
 			return 1;
 	return 0;
 }
@@ -188,12 +214,10 @@ static const struct intr_desc ga100_intr = { 0, 0, PMC_INTR_PFIFO, line_status, 
 static void ga100_route_tree(struct host *h)
 {
 	for (unsigned i = 0; i < h->gen->nrunlist; i++) {
-		uint32_t v = rl_reg(h, i, RL_INTR_0);
-		for (unsigned j = 0; j < 2; j++) {
-			uint32_t id = rl_reg(h, i, RL_INTR_VECTORID + 4 * j);
-			if ((v & rl_reg(h, i, RL_INTR_0_EN_SET0 + 8 * j)) && (id >> 31))
-				intr_tree_raise(&h->tree, FIELD_GET(id, 11, 0));
-		}
+		const struct rl_intr_regs *ri = &gs(h)->ri[i];
+		for (unsigned j = 0; j < 2; j++)
+			if ((*ri->intr0 & *ri->en[j]) && (*ri->vectorid[j] >> 31))
+				intr_tree_raise(&h->tree, FIELD_GET(*ri->vectorid[j], 11, 0));
 	}
 }
 
@@ -203,7 +227,7 @@ static void ga100_route_tree(struct host *h)
 static void ga100_update_intr(struct host *h)
 {
 	for (unsigned i = 0; i < h->gen->nrunlist; i++)
-		rl_reg_set(h, i, RL_INTR_0, rl_intr_value(h, &h->rl[i]));
+		*gs(h)->ri[i].intr0 = rl_intr_value(h, &h->rl[i]);
 	intr_update(&h->intr);
 	ga100_route_tree(h);
 }
@@ -441,7 +465,7 @@ static bool ga100_chan_runnable(const struct host *h, uint32_t chid)
  * names none) and INST_PTR. A channel no runlist listed has none. */
 static uint64_t ga100_chan_inst(const struct host *h, uint32_t chid, unsigned *target)
 {
-	uint64_t v = gs(h)->inst[chid];
+	uint64_t v = ent_peek(h, chid)->inst;
 	*target = v & INST_LISTED ? (unsigned)(v & 3u) : 1u;
 	return v & ~0xfffull;
 }
@@ -483,7 +507,7 @@ static void ga100_chan_info(const struct host *h, uint32_t chid, nvm_host_channe
 	unsigned target;
 	out->inst = ga100_chan_inst(h, chid, &target);
 	out->inst_target = target;
-	out->bound = gs(h)->inst[chid] != 0;
+	out->bound = ent_peek(h, chid)->inst != 0;
 	out->enabled = (v & CHRAM_ENABLE) != 0;
 	out->busy = (v & CHRAM_BUSY) != 0;
 	out->status = v & CHRAM_ON_PBDMA       ? PCCSR_STATUS_ON_PBDMA
@@ -517,13 +541,17 @@ static const struct reg_desc chram_regs[] = {
 
 /* The runlist's own channel RAM: the entry's CHID (ID_HW 10:0, the decoder
  * already dropped bit 11) within runlist rl; the entry's INST and USERD
- * are the channel's from now on. */
+ * are the channel's from now on. Out of memory for the chunk, the channel
+ * keeps the zero entry (no instance block: a load faults it). */
 static uint32_t ga100_rl_chan(struct host *h, struct runlist *rl, const nvm_rl_entry *e)
 {
 	uint32_t idx = rl->id * GA100_CHRAM_N + (e->id & (GA100_CHRAM_N - 1));
+	struct rl_ent **c = &gs(h)->ent[idx / ENT_CHUNK];
+	if (!*c && !(*c = calloc(ENT_CHUNK, sizeof(**c))))
+		return idx;
 	/* INST_TARGET 1 names no aperture: kept, the load faults the channel. */
-	gs(h)->inst[idx] = (e->inst_addr & ~0xfffull) | INST_LISTED | e->inst_target;
-	gs(h)->userd[idx] = (e->userd_addr & ~0x1ffull) | e->userd_target;
+	(*c)[idx % ENT_CHUNK] = (struct rl_ent){ (e->inst_addr & ~0xfffull) | INST_LISTED | e->inst_target,
+		                                 (e->userd_addr & ~0x1ffull) | e->userd_target };
 	return idx;
 }
 
@@ -533,7 +561,7 @@ static uint32_t ga100_rl_chan(struct host *h, struct runlist *rl, const nvm_rl_e
  * (TARGET 1:0, VALID 7, PTR_LO 31:8; _HI). */
 static void ga100_chan_load(struct host *h, struct pbdma *p)
 {
-	uint64_t u = gs(h)->userd[p->chid];
+	uint64_t u = ent_peek(h, p->chid)->userd;
 	uint32_t target = (uint32_t)(u & 3u), lo = (uint32_t)u & ~0x1ffu;
 	p->r[PBR_USERD] = lo | target;
 	p->r[PBR_USERD_HI] = (uint32_t)(u >> 32) & 0xffu;
@@ -732,16 +760,22 @@ static nvm_status ga100_create(struct host *h)
 	if (!g)
 		return NVM_ERR_NOMEM;
 	h->gs = g;
-	g->chram = calloc((size_t)nrl * GA100_CHRAM_N, sizeof(uint32_t));
-	g->inst = calloc(h->gen->nchan, sizeof(uint64_t));
-	g->userd = calloc(h->gen->nchan, sizeof(uint64_t));
-	if (!g->chram || !g->inst || !g->userd)
+	g->chram = malloc((size_t)nrl * GA100_CHRAM_N * sizeof(uint32_t)); /* bus_add clears it */
+	if (!g->chram)
 		return NVM_ERR_NOMEM;
 	g->rl_array = (struct reg_array){ R_RL_BASE, R_RL_STRIDE, nrl, rl_regs, NRLREGS, g->rl_vals };
 	memset(g->rl_slot, RL_NO_SLOT, sizeof(g->rl_slot));
 	for (size_t i = 0; i < NRLREGS; i++)
 		if (rl_regs[i].name && rl_regs[i].offset < R_RL_STRIDE && !(rl_regs[i].offset & 3u))
 			g->rl_slot[rl_regs[i].offset / 4] = (uint8_t)i;
+	for (unsigned i = 0; i < nrl; i++) {
+		struct rl_intr_regs *ri = &g->ri[i];
+		*ri = (struct rl_intr_regs){ rl_slot(h, i, RL_INTR_0),
+			                     { rl_slot(h, i, RL_INTR_0_EN_SET0), rl_slot(h, i, RL_INTR_0_EN_SET0 + 8) },
+			                     { rl_slot(h, i, RL_INTR_VECTORID), rl_slot(h, i, RL_INTR_VECTORID + 4) } };
+		if (!ri->intr0 || !ri->en[0] || !ri->en[1] || !ri->vectorid[0] || !ri->vectorid[1])
+			return NVM_ERR_CHIP;
+	}
 	const struct reg_block rlb = { "host", R_RL_BASE, nrl * R_RL_STRIDE, NULL, 0,   h,
 		                       NULL,   NULL,      &g->rl_array,      1,    NULL };
 	nvm_status st = bus_add(h->gpu, &rlb);
@@ -801,8 +835,8 @@ static void ga100_destroy(struct host *h)
 	struct ga100 *g = h->gs;
 	if (g) {
 		free(g->chram);
-		free(g->inst);
-		free(g->userd);
+		for (size_t i = 0; i < sizeof(g->ent) / sizeof(g->ent[0]); i++)
+			free(g->ent[i]);
 	}
 	free(g);
 }

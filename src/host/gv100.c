@@ -622,7 +622,7 @@ static const uint32_t gv100_gr_classes[] = { 0xC397, 0xC3C0, 0xA140, 0x902D };
  * FE pipes RUNQUEUE_SELECTOR picks between, seed 000 section 5); runlists
  * 1..7 are the copy engines CE2..CE8, one PBDMA each (PBDMA 2..8). MMU
  * engine ids: GRAPHICS 64, CE0..CE8 = 15..23 (volta-facts.md f). */
-static const struct host_rl_desc gv100_runlists[] = {
+const struct host_rl_desc gv100_runlists[8] = {
 	{ "gr", "recorder", "grce", NVM_MMU_ENG_GRAPHICS, 15, 0, { 0, 1 }, 2 },
 	{ "ce2", "ce", NULL, 17, 0, 2, { 2 }, 1 },
 	{ "ce3", "ce", NULL, 18, 0, 3, { 3 }, 1 },

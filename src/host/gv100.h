@@ -73,6 +73,10 @@ uint32_t gv100_rd_time1(void *ctx, const struct reg_desc *r, uint32_t stored);
 extern const struct reg_desc gv100_pbdma_map_regs[1], gv100_engstat_regs[2], gv100_engstat_inst_regs[1],
         gv100_engstat_next_inst_regs[1], gv100_pbstat_regs[1];
 
+/* gv100's runlists: GR, then the copy engines CE2..CE8 (tu102 has the
+ * first four of them). */
+extern const struct host_rl_desc gv100_runlists[8];
+
 /* The PBDMA register file (enum pbr order) and the methods of C36F that
  * later host classes keep. */
 extern const struct reg_desc gv100_pbdma_regs[PBR_COUNT];

@@ -251,63 +251,81 @@ static const nvm_hf_field f_set_channel_info[] = {
 /* NV_RAMFC_* (dev_ram "FIFO CONTEXT RAM"), in dword order. UNVERIFIED: the
  * dwords the gv100 manual does not name (30-32, 35, 36, 45-47, 56, 58-60, 62,
  * 64-127) have no row; nouveau writes the channel id to 58 and 0x10003080 to
- * 62 (RESERVED62 in the Turing manual), and the tool shows them raw. */
-static const nvm_hf_word ramfc_words[] = {
-	{ "NV_RAMFC_GP_PUT", "NV_PPBDMA_GP_PUT", 0, 1, 0, N(f_gp_put), f_gp_put },
-	{ "NV_RAMFC_MEM_OP_A", "NV_PPBDMA_MEM_OP_A", 1, 1, 0, N(f_mem_op_a), f_mem_op_a },
-	{ "NV_RAMFC_USERD", "NV_PPBDMA_USERD", 2, 1, 0, N(f_userd), f_userd },
-	{ "NV_RAMFC_USERD_HI", "NV_PPBDMA_USERD_HI", 3, 1, 0, N(f_userd_hi), f_userd_hi },
-	{ "NV_RAMFC_SIGNATURE", "NV_PPBDMA_SIGNATURE", 4, 1, 0, N(f_signature), f_signature },
-	{ "NV_RAMFC_GP_GET", "NV_PPBDMA_GP_GET", 5, 1, 0, N(f_gp_get), f_gp_get },
-	{ "NV_RAMFC_PB_GET", "NV_PPBDMA_GET", 6, 1, 0, N(f_get), f_get },
-	{ "NV_RAMFC_PB_GET_HI", "NV_PPBDMA_GET_HI", 7, 1, 0, N(f_get_hi), f_get_hi },
-	{ "NV_RAMFC_PB_TOP_LEVEL_GET", "NV_PPBDMA_TOP_LEVEL_GET", 8, 1, 0, N(f_top_level_get), f_top_level_get },
-	{ "NV_RAMFC_PB_TOP_LEVEL_GET_HI", "NV_PPBDMA_TOP_LEVEL_GET_HI", 9, 1, 0, N(f_top_level_get_hi),
-	  f_top_level_get_hi },
-	{ "NV_RAMFC_REF", "NV_PPBDMA_REF", 10, 1, 0, N(f_ref), f_ref },
-	{ "NV_RAMFC_RUNTIME", "NV_PPBDMA_RUNTIME", 11, 1, 0, N(f_runtime), f_runtime },
-	{ "NV_RAMFC_ACQUIRE", "NV_PPBDMA_ACQUIRE", 12, 1, 0, N(f_acquire), f_acquire },
-	{ "NV_RAMFC_ACQUIRE_DEADLINE", "NV_PPBDMA_ACQUIRE_DEADLINE", 13, 1, 0, N(f_acquire_deadline),
-	  f_acquire_deadline },
-	{ "NV_RAMFC_SEM_ADDR_HI", "NV_PPBDMA_SEM_ADDR_HI", 14, 1, 0, N(f_sem_addr_hi), f_sem_addr_hi },
-	{ "NV_RAMFC_SEM_ADDR_LO", "NV_PPBDMA_SEM_ADDR_LO", 15, 1, 0, N(f_sem_addr_lo), f_sem_addr_lo },
-	{ "NV_RAMFC_SEM_PAYLOAD_LO", "NV_PPBDMA_SEM_PAYLOAD_LO", 16, 1, 0, N(f_sem_payload_lo), f_sem_payload_lo },
-	{ "NV_RAMFC_SEM_EXECUTE", "NV_PPBDMA_SEM_EXECUTE", 17, 1, 0, N(f_sem_execute), f_sem_execute },
-	{ "NV_RAMFC_GP_BASE", "NV_PPBDMA_GP_BASE", 18, 1, 0, N(f_gp_base), f_gp_base },
-	{ "NV_RAMFC_GP_BASE_HI", "NV_PPBDMA_GP_BASE_HI", 19, 1, 0, N(f_gp_base_hi), f_gp_base_hi },
-	{ "NV_RAMFC_GP_FETCH", "NV_PPBDMA_GP_FETCH", 20, 1, 0, N(f_gp_fetch), f_gp_fetch },
-	{ "NV_RAMFC_PB_FETCH", "NV_PPBDMA_PB_FETCH", 21, 1, 0, N(f_pb_fetch), f_pb_fetch },
-	{ "NV_RAMFC_PB_FETCH_HI", "NV_PPBDMA_PB_FETCH_HI", 22, 1, 0, N(f_pb_fetch_hi), f_pb_fetch_hi },
-	{ "NV_RAMFC_PB_PUT", "NV_PPBDMA_PUT", 23, 1, 0, N(f_put), f_put },
-	{ "NV_RAMFC_PB_PUT_HI", "NV_PPBDMA_PUT_HI", 24, 1, 0, N(f_put_hi), f_put_hi },
-	{ "NV_RAMFC_MEM_OP_B", "NV_PPBDMA_MEM_OP_B", 25, 1, 0, N(f_mem_op_b), f_mem_op_b },
-	{ "NV_RAMFC_RESERVED26", NULL, 26, 1, 0, N(f_reserved26), f_reserved26 },
-	{ "NV_RAMFC_RESERVED27", NULL, 27, 1, 0, N(f_reserved27), f_reserved27 },
-	{ "NV_RAMFC_RESERVED28", NULL, 28, 1, 0, N(f_reserved28), f_reserved28 },
-	{ "NV_RAMFC_GP_CRC", "NV_PPBDMA_GP_CRC", 29, 1, 0, N(f_gp_crc), f_gp_crc },
-	{ "NV_RAMFC_PB_HEADER", "NV_PPBDMA_PB_HEADER", 33, 1, 0, N(f_pb_header), f_pb_header },
-	{ "NV_RAMFC_PB_COUNT", "NV_PPBDMA_PB_COUNT", 34, 1, 0, N(f_pb_count), f_pb_count },
-	{ "NV_RAMFC_SUBDEVICE", "NV_PPBDMA_SUBDEVICE", 37, 1, 0, N(f_subdevice), f_subdevice },
-	{ "NV_RAMFC_PB_CRC", "NV_PPBDMA_PB_CRC", 38, 1, 0, N(f_pb_crc), f_pb_crc },
-	{ "NV_RAMFC_SEM_PAYLOAD_HI", "NV_PPBDMA_SEM_PAYLOAD_HI", 39, 1, 0, N(f_sem_payload_hi), f_sem_payload_hi },
-	{ "NV_RAMFC_MEM_OP_C", "NV_PPBDMA_MEM_OP_C", 40, 1, 0, N(f_mem_op_c), f_mem_op_c },
-	{ "NV_RAMFC_RESERVED20", NULL, 41, 1, 0, N(f_reserved20), f_reserved20 },
-	{ "NV_RAMFC_RESERVED21", NULL, 42, 1, 0, N(f_reserved21), f_reserved21 },
-	{ "NV_RAMFC_TARGET", "NV_PPBDMA_TARGET", 43, 1, 0, N(f_target), f_target },
-	{ "NV_RAMFC_METHOD_CRC", "NV_PPBDMA_METHOD_CRC", 44, 1, 0, N(f_method_crc), f_method_crc },
-	{ "NV_RAMFC_METHOD0", "NV_PPBDMA_METHOD0", 48, 1, 0, N(f_method0), f_method0 },
-	{ "NV_RAMFC_DATA0", "NV_PPBDMA_DATA0", 49, 1, 0, N(f_data0), f_data0 },
-	{ "NV_RAMFC_METHOD1", "NV_PPBDMA_METHOD1", 50, 1, 0, N(f_method1), f_method1 },
-	{ "NV_RAMFC_DATA1", "NV_PPBDMA_DATA1", 51, 1, 0, N(f_data1), f_data1 },
-	{ "NV_RAMFC_METHOD2", "NV_PPBDMA_METHOD2", 52, 1, 0, N(f_method2), f_method2 },
-	{ "NV_RAMFC_DATA2", "NV_PPBDMA_DATA2", 53, 1, 0, N(f_data2), f_data2 },
-	{ "NV_RAMFC_METHOD3", "NV_PPBDMA_METHOD3", 54, 1, 0, N(f_method3), f_method3 },
-	{ "NV_RAMFC_DATA3", "NV_PPBDMA_DATA3", 55, 1, 0, N(f_data3), f_data3 },
-	{ "NV_RAMFC_HCE_CTRL", "NV_PPBDMA_HCE_CTRL", 57, 1, 0, N(f_hce_ctrl), f_hce_ctrl },
-	{ "NV_RAMFC_CONFIG", "NV_PPBDMA_CONFIG", 61, 1, 0, N(f_config), f_config },
-	{ "NV_RAMFC_SET_CHANNEL_INFO", "NV_PPBDMA_SET_CHANNEL_INFO", 63, 1, 0, N(f_set_channel_info),
-	  f_set_channel_info },
-};
+ * 62 (RESERVED62 in the Turing manual), and the tool shows them raw.
+ * One table for every generation: what differs is data. USERD
+ * (dwords 2, 3) left RAMFC on Ampere (RESERVED2/3: the runlist entry
+ * carries it), each generation has its own signature (HOST_CLASS_ID),
+ * Hopper its GP_BASE_HI; dword 26 is RESERVED26 on gv100 only, 41 is
+ * RESERVED20 or Hopper's GP_INFO, 44 METHOD_CRC or Ampere's RESERVED44, 62
+ * RESERVED62 on tu102 only. w26 and w62 are an entry and its comma, or
+ * nothing. */
+/* clang-format off */
+#define RAMFC_WORDS(w2, w3, sig, gp_base_hi, w26, w41, w44, w62) \
+	{ \
+		{ "NV_RAMFC_GP_PUT", "NV_PPBDMA_GP_PUT", 0, 1, 0, N(f_gp_put), f_gp_put }, \
+		{ "NV_RAMFC_MEM_OP_A", "NV_PPBDMA_MEM_OP_A", 1, 1, 0, N(f_mem_op_a), f_mem_op_a }, \
+		w2, \
+		w3, \
+		{ "NV_RAMFC_SIGNATURE", "NV_PPBDMA_SIGNATURE", 4, 1, 0, N(sig), sig }, \
+		{ "NV_RAMFC_GP_GET", "NV_PPBDMA_GP_GET", 5, 1, 0, N(f_gp_get), f_gp_get }, \
+		{ "NV_RAMFC_PB_GET", "NV_PPBDMA_GET", 6, 1, 0, N(f_get), f_get }, \
+		{ "NV_RAMFC_PB_GET_HI", "NV_PPBDMA_GET_HI", 7, 1, 0, N(f_get_hi), f_get_hi }, \
+		{ "NV_RAMFC_PB_TOP_LEVEL_GET", "NV_PPBDMA_TOP_LEVEL_GET", 8, 1, 0, N(f_top_level_get), f_top_level_get }, \
+		{ "NV_RAMFC_PB_TOP_LEVEL_GET_HI", "NV_PPBDMA_TOP_LEVEL_GET_HI", 9, 1, 0, N(f_top_level_get_hi), f_top_level_get_hi }, \
+		{ "NV_RAMFC_REF", "NV_PPBDMA_REF", 10, 1, 0, N(f_ref), f_ref }, \
+		{ "NV_RAMFC_RUNTIME", "NV_PPBDMA_RUNTIME", 11, 1, 0, N(f_runtime), f_runtime }, \
+		{ "NV_RAMFC_ACQUIRE", "NV_PPBDMA_ACQUIRE", 12, 1, 0, N(f_acquire), f_acquire }, \
+		{ "NV_RAMFC_ACQUIRE_DEADLINE", "NV_PPBDMA_ACQUIRE_DEADLINE", 13, 1, 0, N(f_acquire_deadline), f_acquire_deadline }, \
+		{ "NV_RAMFC_SEM_ADDR_HI", "NV_PPBDMA_SEM_ADDR_HI", 14, 1, 0, N(f_sem_addr_hi), f_sem_addr_hi }, \
+		{ "NV_RAMFC_SEM_ADDR_LO", "NV_PPBDMA_SEM_ADDR_LO", 15, 1, 0, N(f_sem_addr_lo), f_sem_addr_lo }, \
+		{ "NV_RAMFC_SEM_PAYLOAD_LO", "NV_PPBDMA_SEM_PAYLOAD_LO", 16, 1, 0, N(f_sem_payload_lo), f_sem_payload_lo }, \
+		{ "NV_RAMFC_SEM_EXECUTE", "NV_PPBDMA_SEM_EXECUTE", 17, 1, 0, N(f_sem_execute), f_sem_execute }, \
+		{ "NV_RAMFC_GP_BASE", "NV_PPBDMA_GP_BASE", 18, 1, 0, N(f_gp_base), f_gp_base }, \
+		{ "NV_RAMFC_GP_BASE_HI", "NV_PPBDMA_GP_BASE_HI", 19, 1, 0, N(gp_base_hi), gp_base_hi }, \
+		{ "NV_RAMFC_GP_FETCH", "NV_PPBDMA_GP_FETCH", 20, 1, 0, N(f_gp_fetch), f_gp_fetch }, \
+		{ "NV_RAMFC_PB_FETCH", "NV_PPBDMA_PB_FETCH", 21, 1, 0, N(f_pb_fetch), f_pb_fetch }, \
+		{ "NV_RAMFC_PB_FETCH_HI", "NV_PPBDMA_PB_FETCH_HI", 22, 1, 0, N(f_pb_fetch_hi), f_pb_fetch_hi }, \
+		{ "NV_RAMFC_PB_PUT", "NV_PPBDMA_PUT", 23, 1, 0, N(f_put), f_put }, \
+		{ "NV_RAMFC_PB_PUT_HI", "NV_PPBDMA_PUT_HI", 24, 1, 0, N(f_put_hi), f_put_hi }, \
+		{ "NV_RAMFC_MEM_OP_B", "NV_PPBDMA_MEM_OP_B", 25, 1, 0, N(f_mem_op_b), f_mem_op_b }, \
+		w26 \
+		{ "NV_RAMFC_RESERVED27", NULL, 27, 1, 0, N(f_reserved27), f_reserved27 }, \
+		{ "NV_RAMFC_RESERVED28", NULL, 28, 1, 0, N(f_reserved28), f_reserved28 }, \
+		{ "NV_RAMFC_GP_CRC", "NV_PPBDMA_GP_CRC", 29, 1, 0, N(f_gp_crc), f_gp_crc }, \
+		{ "NV_RAMFC_PB_HEADER", "NV_PPBDMA_PB_HEADER", 33, 1, 0, N(f_pb_header), f_pb_header }, \
+		{ "NV_RAMFC_PB_COUNT", "NV_PPBDMA_PB_COUNT", 34, 1, 0, N(f_pb_count), f_pb_count }, \
+		{ "NV_RAMFC_SUBDEVICE", "NV_PPBDMA_SUBDEVICE", 37, 1, 0, N(f_subdevice), f_subdevice }, \
+		{ "NV_RAMFC_PB_CRC", "NV_PPBDMA_PB_CRC", 38, 1, 0, N(f_pb_crc), f_pb_crc }, \
+		{ "NV_RAMFC_SEM_PAYLOAD_HI", "NV_PPBDMA_SEM_PAYLOAD_HI", 39, 1, 0, N(f_sem_payload_hi), f_sem_payload_hi }, \
+		{ "NV_RAMFC_MEM_OP_C", "NV_PPBDMA_MEM_OP_C", 40, 1, 0, N(f_mem_op_c), f_mem_op_c }, \
+		w41, \
+		{ "NV_RAMFC_RESERVED21", NULL, 42, 1, 0, N(f_reserved21), f_reserved21 }, \
+		{ "NV_RAMFC_TARGET", "NV_PPBDMA_TARGET", 43, 1, 0, N(f_target), f_target }, \
+		w44, \
+		{ "NV_RAMFC_METHOD0", "NV_PPBDMA_METHOD0", 48, 1, 0, N(f_method0), f_method0 }, \
+		{ "NV_RAMFC_DATA0", "NV_PPBDMA_DATA0", 49, 1, 0, N(f_data0), f_data0 }, \
+		{ "NV_RAMFC_METHOD1", "NV_PPBDMA_METHOD1", 50, 1, 0, N(f_method1), f_method1 }, \
+		{ "NV_RAMFC_DATA1", "NV_PPBDMA_DATA1", 51, 1, 0, N(f_data1), f_data1 }, \
+		{ "NV_RAMFC_METHOD2", "NV_PPBDMA_METHOD2", 52, 1, 0, N(f_method2), f_method2 }, \
+		{ "NV_RAMFC_DATA2", "NV_PPBDMA_DATA2", 53, 1, 0, N(f_data2), f_data2 }, \
+		{ "NV_RAMFC_METHOD3", "NV_PPBDMA_METHOD3", 54, 1, 0, N(f_method3), f_method3 }, \
+		{ "NV_RAMFC_DATA3", "NV_PPBDMA_DATA3", 55, 1, 0, N(f_data3), f_data3 }, \
+		{ "NV_RAMFC_HCE_CTRL", "NV_PPBDMA_HCE_CTRL", 57, 1, 0, N(f_hce_ctrl), f_hce_ctrl }, \
+		{ "NV_RAMFC_CONFIG", "NV_PPBDMA_CONFIG", 61, 1, 0, N(f_config), f_config }, \
+		w62 \
+		{ "NV_RAMFC_SET_CHANNEL_INFO", "NV_PPBDMA_SET_CHANNEL_INFO", 63, 1, 0, N(f_set_channel_info), f_set_channel_info }, \
+	}
+/* The words that differ (an optional one with its comma). */
+#define W_USERD      { "NV_RAMFC_USERD", "NV_PPBDMA_USERD", 2, 1, 0, N(f_userd), f_userd }
+#define W_USERD_HI   { "NV_RAMFC_USERD_HI", "NV_PPBDMA_USERD_HI", 3, 1, 0, N(f_userd_hi), f_userd_hi }
+#define W_RESERVED26 { "NV_RAMFC_RESERVED26", NULL, 26, 1, 0, N(f_reserved26), f_reserved26 },
+#define W_RESERVED20 { "NV_RAMFC_RESERVED20", NULL, 41, 1, 0, N(f_reserved20), f_reserved20 }
+#define W_METHOD_CRC { "NV_RAMFC_METHOD_CRC", "NV_PPBDMA_METHOD_CRC", 44, 1, 0, N(f_method_crc), f_method_crc }
+#define W_NONE
+/* clang-format on */
+
+static const nvm_hf_word ramfc_words[] =
+        RAMFC_WORDS(W_USERD, W_USERD_HI, f_signature, f_gp_base_hi, W_RESERVED26, W_RESERVED20, W_METHOD_CRC, W_NONE);
 
 /* ---------------------------------------------------------------- Ampere, Hopper */
 
@@ -343,88 +361,18 @@ static const nvm_hf_field f_gp_info[] = {
 	{ "NV_PPBDMA_GP_INFO_PB_SEGMENT_EXTENDED_BASE", NULL, 24, 8, NULL },
 };
 
-/* The RAMFC of the Ampere design: its signature, GP_BASE_HI and dword 41
- * per generation. */
-#define AMPERE_RAMFC_WORDS(sig, gp_base_hi, w41)                                                                        \
-	{                                                                                                               \
-		{ "NV_RAMFC_GP_PUT", "NV_PPBDMA_GP_PUT", 0, 1, 0, N(f_gp_put), f_gp_put },                              \
-		        { "NV_RAMFC_MEM_OP_A", "NV_PPBDMA_MEM_OP_A", 1, 1, 0, N(f_mem_op_a), f_mem_op_a },              \
-		        { "NV_RAMFC_RESERVED2", NULL, 2, 1, 0, N(f_reserved2), f_reserved2 },                           \
-		        { "NV_RAMFC_RESERVED3", NULL, 3, 1, 0, N(f_reserved3), f_reserved3 },                           \
-		        { "NV_RAMFC_SIGNATURE", "NV_PPBDMA_SIGNATURE", 4, 1, 0, N(sig), sig },                          \
-		        { "NV_RAMFC_GP_GET", "NV_PPBDMA_GP_GET", 5, 1, 0, N(f_gp_get), f_gp_get },                      \
-		        { "NV_RAMFC_PB_GET", "NV_PPBDMA_GET", 6, 1, 0, N(f_get), f_get },                               \
-		        { "NV_RAMFC_PB_GET_HI", "NV_PPBDMA_GET_HI", 7, 1, 0, N(f_get_hi), f_get_hi },                   \
-		        { "NV_RAMFC_PB_TOP_LEVEL_GET",                                                                  \
-			  "NV_PPBDMA_TOP_LEVEL_GET",                                                                    \
-			  8,                                                                                            \
-			  1,                                                                                            \
-			  0,                                                                                            \
-			  N(f_top_level_get),                                                                           \
-			  f_top_level_get },                                                                            \
-		        { "NV_RAMFC_PB_TOP_LEVEL_GET_HI",                                                               \
-			  "NV_PPBDMA_TOP_LEVEL_GET_HI",                                                                 \
-			  9,                                                                                            \
-			  1,                                                                                            \
-			  0,                                                                                            \
-			  N(f_top_level_get_hi),                                                                        \
-			  f_top_level_get_hi },                                                                         \
-		        { "NV_RAMFC_REF", "NV_PPBDMA_REF", 10, 1, 0, N(f_ref), f_ref },                                 \
-		        { "NV_RAMFC_RUNTIME", "NV_PPBDMA_RUNTIME", 11, 1, 0, N(f_runtime), f_runtime },                 \
-		        { "NV_RAMFC_ACQUIRE", "NV_PPBDMA_ACQUIRE", 12, 1, 0, N(f_acquire), f_acquire },                 \
-		        { "NV_RAMFC_ACQUIRE_DEADLINE", "NV_PPBDMA_ACQUIRE_DEADLINE", 13, 1, 0, N(f_acquire_deadline),   \
-			  f_acquire_deadline },                                                                         \
-		        { "NV_RAMFC_SEM_ADDR_HI", "NV_PPBDMA_SEM_ADDR_HI", 14, 1, 0, N(f_sem_addr_hi), f_sem_addr_hi }, \
-		        { "NV_RAMFC_SEM_ADDR_LO", "NV_PPBDMA_SEM_ADDR_LO", 15, 1, 0, N(f_sem_addr_lo), f_sem_addr_lo }, \
-		        { "NV_RAMFC_SEM_PAYLOAD_LO", "NV_PPBDMA_SEM_PAYLOAD_LO", 16, 1, 0, N(f_sem_payload_lo),         \
-			  f_sem_payload_lo },                                                                           \
-		        { "NV_RAMFC_SEM_EXECUTE", "NV_PPBDMA_SEM_EXECUTE", 17, 1, 0, N(f_sem_execute), f_sem_execute }, \
-		        { "NV_RAMFC_GP_BASE", "NV_PPBDMA_GP_BASE", 18, 1, 0, N(f_gp_base), f_gp_base },                 \
-		        { "NV_RAMFC_GP_BASE_HI", "NV_PPBDMA_GP_BASE_HI", 19, 1, 0, N(gp_base_hi), gp_base_hi },         \
-		        { "NV_RAMFC_GP_FETCH", "NV_PPBDMA_GP_FETCH", 20, 1, 0, N(f_gp_fetch), f_gp_fetch },             \
-		        { "NV_RAMFC_PB_FETCH", "NV_PPBDMA_PB_FETCH", 21, 1, 0, N(f_pb_fetch), f_pb_fetch },             \
-		        { "NV_RAMFC_PB_FETCH_HI", "NV_PPBDMA_PB_FETCH_HI", 22, 1, 0, N(f_pb_fetch_hi), f_pb_fetch_hi }, \
-		        { "NV_RAMFC_PB_PUT", "NV_PPBDMA_PUT", 23, 1, 0, N(f_put), f_put },                              \
-		        { "NV_RAMFC_PB_PUT_HI", "NV_PPBDMA_PUT_HI", 24, 1, 0, N(f_put_hi), f_put_hi },                  \
-		        { "NV_RAMFC_MEM_OP_B", "NV_PPBDMA_MEM_OP_B", 25, 1, 0, N(f_mem_op_b), f_mem_op_b },             \
-		        { "NV_RAMFC_RESERVED27", NULL, 27, 1, 0, N(f_reserved27), f_reserved27 },                       \
-		        { "NV_RAMFC_RESERVED28", NULL, 28, 1, 0, N(f_reserved28), f_reserved28 },                       \
-		        { "NV_RAMFC_GP_CRC", "NV_PPBDMA_GP_CRC", 29, 1, 0, N(f_gp_crc), f_gp_crc },                     \
-		        { "NV_RAMFC_PB_HEADER", "NV_PPBDMA_PB_HEADER", 33, 1, 0, N(f_pb_header), f_pb_header },         \
-		        { "NV_RAMFC_PB_COUNT", "NV_PPBDMA_PB_COUNT", 34, 1, 0, N(f_pb_count), f_pb_count },             \
-		        { "NV_RAMFC_SUBDEVICE", "NV_PPBDMA_SUBDEVICE", 37, 1, 0, N(f_subdevice), f_subdevice },         \
-		        { "NV_RAMFC_PB_CRC", "NV_PPBDMA_PB_CRC", 38, 1, 0, N(f_pb_crc), f_pb_crc },                     \
-		        { "NV_RAMFC_SEM_PAYLOAD_HI", "NV_PPBDMA_SEM_PAYLOAD_HI", 39, 1, 0, N(f_sem_payload_hi),         \
-			  f_sem_payload_hi },                                                                           \
-		        { "NV_RAMFC_MEM_OP_C", "NV_PPBDMA_MEM_OP_C", 40, 1, 0, N(f_mem_op_c), f_mem_op_c }, w41,        \
-		        { "NV_RAMFC_RESERVED21", NULL, 42, 1, 0, N(f_reserved21), f_reserved21 },                       \
-		        { "NV_RAMFC_TARGET", "NV_PPBDMA_TARGET", 43, 1, 0, N(f_target), f_target },                     \
-		        { "NV_RAMFC_RESERVED44", NULL, 44, 1, 0, N(f_reserved44), f_reserved44 },                       \
-		        { "NV_RAMFC_METHOD0", "NV_PPBDMA_METHOD0", 48, 1, 0, N(f_method0), f_method0 },                 \
-		        { "NV_RAMFC_DATA0", "NV_PPBDMA_DATA0", 49, 1, 0, N(f_data0), f_data0 },                         \
-		        { "NV_RAMFC_METHOD1", "NV_PPBDMA_METHOD1", 50, 1, 0, N(f_method1), f_method1 },                 \
-		        { "NV_RAMFC_DATA1", "NV_PPBDMA_DATA1", 51, 1, 0, N(f_data1), f_data1 },                         \
-		        { "NV_RAMFC_METHOD2", "NV_PPBDMA_METHOD2", 52, 1, 0, N(f_method2), f_method2 },                 \
-		        { "NV_RAMFC_DATA2", "NV_PPBDMA_DATA2", 53, 1, 0, N(f_data2), f_data2 },                         \
-		        { "NV_RAMFC_METHOD3", "NV_PPBDMA_METHOD3", 54, 1, 0, N(f_method3), f_method3 },                 \
-		        { "NV_RAMFC_DATA3", "NV_PPBDMA_DATA3", 55, 1, 0, N(f_data3), f_data3 },                         \
-		        { "NV_RAMFC_HCE_CTRL", "NV_PPBDMA_HCE_CTRL", 57, 1, 0, N(f_hce_ctrl), f_hce_ctrl },             \
-		        { "NV_RAMFC_CONFIG", "NV_PPBDMA_CONFIG", 61, 1, 0, N(f_config), f_config },                     \
-		        { "NV_RAMFC_SET_CHANNEL_INFO", "NV_PPBDMA_SET_CHANNEL_INFO", 63, 1, 0, N(f_set_channel_info),   \
-			  f_set_channel_info },                                                                         \
-	}
-
-#define W_RESERVED20                                                                                                   \
-	{                                                                                                              \
-		"NV_RAMFC_RESERVED20", NULL, 41, 1, 0, N(f_reserved20), f_reserved20                                   \
-	}
-#define W_GP_INFO                                                                                                      \
-	{                                                                                                              \
-		"NV_RAMFC_GP_INFO", "NV_PPBDMA_GP_INFO", 41, 1, 0, N(f_gp_info), f_gp_info                             \
-	}
-static const nvm_hf_word ga100_ramfc_words[] = AMPERE_RAMFC_WORDS(f_signature_c56f, f_gp_base_hi, W_RESERVED20);
-static const nvm_hf_word ga102_ramfc_words[] = AMPERE_RAMFC_WORDS(f_signature_c76f, f_gp_base_hi, W_RESERVED20);
-static const nvm_hf_word gh100_ramfc_words[] = AMPERE_RAMFC_WORDS(f_signature_c86f, f_gp_base_hi_gh100, W_GP_INFO);
+/* clang-format off */
+#define W_RESERVED2  { "NV_RAMFC_RESERVED2", NULL, 2, 1, 0, N(f_reserved2), f_reserved2 }
+#define W_RESERVED3  { "NV_RAMFC_RESERVED3", NULL, 3, 1, 0, N(f_reserved3), f_reserved3 }
+#define W_RESERVED44 { "NV_RAMFC_RESERVED44", NULL, 44, 1, 0, N(f_reserved44), f_reserved44 }
+#define W_GP_INFO    { "NV_RAMFC_GP_INFO", "NV_PPBDMA_GP_INFO", 41, 1, 0, N(f_gp_info), f_gp_info }
+/* clang-format on */
+static const nvm_hf_word ga100_ramfc_words[] = RAMFC_WORDS(W_RESERVED2, W_RESERVED3, f_signature_c56f, f_gp_base_hi,
+                                                           W_NONE, W_RESERVED20, W_RESERVED44, W_NONE);
+static const nvm_hf_word ga102_ramfc_words[] = RAMFC_WORDS(W_RESERVED2, W_RESERVED3, f_signature_c76f, f_gp_base_hi,
+                                                           W_NONE, W_RESERVED20, W_RESERVED44, W_NONE);
+static const nvm_hf_word gh100_ramfc_words[] = RAMFC_WORDS(W_RESERVED2, W_RESERVED3, f_signature_c86f,
+                                                           f_gp_base_hi_gh100, W_NONE, W_GP_INFO, W_RESERVED44, W_NONE);
 
 /* ---------------------------------------------------------------- NV_RAMIN */
 
@@ -556,62 +504,11 @@ static const nvm_hf_field f_tu102_signature[] = {
 };
 static const nvm_hf_field f_reserved62[] = { { "NV_RAMFC_RESERVED62", NULL, 31, 0, NULL } };
 
-static const nvm_hf_word tu102_ramfc_words[] = {
-	{ "NV_RAMFC_GP_PUT", "NV_PPBDMA_GP_PUT", 0, 1, 0, N(f_gp_put), f_gp_put },
-	{ "NV_RAMFC_MEM_OP_A", "NV_PPBDMA_MEM_OP_A", 1, 1, 0, N(f_mem_op_a), f_mem_op_a },
-	{ "NV_RAMFC_USERD", "NV_PPBDMA_USERD", 2, 1, 0, N(f_userd), f_userd },
-	{ "NV_RAMFC_USERD_HI", "NV_PPBDMA_USERD_HI", 3, 1, 0, N(f_userd_hi), f_userd_hi },
-	{ "NV_RAMFC_SIGNATURE", "NV_PPBDMA_SIGNATURE", 4, 1, 0, N(f_tu102_signature), f_tu102_signature },
-	{ "NV_RAMFC_GP_GET", "NV_PPBDMA_GP_GET", 5, 1, 0, N(f_gp_get), f_gp_get },
-	{ "NV_RAMFC_PB_GET", "NV_PPBDMA_GET", 6, 1, 0, N(f_get), f_get },
-	{ "NV_RAMFC_PB_GET_HI", "NV_PPBDMA_GET_HI", 7, 1, 0, N(f_get_hi), f_get_hi },
-	{ "NV_RAMFC_PB_TOP_LEVEL_GET", "NV_PPBDMA_TOP_LEVEL_GET", 8, 1, 0, N(f_top_level_get), f_top_level_get },
-	{ "NV_RAMFC_PB_TOP_LEVEL_GET_HI", "NV_PPBDMA_TOP_LEVEL_GET_HI", 9, 1, 0, N(f_top_level_get_hi),
-	  f_top_level_get_hi },
-	{ "NV_RAMFC_REF", "NV_PPBDMA_REF", 10, 1, 0, N(f_ref), f_ref },
-	{ "NV_RAMFC_RUNTIME", "NV_PPBDMA_RUNTIME", 11, 1, 0, N(f_runtime), f_runtime },
-	{ "NV_RAMFC_ACQUIRE", "NV_PPBDMA_ACQUIRE", 12, 1, 0, N(f_acquire), f_acquire },
-	{ "NV_RAMFC_ACQUIRE_DEADLINE", "NV_PPBDMA_ACQUIRE_DEADLINE", 13, 1, 0, N(f_acquire_deadline),
-	  f_acquire_deadline },
-	{ "NV_RAMFC_SEM_ADDR_HI", "NV_PPBDMA_SEM_ADDR_HI", 14, 1, 0, N(f_sem_addr_hi), f_sem_addr_hi },
-	{ "NV_RAMFC_SEM_ADDR_LO", "NV_PPBDMA_SEM_ADDR_LO", 15, 1, 0, N(f_sem_addr_lo), f_sem_addr_lo },
-	{ "NV_RAMFC_SEM_PAYLOAD_LO", "NV_PPBDMA_SEM_PAYLOAD_LO", 16, 1, 0, N(f_sem_payload_lo), f_sem_payload_lo },
-	{ "NV_RAMFC_SEM_EXECUTE", "NV_PPBDMA_SEM_EXECUTE", 17, 1, 0, N(f_sem_execute), f_sem_execute },
-	{ "NV_RAMFC_GP_BASE", "NV_PPBDMA_GP_BASE", 18, 1, 0, N(f_gp_base), f_gp_base },
-	{ "NV_RAMFC_GP_BASE_HI", "NV_PPBDMA_GP_BASE_HI", 19, 1, 0, N(f_gp_base_hi), f_gp_base_hi },
-	{ "NV_RAMFC_GP_FETCH", "NV_PPBDMA_GP_FETCH", 20, 1, 0, N(f_gp_fetch), f_gp_fetch },
-	{ "NV_RAMFC_PB_FETCH", "NV_PPBDMA_PB_FETCH", 21, 1, 0, N(f_pb_fetch), f_pb_fetch },
-	{ "NV_RAMFC_PB_FETCH_HI", "NV_PPBDMA_PB_FETCH_HI", 22, 1, 0, N(f_pb_fetch_hi), f_pb_fetch_hi },
-	{ "NV_RAMFC_PB_PUT", "NV_PPBDMA_PUT", 23, 1, 0, N(f_put), f_put },
-	{ "NV_RAMFC_PB_PUT_HI", "NV_PPBDMA_PUT_HI", 24, 1, 0, N(f_put_hi), f_put_hi },
-	{ "NV_RAMFC_MEM_OP_B", "NV_PPBDMA_MEM_OP_B", 25, 1, 0, N(f_mem_op_b), f_mem_op_b },
-	{ "NV_RAMFC_RESERVED27", NULL, 27, 1, 0, N(f_reserved27), f_reserved27 },
-	{ "NV_RAMFC_RESERVED28", NULL, 28, 1, 0, N(f_reserved28), f_reserved28 },
-	{ "NV_RAMFC_GP_CRC", "NV_PPBDMA_GP_CRC", 29, 1, 0, N(f_gp_crc), f_gp_crc },
-	{ "NV_RAMFC_PB_HEADER", "NV_PPBDMA_PB_HEADER", 33, 1, 0, N(f_pb_header), f_pb_header },
-	{ "NV_RAMFC_PB_COUNT", "NV_PPBDMA_PB_COUNT", 34, 1, 0, N(f_pb_count), f_pb_count },
-	{ "NV_RAMFC_SUBDEVICE", "NV_PPBDMA_SUBDEVICE", 37, 1, 0, N(f_subdevice), f_subdevice },
-	{ "NV_RAMFC_PB_CRC", "NV_PPBDMA_PB_CRC", 38, 1, 0, N(f_pb_crc), f_pb_crc },
-	{ "NV_RAMFC_SEM_PAYLOAD_HI", "NV_PPBDMA_SEM_PAYLOAD_HI", 39, 1, 0, N(f_sem_payload_hi), f_sem_payload_hi },
-	{ "NV_RAMFC_MEM_OP_C", "NV_PPBDMA_MEM_OP_C", 40, 1, 0, N(f_mem_op_c), f_mem_op_c },
-	{ "NV_RAMFC_RESERVED20", NULL, 41, 1, 0, N(f_reserved20), f_reserved20 },
-	{ "NV_RAMFC_RESERVED21", NULL, 42, 1, 0, N(f_reserved21), f_reserved21 },
-	{ "NV_RAMFC_TARGET", "NV_PPBDMA_TARGET", 43, 1, 0, N(f_target), f_target },
-	{ "NV_RAMFC_METHOD_CRC", "NV_PPBDMA_METHOD_CRC", 44, 1, 0, N(f_method_crc), f_method_crc },
-	{ "NV_RAMFC_METHOD0", "NV_PPBDMA_METHOD0", 48, 1, 0, N(f_method0), f_method0 },
-	{ "NV_RAMFC_DATA0", "NV_PPBDMA_DATA0", 49, 1, 0, N(f_data0), f_data0 },
-	{ "NV_RAMFC_METHOD1", "NV_PPBDMA_METHOD1", 50, 1, 0, N(f_method1), f_method1 },
-	{ "NV_RAMFC_DATA1", "NV_PPBDMA_DATA1", 51, 1, 0, N(f_data1), f_data1 },
-	{ "NV_RAMFC_METHOD2", "NV_PPBDMA_METHOD2", 52, 1, 0, N(f_method2), f_method2 },
-	{ "NV_RAMFC_DATA2", "NV_PPBDMA_DATA2", 53, 1, 0, N(f_data2), f_data2 },
-	{ "NV_RAMFC_METHOD3", "NV_PPBDMA_METHOD3", 54, 1, 0, N(f_method3), f_method3 },
-	{ "NV_RAMFC_DATA3", "NV_PPBDMA_DATA3", 55, 1, 0, N(f_data3), f_data3 },
-	{ "NV_RAMFC_HCE_CTRL", "NV_PPBDMA_HCE_CTRL", 57, 1, 0, N(f_hce_ctrl), f_hce_ctrl },
-	{ "NV_RAMFC_CONFIG", "NV_PPBDMA_CONFIG", 61, 1, 0, N(f_config), f_config },
-	{ "NV_RAMFC_RESERVED62", NULL, 62, 1, 0, N(f_reserved62), f_reserved62 },
-	{ "NV_RAMFC_SET_CHANNEL_INFO", "NV_PPBDMA_SET_CHANNEL_INFO", 63, 1, 0, N(f_set_channel_info),
-	  f_set_channel_info },
-};
+/* clang-format off */
+#define W_RESERVED62 { "NV_RAMFC_RESERVED62", NULL, 62, 1, 0, N(f_reserved62), f_reserved62 },
+/* clang-format on */
+static const nvm_hf_word tu102_ramfc_words[] = RAMFC_WORDS(W_USERD, W_USERD_HI, f_tu102_signature, f_gp_base_hi, W_NONE,
+                                                           W_RESERVED20, W_METHOD_CRC, W_RESERVED62);
 
 static const nvm_hf_field f_tu102_tsg_dw0[] = {
 	{ "NV_RAMRL_ENTRY_TYPE", "ENTRY_TYPE", 0, 0, e_rl_type },

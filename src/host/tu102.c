@@ -237,9 +237,9 @@ static const struct reg_desc pfifo_regs[] = {
 
 /* ---------------------------------------------------------------- PTOP */
 
-/* NV_PTOP_DEVICE_INFO's devices: exactly the engines tu102_runlists wires
+/* NV_PTOP_DEVICE_INFO's devices: exactly the engines tu102's runlists wire
  * (TYPE_ENUM GRAPHICS 0, LCE 19 with INST_ID; ENGINE_ENUM is the engine's
- * NV_PFIFO_ENGINE_STATUS index, tu102_runlists' engstat; FAULT_ID the MMU
+ * NV_PFIFO_ENGINE_STATUS index, the runlists' engstat; FAULT_ID the MMU
  * engine id the model uses). All LCEs share PRI_BASE 0x104000 (tu104 NV_CE
  * 0x105fff:0x104000; the manual: LCEs "share a PRI_BASE across all devices
  * of the same engine type"). UNVERIFIED: GRCOPY's ENGINE_ENUM 1, the
@@ -361,14 +361,10 @@ static const uint32_t tu102_gr_classes[] = { 0xC597, 0xC5C0, 0xA140, 0x902D };
 /* UNVERIFIED topology (published by NV_PTOP_DEVICE_INFO, tu102_devs): nouveau's
  * TU102 has copy engines CE0..CE4 (device/base.c nv162_chipset ce mask
  * 0x1f). Runlist 0 is graphics/compute with GRCOPY (CE0) on subchannel 4
- * and two PBDMAs; runlists 1..3 are CE2..CE4, one PBDMA each (2..4). MMU
- * engine ids as gv100's (tu104 publishes no dev_fault engine list). */
-static const struct host_rl_desc tu102_runlists[] = {
-	{ "gr", "recorder", "grce", NVM_MMU_ENG_GRAPHICS, 15, 0, { 0, 1 }, 2 },
-	{ "ce2", "ce", NULL, 17, 0, 2, { 2 }, 1 },
-	{ "ce3", "ce", NULL, 18, 0, 3, { 3 }, 1 },
-	{ "ce4", "ce", NULL, 19, 0, 4, { 4 }, 1 },
-};
+ * and two PBDMAs; runlists 1..3 are CE2..CE4, one PBDMA each (2..4): gv100's
+ * first four runlists. MMU engine ids as gv100's (tu104 publishes no
+ * dev_fault engine list). */
+#define TU102_NRL 4u /* the runlists: the first four of gv100_runlists */
 
 static const struct host_gen_ops tu102_ops = {
 	.create = tu102_create,
@@ -394,8 +390,8 @@ const struct host_gen host_tu102 = {
 	.name = "tu102",
 	.nchan = TU102_NCHAN,
 	.npbdma = TU102_NPBDMA,
-	.nrunlist = sizeof(tu102_runlists) / sizeof(tu102_runlists[0]),
-	.rl = tu102_runlists,
+	.nrunlist = TU102_NRL,
+	.rl = gv100_runlists,
 	.pbdma_base = 0x40000u,
 	.pbdma_stride = 0x2000u, /* tu104 dev_pbdma (i)*8192 */
 	/* UNVERIFIED: NV_PPBDMA_RUNTIME (0x2c) is gone from tu104 dev_pbdma but

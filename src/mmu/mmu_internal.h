@@ -57,6 +57,23 @@ void mmu_walk_from(nvm_gpu *gpu, int start, nvm_mmu_target tgt, uint64_t table, 
 /* Reads n (1 or 2) 64-bit words of a table entry at addr of target tgt
  * (bounds-checked); false when it lies outside its aperture. */
 bool mmu_read_entry(nvm_gpu *gpu, nvm_mmu_target tgt, uint64_t addr, int n, uint64_t *out);
+/* An enumeration (mmu_walk.c, mmu_ver3.c): the budget of entries to read
+ * and the page the last read found, read through a pointer (mem_span). */
+struct enum_ctx {
+	nvm_gpu *gpu;
+	uint64_t budget;
+	const nvm_mmu_enum_ops *ops;
+	int stop;
+	nvm_status st;
+	const uint8_t *page; /* NULL, or page pn of aperture ap: avail bytes; NULL again
+	                      * before every callback (it may change memory) */
+	nvm_aperture ap;
+	uint64_t pn;
+	size_t avail;
+};
+/* One entry read as mmu_read_entry does, paid from the budget (at 0: st
+ * NVM_ERR_RANGE, stop, false). */
+bool mmu_enum_read(struct enum_ctx *c, nvm_mmu_target tgt, uint64_t addr, int n, uint64_t *out);
 /* Appends a level to a walk trace (tr may be NULL). */
 void mmu_trace_add(nvm_mmu_walk_trace *tr, const char *name, nvm_mmu_target tgt, uint64_t table, unsigned index,
                    uint64_t ea, int nwords, const uint64_t *raw, bool ok);

@@ -278,37 +278,25 @@ static void v3_walk(nvm_gpu *gpu, nvm_mmu_target tgt, uint64_t table, uint64_t v
 
 /* ---------------------------------------------------------------- enumeration */
 
-struct v3_enum {
-	nvm_gpu *gpu;
-	uint64_t budget;
-	const nvm_mmu_enum_ops *ops;
-	bool stop;
-	nvm_status st;
-};
-
-/* One checked read, paid from the budget. */
-static bool v3_read(struct v3_enum *c, nvm_mmu_target tgt, uint64_t addr, int n, uint64_t *out)
+/* One read, paid from the budget (the ver2 enumerator's, struct enum_ctx);
+ * out is zero where it fails. */
+static bool v3_read(struct enum_ctx *c, nvm_mmu_target tgt, uint64_t addr, int n, uint64_t *out)
 {
-	if (!c->budget) {
-		c->st = NVM_ERR_RANGE;
-		c->stop = true;
-		return false;
-	}
-	c->budget--;
 	out[0] = out[1] = 0;
-	return mmu_read_entry(c->gpu, tgt, addr, n, out);
+	return mmu_enum_read(c, tgt, addr, n, out);
 }
 
-static void v3_emit(struct v3_enum *c, uint64_t va, uint64_t size, const nvm_mmu_result *r)
+static void v3_emit(struct enum_ctx *c, uint64_t va, uint64_t size, const nvm_mmu_result *r)
 {
 	if (c->stop || c->gpu->closing || !c->ops->map)
 		return;
 	nvm_mmu_mapping m = { va, size, *r };
+	c->page = NULL; /* the callback may change memory */
 	if (c->ops->map(c->ops->user, &m))
-		c->stop = true;
+		c->stop = 1;
 }
 
-static void v3_emit_sparse(struct v3_enum *c, uint64_t va, uint64_t size)
+static void v3_emit_sparse(struct enum_ctx *c, uint64_t va, uint64_t size)
 {
 	nvm_mmu_result r = { 0 };
 	r.fault = NVM_MMU_FAULT_NONE;
@@ -317,7 +305,7 @@ static void v3_emit_sparse(struct v3_enum *c, uint64_t va, uint64_t size)
 	v3_emit(c, va, size, &r);
 }
 
-static void v3_emit_pte(struct v3_enum *c, uint64_t pte, uint64_t page, uint64_t va, uint64_t size)
+static void v3_emit_pte(struct enum_ctx *c, uint64_t pte, uint64_t page, uint64_t va, uint64_t size)
 {
 	nvm_mmu_result r = { 0 };
 	r.fault = NVM_MMU_FAULT_NONE;
@@ -325,18 +313,19 @@ static void v3_emit_pte(struct v3_enum *c, uint64_t pte, uint64_t page, uint64_t
 	v3_emit(c, va, size, &r);
 }
 
-static void v3_edge(struct v3_enum *c, int lvl, nvm_mmu_target tgt, uint64_t table, unsigned idx, const char *child,
+static void v3_edge(struct enum_ctx *c, int lvl, nvm_mmu_target tgt, uint64_t table, unsigned idx, const char *child,
                     nvm_mmu_target ctgt, uint64_t ctable)
 {
 	if (c->stop || c->gpu->closing || !c->ops->edge)
 		return;
+	c->page = NULL; /* the callback may change memory */
 	if (c->ops->edge(c->ops->user, v3_levels[lvl].name, tgt, table, idx, child, ctgt, ctable))
-		c->stop = true;
+		c->stop = 1;
 }
 
 /* The leaves under a dual PDE0, 4 KiB at a time where a small table is
  * there, with the walker's decision (v3_leaf). */
-static void v3_enum_pts(struct v3_enum *c, const struct mmu_pt_pair *pp, uint64_t va0)
+static void v3_enum_pts(struct enum_ctx *c, const struct mmu_pt_pair *pp, uint64_t va0)
 {
 	for (unsigned j = 0; j < 32 && !c->stop; j++) {
 		uint64_t bva = va0 + (uint64_t)j * SZ_64K, big[2] = { 0, 0 };
@@ -365,7 +354,7 @@ static void v3_enum_pts(struct v3_enum *c, const struct mmu_pt_pair *pp, uint64_
 	}
 }
 
-static void v3_enum_level(struct v3_enum *c, int lvl, nvm_mmu_target tgt, uint64_t table, uint64_t va0)
+static void v3_enum_level(struct enum_ctx *c, int lvl, nvm_mmu_target tgt, uint64_t table, uint64_t va0)
 {
 	const struct v3_level *L = &v3_levels[lvl];
 	unsigned n = 1u << L->bits;
@@ -412,7 +401,7 @@ static void v3_enum_level(struct v3_enum *c, int lvl, nvm_mmu_target tgt, uint64
 static nvm_status v3_enum(nvm_gpu *gpu, nvm_mmu_target tgt, uint64_t table, uint64_t max_entries,
                           const nvm_mmu_enum_ops *ops)
 {
-	struct v3_enum c = { gpu, max_entries, ops, false, NVM_OK };
+	struct enum_ctx c = { .gpu = gpu, .budget = max_entries, .ops = ops, .st = NVM_OK };
 	v3_enum_level(&c, 0, tgt, table, 0);
 	return c.st;
 }

@@ -369,18 +369,8 @@ static void v2_walk(nvm_gpu *gpu, nvm_mmu_target tgt, uint64_t table, uint64_t v
  * over runs of entries that map nothing at once. The page is looked up
  * again after every callback, which may write or reset memory; where the
  * pointer cannot serve (an FB pause holding host accesses, a PEER table)
- * the checked read_entry decides, diagnostics included. */
-struct enum_ctx {
-	nvm_gpu *gpu;
-	uint64_t budget;
-	const nvm_mmu_enum_ops *ops;
-	int stop;
-	nvm_status st;
-	const uint8_t *page; /* NULL, or page pn of aperture ap: avail bytes */
-	nvm_aperture ap;
-	uint64_t pn;
-	size_t avail;
-};
+ * the checked read_entry decides, diagnostics included (struct enum_ctx
+ * in mmu_internal.h: ver3's enumerator reads the same way). */
 
 /* Finds the len bytes at addr (an entry, inside one page): 1 and *p by
  * pointer; 0 when they are outside the aperture, as is everything above
@@ -408,7 +398,7 @@ static int enum_map(struct enum_ctx *c, nvm_mmu_target tgt, uint64_t addr, size_
 	return 1;
 }
 
-static bool enum_read(struct enum_ctx *c, nvm_mmu_target tgt, uint64_t addr, int n, uint64_t *out)
+bool mmu_enum_read(struct enum_ctx *c, nvm_mmu_target tgt, uint64_t addr, int n, uint64_t *out)
 {
 	if (!c->budget) {
 		c->st = NVM_ERR_RANGE;
@@ -501,7 +491,7 @@ static void enum_pts(struct enum_ctx *c, const struct mmu_pt_pair *pp, uint64_t 
 		uint64_t big[2] = { 0, 0 };
 		bool have_big = false;
 		if (pp->big_present)
-			have_big = enum_read(c, pp->big_tgt, pp->big_table + j * 8ull, 1, big);
+			have_big = mmu_enum_read(c, pp->big_tgt, pp->big_table + j * 8ull, 1, big);
 		if (c->stop)
 			return;
 		bool hidden = have_big && !(big[0] & 1) && F64(big[0], 5, 5);
@@ -525,7 +515,7 @@ static void enum_pts(struct enum_ctx *c, const struct mmu_pt_pair *pp, uint64_t 
 			uint64_t sva = bva + (uint64_t)k * SZ_4K;
 			unsigned idx = j * 16 + k;
 			uint64_t s[2] = { 0, 0 };
-			bool have_small = enum_read(c, pp->small_tgt, pp->small_table + idx * 8ull, 1, s);
+			bool have_small = mmu_enum_read(c, pp->small_tgt, pp->small_table + idx * 8ull, 1, s);
 			if (c->stop)
 				return;
 			nvm_mmu_result r = { 0 };
@@ -552,7 +542,7 @@ static void enum_level(struct enum_ctx *c, int lvl, nvm_mmu_target tgt, uint64_t
 			break;
 		uint64_t va = va0 + ((uint64_t)i << L->shift);
 		uint64_t e[2];
-		if (!enum_read(c, tgt, table + (uint64_t)i * L->entry_size, L->entry_size / 8, e))
+		if (!mmu_enum_read(c, tgt, table + (uint64_t)i * L->entry_size, L->entry_size / 8, e))
 			continue;
 		if (lvl < 3) {
 			if (e[0] & 1)

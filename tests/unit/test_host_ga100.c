@@ -284,6 +284,37 @@ static void doorbell_handles_and_ids(void **state)
 	env_fini(&e);
 }
 
+/* The INST and USERD of a runlist entry stay the channel's whatever its
+ * CHID (the model keeps them in chunks allocated on first listing): the
+ * last channel of runlist 0 runs from its entry's USERD; channels never
+ * listed, in its chunk or in one never allocated, have no instance block. */
+static void entry_of_the_last_channel(void **state)
+{
+	(void)state;
+	struct env e;
+	struct env_chan *c = one_channel(&e, "ga100", 2047);
+	uint32_t pb[] = { HDR_INC(0, 0x200, 1), 7 };
+	env_push(&e, c, pb, 2);
+	assert_string_equal(env_run(&e, 100000), "idle");
+	size_t n = 0;
+	uint64_t total = 0;
+	nvm_host_method m;
+	nvm_host_log_read(e.gpu, "gr", 0, &m, 1, &n, &total);
+	assert_int_equal(total, 1);
+	nvm_host_channel ch;
+	assert_int_equal(nvm_host_channel_info(e.gpu, 2047, &ch), NVM_OK);
+	assert_true(ch.bound);
+	assert_int_equal(ch.inst, c->inst);
+	const uint32_t never[] = { 2046, 0, 2048 + 2047 };
+	for (unsigned i = 0; i < 3; i++) {
+		assert_int_equal(nvm_host_channel_info(e.gpu, never[i], &ch), NVM_OK);
+		assert_false(ch.bound);
+		assert_int_equal(ch.inst, 0);
+		assert_int_equal(ch.inst_target, 1);
+	}
+	env_fini(&e);
+}
+
 /* clc56f.h CLEAR_FAULTED HANDLE 30:0 (the doorbell handle), TYPE 31:31:
  * clears the named channel's CHRAM ENG_FAULTED. */
 static void clear_faulted_by_handle(void **state)
@@ -507,6 +538,7 @@ int main(void)
 		cmocka_unit_test(cpu_intr_tree_gates),
 		cmocka_unit_test(cpu_intr_tree_nonstall),
 		cmocka_unit_test(doorbell_handles_and_ids),
+		cmocka_unit_test(entry_of_the_last_channel),
 		cmocka_unit_test(clear_faulted_by_handle),
 		cmocka_unit_test(ga102_host_class_c76f),
 	};
