@@ -243,8 +243,10 @@ static void drop_pages(struct mem_space *m, void **node, unsigned level, uint64_
 
 nvm_status mem_map(struct mem_space *m, uint64_t addr, uint64_t size, uint8_t *base, const nvm_mem_io *io)
 {
-	if (!size || ((addr | size) & (NVM_PAGE_SIZE - 1)) || !in_range(m, addr, size))
-		return addr & (NVM_PAGE_SIZE - 1) || size & (NVM_PAGE_SIZE - 1) ? NVM_ERR_ALIGN : NVM_ERR_RANGE;
+	if ((addr | size) & (NVM_PAGE_SIZE - 1))
+		return NVM_ERR_ALIGN;
+	if (!size || !in_range(m, addr, size))
+		return NVM_ERR_RANGE;
 	uint64_t lo = addr >> NVM_PAGE_SHIFT, hi = lo + (size >> NVM_PAGE_SHIFT);
 	size_t at = 0;
 	for (; at < m->nrange && m->range[at].lo < hi; at++)
