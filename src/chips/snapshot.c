@@ -58,6 +58,7 @@ nvm_status nvm_snapshot_load(nvm_gpu *gpu, const void *buf, size_t len)
 	nvm_status st = load_all(gpu, r, false);
 	if (!st)
 		st = load_all(gpu, r, true);
+	gpu->sched.load_seq = 0;
 	api_leave(gpu);
 	return st;
 }

@@ -241,6 +241,9 @@ struct sched {
 	size_t n, cap;
 	uint64_t next_seq;
 	size_t foreground; /* events without SCHED_BACKGROUND */
+	/* While a snapshot is loaded: its next_seq + 1 (the ids its blocks
+	 * may keep; sched_id_ok), 0 otherwise. */
+	uint64_t load_seq;
 };
 
 /* Schedules fn at absolute time `when` (clamped to now). Returns an id > 0,
@@ -256,7 +259,8 @@ void sched_cancel(nvm_gpu *gpu, uint64_t id);
  * return, and nvm_run reports NVM_RUN_HANG unless time has reached its end.
  * Outside nvm_run the budget is unlimited (UINT64_MAX). */
 void sched_charge(nvm_gpu *gpu, uint64_t units);
-/* Could id be an event of this GPU (0, or one sched_at has given)? */
+/* Could id be an event of this GPU (0, or one sched_at has given)? While
+ * a snapshot is loaded (both passes): of the snapshot's. */
 bool sched_id_ok(const nvm_gpu *gpu, uint64_t id);
 /* Snapshots: drops every event, and puts one back under its old sequence
  * number (the caller checked time >= now and seq <= next_seq). */
@@ -399,6 +403,10 @@ struct block_snap {
 	/* Is arg one the function (index fn of events, or of watches) can be
 	 * given? NULL: arg must be 0. An event's arg often indexes a table. */
 	bool (*arg_ok)(void *state, bool watch, size_t fn, uint64_t arg);
+	/* Optional: may the function be given object id (a block whose
+	 * functions take objects of different kinds: the Host's runlist
+	 * events take the Host, its PBDMA steps a PBDMA)? NULL: any. */
+	bool (*ctx_ok)(void *state, bool watch, size_t fn, uint32_t id);
 };
 
 struct chip_block {

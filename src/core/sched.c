@@ -93,7 +93,7 @@ void sched_cancel(nvm_gpu *gpu, uint64_t id)
 
 bool sched_id_ok(const nvm_gpu *gpu, uint64_t id)
 {
-	return id <= gpu->sched.next_seq;
+	return gpu->sched.load_seq ? id < gpu->sched.load_seq : id <= gpu->sched.next_seq;
 }
 
 void sched_clear(nvm_gpu *gpu)

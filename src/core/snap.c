@@ -420,7 +420,8 @@ static const struct block_snap *load_who(struct snap_r *r, const struct owner *o
 	for (unsigned k = 0; k < 3; k++)
 		id[k] = snap_get_u32(r);
 	const struct block_snap *s = r->err ? NULL : owner_find(o, no, watch, id, ctx);
-	if (!s || (s->arg_ok ? !s->arg_ok(o[id[0]].state, watch, id[1], arg) : arg != 0)) {
+	if (!s || (s->arg_ok ? !s->arg_ok(o[id[0]].state, watch, id[1], arg) : arg != 0) ||
+	    (s->ctx_ok && !s->ctx_ok(o[id[0]].state, watch, id[1], id[2]))) {
 		r->err = r->err ? r->err : NVM_ERR_CORRUPT;
 		return NULL;
 	}
@@ -438,6 +439,7 @@ static nvm_status load_events(struct snap_r *top, nvm_gpu *gpu, uint64_t now, bo
 	uint64_t next = snap_get_u64(&r), n;
 	if (!snap_get_below(&r, (r.len - r.pos) / 44 + 1, &n))
 		return r.err;
+	gpu->sched.load_seq = next + 1; /* the ids the blocks may keep (sched_id_ok) */
 	if (apply) {
 		sched_clear(gpu);
 		gpu->sched.next_seq = next;

@@ -1070,7 +1070,215 @@ static void ce_prefetch(struct engine *e, uint32_t chid)
 	}
 }
 
-static const struct engine_ops ce_ops = { .methods = ce_methods, .bind = ce_bind, .destroy = ce_destroy };
+/* ---------------------------------------------------------------- snapshots */
+
+/* The engine's own state (struct engine_ops save / load; engine.c saves
+ * its log and busy time): the tick remainder, and per channel its method
+ * state and the launch in progress (a copy stopped by ENG_BUSY continues
+ * from its line and position after a load, with the translation it was
+ * using). Dropped on a load and rebuilt on use, as caches: the method
+ * tables of the last classes (idx, victim), class_of's answer, the bounce
+ * pages. The default class is the Host generation's, set at open. */
+
+static void save_side(struct snap_w *w, const struct ce_side *s)
+{
+	snap_u64(w, s->base);
+	snap_u64(w, s->pitch);
+	snap_u32(w, (uint32_t)s->phys | (uint32_t)s->bl << 1 | (uint32_t)s->tlb.valid << 2 | (uint32_t)s->tlb.sparse << 3);
+	snap_u32(w, (uint32_t)s->ap);
+	snap_u32(w, s->bpp);
+	snap_u32(w, s->bh);
+	snap_u32(w, s->bd);
+	snap_u64(w, s->blocks_x);
+	snap_u64(w, s->blocks_y);
+	snap_u64(w, s->ox);
+	snap_u64(w, s->oy);
+	snap_u64(w, s->layer);
+	snap_u32(w, (uint32_t)s->tlb.ap);
+	snap_u64(w, s->tlb.lo);
+	snap_u64(w, s->tlb.hi);
+	snap_u64(w, s->tlb.pa);
+}
+
+static void save_job(struct snap_w *w, const struct ce_job *j)
+{
+	snap_u32(w, (uint32_t)j->active | (uint32_t)j->copied << 1 | (uint32_t)j->remap << 2 | (uint32_t)j->back << 3 |
+	                    (uint32_t)j->reads_src << 4 | (uint32_t)j->keeps_dst << 5);
+	snap_u32(w, j->launch);
+	for (unsigned k = 0; k < 2; k++)
+		save_side(w, &j->s[k]);
+	snap_u64(w, j->len);
+	snap_u64(w, j->lines);
+	snap_u32(w, j->cs);
+	snap_u32(w, j->nsrc);
+	snap_u32(w, j->ndst);
+	snap_put(w, j->sel, 4);
+	snap_put(w, j->konst, 8);
+	snap_u64(w, j->line);
+	snap_u64(w, j->pos);
+	snap_u64(w, j->bytes);
+}
+
+static void ce_save(const struct engine *e, struct snap_w *w)
+{
+	const struct ce *ce = e->priv;
+	snap_u64(w, ce->ticks_rem);
+	snap_u32(w, ce->nchan);
+	for (uint32_t i = 0; i < ce->nchan; i++) {
+		if (!ce->chan[i])
+			continue;
+		snap_u32(w, i);
+		for (unsigned k = 0; k < S_COUNT; k++)
+			snap_u32(w, ce->chan[i]->v[k]);
+		save_job(w, &ce->chan[i]->job);
+	}
+	snap_u32(w, UINT32_MAX);
+}
+
+static void load_side(struct snap_r *r, struct ce_side *s, unsigned k)
+{
+	s->base = snap_get_u64(r);
+	s->pitch = snap_get_u64(r);
+	uint32_t f = snap_get_u32(r), ap = snap_get_u32(r);
+	s->bpp = snap_get_u32(r);
+	s->bh = snap_get_u32(r);
+	s->bd = snap_get_u32(r);
+	s->blocks_x = snap_get_u64(r);
+	s->blocks_y = snap_get_u64(r);
+	s->ox = snap_get_u64(r);
+	s->oy = snap_get_u64(r);
+	s->layer = snap_get_u64(r);
+	uint32_t tap = snap_get_u32(r);
+	s->tlb.lo = snap_get_u64(r);
+	s->tlb.hi = snap_get_u64(r);
+	s->tlb.pa = snap_get_u64(r);
+	/* what launch_setup and translate leave: an aperture, a pixel of at
+	 * most 4 components of 4 bytes, blocks of at most 32 GOBs */
+	if (!r->err && (f > 15 || ap >= NVM_AP_COUNT || tap >= NVM_AP_COUNT || s->bpp > 16 || s->bh > 5 ||
+	                s->bd > 5 || ((f >> 2) & 1u && s->tlb.lo >= s->tlb.hi)))
+		r->err = NVM_ERR_CORRUPT;
+	s->phys = f & 1u;
+	s->bl = (f >> 1) & 1u;
+	s->tlb.valid = (f >> 2) & 1u;
+	s->tlb.sparse = (f >> 3) & 1u;
+	s->ap = (nvm_aperture)(ap < NVM_AP_COUNT ? ap : 0);
+	s->tlb.ap = (nvm_aperture)(tap < NVM_AP_COUNT ? tap : 0);
+	s->sl = &side_slot[k];
+}
+
+/* A launch as launch_setup leaves it; an inactive one is never read
+ * (the next LAUNCH_DMA sets it up afresh). */
+static bool job_ok(const struct ce_job *j)
+{
+	if (!j->active)
+		return true;
+	if (j->line > j->lines || j->pos > j->len)
+		return false;
+	if (!j->remap)
+		return j->s[0].bpp <= 1 && j->s[1].bpp <= 1; /* 0: DATA_TRANSFER_TYPE NONE */
+	if ((j->cs != 1 && j->cs != 2 && j->cs != 4) || j->nsrc < 1 || j->nsrc > 4 || j->ndst < 1 || j->ndst > 4 ||
+	    j->s[0].bpp != j->cs * j->nsrc || j->s[1].bpp != j->cs * j->ndst)
+		return false;
+	for (unsigned k = 0; k < j->ndst; k++)
+		if (j->sel[k] == 7 || (j->sel[k] < 4 && j->sel[k] >= j->nsrc))
+			return false;
+	return true;
+}
+
+static void load_job(struct snap_r *r, struct ce_job *j)
+{
+	uint32_t f = snap_get_u32(r);
+	j->launch = snap_get_u32(r);
+	for (unsigned k = 0; k < 2; k++)
+		load_side(r, &j->s[k], k);
+	j->len = snap_get_u64(r);
+	j->lines = snap_get_u64(r);
+	j->cs = snap_get_u32(r);
+	j->nsrc = snap_get_u32(r);
+	j->ndst = snap_get_u32(r);
+	snap_get(r, j->sel, 4);
+	snap_get(r, j->konst, 8);
+	j->line = snap_get_u64(r);
+	j->pos = snap_get_u64(r);
+	j->bytes = snap_get_u64(r);
+	j->active = f & 1u;
+	j->copied = (f >> 1) & 1u;
+	j->remap = (f >> 2) & 1u;
+	j->back = (f >> 3) & 1u;
+	j->reads_src = (f >> 4) & 1u;
+	j->keeps_dst = (f >> 5) & 1u;
+	if (!r->err && (f > 63 || !job_ok(j)))
+		r->err = NVM_ERR_CORRUPT;
+}
+
+static void ce_drop_chans(struct ce *ce)
+{
+	for (uint32_t i = 0; i < ce->nchan; i++)
+		free(ce->chan[i]);
+	free(ce->chan);
+	ce->chan = NULL;
+	ce->nchan = 0;
+}
+
+static nvm_status ce_load(struct engine *e, struct snap_r *r, bool apply)
+{
+	struct ce *ce = e->priv;
+	uint64_t rem = snap_get_u64(r);
+	uint32_t nchan = snap_get_u32(r);
+	/* chan_of grows the table by doubling from 8, up to CE_NCHAN */
+	if (r->err || rem >= CE_TICKS_PER_UNIT || nchan > CE_NCHAN ||
+	    (nchan && nchan != CE_NCHAN && (nchan < 8 || (nchan & (nchan - 1)))))
+		return r->err ? r->err : NVM_ERR_CORRUPT;
+	struct ce_chan **chan = nchan ? calloc(nchan, sizeof(*chan)) : NULL;
+	if (nchan && !chan)
+		return NVM_ERR_NOMEM;
+	struct ce_chan *one = calloc(1, sizeof(*one));
+	nvm_status st = one ? NVM_OK : NVM_ERR_NOMEM;
+	int64_t last = -1;
+	while (!st) {
+		uint32_t i = snap_get_u32(r);
+		if (r->err || i == UINT32_MAX)
+			break;
+		if (i >= nchan || (int64_t)i <= last) {
+			st = NVM_ERR_CORRUPT; /* channels in order, each once, within the table */
+			break;
+		}
+		last = i;
+		for (unsigned k = 0; k < S_COUNT; k++)
+			one->v[k] = snap_get_u32(r);
+		load_job(r, &one->job);
+		if (r->err)
+			break;
+		chan[i] = one;
+		if (!(one = calloc(1, sizeof(*one))))
+			st = NVM_ERR_NOMEM;
+	}
+	st = st ? st : r->err;
+	if (!st && apply) {
+		ce_drop_chans(ce);
+		ce->chan = chan;
+		ce->nchan = nchan;
+		ce->ticks_rem = rem;
+		free(ce->idx); /* caches: rebuilt on use */
+		ce->idx = NULL;
+		ce->victim = 0;
+		ce->find_valid = false;
+		chan = NULL;
+	}
+	for (uint32_t i = 0; chan && i < nchan; i++)
+		free(chan[i]);
+	free(chan);
+	free(one);
+	return st;
+}
+
+static const struct engine_ops ce_ops = {
+	.methods = ce_methods,
+	.bind = ce_bind,
+	.destroy = ce_destroy,
+	.save = ce_save,
+	.load = ce_load,
+};
 
 nvm_status engine_ce_init(struct engine *e)
 {

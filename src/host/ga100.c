@@ -851,6 +851,71 @@ const host_method_fn c56f_methods[64] = HOST_METHODS(hm_mem_op_d, NULL, hm_clear
 
 /* ---------------------------------------------------------------- the generation */
 
+/* ---------------------------------------------------------------- snapshots */
+
+/* The runlist entries' INST and USERD (the rest of the generation's state
+ * is registers): the chunks that were allocated, entry by entry. */
+static void ga100_snap_save(const struct host *h, struct snap_w *w)
+{
+	const struct ga100 *g = gs(h);
+	uint32_t nchunk = h->gen->nchan / ENT_CHUNK;
+	for (uint32_t i = 0; i < nchunk; i++) {
+		if (!g->ent[i])
+			continue;
+		snap_u32(w, i);
+		for (unsigned k = 0; k < ENT_CHUNK; k++) {
+			snap_u64(w, g->ent[i][k].inst);
+			snap_u64(w, g->ent[i][k].userd);
+		}
+	}
+	snap_u32(w, UINT32_MAX);
+}
+
+/* An entry as ga100_rl_chan leaves it: none, or INST 4 KiB aligned with
+ * INST_LISTED and a TARGET, USERD 512-byte aligned with a TARGET. */
+static bool ent_ok(uint64_t inst, uint64_t userd)
+{
+	if (!inst && !userd)
+		return true;
+	return (inst & 0xfffu & ~3ull) == INST_LISTED && (userd & 0x1ffu) <= 3u;
+}
+
+static void ga100_snap_load(struct host *h, struct snap_r *r, bool apply)
+{
+	struct ga100 *g = gs(h);
+	uint32_t nchunk = h->gen->nchan / ENT_CHUNK;
+	if (apply)
+		for (uint32_t i = 0; i < nchunk; i++) {
+			free(g->ent[i]);
+			g->ent[i] = NULL;
+		}
+	int64_t last = -1;
+	for (;;) {
+		uint32_t i = snap_get_u32(r);
+		if (r->err || i == UINT32_MAX)
+			return;
+		if (i >= nchunk || (int64_t)i <= last) {
+			r->err = NVM_ERR_CORRUPT; /* chunks in order, each once */
+			return;
+		}
+		last = i;
+		struct rl_ent *c = apply ? calloc(ENT_CHUNK, sizeof(*c)) : NULL;
+		if (apply && !c) {
+			r->err = NVM_ERR_NOMEM;
+			return;
+		}
+		if (apply)
+			g->ent[i] = c;
+		for (unsigned k = 0; k < ENT_CHUNK; k++) {
+			uint64_t inst = snap_get_u64(r), userd = snap_get_u64(r);
+			if (!r->err && !ent_ok(inst, userd))
+				r->err = NVM_ERR_CORRUPT;
+			if (c)
+				c[k] = (struct rl_ent){ inst, userd };
+		}
+	}
+}
+
 const struct host_gen_ops ga100_ops = {
 	.create = ga100_create,
 	.destroy = ga100_destroy,
@@ -871,6 +936,8 @@ const struct host_gen_ops ga100_ops = {
 	.rl_chan = ga100_rl_chan,
 	.chan_load = ga100_chan_load,
 	.handle_chid = ga100_handle_chid,
+	.snap_save = ga100_snap_save,
+	.snap_load = ga100_snap_load,
 };
 
 /* ga100_dev_ram NV_RAMRL_ENTRY_ID_HW 10:0: the decoder of gv100 with bit 11

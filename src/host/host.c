@@ -142,7 +142,7 @@ static void rl_parse(struct host *h, struct runlist *rl, nvm_aperture ap, uint64
 		}
 }
 
-static void rl_fetch(nvm_gpu *gpu, void *ctx, uint64_t arg)
+void rl_fetch(nvm_gpu *gpu, void *ctx, uint64_t arg)
 {
 	struct host *h = ctx;
 	struct runlist *rl = &h->rl[arg];
@@ -218,7 +218,7 @@ static bool tsg_holds(struct host *h, struct runlist *rl, size_t t)
 	return false;
 }
 
-static void slice_event(nvm_gpu *gpu, void *ctx, uint64_t arg)
+void slice_event(nvm_gpu *gpu, void *ctx, uint64_t arg)
 {
 	struct host *h = ctx;
 	(void)gpu;
@@ -465,7 +465,7 @@ void host_schedule(struct host *h, struct runlist *rl)
 	host_engstat(h, rl);
 }
 
-static void schedule_event(nvm_gpu *gpu, void *ctx, uint64_t arg)
+void schedule_event(nvm_gpu *gpu, void *ctx, uint64_t arg)
 {
 	(void)gpu;
 	struct host *h = ctx;
@@ -520,7 +520,7 @@ static uint64_t rl_busy_until(const struct runlist *rl)
 	return t;
 }
 
-static void eng_idle_event(nvm_gpu *gpu, void *ctx, uint64_t arg)
+void eng_idle_event(nvm_gpu *gpu, void *ctx, uint64_t arg)
 {
 	(void)gpu;
 	struct host *h = ctx;
@@ -816,6 +816,7 @@ const struct block_class host_class = {
 	.create = host_create,
 	.destroy = host_destroy,
 	.busy = host_busy,
+	.snap = &host_snap,
 };
 
 /* ---------------------------------------------------------------- public API */

@@ -126,6 +126,11 @@ struct host_gen_ops {
 	 * write or method then targets none). gv100: the handle is the chid;
 	 * tu102: RUNLIST_ID 22:16 | CHID 11:0. */
 	bool (*handle_chid)(const struct host *h, uint32_t handle, uint32_t *chid);
+	/* Optional: snapshots of the generation's state that no register
+	 * holds (Ampere: the runlist entries' INST and USERD), as struct
+	 * block_snap's save / load. */
+	void (*snap_save)(const struct host *h, struct snap_w *w);
+	void (*snap_load)(struct host *h, struct snap_r *r, bool apply);
 };
 
 /* A Host generation (gv100.c): counts, topology, register tables, memory
@@ -614,6 +619,25 @@ void pbdma_fini(struct pbdma *p);
 /* Arms (or stops) the USERD writeback timer of a loaded channel
  * (NV_PFIFO_USERD_WRITEBACK, NV_PPBDMA_CONFIG USERD_WRITEBACK). */
 void pbdma_wb_timer(struct pbdma *p);
+
+/* Snapshots (host_snap.c). The scheduler's events (host.c) and the
+ * PBDMAs' (pbdma.c), and the table of all of them (pbdma.c) in this
+ * order: rl_fetch, slice_event, schedule_event, eng_idle_event (ctx the
+ * Host, arg a runlist), step, wb_event (a PBDMA, 0), acq_wake, acq_timeout
+ * (the Host, a channel); the watch acq_hit (the Host, a channel). */
+void rl_fetch(nvm_gpu *gpu, void *ctx, uint64_t arg);
+void slice_event(nvm_gpu *gpu, void *ctx, uint64_t arg);
+void schedule_event(nvm_gpu *gpu, void *ctx, uint64_t arg);
+void eng_idle_event(nvm_gpu *gpu, void *ctx, uint64_t arg);
+#define HOST_SNAP_NEVENTS 8u
+#define HOST_SNAP_EV_PBDMA 4u /* the first event whose ctx is a PBDMA */
+#define HOST_SNAP_EV_CHAN  6u /* the first whose arg is a channel */
+extern const sched_fn host_snap_events[HOST_SNAP_NEVENTS];
+extern const mem_watch_fn host_snap_watches[1];
+extern const struct block_snap host_snap;
+/* The decoder as a context load sets it up (pbdma.c decoder_load), with
+ * SUBDEVICE_ID subdevice_id and nothing pending. */
+void pbdma_decoder_init(struct pbdma *p, uint32_t subdevice_id);
 
 #define PCCSR_STATUS_IDLE            0u
 #define PCCSR_STATUS_PENDING         1u

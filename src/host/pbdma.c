@@ -1868,3 +1868,19 @@ static void step(nvm_gpu *gpu, void *ctx, uint64_t arg)
 	arm_step(p, p->cost ? p->cost : 1);
 	host_engstat(h, p->rl);
 }
+
+/* ---------------------------------------------------------------- snapshots (host_snap.c) */
+
+void pbdma_decoder_init(struct pbdma *p, uint32_t subdevice_id)
+{
+	pb_config cfg;
+	pb_config_init(&cfg, p->h->pb_gen, PB_FORMAT_NEW);
+	cfg.subdevice_id = subdevice_id;
+	pb_sink sink = { .ctx = p, .error = on_error, .runs = on_runs };
+	pb_decoder_init(&p->dec, &cfg, &sink);
+}
+
+const sched_fn host_snap_events[HOST_SNAP_NEVENTS] = {
+	rl_fetch, slice_event, schedule_event, eng_idle_event, step, wb_event, acq_wake, acq_timeout,
+};
+const mem_watch_fn host_snap_watches[1] = { acq_hit };

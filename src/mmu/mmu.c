@@ -11,6 +11,7 @@
 
 #include "mmu_gens.h"
 #include "mmu_internal.h"
+#include "mmu_block.h"
 #include "tlb_cache.h"
 
 uint32_t mmu_packet_dw7(const nvm_mmu_fault_info *f);
@@ -56,12 +57,6 @@ enum { F_ADDR_LO = 0, F_ADDR_HI = 4, F_INST_LO = 8, F_INST_HI = 0xC, F_INFO = 0x
 #define FB_NONREPLAY 0
 #define FB_REPLAY    1
 
-/* UNVERIFIED: the TLB is 8192 direct-mapped leaf entries keyed by (PDB, VEID,
- * page) plus a 2048-entry page-directory cache (PDC_SLOTS); faults are not
- * cached. The real hierarchy is not documented. */
-#define TLB_SLOTS   8192u
-#define MAX_PENDING 4096u
-
 /* UNVERIFIED: the fault interrupt reaches PMC on NV_PMC_INTR_HUB (bit 9),
  * as nouveau maps it; the gv100 manuals do not say which bit. The
  * SET_DEFAULT size is a choice (seed 003 only says "a HW recommended
@@ -69,57 +64,6 @@ enum { F_ADDR_LO = 0, F_ADDR_HI = 4, F_INST_LO = 8, F_INST_HI = 0xC, F_INFO = 0x
 static uint32_t niso_status(void *ctx);
 const struct intr_desc mmu_niso_intr_hub = { R_NISO_INTR, 0, PMC_INTR_HUB, niso_status, NULL };
 const struct mmu_chip mmu_gv100 = { "gv100", &mmu_niso_intr_hub, 1024, &mmu_fault_pfb, &mmu_fmt_ver2, &mmu_eng_gv100 };
-
-struct tlb_ent {
-	struct tlbc_hdr h; /* the shared TLB cache (tlb_cache.h) */
-	int veid;
-	uint64_t pdb_key; /* aperture class << 63 | pdb address */
-	uint64_t va_base, size;
-	nvm_mmu_result res; /* decoded, before the access check */
-};
-
-/* Page-directory cache: the table a PDE3/PDE2/PDE1 entry points at (lvl 1..3:
- * the PDE2, PDE1, PDE0 table) or the page tables of a dual PDE0 (lvl 4),
- * for the VA region that entry covers. */
-struct pde_ent {
-	struct tlbc_hdr h;
-	int lvl;
-	uint64_t pdb_key, base;
-	nvm_mmu_target tgt;
-	uint64_t table;
-	struct mmu_pt_pair pp;
-};
-
-#define PDC_SLOTS 2048u
-/* VA bits covered by the entry that points at a level-l table. */
-static const unsigned pdc_shift[5] = { 49, 47, 38, 29, 21 };
-
-struct pending {
-	uint64_t ticket;
-	nvm_mmu_request req;
-	uint64_t pdb_key;
-	unsigned last_fault; /* type of its latest fault */
-};
-
-struct mmu {
-	nvm_gpu *gpu;
-	const struct mmu_chip *chip;
-	uint32_t put[2];
-	struct intr_line intr; /* NISO_INTR, its enable mask held (EN_SET / EN_CLR) */
-	bool err[2];           /* STATUS *_ERROR: a packet could not be written */
-	bool strict;
-	bool replaying; /* a replay or cancel is walking the held requests */
-	/* Both caches are the shared TLB cache (tlb_cache.h): allocated in
-	 * pieces on first use, with a list of the valid slots so that an
-	 * invalidation costs what it can drop, not the cache size. */
-	struct tlb_cache tlb, pdc;
-	struct pending *pend;
-	size_t npend, cappend;
-	uint64_t next_ticket;
-	nvm_mmu_stats stats;
-	nvm_mmu_fault_fn hook;
-	void *hook_user;
-};
 
 const struct mmu_fmt *mmu_fmt_of(const nvm_gpu *gpu)
 {
@@ -290,7 +234,7 @@ static uint64_t pdb_key(unsigned target, uint64_t addr)
 	return ((uint64_t)(target != NVM_MMU_PDB_VID) << 63) | (addr & ~0xfffull);
 }
 
-static size_t tlb_slot(uint64_t key, int veid, uint64_t va_base, uint64_t size)
+size_t tlb_slot(uint64_t key, int veid, uint64_t va_base, uint64_t size)
 {
 	uint64_t h = key ^ (va_base * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)(veid + 1) << 7) ^ size;
 	h ^= h >> 29;
@@ -298,8 +242,6 @@ static size_t tlb_slot(uint64_t key, int veid, uint64_t va_base, uint64_t size)
 	h ^= h >> 32;
 	return (size_t)(h & (TLB_SLOTS - 1));
 }
-
-static const uint64_t page_sizes[3] = { 1ull << 12, 1ull << 16, 1ull << 21 };
 
 static struct tlb_ent *tlb_ent_at(struct mmu *m, size_t slot)
 {
@@ -376,7 +318,7 @@ static void tlb_invalidate(struct mmu *m, const nvm_mmu_inval *op)
 	pdc_invalidate(m, op, lo, len);
 }
 
-static size_t pdc_slot(uint64_t key, int lvl, uint64_t base)
+size_t pdc_slot(uint64_t key, int lvl, uint64_t base)
 {
 	uint64_t h = key ^ (base * 0x9e3779b97f4a7c15ull) ^ (uint64_t)lvl;
 	h ^= h >> 31;
@@ -1368,4 +1310,9 @@ static void mmu_destroy(nvm_gpu *gpu, void *state)
 	free(m);
 }
 
-const struct block_class mmu_class = { .name = "mmu", .create = mmu_create, .destroy = mmu_destroy };
+const struct block_class mmu_class = {
+	.name = "mmu",
+	.create = mmu_create,
+	.destroy = mmu_destroy,
+	.snap = &mmu_snap,
+};
