@@ -1084,7 +1084,8 @@ static void save_side(struct snap_w *w, const struct ce_side *s)
 {
 	snap_u64(w, s->base);
 	snap_u64(w, s->pitch);
-	snap_u32(w, (uint32_t)s->phys | (uint32_t)s->bl << 1 | (uint32_t)s->tlb.valid << 2 | (uint32_t)s->tlb.sparse << 3);
+	snap_u32(w,
+	         (uint32_t)s->phys | (uint32_t)s->bl << 1 | (uint32_t)s->tlb.valid << 2 | (uint32_t)s->tlb.sparse << 3);
 	snap_u32(w, (uint32_t)s->ap);
 	snap_u32(w, s->bpp);
 	snap_u32(w, s->bh);
@@ -1154,8 +1155,8 @@ static void load_side(struct snap_r *r, struct ce_side *s, unsigned k)
 	s->tlb.pa = snap_get_u64(r);
 	/* what launch_setup and translate leave: an aperture, a pixel of at
 	 * most 4 components of 4 bytes, blocks of at most 32 GOBs */
-	if (!r->err && (f > 15 || ap >= NVM_AP_COUNT || tap >= NVM_AP_COUNT || s->bpp > 16 || s->bh > 5 ||
-	                s->bd > 5 || ((f >> 2) & 1u && s->tlb.lo >= s->tlb.hi)))
+	if (!r->err && (f > 15 || ap >= NVM_AP_COUNT || tap >= NVM_AP_COUNT || s->bpp > 16 || s->bh > 5 || s->bd > 5 ||
+	                ((f >> 2) & 1u && s->tlb.lo >= s->tlb.hi)))
 		r->err = NVM_ERR_CORRUPT;
 	s->phys = f & 1u;
 	s->bl = (f >> 1) & 1u;

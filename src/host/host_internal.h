@@ -629,7 +629,7 @@ void rl_fetch(nvm_gpu *gpu, void *ctx, uint64_t arg);
 void slice_event(nvm_gpu *gpu, void *ctx, uint64_t arg);
 void schedule_event(nvm_gpu *gpu, void *ctx, uint64_t arg);
 void eng_idle_event(nvm_gpu *gpu, void *ctx, uint64_t arg);
-#define HOST_SNAP_NEVENTS 8u
+#define HOST_SNAP_NEVENTS  8u
 #define HOST_SNAP_EV_PBDMA 4u /* the first event whose ctx is a PBDMA */
 #define HOST_SNAP_EV_CHAN  6u /* the first whose arg is a channel */
 extern const sched_fn host_snap_events[HOST_SNAP_NEVENTS];

@@ -195,8 +195,8 @@ static void read_chan(struct snap_r *r, struct chan *c, const struct host *h)
 	if (r->err)
 		return;
 	if (rl1 < 0 || rl1 > (int32_t)h->gen->nrunlist || tsg1 < 0 || tsg1 > INT16_MAX || (rl1 == 0) != (tsg1 == 0) ||
-	    pb1 < 0 || pb1 > (int32_t)h->gen->npbdma || flags > 7 || ap >= NVM_AP_COUNT ||
-	    !id_ok(h, c->acq_wake_ev) || !id_ok(h, c->acq_timeout_ev)) {
+	    pb1 < 0 || pb1 > (int32_t)h->gen->npbdma || flags > 7 || ap >= NVM_AP_COUNT || !id_ok(h, c->acq_wake_ev) ||
+	    !id_ok(h, c->acq_timeout_ev)) {
 		r->err = NVM_ERR_CORRUPT;
 		return;
 	}

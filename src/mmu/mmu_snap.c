@@ -126,9 +126,9 @@ static bool read_req(struct snap_r *r, nvm_mmu_request *q)
 	q->gpc_id = snap_get_u32(r);
 	uint32_t priv = snap_get_u32(r);
 	q->privileged = (int)priv;
-	return !r->err && use_pdb <= 1 && q->inst_target <= 3 && q->pdb_target <= 3 && q->veid >= -1 &&
-	       q->veid < 64 && access <= NVM_MMU_ATOMIC_WEAK && q->engine_id < 512 && q->client_type <= 1 &&
-	       q->client_id < 128 && q->gpc_id < 32 && priv <= 1;
+	return !r->err && use_pdb <= 1 && q->inst_target <= 3 && q->pdb_target <= 3 && q->veid >= -1 && q->veid < 64 &&
+	       access <= NVM_MMU_ATOMIC_WEAK && q->engine_id < 512 && q->client_type <= 1 && q->client_id < 128 &&
+	       q->gpc_id < 32 && priv <= 1;
 }
 
 static bool is_flag(uint32_t v)
@@ -211,7 +211,8 @@ static bool read_pend(struct snap_r *r, struct mmu_img *x)
 		bool ok = read_req(r, &p->req);
 		p->pdb_key = snap_get_u64(r);
 		p->last_fault = snap_get_u32(r);
-		if (!ok || p->ticket <= last || p->ticket > x->next_ticket || p->last_fault > 0x1f || !key_ok(p->pdb_key)) {
+		if (!ok || p->ticket <= last || p->ticket > x->next_ticket || p->last_fault > 0x1f ||
+		    !key_ok(p->pdb_key)) {
 			r->err = r->err ? r->err : NVM_ERR_CORRUPT;
 			return false;
 		}

@@ -33,6 +33,13 @@ struct snap_case {
 	void (*setup)(nvm_gpu *gpu);
 	void (*step)(nvm_gpu *gpu, unsigned i);
 	unsigned nsteps;
+	/* Optional, for memory the caller owns (nvm_mem_map_*): attach maps
+	 * it into a GPU just opened (role 0 the whole run A, 1 the saved B, 2
+	 * the restored C), before the set-up or the load; carry copies what
+	 * the caller keeps of B into C's, before the load (the snapshot holds
+	 * only where that memory is). */
+	void (*attach)(nvm_gpu *gpu, unsigned role);
+	void (*carry)(unsigned from, unsigned to);
 };
 
 /* One recorded event, as a line of text. */
@@ -66,10 +73,12 @@ static void snap_trace_free(struct snap_trace *t)
 	memset(t, 0, sizeof(*t));
 }
 
-static nvm_gpu *snap_case_open(const struct snap_case *c, struct snap_trace *t)
+static nvm_gpu *snap_case_open(const struct snap_case *c, struct snap_trace *t, unsigned role)
 {
 	nvm_gpu *gpu = NULL;
 	assert_int_equal(nvm_open(&c->cfg, &gpu), NVM_OK);
+	if (c->attach)
+		c->attach(gpu, role);
 	int id;
 	assert_int_equal(nvm_hook_add(gpu, NVM_EV_ALL, snap_trace_hook, t, &id), NVM_OK);
 	return gpu;
@@ -91,7 +100,7 @@ static uint8_t *snap_case_save(nvm_gpu *gpu, size_t *len)
 static unsigned snap_case_check(const struct snap_case *c)
 {
 	struct snap_trace ta = { 0 };
-	nvm_gpu *a = snap_case_open(c, &ta);
+	nvm_gpu *a = snap_case_open(c, &ta, 0);
 	c->setup(a);
 	size_t *mark = calloc(c->nsteps + 1, sizeof(*mark)); /* A's events before step k */
 	assert_non_null(mark);
@@ -104,13 +113,15 @@ static unsigned snap_case_check(const struct snap_case *c)
 	uint8_t *afinal = snap_case_save(a, &alen);
 	for (unsigned k = 0; k <= c->nsteps; k++) {
 		struct snap_trace tb = { 0 }, tc = { 0 };
-		nvm_gpu *b = snap_case_open(c, &tb);
+		nvm_gpu *b = snap_case_open(c, &tb, 1);
 		c->setup(b);
 		for (unsigned i = 0; i < k; i++)
 			c->step(b, i);
 		size_t blen;
 		uint8_t *bsnap = snap_case_save(b, &blen);
-		nvm_gpu *cg = snap_case_open(c, &tc);
+		nvm_gpu *cg = snap_case_open(c, &tc, 2);
+		if (c->carry)
+			c->carry(1, 2);
 		nvm_status st = nvm_snapshot_load(cg, bsnap, blen);
 		if (st)
 			fail_msg("%s: cut %u: load: %s", c->name, k, nvm_status_str(st));
