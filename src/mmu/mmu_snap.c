@@ -145,8 +145,8 @@ static bool read_res(struct snap_r *r, nvm_mmu_result *x)
 	x->pa = snap_get_u64(r);
 	x->page_size = snap_get_u64(r);
 	x->kind = snap_get_u32(r);
-	uint32_t f[7];
-	for (unsigned i = 0; i < 7; i++)
+	uint32_t f[8];
+	for (unsigned i = 0; i < 8; i++)
 		f[i] = snap_get_u32(r);
 	x->ticket = snap_get_u64(r);
 	x->fault = (nvm_mmu_fault_type)(int32_t)fault;
@@ -159,13 +159,14 @@ static bool read_res(struct snap_r *r, nvm_mmu_result *x)
 	x->encrypted = (int)f[4];
 	x->level = (int)(int32_t)f[5];
 	x->oob = (int)f[6];
+	x->replayable = (int)f[7];
 	if (r->err || (int32_t)fault != NVM_MMU_FAULT_NONE || !is_flag(sparse) || target > NVM_MMU_TGT_SYS_NCOH ||
 	    x->kind > 0xff || x->level < -1 || x->level > 5)
 		return false;
 	for (unsigned i = 0; i < 5; i++)
 		if (!is_flag(f[i]))
 			return false;
-	return is_flag(f[6]);
+	return is_flag(f[6]) && is_flag(f[7]);
 }
 
 struct mmu_img {
