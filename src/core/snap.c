@@ -437,7 +437,7 @@ static nvm_status load_events(struct snap_r *top, nvm_gpu *gpu, uint64_t now, bo
 	struct owner o[CHIP_MAX_BLOCKS + 1];
 	size_t no = owners(gpu, o);
 	uint64_t next = snap_get_u64(&r), n;
-	if (!snap_get_below(&r, (r.len - r.pos) / 44 + 1, &n))
+	if (!snap_get_below(&r, (r.len - r.pos) / 40 + 1, &n))
 		return r.err;
 	gpu->sched.load_seq = next + 1; /* the ids the blocks may keep (sched_id_ok) */
 	if (apply) {
