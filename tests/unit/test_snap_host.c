@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "core/core.h"
+#include "host/host_internal.h"
 #include "nvmodel/host.h"
 #include "nvmodel/mmu.h"
 #include "nvmodel/nvmodel.h"
@@ -211,19 +212,19 @@ static const struct action acts_acquire[] = {
 static void seg_slices(nvm_gpu *gpu, nvm_gmmu_vm *vm)
 {
 	(void)vm;
-	static uint32_t pb[1 + 3000];
-	pb[0] = NINC(0, 0x300, 3000);
-	for (unsigned i = 1; i <= 3000; i++)
-		pb[i] = i;
+	/* Host NOPs: work that takes time (HOST_NS_PER_DWORD) and spans
+	 * several PBDMA steps, without an event per method. */
+	static uint32_t pb[1 + 6000];
+	pb[0] = NINC(0, 0x08, 6000);
 	for (unsigned c = 0; c < 3; c++)
-		for (unsigned k = 0; k < 2; k++)
+		for (unsigned k = 0; k < 4; k++)
 			push(gpu, c, pb, sizeof(pb) / 4);
 }
 
 static const struct action acts_slices[] = {
-	{ A_KICK, 0, 2 },   { A_KICK, 1, 2 },   { A_KICK, 2, 2 },     { A_RUN, 2500, 0 },
-	{ A_RUN, 2500, 0 }, { A_RUN, 2500, 0 }, { A_RUN, 2500, 0 },   { A_RUN, 2500, 0 },
-	{ A_RUN, 2500, 0 }, { A_RUN, 4000, 0 }, { A_RUN, 100000, 0 }, { A_RUN, 0, 0 },
+	{ A_KICK, 0, 4 },   { A_KICK, 1, 4 },   { A_KICK, 2, 4 },     { A_RUN, 9000, 0 }, { A_RUN, 9000, 0 },
+	{ A_RUN, 9000, 0 }, { A_RUN, 9000, 0 }, { A_RUN, 9000, 0 },   { A_RUN, 9000, 0 }, { A_RUN, 9000, 0 },
+	{ A_RUN, 9000, 0 }, { A_RUN, 9000, 0 }, { A_RUN, 200000, 0 }, { A_RUN, 0, 0 },
 };
 
 /* A copy engine copy (GRCOPY, subchannel 4) cut by small budgets: the
@@ -395,6 +396,48 @@ static unsigned run_case(const char *name, const char *chip, const struct plan *
 	return snap_case_check(&c);
 }
 
+/* ---------------------------------------------------------------- what the cases reach */
+
+/* The case run whole once on chip: how many events of kind code it has
+ * (type NVM_EV_COUNT: any type). */
+struct want {
+	const char *code;
+	uint64_t n;
+};
+
+static void count_hook(void *user, const nvm_event *ev)
+{
+	struct want *w = user;
+	if (getenv("SNAP_TRACE"))
+		fprintf(stderr, "%llu %s %s %s\n", (unsigned long long)ev->time_ns, ev->block, ev->code,
+		        ev->message ? ev->message : "");
+	if (!strcmp(ev->code, w->code))
+		w->n++;
+}
+
+static uint64_t case_count(const char *chip, const struct plan *p, const struct action *acts, bool sys,
+                           const char *code)
+{
+	drv.chip = chip;
+	drv.acts = acts;
+	cur_plan = p;
+	nvm_config cfg = { .chip = chip, .vram_size = 64u << 20, .sysmem_size = 16u << 20 };
+	nvm_gpu *gpu = NULL;
+	assert_int_equal(nvm_open(&cfg, &gpu), NVM_OK);
+	if (sys)
+		attach_sys(gpu, 0);
+	struct want w = { code, 0 };
+	int id;
+	assert_int_equal(nvm_hook_add(gpu, NVM_EV_ALL, count_hook, &w, &id), NVM_OK);
+	setup(gpu);
+	for (unsigned i = 0; i < count_acts(acts); i++)
+		step(gpu, i);
+	nvm_close(gpu);
+	return w.n;
+}
+
+/* ---------------------------------------------------------------- the tests */
+
 static void mid_pushbuffer(void **state)
 {
 	(void)state;
@@ -407,6 +450,7 @@ static void acquire_released(void **state)
 	(void)state;
 	run_case("acquire", "gv100", &plan_acq, acts_acquire, false);
 	run_case("acquire", "ga100", &plan_acq, acts_acquire, false);
+	assert_int_equal(case_count("gv100", &plan_acq, acts_acquire, false, "acquire_wait"), 1);
 }
 
 static void timeslices(void **state)
@@ -414,6 +458,8 @@ static void timeslices(void **state)
 	(void)state;
 	run_case("timeslices", "gv100", &plan_slices, acts_slices, false);
 	run_case("timeslices", "gh100", &plan_slices, acts_slices, false);
+	assert_true(case_count("gv100", &plan_slices, acts_slices, false, "tsg_switch") >= 3);
+	assert_true(case_count("gv100", &plan_slices, acts_slices, false, "ctx_save") >= 3);
 }
 
 static void copy_in_progress(void **state)
@@ -421,6 +467,7 @@ static void copy_in_progress(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(chips) / sizeof(chips[0]); i++)
 		run_case("copy", chips[i], &plan_copy, acts_copy, false);
+	assert_int_equal(case_count("gv100", &plan_copy, acts_copy, false, "launch"), 1);
 }
 
 static void mmu_fault_pending(void **state)
@@ -428,6 +475,8 @@ static void mmu_fault_pending(void **state)
 	(void)state;
 	run_case("mmu_fault", "gv100", &plan_fault, acts_fault, false);
 	run_case("mmu_fault", "tu102", &plan_fault, acts_fault, false);
+	assert_int_equal(case_count("gv100", &plan_fault, acts_fault, false, "pbdma_faulted"), 1);
+	assert_int_equal(case_count("gv100", &plan_fault, acts_fault, false, "PDE"), 1);
 }
 
 static void interrupt_tree(void **state)
@@ -436,6 +485,7 @@ static void interrupt_tree(void **state)
 	run_case("intr_tree", "tu102", &plan_tree, acts_tree, false);
 	run_case("intr_tree", "ga100", &plan_tree, acts_tree, false);
 	run_case("intr_tree", "gh100", &plan_tree, acts_tree, false);
+	assert_true(case_count("ga100", &plan_tree, acts_tree, false, "intr") >= 3);
 }
 
 static void caller_sysmem(void **state)
@@ -443,6 +493,310 @@ static void caller_sysmem(void **state)
 	(void)state;
 	run_case("caller_sysmem", "gv100", &plan_sys, acts_sys, true);
 	run_case("caller_sysmem", "ga102", &plan_sys, acts_sys, true);
+	assert_int_equal(case_count("gv100", &plan_sys, acts_sys, true, "acquire_wait"), 2); /* 1 is not >= 3 */
+}
+
+/* ---------------------------------------------------------------- damaged snapshots */
+
+static uint32_t crc32(const uint8_t *p, size_t n)
+{
+	uint32_t crc = ~0u;
+	while (n--) {
+		crc ^= *p++;
+		for (unsigned k = 0; k < 8; k++)
+			crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1u)));
+	}
+	return ~crc;
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t get64(const uint8_t *p)
+{
+	return get32(p) | (uint64_t)get32(p + 4) << 32;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	for (unsigned i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+	put32(p, (uint32_t)v);
+	put32(p + 4, (uint32_t)(v >> 32));
+}
+
+/* A snapshot of the case on chip after its first k steps. */
+static uint8_t *case_snapshot(const char *chip, const struct plan *p, const struct action *acts, unsigned k,
+                              size_t *len)
+{
+	drv.chip = chip;
+	drv.acts = acts;
+	cur_plan = p;
+	nvm_config cfg = { .chip = chip, .vram_size = 64u << 20, .sysmem_size = 16u << 20 };
+	nvm_gpu *gpu = NULL;
+	assert_int_equal(nvm_open(&cfg, &gpu), NVM_OK);
+	setup(gpu);
+	for (unsigned i = 0; i < k; i++)
+		step(gpu, i);
+	uint8_t *buf = snap_case_save(gpu, len);
+	nvm_close(gpu);
+	return buf;
+}
+
+/* The data of the section whose contents start with the block name (a
+ * block's) or whose tag is name (ENGS); *n gets its length. */
+#define SNAP_HEADER 44u /* magic 8, format 4, version 16, chip 16 */
+static uint8_t *section(uint8_t *buf, size_t len, const char *name, size_t *n)
+{
+	size_t pos = SNAP_HEADER;
+	while (pos + 12 <= len) {
+		uint64_t l = get64(buf + pos + 4);
+		uint8_t *d = buf + pos + 12;
+		if (!memcmp(buf + pos, name, 4) || (!memcmp(buf + pos, "BLK", 3) && !strcmp((const char *)d, name))) {
+			*n = (size_t)l;
+			return d;
+		}
+		pos += 12 + (size_t)l + 4;
+	}
+	fail_msg("no section %s", name);
+	return NULL;
+}
+
+static void fix_crc(uint8_t *d, size_t n)
+{
+	put32(d + n, crc32(d, n));
+}
+
+/* The damaged snapshot is refused with NVM_ERR_CORRUPT by a fresh GPU,
+ * which then saves to the same bytes as before. */
+static void refused(const char *chip, const uint8_t *bad, size_t len, const char *what)
+{
+	nvm_config cfg = { .chip = chip, .vram_size = 64u << 20, .sysmem_size = 16u << 20 };
+	nvm_gpu *gpu = NULL;
+	assert_int_equal(nvm_open(&cfg, &gpu), NVM_OK);
+	size_t l0, l1;
+	uint8_t *before = snap_case_save(gpu, &l0);
+	nvm_status st = nvm_snapshot_load(gpu, bad, len);
+	if (st != NVM_ERR_CORRUPT)
+		fail_msg("%s: %s: load gave %s", chip, what, nvm_status_str(st));
+	uint8_t *after = snap_case_save(gpu, &l1);
+	if (l0 != l1 || memcmp(before, after, l0))
+		fail_msg("%s: %s: the refused load changed the GPU", chip, what);
+	free(before);
+	free(after);
+	nvm_close(gpu);
+}
+
+/* Offsets in the Host's section (host_snap.c's order). */
+#define H_NAME     16u
+#define H_CRC      (H_NAME + sizeof(nvm_host_stats))
+#define H_CHUNK    (H_CRC + 4u + 4u + (2u * INTR_TREE_MAX_LEAF + 1u) * 4u)
+#define H_CHAN     76u /* bytes per channel */
+#define H_RL_FIXED 76u
+
+struct host_offs {
+	size_t chan1, rl0, tsg0, cur0, pb0, dec0;
+};
+
+/* Walks the section of the mid_pushbuffer case on gv100 (one chunk, the
+ * channel loaded on PBDMA 0 with a sequence pending). */
+static struct host_offs host_walk(const uint8_t *d, size_t n)
+{
+	struct host_offs o;
+	assert_int_equal(get32(d + H_CHUNK), 0);
+	o.chan1 = H_CHUNK + 4 + H_CHAN;
+	assert_int_equal(get32(d + o.chan1), 1);     /* listed on runlist 0 */
+	assert_int_equal(get32(d + o.chan1 + 8), 1); /* loaded on PBDMA 0 */
+	size_t pos = H_CHUNK + 4 + HOST_CHAN_CHUNK * H_CHAN;
+	assert_int_equal(get32(d + pos), UINT32_MAX);
+	pos += 4;
+	o.rl0 = pos;
+	o.tsg0 = pos + 16;
+	for (unsigned i = 0; i < host_gv100.nrunlist; i++) {
+		uint64_t ntsg = get64(d + pos), nch = get64(d + pos + 8);
+		if (i == 0)
+			o.cur0 = pos + 16 + 20 * ntsg + 8 * nch;
+		pos += 16 + 20 * ntsg + 8 * nch + H_RL_FIXED;
+	}
+	o.pb0 = pos;
+	assert_int_equal(get32(d + o.pb0), PBS_RUN);
+	o.dec0 = o.pb0 + 36 + NVM_RAMFC_SIZE + 16 + 4; /* state .. target, subdevice */
+	assert_true(get32(d + o.dec0 + 8) > 0);        /* remaining */
+	assert_true(o.dec0 + 64 <= n);
+	return o;
+}
+
+static void bad_host(void **state)
+{
+	(void)state;
+	size_t len, n;
+	uint8_t *good = case_snapshot("gv100", &plan_one, acts_mid_pb, 3, &len);
+	uint8_t *bad = malloc(len);
+	assert_non_null(bad);
+	struct host_offs o;
+	{
+		uint8_t *d = section(good, len, "host", &n);
+		o = host_walk(d, n);
+	}
+	/* kind of damage, offset in the section, the value written (u32) */
+	const struct {
+		const char *what;
+		size_t off;
+		uint32_t v;
+	} cases[] = {
+		{ "method_crc not a bool", H_CRC, 2 },
+		{ "chunk index past the table", H_CHUNK, 0x4000 },
+		{ "channel listed on runlist 99", o.chan1, 99 },
+		{ "channel listed without a TSG", o.chan1 + 4, 0 },
+		{ "channel loaded on PBDMA 3, which has none", o.chan1 + 8, 3 },
+		{ "acquire aperture out of range", o.chan1 + 16, 7 },
+		{ "TSG longer than the runlist", o.tsg0 + 16, 5 },
+		{ "runlist's channel past the table", o.tsg0 + 20, 100000 },
+		{ "current TSG past the runlist", o.cur0, 9 },
+		{ "runlist submit target", o.cur0 + 36, 4 },
+		{ "engine-status fault channel past the table", o.cur0 + 60, 5000 },
+		{ "PBDMA state out of range", o.pb0, 7 },
+		{ "PBDMA loaded with another channel", o.pb0 + 4, 2 },
+		{ "PBDMA target engine past the list", o.pb0 + 36 + NVM_RAMFC_SIZE + 12, 99 },
+		{ "decoder count past 13 bits", o.dec0 + 8, 0x5000 },
+		{ "decoder mode out of range", o.dec0 + 24, 9 },
+		{ "decoder subchannel out of range", o.dec0 + 16, 8 },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		memcpy(bad, good, len);
+		uint8_t *d = section(bad, len, "host", &n);
+		assert_true(cases[i].off + 4 <= n);
+		put32(d + cases[i].off, cases[i].v);
+		fix_crc(d, n);
+		refused("gv100", bad, len, cases[i].what);
+	}
+	/* the section cut short (its CRC right) */
+	memcpy(bad, good, len);
+	{
+		uint8_t *d = section(bad, len, "host", &n);
+		put64(d - 8, n - 4);
+		fix_crc(d, n - 4);
+		memmove(d + n - 4 + 4, d + n + 4, len - (size_t)(d + n + 4 - bad));
+		refused("gv100", bad, len - 4, "host section cut short");
+	}
+	/* the undamaged snapshot loads */
+	nvm_config cfg = { .chip = "gv100", .vram_size = 64u << 20, .sysmem_size = 16u << 20 };
+	nvm_gpu *gpu = NULL;
+	assert_int_equal(nvm_open(&cfg, &gpu), NVM_OK);
+	assert_int_equal(nvm_snapshot_load(gpu, good, len), NVM_OK);
+	nvm_close(gpu);
+	free(bad);
+	free(good);
+}
+
+/* The GMMU's section (mmu_snap.c's order) of the fault case: the TLB has
+ * entries, no request is held. */
+#define M_PUT   (16u + 4u)
+#define M_FLAGS (M_PUT + 8u)
+#define M_NPEND (M_FLAGS + 4u + sizeof(nvm_mmu_stats) + 8u)
+#define M_TLB   (M_NPEND + 8u)
+#define M_RES   132u /* bytes per TLB entry */
+
+static void bad_mmu(void **state)
+{
+	(void)state;
+	size_t len, n;
+	uint8_t *good = case_snapshot("gv100", &plan_fault, acts_fault, 4, &len);
+	uint8_t *bad = malloc(len);
+	assert_non_null(bad);
+	uint8_t *d = section(good, len, "mmu", &n);
+	assert_int_equal(get64(d + M_NPEND), 0);
+	uint64_t ntlb = get64(d + M_TLB);
+	assert_true(ntlb >= 2);
+	size_t e0 = M_TLB + 8, e1 = e0 + M_RES;
+	assert_int_equal(get64(d + e0 + 20), 4096); /* size */
+	const struct {
+		const char *what;
+		size_t off;
+		uint64_t v;
+		bool wide;
+	} cases[] = {
+		{ "PUT past 20 bits", M_PUT, 0x100000, false },
+		{ "flags out of range", M_FLAGS, 8, false },
+		{ "held requests past the buffer", M_NPEND, 4097, true },
+		{ "TLB count past the slots", M_TLB, 9000, true },
+		{ "TLB count past the section", M_TLB, ntlb + 1, true },
+		{ "TLB entry of no page size", e0 + 20, 0x3000, true },
+		{ "TLB entry not at its page", e0 + 12, get64(d + e0 + 12) + 8, true },
+		{ "TLB entry VEID out of range", e0, 64, false },
+		{ "TLB entry with a fault", e0 + 28, 2, false },
+		{ "TLB entry target out of range", e0 + 36, 4, false },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		memcpy(bad, good, len);
+		uint8_t *b = section(bad, len, "mmu", &n);
+		if (cases[i].wide)
+			put64(b + cases[i].off, cases[i].v);
+		else
+			put32(b + cases[i].off, (uint32_t)cases[i].v);
+		fix_crc(b, n);
+		refused("gv100", bad, len, cases[i].what);
+	}
+	/* two entries in one slot: the second a copy of the first */
+	memcpy(bad, good, len);
+	uint8_t *b = section(bad, len, "mmu", &n);
+	memcpy(b + e1, b + e0, M_RES);
+	fix_crc(b, n);
+	refused("gv100", bad, len, "two TLB entries in one slot");
+	free(bad);
+	free(good);
+}
+
+/* The copy engine's part of the engines' section, in the copy case cut
+ * while the launch is in progress. */
+static void bad_ce(void **state)
+{
+	(void)state;
+	size_t len, n;
+	uint8_t *good = case_snapshot("gv100", &plan_copy, acts_copy, 3, &len);
+	uint8_t *bad = malloc(len);
+	assert_non_null(bad);
+	uint8_t *d = section(good, len, "ENGS", &n);
+	size_t at = 0;
+	for (size_t i = 0; i + 12 <= n; i++)
+		if (get64(d + i) == 4 && !memcmp(d + i + 8, "grce", 4)) {
+			at = i + 12;
+			break;
+		}
+	assert_true(at);
+	uint64_t dsize = get64(d + at + 40), rsize = get64(d + at + 48); /* its method log's rings */
+	size_t ce = at + 80 + (size_t)(rsize * 45 + dsize * 4), job = ce + 8 + 4 + 4 + 4 * 34;
+	assert_int_equal(get32(d + ce + 12), 1);  /* channel 1 */
+	assert_int_equal(get32(d + job) & 1u, 1); /* the launch in progress */
+	const struct {
+		const char *what;
+		size_t off;
+		uint32_t v;
+	} cases[] = {
+		{ "tick remainder past a unit", ce, 5000 },
+		{ "table size not a power of two", ce + 8, 9 },
+		{ "channel past the table", ce + 12, 4096 },
+		{ "job flags out of range", job, 0x40 },
+		{ "source aperture out of range", job + 8 + 20, 2 },
+		{ "source pixel of 99 bytes", job + 8 + 24, 99 },
+		{ "block height past 32 GOBs", job + 8 + 28, 6 },
+		{ "line past the line count", job + 8 + 2 * 104 + 40, 5 },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		memcpy(bad, good, len);
+		uint8_t *b = section(bad, len, "ENGS", &n);
+		put32(b + cases[i].off, cases[i].v);
+		fix_crc(b, n);
+		refused("gv100", bad, len, cases[i].what);
+	}
+	free(bad);
+	free(good);
 }
 
 int main(void)
@@ -451,7 +805,8 @@ int main(void)
 		cmocka_unit_test(mid_pushbuffer),    cmocka_unit_test(acquire_released),
 		cmocka_unit_test(timeslices),        cmocka_unit_test(copy_in_progress),
 		cmocka_unit_test(mmu_fault_pending), cmocka_unit_test(interrupt_tree),
-		cmocka_unit_test(caller_sysmem),
+		cmocka_unit_test(caller_sysmem),     cmocka_unit_test(bad_host),
+		cmocka_unit_test(bad_mmu),           cmocka_unit_test(bad_ce),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
