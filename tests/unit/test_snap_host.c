@@ -39,7 +39,7 @@
 #define SYS_BASE   0x100000u       /* the caller's system memory */
 #define SYS_SIZE   0x40000u
 
-enum act { A_KICK, A_RUN, A_BUDGET, A_WR, A_MEM, A_SYSMEM };
+enum act { A_KICK, A_RUN, A_BUDGET, A_WR, A_MEM, A_SYSMEM, A_PTE };
 struct action {
 	enum act a;
 	uint64_t x, y;
@@ -51,6 +51,8 @@ static struct {
 	nvm_setup_channel ch[3];
 	nvm_place sem;
 	uint64_t sem_va;
+	nvm_aperture pte_ap;
+	uint64_t pte;       /* the PTE of the pushbuffer's first page */
 	uint32_t put[3][8]; /* GP_PUT after each segment pushed */
 	const struct action *acts;
 } drv;
@@ -83,6 +85,11 @@ static void step(nvm_gpu *gpu, unsigned i)
 	case A_WR: assert_int_equal(nvm_reg_write(gpu, (uint32_t)t->x, (uint32_t)t->y), NVM_OK); break;
 	case A_MEM: assert_int_equal(nvm_mem_wr32(gpu, ap_of(drv.sem), drv.sem.addr, (uint32_t)t->y), NVM_OK); break;
 	case A_SYSMEM: assert_int_equal(nvm_mem_wr32(gpu, NVM_AP_SYSMEM, t->x, (uint32_t)t->y), NVM_OK); break;
+	case A_PTE:
+		/* the driver unmaps the page without invalidating (a bug) */
+		assert_int_equal(nvm_mem_wr32(gpu, drv.pte_ap, drv.pte, 0), NVM_OK);
+		assert_int_equal(nvm_mem_wr32(gpu, drv.pte_ap, drv.pte + 4, 0), NVM_OK);
+		break;
 	}
 }
 
@@ -304,6 +311,30 @@ static const struct action acts_fault[] = {
 	{ A_RUN, 2000, 0 }, { A_WR, FB_GET(0), 1 }, { A_RUN, 100000, 0 }, { A_RUN, 0, 0 },
 };
 
+/* A stale TLB entry: the driver clears the PTE of the pushbuffer's page
+ * without an invalidate; the next segment in that page still translates
+ * through the TLB, which strict-TLB mode reports. A TLB lost across the cut
+ * would fault instead. */
+static void seg_stale(nvm_gpu *gpu, nvm_gmmu_vm *vm)
+{
+	uint32_t pb[] = { INC(0, 0x50, 1), 0x66 };
+	push(gpu, 0, pb, 2);
+	push(gpu, 0, pb, 2);
+	nvm_place pdb = nvm_gmmu_vm_pdb(vm);
+	nvm_mmu_result res;
+	nvm_mmu_walk_trace tr;
+	assert_int_equal(nvm_mmu_walk(gpu, pdb.target, pdb.addr, drv.ch[0].pb_va, NVM_MMU_READ, 1, &res, &tr), NVM_OK);
+	assert_int_equal(res.fault, NVM_MMU_FAULT_NONE);
+	const nvm_mmu_walk_level *pte = &tr.lv[tr.n - 1];
+	assert_int_equal(nvm_target_aperture((nvm_mmu_target)pte->table_target, &drv.pte_ap), NVM_OK);
+	drv.pte = pte->entry_addr;
+	assert_int_equal(nvm_mmu_set_strict_tlb(gpu, 1), NVM_OK);
+}
+
+static const struct action acts_stale[] = {
+	{ A_KICK, 0, 1 }, { A_RUN, 5000, 0 }, { A_PTE, 0, 0 }, { A_KICK, 0, 2 }, { A_RUN, 5000, 0 }, { A_RUN, 0, 0 },
+};
+
 /* The CPU interrupt tree (tu102 and later): NON_STALL_INTERRUPT, the
  * driver enabling the leaves and the top, clearing the leaves (W1C) and
  * PFIFO_INTR_0, and a second non-stall interrupt. */
@@ -376,6 +407,7 @@ static const struct plan plan_acq = { 1, false, false, seg_acquire };
 static const struct plan plan_slices = { 3, true, false, seg_slices };
 static const struct plan plan_copy = { 1, false, false, seg_copy };
 static const struct plan plan_fault = { 1, false, false, seg_fault };
+static const struct plan plan_stale = { 1, false, false, seg_stale };
 static const struct plan plan_tree = { 1, false, false, seg_tree };
 static const struct plan plan_sys = { 1, false, true, seg_sys };
 
@@ -477,6 +509,15 @@ static void mmu_fault_pending(void **state)
 	run_case("mmu_fault", "tu102", &plan_fault, acts_fault, false);
 	assert_int_equal(case_count("gv100", &plan_fault, acts_fault, false, "pbdma_faulted"), 1);
 	assert_int_equal(case_count("gv100", &plan_fault, acts_fault, false, "PDE"), 1);
+}
+
+static void stale_tlb(void **state)
+{
+	(void)state;
+	run_case("stale_tlb", "gv100", &plan_stale, acts_stale, false);
+	run_case("stale_tlb", "gh100", &plan_stale, acts_stale, false);
+	assert_int_equal(case_count("gv100", &plan_stale, acts_stale, false, "stale_tlb"), 1);
+	assert_int_equal(case_count("gh100", &plan_stale, acts_stale, false, "stale_tlb"), 1);
 }
 
 static void interrupt_tree(void **state)
@@ -802,11 +843,17 @@ static void bad_ce(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(mid_pushbuffer),    cmocka_unit_test(acquire_released),
-		cmocka_unit_test(timeslices),        cmocka_unit_test(copy_in_progress),
-		cmocka_unit_test(mmu_fault_pending), cmocka_unit_test(interrupt_tree),
-		cmocka_unit_test(caller_sysmem),     cmocka_unit_test(bad_host),
-		cmocka_unit_test(bad_mmu),           cmocka_unit_test(bad_ce),
+		cmocka_unit_test(mid_pushbuffer),
+		cmocka_unit_test(acquire_released),
+		cmocka_unit_test(timeslices),
+		cmocka_unit_test(copy_in_progress),
+		cmocka_unit_test(mmu_fault_pending),
+		cmocka_unit_test(stale_tlb),
+		cmocka_unit_test(interrupt_tree),
+		cmocka_unit_test(caller_sysmem),
+		cmocka_unit_test(bad_host),
+		cmocka_unit_test(bad_mmu),
+		cmocka_unit_test(bad_ce),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
