@@ -173,7 +173,7 @@ struct mmu_img {
 	uint32_t put[2], flags;
 	uint64_t stats[sizeof(nvm_mmu_stats) / 8];
 	uint64_t next_ticket;
-	size_t npend;
+	size_t npend, cappend;
 	struct pending *pend;
 	size_t ntlb, npdc;
 	struct tlb_ent *tlb;
@@ -200,7 +200,12 @@ static bool read_pend(struct snap_r *r, struct mmu_img *x)
 	uint64_t n;
 	if (!snap_get_below(r, MAX_PENDING + 1, &n))
 		return false;
-	if (n && !(x->pend = calloc(n, sizeof(*x->pend)))) {
+	/* Room as translate grows it (64, 128 ... MAX_PENDING): the buffer
+	 * fills up at MAX_PENDING after a load as before. */
+	x->cappend = n ? 64 : 0;
+	while (x->cappend < n)
+		x->cappend *= 2;
+	if (n && !(x->pend = calloc(x->cappend, sizeof(*x->pend)))) {
 		r->err = NVM_ERR_NOMEM;
 		return false;
 	}
@@ -342,7 +347,7 @@ static void install(struct mmu *m, struct mmu_img *x)
 	free(m->pend);
 	m->pend = x->pend;
 	m->npend = x->npend;
-	m->cappend = x->npend;
+	m->cappend = x->cappend;
 	x->pend = NULL;
 	/* The caches empty, then filled in the saved order (the live lists
 	 * come back the same). */
