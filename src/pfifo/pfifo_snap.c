@@ -191,12 +191,9 @@ static nvm_status pfifo_load(void *state, struct snap_r *r, bool apply)
 		get32(r, apply, &f->cache_addr[i]);
 		get32(r, apply, &f->cache_data[i]);
 	}
-	get_flag(r, apply, &f->c1.err);
-	bool c0_err = snap_get_bool(r);
-	if (c0_err && !f->c0.cache0)
-		refuse(r);
-	if (apply && !r->err)
-		f->c0.err = c0_err;
+	if (snap_get_bool(r))
+		refuse(r); /* only CACHE0 waits for its error's clearing (puller.c) */
+	get_flag(r, apply, &f->c0.err);
 	for (uint32_t ch = 0; ch < c->nchan; ch++)
 		for (unsigned s = 0; s < 8; s++) {
 			get32(r, apply, &f->cls[ch][s]);
