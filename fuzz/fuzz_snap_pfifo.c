@@ -20,8 +20,8 @@ static const char *const chips[] = { "nv01", "nv03", "nv04", "nv17", "nv40", "g8
 static const struct {
 	uint32_t base, size;
 } ranges[] = {
-	{ 0x2000, 0x2000 }, { 0x3800, 0x400 },    { 0x800000, 0x20000 }, { 0xc00000, 0x4000 },
-	{ 0x1300, 0x280 },  { 0x100c80, 0x20 },   { 0x1700, 0x20 },      { 0x90000, 0x1000 },
+	{ 0x2000, 0x2000 }, { 0x3800, 0x400 },  { 0x800000, 0x20000 }, { 0xc00000, 0x4000 },
+	{ 0x1300, 0x280 },  { 0x100c80, 0x20 }, { 0x1700, 0x20 },      { 0x90000, 0x1000 },
 };
 
 static uint32_t crc32(const uint8_t *p, size_t n)
@@ -82,7 +82,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			uint32_t addr = ranges[r].base + ((fz_take(&in, 2) * 4) % ranges[r].size);
 			nvm_reg_write(a, addr, fz_take(&in, 4));
 		} else if (kind < 200) {
-			nvm_mem_wr32(a, kind & 1 ? NVM_AP_SYSMEM : NVM_AP_VRAM, (fz_take(&in, 3) & 0xffffc), fz_take(&in, 4));
+			nvm_mem_wr32(a, kind & 1 ? NVM_AP_SYSMEM : NVM_AP_VRAM, (fz_take(&in, 3) & 0xffffc),
+			             fz_take(&in, 4));
 		} else {
 			nvm_run_opts o = { .ns = fz_take(&in, 2), .max_events = 1 + fz_take(&in, 1) };
 			nvm_run(a, &o);

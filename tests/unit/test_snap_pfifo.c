@@ -50,6 +50,90 @@ static void run_idle(nvm_gpu *gpu)
 	nvm_run(gpu, &o);
 }
 
+/* Does case c reach a state where pred holds after one of its steps but
+ * the last (a cut there is a cut in that state)? Fails if not: the case
+ * would not test what it says. */
+static void reaches(const struct snap_case *c, bool (*pred)(nvm_gpu *gpu), const char *what)
+{
+	nvm_gpu *gpu = NULL;
+	assert_int_equal(nvm_open(&c->cfg, &gpu), NVM_OK);
+	c->setup(gpu);
+	bool seen = false;
+	for (unsigned i = 0; i < c->nsteps; i++) {
+		c->step(gpu, i);
+		seen |= i + 1 < c->nsteps && pred(gpu);
+	}
+	nvm_close(gpu);
+	if (!seen)
+		fail_msg("%s: no cut %s", c->name, what);
+}
+
+static struct pfifo *pf(nvm_gpu *gpu)
+{
+	return gpu_block(gpu, &pfifo_class);
+}
+
+/* The DMA pusher stopped inside the pushbuffer, methods already delivered. */
+static bool mid_pushbuffer(nvm_gpu *gpu)
+{
+	struct pfifo *f = pf(gpu);
+	return *f->r_dma_get != *f->r_dma_put && f->stats.engine_methods > 0;
+}
+
+/* CACHE1 holds entries, PGRAPH has had some. */
+static bool cache1_half(nvm_gpu *gpu)
+{
+	struct pfifo *f = pf(gpu);
+	if (f->chip->ops == &pio01_ops) {
+		struct pio01 *p = (struct pio01 *)f;
+		return *p->c1_put != *p->c1_get && f->stats.engine_methods > 0;
+	}
+	return pfifo_cache_count(f) > 0 && pfifo_cache_free(f) > 0 && f->stats.engine_methods > 0;
+}
+
+/* The channel's timeslice is over and the step that switches is pending,
+ * with the channel's pushbuffer not done: a switch pending. */
+static bool switch_due(nvm_gpu *gpu)
+{
+	struct pfifo *f = pf(gpu);
+	return f->slice_end <= nvm_time_ns(gpu) && f->ev && *f->r_dma_get != *f->r_dma_put;
+}
+
+static bool acquire_waits(nvm_gpu *gpu)
+{
+	return (*pf(gpu)->r_pull1 & PULL1_ACQUIRE_ACTIVE) && pf(gpu)->acq_watch;
+}
+
+/* An IB entry partly fetched: methods delivered, DMA_GET short of its end. */
+static bool mid_ib_entry(nvm_gpu *gpu)
+{
+	struct g80_pfifo *g = gpu_block(gpu, &pfifo_class);
+	return g->base.stats.engine_methods > 0 && *g->base.r_dma_get != *g->base.r_dma_put;
+}
+
+static bool tlb_stale_flush(nvm_gpu *gpu)
+{
+	struct g80vm *m = gpu_block(gpu, &g80vm_class);
+	return m->strict && m->tlb.nlive && m->flushes_in_flight;
+}
+
+static bool hwsq_waits(nvm_gpu *gpu)
+{
+	return ((struct hwsq *)gpu_block(gpu, &hwsq_class))->blk == HB_WAIT;
+}
+
+static bool hwsq_ewaits(nvm_gpu *gpu)
+{
+	return ((struct hwsq *)gpu_block(gpu, &hwsq_class))->blk == HB_EWAIT;
+}
+
+/* The pause requested, FB_PAUSED not yet there. */
+static bool pause_pending(nvm_gpu *gpu)
+{
+	struct hwsq *h = gpu_block(gpu, &hwsq_class);
+	return h->pause_req && h->pause_id;
+}
+
 /* ---------------------------------------------------------------- NV04 .. NV4x DMA */
 
 /* What the set-up left (plain data, the same for every GPU of a case). */
@@ -120,6 +204,7 @@ static void nv04_mid_pushbuffer(void **s)
 			               nv04_one_step,
 			               14 };
 		snap_case_check(&c);
+		reaches(&c, mid_pushbuffer, "inside the pushbuffer");
 	}
 }
 
@@ -159,6 +244,7 @@ static void nv04_switch_pending(void **s)
 			               nv04_two_step,
 			               21 };
 		snap_case_check(&c);
+		reaches(&c, switch_due, "with a switch pending");
 		/* the case does switch channels */
 		nvm_gpu *gpu = NULL;
 		assert_int_equal(nvm_open(&c.cfg, &gpu), NVM_OK);
@@ -234,6 +320,7 @@ static void nv17_acquire_blocked(void **s)
 		               nv17_acq_step,
 		               15 };
 	snap_case_check(&c);
+	reaches(&c, acquire_waits, "while the acquire waits");
 }
 
 /* ---------------------------------------------------------------- NV01 / NV03 PIO */
@@ -277,6 +364,7 @@ static void nv03_pio_half_full(void **s)
 	for (size_t i = 0; i < sizeof(chips) / sizeof(chips[0]); i++) {
 		struct snap_case c = { chips[i], { .chip = chips[i] }, nv03_setup, nv03_step, 27 };
 		snap_case_check(&c);
+		reaches(&c, cache1_half, "with CACHE1 part full");
 	}
 }
 
@@ -313,6 +401,7 @@ static void nv04_pio_cache1(void **s)
 		               nv04_pio_step,
 		               13 };
 	snap_case_check(&c);
+	reaches(&c, cache1_half, "with CACHE1 part full");
 }
 
 /* ---------------------------------------------------------------- G80 / G84 IB */
@@ -376,6 +465,7 @@ static void g84_mid_ib_entry(void **s)
 			               g80_step,
 			               21 };
 		snap_case_check(&c);
+		reaches(&c, mid_ib_entry, "inside an IB entry");
 	}
 }
 
@@ -456,6 +546,7 @@ static void g80vm_stale_tlb(void **s)
 			               vm_step,
 			               10 };
 		snap_case_check(&c);
+		reaches(&c, tlb_stale_flush, "with a flush in flight over a strict TLB");
 	}
 }
 
@@ -518,6 +609,8 @@ static void hwsq_mid_wait(void **s)
 			               hwsq_wait_step,
 			               12 };
 		snap_case_check(&c);
+		reaches(&c, hwsq_waits, "in a PTIMER wait");
+		reaches(&c, hwsq_ewaits, "in an event wait");
 	}
 	/* NV17: waits and flags only, on both slots */
 	hwsq_src = HWSQ_NV17_SRC;
@@ -527,6 +620,7 @@ static void hwsq_mid_wait(void **s)
 		               hwsq_nv17_step,
 		               12 };
 	snap_case_check(&c);
+	reaches(&c, hwsq_waits, "in a PTIMER wait");
 }
 
 /* The framebuffer pause: requested, FB_PAUSED 1 us later (an event wait
@@ -552,6 +646,7 @@ static void hwsq_mid_pause(void **s)
 			               hwsq_pause_step,
 			               12 };
 		snap_case_check(&c);
+		reaches(&c, pause_pending, "with the pause requested and not yet done");
 	}
 }
 
