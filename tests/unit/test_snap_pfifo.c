@@ -378,11 +378,52 @@ static void nv04_pio_setup(nvm_gpu *gpu)
 	assert_int_equal(nvm_nv04_ramht_add(gpu, &nv04, 0, 0xbeef0000, gr, 1, NULL), NVM_OK);
 }
 
+/* A driver's injection into CACHE0: METHOD (SUBCH 15:13, MTHD 12:2),
+ * DATA, then PUT past GET. */
+static void cache0_inject(nvm_gpu *gpu, uint32_t subch, uint32_t m, uint32_t d)
+{
+	uint32_t get;
+	wr(gpu, 0x3100, subch << 13 | m);
+	wr(gpu, 0x3104, d);
+	assert_int_equal(nvm_reg_read(gpu, 0x3070, &get), NVM_OK);
+	wr(gpu, 0x3010, get ^ 4u);
+}
+
+/* CACHE0 full while its PULL0 ACCESS is off, then pulled; a handle RAMHT
+ * lacks (CACHE_ERROR: CACHE0 waits for its clearing), then cleared. */
+static void cache0_step(nvm_gpu *gpu, unsigned i)
+{
+	switch (i) {
+	case 2: cache0_inject(gpu, 2, 0, 0xbeef0000); break;
+	case 5:
+		wr(gpu, 0x3050, 1); /* CACHE0 PULL0 ACCESS */
+		break;
+	case 6: cache0_inject(gpu, 2, 0x300, 0x77); break;
+	case 8: cache0_inject(gpu, 3, 0, 0xdead); break;
+	case 10:
+		wr(gpu, 0x2100, 1); /* INTR CACHE_ERROR cleared */
+		wr(gpu, 0x3050, 1); /* CACHE0 PULL0: the error status cleared */
+		cache0_inject(gpu, 2, 0x304, 0x78);
+		break;
+	}
+}
+
+static bool cache0_error(nvm_gpu *gpu)
+{
+	return pf(gpu)->c0.err && pcache_count(&pf(gpu)->c0);
+}
+
+static bool cache0_full(nvm_gpu *gpu)
+{
+	return pcache_count(&pf(gpu)->c0) && !pf(gpu)->c0.err;
+}
+
 static void nv04_pio_step(nvm_gpu *gpu, unsigned i)
 {
 	if (i == 0) {
 		assert_int_equal(nvm_nv04_pio(gpu, &nv04, 0, 0, 0, 0xbeef0000), NVM_OK);
 	} else if (i < 12) {
+		cache0_step(gpu, i);
 		for (unsigned k = 0; k < 5; k++)
 			assert_int_equal(nvm_nv04_pio(gpu, &nv04, 0, 0, 0x400 + 4 * k, i << 8 | k), NVM_OK);
 		if (i % 2)
@@ -402,6 +443,8 @@ static void nv04_pio_cache1(void **s)
 		               13 };
 	snap_case_check(&c);
 	reaches(&c, cache1_half, "with CACHE1 part full");
+	reaches(&c, cache0_full, "with CACHE0 full");
+	reaches(&c, cache0_error, "with CACHE0 waiting on its CACHE_ERROR");
 }
 
 /* ---------------------------------------------------------------- G80 / G84 IB */
