@@ -104,6 +104,11 @@ static bool acquire_waits(nvm_gpu *gpu)
 	return (*pf(gpu)->r_pull1 & PULL1_ACQUIRE_ACTIVE) && pf(gpu)->acq_watch;
 }
 
+static bool acquire_timer(nvm_gpu *gpu)
+{
+	return acquire_waits(gpu) && pf(gpu)->acq_to_ev;
+}
+
 /* An IB entry partly fetched: methods delivered, DMA_GET short of its end. */
 static bool mid_ib_entry(nvm_gpu *gpu)
 {
@@ -294,6 +299,9 @@ static void nv17_acq_setup(nvm_gpu *gpu)
 		         8 };
 	assert_int_equal(nvm_mem_write(gpu, NVM_AP_SYSMEM, 0x110000, w, sizeof(w)), NVM_OK);
 	nv04_put[1][0] = 0x10000 + sizeof(w);
+	/* ACQUIRE_TIMEOUT 300 ns: the waiting acquire times out (an event), raises
+	 * INTR ACQUIRE_TIMEOUT and goes on waiting */
+	assert_int_equal(nvm_nv04_ramfc_set(gpu, &nv04, 1, "ACQUIRE_TIMEOUT", 300), NVM_OK);
 }
 
 static void nv17_acq_step(nvm_gpu *gpu, unsigned i)
@@ -302,6 +310,9 @@ static void nv17_acq_step(nvm_gpu *gpu, unsigned i)
 	case 0: assert_int_equal(nvm_nv04_kick(gpu, &nv04, 1, nv04_put[1][0]), NVM_OK); break;
 	case 4: /* the first acquire is satisfied */
 		assert_int_equal(nvm_mem_wr32(gpu, NVM_AP_SYSMEM, 0x300010, 5), NVM_OK);
+		break;
+	case 6:
+		wr(gpu, 0x2100, 1u << 24); /* INTR ACQUIRE_TIMEOUT cleared: a new interval */
 		break;
 	case 8: /* a value the second does not want: it goes on waiting */
 		assert_int_equal(nvm_mem_wr32(gpu, NVM_AP_SYSMEM, 0x300010, 9), NVM_OK);
@@ -321,6 +332,7 @@ static void nv17_acquire_blocked(void **s)
 		               15 };
 	snap_case_check(&c);
 	reaches(&c, acquire_waits, "while the acquire waits");
+	reaches(&c, acquire_timer, "with the acquire's timeout armed");
 }
 
 /* ---------------------------------------------------------------- NV01 / NV03 PIO */
