@@ -44,6 +44,8 @@ static bool ring_grow(void **ring, size_t *size, size_t elem, uint64_t need, siz
 	void *v = realloc(*ring, want * elem);
 	if (!v)
 		return false;
+	/* slots not yet written are never read, but a snapshot saves them */
+	memset((char *)v + *size * elem, 0, (want - *size) * elem);
 	*ring = v;
 	*size = want;
 	return true;

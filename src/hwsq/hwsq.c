@@ -38,50 +38,6 @@
  * running around the code RAM still advances virtual time. */
 #define HWSQ_QUANTUM 512u
 
-enum hwsq_block_state {
-	HB_NONE,  /* running (or idle) */
-	HB_WAIT,  /* PTIMER wait in progress */
-	HB_EWAIT, /* waiting for an event value */
-	HB_HOLD,  /* a poke waits for HWSQ_ENABLE */
-};
-
-struct hwsq_slot {
-	uint32_t ip;
-	bool exec, illegal;
-	uint32_t addr, data;
-};
-
-/* Where the slots ran since the engine last blocked: lowest and highest
- * IP and the instruction count, for the diagnostic of a spinning script. */
-struct ip_span {
-	uint32_t lo[2], hi[2];
-	uint64_t n[2];
-};
-
-struct hwsq {
-	nvm_gpu *gpu;
-	const struct hwsq_variant *v;
-	const struct hwsq_op *dec[256];
-	uint8_t code[0x200];
-	uint32_t mask; /* code_size - 1 */
-	struct hwsq_slot slot[2];
-	uint32_t events;
-	enum hwsq_block_state blk;
-	unsigned blk_slot;
-	uint8_t ew_event, ew_value;
-	uint32_t hold_addr, hold_data;
-	uint64_t ev_id;    /* pending engine event (wait end or continuation) */
-	uint64_t pause_id; /* pending FB_PAUSED completion */
-	bool pause_req;
-	bool in_exec;
-	unsigned next; /* slot tried first */
-	uint64_t ninsn;
-	struct ip_span span;
-	uint32_t *debug6, *flags[2], *ep, *eph; /* latched register values */
-	nvm_hwsq_dis dis;                       /* for trace lines (set up on first use) */
-	bool dis_ready;
-};
-
 static void kick(struct hwsq *h);
 static void run_engine(struct hwsq *h);
 
@@ -119,7 +75,7 @@ static void ewait_check(struct hwsq *h)
 	}
 }
 
-static void pause_done(nvm_gpu *gpu, void *ctx, uint64_t arg)
+void hwsq_pause_done(nvm_gpu *gpu, void *ctx, uint64_t arg)
 {
 	(void)gpu;
 	(void)arg;
@@ -142,7 +98,7 @@ static void pause_update(struct hwsq *h)
 	h->pause_req = want;
 	if (want) {
 		h->gpu->hold |= hold;
-		h->pause_id = sched_at(h->gpu, h->gpu->now + FB_PAUSE_DELAY_NS, pause_done, h, 0, 0);
+		h->pause_id = sched_at(h->gpu, h->gpu->now + FB_PAUSE_DELAY_NS, hwsq_pause_done, h, 0, 0);
 		emit(h->gpu, NVM_EV_TRACE, "hwsq", "fb_pause", 0, 1, "framebuffer pause requested");
 	} else {
 		h->gpu->hold &= ~hold;
@@ -186,7 +142,7 @@ static void poke(struct hwsq *h, uint32_t addr, uint32_t data)
 	bus_write(h->gpu, addr, data);
 }
 
-static void engine_ev(nvm_gpu *gpu, void *ctx, uint64_t arg)
+void hwsq_engine_ev(nvm_gpu *gpu, void *ctx, uint64_t arg)
 {
 	(void)gpu;
 	(void)arg;
@@ -261,7 +217,7 @@ static void step(struct hwsq *h, unsigned s)
 		if (clocks) {
 			h->blk = HB_WAIT;
 			h->blk_slot = s;
-			h->ev_id = sched_at(h->gpu, h->gpu->now + clocks * HWSQ_NS_PER_CLOCK, engine_ev, h, 0, 0);
+			h->ev_id = sched_at(h->gpu, h->gpu->now + clocks * HWSQ_NS_PER_CLOCK, hwsq_engine_ev, h, 0, 0);
 		}
 		break;
 	}
@@ -363,12 +319,12 @@ static void run_engine(struct hwsq *h)
 		if (s < 0)
 			break;
 		if (n == HWSQ_QUANTUM) {
-			h->ev_id = sched_at(h->gpu, h->gpu->now + HWSQ_NS_PER_CLOCK, engine_ev, h, 0, 0);
+			h->ev_id = sched_at(h->gpu, h->gpu->now + HWSQ_NS_PER_CLOCK, hwsq_engine_ev, h, 0, 0);
 			break;
 		}
 		if (!sched_budget_left(h->gpu)) {
 			report_spin(h);
-			h->ev_id = sched_at(h->gpu, h->gpu->now, engine_ev, h, 0, 0);
+			h->ev_id = sched_at(h->gpu, h->gpu->now, hwsq_engine_ev, h, 0, 0);
 			break;
 		}
 		span_add(&h->span, (unsigned)s, h->slot[s].ip);
@@ -389,7 +345,7 @@ static void kick(struct hwsq *h)
 	if (h->in_exec || h->ev_id || h->blk != HB_NONE)
 		return;
 	if (pick_slot(h) >= 0)
-		h->ev_id = sched_at(h->gpu, h->gpu->now, engine_ev, h, 0, 0);
+		h->ev_id = sched_at(h->gpu, h->gpu->now, hwsq_engine_ev, h, 0, 0);
 }
 
 /* ---------------------------------------------------------------- registers */
@@ -711,6 +667,7 @@ const struct block_class hwsq_class = {
 	.create = hwsq_create,
 	.destroy = hwsq_destroy,
 	.busy = hwsq_busy,
+	.snap = &hwsq_snap,
 };
 
 /* ---------------------------------------------------------------- public API */

@@ -106,4 +106,56 @@ static inline uint64_t hwsq_wait_clocks(uint8_t op)
  * nanoseconds: one clock is 32 ns. */
 #define HWSQ_NS_PER_CLOCK 32u
 
+/* ---------------------------------------------------------------- the block's state (hwsq.c, hwsq_snap.c) */
+
+enum hwsq_block_state {
+	HB_NONE,  /* running (or idle) */
+	HB_WAIT,  /* PTIMER wait in progress */
+	HB_EWAIT, /* waiting for an event value */
+	HB_HOLD,  /* a poke waits for HWSQ_ENABLE */
+};
+
+struct hwsq_slot {
+	uint32_t ip;
+	bool exec, illegal;
+	uint32_t addr, data;
+};
+
+/* Where the slots ran since the engine last blocked: lowest and highest
+ * IP and the instruction count, for the diagnostic of a spinning script. */
+struct ip_span {
+	uint32_t lo[2], hi[2];
+	uint64_t n[2];
+};
+
+struct hwsq {
+	nvm_gpu *gpu;
+	const struct hwsq_variant *v;
+	const struct hwsq_op *dec[256];
+	uint8_t code[0x200];
+	uint32_t mask; /* code_size - 1 */
+	struct hwsq_slot slot[2];
+	uint32_t events;
+	enum hwsq_block_state blk;
+	unsigned blk_slot;
+	uint8_t ew_event, ew_value;
+	uint32_t hold_addr, hold_data;
+	uint64_t ev_id;    /* pending engine event (wait end or continuation) */
+	uint64_t pause_id; /* pending FB_PAUSED completion */
+	bool pause_req;
+	bool in_exec;
+	unsigned next; /* slot tried first */
+	uint64_t ninsn;
+	struct ip_span span;
+	uint32_t *debug6, *flags[2], *ep, *eph; /* latched register values */
+	nvm_hwsq_dis dis;                       /* for trace lines (set up on first use) */
+	bool dis_ready;
+};
+
+/* Snapshots (hwsq_snap.c): the block's part, and the functions of its
+ * events (hwsq.c). */
+extern const struct block_snap hwsq_snap;
+void hwsq_engine_ev(nvm_gpu *gpu, void *ctx, uint64_t arg);
+void hwsq_pause_done(nvm_gpu *gpu, void *ctx, uint64_t arg);
+
 #endif

@@ -32,7 +32,7 @@
 /* UNVERIFIED: 16384 TLB entries shared by the engines, direct-mapped by
  * (engine, channel, block); the real sizes are not documented. */
 #define TLB_SLOTS 16384u
-#define NTRAP     6u
+#define NTRAP     G80VM_NTRAP
 
 /* ---------------------------------------------------------------- chip data */
 
@@ -76,29 +76,6 @@ const struct g80vm_chip g80vm_g84 = { NVM_G80_GEN_G84, ctx_g84, N(ctx_g84), faul
 const struct g80vm_chip g80vm_gt215 = { NVM_G80_GEN_GT215, ctx_gt215, N(ctx_gt215), fault_en_gt215 };
 
 /* ---------------------------------------------------------------- state */
-
-struct g80_tlb_ent {
-	struct tlbc_hdr h;
-	unsigned engine;
-	uint32_t chan;
-	struct g80_pt_res pt;
-};
-
-struct g80vm {
-	nvm_gpu *gpu;
-	const struct g80vm_chip *chip;
-	struct tlb_cache tlb;
-	bool strict;
-	unsigned flushes_in_flight;
-	bool trap_pending;
-	uint32_t trap[NTRAP];
-	uint32_t bar_chan, peephole_chan;
-	uint32_t ph_base;          /* PEEPHOLE port registers: 0x1560 (G80) or 0x60000 */
-	const uint32_t *pd_offset; /* the latched PD_OFFSET register (G84+), or NULL */
-	nvm_g80_stats stats;
-	nvm_g80_fault_fn hook;
-	void *hook_user;
-};
 
 static struct g80vm *vm_of(const nvm_gpu *gpu)
 {
@@ -356,7 +333,7 @@ nvm_status nvm_g80_write(nvm_gpu *gpu, const nvm_g80_req *req, const void *buf, 
 
 /* ---------------------------------------------------------------- registers */
 
-static void flush_done(nvm_gpu *gpu, void *ctx, uint64_t engine)
+void g80vm_flush_done(nvm_gpu *gpu, void *ctx, uint64_t engine)
 {
 	(void)gpu;
 	struct g80vm *m = ctx;
@@ -376,7 +353,7 @@ static void wr_tlb_flush(void *ctx, const struct reg_desc *r, uint32_t *stored, 
 		return;
 	}
 	unsigned engine = FIELD_GET(written, 19, 16);
-	if (!sched_at(m->gpu, m->gpu->now + FLUSH_NS, flush_done, m, engine, 0)) {
+	if (!sched_at(m->gpu, m->gpu->now + FLUSH_NS, g80vm_flush_done, m, engine, 0)) {
 		tlb_flush(m, engine); /* out of memory: flush at once */
 		*stored &= ~1u;
 		return;
@@ -850,4 +827,5 @@ const struct block_class g80vm_class = {
 	.create = g80vm_create,
 	.destroy = g80vm_destroy,
 	.busy = g80vm_busy,
+	.snap = &g80vm_snap,
 };

@@ -8,6 +8,7 @@
 
 #include "core/core.h"
 #include "nvmodel/g80vm.h"
+#include "tlb_cache.h"
 
 /* Generation masks for table rows (g80_vm.xml variants, restricted to the
  * profiles the model has: g80; g84 and g92; gt215). */
@@ -65,4 +66,37 @@ bool g80_dmaobj_stage(nvm_gpu *gpu, const nvm_g80_req *req, nvm_g80_res *res, nv
                       uint64_t *chan_base, uint64_t *addr, nvm_g80_walk_trace *tr);
 
 uint32_t g80_pd_offset(const nvm_g80_layout *lay);
+
+/* ---------------------------------------------------------------- the block's state (g80vm.c, g80vm_snap.c) */
+
+#define G80VM_NTRAP 6u
+
+struct g80_tlb_ent {
+	struct tlbc_hdr h;
+	unsigned engine;
+	uint32_t chan;
+	struct g80_pt_res pt;
+};
+
+struct g80vm {
+	nvm_gpu *gpu;
+	const struct g80vm_chip *chip;
+	struct tlb_cache tlb;
+	bool strict;
+	unsigned flushes_in_flight;
+	bool trap_pending;
+	uint32_t trap[G80VM_NTRAP];
+	uint32_t bar_chan, peephole_chan;
+	uint32_t ph_base;          /* PEEPHOLE port registers: 0x1560 (G80) or 0x60000 */
+	const uint32_t *pd_offset; /* the latched PD_OFFSET register (G84+), or NULL */
+	nvm_g80_stats stats;
+	nvm_g80_fault_fn hook;
+	void *hook_user;
+};
+
+/* Snapshots (g80vm_snap.c): the block's part, and the function of its
+ * event (g80vm.c: a TLB flush completing; arg the VM engine). */
+extern const struct block_snap g80vm_snap;
+void g80vm_flush_done(nvm_gpu *gpu, void *ctx, uint64_t engine);
+
 #endif

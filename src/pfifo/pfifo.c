@@ -341,8 +341,6 @@ bool pfifo_switch_to(struct pfifo *f, uint32_t chid)
 
 /* ---------------------------------------------------------------- scheduling */
 
-static void step(nvm_gpu *gpu, void *ctx, uint64_t arg);
-
 /* UNVERIFIED (G80): a channel just loaded does some work before the
  * switcher looks again, so a timeslice shorter than a switch cannot make
  * the channels pass CACHE1 around without progress. */
@@ -359,7 +357,7 @@ static bool dma_ready(struct pfifo *f)
 void pfifo_kick(struct pfifo *f)
 {
 	if (!f->ev)
-		f->ev = sched_at(f->gpu, f->gpu->now, step, f, 0, 0);
+		f->ev = sched_at(f->gpu, f->gpu->now, pfifo_step_ev, f, 0, 0);
 }
 
 static int next_dma_channel(struct pfifo *f)
@@ -437,7 +435,7 @@ static bool switch_pending(struct pfifo *f)
 }
 
 /* The scheduled step: the generation's work (pfifo_step on NV04..G80). */
-static void step(nvm_gpu *gpu, void *ctx, uint64_t arg)
+void pfifo_step_ev(nvm_gpu *gpu, void *ctx, uint64_t arg)
 {
 	(void)gpu;
 	(void)arg;
@@ -449,7 +447,7 @@ static void step(nvm_gpu *gpu, void *ctx, uint64_t arg)
 void pfifo_kick_at(struct pfifo *f, uint64_t t)
 {
 	if (!f->ev)
-		f->ev = sched_at(f->gpu, t > f->gpu->now ? t : f->gpu->now, step, f, 0, 0);
+		f->ev = sched_at(f->gpu, t > f->gpu->now ? t : f->gpu->now, pfifo_step_ev, f, 0, 0);
 }
 
 /* The step of NV04..G80: the CACHE0 and CACHE1 pullers, the switcher and
@@ -511,9 +509,9 @@ void pfifo_step(struct pfifo *f)
 	 * before its timeslice ends while another waits is looked at again
 	 * when the timeslice is over. */
 	if (more || done)
-		f->ev = sched_at(gpu, t > gpu->now ? t : gpu->now + 1, step, f, 0, 0);
+		f->ev = sched_at(gpu, t > gpu->now ? t : gpu->now + 1, pfifo_step_ev, f, 0, 0);
 	else if (f->slice_end > gpu->now && FIELD_GET(*f->r_caches, 0, 0) && next_dma_channel(f) >= 0)
-		f->ev = sched_at(gpu, f->slice_end, step, f, 0, 0);
+		f->ev = sched_at(gpu, f->slice_end, pfifo_step_ev, f, 0, 0);
 }
 
 /* ---------------------------------------------------------------- handlers */
@@ -917,6 +915,7 @@ const struct block_class pfifo_class = {
 	.create = pfifo_create,
 	.destroy = pfifo_destroy,
 	.busy = pfifo_busy,
+	.snap = &pfifo_snap,
 };
 
 /* ---------------------------------------------------------------- public API */

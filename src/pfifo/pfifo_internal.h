@@ -521,6 +521,15 @@ bool pfifo_pramin_wr(void *ctx, uint32_t addr, uint32_t val);
 nvm_status pfifo_add_window(struct pfifo *f, const char *name, uint32_t base, uint32_t size, win_read_fn rd,
                             win_write_fn wr);
 
+/* Snapshots (pfifo_snap.c): the block's part, and the functions its
+ * events (pfifo.c's step, puller.c's acquire timeout) and memory watches
+ * (puller.c's acquire wake-ups) are. */
+extern const struct block_snap pfifo_snap;
+void pfifo_step_ev(nvm_gpu *gpu, void *ctx, uint64_t arg);
+void puller_acq_timer(nvm_gpu *gpu, void *ctx, uint64_t arg);
+void puller_acq_wake(void *ctx, uint64_t arg);
+void puller_acq_wake_chan(void *ctx, uint64_t arg);
+
 /* The pushers' quick feed on or off (on by default; tests compare the two). */
 void pfifo_quick_set(nvm_gpu *gpu, bool on);
 

@@ -350,7 +350,7 @@ static bool sem_write(struct pfifo *f, uint32_t v)
 	return sem_where(f, &ap, &addr) && sem_wr32(&f->gpu->mem[ap], addr, big_endian(f), v);
 }
 
-static void acq_wake(void *ctx, uint64_t arg)
+void puller_acq_wake(void *ctx, uint64_t arg)
 {
 	(void)arg;
 	pfifo_kick(ctx);
@@ -359,13 +359,13 @@ static void acq_wake(void *ctx, uint64_t arg)
 void puller_unwatch(struct pfifo *f)
 {
 	if (f->acq_watch)
-		sem_unwatch(&f->gpu->mem[f->acq_ap], acq_wake, f, 0);
+		sem_unwatch(&f->gpu->mem[f->acq_ap], puller_acq_wake, f, 0);
 	f->acq_watch = false;
 }
 
 /* Watches of channels CACHE1 does not hold (arg chid + 1) only note the
  * write; the step looks at them (a watch callback may not change watches). */
-static void acq_wake_chan(void *ctx, uint64_t arg)
+void puller_acq_wake_chan(void *ctx, uint64_t arg)
 {
 	struct pfifo *f = ctx;
 	bit_put(f->acq_wake, (uint32_t)(arg - 1), true);
@@ -379,7 +379,7 @@ void puller_acq_switch_out(struct pfifo *f, uint32_t chid)
 	uint64_t addr;
 	if (chid >= f->chip->nchan || !(*f->r_pull1 & PULL1_ACQUIRE_ACTIVE) || !sem_where(f, &ap, &addr))
 		return;
-	if (sem_watch(&f->gpu->mem[ap], addr, 4, acq_wake_chan, f, chid + 1)) {
+	if (sem_watch(&f->gpu->mem[ap], addr, 4, puller_acq_wake_chan, f, chid + 1)) {
 		bit_put(f->acq_blocked, chid, true);
 		f->acq_ch_ap[chid] = ap;
 		f->acq_ch_addr[chid] = addr;
@@ -390,7 +390,7 @@ void puller_acq_switch_in(struct pfifo *f, uint32_t chid)
 {
 	if (chid >= f->chip->nchan || !bit_get(f->acq_blocked, chid))
 		return;
-	sem_unwatch(&f->gpu->mem[f->acq_ch_ap[chid]], acq_wake_chan, f, chid + 1);
+	sem_unwatch(&f->gpu->mem[f->acq_ch_ap[chid]], puller_acq_wake_chan, f, chid + 1);
 	bit_put(f->acq_blocked, chid, false);
 	bit_put(f->acq_wake, chid, false);
 }
@@ -418,7 +418,7 @@ bool puller_acquire_done(const struct pfifo *f, uint32_t v)
 	return sem_acquire_ok(SEM_CMP_EQ, false, v, *f->r_acq_value);
 }
 
-static void acq_timer(nvm_gpu *gpu, void *ctx, uint64_t arg)
+void puller_acq_timer(nvm_gpu *gpu, void *ctx, uint64_t arg)
 {
 	(void)gpu;
 	(void)arg;
@@ -451,7 +451,8 @@ static void acquire_timeout(struct pfifo *f)
 		pfifo_raise(f, INTR_ACQUIRE_TIMEOUT);
 		return;
 	}
-	sem_deadline(f->gpu, &f->acq_to_ev, &f->acq_to_at, f->gpu->now + (to - el), acq_timer, f, 0, SCHED_BACKGROUND);
+	sem_deadline(f->gpu, &f->acq_to_ev, &f->acq_to_at, f->gpu->now + (to - el), puller_acq_timer, f, 0,
+	             SCHED_BACKGROUND);
 }
 
 /* A pending acquire: done when the semaphore holds ACQUIRE_VALUE; until
@@ -473,7 +474,7 @@ static bool acquire_pending(struct pfifo *f)
 	}
 	nvm_aperture ap;
 	uint64_t addr;
-	if (!f->acq_watch && sem_where(f, &ap, &addr) && sem_watch(&f->gpu->mem[ap], addr, 4, acq_wake, f, 0)) {
+	if (!f->acq_watch && sem_where(f, &ap, &addr) && sem_watch(&f->gpu->mem[ap], addr, 4, puller_acq_wake, f, 0)) {
 		f->acq_watch = true;
 		f->acq_ap = ap;
 		f->acq_addr = addr;
