@@ -406,7 +406,7 @@ struct pbdma {
 	/* on_runs: the engine decision (engine_prepare) of engine subchannel s
 	 * while bit s of pick_valid is set, for the rest of a feed_segment */
 	uint32_t pick_valid;
-	uint32_t pick_rec; /* bit s: pick[s].e is a recorder without a method log */
+	uint32_t pick_rec; /* bit s: pick[s].e is a recorder (deliver_rec) */
 	struct {
 		struct engine *e;
 		struct eng_src src;

@@ -1331,7 +1331,7 @@ static inline __attribute__((always_inline)) bool deliver_run(struct pbdma *p, s
 			return false;
 		}
 		v->valid = v->reuse ? v->valid | 1u << s : 0;
-		bool rec = e->ops->methods == engine_rec_methods && !e->cap;
+		bool rec = e->ops->methods == engine_rec_methods;
 		p->pick_rec = rec ? p->pick_rec | 1u << s : p->pick_rec & ~(1u << s);
 	}
 	const struct eng_src *src = &p->pick[s].src;
@@ -1355,22 +1355,38 @@ static inline __attribute__((always_inline)) bool deliver_run(struct pbdma *p, s
 	return true;
 }
 
-/* deliver_run's common case without the run (pb_take_hdr's header w): the
- * engine methods of a subchannel whose engine, decided before, is a
- * recorder without a log (engine_send's first case), on a PBDMA with no
- * hooks or method CRCs and methods not masked (rec: the subchannels for
- * which those hold). false: the run needs deliver_run. */
+/* deliver_run's common case without the run (pb_take_hdr's header w, its
+ * data just before next): the engine methods of a subchannel whose engine,
+ * decided before, is a recorder (engine_send's first case), on a PBDMA
+ * with no hooks or method CRCs and methods not masked (rec: the
+ * subchannels for which those hold). A recorder with a method log takes
+ * the run here when its log takes it inline (engine_log_inline), from the
+ * header's fields: the same record as from the run pb_take_fill builds.
+ * false: the run needs deliver_run (nothing done). */
 static inline __attribute__((always_inline)) bool deliver_rec(struct pbdma *p, struct deliv *v, uint32_t rec,
-                                                              uint32_t w)
+                                                              uint32_t w, const uint32_t *next)
 {
 	uint32_t s = (w >> 13) & 7u;
 	if (!(rec >> s & 1) || (w & 0xfffu) < 0x100 / 4)
 		return false;
 	struct engine *e = p->pick[s].e;
+	uint32_t n = pb_take_count(w);
+	bool logged = e->cap != 0;
+	if (logged && !engine_log_inline(e, n))
+		return false;
 	if (e != p->target)
 		engine_switch(p, e, s);
-	uint32_t n = pb_take_count(w);
 	e->total += n;
+	if (logged) {
+		/* IMMD (SEC_OP 4): its data is the header's IMMD_DATA 28:16, one
+		 * method, PB_MODE_IMMD; else the n words before next, the mode
+		 * SEC_OP 2:1 (pb_take_fill's). */
+		bool immd = w >> 29 == 4;
+		uint32_t immd_data = (w >> 16) & 0x1fffu;
+		const uint32_t *data = immd ? &immd_data : next - n;
+		uint32_t mode = immd ? (uint32_t)PB_MODE_IMMD : w >> 30;
+		engine_log_append_inline(e, &p->pick[s].src, (w & 0xfffu) << 2, mode, data, n);
+	}
 	p->cost += (uint64_t)n * ENG_REC_NS_PER_METHOD;
 	e->busy_until = v->gpu->now + p->cost;
 	v->methods += n;
@@ -1512,7 +1528,7 @@ static uint32_t pbf_feed(struct fifo_fetch *x, const uint32_t *w, uint32_t n)
 			uint32_t rec = fast & v.valid & p->pick_rec;
 			while ((hdr = pb_take_hdr(&q, end, &pos))) {
 				taken += pb_take_count(hdr);
-				if (deliver_rec(p, &v, rec, hdr))
+				if (deliver_rec(p, &v, rec, hdr, q))
 					continue;
 				if (!deliver_run(p, &v, pb_take_fill(d, 0, hdr, q, pos, masked))) {
 					stopped = true;
