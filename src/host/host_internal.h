@@ -406,7 +406,8 @@ struct pbdma {
 	/* on_runs: the engine decision (engine_prepare) of engine subchannel s
 	 * while bit s of pick_valid is set, for the rest of a feed_segment */
 	uint32_t pick_valid;
-	uint32_t pick_rec; /* bit s: pick[s].e is a recorder (deliver_rec) */
+	uint32_t pick_rec; /* bit s: pick[s].e is a recorder without a method log (deliver_rec) */
+	uint32_t pick_log; /* bit s: pick[s].e is a recorder with a method log (deliver_log) */
 	struct {
 		struct engine *e;
 		struct eng_src src;

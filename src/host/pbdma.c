@@ -277,9 +277,21 @@ static bool va_access_at(struct pbdma *p, uint64_t va, void *buf, size_t len, nv
 		*ap_at = sparse ? 0 : (uint8_t)(ap + 1);
 		*pa_at = pa;
 	}
+	uint8_t *span;
+	size_t avail;
 	if (sparse) {
 		if (!write)
 			memset(buf, 0, len);
+	} else if (!mem_span(m, pa, write, &span, &avail) && avail >= len) {
+		/* The usual case (a semaphore): in one page the model holds,
+		 * as mem_read / mem_write would copy it. */
+		if (write) {
+			memcpy(span, buf, len);
+			if (m->nwatch)
+				mem_notify_write(m, pa, len);
+		} else {
+			memcpy(buf, span, len);
+		}
 	} else {
 		st = write ? mem_write(m, pa, buf, len) : mem_read(m, pa, buf, len);
 	}
@@ -1332,7 +1344,8 @@ static inline __attribute__((always_inline)) bool deliver_run(struct pbdma *p, s
 		}
 		v->valid = v->reuse ? v->valid | 1u << s : 0;
 		bool rec = e->ops->methods == engine_rec_methods;
-		p->pick_rec = rec ? p->pick_rec | 1u << s : p->pick_rec & ~(1u << s);
+		p->pick_rec = rec && !e->cap ? p->pick_rec | 1u << s : p->pick_rec & ~(1u << s);
+		p->pick_log = rec && e->cap ? p->pick_log | 1u << s : p->pick_log & ~(1u << s);
 	}
 	const struct eng_src *src = &p->pick[s].src;
 	if (v->plain) {
@@ -1355,38 +1368,55 @@ static inline __attribute__((always_inline)) bool deliver_run(struct pbdma *p, s
 	return true;
 }
 
-/* deliver_run's common case without the run (pb_take_hdr's header w, its
- * data just before next): the engine methods of a subchannel whose engine,
- * decided before, is a recorder (engine_send's first case), on a PBDMA
- * with no hooks or method CRCs and methods not masked (rec: the
- * subchannels for which those hold). A recorder with a method log takes
- * the run here when its log takes it inline (engine_log_inline), from the
- * header's fields: the same record as from the run pb_take_fill builds.
- * false: the run needs deliver_run (nothing done). */
+/* deliver_run's common case without the run (pb_take_hdr's header w): the
+ * engine methods of a subchannel whose engine, decided before, is a
+ * recorder without a log (engine_send's first case), on a PBDMA with no
+ * hooks or method CRCs and methods not masked (rec: the subchannels for
+ * which those hold). false: the run needs deliver_log or deliver_run. */
 static inline __attribute__((always_inline)) bool deliver_rec(struct pbdma *p, struct deliv *v, uint32_t rec,
-                                                              uint32_t w, const uint32_t *next)
+                                                              uint32_t w)
 {
 	uint32_t s = (w >> 13) & 7u;
 	if (!(rec >> s & 1) || (w & 0xfffu) < 0x100 / 4)
 		return false;
 	struct engine *e = p->pick[s].e;
+	if (e != p->target)
+		engine_switch(p, e, s);
 	uint32_t n = pb_take_count(w);
-	bool logged = e->cap != 0;
-	if (logged && !engine_log_inline(e, n))
+	e->total += n;
+	p->cost += (uint64_t)n * ENG_REC_NS_PER_METHOD;
+	e->busy_until = v->gpu->now + p->cost;
+	v->methods += n;
+	return true;
+}
+
+/* deliver_rec for a recorder with a method log (p->pick_log; fast: the
+ * subchannels the header-first path may take), when the log takes the run
+ * inline (engine_log_inline): the record is made from the header's fields
+ * (its data just before next), the same as from the run pb_take_fill
+ * builds. Out of line of deliver_rec's loop: recording off never comes
+ * here but for other engines' runs. false: the run needs deliver_run
+ * (nothing done). */
+static bool deliver_log(struct pbdma *p, struct deliv *v, uint32_t fast, uint32_t w, const uint32_t *next)
+{
+	uint32_t s = (w >> 13) & 7u;
+	if (!((fast & v->valid & p->pick_log) >> s & 1) || (w & 0xfffu) < 0x100 / 4)
+		return false;
+	struct engine *e = p->pick[s].e;
+	uint32_t n = pb_take_count(w);
+	if (!engine_log_inline(e, n))
 		return false;
 	if (e != p->target)
 		engine_switch(p, e, s);
 	e->total += n;
-	if (logged) {
-		/* IMMD (SEC_OP 4): its data is the header's IMMD_DATA 28:16, one
-		 * method, PB_MODE_IMMD; else the n words before next, the mode
-		 * SEC_OP 2:1 (pb_take_fill's). */
-		bool immd = w >> 29 == 4;
-		uint32_t immd_data = (w >> 16) & 0x1fffu;
-		const uint32_t *data = immd ? &immd_data : next - n;
-		uint32_t mode = immd ? (uint32_t)PB_MODE_IMMD : w >> 30;
-		engine_log_append_inline(e, &p->pick[s].src, (w & 0xfffu) << 2, mode, data, n);
-	}
+	/* IMMD (SEC_OP 4): one method, PB_MODE_IMMD, its data the header's
+	 * IMMD_DATA 28:16; else the n words before next, the mode SEC_OP 2:1
+	 * (as pb_take_fill makes them). */
+	bool immd = w >> 29 == 4;
+	uint32_t immd_data = (w >> 16) & 0x1fffu;
+	const uint32_t *data = immd ? &immd_data : next - n;
+	uint32_t mode = immd ? (uint32_t)PB_MODE_IMMD : w >> 30;
+	engine_log_append_inline(e, &p->pick[s].src, (w & 0xfffu) << 2, mode, data, n);
 	p->cost += (uint64_t)n * ENG_REC_NS_PER_METHOD;
 	e->busy_until = v->gpu->now + p->cost;
 	v->methods += n;
@@ -1528,7 +1558,7 @@ static uint32_t pbf_feed(struct fifo_fetch *x, const uint32_t *w, uint32_t n)
 			uint32_t rec = fast & v.valid & p->pick_rec;
 			while ((hdr = pb_take_hdr(&q, end, &pos))) {
 				taken += pb_take_count(hdr);
-				if (deliver_rec(p, &v, rec, hdr, q))
+				if (deliver_rec(p, &v, rec, hdr) || deliver_log(p, &v, fast, hdr, q))
 					continue;
 				if (!deliver_run(p, &v, pb_take_fill(d, 0, hdr, q, pos, masked))) {
 					stopped = true;
