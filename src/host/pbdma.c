@@ -1423,6 +1423,50 @@ static bool deliver_log(struct pbdma *p, struct deliv *v, uint32_t fast, uint32_
 	return true;
 }
 
+/* A run of pbf_feed's loop built (pb_take_fill: header w, its data just
+ * before next, the stream offset pos past it) for deliver_run, out of the
+ * loop (take_runs without logging). false: the PBDMA stopped. */
+static __attribute__((noinline)) bool deliver_built(struct pbdma *p, struct deliv *v, uint32_t w, const uint32_t *next,
+                                                    uint64_t pos, bool masked)
+{
+	return deliver_run(p, v, pb_take_fill(&p->dec, 0, w, next, pos, masked));
+}
+
+/* pbf_feed's loop over the decoder's fast-path runs (pb_take_hdr) from *qp
+ * to end; false when the PBDMA stopped in one. Two versions of the same
+ * runs, chosen for speed only: with logging, a logged recorder's runs go
+ * through deliver_log in the loop; without, everything deliver_rec does
+ * not take goes out of the loop (deliver_built), which leaves the loop's
+ * registers to deliver_rec (recording off). */
+static inline __attribute__((always_inline)) bool take_runs(struct pbdma *p, struct deliv *v, const uint32_t **qp,
+                                                            const uint32_t *end, bool logging)
+{
+	pb_decoder *d = &p->dec;
+	const uint32_t *q = *qp;
+	uint64_t pos = d->pos, taken = 0;
+	bool masked = !d->active, go = true;
+	uint32_t fast = v->plain && !masked ? 0x1fu : 0, hdr;
+	uint32_t rec = fast & v->valid & p->pick_rec;
+	while ((hdr = pb_take_hdr(&q, end, &pos))) {
+		taken += pb_take_count(hdr);
+		if (deliver_rec(p, v, rec, hdr))
+			continue;
+		if (logging) {
+			if (deliver_log(p, v, fast, hdr, q))
+				continue;
+			go = deliver_run(p, v, pb_take_fill(d, 0, hdr, q, pos, masked));
+		} else {
+			go = deliver_built(p, v, hdr, q, pos, masked);
+		}
+		if (!go)
+			break;
+		rec = fast & v->valid & p->pick_rec;
+	}
+	pb_take_sync(d, pos, taken);
+	*qp = q;
+	return go;
+}
+
 /* The decoder's batches (the runs of its general path): in order, none
  * after a stop. */
 static void on_runs(void *ctx, const pb_run *runs, size_t n)
@@ -1552,21 +1596,10 @@ static uint32_t pbf_feed(struct fifo_fetch *x, const uint32_t *w, uint32_t n)
 	deliv_begin(p, &v);
 	while (q < end) {
 		if (pb_take_ready(d)) {
-			uint64_t pos = d->pos, taken = 0;
-			bool masked = !d->active, stopped = false;
-			uint32_t fast = v.plain && !masked ? 0x1fu : 0, hdr;
-			uint32_t rec = fast & v.valid & p->pick_rec;
-			while ((hdr = pb_take_hdr(&q, end, &pos))) {
-				taken += pb_take_count(hdr);
-				if (deliver_rec(p, &v, rec, hdr) || deliver_log(p, &v, fast, hdr, q))
-					continue;
-				if (!deliver_run(p, &v, pb_take_fill(d, 0, hdr, q, pos, masked))) {
-					stopped = true;
-					break;
-				}
-				rec = fast & v.valid & p->pick_rec;
-			}
-			pb_take_sync(d, pos, taken);
+			/* a recorder with a log has been seen: the version with
+			 * logging (a hint, p->pick_log) */
+			bool stopped =
+			        !(p->pick_log ? take_runs(p, &v, &q, end, true) : take_runs(p, &v, &q, end, false));
 			if (stopped) {
 				deliv_end(p, &v);
 				pb_take_stop(d);
