@@ -611,6 +611,7 @@ void pbdma_chan_changed(struct pbdma *p);
 /* Work may have arrived for the loaded channel (doorbell): re-read GP_PUT. */
 void pbdma_kick(struct pbdma *p);
 bool pbdma_stalled(const struct pbdma *p);
+void pbdma_drop_derived(struct pbdma *p);
 void pbdma_fini(struct pbdma *p);
 /* Arms (or stops) the USERD writeback timer of a loaded channel
  * (NV_PFIFO_USERD_WRITEBACK, NV_PPBDMA_CONFIG USERD_WRITEBACK). */

@@ -121,6 +121,18 @@ void pbdma_init(struct host *h, struct pbdma *p, unsigned id)
 	p->r = &h->pbdma_vals[id * PBR_COUNT];
 }
 
+/* What the PBDMA keeps only for speed, derived from its state: the
+ * engine decisions of its run loop (pick_valid, pick, pick_rec, pick_log;
+ * pick_log also picks take_runs' version, a hint). Dropped, they are made
+ * again from the registers and the channel at the next runs: a restored
+ * PBDMA calls this. */
+void pbdma_drop_derived(struct pbdma *p)
+{
+	p->pick_valid = 0;
+	p->pick_rec = 0;
+	p->pick_log = 0;
+}
+
 void pbdma_fini(struct pbdma *p)
 {
 	(void)p;
