@@ -19,7 +19,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -382,11 +381,8 @@ static inline __attribute__((always_inline)) pb_run *pb_take_fill(pb_decoder *d,
 	r->hdr_offset = pos - 1 - take;
 	r->offset = pos - take - immd;
 	r->subch = (w >> 13) & 7u;
-	/* method and index in one store: the recorder's log reads them as
-	 * one 8-byte word (engine_log_put), which two 4-byte stores could
-	 * not forward to it (a stall until they reach the cache). */
-	const uint32_t mi[2] = { (w & 0xfffu) << 2, 0 };
-	memcpy(&r->method, mi, sizeof(mi));
+	r->method = (w & 0xfffu) << 2;
+	r->index = 0;
 	r->masked = masked;
 	return r;
 }
