@@ -1402,17 +1402,16 @@ static inline __attribute__((always_inline)) bool deliver_rec(struct pbdma *p, s
 	return true;
 }
 
-/* deliver_rec for a recorder with a method log (p->pick_log; fast: the
- * subchannels the header-first path may take), when the log takes the run
- * inline (engine_log_inline): the record is made from the header's fields
- * (its data just before next), the same as from the run pb_take_fill
- * builds. Out of line of deliver_rec's loop: recording off never comes
- * here but for other engines' runs. false: the run needs deliver_run
- * (nothing done). */
-static bool deliver_log(struct pbdma *p, struct deliv *v, uint32_t fast, uint32_t w, const uint32_t *next)
+/* deliver_rec for a recorder with a method log (logm: the subchannels the
+ * header-first path may take whose recorder has one, from p->pick_log),
+ * when the log takes the run inline (engine_log_inline): the record is
+ * made from the header's fields (its data just before next), the same as
+ * from the run pb_take_fill builds. Used by take_runs' version with
+ * logging. false: the run needs deliver_run (nothing done). */
+static bool deliver_log(struct pbdma *p, struct deliv *v, uint32_t logm, uint32_t w, const uint32_t *next)
 {
 	uint32_t s = (w >> 13) & 7u;
-	if (!((fast & v->valid & p->pick_log) >> s & 1) || (w & 0xfffu) < 0x100 / 4)
+	if (!(logm >> s & 1) || (w & 0xfffu) < 0x100 / 4)
 		return false;
 	struct engine *e = p->pick[s].e;
 	uint32_t n = pb_take_count(w);
@@ -1458,13 +1457,13 @@ static inline __attribute__((always_inline)) bool take_runs(struct pbdma *p, str
 	uint64_t pos = d->pos, taken = 0;
 	bool masked = !d->active, go = true;
 	uint32_t fast = v->plain && !masked ? 0x1fu : 0, hdr;
-	uint32_t rec = fast & v->valid & p->pick_rec;
+	uint32_t rec = fast & v->valid & p->pick_rec, logm = logging ? fast & v->valid & p->pick_log : 0;
 	while ((hdr = pb_take_hdr(&q, end, &pos))) {
 		taken += pb_take_count(hdr);
 		if (deliver_rec(p, v, rec, hdr))
 			continue;
 		if (logging) {
-			if (deliver_log(p, v, fast, hdr, q))
+			if (deliver_log(p, v, logm, hdr, q))
 				continue;
 			go = deliver_run(p, v, pb_take_fill(d, 0, hdr, q, pos, masked));
 		} else {
@@ -1473,6 +1472,7 @@ static inline __attribute__((always_inline)) bool take_runs(struct pbdma *p, str
 		if (!go)
 			break;
 		rec = fast & v->valid & p->pick_rec;
+		logm = logging ? fast & v->valid & p->pick_log : 0;
 	}
 	pb_take_sync(d, pos, taken);
 	*qp = q;
