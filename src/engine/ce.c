@@ -112,11 +112,15 @@ struct ce {
 	/* The method tables of the last two classes run, by address below
 	 * CE_IDX_END (ce_class_mthd's binary search through the class and its
 	 * parents, done once per class instead of per method); slot `victim`
-	 * is replaced next. Allocated on the engine's first methods (8 KiB
-	 * that most engines of an open GPU never use); NULL until then. */
+	 * is replaced next. Allocated on the engine's first methods (9 KiB
+	 * that most engines of an open GPU never use); NULL until then. A
+	 * cache: dropped with the engine, rebuilt from the class tables. */
 	struct ce_idx {
 		const struct ce_class *k; /* NULL: empty */
 		const struct ce_mthd *at[CE_IDX_END / 4];
+		/* 1 + at[i]->slot where at[i] stores its data (ce_m_store,
+		 * most methods: the state), else 0 */
+		uint8_t store[CE_IDX_END / 4];
 	} * idx;
 	unsigned victim;
 	/* Copies through caller memory behind callbacks (nvm_mem_map_io), which
@@ -970,6 +974,7 @@ static const struct ce_idx *idx_of(struct ce *ce, const struct ce_class *k)
 	ce->victim ^= 1u;
 	t->k = k;
 	memset(t->at, 0, sizeof(t->at));
+	memset(t->store, 0, sizeof(t->store));
 	/* ce_class_mthd's answer for every address: the class chain walked
 	 * from its root, so a class's own method replaces its parent's (one
 	 * pass over the methods, not a lookup per address). */
@@ -981,6 +986,9 @@ static const struct ce_idx *idx_of(struct ce *ce, const struct ce_class *k)
 		for (size_t i = 0; i < chain[n]->nmthds && chain[n]->mthds[i].addr < CE_IDX_END; i++)
 			if (!(chain[n]->mthds[i].addr & 3u))
 				t->at[chain[n]->mthds[i].addr / 4] = &chain[n]->mthds[i];
+	_Static_assert(S_COUNT < 255, "a store's slot + 1 fits a byte");
+	for (size_t i = 0; i < CE_IDX_END / 4; i++)
+		t->store[i] = t->at[i] && t->at[i]->fn == ce_m_store ? (uint8_t)(t->at[i]->slot + 1u) : 0;
 	return t;
 }
 
@@ -1010,12 +1018,28 @@ static enum eng_status ce_methods(struct engine *e, const struct eng_src *src, c
 	uint32_t after = r->mode == PB_MODE_1INC ? (r->method + 4u) & 0x3ffcu : m;
 	uint32_t inc = r->mode == PB_MODE_INC ? 4u : 0u;
 	const uint32_t *data = r->data + first;
+	static const uint8_t no_store[CE_IDX_END / 4];
+	const uint8_t *store = tab ? tab->store : no_store;
+	uint32_t *v = x.c->v;
 	while (i < n) {
+		/* Most methods set state: ce_m_store without its call, its slot
+		 * from the table (m below CE_IDX_END, a multiple of 4), a stretch
+		 * of them in registers. */
+		uint32_t j = i;
+		unsigned sl;
+		while (j < n && (sl = !(m & ~(CE_IDX_END - 4u)) ? store[m / 4] : 0) != 0) {
+			v[sl - 1] = data[j++];
+			m = inc ? (m + inc) & 0x3ffcu : after;
+		}
+		x.cost += (uint64_t)(j - i) * CE_NS_PER_METHOD;
+		i = j;
+		if (i == n)
+			break;
 		const struct ce_mthd *t = mthd_at(tab, x.k, m);
 		uint32_t d = data[i++];
 		x.cost += CE_NS_PER_METHOD;
 		if (t && t->fn == ce_m_store) {
-			x.c->v[t->slot] = d; /* most methods set state: ce_m_store without its call */
+			x.c->v[t->slot] = d;
 		} else {
 			st = t ? t->fn(&x, t, d) : illegal(&x, m, d);
 			if (st)

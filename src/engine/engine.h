@@ -142,18 +142,27 @@ _Static_assert(offsetof(struct eng_src, subch) == 4 && offsetof(struct eng_src, 
                "struct log_run copies eng_src's fields by their place");
 _Static_assert(offsetof(pb_run, index) == offsetof(pb_run, method) + 4, "struct log_run copies method and index");
 
-/* Fills lr: run r's methods first .. first + n - 1 from src at time now. */
-static inline void engine_log_put(struct log_run *lr, const struct eng_src *src, const pb_run *r, uint32_t first,
-                                  uint32_t n, uint64_t now, bool step)
+/* Fills lr: the methods first .. first + n - 1 of a run of method address
+ * method, sequence index index and mode mode, from src at time now. */
+static inline void engine_log_fill(struct log_run *lr, const struct eng_src *src, uint32_t method, uint32_t index,
+                                   uint32_t mode, uint32_t first, uint32_t n, uint64_t now, bool step)
 {
 	struct log_run v;
 	memcpy(v.src, src, 16);
 	v.time = now;
-	memcpy(v.mi, &r->method, 8);
+	v.mi[0] = method;
+	v.mi[1] = index;
 	memcpy(v.ci, &src->ctx, 8);
-	v.info = n | (uint32_t)(r->mode & 3u) << 25 | (uint32_t)step << 27;
+	v.info = n | (mode & 3u) << 25 | (uint32_t)step << 27;
 	v.first = first;
 	*lr = v;
+}
+
+/* Fills lr: run r's methods first .. first + n - 1 from src at time now. */
+static inline void engine_log_put(struct log_run *lr, const struct eng_src *src, const pb_run *r, uint32_t first,
+                                  uint32_t n, uint64_t now, bool step)
+{
+	engine_log_fill(lr, src, r->method, r->index, (uint32_t)r->mode, first, n, now, step);
 }
 
 /* engine_log_append's general case: the rings grow or wrap, the run is
@@ -196,6 +205,28 @@ static inline void engine_log_copy(struct engine *e, uint32_t *restrict d, const
 	d[n - 1] = w2;
 }
 
+/* Whether engine_log_append takes a run of n methods inline (the usual
+ * case): 1 .. log_fast methods that do not reach the data ring's end. */
+static inline bool engine_log_inline(const struct engine *e, uint32_t n)
+{
+	return n - 1u < e->log_fast && ((size_t)e->seq & (e->dsize - 1)) + n <= e->dsize;
+}
+
+/* engine_log_append's inline case (engine_log_inline(e, n) holds) for a
+ * run given by its parts: methods 0 .. n - 1 of a run at method address
+ * method, mode mode, sequence index 0, data[0 .. n). */
+static inline void engine_log_append_inline(struct engine *e, const struct eng_src *src, uint32_t method, uint32_t mode,
+                                            const uint32_t *data, uint32_t n)
+{
+	uint64_t s = e->seq, now = e->gpu->now;
+	if (e->at > now)
+		now = e->at;
+	engine_log_fill(&e->runs[e->rseq & (e->rsize - 1)], src, method, 0, mode, 0, n, now, e->at != 0);
+	e->rseq++;
+	engine_log_copy(e, &e->data[(size_t)s & (e->dsize - 1)], data, n);
+	e->seq = s + n;
+}
+
 /* The log's append (engine_log without the count; nothing when cap is 0
  * or n is): a run of 1 .. 16 methods that does not reach the data ring's
  * end is a record and a short copy, inline; the rest goes to
@@ -205,7 +236,7 @@ static inline void engine_log_append(struct engine *e, const struct eng_src *src
 {
 	uint64_t s = e->seq;
 	size_t at = (size_t)s & (e->dsize - 1);
-	if (__builtin_expect(n - 1u < e->log_fast && at + n <= e->dsize, 1)) {
+	if (__builtin_expect(engine_log_inline(e, n), 1)) {
 		uint64_t now = e->gpu->now;
 		if (e->at > now)
 			now = e->at;

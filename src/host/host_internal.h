@@ -411,7 +411,8 @@ struct pbdma {
 	/* on_runs: the engine decision (engine_prepare) of engine subchannel s
 	 * while bit s of pick_valid is set, for the rest of a feed_segment */
 	uint32_t pick_valid;
-	uint32_t pick_rec; /* bit s: pick[s].e is a recorder without a method log */
+	uint32_t pick_rec; /* bit s: pick[s].e is a recorder without a method log (deliver_rec) */
+	uint32_t pick_log; /* bit s: pick[s].e is a recorder with a method log (deliver_log) */
 	struct {
 		struct engine *e;
 		struct eng_src src;
@@ -615,6 +616,7 @@ void pbdma_chan_changed(struct pbdma *p);
 /* Work may have arrived for the loaded channel (doorbell): re-read GP_PUT. */
 void pbdma_kick(struct pbdma *p);
 bool pbdma_stalled(const struct pbdma *p);
+void pbdma_drop_derived(struct pbdma *p);
 void pbdma_fini(struct pbdma *p);
 /* Arms (or stops) the USERD writeback timer of a loaded channel
  * (NV_PFIFO_USERD_WRITEBACK, NV_PPBDMA_CONFIG USERD_WRITEBACK). */

@@ -121,6 +121,18 @@ void pbdma_init(struct host *h, struct pbdma *p, unsigned id)
 	p->r = &h->pbdma_vals[id * PBR_COUNT];
 }
 
+/* What the PBDMA keeps only for speed, derived from its state: the
+ * engine decisions of its run loop (pick_valid, pick, pick_rec, pick_log;
+ * pick_log also picks take_runs' version, a hint). Dropped, they are made
+ * again from the registers and the channel at the next runs: a restored
+ * PBDMA calls this. */
+void pbdma_drop_derived(struct pbdma *p)
+{
+	p->pick_valid = 0;
+	p->pick_rec = 0;
+	p->pick_log = 0;
+}
+
 void pbdma_fini(struct pbdma *p)
 {
 	(void)p;
@@ -277,9 +289,21 @@ static bool va_access_at(struct pbdma *p, uint64_t va, void *buf, size_t len, nv
 		*ap_at = sparse ? 0 : (uint8_t)(ap + 1);
 		*pa_at = pa;
 	}
+	uint8_t *span;
+	size_t avail;
 	if (sparse) {
 		if (!write)
 			memset(buf, 0, len);
+	} else if (!mem_span(m, pa, write, &span, &avail) && avail >= len) {
+		/* The usual case (a semaphore): in one page the model holds,
+		 * as mem_read / mem_write would copy it. */
+		if (write) {
+			memcpy(span, buf, len);
+			if (m->nwatch)
+				mem_notify_write(m, pa, len);
+		} else {
+			memcpy(buf, span, len);
+		}
 	} else {
 		st = write ? mem_write(m, pa, buf, len) : mem_read(m, pa, buf, len);
 	}
@@ -1331,8 +1355,9 @@ static inline __attribute__((always_inline)) bool deliver_run(struct pbdma *p, s
 			return false;
 		}
 		v->valid = v->reuse ? v->valid | 1u << s : 0;
-		bool rec = e->ops->methods == engine_rec_methods && !e->cap;
-		p->pick_rec = rec ? p->pick_rec | 1u << s : p->pick_rec & ~(1u << s);
+		bool rec = e->ops->methods == engine_rec_methods;
+		p->pick_rec = rec && !e->cap ? p->pick_rec | 1u << s : p->pick_rec & ~(1u << s);
+		p->pick_log = rec && e->cap ? p->pick_log | 1u << s : p->pick_log & ~(1u << s);
 	}
 	const struct eng_src *src = &p->pick[s].src;
 	if (v->plain) {
@@ -1359,7 +1384,7 @@ static inline __attribute__((always_inline)) bool deliver_run(struct pbdma *p, s
  * engine methods of a subchannel whose engine, decided before, is a
  * recorder without a log (engine_send's first case), on a PBDMA with no
  * hooks or method CRCs and methods not masked (rec: the subchannels for
- * which those hold). false: the run needs deliver_run. */
+ * which those hold). false: the run needs deliver_log or deliver_run. */
 static inline __attribute__((always_inline)) bool deliver_rec(struct pbdma *p, struct deliv *v, uint32_t rec,
                                                               uint32_t w)
 {
@@ -1375,6 +1400,83 @@ static inline __attribute__((always_inline)) bool deliver_rec(struct pbdma *p, s
 	e->busy_until = v->gpu->now + p->cost;
 	v->methods += n;
 	return true;
+}
+
+/* deliver_rec for a recorder with a method log (logm: the subchannels the
+ * header-first path may take whose recorder has one, from p->pick_log),
+ * when the log takes the run inline (engine_log_inline): the record is
+ * made from the header's fields (its data just before next), the same as
+ * from the run pb_take_fill builds. Used by take_runs' version with
+ * logging. false: the run needs deliver_run (nothing done). */
+static bool deliver_log(struct pbdma *p, struct deliv *v, uint32_t logm, uint32_t w, const uint32_t *next)
+{
+	uint32_t s = (w >> 13) & 7u;
+	if (!(logm >> s & 1) || (w & 0xfffu) < 0x100 / 4)
+		return false;
+	struct engine *e = p->pick[s].e;
+	uint32_t n = pb_take_count(w);
+	if (!engine_log_inline(e, n))
+		return false;
+	if (e != p->target)
+		engine_switch(p, e, s);
+	e->total += n;
+	/* IMMD (SEC_OP 4): one method, PB_MODE_IMMD, its data the header's
+	 * IMMD_DATA 28:16; else the n words before next, the mode SEC_OP 2:1
+	 * (as pb_take_fill makes them). */
+	bool immd = w >> 29 == 4;
+	uint32_t immd_data = (w >> 16) & 0x1fffu;
+	const uint32_t *data = immd ? &immd_data : next - n;
+	uint32_t mode = immd ? (uint32_t)PB_MODE_IMMD : w >> 30;
+	engine_log_append_inline(e, &p->pick[s].src, (w & 0xfffu) << 2, mode, data, n);
+	p->cost += (uint64_t)n * ENG_REC_NS_PER_METHOD;
+	e->busy_until = v->gpu->now + p->cost;
+	v->methods += n;
+	return true;
+}
+
+/* A run of pbf_feed's loop built (pb_take_fill: header w, its data just
+ * before next, the stream offset pos past it) for deliver_run, out of the
+ * loop (take_runs without logging). false: the PBDMA stopped. */
+static __attribute__((noinline)) bool deliver_built(struct pbdma *p, struct deliv *v, uint32_t w, const uint32_t *next,
+                                                    uint64_t pos, bool masked)
+{
+	return deliver_run(p, v, pb_take_fill(&p->dec, 0, w, next, pos, masked));
+}
+
+/* pbf_feed's loop over the decoder's fast-path runs (pb_take_hdr) from *qp
+ * to end; false when the PBDMA stopped in one. Two versions of the same
+ * runs, chosen for speed only: with logging, a logged recorder's runs go
+ * through deliver_log in the loop; without, everything deliver_rec does
+ * not take goes out of the loop (deliver_built), which leaves the loop's
+ * registers to deliver_rec (recording off). */
+static inline __attribute__((always_inline)) bool take_runs(struct pbdma *p, struct deliv *v, const uint32_t **qp,
+                                                            const uint32_t *end, bool logging)
+{
+	pb_decoder *d = &p->dec;
+	const uint32_t *q = *qp;
+	uint64_t pos = d->pos, taken = 0;
+	bool masked = !d->active, go = true;
+	uint32_t fast = v->plain && !masked ? 0x1fu : 0, hdr;
+	uint32_t rec = fast & v->valid & p->pick_rec, logm = logging ? fast & v->valid & p->pick_log : 0;
+	while ((hdr = pb_take_hdr(&q, end, &pos))) {
+		taken += pb_take_count(hdr);
+		if (deliver_rec(p, v, rec, hdr))
+			continue;
+		if (logging) {
+			if (deliver_log(p, v, logm, hdr, q))
+				continue;
+			go = deliver_run(p, v, pb_take_fill(d, 0, hdr, q, pos, masked));
+		} else {
+			go = deliver_built(p, v, hdr, q, pos, masked);
+		}
+		if (!go)
+			break;
+		rec = fast & v->valid & p->pick_rec;
+		logm = logging ? fast & v->valid & p->pick_log : 0;
+	}
+	pb_take_sync(d, pos, taken);
+	*qp = q;
+	return go;
 }
 
 /* The decoder's batches (the runs of its general path): in order, none
@@ -1506,21 +1608,10 @@ static uint32_t pbf_feed(struct fifo_fetch *x, const uint32_t *w, uint32_t n)
 	deliv_begin(p, &v);
 	while (q < end) {
 		if (pb_take_ready(d)) {
-			uint64_t pos = d->pos, taken = 0;
-			bool masked = !d->active, stopped = false;
-			uint32_t fast = v.plain && !masked ? 0x1fu : 0, hdr;
-			uint32_t rec = fast & v.valid & p->pick_rec;
-			while ((hdr = pb_take_hdr(&q, end, &pos))) {
-				taken += pb_take_count(hdr);
-				if (deliver_rec(p, &v, rec, hdr))
-					continue;
-				if (!deliver_run(p, &v, pb_take_fill(d, 0, hdr, q, pos, masked))) {
-					stopped = true;
-					break;
-				}
-				rec = fast & v.valid & p->pick_rec;
-			}
-			pb_take_sync(d, pos, taken);
+			/* a recorder with a log has been seen: the version with
+			 * logging (a hint, p->pick_log) */
+			bool stopped =
+			        !(p->pick_log ? take_runs(p, &v, &q, end, true) : take_runs(p, &v, &q, end, false));
 			if (stopped) {
 				deliv_end(p, &v);
 				pb_take_stop(d);

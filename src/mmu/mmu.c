@@ -163,9 +163,26 @@ struct aspace {
 	bool oob;
 };
 
-static int ramin_rd(nvm_gpu *gpu, nvm_aperture ap, uint64_t inst, unsigned dw, uint32_t *v)
+/* Dwords dw and dw + 1 (n of them, 1 or 2) of the instance block, as
+ * nvm_mem_rd32 reads them (every translation reads two or three): in place
+ * when the model holds the page and no framebuffer pause holds memory;
+ * anything else (outside the aperture, a caller's callbacks, a pause)
+ * through nvm_mem_rd32, one dword after the other. */
+static int ramin_rd(nvm_gpu *gpu, nvm_aperture ap, uint64_t inst, unsigned dw, unsigned n, uint32_t *v)
 {
-	return nvm_mem_rd32(gpu, ap, inst + dw * 4ull, v) == NVM_OK;
+	uint64_t a = inst + dw * 4ull;
+	uint8_t *p;
+	size_t avail;
+	if (!(gpu->hold & NVM_HOLD_MEM) && (unsigned)ap < NVM_AP_COUNT && !(a & 3) &&
+	    !mem_span(&gpu->mem[ap], a, false, &p, &avail) && avail >= 4u * n) {
+		for (unsigned i = 0; i < n; i++, p += 4)
+			v[i] = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+		return 1;
+	}
+	for (unsigned i = 0; i < n; i++)
+		if (nvm_mem_rd32(gpu, ap, a + 4u * i, &v[i]) != NVM_OK)
+			return 0;
+	return 1;
 }
 
 static nvm_mmu_fault_type ramin_resolve(nvm_gpu *gpu, const nvm_mmu_request *req, struct aspace *as)
@@ -186,7 +203,7 @@ static nvm_mmu_fault_type ramin_resolve(nvm_gpu *gpu, const nvm_mmu_request *req
 			return NVM_MMU_FAULT_UNBOUND_INST_BLOCK;
 		uint32_t valid;
 		/* NV_RAMIN_SC_PDB_VALID(i) (166*32+i):(166*32+i) */
-		if (!ramin_rd(gpu, ap, inst, 166u + (unsigned)req->veid / 32u, &valid)) {
+		if (!ramin_rd(gpu, ap, inst, 166u + (unsigned)req->veid / 32u, 1, &valid)) {
 			as->oob = true;
 			return NVM_MMU_FAULT_UNBOUND_INST_BLOCK;
 		}
@@ -196,11 +213,12 @@ static nvm_mmu_fault_type ramin_resolve(nvm_gpu *gpu, const nvm_mmu_request *req
 			return NVM_MMU_FAULT_UNBOUND_INST_BLOCK;
 		dw = 168u + (unsigned)req->veid * 4u; /* NV_RAMIN_SC_PAGE_DIR_BASE_*(i) */
 	}
-	uint32_t lo, hi;
-	if (!ramin_rd(gpu, ap, inst, dw, &lo) || !ramin_rd(gpu, ap, inst, dw + 1, &hi)) {
+	uint32_t pdb[2];
+	if (!ramin_rd(gpu, ap, inst, dw, 2, pdb)) {
 		as->oob = true;
 		return NVM_MMU_FAULT_UNBOUND_INST_BLOCK;
 	}
+	uint32_t lo = pdb[0], hi = pdb[1];
 	as->pdb_target = FIELD_GET(lo, 1, 0); /* PAGE_DIR_BASE_TARGET */
 	/* UNVERIFIED: FAULT_REPLAY_TEX/GCC, USE_VER2_PT_FORMAT and BIG_PAGE_SIZE
 	 * are read from the dword of the subcontext that asks. Seed 000 says

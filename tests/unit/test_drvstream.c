@@ -190,11 +190,101 @@ static void test_tap(void **state)
 	env_fini(&e);
 }
 
+static void no_hook(void *user, const nvm_event *ev)
+{
+	(void)ev;
+	(*(unsigned *)user)++;
+}
+
+/* The GR and GRCE logs (cap methods each) after the stream ran through a
+ * fresh channel, with a hook installed (the PBDMA's general path: every
+ * run built and delivered by deliver_run) or without (the header-first
+ * path, deliver_rec, logs the recorder's runs from their headers); the
+ * virtual time and the counts at the end. */
+struct logs {
+	nvm_host_method *m[2];
+	size_t n[2];
+	uint64_t total[2], now, methods;
+	unsigned hooked;
+};
+
+static void run_logged(const struct ds_stream *s, uint64_t sem_seed, size_t cap, bool hook, struct logs *l)
+{
+	static const char *const eng[2] = { "gr", "grce" };
+	struct env e;
+	struct env_chan *c = env_one_channel(&e);
+	uint64_t sem_pa, sem = env_map(&e, 4096, &sem_pa);
+	assert_int_equal(sem, sem_seed);
+	env_pb(&e, c, s->words, (uint32_t)s->nwords);
+	memset(l, 0, sizeof(*l));
+	for (int k = 0; k < 2; k++)
+		assert_int_equal(nvm_host_log_config(e.gpu, eng[k], cap), NVM_OK);
+	int id = -1;
+	if (hook)
+		assert_int_equal(nvm_hook_add(e.gpu, NVM_EV_MASK(NVM_EV_UNMODELLED), no_hook, &l->hooked, &id), NVM_OK);
+	for (size_t i = 0; i < s->nsegs; i++)
+		env_gp(&e, c, c->pb_va + 4ull * s->segs[i].off, s->segs[i].n, 0);
+	env_kick(&e, c);
+	assert_string_equal(env_run(&e, 100000000), "idle");
+	for (int k = 0; k < 2; k++) {
+		l->m[k] = calloc(cap, sizeof(nvm_host_method));
+		assert_non_null(l->m[k]);
+		assert_int_equal(nvm_host_log_read(e.gpu, eng[k], 0, l->m[k], cap, &l->n[k], &l->total[k]), NVM_OK);
+	}
+	l->now = nvm_time_ns(e.gpu);
+	l->methods = ds_engine_total(e.gpu);
+	env_fini(&e);
+}
+
+/* The recorder's runs logged from their headers (recording on, the
+ * default) are the records the general path logs: every field of every
+ * method held, with the default log and with one of 5 methods (longer
+ * runs take the general path, the rings wrap at every few runs). */
+static void test_logs(void **state)
+{
+	(void)state;
+	struct env e;
+	env_one_channel(&e);
+	uint64_t sem_pa, sem = env_map(&e, 4096, &sem_pa);
+	env_fini(&e);
+	struct ds_config cfg = { .format = DS_FMT_NEW, .seed = 7, .words = ENV_PB_BYTES / 4, .sem_va = sem };
+	struct ds_stream s;
+	assert_int_equal(ds_generate(&cfg, &s), 0);
+	static const size_t caps[] = { 4096, 5 };
+	for (size_t ci = 0; ci < 2; ci++) {
+		struct logs a, b;
+		run_logged(&s, sem, caps[ci], false, &a);
+		run_logged(&s, sem, caps[ci], true, &b);
+		assert_int_equal(b.hooked, 0);
+		assert_int_equal(a.now, b.now);
+		assert_int_equal(a.methods, b.methods);
+		assert_int_equal(a.methods, s.engine_methods);
+		for (int k = 0; k < 2; k++) {
+			assert_int_equal(a.total[k], b.total[k]);
+			assert_int_equal(a.n[k], b.n[k]);
+			assert_int_equal(a.n[k], a.total[k] < caps[ci] ? a.total[k] : caps[ci]);
+			for (size_t i = 0; i < a.n[k]; i++) { /* field by field: the records have padding */
+				assert_int_equal(a.m[k][i].time_ns, b.m[k][i].time_ns);
+				assert_int_equal(a.m[k][i].chid, b.m[k][i].chid);
+				assert_int_equal(a.m[k][i].subch, b.m[k][i].subch);
+				assert_int_equal(a.m[k][i].cls, b.m[k][i].cls);
+				assert_int_equal(a.m[k][i].method, b.m[k][i].method);
+				assert_int_equal(a.m[k][i].data, b.m[k][i].data);
+				assert_int_equal(a.m[k][i].ctx, b.m[k][i].ctx);
+				assert_int_equal(a.m[k][i].implicit, b.m[k][i].implicit);
+			}
+			free(a.m[k]);
+			free(b.m[k]);
+		}
+	}
+	ds_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_new),  cmocka_unit_test(test_nv04), cmocka_unit_test(test_g80),
-		cmocka_unit_test(test_seed), cmocka_unit_test(test_tap),
+		cmocka_unit_test(test_seed), cmocka_unit_test(test_tap),  cmocka_unit_test(test_logs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

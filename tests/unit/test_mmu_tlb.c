@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "bar0.h"
+#include "core/core.h"
 
 #include "mmu_pt.h"
 
@@ -27,7 +28,7 @@
 struct fx {
 	nvm_gpu *gpu;
 	struct ptb b;
-	int stale;
+	int stale, blocked;
 };
 
 static void count_stale(void *user, const nvm_event *ev)
@@ -35,6 +36,8 @@ static void count_stale(void *user, const nvm_event *ev)
 	struct fx *f = user;
 	if (!strcmp(ev->code, "stale_tlb"))
 		f->stale++;
+	if (!strcmp(ev->code, "blocked"))
+		f->blocked++;
 }
 
 static int setup(void **state)
@@ -89,6 +92,32 @@ static void test_stale_until_invalidate(void **state)
 	nvm_mmu_get_stats(f->gpu, &st);
 	assert_int_equal(st.walks, 2);
 	assert_int_equal(st.tlb_hits, 1);
+}
+
+/* The instance block is read as nvm_mem_rd32 reads it (in place when it
+ * can be): while a framebuffer pause holds memory (hwsq), the read is
+ * blocked (one "blocked" event) and the translation faults
+ * UNBOUND_INST_BLOCK; released, it translates. */
+static void test_ramin_read_held(void **state)
+{
+	struct fx *f = *state;
+	ptb_map(&f->b, 0x200000, 4096, ptb_pte(0x5000, 0, 0, 0));
+	f->gpu->hold |= NVM_HOLD_MEM;
+	nvm_mmu_request r = { 0 };
+	r.inst_target = NVM_MMU_PDB_VID;
+	r.inst_addr = INST;
+	r.veid = -1;
+	r.va = 0x200004;
+	r.engine_id = NVM_MMU_ENG_CE0;
+	r.client_type = NVM_MMU_CLIENT_HUB;
+	r.client_id = 1;
+	nvm_mmu_result res;
+	assert_int_equal(nvm_mmu_translate(f->gpu, &r, &res), NVM_OK);
+	assert_int_equal(res.fault, NVM_MMU_FAULT_UNBOUND_INST_BLOCK);
+	assert_int_equal(f->blocked, 1);
+	f->gpu->hold &= ~NVM_HOLD_MEM;
+	assert_int_equal(pa_of(f, 0x200004), 0x5004);
+	assert_int_equal(f->blocked, 1);
 }
 
 /* The strict-TLB option reports each use of a stale entry. */
@@ -290,6 +319,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sized_invalidate, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_level_invalidate, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bar_binding, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ramin_read_held, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_virtual_fault_buffer, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
