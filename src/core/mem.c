@@ -162,6 +162,14 @@ static unsigned leaf_drop(struct mem_leaf *l, unsigned lo, unsigned hi)
 	return n;
 }
 
+/* Forgets the lookup caches (pages went, or caller ranges changed). */
+static void lookup_cache_drop(struct mem_space *m)
+{
+	m->last_pn = UINT64_MAX;
+	m->last_page = NULL;
+	memset(m->leaf_tag, 0, sizeof(m->leaf_tag));
+}
+
 /* Frees a subtree; *left counts the pages and nodes not yet freed. The
  * RADIX_LEVELS - level nodes from the root to this one are freed last, so
  * once *left is down to them nothing is left below and the scan of the 512
@@ -189,8 +197,7 @@ void mem_fini(struct mem_space *m)
 	free_node(m->root, RADIX_LEVELS - 1, &left);
 	m->root = NULL;
 	m->pages = m->nodes = 0;
-	m->last_pn = UINT64_MAX;
-	m->last_page = NULL;
+	lookup_cache_drop(m);
 	free(m->watch);
 	m->watch = NULL;
 	m->nwatch = m->capwatch = 0;
@@ -214,11 +221,13 @@ static void *uncharge(struct mem_space *m)
 	return NULL;
 }
 
-/* Finds (and with alloc, creates) the page for page number pn. */
-static uint8_t *page_lookup(struct mem_space *m, uint64_t pn, bool alloc)
+/* The leaf over page pn (created with alloc), through the leaf cache. */
+static struct mem_leaf *leaf_lookup(struct mem_space *m, uint64_t pn, bool alloc)
 {
-	if (pn == m->last_pn)
-		return m->last_page;
+	uint64_t tag = (pn >> RADIX_BITS) + 1;
+	unsigned c = (unsigned)tag & (MEM_LEAF_CACHE - 1);
+	if (m->leaf_tag[c] == tag)
+		return m->leaf[c];
 	void ***slot = (void ***)&m->root;
 	for (unsigned level = RADIX_LEVELS; level-- > 0;) {
 		if (!*slot) {
@@ -235,7 +244,19 @@ static uint8_t *page_lookup(struct mem_space *m, uint64_t pn, bool alloc)
 		unsigned idx = (unsigned)(pn >> (level * RADIX_BITS)) & (RADIX_FANOUT - 1);
 		slot = (void ***)&(*slot)[idx];
 	}
-	struct mem_leaf *l = (struct mem_leaf *)*slot;
+	m->leaf_tag[c] = tag;
+	m->leaf[c] = *slot;
+	return m->leaf[c];
+}
+
+/* Finds (and with alloc, creates) the page for page number pn. */
+static uint8_t *page_lookup(struct mem_space *m, uint64_t pn, bool alloc)
+{
+	if (pn == m->last_pn)
+		return m->last_page;
+	struct mem_leaf *l = leaf_lookup(m, pn, alloc);
+	if (!l)
+		return NULL;
 	unsigned i = (unsigned)pn & (RADIX_FANOUT - 1);
 	if (!l->page[i]) {
 		if (!alloc || !charge(m))
@@ -399,8 +420,7 @@ nvm_status mem_map(struct mem_space *m, uint64_t addr, uint64_t size, uint8_t *b
 	m->nrange++;
 	if (m->root)
 		drop_pages(m, m->root, RADIX_LEVELS - 1, 0, lo, hi);
-	m->last_pn = UINT64_MAX;
-	m->last_page = NULL;
+	lookup_cache_drop(m);
 	return NVM_OK;
 }
 
@@ -427,8 +447,7 @@ void mem_drop_model_pages(struct mem_space *m)
 {
 	if (m->root)
 		drop_pages(m, m->root, RADIX_LEVELS - 1, 0, 0, PN_LIMIT);
-	m->last_pn = UINT64_MAX;
-	m->last_page = NULL;
+	lookup_cache_drop(m);
 }
 
 bool mem_range_has(const struct mem_space *m, uint64_t pn)
@@ -444,8 +463,7 @@ nvm_status mem_unmap(struct mem_space *m, uint64_t addr, uint64_t size)
 			continue;
 		memmove(&m->range[i], &m->range[i + 1], (m->nrange - i - 1) * sizeof(m->range[0]));
 		m->nrange--;
-		m->last_pn = UINT64_MAX;
-		m->last_page = NULL;
+		lookup_cache_drop(m);
 		return NVM_OK;
 	}
 	return NVM_ERR_NOENT;

@@ -195,6 +195,14 @@ static struct pbdma *chan_pbdma(struct runlist *rl, unsigned runq)
 	return rl->pb[runq < rl->desc->npbdma ? runq : 0];
 }
 
+/* TSG i places after t in runlist order, i <= ntsg (the scheduler's walks
+ * take one of these per TSG switch: no division). */
+static size_t tsg_after(const struct runlist *rl, size_t t, size_t i)
+{
+	t += i;
+	return t >= rl->ntsg ? t - rl->ntsg : t;
+}
+
 static bool tsg_has_work(struct host *h, struct runlist *rl, size_t t)
 {
 	const struct rl_tsg *g = &rl->tsg[t];
@@ -243,7 +251,7 @@ static void slice_arm(struct host *h, struct runlist *rl)
 		return;
 	bool others = false;
 	for (size_t i = 1; i < rl->ntsg && !others; i++)
-		others = tsg_has_work(h, rl, (rl->cur + i) % rl->ntsg);
+		others = tsg_has_work(h, rl, tsg_after(rl, rl->cur, i));
 	if (rl->slice_ev && rl->slice_fg == others)
 		return;
 	if (rl->slice_ev)
@@ -353,6 +361,13 @@ static void prefetch_tsg(struct host *h, struct runlist *rl, size_t t, enum pf_s
 	const struct rl_tsg *g = &rl->tsg[t];
 	for (uint32_t k = 0; k < g->n && k < 4; k++) {
 		uint32_t chid = rl->ch[g->first + k];
+		if (stage == PF_RAMFC) {
+			/* struct chan: both lines it may span (the scheduler
+			 * reads work, the later stages the hints) */
+			const struct chan *c = host_chan_peek(h, chid);
+			__builtin_prefetch(c);
+			__builtin_prefetch((const char *)(c + 1) - 1);
+		}
 		size_t avail;
 		const uint8_t *f = ramfc_span(h, chid, &avail);
 		if (!f)
@@ -403,9 +418,9 @@ static void host_prefetch(struct host *h, struct runlist *rl)
 	if (rl->ntsg < 4 || rl->prefetched == rl->cur + 1)
 		return;
 	rl->prefetched = rl->cur + 1;
-	prefetch_tsg(h, rl, (rl->cur + 1) % rl->ntsg, PF_PB);
-	prefetch_tsg(h, rl, (rl->cur + 2) % rl->ntsg, PF_CHAN);
-	prefetch_tsg(h, rl, (rl->cur + 3) % rl->ntsg, PF_RAMFC);
+	prefetch_tsg(h, rl, tsg_after(rl, rl->cur, 1), PF_PB);
+	prefetch_tsg(h, rl, tsg_after(rl, rl->cur, 2), PF_CHAN);
+	prefetch_tsg(h, rl, tsg_after(rl, rl->cur, 3), PF_RAMFC);
 }
 
 static void sched_pbdma(struct host *h, struct runlist *rl, struct pbdma *p)
@@ -446,7 +461,7 @@ void host_schedule(struct host *h, struct runlist *rl)
 			/* The next TSG in runlist order with work (the current one
 			 * last, so a lone busy TSG keeps running). */
 			for (size_t i = 1; i <= rl->ntsg; i++) {
-				size_t t = (rl->cur + i) % rl->ntsg;
+				size_t t = tsg_after(rl, rl->cur, i);
 				if (tsg_has_work(h, rl, t)) {
 					if (t != rl->cur)
 						emit(h->gpu, NVM_EV_TRACE, "host", "tsg_switch", rl->tsg[t].tsgid,
