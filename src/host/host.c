@@ -138,7 +138,7 @@ static void rl_parse(struct host *h, struct runlist *rl, nvm_aperture ap, uint64
 			chan_set_listed(c, (int)rl->id, (int)t);
 			/* UNVERIFIED: a listed channel is looked at once (loaded) to
 			 * see whether it has work, as if a doorbell had been rung. */
-			c->work = true;
+			chan_set_work(h, rl->ch[rl->tsg[t].first + k], true);
 		}
 }
 
@@ -185,8 +185,14 @@ void host_runlist_submit(struct host *h, struct runlist *rl, unsigned target, ui
 
 static bool chan_ready(struct host *h, uint32_t chid)
 {
-	const struct chan *c = host_chan_peek(h, chid);
-	return c->work && !c->acq_wait && host_chan_runnable(h, chid);
+	/* work && !acq_wait (struct chan), then PCCSR */
+	return (h->ready[chid >> 6] >> (chid & 63u) & 1u) && host_chan_runnable(h, chid);
+}
+
+void host_ready_rebuild(struct host *h)
+{
+	for (uint32_t chid = 0; chid < h->gen->nchan; chid++)
+		host_ready_update(h, chid);
 }
 
 static struct pbdma *chan_pbdma(struct runlist *rl, unsigned runq)
@@ -648,7 +654,7 @@ void host_doorbell(struct host *h, uint32_t chid)
 	 * work flag is set when it is (rl_parse), so it need not be kept. */
 	const struct chan *c = host_chan_peek(h, chid);
 	if (h->chan[chid / HOST_CHAN_CHUNK])
-		host_chan(h, chid)->work = true;
+		chan_set_work(h, chid, true);
 	if (chan_loaded_pbdma(c) >= 0) {
 		struct pbdma *p = &h->pb[chan_loaded_pbdma(c)];
 		if (!p->ev && p->state == PBS_RUN && !pbdma_stalled(p))
@@ -740,6 +746,7 @@ static void host_destroy(nvm_gpu *gpu, void *state)
 	for (uint32_t i = 0; h->chan && i < (h->gen->nchan + HOST_CHAN_CHUNK - 1) / HOST_CHAN_CHUNK; i++)
 		free(h->chan[i]);
 	free(h->chan);
+	free(h->ready);
 	free(h->pbdma_vals);
 	free(h);
 }
@@ -771,6 +778,7 @@ static nvm_status host_alloc(struct host *h)
 {
 	const struct host_gen *g = h->gen;
 	h->chan = calloc((g->nchan + HOST_CHAN_CHUNK - 1) / HOST_CHAN_CHUNK, sizeof(*h->chan));
+	h->ready = calloc((g->nchan + 63) / 64, sizeof(*h->ready));
 	h->rl = calloc(g->nrunlist, sizeof(*h->rl));
 	h->pb = calloc(g->npbdma, sizeof(*h->pb));
 	h->pbdma_vals = calloc((size_t)g->npbdma * PBR_COUNT, sizeof(uint32_t));
@@ -779,7 +787,7 @@ static nvm_status host_alloc(struct host *h)
 	h->host_class = pb_class_find(g->host_class);
 	if (!h->host_class && h->pb_gen) /* a class the tables lack (C86F): its nearest ancestor's methods */
 		h->host_class = pb_host_class(h->pb_gen, PB_FORMAT_NEW);
-	if (!h->chan || !h->rl || !h->pb || !h->pbdma_vals || !h->engines)
+	if (!h->chan || !h->ready || !h->rl || !h->pb || !h->pbdma_vals || !h->engines)
 		return NVM_ERR_NOMEM;
 	return h->pb_gen ? pbdma_layouts(h) : NVM_ERR_CHIP; /* an inconsistent generation */
 }
