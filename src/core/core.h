@@ -35,6 +35,7 @@
 
 /* A sparse byte-addressable aperture: a 4-level radix tree of 512-entry
  * nodes over 4 KiB pages, so a 2^48-byte space costs only what is touched. */
+#define MEM_LEAF_CACHE 8u
 struct mem_space {
 	uint64_t size;         /* bytes; accesses at or above fail */
 	void **root;           /* level-3 node, NULL until the first write */
@@ -44,6 +45,10 @@ struct mem_space {
 	uint64_t budget;       /* bytes; 0 = unbounded */
 	uint64_t last_pn;      /* one-entry lookup cache */
 	uint8_t *last_page;
+	/* The last-level radix nodes last walked to, by 2 MiB of space (they
+	 * live until mem_fini): a lookup cache, dropped with last_pn. */
+	uint64_t leaf_tag[MEM_LEAF_CACHE]; /* (pn >> 9) + 1, 0 none */
+	void *leaf[MEM_LEAF_CACHE];
 	struct mem_watch *watch; /* armed write watches (mem_watch_*) */
 	size_t nwatch, capwatch;
 	struct mem_range *range; /* caller-owned ranges (nvm_mem_map_*), by address */

@@ -5,6 +5,16 @@
  * number (36 bits: 2^48 bytes), so touching one byte at 2^39 costs three
  * small nodes and one page, not the range. Reads of untouched memory return
  * zeros from a shared page and allocate nothing.
+ *
+ * The host memory behind the pages of one leaf node (2 MiB of guest space)
+ * is one slab of contiguous address space, reserved when the guest first
+ * writes there and filled by the host's page faults as pages are touched:
+ * each page is still allocated and charged to the budget alone, and pages
+ * keep their addresses. When half the leaf's pages exist, the slab is made
+ * one 2 MiB host page (MADV_COLLAPSE, Linux 6.1 and later; elsewhere
+ * nothing happens), so that a GPU reading thousands of channels' structures
+ * does not pay a page walk for each: the host memory stays below twice what
+ * the budget counts. Where no slab can be reserved, pages come from calloc.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +25,46 @@
 #define RADIX_FANOUT (1u << RADIX_BITS)
 #define RADIX_LEVELS 4u
 #define PN_LIMIT     (1ull << (RADIX_BITS * RADIX_LEVELS))
+
+#if defined(__SANITIZE_ADDRESS__)
+#define MEM_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define MEM_ASAN 1
+#endif
+#endif
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#define MEM_SLABS 1
+#ifndef MADV_COLLAPSE
+#define MADV_COLLAPSE 25 /* Linux 6.1 */
+#endif
+#endif
+
+#ifdef MEM_ASAN
+#include <sanitizer/asan_interface.h>
+/* A poisoned page between two pages, so that a read or write past a page
+ * still stops the sanitizer as it did when each page was its own block. */
+#define SLAB_STRIDE    (2u * NVM_PAGE_SIZE)
+#define POISON(p, n)   ASAN_POISON_MEMORY_REGION(p, n)
+#define UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION(p, n)
+#else
+#define SLAB_STRIDE    NVM_PAGE_SIZE
+#define POISON(p, n)   ((void)(p), (void)(n))
+#define UNPOISON(p, n) ((void)(p), (void)(n))
+#endif
+#define SLAB_SIZE  ((size_t)RADIX_FANOUT * SLAB_STRIDE)
+#define SLAB_ALIGN ((size_t)2 << 20)  /* a host huge page */
+#define SLAB_DENSE (RADIX_FANOUT / 2) /* pages that make a slab one huge page */
+
+/* A node of the last level: the pointers to its pages (first, so that the
+ * walks treat it as any node) and where they live. */
+struct mem_leaf {
+	void *page[RADIX_FANOUT];
+	uint8_t *slab; /* the pages' slab, NULL: pages from calloc (or none) */
+	unsigned n;    /* pages allocated */
+};
 
 const uint8_t mem_zero_page[NVM_PAGE_SIZE];
 
@@ -27,6 +77,99 @@ void mem_init(struct mem_space *m, uint64_t size, uint64_t *budget_used, uint64_
 	m->last_pn = UINT64_MAX;
 }
 
+/* ---------------------------------------------------------------- slabs */
+
+/* Address space for a leaf's pages, aligned to a host huge page, not yet
+ * backed (MAP_NORESERVE: untouched pages cost nothing); NULL if refused. */
+static uint8_t *slab_new(void)
+{
+#ifdef MEM_SLABS
+	size_t len = SLAB_SIZE + SLAB_ALIGN;
+	uint8_t *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	size_t head = (size_t)(-(uintptr_t)p & (SLAB_ALIGN - 1));
+	if (head)
+		munmap(p, head);
+	if (len - head > SLAB_SIZE)
+		munmap(p + head + SLAB_SIZE, len - head - SLAB_SIZE);
+	POISON(p + head, SLAB_SIZE);
+	return p + head;
+#else
+	return NULL;
+#endif
+}
+
+static void slab_free(uint8_t *slab)
+{
+#ifdef MEM_SLABS
+	UNPOISON(slab, SLAB_SIZE);
+	munmap(slab, SLAB_SIZE);
+#else
+	(void)slab;
+#endif
+}
+
+/* A new zeroed page i of leaf l (not yet counted). */
+static void *leaf_page_new(struct mem_leaf *l, unsigned i)
+{
+	if (!l->n && !l->slab)
+		l->slab = slab_new();
+	if (!l->slab)
+		return calloc(1, NVM_PAGE_SIZE);
+	uint8_t *p = l->slab + (size_t)i * SLAB_STRIDE; /* zero: never touched, or given back */
+	UNPOISON(p, NVM_PAGE_SIZE);
+#if defined(MEM_SLABS) && !defined(MEM_ASAN)
+	if (l->n + 1 == SLAB_DENSE)
+		madvise(l->slab, SLAB_SIZE, MADV_COLLAPSE); /* a speed-up only: may fail */
+#endif
+	return p;
+}
+
+/* Frees page i of leaf l (already uncounted); all: every page of the leaf
+ * goes (the slab is unmapped afterwards, no need to give pages back). */
+static void leaf_page_free(struct mem_leaf *l, unsigned i, bool all)
+{
+	if (!l->slab) {
+		free(l->page[i]);
+	} else if (!all) {
+		POISON(l->page[i], NVM_PAGE_SIZE);
+#ifdef MEM_SLABS
+		/* The host page goes back; the address reads zeros again. */
+		madvise(l->page[i], NVM_PAGE_SIZE, MADV_DONTNEED);
+#endif
+	}
+	l->page[i] = NULL;
+}
+
+/* Frees the pages [lo, hi) of leaf l; returns how many there were. */
+static unsigned leaf_drop(struct mem_leaf *l, unsigned lo, unsigned hi)
+{
+	unsigned n = 0;
+	for (unsigned i = lo; i < hi && n < l->n; i++)
+		n += l->page[i] != NULL;
+	bool all = n == l->n;
+	for (unsigned i = lo, left = n; i < hi && left; i++)
+		if (l->page[i]) {
+			leaf_page_free(l, i, all);
+			left--;
+		}
+	l->n -= n;
+	if (!l->n && l->slab) {
+		slab_free(l->slab);
+		l->slab = NULL;
+	}
+	return n;
+}
+
+/* Forgets the lookup caches (pages went, or caller ranges changed). */
+static void lookup_cache_drop(struct mem_space *m)
+{
+	m->last_pn = UINT64_MAX;
+	m->last_page = NULL;
+	memset(m->leaf_tag, 0, sizeof(m->leaf_tag));
+}
+
 /* Frees a subtree; *left counts the pages and nodes not yet freed. The
  * RADIX_LEVELS - level nodes from the root to this one are freed last, so
  * once *left is down to them nothing is left below and the scan of the 512
@@ -36,15 +179,11 @@ static void free_node(void **node, unsigned level, uint64_t *left)
 {
 	if (!node)
 		return;
-	for (unsigned i = 0; i<RADIX_FANOUT && * left> RADIX_LEVELS - level; i++) {
-		if (!node[i])
-			continue;
-		if (level == 0) {
-			free(node[i]);
-			--*left;
-		} else {
+	if (level == 0) {
+		*left -= leaf_drop((struct mem_leaf *)node, 0, RADIX_FANOUT);
+	} else {
+		for (unsigned i = 0; i<RADIX_FANOUT && * left> RADIX_LEVELS - level; i++)
 			free_node(node[i], level - 1, left);
-		}
 	}
 	free(node);
 	--*left;
@@ -58,8 +197,7 @@ void mem_fini(struct mem_space *m)
 	free_node(m->root, RADIX_LEVELS - 1, &left);
 	m->root = NULL;
 	m->pages = m->nodes = 0;
-	m->last_pn = UINT64_MAX;
-	m->last_page = NULL;
+	lookup_cache_drop(m);
 	free(m->watch);
 	m->watch = NULL;
 	m->nwatch = m->capwatch = 0;
@@ -83,35 +221,54 @@ static void *uncharge(struct mem_space *m)
 	return NULL;
 }
 
-/* Finds (and with alloc, creates) the page for page number pn. */
-static uint8_t *page_lookup(struct mem_space *m, uint64_t pn, bool alloc)
+/* The leaf over page pn (created with alloc), through the leaf cache. */
+static struct mem_leaf *leaf_lookup(struct mem_space *m, uint64_t pn, bool alloc)
 {
-	if (pn == m->last_pn)
-		return m->last_page;
+	uint64_t tag = (pn >> RADIX_BITS) + 1;
+	unsigned c = (unsigned)tag & (MEM_LEAF_CACHE - 1);
+	if (m->leaf_tag[c] == tag)
+		return m->leaf[c];
 	void ***slot = (void ***)&m->root;
 	for (unsigned level = RADIX_LEVELS; level-- > 0;) {
 		if (!*slot) {
 			if (!alloc || !charge(m))
 				return NULL;
-			/* Interior nodes and data pages are both 4 KiB. */
-			*slot = calloc(RADIX_FANOUT, sizeof(void *));
+			/* Interior nodes and data pages are both charged 4 KiB. */
+			*slot = level ? calloc(RADIX_FANOUT, sizeof(void *)) : calloc(1, sizeof(struct mem_leaf));
 			if (!*slot)
 				return uncharge(m);
 			m->nodes++;
 		}
+		if (!level)
+			break;
 		unsigned idx = (unsigned)(pn >> (level * RADIX_BITS)) & (RADIX_FANOUT - 1);
 		slot = (void ***)&(*slot)[idx];
 	}
-	if (!*slot) {
+	m->leaf_tag[c] = tag;
+	m->leaf[c] = *slot;
+	return m->leaf[c];
+}
+
+/* Finds (and with alloc, creates) the page for page number pn. */
+static uint8_t *page_lookup(struct mem_space *m, uint64_t pn, bool alloc)
+{
+	if (pn == m->last_pn)
+		return m->last_page;
+	struct mem_leaf *l = leaf_lookup(m, pn, alloc);
+	if (!l)
+		return NULL;
+	unsigned i = (unsigned)pn & (RADIX_FANOUT - 1);
+	if (!l->page[i]) {
 		if (!alloc || !charge(m))
 			return NULL;
-		*slot = calloc(1, NVM_PAGE_SIZE);
-		if (!*slot)
+		l->page[i] = leaf_page_new(l, i);
+		if (!l->page[i])
 			return uncharge(m);
+		l->n++;
 		m->pages++;
 	}
 	m->last_pn = pn;
-	m->last_page = (uint8_t *)*slot;
+	m->last_page = (uint8_t *)l->page[i];
 	return m->last_page;
 }
 
@@ -223,21 +380,21 @@ nvm_status mem_write(struct mem_space *m, uint64_t addr, const void *buf, size_t
  * whose first page is base (interior nodes stay: mem_fini frees them). */
 static void drop_pages(struct mem_space *m, void **node, unsigned level, uint64_t base, uint64_t lo, uint64_t hi)
 {
+	if (!level) {
+		unsigned a = lo > base ? (unsigned)(lo - base) : 0;
+		unsigned b = hi - base < RADIX_FANOUT ? (unsigned)(hi - base) : RADIX_FANOUT;
+		unsigned n = leaf_drop((struct mem_leaf *)node, a, b);
+		m->pages -= n;
+		*m->budget_used -= (uint64_t)n * NVM_PAGE_SIZE;
+		return;
+	}
 	uint64_t per = 1ull << (level * RADIX_BITS); /* pages under one slot */
 	for (unsigned i = 0; i < RADIX_FANOUT; i++) {
 		uint64_t first = base + i * per;
 		if (first >= hi)
 			break;
-		if (!node[i] || first + per <= lo)
-			continue;
-		if (level) {
+		if (node[i] && first + per > lo)
 			drop_pages(m, node[i], level - 1, first, lo, hi);
-			continue;
-		}
-		free(node[i]);
-		node[i] = NULL;
-		m->pages--;
-		*m->budget_used -= NVM_PAGE_SIZE;
 	}
 }
 
@@ -263,8 +420,7 @@ nvm_status mem_map(struct mem_space *m, uint64_t addr, uint64_t size, uint8_t *b
 	m->nrange++;
 	if (m->root)
 		drop_pages(m, m->root, RADIX_LEVELS - 1, 0, lo, hi);
-	m->last_pn = UINT64_MAX;
-	m->last_page = NULL;
+	lookup_cache_drop(m);
 	return NVM_OK;
 }
 
@@ -291,8 +447,7 @@ void mem_drop_model_pages(struct mem_space *m)
 {
 	if (m->root)
 		drop_pages(m, m->root, RADIX_LEVELS - 1, 0, 0, PN_LIMIT);
-	m->last_pn = UINT64_MAX;
-	m->last_page = NULL;
+	lookup_cache_drop(m);
 }
 
 bool mem_range_has(const struct mem_space *m, uint64_t pn)
@@ -308,8 +463,7 @@ nvm_status mem_unmap(struct mem_space *m, uint64_t addr, uint64_t size)
 			continue;
 		memmove(&m->range[i], &m->range[i + 1], (m->nrange - i - 1) * sizeof(m->range[0]));
 		m->nrange--;
-		m->last_pn = UINT64_MAX;
-		m->last_page = NULL;
+		lookup_cache_drop(m);
 		return NVM_OK;
 	}
 	return NVM_ERR_NOENT;

@@ -138,7 +138,7 @@ static void rl_parse(struct host *h, struct runlist *rl, nvm_aperture ap, uint64
 			chan_set_listed(c, (int)rl->id, (int)t);
 			/* UNVERIFIED: a listed channel is looked at once (loaded) to
 			 * see whether it has work, as if a doorbell had been rung. */
-			c->work = true;
+			chan_set_work(h, rl->ch[rl->tsg[t].first + k], true);
 		}
 }
 
@@ -185,14 +185,28 @@ void host_runlist_submit(struct host *h, struct runlist *rl, unsigned target, ui
 
 static bool chan_ready(struct host *h, uint32_t chid)
 {
-	const struct chan *c = host_chan_peek(h, chid);
-	return c->work && !c->acq_wait && host_chan_runnable(h, chid);
+	/* work && !acq_wait (struct chan), then PCCSR */
+	return (h->ready[chid >> 6] >> (chid & 63u) & 1u) && host_chan_runnable(h, chid);
+}
+
+void host_ready_rebuild(struct host *h)
+{
+	for (uint32_t chid = 0; chid < h->gen->nchan; chid++)
+		host_ready_update(h, chid);
 }
 
 static struct pbdma *chan_pbdma(struct runlist *rl, unsigned runq)
 {
 	/* Seed 000: a selector beyond the runlist's PBDMAs runs on the first. */
 	return rl->pb[runq < rl->desc->npbdma ? runq : 0];
+}
+
+/* TSG i places after t in runlist order, i <= ntsg (the scheduler's walks
+ * take one of these per TSG switch: no division). */
+static size_t tsg_after(const struct runlist *rl, size_t t, size_t i)
+{
+	t += i;
+	return t >= rl->ntsg ? t - rl->ntsg : t;
 }
 
 static bool tsg_has_work(struct host *h, struct runlist *rl, size_t t)
@@ -243,7 +257,7 @@ static void slice_arm(struct host *h, struct runlist *rl)
 		return;
 	bool others = false;
 	for (size_t i = 1; i < rl->ntsg && !others; i++)
-		others = tsg_has_work(h, rl, (rl->cur + i) % rl->ntsg);
+		others = tsg_has_work(h, rl, tsg_after(rl, rl->cur, i));
 	if (rl->slice_ev && rl->slice_fg == others)
 		return;
 	if (rl->slice_ev)
@@ -353,6 +367,13 @@ static void prefetch_tsg(struct host *h, struct runlist *rl, size_t t, enum pf_s
 	const struct rl_tsg *g = &rl->tsg[t];
 	for (uint32_t k = 0; k < g->n && k < 4; k++) {
 		uint32_t chid = rl->ch[g->first + k];
+		if (stage == PF_RAMFC) {
+			/* struct chan: both lines it may span (the scheduler
+			 * reads work, the later stages the hints) */
+			const struct chan *c = host_chan_peek(h, chid);
+			__builtin_prefetch(c);
+			__builtin_prefetch((const char *)(c + 1) - 1);
+		}
 		size_t avail;
 		const uint8_t *f = ramfc_span(h, chid, &avail);
 		if (!f)
@@ -403,9 +424,9 @@ static void host_prefetch(struct host *h, struct runlist *rl)
 	if (rl->ntsg < 4 || rl->prefetched == rl->cur + 1)
 		return;
 	rl->prefetched = rl->cur + 1;
-	prefetch_tsg(h, rl, (rl->cur + 1) % rl->ntsg, PF_PB);
-	prefetch_tsg(h, rl, (rl->cur + 2) % rl->ntsg, PF_CHAN);
-	prefetch_tsg(h, rl, (rl->cur + 3) % rl->ntsg, PF_RAMFC);
+	prefetch_tsg(h, rl, tsg_after(rl, rl->cur, 1), PF_PB);
+	prefetch_tsg(h, rl, tsg_after(rl, rl->cur, 2), PF_CHAN);
+	prefetch_tsg(h, rl, tsg_after(rl, rl->cur, 3), PF_RAMFC);
 }
 
 static void sched_pbdma(struct host *h, struct runlist *rl, struct pbdma *p)
@@ -446,7 +467,7 @@ void host_schedule(struct host *h, struct runlist *rl)
 			/* The next TSG in runlist order with work (the current one
 			 * last, so a lone busy TSG keeps running). */
 			for (size_t i = 1; i <= rl->ntsg; i++) {
-				size_t t = (rl->cur + i) % rl->ntsg;
+				size_t t = tsg_after(rl, rl->cur, i);
 				if (tsg_has_work(h, rl, t)) {
 					if (t != rl->cur)
 						emit(h->gpu, NVM_EV_TRACE, "host", "tsg_switch", rl->tsg[t].tsgid,
@@ -633,7 +654,7 @@ void host_doorbell(struct host *h, uint32_t chid)
 	 * work flag is set when it is (rl_parse), so it need not be kept. */
 	const struct chan *c = host_chan_peek(h, chid);
 	if (h->chan[chid / HOST_CHAN_CHUNK])
-		host_chan(h, chid)->work = true;
+		chan_set_work(h, chid, true);
 	if (chan_loaded_pbdma(c) >= 0) {
 		struct pbdma *p = &h->pb[chan_loaded_pbdma(c)];
 		if (!p->ev && p->state == PBS_RUN && !pbdma_stalled(p))
@@ -725,6 +746,7 @@ static void host_destroy(nvm_gpu *gpu, void *state)
 	for (uint32_t i = 0; h->chan && i < (h->gen->nchan + HOST_CHAN_CHUNK - 1) / HOST_CHAN_CHUNK; i++)
 		free(h->chan[i]);
 	free(h->chan);
+	free(h->ready);
 	free(h->pbdma_vals);
 	free(h);
 }
@@ -756,6 +778,7 @@ static nvm_status host_alloc(struct host *h)
 {
 	const struct host_gen *g = h->gen;
 	h->chan = calloc((g->nchan + HOST_CHAN_CHUNK - 1) / HOST_CHAN_CHUNK, sizeof(*h->chan));
+	h->ready = calloc((g->nchan + 63) / 64, sizeof(*h->ready));
 	h->rl = calloc(g->nrunlist, sizeof(*h->rl));
 	h->pb = calloc(g->npbdma, sizeof(*h->pb));
 	h->pbdma_vals = calloc((size_t)g->npbdma * PBR_COUNT, sizeof(uint32_t));
@@ -764,7 +787,7 @@ static nvm_status host_alloc(struct host *h)
 	h->host_class = pb_class_find(g->host_class);
 	if (!h->host_class && h->pb_gen) /* a class the tables lack (C86F): its nearest ancestor's methods */
 		h->host_class = pb_host_class(h->pb_gen, PB_FORMAT_NEW);
-	if (!h->chan || !h->rl || !h->pb || !h->pbdma_vals || !h->engines)
+	if (!h->chan || !h->ready || !h->rl || !h->pb || !h->pbdma_vals || !h->engines)
 		return NVM_ERR_NOMEM;
 	return h->pb_gen ? pbdma_layouts(h) : NVM_ERR_CHIP; /* an inconsistent generation */
 }

@@ -430,8 +430,13 @@ struct host {
 	void *gs;             /* the generation's own state (gv100.c: PFIFO arrays, PCCSR) */
 	uint32_t *pbdma_vals; /* [npbdma * PBR_COUNT] */
 	struct chan **chan;   /* [nchan / HOST_CHAN_CHUNK, rounded up] chunks (host_chan) */
-	struct runlist *rl;   /* [nrunlist] */
-	struct pbdma *pb;     /* [npbdma] */
+	/* Bit chid: the channel's work && !acq_wait, chan_ready's part in
+	 * struct chan, so that the scheduler's walks over many TSGs read 64
+	 * channels a word instead of each struct chan. Derived state: written
+	 * with chan_set_work / chan_set_acq_wait, rebuilt by host_ready_rebuild. */
+	uint64_t *ready;    /* [nchan / 64, rounded up] */
+	struct runlist *rl; /* [nrunlist] */
+	struct pbdma *pb;   /* [npbdma] */
 	struct engine **engines;
 	size_t nengines;
 	const pb_class *host_class;
@@ -486,6 +491,30 @@ static inline struct chan *host_chan(struct host *h, uint32_t chid)
 {
 	return &h->chan[chid / HOST_CHAN_CHUNK][chid % HOST_CHAN_CHUNK];
 }
+
+/* The channel's ready bit (struct host ready) from its work and acq_wait. */
+static inline void host_ready_update(struct host *h, uint32_t chid)
+{
+	const struct chan *c = host_chan_peek(h, chid);
+	uint64_t bit = 1ull << (chid & 63u);
+	if (c->work && !c->acq_wait)
+		h->ready[chid >> 6] |= bit;
+	else
+		h->ready[chid >> 6] &= ~bit;
+}
+/* The only writers of struct chan work and acq_wait (a listed channel). */
+static inline void chan_set_work(struct host *h, uint32_t chid, bool work)
+{
+	host_chan(h, chid)->work = work;
+	host_ready_update(h, chid);
+}
+static inline void chan_set_acq_wait(struct host *h, uint32_t chid, bool wait)
+{
+	host_chan(h, chid)->acq_wait = wait;
+	host_ready_update(h, chid);
+}
+/* Recomputes every ready bit from struct chan (after a restore). */
+void host_ready_rebuild(struct host *h);
 
 /* host.c: scheduler and the generation's interface used by the PBDMAs. */
 void host_schedule(struct host *h, struct runlist *rl);

@@ -614,7 +614,7 @@ static void acq_wake(nvm_gpu *gpu, void *ctx, uint64_t chid)
 		return;
 	sem_unwatch(&gpu->mem[c->acq_ap], acq_hit, h, chid);
 	c->acq_wait = false;
-	c->work = true;
+	chan_set_work(h, (uint32_t)chid, true);
 	struct pbdma *p = chan_loaded_pbdma(c) >= 0 ? &h->pb[chan_loaded_pbdma(c)] : NULL;
 	if (p && p->state == PBS_RUN && !pbdma_stalled(p))
 		arm_step(p, 0);
@@ -665,7 +665,7 @@ static enum mres acquire_block(struct pbdma *p, nvm_aperture ap, uint64_t pa, si
 	struct host *h = p->h;
 	h->stats.acquire_waits++;
 	arm_acquire_deadline(p);
-	c->acq_wait = true;
+	chan_set_acq_wait(h, (uint32_t)p->chid, true);
 	c->acq_switch = switch_tsg;
 	c->acq_ap = ap;
 	if (!sem_watch(&h->gpu->mem[ap], pa, len, acq_hit, h, (uint64_t)p->chid))
@@ -719,7 +719,7 @@ static enum mres sem_op(struct pbdma *p, uint32_t data, uint32_t pm, uint32_t pd
 	if (!release) {
 		p->h->stats.sem_acquires++;
 		if (sem_acquire_ok((enum sem_cmp)acquire_cmp[op], is64, v, pl)) {
-			cur_chan(p)->acq_wait = false;
+			chan_set_acq_wait(p->h, (uint32_t)p->chid, false);
 			r[PBR_SEM_EXECUTE] &= ~(1u << 19);
 			return M_DONE;
 		}
@@ -1951,7 +1951,7 @@ static void step(nvm_gpu *gpu, void *ctx, uint64_t arg)
 		return; /* frozen until software clears the interrupt */
 	}
 	if (idle)
-		c->work = false; /* the scheduler saves it (RAMFC, USERD) */
+		chan_set_work(h, (uint32_t)p->chid, false); /* the scheduler saves it (RAMFC, USERD) */
 	if (halt || !host_chan_runnable(h, (uint32_t)p->chid) || c->acq_wait) {
 		host_schedule(h, p->rl);
 		return;

@@ -180,6 +180,66 @@ static void pool_is_shared_and_given_back(void **state)
 	assert_int_equal(pool.used, 0);
 }
 
+/* The pages of 2 MiB of guest space share one host slab (src/core/mem.c):
+ * still allocated and charged one by one, past half of them one host huge
+ * page, each keeping its address and contents; a page dropped under a
+ * caller range and touched again after the unmap is a new zeroed page. */
+static void slab_pages_charged_one_by_one(void **state)
+{
+	(void)state;
+	nvm_gpu *gpu = open_gpu("gv100", 16u << 20, 0);
+	const uint64_t base = 2u << 20, n = 300; /* past SLAB_DENSE (256) */
+	uint8_t *first = NULL;
+	for (uint64_t i = 0; i < n; i++) {
+		assert_int_equal(nvm_mem_wr32(gpu, NVM_AP_VRAM, base + i * NVM_PAGE_SIZE, (uint32_t)i + 1), NVM_OK);
+		assert_int_equal(nvm_mem_pages(gpu, NVM_AP_VRAM), i + 1);
+		if (!i) {
+			size_t avail;
+			assert_int_equal(nvm_mem_page(gpu, NVM_AP_VRAM, base, 0, &first, &avail), NVM_OK);
+		}
+	}
+	assert_int_equal(gpu->mem_used, (n + 4) * NVM_PAGE_SIZE); /* the pages and one node per level */
+	uint8_t *p;
+	size_t avail;
+	assert_int_equal(nvm_mem_page(gpu, NVM_AP_VRAM, base, 0, &p, &avail), NVM_OK);
+	assert_ptr_equal(p, first); /* pages do not move */
+	uint32_t v;
+	for (uint64_t i = 0; i < n; i++) {
+		assert_int_equal(nvm_mem_rd32(gpu, NVM_AP_VRAM, base + i * NVM_PAGE_SIZE, &v), NVM_OK);
+		assert_int_equal(v, i + 1);
+	}
+	/* Pages 10..19 dropped under a caller range, then touched again. */
+	static uint8_t buf[10 * NVM_PAGE_SIZE];
+	assert_int_equal(nvm_mem_map_ptr(gpu, NVM_AP_VRAM, base + 10 * NVM_PAGE_SIZE, sizeof(buf), buf), NVM_OK);
+	assert_int_equal(nvm_mem_pages(gpu, NVM_AP_VRAM), n - 10);
+	assert_int_equal(gpu->mem_used, (n - 10 + 4) * NVM_PAGE_SIZE);
+	assert_int_equal(nvm_mem_unmap(gpu, NVM_AP_VRAM, base + 10 * NVM_PAGE_SIZE, sizeof(buf)), NVM_OK);
+	assert_int_equal(nvm_mem_rd32(gpu, NVM_AP_VRAM, base + 12 * NVM_PAGE_SIZE, &v), NVM_OK);
+	assert_int_equal(v, 0);
+	assert_int_equal(nvm_mem_pages(gpu, NVM_AP_VRAM), n - 10);
+	assert_int_equal(nvm_mem_wr32(gpu, NVM_AP_VRAM, base + 12 * NVM_PAGE_SIZE + 8, 7), NVM_OK);
+	assert_int_equal(nvm_mem_rd32(gpu, NVM_AP_VRAM, base + 12 * NVM_PAGE_SIZE, &v), NVM_OK);
+	assert_int_equal(v, 0); /* a new page: zeros but the word written */
+	assert_int_equal(nvm_mem_pages(gpu, NVM_AP_VRAM), n - 9);
+	assert_int_equal(nvm_mem_rd32(gpu, NVM_AP_VRAM, base + 20 * NVM_PAGE_SIZE, &v), NVM_OK);
+	assert_int_equal(v, 21);
+	/* Every page of the slab dropped (it is given back), then a new one. */
+	static uint8_t big[2u << 20];
+	assert_int_equal(nvm_mem_map_ptr(gpu, NVM_AP_VRAM, base, sizeof(big), big), NVM_OK);
+	assert_int_equal(nvm_mem_pages(gpu, NVM_AP_VRAM), 0);
+	assert_int_equal(gpu->mem_used, 4 * NVM_PAGE_SIZE);
+	assert_int_equal(nvm_mem_unmap(gpu, NVM_AP_VRAM, base, sizeof(big)), NVM_OK);
+	assert_int_equal(nvm_mem_rd32(gpu, NVM_AP_VRAM, base + 5 * NVM_PAGE_SIZE, &v), NVM_OK);
+	assert_int_equal(v, 0);
+	assert_int_equal(nvm_mem_wr32(gpu, NVM_AP_VRAM, base + 5 * NVM_PAGE_SIZE, 9), NVM_OK);
+	assert_int_equal(nvm_mem_rd32(gpu, NVM_AP_VRAM, base + 5 * NVM_PAGE_SIZE, &v), NVM_OK);
+	assert_int_equal(v, 9);
+	assert_int_equal(nvm_mem_rd32(gpu, NVM_AP_VRAM, base + 6 * NVM_PAGE_SIZE, &v), NVM_OK);
+	assert_int_equal(v, 0);
+	assert_int_equal(nvm_mem_pages(gpu, NVM_AP_VRAM), 1);
+	nvm_close(gpu);
+}
+
 static void aperture_names(void **state)
 {
 	(void)state;
@@ -206,6 +266,7 @@ int main(void)
 		cmocka_unit_test(sizes_are_validated),
 		cmocka_unit_test(budget_limits_host_memory),
 		cmocka_unit_test(pool_is_shared_and_given_back),
+		cmocka_unit_test(slab_pages_charged_one_by_one),
 		cmocka_unit_test(aperture_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "bar0.h"
+#include "host/host_internal.h"
 #include "host_env.h"
 
 /* A pushbuffer's engine methods reach GR with the class SET_OBJECT bound;
@@ -891,6 +892,59 @@ static void runlist_resubmit_unlists(void **state)
 	env_fini(&e);
 }
 
+/* The scheduler's ready bits (struct host ready) say work && !acq_wait of
+ * every channel, through doorbells, a blocked acquire, its release and the
+ * end of work; host_ready_rebuild computes the same bits. */
+static void check_ready_bits(nvm_gpu *gpu, unsigned expect_ready)
+{
+	struct host *h = host_of(gpu);
+	uint32_t words = (h->gen->nchan + 63) / 64;
+	unsigned n = 0;
+	for (uint32_t chid = 0; chid < h->gen->nchan; chid++) {
+		const struct chan *c = host_chan_peek(h, chid);
+		bool bit = h->ready[chid / 64] >> (chid % 64) & 1;
+		assert_int_equal(bit, c->work && !c->acq_wait);
+		n += bit;
+	}
+	assert_int_equal(n, expect_ready);
+	uint64_t *copy = malloc(words * 8);
+	assert_non_null(copy);
+	memcpy(copy, h->ready, words * 8);
+	memset(h->ready, 0xff, words * 8);
+	host_ready_rebuild(h);
+	assert_memory_equal(copy, h->ready, words * 8);
+	free(copy);
+}
+
+static void ready_bits_follow_channels(void **state)
+{
+	(void)state;
+	struct env e;
+	env_init(&e);
+	struct env_chan *a = env_chan(&e, 0, 5), *b = env_chan(&e, 1, 70);
+	struct env_chan *cs[] = { a, b };
+	env_submit_tsg(&e, 0, 1, cs, 2);
+	check_ready_bits(e.gpu, 0);
+	assert_string_equal(env_run(&e, 100000), "idle");
+	check_ready_bits(e.gpu, 0);
+	uint64_t spa;
+	uint64_t sva = env_map(&e, 4096, &spa);
+	uint32_t acq[] = { HDR_INC(0, 0x5c, 5), (uint32_t)sva, (uint32_t)(sva >> 32), 1, 0, 0 };
+	uint32_t pb[] = { HDR_INC(0, 0x200, 1), 1 };
+	env_push(&e, a, acq, 6);
+	env_push(&e, b, pb, 2);
+	env_run(&e, 3000);
+	check_ready_bits(e.gpu, 0); /* a waits, b is done */
+	assert_true(host_chan_peek(host_of(e.gpu), 5)->acq_wait);
+	nvm_mem_wr32(e.gpu, NVM_AP_VRAM, spa, 1);
+	assert_string_equal(env_run(&e, 100000), "idle");
+	check_ready_bits(e.gpu, 0);
+	assert_false(host_chan_peek(host_of(e.gpu), 5)->acq_wait);
+	env_push(&e, b, pb, 2);
+	check_ready_bits(e.gpu, 1); /* b's doorbell */
+	env_fini(&e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -921,6 +975,7 @@ int main(void)
 		cmocka_unit_test(held_tsg_until_timeslice),
 		cmocka_unit_test(runlist_resubmit_unlists),
 		cmocka_unit_test(prefetch_hints_are_guesses),
+		cmocka_unit_test(ready_bits_follow_channels),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
