@@ -117,9 +117,15 @@ uint32_t pfifo_chid(const struct pfifo *f)
 	return *f->r_push1 & f->chip->chid_mask;
 }
 
+void pfifo_hints_drop(struct pfifo *f)
+{
+	memset(f->cache_hint, 0, (f->cache_mask + 1) * sizeof(*f->cache_hint));
+}
+
 void pfifo_cache_push(struct pfifo *f, uint32_t addr, uint32_t data)
 {
 	uint32_t slot = (*f->r_put >> 2) & f->cache_mask;
+	f->cache_hint[slot] = 0;
 	f->cache_addr[slot] = addr;
 	f->cache_data[slot] = data;
 	*f->r_put = ((slot + 1) & f->cache_mask) << 2;
@@ -138,6 +144,7 @@ bool pfifo_cache1_rd(struct pfifo *f, uint32_t rel, uint32_t *val)
 bool pfifo_cache1_wr(struct pfifo *f, uint32_t rel, uint32_t val)
 {
 	uint32_t slot = (rel >> 3) & f->cache_mask;
+	pfifo_hints_drop(f); /* a command's entry may have changed */
 	if (rel & 4)
 		f->cache_data[slot] = val;
 	else
@@ -290,6 +297,7 @@ static void ctx_switch(struct pfifo *f, uint32_t chid)
 	*f->r_push1 = chid | (dma ? f->chip->push1_mode : 0);
 	if (f->chip->ops->cache_load)
 		f->chip->ops->cache_load(f, chid);
+	pfifo_hints_drop(f);
 	/* UNVERIFIED: the cached pushbuffer DMA object is re-read after a load. */
 	bus_set(f->gpu, R_DMA_CTL, 0);
 	f->stats.ctx_switches++;
@@ -672,6 +680,7 @@ void pfifo_wr_ptr(void *ctx, const struct reg_desc *r, uint32_t *stored, uint32_
 	(void)old;
 	(void)written;
 	struct pfifo *f = ctx;
+	pfifo_hints_drop(f); /* GET or PUT anywhere */
 	*stored &= f->cache_mask << 2;
 	pfifo_kick(f);
 }
@@ -793,6 +802,7 @@ static void pfifo_destroy(nvm_gpu *gpu, void *state)
 	free(f->rf_slot);
 	free(f->cache_addr);
 	free(f->cache_data);
+	free(f->cache_hint);
 	free(f->cls);
 	free(f->objctx);
 	free(f);
@@ -828,9 +838,10 @@ static nvm_status pfifo_create(nvm_gpu *gpu, const void *data, void **state)
 	f->cache_mask = chip->cache_entries - 1;
 	f->cache_addr = calloc(chip->cache_entries, sizeof(uint32_t));
 	f->cache_data = calloc(chip->cache_entries, sizeof(uint32_t));
+	f->cache_hint = calloc(chip->cache_entries, sizeof(uint16_t));
 	f->cls = calloc(chip->nchan, sizeof(*f->cls));
 	f->objctx = calloc(chip->nchan, sizeof(*f->objctx));
-	if (!f->pbgen || !f->cache_addr || !f->cache_data || !f->cls || !f->objctx)
+	if (!f->pbgen || !f->cache_addr || !f->cache_data || !f->cache_hint || !f->cls || !f->objctx)
 		return NVM_ERR_NOMEM;
 	nvm_status st = engine_new(gpu, "software", pfifo_engine_name(chip, ENG_SOFTWARE), 0, &f->eng[ENG_SOFTWARE]);
 	for (unsigned i = ENG_PGRAPH; !st && i < ENG_IDS; i++)
@@ -883,10 +894,22 @@ static nvm_status pfifo_create(nvm_gpu *gpu, const void *data, void **state)
 	f->r_data_shd = pfifo_reg_slot(f, R_DATA_SHD);
 	f->r_dma_tlb_tag = pfifo_reg_slot(f, R_DMA_TLB_TAG);
 	f->r_dma_tlb_pte = pfifo_reg_slot(f, R_DMA_TLB_PTE);
-	f->c1 = (struct pcache){
-		"",          f->r_push1,    f->r_put,      f->r_get,      f->r_pull0,         f->r_pull1, f->r_hash,
-		f->r_engine, f->cache_addr, f->cache_data, f->cache_mask, f->cache_mask << 2, false,      false
-	};
+	f->c1 = (struct pcache){ "",
+		                 f->r_push1,
+		                 f->r_put,
+		                 f->r_get,
+		                 f->r_pull0,
+		                 f->r_pull1,
+		                 f->r_hash,
+		                 f->r_engine,
+		                 f->cache_addr,
+		                 f->cache_data,
+		                 f->cache_mask,
+		                 f->cache_mask << 2,
+		                 false,
+		                 false,
+		                 f->cache_hint,
+		                 0 };
 	f->c0 = (struct pcache){ "CACHE0: ",
 		                 pfifo_reg_slot(f, R_CACHE0_PUSH1),
 		                 pfifo_reg_slot(f, R_CACHE0_PUT),
@@ -900,7 +923,10 @@ static nvm_status pfifo_create(nvm_gpu *gpu, const void *data, void **state)
 		                 0,
 		                 4,
 		                 true,
-		                 false };
+		                 false,
+		                 NULL,
+		                 0 };
+	f->c0.hint = &f->c0.hint0;
 	f->pc = &f->c1;
 	return chip->ops->init(f);
 }

@@ -376,6 +376,10 @@ struct pcache {
 	uint32_t ptr_mask;     /* the GET / PUT bits */
 	bool cache0;
 	bool err; /* CACHE0: it raised the pending CACHE_ERROR and waits for its clearing */
+	/* per slot, the quick feed's hints (struct pfifo cache_hint); CACHE0
+	 * its own slot, always 0 */
+	uint16_t *hint;
+	uint16_t hint0;
 };
 
 static inline uint32_t pcache_count(const struct pcache *c)
@@ -390,21 +394,31 @@ struct pfifo {
 	struct reg_desc *regs; /* this chip's register table (from the superset) */
 	size_t nregs;
 	uint32_t *cache_addr, *cache_data; /* CACHE1 METHOD(i) / DATA(i) */
-	uint32_t cache_mask;               /* entries - 1 */
-	struct engine *eng[ENG_IDS];       /* by engine id: the chip's engines, NULL for the others */
-	struct engine *pgraph, *sw;        /* eng[ENG_PGRAPH], eng[ENG_SOFTWARE] */
-	struct pcache c1, c0;              /* CACHE1 and CACHE0 */
-	struct pcache *pc;                 /* the cache the puller works on (CACHE1 but while CACHE0 runs) */
-	uint32_t (*cls)[8];                /* per channel: the class PGRAPH has bound on each subchannel */
-	uint32_t (*objctx)[8];             /* per channel: the bound object's instance >> 4 (nvm_method ctx) */
-	uint32_t gr_chid;                  /* the channel PGRAPH last worked for */
-	uint64_t ev;                       /* the step event, 0 if none */
-	uint64_t slice_end;                /* end of the current DMA channel's timeslice */
-	uint64_t clock;                    /* virtual time inside a step (work done so far), gpu->now outside */
-	uint32_t work_rest;                /* words and methods done but not yet charged (< PFIFO_WORK_PER_UNIT) */
-	bool yield;                        /* YIELD: switch at the next chance */
-	bool fresh;                        /* a channel was loaded and has done nothing yet */
-	bool acq_watch;                    /* a memory watch on the acquire semaphore is armed */
+	/* Per CACHE1 slot, what the pushers know of the entries from it on
+	 * (derived state, not the GPU's; pfifo_hints_drop clears it): 0
+	 * nothing, else CACHE_HINT_N of them were written together, with
+	 * methods going up by 4 (CACHE_HINT_NINC: all the same), so that the
+	 * puller need not compare them (hinted_run). Every writer of a slot
+	 * sets its hint (0 but at the first of such entries); the puller sets
+	 * the rest's where it leaves GET inside them. So the hint of an entry
+	 * in CACHE1 is 0 or true: the entries it counts were written after it
+	 * and are still there (PUT does not pass GET). */
+	uint16_t *cache_hint;
+	uint32_t cache_mask;         /* entries - 1 */
+	struct engine *eng[ENG_IDS]; /* by engine id: the chip's engines, NULL for the others */
+	struct engine *pgraph, *sw;  /* eng[ENG_PGRAPH], eng[ENG_SOFTWARE] */
+	struct pcache c1, c0;        /* CACHE1 and CACHE0 */
+	struct pcache *pc;           /* the cache the puller works on (CACHE1 but while CACHE0 runs) */
+	uint32_t (*cls)[8];          /* per channel: the class PGRAPH has bound on each subchannel */
+	uint32_t (*objctx)[8];       /* per channel: the bound object's instance >> 4 (nvm_method ctx) */
+	uint32_t gr_chid;            /* the channel PGRAPH last worked for */
+	uint64_t ev;                 /* the step event, 0 if none */
+	uint64_t slice_end;          /* end of the current DMA channel's timeslice */
+	uint64_t clock;              /* virtual time inside a step (work done so far), gpu->now outside */
+	uint32_t work_rest;          /* words and methods done but not yet charged (< PFIFO_WORK_PER_UNIT) */
+	bool yield;                  /* YIELD: switch at the next chance */
+	bool fresh;                  /* a channel was loaded and has done nothing yet */
+	bool acq_watch;              /* a memory watch on the acquire semaphore is armed */
 	nvm_aperture acq_ap;
 	uint64_t acq_addr;
 	uint64_t acq_to_ev;          /* the acquire timeout's wake-up event, 0 if none */
@@ -507,6 +521,11 @@ static inline uint32_t pfifo_cache_free(const struct pfifo *f)
 	return f->cache_mask - pfifo_cache_count(f);
 }
 void pfifo_cache_push(struct pfifo *f, uint32_t addr, uint32_t data);
+#define CACHE_HINT_N    0x0fffu
+#define CACHE_HINT_NINC 0x8000u
+/* Forgets every slot's hint (cache_hint): after the driver wrote a slot,
+ * PUT or GET, after a channel switch, after a snapshot is restored. */
+void pfifo_hints_drop(struct pfifo *f);
 const struct ramfc_layout *pfifo_ramfc_layout(const struct pfifo *f);
 /* A channel register as the channel sees it: the live register for the
  * channel CACHE1 holds, its RAMFC field otherwise (0 if RAMFC lacks it). */

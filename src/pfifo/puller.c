@@ -716,6 +716,35 @@ static uint32_t plain_run(const struct pcache *c, uint32_t slot, uint32_t avail,
 	return n;
 }
 
+/* plain_run from a slot with a hint (cache_hint): the command's entries
+ * up to avail and the slots' end, and for an increasing one the end of the
+ * first's plain range; 0 when the run may go on past the command (the
+ * entry after it has the last one's method, or the next one). */
+static inline uint32_t hinted_run(const struct pcache *c, uint32_t slot, uint32_t avail, uint32_t hint, pb_mode *mode)
+{
+	const uint32_t *ad = c->addr + slot;
+	uint32_t n0 = hint & CACHE_HINT_N, a0 = ad[0] & 0xfffcu, m0 = a0 & 0x1ffcu;
+	uint32_t lim = c->slot_mask + 1 - slot < avail ? c->slot_mask + 1 - slot : avail;
+	uint32_t n = n0 < lim ? n0 : lim, last = a0;
+	*mode = PB_MODE_INC;
+	if (n0 > 1 && (hint & CACHE_HINT_NINC)) {
+		if (n > 1)
+			*mode = PB_MODE_NINC;
+	} else if (n0 > 1) {
+		uint32_t nmax = ((m0 < 0x180 ? 0x180u : 0x2000u) - m0) / 4;
+		if (n >= nmax)
+			return nmax; /* plain_run ends at the range's end */
+		last = a0 + 4 * (n - 1);
+	}
+	/* (one method: plain_run's mode would come from the next entry) */
+	if (n == n0 && n < lim) {
+		uint32_t k = ad[n] & 0xfffcu;
+		if (k == last || k == last + 4)
+			return 0;
+	}
+	return n;
+}
+
 /* Takes entries out of cache c (f->pc) while ready(f) allows, at most max.
  * After a run of plain methods the CACHE1 puller is still ready while
  * CACHE1 has entries when no hooks are installed: nothing but the engine
@@ -732,12 +761,20 @@ static uint32_t pull_entries(struct pfifo *f, uint32_t max, uint64_t *t, bool (*
 			uint32_t a = c->addr[slot], m = a & 0x1ffcu, subch = (a >> 13) & 7;
 			unsigned id = subch_engine(c, subch);
 			struct engine *e = method_engine(f, id);
+			uint32_t hint = f->quick_off ? 0u : c->hint[slot]; /* quick_off: the reference path (tests) */
 			if (m >= 0x100 && (m < 0x180 || m >= 0x200) && e) {
 				uint32_t avail = pcache_count(c);
 				if (avail > max - taken)
 					avail = max - taken;
 				pb_mode mode;
-				uint32_t n = plain_run(c, slot, avail, &mode);
+				uint32_t n = hint ? hinted_run(c, slot, avail, hint, &mode) : 0;
+				if (n && n < (hint & CACHE_HINT_N)) {
+					/* GET stops inside the entries: the rest of them */
+					c->hint[(slot + n) & c->slot_mask] =
+					        (uint16_t)(((hint & CACHE_HINT_N) - n) | (hint & CACHE_HINT_NINC));
+				} else if (!n) {
+					n = plain_run(c, slot, avail, &mode);
+				}
 				pb_run r = { .subch = subch,
 					     .method = m,
 					     .count = n,
@@ -753,6 +790,8 @@ static uint32_t pull_entries(struct pfifo *f, uint32_t max, uint64_t *t, bool (*
 			}
 			if (pull_one(f, a, c->data[slot], t) == PULL_STALL)
 				return taken;
+			if ((hint & CACHE_HINT_N) > 1) /* GET stops inside the entries */
+				c->hint[(slot + 1) & c->slot_mask] = (uint16_t)(hint - 1);
 			*c->get = (get + 4) & c->ptr_mask;
 			taken++;
 			f->stats.methods++;

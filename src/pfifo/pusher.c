@@ -438,7 +438,9 @@ static void sink_run(void *ctx, const pb_run *run)
 		/* methods 0x100+ inside 0x1ffc: nothing to refuse or to wait for */
 		uint32_t m = r->mode == PB_MODE_NINC ? r->method : r->method + 4 * r->index;
 		uint32_t step = r->mode == PB_MODE_NINC ? 0 : 4;
-		for (uint32_t i = 0; i < r->count; i++, m += step) {
+		uint16_t hint = r->count <= CACHE_HINT_N ? (uint16_t)(r->count | (step ? 0u : CACHE_HINT_NINC)) : 0;
+		for (uint32_t i = 0; i < r->count; i++, m += step, hint = 0) {
+			f->cache_hint[put] = hint; /* the puller's (consecutive methods) */
 			f->cache_addr[put] = base | m;
 			f->cache_data[put] = r->data[i];
 			put = (put + 1) & f->cache_mask;
@@ -456,6 +458,7 @@ static void sink_run(void *ctx, const pb_run *run)
 			return;
 		}
 		if (!r->masked) {
+			f->cache_hint[put] = 0;
 			f->cache_addr[put] = base | m;
 			f->cache_data[put] = r->data[i];
 			put = (put + 1) & f->cache_mask;
@@ -673,6 +676,32 @@ static void dma_mem_fault(struct fifo_fetch *x, const struct fifo_span *s)
 	c->why = mem_outside;
 }
 
+/* Slots 0..7 of a (METHOD, DATA) array pair get METHOD base + step * i
+ * and DATA d[i] for i < c, the others what they hold: four vector words
+ * read and written by mask, no branch on c (drivers vary it from command
+ * to command). d[0..7] must be readable. */
+typedef uint32_t slot_vec __attribute__((vector_size(16)));
+static inline void slots8_put(uint32_t *ca, uint32_t *cd, uint32_t base, uint32_t step, uint32_t c, const uint32_t *d)
+{
+	const slot_vec i0 = { 0, 1, 2, 3 }, i1 = { 4, 5, 6, 7 };
+	slot_vec cv = (slot_vec){ 0, 0, 0, 0 } + c, in0 = (slot_vec)(i0 < cv), in1 = (slot_vec)(i1 < cv);
+	slot_vec a0 = base + step * i0, a1 = base + step * i1, o0, o1, x0, x1;
+	memcpy(&o0, ca, 16);
+	memcpy(&o1, ca + 4, 16);
+	memcpy(&x0, d, 16);
+	memcpy(&x1, d + 4, 16);
+	o0 = (a0 & in0) | (o0 & ~in0);
+	o1 = (a1 & in1) | (o1 & ~in1);
+	memcpy(ca, &o0, 16);
+	memcpy(ca + 4, &o1, 16);
+	memcpy(&a0, cd, 16);
+	memcpy(&a1, cd + 4, 16);
+	a0 = (x0 & in0) | (a0 & ~in0);
+	a1 = (x1 & in1) | (a1 & ~in1);
+	memcpy(cd, &a0, 16);
+	memcpy(cd + 4, &a1, 16);
+}
+
 /* The quick feed: the short INC / NINC commands at the start of a feed
  * that a chained feed would take whole without stopping (the checks
  * between pieces pass: the limit, the run budget after the header's unit,
@@ -750,18 +779,22 @@ static uint32_t pusher_quick(struct pfifo *f, const uint32_t *w, uint32_t lim, u
 				break;
 			uint32_t base = subch << 13 | (ninc ? ni_bit : 0u) | m, step = ninc ? 0 : 4;
 			const uint32_t *d = w + k + 1;
+			/* the puller's hint (cache_hint): at the first slot, 0 in the others */
+			uint16_t hint = (uint16_t)(c | (ninc ? CACHE_HINT_NINC : 0u));
 			if (c <= 8 && put + 8 <= mask + 1 && k + 9 <= lim) {
 				/* a short command: eight slots rewritten, those past
 				 * the command with what they hold (no branch on the
 				 * count, which drivers vary from command to command) */
-				for (uint32_t i = 0; i < 8; i++) {
-					uint32_t in = 0u - (uint32_t)(i < c); /* a mask, not a branch */
-					ca[put + i] = ((base + step * i) & in) | (ca[put + i] & ~in);
-					cd[put + i] = (d[i] & in) | (cd[put + i] & ~in);
-				}
+				slots8_put(ca + put, cd + put, base, step, c, d);
+				/* free slots past the command lose theirs: no matter */
+				uint64_t h0 = hint, h1 = 0; /* little-endian or not: slot put gets it */
+				memcpy(&f->cache_hint[put], &h1, sizeof(h1));
+				memcpy(&f->cache_hint[put + 4], &h1, sizeof(h1));
+				f->cache_hint[put] = (uint16_t)h0;
 				put = (put + c) & mask;
 			} else {
-				for (uint32_t i = 0; i < c; i++, base += step) {
+				for (uint32_t i = 0; i < c; i++, base += step, hint = 0) {
+					f->cache_hint[put] = hint;
 					ca[put] = base;
 					cd[put] = d[i];
 					put = (put + 1) & mask;
