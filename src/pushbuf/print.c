@@ -1098,28 +1098,33 @@ static uint32_t pc_method(pb_printer *p, struct pb_print_cache *k, unsigned vi, 
 	return off;
 }
 
-/* A compiled method's word in the tables: its arena offset (below
- * PC_ARENA_MAX), and what a line of it needs to know before the method is
- * loaded, so that its branches do not wait for that load: the number of
- * steps, and whether the line is special (a float or wider enum field,
- * more than PC_LINE_ROOM bytes). 0: not compiled. */
 #define PC_CHUNK     32
 #define PC_LINE_ROOM 1024
 
-#define PC_OFF_MASK   0xffffffu
-#define PC_NF_SHIFT   24
-#define PC_NF_MAX     63u
-#define PC_SPECIAL    (1u << 30)
+/* A compiled method's word in the tables: its arena offset (below
+ * PC_ARENA_MAX), and what a text line of it needs to know before the
+ * method is loaded, so that its branches do not wait for that load: the
+ * number of steps, whether it is one float field (PC_ONE_FLOAT: its " (%g)"
+ * follows), and whether the line is special (another float, a wider enum
+ * field, a method text of more than 64 bytes, more than PC_LINE_ROOM
+ * bytes). 0: not compiled. */
+#define PC_OFF_MASK  0xffffffu
+#define PC_NF_SHIFT  24
+#define PC_NF_MAX    63u
+#define PC_SPECIAL   (1u << 30)
+#define PC_ONE_FLOAT (1u << 31)
 
 static uint32_t pc_word(const struct pb_print_cache *k, uint32_t off)
 {
 	if (!off)
 		return 0;
 	const struct pc_entry *e = (const struct pc_entry *)(const void *)(k->arena + off);
-	bool special = e->room > PC_LINE_ROOM || e->nfields > PC_NF_MAX;
+	bool special = e->room > PC_LINE_ROOM || e->nfields > PC_NF_MAX || e->len1 > 64;
+	bool one_float = e->nfields == 1 && e->step[0].kind == PC_FLOAT;
 	for (unsigned i = 0; i < e->nfields; i++)
-		special |= e->step[i].kind >= PC_FLOAT;
-	return off | (uint32_t)(e->nfields & PC_NF_MAX) << PC_NF_SHIFT | (special ? PC_SPECIAL : 0);
+		special |= e->step[i].kind >= PC_FLOAT && !one_float;
+	return off | (uint32_t)(e->nfields & PC_NF_MAX) << PC_NF_SHIFT | (special ? PC_SPECIAL : 0) |
+	       (one_float ? PC_ONE_FLOAT : 0);
 }
 
 /* Points view vi's table at class c's; false if c is not one of the tables'
@@ -1516,10 +1521,13 @@ static void text_run(void *ctx, const pb_run *r)
 			memcpy(d + 8, &colon, 2);
 			memcpy(d + 10, &hd, 8);
 			d[18] = ' ';
-			d = w_block(d + 19, pc_text1(e), e->len1, 64);
+			memcpy(d + 19, pc_text1(e), 64); /* at most 64 bytes (else special) */
+			d += 19 + e->len1;
 			d = w_pc_text_step_r(arena, d, &e->step[0], w); /* an empty step when there is no field */
 			for (unsigned f = 1, nf = t >> PC_NF_SHIFT & PC_NF_MAX; f < nf; f++)
 				d = w_pc_text_step_r(arena, d, &e->step[f], w);
+			if (t & PC_ONE_FLOAT)
+				d = w_pc_float(k, d, w); /* the field is the data word */
 			if (masked)
 				d = w_mem(d, " (masked)", 9);
 			*d++ = '\n';
