@@ -1312,10 +1312,28 @@ static void text_set_object(pb_printer *p, const pb_run *r, uint32_t i)
 	}
 }
 
+/* Starts loading the compiled method of subch / method (its first two
+ * cache lines) while the header's line is written: the run's first line
+ * waits for it otherwise. */
+static inline void pc_prefetch(const pb_printer *p, uint32_t subch, uint32_t method)
+{
+	const struct pb_print_cache *k = p->cache;
+	if (!k || method >= 0x4000)
+		return;
+	unsigned vi = view_index(p, subch, method);
+	const pb_class *c = vi == 8 ? p->host : p->bound[vi];
+	if (k->cls[vi] != c || !k->tab[vi])
+		return;
+	const char *e = k->arena + (k->tab[vi][method >> 2] & PC_OFF_MASK);
+	__builtin_prefetch(e);
+	__builtin_prefetch(e + 64);
+}
+
 static void text_header(void *ctx, const pb_header *h)
 {
 	pb_printer *p = ctx;
 	pb_out *o = p->out;
+	pc_prefetch(p, h->subch, h->method);
 	/* one reservation for the line, as text_method */
 	char *d = o_room(o, 128);
 	if (!d)
@@ -1521,10 +1539,15 @@ static void text_run(void *ctx, const pb_run *r)
 			memcpy(d + 8, &colon, 2);
 			memcpy(d + 10, &hd, 8);
 			d[18] = ' ';
-			memcpy(d + 19, pc_text1(e), 64); /* at most 64 bytes (else special) */
+			/* its text (at most 64 bytes, else special) follows the steps
+			 * (pc_method): its address from the table word, so that its
+			 * cache line and the method's are fetched together */
+			unsigned nf = t >> PC_NF_SHIFT & PC_NF_MAX;
+			const char *t1 = (const char *)e + sizeof(*e) + (nf ? nf : 1u) * sizeof(struct pc_step);
+			memcpy(d + 19, t1, 64);
 			d += 19 + e->len1;
 			d = w_pc_text_step_r(arena, d, &e->step[0], w); /* an empty step when there is no field */
-			for (unsigned f = 1, nf = t >> PC_NF_SHIFT & PC_NF_MAX; f < nf; f++)
+			for (unsigned f = 1; f < nf; f++)
 				d = w_pc_text_step_r(arena, d, &e->step[f], w);
 			if (t & PC_ONE_FLOAT)
 				d = w_pc_float(k, d, w); /* the field is the data word */
