@@ -1104,10 +1104,10 @@ static uint32_t pc_method(pb_printer *p, struct pb_print_cache *k, unsigned vi, 
 /* A compiled method's word in the tables: its arena offset (below
  * PC_ARENA_MAX), and what a text line of it needs to know before the
  * method is loaded, so that its branches do not wait for that load: the
- * number of steps, whether it is one float field (PC_ONE_FLOAT: its " (%g)"
+ * number of steps (an empty one when it has no field), whether it is one float field (PC_ONE_FLOAT: its " (%g)"
  * follows), and whether the line is special (another float, a wider enum
- * field, a method text of more than 64 bytes, more than PC_LINE_ROOM
- * bytes). 0: not compiled. */
+ * field, a method text of more than 64 bytes or a value text of more than
+ * 31, more than PC_LINE_ROOM bytes). 0: not compiled. */
 #define PC_OFF_MASK  0xffffffu
 #define PC_NF_SHIFT  24
 #define PC_NF_MAX    63u
@@ -1121,9 +1121,10 @@ static uint32_t pc_word(const struct pb_print_cache *k, uint32_t off)
 	const struct pc_entry *e = (const struct pc_entry *)(const void *)(k->arena + off);
 	bool special = e->room > PC_LINE_ROOM || e->nfields > PC_NF_MAX || e->len1 > 64;
 	bool one_float = e->nfields == 1 && e->step[0].kind == PC_FLOAT;
-	for (unsigned i = 0; i < e->nfields; i++)
-		special |= e->step[i].kind >= PC_FLOAT && !one_float;
-	return off | (uint32_t)(e->nfields & PC_NF_MAX) << PC_NF_SHIFT | (special ? PC_SPECIAL : 0) |
+	unsigned nsteps = e->nfields ? e->nfields : 1;
+	for (unsigned i = 0; i < nsteps; i++)
+		special |= (e->step[i].kind >= PC_FLOAT && !one_float) || e->step[i].shift > 5;
+	return off | (uint32_t)(nsteps & PC_NF_MAX) << PC_NF_SHIFT | (special ? PC_SPECIAL : 0) |
 	       (one_float ? PC_ONE_FLOAT : 0);
 }
 
@@ -1467,9 +1468,19 @@ static inline char *w_pc_text_step_r(const char *arena, char *d, const struct pc
 	uint32_t v = (data >> lo) & mask;
 	const char *s = arena + slots + ((size_t)(v & tmask) << shift);
 	size_t len = (unsigned char)s[0];
-	memcpy(d, s + 1, PC_COPY);
+	memcpy(d, s + 1, 32); /* at most 31 bytes (else special) */
 	d += len;
-	return w_hexd(d, hex8(v), hex_digits(v) & (int)num);
+	/* the hex digits (scratch after a table's text): the 8 of hex8 less
+	 * the leading zeros, counted in nibbles from the highest bit set */
+	unsigned hi = 31u - (unsigned)__builtin_clz(v | 1), lead = 7u - (hi >> 2);
+	uint64_t h = hex8(v);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	h >>= 8 * lead;
+#else
+	h <<= 8 * lead;
+#endif
+	memcpy(d, &h, 8);
+	return d + ((8u - lead) & num);
 }
 
 static void text_run(void *ctx, const pb_run *r)
@@ -1542,12 +1553,12 @@ static void text_run(void *ctx, const pb_run *r)
 			/* its text (at most 64 bytes, else special) follows the steps
 			 * (pc_method): its address from the table word, so that its
 			 * cache line and the method's are fetched together */
-			unsigned nf = t >> PC_NF_SHIFT & PC_NF_MAX;
-			const char *t1 = (const char *)e + sizeof(*e) + (nf ? nf : 1u) * sizeof(struct pc_step);
+			unsigned nsteps = t >> PC_NF_SHIFT & PC_NF_MAX;
+			const char *t1 = (const char *)e + sizeof(*e) + nsteps * sizeof(struct pc_step);
 			memcpy(d + 19, t1, 64);
 			d += 19 + e->len1;
 			d = w_pc_text_step_r(arena, d, &e->step[0], w); /* an empty step when there is no field */
-			for (unsigned f = 1; f < nf; f++)
+			for (unsigned f = 1; f < nsteps; f++)
 				d = w_pc_text_step_r(arena, d, &e->step[f], w);
 			if (t & PC_ONE_FLOAT)
 				d = w_pc_float(k, d, w); /* the field is the data word */
