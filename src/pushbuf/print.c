@@ -809,8 +809,6 @@ static uint32_t follow_set_object(pb_printer *p, const pb_run *r, uint32_t i)
 	return id;
 }
 
-static const char *const mode_upper[] = { "INC ", "NINC", "1INC", "IMMD" };
-
 static const char *const ctrl_upper[PB_CTRL_COUNT] = {
 	[PB_CTRL_NOP] = "NOP",
 	[PB_CTRL_SET_SUBDEVICE_MASK] = "SET_SUBDEVICE_MASK",
@@ -1313,28 +1311,14 @@ static void text_set_object(pb_printer *p, const pb_run *r, uint32_t i)
 	}
 }
 
-/* Starts loading the compiled method of subch / method (its first two
- * cache lines) while the header's line is written: the run's first line
- * waits for it otherwise. */
-static inline void pc_prefetch(const pb_printer *p, uint32_t subch, uint32_t method)
-{
-	const struct pb_print_cache *k = p->cache;
-	if (!k || method >= 0x4000)
-		return;
-	unsigned vi = view_index(p, subch, method);
-	const pb_class *c = vi == 8 ? p->host : p->bound[vi];
-	if (k->cls[vi] != c || !k->tab[vi])
-		return;
-	const char *e = k->arena + (k->tab[vi][method >> 2] & PC_OFF_MASK);
-	__builtin_prefetch(e);
-	__builtin_prefetch(e + 64);
-}
-
 static void text_header(void *ctx, const pb_header *h)
 {
 	pb_printer *p = ctx;
 	pb_out *o = p->out;
-	pc_prefetch(p, h->subch, h->method);
+	/* "MODE subch S mthd 0x" by mode, written whole and then the
+	 * subchannel's digit over its S */
+	static const char head[4][32] = { "INC  subch 0 mthd 0x", "NINC subch 0 mthd 0x", "1INC subch 0 mthd 0x",
+		                          "IMMD subch 0 mthd 0x" };
 	/* one reservation for the line, as text_method */
 	char *d = o_room(o, 128);
 	if (!d)
@@ -1345,11 +1329,11 @@ static void text_header(void *ctx, const pb_header *h)
 	memcpy(d + 8, ": ", 2);
 	memcpy(d + 10, &hw, 8);
 	d[18] = ' ';
-	d = w_mem(d + 19, mode_upper[h->mode & 3], 4);
-	d = w_mem(d, " subch ", 7);
-	*d++ = (char)('0' + (h->subch & 7));
-	d = w_mem(d, " mthd 0x", 8);
-	d = w_hexw(d, h->method, 4);
+	memcpy(d + 19, head[h->mode & 3], 32);
+	d[30] = (char)('0' + (h->subch & 7));
+	memcpy(d + 39, hex2[(h->method >> 8) & 0xff], 2); /* the method's last 4 hex digits */
+	memcpy(d + 41, hex2[h->method & 0xff], 2);
+	d += 43;
 	if (h->mode == PB_MODE_IMMD) {
 		d = w_mem(d, " data ", 6);
 		d = w_hex(d, FIELD_GET(h->word, 28, 16));
@@ -1372,7 +1356,6 @@ static void text_header(void *ctx, const pb_header *h)
 	}
 	o_maybe_flush(o);
 }
-
 
 /* text_method's line from a compiled method (reserved: its room is). */
 static void text_method_pc(pb_out *o, struct pb_print_cache *k, const struct pc_entry *e, const pb_run *r, uint32_t i,
@@ -1523,7 +1506,8 @@ static void text_run(void *ctx, const pb_run *r)
 			uint32_t t = (m < 0x100 ? tl : th)[m >> 2];
 			if (__builtin_expect(!t, 0)) {
 				unsigned vi = view_index(p, r->subch, m);
-				t = k->tab[vi][m >> 2] = pc_word(k, pc_method(p, k, vi, vi == 8 ? p->host : p->bound[vi], m));
+				t = k->tab[vi][m >> 2] =
+				        pc_word(k, pc_method(p, k, vi, vi == 8 ? p->host : p->bound[vi], m));
 				arena = k->arena; /* it may have moved */
 			}
 			if (__builtin_expect(!t || m == 0, 0)) {
