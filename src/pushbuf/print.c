@@ -809,8 +809,6 @@ static uint32_t follow_set_object(pb_printer *p, const pb_run *r, uint32_t i)
 	return id;
 }
 
-static const char *const mode_upper[] = { "INC ", "NINC", "1INC", "IMMD" };
-
 static const char *const ctrl_upper[PB_CTRL_COUNT] = {
 	[PB_CTRL_NOP] = "NOP",
 	[PB_CTRL_SET_SUBDEVICE_MASK] = "SET_SUBDEVICE_MASK",
@@ -901,7 +899,7 @@ struct pb_print_cache {
 	size_t len, cap;
 	size_t max;             /* PC_ARENA_MAX (the tests set less) */
 	const pb_class *cls[9]; /* the class tab[] is for, per view (method_in) */
-	uint32_t *tab[9];       /* by method dword address: a compiled method's offset, 0 none yet */
+	uint32_t *tab[9];       /* by method dword address: a compiled method's pc_word, 0 none yet */
 	uint32_t *bycls[256];   /* the tables by class (pb_classes index), [pb_nclasses] no class */
 	uint32_t empty;         /* an empty slot */
 	uint32_t nfields;       /* fields[] by 2 * field index + float_field(): the arena offset of a step */
@@ -1098,6 +1096,36 @@ static uint32_t pc_method(pb_printer *p, struct pb_print_cache *k, unsigned vi, 
 	return off;
 }
 
+#define PC_CHUNK     32
+#define PC_LINE_ROOM 1024
+
+/* A compiled method's word in the tables: its arena offset (below
+ * PC_ARENA_MAX), and what a text line of it needs to know before the
+ * method is loaded, so that its branches do not wait for that load: the
+ * number of steps (an empty one when it has no field), whether it is one float field (PC_ONE_FLOAT: its " (%g)"
+ * follows), and whether the line is special (another float, a wider enum
+ * field, a method text of more than 64 bytes or a value text of more than
+ * 31, more than PC_LINE_ROOM bytes). 0: not compiled. */
+#define PC_OFF_MASK  0xffffffu
+#define PC_NF_SHIFT  24
+#define PC_NF_MAX    63u
+#define PC_SPECIAL   (1u << 30)
+#define PC_ONE_FLOAT (1u << 31)
+
+static uint32_t pc_word(const struct pb_print_cache *k, uint32_t off)
+{
+	if (!off)
+		return 0;
+	const struct pc_entry *e = (const struct pc_entry *)(const void *)(k->arena + off);
+	bool special = e->room > PC_LINE_ROOM || e->nfields > PC_NF_MAX || e->len1 > 64;
+	bool one_float = e->nfields == 1 && e->step[0].kind == PC_FLOAT;
+	unsigned nsteps = e->nfields ? e->nfields : 1;
+	for (unsigned i = 0; i < nsteps; i++)
+		special |= (e->step[i].kind >= PC_FLOAT && !one_float) || e->step[i].shift > 5;
+	return off | (uint32_t)(nsteps & PC_NF_MAX) << PC_NF_SHIFT | (special ? PC_SPECIAL : 0) |
+	       (one_float ? PC_ONE_FLOAT : 0);
+}
+
 /* Points view vi's table at class c's; false if c is not one of the tables'
  * classes or memory runs out. */
 static bool pc_view(struct pb_print_cache *k, unsigned vi, const pb_class *c)
@@ -1128,10 +1156,10 @@ static inline const struct pc_entry *pc_lookup(pb_printer *p, struct pb_print_ca
 	}
 	if (method >= 0x4000)
 		return NULL;
-	uint32_t off = k->tab[vi][method >> 2];
-	if (!off && !(off = k->tab[vi][method >> 2] = pc_method(p, k, vi, c, method)))
+	uint32_t t = k->tab[vi][method >> 2];
+	if (!t && !(t = k->tab[vi][method >> 2] = pc_word(k, pc_method(p, k, vi, c, method))))
 		return NULL;
-	return (const struct pc_entry *)(const void *)(k->arena + off);
+	return (const struct pc_entry *)(const void *)(k->arena + (t & PC_OFF_MASK));
 }
 
 static inline const char *pc_text1(const struct pc_entry *e)
@@ -1287,6 +1315,10 @@ static void text_header(void *ctx, const pb_header *h)
 {
 	pb_printer *p = ctx;
 	pb_out *o = p->out;
+	/* "MODE subch S mthd 0x" by mode, written whole and then the
+	 * subchannel's digit over its S */
+	static const char head[4][32] = { "INC  subch 0 mthd 0x", "NINC subch 0 mthd 0x", "1INC subch 0 mthd 0x",
+		                          "IMMD subch 0 mthd 0x" };
 	/* one reservation for the line, as text_method */
 	char *d = o_room(o, 128);
 	if (!d)
@@ -1297,11 +1329,11 @@ static void text_header(void *ctx, const pb_header *h)
 	memcpy(d + 8, ": ", 2);
 	memcpy(d + 10, &hw, 8);
 	d[18] = ' ';
-	d = w_mem(d + 19, mode_upper[h->mode & 3], 4);
-	d = w_mem(d, " subch ", 7);
-	*d++ = (char)('0' + (h->subch & 7));
-	d = w_mem(d, " mthd 0x", 8);
-	d = w_hexw(d, h->method, 4);
+	memcpy(d + 19, head[h->mode & 3], 32);
+	d[30] = (char)('0' + (h->subch & 7));
+	memcpy(d + 39, hex2[(h->method >> 8) & 0xff], 2); /* the method's last 4 hex digits */
+	memcpy(d + 41, hex2[h->method & 0xff], 2);
+	d += 43;
 	if (h->mode == PB_MODE_IMMD) {
 		d = w_mem(d, " data ", 6);
 		d = w_hex(d, FIELD_GET(h->word, 28, 16));
@@ -1324,9 +1356,6 @@ static void text_header(void *ctx, const pb_header *h)
 	}
 	o_maybe_flush(o);
 }
-
-#define PC_CHUNK     32
-#define PC_LINE_ROOM 1024
 
 /* text_method's line from a compiled method (reserved: its room is). */
 static void text_method_pc(pb_out *o, struct pb_print_cache *k, const struct pc_entry *e, const pb_run *r, uint32_t i,
@@ -1355,9 +1384,10 @@ static void text_method_pc(pb_out *o, struct pb_print_cache *k, const struct pc_
 	o->len = (size_t)(d - o->buf);
 }
 
-static void text_run(void *ctx, const pb_run *r)
+/* A run's lines one by one through pc_lookup (a table could not be set
+ * up for the run: each line finds its own way, as before a run). */
+static void text_run_each(pb_printer *p, const pb_run *r)
 {
-	pb_printer *p = ctx;
 	pb_out *o = p->out;
 	struct pb_print_cache *k = p->cache;
 	/* Room reserved, and the flush checked, once per PC_CHUNK lines (a
@@ -1382,6 +1412,145 @@ static void text_run(void *ctx, const pb_run *r)
 				reserved = false;
 			}
 		}
+		o_maybe_flush(o);
+	}
+}
+
+/* The compiled-method table of view vi for the class it names now; NULL
+ * when there is none (pc_lookup's test). */
+static const uint32_t *pc_tab(pb_printer *p, struct pb_print_cache *k, unsigned vi)
+{
+	const pb_class *c = vi == 8 ? p->host : p->bound[vi];
+	if ((k->cls[vi] != c || !k->tab[vi]) && !pc_view(k, vi, c)) {
+		k->tab[vi] = NULL;
+		return NULL;
+	}
+	return k->tab[vi];
+}
+
+/* Entries from..count-1 of run r, line by line. */
+static void text_run_rest(pb_printer *p, const pb_run *r, uint32_t from)
+{
+	if (from >= r->count)
+		return;
+	pb_run rest = *r;
+	rest.index += from;
+	rest.offset += from;
+	rest.count -= from;
+	rest.data += from;
+	text_run_each(p, &rest);
+}
+
+/* w_pc_text_step with the arena and the step's fields in registers: the
+ * line's stores go through a char pointer, which may alias anything in
+ * memory, so that what stays in memory is loaded again after each store. */
+static inline char *w_pc_text_step_r(const char *arena, char *d, const struct pc_step *stp, uint32_t data)
+{
+	unsigned lo = stp->lo, shift = stp->shift;
+	uint32_t mask = stp->mask, tmask = stp->tmask, num = stp->num, slots = stp->slots;
+	uint32_t v = (data >> lo) & mask;
+	const char *s = arena + slots + ((size_t)(v & tmask) << shift);
+	size_t len = (unsigned char)s[0];
+	memcpy(d, s + 1, 32); /* at most 31 bytes (else special) */
+	d += len;
+	/* the hex digits (scratch after a table's text): the 8 of hex8 less
+	 * the leading zeros, counted in nibbles from the highest bit set */
+	unsigned hi = 31u - (unsigned)__builtin_clz(v | 1), lead = 7u - (hi >> 2);
+	uint64_t h = hex8(v);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	h >>= 8 * lead;
+#else
+	h <<= 8 * lead;
+#endif
+	memcpy(d, &h, 8);
+	return d + ((8u - lead) & num);
+}
+
+static void text_run(void *ctx, const pb_run *r)
+{
+	pb_printer *p = ctx;
+	pb_out *o = p->out;
+	struct pb_print_cache *k = p->cache;
+	unsigned sub = r->subch & 7;
+	/* The tables of the run's views, found once a run (and again after a
+	 * SET_OBJECT): methods below 0x100 in the host class's (tl), the others
+	 * in the subchannel's (th). Anything unusual goes line by line. */
+	const uint32_t *th = NULL, *tl = NULL;
+	if (!k || r->method >= 0x4000 || (r->method & 3) || !(th = pc_tab(p, k, sub)) ||
+	    !(tl = p->host ? pc_tab(p, k, 8) : th)) {
+		text_run_each(p, r);
+		return;
+	}
+	/* The run in registers (see w_pc_text_step_r). pb_run_method without a
+	 * branch on the mode: the method of sequence entry j is method + 4 *
+	 * min(j, lim). */
+	const uint32_t *data = r->data;
+	uint32_t method = r->method, index = r->index, count = r->count, offset = (uint32_t)r->offset;
+	uint32_t lim = r->mode == PB_MODE_INC ? UINT32_MAX : r->mode == PB_MODE_1INC ? 1u : 0u;
+	bool masked = r->masked;
+	const char *arena = k->arena;
+	/* IMMD lines start with blanks, the others with the offset and the data */
+	uint64_t immd = r->mode == PB_MODE_IMMD ? ~0ull : 0;
+	uint64_t blank = 0x2020202020202020ull & immd;
+	uint16_t colon = (uint16_t)(((':' | ' ' << 8) & ~immd) | (0x2020 & immd));
+	for (uint32_t i = 0; i < count;) {
+		uint32_t end = count - i > PC_CHUNK ? i + PC_CHUNK : count;
+		char *d = o_room(o, (size_t)(end - i) * PC_LINE_ROOM);
+		if (!d) {
+			text_run_rest(p, r, i); /* out of memory: as o_room per line has it */
+			return;
+		}
+		for (; i < end; i++) {
+			uint32_t j = index + i;
+			uint32_t m = (method + 4u * (j < lim ? j : lim)) & 0x3ffcu;
+			uint32_t t = (m < 0x100 ? tl : th)[m >> 2];
+			if (__builtin_expect(!t, 0)) {
+				unsigned vi = view_index(p, r->subch, m);
+				t = k->tab[vi][m >> 2] =
+				        pc_word(k, pc_method(p, k, vi, vi == 8 ? p->host : p->bound[vi], m));
+				arena = k->arena; /* it may have moved */
+			}
+			if (__builtin_expect(!t || m == 0, 0)) {
+				o->len = (size_t)(d - o->buf);
+				text_run_rest(p, r, i); /* the arena is full, or a SET_OBJECT */
+				return;
+			}
+			const struct pc_entry *e = (const struct pc_entry *)(const void *)(arena + (t & PC_OFF_MASK));
+			if (__builtin_expect(t & PC_SPECIAL, 0)) {
+				o->len = (size_t)(d - o->buf);
+				text_method_pc(o, k, e, r, i, false);
+				if (!(d = o_room(o, (size_t)(end - i) * PC_LINE_ROOM))) {
+					text_run_rest(p, r, i + 1);
+					return;
+				}
+				continue;
+			}
+			uint32_t w = data[i];
+			uint64_t ho, hd;
+			hex8x2(offset + i, w, &ho, &hd);
+			ho = (ho & ~immd) | blank;
+			hd = (hd & ~immd) | blank;
+			memcpy(d, &ho, 8);
+			memcpy(d + 8, &colon, 2);
+			memcpy(d + 10, &hd, 8);
+			d[18] = ' ';
+			/* its text (at most 64 bytes, else special) follows the steps
+			 * (pc_method): its address from the table word, so that its
+			 * cache line and the method's are fetched together */
+			unsigned nsteps = t >> PC_NF_SHIFT & PC_NF_MAX;
+			const char *t1 = (const char *)e + sizeof(*e) + nsteps * sizeof(struct pc_step);
+			memcpy(d + 19, t1, 64);
+			d += 19 + e->len1;
+			d = w_pc_text_step_r(arena, d, &e->step[0], w); /* an empty step when there is no field */
+			for (unsigned f = 1; f < nsteps; f++)
+				d = w_pc_text_step_r(arena, d, &e->step[f], w);
+			if (t & PC_ONE_FLOAT)
+				d = w_pc_float(k, d, w); /* the field is the data word */
+			if (masked)
+				d = w_mem(d, " (masked)", 9);
+			*d++ = '\n';
+		}
+		o->len = (size_t)(d - o->buf);
 		o_maybe_flush(o);
 	}
 }
@@ -2103,7 +2272,7 @@ void pb_printer_uncached(pb_printer *p)
 void pb_printer_cache_limit(pb_printer *p, size_t bytes)
 {
 	if (p->cache)
-		p->cache->max = bytes;
+		p->cache->max = bytes < PC_ARENA_MAX ? bytes : PC_ARENA_MAX; /* offsets fit PC_OFF_MASK */
 }
 
 /* ---------------------------------------------------------------- GP entries */
