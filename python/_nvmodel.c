@@ -9,24 +9,21 @@
  * Py_buffer views until unmap or close, so Python cannot free or resize
  * them while the model uses them.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
 #include <stdbool.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "_nvmodel.h"
 #include "nvmodel/method.h"
-#include "nvmodel/nvmodel.h"
 #include "nvmodel/pushbuf.h"
 
-static PyObject *nvm_error; /* nvmodel.NvmError: args (message, status, status name) */
+PyObject *nvm_py_error;
 
-static PyObject *raise_status(nvm_status st, const char *what)
+PyObject *raise_status(nvm_status st, const char *what)
 {
 	PyObject *args = Py_BuildValue("(sis)", what, (int)st, nvm_status_str(st));
 	if (args) {
-		PyErr_SetObject(nvm_error, args);
+		PyErr_SetObject(nvm_py_error, args);
 		Py_DECREF(args);
 	}
 	return NULL;
@@ -34,40 +31,7 @@ static PyObject *raise_status(nvm_status st, const char *what)
 
 /* ---------------------------------------------------------------- Gpu */
 
-/* Python callbacks behind nvm_mem_map_io. */
-struct io_cb {
-	struct GpuObject *owner;
-	PyObject *rd, *wr;
-};
-
-struct mapping {
-	nvm_aperture ap;
-	uint64_t addr, size;
-	struct io_cb *io; /* NULL: view backs the range */
-	Py_buffer view;
-};
-
-struct hook {
-	struct GpuObject *owner;
-	PyObject *fn;
-	int id;
-};
-
-#define MAX_MAPS  NVM_MEM_MAX_RANGES *NVM_AP_COUNT
-#define MAX_HOOKS 32
-
-typedef struct GpuObject {
-	PyObject_HEAD nvm_gpu *gpu;
-	struct mapping maps[MAX_MAPS];
-	unsigned nmaps;
-	struct hook *hooks[MAX_HOOKS];
-	/* The first exception a hook raised during a run: the run is stopped
-	 * and the exception raised when it returns. */
-	PyObject *pending[3]; /* type, value, traceback (PyErr_Fetch) */
-	int running;
-} GpuObject;
-
-static int live(GpuObject *g)
+int live(GpuObject *g)
 {
 	if (g->gpu)
 		return 1;
@@ -75,9 +39,7 @@ static int live(GpuObject *g)
 	return 0;
 }
 
-/* Integer arguments: Python ints in range, else OverflowError / TypeError
- * (the "I" and "K" formats would wrap silently). */
-static int u64_arg(PyObject *o, void *out)
+int u64_arg(PyObject *o, void *out)
 {
 	unsigned long long v = PyLong_AsUnsignedLongLong(o);
 	if (v == (unsigned long long)-1 && PyErr_Occurred())
@@ -86,7 +48,7 @@ static int u64_arg(PyObject *o, void *out)
 	return 1;
 }
 
-static int u32_arg(PyObject *o, void *out)
+int u32_arg(PyObject *o, void *out)
 {
 	unsigned long long v;
 	if (!u64_arg(o, &v))
@@ -99,7 +61,7 @@ static int u32_arg(PyObject *o, void *out)
 	return 1;
 }
 
-static int aperture_arg(PyObject *o, void *out)
+int aperture_arg(PyObject *o, void *out)
 {
 	if (PyUnicode_Check(o)) {
 		const char *s = PyUnicode_AsUTF8(o);
@@ -137,9 +99,6 @@ static void release_mapping(struct mapping *m)
  * library was running: kept (the first one) and raised when the call
  * returns to Python; a run in progress is stopped. */
 static void stash_exception(struct GpuObject *g);
-
-/* r, unless a callback raised during the call that made it. */
-static PyObject *pending_or(struct GpuObject *g, PyObject *r);
 
 static void release_all(GpuObject *g)
 {
@@ -385,7 +344,7 @@ static void stash_exception(GpuObject *g)
 		nvm_stop(g->gpu);
 }
 
-static PyObject *pending_or(GpuObject *g, PyObject *r)
+PyObject *pending_or(GpuObject *g, PyObject *r)
 {
 	if (!g->pending[0])
 		return r;
@@ -393,6 +352,80 @@ static PyObject *pending_or(GpuObject *g, PyObject *r)
 	PyErr_Restore(g->pending[0], g->pending[1], g->pending[2]);
 	g->pending[0] = g->pending[1] = g->pending[2] = NULL;
 	return NULL;
+}
+
+PyObject *status_or(GpuObject *g, nvm_status st, const char *what, PyObject *ok)
+{
+	if (st) {
+		Py_XDECREF(ok);
+		return pending_or(g, raise_status(st, what));
+	}
+	if (!ok && !PyErr_Occurred()) {
+		Py_INCREF(Py_None);
+		ok = Py_None;
+	}
+	return pending_or(g, ok);
+}
+
+int gpu_arg(PyObject *o, void *out)
+{
+	if (!PyObject_TypeCheck(o, &nvm_py_gpu_type)) {
+		PyErr_Format(PyExc_TypeError, "expected a Gpu, not %s", Py_TYPE(o)->tp_name);
+		return 0;
+	}
+	if (!live((GpuObject *)o))
+		return 0;
+	*(GpuObject **)out = (GpuObject *)o;
+	return 1;
+}
+
+int words_arg(PyObject *o, uint32_t **w, size_t *n)
+{
+	if (PyObject_CheckBuffer(o)) {
+		Py_buffer b;
+		if (PyObject_GetBuffer(o, &b, PyBUF_SIMPLE) < 0)
+			return 0;
+		if (b.len % 4) {
+			PyBuffer_Release(&b);
+			PyErr_SetString(PyExc_ValueError, "pushbuffer length must be a multiple of 4 bytes");
+			return 0;
+		}
+		*n = (size_t)b.len / 4;
+		*w = PyMem_Malloc(*n ? *n * 4 : 4);
+		if (*w) {
+			const uint8_t *p = b.buf;
+			for (size_t i = 0; i < *n; i++)
+				(*w)[i] = (uint32_t)p[4 * i] | (uint32_t)p[4 * i + 1] << 8 |
+				          (uint32_t)p[4 * i + 2] << 16 | (uint32_t)p[4 * i + 3] << 24;
+		}
+		PyBuffer_Release(&b);
+		if (!*w)
+			PyErr_NoMemory();
+		return *w != NULL;
+	}
+	PyObject *seq = PySequence_Fast(o, "pushbuffer words: bytes-like or a sequence of ints");
+	if (!seq)
+		return 0;
+	Py_ssize_t len = PySequence_Fast_GET_SIZE(seq);
+	*n = (size_t)len;
+	*w = PyMem_Malloc(len ? (size_t)len * 4 : 4);
+	if (!*w) {
+		Py_DECREF(seq);
+		PyErr_NoMemory();
+		return 0;
+	}
+	for (Py_ssize_t i = 0; i < len; i++) {
+		unsigned int v;
+		if (!u32_arg(PySequence_Fast_GET_ITEM(seq, i), &v)) {
+			PyMem_Free(*w);
+			*w = NULL;
+			Py_DECREF(seq);
+			return 0;
+		}
+		(*w)[i] = v;
+	}
+	Py_DECREF(seq);
+	return 1;
 }
 
 static int io_read(void *ctx, uint64_t addr, void *buf, size_t len)
@@ -669,7 +702,7 @@ static PyMethodDef Gpu_methods[] = {
 	{ NULL, NULL, 0, NULL },
 };
 
-static PyTypeObject GpuType = {
+PyTypeObject nvm_py_gpu_type = {
 	PyVarObject_HEAD_INIT(NULL, 0).tp_name = "nvmodel._nvmodel.Gpu",
 	.tp_basicsize = sizeof(GpuObject),
 	.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
@@ -748,7 +781,7 @@ static PyObject *mod_pb_asm(PyObject *m, PyObject *args)
 		free(r.words);
 		PyObject *args2 = Py_BuildValue("(sis)", r.msg, (int)NVM_ERR_ARG, "assembly error");
 		if (args2) {
-			PyErr_SetObject(nvm_error, args2);
+			PyErr_SetObject(nvm_py_error, args2);
 			Py_DECREF(args2);
 		}
 		return NULL;
@@ -868,14 +901,15 @@ static int add_statuses(PyObject *m)
 PyMODINIT_FUNC PyInit__nvmodel(void);
 PyMODINIT_FUNC PyInit__nvmodel(void)
 {
-	if (PyType_Ready(&GpuType) < 0)
+	if (PyType_Ready(&nvm_py_gpu_type) < 0)
 		return NULL;
 	PyObject *m = PyModule_Create(&moddef);
 	if (!m)
 		return NULL;
-	nvm_error = PyErr_NewException("nvmodel.NvmError", NULL, NULL);
-	if (!nvm_error || PyModule_AddObjectRef(m, "NvmError", nvm_error) < 0 ||
-	    PyModule_AddObjectRef(m, "Gpu", (PyObject *)&GpuType) < 0 || add_statuses(m) < 0) {
+	nvm_py_error = PyErr_NewException("nvmodel.NvmError", NULL, NULL);
+	if (!nvm_py_error || PyModule_AddObjectRef(m, "NvmError", nvm_py_error) < 0 ||
+	    PyModule_AddObjectRef(m, "Gpu", (PyObject *)&nvm_py_gpu_type) < 0 || add_statuses(m) < 0 ||
+	    nvm_py_setup_init(m) < 0) {
 		Py_DECREF(m);
 		return NULL;
 	}
