@@ -668,15 +668,21 @@ static PyObject *f_instance_write(PyObject *m, PyObject *args, PyObject *kw)
 	nvm_place inst;
 	nvm_instance_desc d;
 	nvm_instance_desc_init(&d);
-	unsigned long long va, entries, chid, subcontexts = 1;
+	unsigned long long va = ~0ull, entries = ~0ull, chid = ~0ull, subcontexts = 1;
 	long long subdevice = -1;
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "O&O&$O&O&O&O&O&pLpiO&p", kwlist, gpu_arg, &g, place_arg, &inst,
+	d.pdb.addr = d.userd.addr = UINT64_MAX; /* the required ones: a place's address cannot be all ones */
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "O&O&|$O&O&O&O&O&pLpiO&p", kwlist, gpu_arg, &g, place_arg, &inst,
 	                                 place_arg, &d.pdb, place_arg, &d.userd, u64_arg, &va, u64_arg, &entries,
 	                                 u64_arg, &chid, &d.priv, &subdevice, &d.replay, &d.vol, u64_arg, &subcontexts,
 	                                 &d.ctx_valid) ||
 	    !check_max(entries, 0xffffffff, "gpfifo_entries") || !check_max(chid, 0xffffffff, "chid") ||
 	    !check_max(subcontexts, 64, "subcontexts"))
 		return NULL;
+	if (d.pdb.addr == UINT64_MAX || d.userd.addr == UINT64_MAX || va == ~0ull || entries == ~0ull) {
+		PyErr_SetString(PyExc_TypeError,
+		                "instance_write() needs pdb=, userd=, gpfifo_va=, gpfifo_entries=, chid=");
+		return NULL;
+	}
 	d.gpfifo_va = va;
 	d.gpfifo_entries = (uint32_t)entries;
 	d.chid = (uint32_t)chid;

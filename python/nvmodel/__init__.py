@@ -45,6 +45,7 @@ __all__ = [
     "ERR_NOPTR",
     "ERR_BUSY",
     "ERR_FULL",
+    "setup",
 ]
 
 #: nvm_status failures: ``err.status`` is the C status number,
@@ -262,3 +263,7 @@ class Gpu(_nvmodel.Gpu):
 
     def method_log_clear(self, engine: str) -> None:
         self.log_clear(engine)
+
+
+# The channel set-up helpers (nvmodel/setup.h): nvmodel.setup.
+from . import setup  # noqa: E402
