@@ -3,7 +3,8 @@
 #   ./build.sh demo   install what is missing, build (release), run `nvmodel demo`
 #   ./build.sh test   install what is missing, build with ASan+UBSan, run every test
 # Other targets: build (release only), fuzz (build the libFuzzer targets),
-# python (pip install ./python into a venv under build/, then its pytest suite).
+# python (pip install ./python into a venv under build/, then its pytest suite
+# and every example in python/examples/).
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -83,6 +84,11 @@ case "${1:-}" in
     build/venv/bin/pip install -q ./python
     # From outside the tree, so that the installed package is what is imported.
     (cd build && venv/bin/python -m pytest -q ../python/tests)
+    # Every example, as a user runs it.
+    for ex in python/examples/*.py; do
+      echo "build.sh: $ex" >&2
+      (cd build && venv/bin/python "../$ex" >/dev/null)
+    done
     ;;
   *)
     echo "usage: ./build.sh demo|test|build|fuzz|python" >&2
