@@ -12,6 +12,7 @@
  * status raises NvmError.
  */
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "_nvmodel.h"
@@ -282,11 +283,11 @@ static PyObject *Vm_conflict(VmObject *self, PyObject *args)
 	if (!PyArg_ParseTuple(args, "O&O&|O&", u64_arg, &va, u64_arg, &size, u64_arg, &page) ||
 	    !check_max(page, 0x200000, "page") || !vm_ready(self))
 		return NULL;
-	uint64_t where = 0;
+	uint64_t where = UINT64_MAX;
 	nvm_status st = nvm_gmmu_map_conflict(self->vm, va, size, (uint32_t)page, &where);
 	if (!st)
 		Py_RETURN_NONE;
-	if (st == NVM_ERR_ARG)
+	if (st == NVM_ERR_ARG && where != UINT64_MAX)
 		return PyLong_FromUnsignedLongLong(where);
 	return raise_status(st, "GmmuVm.conflict");
 }
@@ -1365,50 +1366,89 @@ static PyObject *G80Chan_ramht_add(G80ChanObject *self, PyObject *args, PyObject
 	return status_or(G80G(self), st, "G80Channel.ramht_add", st ? NULL : PyLong_FromUnsignedLong(off));
 }
 
-static PyObject *G80Chan_dmaobj(G80ChanObject *self, PyObject *args, PyObject *kw)
+/* The fields of a G80 DMA object (nvm_g80_dmaobj, the Lua builders'
+ * defaults) from keyword arguments, and up to two extra keywords (NULL
+ * names none) into extra[]. No positional arguments. */
+static int g80_dmaobj_kw(PyObject *args, PyObject *kw, nvm_g80_dmaobj *o, const char *const extra_names[2],
+                         PyObject *extra[2])
 {
-	static char *kwlist[] = { "cls",  "target", "ro",       "us",        "storage_type", "comp",       "supervisor",
-		                  "base", "limit",  "tag_base", "tag_limit", "comp_base",    "part_cycle", "encrypt",
-		                  "off",  "handle", NULL };
-	unsigned long long v[14] = { 0x3d, 0, 0, 0, 0x7f, 3, 0, 0, (1ull << 40) - 1, 0, 0, 0, 0, 0 };
-	static const unsigned long long max[14] = {
+	static const char *const names[] = { "cls",       "target",     "ro",         "us",     "storage_type",
+		                             "comp",      "supervisor", "base",       "limit",  "tag_base",
+		                             "tag_limit", "comp_base",  "part_cycle", "encrypt" };
+	static const unsigned long long max[] = {
 		0xffff, 3, 3, 3, 0x7f, 3, 1, (1ull << 40) - 1, (1ull << 40) - 1, 0xfff, 0xfff, 0xffff0000, 3, 3
 	};
-	PyObject *off_o = Py_None, *handle_o = Py_None;
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "|$O&O&O&O&O&O&O&O&O&O&O&O&O&O&OO", kwlist, u64_arg, &v[0], u64_arg,
-	                                 &v[1], u64_arg, &v[2], u64_arg, &v[3], u64_arg, &v[4], u64_arg, &v[5], u64_arg,
-	                                 &v[6], u64_arg, &v[7], u64_arg, &v[8], u64_arg, &v[9], u64_arg, &v[10],
-	                                 u64_arg, &v[11], u64_arg, &v[12], u64_arg, &v[13], &off_o, &handle_o))
+	unsigned long long v[] = { 0x3d, 0, 0, 0, 0x7f, 3, 0, 0, (1ull << 40) - 1, 0, 0, 0, 0, 0 };
+	extra[0] = extra[1] = Py_None;
+	if (PyTuple_GET_SIZE(args)) {
+		PyErr_SetString(PyExc_TypeError, "dmaobj() takes keyword arguments only");
+		return 0;
+	}
+	PyObject *key, *val;
+	Py_ssize_t pos = 0;
+	while (kw && PyDict_Next(kw, &pos, &key, &val)) {
+		const char *k = PyUnicode_AsUTF8(key);
+		if (!k)
+			return 0;
+		size_t i = 0;
+		while (i < 14 && strcmp(k, names[i]))
+			i++;
+		if (i < 14) {
+			if (!u64_arg(val, &v[i]) || !check_max(v[i], max[i], names[i]))
+				return 0;
+			continue;
+		}
+		if (extra_names[0] && !strcmp(k, extra_names[0]))
+			extra[0] = val;
+		else if (extra_names[1] && !strcmp(k, extra_names[1]))
+			extra[1] = val;
+		else {
+			PyErr_Format(PyExc_TypeError, "dmaobj() got an unexpected keyword argument '%s'", k);
+			return 0;
+		}
+	}
+	*o = (nvm_g80_dmaobj){ .cls = (unsigned)v[0],
+		               .target = (unsigned)v[1],
+		               .ro = (unsigned)v[2],
+		               .us = (unsigned)v[3],
+		               .storage_type = (unsigned)v[4],
+		               .comp = (unsigned)v[5],
+		               .supervisor = v[6] != 0,
+		               .base = v[7],
+		               .limit = v[8],
+		               .tag_base = (unsigned)v[9],
+		               .tag_limit = (unsigned)v[10],
+		               .comp_base = v[11],
+		               .part_cycle = (unsigned)v[12],
+		               .encrypt = (unsigned)v[13] };
+	return 1;
+}
+
+/* An optional int argument (None: dflt) no larger than max. */
+static int opt_u32(PyObject *o, uint32_t dflt, unsigned long long max, const char *name, uint32_t *out)
+{
+	unsigned long long v;
+	if (o == Py_None) {
+		*out = dflt;
+		return 1;
+	}
+	if (!u64_arg(o, &v) || !check_max(v, max, name))
+		return 0;
+	*out = (uint32_t)v;
+	return 1;
+}
+
+static PyObject *G80Chan_dmaobj(G80ChanObject *self, PyObject *args, PyObject *kw)
+{
+	static const char *const extra_names[2] = { "off", "handle" };
+	PyObject *extra[2];
+	nvm_g80_dmaobj o;
+	uint32_t off, handle;
+	if (!g80_dmaobj_kw(args, kw, &o, extra_names, extra) || !opt_u32(extra[0], UINT32_MAX, 0xffe8, "off", &off) ||
+	    !opt_u32(extra[1], 0, 0xffffffff, "handle", &handle) || !g80ch_ready(self))
 		return NULL;
-	for (int i = 0; i < 14; i++)
-		if (!check_max(v[i], max[i], kwlist[i]))
-			return NULL;
-	uint32_t off = UINT32_MAX, handle = 0;
-	unsigned long long t;
-	if (off_o != Py_None && (!u64_arg(off_o, &t) || !check_max(t, 0xffe8, "off")))
-		return NULL;
-	if (off_o != Py_None)
-		off = (uint32_t)t;
-	if (handle_o != Py_None && !u32_arg(handle_o, &handle))
-		return NULL;
-	if (!g80ch_ready(self))
-		return NULL;
-	nvm_g80_dmaobj o = { .cls = (unsigned)v[0],
-		             .target = (unsigned)v[1],
-		             .ro = (unsigned)v[2],
-		             .us = (unsigned)v[3],
-		             .storage_type = (unsigned)v[4],
-		             .comp = (unsigned)v[5],
-		             .supervisor = v[6] != 0,
-		             .base = v[7],
-		             .limit = v[8],
-		             .tag_base = (unsigned)v[9],
-		             .tag_limit = (unsigned)v[10],
-		             .comp_base = v[11],
-		             .part_cycle = (unsigned)v[12],
-		             .encrypt = (unsigned)v[13] };
 	uint32_t sel = 0;
-	nvm_status st = nvm_g80_channel_dmaobj(G80G(self)->gpu, &self->ch, &o, &off, handle_o != Py_None, handle, &sel);
+	nvm_status st = nvm_g80_channel_dmaobj(G80G(self)->gpu, &self->ch, &o, &off, extra[1] != Py_None, handle, &sel);
 	return status_or(G80G(self), st, "G80Channel.dmaobj", st ? NULL : PyLong_FromUnsignedLong(sel));
 }
 
@@ -1530,6 +1570,239 @@ static PyTypeObject G80ChanType = {
 	.tp_getset = G80Chan_getset,
 };
 
+/* ---------------------------------------------------------------- G80 VM builder */
+
+typedef struct {
+	PyObject_HEAD GpuObject *gpu;
+	nvm_g80_vmb *vm;
+} G80VmObject;
+
+static PyTypeObject G80VmType;
+
+static int G80Vm_init(G80VmObject *self, PyObject *args, PyObject *kw)
+{
+	static char *kwlist[] = { "gpu", "addr", "target", "objects", "heap", NULL };
+	GpuObject *g;
+	nvm_g80_vm_desc d;
+	nvm_g80_vm_desc_init(&d);
+	unsigned long long addr;
+	PyObject *objects = Py_None, *heap = Py_None;
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "O&O&|O&$OO", kwlist, gpu_arg, &g, u64_arg, &addr, target_arg,
+	                                 &d.target, &objects, &heap))
+		return -1;
+	if (self->vm) {
+		PyErr_SetString(PyExc_RuntimeError, "G80Vm already made");
+		return -1;
+	}
+	d.addr = addr;
+	if ((objects != Py_None && !u64_arg(objects, &d.objects)) || (heap != Py_None && !u64_arg(heap, &d.heap)))
+		return -1;
+	nvm_status st = nvm_g80_vmb_create(g->gpu, &d, &self->vm);
+	if (st) {
+		raise_status(st, "G80Vm");
+		return -1;
+	}
+	self->gpu = (GpuObject *)Py_NewRef(g);
+	return 0;
+}
+
+static void G80Vm_dealloc(G80VmObject *self)
+{
+	nvm_g80_vmb_free(self->vm);
+	Py_XDECREF(self->gpu);
+	Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int g80vm_ready(G80VmObject *v)
+{
+	if (!v->vm) {
+		PyErr_SetString(PyExc_ValueError, "G80Vm not made");
+		return 0;
+	}
+	return gpu_live(v->gpu);
+}
+
+static PyObject *G80Vm_dmaobj(G80VmObject *self, PyObject *args, PyObject *kw)
+{
+	static const char *const extra_names[2] = { "sel", NULL };
+	PyObject *extra[2];
+	nvm_g80_dmaobj o;
+	uint32_t sel;
+	if (!g80_dmaobj_kw(args, kw, &o, extra_names, extra) || !opt_u32(extra[0], 0, 0xffff, "sel", &sel) ||
+	    !g80vm_ready(self))
+		return NULL;
+	nvm_status st = nvm_g80_vmb_dmaobj(self->gpu->gpu, self->vm, &o, &sel);
+	return status_or(self->gpu, st, "G80Vm.dmaobj", st ? NULL : PyLong_FromUnsignedLong(sel));
+}
+
+/* PTE attributes shared by map and g80_pte: keyword-only. */
+#define G80_PTE_KW "target", "ro", "supervisor", "storage", "comp", "tag", "long_cycle", "encrypted"
+
+static int g80_pte_check(const unsigned long long v[4], nvm_g80_pte_desc *p)
+{
+	if (!check_max(v[0], 0x7f, "storage") || !check_max(v[1], 2, "comp") || !check_max(v[2], 0xfff, "tag"))
+		return 0;
+	p->storage = (unsigned)v[0];
+	p->comp = (unsigned)v[1];
+	p->tag = (unsigned)v[2];
+	return 1;
+}
+
+static PyObject *G80Vm_map(G80VmObject *self, PyObject *args, PyObject *kw)
+{
+	static char *kwlist[] = { "virt", "lin", "size", "page", "entries", "contig", G80_PTE_KW, NULL };
+	nvm_g80_map_desc m;
+	nvm_g80_map_desc_init(&m);
+	unsigned long long page = m.page, entries = m.entries, v[4] = { 0 };
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "O&O&O&|$O&O&pO&ppO&O&O&pp", kwlist, u64_arg, &m.virt, u64_arg,
+	                                 &m.lin, u64_arg, &m.size, u64_arg, &page, u64_arg, &entries, &m.contig,
+	                                 target_arg, &m.pte.target, &m.pte.ro, &m.pte.supervisor, u64_arg, &v[0],
+	                                 u64_arg, &v[1], u64_arg, &v[2], &m.pte.long_cycle, &m.pte.encrypted) ||
+	    !check_max(page, 0x10000, "page") || !check_max(entries, 0xffffffff, "entries") ||
+	    !g80_pte_check(v, &m.pte) || !g80vm_ready(self))
+		return NULL;
+	m.page = (uint32_t)page;
+	m.entries = (uint32_t)entries;
+	uint64_t bad = UINT64_MAX;
+	nvm_status st = nvm_g80_vmb_map(self->gpu->gpu, self->vm, &m, &bad);
+	if (st && bad != UINT64_MAX) {
+		char what[64];
+		snprintf(what, sizeof(what), "G80Vm.map at 0x%llx", (unsigned long long)bad);
+		return status_or(self->gpu, st, what, NULL);
+	}
+	return status_or(self->gpu, st, "G80Vm.map", NULL);
+}
+
+static PyObject *G80Vm_unmap(G80VmObject *self, PyObject *args)
+{
+	unsigned long long virt, size, page = 0x1000;
+	if (!PyArg_ParseTuple(args, "O&O&|O&", u64_arg, &virt, u64_arg, &size, u64_arg, &page) ||
+	    !check_max(page, 0x10000, "page") || !g80vm_ready(self))
+		return NULL;
+	nvm_status st = nvm_g80_vmb_unmap(self->gpu->gpu, self->vm, virt, size, (uint32_t)page);
+	return status_or(self->gpu, st, "G80Vm.unmap", NULL);
+}
+
+static PyObject *G80Vm_pt(G80VmObject *self, PyObject *args)
+{
+	unsigned int i;
+	if (!PyArg_ParseTuple(args, "O&", u32_arg, &i) || !g80vm_ready(self))
+		return NULL;
+	uint64_t addr;
+	uint32_t page, entries;
+	nvm_status st = nvm_g80_vmb_pt(self->vm, i, &addr, &page, &entries);
+	if (st == NVM_ERR_NOENT)
+		Py_RETURN_NONE;
+	if (st)
+		return raise_status(st, "G80Vm.pt");
+	return Py_BuildValue("(KII)", (unsigned long long)addr, page, entries);
+}
+
+static PyObject *G80Vm_desc(G80VmObject *self, void *unused)
+{
+	(void)unused;
+	return g80vm_ready(self) ? PyLong_FromUnsignedLong(nvm_g80_vmb_desc(self->vm)) : NULL;
+}
+
+static PyObject *G80Vm_footprint(G80VmObject *self, void *unused)
+{
+	(void)unused;
+	return g80vm_ready(self) ? PyLong_FromSize_t(nvm_g80_vmb_footprint(self->vm)) : NULL;
+}
+
+static PyGetSetDef G80Vm_getset[] = {
+	{ "desc", (getter)G80Vm_desc, NULL, "its channel descriptor (g80_chan_desc)", NULL },
+	{ "footprint", (getter)G80Vm_footprint, NULL, "host memory the builder holds, bytes", NULL },
+	{ NULL, NULL, NULL, NULL, NULL },
+};
+
+static PyMethodDef G80Vm_methods[] = {
+	{ "dmaobj", (PyCFunction)(void (*)(void))G80Vm_dmaobj, METH_VARARGS | METH_KEYWORDS,
+	  "dmaobj(*, cls=0x3d, target=0, ..., sel=None) -> selector" },
+	{ "map", (PyCFunction)(void (*)(void))G80Vm_map, METH_VARARGS | METH_KEYWORDS,
+	  "map(virt, lin, size, *, page=0x1000, entries=0, contig=True, target=0, ro, supervisor, storage, comp, tag, "
+	  "long_cycle, encrypted)" },
+	{ "unmap", (PyCFunction)G80Vm_unmap, METH_VARARGS, "unmap(virt, size, page=0x1000)" },
+	{ "pt", (PyCFunction)G80Vm_pt, METH_VARARGS, "pt(pde index) -> (addr, page, entries) or None" },
+	{ NULL, NULL, 0, NULL },
+};
+
+static PyTypeObject G80VmType = {
+	PyVarObject_HEAD_INIT(NULL, 0).tp_name = "nvmodel.setup.G80Vm",
+	.tp_basicsize = sizeof(G80VmObject),
+	.tp_flags = Py_TPFLAGS_DEFAULT,
+	.tp_doc = "G80Vm(gpu, addr, target=0, *, objects=None, heap=None): a G80 channel structure, its page "
+	          "directory and page tables (nvm_g80_vmb).",
+	.tp_new = PyType_GenericNew,
+	.tp_init = (initproc)G80Vm_init,
+	.tp_dealloc = (destructor)G80Vm_dealloc,
+	.tp_methods = G80Vm_methods,
+	.tp_getset = G80Vm_getset,
+};
+
+static PyObject *f_g80_chan_desc(PyObject *m, PyObject *args)
+{
+	(void)m;
+	unsigned long long addr;
+	nvm_mmu_target t = NVM_MMU_TGT_VID;
+	if (!PyArg_ParseTuple(args, "O&|O&", u64_arg, &addr, target_arg, &t))
+		return NULL;
+	uint32_t d;
+	nvm_status st = nvm_g80_chan_desc(addr, t, &d);
+	return st ? raise_status(st, "g80_chan_desc") : PyLong_FromUnsignedLong(d);
+}
+
+static PyObject *f_g80_pte(PyObject *m, PyObject *args, PyObject *kw)
+{
+	(void)m;
+	static char *kwlist[] = { "addr", "contig", G80_PTE_KW, NULL };
+	nvm_g80_pte_desc p = { 0 };
+	unsigned long long contig = 0, v[4] = { 0 };
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "O&|$O&O&ppO&O&O&pp", kwlist, u64_arg, &p.addr, u64_arg, &contig,
+	                                 target_arg, &p.target, &p.ro, &p.supervisor, u64_arg, &v[0], u64_arg, &v[1],
+	                                 u64_arg, &v[2], &p.long_cycle, &p.encrypted) ||
+	    !check_max(contig, 7, "contig") || !g80_pte_check(v, &p))
+		return NULL;
+	p.contig = (unsigned)contig;
+	uint64_t pte;
+	nvm_status st = nvm_g80_pte_make(&p, &pte);
+	return st ? raise_status(st, "g80_pte") : PyLong_FromUnsignedLongLong(pte);
+}
+
+static PyObject *f_g80_pde(PyObject *m, PyObject *args)
+{
+	(void)m;
+	unsigned int page, entries;
+	unsigned long long addr;
+	nvm_mmu_target t = NVM_MMU_TGT_VID;
+	if (!PyArg_ParseTuple(args, "O&O&O&|O&", u32_arg, &page, u32_arg, &entries, u64_arg, &addr, target_arg, &t))
+		return NULL;
+	uint64_t pde;
+	nvm_status st = nvm_g80_pde_make(page, entries, addr, t, &pde);
+	return st ? raise_status(st, "g80_pde") : PyLong_FromUnsignedLongLong(pde);
+}
+
+/* g80_bar_setup(gpu, mem, bar1_size, bar3_size) -> (G80Vm, sel1, sel3) */
+static PyObject *f_g80_bar_setup(PyObject *m, PyObject *args)
+{
+	(void)m;
+	GpuObject *g;
+	unsigned long long mem, b1, b3;
+	if (!PyArg_ParseTuple(args, "O&O&O&O&", gpu_arg, &g, u64_arg, &mem, u64_arg, &b1, u64_arg, &b3))
+		return NULL;
+	G80VmObject *vm = PyObject_New(G80VmObject, &G80VmType);
+	if (!vm)
+		return NULL;
+	vm->gpu = NULL;
+	vm->vm = NULL;
+	uint32_t s1 = 0, s3 = 0;
+	nvm_status st = nvm_g80_bar_setup(g->gpu, mem, b1, b3, &vm->vm, &s1, &s3);
+	vm->gpu = (GpuObject *)Py_NewRef(g);
+	PyObject *r = st ? NULL : Py_BuildValue("(OII)", (PyObject *)vm, s1, s3);
+	Py_DECREF(vm);
+	return status_or(g, st, "g80_bar_setup", r);
+}
+
 /* ---------------------------------------------------------------- module */
 
 static PyMethodDef setup_functions[] = {
@@ -1549,6 +1822,12 @@ static PyMethodDef setup_functions[] = {
 	{ "runlist_write", f_runlist_write, METH_VARARGS, "runlist_write(gpu, heap, entries) -> Place" },
 	{ "runlist_submit", f_runlist_submit, METH_VARARGS, "runlist_submit(gpu, id, place, length)" },
 	{ "runlist_pending", f_runlist_pending, METH_VARARGS, "runlist_pending(gpu, id) -> bool" },
+	{ "g80_chan_desc", f_g80_chan_desc, METH_VARARGS, "g80_chan_desc(addr, target=0) -> channel descriptor" },
+	{ "g80_pte", (PyCFunction)(void (*)(void))f_g80_pte, METH_VARARGS | METH_KEYWORDS,
+	  "g80_pte(addr, *, contig=0, target=0, ro, supervisor, storage, comp, tag, long_cycle, encrypted) -> PTE" },
+	{ "g80_pde", f_g80_pde, METH_VARARGS, "g80_pde(page, entries, addr, target=0) -> PDE" },
+	{ "g80_bar_setup", f_g80_bar_setup, METH_VARARGS,
+	  "g80_bar_setup(gpu, mem, bar1_size, bar3_size) -> (G80Vm, bar1 selector, bar3 selector)" },
 	{ NULL, NULL, 0, NULL },
 };
 
@@ -1557,9 +1836,9 @@ int nvm_py_setup_init(PyObject *m)
 	static const struct {
 		const char *name;
 		PyTypeObject *t;
-	} types[] = { { "Heap", &HeapType },         { "GmmuVm", &VmType },     { "HostChannel", &ChanType },
-		      { "Nv04Fifo", &Nv04Type },     { "Nv03Fifo", &Nv03Type }, { "G80Fifo", &G80FifoType },
-		      { "G80Channel", &G80ChanType } };
+	} types[] = { { "Heap", &HeapType },          { "GmmuVm", &VmType },     { "HostChannel", &ChanType },
+		      { "Nv04Fifo", &Nv04Type },      { "Nv03Fifo", &Nv03Type }, { "G80Fifo", &G80FifoType },
+		      { "G80Channel", &G80ChanType }, { "G80Vm", &G80VmType } };
 	if (PlaceType.tp_name == NULL && PyStructSequence_InitType2(&PlaceType, &place_desc) < 0)
 		return -1;
 	if (PyModule_AddObjectRef(m, "Place", (PyObject *)&PlaceType) < 0)

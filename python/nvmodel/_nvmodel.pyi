@@ -311,3 +311,66 @@ class G80Channel:
     def ib_entry(self, addr: int, nwords: int, not_main: bool = ...) -> None: ...
     def kick(self) -> None: ...
     def push(self, words: Words) -> None: ...
+
+class G80Vm:
+    desc: int
+    footprint: int
+    def __init__(
+        self, gpu: Gpu, addr: int, target: TargetArg = ..., *, objects: Optional[int] = ..., heap: Optional[int] = ...
+    ) -> None: ...
+    def dmaobj(
+        self,
+        *,
+        cls: int = ...,
+        target: int = ...,
+        ro: int = ...,
+        us: int = ...,
+        storage_type: int = ...,
+        comp: int = ...,
+        supervisor: int = ...,
+        base: int = ...,
+        limit: int = ...,
+        tag_base: int = ...,
+        tag_limit: int = ...,
+        comp_base: int = ...,
+        part_cycle: int = ...,
+        encrypt: int = ...,
+        sel: Optional[int] = ...,
+    ) -> int: ...
+    def map(
+        self,
+        virt: int,
+        lin: int,
+        size: int,
+        *,
+        page: int = ...,
+        entries: int = ...,
+        contig: bool = ...,
+        target: TargetArg = ...,
+        ro: bool = ...,
+        supervisor: bool = ...,
+        storage: int = ...,
+        comp: int = ...,
+        tag: int = ...,
+        long_cycle: bool = ...,
+        encrypted: bool = ...,
+    ) -> None: ...
+    def unmap(self, virt: int, size: int, page: int = ...) -> None: ...
+    def pt(self, index: int) -> Optional[Tuple[int, int, int]]: ...
+
+def g80_chan_desc(addr: int, target: TargetArg = ...) -> int: ...
+def g80_pte(
+    addr: int,
+    *,
+    contig: int = ...,
+    target: TargetArg = ...,
+    ro: bool = ...,
+    supervisor: bool = ...,
+    storage: int = ...,
+    comp: int = ...,
+    tag: int = ...,
+    long_cycle: bool = ...,
+    encrypted: bool = ...,
+) -> int: ...
+def g80_pde(page: int, entries: int, addr: int, target: TargetArg = ...) -> int: ...
+def g80_bar_setup(gpu: Gpu, mem: int, bar1_size: int, bar3_size: int) -> Tuple[G80Vm, int, int]: ...

@@ -15,7 +15,9 @@ Host generations (gv100, tu102, ga100, ga102, gh100)::
 PFIFO generations: :class:`Nv04Fifo` (NV04..NV4x: RAMHT, RAMFC, DMA objects,
 DMA channels, PIO), :class:`Nv03Fifo` (NV01, NV03: RAMHT, PIO),
 :class:`G80Fifo` and :class:`G80Channel` (G80..GT215: channel structures,
-DMA objects, IB or DMA-mode channels, the playlist).
+DMA objects, IB or DMA-mode channels, the playlist); the G80 VM as nouveau's
+nv50 code sets it up: :class:`G80Vm` (a channel structure, its page
+directory and page tables), :func:`g80_bar_setup` (BAR1 and BAR3).
 
 Every object keeps the Gpu it was made for and refuses to work once it is
 closed (ValueError). A helper's failure raises :class:`nvmodel.NvmError`
@@ -59,6 +61,11 @@ __all__ = [
     "Nv03Fifo",
     "G80Fifo",
     "G80Channel",
+    "G80Vm",
+    "g80_chan_desc",
+    "g80_pte",
+    "g80_pde",
+    "g80_bar_setup",
 ]
 
 
@@ -89,6 +96,13 @@ Nv03Fifo = _nvmodel.Nv03Fifo
 G80Fifo = _nvmodel.G80Fifo
 #: ``G80Channel(fifo, chid, *, ib=True, ib_order=9, pb_aperture="sysmem", vm=False)``.
 G80Channel = _nvmodel.G80Channel
+#: ``G80Vm(gpu, addr, target=VID, *, objects=None, heap=None)``: a G80 channel
+#: structure with its page directory and page tables (nvm_g80_vmb).
+G80Vm = _nvmodel.G80Vm
+g80_chan_desc = _nvmodel.g80_chan_desc
+g80_pte = _nvmodel.g80_pte
+g80_pde = _nvmodel.g80_pde
+g80_bar_setup = _nvmodel.g80_bar_setup
 
 
 class HostInfo(NamedTuple):

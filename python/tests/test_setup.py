@@ -270,3 +270,35 @@ def test_nv03_pio():
         fifo.pio(0, 0, 0x304, 0x1234)
         assert gpu.run(1_000_000) == "idle"
         assert gpu.method_log("pgraph")[-1][4:6] == (0x304, 0x1234)
+
+
+def test_g80_vm_builder():
+    """The G80 VM builder: page tables under the page directory, PTEs as
+    seed 002 lays them out, a paged DMA object, BAR1/BAR3."""
+    with nvmodel.Gpu("g84", vram_size=256 << 20, sysmem_size=256 << 20) as gpu:
+        vm = setup.G80Vm(gpu, 0x200000)
+        assert vm.desc == setup.g80_chan_desc(0x200000, setup.VID) == 0x200
+        vm.map(0x10000000, 0x400000, 0x20000, target=setup.SYS_COH)
+        addr, page, entries = vm.pt(0x10000000 >> 29)
+        assert page == 0x1000 and vm.pt(5) is None
+        # The PTE of the second page as the builder wrote it: a CONTIG block of
+        # 32 pages (5 << 7), each PTE with the block's address.
+        pte = setup.g80_pte(0x400000, target=setup.SYS_COH, contig=5)
+        assert pte == 0x400000 | 2 << 4 | 5 << 7 | 1
+        got = int.from_bytes(gpu.read("vram", addr + 8 * ((0x10001000 >> 12) & (entries - 1)), 8), "little")
+        assert got == pte
+        assert vm.dmaobj(cls=0x3D, target=0, limit=0xFFFFFFFF) > 0
+        with pytest.raises(nvmodel.NvmError) as e:
+            vm.map(0x10000800, 0, 0x1000)
+        assert e.value.status == nvmodel.ERR_ALIGN
+        with pytest.raises(TypeError):
+            vm.dmaobj(colour=1)
+        with pytest.raises(ValueError):
+            vm.dmaobj(target=4)
+        bar, sel1, sel3 = setup.g80_bar_setup(gpu, 0x800000, 1 << 20, 1 << 20)
+        assert isinstance(bar, setup.G80Vm) and sel1 != sel3
+        assert gpu.read_reg(0x1708) & 0xFFFF == sel1  # BAR1's DMA object
+    with nvmodel.Gpu("gv100") as gpu:
+        with pytest.raises(nvmodel.NvmError) as e:
+            setup.G80Vm(gpu, 0)
+        assert e.value.status == nvmodel.ERR_CHIP
