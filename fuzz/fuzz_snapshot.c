@@ -17,6 +17,14 @@ static nvm_gpu *open_small(void)
 	return nvm_open(&cfg, &gpu) ? NULL : gpu;
 }
 
+/* Checked, then restored (as nvm_snapshot_load does). */
+static void load(nvm_gpu *gpu, const uint8_t *p, size_t n)
+{
+	struct snap_r r = { p, n, 0, NVM_OK }, r2 = r;
+	if (!snap_load_core(gpu, &r, false))
+		snap_load_core(gpu, &r2, true);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fz_in in = { data, size };
@@ -25,8 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!b)
 		return 0;
 	if (mode & 1) {
-		struct snap_r r = { in.p, in.n, 0, NVM_OK };
-		snap_load_core(b, &r);
+		load(b, in.p, in.n);
 		nvm_close(b);
 		return 0;
 	}
@@ -51,8 +58,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			size_t at = fz_take(&in, 3) % len;
 			buf[at] ^= (uint8_t)fz_take(&in, 1);
 		}
-		struct snap_r r = { buf, len, 0, NVM_OK };
-		snap_load_core(b, &r);
+		load(b, buf, len);
 	}
 	free(buf);
 	nvm_close(a);

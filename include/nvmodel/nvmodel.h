@@ -45,6 +45,8 @@ typedef enum nvm_status {
 	NVM_ERR_NOPTR,    /* the memory is the caller's, behind callbacks: no direct pointer */
 	NVM_ERR_BUSY,     /* not allowed from inside a library call (a hook, a callback) */
 	NVM_ERR_FULL,     /* no room: a set-up heap or GPFIFO ring is full (nvmodel/setup.h) */
+	NVM_ERR_VERSION,  /* a snapshot of another format or library version */
+	NVM_ERR_CORRUPT,  /* a snapshot truncated, corrupted, or holding a state the model cannot be in */
 } nvm_status;
 
 /* Returns a short constant English name for a status ("ok", "out of range"...). */
@@ -288,6 +290,32 @@ uint64_t nvm_event_count(const nvm_gpu *gpu, nvm_event_type t);
 
 /* Level of the PMC interrupt output line (the PCI INTA pin): 1 asserted. */
 int nvm_intr_line(nvm_gpu *gpu);
+
+/* ---------------------------------------------------------------- snapshots */
+
+/* Save states of the whole GPU: registers, every block's state, the
+ * engines and their method logs, pending events, virtual time and the
+ * model-owned memory (memory mapped with nvm_mem_map_* is the caller's: a
+ * snapshot records only where it is). Hooks are the caller's and are not
+ * saved. A run continued from a restored snapshot is the same, event for
+ * event, as the run that was never saved.
+ *
+ * nvm_snapshot_save writes the snapshot into buf (cap bytes) and its size
+ * into *len; with buf NULL it only measures. NVM_ERR_NOMEM: cap is too
+ * small (*len gets the size needed). NVM_ERR_BUSY from inside a hook or a
+ * callback (the model is in the middle of an event). NVM_ERR_NOENT: a block
+ * of this chip cannot be saved.
+ *
+ * nvm_snapshot_load restores a snapshot into an open GPU of the same chip
+ * and sizes, with the same caller-owned ranges mapped: NVM_ERR_CHIP from
+ * another chip, NVM_ERR_VERSION from another format or library version,
+ * NVM_ERR_ARG for other aperture sizes or caller ranges, NVM_ERR_CORRUPT for
+ * a truncated or damaged snapshot or one holding a state the model could
+ * not be in. The whole snapshot is checked before anything is restored: a
+ * refused snapshot changes nothing. NVM_ERR_NOMEM while restoring (the
+ * memory budget) leaves the GPU part restored: close it. */
+nvm_status nvm_snapshot_save(nvm_gpu *gpu, void *buf, size_t cap, size_t *len);
+nvm_status nvm_snapshot_load(nvm_gpu *gpu, const void *buf, size_t len);
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop
