@@ -672,6 +672,50 @@ static PyObject *Gpu_log_read(GpuObject *self, PyObject *args)
 	return Py_BuildValue("(NK)", list, (unsigned long long)total);
 }
 
+/* snapshot() -> bytes (nvm_snapshot_save: measured, then written). */
+static PyObject *Gpu_snapshot(GpuObject *self, PyObject *unused)
+{
+	(void)unused;
+	if (!live(self))
+		return NULL;
+	size_t len = 0;
+	nvm_status st = nvm_snapshot_save(self->gpu, NULL, 0, &len);
+	if (st)
+		return pending_or(self, raise_status(st, "snapshot"));
+	if (len > PY_SSIZE_T_MAX)
+		return PyErr_NoMemory();
+	PyObject *b = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)len);
+	if (!b)
+		return NULL;
+	size_t got = 0;
+	st = nvm_snapshot_save(self->gpu, PyBytes_AS_STRING(b), len, &got);
+	if (!st && got != len)
+		st = NVM_ERR_NOMEM; /* the measure and the save disagree: a library bug */
+	if (st) {
+		Py_DECREF(b);
+		return pending_or(self, raise_status(st, "snapshot"));
+	}
+	return pending_or(self, b);
+}
+
+/* restore(data): nvm_snapshot_load of any bytes-like object. */
+static PyObject *Gpu_restore(GpuObject *self, PyObject *args)
+{
+	Py_buffer data;
+	if (!PyArg_ParseTuple(args, "y*", &data))
+		return NULL;
+	if (!live(self)) {
+		PyBuffer_Release(&data);
+		return NULL;
+	}
+	nvm_status st = nvm_snapshot_load(self->gpu, data.buf, (size_t)data.len);
+	PyBuffer_Release(&data);
+	if (st)
+		return pending_or(self, raise_status(st, "restore"));
+	Py_INCREF(Py_None);
+	return pending_or(self, Py_None);
+}
+
 static PyMethodDef Gpu_methods[] = {
 	{ "close", (PyCFunction)Gpu_close, METH_NOARGS, "Close the GPU (safe from a hook)." },
 	{ "chip", (PyCFunction)Gpu_chip, METH_NOARGS, "The chip's name." },
@@ -699,6 +743,9 @@ static PyMethodDef Gpu_methods[] = {
 	{ "log_config", (PyCFunction)Gpu_log_config, METH_VARARGS, "log_config(engine, cap)" },
 	{ "log_read", (PyCFunction)Gpu_log_read, METH_VARARGS, "log_read(engine, first, max) -> (records, total)" },
 	{ "log_clear", (PyCFunction)Gpu_log_clear, METH_VARARGS, "log_clear(engine)" },
+	{ "snapshot", (PyCFunction)Gpu_snapshot, METH_NOARGS,
+	  "snapshot() -> bytes: the GPU's state (nvm_snapshot_save)" },
+	{ "restore", (PyCFunction)Gpu_restore, METH_VARARGS, "restore(data): load a snapshot (nvm_snapshot_load)" },
 	{ NULL, NULL, 0, NULL },
 };
 
@@ -891,6 +938,8 @@ static int add_statuses(PyObject *m)
 		{ "ERR_NOPTR", NVM_ERR_NOPTR },
 		{ "ERR_BUSY", NVM_ERR_BUSY },
 		{ "ERR_FULL", NVM_ERR_FULL },
+		{ "ERR_VERSION", NVM_ERR_VERSION },
+		{ "ERR_CORRUPT", NVM_ERR_CORRUPT },
 	};
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
 		if (PyModule_AddIntConstant(m, v[i].name, (long)v[i].st) < 0)

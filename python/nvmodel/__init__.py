@@ -15,6 +15,7 @@ status. See docs/python.md.
 """
 from __future__ import annotations
 
+import os
 from typing import Callable, Iterable, List, NamedTuple, Optional, Union
 
 from . import _nvmodel
@@ -45,6 +46,8 @@ __all__ = [
     "ERR_NOPTR",
     "ERR_BUSY",
     "ERR_FULL",
+    "ERR_VERSION",
+    "ERR_CORRUPT",
     "setup",
 ]
 
@@ -62,7 +65,7 @@ NvmError.__str__ = lambda self: (  # type: ignore[method-assign]
 
 # nvm_status values (NvmError.status): OK, ERR_ARG, ERR_CHIP, ERR_RANGE,
 # ERR_NOMEM, ERR_APERTURE, ERR_ALIGN, ERR_NOENT, ERR_BLOCKED, ERR_FAULT,
-# ERR_NOPTR, ERR_BUSY, ERR_FULL.
+# ERR_NOPTR, ERR_BUSY, ERR_FULL, ERR_VERSION, ERR_CORRUPT.
 from ._nvmodel import (  # noqa: E402
     ERR_ALIGN,
     ERR_APERTURE,
@@ -70,12 +73,14 @@ from ._nvmodel import (  # noqa: E402
     ERR_BLOCKED,
     ERR_BUSY,
     ERR_CHIP,
+    ERR_CORRUPT,
     ERR_FAULT,
     ERR_FULL,
     ERR_NOENT,
     ERR_NOMEM,
     ERR_NOPTR,
     ERR_RANGE,
+    ERR_VERSION,
     OK,
 )
 
@@ -263,6 +268,37 @@ class Gpu(_nvmodel.Gpu):
 
     def method_log_clear(self, engine: str) -> None:
         self.log_clear(engine)
+
+    # -- snapshots
+    def snapshot(self) -> bytes:  # type: ignore[override]
+        """The whole GPU's state as bytes (nvm_snapshot_save): registers,
+        every block, the engines and their method logs, pending events,
+        virtual time and the model's own memory. Memory you mapped (map,
+        map_io) is yours: the snapshot records only where it is. Not from a
+        hook (NvmError ERR_BUSY); ERR_NOENT when a block of this chip cannot
+        be saved."""
+        return super().snapshot()
+
+    def restore(self, data: Union[bytes, bytearray, memoryview]) -> None:  # type: ignore[override]
+        """Loads a snapshot into this GPU, which must be of the same chip and
+        memory sizes with the same ranges mapped (nvm_snapshot_load). A run
+        continued from it is the same as the run that was saved. NvmError:
+        ERR_CHIP (another chip), ERR_VERSION (another format or library
+        version), ERR_ARG (other sizes or mapped ranges), ERR_CORRUPT
+        (truncated or damaged); a refused snapshot changes nothing."""
+        super().restore(data)
+
+    def save(self, path: Union[str, "os.PathLike[str]"]) -> int:
+        """Writes :meth:`snapshot` to a file; returns its size."""
+        data = self.snapshot()
+        with open(path, "wb") as f:
+            f.write(data)
+        return len(data)
+
+    def load(self, path: Union[str, "os.PathLike[str]"]) -> None:
+        """:meth:`restore` from a file written by :meth:`save`."""
+        with open(path, "rb") as f:
+            self.restore(f.read())
 
 
 # The channel set-up helpers (nvmodel/setup.h): nvmodel.setup.

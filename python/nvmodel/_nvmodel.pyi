@@ -22,6 +22,8 @@ ERR_FAULT: int
 ERR_NOPTR: int
 ERR_BUSY: int
 ERR_FULL: int
+ERR_VERSION: int
+ERR_CORRUPT: int
 
 class NvmError(Exception):
     # set by the nvmodel package: the nvm_status number and its name
@@ -70,6 +72,8 @@ class Gpu:
         self, engine: str, first: int = ..., max: int = ...
     ) -> Tuple[List[Tuple[int, int, int, int, int, int, int, bool]], int]: ...
     def log_clear(self, engine: str) -> None: ...
+    def snapshot(self) -> bytes: ...
+    def restore(self, data: Buffer) -> None: ...
 
 # ---------------------------------------------------------------- set-up helpers
 
