@@ -114,8 +114,29 @@ static void release_all(GpuObject *g)
 	}
 }
 
+void helper_enter(GpuObject *g)
+{
+	g->helper++;
+}
+
+nvm_status helper_leave(GpuObject *g, nvm_status st)
+{
+	if (--g->helper == 0 && g->deferred) {
+		nvm_close(g->deferred);
+		g->deferred = NULL;
+		if (!g->running)
+			release_all(g);
+	}
+	return st;
+}
+
 static void gpu_close_now(GpuObject *g)
 {
+	if (g->helper && g->gpu) { /* a hook inside a set-up helper: after it */
+		g->deferred = g->gpu;
+		g->gpu = NULL;
+		return;
+	}
 	if (g->gpu) {
 		nvm_close(g->gpu);
 		g->gpu = NULL;

@@ -43,6 +43,11 @@ typedef struct GpuObject {
 	 * and the exception raised when it returns. */
 	PyObject *pending[3]; /* type, value, traceback (PyErr_Fetch) */
 	int running;
+	/* Inside a set-up helper (several library calls): a close from a hook
+	 * hides the GPU (gpu NULL) and leaves it in deferred until the helper
+	 * returns, so that its next calls do not use a freed GPU. */
+	int helper;
+	nvm_gpu *deferred;
 } GpuObject;
 
 extern PyTypeObject nvm_py_gpu_type;
@@ -58,6 +63,10 @@ PyObject *pending_or(GpuObject *g, PyObject *r);
 /* After a library call on g: pending_or of NvmError(what, st) when st,
  * else of ok (a new reference; NULL means None). */
 PyObject *status_or(GpuObject *g, nvm_status st, const char *what, PyObject *ok);
+
+/* Around a set-up helper's library calls on g (_setup.c GUARD). */
+void helper_enter(GpuObject *g);
+nvm_status helper_leave(GpuObject *g, nvm_status st);
 
 /* PyArg "O&" converters: Python ints in range, else OverflowError /
  * TypeError (the "I" and "K" formats would wrap silently). */

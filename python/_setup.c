@@ -112,6 +112,10 @@ static int gpu_live(GpuObject *g)
 	return live(g);
 }
 
+/* A library call on go's GPU with a close from a hook deferred until it
+ * returns (helper_enter / helper_leave): a helper makes several calls. */
+#define GUARD(go, call) helper_leave((go), (helper_enter(go), (call)))
+
 #define RO(name, type, obj, field, doc)                                                                                \
 	{                                                                                                              \
 		name, type, offsetof(obj, field), READONLY, doc                                                        \
@@ -207,7 +211,7 @@ static int Vm_init(VmObject *self, PyObject *args, PyObject *kw)
 		PyErr_SetString(PyExc_RuntimeError, "GmmuVm already made");
 		return -1;
 	}
-	PyObject *r = status_or(g, nvm_gmmu_vm_create(g->gpu, &h->h, va_base, &self->vm), "GmmuVm", NULL);
+	PyObject *r = status_or(g, GUARD(g, nvm_gmmu_vm_create(g->gpu, &h->h, va_base, &self->vm)), "GmmuVm", NULL);
 	if (!r)
 		return -1;
 	Py_DECREF(r);
@@ -252,7 +256,8 @@ static PyObject *Vm_map(VmObject *self, PyObject *args, PyObject *kw)
 		return NULL;
 	o.page = (uint32_t)page;
 	o.kind = (uint32_t)kind;
-	return status_or(self->gpu, nvm_gmmu_map(self->gpu->gpu, self->vm, va, t, pa, size, &o), "GmmuVm.map", NULL);
+	return status_or(self->gpu, GUARD(self->gpu, nvm_gmmu_map(self->gpu->gpu, self->vm, va, t, pa, size, &o)),
+	                 "GmmuVm.map", NULL);
 }
 
 static PyObject *Vm_alloc_map(VmObject *self, PyObject *args, PyObject *kw)
@@ -271,8 +276,9 @@ static PyObject *Vm_alloc_map(VmObject *self, PyObject *args, PyObject *kw)
 	o.kind = (uint32_t)kind;
 	uint64_t va = 0;
 	nvm_place pa = { 0 };
-	nvm_status st = nvm_gmmu_alloc_map(self->gpu->gpu, self->vm, heap == Py_None ? NULL : &((HeapObject *)heap)->h,
-	                                   size, &o, &va, &pa);
+	nvm_status st = GUARD(self->gpu, nvm_gmmu_alloc_map(self->gpu->gpu, self->vm,
+	                                                    heap == Py_None ? NULL : &((HeapObject *)heap)->h, size, &o,
+	                                                    &va, &pa));
 	PyObject *r = st ? NULL : Py_BuildValue("(KN)", (unsigned long long)va, place_new(pa));
 	return status_or(self->gpu, st, "GmmuVm.alloc_map", r);
 }
@@ -315,7 +321,7 @@ static PyObject *Vm_write(VmObject *self, PyObject *args)
 		PyBuffer_Release(&b);
 		return NULL;
 	}
-	nvm_status st = nvm_gmmu_write(self->gpu->gpu, self->vm, va, b.buf, (size_t)b.len);
+	nvm_status st = GUARD(self->gpu, nvm_gmmu_write(self->gpu->gpu, self->vm, va, b.buf, (size_t)b.len));
 	PyBuffer_Release(&b);
 	return status_or(self->gpu, st, "GmmuVm.write", NULL);
 }
@@ -331,7 +337,8 @@ static PyObject *Vm_read(VmObject *self, PyObject *args)
 	PyObject *b = PyBytes_FromStringAndSize(NULL, len);
 	if (!b)
 		return NULL;
-	nvm_status st = nvm_gmmu_read(self->gpu->gpu, self->vm, va, PyBytes_AS_STRING(b), (size_t)len);
+	nvm_status st =
+	        GUARD(self->gpu, nvm_gmmu_read(self->gpu->gpu, self->vm, va, PyBytes_AS_STRING(b), (size_t)len));
 	return status_or(self->gpu, st, "GmmuVm.read", b);
 }
 
@@ -460,7 +467,7 @@ static int Chan_init(ChanObject *self, PyObject *args, PyObject *kw)
 	d.userd_heap = uh;
 	d.subdevice = subdevice;
 	d.subcontexts = (unsigned)subcontexts;
-	nvm_status st = nvm_channel_create(vm->gpu->gpu, vm->vm, h, &d, &self->ch);
+	nvm_status st = GUARD(vm->gpu, nvm_channel_create(vm->gpu->gpu, vm->vm, h, &d, &self->ch));
 	PyObject *r = status_or(vm->gpu, st, "HostChannel", NULL);
 	if (!r)
 		return -1;
@@ -490,7 +497,7 @@ static PyObject *chan_call(ChanObject *self, chan_op op, const char *what)
 {
 	if (!chan_ready(self))
 		return NULL;
-	return status_or(self->gpu, op(self->gpu->gpu, &self->ch), what, NULL);
+	return status_or(self->gpu, GUARD(self->gpu, op(self->gpu->gpu, &self->ch)), what, NULL);
 }
 
 static PyObject *Chan_bind(ChanObject *self, PyObject *unused)
@@ -523,7 +530,7 @@ static PyObject *Chan_userd_rd32(ChanObject *self, PyObject *args)
 	if (!PyArg_ParseTuple(args, "O&", u32_arg, &off) || !chan_ready(self))
 		return NULL;
 	uint32_t v = 0;
-	nvm_status st = nvm_channel_userd_rd32(self->gpu->gpu, &self->ch, off, &v);
+	nvm_status st = GUARD(self->gpu, nvm_channel_userd_rd32(self->gpu->gpu, &self->ch, off, &v));
 	return status_or(self->gpu, st, "HostChannel.userd_rd32", st ? NULL : PyLong_FromUnsignedLong(v));
 }
 
@@ -536,7 +543,7 @@ static PyObject *Chan_push_entry(ChanObject *self, PyObject *args, PyObject *kw)
 	    !chan_ready(self))
 		return NULL;
 	uint32_t index = 0;
-	nvm_status st = nvm_channel_push_entry(self->gpu->gpu, &self->ch, e0, e1, kick, &index);
+	nvm_status st = GUARD(self->gpu, nvm_channel_push_entry(self->gpu->gpu, &self->ch, e0, e1, kick, &index));
 	return status_or(self->gpu, st, "HostChannel.push_entry", st ? NULL : PyLong_FromUnsignedLong(index));
 }
 
@@ -556,7 +563,7 @@ static PyObject *Chan_push(ChanObject *self, PyObject *args, PyObject *kw)
 		return NULL;
 	uint32_t index = 0;
 	uint64_t va = 0;
-	nvm_status st = nvm_channel_push(self->gpu->gpu, &self->ch, w, 4 * n, &o, kick, &index, &va);
+	nvm_status st = GUARD(self->gpu, nvm_channel_push(self->gpu->gpu, &self->ch, w, 4 * n, &o, kick, &index, &va));
 	PyMem_Free(w);
 	return status_or(self->gpu, st, "HostChannel.push",
 	                 st ? NULL : Py_BuildValue("(IK)", (unsigned)index, (unsigned long long)va));
@@ -632,7 +639,7 @@ static PyObject *f_host_info(PyObject *m, PyObject *args)
 	if (!PyArg_ParseTuple(args, "O&", gpu_arg, &g))
 		return NULL;
 	nvm_setup_host_info i;
-	nvm_status st = nvm_setup_host_get(g->gpu, &i);
+	nvm_status st = GUARD(g, nvm_setup_host_get(g->gpu, &i));
 	if (st)
 		return raise_status(st, "host_info");
 	return Py_BuildValue("(sIIOOI)", i.name, i.nrunlist, i.nchid, i.ramfc_userd ? Py_True : Py_False,
@@ -656,7 +663,7 @@ static PyObject *f_runlist_space(PyObject *m, PyObject *args)
 	if (!PyArg_ParseTuple(args, "O&O&", gpu_arg, &g, u32_arg, &id))
 		return NULL;
 	nvm_runlist_space r;
-	nvm_status st = nvm_runlist_space_get(g->gpu, id, &r, NULL);
+	nvm_status st = GUARD(g, nvm_runlist_space_get(g->gpu, id, &r, NULL));
 	return status_or(g, st, "runlist_space", st ? NULL : Py_BuildValue("(III)", r.base, r.chram, r.dbid));
 }
 
@@ -689,7 +696,7 @@ static PyObject *f_instance_write(PyObject *m, PyObject *args, PyObject *kw)
 	d.chid = (uint32_t)chid;
 	d.subdevice = subdevice;
 	d.subcontexts = (unsigned)subcontexts;
-	return status_or(g, nvm_instance_write(g->gpu, inst, &d), "instance_write", NULL);
+	return status_or(g, GUARD(g, nvm_instance_write(g->gpu, inst, &d)), "instance_write", NULL);
 }
 
 static PyObject *f_gp_entry(PyObject *m, PyObject *args, PyObject *kw)
@@ -810,7 +817,7 @@ static PyObject *f_runlist_write(PyObject *m, PyObject *args)
 		}
 	Py_DECREF(seq);
 	nvm_place rl = { 0 };
-	nvm_status st = nvm_runlist_write(g->gpu, &h->h, e, (size_t)n, &rl);
+	nvm_status st = GUARD(g, nvm_runlist_write(g->gpu, &h->h, e, (size_t)n, &rl));
 	PyMem_Free(e);
 	return status_or(g, st, "runlist_write", st ? NULL : place_new(rl));
 }
@@ -823,7 +830,7 @@ static PyObject *f_runlist_submit(PyObject *m, PyObject *args)
 	nvm_place rl;
 	if (!PyArg_ParseTuple(args, "O&O&O&O&", gpu_arg, &g, u32_arg, &id, place_arg, &rl, u32_arg, &length))
 		return NULL;
-	return status_or(g, nvm_runlist_submit(g->gpu, id, rl, length), "runlist_submit", NULL);
+	return status_or(g, GUARD(g, nvm_runlist_submit(g->gpu, id, rl, length)), "runlist_submit", NULL);
 }
 
 static PyObject *f_runlist_pending(PyObject *m, PyObject *args)
@@ -834,7 +841,7 @@ static PyObject *f_runlist_pending(PyObject *m, PyObject *args)
 	if (!PyArg_ParseTuple(args, "O&O&", gpu_arg, &g, u32_arg, &id))
 		return NULL;
 	int pending = 0;
-	nvm_status st = nvm_runlist_pending(g->gpu, id, &pending);
+	nvm_status st = GUARD(g, nvm_runlist_pending(g->gpu, id, &pending));
 	return status_or(g, st, "runlist_pending", st ? NULL : PyBool_FromLong(pending));
 }
 
@@ -851,7 +858,7 @@ static int Nv04_init(Nv04Object *self, PyObject *args, PyObject *kw)
 	GpuObject *g;
 	if (!PyArg_ParseTupleAndKeywords(args, kw, "O&", kwlist, gpu_arg, &g))
 		return -1;
-	PyObject *r = status_or(g, nvm_nv04_fifo_init(g->gpu, &self->f), "Nv04Fifo", NULL);
+	PyObject *r = status_or(g, GUARD(g, nvm_nv04_fifo_init(g->gpu, &self->f)), "Nv04Fifo", NULL);
 	if (!r)
 		return -1;
 	Py_DECREF(r);
@@ -914,7 +921,7 @@ static PyObject *Nv04_dmaobj(Nv04Object *self, PyObject *args, PyObject *kw)
 		              .access = (unsigned)access,
 		              .start = start,
 		              .limit = limit };
-	nvm_status st = nvm_nv04_dmaobj_write(self->gpu->gpu, &self->f, &o, &inst);
+	nvm_status st = GUARD(self->gpu, nvm_nv04_dmaobj_write(self->gpu->gpu, &self->f, &o, &inst));
 	return status_or(self->gpu, st, "Nv04Fifo.dmaobj", st ? NULL : PyLong_FromUnsignedLong(inst));
 }
 
@@ -924,7 +931,7 @@ static PyObject *Nv04_object(Nv04Object *self, PyObject *args)
 	if (!PyArg_ParseTuple(args, "O&", u64_arg, &cls) || !check_max(cls, 0xffff, "class_id") || !nv04_ready(self))
 		return NULL;
 	uint32_t inst;
-	nvm_status st = nvm_nv04_object(self->gpu->gpu, &self->f, (uint32_t)cls, &inst);
+	nvm_status st = GUARD(self->gpu, nvm_nv04_object(self->gpu->gpu, &self->f, (uint32_t)cls, &inst));
 	return status_or(self->gpu, st, "Nv04Fifo.object", st ? NULL : PyLong_FromUnsignedLong(inst));
 }
 
@@ -939,8 +946,8 @@ static PyObject *Nv04_ramht_add(Nv04Object *self, PyObject *args, PyObject *kw)
 	    !nv04_ready(self))
 		return NULL;
 	uint32_t addr;
-	nvm_status st = nvm_nv04_ramht_add(self->gpu->gpu, &self->f, (uint32_t)chid, handle, (uint32_t)inst,
-	                                   (unsigned)engine, &addr);
+	nvm_status st = GUARD(self->gpu, nvm_nv04_ramht_add(self->gpu->gpu, &self->f, (uint32_t)chid, handle,
+	                                                    (uint32_t)inst, (unsigned)engine, &addr));
 	return status_or(self->gpu, st, "Nv04Fifo.ramht_add", st ? NULL : PyLong_FromUnsignedLong(addr));
 }
 
@@ -952,7 +959,9 @@ static PyObject *Nv04_ramfc_set(Nv04Object *self, PyObject *args)
 	if (!PyArg_ParseTuple(args, "O&sO&", u64_arg, &chid, &name, u32_arg, &v) || !nv04_chid(self, chid) ||
 	    !nv04_ready(self))
 		return NULL;
-	return status_or(self->gpu, nvm_nv04_ramfc_set(self->gpu->gpu, &self->f, (uint32_t)chid, name, v), name, NULL);
+	return status_or(self->gpu,
+	                 GUARD(self->gpu, nvm_nv04_ramfc_set(self->gpu->gpu, &self->f, (uint32_t)chid, name, v)), name,
+	                 NULL);
 }
 
 static PyObject *Nv04_dma_channel(Nv04Object *self, PyObject *args, PyObject *kw)
@@ -965,8 +974,8 @@ static PyObject *Nv04_dma_channel(Nv04Object *self, PyObject *args, PyObject *kw
 	    !nv04_chid(self, chid) || !check_max(inst, 0xffff0, "pushbuf_inst") ||
 	    !check_max(offset, 0xfffffffc, "offset") || !nv04_ready(self))
 		return NULL;
-	nvm_status st =
-	        nvm_nv04_dma_channel(self->gpu->gpu, &self->f, (uint32_t)chid, (uint32_t)inst, (uint32_t)offset, be);
+	nvm_status st = GUARD(self->gpu, nvm_nv04_dma_channel(self->gpu->gpu, &self->f, (uint32_t)chid, (uint32_t)inst,
+	                                                      (uint32_t)offset, be));
 	return status_or(self->gpu, st, "Nv04Fifo.dma_channel", NULL);
 }
 
@@ -985,8 +994,8 @@ static PyObject *Nv04_kick(Nv04Object *self, PyObject *args)
 	if (!PyArg_ParseTuple(args, "O&O&", u64_arg, &chid, u32_arg, &put) || !nv04_chid(self, chid) ||
 	    !nv04_ready(self))
 		return NULL;
-	return status_or(self->gpu, nvm_nv04_kick(self->gpu->gpu, &self->f, (uint32_t)chid, put), "Nv04Fifo.kick",
-	                 NULL);
+	return status_or(self->gpu, GUARD(self->gpu, nvm_nv04_kick(self->gpu->gpu, &self->f, (uint32_t)chid, put)),
+	                 "Nv04Fifo.kick", NULL);
 }
 
 static PyObject *Nv04_pio(Nv04Object *self, PyObject *args)
@@ -997,7 +1006,8 @@ static PyObject *Nv04_pio(Nv04Object *self, PyObject *args)
 	    !nv04_chid(self, chid) || !check_max(subch, 7, "subch") || !check_max(method, 0x1ffc, "method") ||
 	    !nv04_ready(self))
 		return NULL;
-	nvm_status st = nvm_nv04_pio(self->gpu->gpu, &self->f, (uint32_t)chid, (unsigned)subch, (uint32_t)method, data);
+	nvm_status st = GUARD(self->gpu, nvm_nv04_pio(self->gpu->gpu, &self->f, (uint32_t)chid, (unsigned)subch,
+	                                              (uint32_t)method, data));
 	return status_or(self->gpu, st, "Nv04Fifo.pio", NULL);
 }
 
@@ -1068,7 +1078,7 @@ static int Nv03_init(Nv03Object *self, PyObject *args, PyObject *kw)
 	GpuObject *g;
 	if (!PyArg_ParseTupleAndKeywords(args, kw, "O&", kwlist, gpu_arg, &g))
 		return -1;
-	PyObject *r = status_or(g, nvm_nv03_fifo_init(g->gpu, &self->f), "Nv03Fifo", NULL);
+	PyObject *r = status_or(g, GUARD(g, nvm_nv03_fifo_init(g->gpu, &self->f)), "Nv03Fifo", NULL);
 	if (!r)
 		return -1;
 	Py_DECREF(r);
@@ -1096,7 +1106,8 @@ static PyObject *Nv03_ramin_wr(Nv03Object *self, PyObject *args)
 	unsigned int addr, v;
 	if (!PyArg_ParseTuple(args, "O&O&", u32_arg, &addr, u32_arg, &v) || !nv03_ready(self))
 		return NULL;
-	return status_or(self->gpu, nvm_nv03_ramin_wr(self->gpu->gpu, &self->f, addr, v), "Nv03Fifo.ramin_wr", NULL);
+	return status_or(self->gpu, GUARD(self->gpu, nvm_nv03_ramin_wr(self->gpu->gpu, &self->f, addr, v)),
+	                 "Nv03Fifo.ramin_wr", NULL);
 }
 
 static PyObject *Nv03_ramin_rd(Nv03Object *self, PyObject *args)
@@ -1105,7 +1116,7 @@ static PyObject *Nv03_ramin_rd(Nv03Object *self, PyObject *args)
 	if (!PyArg_ParseTuple(args, "O&", u32_arg, &addr) || !nv03_ready(self))
 		return NULL;
 	uint32_t v = 0;
-	nvm_status st = nvm_nv03_ramin_rd(self->gpu->gpu, &self->f, addr, &v);
+	nvm_status st = GUARD(self->gpu, nvm_nv03_ramin_rd(self->gpu->gpu, &self->f, addr, &v));
 	return status_or(self->gpu, st, "Nv03Fifo.ramin_rd", st ? NULL : PyLong_FromUnsignedLong(v));
 }
 
@@ -1131,7 +1142,8 @@ static PyObject *Nv03_ramht_add(Nv03Object *self, PyObject *args)
 	    !check_max(chid, 127, "chid") || !check_max(ctx, 0xffffff, "context") || !nv03_ready(self))
 		return NULL;
 	uint32_t a;
-	nvm_status st = nvm_nv03_ramht_add(self->gpu->gpu, &self->f, (uint32_t)chid, handle, (uint32_t)ctx, &a);
+	nvm_status st = GUARD(self->gpu,
+	                      nvm_nv03_ramht_add(self->gpu->gpu, &self->f, (uint32_t)chid, handle, (uint32_t)ctx, &a));
 	return status_or(self->gpu, st, "Nv03Fifo.ramht_add", st ? NULL : PyLong_FromUnsignedLong(a));
 }
 
@@ -1143,7 +1155,8 @@ static PyObject *Nv03_pio(Nv03Object *self, PyObject *args)
 	    !check_max(chid, 127, "chid") || !check_max(subch, 7, "subch") || !check_max(method, 0x1ffc, "method") ||
 	    !nv03_ready(self))
 		return NULL;
-	nvm_status st = nvm_nv03_pio(self->gpu->gpu, (uint32_t)chid, (unsigned)subch, (uint32_t)method, data);
+	nvm_status st =
+	        GUARD(self->gpu, nvm_nv03_pio(self->gpu->gpu, (uint32_t)chid, (unsigned)subch, (uint32_t)method, data));
 	return status_or(self->gpu, st, "Nv03Fifo.pio", NULL);
 }
 
@@ -1206,7 +1219,7 @@ static int G80Fifo_init(G80FifoObject *self, PyObject *args, PyObject *kw)
 	GpuObject *g;
 	if (!PyArg_ParseTupleAndKeywords(args, kw, "O&", kwlist, gpu_arg, &g))
 		return -1;
-	PyObject *r = status_or(g, nvm_g80_fifo_init(g->gpu, &self->f), "G80Fifo", NULL);
+	PyObject *r = status_or(g, GUARD(g, nvm_g80_fifo_init(g->gpu, &self->f)), "G80Fifo", NULL);
 	if (!r)
 		return -1;
 	Py_DECREF(r);
@@ -1234,7 +1247,8 @@ static PyObject *G80Fifo_commit(G80FifoObject *self, PyObject *unused)
 	(void)unused;
 	if (!g80fifo_ready(self))
 		return NULL;
-	return status_or(self->gpu, nvm_g80_fifo_commit(self->gpu->gpu, &self->f), "G80Fifo.commit", NULL);
+	return status_or(self->gpu, GUARD(self->gpu, nvm_g80_fifo_commit(self->gpu->gpu, &self->f)), "G80Fifo.commit",
+	                 NULL);
 }
 
 static PyObject *G80Fifo_chip(G80FifoObject *self, void *unused)
@@ -1311,7 +1325,7 @@ static int G80Chan_init(G80ChanObject *self, PyObject *args, PyObject *kw)
 	}
 	d.chid = (uint32_t)chid;
 	d.ib_order = (unsigned)order;
-	nvm_status st = nvm_g80_channel_create(f->gpu->gpu, &f->f, &d, &self->ch);
+	nvm_status st = GUARD(f->gpu, nvm_g80_channel_create(f->gpu->gpu, &f->f, &d, &self->ch));
 	PyObject *r = status_or(f->gpu, st, "G80Channel", NULL);
 	if (!r) {
 		nvm_g80_channel_release(&self->ch);
@@ -1361,8 +1375,8 @@ static PyObject *G80Chan_ramht_add(G80ChanObject *self, PyObject *args, PyObject
 	    !check_max(sel, 0xffff, "sel") || !check_max(engine, 15, "engine") || !g80ch_ready(self))
 		return NULL;
 	uint32_t off;
-	nvm_status st =
-	        nvm_g80_channel_ramht_add(G80G(self)->gpu, &self->ch, handle, (uint32_t)sel, (unsigned)engine, &off);
+	nvm_status st = GUARD(G80G(self), nvm_g80_channel_ramht_add(G80G(self)->gpu, &self->ch, handle, (uint32_t)sel,
+	                                                            (unsigned)engine, &off));
 	return status_or(G80G(self), st, "G80Channel.ramht_add", st ? NULL : PyLong_FromUnsignedLong(off));
 }
 
@@ -1448,7 +1462,8 @@ static PyObject *G80Chan_dmaobj(G80ChanObject *self, PyObject *args, PyObject *k
 	    !opt_u32(extra[1], 0, 0xffffffff, "handle", &handle) || !g80ch_ready(self))
 		return NULL;
 	uint32_t sel = 0;
-	nvm_status st = nvm_g80_channel_dmaobj(G80G(self)->gpu, &self->ch, &o, &off, extra[1] != Py_None, handle, &sel);
+	nvm_status st = GUARD(G80G(self), nvm_g80_channel_dmaobj(G80G(self)->gpu, &self->ch, &o, &off,
+	                                                         extra[1] != Py_None, handle, &sel));
 	return status_or(G80G(self), st, "G80Channel.dmaobj", st ? NULL : PyLong_FromUnsignedLong(sel));
 }
 
@@ -1462,8 +1477,8 @@ static PyObject *G80Chan_object(G80ChanObject *self, PyObject *args, PyObject *k
 	    !check_max(cls, 0xffff, "class_id") || !check_max(engine, 15, "engine") || !g80ch_ready(self))
 		return NULL;
 	uint32_t sel;
-	nvm_status st =
-	        nvm_g80_channel_object(G80G(self)->gpu, &self->ch, (uint32_t)cls, handle, (unsigned)engine, &sel);
+	nvm_status st = GUARD(G80G(self), nvm_g80_channel_object(G80G(self)->gpu, &self->ch, (uint32_t)cls, handle,
+	                                                         (unsigned)engine, &sel));
 	return status_or(G80G(self), st, "G80Channel.object", st ? NULL : PyLong_FromUnsignedLong(sel));
 }
 
@@ -1475,7 +1490,7 @@ static PyObject *G80Chan_write(G80ChanObject *self, PyObject *args)
 	if (!PyArg_ParseTuple(args, "O", &data) || !g80ch_ready(self) || !words_arg(data, &w, &n))
 		return NULL;
 	uint64_t addr = 0;
-	nvm_status st = nvm_g80_channel_write(G80G(self)->gpu, &self->ch, w, n, &addr);
+	nvm_status st = GUARD(G80G(self), nvm_g80_channel_write(G80G(self)->gpu, &self->ch, w, n, &addr));
 	PyMem_Free(w);
 	return status_or(G80G(self), st, "G80Channel.write", st ? NULL : PyLong_FromUnsignedLongLong(addr));
 }
@@ -1489,7 +1504,7 @@ static PyObject *G80Chan_ib_entry(G80ChanObject *self, PyObject *args, PyObject 
 	if (!PyArg_ParseTupleAndKeywords(args, kw, "O&O&|p", kwlist, u64_arg, &addr, u32_arg, &n, &not_main) ||
 	    !g80ch_ready(self))
 		return NULL;
-	nvm_status st = nvm_g80_channel_ib_entry(G80G(self)->gpu, &self->ch, addr, n, not_main);
+	nvm_status st = GUARD(G80G(self), nvm_g80_channel_ib_entry(G80G(self)->gpu, &self->ch, addr, n, not_main));
 	return status_or(G80G(self), st, "G80Channel.ib_entry", NULL);
 }
 
@@ -1498,7 +1513,8 @@ static PyObject *G80Chan_kick(G80ChanObject *self, PyObject *unused)
 	(void)unused;
 	if (!g80ch_ready(self))
 		return NULL;
-	return status_or(G80G(self), nvm_g80_channel_kick(G80G(self)->gpu, &self->ch), "G80Channel.kick", NULL);
+	return status_or(G80G(self), GUARD(G80G(self), nvm_g80_channel_kick(G80G(self)->gpu, &self->ch)),
+	                 "G80Channel.kick", NULL);
 }
 
 static PyObject *G80Chan_push(G80ChanObject *self, PyObject *args)
@@ -1508,7 +1524,7 @@ static PyObject *G80Chan_push(G80ChanObject *self, PyObject *args)
 	size_t n;
 	if (!PyArg_ParseTuple(args, "O", &data) || !g80ch_ready(self) || !words_arg(data, &w, &n))
 		return NULL;
-	nvm_status st = nvm_g80_channel_push(G80G(self)->gpu, &self->ch, w, n);
+	nvm_status st = GUARD(G80G(self), nvm_g80_channel_push(G80G(self)->gpu, &self->ch, w, n));
 	PyMem_Free(w);
 	return status_or(G80G(self), st, "G80Channel.push", NULL);
 }
@@ -1597,7 +1613,7 @@ static int G80Vm_init(G80VmObject *self, PyObject *args, PyObject *kw)
 	d.addr = addr;
 	if ((objects != Py_None && !u64_arg(objects, &d.objects)) || (heap != Py_None && !u64_arg(heap, &d.heap)))
 		return -1;
-	nvm_status st = nvm_g80_vmb_create(g->gpu, &d, &self->vm);
+	nvm_status st = GUARD(g, nvm_g80_vmb_create(g->gpu, &d, &self->vm));
 	if (st) {
 		raise_status(st, "G80Vm");
 		return -1;
@@ -1631,7 +1647,7 @@ static PyObject *G80Vm_dmaobj(G80VmObject *self, PyObject *args, PyObject *kw)
 	if (!g80_dmaobj_kw(args, kw, &o, extra_names, extra) || !opt_u32(extra[0], 0, 0xffff, "sel", &sel) ||
 	    !g80vm_ready(self))
 		return NULL;
-	nvm_status st = nvm_g80_vmb_dmaobj(self->gpu->gpu, self->vm, &o, &sel);
+	nvm_status st = GUARD(self->gpu, nvm_g80_vmb_dmaobj(self->gpu->gpu, self->vm, &o, &sel));
 	return status_or(self->gpu, st, "G80Vm.dmaobj", st ? NULL : PyLong_FromUnsignedLong(sel));
 }
 
@@ -1664,7 +1680,7 @@ static PyObject *G80Vm_map(G80VmObject *self, PyObject *args, PyObject *kw)
 	m.page = (uint32_t)page;
 	m.entries = (uint32_t)entries;
 	uint64_t bad = UINT64_MAX;
-	nvm_status st = nvm_g80_vmb_map(self->gpu->gpu, self->vm, &m, &bad);
+	nvm_status st = GUARD(self->gpu, nvm_g80_vmb_map(self->gpu->gpu, self->vm, &m, &bad));
 	if (st && bad != UINT64_MAX) {
 		char what[64];
 		snprintf(what, sizeof(what), "G80Vm.map at 0x%llx", (unsigned long long)bad);
@@ -1679,7 +1695,7 @@ static PyObject *G80Vm_unmap(G80VmObject *self, PyObject *args)
 	if (!PyArg_ParseTuple(args, "O&O&|O&", u64_arg, &virt, u64_arg, &size, u64_arg, &page) ||
 	    !check_max(page, 0x10000, "page") || !g80vm_ready(self))
 		return NULL;
-	nvm_status st = nvm_g80_vmb_unmap(self->gpu->gpu, self->vm, virt, size, (uint32_t)page);
+	nvm_status st = GUARD(self->gpu, nvm_g80_vmb_unmap(self->gpu->gpu, self->vm, virt, size, (uint32_t)page));
 	return status_or(self->gpu, st, "G80Vm.unmap", NULL);
 }
 
@@ -1796,7 +1812,7 @@ static PyObject *f_g80_bar_setup(PyObject *m, PyObject *args)
 	vm->gpu = NULL;
 	vm->vm = NULL;
 	uint32_t s1 = 0, s3 = 0;
-	nvm_status st = nvm_g80_bar_setup(g->gpu, mem, b1, b3, &vm->vm, &s1, &s3);
+	nvm_status st = GUARD(g, nvm_g80_bar_setup(g->gpu, mem, b1, b3, &vm->vm, &s1, &s3));
 	vm->gpu = (GpuObject *)Py_NewRef(g);
 	PyObject *r = st ? NULL : Py_BuildValue("(OII)", (PyObject *)vm, s1, s3);
 	Py_DECREF(vm);

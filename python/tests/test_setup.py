@@ -302,3 +302,35 @@ def test_g80_vm_builder():
         with pytest.raises(nvmodel.NvmError) as e:
             setup.G80Vm(gpu, 0)
         assert e.value.status == nvmodel.ERR_CHIP
+
+
+@pytest.mark.parametrize("chip", ["gv100", "nv40", "g84"])
+def test_hook_closing_the_gpu_inside_a_helper(chip):
+    """A hook may close the GPU while a helper is between its library calls:
+    the helper finishes on the GPU it started with, which is closed when it
+    returns (the binding defers the close; a freed GPU is never used)."""
+    gpu = nvmodel.Gpu(chip, vram_size=256 << 20, sysmem_size=256 << 20)
+    calls = []
+
+    def close(ev):
+        calls.append(ev.addr)
+        gpu.close()
+        with pytest.raises(ValueError):
+            gpu.read_reg(0)  # closed for Python at once
+
+    gpu.on("all", close)
+    with pytest.raises(ValueError):
+        if chip == "gv100":
+            heap = setup.Heap(setup.VID, 0x100000, 32 << 20)
+            vm = setup.GmmuVm(gpu, heap)
+            setup.HostChannel(vm, chid=1, runlist=0)
+            setup.host_init(gpu)
+            setup.submit(gpu, heap, 0, [])
+        elif chip == "nv40":
+            setup.Nv04Fifo(gpu)
+        else:
+            setup.G80Channel(setup.G80Fifo(gpu), 1)
+        gpu.read_reg(0)
+    assert calls, "no event reached the hook: the test proves nothing"
+    with pytest.raises(ValueError):
+        gpu.read_reg(0)
