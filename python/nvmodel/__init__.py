@@ -3,9 +3,11 @@
 A thin layer over the C library (``include/nvmodel/*.h``): open a GPU of a
 chip profile, read and write its registers and memory, back its memory with
 buffers you own (zero copy), run it in virtual time, receive its events in
-callbacks, read what its engines received, and assemble or decode
-pushbuffers. Errors raise :class:`NvmError`, which carries the library's
-status. See docs/python.md.
+callbacks, read what its engines received, assemble or decode
+pushbuffers, build channels with the library's set-up helpers
+(:mod:`nvmodel.setup`) and save or restore the whole GPU
+(:meth:`Gpu.snapshot`, :meth:`Gpu.restore`). Errors raise :class:`NvmError`,
+which carries the library's status. See docs/python.md.
 
     with nvmodel.Gpu("gv100") as gpu:
         sysmem = bytearray(1 << 20)
