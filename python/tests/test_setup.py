@@ -2,12 +2,17 @@
 channels on every Host generation and on the PFIFO generations, built with
 the helpers alone, whose methods reach the engines (the method log) and
 whose semaphore releases land in memory; and the helpers' errors."""
+import os
 import struct
+import sys
 
 import pytest
 
 import nvmodel
 from nvmodel import setup
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples"))
+import setup_channels  # noqa: E402  (the example, on every Host chip)
 
 HOST_CHIPS = ["gv100", "tu102", "ga100", "ga102", "gh100"]
 
@@ -334,3 +339,11 @@ def test_hook_closing_the_gpu_inside_a_helper(chip):
     assert calls, "no event reached the hook: the test proves nothing"
     with pytest.raises(ValueError):
         gpu.read_reg(0)
+
+
+@pytest.mark.parametrize("host,nv,g80", [("gv100", "nv40", "g84"), ("tu102", "nv17", "g80"), ("ga100", "nv41", "g92"),
+                                         ("ga102", "nv40", "gt215"), ("gh100", "nv17", "g84")])
+def test_setup_channels_example(host, nv, g80, capsys):
+    assert setup_channels.main(["setup_channels.py", host, nv, g80]) == 0
+    out = capsys.readouterr().out
+    assert "semaphore 0xcafe" in out and "semaphore 0xf00d" in out and "semaphore 0xd00d" in out
