@@ -55,18 +55,30 @@ def sem_op(va, payload, operation):
 # finish the work (the driver's side after the snapshot).
 
 
-class HostScenario:
+class Scenario:
+    """A Gpu of the scenario's chip and sizes; with owns_sysmem, 1 MiB of
+    system memory is the driver's bytearray (a copy of mem for a twin)."""
+
+    vram = sysmem = 64 << 20
+    owns_sysmem = False
+
+    def open(self, mem=None, chip=None, vram=None):
+        gpu = nvmodel.Gpu(chip or self.chip, vram_size=vram or self.vram, sysmem_size=self.sysmem)
+        if not self.owns_sysmem:
+            return gpu, None
+        mem = bytearray(mem) if mem is not None else bytearray(1 << 20)
+        gpu.map("sysmem", 0, mem)
+        return gpu, mem
+
+
+class HostScenario(Scenario):
     """gv100 (or a later Host): GR methods in two segments, a semaphore
     acquire that blocks until the driver writes its own memory, releases."""
 
+    owns_sysmem = True
+
     def __init__(self, chip):
         self.chip = chip
-
-    def open(self, sysmem=None):
-        gpu = nvmodel.Gpu(self.chip, vram_size=64 << 20, sysmem_size=64 << 20)
-        mem = bytearray(sysmem) if sysmem is not None else bytearray(1 << 20)
-        gpu.map("sysmem", 0, mem)
-        return gpu, mem
 
     def build(self):
         gpu, mem = self.open()
@@ -91,14 +103,12 @@ class HostScenario:
         return bytes(mem[0x3000:0x3040]), gpu.method_log("gr", 0, 1 << 16)
 
 
-class Nv40Scenario:
+class Nv40Scenario(Scenario):
     """nv40 DMA channel: PGRAPH methods around a PFIFO semaphore acquire
     that waits for the driver, then a release."""
 
     chip = "nv40"
-
-    def open(self, sysmem=None):
-        return nvmodel.Gpu(self.chip, vram_size=16 << 20, sysmem_size=16 << 20), None
+    vram = sysmem = 16 << 20
 
     def build(self):
         gpu, _ = self.open()
@@ -127,14 +137,11 @@ class Nv40Scenario:
         return gpu.rd32("sysmem", 0x300020), gpu.method_log("pgraph", 0, 1 << 16)
 
 
-class G84Scenario:
+class G84Scenario(Scenario):
     """g84 IB channel: PGRAPH methods in several IB entries around an
     acquire that waits for the driver, then a release."""
 
     chip = "g84"
-
-    def open(self, sysmem=None):
-        return nvmodel.Gpu(self.chip, vram_size=64 << 20, sysmem_size=64 << 20), None
 
     def build(self):
         gpu, _ = self.open()
@@ -167,6 +174,8 @@ SCENARIOS = {
     "nv40": Nv40Scenario(),
     "g84": G84Scenario(),
 }
+# A chip of the same family each scenario's snapshot must not load into.
+OTHER_CHIP = {"gv100": "tu102", "tu102": "gv100", "nv40": "nv41", "g84": "g92"}
 # Virtual ns after which each scenario is mid-pushbuffer, its channel
 # waiting on an acquire with methods still to come (checked below, so that
 # the round trip cannot pass vacuously).
@@ -217,13 +226,14 @@ def test_restored_twin_continues_the_same(name):
             assert twin.time_ns() == gpu.time_ns()
 
 
-def test_snapshot_files_and_a_refused_load_changes_nothing(tmp_path):
-    sc = SCENARIOS["gv100"]
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_snapshot_files_and_a_refused_load_changes_nothing(name, tmp_path):
+    sc = SCENARIOS[name]
     gpu, mem = sc.build()
     with gpu:
         gpu.run(PARTIAL_NS, until_idle=False)
         data = snapshot_or_skip(gpu)
-        path = tmp_path / "gv100.nvmsnap"
+        path = tmp_path / (name + ".nvmsnap")
         assert gpu.save(path) == len(data) == path.stat().st_size
         twin, twin_mem = sc.open(mem)
         with twin:
@@ -233,20 +243,21 @@ def test_snapshot_files_and_a_refused_load_changes_nothing(tmp_path):
                 (data[:-1], nvmodel.ERR_CORRUPT),  # truncated
                 (data[: len(data) // 2], nvmodel.ERR_CORRUPT),
                 (data[:200] + bytes([data[200] ^ 0x40]) + data[201:], nvmodel.ERR_CORRUPT),  # a flipped bit
+                (data[:-9] + bytes([data[-9] ^ 1]) + data[-8:], nvmodel.ERR_CORRUPT),  # in the last section
                 (data + b"\x00", nvmodel.ERR_CORRUPT),  # bytes after the end
             ):
                 with pytest.raises(nvmodel.NvmError) as e:
                     twin.restore(bad)
                 assert e.value.status == status
             assert twin.snapshot() == data  # nothing changed
-            with nvmodel.Gpu("tu102", vram_size=64 << 20, sysmem_size=64 << 20) as other:
-                other.map_new("sysmem", 0, 1 << 20)
+            other, _ = sc.open(mem, chip=OTHER_CHIP[name])
+            with other:
                 with pytest.raises(nvmodel.NvmError) as e:
                     other.restore(data)
                 assert e.value.status == nvmodel.ERR_CHIP
             # Other memory sizes: refused as an argument error.
-            with nvmodel.Gpu("gv100", vram_size=32 << 20, sysmem_size=64 << 20) as small:
-                small.map_new("sysmem", 0, 1 << 20)
+            small, _ = sc.open(mem, vram=sc.vram // 2)
+            with small:
                 with pytest.raises(nvmodel.NvmError) as e:
                     small.restore(data)
                 assert e.value.status == nvmodel.ERR_ARG
