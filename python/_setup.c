@@ -106,12 +106,6 @@ static int place_arg(PyObject *o, void *out)
 	return ok;
 }
 
-/* Checks that an object's Gpu is still open. */
-static int gpu_live(GpuObject *g)
-{
-	return live(g);
-}
-
 /* A library call on go's GPU with a close from a hook deferred until it
  * returns (helper_enter / helper_leave): a helper makes several calls. */
 #define GUARD(go, call) helper_leave((go), (helper_enter(go), (call)))
@@ -234,7 +228,7 @@ static int vm_ready(VmObject *v)
 		PyErr_SetString(PyExc_ValueError, "GmmuVm not made");
 		return 0;
 	}
-	return gpu_live(v->gpu);
+	return live(v->gpu);
 }
 
 static int map_opts_check(unsigned long long page, unsigned long long kind)
@@ -488,7 +482,7 @@ static int chan_ready(ChanObject *c)
 		PyErr_SetString(PyExc_ValueError, "HostChannel not made");
 		return 0;
 	}
-	return gpu_live(c->gpu);
+	return live(c->gpu);
 }
 
 typedef nvm_status (*chan_op)(nvm_gpu *, const nvm_setup_channel *);
@@ -878,7 +872,7 @@ static int nv04_ready(Nv04Object *s)
 		PyErr_SetString(PyExc_ValueError, "Nv04Fifo not made");
 		return 0;
 	}
-	return gpu_live(s->gpu);
+	return live(s->gpu);
 }
 
 static int nv04_chid(Nv04Object *s, unsigned long long chid)
@@ -1098,7 +1092,7 @@ static int nv03_ready(Nv03Object *s)
 		PyErr_SetString(PyExc_ValueError, "Nv03Fifo not made");
 		return 0;
 	}
-	return gpu_live(s->gpu);
+	return live(s->gpu);
 }
 
 static PyObject *Nv03_ramin_wr(Nv03Object *self, PyObject *args)
@@ -1239,7 +1233,7 @@ static int g80fifo_ready(G80FifoObject *s)
 		PyErr_SetString(PyExc_ValueError, "G80Fifo not made");
 		return 0;
 	}
-	return gpu_live(s->gpu);
+	return live(s->gpu);
 }
 
 static PyObject *G80Fifo_commit(G80FifoObject *self, PyObject *unused)
@@ -1350,7 +1344,7 @@ static int g80ch_ready(G80ChanObject *c)
 		PyErr_SetString(PyExc_ValueError, "G80Channel not made");
 		return 0;
 	}
-	return gpu_live(c->fifo->gpu);
+	return live(c->fifo->gpu);
 }
 
 #define G80G(c) ((c)->fifo->gpu)
@@ -1635,7 +1629,7 @@ static int g80vm_ready(G80VmObject *v)
 		PyErr_SetString(PyExc_ValueError, "G80Vm not made");
 		return 0;
 	}
-	return gpu_live(v->gpu);
+	return live(v->gpu);
 }
 
 static PyObject *G80Vm_dmaobj(G80VmObject *self, PyObject *args, PyObject *kw)
