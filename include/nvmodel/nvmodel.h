@@ -317,6 +317,24 @@ int nvm_intr_line(nvm_gpu *gpu);
 nvm_status nvm_snapshot_save(nvm_gpu *gpu, void *buf, size_t cap, size_t *len);
 nvm_status nvm_snapshot_load(nvm_gpu *gpu, const void *buf, size_t len);
 
+/* What a snapshot says about itself: enough to open the GPU to load it
+ * into (chip, sizes, caller ranges to map). */
+typedef struct nvm_snapshot_info {
+	uint32_t format;  /* the container's format number */
+	char version[16]; /* the library version that wrote it, "0.1.0" */
+	char chip[16];
+	uint64_t time_ns; /* virtual time at the save */
+	uint64_t vram_size, sysmem_size;
+	uint64_t vram_pages, sysmem_pages;   /* model-owned 4 KiB pages held */
+	uint64_t vram_ranges, sysmem_ranges; /* caller-owned ranges the GPU must have mapped */
+	uint64_t sections;                   /* sections after the header, every CRC checked */
+} nvm_snapshot_info;
+/* Reads a snapshot's header and checks every section's length and CRC,
+ * without a GPU: NVM_ERR_CORRUPT or NVM_ERR_VERSION as nvm_snapshot_load
+ * would say (a snapshot of another version is refused: its layout is not
+ * known). */
+nvm_status nvm_snapshot_peek(const void *buf, size_t len, nvm_snapshot_info *info);
+
 #if defined(__GNUC__)
 #pragma GCC visibility pop
 #endif

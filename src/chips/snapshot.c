@@ -61,3 +61,11 @@ nvm_status nvm_snapshot_load(nvm_gpu *gpu, const void *buf, size_t len)
 	api_leave(gpu);
 	return st;
 }
+
+nvm_status nvm_snapshot_peek(const void *buf, size_t len, nvm_snapshot_info *info)
+{
+	if (!buf || !info)
+		return NVM_ERR_ARG;
+	struct snap_r r = { buf, len, 0, NVM_OK };
+	return snap_peek(&r, info);
+}

@@ -133,6 +133,13 @@ bool snap_get_bool(struct snap_r *r); /* 0 or 1, else NVM_ERR_CORRUPT */
  * together. */
 nvm_status snap_save_core(nvm_gpu *gpu, struct snap_w *w);
 nvm_status snap_check_header(struct snap_r *r, const nvm_gpu *gpu);
+/* nvm_snapshot_peek's work: the header, the core's sections' summary, and
+ * every section's length and CRC. */
+nvm_status snap_peek(struct snap_r *r, nvm_snapshot_info *info);
+/* Recomputes every section's CRC in place, as far as the lengths allow
+ * (tests and fuzzers damage a section on purpose and reseal it, so that
+ * the damage reaches the blocks' checks instead of the CRC's). */
+void snap_reseal(uint8_t *buf, size_t len);
 /* Reads the core's sections: apply false only checks (a refused snapshot
  * changes nothing), apply true restores. */
 nvm_status snap_load_core(nvm_gpu *gpu, struct snap_r *r, bool apply);

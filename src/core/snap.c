@@ -628,3 +628,71 @@ nvm_status snap_load_blocks(nvm_gpu *gpu, struct snap_r *r, bool apply)
 	}
 	return st;
 }
+
+/* ---------------------------------------------------------------- peek */
+
+/* The first words of an aperture's section: its size, its caller ranges
+ * and its page count. */
+static void peek_mem(struct snap_r *sub, uint64_t *size, uint64_t *ranges, uint64_t *pages)
+{
+	*size = snap_get_u64(sub);
+	*ranges = snap_get_u64(sub);
+	if (*ranges > (sub->len - sub->pos) / 16) {
+		sub->err = NVM_ERR_CORRUPT;
+		return;
+	}
+	snap_get(sub, NULL, (size_t)*ranges * 16);
+	*pages = snap_get_u64(sub);
+}
+
+nvm_status snap_peek(struct snap_r *r, nvm_snapshot_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	char magic[8];
+	if (!snap_get(r, magic, 8) || memcmp(magic, SNAP_MAGIC, 8))
+		return NVM_ERR_CORRUPT;
+	info->format = snap_get_u32(r);
+	snap_get(r, info->version, SNAP_NAMELEN);
+	snap_get(r, info->chip, SNAP_NAMELEN);
+	info->version[SNAP_NAMELEN - 1] = info->chip[SNAP_NAMELEN - 1] = 0;
+	if (r->err)
+		return r->err;
+	if (info->format != SNAP_FORMAT || strcmp(info->version, nvm_version()))
+		return NVM_ERR_VERSION;
+	while (r->pos < r->len) {
+		char tag[4];
+		if (r->len - r->pos < 4)
+			return NVM_ERR_CORRUPT;
+		memcpy(tag, r->p + r->pos, 4);
+		struct snap_r sub;
+		if (!snap_section(r, tag, &sub))
+			return r->err;
+		info->sections++;
+		if (!memcmp(tag, "TIME", 4))
+			info->time_ns = snap_get_u64(&sub);
+		else if (!memcmp(tag, "VRAM", 4))
+			peek_mem(&sub, &info->vram_size, &info->vram_ranges, &info->vram_pages);
+		else if (!memcmp(tag, "SYSM", 4))
+			peek_mem(&sub, &info->sysmem_size, &info->sysmem_ranges, &info->sysmem_pages);
+		if (sub.err)
+			return sub.err;
+	}
+	return NVM_OK;
+}
+
+void snap_reseal(uint8_t *buf, size_t len)
+{
+	size_t pos = 8 + 4 + 2 * SNAP_NAMELEN;
+	while (pos <= len && len - pos >= 16) {
+		uint64_t n = 0;
+		for (unsigned i = 0; i < 8; i++)
+			n |= (uint64_t)buf[pos + 4 + i] << (8 * i);
+		if (n > len - pos - 16)
+			return;
+		size_t at = pos + 12 + (size_t)n;
+		uint32_t crc = crc32_update(0, buf + pos + 12, (size_t)n);
+		for (unsigned i = 0; i < 4; i++)
+			buf[at + i] = (uint8_t)(crc >> (8 * i));
+		pos = at + 4;
+	}
+}
