@@ -919,11 +919,34 @@ static PyObject *mod_pb_decode(PyObject *m, PyObject *args)
 	return r;
 }
 
+/* snapshot_info(data) -> (format, version, chip, time_ns, vram_size,
+ * sysmem_size, vram_pages, sysmem_pages, vram_ranges, sysmem_ranges,
+ * sections) (nvm_snapshot_peek). */
+static PyObject *mod_snapshot_info(PyObject *m, PyObject *args)
+{
+	(void)m;
+	Py_buffer data;
+	if (!PyArg_ParseTuple(args, "y*", &data))
+		return NULL;
+	nvm_snapshot_info i;
+	memset(&i, 0, sizeof(i));
+	nvm_status st = nvm_snapshot_peek(data.buf, (size_t)data.len, &i);
+	PyBuffer_Release(&data);
+	if (st)
+		return raise_status(st, "snapshot_info");
+	return Py_BuildValue(
+	        "(Is#s#KKKKKKKK)", (unsigned)i.format, i.version, (Py_ssize_t)strnlen(i.version, 16), i.chip,
+	        (Py_ssize_t)strnlen(i.chip, 16), (unsigned long long)i.time_ns, (unsigned long long)i.vram_size,
+	        (unsigned long long)i.sysmem_size, (unsigned long long)i.vram_pages, (unsigned long long)i.sysmem_pages,
+	        (unsigned long long)i.vram_ranges, (unsigned long long)i.sysmem_ranges, (unsigned long long)i.sections);
+}
+
 static PyMethodDef mod_methods[] = {
 	{ "version", mod_version, METH_NOARGS, "The library's version." },
 	{ "chips", mod_chips, METH_NOARGS, "The chip profiles." },
 	{ "pb_asm", mod_pb_asm, METH_VARARGS, "pb_asm(text, chip='gv100', format=None) -> bytes" },
 	{ "pb_decode", mod_pb_decode, METH_VARARGS, "pb_decode(data, chip='gv100', format=None, style='text') -> str" },
+	{ "snapshot_info", mod_snapshot_info, METH_VARARGS, "snapshot_info(data) -> what a snapshot says of itself" },
 	{ NULL, NULL, 0, NULL },
 };
 

@@ -35,6 +35,8 @@ __all__ = [
     "chips",
     "pb_asm",
     "pb_decode",
+    "SnapshotInfo",
+    "snapshot_info",
     "OK",
     "ERR_ARG",
     "ERR_CHIP",
@@ -152,6 +154,30 @@ def pb_decode(
     """Decodes pushbuffer bytes as `nvmodel pb decode` prints them; style
     "text", "json" (JSON Lines), "mesa" or "asm"."""
     return _nvmodel.pb_decode(bytes(data), chip, format, style)
+
+
+class SnapshotInfo(NamedTuple):
+    """What a snapshot says of itself (nvm_snapshot_info): enough to open the
+    Gpu to restore it into (chip, sizes, how many ranges you must map)."""
+
+    format: int
+    version: str
+    chip: str
+    time_ns: int
+    vram_size: int
+    sysmem_size: int
+    vram_pages: int
+    sysmem_pages: int
+    vram_ranges: int
+    sysmem_ranges: int
+    sections: int
+
+
+def snapshot_info(data: Union[bytes, bytearray, memoryview]) -> SnapshotInfo:
+    """Reads a snapshot's header and checks every section's length and CRC,
+    without a GPU (nvm_snapshot_peek). NvmError ERR_CORRUPT or ERR_VERSION as
+    :meth:`Gpu.restore` would say."""
+    return SnapshotInfo(*_nvmodel.snapshot_info(data))
 
 
 def _mask(events: Union[str, Iterable[str]]) -> int:

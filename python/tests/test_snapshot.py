@@ -235,6 +235,10 @@ def test_snapshot_files_and_a_refused_load_changes_nothing(name, tmp_path):
         data = snapshot_or_skip(gpu)
         path = tmp_path / (name + ".nvmsnap")
         assert gpu.save(path) == len(data) == path.stat().st_size
+        info = nvmodel.snapshot_info(path.read_bytes())
+        assert (info.chip, info.version, info.time_ns) == (sc.chip, nvmodel.version(), gpu.time_ns())
+        assert (info.vram_size, info.sysmem_size) == (sc.vram, sc.sysmem)
+        assert info.sysmem_ranges == (1 if sc.owns_sysmem else 0) and info.sections > 0
         twin, twin_mem = sc.open(mem)
         with twin:
             twin.load(path)
@@ -280,6 +284,12 @@ def test_foreign_and_damaged_headers():
             with pytest.raises(nvmodel.NvmError) as e:
                 gpu.restore(bytearray(data))
             assert e.value.status == status, data[:40]
+            if data == header("gv100"):  # a well-formed container, with no sections
+                assert nvmodel.snapshot_info(data).sections == 0
+            elif status != nvmodel.ERR_CHIP:  # peek has no GPU to compare the chip with
+                with pytest.raises(nvmodel.NvmError) as e:
+                    nvmodel.snapshot_info(data)
+                assert e.value.status == status, data[:40]
             assert e.value.status_name == {
                 nvmodel.ERR_CHIP: "unknown chip",
             }.get(status, e.value.status_name)
