@@ -316,6 +316,24 @@ class Gpu(_nvmodel.Gpu):
         (truncated or damaged); a refused snapshot changes nothing."""
         super().restore(data)
 
+    @classmethod
+    def from_snapshot(
+        cls, data: Union[bytes, bytearray, memoryview], prepare: Optional[Callable[["Gpu"], None]] = None
+    ) -> "Gpu":
+        """A new Gpu of the snapshot's chip and sizes (:func:`snapshot_info`)
+        with the snapshot restored. prepare(gpu), when given, runs before the
+        restore: map the ranges the snapshot expects there (your copies)."""
+        info = snapshot_info(data)
+        gpu = cls(info.chip, vram_size=info.vram_size, sysmem_size=info.sysmem_size)
+        try:
+            if prepare is not None:
+                prepare(gpu)
+            gpu.restore(data)
+        except BaseException:
+            gpu.close()
+            raise
+        return gpu
+
     def save(self, path: Union[str, "os.PathLike[str]"]) -> int:
         """Writes :meth:`snapshot` to a file; returns its size."""
         data = self.snapshot()

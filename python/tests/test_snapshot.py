@@ -317,3 +317,24 @@ def test_snapshot_from_a_hook_is_refused():
         gpu.on("method", hook)
         gpu.run(1_000_000)
         assert seen == [nvmodel.ERR_BUSY]
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_gpu_from_snapshot(name):
+    """Gpu.from_snapshot opens the snapshot's chip and sizes; prepare maps
+    the driver's memory first where the scenario owns some."""
+    sc = SCENARIOS[name]
+    gpu, mem = sc.build()
+    with gpu:
+        gpu.run(PARTIAL_NS, until_idle=False)
+        data = snapshot_or_skip(gpu)
+        copy = bytearray(mem) if mem is not None else None
+        prepare = (lambda g: g.map("sysmem", 0, copy)) if copy is not None else None
+        with nvmodel.Gpu.from_snapshot(data, prepare) as twin:
+            assert twin.chip() == sc.chip and twin.time_ns() == gpu.time_ns()
+            assert sc.finish(twin, copy) == sc.finish(gpu, mem) == "idle"
+            assert sc.results(twin, copy) == sc.results(gpu, mem)
+        if copy is not None:
+            with pytest.raises(nvmodel.NvmError) as e:
+                nvmodel.Gpu.from_snapshot(data)  # the driver's range is not mapped
+            assert e.value.status == nvmodel.ERR_ARG
