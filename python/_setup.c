@@ -110,6 +110,34 @@ static int place_arg(PyObject *o, void *out)
  * returns (helper_enter / helper_leave): a helper makes several calls. */
 #define GUARD(go, call) helper_leave((go), (helper_enter(go), (call)))
 
+/* A helper object's plain state for another Gpu of the same chip (a twin
+ * restored from a snapshot): NvmError ERR_CHIP for another chip. */
+static int same_chip(const char *chip, GpuObject *g)
+{
+	if (chip && !strcmp(chip, nvm_gpu_chip(g->gpu)->name))
+		return 1;
+	raise_status(NVM_ERR_CHIP, "for_gpu: another chip");
+	return 0;
+}
+
+#define FOR_GPU(Obj, type, field, chip_of, what)                                                                       \
+	static PyObject *Obj##_for_gpu(Obj *self, PyObject *args)                                                      \
+	{                                                                                                              \
+		GpuObject *g;                                                                                          \
+		if (!PyArg_ParseTuple(args, "O&", gpu_arg, &g))                                                        \
+			return NULL;                                                                                   \
+		if (!self->gpu)                                                                                        \
+			return PyErr_Format(PyExc_ValueError, "%s not made", what);                                    \
+		if (!same_chip(chip_of, g))                                                                            \
+			return NULL;                                                                                   \
+		Obj *o = (Obj *)(type).tp_alloc(&(type), 0);                                                           \
+		if (!o)                                                                                                \
+			return NULL;                                                                                   \
+		o->field = self->field;                                                                                \
+		o->gpu = (GpuObject *)Py_NewRef(g);                                                                    \
+		return (PyObject *)o;                                                                                  \
+	}
+
 #define RO(name, type, obj, field, doc)                                                                                \
 	{                                                                                                              \
 		name, type, offsetof(obj, field), READONLY, doc                                                        \
@@ -405,6 +433,7 @@ static PyTypeObject VmType = {
 typedef struct {
 	PyObject_HEAD GpuObject *gpu;
 	nvm_setup_channel ch;
+	const char *chip; /* the chip it was made for */
 } ChanObject;
 
 static PyTypeObject ChanType;
@@ -461,12 +490,14 @@ static int Chan_init(ChanObject *self, PyObject *args, PyObject *kw)
 	d.userd_heap = uh;
 	d.subdevice = subdevice;
 	d.subcontexts = (unsigned)subcontexts;
+	const char *chip = nvm_gpu_chip(vm->gpu->gpu)->name; /* before a hook may close it */
 	nvm_status st = GUARD(vm->gpu, nvm_channel_create(vm->gpu->gpu, vm->vm, h, &d, &self->ch));
 	PyObject *r = status_or(vm->gpu, st, "HostChannel", NULL);
 	if (!r)
 		return -1;
 	Py_DECREF(r);
 	Py_XSETREF(self->gpu, (GpuObject *)Py_NewRef(vm->gpu));
+	self->chip = chip;
 	return 0;
 }
 
@@ -563,6 +594,24 @@ static PyObject *Chan_push(ChanObject *self, PyObject *args, PyObject *kw)
 	                 st ? NULL : Py_BuildValue("(IK)", (unsigned)index, (unsigned long long)va));
 }
 
+static PyObject *Chan_for_gpu(ChanObject *self, PyObject *args)
+{
+	GpuObject *g;
+	if (!PyArg_ParseTuple(args, "O&", gpu_arg, &g))
+		return NULL;
+	if (!self->gpu)
+		return PyErr_Format(PyExc_ValueError, "HostChannel not made");
+	if (!same_chip(self->chip, g))
+		return NULL;
+	ChanObject *o = (ChanObject *)ChanType.tp_alloc(&ChanType, 0);
+	if (!o)
+		return NULL;
+	o->ch = self->ch;
+	o->chip = self->chip;
+	o->gpu = (GpuObject *)Py_NewRef(g);
+	return (PyObject *)o;
+}
+
 #define CHAN_PLACE_GETTER(field)                                                                                       \
 	static PyObject *Chan_##field(ChanObject *self, void *unused)                                                  \
 	{                                                                                                              \
@@ -605,6 +654,8 @@ static PyMethodDef Chan_methods[] = {
 	{ "userd_rd32", (PyCFunction)Chan_userd_rd32, METH_VARARGS, "userd_rd32(off) -> the USERD word at byte off" },
 	{ "push_entry", (PyCFunction)(void (*)(void))Chan_push_entry, METH_VARARGS | METH_KEYWORDS,
 	  "push_entry(e0, e1, kick=True) -> GP index" },
+	{ "for_gpu", (PyCFunction)Chan_for_gpu, METH_VARARGS,
+	  "for_gpu(gpu) -> this channel's state for another Gpu of the chip (a restored twin)" },
 	{ "push", (PyCFunction)(void (*)(void))Chan_push, METH_VARARGS | METH_KEYWORDS,
 	  "push(data, kick=True, *, fetch_conditional=False, priv=False, subroutine=False, sync=False) -> (index, "
 	  "va)" },
@@ -846,6 +897,8 @@ typedef struct {
 	nvm_nv04_fifo f;
 } Nv04Object;
 
+static PyTypeObject Nv04Type;
+
 static int Nv04_init(Nv04Object *self, PyObject *args, PyObject *kw)
 {
 	static char *kwlist[] = { "gpu", NULL };
@@ -1005,6 +1058,8 @@ static PyObject *Nv04_pio(Nv04Object *self, PyObject *args)
 	return status_or(self->gpu, st, "Nv04Fifo.pio", NULL);
 }
 
+FOR_GPU(Nv04Object, Nv04Type, f, self->f.chip, "Nv04Fifo")
+
 static PyObject *Nv04_chip(Nv04Object *self, void *unused)
 {
 	(void)unused;
@@ -1043,6 +1098,8 @@ static PyMethodDef Nv04_methods[] = {
 	{ "user", (PyCFunction)Nv04_user, METH_VARARGS, "user(chid) -> the channel's USER area (BAR0)" },
 	{ "kick", (PyCFunction)Nv04_kick, METH_VARARGS, "kick(chid, put): DMA_PUT" },
 	{ "pio", (PyCFunction)Nv04_pio, METH_VARARGS, "pio(chid, subch, method, data)" },
+	{ "for_gpu", (PyCFunction)Nv04Object_for_gpu, METH_VARARGS,
+	  "for_gpu(gpu) -> this fifo's state for another Gpu of the chip (a restored twin)" },
 	{ NULL, NULL, 0, NULL },
 };
 
@@ -1065,6 +1122,8 @@ typedef struct {
 	PyObject_HEAD GpuObject *gpu;
 	nvm_nv03_fifo f;
 } Nv03Object;
+
+static PyTypeObject Nv03Type;
 
 static int Nv03_init(Nv03Object *self, PyObject *args, PyObject *kw)
 {
@@ -1154,6 +1213,8 @@ static PyObject *Nv03_pio(Nv03Object *self, PyObject *args)
 	return status_or(self->gpu, st, "Nv03Fifo.pio", NULL);
 }
 
+FOR_GPU(Nv03Object, Nv03Type, f, self->f.chip, "Nv03Fifo")
+
 static PyObject *Nv03_chip(Nv03Object *self, void *unused)
 {
 	(void)unused;
@@ -1182,6 +1243,8 @@ static PyMethodDef Nv03_methods[] = {
 	{ "ramht_add", (PyCFunction)Nv03_ramht_add, METH_VARARGS,
 	  "ramht_add(chid, handle, context) -> the entry's RAMIN address" },
 	{ "pio", (PyCFunction)Nv03_pio, METH_VARARGS, "pio(chid, subch, method, data)" },
+	{ "for_gpu", (PyCFunction)Nv03Object_for_gpu, METH_VARARGS,
+	  "for_gpu(gpu) -> this fifo's state for another Gpu of the chip (a restored twin)" },
 	{ NULL, NULL, 0, NULL },
 };
 
@@ -1245,6 +1308,8 @@ static PyObject *G80Fifo_commit(G80FifoObject *self, PyObject *unused)
 	                 NULL);
 }
 
+FOR_GPU(G80FifoObject, G80FifoType, f, self->f.chip, "G80Fifo")
+
 static PyObject *G80Fifo_chip(G80FifoObject *self, void *unused)
 {
 	(void)unused;
@@ -1281,6 +1346,8 @@ static PyMemberDef G80Fifo_members[] = {
 
 static PyMethodDef G80Fifo_methods[] = {
 	{ "commit", (PyCFunction)G80Fifo_commit, METH_NOARGS, "write and submit the playlist" },
+	{ "for_gpu", (PyCFunction)G80FifoObject_for_gpu, METH_VARARGS,
+	  "for_gpu(gpu) -> this fifo's state for another Gpu of the chip (a restored twin)" },
 	{ NULL, NULL, 0, NULL },
 };
 
@@ -1301,6 +1368,8 @@ typedef struct {
 	PyObject_HEAD G80FifoObject *fifo;
 	nvm_g80_channel ch;
 } G80ChanObject;
+
+static PyTypeObject G80ChanType;
 
 static int G80Chan_init(G80ChanObject *self, PyObject *args, PyObject *kw)
 {
@@ -1523,6 +1592,28 @@ static PyObject *G80Chan_push(G80ChanObject *self, PyObject *args)
 	return status_or(G80G(self), st, "G80Channel.push", NULL);
 }
 
+/* for_fifo(fifo): the channel's state on another fifo of the chip (a G80Fifo
+ * for_gpu of a restored twin). Not for a channel with a VM: its page-table
+ * builder is host memory the library cannot copy. */
+static PyObject *G80Chan_for_fifo(G80ChanObject *self, PyObject *args)
+{
+	G80FifoObject *f;
+	if (!PyArg_ParseTuple(args, "O!", &G80FifoType, &f) || !g80fifo_ready(f))
+		return NULL;
+	if (!self->fifo)
+		return PyErr_Format(PyExc_ValueError, "G80Channel not made");
+	if (self->ch.vm)
+		return PyErr_Format(PyExc_ValueError, "a G80Channel with a VM (vm=True) cannot be copied");
+	if (!same_chip(self->ch.chip, f->gpu))
+		return NULL;
+	G80ChanObject *o = (G80ChanObject *)G80ChanType.tp_alloc(&G80ChanType, 0);
+	if (!o)
+		return NULL;
+	o->ch = self->ch;
+	o->fifo = (G80FifoObject *)Py_NewRef(f);
+	return (PyObject *)o;
+}
+
 static PyObject *G80Chan_pb_aperture(G80ChanObject *self, void *unused)
 {
 	(void)unused;
@@ -1563,6 +1654,8 @@ static PyMethodDef G80Chan_methods[] = {
 	  "ib_entry(addr, nwords, not_main=False)" },
 	{ "kick", (PyCFunction)G80Chan_kick, METH_NOARGS, "IB_PUT, or DMA_PUT = the pushbuffer's end" },
 	{ "push", (PyCFunction)G80Chan_push, METH_VARARGS, "push(words): write, an IB entry in IB mode, kick" },
+	{ "for_fifo", (PyCFunction)G80Chan_for_fifo, METH_VARARGS,
+	  "for_fifo(fifo) -> this channel's state on another fifo of the chip (not with a VM)" },
 	{ NULL, NULL, 0, NULL },
 };
 

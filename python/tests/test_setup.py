@@ -347,3 +347,33 @@ def test_setup_channels_example(host, nv, g80, capsys):
     assert setup_channels.main(["setup_channels.py", host, nv, g80]) == 0
     out = capsys.readouterr().out
     assert "semaphore 0xcafe" in out and "semaphore 0xf00d" in out and "semaphore 0xd00d" in out
+
+
+def test_for_gpu_copies_the_drivers_state():
+    """for_gpu / for_fifo: the helper objects' plain state for another Gpu
+    of the chip (what a driver keeps for a GPU restored from a snapshot);
+    another chip is refused, a G80 channel with a VM cannot be copied."""
+    with nvmodel.Gpu("gv100", vram_size=256 << 20) as a, nvmodel.Gpu("gv100", vram_size=256 << 20) as b:
+        heap, vm, ch = host_channel(a)
+        ch.push(inc(0, 0x50, 1), kick=False)
+        ch2 = ch.for_gpu(b)
+        assert (ch2.chid, ch2.put, ch2.pb_next, ch2.inst) == (ch.chid, ch.put, ch.pb_next, ch.inst)
+        ch2.push(inc(0, 0x50, 2), kick=False)
+        assert (ch2.put, ch.put) == (2, 1)  # separate states
+        with nvmodel.Gpu("tu102") as c:
+            with pytest.raises(nvmodel.NvmError) as e:
+                ch.for_gpu(c)
+            assert e.value.status == nvmodel.ERR_CHIP
+    with nvmodel.Gpu("nv40") as a, nvmodel.Gpu("nv40") as b:
+        f = setup.Nv04Fifo(a)
+        f.alloc(64)
+        assert f.for_gpu(b).next == f.next
+    with nvmodel.Gpu("g84", vram_size=256 << 20) as a, nvmodel.Gpu("g84", vram_size=256 << 20) as b:
+        f = setup.G80Fifo(a)
+        ch = setup.G80Channel(f, 1)
+        vch = setup.G80Channel(f, 2, vm=True)
+        f2 = f.for_gpu(b)
+        assert f2.channels == [1, 2]
+        assert ch.for_fifo(f2).chid == 1
+        with pytest.raises(ValueError):
+            vch.for_fifo(f2)

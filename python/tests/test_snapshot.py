@@ -91,7 +91,16 @@ class HostScenario(Scenario):
         ch.push(inc(1, 0, 0xC397) + [w for i in range(64) for w in inc(1, 0x200 + 4 * (i % 16), i)])
         ch.push(sem_op(self.sem_va + 0x10, 1, 1) + sem_op(self.sem_va + 0x20, 7, 0) + sem_op(self.sem_va + 0x30, 9, 1))
         ch.push([w for i in range(64) for w in inc(1, 0x300, i)])
+        self.handle = ch
         return gpu, mem
+
+    def twin_handle(self, twin):
+        return self.handle.for_gpu(twin)
+
+    def more(self, gpu, ch):
+        """Work pushed after the snapshot, through the channel's state."""
+        ch.push([w for i in range(32) for w in inc(1, 0x400, 1000 + i)] + sem_op(self.sem_va + 0x38, 0x77, 1))
+        return gpu.run(2_000_000)
 
     def finish(self, gpu, mem):
         gpu.run(2_000_000)
@@ -126,7 +135,17 @@ class Nv40Scenario(Scenario):
         words += old_inc(0, 0x64, 0x20) + old_inc(0, 0x6C, 0xCAFE)
         gpu.write("sysmem", 0x100000, struct.pack("<%dI" % len(words), *words))
         fifo.kick(1, 4 * len(words))
+        self.handle, self.put = fifo, 4 * len(words)
         return gpu, None
+
+    def twin_handle(self, twin):
+        return self.handle.for_gpu(twin)
+
+    def more(self, gpu, fifo):
+        words = [w for i in range(50) for w in old_inc(0, 0x300 + 4 * (i % 8), 1000 + i)]
+        gpu.write("sysmem", 0x100000 + self.put, struct.pack("<%dI" % len(words), *words))
+        fifo.kick(1, self.put + 4 * len(words))
+        return gpu.run(5_000_000)
 
     def finish(self, gpu, mem):
         gpu.run(1_000_000)
@@ -145,7 +164,7 @@ class G84Scenario(Scenario):
 
     def build(self):
         gpu, _ = self.open()
-        fifo = setup.G80Fifo(gpu)
+        fifo = self.fifo = setup.G80Fifo(gpu)
         ch = setup.G80Channel(fifo, 1)
         ch.object(0x8297, 0xBEEF0001)
         ch.dmaobj(cls=0x3D, target=2, base=0x800000, limit=0x800FFF, handle=0x5E3)
@@ -157,7 +176,19 @@ class G84Scenario(Scenario):
         for k in range(2, 4):
             ch.push([w for i in range(50) for w in old_inc(1, 0x300 + 4 * (i % 8), k * 100 + i)])
         ch.push(old_inc(0, 0x64, 0x20) + old_inc(0, 0x6C, 0xD00D))
+        self.handle = ch
         return gpu, None
+
+    def twin_handle(self, twin):
+        return self.handle.for_fifo(self.handle_fifo(twin))
+
+    def handle_fifo(self, twin):
+        # The fifo's plain state for the twin (the playlist as the driver knows it).
+        return setup.G80Fifo.for_gpu(self.fifo, twin)
+
+    def more(self, gpu, ch):
+        ch.push([w for i in range(50) for w in old_inc(1, 0x300 + 4 * (i % 8), 1000 + i)])
+        return gpu.run(5_000_000)
 
     def finish(self, gpu, mem):
         gpu.run(1_000_000)
@@ -206,8 +237,9 @@ def test_work_is_mid_run_at_the_snapshot_point(name):
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
 def test_restored_twin_continues_the_same(name):
     """Snapshot mid-run, restore into a second Gpu of the same chip (with a
-    copy of the memory the driver owns), continue both: the same methods,
-    events, semaphores and time."""
+    copy of the memory the driver owns), continue both (the driver releases
+    the acquire, then pushes more work through its channel state, for_gpu on
+    the twin): the same methods, events, semaphores and time."""
     sc = SCENARIOS[name]
     gpu, mem = sc.build()
     with gpu:
@@ -223,6 +255,12 @@ def test_restored_twin_continues_the_same(name):
             assert sc.finish(gpu, mem) == sc.finish(twin, twin_mem)
             assert t1 == t2 and len(t1) > 0
             assert sc.results(twin, twin_mem) == sc.results(gpu, mem)
+            # More work on both, through the driver's state for the twin.
+            n = len(sc.results(gpu, mem)[1])
+            assert sc.more(gpu, sc.handle) == sc.more(twin, sc.twin_handle(twin)) == "idle"
+            assert t1 == t2
+            assert sc.results(twin, twin_mem) == sc.results(gpu, mem)
+            assert len(sc.results(gpu, mem)[1]) > n
             assert twin.time_ns() == gpu.time_ns()
 
 
