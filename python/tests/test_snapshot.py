@@ -257,7 +257,8 @@ def test_restored_twin_continues_the_same(name):
             assert sc.results(twin, twin_mem) == sc.results(gpu, mem)
             # More work on both, through the driver's state for the twin.
             n = len(sc.results(gpu, mem)[1])
-            assert sc.more(gpu, sc.handle) == sc.more(twin, sc.twin_handle(twin)) == "idle"
+            twin_handle = sc.twin_handle(twin)  # the driver's state as it was, before more work
+            assert sc.more(gpu, sc.handle) == sc.more(twin, twin_handle) == "idle"
             assert t1 == t2
             assert sc.results(twin, twin_mem) == sc.results(gpu, mem)
             assert len(sc.results(gpu, mem)[1]) > n
