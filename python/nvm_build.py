@@ -7,7 +7,6 @@ import base64
 import hashlib
 import os
 import re
-import shutil
 import subprocess
 import sys
 import sysconfig
