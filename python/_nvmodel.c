@@ -31,10 +31,21 @@ PyObject *raise_status(nvm_status st, const char *what)
 
 /* ---------------------------------------------------------------- Gpu */
 
+static void release_all(GpuObject *g);
+
+/* The library may hold the hooks and callbacks while a run, a set-up helper
+ * or a callback is under way: a closed GPU's are freed after. */
+static int may_release(const GpuObject *g)
+{
+	return !g->running && !g->helper && !g->in_cb;
+}
+
 int live(GpuObject *g)
 {
 	if (g->gpu)
 		return 1;
+	if (may_release(g)) /* closed from a callback: its buffers and hooks go now */
+		release_all(g);
 	PyErr_SetString(PyExc_ValueError, "the GPU is closed");
 	return 0;
 }
@@ -124,7 +135,7 @@ nvm_status helper_leave(GpuObject *g, nvm_status st)
 	if (--g->helper == 0 && g->deferred) {
 		nvm_close(g->deferred);
 		g->deferred = NULL;
-		if (!g->running)
+		if (may_release(g))
 			release_all(g);
 	}
 	return st;
@@ -141,9 +152,10 @@ static void gpu_close_now(GpuObject *g)
 		nvm_close(g->gpu);
 		g->gpu = NULL;
 	}
-	/* From a hook the library frees the GPU when nvm_run returns; the
-	 * buffers and callbacks stay until then (run() releases them). */
-	if (!g->running)
+	/* From a hook the library frees the GPU when the call under way
+	 * returns; the buffers and callbacks stay until then (run() releases
+	 * them, else the next call on the closed Gpu or its deallocation). */
+	if (may_release(g))
 		release_all(g);
 }
 
@@ -172,6 +184,7 @@ static int Gpu_init(GpuObject *self, PyObject *args, PyObject *kw)
 static void Gpu_dealloc(GpuObject *self)
 {
 	gpu_close_now(self);
+	release_all(self); /* nothing can call back into a Gpu being freed */
 	for (unsigned i = 0; i < 3; i++)
 		Py_XDECREF(self->pending[i]);
 	Py_TYPE(self)->tp_free((PyObject *)self);
@@ -344,9 +357,11 @@ static void hook_tramp(void *user, const nvm_event *ev)
 	GpuObject *g = h->owner;
 	if (g->pending[0])
 		return;
+	g->in_cb++;
 	PyObject *r = PyObject_CallFunction(h->fn, "(sKssKKs)", nvm_event_type_name(ev->type),
 	                                    (unsigned long long)ev->time_ns, ev->block, ev->code,
 	                                    (unsigned long long)ev->addr, (unsigned long long)ev->value, ev->message);
+	g->in_cb--;
 	if (r) {
 		Py_DECREF(r);
 		return;
@@ -454,7 +469,9 @@ static int io_read(void *ctx, uint64_t addr, void *buf, size_t len)
 	struct io_cb *c = ctx;
 	if (c->owner->pending[0])
 		return -1;
+	c->owner->in_cb++;
 	PyObject *r = PyObject_CallFunction(c->rd, "(Kn)", (unsigned long long)addr, (Py_ssize_t)len);
+	c->owner->in_cb--;
 	Py_buffer v;
 	if (r && PyObject_GetBuffer(r, &v, PyBUF_SIMPLE) == 0) {
 		int ok = v.len == (Py_ssize_t)len;
@@ -483,7 +500,9 @@ static int io_write(void *ctx, uint64_t addr, const void *buf, size_t len)
 	if (c->owner->pending[0])
 		return -1;
 	PyObject *b = PyBytes_FromStringAndSize(buf, (Py_ssize_t)len);
+	c->owner->in_cb++;
 	PyObject *r = b ? PyObject_CallFunction(c->wr, "(KO)", (unsigned long long)addr, b) : NULL;
+	c->owner->in_cb--;
 	Py_XDECREF(b);
 	if (r) {
 		Py_DECREF(r);
@@ -563,7 +582,7 @@ static PyObject *Gpu_hook_del(GpuObject *self, PyObject *args)
 		nvm_status st = nvm_hook_del(self->gpu, id);
 		if (st)
 			return raise_status(st, "hook_del");
-		if (self->running) /* the library may still hold it in this delivery */
+		if (!may_release(self)) /* the library may still hold it in this delivery */
 			Py_RETURN_NONE;
 		Py_DECREF(h->fn);
 		PyMem_Free(h);

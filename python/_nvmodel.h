@@ -48,6 +48,9 @@ typedef struct GpuObject {
 	 * returns, so that its next calls do not use a freed GPU. */
 	int helper;
 	nvm_gpu *deferred;
+	/* Inside a Python callback (hook, memory callback): the library may
+	 * still use the hooks and callbacks, so a close frees them later. */
+	int in_cb;
 } GpuObject;
 
 extern PyTypeObject nvm_py_gpu_type;

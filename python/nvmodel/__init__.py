@@ -18,7 +18,7 @@ which carries the library's status. See docs/python.md.
 from __future__ import annotations
 
 import os
-from typing import Callable, Iterable, List, NamedTuple, Optional, Union
+from typing import Any, Callable, Iterable, List, NamedTuple, Optional, Union
 
 from . import _nvmodel
 
@@ -59,12 +59,14 @@ __all__ = [
 #: ``err.status_name`` its name ("address out of range", ...), ``str(err)``
 #: says which call or object failed.
 NvmError = _nvmodel.NvmError
-NvmError.status = property(lambda self: self.args[1] if len(self.args) > 1 else None)  # type: ignore[attr-defined]
-NvmError.status_name = property(  # type: ignore[attr-defined]
-    lambda self: self.args[2] if len(self.args) > 2 else None
-)
-NvmError.__str__ = lambda self: (  # type: ignore[method-assign]
-    f"{self.args[0]}: {self.args[2]}" if len(self.args) > 2 else str(self.args[0] if self.args else "")
+# The extension raises it with args (message, status, status name); these
+# name them (typed in _nvmodel.pyi).
+setattr(NvmError, "status", property(lambda self: self.args[1] if len(self.args) > 1 else None))
+setattr(NvmError, "status_name", property(lambda self: self.args[2] if len(self.args) > 2 else None))
+setattr(
+    NvmError,
+    "__str__",
+    lambda self: f"{self.args[0]}: {self.args[2]}" if len(self.args) > 2 else str(self.args[0] if self.args else ""),
 )
 
 # nvm_status values (NvmError.status): OK, ERR_ARG, ERR_CHIP, ERR_RANGE,
@@ -231,7 +233,7 @@ class Gpu(_nvmodel.Gpu):
     def wr32(self, aperture: Aperture, addr: int, value: int) -> None:
         self.mem_write(aperture, addr, (value & 0xFFFFFFFF).to_bytes(4, "little"))
 
-    def map(self, aperture: Aperture, addr: int, buffer) -> memoryview:  # type: ignore[override]
+    def map(self, aperture: Aperture, addr: int, buffer: Any) -> memoryview:
         """Backs [addr, addr + len(buffer)) of the aperture with a writable
         buffer you own (bytearray, mmap, array, numpy...): the model reads
         and writes it in place, with no copy either way. addr and the length
@@ -248,7 +250,7 @@ class Gpu(_nvmodel.Gpu):
         size: int,
         read: Callable[[int, int], bytes],
         write: Callable[[int, bytes], None],
-    ) -> None:  # type: ignore[override]
+    ) -> None:
         """Backs [addr, addr + size) with callbacks, for memory you cannot
         hand over as a buffer (an emulator's guest RAM): read(addr, n) returns
         n bytes, write(addr, data) stores them; addr is the aperture address.
@@ -261,7 +263,7 @@ class Gpu(_nvmodel.Gpu):
         return self.map(aperture, addr, bytearray(size))
 
     # -- running
-    def run(self, ns: int, until_idle: bool = True, max_events: int = 0) -> str:  # type: ignore[override]
+    def run(self, ns: int, until_idle: bool = True, max_events: int = 0) -> str:
         """Runs ns of virtual time (until every block is idle, by default).
         Returns "idle", "budget" (time ran out), "hang" (the work budget ran
         out first: a loop) or "stopped" (a hook called stop). An exception
@@ -298,7 +300,7 @@ class Gpu(_nvmodel.Gpu):
         self.log_clear(engine)
 
     # -- snapshots
-    def snapshot(self) -> bytes:  # type: ignore[override]
+    def snapshot(self) -> bytes:
         """The whole GPU's state as bytes (nvm_snapshot_save): registers,
         every block, the engines and their method logs, pending events,
         virtual time and the model's own memory. Memory you mapped (map,
@@ -307,7 +309,7 @@ class Gpu(_nvmodel.Gpu):
         be saved."""
         return super().snapshot()
 
-    def restore(self, data: Union[bytes, bytearray, memoryview]) -> None:  # type: ignore[override]
+    def restore(self, data: Union[bytes, bytearray, memoryview]) -> None:
         """Loads a snapshot into this GPU, which must be of the same chip and
         memory sizes with the same ranges mapped (nvm_snapshot_load). A run
         continued from it is the same as the run that was saved. NvmError:

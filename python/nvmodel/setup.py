@@ -156,7 +156,10 @@ def tsg(tsgid: int, length: int = 1, timeout: int = 128, scale: int = 3) -> Tupl
     return ("tsg", tsgid, length, timeout, scale)
 
 
-def chan(chid: int, runq: int, inst: Sequence, userd: Sequence) -> Tuple[str, int, int, Sequence, Sequence]:
+PlaceLike = Sequence[int]  # a Place or any (target, addr)
+
+
+def chan(chid: int, runq: int, inst: PlaceLike, userd: PlaceLike) -> Tuple[str, int, int, PlaceLike, PlaceLike]:
     """A channel runlist entry for :func:`runlist_write` (a HostChannel
     itself is one too)."""
     return ("chan", chid, runq, inst, userd)
