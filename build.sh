@@ -3,7 +3,8 @@
 #   ./build.sh demo   install what is missing, build (release), run `nvmodel demo`
 #   ./build.sh test   install what is missing, build with ASan+UBSan, run every test
 # Other targets: build (release only), fuzz (build the libFuzzer targets),
-# python (pip install ./python into a venv under build/, then its pytest suite).
+# python (pip install ./python into a venv under build/, then its pytest suite,
+# mypy --strict over the installed package and every example in python/examples/).
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -30,11 +31,12 @@ install_deps() {
   fi
 }
 
-# The Python binding's: Debian's CPython with its headers, venv and pytest.
-PY_PKGS=(python3-dev python3-venv python3-pytest)
+# The Python binding's: Debian's CPython with its headers, venv and pytest,
+# and mypy for its type hints.
+PY_PKGS=(python3-dev python3-venv python3-pytest mypy)
 PY=/usr/bin/python3
 install_py_deps() {
-  if [ -x "$PY" ] && "$PY" -c 'import sysconfig, os, venv, pytest
+  if [ -x "$PY" ] && command -v mypy >/dev/null && "$PY" -c 'import sysconfig, os, venv, pytest
 assert os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h"))' 2>/dev/null; then
     return 0
   fi
@@ -83,6 +85,13 @@ case "${1:-}" in
     build/venv/bin/pip install -q ./python
     # From outside the tree, so that the installed package is what is imported.
     (cd build && venv/bin/python -m pytest -q ../python/tests)
+    # The type hints (py.typed, _nvmodel.pyi) as a user's mypy reads them.
+    (cd build && mypy --strict --no-incremental --python-executable venv/bin/python -p nvmodel)
+    # Every example, as a user runs it.
+    for ex in python/examples/*.py; do
+      echo "build.sh: $ex" >&2
+      (cd build && venv/bin/python "../$ex" >/dev/null)
+    done
     ;;
   *)
     echo "usage: ./build.sh demo|test|build|fuzz|python" >&2

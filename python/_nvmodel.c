@@ -9,24 +9,21 @@
  * Py_buffer views until unmap or close, so Python cannot free or resize
  * them while the model uses them.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
 #include <stdbool.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "_nvmodel.h"
 #include "nvmodel/method.h"
-#include "nvmodel/nvmodel.h"
 #include "nvmodel/pushbuf.h"
 
-static PyObject *nvm_error; /* nvmodel.NvmError: args (message, status, status name) */
+PyObject *nvm_py_error;
 
-static PyObject *raise_status(nvm_status st, const char *what)
+PyObject *raise_status(nvm_status st, const char *what)
 {
 	PyObject *args = Py_BuildValue("(sis)", what, (int)st, nvm_status_str(st));
 	if (args) {
-		PyErr_SetObject(nvm_error, args);
+		PyErr_SetObject(nvm_py_error, args);
 		Py_DECREF(args);
 	}
 	return NULL;
@@ -34,50 +31,26 @@ static PyObject *raise_status(nvm_status st, const char *what)
 
 /* ---------------------------------------------------------------- Gpu */
 
-/* Python callbacks behind nvm_mem_map_io. */
-struct io_cb {
-	struct GpuObject *owner;
-	PyObject *rd, *wr;
-};
+static void release_all(GpuObject *g);
 
-struct mapping {
-	nvm_aperture ap;
-	uint64_t addr, size;
-	struct io_cb *io; /* NULL: view backs the range */
-	Py_buffer view;
-};
+/* The library may hold the hooks and callbacks while a run, a set-up helper
+ * or a callback is under way: a closed GPU's are freed after. */
+static int may_release(const GpuObject *g)
+{
+	return !g->running && !g->helper && !g->in_cb;
+}
 
-struct hook {
-	struct GpuObject *owner;
-	PyObject *fn;
-	int id;
-};
-
-#define MAX_MAPS  NVM_MEM_MAX_RANGES *NVM_AP_COUNT
-#define MAX_HOOKS 32
-
-typedef struct GpuObject {
-	PyObject_HEAD nvm_gpu *gpu;
-	struct mapping maps[MAX_MAPS];
-	unsigned nmaps;
-	struct hook *hooks[MAX_HOOKS];
-	/* The first exception a hook raised during a run: the run is stopped
-	 * and the exception raised when it returns. */
-	PyObject *pending[3]; /* type, value, traceback (PyErr_Fetch) */
-	int running;
-} GpuObject;
-
-static int live(GpuObject *g)
+int live(GpuObject *g)
 {
 	if (g->gpu)
 		return 1;
+	if (may_release(g)) /* closed from a callback: its buffers and hooks go now */
+		release_all(g);
 	PyErr_SetString(PyExc_ValueError, "the GPU is closed");
 	return 0;
 }
 
-/* Integer arguments: Python ints in range, else OverflowError / TypeError
- * (the "I" and "K" formats would wrap silently). */
-static int u64_arg(PyObject *o, void *out)
+int u64_arg(PyObject *o, void *out)
 {
 	unsigned long long v = PyLong_AsUnsignedLongLong(o);
 	if (v == (unsigned long long)-1 && PyErr_Occurred())
@@ -86,7 +59,7 @@ static int u64_arg(PyObject *o, void *out)
 	return 1;
 }
 
-static int u32_arg(PyObject *o, void *out)
+int u32_arg(PyObject *o, void *out)
 {
 	unsigned long long v;
 	if (!u64_arg(o, &v))
@@ -99,7 +72,7 @@ static int u32_arg(PyObject *o, void *out)
 	return 1;
 }
 
-static int aperture_arg(PyObject *o, void *out)
+int aperture_arg(PyObject *o, void *out)
 {
 	if (PyUnicode_Check(o)) {
 		const char *s = PyUnicode_AsUTF8(o);
@@ -138,9 +111,6 @@ static void release_mapping(struct mapping *m)
  * returns to Python; a run in progress is stopped. */
 static void stash_exception(struct GpuObject *g);
 
-/* r, unless a callback raised during the call that made it. */
-static PyObject *pending_or(struct GpuObject *g, PyObject *r);
-
 static void release_all(GpuObject *g)
 {
 	for (unsigned i = 0; i < g->nmaps; i++)
@@ -155,15 +125,37 @@ static void release_all(GpuObject *g)
 	}
 }
 
+void helper_enter(GpuObject *g)
+{
+	g->helper++;
+}
+
+nvm_status helper_leave(GpuObject *g, nvm_status st)
+{
+	if (--g->helper == 0 && g->deferred) {
+		nvm_close(g->deferred);
+		g->deferred = NULL;
+		if (may_release(g))
+			release_all(g);
+	}
+	return st;
+}
+
 static void gpu_close_now(GpuObject *g)
 {
+	if (g->helper && g->gpu) { /* a hook inside a set-up helper: after it */
+		g->deferred = g->gpu;
+		g->gpu = NULL;
+		return;
+	}
 	if (g->gpu) {
 		nvm_close(g->gpu);
 		g->gpu = NULL;
 	}
-	/* From a hook the library frees the GPU when nvm_run returns; the
-	 * buffers and callbacks stay until then (run() releases them). */
-	if (!g->running)
+	/* From a hook the library frees the GPU when the call under way
+	 * returns; the buffers and callbacks stay until then (run() releases
+	 * them, else the next call on the closed Gpu or its deallocation). */
+	if (may_release(g))
 		release_all(g);
 }
 
@@ -192,6 +184,7 @@ static int Gpu_init(GpuObject *self, PyObject *args, PyObject *kw)
 static void Gpu_dealloc(GpuObject *self)
 {
 	gpu_close_now(self);
+	release_all(self); /* nothing can call back into a Gpu being freed */
 	for (unsigned i = 0; i < 3; i++)
 		Py_XDECREF(self->pending[i]);
 	Py_TYPE(self)->tp_free((PyObject *)self);
@@ -364,9 +357,11 @@ static void hook_tramp(void *user, const nvm_event *ev)
 	GpuObject *g = h->owner;
 	if (g->pending[0])
 		return;
+	g->in_cb++;
 	PyObject *r = PyObject_CallFunction(h->fn, "(sKssKKs)", nvm_event_type_name(ev->type),
 	                                    (unsigned long long)ev->time_ns, ev->block, ev->code,
 	                                    (unsigned long long)ev->addr, (unsigned long long)ev->value, ev->message);
+	g->in_cb--;
 	if (r) {
 		Py_DECREF(r);
 		return;
@@ -385,7 +380,7 @@ static void stash_exception(GpuObject *g)
 		nvm_stop(g->gpu);
 }
 
-static PyObject *pending_or(GpuObject *g, PyObject *r)
+PyObject *pending_or(GpuObject *g, PyObject *r)
 {
 	if (!g->pending[0])
 		return r;
@@ -395,12 +390,88 @@ static PyObject *pending_or(GpuObject *g, PyObject *r)
 	return NULL;
 }
 
+PyObject *status_or(GpuObject *g, nvm_status st, const char *what, PyObject *ok)
+{
+	if (st) {
+		Py_XDECREF(ok);
+		return pending_or(g, raise_status(st, what));
+	}
+	if (!ok && !PyErr_Occurred()) {
+		Py_INCREF(Py_None);
+		ok = Py_None;
+	}
+	return pending_or(g, ok);
+}
+
+int gpu_arg(PyObject *o, void *out)
+{
+	if (!PyObject_TypeCheck(o, &nvm_py_gpu_type)) {
+		PyErr_Format(PyExc_TypeError, "expected a Gpu, not %s", Py_TYPE(o)->tp_name);
+		return 0;
+	}
+	if (!live((GpuObject *)o))
+		return 0;
+	*(GpuObject **)out = (GpuObject *)o;
+	return 1;
+}
+
+int words_arg(PyObject *o, uint32_t **w, size_t *n)
+{
+	if (PyObject_CheckBuffer(o)) {
+		Py_buffer b;
+		if (PyObject_GetBuffer(o, &b, PyBUF_SIMPLE) < 0)
+			return 0;
+		if (b.len % 4) {
+			PyBuffer_Release(&b);
+			PyErr_SetString(PyExc_ValueError, "pushbuffer length must be a multiple of 4 bytes");
+			return 0;
+		}
+		*n = (size_t)b.len / 4;
+		*w = PyMem_Malloc(*n ? *n * 4 : 4);
+		if (*w) {
+			const uint8_t *p = b.buf;
+			for (size_t i = 0; i < *n; i++)
+				(*w)[i] = (uint32_t)p[4 * i] | (uint32_t)p[4 * i + 1] << 8 |
+				          (uint32_t)p[4 * i + 2] << 16 | (uint32_t)p[4 * i + 3] << 24;
+		}
+		PyBuffer_Release(&b);
+		if (!*w)
+			PyErr_NoMemory();
+		return *w != NULL;
+	}
+	PyObject *seq = PySequence_Fast(o, "pushbuffer words: bytes-like or a sequence of ints");
+	if (!seq)
+		return 0;
+	Py_ssize_t len = PySequence_Fast_GET_SIZE(seq);
+	*n = (size_t)len;
+	*w = PyMem_Malloc(len ? (size_t)len * 4 : 4);
+	if (!*w) {
+		Py_DECREF(seq);
+		PyErr_NoMemory();
+		return 0;
+	}
+	for (Py_ssize_t i = 0; i < len; i++) {
+		unsigned int v;
+		if (!u32_arg(PySequence_Fast_GET_ITEM(seq, i), &v)) {
+			PyMem_Free(*w);
+			*w = NULL;
+			Py_DECREF(seq);
+			return 0;
+		}
+		(*w)[i] = v;
+	}
+	Py_DECREF(seq);
+	return 1;
+}
+
 static int io_read(void *ctx, uint64_t addr, void *buf, size_t len)
 {
 	struct io_cb *c = ctx;
 	if (c->owner->pending[0])
 		return -1;
+	c->owner->in_cb++;
 	PyObject *r = PyObject_CallFunction(c->rd, "(Kn)", (unsigned long long)addr, (Py_ssize_t)len);
+	c->owner->in_cb--;
 	Py_buffer v;
 	if (r && PyObject_GetBuffer(r, &v, PyBUF_SIMPLE) == 0) {
 		int ok = v.len == (Py_ssize_t)len;
@@ -429,7 +500,9 @@ static int io_write(void *ctx, uint64_t addr, const void *buf, size_t len)
 	if (c->owner->pending[0])
 		return -1;
 	PyObject *b = PyBytes_FromStringAndSize(buf, (Py_ssize_t)len);
+	c->owner->in_cb++;
 	PyObject *r = b ? PyObject_CallFunction(c->wr, "(KO)", (unsigned long long)addr, b) : NULL;
+	c->owner->in_cb--;
 	Py_XDECREF(b);
 	if (r) {
 		Py_DECREF(r);
@@ -509,7 +582,7 @@ static PyObject *Gpu_hook_del(GpuObject *self, PyObject *args)
 		nvm_status st = nvm_hook_del(self->gpu, id);
 		if (st)
 			return raise_status(st, "hook_del");
-		if (self->running) /* the library may still hold it in this delivery */
+		if (!may_release(self)) /* the library may still hold it in this delivery */
 			Py_RETURN_NONE;
 		Py_DECREF(h->fn);
 		PyMem_Free(h);
@@ -639,6 +712,50 @@ static PyObject *Gpu_log_read(GpuObject *self, PyObject *args)
 	return Py_BuildValue("(NK)", list, (unsigned long long)total);
 }
 
+/* snapshot() -> bytes (nvm_snapshot_save: measured, then written). */
+static PyObject *Gpu_snapshot(GpuObject *self, PyObject *unused)
+{
+	(void)unused;
+	if (!live(self))
+		return NULL;
+	size_t len = 0;
+	nvm_status st = nvm_snapshot_save(self->gpu, NULL, 0, &len);
+	if (st)
+		return pending_or(self, raise_status(st, "snapshot"));
+	if (len > PY_SSIZE_T_MAX)
+		return PyErr_NoMemory();
+	PyObject *b = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)len);
+	if (!b)
+		return NULL;
+	size_t got = 0;
+	st = nvm_snapshot_save(self->gpu, PyBytes_AS_STRING(b), len, &got);
+	if (!st && got != len)
+		st = NVM_ERR_NOMEM; /* the measure and the save disagree: a library bug */
+	if (st) {
+		Py_DECREF(b);
+		return pending_or(self, raise_status(st, "snapshot"));
+	}
+	return pending_or(self, b);
+}
+
+/* restore(data): nvm_snapshot_load of any bytes-like object. */
+static PyObject *Gpu_restore(GpuObject *self, PyObject *args)
+{
+	Py_buffer data;
+	if (!PyArg_ParseTuple(args, "y*", &data))
+		return NULL;
+	if (!live(self)) {
+		PyBuffer_Release(&data);
+		return NULL;
+	}
+	nvm_status st = nvm_snapshot_load(self->gpu, data.buf, (size_t)data.len);
+	PyBuffer_Release(&data);
+	if (st)
+		return pending_or(self, raise_status(st, "restore"));
+	Py_INCREF(Py_None);
+	return pending_or(self, Py_None);
+}
+
 static PyMethodDef Gpu_methods[] = {
 	{ "close", (PyCFunction)Gpu_close, METH_NOARGS, "Close the GPU (safe from a hook)." },
 	{ "chip", (PyCFunction)Gpu_chip, METH_NOARGS, "The chip's name." },
@@ -666,10 +783,13 @@ static PyMethodDef Gpu_methods[] = {
 	{ "log_config", (PyCFunction)Gpu_log_config, METH_VARARGS, "log_config(engine, cap)" },
 	{ "log_read", (PyCFunction)Gpu_log_read, METH_VARARGS, "log_read(engine, first, max) -> (records, total)" },
 	{ "log_clear", (PyCFunction)Gpu_log_clear, METH_VARARGS, "log_clear(engine)" },
+	{ "snapshot", (PyCFunction)Gpu_snapshot, METH_NOARGS,
+	  "snapshot() -> bytes: the GPU's state (nvm_snapshot_save)" },
+	{ "restore", (PyCFunction)Gpu_restore, METH_VARARGS, "restore(data): load a snapshot (nvm_snapshot_load)" },
 	{ NULL, NULL, 0, NULL },
 };
 
-static PyTypeObject GpuType = {
+PyTypeObject nvm_py_gpu_type = {
 	PyVarObject_HEAD_INIT(NULL, 0).tp_name = "nvmodel._nvmodel.Gpu",
 	.tp_basicsize = sizeof(GpuObject),
 	.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
@@ -748,7 +868,7 @@ static PyObject *mod_pb_asm(PyObject *m, PyObject *args)
 		free(r.words);
 		PyObject *args2 = Py_BuildValue("(sis)", r.msg, (int)NVM_ERR_ARG, "assembly error");
 		if (args2) {
-			PyErr_SetObject(nvm_error, args2);
+			PyErr_SetObject(nvm_py_error, args2);
 			Py_DECREF(args2);
 		}
 		return NULL;
@@ -818,11 +938,34 @@ static PyObject *mod_pb_decode(PyObject *m, PyObject *args)
 	return r;
 }
 
+/* snapshot_info(data) -> (format, version, chip, time_ns, vram_size,
+ * sysmem_size, vram_pages, sysmem_pages, vram_ranges, sysmem_ranges,
+ * sections) (nvm_snapshot_peek). */
+static PyObject *mod_snapshot_info(PyObject *m, PyObject *args)
+{
+	(void)m;
+	Py_buffer data;
+	if (!PyArg_ParseTuple(args, "y*", &data))
+		return NULL;
+	nvm_snapshot_info i;
+	memset(&i, 0, sizeof(i));
+	nvm_status st = nvm_snapshot_peek(data.buf, (size_t)data.len, &i);
+	PyBuffer_Release(&data);
+	if (st)
+		return raise_status(st, "snapshot_info");
+	return Py_BuildValue(
+	        "(Is#s#KKKKKKKK)", (unsigned)i.format, i.version, (Py_ssize_t)strnlen(i.version, 16), i.chip,
+	        (Py_ssize_t)strnlen(i.chip, 16), (unsigned long long)i.time_ns, (unsigned long long)i.vram_size,
+	        (unsigned long long)i.sysmem_size, (unsigned long long)i.vram_pages, (unsigned long long)i.sysmem_pages,
+	        (unsigned long long)i.vram_ranges, (unsigned long long)i.sysmem_ranges, (unsigned long long)i.sections);
+}
+
 static PyMethodDef mod_methods[] = {
 	{ "version", mod_version, METH_NOARGS, "The library's version." },
 	{ "chips", mod_chips, METH_NOARGS, "The chip profiles." },
 	{ "pb_asm", mod_pb_asm, METH_VARARGS, "pb_asm(text, chip='gv100', format=None) -> bytes" },
 	{ "pb_decode", mod_pb_decode, METH_VARARGS, "pb_decode(data, chip='gv100', format=None, style='text') -> str" },
+	{ "snapshot_info", mod_snapshot_info, METH_VARARGS, "snapshot_info(data) -> what a snapshot says of itself" },
 	{ NULL, NULL, 0, NULL },
 };
 
@@ -858,6 +1001,8 @@ static int add_statuses(PyObject *m)
 		{ "ERR_NOPTR", NVM_ERR_NOPTR },
 		{ "ERR_BUSY", NVM_ERR_BUSY },
 		{ "ERR_FULL", NVM_ERR_FULL },
+		{ "ERR_VERSION", NVM_ERR_VERSION },
+		{ "ERR_CORRUPT", NVM_ERR_CORRUPT },
 	};
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
 		if (PyModule_AddIntConstant(m, v[i].name, (long)v[i].st) < 0)
@@ -868,14 +1013,15 @@ static int add_statuses(PyObject *m)
 PyMODINIT_FUNC PyInit__nvmodel(void);
 PyMODINIT_FUNC PyInit__nvmodel(void)
 {
-	if (PyType_Ready(&GpuType) < 0)
+	if (PyType_Ready(&nvm_py_gpu_type) < 0)
 		return NULL;
 	PyObject *m = PyModule_Create(&moddef);
 	if (!m)
 		return NULL;
-	nvm_error = PyErr_NewException("nvmodel.NvmError", NULL, NULL);
-	if (!nvm_error || PyModule_AddObjectRef(m, "NvmError", nvm_error) < 0 ||
-	    PyModule_AddObjectRef(m, "Gpu", (PyObject *)&GpuType) < 0 || add_statuses(m) < 0) {
+	nvm_py_error = PyErr_NewException("nvmodel.NvmError", NULL, NULL);
+	if (!nvm_py_error || PyModule_AddObjectRef(m, "NvmError", nvm_py_error) < 0 ||
+	    PyModule_AddObjectRef(m, "Gpu", (PyObject *)&nvm_py_gpu_type) < 0 || add_statuses(m) < 0 ||
+	    nvm_py_setup_init(m) < 0) {
 		Py_DECREF(m);
 		return NULL;
 	}

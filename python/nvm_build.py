@@ -7,7 +7,6 @@ import base64
 import hashlib
 import os
 import re
-import shutil
 import subprocess
 import sys
 import sysconfig
@@ -68,7 +67,7 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
         pkg = _build(tmp)
         files = {}
         for f in sorted(os.listdir(pkg)):
-            if f.endswith((".py", ".so")) or f == "py.typed":
+            if f.endswith((".py", ".pyi", ".so")) or f == "py.typed":
                 with open(os.path.join(pkg, f), "rb") as fh:
                     files["nvmodel/" + f] = fh.read()
         if not any(k.endswith(".so") for k in files):

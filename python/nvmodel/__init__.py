@@ -3,9 +3,11 @@
 A thin layer over the C library (``include/nvmodel/*.h``): open a GPU of a
 chip profile, read and write its registers and memory, back its memory with
 buffers you own (zero copy), run it in virtual time, receive its events in
-callbacks, read what its engines received, and assemble or decode
-pushbuffers. Errors raise :class:`NvmError`, which carries the library's
-status. See docs/python.md.
+callbacks, read what its engines received, assemble or decode
+pushbuffers, build channels with the library's set-up helpers
+(:mod:`nvmodel.setup`) and save or restore the whole GPU
+(:meth:`Gpu.snapshot`, :meth:`Gpu.restore`). Errors raise :class:`NvmError`,
+which carries the library's status. See docs/python.md.
 
     with nvmodel.Gpu("gv100") as gpu:
         sysmem = bytearray(1 << 20)
@@ -15,7 +17,8 @@ status. See docs/python.md.
 """
 from __future__ import annotations
 
-from typing import Callable, Iterable, List, NamedTuple, Optional, Union
+import os
+from typing import Any, Callable, Iterable, List, NamedTuple, Optional, Union
 
 from . import _nvmodel
 
@@ -32,6 +35,8 @@ __all__ = [
     "chips",
     "pb_asm",
     "pb_decode",
+    "SnapshotInfo",
+    "snapshot_info",
     "OK",
     "ERR_ARG",
     "ERR_CHIP",
@@ -45,23 +50,28 @@ __all__ = [
     "ERR_NOPTR",
     "ERR_BUSY",
     "ERR_FULL",
+    "ERR_VERSION",
+    "ERR_CORRUPT",
+    "setup",
 ]
 
 #: nvm_status failures: ``err.status`` is the C status number,
 #: ``err.status_name`` its name ("address out of range", ...), ``str(err)``
 #: says which call or object failed.
 NvmError = _nvmodel.NvmError
-NvmError.status = property(lambda self: self.args[1] if len(self.args) > 1 else None)  # type: ignore[attr-defined]
-NvmError.status_name = property(  # type: ignore[attr-defined]
-    lambda self: self.args[2] if len(self.args) > 2 else None
-)
-NvmError.__str__ = lambda self: (  # type: ignore[method-assign]
-    f"{self.args[0]}: {self.args[2]}" if len(self.args) > 2 else str(self.args[0] if self.args else "")
+# The extension raises it with args (message, status, status name); these
+# name them (typed in _nvmodel.pyi).
+setattr(NvmError, "status", property(lambda self: self.args[1] if len(self.args) > 1 else None))
+setattr(NvmError, "status_name", property(lambda self: self.args[2] if len(self.args) > 2 else None))
+setattr(
+    NvmError,
+    "__str__",
+    lambda self: f"{self.args[0]}: {self.args[2]}" if len(self.args) > 2 else str(self.args[0] if self.args else ""),
 )
 
 # nvm_status values (NvmError.status): OK, ERR_ARG, ERR_CHIP, ERR_RANGE,
 # ERR_NOMEM, ERR_APERTURE, ERR_ALIGN, ERR_NOENT, ERR_BLOCKED, ERR_FAULT,
-# ERR_NOPTR, ERR_BUSY, ERR_FULL.
+# ERR_NOPTR, ERR_BUSY, ERR_FULL, ERR_VERSION, ERR_CORRUPT.
 from ._nvmodel import (  # noqa: E402
     ERR_ALIGN,
     ERR_APERTURE,
@@ -69,12 +79,14 @@ from ._nvmodel import (  # noqa: E402
     ERR_BLOCKED,
     ERR_BUSY,
     ERR_CHIP,
+    ERR_CORRUPT,
     ERR_FAULT,
     ERR_FULL,
     ERR_NOENT,
     ERR_NOMEM,
     ERR_NOPTR,
     ERR_RANGE,
+    ERR_VERSION,
     OK,
 )
 
@@ -146,6 +158,30 @@ def pb_decode(
     return _nvmodel.pb_decode(bytes(data), chip, format, style)
 
 
+class SnapshotInfo(NamedTuple):
+    """What a snapshot says of itself (nvm_snapshot_info): enough to open the
+    Gpu to restore it into (chip, sizes, how many ranges you must map)."""
+
+    format: int
+    version: str
+    chip: str
+    time_ns: int
+    vram_size: int
+    sysmem_size: int
+    vram_pages: int
+    sysmem_pages: int
+    vram_ranges: int
+    sysmem_ranges: int
+    sections: int
+
+
+def snapshot_info(data: Union[bytes, bytearray, memoryview]) -> SnapshotInfo:
+    """Reads a snapshot's header and checks every section's length and CRC,
+    without a GPU (nvm_snapshot_peek). NvmError ERR_CORRUPT or ERR_VERSION as
+    :meth:`Gpu.restore` would say."""
+    return SnapshotInfo(*_nvmodel.snapshot_info(data))
+
+
 def _mask(events: Union[str, Iterable[str]]) -> int:
     names = [events] if isinstance(events, str) else list(events)
     mask = 0
@@ -197,7 +233,7 @@ class Gpu(_nvmodel.Gpu):
     def wr32(self, aperture: Aperture, addr: int, value: int) -> None:
         self.mem_write(aperture, addr, (value & 0xFFFFFFFF).to_bytes(4, "little"))
 
-    def map(self, aperture: Aperture, addr: int, buffer) -> memoryview:  # type: ignore[override]
+    def map(self, aperture: Aperture, addr: int, buffer: Any) -> memoryview:
         """Backs [addr, addr + len(buffer)) of the aperture with a writable
         buffer you own (bytearray, mmap, array, numpy...): the model reads
         and writes it in place, with no copy either way. addr and the length
@@ -214,7 +250,7 @@ class Gpu(_nvmodel.Gpu):
         size: int,
         read: Callable[[int, int], bytes],
         write: Callable[[int, bytes], None],
-    ) -> None:  # type: ignore[override]
+    ) -> None:
         """Backs [addr, addr + size) with callbacks, for memory you cannot
         hand over as a buffer (an emulator's guest RAM): read(addr, n) returns
         n bytes, write(addr, data) stores them; addr is the aperture address.
@@ -227,7 +263,7 @@ class Gpu(_nvmodel.Gpu):
         return self.map(aperture, addr, bytearray(size))
 
     # -- running
-    def run(self, ns: int, until_idle: bool = True, max_events: int = 0) -> str:  # type: ignore[override]
+    def run(self, ns: int, until_idle: bool = True, max_events: int = 0) -> str:
         """Runs ns of virtual time (until every block is idle, by default).
         Returns "idle", "budget" (time ran out), "hang" (the work budget ran
         out first: a loop) or "stopped" (a hook called stop). An exception
@@ -262,3 +298,56 @@ class Gpu(_nvmodel.Gpu):
 
     def method_log_clear(self, engine: str) -> None:
         self.log_clear(engine)
+
+    # -- snapshots
+    def snapshot(self) -> bytes:
+        """The whole GPU's state as bytes (nvm_snapshot_save): registers,
+        every block, the engines and their method logs, pending events,
+        virtual time and the model's own memory. Memory you mapped (map,
+        map_io) is yours: the snapshot records only where it is. Not from a
+        hook (NvmError ERR_BUSY); ERR_NOENT when a block of this chip cannot
+        be saved."""
+        return super().snapshot()
+
+    def restore(self, data: Union[bytes, bytearray, memoryview]) -> None:
+        """Loads a snapshot into this GPU, which must be of the same chip and
+        memory sizes with the same ranges mapped (nvm_snapshot_load). A run
+        continued from it is the same as the run that was saved. NvmError:
+        ERR_CHIP (another chip), ERR_VERSION (another format or library
+        version), ERR_ARG (other sizes or mapped ranges), ERR_CORRUPT
+        (truncated or damaged); a refused snapshot changes nothing."""
+        super().restore(data)
+
+    @classmethod
+    def from_snapshot(
+        cls, data: Union[bytes, bytearray, memoryview], prepare: Optional[Callable[["Gpu"], None]] = None
+    ) -> "Gpu":
+        """A new Gpu of the snapshot's chip and sizes (:func:`snapshot_info`)
+        with the snapshot restored. prepare(gpu), when given, runs before the
+        restore: map the ranges the snapshot expects there (your copies)."""
+        info = snapshot_info(data)
+        gpu = cls(info.chip, vram_size=info.vram_size, sysmem_size=info.sysmem_size)
+        try:
+            if prepare is not None:
+                prepare(gpu)
+            gpu.restore(data)
+        except BaseException:
+            gpu.close()
+            raise
+        return gpu
+
+    def save(self, path: Union[str, "os.PathLike[str]"]) -> int:
+        """Writes :meth:`snapshot` to a file; returns its size."""
+        data = self.snapshot()
+        with open(path, "wb") as f:
+            f.write(data)
+        return len(data)
+
+    def load(self, path: Union[str, "os.PathLike[str]"]) -> None:
+        """:meth:`restore` from a file written by :meth:`save`."""
+        with open(path, "rb") as f:
+            self.restore(f.read())
+
+
+# The channel set-up helpers (nvmodel/setup.h): nvmodel.setup.
+from . import setup  # noqa: E402

@@ -260,3 +260,24 @@ def test_map_io_exceptions_reach_the_caller():
             g.rd32("sysmem", 0x4000)
         g.unmap("sysmem", 0x4000)
         assert g.rd32("sysmem", 0x4000) == 0
+
+
+def test_hook_closing_during_a_plain_call():
+    """A hook that closes the GPU during a register write or memory write:
+    the library still delivers that call's other events to the hooks, so
+    the binding frees them only after (on the next call, or run's end)."""
+    for call in (lambda g: g.write_reg(0x1FFFF0, 1), lambda g: g.write_reg(0x2270, 0)):
+        g = nvmodel.Gpu("gv100")
+        seen = []
+
+        def close(ev):
+            seen.append(ev.type)
+            g.close()
+
+        g.on("all", close)
+        g.on("all", seen.append)  # a second hook, called after the close
+        call(g)
+        assert seen
+        with pytest.raises(ValueError):
+            g.read_reg(0)
+        g.close()
