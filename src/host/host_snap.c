@@ -482,6 +482,10 @@ static nvm_status host_load(void *state, struct snap_r *r, bool apply)
 	nvm_status st = r->err;
 	if (!st && apply) {
 		install(h, &m);
+		/* the caches perf work keeps beside the state: rebuilt, never saved */
+		for (unsigned i = 0; i < g->npbdma; i++)
+			pbdma_drop_derived(&h->pb[i]);
+		host_ready_rebuild(h);
 		st = chans_of_events(h);
 	}
 	img_free(h, &m);

@@ -255,6 +255,7 @@ static nvm_status pfifo_load(void *state, struct snap_r *r, bool apply)
 	/* derived state: rebuilt */
 	f->pc = &f->c1;
 	f->rf_for = NULL;
+	pfifo_hints_drop(f); /* CACHE1's slot hints are the model's own: rebuilt */
 	f->chain = false;
 	f->quick_skip = false;
 	return NVM_OK;
