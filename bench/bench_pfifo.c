@@ -130,7 +130,7 @@ static int dma_stream(double scale, struct bench_result *out, double *rate, doub
 		return -1;
 	}
 	uint32_t jump;
-	pb_encode_control(PB_FORMAT_OLD, PB_CTRL_OLD_JUMP, 0, &jump);
+	nvm_pb_encode_control(NVM_PB_FORMAT_OLD, NVM_PB_CTRL_OLD_JUMP, 0, &jump);
 	/* Round 0 (untimed) through the tap: every method checked; the timed
 	 * rounds run without it, their PGRAPH counts checked. */
 	const int reps = 3;

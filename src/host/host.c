@@ -336,9 +336,9 @@ static void prefetch_pb(struct host *h, uint32_t chid, const uint8_t *f)
 	if (mem_span(&h->gpu->mem[c->gp_hint_ap - 1u], c->gp_hint + 8ull * get, false, &q, &avail) || avail < 8)
 		return;
 	memcpy(e, q, 8);
-	pb_gp_entry g;
-	pb_gp_decode_gen(e[0], e[1], false, &g);
-	if (g.err == PB_GP_OK && !g.control)
+	nvm_pb_gp_entry g;
+	nvm_pb_gp_decode_gen(e[0], e[1], false, &g);
+	if (g.err == NVM_PB_GP_OK && !g.control)
 		host_prefetch_mem(&h->gpu->mem[c->pb_hint_ap - 1u], g.get + c->pb_hint, 4ull * g.length);
 }
 
@@ -761,9 +761,9 @@ static nvm_status host_alloc(struct host *h)
 	h->pbdma_vals = calloc((size_t)g->npbdma * PBR_COUNT, sizeof(uint32_t));
 	h->engines = calloc(2u * g->nrunlist, sizeof(*h->engines)); /* an engine and GRCOPY per runlist */
 	h->pb_gen = pb_chip_gen(h->gpu->chip);                      /* the chip row's profile */
-	h->host_class = pb_class_find(g->host_class);
+	h->host_class = nvm_pb_class_find(g->host_class);
 	if (!h->host_class && h->pb_gen) /* a class the tables lack (C86F): its nearest ancestor's methods */
-		h->host_class = pb_host_class(h->pb_gen, PB_FORMAT_NEW);
+		h->host_class = nvm_pb_host_class(h->pb_gen, NVM_PB_FORMAT_NEW);
 	if (!h->chan || !h->rl || !h->pb || !h->pbdma_vals || !h->engines)
 		return NVM_ERR_NOMEM;
 	return h->pb_gen ? pbdma_layouts(h) : NVM_ERR_CHIP; /* an inconsistent generation */

@@ -22,7 +22,7 @@
 #include "nvmodel/host_fmt.h"
 #include "scn_internal.h"
 
-#include "nvmodel/pushbuf.h" /* pb_method_label: the names of logged methods */
+#include "nvmodel/pushbuf.h" /* nvm_pb_method_label: the names of logged methods */
 
 void scn_set_int(lua_State *L, const char *k, lua_Integer v)
 {
@@ -67,7 +67,7 @@ int scn_push_method_log(lua_State *L, nvm_gpu *gpu, const char *engine, scn_log_
 				lua_setfield(L, -2, "implicit");
 			}
 			char name[128]; /* "0039.OFFSET_IN": where the class has a table */
-			if (pb_method_label(buf[i].cls, buf[i].method, name, sizeof(name))) {
+			if (nvm_pb_method_label(buf[i].cls, buf[i].method, name, sizeof(name))) {
 				lua_pushstring(L, name);
 				lua_setfield(L, -2, "name");
 			}

@@ -25,20 +25,20 @@ struct sum_sink {
 	bool new_format;
 };
 
-static void on_header(void *ctx, const pb_header *h)
+static void on_header(void *ctx, const nvm_pb_header *h)
 {
 	struct sum_sink *s = ctx;
 	s->headers++;
-	if (h->count > s->maxrun && h->mode != PB_MODE_NINC)
+	if (h->count > s->maxrun && h->mode != NVM_PB_MODE_NINC)
 		s->maxrun = h->count;
 }
 
-static void on_run(void *ctx, const pb_run *r)
+static void on_run(void *ctx, const nvm_pb_run *r)
 {
 	struct sum_sink *s = ctx;
 	s->methods += r->count;
 	for (uint32_t i = 0; i < r->count; i++) {
-		uint32_t m = pb_run_method(r, i);
+		uint32_t m = nvm_pb_run_method(r, i);
 		if (m == 0 && s->new_format)
 			s->cls[r->subch] = r->data[i]; /* SET_OBJECT */
 		else if (m >= 0x100)
@@ -47,13 +47,13 @@ static void on_run(void *ctx, const pb_run *r)
 	s->sum += ds_run_sum(s->cls[r->subch], r, 0, r->count);
 }
 
-static void on_control(void *ctx, const pb_control *c)
+static void on_control(void *ctx, const nvm_pb_control *c)
 {
 	struct sum_sink *s = ctx;
-	s->jumps += c->kind == PB_CTRL_JUMP || c->kind == PB_CTRL_OLD_JUMP;
+	s->jumps += c->kind == NVM_PB_CTRL_JUMP || c->kind == NVM_PB_CTRL_OLD_JUMP;
 }
 
-static void on_error(void *ctx, const pb_error *e)
+static void on_error(void *ctx, const nvm_pb_error *e)
 {
 	(void)e;
 	((struct sum_sink *)ctx)->errors++;
@@ -68,14 +68,14 @@ static struct sum_sink decode(const struct ds_config *c, const struct ds_stream 
 	if (c->format != DS_FMT_NEW)
 		for (unsigned i = 0; i < nb; i++)
 			k.cls[b[i].subch] = b[i].cls; /* the object the handle names */
-	pb_config cfg;
-	assert_true(pb_config_init(&cfg, pb_gen_lookup(chip), c->format == DS_FMT_NEW ? PB_FORMAT_NEW : PB_FORMAT_OLD));
-	pb_sink sink = { .ctx = &k, .header = on_header, .run = on_run, .control = on_control, .error = on_error };
+	nvm_pb_config cfg;
+	assert_true(nvm_pb_config_init(&cfg, nvm_pb_gen_lookup(chip), c->format == DS_FMT_NEW ? NVM_PB_FORMAT_NEW : NVM_PB_FORMAT_OLD));
+	nvm_pb_sink sink = { .ctx = &k, .header = on_header, .run = on_run, .control = on_control, .error = on_error };
 	for (size_t i = 0; i < s->nsegs; i++) {
-		pb_decoder d;
-		pb_decoder_init(&d, &cfg, &sink);
-		pb_feed(&d, s->words + s->segs[i].off, s->segs[i].n);
-		pb_finish(&d);
+		nvm_pb_decoder d;
+		nvm_pb_decoder_init(&d, &cfg, &sink);
+		nvm_pb_feed(&d, s->words + s->segs[i].off, s->segs[i].n);
+		nvm_pb_finish(&d);
 	}
 	return k;
 }

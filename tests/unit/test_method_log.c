@@ -119,18 +119,18 @@ static void log_ring(void **state)
 			seed = seed * 1103515245u + 12345u;
 			uint32_t n = seed >> 28 == 0 ? 1 + (seed >> 8) % 260 : 1 + (seed >> 8) % 9;
 			uint32_t first = (seed >> 4) % 3;
-			pb_run r = { .subch = 2,
+			nvm_pb_run r = { .subch = 2,
 				     .method = 0x100 + ((seed >> 12) & 0x3ff) * 4,
 				     .index = (seed >> 22) & 1,
 				     .count = first + n,
-				     .mode = (pb_mode)((seed >> 24) % 4),
+				     .mode = (nvm_pb_mode)((seed >> 24) % 4),
 				     .data = data };
 			for (uint32_t i = 0; i < first + n; i++)
 				data[i] = seed ^ (uint32_t)(nw + i) * 2654435761u;
 			struct eng_src src = { 9, 2, 0xc397, 0, 0, 0, false };
 			engine_log(e, &src, &r, first, n);
 			for (uint32_t i = first; i < first + n; i++) {
-				want_m[nw] = pb_run_method(&r, i);
+				want_m[nw] = nvm_pb_run_method(&r, i);
 				want_d[nw++] = data[i];
 			}
 		}
@@ -236,11 +236,11 @@ static void log_windows(void **state)
 			if (n > MAXRUN)
 				n = MAXRUN;
 			uint32_t first = rnd(&seed) % 3;
-			pb_run r = { .count = first + n, .data = data };
+			nvm_pb_run r = { .count = first + n, .data = data };
 			r.subch = rnd(&seed) % 8;
 			r.method = (rnd(&seed) & 0xfff) << 2;
 			r.index = rnd(&seed) % 4 == 0 ? rnd(&seed) % 50 : 0;
-			r.mode = (pb_mode)(rnd(&seed) % 4);
+			r.mode = (nvm_pb_mode)(rnd(&seed) % 4);
 			for (uint32_t i = 0; i < first + n; i++)
 				data[i] = rnd(&seed) ^ step << 20;
 			struct eng_src src = { .subch = r.subch };
@@ -252,7 +252,7 @@ static void log_windows(void **state)
 			for (uint32_t i = first; i < first + n; i++)
 				ref.m[ref.n++] =
 				        (nvm_method){ t0 + (e->at ? i - first : 0), src.chid, src.subch, src.cls,
-					              pb_run_method(&r, i),         data[i],  src.ctx,   src.implicit };
+					              nvm_pb_run_method(&r, i),         data[i],  src.ctx,   src.implicit };
 			if (x % 2) {
 				struct eng_result res;
 				assert_int_equal(engine_send(e, &src, &r, first, n, &res), ENG_OK);
