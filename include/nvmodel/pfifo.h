@@ -6,9 +6,9 @@
  * A driver programs all of it through BAR0 (nvm_reg_*: the PFIFO registers
  * at 0x2000, the PRAMIN window at 0x700000, the USER areas at 0x800000 and,
  * on NV40, 0xc00000) and memory, as on hardware. This header adds what a C
- * user, a test or a tool wants beyond that: the engines' method logs,
- * USER-area accesses narrower than 32 bits, statistics, and decoders of
- * RAMHT and RAMFC images. docs/pfifo.md describes the model.
+ * user, a test or a tool wants beyond that (the engines' method logs:
+ * nvmodel/method.h): USER-area accesses narrower than 32 bits, statistics,
+ * and decoders of RAMHT and RAMFC images. docs/pfifo.md describes the model.
  */
 #ifndef NVMODEL_PFIFO_H
 #define NVMODEL_PFIFO_H
@@ -31,15 +31,10 @@ extern "C" {
 
 /* ---------------------------------------------------------------- engines */
 
-/* Engines by name: "pgraph" (the recording PGRAPH: every method the puller
- * submits, with the class of the object bound on the subchannel) and
- * "software" (methods the puller handed to the SOFTWARE engine, each one
- * raising CACHE_ERROR). Logs are rings of the last `cap` methods (default
- * 4096; 0 counts only). nvm_host_method is the method record. */
-nvm_status nvm_pfifo_log_config(nvm_gpu *gpu, const char *engine, size_t cap);
-nvm_status nvm_pfifo_log_read(nvm_gpu *gpu, const char *engine, size_t first, nvm_host_method *out, size_t max,
-                              size_t *n, uint64_t *total);
-nvm_status nvm_pfifo_log_clear(nvm_gpu *gpu, const char *engine);
+/* Engines by name (the names of the method log, nvmodel/method.h):
+ * "pgraph" (the recording PGRAPH: every method the puller submits, with the
+ * class of the object bound on the subchannel) and "software" (methods the
+ * puller handed to the SOFTWARE engine, each one raising CACHE_ERROR). */
 
 /* ---------------------------------------------------------------- USER area */
 
@@ -103,7 +98,7 @@ uint32_t nvm_pfifo_ramht_slot(const char *chip, uint32_t handle, uint32_t chid, 
  * nv41; G80 chips: docs/g80.md "Per-chip data". 0 for an unknown chip. */
 int nvm_pfifo_has_engine(const char *chip, unsigned engine);
 /* The name of engine id `engine` in the chip's generation ("software",
- * "pgraph", "pmpeg", ...: the names of nvm_pfifo_log_read; NV04..NV4x
+ * "pgraph", "pmpeg", ...: the names of nvm_method_log_read; NV04..NV4x
  * name ids 0..4 on every chip, whether it has the engine or not), NULL
  * where the generation names none. */
 const char *nvm_pfifo_engine_name(const char *chip, unsigned engine);

@@ -132,7 +132,7 @@ nvm_status engine_log_config(struct engine *e, size_t cap)
 	return NVM_OK;
 }
 
-nvm_status engine_log_read(const struct engine *e, size_t first, nvm_host_method *out, size_t max, size_t *n,
+nvm_status engine_log_read(const struct engine *e, size_t first, nvm_method *out, size_t max, size_t *n,
                            uint64_t *total)
 {
 	if (!n || (max && !out))
@@ -153,14 +153,14 @@ nvm_status engine_log_read(const struct engine *e, size_t first, nvm_host_method
 			uint32_t i = (uint32_t)(j - s);
 			uint32_t ctx;
 			memcpy(&ctx, lr->ci, 4);
-			out[k++] = (nvm_host_method){ lr->time + (uint64_t)i * RUN_STEP(lr) * ENG_REC_NS_PER_METHOD,
-				                      lr->src[0],
-				                      lr->src[1] & 7u,
-				                      lr->src[2],
-				                      run_method(lr, i),
-				                      e->data[j & (e->dsize - 1)],
-				                      ctx,
-				                      lr->ci[4] != 0 };
+			out[k++] = (nvm_method){ lr->time + (uint64_t)i * RUN_STEP(lr) * ENG_REC_NS_PER_METHOD,
+				                 lr->src[0],
+				                 lr->src[1] & 7u,
+				                 lr->src[2],
+				                 run_method(lr, i),
+				                 e->data[j & (e->dsize - 1)],
+				                 ctx,
+				                 lr->ci[4] != 0 };
 		}
 		s += RUN_N(lr);
 	}
@@ -174,14 +174,6 @@ void engine_log_clear(struct engine *e)
 {
 	/* Numbering starts again: the rings' indices stay in place. */
 	e->seq = e->rseq = 0;
-}
-
-struct engine *engine_find(struct engine *const *v, size_t n, const char *name)
-{
-	for (size_t i = 0; v && name && i < n; i++)
-		if (v[i] && !strcmp(v[i]->name, name))
-			return v[i];
-	return NULL;
 }
 
 enum eng_status engine_rec_methods(struct engine *e, const struct eng_src *src, const nvm_pb_run *r, uint32_t first,

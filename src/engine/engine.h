@@ -135,7 +135,8 @@ _Static_assert(offsetof(struct eng_src, subch) == 4 && offsetof(struct eng_src, 
                        offsetof(struct eng_src, ctx) == 24 && offsetof(struct eng_src, implicit) == 28 &&
                        sizeof(struct eng_src) >= 32,
                "struct log_run copies eng_src's fields by their place");
-_Static_assert(offsetof(nvm_pb_run, index) == offsetof(nvm_pb_run, method) + 4, "struct log_run copies method and index");
+_Static_assert(offsetof(nvm_pb_run, index) == offsetof(nvm_pb_run, method) + 4,
+               "struct log_run copies method and index");
 
 /* Fills lr: run r's methods first .. first + n - 1 from src at time now. */
 static inline void engine_log_put(struct log_run *lr, const struct eng_src *src, const nvm_pb_run *r, uint32_t first,
@@ -215,7 +216,8 @@ static inline void engine_log_append(struct engine *e, const struct eng_src *src
 
 /* Counts methods and appends them to e's log (shared by every engine that
  * records). */
-static inline void engine_log(struct engine *e, const struct eng_src *src, const nvm_pb_run *r, uint32_t first, uint32_t n)
+static inline void engine_log(struct engine *e, const struct eng_src *src, const nvm_pb_run *r, uint32_t first,
+                              uint32_t n)
 {
 	e->total += n;
 	engine_log_append(e, src, r, first, n);
@@ -224,8 +226,8 @@ static inline void engine_log(struct engine *e, const struct eng_src *src, const
 /* Hands methods to e (ops->methods), the recorder's inline (it counts and
  * logs, runs of up to 16 methods without a call): what the front ends' hot
  * loops call. */
-static inline enum eng_status engine_send(struct engine *e, const struct eng_src *src, const nvm_pb_run *r, uint32_t first,
-                                          uint32_t n, struct eng_result *res)
+static inline enum eng_status engine_send(struct engine *e, const struct eng_src *src, const nvm_pb_run *r,
+                                          uint32_t first, uint32_t n, struct eng_result *res)
 {
 	if (e->ops->methods == engine_rec_methods) {
 		engine_log(e, src, r, first, n);
@@ -238,11 +240,9 @@ static inline enum eng_status engine_send(struct engine *e, const struct eng_src
 nvm_status engine_log_config(struct engine *e, size_t cap);
 /* Copies up to max entries of e's log from the first-th held on (oldest
  * first); *n gets how many, *total (may be NULL) all it ever received. */
-nvm_status engine_log_read(const struct engine *e, size_t first, nvm_host_method *out, size_t max, size_t *n,
+nvm_status engine_log_read(const struct engine *e, size_t first, nvm_method *out, size_t max, size_t *n,
                            uint64_t *total);
 void engine_log_clear(struct engine *e);
-/* The engine called name among v[0..n) (NULL slots skipped), or NULL. */
-struct engine *engine_find(struct engine *const *v, size_t n, const char *name);
 
 /* Semaphore reductions (sem.c), the Host's NV_UDMA_SEM_EXECUTE REDUCTION
  * codes, shared with the copy engine's LAUNCH_DMA SEMAPHORE_REDUCTION. */

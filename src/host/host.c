@@ -830,35 +830,6 @@ int nvm_rl_entry_decode_chip(const char *chip, const uint8_t e[NVM_RL_ENTRY_SIZE
 	return 1;
 }
 
-static struct engine *find_engine(struct host *h, const char *name)
-{
-	return h ? engine_find(h->engines, h->nengines, name) : NULL;
-}
-
-nvm_status nvm_host_log_config(nvm_gpu *gpu, const char *engine, size_t cap)
-{
-	struct engine *e = find_engine(host_of(gpu), engine);
-	return e ? engine_log_config(e, cap) : gpu ? NVM_ERR_NOENT : NVM_ERR_ARG;
-}
-
-nvm_status nvm_host_log_read(nvm_gpu *gpu, const char *engine, size_t first, nvm_host_method *out, size_t max,
-                             size_t *n, uint64_t *total)
-{
-	struct engine *e = find_engine(host_of(gpu), engine);
-	if (!e)
-		return gpu ? NVM_ERR_NOENT : NVM_ERR_ARG;
-	return engine_log_read(e, first, out, max, n, total);
-}
-
-nvm_status nvm_host_log_clear(nvm_gpu *gpu, const char *engine)
-{
-	struct engine *e = find_engine(host_of(gpu), engine);
-	if (!e)
-		return gpu ? NVM_ERR_NOENT : NVM_ERR_ARG;
-	engine_log_clear(e);
-	return NVM_OK;
-}
-
 nvm_status nvm_host_channel_info(nvm_gpu *gpu, uint32_t chid, nvm_host_channel *out)
 {
 	struct host *h = host_of(gpu);
