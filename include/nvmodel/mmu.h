@@ -18,6 +18,7 @@
 #ifndef NVMODEL_MMU_H
 #define NVMODEL_MMU_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -263,11 +264,18 @@ typedef struct nvm_mmu_fault_info {
 void nvm_mmu_packet_encode(const nvm_mmu_fault_info *f, uint8_t out[NVM_MMU_PACKET_SIZE]);
 void nvm_mmu_packet_decode(const uint8_t in[NVM_MMU_PACKET_SIZE], nvm_mmu_fault_info *f);
 
-/* Fault hook: called for every fault the MMU reports (whether or not a
- * buffer took it), and with cancelled != 0 when a waiting request is
- * cancelled; fn NULL removes it. */
-typedef void (*nvm_mmu_fault_fn)(void *user, const nvm_mmu_fault_info *f, uint64_t ticket, int cancelled);
-nvm_status nvm_mmu_set_fault_hook(nvm_gpu *gpu, nvm_mmu_fault_fn fn, void *user);
+/* The record of the MMU's fault events (nvm_event.detail, hooks added with
+ * nvm_hook_add): every fault the MMU reports, whether or not a buffer took
+ * it, is an NVM_EV_FAULT event of block "mmu" (code the fault type name,
+ * addr the VA, value the fault type) carrying one (cancelled false); a
+ * waiting replayable request that is cancelled is the NVM_EV_TRACE event
+ * "cancelled" of block "mmu" carrying one with cancelled true and
+ * info.replayable clear. */
+typedef struct nvm_mmu_fault_event {
+	nvm_mmu_fault_info info;
+	uint64_t ticket; /* replayable: id of the waiting request (nvm_mmu_result.ticket) */
+	bool cancelled;
+} nvm_mmu_fault_event;
 
 /* BAR1 / BAR2: translate an offset through the instance block bound by
  * NV_PBUS_BAR1_BLOCK / BAR2_BLOCK (bar 1 or 2), and access memory there. */

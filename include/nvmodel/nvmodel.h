@@ -96,8 +96,8 @@ typedef struct nvm_config {
 
 /* Creates a GPU. cfg may be NULL (all defaults). */
 nvm_status nvm_open(const nvm_config *cfg, nvm_gpu **out);
-/* Frees a GPU. Safe from inside a hook (event hook, MMU fault hook, page
- * table enumeration callback): the GPU is then closed at once as far as the
+/* Frees a GPU. Safe from inside a hook (event hook, page table
+ * enumeration callback): the GPU is then closed at once as far as the
  * caller can tell (no further hook runs, a running nvm_run stops after the
  * current event) and its memory is freed when the outermost library call
  * in progress on it returns. Either way the pointer must not be used after
@@ -255,7 +255,7 @@ typedef enum nvm_event_type {
 	NVM_EV_GUEST_ERROR = 0, /* the guest did something the hardware rejects */
 	NVM_EV_UNMODELLED,      /* access to something the model does not implement */
 	NVM_EV_INTERRUPT,       /* the PMC interrupt output changed level */
-	NVM_EV_FAULT,           /* an MMU fault was reported */
+	NVM_EV_FAULT,           /* an MMU / VM fault was reported (nvm_event.detail: the fault record) */
 	NVM_EV_METHOD,          /* a method reached an engine (the Volta Host's engines) */
 	NVM_EV_MMIO,            /* a BAR0 register write (trace) */
 	NVM_EV_TRACE,           /* anything else worth a line in a trace */
@@ -273,6 +273,12 @@ typedef struct nvm_event {
 	uint64_t addr;       /* register or memory address, when there is one */
 	uint64_t value;      /* data / new level / fault type, per code */
 	const char *message; /* human readable; valid only during the callback */
+	/* The record behind the event, valid only during the callback; NULL
+	 * where there is none. NVM_EV_FAULT carries the faulting block's fault
+	 * record: block "mmu", const nvm_mmu_fault_event * (nvmodel/mmu.h; also
+	 * on the NVM_EV_TRACE "cancelled" of a cancelled replayable request);
+	 * block "g80vm", const nvm_g80_fault_info * (nvmodel/g80vm.h). */
+	const void *detail;
 } nvm_event;
 
 typedef void (*nvm_hook_fn)(void *user, const nvm_event *ev);

@@ -96,8 +96,6 @@ struct g80vm {
 	uint32_t ph_base;          /* PEEPHOLE port registers: 0x1560 (G80) or 0x60000 */
 	const uint32_t *pd_offset; /* the latched PD_OFFSET register (G84+), or NULL */
 	nvm_g80_stats stats;
-	nvm_g80_fault_fn hook;
-	void *hook_user;
 };
 
 static struct g80vm *vm_of(const nvm_gpu *gpu)
@@ -190,7 +188,7 @@ static void trap_words(unsigned gen, const nvm_g80_fault_info *f, uint32_t t[NTR
 /* Does VM_FAULT enable recording faults of this VM engine? UNVERIFIED: the
  * enables reset to 0 (nouveau's nv50_fb_init writes them: "needed to get
  * meaningful information from 100c90 on traps"); a filtered fault still
- * reaches the requesting engine (hook, event). */
+ * reaches the requesting engine (the NVM_EV_FAULT event). */
 static bool fault_enabled(struct g80vm *m, unsigned engine)
 {
 	uint32_t en = m->chip->fault_en[engine & 0xfu];
@@ -207,12 +205,10 @@ static void record_fault(struct g80vm *m, const nvm_g80_req *req, const nvm_g80_
 	if (res->oob)
 		emit(m->gpu, NVM_EV_GUEST_ERROR, "g80vm", "vm_out_of_range", req->offset, req->chan,
 		     "a VM structure of channel 0x%08x lies outside memory (faulting as VRAM_LIMIT)", f.chan);
-	emit(m->gpu, NVM_EV_FAULT, "g80vm", name ? name : "fault", f.offset, f.reason,
-	     "VM fault %s at 0x%010llx, channel 0x%08x selector 0x%04x, engine %u client %u slot %u, %s",
-	     name ? name : "?", (unsigned long long)f.offset, f.chan, req->selector & 0xffffu, f.engine, f.client,
-	     f.slot, f.write ? "write" : "read");
-	if (m->hook)
-		m->hook(m->hook_user, &f);
+	emit_detail(m->gpu, NVM_EV_FAULT, "g80vm", name ? name : "fault", f.offset, f.reason, &f,
+	            "VM fault %s at 0x%010llx, channel 0x%08x selector 0x%04x, engine %u client %u slot %u, %s",
+	            name ? name : "?", (unsigned long long)f.offset, f.chan, req->selector & 0xffffu, f.engine,
+	            f.client, f.slot, f.write ? "write" : "read");
 	/* UNVERIFIED (after pscnv's nv50 VM notes, not a document): only the
 	 * first fault is kept until software acknowledges it ("all but the first
 	 * trap is lost"), and the VM raises no interrupt: the faulting engine
@@ -742,16 +738,6 @@ nvm_status nvm_g80_set_strict_tlb(nvm_gpu *gpu, int on)
 	if (!m)
 		return gpu ? NVM_ERR_NOENT : NVM_ERR_ARG;
 	m->strict = on != 0;
-	return NVM_OK;
-}
-
-nvm_status nvm_g80_set_fault_hook(nvm_gpu *gpu, nvm_g80_fault_fn fn, void *user)
-{
-	struct g80vm *m = vm_of(gpu);
-	if (!m)
-		return gpu ? NVM_ERR_NOENT : NVM_ERR_ARG;
-	m->hook = fn;
-	m->hook_user = user;
 	return NVM_OK;
 }
 

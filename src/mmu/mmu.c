@@ -117,8 +117,6 @@ struct mmu {
 	size_t npend, cappend;
 	uint64_t next_ticket;
 	nvm_mmu_stats stats;
-	nvm_mmu_fault_fn hook;
-	void *hook_user;
 };
 
 const struct mmu_fmt *mmu_fmt_of(const nvm_gpu *gpu)
@@ -585,12 +583,11 @@ static bool eng_uses_other(const struct mmu_eng_ids *ids, unsigned engine_id)
 static void report(struct mmu *m, const nvm_mmu_fault_info *f, uint64_t ticket)
 {
 	m->stats.faults++;
-	emit(m->gpu, NVM_EV_FAULT, "mmu", nvm_mmu_fault_type_name(f->fault_type), f->addr, f->fault_type,
-	     "%s fault at va 0x%llx (engine %u, %s client %u, %s)%s", nvm_mmu_fault_type_name(f->fault_type),
-	     (unsigned long long)f->addr, f->engine_id, f->client_type ? "HUB" : "GPC", f->client,
-	     nvm_mmu_access_name(f->access_type), f->replayable ? " replayable" : "");
-	if (m->hook)
-		m->hook(m->hook_user, f, ticket, 0);
+	nvm_mmu_fault_event ev = { *f, ticket, false }; /* nvm_event.detail */
+	emit_detail(m->gpu, NVM_EV_FAULT, "mmu", nvm_mmu_fault_type_name(f->fault_type), f->addr, f->fault_type, &ev,
+	            "%s fault at va 0x%llx (engine %u, %s client %u, %s)%s", nvm_mmu_fault_type_name(f->fault_type),
+	            (unsigned long long)f->addr, f->engine_id, f->client_type ? "HUB" : "GPC", f->client,
+	            nvm_mmu_access_name(f->access_type), f->replayable ? " replayable" : "");
 	bool taken = false;
 	if (!eng_uses_other(m->chip->eng, f->engine_id))
 		taken = buf_put(m, f->replayable ? FB_REPLAY : FB_NONREPLAY, f);
@@ -818,18 +815,17 @@ static void replay(struct mmu *m, const nvm_mmu_inval *op)
 		if (cancel_match(op, &p)) {
 			/* Seed 003: REPLAYABLE_FAULT "is set false when ... fault is
 			 * replayable but has been cancelled". UNVERIFIED: no packet is
-			 * written; the fault hook sees the request with it clear. */
+			 * written; the event's record has it clear. */
 			m->stats.cancelled++;
-			emit(m->gpu, NVM_EV_TRACE, "mmu", "cancelled", p.req.va, p.ticket,
-			     "replayable request %llu at va 0x%llx cancelled", (unsigned long long)p.ticket,
-			     (unsigned long long)p.req.va);
-			if (m->hook) {
+			nvm_mmu_fault_event ev = { .ticket = p.ticket, .cancelled = true };
+			if (emit_wanted(m->gpu, NVM_EV_TRACE)) { /* the record costs a RAMIN read */
 				struct aspace as;
 				ramin_resolve(m->gpu, &p.req, &as);
-				nvm_mmu_fault_info f;
-				fill_info(m, &p.req, &as, (nvm_mmu_fault_type)p.last_fault, false, &f);
-				m->hook(m->hook_user, &f, p.ticket, 1);
+				fill_info(m, &p.req, &as, (nvm_mmu_fault_type)p.last_fault, false, &ev.info);
 			}
+			emit_detail(m->gpu, NVM_EV_TRACE, "mmu", "cancelled", p.req.va, p.ticket, &ev,
+			            "replayable request %llu at va 0x%llx cancelled", (unsigned long long)p.ticket,
+			            (unsigned long long)p.req.va);
 			continue;
 		}
 		m->pend[w++] = p;
@@ -843,7 +839,7 @@ static void invalidate(struct mmu *m, const nvm_mmu_inval *op)
 	if (op->replay == NVM_MMU_REPLAY_NONE)
 		return;
 	if (m->replaying) {
-		/* A hook (fault hook, Lua event callback) asked for a replay or
+		/* A hook (an NVM_EV_FAULT hook, Lua event callback) asked for a replay or
 		 * cancel from inside one: refuse rather than re-enter the list. */
 		emit(m->gpu, NVM_EV_GUEST_ERROR, "mmu", "replay_reentered", 0, (uint64_t)op->replay,
 		     "replay/cancel requested while one is in progress: ignored");
@@ -1293,16 +1289,6 @@ nvm_status nvm_mmu_get_stats(const nvm_gpu *gpu, nvm_mmu_stats *out)
 	if (!m)
 		return gpu ? NVM_ERR_NOENT : NVM_ERR_ARG;
 	*out = m->stats;
-	return NVM_OK;
-}
-
-nvm_status nvm_mmu_set_fault_hook(nvm_gpu *gpu, nvm_mmu_fault_fn fn, void *user)
-{
-	struct mmu *m = mmu_of(gpu);
-	if (!m)
-		return gpu ? NVM_ERR_NOENT : NVM_ERR_ARG;
-	m->hook = fn;
-	m->hook_user = user;
 	return NVM_OK;
 }
 

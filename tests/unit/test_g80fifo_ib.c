@@ -365,9 +365,9 @@ static void ib_garbage(void **state)
 	}
 }
 
-static void record_fault(void *user, const nvm_g80_fault_info *fi)
+static void record_fault(void *user, const nvm_event *ev)
 {
-	*(nvm_g80_fault_info *)user = *fi;
+	*(nvm_g80_fault_info *)user = *(const nvm_g80_fault_info *)ev->detail;
 }
 
 /* seed 002: a paged DMA object goes through the page tables; dma-pusher.rst
@@ -399,7 +399,7 @@ static void ib_paged_pushbuffer(void **state)
 		ge_vw(&e, page + 0x10008, 0x5000); /* no PTE */
 		ge_vw(&e, page + 0x1000c, 2u << 10);
 		nvm_g80_fault_info fi = { 0 };
-		assert_int_equal(nvm_g80_set_fault_hook(e.gpu, record_fault, &fi), NVM_OK);
+		assert_int_equal(nvm_hook_add(e.gpu, NVM_EV_MASK(NVM_EV_FAULT), record_fault, &fi, NULL), NVM_OK);
 		wr(e.gpu, ge_user(1) + 0x8c, 2);
 		assert_string_equal(ge_run(&e, 1000000), "idle");
 		nvm_method log[4];
