@@ -8,6 +8,7 @@
 #ifndef NVMODEL_HOST_H
 #define NVMODEL_HOST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -49,7 +50,7 @@ nvm_status nvm_host_channel_info(nvm_gpu *gpu, uint32_t chid, nvm_host_channel *
  * the CRC_CHECK method is checked (dev_pbdma METHOD_CRC). Off by default:
  * it costs every engine method a few ns; while off, CRC_CHECK is reported
  * as unmodelled and passes. */
-nvm_status nvm_host_set_method_crc(nvm_gpu *gpu, int on);
+nvm_status nvm_host_set_method_crc(nvm_gpu *gpu, bool on);
 
 typedef struct nvm_host_stats {
 	uint64_t doorbells, runlist_submits, ctx_loads, ctx_saves;

@@ -18,6 +18,7 @@
 #ifndef NVMODEL_HOST_FMT_H
 #define NVMODEL_HOST_FMT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -276,7 +277,7 @@ uint64_t nvm_rl_timeslice_ns(unsigned scale, unsigned timeout);
 void nvm_rl_entry_decode(const uint8_t e[NVM_RL_ENTRY_SIZE], nvm_rl_entry *out);
 /* nvm_rl_entry_decode as the chip's Host reads an entry (Ampere: the id
  * is ID_HW 10:0, bit 11 a stray bit); false for a chip without a Host. */
-int nvm_rl_entry_decode_chip(const char *chip, const uint8_t e[NVM_RL_ENTRY_SIZE], nvm_rl_entry *out);
+bool nvm_rl_entry_decode_chip(const char *chip, const uint8_t e[NVM_RL_ENTRY_SIZE], nvm_rl_entry *out);
 /* Builds an entry from the fields of in (type, id and the fields of that
  * type; out-of-range values are truncated to their fields) plus in->stray. */
 void nvm_rl_entry_encode(const nvm_rl_entry *in, uint8_t out[NVM_RL_ENTRY_SIZE]);

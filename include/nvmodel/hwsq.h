@@ -10,6 +10,7 @@
 #ifndef NVMODEL_HWSQ_H
 #define NVMODEL_HWSQ_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -58,7 +59,7 @@ typedef struct nvm_hwsq_dis {
 	uint8_t one_len[256];
 } nvm_hwsq_dis;
 
-nvm_status nvm_hwsq_dis_init(nvm_hwsq_dis *d, nvm_hwsq_variant v, int quiet);
+nvm_status nvm_hwsq_dis_init(nvm_hwsq_dis *d, nvm_hwsq_variant v, bool quiet);
 /* Disassembles the instruction at code[*pos] (pos < len) into line (at least
  * NVM_HWSQ_LINE_MAX bytes; newline-terminated, NUL-terminated) and advances
  * *pos past it. Returns the line length without the NUL. An opcode that runs
@@ -143,7 +144,7 @@ nvm_hwsq_flag_state nvm_hwsq_flag(const nvm_hwsq_state *st, unsigned flag);
 
 /* Drives event input n (1..31; event 0 FB_PAUSED belongs to the model) to
  * level. An ewait waiting for it resumes at the current virtual time. */
-nvm_status nvm_hwsq_set_event(nvm_gpu *gpu, unsigned n, int level);
+nvm_status nvm_hwsq_set_event(nvm_gpu *gpu, unsigned n, bool level);
 
 /* Copies bytes into the code RAM at off, as a debugger would (not through
  * the windows). NVM_ERR_RANGE if it does not fit. */

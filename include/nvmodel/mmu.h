@@ -155,7 +155,8 @@ typedef struct nvm_mmu_walk_trace {
  * encoding) for va, checking the access; reads only guest memory of gpu
  * (never registers or TLB; needs no MMU block). trace may be NULL. Every
  * entry address is bounds-checked: a table outside its aperture gives a
- * fault (res->oob set), never an out-of-bounds access. */
+ * fault (res->oob set), never an out-of-bounds access. NVM_ERR_FAULT when
+ * res holds a fault. */
 nvm_status nvm_mmu_walk(nvm_gpu *gpu, unsigned pdb_target, uint64_t pdb_addr, uint64_t va, nvm_mmu_access access,
                         int privileged, nvm_mmu_result *res, nvm_mmu_walk_trace *trace);
 
@@ -187,7 +188,8 @@ nvm_status nvm_mmu_enum(nvm_gpu *gpu, unsigned pdb_target, uint64_t pdb_addr, ui
 
 /* Translates through the GPU's MMU (gv100: TLB, faults reported to the fault
  * buffers or the other-fault registers, replayable requests held for replay).
- * Returns NVM_ERR_NOENT when the chip has no MMU. */
+ * Returns NVM_ERR_FAULT when res holds a fault (as nvm_g80_translate does),
+ * NVM_ERR_NOENT when the chip has no MMU. */
 nvm_status nvm_mmu_translate(nvm_gpu *gpu, const nvm_mmu_request *req, nvm_mmu_result *res);
 
 /* Invalidate / replay / cancel, the operation of PFB_PRI_MMU_INVALIDATE and
@@ -227,7 +229,7 @@ nvm_status nvm_mmu_mem_op(nvm_gpu *gpu, uint32_t a, uint32_t b, uint32_t c, uint
 
 /* Report every use of a TLB entry whose page tables changed since it was
  * filled (missing invalidates) as an NVM_EV_GUEST_ERROR "stale_tlb". */
-nvm_status nvm_mmu_set_strict_tlb(nvm_gpu *gpu, int on);
+nvm_status nvm_mmu_set_strict_tlb(nvm_gpu *gpu, bool on);
 
 /* Replayable requests still waiting for a replay. */
 size_t nvm_mmu_pending(const nvm_gpu *gpu);
@@ -278,7 +280,9 @@ typedef struct nvm_mmu_fault_event {
 } nvm_mmu_fault_event;
 
 /* BAR1 / BAR2: translate an offset through the instance block bound by
- * NV_PBUS_BAR1_BLOCK / BAR2_BLOCK (bar 1 or 2), and access memory there. */
+ * NV_PBUS_BAR1_BLOCK / BAR2_BLOCK (bar 1 or 2), and access memory there.
+ * A fault: NVM_ERR_FAULT (reads and writes stop at the faulting page), as
+ * the G80 VM's BARs do. */
 nvm_status nvm_mmu_bar_translate(nvm_gpu *gpu, int bar, uint64_t off, nvm_mmu_access access, nvm_mmu_result *res);
 nvm_status nvm_mmu_bar_write(nvm_gpu *gpu, int bar, uint64_t off, const void *buf, size_t len);
 nvm_status nvm_mmu_bar_read(nvm_gpu *gpu, int bar, uint64_t off, void *buf, size_t len);
@@ -304,8 +308,10 @@ unsigned nvm_mmu_gen_engine_id(const nvm_gpu *gpu, unsigned gv100_id);
  * or "ver3" (gh100: 57-bit VA, six levels); NULL when it has none. */
 const char *nvm_mmu_format(const nvm_gpu *gpu);
 const char *nvm_mmu_client_name(unsigned client_type, unsigned client, char *buf, size_t len);
-const char *nvm_mmu_target_name(nvm_mmu_target t);            /* "vram", "peer", "sysmem_coh", "sysmem_ncoh" */
-int nvm_mmu_parse_access(const char *s, nvm_mmu_access *out); /* "read|write|atomic|prefetch" -> 0 */
+const char *nvm_mmu_target_name(nvm_mmu_target t); /* "vram", "peer", "sysmem_coh", "sysmem_ncoh" */
+/* "read", "write", "atomic", "prefetch", "atomic_weak" (case-insensitive);
+ * false for another name. */
+bool nvm_mmu_parse_access(const char *s, nvm_mmu_access *out);
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

@@ -15,6 +15,7 @@
 #ifndef NVMODEL_NVMODEL_H
 #define NVMODEL_NVMODEL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -41,10 +42,10 @@ typedef enum nvm_status {
 	NVM_ERR_ALIGN,    /* a 32-bit access that is not 4-byte aligned */
 	NVM_ERR_NOENT,    /* no such hook / block / object */
 	NVM_ERR_BLOCKED,  /* the access is held (HWSQ framebuffer pause) and was not done */
-	NVM_ERR_FAULT,    /* a translated access faulted (G80 VM); nothing past the fault was done */
-	NVM_ERR_NOPTR,    /* the memory is the caller's, behind callbacks: no direct pointer */
-	NVM_ERR_BUSY,     /* not allowed from inside a library call (a hook, a callback) */
-	NVM_ERR_FULL,     /* no room: a set-up heap or GPFIFO ring is full (nvmodel/setup.h) */
+	NVM_ERR_FAULT, /* a translation faulted (GMMU, G80 VM: the result holds the fault); nothing past it was done */
+	NVM_ERR_NOPTR, /* the memory is the caller's, behind callbacks: no direct pointer */
+	NVM_ERR_BUSY,  /* not allowed from inside a library call (a hook, a callback) */
+	NVM_ERR_FULL,  /* no room: a set-up heap or GPFIFO ring is full (nvmodel/setup.h) */
 } nvm_status;
 
 /* Returns a short constant English name for a status ("ok", "out of range"...). */
@@ -241,7 +242,7 @@ const char *nvm_run_status_str(nvm_run_status st); /* "budget", "idle", "hang", 
 /* Current virtual time in ns since open. */
 uint64_t nvm_time_ns(const nvm_gpu *gpu);
 /* Is the GPU idle (no block busy, no event pending)? */
-int nvm_idle(nvm_gpu *gpu);
+bool nvm_idle(nvm_gpu *gpu);
 /* Ask a running nvm_run to stop after the current event (from a hook). */
 void nvm_stop(nvm_gpu *gpu);
 /* Work units (as the run budget counts them) charged since open, inside
@@ -293,7 +294,7 @@ const char *nvm_event_type_name(nvm_event_type t); /* "guest_error", "interrupt"
 uint64_t nvm_event_count(const nvm_gpu *gpu, nvm_event_type t);
 
 /* Level of the PMC interrupt output line (the PCI INTA pin): 1 asserted. */
-int nvm_intr_line(nvm_gpu *gpu);
+bool nvm_intr_line(nvm_gpu *gpu);
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

@@ -821,7 +821,7 @@ static const struct host_gen *chip_host_gen(const char *chip)
 	return c ? chip_data(c, &host_class) : NULL;
 }
 
-int nvm_rl_entry_decode_chip(const char *chip, const uint8_t e[NVM_RL_ENTRY_SIZE], nvm_rl_entry *out)
+bool nvm_rl_entry_decode_chip(const char *chip, const uint8_t e[NVM_RL_ENTRY_SIZE], nvm_rl_entry *out)
 {
 	const struct host_gen *g = chip_host_gen(chip);
 	if (!g)
@@ -851,7 +851,7 @@ nvm_status nvm_host_channel_info(nvm_gpu *gpu, uint32_t chid, nvm_host_channel *
 	return NVM_OK;
 }
 
-nvm_status nvm_host_set_method_crc(nvm_gpu *gpu, int on)
+nvm_status nvm_host_set_method_crc(nvm_gpu *gpu, bool on)
 {
 	struct host *h = host_of(gpu);
 	if (!gpu)

@@ -284,7 +284,7 @@ nvm_status nvm_g80_translate(nvm_gpu *gpu, const nvm_g80_req *req, nvm_g80_res *
 	api_enter(gpu);
 	translate(m, req, res);
 	api_leave(gpu);
-	return NVM_OK;
+	return res->fault ? NVM_ERR_FAULT : NVM_OK;
 }
 
 /* At most len bytes up to the next 4 KiB boundary of both a and b: a piece
@@ -539,7 +539,7 @@ nvm_status nvm_g80_bar_translate(nvm_gpu *gpu, int bar, uint64_t off, bool write
 	host_translate(m, bar == 1 ? R_BAR1 : R_BAR3, m->bar_chan, NVM_G80_ENG_BAR, bar == 1 ? 0u : 1u, off, write,
 	               CPU_FAULT_BAR, res);
 	api_leave(gpu);
-	return NVM_OK;
+	return res->fault ? NVM_ERR_FAULT : NVM_OK;
 }
 
 static nvm_status bar_pages(nvm_gpu *gpu, int bar, uint64_t off, uint8_t *p, size_t len, bool write)
@@ -547,10 +547,8 @@ static nvm_status bar_pages(nvm_gpu *gpu, int bar, uint64_t off, uint8_t *p, siz
 	while (len && !gpu->closing) {
 		nvm_g80_res r;
 		nvm_status st = nvm_g80_bar_translate(gpu, bar, off, write, &r);
-		if (st)
+		if (st) /* NVM_ERR_FAULT on a fault */
 			return st;
-		if (r.fault)
-			return NVM_ERR_FAULT;
 		size_t n = piece(r.addr, off, len);
 		st = write ? nvm_mem_write(gpu, r.ap, r.addr, p, n) : nvm_mem_read(gpu, r.ap, r.addr, p, n);
 		if (st)
@@ -732,7 +730,7 @@ nvm_status nvm_g80_tlb_flush(nvm_gpu *gpu, unsigned engine)
 	return NVM_OK;
 }
 
-nvm_status nvm_g80_set_strict_tlb(nvm_gpu *gpu, int on)
+nvm_status nvm_g80_set_strict_tlb(nvm_gpu *gpu, bool on)
 {
 	struct g80vm *m = vm_of(gpu);
 	if (!m)

@@ -750,7 +750,7 @@ nvm_status nvm_mmu_translate(nvm_gpu *gpu, const nvm_mmu_request *req, nvm_mmu_r
 	api_enter(gpu);
 	translate(m, req, res, true, 0);
 	api_leave(gpu);
-	return NVM_OK;
+	return res->fault != NVM_MMU_FAULT_NONE ? NVM_ERR_FAULT : NVM_OK;
 }
 
 /* ---------------------------------------------------------------- replay / cancel */
@@ -1209,7 +1209,7 @@ nvm_status nvm_mmu_bar_translate(nvm_gpu *gpu, int bar, uint64_t off, nvm_mmu_ac
 	api_enter(gpu);
 	nvm_status st = bar_translate(gpu, bar, off, access, res);
 	api_leave(gpu);
-	return st;
+	return !st && res->fault != NVM_MMU_FAULT_NONE ? NVM_ERR_FAULT : st;
 }
 
 /* The BAR's pages one by one; stops early once a hook closed the GPU. */
@@ -1222,7 +1222,7 @@ static nvm_status bar_access(nvm_gpu *gpu, int bar, uint64_t off, void *buf, siz
 		if (st)
 			return st;
 		if (r.fault != NVM_MMU_FAULT_NONE)
-			return NVM_ERR_RANGE;
+			return NVM_ERR_FAULT;
 		size_t n = (size_t)(4096 - (off & 4095));
 		if (n > len)
 			n = len;
@@ -1266,7 +1266,7 @@ nvm_status nvm_mmu_bar_read(nvm_gpu *gpu, int bar, uint64_t off, void *buf, size
 
 /* ---------------------------------------------------------------- misc API */
 
-nvm_status nvm_mmu_set_strict_tlb(nvm_gpu *gpu, int on)
+nvm_status nvm_mmu_set_strict_tlb(nvm_gpu *gpu, bool on)
 {
 	struct mmu *m = mmu_of(gpu);
 	if (!m)

@@ -1000,7 +1000,7 @@ const nvm_ramfc_field *nvm_pfifo_ramfc_layout(const char *chip, int large, size_
 	return l->f;
 }
 
-int nvm_pfifo_has_engine(const char *chip, unsigned engine)
+bool nvm_pfifo_has_engine(const char *chip, unsigned engine)
 {
 	const struct pfifo_gen *c = pfifo_gen_find(chip);
 	return c && (engine <= ENG_PGRAPH || (engine < 32 && (c->engines & (1u << engine))));
@@ -1013,7 +1013,7 @@ const char *nvm_pfifo_engine_name(const char *chip, unsigned engine)
 	return strcmp(n, "?") ? n : NULL;
 }
 
-int nvm_pfifo_ramht_has_chid(const char *chip)
+bool nvm_pfifo_ramht_has_chid(const char *chip)
 {
 	const struct pfifo_gen *c = pfifo_gen_find(chip);
 	return c ? c->ramht.chid : -1;

@@ -160,7 +160,7 @@ static void trap_registers(void **s)
 		nvm_reg_write(gpu, 0x100c90, 0x00ffffffu); /* every enable */
 		nvm_g80_req q = { g80e_chan(CH, 0), 0, 0x12345678abull, 0xb, 0xf, 0x0, false, false };
 		nvm_g80_res r;
-		assert_int_equal(nvm_g80_translate(gpu, &q, &r), NVM_OK); /* NULL_DMAOBJ */
+		assert_int_equal(nvm_g80_translate(gpu, &q, &r), NVM_ERR_FAULT); /* NULL_DMAOBJ */
 		assert_int_equal(r.fault, NVM_G80_FAULT_NULL_DMAOBJ);
 		assert_int_equal(hk.n, 1);
 		assert_int_equal(hk.last.reason, 6);
@@ -381,7 +381,7 @@ static bool fault_recorded(nvm_gpu *gpu, unsigned engine)
 	nvm_g80_req q = { g80e_chan(CH, 0), 0, 0x1000, engine, 3, 0, false, false };
 	nvm_g80_res r;
 	int n = hk.n;
-	assert_int_equal(nvm_g80_translate(gpu, &q, &r), NVM_OK);
+	assert_int_equal(nvm_g80_translate(gpu, &q, &r), NVM_ERR_FAULT);
 	assert_int_equal(r.fault, NVM_G80_FAULT_NULL_DMAOBJ);
 	assert_int_equal(hk.n, n + 1); /* the engine gets it either way */
 	uint32_t v = rd(gpu, 0x100c90);

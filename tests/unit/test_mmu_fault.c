@@ -89,7 +89,8 @@ static nvm_mmu_request req_gpc(uint64_t va, nvm_mmu_access a, unsigned client, u
 static nvm_mmu_result xl(struct fx *f, nvm_mmu_request r)
 {
 	nvm_mmu_result res;
-	assert_int_equal(nvm_mmu_translate(f->gpu, &r, &res), NVM_OK);
+	nvm_status st = nvm_mmu_translate(f->gpu, &r, &res);
+	assert_int_equal(st, res.fault != NVM_MMU_FAULT_NONE ? NVM_ERR_FAULT : NVM_OK);
 	return res;
 }
 
