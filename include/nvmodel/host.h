@@ -32,11 +32,11 @@ extern "C" {
 /* What the Host knows of one channel (PCCSR and the scheduler's view). */
 typedef struct nvm_host_channel {
 	uint32_t chid;
-	int bound, enabled;
-	uint32_t status;   /* NV_PCCSR_CHANNEL_STATUS */
-	int busy;          /* NV_PCCSR_CHANNEL_BUSY */
-	int pbdma_faulted; /* NV_PCCSR_CHANNEL_PBDMA_FAULTED */
-	int eng_faulted;
+	bool bound, enabled;
+	uint32_t status;    /* NV_PCCSR_CHANNEL_STATUS */
+	bool busy;          /* NV_PCCSR_CHANNEL_BUSY */
+	bool pbdma_faulted; /* NV_PCCSR_CHANNEL_PBDMA_FAULTED */
+	bool eng_faulted;
 	int runlist;   /* runlist that lists it, -1 if none */
 	int tsgid;     /* TSG that holds it, -1 if none */
 	int pbdma;     /* PBDMA it is loaded on, -1 if none */

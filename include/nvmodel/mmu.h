@@ -98,7 +98,7 @@ typedef struct nvm_mmu_request {
 	 * inst_target/inst_addr (RAMIN encoding; 4 KiB aligned) selects the page
 	 * tables; with use_pdb != 0 the page directory base pdb_target/pdb_addr
 	 * is used directly (a bound address space, e.g. for tools). */
-	int use_pdb;
+	bool use_pdb;
 	unsigned inst_target;
 	uint64_t inst_addr;
 	unsigned pdb_target;
@@ -112,22 +112,22 @@ typedef struct nvm_mmu_request {
 	unsigned client_type; /* NVM_MMU_CLIENT_GPC / _HUB */
 	unsigned client_id;   /* 0..127 */
 	unsigned gpc_id;      /* 0..31 */
-	int privileged;       /* the request is privileged (may use PRIVILEGE pages) */
+	bool privileged;      /* the request is privileged (may use PRIVILEGE pages) */
 } nvm_mmu_request;
 
 typedef struct nvm_mmu_result {
 	nvm_mmu_fault_type fault; /* NVM_MMU_FAULT_NONE on success */
-	int sparse;               /* mapped sparse: reads 0, writes dropped, no fault */
+	bool sparse;              /* mapped sparse: reads 0, writes dropped, no fault */
 	nvm_mmu_target target;
 	unsigned peer;      /* peer id when target is PEER */
 	uint64_t pa;        /* physical address of va */
 	uint64_t page_size; /* 4 KiB, 64 KiB or 2 MiB; a sparse directory entry
 	                     * covers 2^29 (PDE1), 2^38 (PDE2) or 2^47 (PDE3) */
 	unsigned kind;
-	int priv, ro, vol, atomic_disable, encrypted;
+	bool priv, ro, vol, atomic_disable, encrypted;
 	int level;       /* walk level that decided (0 PDE3 .. 4 PTE), -1 RAMIN */
-	int oob;         /* a table or instance block lay outside its aperture */
-	int replayable;  /* fault only: the request waits for a replay */
+	bool oob;        /* a table or instance block lay outside its aperture */
+	bool replayable; /* fault only: the request waits for a replay */
 	uint64_t ticket; /* replayable fault only: id of the waiting request */
 } nvm_mmu_result;
 
@@ -143,7 +143,7 @@ typedef struct nvm_mmu_walk_level {
 	uint64_t entry_addr;
 	int nwords; /* 1 (8 bytes) or 2 (16 bytes, dual PDE) */
 	uint64_t raw[2];
-	int read_ok; /* 0 when the entry lay outside the aperture */
+	bool read_ok; /* 0 when the entry lay outside the aperture */
 } nvm_mmu_walk_level;
 
 typedef struct nvm_mmu_walk_trace {
@@ -158,7 +158,7 @@ typedef struct nvm_mmu_walk_trace {
  * fault (res->oob set), never an out-of-bounds access. NVM_ERR_FAULT when
  * res holds a fault. */
 nvm_status nvm_mmu_walk(nvm_gpu *gpu, unsigned pdb_target, uint64_t pdb_addr, uint64_t va, nvm_mmu_access access,
-                        int privileged, nvm_mmu_result *res, nvm_mmu_walk_trace *trace);
+                        bool privileged, nvm_mmu_result *res, nvm_mmu_walk_trace *trace);
 
 /* One mapping of a page-table tree, for nvm_mmu_enum. */
 typedef struct nvm_mmu_mapping {
@@ -204,13 +204,13 @@ typedef enum nvm_mmu_replay {
 } nvm_mmu_replay;
 
 typedef struct nvm_mmu_inval {
-	int all_pdb;         /* every address space */
+	bool all_pdb;        /* every address space */
 	unsigned pdb_target; /* RAMIN encoding (coherent and non-coherent match alike) */
 	uint64_t pdb_addr;
-	int all_va;
+	bool all_va;
 	uint64_t va;
 	unsigned size_log2; /* with use_size: 2^size_log2 4 KiB pages from va */
-	int use_size;
+	bool use_size;
 	unsigned level; /* CACHE_LEVEL: 0 ALL, 1 PTE_ONLY, 2.. UP_TO_PDEn */
 	nvm_mmu_replay replay;
 	/* cancel targets */
@@ -252,14 +252,14 @@ typedef struct nvm_mmu_fault_info {
 	uint64_t timestamp;
 	unsigned engine_id;
 	unsigned fault_type;
-	int replayable;
+	bool replayable;
 	unsigned client;
 	unsigned access_type;
 	unsigned client_type;
 	unsigned gpc_id;
-	int protected_mode;
-	int replayable_en;
-	int valid;
+	bool protected_mode;
+	bool replayable_en;
+	bool valid;
 } nvm_mmu_fault_info;
 
 #define NVM_MMU_PACKET_SIZE 32

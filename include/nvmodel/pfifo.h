@@ -112,7 +112,7 @@ bool nvm_pfifo_ramht_has_chid(const char *chip);
  * chid 0, no valid bit: a zero context is free). */
 typedef struct nvm_ramht_entry {
 	uint32_t handle, context;
-	int valid;         /* NV04..NV3x: bit 31; NV40: context != 0 (UNVERIFIED) */
+	bool valid;        /* NV04..NV3x: bit 31; NV40: context != 0 (UNVERIFIED) */
 	uint32_t instance; /* RAMIN byte address of the object (INSTANCE << 4) */
 	unsigned engine;   /* 0 SOFTWARE, 1 PGRAPH, 2.. others */
 	uint32_t chid;

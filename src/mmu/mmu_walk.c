@@ -335,7 +335,7 @@ page_tables:
 }
 
 nvm_status nvm_mmu_walk(nvm_gpu *gpu, unsigned pdb_target, uint64_t pdb_addr, uint64_t va, nvm_mmu_access access,
-                        int privileged, nvm_mmu_result *res, nvm_mmu_walk_trace *tr)
+                        bool privileged, nvm_mmu_result *res, nvm_mmu_walk_trace *tr)
 {
 	if (!gpu || !res)
 		return NVM_ERR_ARG;
