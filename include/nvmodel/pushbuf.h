@@ -49,10 +49,10 @@ enum {
 
 /* A generation's pushbuffer profile (per-chip const data). */
 typedef struct nvm_pb_gen {
-	const char *chip; /* chip profile name: "nv04", "g80", "gv100" ... */
+	const char *chip;     /* chip profile name: "nv04", "g80", "gv100" ... */
 	nvm_pb_format native; /* the format its drivers write */
-	unsigned accepts; /* NVM_PB_ACC_* */
-	bool decode_only; /* a pushbuffer profile only (no `nvmodel chips` model) */
+	unsigned accepts;     /* NVM_PB_ACC_* */
+	bool decode_only;     /* a pushbuffer profile only (no `nvmodel chips` model) */
 	/* New format: the host class (methods below 0x100) and the class each
 	 * subchannel holds before a SET_OBJECT, as NVIDIA's and nouveau's
 	 * drivers bind them (0: none). */
@@ -224,8 +224,16 @@ typedef struct nvm_pb_decoder_state {
 	uint32_t stored_mask; /* STORE_SUBDEVICE_MASK value */
 } nvm_pb_decoder_state;
 
-/* The fields below are the decoder's own: front ends use nvm_pb_save /
- * nvm_pb_restore / nvm_pb_stop_* rather than writing them. */
+/* The decoder's working state. PRIVATE: callers allocate it (on the stack,
+ * or inside a front end's own state) and pass it to the calls below, but
+ * read or write no field: nvm_pb_save / nvm_pb_restore / nvm_pb_stop_* and
+ * d->methods (read only) are the interface. It stays a complete type
+ * rather than an opaque one because it is on the hot path: the Volta PBDMA
+ * and the pushers keep it inside their own state (no allocation, no pointer
+ * to chase) and the inline nvm_pb_take_* path below reads it in place (the
+ * benchmarks' method rate depends on it). Its size and layout may change
+ * with any release (a new SONAME major, docs/embedding.md): compile against
+ * the headers of the library you link. */
 typedef struct nvm_pb_decoder {
 	nvm_pb_config cfg;
 	nvm_pb_sink sink;
@@ -330,7 +338,7 @@ static inline uint32_t nvm_pb_take_count(uint32_t w)
 }
 
 static inline __attribute__((always_inline)) uint32_t nvm_pb_take_hdr(const uint32_t **pp, const uint32_t *end,
-                                                                  uint64_t *pos)
+                                                                      uint64_t *pos)
 {
 	const uint32_t *p = *pp;
 	while (p < end) {
@@ -365,8 +373,8 @@ static inline __attribute__((always_inline)) uint32_t nvm_pb_take_hdr(const uint
  * run ends before next and before stream offset pos. Filled without
  * branching on the kind: drivers mix IMMD and method headers
  * unpredictably. */
-static inline __attribute__((always_inline)) nvm_pb_run *nvm_pb_take_fill(nvm_pb_decoder *d, uint32_t slot, uint32_t w,
-                                                                  const uint32_t *next, uint64_t pos, bool masked)
+static inline __attribute__((always_inline)) nvm_pb_run *
+nvm_pb_take_fill(nvm_pb_decoder *d, uint32_t slot, uint32_t w, const uint32_t *next, uint64_t pos, bool masked)
 {
 	bool immd = w >> 29 == 4;
 	uint32_t cnt = (w >> 16) & 0x1fffu, take = immd ? 0 : cnt;
@@ -541,8 +549,8 @@ static inline const nvm_pb_value *nvm_pb_field_value(const nvm_pb_field *f, unsi
 }
 
 const nvm_pb_class *nvm_pb_class_find(uint32_t id);
-const nvm_pb_class *nvm_pb_class_find_tag(const char *tag);               /* "C3B5", case-insensitive */
-const nvm_pb_class *nvm_pb_class_get(size_t i);                           /* i-th class, NULL past the end */
+const nvm_pb_class *nvm_pb_class_find_tag(const char *tag);                   /* "C3B5", case-insensitive */
+const nvm_pb_class *nvm_pb_class_get(size_t i);                               /* i-th class, NULL past the end */
 const nvm_pb_method *nvm_pb_class_method_at(const nvm_pb_class *c, size_t i); /* i-th method by address */
 /* The method at byte address addr (an array method when addr is one of its
  * elements), NULL if none; *index (if not NULL) gets the element number
@@ -569,7 +577,8 @@ const nvm_pb_class *nvm_pb_host_class(const nvm_pb_gen *gen, nvm_pb_format f);
 
 /* Encodes a method header (for IMMD, count is the 13-bit data). Returns
  * false when a field does not fit or the mode does not exist in the format. */
-bool nvm_pb_encode_method(nvm_pb_format f, nvm_pb_mode mode, uint32_t subch, uint32_t method, uint32_t count, uint32_t *word);
+bool nvm_pb_encode_method(nvm_pb_format f, nvm_pb_mode mode, uint32_t subch, uint32_t method, uint32_t count,
+                          uint32_t *word);
 /* Encodes a control entry (value: mask or jump/call target). NVM_PB_CTRL_IGNORED
  * has no encoding. */
 bool nvm_pb_encode_control(nvm_pb_format f, nvm_pb_ctrl kind, uint32_t value, uint32_t *word);
@@ -597,14 +606,19 @@ typedef enum nvm_pb_style {
 } nvm_pb_style;
 
 /* A class's method table laid out by address for the printer (built when
- * the class is first used on a subchannel). */
+ * the class is first used on a subchannel). PRIVATE, part of
+ * nvm_pb_printer. */
 typedef struct nvm_pb_view {
 	const nvm_pb_class *cls; /* the class the slots describe (NULL: not built) */
 	const nvm_pb_class *src; /* the class whose list was used (Mesa's fallback) */
-	bool mesa;           /* built from Mesa's view */
-	uint16_t slot[4096]; /* by method dword address: 1 + position in the list, 0 none */
+	bool mesa;               /* built from Mesa's view */
+	uint16_t slot[4096];     /* by method dword address: 1 + position in the list, 0 none */
 } nvm_pb_view;
 
+/* The printer's working state. PRIVATE but for `errors` (read it after
+ * nvm_pb_printer_end): the caller allocates it (about 75 KiB: the heap
+ * rather than a small stack) and uses the calls below. Its size and layout
+ * may change with any release. */
 typedef struct nvm_pb_printer {
 	nvm_pb_style style;
 	nvm_pb_format format;
@@ -626,7 +640,7 @@ typedef struct nvm_pb_printer {
 	uint32_t seq_left;   /* data entries of the current sequence still to come */
 	uint32_t line_items; /* values on the current asm line */
 	bool raw_seq;        /* asm: the sequence is printed as .word */
-	nvm_pb_view view[9];     /* per subchannel; [8] the host class */
+	nvm_pb_view view[9]; /* per subchannel; [8] the host class */
 	/* The text and JSON styles' methods formatted once (print.c); NULL:
 	 * every line formatted from the tables. nvm_pb_printer_end frees it. */
 	struct pb_print_cache *cache;
@@ -636,8 +650,8 @@ typedef struct nvm_pb_printer {
  * NULL when the words are fed in pieces (the printer takes what it prints
  * from the events); n is still needed by the asm style, which must know
  * whether a sequence is complete. */
-void nvm_pb_printer_init(nvm_pb_printer *p, nvm_pb_style style, const nvm_pb_config *cfg, const uint32_t *input, uint64_t base,
-                     size_t n, nvm_pb_out *out);
+void nvm_pb_printer_init(nvm_pb_printer *p, nvm_pb_style style, const nvm_pb_config *cfg, const uint32_t *input,
+                         uint64_t base, size_t n, nvm_pb_out *out);
 /* Binds class c on a subchannel (as --class does); pin: SET_OBJECT in the
  * stream does not change it. */
 void nvm_pb_printer_bind(nvm_pb_printer *p, unsigned subch, const nvm_pb_class *c, bool pin);
