@@ -114,10 +114,11 @@ static int bench_decode(double scale, struct bench_result *out, enum ds_format f
 	}
 	nvm_pb_config cfg;
 	nvm_pb_config_init(&cfg, nvm_pb_gen_lookup(f == DS_FMT_NEW ? "gv100" : "g84"),
-	               f == DS_FMT_NEW ? NVM_PB_FORMAT_NEW : NVM_PB_FORMAT_OLD);
+	                   f == DS_FMT_NEW ? NVM_PB_FORMAT_NEW : NVM_PB_FORMAT_OLD);
 	struct count_sink c = { 0 };
 	struct check_sink k = { 0 };
-	nvm_pb_sink sink = check ? (nvm_pb_sink){ .ctx = &k, .runs = check_runs } : (nvm_pb_sink){ .ctx = &c, .runs = count_runs };
+	nvm_pb_sink sink =
+	        check ? (nvm_pb_sink){ .ctx = &k, .runs = check_runs } : (nvm_pb_sink){ .ctx = &c, .runs = count_runs };
 	const int reps = 5;
 	double best_sum = 1e30, best_dec = 1e30;
 	uint64_t methods = 0;

@@ -339,7 +339,8 @@ static int wrap(struct gen *g)
 	const struct ds_config *c = g->c;
 	uint32_t w;
 	if (close_seg(g) ||
-	    !nvm_pb_encode_control(NVM_PB_FORMAT_OLD, c->old_jump ? NVM_PB_CTRL_OLD_JUMP : NVM_PB_CTRL_JUMP, (uint32_t)c->pb_va, &w))
+	    !nvm_pb_encode_control(NVM_PB_FORMAT_OLD, c->old_jump ? NVM_PB_CTRL_OLD_JUMP : NVM_PB_CTRL_JUMP,
+	                           (uint32_t)c->pb_va, &w))
 		return -1;
 	size_t off = g->s->nwords;
 	if (put(g, w) || add_seg(g, g->seg_va, off, 1, c->pb_va))

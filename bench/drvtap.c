@@ -30,8 +30,8 @@ static inline enum eng_status tap(unsigned k, struct engine *e, const struct eng
 }
 
 #define TAP_FN(k)                                                                                                      \
-	static enum eng_status tap##k(struct engine *e, const struct eng_src *src, const nvm_pb_run *r, uint32_t first,    \
-	                              uint32_t n, struct eng_result *res)                                              \
+	static enum eng_status tap##k(struct engine *e, const struct eng_src *src, const nvm_pb_run *r,                \
+	                              uint32_t first, uint32_t n, struct eng_result *res)                              \
 	{                                                                                                              \
 		return tap(k, e, src, r, first, n, res);                                                               \
 	}
@@ -40,8 +40,9 @@ TAP_FN(1)
 TAP_FN(2)
 TAP_FN(3)
 
-static enum eng_status (*const tap_fns[TAP_SLOTS])(struct engine *, const struct eng_src *, const nvm_pb_run *, uint32_t,
-                                                   uint32_t, struct eng_result *) = { tap0, tap1, tap2, tap3 };
+static enum eng_status (*const tap_fns[TAP_SLOTS])(struct engine *, const struct eng_src *, const nvm_pb_run *,
+                                                   uint32_t, uint32_t,
+                                                   struct eng_result *) = { tap0, tap1, tap2, tap3 };
 
 int ds_tap_install(nvm_gpu *gpu)
 {

@@ -104,7 +104,8 @@ static void on_runs(void *ctx, const nvm_pb_run *r, size_t n)
 
 /* The same stream through the batched sink (no header callback, so batches
  * fill up) must give the same runs in the same order. */
-static void batch_compare(const nvm_pb_config *cfg, const uint32_t *all, size_t n, size_t piece, bool segs, struct acct *a)
+static void batch_compare(const nvm_pb_config *cfg, const uint32_t *all, size_t n, size_t piece, bool segs,
+                          struct acct *a)
 {
 	a->comparing = true;
 	a->cmp = 0;
@@ -233,8 +234,8 @@ static void st_error(void *ctx, const nvm_pb_error *e)
 	((struct stopper *)ctx)->nerr++;
 }
 
-static void stop_compare(const nvm_pb_config *cfg, const uint32_t *all, size_t n, size_t piece, bool segs, uint32_t budget,
-                         bool batched)
+static void stop_compare(const nvm_pb_config *cfg, const uint32_t *all, size_t n, size_t piece, bool segs,
+                         uint32_t budget, bool batched)
 {
 	struct stopper s = { .record = true };
 	nvm_pb_decoder d;

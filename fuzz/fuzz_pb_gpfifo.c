@@ -33,7 +33,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		bool gh100 = (i / 16) & 1;
 		nvm_pb_gp_decode_gen(le32(data + i), le32(data + i + 4), gh100, &g);
 		check(g.extended_base <= 0x1ffffu && (gh100 || g.extended_base == 0), "PB_EXTENDED_BASE_OPERAND range");
-		check(nvm_pb_gp_err_name(g.err) != NULL && nvm_pb_gp_err_message(g.err) != NULL, "unknown GP error code");
+		check(nvm_pb_gp_err_name(g.err) != NULL && nvm_pb_gp_err_message(g.err) != NULL,
+		      "unknown GP error code");
 		nvm_pb_print_gp(&out, (i / 8) & 1 ? NVM_PB_STYLE_JSON : NVM_PB_STYLE_TEXT, i / 8, &g);
 	}
 	check(!out.oom, "out of memory");

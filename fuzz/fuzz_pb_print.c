@@ -57,7 +57,8 @@ static const nvm_pb_gen *new_format_gen(unsigned i)
 }
 
 /* The input printed once; uncached: every line from the tables. */
-static nvm_pb_out print(const nvm_pb_config *cfg, nvm_pb_style style, uint8_t opt, const uint32_t *w, size_t n, bool uncached)
+static nvm_pb_out print(const nvm_pb_config *cfg, nvm_pb_style style, uint8_t opt, const uint32_t *w, size_t n,
+                        bool uncached)
 {
 	nvm_pb_out out = { 0 };
 	nvm_pb_printer p;

@@ -473,7 +473,9 @@ static void decoder_load(struct pbdma *p)
 	d->stored_mask = FIELD_GET(sd, 27, 16);
 	uint32_t hdr = p->r[PBR_PB_HEADER], count = FIELD_GET(p->r[PBR_PB_COUNT], 12, 0);
 	uint32_t type = FIELD_GET(hdr, 31, 29);
-	static const int8_t mode_of_type[8] = { -1, NVM_PB_MODE_INC, -1, NVM_PB_MODE_NINC, -1, NVM_PB_MODE_1INC, -1, -1 };
+	static const int8_t mode_of_type[8] = {
+		-1, NVM_PB_MODE_INC, -1, NVM_PB_MODE_NINC, -1, NVM_PB_MODE_1INC, -1, -1
+	};
 	if (type == 7) {
 		d->skipping = true;
 	} else if (count && mode_of_type[type] >= 0) {
@@ -1104,7 +1106,8 @@ static enum mres host_method(struct pbdma *p, uint32_t subch, uint32_t m, uint32
 	const nvm_pb_method *pm = nvm_pb_class_method(p->h->host_class, m);
 	if (pm) {
 		emit(gpu_of(p), NVM_EV_UNMODELLED, "pbdma", "host_method", m, data,
-		     "channel %d: host method 0x%03x (%s) is not modelled yet: ignored", p->chid, m, nvm_pb_name(pm->name));
+		     "channel %d: host method 0x%03x (%s) is not modelled yet: ignored", p->chid, m,
+		     nvm_pb_name(pm->name));
 		return M_DONE;
 	}
 	park_method(p, subch, m, data);
@@ -1180,8 +1183,8 @@ static enum mres engine_stopped(struct pbdma *p, struct engine *e, const nvm_pb_
 }
 
 /* Methods data[first .. first + n) of r to engine e (engine_prepare). */
-static inline enum mres engine_deliver(struct pbdma *p, struct engine *e, const struct eng_src *src, const nvm_pb_run *r,
-                                       uint32_t first, uint32_t n)
+static inline enum mres engine_deliver(struct pbdma *p, struct engine *e, const struct eng_src *src,
+                                       const nvm_pb_run *r, uint32_t first, uint32_t n)
 {
 	nvm_gpu *gpu = gpu_of(p);
 	if (emit_wanted(gpu, NVM_EV_METHOD))
@@ -1639,7 +1642,8 @@ static bool next_gp_entry(struct pbdma *p, bool *idle)
 			r[PBR_GP_INFO] = FIELD_SET(r[PBR_GP_INFO], 24, 8, g.extended_base);
 		else if (g.opcode != NVM_PB_GP_NOP)
 			emit(gpu_of(p), NVM_EV_UNMODELLED, "pbdma", "gp_crc", g.opcode, g.operand,
-			     "channel %d: GP %s entry: CRC checks are not modelled", p->chid, nvm_pb_gp_op_name(g.opcode));
+			     "channel %d: GP %s entry: CRC checks are not modelled", p->chid,
+			     nvm_pb_gp_op_name(g.opcode));
 		userd_writeback_if_enabled(p);
 		return true;
 	}

@@ -738,10 +738,10 @@ static uint32_t pull_entries(struct pfifo *f, uint32_t max, uint64_t *t, bool (*
 				nvm_pb_mode mode;
 				uint32_t n = plain_run(c, slot, avail, &mode);
 				nvm_pb_run r = { .subch = subch,
-					     .method = m,
-					     .count = n,
-					     .mode = mode,
-					     .data = &c->data[slot] };
+					         .method = m,
+					         .count = n,
+					         .mode = mode,
+					         .data = &c->data[slot] };
 				submit_to(f, e, id, &r, t);
 				*c->get = (get + 4 * n) & c->ptr_mask;
 				taken += n;

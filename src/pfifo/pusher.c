@@ -537,10 +537,10 @@ void pusher_dec_load(struct pfifo *f, bool ib)
 	cfg.sli_enable = sli;
 	cfg.subdevice_id = FIELD_GET(*f->r_sli, 11, 0);
 	nvm_pb_sink sink = { .ctx = f,
-		         .header = sink_header,
-		         .run = sink_run,
-		         .control = sink_control,
-		         .error = sink_error };
+		             .header = sink_header,
+		             .run = sink_run,
+		             .control = sink_control,
+		             .error = sink_error };
 	nvm_pb_decoder_init(&f->dec, &cfg, &sink);
 	uint32_t st = *f->r_dma_state;
 	nvm_pb_decoder_state d;
@@ -727,13 +727,13 @@ static uint32_t pusher_quick(struct pfifo *f, const uint32_t *w, uint32_t lim, u
 			if (direct < c)
 				break;
 			nvm_pb_run r = { .hdr_offset = pos + k,
-				     .offset = pos + k + 1,
-				     .ndwords = c,
-				     .subch = subch,
-				     .method = m,
-				     .count = c,
-				     .mode = ninc ? NVM_PB_MODE_NINC : NVM_PB_MODE_INC,
-				     .data = w + k + 1 };
+				         .offset = pos + k + 1,
+				         .ndwords = c,
+				         .subch = subch,
+				         .method = m,
+				         .count = c,
+				         .mode = ninc ? NVM_PB_MODE_NINC : NVM_PB_MODE_INC,
+				         .data = w + k + 1 };
 			puller_submit(f, &r, t);
 			put = (put + c) & mask;
 			*f->r_put = *f->r_get = put << 2;

@@ -251,7 +251,8 @@ const nvm_pb_class *nvm_pb_host_class(const nvm_pb_gen *gen, nvm_pb_format f)
 	/* UNVERIFIED: a host class the tables lack (C96F, CA6F) is named
 	 * with the newest older host class they have. */
 	for (size_t i = nvm_pb_nclasses; !c && i-- > 0;)
-		if ((nvm_pb_classes[i].id & 0xff) == (gen->host_class & 0xffu) && nvm_pb_classes[i].id < gen->host_class)
+		if ((nvm_pb_classes[i].id & 0xff) == (gen->host_class & 0xffu) &&
+		    nvm_pb_classes[i].id < gen->host_class)
 			c = &nvm_pb_classes[i];
 	return c;
 }

@@ -57,20 +57,20 @@ struct err_info {
 };
 
 static const struct err_info err_infos[NVM_PB_ERR_COUNT] = {
-	[NVM_PB_ERR_RESERVED_OPCODE] = { "reserved_opcode", "SEC_OP 6 (RESERVED6) is not a valid PB instruction", "PBENTRY",
-	                             NULL },
+	[NVM_PB_ERR_RESERVED_OPCODE] = { "reserved_opcode", "SEC_OP 6 (RESERVED6) is not a valid PB instruction",
+	                                 "PBENTRY", NULL },
 	[NVM_PB_ERR_OBSOLETE] = { "obsolete_header",
-	                      "old-format method header (SEC_OP 0 with TERT_OP 0, or SEC_OP 2) is obsolete", "PBENTRY",
-	                      NULL },
+	                          "old-format method header (SEC_OP 0 with TERT_OP 0, or SEC_OP 2) is obsolete",
+	                          "PBENTRY", NULL },
 	[NVM_PB_ERR_BAD_CONTROL] = { "bad_control", "subdevice-mask control entry with OPCODE 31:16 not 1, 2 or 3",
-	                         "PBENTRY", NULL },
+	                             "PBENTRY", NULL },
 	[NVM_PB_ERR_COUNT_OVERFLOW] = { "count_overflow", "COUNT takes the method address past 0xFFF (would wrap)",
-	                            "PBENTRY", NULL },
+	                                "PBENTRY", NULL },
 	/* UNVERIFIED: the seed only says bit 12 is reserved; no interrupt is documented. */
 	[NVM_PB_ERR_RESERVED_BIT] = { "reserved_bit", "reserved bit 12 of the method header is set", NULL, NULL },
 	[NVM_PB_ERR_TRUNCATED] = { "truncated", "the input ends inside a method sequence (data missing)", NULL, NULL },
 	[NVM_PB_ERR_INVALID_CMD] = { "invalid_cmd", "no command form matches for this chip and mode", NULL,
-	                         "DMA_PUSHER INVALID_CMD" },
+	                             "DMA_PUSHER INVALID_CMD" },
 };
 
 const char *nvm_pb_err_name(nvm_pb_err e)
@@ -134,17 +134,18 @@ static inline void run_seq(nvm_pb_decoder *d, const nvm_pb_run *r, uint32_t left
 	d->batch_seq[i].hdr_word = hdr_word;
 }
 
-static void put_error(nvm_pb_decoder *d, uint32_t word, nvm_pb_err code, uint32_t ndwords, uint32_t missing, uint64_t offset)
+static void put_error(nvm_pb_decoder *d, uint32_t word, nvm_pb_err code, uint32_t ndwords, uint32_t missing,
+                      uint64_t offset)
 {
 	if (!ndwords && offset == d->quiet_at)
 		return; /* an IMMD header decoded again after a stop before it: reported once */
 	flush_batch(d);
 	if (d->sink.error && !d->stopped)
 		d->sink.error(d->sink.ctx, &(nvm_pb_error){ .offset = offset,
-		                                        .ndwords = ndwords,
-		                                        .word = word,
-		                                        .code = code,
-		                                        .missing = missing });
+		                                            .ndwords = ndwords,
+		                                            .word = word,
+		                                            .code = code,
+		                                            .missing = missing });
 }
 
 static void put_control(nvm_pb_decoder *d, uint32_t word, nvm_pb_ctrl kind, bool has_value, uint32_t value)
@@ -152,17 +153,17 @@ static void put_control(nvm_pb_decoder *d, uint32_t word, nvm_pb_ctrl kind, bool
 	flush_batch(d);
 	if (d->sink.control && !d->stopped)
 		d->sink.control(d->sink.ctx, &(nvm_pb_control){ .offset = d->pos,
-		                                            .ndwords = 1,
-		                                            .word = word,
-		                                            .kind = kind,
-		                                            .has_value = has_value,
-		                                            .value = value,
-		                                            .active = d->active });
+		                                                .ndwords = 1,
+		                                                .word = word,
+		                                                .kind = kind,
+		                                                .has_value = has_value,
+		                                                .value = value,
+		                                                .active = d->active });
 }
 
 /* Starts a method sequence; the header dword(s) end at d->pos. */
-static inline void start_sequence(nvm_pb_decoder *d, uint64_t hdr_offset, uint32_t ndwords, uint32_t word, uint32_t word2,
-                                  uint32_t subch, uint32_t method, uint32_t count, nvm_pb_mode mode)
+static inline void start_sequence(nvm_pb_decoder *d, uint64_t hdr_offset, uint32_t ndwords, uint32_t word,
+                                  uint32_t word2, uint32_t subch, uint32_t method, uint32_t count, nvm_pb_mode mode)
 {
 	bool masked = !d->active;
 	/* The runs before it are delivered first, in the new format also
@@ -175,14 +176,14 @@ static inline void start_sequence(nvm_pb_decoder *d, uint64_t hdr_offset, uint32
 	if (d->sink.header) {
 		if (!d->stopped)
 			d->sink.header(d->sink.ctx, &(nvm_pb_header){ .offset = hdr_offset,
-			                                          .ndwords = ndwords,
-			                                          .word = word,
-			                                          .word2 = word2,
-			                                          .subch = subch,
-			                                          .method = method,
-			                                          .count = count,
-			                                          .mode = mode,
-			                                          .masked = masked });
+			                                              .ndwords = ndwords,
+			                                              .word = word,
+			                                              .word2 = word2,
+			                                              .subch = subch,
+			                                              .method = method,
+			                                              .count = count,
+			                                              .mode = mode,
+			                                              .masked = masked });
 	}
 	d->remaining = count;
 	d->index = 0;
@@ -214,8 +215,8 @@ static const struct {
 };
 
 /* TERT_OP 1..3 under SEC_OP 0. */
-static const nvm_pb_ctrl tert_ctrl[4] = { NVM_PB_CTRL_NOP, NVM_PB_CTRL_SET_SUBDEVICE_MASK, NVM_PB_CTRL_STORE_SUBDEVICE_MASK,
-	                              NVM_PB_CTRL_USE_SUBDEVICE_MASK };
+static const nvm_pb_ctrl tert_ctrl[4] = { NVM_PB_CTRL_NOP, NVM_PB_CTRL_SET_SUBDEVICE_MASK,
+	                                  NVM_PB_CTRL_STORE_SUBDEVICE_MASK, NVM_PB_CTRL_USE_SUBDEVICE_MASK };
 
 static void new_tert(nvm_pb_decoder *d, uint32_t w)
 {
@@ -274,13 +275,13 @@ static inline void new_immd(nvm_pb_decoder *d, uint32_t w)
 		flush_batch(d);
 		if (!d->stopped)
 			d->sink.header(d->sink.ctx, &(nvm_pb_header){ .offset = d->pos,
-			                                          .ndwords = 1,
-			                                          .word = w,
-			                                          .subch = subch,
-			                                          .method = addr << 2,
-			                                          .count = 1,
-			                                          .mode = NVM_PB_MODE_IMMD,
-			                                          .masked = masked });
+			                                              .ndwords = 1,
+			                                              .word = w,
+			                                              .subch = subch,
+			                                              .method = addr << 2,
+			                                              .count = 1,
+			                                              .mode = NVM_PB_MODE_IMMD,
+			                                              .masked = masked });
 	}
 	nvm_pb_run *r = run_slot(d);
 	uint32_t *immd = &d->batch_immd[r - d->batch];
@@ -349,9 +350,9 @@ static const struct old_form {
 };
 
 static const nvm_pb_ctrl old_flow_ctrl[] = { [OK_OLD_JUMP] = NVM_PB_CTRL_OLD_JUMP,
-	                                 [OK_JUMP] = NVM_PB_CTRL_JUMP,
-	                                 [OK_CALL] = NVM_PB_CTRL_CALL,
-	                                 [OK_RETURN] = NVM_PB_CTRL_RETURN };
+	                                     [OK_JUMP] = NVM_PB_CTRL_JUMP,
+	                                     [OK_CALL] = NVM_PB_CTRL_CALL,
+	                                     [OK_RETURN] = NVM_PB_CTRL_RETURN };
 
 static bool old_form_usable(const nvm_pb_decoder *d, const struct old_form *f)
 {
@@ -473,13 +474,13 @@ static size_t feed_state(nvm_pb_decoder *d, const uint32_t *p, size_t avail)
 		flush_batch(d);
 		if (d->sink.control && !d->stopped)
 			d->sink.control(d->sink.ctx, &(nvm_pb_control){ .offset = d->pos,
-			                                            .ndwords = left,
-			                                            .word = p[0],
-			                                            .kind = NVM_PB_CTRL_IGNORED,
-			                                            .has_value = true,
-			                                            .value = left,
-			                                            .active = d->active,
-			                                            .data = p });
+			                                                .ndwords = left,
+			                                                .word = p[0],
+			                                                .kind = NVM_PB_CTRL_IGNORED,
+			                                                .has_value = true,
+			                                                .value = left,
+			                                                .active = d->active,
+			                                                .data = p });
 		d->pos += left;
 		return left;
 	}
@@ -671,15 +672,15 @@ void nvm_pb_stop_at(nvm_pb_decoder *d, uint64_t pos)
 void nvm_pb_save(const nvm_pb_decoder *d, nvm_pb_decoder_state *s)
 {
 	*s = (nvm_pb_decoder_state){ .remaining = d->remaining,
-		                 .index = d->index,
-		                 .subch = d->subch,
-		                 .method = d->method,
-		                 .mode = d->mode,
-		                 .hdr_word = d->hdr_word,
-		                 .lenp = d->lenp,
-		                 .skipping = d->skipping,
-		                 .active = d->active,
-		                 .stored_mask = d->stored_mask };
+		                     .index = d->index,
+		                     .subch = d->subch,
+		                     .method = d->method,
+		                     .mode = d->mode,
+		                     .hdr_word = d->hdr_word,
+		                     .lenp = d->lenp,
+		                     .skipping = d->skipping,
+		                     .active = d->active,
+		                     .stored_mask = d->stored_mask };
 }
 
 /* Trusted input (a front end's registers, already cut to their fields):

@@ -7,9 +7,12 @@
 #include "pb_internal.h"
 
 /* SEC_OP of each mode in the new format (NV_FIFO_DMA_SEC_OP_*). */
-static const uint32_t new_sec_op[4] = { [NVM_PB_MODE_INC] = 1, [NVM_PB_MODE_NINC] = 3, [NVM_PB_MODE_1INC] = 5, [NVM_PB_MODE_IMMD] = 4 };
+static const uint32_t new_sec_op[4] = {
+	[NVM_PB_MODE_INC] = 1, [NVM_PB_MODE_NINC] = 3, [NVM_PB_MODE_1INC] = 5, [NVM_PB_MODE_IMMD] = 4
+};
 
-bool nvm_pb_encode_method(nvm_pb_format f, nvm_pb_mode mode, uint32_t subch, uint32_t method, uint32_t count, uint32_t *word)
+bool nvm_pb_encode_method(nvm_pb_format f, nvm_pb_mode mode, uint32_t subch, uint32_t method, uint32_t count,
+                          uint32_t *word)
 {
 	if ((unsigned)mode > NVM_PB_MODE_IMMD || subch > 7 || (method & 3))
 		return false;

@@ -60,27 +60,27 @@ const nvm_pb_gen pb_gen_gt215 = { "gt215", NVM_PB_FORMAT_OLD, ACC_G80, false, 0,
  * old-format forms and dev_pbdma's PBENTRY text calls a header "in an
  * obsolete format" invalid (GF100 still took old increasing headers,
  * envytools "GF100 commands"). */
-const nvm_pb_gen pb_gen_gv100 = { "gv100", NVM_PB_FORMAT_NEW, NVM_PB_ACC_NEW,
-	                      false,   0xc36f,        SUBCH(0xc397, 0xc3c0, 0xa140, 0x902d, 0xc3b5),
-	                      false };
-const nvm_pb_gen pb_gen_tu102 = { "tu102", NVM_PB_FORMAT_NEW, NVM_PB_ACC_NEW,
-	                      false,   0xc46f,        SUBCH(0xc597, 0xc5c0, 0xa140, 0x902d, 0xc5b5),
-	                      false };
-const nvm_pb_gen pb_gen_ga100 = { "ga100", NVM_PB_FORMAT_NEW, NVM_PB_ACC_NEW,
-	                      false,   0xc56f,        SUBCH(0xc697, 0xc6c0, 0xa140, 0x902d, 0xc6b5),
-	                      false };
-const nvm_pb_gen pb_gen_ga102 = { "ga102", NVM_PB_FORMAT_NEW, NVM_PB_ACC_NEW,
-	                      false,   0xc76f,        SUBCH(0xc797, 0xc7c0, 0xa140, 0x902d, 0xc7b5),
-	                      false };
-const nvm_pb_gen pb_gen_ad102 = { "ad102", NVM_PB_FORMAT_NEW, NVM_PB_ACC_NEW,
-	                      true,    0xc76f,        SUBCH(0xc997, 0xc9c0, 0xa140, 0x902d, 0xc7b5),
-	                      false };
-const nvm_pb_gen pb_gen_gh100 = { "gh100", NVM_PB_FORMAT_NEW, NVM_PB_ACC_NEW,
-	                      false,   0xc86f,        SUBCH(0xcb97, 0xcbc0, 0xa140, 0x902d, 0xc8b5),
-	                      true };
-const nvm_pb_gen pb_gen_gb100 = { "gb100", NVM_PB_FORMAT_NEW, NVM_PB_ACC_NEW,
-	                      true,    0xc96f,        SUBCH(0xcd97, 0xcdc0, 0xa140, 0x902d, 0xc9b5),
-	                      false };
-const nvm_pb_gen pb_gen_gb202 = { "gb202", NVM_PB_FORMAT_NEW, NVM_PB_ACC_NEW,
-	                      true,    0xca6f,        SUBCH(0xce97, 0xcec0, 0xa140, 0x902d, 0xcab5),
-	                      false };
+const nvm_pb_gen pb_gen_gv100 = {
+	"gv100", NVM_PB_FORMAT_NEW, NVM_PB_ACC_NEW, false, 0xc36f, SUBCH(0xc397, 0xc3c0, 0xa140, 0x902d, 0xc3b5), false
+};
+const nvm_pb_gen pb_gen_tu102 = {
+	"tu102", NVM_PB_FORMAT_NEW, NVM_PB_ACC_NEW, false, 0xc46f, SUBCH(0xc597, 0xc5c0, 0xa140, 0x902d, 0xc5b5), false
+};
+const nvm_pb_gen pb_gen_ga100 = {
+	"ga100", NVM_PB_FORMAT_NEW, NVM_PB_ACC_NEW, false, 0xc56f, SUBCH(0xc697, 0xc6c0, 0xa140, 0x902d, 0xc6b5), false
+};
+const nvm_pb_gen pb_gen_ga102 = {
+	"ga102", NVM_PB_FORMAT_NEW, NVM_PB_ACC_NEW, false, 0xc76f, SUBCH(0xc797, 0xc7c0, 0xa140, 0x902d, 0xc7b5), false
+};
+const nvm_pb_gen pb_gen_ad102 = {
+	"ad102", NVM_PB_FORMAT_NEW, NVM_PB_ACC_NEW, true, 0xc76f, SUBCH(0xc997, 0xc9c0, 0xa140, 0x902d, 0xc7b5), false
+};
+const nvm_pb_gen pb_gen_gh100 = {
+	"gh100", NVM_PB_FORMAT_NEW, NVM_PB_ACC_NEW, false, 0xc86f, SUBCH(0xcb97, 0xcbc0, 0xa140, 0x902d, 0xc8b5), true
+};
+const nvm_pb_gen pb_gen_gb100 = {
+	"gb100", NVM_PB_FORMAT_NEW, NVM_PB_ACC_NEW, true, 0xc96f, SUBCH(0xcd97, 0xcdc0, 0xa140, 0x902d, 0xc9b5), false
+};
+const nvm_pb_gen pb_gen_gb202 = {
+	"gb202", NVM_PB_FORMAT_NEW, NVM_PB_ACC_NEW, true, 0xca6f, SUBCH(0xce97, 0xcec0, 0xa140, 0x902d, 0xcab5), false
+};

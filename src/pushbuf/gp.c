@@ -32,7 +32,8 @@ const char *nvm_pb_gp_op_name(uint32_t opcode)
 
 const char *nvm_pb_gp_entry_op_name(const nvm_pb_gp_entry *g)
 {
-	if (!g->control || g->err == NVM_PB_GP_ERR_BAD_OPCODE || g->opcode >= sizeof(gp_op_names) / sizeof(gp_op_names[0]))
+	if (!g->control || g->err == NVM_PB_GP_ERR_BAD_OPCODE ||
+	    g->opcode >= sizeof(gp_op_names) / sizeof(gp_op_names[0]))
 		return NULL;
 	return gp_op_names[g->opcode];
 }

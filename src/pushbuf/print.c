@@ -155,7 +155,7 @@ static void o_jstr(nvm_pb_out *o, const char *s)
 /* A method as a printer names it. */
 struct mref {
 	const nvm_pb_method *m; /* NULL: not in the table (or no table) */
-	uint32_t index;     /* array element */
+	uint32_t index;         /* array element */
 	const nvm_pb_class *cls;
 	uint16_t prefix; /* mesa: the class id Mesa prints (NV%04X_) */
 };
@@ -291,7 +291,8 @@ static inline struct mref method_in(nvm_pb_printer *p, unsigned vi, const nvm_pb
 static inline struct mref method_of(nvm_pb_printer *p, uint32_t subch, uint32_t method)
 {
 	unsigned vi = view_index(p, subch, method);
-	const nvm_pb_class *c = vi == 8 ? (p->style == NVM_PB_STYLE_MESA ? mesa_host(p, subch) : p->host) : p->bound[vi];
+	const nvm_pb_class *c =
+	        vi == 8 ? (p->style == NVM_PB_STYLE_MESA ? mesa_host(p, subch) : p->host) : p->bound[vi];
 	return method_in(p, vi, c, method);
 }
 
@@ -786,7 +787,8 @@ static uint32_t follow_set_object(nvm_pb_printer *p, const nvm_pb_run *r, uint32
 	uint32_t subch = r->subch, data = r->data[i];
 	/* Method 0 itself, not an INC / 1INC sequence that wrapped to it (a
 	 * count_overflow error). */
-	bool at_zero = r->method == 0 && (r->index + i == 0 || r->mode == NVM_PB_MODE_NINC || r->mode == NVM_PB_MODE_IMMD);
+	bool at_zero =
+	        r->method == 0 && (r->index + i == 0 || r->mode == NVM_PB_MODE_NINC || r->mode == NVM_PB_MODE_IMMD);
 	/* Before Fermi method 0 takes an object's handle, not a class (the
 	 * RAMHT gives the class): only --class pins bind there. */
 	if (!at_zero || !p->host || p->format != NVM_PB_FORMAT_NEW || r->masked || (p->pinned & (1u << (subch & 7))))
@@ -899,12 +901,12 @@ struct pb_print_cache {
 	bool json;
 	char *arena; /* offsets, not pointers, into it: it grows */
 	size_t len, cap;
-	size_t max;             /* PC_ARENA_MAX (the tests set less) */
+	size_t max;                 /* PC_ARENA_MAX (the tests set less) */
 	const nvm_pb_class *cls[9]; /* the class tab[] is for, per view (method_in) */
-	uint32_t *tab[9];       /* by method dword address: a compiled method's offset, 0 none yet */
-	uint32_t *bycls[256];   /* the tables by class (nvm_pb_classes index), [nvm_pb_nclasses] no class */
-	uint32_t empty;         /* an empty slot */
-	uint32_t nfields;       /* fields[] by 2 * field index + float_field(): the arena offset of a step */
+	uint32_t *tab[9];           /* by method dword address: a compiled method's offset, 0 none yet */
+	uint32_t *bycls[256];       /* the tables by class (nvm_pb_classes index), [nvm_pb_nclasses] no class */
+	uint32_t empty;             /* an empty slot */
+	uint32_t nfields;           /* fields[] by 2 * field index + float_field(): the arena offset of a step */
 	uint32_t *fields;
 	struct pc_float flt[256];
 };
@@ -1054,7 +1056,8 @@ static size_t pc_step_room(const struct pc_step *st)
 
 /* Method `method` of class c (view vi) compiled; its offset, 0 when the
  * arena is full. */
-static uint32_t pc_method(nvm_pb_printer *p, struct pb_print_cache *k, unsigned vi, const nvm_pb_class *c, uint32_t method)
+static uint32_t pc_method(nvm_pb_printer *p, struct pb_print_cache *k, unsigned vi, const nvm_pb_class *c,
+                          uint32_t method)
 {
 	struct mref mr = method_in(p, vi, c, method);
 	unsigned nf = mr.m ? mr.m->nfields : 0, nsteps = nf ? nf : 1;
@@ -1118,7 +1121,8 @@ static bool pc_view(struct pb_print_cache *k, unsigned vi, const nvm_pb_class *c
 
 /* The compiled method a line of subch / method prints, NULL: format it from
  * the tables. */
-static inline const struct pc_entry *pc_lookup(nvm_pb_printer *p, struct pb_print_cache *k, uint32_t subch, uint32_t method)
+static inline const struct pc_entry *pc_lookup(nvm_pb_printer *p, struct pb_print_cache *k, uint32_t subch,
+                                               uint32_t method)
 {
 	unsigned vi = view_index(p, subch, method);
 	const nvm_pb_class *c = vi == 8 ? p->host : p->bound[vi];
@@ -1329,8 +1333,8 @@ static void text_header(void *ctx, const nvm_pb_header *h)
 #define PC_LINE_ROOM 1024
 
 /* text_method's line from a compiled method (reserved: its room is). */
-static void text_method_pc(nvm_pb_out *o, struct pb_print_cache *k, const struct pc_entry *e, const nvm_pb_run *r, uint32_t i,
-                           bool reserved)
+static void text_method_pc(nvm_pb_out *o, struct pb_print_cache *k, const struct pc_entry *e, const nvm_pb_run *r,
+                           uint32_t i, bool reserved)
 {
 	char *d = reserved ? o->buf + o->len : o_room(o, e->room);
 	if (!d)
@@ -1588,8 +1592,8 @@ static void json_method_escaped(nvm_pb_printer *p, const nvm_pb_run *r, uint32_t
 }
 
 /* json_method's line from a compiled method. */
-static void json_method_pc(nvm_pb_out *o, struct pb_print_cache *k, const struct pc_entry *e, const nvm_pb_run *r, uint32_t i,
-                           struct decw ho, struct decw od)
+static void json_method_pc(nvm_pb_out *o, struct pb_print_cache *k, const struct pc_entry *e, const nvm_pb_run *r,
+                           uint32_t i, struct decw ho, struct decw od)
 {
 	/* ", "kind": "inc", "data_offset": " ... in blocks of 48 */
 	static const struct {
@@ -1922,7 +1926,7 @@ static void asm_header(void *ctx, const nvm_pb_header *h)
 		ok = h->word == (0x00030000u | h->subch << 13 | h->method) && h->word2 == h->count;
 	else
 		ok = nvm_pb_encode_method(p->format, h->mode, h->subch, h->method,
-		                      h->mode == NVM_PB_MODE_IMMD ? FIELD_GET(h->word, 28, 16) : h->count, &w) &&
+		                          h->mode == NVM_PB_MODE_IMMD ? FIELD_GET(h->word, 28, 16) : h->count, &w) &&
 		     w == h->word;
 	/* A sequence whose data does not all follow cannot be written as one line. */
 	if (h->mode != NVM_PB_MODE_IMMD && h->count && !in_input(p, h->offset + h->ndwords + h->count - 1))
@@ -2023,8 +2027,8 @@ static void asm_error(void *ctx, const nvm_pb_error *e)
 
 /* ---------------------------------------------------------------- setup */
 
-void nvm_pb_printer_init(nvm_pb_printer *p, nvm_pb_style style, const nvm_pb_config *cfg, const uint32_t *input, uint64_t base,
-                     size_t n, nvm_pb_out *out)
+void nvm_pb_printer_init(nvm_pb_printer *p, nvm_pb_style style, const nvm_pb_config *cfg, const uint32_t *input,
+                         uint64_t base, size_t n, nvm_pb_out *out)
 {
 	/* Field by field: the views are large and need no clearing (a view is
 	 * built when its class is first used). */

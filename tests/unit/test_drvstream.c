@@ -69,7 +69,8 @@ static struct sum_sink decode(const struct ds_config *c, const struct ds_stream 
 		for (unsigned i = 0; i < nb; i++)
 			k.cls[b[i].subch] = b[i].cls; /* the object the handle names */
 	nvm_pb_config cfg;
-	assert_true(nvm_pb_config_init(&cfg, nvm_pb_gen_lookup(chip), c->format == DS_FMT_NEW ? NVM_PB_FORMAT_NEW : NVM_PB_FORMAT_OLD));
+	assert_true(nvm_pb_config_init(&cfg, nvm_pb_gen_lookup(chip),
+	                               c->format == DS_FMT_NEW ? NVM_PB_FORMAT_NEW : NVM_PB_FORMAT_OLD));
 	nvm_pb_sink sink = { .ctx = &k, .header = on_header, .run = on_run, .control = on_control, .error = on_error };
 	for (size_t i = 0; i < s->nsegs; i++) {
 		nvm_pb_decoder d;

@@ -66,16 +66,16 @@ static void test_asm_encodings(void **state)
 {
 	(void)state;
 	nvm_pb_asm_result r = asm_ok("inc 4 0x300 1 2\n"
-	                         "ninc 1 0x104 7\n"
-	                         "1inc 0 0x400 1, 2, 3\n"
-	                         "immd 3 0x300 0x1fff\n"
-	                         "nop\n"
-	                         "set_subdevice_mask 0x00f\n"
-	                         "store_subdevice_mask 0xfff\n"
-	                         "use_subdevice_mask\n"
-	                         "inc 0 0x500\n"
-	                         "end_segment  # done\n",
-	                         NVM_PB_FORMAT_NEW);
+	                             "ninc 1 0x104 7\n"
+	                             "1inc 0 0x400 1, 2, 3\n"
+	                             "immd 3 0x300 0x1fff\n"
+	                             "nop\n"
+	                             "set_subdevice_mask 0x00f\n"
+	                             "store_subdevice_mask 0xfff\n"
+	                             "use_subdevice_mask\n"
+	                             "inc 0 0x500\n"
+	                             "end_segment  # done\n",
+	                             NVM_PB_FORMAT_NEW);
 	static const uint32_t want[] = { 0x200280c0, 1, 2,          0x60012041, 7,          0xa0030100, 1,         2, 3,
 		                         0x9fff60c0, 0, 0x000100f0, 0x0002fff0, 0x00030000, 0x20000140, 0xe0000000 };
 	assert_int_equal(r.n, N(want));
@@ -88,16 +88,16 @@ static void test_asm_old(void **state)
 {
 	(void)state;
 	nvm_pb_asm_result r = asm_ok(".format old\n"
-	                         "inc 1 0x1ffc 5\n"
-	                         "ninc 2 0x104 1 2\n"
-	                         "long_ninc 3 0x100 9\n"
-	                         "+ 10\n"
-	                         "old_jump 0x1000\n"
-	                         "jump 0x80000000\n"
-	                         "call 0x40\n"
-	                         "return\n"
-	                         "sli_conditional 0x3\n",
-	                         NVM_PB_FORMAT_NEW);
+	                             "inc 1 0x1ffc 5\n"
+	                             "ninc 2 0x104 1 2\n"
+	                             "long_ninc 3 0x100 9\n"
+	                             "+ 10\n"
+	                             "old_jump 0x1000\n"
+	                             "jump 0x80000000\n"
+	                             "call 0x40\n"
+	                             "return\n"
+	                             "sli_conditional 0x3\n",
+	                             NVM_PB_FORMAT_NEW);
 	static const uint32_t want[] = { 0x00043ffc, 5,  0x40084104, 1,          2,          0x00036100, 2,
 		                         9,          10, 0x20001000, 0x80000001, 0x00000042, 0x00020000, 0x00010030 };
 	assert_int_equal(r.n, N(want));
@@ -110,8 +110,8 @@ static void test_asm_names(void **state)
 {
 	(void)state;
 	nvm_pb_asm_result r = asm_ok(".class 4 C3B5\ninc 4 LAUNCH_DMA 1\ninc 4 C36F.WFI 1\ninc 1 SEM_EXECUTE 0\n"
-	                         "inc 2 C3B5.NOP 0\ninc 0 NOP 0\n",
-	                         NVM_PB_FORMAT_NEW);
+	                             "inc 2 C3B5.NOP 0\ninc 0 NOP 0\n",
+	                             NVM_PB_FORMAT_NEW);
 	assert_int_equal(r.words[0], 0x200180c0u);
 	assert_int_equal(r.words[2], 0x2001801eu);
 	assert_int_equal(r.words[4], 0x2001201bu);

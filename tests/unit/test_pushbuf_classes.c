@@ -230,7 +230,8 @@ static void test_header_facts(void **state)
 	assert_false(nvm_pb_class_resolve(nvm_pb_class_find(0xc397), "SET_VIEWPORT_SCALE_X(1", &a));
 	assert_false(nvm_pb_class_resolve(nvm_pb_class_find(0xc397), "SET_CT_SELECT(0)", &a));
 	assert_false(nvm_pb_class_resolve(nvm_pb_class_find(0xc397), "SET_STREAM_OUT_LAYOUT_SELECT(0,32)", &a));
-	assert_null(nvm_pb_class_method(nvm_pb_class_find(0xc397), 0x0160)); /* a gap after SET_INSTRUMENTATION_METHOD_DATA */
+	assert_null(nvm_pb_class_method(nvm_pb_class_find(0xc397),
+	                                0x0160)); /* a gap after SET_INSTRUMENTATION_METHOD_DATA */
 }
 
 /* What Mesa's dumpers print: the prefix of the class the method last
@@ -254,7 +255,7 @@ static void test_mesa_view(void **state)
 			assert_true(nvm_pb_methods[c->mesa[i - 1].method].addr < m->addr);
 	}
 	assert_true(saw_viewport);
-	assert_false(saw_tir);                    /* not in Mesa's size list */
+	assert_false(saw_tir);                        /* not in Mesa's size list */
 	assert_null(nvm_pb_class_find(0x9197)->mesa); /* Mesa has no dumper for it */
 }
 
@@ -272,8 +273,8 @@ static void cap_flush(void *ctx, const char *s, size_t n)
 	c->text[c->len] = 0;
 }
 
-static char *decode_on(const char *chip, nvm_pb_format f, const uint32_t *w, size_t n, nvm_pb_style style, int pin_subch,
-                       uint32_t pin_class)
+static char *decode_on(const char *chip, nvm_pb_format f, const uint32_t *w, size_t n, nvm_pb_style style,
+                       int pin_subch, uint32_t pin_class)
 {
 	nvm_pb_config cfg;
 	assert_true(nvm_pb_config_init(&cfg, nvm_pb_gen_lookup(chip), f));

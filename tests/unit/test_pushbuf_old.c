@@ -338,7 +338,8 @@ static void test_class_facts(void **state)
 	/* Values: PAGE_TABLE_LEVEL UP_TO_PDE4/5 = 6/7 (host-c36f-facts.md MEM_OP_C);
 	 * WFI SCOPE 0 is CURRENT_VEID on Volta (volta-facts.md section b; the
 	 * header also names it CURRENT_SCG_TYPE). */
-	const nvm_pb_field *lvl = field_of(nvm_pb_class_method(nvm_pb_class_find(0xc36f), 0x30), "TLB_INVALIDATE_PAGE_TABLE_LEVEL");
+	const nvm_pb_field *lvl =
+	        field_of(nvm_pb_class_method(nvm_pb_class_find(0xc36f), 0x30), "TLB_INVALIDATE_PAGE_TABLE_LEVEL");
 	assert_string_equal(nvm_pb_name(nvm_pb_field_value(lvl, lvl->nvalues - 1u)->name), "UP_TO_PDE5");
 	assert_int_equal(nvm_pb_field_value(lvl, lvl->nvalues - 1u)->value, 7);
 	const nvm_pb_field *scope = field_of(nvm_pb_class_method(nvm_pb_class_find(0xc36f), 0x78), "SCOPE");

@@ -247,12 +247,14 @@ static void test_every_class(void **state)
 		for (size_t i = 0; i < c->nmethods && n + 40 < cap; i++) {
 			const nvm_pb_method *m = nvm_pb_class_method_at(c, i);
 			if (i == c->nmethods / 2) /* the rest masked when SUBDEVICE_ID is 0x001 */
-				nvm_pb_encode_control(NVM_PB_FORMAT_NEW, NVM_PB_CTRL_SET_SUBDEVICE_MASK, 0x002, &w[n++]);
+				nvm_pb_encode_control(NVM_PB_FORMAT_NEW, NVM_PB_CTRL_SET_SUBDEVICE_MASK, 0x002,
+				                      &w[n++]);
 			uint32_t elems = m->count ? m->count : 1, count = elems < 6 ? elems : 6;
 			if (m->addr < 0x100 || m->addr + 4 * count > 0x3ffc)
 				continue;
 			if (rnd() % 8 == 0) {
-				nvm_pb_encode_method(NVM_PB_FORMAT_NEW, NVM_PB_MODE_IMMD, 3, m->addr, rnd() % 0x2000, &w[n++]);
+				nvm_pb_encode_method(NVM_PB_FORMAT_NEW, NVM_PB_MODE_IMMD, 3, m->addr, rnd() % 0x2000,
+				                     &w[n++]);
 				continue;
 			}
 			nvm_pb_encode_method(NVM_PB_FORMAT_NEW, NVM_PB_MODE_INC, 3, m->addr, count, &w[n++]);
@@ -304,14 +306,16 @@ static void test_random_streams(void **state)
 						w[n++] = rnd() % 4 ? c->id : rnd() & 0xffff;
 					} else {
 						nvm_pb_mode mode = (nvm_pb_mode)(rnd() % 4);
-						uint32_t count = mode == NVM_PB_MODE_IMMD ? rnd() % 0x2000 : 1 + rnd() % 12;
+						uint32_t count =
+						        mode == NVM_PB_MODE_IMMD ? rnd() % 0x2000 : 1 + rnd() % 12;
 						uint32_t m = (rnd() % (f == NVM_PB_FORMAT_NEW ? 0x1000 : 0x800)) * 4;
 						if (rnd() % 4 == 0)
 							m = (rnd() % 0x40) * 4; /* host methods */
 						if (!nvm_pb_encode_method(f, mode, rnd() % 8, m, count, &w[n]))
 							continue;
 						n++;
-						for (uint32_t k = 0; mode != NVM_PB_MODE_IMMD && k < count && n < N; k++)
+						for (uint32_t k = 0; mode != NVM_PB_MODE_IMMD && k < count && n < N;
+						     k++)
 							w[n++] = rnd_data();
 					}
 				}
@@ -320,7 +324,8 @@ static void test_random_streams(void **state)
 						                .format = f,
 						                .style = st,
 						                .pin_subch = round == 1 ? (int)(rnd() % 8) : -1,
-						                .pin_class = nvm_pb_class_get(rnd() % nvm_pb_nclasses)->id,
+						                .pin_class =
+						                        nvm_pb_class_get(rnd() % nvm_pb_nclasses)->id,
 						                .subdevice = round == 2 ? 0x001 : 0 };
 					same_every_way(&o, w, n, gen->chip);
 				}

@@ -52,7 +52,8 @@ static void take(struct stopper *s, const nvm_pb_run *r)
 {
 	uint32_t k = r->count < s->budget ? r->count : s->budget;
 	for (uint32_t i = 0; i < k && s->nm < REC_MAX; i++)
-		s->m[s->nm++] = (struct rec_method){ 0, r->subch, nvm_pb_run_method(r, i), r->data[i], r->mode, r->masked };
+		s->m[s->nm++] =
+		        (struct rec_method){ 0, r->subch, nvm_pb_run_method(r, i), r->data[i], r->mode, r->masked };
 	s->budget -= k;
 	if (k < r->count)
 		nvm_pb_stop_run(s->d, r, k);
