@@ -232,7 +232,7 @@ typedef struct nvm_pb_decoder_state {
  * and the pushers keep it inside their own state (no allocation, no pointer
  * to chase) and the inline nvm_pb_take_* path below reads it in place (the
  * benchmarks' method rate depends on it). Its size and layout may change
- * with any release (a new SONAME major, docs/embedding.md): compile against
+ * with any release (docs/embedding.md "API conventions"): compile against
  * the headers of the library you link. */
 typedef struct nvm_pb_decoder {
 	nvm_pb_config cfg;
