@@ -96,7 +96,7 @@ uint32_t nvm_pfifo_ramht_slot(const char *chip, uint32_t handle, uint32_t chid, 
 /* Whether a chip ("nv04".."nv41", "g80".."gt215") has PFIFO engine id
  * `engine` (rnndb nv4_pfifo_engine / g80_pfifo_engine): SOFTWARE (0) and
  * PGRAPH (1) on every chip, PMPEG (2) and PME (3) on nv40/nv41, PVP1 (4) on
- * nv41; G80 chips: docs/g80.md "Per-chip data". 0 for an unknown chip. */
+ * nv41; G80 chips: docs/g80.md "Per-chip data". false for an unknown chip. */
 bool nvm_pfifo_has_engine(const char *chip, unsigned engine);
 /* The name of engine id `engine` in the chip's generation ("software",
  * "pgraph", "pmpeg", ...: the names of nvm_method_log_read; NV04..NV4x
@@ -106,7 +106,7 @@ const char *nvm_pfifo_engine_name(const char *chip, unsigned engine);
 /* 1 when the chip's RAMHT contexts name a channel (NV04..NV4x: one RAMHT
  * for all channels), 0 on G80 (a RAMHT per channel, seed 001; the context
  * is engine and instance only), -1 for an unknown chip. */
-bool nvm_pfifo_ramht_has_chid(const char *chip);
+int nvm_pfifo_ramht_has_chid(const char *chip);
 
 /* One RAMHT entry decoded for a chip ("nv04".."nv41", "g80".."gt215"; G80:
  * chid 0, no valid bit: a zero context is free). */

@@ -1013,7 +1013,7 @@ const char *nvm_pfifo_engine_name(const char *chip, unsigned engine)
 	return strcmp(n, "?") ? n : NULL;
 }
 
-bool nvm_pfifo_ramht_has_chid(const char *chip)
+int nvm_pfifo_ramht_has_chid(const char *chip)
 {
 	const struct pfifo_gen *c = pfifo_gen_find(chip);
 	return c ? c->ramht.chid : -1;
