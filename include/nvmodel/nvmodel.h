@@ -42,10 +42,12 @@ typedef enum nvm_status {
 	NVM_ERR_ALIGN,    /* a 32-bit access that is not 4-byte aligned */
 	NVM_ERR_NOENT,    /* no such hook / block / object */
 	NVM_ERR_BLOCKED,  /* the access is held (HWSQ framebuffer pause) and was not done */
-	NVM_ERR_FAULT, /* a translation faulted (GMMU, G80 VM: the result holds the fault); nothing past it was done */
-	NVM_ERR_NOPTR, /* the memory is the caller's, behind callbacks: no direct pointer */
-	NVM_ERR_BUSY,  /* not allowed from inside a library call (a hook, a callback) */
-	NVM_ERR_FULL,  /* no room: a set-up heap or GPFIFO ring is full (nvmodel/setup.h) */
+	NVM_ERR_FAULT,    /* a translation faulted (GMMU, G80 VM: the result holds the fault); nothing past it was done */
+	NVM_ERR_NOPTR,    /* the memory is the caller's, behind callbacks: no direct pointer */
+	NVM_ERR_BUSY,     /* not allowed from inside a library call (a hook, a callback) */
+	NVM_ERR_FULL,     /* no room: a set-up heap or GPFIFO ring is full (nvmodel/setup.h) */
+	NVM_ERR_VERSION,  /* a snapshot of another format or library version */
+	NVM_ERR_CORRUPT,  /* a snapshot truncated, corrupted, or holding a state the model cannot be in */
 } nvm_status;
 
 /* Returns a short constant English name for a status ("ok", "out of range"...). */
@@ -295,6 +297,50 @@ uint64_t nvm_event_count(const nvm_gpu *gpu, nvm_event_type t);
 
 /* Level of the PMC interrupt output line (the PCI INTA pin): 1 asserted. */
 bool nvm_intr_line(nvm_gpu *gpu);
+
+/* ---------------------------------------------------------------- snapshots */
+
+/* Save states of the whole GPU: registers, every block's state, the
+ * engines and their method logs, pending events, virtual time and the
+ * model-owned memory (memory mapped with nvm_mem_map_* is the caller's: a
+ * snapshot records only where it is). Hooks are the caller's and are not
+ * saved. A run continued from a restored snapshot is the same, event for
+ * event, as the run that was never saved.
+ *
+ * nvm_snapshot_save writes the snapshot into buf (cap bytes) and its size
+ * into *len; with buf NULL it only measures. NVM_ERR_NOMEM: cap is too
+ * small (*len gets the size needed). NVM_ERR_BUSY from inside a hook or a
+ * callback (the model is in the middle of an event). NVM_ERR_NOENT: a block
+ * of this chip cannot be saved.
+ *
+ * nvm_snapshot_load restores a snapshot into an open GPU of the same chip
+ * and sizes, with the same caller-owned ranges mapped: NVM_ERR_CHIP from
+ * another chip, NVM_ERR_VERSION from another format or library version,
+ * NVM_ERR_ARG for other aperture sizes or caller ranges, NVM_ERR_CORRUPT for
+ * a truncated or damaged snapshot or one holding a state the model could
+ * not be in. The whole snapshot is checked before anything is restored: a
+ * refused snapshot changes nothing. NVM_ERR_NOMEM while restoring (the
+ * memory budget) leaves the GPU part restored: close it. */
+nvm_status nvm_snapshot_save(nvm_gpu *gpu, void *buf, size_t cap, size_t *len);
+nvm_status nvm_snapshot_load(nvm_gpu *gpu, const void *buf, size_t len);
+
+/* What a snapshot says about itself: enough to open the GPU to load it
+ * into (chip, sizes, caller ranges to map). */
+typedef struct nvm_snapshot_info {
+	uint32_t format;  /* the container's format number */
+	char version[16]; /* the library version that wrote it, "0.1.0" */
+	char chip[16];
+	uint64_t time_ns; /* virtual time at the save */
+	uint64_t vram_size, sysmem_size;
+	uint64_t vram_pages, sysmem_pages;   /* model-owned 4 KiB pages held */
+	uint64_t vram_ranges, sysmem_ranges; /* caller-owned ranges the GPU must have mapped */
+	uint64_t sections;                   /* sections after the header, every CRC checked */
+} nvm_snapshot_info;
+/* Reads a snapshot's header and checks every section's length and CRC,
+ * without a GPU: NVM_ERR_CORRUPT or NVM_ERR_VERSION as nvm_snapshot_load
+ * would say (a snapshot of another version is refused: its layout is not
+ * known). */
+nvm_status nvm_snapshot_peek(const void *buf, size_t len, nvm_snapshot_info *info);
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

@@ -120,10 +120,38 @@ bool snap_get(struct snap_r *r, void *p, size_t n); /* p may be NULL: skip */
 uint32_t snap_get_u32(struct snap_r *r);
 uint64_t snap_get_u64(struct snap_r *r);
 bool snap_section(struct snap_r *r, const char tag[4], struct snap_r *sub);
-/* The header and the core's sections (time, registers, model-owned memory). */
+/* A whole value read back: true when every byte was there and v is below
+ * lim (the reader's err is set to NVM_ERR_CORRUPT otherwise): what a
+ * block's load uses for an index or a count. */
+bool snap_get_below(struct snap_r *r, uint64_t lim, uint64_t *v);
+bool snap_get_bool(struct snap_r *r); /* 0 or 1, else NVM_ERR_CORRUPT */
+/* The header and the core's sections (time, registers, model-owned memory,
+ * the PMC, pending events and memory watches), then every block's own
+ * section (struct block_snap) in chip-row order. The engines' sections
+ * come between (their layer is above the core: engine_snap_*), so the
+ * public calls (nvm_snapshot_*, in the chip registry) put the pieces
+ * together. */
 nvm_status snap_save_core(nvm_gpu *gpu, struct snap_w *w);
 nvm_status snap_check_header(struct snap_r *r, const nvm_gpu *gpu);
-nvm_status snap_load_core(nvm_gpu *gpu, struct snap_r *r);
+/* nvm_snapshot_peek's work: the header, the core's sections' summary, and
+ * every section's length and CRC. */
+nvm_status snap_peek(struct snap_r *r, nvm_snapshot_info *info);
+/* Recomputes every section's CRC in place, as far as the lengths allow
+ * (tests and fuzzers damage a section on purpose and reseal it, so that
+ * the damage reaches the blocks' checks instead of the CRC's). */
+void snap_reseal(uint8_t *buf, size_t len);
+/* Reads the core's sections: apply false only checks (a refused snapshot
+ * changes nothing), apply true restores. */
+nvm_status snap_load_core(nvm_gpu *gpu, struct snap_r *r, bool apply);
+nvm_status snap_save_blocks(nvm_gpu *gpu, struct snap_w *w);
+nvm_status snap_load_blocks(nvm_gpu *gpu, struct snap_r *r, bool apply);
+/* The interrupt helpers' own state (a held enable mask; the CPU tree). */
+struct intr_line;
+struct intr_tree;
+void intr_line_save(const struct intr_line *l, struct snap_w *w);
+void intr_line_load(struct intr_line *l, struct snap_r *r, bool apply);
+void intr_tree_save(const struct intr_tree *t, struct snap_w *w);
+void intr_tree_load(struct intr_tree *t, struct snap_r *r, bool apply);
 
 /* ================================================================ register bus */
 
@@ -235,6 +263,12 @@ void sched_cancel(nvm_gpu *gpu, uint64_t id);
  * return, and nvm_run reports NVM_RUN_HANG unless time has reached its end.
  * Outside nvm_run the budget is unlimited (UINT64_MAX). */
 void sched_charge(nvm_gpu *gpu, uint64_t units);
+/* Could id be an event of this GPU (0, or one sched_at has given)? */
+bool sched_id_ok(const nvm_gpu *gpu, uint64_t id);
+/* Snapshots: drops every event, and puts one back under its old sequence
+ * number (the caller checked time >= now and seq <= next_seq). */
+void sched_clear(nvm_gpu *gpu);
+nvm_status sched_put(nvm_gpu *gpu, const struct sched_ev *ev);
 uint64_t sched_budget_left(const nvm_gpu *gpu);
 void sched_fini(struct sched *s);
 
@@ -332,6 +366,46 @@ struct block_class {
 	void (*destroy)(nvm_gpu *gpu, void *state);
 	/* Optional: true while the block has work in flight (for idle). */
 	bool (*busy)(void *state);
+	/* Snapshots (nvm_snapshot_*); NULL: the block cannot be saved. */
+	const struct block_snap *snap;
+};
+
+/* What a block gives for snapshots. Its latched registers, the memory,
+ * virtual time and its pending events and memory watches are saved by the
+ * core; the block saves the rest of its state, field by field (never a
+ * pointer: an index or a guest address it re-derives the pointer from).
+ *
+ * load reads back what save wrote, in two passes: apply false only checks,
+ * apply true restores (after the core restored registers, memory, events
+ * and watches). A snapshot is untrusted input: the check pass must refuse
+ * (NVM_ERR_CORRUPT, through the reader's err or the return) every value a
+ * register write or the guest could not have left (an index past its
+ * table, a count past its ring, a state no transition reaches), so that a
+ * restored block never goes where a running one could not. Event ids the
+ * block keeps (from sched_at) are saved as they are: the core restores
+ * every event under its own id (sched_id_ok tells a plausible one). Caches
+ * and other derived state are dropped and rebuilt on apply.
+ *
+ * Pending events and watches are saved as (function, object) numbers: the
+ * function's index in `events` / `watches`, and the object the block gives
+ * for ctx: ctx_id (NULL: ctx must be the block's state, number 0) and back
+ * with ctx_ptr (NULL for a number out of range).
+ *
+ * The latched registers come back as the snapshot holds them, unchecked: a
+ * block that relies on a latched value because its write handler checked
+ * it (an index, a size) must check it again in its load. */
+struct block_snap {
+	void (*save)(void *state, struct snap_w *w);
+	nvm_status (*load)(void *state, struct snap_r *r, bool apply);
+	const sched_fn *events;
+	size_t nevents;
+	const mem_watch_fn *watches;
+	size_t nwatches;
+	bool (*ctx_id)(void *state, const void *ctx, uint32_t *id);
+	void *(*ctx_ptr)(void *state, uint32_t id);
+	/* Is arg one the function (index fn of events, or of watches) can be
+	 * given? NULL: arg must be 0. An event's arg often indexes a table. */
+	bool (*arg_ok)(void *state, bool watch, size_t fn, uint64_t arg);
 };
 
 struct chip_block {
@@ -483,6 +557,9 @@ void pmc_set_line(nvm_gpu *gpu, unsigned bit, bool level);
 /* The CPU interrupt tree's output (TOP & TOP_EN != 0), a second input of the output line. */
 void pmc_set_tree(nvm_gpu *gpu, bool level);
 nvm_status pmc_init(nvm_gpu *gpu);
+
+/* PTIMER's snapshot part (its alarm is one of the core's pending events). */
+extern const struct block_snap ptimer_snap;
 
 /* PTIMER: the 64-bit PTIMER value (ns, with bits 4:0 as the hardware keeps them). */
 uint64_t ptimer_read(nvm_gpu *gpu);

@@ -32,6 +32,8 @@ const char *nvm_status_str(nvm_status st)
 		[NVM_ERR_NOPTR] = "caller memory behind callbacks (no pointer)",
 		[NVM_ERR_BUSY] = "not allowed inside a library call",
 		[NVM_ERR_FULL] = "no room left",
+		[NVM_ERR_VERSION] = "snapshot of another format or version",
+		[NVM_ERR_CORRUPT] = "snapshot truncated or corrupted",
 	};
 	if ((unsigned)st < sizeof(names) / sizeof(names[0]) && names[st])
 		return names[st];

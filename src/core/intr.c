@@ -3,6 +3,8 @@
  * input line (core.h "interrupt lines"), the pattern of PTIMER_INTR_0 /
  * INTR_EN_0, PFB NISO_INTR / NISO_INTR_EN and PFIFO_INTR_0 / INTR_EN_0.
  */
+#include <string.h>
+
 #include "core.h"
 
 void intr_init(struct intr_line *l, nvm_gpu *gpu, const struct intr_desc *d, void *ctx)
@@ -147,4 +149,45 @@ nvm_status intr_tree_init(struct intr_tree *t, nvm_gpu *gpu, const struct intr_t
 	uint32_t lo = d->leaf, hi = d->top_en_clear + 4u;
 	const struct reg_block b = { "intr", d->base + lo, hi - lo, NULL, 0, t, tree_read, tree_write, NULL, 0, NULL };
 	return bus_add(gpu, &b);
+}
+
+/* ---------------------------------------------------------------- snapshots */
+
+/* A line's own state is the mask it holds when no register does (its
+ * status and enable registers are the bus's); the PMC line levels are the
+ * core's PMC section. */
+void intr_line_save(const struct intr_line *l, struct snap_w *w)
+{
+	snap_u32(w, l->en);
+}
+
+void intr_line_load(struct intr_line *l, struct snap_r *r, bool apply)
+{
+	uint32_t en = snap_get_u32(r);
+	if (apply && !r->err)
+		l->en = en;
+}
+
+void intr_tree_save(const struct intr_tree *t, struct snap_w *w)
+{
+	for (unsigned i = 0; i < INTR_TREE_MAX_LEAF; i++) {
+		snap_u32(w, t->leaf[i]);
+		snap_u32(w, t->en[i]);
+	}
+	snap_u32(w, t->top_en);
+}
+
+void intr_tree_load(struct intr_tree *t, struct snap_r *r, bool apply)
+{
+	uint32_t leaf[INTR_TREE_MAX_LEAF], en[INTR_TREE_MAX_LEAF];
+	for (unsigned i = 0; i < INTR_TREE_MAX_LEAF; i++) {
+		leaf[i] = snap_get_u32(r);
+		en[i] = snap_get_u32(r);
+	}
+	uint32_t top_en = snap_get_u32(r);
+	if (!apply || r->err)
+		return;
+	memcpy(t->leaf, leaf, sizeof(leaf));
+	memcpy(t->en, en, sizeof(en));
+	t->top_en = top_en;
 }

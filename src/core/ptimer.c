@@ -153,3 +153,37 @@ void ptimer_fini(nvm_gpu *gpu)
 	free(gpu->ptimer);
 	gpu->ptimer = NULL;
 }
+
+/* ---------------------------------------------------------------- snapshots */
+
+static void ptimer_save(void *state, struct snap_w *w)
+{
+	const struct ptimer *t = state;
+	snap_u64(w, t->offset);
+	snap_u64(w, t->alarm_id);
+	snap_u32(w, t->armed);
+}
+
+static nvm_status ptimer_load(void *state, struct snap_r *r, bool apply)
+{
+	struct ptimer *t = state;
+	uint64_t offset = snap_get_u64(r), alarm = snap_get_u64(r);
+	uint32_t armed = snap_get_u32(r);
+	if (r->err || armed > 1 || !sched_id_ok(t->gpu, alarm))
+		return NVM_ERR_CORRUPT;
+	if (apply) {
+		t->offset = offset;
+		t->alarm_id = alarm;
+		t->armed = armed;
+	}
+	return NVM_OK;
+}
+
+static const sched_fn ptimer_events[] = { alarm_fire };
+
+const struct block_snap ptimer_snap = {
+	.save = ptimer_save,
+	.load = ptimer_load,
+	.events = ptimer_events,
+	.nevents = 1,
+};

@@ -91,6 +91,26 @@ void sched_cancel(nvm_gpu *gpu, uint64_t id)
 	}
 }
 
+bool sched_id_ok(const nvm_gpu *gpu, uint64_t id)
+{
+	return id <= gpu->sched.next_seq;
+}
+
+void sched_clear(nvm_gpu *gpu)
+{
+	gpu->sched.n = gpu->sched.foreground = 0;
+}
+
+nvm_status sched_put(nvm_gpu *gpu, const struct sched_ev *ev)
+{
+	struct sched *s = &gpu->sched;
+	uint64_t next = s->next_seq;
+	s->next_seq = ev->seq - 1;
+	uint64_t id = sched_at(gpu, ev->time, ev->fn, ev->ctx, ev->arg, ev->flags);
+	s->next_seq = next;
+	return id ? NVM_OK : NVM_ERR_NOMEM;
+}
+
 void sched_fini(struct sched *s)
 {
 	free(s->heap);

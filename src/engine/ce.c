@@ -1070,7 +1070,7 @@ static void ce_prefetch(struct engine *e, uint32_t chid)
 	}
 }
 
-static const struct engine_ops ce_ops = { ce_methods, ce_bind, ce_destroy };
+static const struct engine_ops ce_ops = { .methods = ce_methods, .bind = ce_bind, .destroy = ce_destroy };
 
 nvm_status engine_ce_init(struct engine *e)
 {

@@ -191,7 +191,7 @@ static void rec_bind(struct engine *e, const struct eng_src *src)
 	(void)src;
 }
 
-static const struct engine_ops recorder_ops = { engine_rec_methods, rec_bind, NULL };
+static const struct engine_ops recorder_ops = { .methods = engine_rec_methods, .bind = rec_bind };
 
 nvm_status engine_recorder_init(struct engine *e)
 {
@@ -213,7 +213,7 @@ static enum eng_status sw_methods(struct engine *e, const struct eng_src *src, c
 	return ENG_ERROR;
 }
 
-static const struct engine_ops software_ops = { sw_methods, rec_bind, NULL };
+static const struct engine_ops software_ops = { .methods = sw_methods, .bind = rec_bind };
 
 nvm_status engine_software_init(struct engine *e)
 {
@@ -271,6 +271,153 @@ void engine_free(struct engine *e)
 	free(e->runs);
 	free(e->data);
 	free(e);
+}
+
+/* ---------------------------------------------------------------- snapshots */
+
+static void save_run(struct snap_w *w, const struct log_run *lr)
+{
+	for (unsigned k = 0; k < 4; k++)
+		snap_u32(w, lr->src[k]);
+	snap_u64(w, lr->time);
+	snap_u32(w, lr->mi[0]);
+	snap_u32(w, lr->mi[1]);
+	snap_put(w, lr->ci, 5); /* ctx and implicit: the padding is never read */
+	snap_u32(w, lr->info);
+	snap_u32(w, lr->first);
+}
+
+static void load_run(struct snap_r *r, struct log_run *lr)
+{
+	for (unsigned k = 0; k < 4; k++)
+		lr->src[k] = snap_get_u32(r);
+	lr->time = snap_get_u64(r);
+	lr->mi[0] = snap_get_u32(r);
+	lr->mi[1] = snap_get_u32(r);
+	memset(lr->ci, 0, sizeof(lr->ci));
+	snap_get(r, lr->ci, 5);
+	lr->info = snap_get_u32(r);
+	lr->first = snap_get_u32(r);
+}
+
+static void save_engine(struct snap_w *w, const struct engine *e)
+{
+	snap_u64(w, strlen(e->name));
+	snap_put(w, e->name, strlen(e->name));
+	snap_u64(w, e->busy_until);
+	snap_u64(w, e->at);
+	snap_u64(w, e->total);
+	snap_u64(w, e->cap);
+	snap_u64(w, e->keep);
+	snap_u64(w, e->dsize);
+	snap_u64(w, e->rsize);
+	snap_u64(w, e->seq);
+	snap_u64(w, e->rseq);
+	snap_u32(w, e->log_fast);
+	snap_u32(w, (uint32_t)e->grow_off | (uint32_t)e->ring_max << 1);
+	for (size_t i = 0; i < e->rsize; i++)
+		save_run(w, &e->runs[i]);
+	for (size_t i = 0; i < e->dsize; i++)
+		snap_u32(w, e->data[i]);
+	if (e->ops->save)
+		e->ops->save(e, w);
+}
+
+nvm_status engine_snap_save(nvm_gpu *gpu, struct snap_w *w)
+{
+	snap_begin(w, "ENGS");
+	for (const struct engine *e = gpu->engines; e; e = e->next) {
+		if (e->priv && !e->ops->save)
+			return NVM_ERR_NOENT; /* a kind whose state cannot be saved */
+		save_engine(w, e);
+	}
+	snap_end(w);
+	return w->err;
+}
+
+static bool is_ring_size(uint64_t v, uint64_t max)
+{
+	return v == 0 || (v >= 64 && v <= max && !(v & (v - 1)));
+}
+
+/* The log's counters as engine_log_slow / engine_log_append leave them:
+ * the rings (powers of two up to what cap asks for) exist once anything
+ * was logged, keep <= cap, the fast path's length fits the rings. */
+static bool log_ok(uint64_t cap, uint64_t keep, uint64_t dsize, uint64_t rsize, uint64_t seq, uint64_t rseq,
+                   uint32_t fast)
+{
+	uint64_t max = cap ? pow2_at_least((size_t)cap) : 0;
+	if (cap > (1u << 24) || keep > cap || !is_ring_size(dsize, max) || !is_ring_size(rsize, max))
+		return false;
+	if ((!dsize || !rsize) && (seq || rseq || fast))
+		return false;
+	return fast <= 16 && fast <= keep && fast <= dsize && fast <= rsize;
+}
+
+static nvm_status load_engine(struct snap_r *r, struct engine *e, bool apply)
+{
+	uint64_t n = snap_get_u64(r);
+	if (r->err || n != strlen(e->name) || n > r->len - r->pos || memcmp(r->p + r->pos, e->name, n))
+		return NVM_ERR_CORRUPT; /* another engine list: a corrupted snapshot */
+	snap_get(r, NULL, n);
+	uint64_t busy = snap_get_u64(r), at = snap_get_u64(r), total = snap_get_u64(r);
+	uint64_t cap = snap_get_u64(r), keep = snap_get_u64(r), dsize = snap_get_u64(r), rsize = snap_get_u64(r);
+	uint64_t seq = snap_get_u64(r), rseq = snap_get_u64(r);
+	uint32_t fast = snap_get_u32(r), flags = snap_get_u32(r);
+	if (r->err || flags > 3 || !log_ok(cap, keep, dsize, rsize, seq, rseq, fast))
+		return NVM_ERR_CORRUPT;
+	if (rsize * 45 + dsize * 4 > r->len - r->pos)
+		return NVM_ERR_CORRUPT;
+	struct log_run *runs = NULL;
+	uint32_t *data = NULL;
+	if (apply && ((rsize && !(runs = malloc(rsize * sizeof(*runs)))) || (dsize && !(data = malloc(dsize * 4))))) {
+		free(runs);
+		return NVM_ERR_NOMEM;
+	}
+	struct log_run skip;
+	for (size_t i = 0; i < rsize; i++)
+		load_run(r, runs ? &runs[i] : &skip);
+	for (size_t i = 0; i < dsize; i++) {
+		uint32_t v = snap_get_u32(r);
+		if (data)
+			data[i] = v;
+	}
+	nvm_status st = r->err ? r->err : e->ops->load ? e->ops->load(e, r, apply) : NVM_OK;
+	if (st || !apply) {
+		free(runs);
+		free(data);
+		return st;
+	}
+	free(e->runs);
+	free(e->data);
+	e->runs = runs;
+	e->data = data;
+	e->busy_until = busy;
+	e->at = at;
+	e->total = total;
+	e->cap = (size_t)cap;
+	e->keep = (size_t)keep;
+	e->dsize = (size_t)dsize;
+	e->rsize = (size_t)rsize;
+	e->seq = seq;
+	e->rseq = rseq;
+	e->log_fast = fast;
+	e->grow_off = flags & 1u;
+	e->ring_max = flags >> 1;
+	return NVM_OK;
+}
+
+nvm_status engine_snap_load(nvm_gpu *gpu, struct snap_r *top, bool apply)
+{
+	struct snap_r r;
+	if (!snap_section(top, "ENGS", &r))
+		return top->err;
+	for (struct engine *e = gpu->engines; e; e = e->next) {
+		nvm_status st = load_engine(&r, e, apply);
+		if (st)
+			return st;
+	}
+	return r.err ? r.err : r.pos == r.len ? NVM_OK : NVM_ERR_CORRUPT;
 }
 
 /* ---------------------------------------------------------------- nvmodel/method.h */

@@ -53,6 +53,11 @@ struct engine_ops {
 	/* SET_OBJECT reached the engine (class on the subchannel). */
 	void (*bind)(struct engine *e, const struct eng_src *src);
 	void (*destroy)(struct engine *e);
+	/* Snapshots: the kind's own state (priv), as struct block_snap's
+	 * save / load (check with apply false, restore with apply true). NULL:
+	 * the kind has none. */
+	void (*save)(const struct engine *e, struct snap_w *w);
+	nvm_status (*load)(struct engine *e, struct snap_r *r, bool apply);
 };
 
 struct engine {
@@ -243,6 +248,11 @@ nvm_status engine_log_config(struct engine *e, size_t cap);
 nvm_status engine_log_read(const struct engine *e, size_t first, nvm_method *out, size_t max, size_t *n,
                            uint64_t *total);
 void engine_log_clear(struct engine *e);
+/* Snapshots of every engine of the GPU (gpu->engines, in their order):
+ * busy time, the method log as it is (rings and counters) and the kind's
+ * own state. Load checks with apply false and restores with apply true. */
+nvm_status engine_snap_save(nvm_gpu *gpu, struct snap_w *w);
+nvm_status engine_snap_load(nvm_gpu *gpu, struct snap_r *r, bool apply);
 
 /* Semaphore reductions (sem.c), the Host's NV_UDMA_SEM_EXECUTE REDUCTION
  * codes, shared with the copy engine's LAUNCH_DMA SEMAPHORE_REDUCTION. */

@@ -811,7 +811,12 @@ static bool host_busy(void *state)
 	return false;
 }
 
-const struct block_class host_class = { "host", host_create, host_destroy, host_busy };
+const struct block_class host_class = {
+	.name = "host",
+	.create = host_create,
+	.destroy = host_destroy,
+	.busy = host_busy,
+};
 
 /* ---------------------------------------------------------------- public API */
 

@@ -829,4 +829,9 @@ static bool g80vm_busy(void *state)
 	return ((struct g80vm *)state)->flushes_in_flight != 0;
 }
 
-const struct block_class g80vm_class = { "g80vm", g80vm_create, g80vm_destroy, g80vm_busy };
+const struct block_class g80vm_class = {
+	.name = "g80vm",
+	.create = g80vm_create,
+	.destroy = g80vm_destroy,
+	.busy = g80vm_busy,
+};

@@ -1354,4 +1354,4 @@ static void mmu_destroy(nvm_gpu *gpu, void *state)
 	free(m);
 }
 
-const struct block_class mmu_class = { "mmu", mmu_create, mmu_destroy, NULL };
+const struct block_class mmu_class = { .name = "mmu", .create = mmu_create, .destroy = mmu_destroy };

@@ -912,7 +912,12 @@ static bool pfifo_busy(void *state)
 	return ((struct pfifo *)state)->ev != 0;
 }
 
-const struct block_class pfifo_class = { "pfifo", pfifo_create, pfifo_destroy, pfifo_busy };
+const struct block_class pfifo_class = {
+	.name = "pfifo",
+	.create = pfifo_create,
+	.destroy = pfifo_destroy,
+	.busy = pfifo_busy,
+};
 
 /* ---------------------------------------------------------------- public API */
 

@@ -808,7 +808,40 @@ static int l_event_count(lua_State *L)
 	return 1;
 }
 
+/* gpu:snapshot() -> string: the GPU's save state (nvm_snapshot_save). */
+static int l_snapshot(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	size_t len;
+	nvm_status st = nvm_snapshot_save(gpu, NULL, 0, &len);
+	if (!st) {
+		luaL_Buffer b;
+		char *p = luaL_buffinitsize(L, &b, len);
+		st = nvm_snapshot_save(gpu, p, len, &len);
+		if (!st) {
+			luaL_pushresultsize(&b, len);
+			return 1;
+		}
+	}
+	return scn_error(L, "snapshot: %s", nvm_status_str(st));
+}
+
+/* gpu:restore(s): back to a state gpu:snapshot() gave (nvm_snapshot_load);
+ * a refused snapshot changes nothing and is an error. */
+static int l_restore(lua_State *L)
+{
+	nvm_gpu *gpu = scn_checkgpu(L, 1);
+	size_t len;
+	const char *s = luaL_checklstring(L, 2, &len);
+	nvm_status st = nvm_snapshot_load(gpu, s, len);
+	if (st)
+		scn_error(L, "restore: %s", nvm_status_str(st));
+	return 0;
+}
+
 static const luaL_Reg core_methods[] = {
+	{ "snapshot", l_snapshot },
+	{ "restore", l_restore },
 	{ "wr32", l_wr32 },
 	{ "rd32", l_rd32 },
 	{ "mem_write", l_mem_write },

@@ -33,10 +33,22 @@ static uint8_t *save(nvm_gpu *gpu, size_t *len)
 	return buf;
 }
 
+/* The core's sections, as nvm_snapshot_load reads them: checked, then
+ * restored. *pos gets where they end. */
+static nvm_status load_at(nvm_gpu *gpu, const uint8_t *buf, size_t len, size_t *pos)
+{
+	struct snap_r r = { buf, len, 0, NVM_OK }, r2 = r;
+	nvm_status st = snap_load_core(gpu, &r, false);
+	if (!st)
+		st = snap_load_core(gpu, &r2, true);
+	*pos = r2.pos;
+	return st;
+}
+
 static nvm_status load(nvm_gpu *gpu, const uint8_t *buf, size_t len)
 {
-	struct snap_r r = { buf, len, 0, NVM_OK };
-	return snap_load_core(gpu, &r);
+	size_t pos;
+	return load_at(gpu, buf, len, &pos);
 }
 
 /* Every latched register value of a and b is the same. */
@@ -151,9 +163,9 @@ static void truncated_and_corrupted(void **state)
 	uint8_t *more = malloc(len + 4);
 	memcpy(more, buf, len);
 	memset(more + len, 0, 4);
-	struct snap_r r = { more, len + 4, 0, NVM_OK };
-	assert_int_equal(snap_load_core(b, &r), NVM_OK);
-	assert_int_equal(r.pos, len); /* the caller sees what is left */
+	size_t pos;
+	assert_int_equal(load_at(b, more, len + 4, &pos), NVM_OK);
+	assert_int_equal(pos, len); /* the caller sees what is left */
 	free(more);
 	assert_int_equal(load(b, buf, len), NVM_OK);
 	free(buf);
@@ -172,7 +184,7 @@ static void foreign(void **state)
 	/* Another library version: the header names it. */
 	nvm_gpu *c = open_gpu("gv100");
 	buf[12] ^= 1;
-	assert_int_equal(load(c, buf, len), NVM_ERR_ARG);
+	assert_int_equal(load(c, buf, len), NVM_ERR_VERSION);
 	buf[12] ^= 1;
 	/* Another memory size. */
 	nvm_config cfg = { .chip = "gv100", .vram_size = 8u << 20, .sysmem_size = 4u << 20 };

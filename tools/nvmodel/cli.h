@@ -156,5 +156,6 @@ int vm_open_images(const char *cmd, const struct vm_common *c, const char *chip,
 int cmd_fault(int argc, char **argv);
 int cmd_host(int argc, char **argv);
 int cmd_pfifo(int argc, char **argv);
+int cmd_snapshot(int argc, char **argv);
 
 #endif

@@ -18,6 +18,7 @@ const struct command cli_commands[] = {
 	{ "fault", "decode GPU fault-buffer packets", cmd_fault },
 	{ "host", "decode and check Volta Host structures (ramin|userd|runlist)", cmd_host },
 	{ "pfifo", "decode and check NV04..G80 PFIFO structures (ramht|ramfc)", cmd_pfifo },
+	{ "snapshot", "inspect and check GPU save states (info|check)", cmd_snapshot },
 	{ "version", "print the version", cmd_version },
 	{ "help", "show help for a command", cmd_help },
 	{ NULL, NULL, NULL },
