@@ -42,7 +42,7 @@ typedef enum nvm_status {
 	NVM_ERR_ALIGN,    /* a 32-bit access that is not 4-byte aligned */
 	NVM_ERR_NOENT,    /* no such hook / block / object */
 	NVM_ERR_BLOCKED,  /* the access is held (HWSQ framebuffer pause) and was not done */
-	NVM_ERR_FAULT,    /* a translation faulted (GMMU, G80 VM: the result holds the fault); nothing past it was done */
+	NVM_ERR_FAULT,    /* a translation faulted: the result holds the fault (GMMU, G80 VM) */
 	NVM_ERR_NOPTR,    /* the memory is the caller's, behind callbacks: no direct pointer */
 	NVM_ERR_BUSY,     /* not allowed from inside a library call (a hook, a callback) */
 	NVM_ERR_FULL,     /* no room: a set-up heap or GPFIFO ring is full (nvmodel/setup.h) */
