@@ -112,7 +112,7 @@ static int ce_copy(uint32_t passes, double *secs)
 	nvm_gpu *g;
 	if (nvm_open(&cfg, &g))
 		return -1;
-	nvm_host_log_config(g, "ce2", 0);
+	nvm_method_log_config(g, "ce2", 0);
 	identity_map(g);
 	channel(g);
 	touch(g, SRC, REGION, 1);

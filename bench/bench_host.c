@@ -46,7 +46,7 @@ static int hb_open(struct hb *b, uint64_t vram)
 	nvm_config cfg = { .chip = "gv100", .vram_size = vram, .sysmem_size = MiB };
 	if (nvm_open(&cfg, &b->gpu))
 		return -1;
-	nvm_host_log_config(b->gpu, "gr", 0);
+	nvm_method_log_config(b->gpu, "gr", 0);
 	/* PDE3/2/1 at 0x0000-0x2fff, dual PDE0 at 0x3000: 2 MiB PTEs VA == PA. */
 	hw32(b, 0x0000, (0x1000 >> 12) << 8 | 2);
 	hw32(b, 0x1000, (0x2000 >> 12) << 8 | 2);
@@ -111,8 +111,8 @@ __attribute__((noinline)) static int run_idle(struct hb *b)
 /* GR and GRCOPY method logs: cap 0 (recording off) or the default. */
 static void hb_record(struct hb *b, bool on)
 {
-	nvm_host_log_config(b->gpu, "gr", on ? ENG_LOG_DEFAULT : 0);
-	nvm_host_log_config(b->gpu, "grce", on ? ENG_LOG_DEFAULT : 0);
+	nvm_method_log_config(b->gpu, "gr", on ? ENG_LOG_DEFAULT : 0);
+	nvm_method_log_config(b->gpu, "grce", on ? ENG_LOG_DEFAULT : 0);
 }
 
 /* The driver-like stream of c (pb_va set here), written to VRAM. */

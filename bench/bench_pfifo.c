@@ -45,7 +45,7 @@ static nvm_gpu *setup_nv40(uint32_t bytes)
 	nvm_reg_write(g, 0x3200, 1);
 	nvm_reg_write(g, 0x3250, 1);
 	nvm_reg_write(g, 0x2500, 1);
-	nvm_pfifo_log_config(g, "pgraph", 0);
+	nvm_method_log_config(g, "pgraph", 0);
 	/* pushbuffer DMA object (PCI, linear), graph object, RAMHT entry */
 	ri(g, 0x30000, 0x3d | 0x3000u | 2u << 16);
 	ri(g, 0x30004, bytes - 1);
@@ -83,7 +83,7 @@ static uint64_t pgraph_total(nvm_gpu *g)
 {
 	size_t n;
 	uint64_t t = 0;
-	nvm_pfifo_log_read(g, "pgraph", 0, NULL, 0, &n, &t);
+	nvm_method_log_read(g, "pgraph", 0, NULL, 0, &n, &t);
 	return t;
 }
 
@@ -130,7 +130,7 @@ static int dma_stream(double scale, struct bench_result *out, double *rate, doub
 		return -1;
 	}
 	uint32_t jump;
-	pb_encode_control(PB_FORMAT_OLD, PB_CTRL_OLD_JUMP, 0, &jump);
+	nvm_pb_encode_control(NVM_PB_FORMAT_OLD, NVM_PB_CTRL_OLD_JUMP, 0, &jump);
 	/* Round 0 (untimed) through the tap: every method checked; the timed
 	 * rounds run without it, their PGRAPH counts checked. */
 	const int reps = 3;
@@ -241,7 +241,7 @@ static nvm_gpu *setup_g84(uint64_t bytes, uint32_t order)
 	nvm_gpu *g;
 	if (nvm_open(&cfg, &g))
 		return NULL;
-	nvm_pfifo_log_config(g, "pgraph", 0);
+	nvm_method_log_config(g, "pgraph", 0);
 	nvm_reg_write(g, 0x2044, 0x01003fff);
 	nvm_reg_write(g, 0x2140, 0xbfffffffu);
 	uint32_t ch = G80_CHAN, fc = ch + 0x5400;

@@ -21,7 +21,7 @@ struct count_sink {
 /* The counting sink: counts methods and runs, in batches. It does not read
  * the data (a run hands the consumer a pointer; what it does with the data
  * is the consumer's cost). */
-static void count_runs(void *ctx, const pb_run *r, size_t n)
+static void count_runs(void *ctx, const nvm_pb_run *r, size_t n)
 {
 	struct count_sink *c = ctx;
 	uint64_t m = 0;
@@ -31,7 +31,7 @@ static void count_runs(void *ctx, const pb_run *r, size_t n)
 	c->sum += n;
 }
 
-static void count_error(void *ctx, const pb_error *e)
+static void count_error(void *ctx, const nvm_pb_error *e)
 {
 	(void)e;
 	++*(uint64_t *)ctx;
@@ -57,7 +57,7 @@ static size_t fill_inc(uint32_t *w, size_t n)
 	size_t i = 0;
 	uint32_t seed = 1;
 	while (i + 1025 <= n) {
-		pb_encode_method(PB_FORMAT_NEW, PB_MODE_INC, 0, 0x0, 1024, &w[i++]);
+		nvm_pb_encode_method(NVM_PB_FORMAT_NEW, NVM_PB_MODE_INC, 0, 0x0, 1024, &w[i++]);
 		for (int k = 0; k < 1024; k++)
 			w[i++] = lcg(&seed);
 	}
@@ -78,7 +78,7 @@ struct check_sink {
 	uint64_t methods, sum;
 };
 
-static void check_runs(void *ctx, const pb_run *r, size_t n)
+static void check_runs(void *ctx, const nvm_pb_run *r, size_t n)
 {
 	struct check_sink *c = ctx;
 	for (size_t i = 0; i < n; i++) {
@@ -112,12 +112,13 @@ static int bench_decode(double scale, struct bench_result *out, enum ds_format f
 		w = s.words;
 		n = s.nwords;
 	}
-	pb_config cfg;
-	pb_config_init(&cfg, pb_gen_lookup(f == DS_FMT_NEW ? "gv100" : "g84"),
-	               f == DS_FMT_NEW ? PB_FORMAT_NEW : PB_FORMAT_OLD);
+	nvm_pb_config cfg;
+	nvm_pb_config_init(&cfg, nvm_pb_gen_lookup(f == DS_FMT_NEW ? "gv100" : "g84"),
+	                   f == DS_FMT_NEW ? NVM_PB_FORMAT_NEW : NVM_PB_FORMAT_OLD);
 	struct count_sink c = { 0 };
 	struct check_sink k = { 0 };
-	pb_sink sink = check ? (pb_sink){ .ctx = &k, .runs = check_runs } : (pb_sink){ .ctx = &c, .runs = count_runs };
+	nvm_pb_sink sink =
+	        check ? (nvm_pb_sink){ .ctx = &k, .runs = check_runs } : (nvm_pb_sink){ .ctx = &c, .runs = count_runs };
 	const int reps = 5;
 	double best_sum = 1e30, best_dec = 1e30;
 	uint64_t methods = 0;
@@ -127,10 +128,10 @@ static int bench_decode(double scale, struct bench_result *out, enum ds_format f
 		double t1 = bench_now();
 		c.methods = 0;
 		k = (struct check_sink){ 0 };
-		pb_decoder d;
-		pb_decoder_init(&d, &cfg, &sink);
-		pb_feed(&d, w, n);
-		pb_finish(&d);
+		nvm_pb_decoder d;
+		nvm_pb_decoder_init(&d, &cfg, &sink);
+		nvm_pb_feed(&d, w, n);
+		nvm_pb_finish(&d);
 		double t2 = bench_now();
 		methods = check ? k.methods : c.methods;
 		if (t1 - t0 < best_sum)
@@ -204,45 +205,45 @@ static void to_file(void *ctx, const char *s, size_t n)
 /* `pb decode` of a driver-like stream to /dev/null, as the command does it
  * (a printer with the chip's default classes, its 64 KiB output buffer
  * written with fwrite), in a style: methods per second. */
-static int bench_print(double scale, struct bench_result *out, pb_style style, double target)
+static int bench_print(double scale, struct bench_result *out, nvm_pb_style style, double target)
 {
 	size_t cap = (size_t)(2e6 * scale) < 4096 ? 4096 : (size_t)(2e6 * scale);
 	struct ds_stream s;
 	FILE *f = fopen("/dev/null", "w");
-	pb_printer *p = malloc(sizeof(*p));
+	nvm_pb_printer *p = malloc(sizeof(*p));
 	if (!f || !p || drv_stream(DS_FMT_NEW, cap, &s)) {
 		free(p);
 		if (f)
 			fclose(f);
 		return 1;
 	}
-	pb_config cfg;
-	pb_config_init(&cfg, pb_gen_lookup("gv100"), PB_FORMAT_NEW);
+	nvm_pb_config cfg;
+	nvm_pb_config_init(&cfg, nvm_pb_gen_lookup("gv100"), NVM_PB_FORMAT_NEW);
 	double best = 1e30;
 	uint64_t errors = 0;
 	struct print_file pf = { f, 0 };
 	for (int rep = 0; rep < 3; rep++) {
 		pf.bytes = 0;
-		pb_out o = { .flush = to_file, .ctx = &pf };
+		nvm_pb_out o = { .flush = to_file, .ctx = &pf };
 		double t0 = bench_now();
-		pb_printer_init(p, style, &cfg, s.words, 0, s.nwords, &o);
-		pb_sink sink = pb_printer_sink(p);
-		pb_decoder d;
-		pb_decoder_init(&d, &cfg, &sink);
-		pb_printer_begin(p);
-		pb_feed(&d, s.words, s.nwords);
-		pb_segment_end(&d);
-		pb_finish(&d);
-		pb_printer_end(p);
-		pb_out_flush(&o);
+		nvm_pb_printer_init(p, style, &cfg, s.words, 0, s.nwords, &o);
+		nvm_pb_sink sink = nvm_pb_printer_sink(p);
+		nvm_pb_decoder d;
+		nvm_pb_decoder_init(&d, &cfg, &sink);
+		nvm_pb_printer_begin(p);
+		nvm_pb_feed(&d, s.words, s.nwords);
+		nvm_pb_segment_end(&d);
+		nvm_pb_finish(&d);
+		nvm_pb_printer_end(p);
+		nvm_pb_out_flush(&o);
 		double t1 = bench_now();
 		errors += p->errors;
-		pb_out_free(&o);
+		nvm_pb_out_free(&o);
 		if (t1 - t0 < best)
 			best = t1 - t0;
 	}
 	static char note[2][128];
-	char *nt = note[style == PB_STYLE_JSON];
+	char *nt = note[style == NVM_PB_STYLE_JSON];
 	/* the text's rate too: a printer writes bytes, and lines of another
 	 * length would move the methods/s */
 	snprintf(nt, 128, "%llu methods, %.2f methods/header, %.0f bytes/method (%.2f GB/s), %llu errors printed",
@@ -261,14 +262,14 @@ static int bench_print(double scale, struct bench_result *out, pb_style style, d
 
 static int bench_text(double scale, struct bench_result *out)
 {
-	int rc = bench_print(scale, out, PB_STYLE_TEXT, 5e7);
+	int rc = bench_print(scale, out, NVM_PB_STYLE_TEXT, 5e7);
 	out->target = ">= 5e7 methods/s";
 	return rc;
 }
 
 static int bench_json(double scale, struct bench_result *out)
 {
-	int rc = bench_print(scale, out, PB_STYLE_JSON, 2.5e7);
+	int rc = bench_print(scale, out, NVM_PB_STYLE_JSON, 2.5e7);
 	out->target = ">= 2.5e7 methods/s";
 	return rc;
 }
@@ -301,26 +302,26 @@ static int bench_check_file(double scale, struct bench_result *out)
 			break;
 		total += filled;
 	}
-	pb_config cfg;
-	pb_config_init(&cfg, pb_gen_lookup("gv100"), PB_FORMAT_NEW);
+	nvm_pb_config cfg;
+	nvm_pb_config_init(&cfg, nvm_pb_gen_lookup("gv100"), NVM_PB_FORMAT_NEW);
 	uint64_t errors = 0;
 	double best_read = 1e30, best_check = 1e30;
 	for (int rep = 0; rep < 5; rep++) {
 		for (int mode = 0; mode < 2; mode++) {
 			rewind(f);
-			pb_decoder d;
-			pb_sink sink = { .ctx = &errors, .error = count_error };
-			pb_decoder_init(&d, &cfg, &sink);
+			nvm_pb_decoder d;
+			nvm_pb_sink sink = { .ctx = &errors, .error = count_error };
+			nvm_pb_decoder_init(&d, &cfg, &sink);
 			uint64_t sum = 0;
 			double t0 = bench_now();
 			size_t got;
 			while ((got = fread(w, sizeof(*w), piece, f)) != 0) {
 				if (mode)
-					pb_feed(&d, w, got);
+					nvm_pb_feed(&d, w, got);
 				else
 					sum += sum_dwords(w, got);
 			}
-			pb_finish(&d);
+			nvm_pb_finish(&d);
 			double t1 = bench_now();
 			bench_sink(sum);
 			double *best = mode ? &best_check : &best_read;

@@ -59,7 +59,7 @@ struct ds_sub {
 
 struct gen {
 	const struct ds_config *c;
-	pb_format pf;
+	nvm_pb_format pf;
 	uint32_t maxm; /* highest method byte address of the format */
 	uint64_t rng;
 	struct ds_sub sub[DS_MAX_BINDS];
@@ -121,21 +121,21 @@ static int add_seg(struct gen *g, uint64_t va, size_t off, uint32_t n, uint64_t 
  * and which addresses take a float. */
 static int sub_table(const struct gen *g, struct ds_sub *u)
 {
-	const pb_class *c = pb_class_find(u->cls);
+	const nvm_pb_class *c = nvm_pb_class_find(u->cls);
 	if (!c)
 		return -1;
 	for (size_t i = 0; i < c->nmethods; i++) {
-		const pb_method *m = pb_class_method_at(c, i);
+		const nvm_pb_method *m = nvm_pb_class_method_at(c, i);
 		unsigned elems = m->count ? m->count : 1;
 		uint32_t stride = m->count ? (m->stride ? m->stride : 4) : 0;
 		for (unsigned k = 0; k < elems; k++) {
 			uint32_t a = m->addr + k * stride;
-			if ((m->flags & PB_METHOD_FLOAT) && a < 0x4000)
+			if ((m->flags & NVM_PB_METHOD_FLOAT) && a < 0x4000)
 				u->fl[a >> 5] |= (uint8_t)(1u << ((a >> 2) & 7));
 			/* engine methods only; the old formats' 0x180-0x1fc carry
 			 * object handles the puller translates */
 			if (k >= 16 || u->naddr >= DS_MAX_ADDRS || a < 0x100 || a > g->maxm ||
-			    (g->pf == PB_FORMAT_OLD && a >= 0x180 && a < 0x200))
+			    (g->pf == NVM_PB_FORMAT_OLD && a >= 0x180 && a < 0x200))
 				continue;
 			u->addr[u->naddr++] = (uint16_t)a;
 		}
@@ -154,7 +154,7 @@ static int sub_init(struct gen *g, struct ds_sub *u, const struct ds_bind *b)
 	u->addr = malloc(DS_MAX_ADDRS * sizeof(*u->addr));
 	if (!u->addr)
 		return -1;
-	if (g->pf == PB_FORMAT_NEW && (b->cls & 0xff) == 0xb5) {
+	if (g->pf == NVM_PB_FORMAT_NEW && (b->cls & 0xff) == 0xb5) {
 		memcpy(u->addr, ce_state, sizeof(ce_state));
 		u->naddr = sizeof(ce_state) / sizeof(ce_state[0]);
 		u->strict = true;
@@ -168,10 +168,10 @@ static int sub_init(struct gen *g, struct ds_sub *u, const struct ds_bind *b)
 
 /* ---------------------------------------------------------------- commands */
 
-static int header(struct gen *g, pb_mode mode, uint32_t subch, uint32_t m, uint32_t count)
+static int header(struct gen *g, nvm_pb_mode mode, uint32_t subch, uint32_t m, uint32_t count)
 {
 	uint32_t w;
-	if (!pb_encode_method(g->pf, mode, subch, m, count, &w))
+	if (!nvm_pb_encode_method(g->pf, mode, subch, m, count, &w))
 		return -1;
 	g->s->headers++;
 	return put(g, w);
@@ -187,7 +187,7 @@ static void count_engine(struct gen *g, const struct ds_sub *u, uint32_t m, uint
 /* A host (or bind) method: INC of n methods below 0x100. */
 static int host_inc(struct gen *g, uint32_t subch, uint32_t m, const uint32_t *data, uint32_t n)
 {
-	if (header(g, PB_MODE_INC, subch, m, n))
+	if (header(g, NVM_PB_MODE_INC, subch, m, n))
 		return -1;
 	for (uint32_t i = 0; i < n; i++)
 		if (put(g, data[i]))
@@ -231,34 +231,34 @@ static int engine_cmd(struct gen *g)
 	}
 	uint32_t m = below(g, 8) ? u->hot[below(g, DS_HOT)] : u->addr[below(g, (uint32_t)u->naddr)];
 	uint32_t kind = below(g, 100);
-	if (g->pf == PB_FORMAT_NEW && kind < 11) {
+	if (g->pf == NVM_PB_FORMAT_NEW && kind < 11) {
 		/* IMMD: enables, small enums and counts */
 		uint32_t d = below(g, 8) ? below(g, 16) : below(g, 0x2000);
-		if (header(g, PB_MODE_IMMD, u->subch, m, d))
+		if (header(g, NVM_PB_MODE_IMMD, u->subch, m, d))
 			return -1;
 		count_engine(g, u, m, d);
 		return 0;
 	}
-	pb_mode mode = PB_MODE_INC;
+	nvm_pb_mode mode = NVM_PB_MODE_INC;
 	/* the old formats have no IMMD: a one-method INC instead */
-	uint32_t n = g->pf == PB_FORMAT_OLD && kind < 14 ? 1 : run_len(g);
+	uint32_t n = g->pf == NVM_PB_FORMAT_OLD && kind < 14 ? 1 : run_len(g);
 	if (kind >= 88) {
 		/* NINC: constant / inline data uploads */
-		mode = PB_MODE_NINC;
+		mode = NVM_PB_MODE_NINC;
 		n = 4 + below(g, 13);
-	} else if (kind >= 85 && g->pf == PB_FORMAT_NEW) {
-		mode = PB_MODE_1INC; /* a macro call: method then parameters */
+	} else if (kind >= 85 && g->pf == NVM_PB_FORMAT_NEW) {
+		mode = NVM_PB_MODE_1INC; /* a macro call: method then parameters */
 		n = 2 + below(g, 3);
 	}
-	if (mode == PB_MODE_1INC && u->strict && !allowed(u, m + 4))
-		mode = PB_MODE_NINC;
-	for (uint32_t k = 1; mode != PB_MODE_NINC && k < n; k++)
-		if (m + 4 * k > g->maxm || (mode == PB_MODE_INC && u->strict && !allowed(u, m + 4 * k)))
+	if (mode == NVM_PB_MODE_1INC && u->strict && !allowed(u, m + 4))
+		mode = NVM_PB_MODE_NINC;
+	for (uint32_t k = 1; mode != NVM_PB_MODE_NINC && k < n; k++)
+		if (m + 4 * k > g->maxm || (mode == NVM_PB_MODE_INC && u->strict && !allowed(u, m + 4 * k)))
 			n = k;
 	if (header(g, mode, u->subch, m, n))
 		return -1;
 	for (uint32_t i = 0; i < n; i++) {
-		uint32_t mi = mode == PB_MODE_INC ? m + 4 * i : mode == PB_MODE_1INC && i ? m + 4 : m;
+		uint32_t mi = mode == NVM_PB_MODE_INC ? m + 4 * i : mode == NVM_PB_MODE_1INC && i ? m + 4 : m;
 		uint32_t d = rnd(g);
 		/* addresses, sizes and small enums, not noise; floats are the
 		 * scales, offsets and constants a driver sets */
@@ -301,7 +301,7 @@ static int command(struct gen *g)
 static int binds(struct gen *g)
 {
 	for (unsigned i = 0; i < g->nsub; i++) {
-		uint32_t d = g->pf == PB_FORMAT_NEW ? g->sub[i].cls : g->sub[i].handle;
+		uint32_t d = g->pf == NVM_PB_FORMAT_NEW ? g->sub[i].cls : g->sub[i].handle;
 		if (host_inc(g, g->sub[i].subch, 0, &d, 1))
 			return -1;
 	}
@@ -339,7 +339,8 @@ static int wrap(struct gen *g)
 	const struct ds_config *c = g->c;
 	uint32_t w;
 	if (close_seg(g) ||
-	    !pb_encode_control(PB_FORMAT_OLD, c->old_jump ? PB_CTRL_OLD_JUMP : PB_CTRL_JUMP, (uint32_t)c->pb_va, &w))
+	    !nvm_pb_encode_control(NVM_PB_FORMAT_OLD, c->old_jump ? NVM_PB_CTRL_OLD_JUMP : NVM_PB_CTRL_JUMP,
+	                           (uint32_t)c->pb_va, &w))
 		return -1;
 	size_t off = g->s->nwords;
 	if (put(g, w) || add_seg(g, g->seg_va, off, 1, c->pb_va))
@@ -353,8 +354,8 @@ int ds_generate(const struct ds_config *c, struct ds_stream *out)
 {
 	memset(out, 0, sizeof(*out));
 	struct gen g = { .c = c, .s = out, .rng = 0x5eed0000ull ^ c->seed };
-	g.pf = c->format == DS_FMT_NEW ? PB_FORMAT_NEW : PB_FORMAT_OLD;
-	g.maxm = g.pf == PB_FORMAT_NEW ? 0x3ffc : 0x1ffc;
+	g.pf = c->format == DS_FMT_NEW ? NVM_PB_FORMAT_NEW : NVM_PB_FORMAT_OLD;
+	g.maxm = g.pf == NVM_PB_FORMAT_NEW ? 0x3ffc : 0x1ffc;
 	unsigned nb;
 	const struct ds_bind *b = c->binds ? c->binds : ds_default_binds(c->format, &nb);
 	if (c->binds)
@@ -398,11 +399,11 @@ void ds_free(struct ds_stream *s)
 	memset(s, 0, sizeof(*s));
 }
 
-uint64_t ds_run_sum(uint32_t cls, const pb_run *r, uint32_t first, uint32_t n)
+uint64_t ds_run_sum(uint32_t cls, const nvm_pb_run *r, uint32_t first, uint32_t n)
 {
 	uint64_t sum = 0;
 	for (uint32_t i = first; i < first + n; i++) {
-		uint32_t m = pb_run_method(r, i);
+		uint32_t m = nvm_pb_run_method(r, i);
 		if (m >= 0x100)
 			sum += ds_hash(r->subch, cls, m, r->data[i]);
 	}

@@ -110,7 +110,7 @@ static inline uint64_t ds_hash(uint32_t subch, uint32_t cls, uint32_t method, ui
 /* The checksum of data[first .. first + n) of run r, as an engine of class
  * cls receives it; methods below 0x100 (the old formats' object binds) do
  * not count. */
-uint64_t ds_run_sum(uint32_t cls, const pb_run *r, uint32_t first, uint32_t n);
+uint64_t ds_run_sum(uint32_t cls, const nvm_pb_run *r, uint32_t first, uint32_t n);
 
 /* Wraps every engine of gpu (the method delivery of each kind) so that
  * ds_tap_sum / ds_tap_count give the checksum and the count of the engine

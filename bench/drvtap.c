@@ -13,14 +13,14 @@ static uint64_t tap_sum, tap_count;
 static const struct engine_ops *tap_orig[TAP_SLOTS];
 static struct engine_ops tap_ops[TAP_SLOTS];
 
-static inline enum eng_status tap(unsigned k, struct engine *e, const struct eng_src *src, const pb_run *r,
+static inline enum eng_status tap(unsigned k, struct engine *e, const struct eng_src *src, const nvm_pb_run *r,
                                   uint32_t first, uint32_t n, struct eng_result *res)
 {
 	enum eng_status st = tap_orig[k]->methods(e, src, r, first, n, res);
 	/* what the engine accepted: all n, or res->done before a stop */
 	uint32_t done = st == ENG_OK ? n : res->done;
 	for (uint32_t i = first; i < first + done; i++) {
-		uint32_t m = pb_run_method(r, i);
+		uint32_t m = nvm_pb_run_method(r, i);
 		if (m >= 0x100) {
 			tap_sum += ds_hash(r->subch, src->cls, m, r->data[i]);
 			tap_count++;
@@ -30,8 +30,8 @@ static inline enum eng_status tap(unsigned k, struct engine *e, const struct eng
 }
 
 #define TAP_FN(k)                                                                                                      \
-	static enum eng_status tap##k(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first,    \
-	                              uint32_t n, struct eng_result *res)                                              \
+	static enum eng_status tap##k(struct engine *e, const struct eng_src *src, const nvm_pb_run *r,                \
+	                              uint32_t first, uint32_t n, struct eng_result *res)                              \
 	{                                                                                                              \
 		return tap(k, e, src, r, first, n, res);                                                               \
 	}
@@ -40,8 +40,9 @@ TAP_FN(1)
 TAP_FN(2)
 TAP_FN(3)
 
-static enum eng_status (*const tap_fns[TAP_SLOTS])(struct engine *, const struct eng_src *, const pb_run *, uint32_t,
-                                                   uint32_t, struct eng_result *) = { tap0, tap1, tap2, tap3 };
+static enum eng_status (*const tap_fns[TAP_SLOTS])(struct engine *, const struct eng_src *, const nvm_pb_run *,
+                                                   uint32_t, uint32_t,
+                                                   struct eng_result *) = { tap0, tap1, tap2, tap3 };
 
 int ds_tap_install(nvm_gpu *gpu)
 {

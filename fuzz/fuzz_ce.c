@@ -181,8 +181,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct fz f = { .b = { FZ_RUN, FZ_POOL } };
 	if (nvm_open(&cfg, &f.g))
 		return 0;
-	nvm_host_log_config(f.g, "ce2", 16);
-	nvm_host_log_config(f.g, "grce", 16);
+	nvm_method_log_config(f.g, "ce2", 16);
+	nvm_method_log_config(f.g, "grce", 16);
 	page_tables(f.g);
 	for (uint32_t i = 0; i < NCH; i++)
 		channel(f.g, i);

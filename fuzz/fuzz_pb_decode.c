@@ -50,16 +50,16 @@ static void take(struct acct *a, uint64_t off, uint32_t n)
 	a->dwords += n;
 }
 
-static void on_header(void *ctx, const pb_header *h)
+static void on_header(void *ctx, const nvm_pb_header *h)
 {
 	struct acct *a = ctx;
-	check(h->subch < 8 && h->mode <= PB_MODE_IMMD, "bad header fields");
+	check(h->subch < 8 && h->mode <= NVM_PB_MODE_IMMD, "bad header fields");
 	take(a, h->offset, h->ndwords);
 }
 
-static void record(struct acct *a, const pb_run *r)
+static void record(struct acct *a, const nvm_pb_run *r)
 {
-	struct runrec x = { r->offset, r->count, pb_run_method(r, 0), r->count ? r->data[0] : 0 };
+	struct runrec x = { r->offset, r->count, nvm_pb_run_method(r, 0), r->count ? r->data[0] : 0 };
 	if (a->comparing) {
 		check(a->cmp < a->nruns, "batched decode gives more runs");
 		struct runrec *y = &a->runs[a->cmp++];
@@ -77,11 +77,11 @@ static void record(struct acct *a, const pb_run *r)
 	a->runs[a->nruns++] = x;
 }
 
-static void on_run(void *ctx, const pb_run *r)
+static void on_run(void *ctx, const nvm_pb_run *r)
 {
 	struct acct *a = ctx;
 	record(a, r);
-	if (r->mode != PB_MODE_IMMD) {
+	if (r->mode != NVM_PB_MODE_IMMD) {
 		check(r->count == r->ndwords, "run count != ndwords");
 		check(r->data >= a->piece && r->data + r->count <= a->piece + a->piece_n, "run data outside its piece");
 		for (uint32_t i = 0; i < r->count; i++)
@@ -90,12 +90,12 @@ static void on_run(void *ctx, const pb_run *r)
 	take(a, r->offset, r->ndwords);
 }
 
-static void on_runs(void *ctx, const pb_run *r, size_t n)
+static void on_runs(void *ctx, const nvm_pb_run *r, size_t n)
 {
 	struct acct *a = ctx;
-	check(n >= 1 && n <= PB_BATCH, "batch size");
+	check(n >= 1 && n <= NVM_PB_BATCH, "batch size");
 	for (size_t i = 0; i < n; i++) {
-		if (r[i].mode != PB_MODE_IMMD)
+		if (r[i].mode != NVM_PB_MODE_IMMD)
 			check(r[i].data >= a->piece && r[i].data + r[i].count <= a->piece + a->piece_n,
 			      "batched run data outside its piece");
 		record(a, &r[i]);
@@ -104,13 +104,14 @@ static void on_runs(void *ctx, const pb_run *r, size_t n)
 
 /* The same stream through the batched sink (no header callback, so batches
  * fill up) must give the same runs in the same order. */
-static void batch_compare(const pb_config *cfg, const uint32_t *all, size_t n, size_t piece, bool segs, struct acct *a)
+static void batch_compare(const nvm_pb_config *cfg, const uint32_t *all, size_t n, size_t piece, bool segs,
+                          struct acct *a)
 {
 	a->comparing = true;
 	a->cmp = 0;
-	pb_sink sink = { .ctx = a, .runs = on_runs };
-	pb_decoder d;
-	pb_decoder_init(&d, cfg, &sink);
+	nvm_pb_sink sink = { .ctx = a, .runs = on_runs };
+	nvm_pb_decoder d;
+	nvm_pb_decoder_init(&d, cfg, &sink);
 	for (size_t i = 0; i < n; i += piece) {
 		size_t len = n - i < piece ? n - i : piece;
 		uint32_t *p = malloc(len * sizeof(*p));
@@ -119,24 +120,24 @@ static void batch_compare(const pb_config *cfg, const uint32_t *all, size_t n, s
 		memcpy(p, all + i, len * sizeof(*p));
 		a->piece = p;
 		a->piece_n = len;
-		pb_feed(&d, p, len);
+		nvm_pb_feed(&d, p, len);
 		if (segs)
-			pb_segment_end(&d);
+			nvm_pb_segment_end(&d);
 		free(p);
 	}
-	pb_finish(&d);
+	nvm_pb_finish(&d);
 	check(a->cmp == a->nruns, "batched decode gives fewer runs");
 }
 
-static void on_control(void *ctx, const pb_control *c)
+static void on_control(void *ctx, const nvm_pb_control *c)
 {
 	take(ctx, c->offset, c->ndwords);
 }
 
-static void on_error(void *ctx, const pb_error *e)
+static void on_error(void *ctx, const nvm_pb_error *e)
 {
 	struct acct *a = ctx;
-	check((unsigned)e->code < PB_ERR_COUNT, "bad error code");
+	check((unsigned)e->code < NVM_PB_ERR_COUNT, "bad error code");
 	uint64_t key = e->offset << 8 | (uint64_t)e->code;
 	if (a->err_comparing) {
 		/* the errors-only sink (pb check) takes a fast path over methods */
@@ -154,32 +155,32 @@ static void on_error(void *ctx, const pb_error *e)
 
 /* The same stream through a sink with only an error callback gives the same
  * errors at the same offsets. */
-static void errors_compare(const pb_config *cfg, const uint32_t *all, size_t n, size_t piece, bool segments,
+static void errors_compare(const nvm_pb_config *cfg, const uint32_t *all, size_t n, size_t piece, bool segments,
                            struct acct *a)
 {
 	if (a->errcmp == SIZE_MAX)
 		return;
 	a->err_comparing = true;
 	a->errcmp = 0;
-	pb_sink sink = { .ctx = a, .error = on_error };
-	pb_decoder d;
-	pb_decoder_init(&d, cfg, &sink);
+	nvm_pb_sink sink = { .ctx = a, .error = on_error };
+	nvm_pb_decoder d;
+	nvm_pb_decoder_init(&d, cfg, &sink);
 	for (size_t i = 0; i < n; i += piece) {
 		size_t len = n - i < piece ? n - i : piece;
-		pb_feed(&d, all + i, len);
+		nvm_pb_feed(&d, all + i, len);
 		if (segments)
-			pb_segment_end(&d);
+			nvm_pb_segment_end(&d);
 	}
-	pb_segment_end(&d);
-	pb_finish(&d);
+	nvm_pb_segment_end(&d);
+	nvm_pb_finish(&d);
 	check(a->errcmp == a->nerrs, "errors-only decode reports a different number of errors");
 }
 
 /* Back-pressure: a sink that takes only a few methods per feed and stops
- * the decoder (pb_stop_run), the feed resumed where pb_feed says it
+ * the decoder (nvm_pb_stop_run), the feed resumed where nvm_pb_feed says it
  * stopped, must see the same methods as one that takes everything. */
 struct stopper {
-	pb_decoder *d;
+	nvm_pb_decoder *d;
 	uint32_t budget;
 	bool record; /* the reference pass: take everything */
 	uint64_t *m; /* method << 33 | masked << 32 | data */
@@ -187,13 +188,13 @@ struct stopper {
 	size_t nerr;
 };
 
-static void st_take(struct stopper *s, const pb_run *r)
+static void st_take(struct stopper *s, const nvm_pb_run *r)
 {
 	uint32_t k = r->count;
 	if (!s->record && s->budget < k)
 		k = s->budget;
 	for (uint32_t i = 0; i < k; i++) {
-		uint64_t x = (uint64_t)pb_run_method(r, i) << 33 | (uint64_t)r->masked << 32 | r->data[i];
+		uint64_t x = (uint64_t)nvm_pb_run_method(r, i) << 33 | (uint64_t)r->masked << 32 | r->data[i];
 		if (s->record) {
 			if (s->nm == s->cap) {
 				size_t cap = s->cap ? s->cap * 2 : 256;
@@ -211,56 +212,56 @@ static void st_take(struct stopper *s, const pb_run *r)
 	if (!s->record) {
 		s->budget -= k;
 		if (k < r->count)
-			pb_stop_run(s->d, r, k);
+			nvm_pb_stop_run(s->d, r, k);
 	}
 }
 
-static void st_run(void *ctx, const pb_run *r)
+static void st_run(void *ctx, const nvm_pb_run *r)
 {
 	st_take(ctx, r);
 }
 
-static void st_runs(void *ctx, const pb_run *r, size_t n)
+static void st_runs(void *ctx, const nvm_pb_run *r, size_t n)
 {
 	struct stopper *s = ctx;
-	for (size_t i = 0; i < n && !pb_stopped(s->d); i++)
+	for (size_t i = 0; i < n && !nvm_pb_stopped(s->d); i++)
 		st_take(s, &r[i]);
 }
 
-static void st_error(void *ctx, const pb_error *e)
+static void st_error(void *ctx, const nvm_pb_error *e)
 {
 	(void)e;
 	((struct stopper *)ctx)->nerr++;
 }
 
-static void stop_compare(const pb_config *cfg, const uint32_t *all, size_t n, size_t piece, bool segs, uint32_t budget,
-                         bool batched)
+static void stop_compare(const nvm_pb_config *cfg, const uint32_t *all, size_t n, size_t piece, bool segs,
+                         uint32_t budget, bool batched)
 {
 	struct stopper s = { .record = true };
-	pb_decoder d;
+	nvm_pb_decoder d;
 	s.d = &d;
 	size_t nerr = 0;
 	for (int pass = 0; pass < 2; pass++) {
-		pb_sink sink = { .ctx = &s, .error = st_error };
+		nvm_pb_sink sink = { .ctx = &s, .error = st_error };
 		if (batched)
 			sink.runs = st_runs;
 		else
 			sink.run = st_run;
-		pb_decoder_init(&d, cfg, &sink);
+		nvm_pb_decoder_init(&d, cfg, &sink);
 		s.nerr = 0;
 		for (size_t i = 0; i < n; i += piece) {
 			size_t len = n - i < piece ? n - i : piece, at = 0;
 			for (size_t guard = 0; at < len; guard++) {
 				check(guard <= len, "a stopped decode makes no progress");
 				s.budget = budget;
-				size_t used = pb_feed(&d, all + i + at, len - at);
-				check(used <= len - at && (pb_stopped(&d) || used == len - at), "pb_feed's count");
+				size_t used = nvm_pb_feed(&d, all + i + at, len - at);
+				check(used <= len - at && (nvm_pb_stopped(&d) || used == len - at), "pb_feed's count");
 				at += used;
 			}
 			if (segs)
-				pb_segment_end(&d);
+				nvm_pb_segment_end(&d);
 		}
-		pb_finish(&d);
+		nvm_pb_finish(&d);
 		if (pass == 0)
 			nerr = s.nerr;
 		s.record = false;
@@ -278,12 +279,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint8_t sel = data[0], step = data[1];
 	data += 2;
 	size -= 2;
-	const pb_gen *gen = pb_gen_get((sel & 0x0f) % 11);
+	const nvm_pb_gen *gen = nvm_pb_gen_get((sel & 0x0f) % 11);
 	if (!gen)
 		return 0;
-	pb_format f = gen->native;
-	pb_config cfg;
-	if (!pb_config_init(&cfg, gen, f))
+	nvm_pb_format f = gen->native;
+	nvm_pb_config cfg;
+	if (!nvm_pb_config_init(&cfg, gen, f))
 		return 0;
 	cfg.ib_mode = sel & 0x10;
 	cfg.sli_enable = !(sel & 0x20);
@@ -294,9 +295,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(all, data, n * 4);
 	struct acct a = { .all = all };
-	pb_sink sink = { &a, on_header, on_run, on_control, on_error, NULL };
-	pb_decoder d;
-	pb_decoder_init(&d, &cfg, &sink);
+	nvm_pb_sink sink = { &a, on_header, on_run, on_control, on_error, NULL };
+	nvm_pb_decoder d;
+	nvm_pb_decoder_init(&d, &cfg, &sink);
 	size_t piece = (size_t)(step & 0x3f) + 1;
 	for (size_t i = 0; i < n; i += piece) {
 		size_t len = n - i < piece ? n - i : piece;
@@ -306,13 +307,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memcpy(p, all + i, len * sizeof(*p));
 		a.piece = p;
 		a.piece_n = len;
-		pb_feed(&d, p, len);
+		nvm_pb_feed(&d, p, len);
 		if (step & 0x80)
-			pb_segment_end(&d); /* each piece its own PB segment */
+			nvm_pb_segment_end(&d); /* each piece its own PB segment */
 		free(p);
 	}
-	pb_segment_end(&d);
-	pb_finish(&d);
+	nvm_pb_segment_end(&d);
+	nvm_pb_finish(&d);
 	check(a.dwords == n, "not every dword accounted for exactly once");
 	batch_compare(&cfg, all, n, piece, step & 0x80, &a);
 	errors_compare(&cfg, all, n, piece, step & 0x80, &a);

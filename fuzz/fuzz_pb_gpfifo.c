@@ -27,17 +27,18 @@ static uint32_t le32(const uint8_t *p)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	pb_out out = { 0 };
+	nvm_pb_out out = { 0 };
 	for (size_t i = 0; i + 8 <= size; i += 8) {
-		pb_gp_entry g;
+		nvm_pb_gp_entry g;
 		bool gh100 = (i / 16) & 1;
-		pb_gp_decode_gen(le32(data + i), le32(data + i + 4), gh100, &g);
+		nvm_pb_gp_decode_gen(le32(data + i), le32(data + i + 4), gh100, &g);
 		check(g.extended_base <= 0x1ffffu && (gh100 || g.extended_base == 0), "PB_EXTENDED_BASE_OPERAND range");
-		check(pb_gp_err_name(g.err) != NULL && pb_gp_err_message(g.err) != NULL, "unknown GP error code");
-		pb_print_gp(&out, (i / 8) & 1 ? PB_STYLE_JSON : PB_STYLE_TEXT, i / 8, &g);
+		check(nvm_pb_gp_err_name(g.err) != NULL && nvm_pb_gp_err_message(g.err) != NULL,
+		      "unknown GP error code");
+		nvm_pb_print_gp(&out, (i / 8) & 1 ? NVM_PB_STYLE_JSON : NVM_PB_STYLE_TEXT, i / 8, &g);
 	}
 	check(!out.oom, "out of memory");
 	check(memchr(out.buf ? out.buf : "", 0, out.len) == NULL, "NUL byte in the output");
-	pb_out_free(&out);
+	nvm_pb_out_free(&out);
 	return 0;
 }

@@ -28,29 +28,29 @@ static bool contains(const uint8_t *d, size_t n, const char *s)
 	return false;
 }
 
-static void roundtrip(const pb_config *cfg, const uint32_t *w, size_t n)
+static void roundtrip(const nvm_pb_config *cfg, const uint32_t *w, size_t n)
 {
-	pb_out out = { 0 };
-	pb_printer p;
-	pb_printer_init(&p, PB_STYLE_ASM, cfg, w, 0, n, &out);
-	p.bound[4] = pb_class_find(0xc3b5);
-	pb_sink s = pb_printer_sink(&p);
-	pb_decoder d;
-	pb_decoder_init(&d, cfg, &s);
-	pb_printer_begin(&p);
-	pb_feed(&d, w, n);
-	pb_segment_end(&d);
-	pb_finish(&d);
-	pb_printer_end(&p);
+	nvm_pb_out out = { 0 };
+	nvm_pb_printer p;
+	nvm_pb_printer_init(&p, NVM_PB_STYLE_ASM, cfg, w, 0, n, &out);
+	p.bound[4] = nvm_pb_class_find(0xc3b5);
+	nvm_pb_sink s = nvm_pb_printer_sink(&p);
+	nvm_pb_decoder d;
+	nvm_pb_decoder_init(&d, cfg, &s);
+	nvm_pb_printer_begin(&p);
+	nvm_pb_feed(&d, w, n);
+	nvm_pb_segment_end(&d);
+	nvm_pb_finish(&d);
+	nvm_pb_printer_end(&p);
 	if (out.oom) {
-		pb_out_free(&out);
+		nvm_pb_out_free(&out);
 		return;
 	}
-	pb_asm_result r;
-	check(pb_asm(out.buf, out.len, PB_FORMAT_NEW, &r), "printed asm does not assemble");
+	nvm_pb_asm_result r;
+	check(nvm_pb_asm(out.buf, out.len, NVM_PB_FORMAT_NEW, &r), "printed asm does not assemble");
 	check(r.n == n && (n == 0 || !memcmp(r.words, w, n * sizeof(*w))), "asm gives different words");
 	free(r.words);
-	pb_out_free(&out);
+	nvm_pb_out_free(&out);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -61,9 +61,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint8_t sel = data[0];
 	data++;
 	size--;
-	const pb_gen *gen = pb_gen_get((sel & 0x0f) % 11);
-	pb_config cfg;
-	if (!gen || !pb_config_init(&cfg, gen, gen->native))
+	const nvm_pb_gen *gen = nvm_pb_gen_get((sel & 0x0f) % 11);
+	nvm_pb_config cfg;
+	if (!gen || !nvm_pb_config_init(&cfg, gen, gen->native))
 		return 0;
 	cfg.ib_mode = sel & 0x10;
 	size_t n = size / 4;
@@ -75,10 +75,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(w);
 
 	/* the bytes as assembler text */
-	pb_asm_result r;
-	if (pb_asm((const char *)data, size, PB_FORMAT_NEW, &r)) {
+	nvm_pb_asm_result r;
+	if (nvm_pb_asm((const char *)data, size, NVM_PB_FORMAT_NEW, &r)) {
 		if (!contains(data, size, ".format") && r.n) {
-			pb_config_init(&cfg, pb_gen_lookup("gv100"), PB_FORMAT_NEW);
+			nvm_pb_config_init(&cfg, nvm_pb_gen_lookup("gv100"), NVM_PB_FORMAT_NEW);
 			roundtrip(&cfg, r.words, r.n);
 		}
 		free(r.words);

@@ -154,8 +154,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	z.nv40 = !strcmp(chip, "nv40") || !strcmp(chip, "nv41");
 	z.nv04 = !strcmp(chip, "nv04");
-	nvm_pfifo_log_config(z.g, "pgraph", 64);
-	nvm_pfifo_log_config(z.g, "software", 16);
+	nvm_method_log_config(z.g, "pgraph", 64);
+	nvm_method_log_config(z.g, "software", 16);
 	skeleton(&z, chip);
 	struct fz_budget b = { FZ_RUN, FZ_POOL };
 	for (unsigned ops = 0; in.n && ops < 64; ops++) {

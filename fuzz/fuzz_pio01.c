@@ -108,8 +108,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	nvm_config cfg = { .chip = z.nv3 ? "nv03" : "nv01", .vram_size = 4u << 20, .sysmem_size = 1u << 20 };
 	if (nvm_open(&cfg, &z.g))
 		return 0;
-	nvm_pfifo_log_config(z.g, "pgraph", 64);
-	nvm_pfifo_log_config(z.g, "software", 16);
+	nvm_method_log_config(z.g, "pgraph", 64);
+	nvm_method_log_config(z.g, "software", 16);
 	skeleton(&z);
 	struct fz_budget b = { FZ_RUN, FZ_POOL };
 	for (unsigned ops = 0; in.n && ops < 64; ops++) {

@@ -171,7 +171,7 @@ static inline int hfz_run(const struct host_fz *t, const uint8_t *data, size_t s
 	nvm_gpu *g;
 	if (nvm_open(&cfg, &g))
 		return 0;
-	nvm_host_log_config(g, "gr", 64);
+	nvm_method_log_config(g, "gr", 64);
 	t->skeleton(g);
 	struct fz_in in = { data, size };
 	uint32_t gp_put[NCH] = { 0 }, pb_used[NCH] = { 0 };

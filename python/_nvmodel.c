@@ -829,29 +829,29 @@ static PyObject *mod_chips(PyObject *m, PyObject *unused)
 	return list;
 }
 
-static int config_for(const char *chip, const char *format, pb_config *cfg)
+static int config_for(const char *chip, const char *format, nvm_pb_config *cfg)
 {
-	const pb_gen *gen = pb_gen_lookup(chip);
+	const nvm_pb_gen *gen = nvm_pb_gen_lookup(chip);
 	if (!gen) {
 		PyErr_Format(PyExc_ValueError, "unknown chip '%s'", chip);
 		return 0;
 	}
-	pb_format f = gen->native;
+	nvm_pb_format f = gen->native;
 	if (format && *format)
-		f = !strcmp(format, "new") ? PB_FORMAT_NEW : PB_FORMAT_OLD;
+		f = !strcmp(format, "new") ? NVM_PB_FORMAT_NEW : NVM_PB_FORMAT_OLD;
 	if (format && *format && strcmp(format, "new") && strcmp(format, "old")) {
 		PyErr_Format(PyExc_ValueError, "format must be 'new' or 'old'");
 		return 0;
 	}
-	if (!pb_config_init(cfg, gen, f)) {
+	if (!nvm_pb_config_init(cfg, gen, f)) {
 		PyErr_Format(PyExc_ValueError, "%s does not accept the %s format", chip,
-		             f == PB_FORMAT_NEW ? "new" : "old");
+		             f == NVM_PB_FORMAT_NEW ? "new" : "old");
 		return 0;
 	}
 	return 1;
 }
 
-/* pb_asm(text, chip, format) -> bytes of little-endian words. */
+/* nvm_pb_asm(text, chip, format) -> bytes of little-endian words. */
 static PyObject *mod_pb_asm(PyObject *m, PyObject *args)
 {
 	(void)m;
@@ -859,11 +859,11 @@ static PyObject *mod_pb_asm(PyObject *m, PyObject *args)
 	Py_ssize_t len;
 	if (!PyArg_ParseTuple(args, "s#|sz", &text, &len, &chip, &format))
 		return NULL;
-	pb_config cfg;
+	nvm_pb_config cfg;
 	if (!config_for(chip, format, &cfg))
 		return NULL;
-	pb_asm_result r = { 0 };
-	bool ok = pb_asm(text, (size_t)len, cfg.format, &r);
+	nvm_pb_asm_result r = { 0 };
+	bool ok = nvm_pb_asm(text, (size_t)len, cfg.format, &r);
 	if (!ok) {
 		free(r.words);
 		PyObject *args2 = Py_BuildValue("(sis)", r.msg, (int)NVM_ERR_ARG, "assembly error");
@@ -898,7 +898,7 @@ static PyObject *mod_pb_decode(PyObject *m, PyObject *args)
 	for (int i = 0; i < 4; i++)
 		if (!strcmp(style, styles[i]))
 			si = i;
-	pb_config cfg;
+	nvm_pb_config cfg;
 	if (si < 0 || data.len % 4 || !config_for(chip, format, &cfg)) {
 		if (!PyErr_Occurred())
 			PyErr_Format(PyExc_ValueError, si < 0 ? "style must be text, json, mesa or asm"
@@ -908,7 +908,7 @@ static PyObject *mod_pb_decode(PyObject *m, PyObject *args)
 	}
 	size_t n = (size_t)data.len / 4;
 	uint32_t *w = PyMem_Malloc(n ? n * 4 : 4);
-	pb_printer *p = PyMem_Malloc(sizeof(*p));
+	nvm_pb_printer *p = PyMem_Malloc(sizeof(*p));
 	if (!w || !p) {
 		PyMem_Free(w);
 		PyMem_Free(p);
@@ -920,19 +920,19 @@ static PyObject *mod_pb_decode(PyObject *m, PyObject *args)
 		w[i] = (uint32_t)b[4 * i] | (uint32_t)b[4 * i + 1] << 8 | (uint32_t)b[4 * i + 2] << 16 |
 		       (uint32_t)b[4 * i + 3] << 24;
 	PyBuffer_Release(&data);
-	pb_out out = { 0 };
-	pb_printer_init(p, (pb_style)si, &cfg, w, 0, n, &out);
-	pb_sink sink = pb_printer_sink(p);
-	pb_decoder d;
-	pb_decoder_init(&d, &cfg, &sink);
-	pb_printer_begin(p);
-	pb_feed(&d, w, n);
-	pb_segment_end(&d);
-	pb_finish(&d);
-	pb_printer_end(p);
+	nvm_pb_out out = { 0 };
+	nvm_pb_printer_init(p, (nvm_pb_style)si, &cfg, w, 0, n, &out);
+	nvm_pb_sink sink = nvm_pb_printer_sink(p);
+	nvm_pb_decoder d;
+	nvm_pb_decoder_init(&d, &cfg, &sink);
+	nvm_pb_printer_begin(p);
+	nvm_pb_feed(&d, w, n);
+	nvm_pb_segment_end(&d);
+	nvm_pb_finish(&d);
+	nvm_pb_printer_end(p);
 	PyObject *r = out.oom ? PyErr_NoMemory()
 	                      : PyUnicode_DecodeUTF8(out.buf ? out.buf : "", (Py_ssize_t)out.len, "replace");
-	pb_out_free(&out);
+	nvm_pb_out_free(&out);
 	PyMem_Free(p);
 	PyMem_Free(w);
 	return r;

@@ -173,8 +173,9 @@ typedef struct nvm_g80_res {
 
 /* Translates through the chip's G80 VM (DMA object, TLB of req->engine,
  * page tables). A fault is recorded in the trap registers (0x100c90 /
- * 0x100c94), reported to the fault hook and as an NVM_EV_FAULT event; the
- * return value is NVM_OK either way (res->fault tells). NVM_ERR_NOENT when
+ * 0x100c94) and reported as an NVM_EV_FAULT event (nvm_g80_fault_info); the
+ * call returns NVM_ERR_FAULT then (res->fault tells which; as
+ * nvm_mmu_translate does). NVM_ERR_NOENT when
  * the chip has no G80 VM. */
 nvm_status nvm_g80_translate(nvm_gpu *gpu, const nvm_g80_req *req, nvm_g80_res *res);
 
@@ -201,19 +202,18 @@ nvm_status nvm_g80_tlb_flush(nvm_gpu *gpu, unsigned engine);
 
 /* Report every use of a TLB entry whose page tables changed since it was
  * filled as an NVM_EV_GUEST_ERROR "stale_tlb" (as nvm_mmu_set_strict_tlb). */
-nvm_status nvm_g80_set_strict_tlb(nvm_gpu *gpu, int on);
+nvm_status nvm_g80_set_strict_tlb(nvm_gpu *gpu, bool on);
 
-/* A recorded VM fault (what the trap registers hold). */
+/* A VM fault (what the trap registers hold): the record of the NVM_EV_FAULT
+ * event of block "g80vm" (nvm_event.detail; code the reason name, addr the
+ * logical address, value the reason), sent for every VM fault whether the
+ * trap registers took it or not. */
 typedef struct nvm_g80_fault_info {
 	unsigned reason, engine, client, slot;
 	uint32_t chan;
 	uint64_t offset; /* the logical address */
 	bool write;
 } nvm_g80_fault_info;
-
-/* Called for every VM fault (whether the trap registers took it or not). */
-typedef void (*nvm_g80_fault_fn)(void *user, const nvm_g80_fault_info *f);
-nvm_status nvm_g80_set_fault_hook(nvm_gpu *gpu, nvm_g80_fault_fn fn, void *user);
 
 typedef struct nvm_g80_stats {
 	uint64_t translations, tlb_hits, walks, faults, flushes, tlb_entries;
@@ -243,6 +243,7 @@ typedef struct nvm_g80_walk_trace {
 	nvm_g80_pte pte;
 } nvm_g80_walk_trace;
 
+/* NVM_ERR_FAULT when res holds a fault (as nvm_g80_translate). */
 nvm_status nvm_g80_walk(nvm_gpu *gpu, const nvm_g80_layout *lay, const nvm_g80_req *req, nvm_g80_res *res,
                         nvm_g80_walk_trace *trace);
 

@@ -2,12 +2,13 @@
  * nvmodel — the Volta Host (gv100): runlists, TSGs, channels, PBDMA units
  * and the engines they feed. Everything a driver does goes through BAR0
  * registers and memory (nvmodel.h); this header adds what a C user or a
- * tool wants to look at beyond that: the engines' method logs, channel and
- * PBDMA state, and statistics. docs/host.md describes the model.
+ * tool wants to look at beyond that: channel and PBDMA state and statistics
+ * (the engines' method logs: nvmodel/method.h). docs/host.md describes the model.
  */
 #ifndef NVMODEL_HOST_H
 #define NVMODEL_HOST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,30 +25,18 @@ extern "C" {
 #pragma GCC visibility push(default)
 #endif
 
-/* nvm_host_method, the method record (nvmodel/method.h). */
-
-/* Engines by name: "gr" (graphics/compute, runlist 0), "grce" (GRCOPY on
- * the GR runlist, subchannel 4), "ce2".."ce8" (the copy engines with a
- * runlist each). Returns NVM_ERR_NOENT for an unknown name. */
-
-/* The engine's method log: a ring of the last `cap` methods (set cap to 0 to
- * stop recording; the default is 4096). */
-nvm_status nvm_host_log_config(nvm_gpu *gpu, const char *engine, size_t cap);
-/* Copies up to max methods of the log, oldest first, starting at the
- * first-th still held; *n gets how many were copied. *total (may be NULL)
- * gets how many the engine received since open. */
-nvm_status nvm_host_log_read(nvm_gpu *gpu, const char *engine, size_t first, nvm_host_method *out, size_t max,
-                             size_t *n, uint64_t *total);
-nvm_status nvm_host_log_clear(nvm_gpu *gpu, const char *engine);
+/* Engines by name (the names of the method log, nvmodel/method.h): "gr"
+ * (graphics/compute, runlist 0), "grce" (GRCOPY on the GR runlist,
+ * subchannel 4), "ce2".."ce8" (the copy engines with a runlist each). */
 
 /* What the Host knows of one channel (PCCSR and the scheduler's view). */
 typedef struct nvm_host_channel {
 	uint32_t chid;
-	int bound, enabled;
-	uint32_t status;   /* NV_PCCSR_CHANNEL_STATUS */
-	int busy;          /* NV_PCCSR_CHANNEL_BUSY */
-	int pbdma_faulted; /* NV_PCCSR_CHANNEL_PBDMA_FAULTED */
-	int eng_faulted;
+	bool bound, enabled;
+	uint32_t status;    /* NV_PCCSR_CHANNEL_STATUS */
+	bool busy;          /* NV_PCCSR_CHANNEL_BUSY */
+	bool pbdma_faulted; /* NV_PCCSR_CHANNEL_PBDMA_FAULTED */
+	bool eng_faulted;
 	int runlist;   /* runlist that lists it, -1 if none */
 	int tsgid;     /* TSG that holds it, -1 if none */
 	int pbdma;     /* PBDMA it is loaded on, -1 if none */
@@ -61,7 +50,7 @@ nvm_status nvm_host_channel_info(nvm_gpu *gpu, uint32_t chid, nvm_host_channel *
  * the CRC_CHECK method is checked (dev_pbdma METHOD_CRC). Off by default:
  * it costs every engine method a few ns; while off, CRC_CHECK is reported
  * as unmodelled and passes. */
-nvm_status nvm_host_set_method_crc(nvm_gpu *gpu, int on);
+nvm_status nvm_host_set_method_crc(nvm_gpu *gpu, bool on);
 
 typedef struct nvm_host_stats {
 	uint64_t doorbells, runlist_submits, ctx_loads, ctx_saves;

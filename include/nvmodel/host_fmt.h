@@ -18,6 +18,7 @@
 #ifndef NVMODEL_HOST_FMT_H
 #define NVMODEL_HOST_FMT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -178,38 +179,38 @@ typedef struct nvm_ramfc_info {
 	unsigned userd_target;               /* NV_PPBDMA_USERD_TARGET */
 	uint64_t userd_addr;                 /* ADDR 31:9 and USERD_HI ADDR 7:0 */
 	uint64_t pb_get, pb_put, pb_top_level_get, pb_fetch; /* 40-bit PB addresses */
-	int pb_top_level_get_valid;                          /* TOP_LEVEL_GET_HI_VALID */
+	bool pb_top_level_get_valid;                         /* TOP_LEVEL_GET_HI_VALID */
 	uint32_t ref;                                        /* NV_PPBDMA_REF_CNT */
 	uint64_t sem_addr;                                   /* SEM_ADDR_HI/LO */
 	uint64_t sem_payload;                                /* SEM_PAYLOAD_HI/LO */
 	unsigned subdevice_id;                               /* NV_PPBDMA_SUBDEVICE_ID */
-	int subdevice_active, channel_dma;                   /* SUBDEVICE_STATUS, SUBDEVICE_CHANNEL_DMA */
+	bool subdevice_active, channel_dma;                  /* SUBDEVICE_STATUS, SUBDEVICE_CHANNEL_DMA */
 	unsigned target_engine;                              /* NV_PPBDMA_TARGET_ENGINE */
-	int eng_ctx_valid, ce_ctx_valid;                     /* NV_PPBDMA_TARGET_*_CTX_VALID */
-	int auth_privileged, userd_writeback;                /* NV_PPBDMA_CONFIG_AUTH_LEVEL, _USERD_WRITEBACK */
-	int acquire_timeout_en;                              /* NV_PPBDMA_ACQUIRE_TIMEOUT_EN */
+	bool eng_ctx_valid, ce_ctx_valid;                    /* NV_PPBDMA_TARGET_*_CTX_VALID */
+	bool auth_privileged, userd_writeback;               /* NV_PPBDMA_CONFIG_AUTH_LEVEL, _USERD_WRITEBACK */
+	bool acquire_timeout_en;                             /* NV_PPBDMA_ACQUIRE_TIMEOUT_EN */
 	uint64_t acquire_timeout_ns;                         /* 1024 * TIMEOUT_MAN * 2^TIMEOUT_EXP */
 	uint64_t acquire_retry_clk;                          /* RETRY_MAN * 2^RETRY_EXP nvclk cycles */
 	unsigned veid;                                       /* NV_PPBDMA_SET_CHANNEL_INFO_VEID */
 } nvm_ramfc_info;
 
 typedef struct nvm_ramin_pdb {
-	unsigned target;            /* PAGE_DIR_BASE_TARGET: 0 VID_MEM, 1 INVALID, 2/3 SYS_MEM */
-	int vol;                    /* PAGE_DIR_BASE_VOL */
-	int replay_tex, replay_gcc; /* PAGE_DIR_BASE_FAULT_REPLAY_TEX / _GCC */
-	int ver2;                   /* USE_VER2_PT_FORMAT */
-	int big_page_64k;           /* BIG_PAGE_SIZE: 1 = 64KB, 0 = 128KB */
-	uint64_t addr;              /* PAGE_DIR_BASE_HI:LO, 4 KiB aligned */
-	int ats;                    /* ENABLE_ATS */
-	uint32_t pasid;             /* PASID */
+	unsigned target;             /* PAGE_DIR_BASE_TARGET: 0 VID_MEM, 1 INVALID, 2/3 SYS_MEM */
+	bool vol;                    /* PAGE_DIR_BASE_VOL */
+	bool replay_tex, replay_gcc; /* PAGE_DIR_BASE_FAULT_REPLAY_TEX / _GCC */
+	int ver2;                    /* USE_VER2_PT_FORMAT */
+	int big_page_64k;            /* BIG_PAGE_SIZE: 1 = 64KB, 0 = 128KB */
+	uint64_t addr;               /* PAGE_DIR_BASE_HI:LO, 4 KiB aligned */
+	bool ats;                    /* ENABLE_ATS */
+	uint32_t pasid;              /* PASID */
 } nvm_ramin_pdb;
 
 typedef struct nvm_ramin_info {
 	nvm_ramfc_info fc;
 	nvm_ramin_pdb pdb;                  /* NV_RAMIN_PAGE_DIR_BASE_*, ENABLE_ATS, PASID */
 	unsigned wfi_target;                /* NV_RAMIN_ENGINE_WFI_TARGET */
-	int wfi_virtual;                    /* NV_RAMIN_ENGINE_WFI_MODE */
-	int engine_cs_fg;                   /* NV_RAMIN_ENGINE_CS (must be WFI = 0) */
+	bool wfi_virtual;                   /* NV_RAMIN_ENGINE_WFI_MODE */
+	bool engine_cs_fg;                  /* NV_RAMIN_ENGINE_CS (must be WFI = 0) */
 	uint64_t wfi_ptr;                   /* ENGINE_WFI_PTR_HI:LO */
 	unsigned wfi_veid;                  /* NV_RAMIN_ENGINE_WFI_VEID */
 	uint64_t method_buffer;             /* ENG_METHOD_BUFFER_ADDR_HI:LO (a BAR2 virtual address) */
@@ -233,11 +234,11 @@ size_t nvm_ramin_check_chip(const char *chip, const uint8_t inst[NVM_RAMIN_SIZE]
 /* ---------------------------------------------------------------- USERD */
 
 typedef struct nvm_userd_info {
-	uint32_t gp_put, gp_get; /* NV_RAMUSERD_GP_PUT / _GP_GET */
-	uint64_t get, put;       /* GET_HI:GET, PUT_HI:PUT (40-bit PB addresses) */
-	uint64_t top_level_get;  /* TOP_LEVEL_GET_HI:TOP_LEVEL_GET */
-	int top_level_get_valid; /* NV_PPBDMA_TOP_LEVEL_GET_HI_VALID */
-	uint32_t ref;            /* NV_RAMUSERD_REF */
+	uint32_t gp_put, gp_get;  /* NV_RAMUSERD_GP_PUT / _GP_GET */
+	uint64_t get, put;        /* GET_HI:GET, PUT_HI:PUT (40-bit PB addresses) */
+	uint64_t top_level_get;   /* TOP_LEVEL_GET_HI:TOP_LEVEL_GET */
+	bool top_level_get_valid; /* NV_PPBDMA_TOP_LEVEL_GET_HI_VALID */
+	uint32_t ref;             /* NV_RAMUSERD_REF */
 } nvm_userd_info;
 
 void nvm_userd_decode(const uint8_t userd[NVM_USERD_SIZE], nvm_userd_info *out);
@@ -276,7 +277,7 @@ uint64_t nvm_rl_timeslice_ns(unsigned scale, unsigned timeout);
 void nvm_rl_entry_decode(const uint8_t e[NVM_RL_ENTRY_SIZE], nvm_rl_entry *out);
 /* nvm_rl_entry_decode as the chip's Host reads an entry (Ampere: the id
  * is ID_HW 10:0, bit 11 a stray bit); false for a chip without a Host. */
-int nvm_rl_entry_decode_chip(const char *chip, const uint8_t e[NVM_RL_ENTRY_SIZE], nvm_rl_entry *out);
+bool nvm_rl_entry_decode_chip(const char *chip, const uint8_t e[NVM_RL_ENTRY_SIZE], nvm_rl_entry *out);
 /* Builds an entry from the fields of in (type, id and the fields of that
  * type; out-of-range values are truncated to their fields) plus in->stray. */
 void nvm_rl_entry_encode(const nvm_rl_entry *in, uint8_t out[NVM_RL_ENTRY_SIZE]);
@@ -296,12 +297,12 @@ size_t nvm_rl_entry_check(const nvm_rl_entry *e, uint32_t index, nvm_hf_problem 
  * raises the interrupt at the first. */
 typedef struct nvm_rl_walker {
 	uint32_t next;      /* index of the next entry */
-	int in_tsg;         /* a TSG is open */
+	bool in_tsg;        /* a TSG is open */
 	uint32_t tsg_index; /* index of the last TSG header */
 	uint32_t tsg_left;  /* channel entries the open TSG still expects */
 	uint32_t tsgs, chans;
 	/* role of the entry just stepped: */
-	int member; /* 1: a channel of the TSG at tsg_index; 0 otherwise */
+	bool member; /* 1: a channel of the TSG at tsg_index; 0 otherwise */
 } nvm_rl_walker;
 
 void nvm_rl_walk_init(nvm_rl_walker *w);

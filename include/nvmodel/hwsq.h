@@ -10,6 +10,7 @@
 #ifndef NVMODEL_HWSQ_H
 #define NVMODEL_HWSQ_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -48,9 +49,12 @@ nvm_status nvm_hwsq_gpu_variant(const nvm_gpu *gpu, nvm_hwsq_variant *out);
 /* Longest line nvm_hwsq_dis_next writes, with its NUL. */
 #define NVM_HWSQ_LINE_MAX 96
 
+/* The disassembler's tables, filled by nvm_hwsq_dis_init. PRIVATE: the
+ * caller allocates it (about 17 KiB) and reads no field but variant and
+ * quiet; size and layout may change with any release. */
 typedef struct nvm_hwsq_dis {
 	nvm_hwsq_variant variant;
-	int quiet;           /* no address and bytes columns */
+	bool quiet;          /* no address and bytes columns */
 	const void *op[256]; /* first byte -> opcode table row (NULL: unknown) */
 	/* Pre-formatted line tail of every single-byte opcode (bytes column,
 	 * unless quiet, then the text and the newline): the hot path copies it. */
@@ -58,7 +62,7 @@ typedef struct nvm_hwsq_dis {
 	uint8_t one_len[256];
 } nvm_hwsq_dis;
 
-nvm_status nvm_hwsq_dis_init(nvm_hwsq_dis *d, nvm_hwsq_variant v, int quiet);
+nvm_status nvm_hwsq_dis_init(nvm_hwsq_dis *d, nvm_hwsq_variant v, bool quiet);
 /* Disassembles the instruction at code[*pos] (pos < len) into line (at least
  * NVM_HWSQ_LINE_MAX bytes; newline-terminated, NUL-terminated) and advances
  * *pos past it. Returns the line length without the NUL. An opcode that runs
@@ -80,7 +84,7 @@ typedef struct nvm_hwsq_insn {
 	const char *mnemonic; /* "wait", ... ; "???" when unknown */
 	uint8_t len;          /* bytes the opcode occupies */
 	uint8_t avail;        /* bytes present (< len: truncated) */
-	int known;
+	bool known;
 	nvm_hwsq_operand opnd;
 	uint32_t arg[2]; /* operands: wait (len, shift*2), flag, event+value, imm */
 	uint8_t nargs;
@@ -119,8 +123,8 @@ typedef enum nvm_hwsq_flag_state {
 
 typedef struct nvm_hwsq_slot_state {
 	uint32_t ip;
-	int executing;
-	int illegal;
+	bool executing;
+	bool illegal;
 	uint32_t addr, data; /* the slot's MMIO poke state */
 } nvm_hwsq_slot_state;
 
@@ -133,8 +137,8 @@ typedef struct nvm_hwsq_state {
 	uint32_t status;             /* what STATUS reads */
 	uint32_t flags0, flags1;     /* what FLAGS_0 / FLAGS_1 read */
 	uint32_t events;             /* what EVENTS reads */
-	int fb_pause;                /* flag 16 requests the pause */
-	int fb_paused;               /* the pause has completed (event 0) */
+	bool fb_pause;               /* flag 16 requests the pause */
+	bool fb_paused;              /* the pause has completed (event 0) */
 	uint64_t instructions;       /* executed since open */
 } nvm_hwsq_state;
 
@@ -143,7 +147,7 @@ nvm_hwsq_flag_state nvm_hwsq_flag(const nvm_hwsq_state *st, unsigned flag);
 
 /* Drives event input n (1..31; event 0 FB_PAUSED belongs to the model) to
  * level. An ewait waiting for it resumes at the current virtual time. */
-nvm_status nvm_hwsq_set_event(nvm_gpu *gpu, unsigned n, int level);
+nvm_status nvm_hwsq_set_event(nvm_gpu *gpu, unsigned n, bool level);
 
 /* Copies bytes into the code RAM at off, as a debugger would (not through
  * the windows). NVM_ERR_RANGE if it does not fit. */

@@ -4,8 +4,7 @@
  * hand methods to engines, and each engine keeps a log of what it received.
  * The calls below read any engine's log by name, whichever front end feeds
  * it ("gr", "grce", "ce2".."ce8" on gv100; "pgraph", "software" and the G80
- * engines on NV04..G80); nvm_host_log_* and nvm_pfifo_log_* are the same
- * calls restricted to their front end's engines.
+ * engines on NV04..G80).
  */
 #ifndef NVMODEL_METHOD_H
 #define NVMODEL_METHOD_H
@@ -27,7 +26,7 @@ extern "C" {
 #endif
 
 /* One method an engine received. */
-typedef struct nvm_host_method {
+typedef struct nvm_method {
 	uint64_t time_ns;
 	uint32_t chid;
 	uint32_t subch;
@@ -41,10 +40,7 @@ typedef struct nvm_host_method {
 	/* NV01/NV03: a context load PFIFO sent through method 0 without a
 	 * method 0 in the stream (a subchannel change, a channel switch). */
 	bool implicit;
-} nvm_host_method;
-
-/* The same record under the name that does not say which front end sent it. */
-typedef nvm_host_method nvm_method;
+} nvm_method;
 
 /* The engine's method log: a ring of the last `cap` methods (set cap to 0 to
  * stop recording; the default is 4096). NVM_ERR_NOENT: no engine of that

@@ -18,6 +18,7 @@
 #ifndef NVMODEL_MMU_H
 #define NVMODEL_MMU_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -97,7 +98,7 @@ typedef struct nvm_mmu_request {
 	 * inst_target/inst_addr (RAMIN encoding; 4 KiB aligned) selects the page
 	 * tables; with use_pdb != 0 the page directory base pdb_target/pdb_addr
 	 * is used directly (a bound address space, e.g. for tools). */
-	int use_pdb;
+	bool use_pdb;
 	unsigned inst_target;
 	uint64_t inst_addr;
 	unsigned pdb_target;
@@ -111,22 +112,22 @@ typedef struct nvm_mmu_request {
 	unsigned client_type; /* NVM_MMU_CLIENT_GPC / _HUB */
 	unsigned client_id;   /* 0..127 */
 	unsigned gpc_id;      /* 0..31 */
-	int privileged;       /* the request is privileged (may use PRIVILEGE pages) */
+	bool privileged;      /* the request is privileged (may use PRIVILEGE pages) */
 } nvm_mmu_request;
 
 typedef struct nvm_mmu_result {
 	nvm_mmu_fault_type fault; /* NVM_MMU_FAULT_NONE on success */
-	int sparse;               /* mapped sparse: reads 0, writes dropped, no fault */
+	bool sparse;              /* mapped sparse: reads 0, writes dropped, no fault */
 	nvm_mmu_target target;
 	unsigned peer;      /* peer id when target is PEER */
 	uint64_t pa;        /* physical address of va */
 	uint64_t page_size; /* 4 KiB, 64 KiB or 2 MiB; a sparse directory entry
 	                     * covers 2^29 (PDE1), 2^38 (PDE2) or 2^47 (PDE3) */
 	unsigned kind;
-	int priv, ro, vol, atomic_disable, encrypted;
+	bool priv, ro, vol, atomic_disable, encrypted;
 	int level;       /* walk level that decided (0 PDE3 .. 4 PTE), -1 RAMIN */
-	int oob;         /* a table or instance block lay outside its aperture */
-	int replayable;  /* fault only: the request waits for a replay */
+	bool oob;        /* a table or instance block lay outside its aperture */
+	bool replayable; /* fault only: the request waits for a replay */
 	uint64_t ticket; /* replayable fault only: id of the waiting request */
 } nvm_mmu_result;
 
@@ -142,7 +143,7 @@ typedef struct nvm_mmu_walk_level {
 	uint64_t entry_addr;
 	int nwords; /* 1 (8 bytes) or 2 (16 bytes, dual PDE) */
 	uint64_t raw[2];
-	int read_ok; /* 0 when the entry lay outside the aperture */
+	bool read_ok; /* 0 when the entry lay outside the aperture */
 } nvm_mmu_walk_level;
 
 typedef struct nvm_mmu_walk_trace {
@@ -154,9 +155,10 @@ typedef struct nvm_mmu_walk_trace {
  * encoding) for va, checking the access; reads only guest memory of gpu
  * (never registers or TLB; needs no MMU block). trace may be NULL. Every
  * entry address is bounds-checked: a table outside its aperture gives a
- * fault (res->oob set), never an out-of-bounds access. */
+ * fault (res->oob set), never an out-of-bounds access. NVM_ERR_FAULT when
+ * res holds a fault. */
 nvm_status nvm_mmu_walk(nvm_gpu *gpu, unsigned pdb_target, uint64_t pdb_addr, uint64_t va, nvm_mmu_access access,
-                        int privileged, nvm_mmu_result *res, nvm_mmu_walk_trace *trace);
+                        bool privileged, nvm_mmu_result *res, nvm_mmu_walk_trace *trace);
 
 /* One mapping of a page-table tree, for nvm_mmu_enum. */
 typedef struct nvm_mmu_mapping {
@@ -186,7 +188,8 @@ nvm_status nvm_mmu_enum(nvm_gpu *gpu, unsigned pdb_target, uint64_t pdb_addr, ui
 
 /* Translates through the GPU's MMU (gv100: TLB, faults reported to the fault
  * buffers or the other-fault registers, replayable requests held for replay).
- * Returns NVM_ERR_NOENT when the chip has no MMU. */
+ * Returns NVM_ERR_FAULT when res holds a fault (as nvm_g80_translate does),
+ * NVM_ERR_NOENT when the chip has no MMU. */
 nvm_status nvm_mmu_translate(nvm_gpu *gpu, const nvm_mmu_request *req, nvm_mmu_result *res);
 
 /* Invalidate / replay / cancel, the operation of PFB_PRI_MMU_INVALIDATE and
@@ -201,13 +204,13 @@ typedef enum nvm_mmu_replay {
 } nvm_mmu_replay;
 
 typedef struct nvm_mmu_inval {
-	int all_pdb;         /* every address space */
+	bool all_pdb;        /* every address space */
 	unsigned pdb_target; /* RAMIN encoding (coherent and non-coherent match alike) */
 	uint64_t pdb_addr;
-	int all_va;
+	bool all_va;
 	uint64_t va;
 	unsigned size_log2; /* with use_size: 2^size_log2 4 KiB pages from va */
-	int use_size;
+	bool use_size;
 	unsigned level; /* CACHE_LEVEL: 0 ALL, 1 PTE_ONLY, 2.. UP_TO_PDEn */
 	nvm_mmu_replay replay;
 	/* cancel targets */
@@ -226,7 +229,7 @@ nvm_status nvm_mmu_mem_op(nvm_gpu *gpu, uint32_t a, uint32_t b, uint32_t c, uint
 
 /* Report every use of a TLB entry whose page tables changed since it was
  * filled (missing invalidates) as an NVM_EV_GUEST_ERROR "stale_tlb". */
-nvm_status nvm_mmu_set_strict_tlb(nvm_gpu *gpu, int on);
+nvm_status nvm_mmu_set_strict_tlb(nvm_gpu *gpu, bool on);
 
 /* Replayable requests still waiting for a replay. */
 size_t nvm_mmu_pending(const nvm_gpu *gpu);
@@ -249,28 +252,37 @@ typedef struct nvm_mmu_fault_info {
 	uint64_t timestamp;
 	unsigned engine_id;
 	unsigned fault_type;
-	int replayable;
+	bool replayable;
 	unsigned client;
 	unsigned access_type;
 	unsigned client_type;
 	unsigned gpc_id;
-	int protected_mode;
-	int replayable_en;
-	int valid;
+	bool protected_mode;
+	bool replayable_en;
+	bool valid;
 } nvm_mmu_fault_info;
 
 #define NVM_MMU_PACKET_SIZE 32
 void nvm_mmu_packet_encode(const nvm_mmu_fault_info *f, uint8_t out[NVM_MMU_PACKET_SIZE]);
 void nvm_mmu_packet_decode(const uint8_t in[NVM_MMU_PACKET_SIZE], nvm_mmu_fault_info *f);
 
-/* Fault hook: called for every fault the MMU reports (whether or not a
- * buffer took it), and with cancelled != 0 when a waiting request is
- * cancelled; fn NULL removes it. */
-typedef void (*nvm_mmu_fault_fn)(void *user, const nvm_mmu_fault_info *f, uint64_t ticket, int cancelled);
-nvm_status nvm_mmu_set_fault_hook(nvm_gpu *gpu, nvm_mmu_fault_fn fn, void *user);
+/* The record of the MMU's fault events (nvm_event.detail, hooks added with
+ * nvm_hook_add): every fault the MMU reports, whether or not a buffer took
+ * it, is an NVM_EV_FAULT event of block "mmu" (code the fault type name,
+ * addr the VA, value the fault type) carrying one (cancelled false); a
+ * waiting replayable request that is cancelled is the NVM_EV_TRACE event
+ * "cancelled" of block "mmu" carrying one with cancelled true and
+ * info.replayable clear. */
+typedef struct nvm_mmu_fault_event {
+	nvm_mmu_fault_info info;
+	uint64_t ticket; /* replayable: id of the waiting request (nvm_mmu_result.ticket) */
+	bool cancelled;
+} nvm_mmu_fault_event;
 
 /* BAR1 / BAR2: translate an offset through the instance block bound by
- * NV_PBUS_BAR1_BLOCK / BAR2_BLOCK (bar 1 or 2), and access memory there. */
+ * NV_PBUS_BAR1_BLOCK / BAR2_BLOCK (bar 1 or 2), and access memory there.
+ * A fault: NVM_ERR_FAULT (reads and writes stop at the faulting page), as
+ * the G80 VM's BARs do. */
 nvm_status nvm_mmu_bar_translate(nvm_gpu *gpu, int bar, uint64_t off, nvm_mmu_access access, nvm_mmu_result *res);
 nvm_status nvm_mmu_bar_write(nvm_gpu *gpu, int bar, uint64_t off, const void *buf, size_t len);
 nvm_status nvm_mmu_bar_read(nvm_gpu *gpu, int bar, uint64_t off, void *buf, size_t len);
@@ -296,8 +308,10 @@ unsigned nvm_mmu_gen_engine_id(const nvm_gpu *gpu, unsigned gv100_id);
  * or "ver3" (gh100: 57-bit VA, six levels); NULL when it has none. */
 const char *nvm_mmu_format(const nvm_gpu *gpu);
 const char *nvm_mmu_client_name(unsigned client_type, unsigned client, char *buf, size_t len);
-const char *nvm_mmu_target_name(nvm_mmu_target t);            /* "vram", "peer", "sysmem_coh", "sysmem_ncoh" */
-int nvm_mmu_parse_access(const char *s, nvm_mmu_access *out); /* "read|write|atomic|prefetch" -> 0 */
+const char *nvm_mmu_target_name(nvm_mmu_target t); /* "vram", "peer", "sysmem_coh", "sysmem_ncoh" */
+/* "read", "write", "atomic", "prefetch", "atomic_weak" (case-insensitive);
+ * false for another name. */
+bool nvm_mmu_parse_access(const char *s, nvm_mmu_access *out);
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

@@ -15,6 +15,7 @@
 #ifndef NVMODEL_NVMODEL_H
 #define NVMODEL_NVMODEL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -41,7 +42,7 @@ typedef enum nvm_status {
 	NVM_ERR_ALIGN,    /* a 32-bit access that is not 4-byte aligned */
 	NVM_ERR_NOENT,    /* no such hook / block / object */
 	NVM_ERR_BLOCKED,  /* the access is held (HWSQ framebuffer pause) and was not done */
-	NVM_ERR_FAULT,    /* a translated access faulted (G80 VM); nothing past the fault was done */
+	NVM_ERR_FAULT,    /* a translation faulted: the result holds the fault (GMMU, G80 VM) */
 	NVM_ERR_NOPTR,    /* the memory is the caller's, behind callbacks: no direct pointer */
 	NVM_ERR_BUSY,     /* not allowed from inside a library call (a hook, a callback) */
 	NVM_ERR_FULL,     /* no room: a set-up heap or GPFIFO ring is full (nvmodel/setup.h) */
@@ -98,8 +99,8 @@ typedef struct nvm_config {
 
 /* Creates a GPU. cfg may be NULL (all defaults). */
 nvm_status nvm_open(const nvm_config *cfg, nvm_gpu **out);
-/* Frees a GPU. Safe from inside a hook (event hook, MMU fault hook, page
- * table enumeration callback): the GPU is then closed at once as far as the
+/* Frees a GPU. Safe from inside a hook (event hook, page table
+ * enumeration callback): the GPU is then closed at once as far as the
  * caller can tell (no further hook runs, a running nvm_run stops after the
  * current event) and its memory is freed when the outermost library call
  * in progress on it returns. Either way the pointer must not be used after
@@ -243,7 +244,7 @@ const char *nvm_run_status_str(nvm_run_status st); /* "budget", "idle", "hang", 
 /* Current virtual time in ns since open. */
 uint64_t nvm_time_ns(const nvm_gpu *gpu);
 /* Is the GPU idle (no block busy, no event pending)? */
-int nvm_idle(nvm_gpu *gpu);
+bool nvm_idle(nvm_gpu *gpu);
 /* Ask a running nvm_run to stop after the current event (from a hook). */
 void nvm_stop(nvm_gpu *gpu);
 /* Work units (as the run budget counts them) charged since open, inside
@@ -257,7 +258,7 @@ typedef enum nvm_event_type {
 	NVM_EV_GUEST_ERROR = 0, /* the guest did something the hardware rejects */
 	NVM_EV_UNMODELLED,      /* access to something the model does not implement */
 	NVM_EV_INTERRUPT,       /* the PMC interrupt output changed level */
-	NVM_EV_FAULT,           /* an MMU fault was reported */
+	NVM_EV_FAULT,           /* an MMU / VM fault was reported (nvm_event.detail: the fault record) */
 	NVM_EV_METHOD,          /* a method reached an engine (the Volta Host's engines) */
 	NVM_EV_MMIO,            /* a BAR0 register write (trace) */
 	NVM_EV_TRACE,           /* anything else worth a line in a trace */
@@ -275,6 +276,12 @@ typedef struct nvm_event {
 	uint64_t addr;       /* register or memory address, when there is one */
 	uint64_t value;      /* data / new level / fault type, per code */
 	const char *message; /* human readable; valid only during the callback */
+	/* The record behind the event, valid only during the callback; NULL
+	 * where there is none. NVM_EV_FAULT carries the faulting block's fault
+	 * record: block "mmu", const nvm_mmu_fault_event * (nvmodel/mmu.h; also
+	 * on the NVM_EV_TRACE "cancelled" of a cancelled replayable request);
+	 * block "g80vm", const nvm_g80_fault_info * (nvmodel/g80vm.h). */
+	const void *detail;
 } nvm_event;
 
 typedef void (*nvm_hook_fn)(void *user, const nvm_event *ev);
@@ -289,7 +296,7 @@ const char *nvm_event_type_name(nvm_event_type t); /* "guest_error", "interrupt"
 uint64_t nvm_event_count(const nvm_gpu *gpu, nvm_event_type t);
 
 /* Level of the PMC interrupt output line (the PCI INTA pin): 1 asserted. */
-int nvm_intr_line(nvm_gpu *gpu);
+bool nvm_intr_line(nvm_gpu *gpu);
 
 /* ---------------------------------------------------------------- snapshots */
 

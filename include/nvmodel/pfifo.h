@@ -6,13 +6,14 @@
  * A driver programs all of it through BAR0 (nvm_reg_*: the PFIFO registers
  * at 0x2000, the PRAMIN window at 0x700000, the USER areas at 0x800000 and,
  * on NV40, 0xc00000) and memory, as on hardware. This header adds what a C
- * user, a test or a tool wants beyond that: the engines' method logs,
- * USER-area accesses narrower than 32 bits, statistics, and decoders of
- * RAMHT and RAMFC images. docs/pfifo.md describes the model.
+ * user, a test or a tool wants beyond that (the engines' method logs:
+ * nvmodel/method.h): USER-area accesses narrower than 32 bits, statistics,
+ * and decoders of RAMHT and RAMFC images. docs/pfifo.md describes the model.
  */
 #ifndef NVMODEL_PFIFO_H
 #define NVMODEL_PFIFO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -31,15 +32,10 @@ extern "C" {
 
 /* ---------------------------------------------------------------- engines */
 
-/* Engines by name: "pgraph" (the recording PGRAPH: every method the puller
- * submits, with the class of the object bound on the subchannel) and
- * "software" (methods the puller handed to the SOFTWARE engine, each one
- * raising CACHE_ERROR). Logs are rings of the last `cap` methods (default
- * 4096; 0 counts only). nvm_host_method is the method record. */
-nvm_status nvm_pfifo_log_config(nvm_gpu *gpu, const char *engine, size_t cap);
-nvm_status nvm_pfifo_log_read(nvm_gpu *gpu, const char *engine, size_t first, nvm_host_method *out, size_t max,
-                              size_t *n, uint64_t *total);
-nvm_status nvm_pfifo_log_clear(nvm_gpu *gpu, const char *engine);
+/* Engines by name (the names of the method log, nvmodel/method.h):
+ * "pgraph" (the recording PGRAPH: every method the puller submits, with the
+ * class of the object bound on the subchannel) and "software" (methods the
+ * puller handed to the SOFTWARE engine, each one raising CACHE_ERROR). */
 
 /* ---------------------------------------------------------------- USER area */
 
@@ -100,10 +96,10 @@ uint32_t nvm_pfifo_ramht_slot(const char *chip, uint32_t handle, uint32_t chid, 
 /* Whether a chip ("nv04".."nv41", "g80".."gt215") has PFIFO engine id
  * `engine` (rnndb nv4_pfifo_engine / g80_pfifo_engine): SOFTWARE (0) and
  * PGRAPH (1) on every chip, PMPEG (2) and PME (3) on nv40/nv41, PVP1 (4) on
- * nv41; G80 chips: docs/g80.md "Per-chip data". 0 for an unknown chip. */
-int nvm_pfifo_has_engine(const char *chip, unsigned engine);
+ * nv41; G80 chips: docs/g80.md "Per-chip data". false for an unknown chip. */
+bool nvm_pfifo_has_engine(const char *chip, unsigned engine);
 /* The name of engine id `engine` in the chip's generation ("software",
- * "pgraph", "pmpeg", ...: the names of nvm_pfifo_log_read; NV04..NV4x
+ * "pgraph", "pmpeg", ...: the names of nvm_method_log_read; NV04..NV4x
  * name ids 0..4 on every chip, whether it has the engine or not), NULL
  * where the generation names none. */
 const char *nvm_pfifo_engine_name(const char *chip, unsigned engine);
@@ -116,7 +112,7 @@ int nvm_pfifo_ramht_has_chid(const char *chip);
  * chid 0, no valid bit: a zero context is free). */
 typedef struct nvm_ramht_entry {
 	uint32_t handle, context;
-	int valid;         /* NV04..NV3x: bit 31; NV40: context != 0 (UNVERIFIED) */
+	bool valid;        /* NV04..NV3x: bit 31; NV40: context != 0 (UNVERIFIED) */
 	uint32_t instance; /* RAMIN byte address of the object (INSTANCE << 4) */
 	unsigned engine;   /* 0 SOFTWARE, 1 PGRAPH, 2.. others */
 	uint32_t chid;

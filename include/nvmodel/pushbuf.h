@@ -32,27 +32,27 @@ extern "C" {
 
 /* ---------------------------------------------------------------- formats */
 
-typedef enum pb_format {
-	PB_FORMAT_NEW = 0, /* Fermi+ (seed 000 section 6, NV_FIFO_DMA_*) */
-	PB_FORMAT_OLD = 1, /* NV04..G80 DMA pusher commands (envytools dma-pusher.rst) */
-} pb_format;
+typedef enum nvm_pb_format {
+	NVM_PB_FORMAT_NEW = 0, /* Fermi+ (seed 000 section 6, NV_FIFO_DMA_*) */
+	NVM_PB_FORMAT_OLD = 1, /* NV04..G80 DMA pusher commands (envytools dma-pusher.rst) */
+} nvm_pb_format;
 
 /* Which instructions a generation accepts (bit set). */
 enum {
-	PB_ACC_NEW = 1u << 0,       /* the Fermi+ format as a whole */
-	PB_ACC_OLD = 1u << 1,       /* the old format: increasing methods, old jump (NV04+) */
-	PB_ACC_OLD_NINC = 1u << 2,  /* old non-increasing methods (NV10+) */
-	PB_ACC_JUMP_CALL = 1u << 3, /* jump, call, return (NV1A+, NV11 and later) */
-	PB_ACC_SLI_COND = 1u << 4,  /* SLI conditional (NV40+) */
-	PB_ACC_LONG_NINC = 1u << 5, /* long non-increasing methods (G80+, IB mode only) */
+	NVM_PB_ACC_NEW = 1u << 0,       /* the Fermi+ format as a whole */
+	NVM_PB_ACC_OLD = 1u << 1,       /* the old format: increasing methods, old jump (NV04+) */
+	NVM_PB_ACC_OLD_NINC = 1u << 2,  /* old non-increasing methods (NV10+) */
+	NVM_PB_ACC_JUMP_CALL = 1u << 3, /* jump, call, return (NV1A+, NV11 and later) */
+	NVM_PB_ACC_SLI_COND = 1u << 4,  /* SLI conditional (NV40+) */
+	NVM_PB_ACC_LONG_NINC = 1u << 5, /* long non-increasing methods (G80+, IB mode only) */
 };
 
 /* A generation's pushbuffer profile (per-chip const data). */
-typedef struct pb_gen {
-	const char *chip; /* chip profile name: "nv04", "g80", "gv100" ... */
-	pb_format native; /* the format its drivers write */
-	unsigned accepts; /* PB_ACC_* */
-	bool decode_only; /* a pushbuffer profile only (no `nvmodel chips` model) */
+typedef struct nvm_pb_gen {
+	const char *chip;     /* chip profile name: "nv04", "g80", "gv100" ... */
+	nvm_pb_format native; /* the format its drivers write */
+	unsigned accepts;     /* NVM_PB_ACC_* */
+	bool decode_only;     /* a pushbuffer profile only (no `nvmodel chips` model) */
 	/* New format: the host class (methods below 0x100) and the class each
 	 * subchannel holds before a SET_OBJECT, as NVIDIA's and nouveau's
 	 * drivers bind them (0: none). */
@@ -61,15 +61,15 @@ typedef struct pb_gen {
 	/* GP entries have OPCODE 4 SET_PB_SEGMENT_EXTENDED_BASE with GP_ENTRY0
 	 * PB_EXTENDED_BASE_OPERAND 24:8 (Hopper, clc86f.h). */
 	bool gp_extended_base;
-} pb_gen;
+} nvm_pb_gen;
 
 /* The profile of a chip (case-insensitive name); NULL if unknown. */
-const pb_gen *pb_gen_lookup(const char *chip);
-const pb_gen *pb_gen_get(size_t i); /* i-th profile, NULL past the end */
+const nvm_pb_gen *nvm_pb_gen_lookup(const char *chip);
+const nvm_pb_gen *nvm_pb_gen_get(size_t i); /* i-th profile, NULL past the end */
 
-typedef struct pb_config {
-	const pb_gen *gen; /* required */
-	pb_format format;  /* must be accepted by gen */
+typedef struct nvm_pb_config {
+	const nvm_pb_gen *gen; /* required */
+	nvm_pb_format format;  /* must be accepted by gen */
 	/* Old format on G80+: IB mode (jump/call/return invalid, long
 	 * non-increasing valid) or NV4-style DMA mode (the reverse). Ignored
 	 * before G80 (always DMA mode). */
@@ -79,25 +79,25 @@ typedef struct pb_config {
 	/* NV_PPBDMA_SUBDEVICE_ID (new format) / sli_mask (old format), 12 bits:
 	 * decides whether methods after a subdevice mask are masked. */
 	uint32_t subdevice_id;
-} pb_config;
+} nvm_pb_config;
 
 /* Fills *cfg with the defaults for gen and format (IB mode on G80+, SLI
  * enabled, SUBDEVICE_ID 0xFFF). Returns false if gen does not accept format. */
-bool pb_config_init(pb_config *cfg, const pb_gen *gen, pb_format format);
+bool nvm_pb_config_init(nvm_pb_config *cfg, const nvm_pb_gen *gen, nvm_pb_format format);
 
 /* ---------------------------------------------------------------- output */
 
-typedef enum pb_mode {
-	PB_MODE_INC = 0,  /* incrementing */
-	PB_MODE_NINC = 1, /* non-incrementing */
-	PB_MODE_1INC = 2, /* increment-once */
-	PB_MODE_IMMD = 3, /* immediate data (single method, data in the header) */
-} pb_mode;
+typedef enum nvm_pb_mode {
+	NVM_PB_MODE_INC = 0,  /* incrementing */
+	NVM_PB_MODE_NINC = 1, /* non-incrementing */
+	NVM_PB_MODE_1INC = 2, /* increment-once */
+	NVM_PB_MODE_IMMD = 3, /* immediate data (single method, data in the header) */
+} nvm_pb_mode;
 
-const char *pb_mode_name(pb_mode m); /* "inc", "ninc", "1inc", "immd" */
+const char *nvm_pb_mode_name(nvm_pb_mode m); /* "inc", "ninc", "1inc", "immd" */
 
 /* A method header (and, for the old long non-increasing form, its count word). */
-typedef struct pb_header {
+typedef struct nvm_pb_header {
 	uint64_t offset;  /* dword offset of the header in the stream */
 	uint32_t ndwords; /* 1, or 2 for the old long non-increasing form */
 	uint32_t word;    /* the raw header */
@@ -105,12 +105,12 @@ typedef struct pb_header {
 	uint32_t subch;
 	uint32_t method; /* byte address of the first method */
 	uint32_t count;  /* method data entries that follow (1 for IMMD) */
-	pb_mode mode;
+	nvm_pb_mode mode;
 	bool masked; /* subdevice / SLI mask inactive: methods are discarded */
-} pb_header;
+} nvm_pb_header;
 
-/* A run of method data: data[i] goes to method pb_run_method(run, i). */
-typedef struct pb_run {
+/* A run of method data: data[i] goes to method nvm_pb_run_method(run, i). */
+typedef struct nvm_pb_run {
 	uint64_t hdr_offset; /* dword offset of the header */
 	uint64_t offset;     /* dword offset of data[0] (== hdr_offset for IMMD) */
 	uint32_t ndwords;    /* stream dwords this run accounts for (0 for IMMD) */
@@ -118,175 +118,183 @@ typedef struct pb_run {
 	uint32_t method; /* byte address of the header's first method */
 	uint32_t index;  /* index of data[0] in the header's sequence */
 	uint32_t count;  /* entries in data */
-	pb_mode mode;
+	nvm_pb_mode mode;
 	bool masked;
 	const uint32_t *data; /* valid during the call only */
-} pb_run;
+} nvm_pb_run;
 
 /* Method byte address of data[i] of a run. An INC or 1INC sequence that
  * runs past the last method address (a count_overflow error) wraps to 0, as
  * the 12-bit METHOD_ADDRESS does. */
-static inline uint32_t pb_run_method(const pb_run *r, uint32_t i)
+static inline uint32_t nvm_pb_run_method(const nvm_pb_run *r, uint32_t i)
 {
 	uint32_t k = r->index + i;
 	switch (r->mode) {
-	case PB_MODE_INC: return (r->method + 4u * k) & 0x3ffcu;
-	case PB_MODE_1INC: return (r->method + (k ? 4u : 0u)) & 0x3ffcu;
+	case NVM_PB_MODE_INC: return (r->method + 4u * k) & 0x3ffcu;
+	case NVM_PB_MODE_1INC: return (r->method + (k ? 4u : 0u)) & 0x3ffcu;
 	default: return r->method;
 	}
 }
 
-typedef enum pb_ctrl {
-	PB_CTRL_NOP = 0, /* NV_FIFO_DMA_NOP (new format) */
-	PB_CTRL_SET_SUBDEVICE_MASK,
-	PB_CTRL_STORE_SUBDEVICE_MASK,
-	PB_CTRL_USE_SUBDEVICE_MASK,
-	PB_CTRL_END_SEGMENT, /* END_PB_SEGMENT */
-	PB_CTRL_IGNORED,     /* entries after END_PB_SEGMENT, up to the segment end */
-	PB_CTRL_OLD_JUMP,    /* old format */
-	PB_CTRL_JUMP,
-	PB_CTRL_CALL,
-	PB_CTRL_RETURN,
-	PB_CTRL_SLI_CONDITIONAL,
-	PB_CTRL_COUNT
-} pb_ctrl;
+typedef enum nvm_pb_ctrl {
+	NVM_PB_CTRL_NOP = 0, /* NV_FIFO_DMA_NOP (new format) */
+	NVM_PB_CTRL_SET_SUBDEVICE_MASK,
+	NVM_PB_CTRL_STORE_SUBDEVICE_MASK,
+	NVM_PB_CTRL_USE_SUBDEVICE_MASK,
+	NVM_PB_CTRL_END_SEGMENT, /* END_PB_SEGMENT */
+	NVM_PB_CTRL_IGNORED,     /* entries after END_PB_SEGMENT, up to the segment end */
+	NVM_PB_CTRL_OLD_JUMP,    /* old format */
+	NVM_PB_CTRL_JUMP,
+	NVM_PB_CTRL_CALL,
+	NVM_PB_CTRL_RETURN,
+	NVM_PB_CTRL_SLI_CONDITIONAL,
+	NVM_PB_CTRL_COUNT
+} nvm_pb_ctrl;
 
-const char *pb_ctrl_name(pb_ctrl c); /* "nop", "set_subdevice_mask", ... */
+const char *nvm_pb_ctrl_name(nvm_pb_ctrl c); /* "nop", "set_subdevice_mask", ... */
 
-typedef struct pb_control {
+typedef struct nvm_pb_control {
 	uint64_t offset;
 	uint32_t ndwords; /* 1, or the number of ignored entries */
 	uint32_t word;
-	pb_ctrl kind;
+	nvm_pb_ctrl kind;
 	bool has_value;
 	uint32_t value;       /* mask, jump/call target, count of ignored entries */
 	bool active;          /* mask controls: subdevice status after the entry */
 	const uint32_t *data; /* ignored: the ndwords entries (valid during the call) */
-} pb_control;
+} nvm_pb_control;
 
-typedef enum pb_err {
-	PB_ERR_RESERVED_OPCODE = 0, /* SEC_OP 6 */
-	PB_ERR_OBSOLETE,            /* old-format header in the new format (SEC_OP 0/2) */
-	PB_ERR_BAD_CONTROL,         /* SEC_OP 0, TERT_OP 1-3 with OPCODE 31:16 not 1-3 */
-	PB_ERR_COUNT_OVERFLOW,      /* INC/1INC method address would pass 0xFFF */
-	PB_ERR_RESERVED_BIT,        /* bit 12 of a method header set */
-	PB_ERR_TRUNCATED,           /* input ends inside a method sequence */
-	PB_ERR_INVALID_CMD,         /* old format: no form matches (for this chip/mode) */
-	PB_ERR_COUNT
-} pb_err;
+typedef enum nvm_pb_err {
+	NVM_PB_ERR_RESERVED_OPCODE = 0, /* SEC_OP 6 */
+	NVM_PB_ERR_OBSOLETE,            /* old-format header in the new format (SEC_OP 0/2) */
+	NVM_PB_ERR_BAD_CONTROL,         /* SEC_OP 0, TERT_OP 1-3 with OPCODE 31:16 not 1-3 */
+	NVM_PB_ERR_COUNT_OVERFLOW,      /* INC/1INC method address would pass 0xFFF */
+	NVM_PB_ERR_RESERVED_BIT,        /* bit 12 of a method header set */
+	NVM_PB_ERR_TRUNCATED,           /* input ends inside a method sequence */
+	NVM_PB_ERR_INVALID_CMD,         /* old format: no form matches (for this chip/mode) */
+	NVM_PB_ERR_COUNT
+} nvm_pb_err;
 
-typedef struct pb_error {
+typedef struct nvm_pb_error {
 	uint64_t offset;
 	uint32_t ndwords; /* dwords this error consumes (0 for a report on a header that still decodes) */
 	uint32_t word;
-	pb_err code;
-	uint32_t missing; /* PB_ERR_TRUNCATED: method data entries missing */
-} pb_error;
+	nvm_pb_err code;
+	uint32_t missing; /* NVM_PB_ERR_TRUNCATED: method data entries missing */
+} nvm_pb_error;
 
-const char *pb_err_name(pb_err e);    /* short code: "reserved_opcode" ... */
-const char *pb_err_message(pb_err e); /* one-line reason */
+const char *nvm_pb_err_name(nvm_pb_err e);    /* short code: "reserved_opcode" ... */
+const char *nvm_pb_err_message(nvm_pb_err e); /* one-line reason */
 /* The interrupt the hardware raises, for the format: "PBENTRY",
  * "DMA_PUSHER INVALID_CMD", or NULL when none is documented. */
-const char *pb_err_interrupt(pb_err e, pb_format f);
+const char *nvm_pb_err_interrupt(nvm_pb_err e, nvm_pb_format f);
 
-typedef struct pb_sink {
+typedef struct nvm_pb_sink {
 	void *ctx;
 	/* Any callback may be NULL. */
-	void (*header)(void *ctx, const pb_header *h);
-	void (*run)(void *ctx, const pb_run *r);
-	void (*control)(void *ctx, const pb_control *c);
-	void (*error)(void *ctx, const pb_error *e);
-	/* Optional, instead of `run`: runs in batches (up to PB_BATCH). A batch
+	void (*header)(void *ctx, const nvm_pb_header *h);
+	void (*run)(void *ctx, const nvm_pb_run *r);
+	void (*control)(void *ctx, const nvm_pb_control *c);
+	void (*error)(void *ctx, const nvm_pb_error *e);
+	/* Optional, instead of `run`: runs in batches (up to NVM_PB_BATCH). A batch
 	 * is always delivered before any later header, control or error event
-	 * and before pb_feed returns, so the data pointers stay valid. */
-	void (*runs)(void *ctx, const pb_run *runs, size_t n);
-} pb_sink;
+	 * and before nvm_pb_feed returns, so the data pointers stay valid. */
+	void (*runs)(void *ctx, const nvm_pb_run *runs, size_t n);
+} nvm_pb_sink;
 
-#define PB_BATCH 32
+#define NVM_PB_BATCH 32
 
 /* ---------------------------------------------------------------- decoder */
 
 /*
  * The decoder state a front end keeps between feeds (in its registers:
  * PB_HEADER / PB_COUNT on the PBDMA, DMA_STATE on the DMA pusher), read with
- * pb_save and put back with pb_restore. The stream position is not part of
+ * nvm_pb_save and put back with nvm_pb_restore. The stream position is not part of
  * it: a front end counts its own (GET).
  */
-typedef struct pb_decoder_state {
+typedef struct nvm_pb_decoder_state {
 	uint32_t remaining;     /* data entries of the pending sequence still to come */
 	uint32_t index;         /* entries of it already delivered */
 	uint32_t subch, method; /* method: byte address of the sequence's first method */
-	pb_mode mode;
-	uint32_t hdr_word;    /* the sequence's header (reported by pb_finish) */
+	nvm_pb_mode mode;
+	uint32_t hdr_word;    /* the sequence's header (reported by nvm_pb_finish) */
 	bool lenp;            /* old long NINC: count word pending */
 	bool skipping;        /* after END_PB_SEGMENT until the segment ends */
 	bool active;          /* subdevice mask (new) / SLI conditional (old) lets methods through */
 	uint32_t stored_mask; /* STORE_SUBDEVICE_MASK value */
-} pb_decoder_state;
+} nvm_pb_decoder_state;
 
-/* The fields below are the decoder's own: front ends use pb_save /
- * pb_restore / pb_stop_* rather than writing them. */
-typedef struct pb_decoder {
-	pb_config cfg;
-	pb_sink sink;
+/* The decoder's working state. PRIVATE: callers allocate it (on the stack,
+ * or inside a front end's own state) and pass it to the calls below, but
+ * read or write no field: nvm_pb_save / nvm_pb_restore / nvm_pb_stop_* and
+ * d->methods (read only) are the interface. It stays a complete type
+ * rather than an opaque one because it is on the hot path: the Volta PBDMA
+ * and the pushers keep it inside their own state (no allocation, no pointer
+ * to chase) and the inline nvm_pb_take_* path below reads it in place (the
+ * benchmarks' method rate depends on it). Its size and layout may change
+ * with any release (docs/embedding.md "API conventions"): compile against
+ * the headers of the library you link. */
+typedef struct nvm_pb_decoder {
+	nvm_pb_config cfg;
+	nvm_pb_sink sink;
 	uint64_t pos; /* stream offset of the next dword */
 	/* the pending method sequence */
 	uint32_t remaining; /* data entries still to come */
 	uint32_t index;     /* entries already delivered */
 	uint32_t subch, method;
-	pb_mode mode;
+	nvm_pb_mode mode;
 	uint64_t hdr_offset;
 	uint32_t hdr_word;
 	bool lenp;     /* old long NINC: count word pending */
 	bool skipping; /* after END_PB_SEGMENT until the segment ends */
 	/* subdevice masking (new) / SLI conditional (old) */
 	bool active;
-	bool stopped; /* a sink called pb_stop_* during the last pb_feed */
+	bool stopped; /* a sink called nvm_pb_stop_* during the last nvm_pb_feed */
 	uint32_t stored_mask;
 	uint64_t methods; /* method data entries delivered to the sink so far (IMMD: 1) */
-	/* the state to resume from after a stop (applied when pb_feed returns) */
+	/* the state to resume from after a stop (applied when nvm_pb_feed returns) */
 	uint64_t stop_pos, feed_start, feed_end;
 	uint64_t stop_hdr_offset;
 	uint64_t quiet_at; /* an IMMD header stopped before: its reports are not repeated */
-	pb_decoder_state stop_state;
+	nvm_pb_decoder_state stop_state;
 	uint32_t nbatch; /* runs waiting in batch (sink.runs) */
-	pb_run batch[PB_BATCH];
-	uint32_t batch_immd[PB_BATCH];
+	nvm_pb_run batch[NVM_PB_BATCH];
+	uint32_t batch_immd[NVM_PB_BATCH];
 	/* per run slot: entries of its sequence after the run, and the header */
 	struct {
 		uint32_t left, hdr_word;
-	} batch_seq[PB_BATCH];
-} pb_decoder;
+	} batch_seq[NVM_PB_BATCH];
+} nvm_pb_decoder;
 
-void pb_decoder_init(pb_decoder *d, const pb_config *cfg, const pb_sink *sink);
+void nvm_pb_decoder_init(nvm_pb_decoder *d, const nvm_pb_config *cfg, const nvm_pb_sink *sink);
 /* Feeds n more PB entries of the current segment. Returns the entries
- * consumed: n, or fewer when a sink stopped the decoder (pb_stopped). The
+ * consumed: n, or fewer when a sink stopped the decoder (nvm_pb_stopped). The
  * decoder then stands just past the last entry consumed, and the next feed
  * must start with the entry after it. d->methods counts the method data
  * entries delivered (the ones after a stop point are not counted). */
-size_t pb_feed(pb_decoder *d, const uint32_t *dw, size_t n);
+size_t nvm_pb_feed(nvm_pb_decoder *d, const uint32_t *dw, size_t n);
 /* The current PB segment ends (the next feed starts a new one). */
-void pb_segment_end(pb_decoder *d);
+void nvm_pb_segment_end(nvm_pb_decoder *d);
 /* The stream ends: reports a sequence still waiting for data. */
-void pb_finish(pb_decoder *d);
+void nvm_pb_finish(nvm_pb_decoder *d);
 
 /*
  * Back-pressure, from inside a sink callback (a `run` or `runs` callback
- * for pb_stop_run, any callback for pb_stop_at): nothing more is delivered
- * in this feed, and pb_feed returns with the decoder rewound to the stop.
- *  - pb_stop_run: after the first k entries (0 <= k <= r->count) of run r,
+ * for nvm_pb_stop_run, any callback for nvm_pb_stop_at): nothing more is delivered
+ * in this feed, and nvm_pb_feed returns with the decoder rewound to the stop.
+ *  - nvm_pb_stop_run: after the first k entries (0 <= k <= r->count) of run r,
  *    which must be the run (or one of the batch) being delivered. The rest of
  *    the sequence stays pending: the next feed delivers data[k] first. For an
  *    IMMD run, k 0 stops before its header (decoded again, without
  *    repeating its reserved-bit report), 1 after it.
- *  - pb_stop_at: with no sequence pending, the next feed decoding stream
+ *  - nvm_pb_stop_at: with no sequence pending, the next feed decoding stream
  *    offset pos as an instruction (pos within the current feed; an error's
  *    `offset + 1` stops just past the bad word).
  * A later stop in the same feed replaces an earlier one.
  */
-void pb_stop_run(pb_decoder *d, const pb_run *r, uint32_t k);
-void pb_stop_at(pb_decoder *d, uint64_t pos);
-static inline bool pb_stopped(const pb_decoder *d)
+void nvm_pb_stop_run(nvm_pb_decoder *d, const nvm_pb_run *r, uint32_t k);
+void nvm_pb_stop_at(nvm_pb_decoder *d, uint64_t pos);
+static inline bool nvm_pb_stopped(const nvm_pb_decoder *d)
 {
 	return d->stopped;
 }
@@ -294,43 +302,43 @@ static inline bool pb_stopped(const pb_decoder *d)
 /*
  * Runs taken one at a time by the front end, in its own loop, instead of
  * through sink.runs (the Volta PBDMA's hot path: no batch to write and read
- * again). It is the decoder's batched path (pb_feed uses the same two
+ * again). It is the decoder's batched path (nvm_pb_feed uses the same two
  * steps), one run per call:
- *  - pb_take_begin starts a feed, as pb_feed does (pb_stopped false).
- *  - pb_take_hdr, when pb_take_ready (no sequence pending, the new format):
+ *  - nvm_pb_take_begin starts a feed, as nvm_pb_feed does (nvm_pb_stopped false).
+ *  - nvm_pb_take_hdr, when nvm_pb_take_ready (no sequence pending, the new format):
  *    the next well-formed INC / NINC / 1INC header whose whole sequence is
  *    in [*p, end), or an IMMD header: returns the header word and moves *p
  *    and *pos past its run (headers with COUNT 0 are stepped over). 0: *p
- *    is at end or at an entry the general path (pb_feed) must decode. *pos
+ *    is at end or at an entry the general path (nvm_pb_feed) must decode. *pos
  *    is the caller's copy of the stream position (d->pos).
- *  - pb_take_fill(d, 0, w, *p, *pos, !d->active) gives that run as pb_feed
+ *  - nvm_pb_take_fill(d, 0, w, *p, *pos, !d->active) gives that run as nvm_pb_feed
  *    would have delivered it, in d->batch[0] (IMMD data in
- *    d->batch_immd[0]), valid until the next call. pb_stop_run on it works
+ *    d->batch_immd[0]), valid until the next call. nvm_pb_stop_run on it works
  *    as from a sink.
- *  - pb_take_sync(d, pos, methods) gives the position and the number of
- *    methods taken (pb_take_count of each header) back to the decoder;
- *    before any other decoder call but pb_stop_run. After a pb_stop_run,
- *    pb_take_stop then
- *    rewinds the decoder to the stop (as pb_feed does when it returns).
+ *  - nvm_pb_take_sync(d, pos, methods) gives the position and the number of
+ *    methods taken (nvm_pb_take_count of each header) back to the decoder;
+ *    before any other decoder call but nvm_pb_stop_run. After a nvm_pb_stop_run,
+ *    nvm_pb_take_stop then
+ *    rewinds the decoder to the stop (as nvm_pb_feed does when it returns).
  * The runs, their order and the decoder's state after each are those
- * pb_feed gives (tests/unit/test_pb_take.c).
+ * nvm_pb_feed gives (tests/unit/test_pb_take.c).
  */
-void pb_take_begin(pb_decoder *d);
-void pb_take_stop(pb_decoder *d);
+void nvm_pb_take_begin(nvm_pb_decoder *d);
+void nvm_pb_take_stop(nvm_pb_decoder *d);
 
-static inline bool pb_take_ready(const pb_decoder *d)
+static inline bool nvm_pb_take_ready(const nvm_pb_decoder *d)
 {
-	return !(d->remaining | (uint32_t)d->skipping | (uint32_t)d->lenp) && d->cfg.format == PB_FORMAT_NEW;
+	return !(d->remaining | (uint32_t)d->skipping | (uint32_t)d->lenp) && d->cfg.format == NVM_PB_FORMAT_NEW;
 }
 
-/* Method data entries of a header pb_take_hdr returned. */
-static inline uint32_t pb_take_count(uint32_t w)
+/* Method data entries of a header nvm_pb_take_hdr returned. */
+static inline uint32_t nvm_pb_take_count(uint32_t w)
 {
 	return w >> 29 == 4 ? 1u : (w >> 16) & 0x1fffu;
 }
 
-static inline __attribute__((always_inline)) uint32_t pb_take_hdr(const uint32_t **pp, const uint32_t *end,
-                                                                  uint64_t *pos)
+static inline __attribute__((always_inline)) uint32_t nvm_pb_take_hdr(const uint32_t **pp, const uint32_t *end,
+                                                                      uint64_t *pos)
 {
 	const uint32_t *p = *pp;
 	while (p < end) {
@@ -361,23 +369,23 @@ static inline __attribute__((always_inline)) uint32_t pb_take_hdr(const uint32_t
 	return 0;
 }
 
-/* Fills batch slot `slot` with the run of header w (pb_take_hdr), whose
+/* Fills batch slot `slot` with the run of header w (nvm_pb_take_hdr), whose
  * run ends before next and before stream offset pos. Filled without
  * branching on the kind: drivers mix IMMD and method headers
  * unpredictably. */
-static inline __attribute__((always_inline)) pb_run *pb_take_fill(pb_decoder *d, uint32_t slot, uint32_t w,
-                                                                  const uint32_t *next, uint64_t pos, bool masked)
+static inline __attribute__((always_inline)) nvm_pb_run *
+nvm_pb_take_fill(nvm_pb_decoder *d, uint32_t slot, uint32_t w, const uint32_t *next, uint64_t pos, bool masked)
 {
 	bool immd = w >> 29 == 4;
 	uint32_t cnt = (w >> 16) & 0x1fffu, take = immd ? 0 : cnt;
-	pb_run *r = &d->batch[slot];
+	nvm_pb_run *r = &d->batch[slot];
 	d->batch_immd[slot] = cnt;
 	d->batch_seq[slot].left = 0;
 	d->batch_seq[slot].hdr_word = w;
 	r->data = immd ? &d->batch_immd[slot] : next - take;
 	r->ndwords = take;
 	r->count = immd ? 1 : cnt;
-	r->mode = immd ? PB_MODE_IMMD : (pb_mode)(w >> 30);
+	r->mode = immd ? NVM_PB_MODE_IMMD : (nvm_pb_mode)(w >> 30);
 	r->hdr_offset = pos - 1 - take;
 	r->offset = pos - take - immd;
 	r->subch = (w >> 13) & 7u;
@@ -387,35 +395,35 @@ static inline __attribute__((always_inline)) pb_run *pb_take_fill(pb_decoder *d,
 	return r;
 }
 
-static inline void pb_take_sync(pb_decoder *d, uint64_t pos, uint64_t methods)
+static inline void nvm_pb_take_sync(nvm_pb_decoder *d, uint64_t pos, uint64_t methods)
 {
 	d->pos = pos;
 	d->methods += methods;
 }
 
 /* The decoder state to keep between feeds, and putting it back (after
- * pb_decoder_init, as on a context load). */
-void pb_save(const pb_decoder *d, pb_decoder_state *s);
-void pb_restore(pb_decoder *d, const pb_decoder_state *s);
+ * nvm_pb_decoder_init, as on a context load). */
+void nvm_pb_save(const nvm_pb_decoder *d, nvm_pb_decoder_state *s);
+void nvm_pb_restore(nvm_pb_decoder *d, const nvm_pb_decoder_state *s);
 
 /* ---------------------------------------------------------------- GP entries */
 
-typedef enum pb_gp_op {
-	PB_GP_NOP = 0,
-	PB_GP_ILLEGAL = 1,
-	PB_GP_GP_CRC = 2,
-	PB_GP_PB_CRC = 3,
-	PB_GP_SET_PB_SEGMENT_EXTENDED_BASE = 4, /* gh100 (clc86f.h) */
-} pb_gp_op;
+typedef enum nvm_pb_gp_op {
+	NVM_PB_GP_NOP = 0,
+	NVM_PB_GP_ILLEGAL = 1,
+	NVM_PB_GP_GP_CRC = 2,
+	NVM_PB_GP_PB_CRC = 3,
+	NVM_PB_GP_SET_PB_SEGMENT_EXTENDED_BASE = 4, /* gh100 (clc86f.h) */
+} nvm_pb_gp_op;
 
-typedef enum pb_gp_err {
-	PB_GP_OK = 0,
-	PB_GP_ERR_ILLEGAL,    /* OPCODE_ILLEGAL */
-	PB_GP_ERR_BAD_OPCODE, /* opcode not defined */
-	PB_GP_ERR_END_OF_VA,  /* segment reaches the last dword of the 40-bit VA */
-} pb_gp_err;
+typedef enum nvm_pb_gp_err {
+	NVM_PB_GP_OK = 0,
+	NVM_PB_GP_ERR_ILLEGAL,    /* OPCODE_ILLEGAL */
+	NVM_PB_GP_ERR_BAD_OPCODE, /* opcode not defined */
+	NVM_PB_GP_ERR_END_OF_VA,  /* segment reaches the last dword of the 40-bit VA */
+} nvm_pb_gp_err;
 
-typedef struct pb_gp_entry {
+typedef struct nvm_pb_gp_entry {
 	uint32_t e0, e1;
 	bool control;    /* LENGTH == 0 */
 	uint64_t get;    /* byte address (GET_HI << 32) + (GET << 2) */
@@ -428,32 +436,32 @@ typedef struct pb_gp_entry {
 	uint32_t operand;
 	/* SET_PB_SEGMENT_EXTENDED_BASE: GP_ENTRY0 PB_EXTENDED_BASE_OPERAND 24:8 */
 	uint32_t extended_base;
-	pb_gp_err err;
-} pb_gp_entry;
+	nvm_pb_gp_err err;
+} nvm_pb_gp_entry;
 
 /* As gv100..ga102 define them (OPCODE 0..3). */
-void pb_gp_decode(uint32_t e0, uint32_t e1, pb_gp_entry *out);
+void nvm_pb_gp_decode(uint32_t e0, uint32_t e1, nvm_pb_gp_entry *out);
 /* extended_base: the generation defines OPCODE 4 SET_PB_SEGMENT_EXTENDED_BASE
- * (pb_gen gp_extended_base). */
-void pb_gp_decode_gen(uint32_t e0, uint32_t e1, bool extended_base, pb_gp_entry *out);
+ * (nvm_pb_gen gp_extended_base). */
+void nvm_pb_gp_decode_gen(uint32_t e0, uint32_t e1, bool extended_base, nvm_pb_gp_entry *out);
 /* The name of a control entry's OPCODE as its decoder defined it, or NULL
  * (not a control entry, or an undefined OPCODE). */
-const char *pb_gp_entry_op_name(const pb_gp_entry *g);
+const char *nvm_pb_gp_entry_op_name(const nvm_pb_gp_entry *g);
 
 /* A G80 IB entry (envytools dma-pusher.rst "IB mode", rnndb IB_ENTRY
  * variants G80:GF100): word 0 ADDRESS_LOW 31:2; word 1 ADDRESS_HIGH 7:0,
  * bit 8 unknown, NOT_MAIN 9, SIZE 31:10 (22 bits, the pseudocode's
  * `entry >> 42 & 0x3fffff`). SIZE 0 is the IB_EMPTY error. */
-typedef struct pb_ib_entry {
+typedef struct nvm_pb_ib_entry {
 	uint64_t address; /* byte address of the pushbuffer piece (40 bits) */
 	uint32_t size;    /* dwords */
 	bool not_main;
 	bool unk8;
-} pb_ib_entry;
-void pb_ib_decode(uint32_t e0, uint32_t e1, pb_ib_entry *out);
-const char *pb_gp_op_name(uint32_t opcode); /* "nop" ... or NULL */
-const char *pb_gp_err_name(pb_gp_err e);
-const char *pb_gp_err_message(pb_gp_err e);
+} nvm_pb_ib_entry;
+void nvm_pb_ib_decode(uint32_t e0, uint32_t e1, nvm_pb_ib_entry *out);
+const char *nvm_pb_gp_op_name(uint32_t opcode); /* "nop" ... or NULL */
+const char *nvm_pb_gp_err_name(nvm_pb_gp_err e);
+const char *nvm_pb_gp_err_message(nvm_pb_gp_err e);
 
 /* ---------------------------------------------------------------- method tables */
 
@@ -462,155 +470,161 @@ const char *pb_gp_err_message(pb_gp_err e);
  * (host 906F..C76F, copy 90B5..CAB5, compute 90C0..CEC0, 3D 9097..CE97, 2D
  * 902D, inline-to-memory A040/A140, M2MF 9039), generated by
  * tools/gen/gen_pb_classes.py (docs/pushbuf.md "Method tables"). The tables
- * hold no pointers: a name is an offset into pb_names (pb_name()), a field or
- * value list is a range of pb_fields / pb_values, and a class lists indices of
- * pb_methods. Descriptions that several classes share are stored once.
+ * hold no pointers: a name is an offset into nvm_pb_names (nvm_pb_name()), a field or
+ * value list is a range of nvm_pb_fields / nvm_pb_values, and a class lists indices of
+ * nvm_pb_methods. Descriptions that several classes share are stored once.
  */
-typedef struct pb_value {
+typedef struct nvm_pb_value {
 	uint32_t value;
-	uint32_t name; /* pb_name() */
-} pb_value;
+	uint32_t name; /* nvm_pb_name() */
+} nvm_pb_value;
 
-typedef struct pb_field {
-	uint32_t name;    /* pb_name() */
-	uint32_t values;  /* first of nvalues in pb_values */
+typedef struct nvm_pb_field {
+	uint32_t name;    /* nvm_pb_name() */
+	uint32_t values;  /* first of nvalues in nvm_pb_values */
 	uint16_t nvalues; /* enum values, sorted by value (0: a number); among
 	                   * names of one value the header's first comes first */
 	uint8_t hi, lo;   /* bits hi:lo of the method data */
-} pb_field;
+} nvm_pb_field;
 
 enum {
-	PB_METHOD_FLOAT = 1u << 0, /* the data is an IEEE float */
-	PB_METHOD_2D = 1u << 1,    /* NAME(i,j): count = i elements * inner */
+	NVM_PB_METHOD_FLOAT = 1u << 0, /* the data is an IEEE float */
+	NVM_PB_METHOD_2D = 1u << 1,    /* NAME(i,j): count = i elements * inner */
 };
 
-typedef struct pb_method {
-	uint32_t name;   /* pb_name(): "SET_OBJECT", "SET_VIEWPORT_SCALE_X" */
-	uint32_t fields; /* first of nfields in pb_fields */
+typedef struct nvm_pb_method {
+	uint32_t name;   /* nvm_pb_name(): "SET_OBJECT", "SET_VIEWPORT_SCALE_X" */
+	uint32_t fields; /* first of nfields in nvm_pb_fields */
 	uint16_t addr;   /* byte address (of element 0 for an array) */
 	uint16_t count;  /* array elements NAME(i); 0 for a single method */
 	uint8_t nfields;
 	uint8_t stride; /* bytes between array elements */
 	uint8_t inner;  /* NAME(i,j): j elements per i */
-	uint8_t flags;  /* PB_METHOD_* */
-} pb_method;
+	uint8_t flags;  /* NVM_PB_METHOD_* */
+} nvm_pb_method;
 
 /* What Mesa's generated dumpers print at an address: the description they
  * use and the class prefix they print it with (NV<prefix>_NAME). */
-typedef struct pb_mesa_entry {
-	uint16_t method; /* index in pb_methods */
+typedef struct nvm_pb_mesa_entry {
+	uint16_t method; /* index in nvm_pb_methods */
 	uint16_t prefix; /* class id printed */
-} pb_mesa_entry;
+} nvm_pb_mesa_entry;
 
-typedef struct pb_class {
+typedef struct nvm_pb_class {
 	uint32_t id;             /* 0xC397 ... */
 	const char *name;        /* "VOLTA_A" */
 	const char *tag;         /* "C397" */
-	const uint16_t *methods; /* indices in pb_methods, sorted by address */
+	const uint16_t *methods; /* indices in nvm_pb_methods, sorted by address */
 	size_t nmethods;
-	const pb_mesa_entry *mesa; /* Mesa's view, sorted by address (NULL: Mesa has no dumper) */
+	const nvm_pb_mesa_entry *mesa; /* Mesa's view, sorted by address (NULL: Mesa has no dumper) */
 	size_t nmesa;
-} pb_class;
+} nvm_pb_class;
 
-extern const char pb_names[];
-extern const pb_value pb_values[];
-extern const pb_field pb_fields[];
-extern const pb_method pb_methods[];
-extern const pb_class pb_classes[];
-extern const size_t pb_nclasses;
+extern const char nvm_pb_names[];
+extern const nvm_pb_value nvm_pb_values[];
+extern const nvm_pb_field nvm_pb_fields[];
+extern const nvm_pb_method nvm_pb_methods[];
+extern const nvm_pb_class nvm_pb_classes[];
+extern const size_t nvm_pb_nclasses;
 
-static inline const char *pb_name(uint32_t off)
+static inline const char *nvm_pb_name(uint32_t off)
 {
-	return pb_names + off;
+	return nvm_pb_names + off;
 }
 
-/* strlen(pb_name(off)), stored with the name. */
-static inline size_t pb_name_len(uint32_t off)
+/* strlen(nvm_pb_name(off)), stored with the name. */
+static inline size_t nvm_pb_name_len(uint32_t off)
 {
-	return (unsigned char)pb_names[off - 1];
+	return (unsigned char)nvm_pb_names[off - 1];
 }
 
-static inline const pb_field *pb_method_field(const pb_method *m, unsigned i)
+static inline const nvm_pb_field *nvm_pb_method_field(const nvm_pb_method *m, unsigned i)
 {
-	return &pb_fields[m->fields + i];
+	return &nvm_pb_fields[m->fields + i];
 }
 
-static inline const pb_value *pb_field_value(const pb_field *f, unsigned i)
+static inline const nvm_pb_value *nvm_pb_field_value(const nvm_pb_field *f, unsigned i)
 {
-	return &pb_values[f->values + i];
+	return &nvm_pb_values[f->values + i];
 }
 
-const pb_class *pb_class_find(uint32_t id);
-const pb_class *pb_class_find_tag(const char *tag);               /* "C3B5", case-insensitive */
-const pb_class *pb_class_get(size_t i);                           /* i-th class, NULL past the end */
-const pb_method *pb_class_method_at(const pb_class *c, size_t i); /* i-th method by address */
+const nvm_pb_class *nvm_pb_class_find(uint32_t id);
+const nvm_pb_class *nvm_pb_class_find_tag(const char *tag);                   /* "C3B5", case-insensitive */
+const nvm_pb_class *nvm_pb_class_get(size_t i);                               /* i-th class, NULL past the end */
+const nvm_pb_method *nvm_pb_class_method_at(const nvm_pb_class *c, size_t i); /* i-th method by address */
 /* The method at byte address addr (an array method when addr is one of its
  * elements), NULL if none; *index (if not NULL) gets the element number
  * (i, or i * inner + j for NAME(i,j)). */
-const pb_method *pb_class_lookup(const pb_class *c, uint32_t addr, uint32_t *index);
-const pb_method *pb_class_method(const pb_class *c, uint32_t addr);
+const nvm_pb_method *nvm_pb_class_lookup(const nvm_pb_class *c, uint32_t addr, uint32_t *index);
+const nvm_pb_method *nvm_pb_class_method(const nvm_pb_class *c, uint32_t addr);
 /* A method by name, without an index (case-insensitive). */
-const pb_method *pb_class_method_by_name(const pb_class *c, const char *name);
+const nvm_pb_method *nvm_pb_class_method_by_name(const nvm_pb_class *c, const char *name);
 /* NAME, NAME(i) or NAME(i,j) (case-insensitive) -> byte address. */
-bool pb_class_resolve(const pb_class *c, const char *name, uint32_t *addr);
+bool nvm_pb_class_resolve(const nvm_pb_class *c, const char *name, uint32_t *addr);
 /* Writes "NAME", "NAME(i)" or "NAME(i,j)" for element index; returns the
  * length (snprintf-like, buf always terminated when n > 0). */
-size_t pb_method_format_name(const pb_method *m, uint32_t index, char *buf, size_t n);
+size_t nvm_pb_method_format_name(const nvm_pb_method *m, uint32_t index, char *buf, size_t n);
 /* "TAG.NAME" or "TAG.NAME(i)" of the method at byte address addr of class
  * cls ("0039.OFFSET_IN"), for the models' traces and method logs; an empty
  * string when the tables do not have it. Returns the length written. */
-size_t pb_method_label(uint32_t cls, uint32_t addr, char *buf, size_t n);
+size_t nvm_pb_method_label(uint32_t cls, uint32_t addr, char *buf, size_t n);
 /* The name of value v of an enum field (the first one the header lists), or NULL. */
-const char *pb_field_value_name(const pb_field *f, uint32_t v);
+const char *nvm_pb_field_value_name(const nvm_pb_field *f, uint32_t v);
 /* The host class of a format on a chip (C36F for the new format on gv100); NULL if none. */
-const pb_class *pb_host_class(const pb_gen *gen, pb_format f);
+const nvm_pb_class *nvm_pb_host_class(const nvm_pb_gen *gen, nvm_pb_format f);
 
 /* ---------------------------------------------------------------- encoding */
 
 /* Encodes a method header (for IMMD, count is the 13-bit data). Returns
  * false when a field does not fit or the mode does not exist in the format. */
-bool pb_encode_method(pb_format f, pb_mode mode, uint32_t subch, uint32_t method, uint32_t count, uint32_t *word);
-/* Encodes a control entry (value: mask or jump/call target). PB_CTRL_IGNORED
+bool nvm_pb_encode_method(nvm_pb_format f, nvm_pb_mode mode, uint32_t subch, uint32_t method, uint32_t count,
+                          uint32_t *word);
+/* Encodes a control entry (value: mask or jump/call target). NVM_PB_CTRL_IGNORED
  * has no encoding. */
-bool pb_encode_control(pb_format f, pb_ctrl kind, uint32_t value, uint32_t *word);
+bool nvm_pb_encode_control(nvm_pb_format f, nvm_pb_ctrl kind, uint32_t value, uint32_t *word);
 
 /* ---------------------------------------------------------------- text output */
 
 /* A growable text buffer; when flush is set it is called whenever the
- * buffer passes 64 KiB and by pb_out_flush (the library never prints). */
-typedef struct pb_out {
+ * buffer passes 64 KiB and by nvm_pb_out_flush (the library never prints). */
+typedef struct nvm_pb_out {
 	char *buf;
 	size_t len, cap;
 	bool oom;
 	void (*flush)(void *ctx, const char *s, size_t n);
 	void *ctx;
-} pb_out;
+} nvm_pb_out;
 
-void pb_out_flush(pb_out *o);
-void pb_out_free(pb_out *o);
+void nvm_pb_out_flush(nvm_pb_out *o);
+void nvm_pb_out_free(nvm_pb_out *o);
 
-typedef enum pb_style {
-	PB_STYLE_TEXT = 0, /* our readable layout (docs/pushbuf.md) */
-	PB_STYLE_JSON,     /* JSON Lines */
-	PB_STYLE_MESA,     /* the layout of Mesa's vk_push_print */
-	PB_STYLE_ASM,      /* `nvmodel pb asm` syntax: decode -> asm gives the same bytes */
-} pb_style;
+typedef enum nvm_pb_style {
+	NVM_PB_STYLE_TEXT = 0, /* our readable layout (docs/pushbuf.md) */
+	NVM_PB_STYLE_JSON,     /* JSON Lines */
+	NVM_PB_STYLE_MESA,     /* the layout of Mesa's vk_push_print */
+	NVM_PB_STYLE_ASM,      /* `nvmodel pb asm` syntax: decode -> asm gives the same bytes */
+} nvm_pb_style;
 
 /* A class's method table laid out by address for the printer (built when
- * the class is first used on a subchannel). */
-typedef struct pb_view {
-	const pb_class *cls; /* the class the slots describe (NULL: not built) */
-	const pb_class *src; /* the class whose list was used (Mesa's fallback) */
-	bool mesa;           /* built from Mesa's view */
-	uint16_t slot[4096]; /* by method dword address: 1 + position in the list, 0 none */
-} pb_view;
+ * the class is first used on a subchannel). PRIVATE, part of
+ * nvm_pb_printer. */
+typedef struct nvm_pb_view {
+	const nvm_pb_class *cls; /* the class the slots describe (NULL: not built) */
+	const nvm_pb_class *src; /* the class whose list was used (Mesa's fallback) */
+	bool mesa;               /* built from Mesa's view */
+	uint16_t slot[4096];     /* by method dword address: 1 + position in the list, 0 none */
+} nvm_pb_view;
 
-typedef struct pb_printer {
-	pb_style style;
-	pb_format format;
-	const pb_class *host;     /* names of methods below 0x100 (new format) */
-	const pb_gen *gen;        /* the chip profile (the mesa style asks its classes) */
-	const pb_class *bound[8]; /* class bound on each subchannel, or NULL */
+/* The printer's working state. PRIVATE but for `errors` (read it after
+ * nvm_pb_printer_end): the caller allocates it (about 75 KiB: the heap
+ * rather than a small stack) and uses the calls below. Its size and layout
+ * may change with any release. */
+typedef struct nvm_pb_printer {
+	nvm_pb_style style;
+	nvm_pb_format format;
+	const nvm_pb_class *host;     /* names of methods below 0x100 (new format) */
+	const nvm_pb_gen *gen;        /* the chip profile (the mesa style asks its classes) */
+	const nvm_pb_class *bound[8]; /* class bound on each subchannel, or NULL */
 	/* The class id SET_OBJECT (or the chip profile) put on each subchannel,
 	 * 0 if none; bound[] is NULL for an id without a table. */
 	uint32_t bound_id[8];
@@ -620,48 +634,48 @@ typedef struct pb_printer {
 	const uint32_t *input; /* the whole input: entries base .. base + n - 1 */
 	uint64_t base;
 	size_t n;
-	pb_out *out;
+	nvm_pb_out *out;
 	uint64_t errors; /* problems seen */
 	/* asm style: the current sequence, printed as a header line */
 	uint32_t seq_left;   /* data entries of the current sequence still to come */
 	uint32_t line_items; /* values on the current asm line */
 	bool raw_seq;        /* asm: the sequence is printed as .word */
-	pb_view view[9];     /* per subchannel; [8] the host class */
+	nvm_pb_view view[9]; /* per subchannel; [8] the host class */
 	/* The text and JSON styles' methods formatted once (print.c); NULL:
-	 * every line formatted from the tables. pb_printer_end frees it. */
+	 * every line formatted from the tables. nvm_pb_printer_end frees it. */
 	struct pb_print_cache *cache;
-} pb_printer;
+} nvm_pb_printer;
 
 /* Sets up a printer for input entries base .. base + n - 1. input may be
  * NULL when the words are fed in pieces (the printer takes what it prints
  * from the events); n is still needed by the asm style, which must know
  * whether a sequence is complete. */
-void pb_printer_init(pb_printer *p, pb_style style, const pb_config *cfg, const uint32_t *input, uint64_t base,
-                     size_t n, pb_out *out);
+void nvm_pb_printer_init(nvm_pb_printer *p, nvm_pb_style style, const nvm_pb_config *cfg, const uint32_t *input,
+                         uint64_t base, size_t n, nvm_pb_out *out);
 /* Binds class c on a subchannel (as --class does); pin: SET_OBJECT in the
  * stream does not change it. */
-void pb_printer_bind(pb_printer *p, unsigned subch, const pb_class *c, bool pin);
-pb_sink pb_printer_sink(pb_printer *p);
-void pb_printer_begin(pb_printer *p); /* asm: the .format / .class lines */
+void nvm_pb_printer_bind(nvm_pb_printer *p, unsigned subch, const nvm_pb_class *c, bool pin);
+nvm_pb_sink nvm_pb_printer_sink(nvm_pb_printer *p);
+void nvm_pb_printer_begin(nvm_pb_printer *p); /* asm: the .format / .class lines */
 /* Flushes the output and frees what the printer allocated (call it once
- * for each pb_printer_init). */
-void pb_printer_end(pb_printer *p);
+ * for each nvm_pb_printer_init). */
+void nvm_pb_printer_end(nvm_pb_printer *p);
 
 /* Decodes and prints one GP entry (index = its position) in a style. */
-void pb_print_gp(pb_out *o, pb_style style, uint64_t index, const pb_gp_entry *g);
+void nvm_pb_print_gp(nvm_pb_out *o, nvm_pb_style style, uint64_t index, const nvm_pb_gp_entry *g);
 
 /* ---------------------------------------------------------------- assembler */
 
-typedef struct pb_asm_result {
+typedef struct nvm_pb_asm_result {
 	uint32_t *words; /* malloc'd */
 	size_t n;
 	unsigned line; /* on error: the line */
 	char msg[160]; /* on error: the message */
-} pb_asm_result;
+} nvm_pb_asm_result;
 
 /* Assembles text (docs/pushbuf.md "Assembler syntax"). format is the
  * default until a .format line. Returns true on success. */
-bool pb_asm(const char *text, size_t len, pb_format format, pb_asm_result *res);
+bool nvm_pb_asm(const char *text, size_t len, nvm_pb_format format, nvm_pb_asm_result *res);
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

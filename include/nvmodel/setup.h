@@ -29,6 +29,7 @@
 #ifndef NVMODEL_SETUP_H
 #define NVMODEL_SETUP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -105,7 +106,7 @@ void nvm_gmmu_vm_free(nvm_gmmu_vm *vm);
 /* The page directory base to give an instance block (NV_RAMIN_PAGE_DIR_BASE). */
 nvm_place nvm_gmmu_vm_pdb(const nvm_gmmu_vm *vm);
 /* 1 when the builder writes the ver3 format. */
-int nvm_gmmu_vm_ver3(const nvm_gmmu_vm *vm);
+bool nvm_gmmu_vm_ver3(const nvm_gmmu_vm *vm);
 /* The next VA nvm_gmmu_alloc_map would start from. */
 uint64_t nvm_gmmu_vm_next_va(const nvm_gmmu_vm *vm);
 /* Host memory the builder holds (its directory records and mappings), in

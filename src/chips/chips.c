@@ -209,13 +209,13 @@ nvm_status nvm_open(const nvm_config *cfg, nvm_gpu **out)
 }
 
 /* The decoder's profiles, in row order (nvm_chip_get's chips first). */
-const pb_gen *pb_gen_lookup(const char *chip)
+const nvm_pb_gen *nvm_pb_gen_lookup(const char *chip)
 {
 	const struct chip *c = chip_lookup(chip);
 	return c ? pb_chip_gen(c) : NULL;
 }
 
-const pb_gen *pb_gen_get(size_t i)
+const nvm_pb_gen *nvm_pb_gen_get(size_t i)
 {
 	return i < NROWS ? pb_chip_gen(&chips[i]) : NULL;
 }

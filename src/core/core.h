@@ -533,7 +533,7 @@ struct nvm_gpu {
 };
 
 /* Every public function that can run hooks (anything that may emit, call a
- * block's own callback such as the MMU fault hook, or run scheduled events)
+ * caller's callback, or run scheduled events)
  * brackets its work with api_enter / api_leave. A hook may call nvm_close:
  * the GPU is then only marked closing (no further hooks run, nvm_run stops)
  * and the outermost api_leave frees it, once no library frame uses it any
@@ -557,6 +557,9 @@ nvm_status hold_check(nvm_gpu *gpu, unsigned what, const char *kind, uint64_t ad
  * and calls the hooks. */
 void emit(nvm_gpu *gpu, nvm_event_type type, const char *block, const char *code, uint64_t addr, uint64_t value,
           const char *fmt, ...) __attribute__((format(printf, 7, 8)));
+/* emit with the event's record (nvm_event.detail: a fault record ...). */
+void emit_detail(nvm_gpu *gpu, nvm_event_type type, const char *block, const char *code, uint64_t addr, uint64_t value,
+                 const void *detail, const char *fmt, ...) __attribute__((format(printf, 8, 9)));
 static inline bool emit_wanted(const nvm_gpu *gpu, nvm_event_type type)
 {
 	return (gpu->hook_mask >> type) & 1u;

@@ -56,18 +56,12 @@ const char *nvm_event_type_name(nvm_event_type t)
 	return (unsigned)t < NVM_EV_COUNT ? names[t] : NULL;
 }
 
-void emit(nvm_gpu *gpu, nvm_event_type type, const char *block, const char *code, uint64_t addr, uint64_t value,
-          const char *fmt, ...)
+static void deliver(nvm_gpu *gpu, nvm_event_type type, const char *block, const char *code, uint64_t addr,
+                    uint64_t value, const void *detail, const char *fmt, va_list ap)
 {
-	gpu->ev_count[type]++;
-	if (!emit_wanted(gpu, type) || gpu->closing)
-		return;
 	char msg[256];
-	va_list ap;
-	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	nvm_event ev = { type, gpu->now, block, code, addr, value, msg };
+	nvm_event ev = { type, gpu->now, block, code, addr, value, msg, detail };
 	/* Hooks may add or remove hooks: iterate over a snapshot. A hook that
 	 * closes the GPU ends the delivery (the depth keeps the memory alive). */
 	struct hook snap[NVM_MAX_HOOKS];
@@ -78,6 +72,30 @@ void emit(nvm_gpu *gpu, nvm_event_type type, const char *block, const char *code
 		if (snap[i].mask & NVM_EV_MASK(type))
 			snap[i].fn(snap[i].user, &ev);
 	gpu->depth--;
+}
+
+void emit(nvm_gpu *gpu, nvm_event_type type, const char *block, const char *code, uint64_t addr, uint64_t value,
+          const char *fmt, ...)
+{
+	gpu->ev_count[type]++;
+	if (!emit_wanted(gpu, type) || gpu->closing)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	deliver(gpu, type, block, code, addr, value, NULL, fmt, ap);
+	va_end(ap);
+}
+
+void emit_detail(nvm_gpu *gpu, nvm_event_type type, const char *block, const char *code, uint64_t addr, uint64_t value,
+                 const void *detail, const char *fmt, ...)
+{
+	gpu->ev_count[type]++;
+	if (!emit_wanted(gpu, type) || gpu->closing)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	deliver(gpu, type, block, code, addr, value, detail, fmt, ap);
+	va_end(ap);
 }
 
 static void recompute_hook_mask(nvm_gpu *gpu)

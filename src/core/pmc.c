@@ -46,7 +46,7 @@ void pmc_set_line(nvm_gpu *gpu, unsigned bit, bool level)
 	pmc_update(gpu);
 }
 
-int nvm_intr_line(nvm_gpu *gpu)
+bool nvm_intr_line(nvm_gpu *gpu)
 {
 	return gpu ? gpu->pmc.out : 0;
 }

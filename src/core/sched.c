@@ -118,7 +118,7 @@ void sched_fini(struct sched *s)
 	s->n = s->cap = s->foreground = 0;
 }
 
-int nvm_idle(nvm_gpu *gpu)
+bool nvm_idle(nvm_gpu *gpu)
 {
 	if (!gpu)
 		return 1;

@@ -923,9 +923,9 @@ static struct ce_chan *chan_of(struct engine *e, uint32_t chid)
 
 /* A launch left in progress continues only when its LAUNCH_DMA comes first
  * (the Host's METHOD0 redelivery); anything else means software skipped it. */
-static void drop_stale_job(struct ce_chan *c, const pb_run *r, uint32_t first)
+static void drop_stale_job(struct ce_chan *c, const nvm_pb_run *r, uint32_t first)
 {
-	if (c->job.active && (pb_run_method(r, first) != 0x300 || r->data[first] != c->job.launch))
+	if (c->job.active && (nvm_pb_run_method(r, first) != 0x300 || r->data[first] != c->job.launch))
 		c->job.active = false;
 	c->job.s[0].tlb.valid = c->job.s[1].tlb.valid = false; /* page tables may have changed */
 }
@@ -998,7 +998,7 @@ static inline const struct ce_mthd *mthd_at(const struct ce_idx *t, const struct
 	return t && m < CE_IDX_END && !(m & 3u) ? t->at[m / 4] : ce_class_mthd(k, m);
 }
 
-static enum eng_status ce_methods(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first,
+static enum eng_status ce_methods(struct engine *e, const struct eng_src *src, const nvm_pb_run *r, uint32_t first,
                                   uint32_t n, struct eng_result *res)
 {
 	struct ce_x x = { e, src, chan_of(e, src->chid), class_of(e, src), 0, 0, CE_TICK_CAP_UNKNOWN };
@@ -1012,11 +1012,11 @@ static enum eng_status ce_methods(struct engine *e, const struct eng_src *src, c
 	const struct ce_idx *tab = idx_of(e->priv, x.k);
 	enum eng_status st = ENG_OK;
 	uint32_t i = 0;
-	/* Method addresses step by step (pb_run_method of first + i): INC
+	/* Method addresses step by step (nvm_pb_run_method of first + i): INC
 	 * adds 4, 1INC is ADDRESS + 4 after its first, NINC and IMMD stay. */
-	uint32_t m = n ? pb_run_method(r, first) : 0;
-	uint32_t after = r->mode == PB_MODE_1INC ? (r->method + 4u) & 0x3ffcu : m;
-	uint32_t inc = r->mode == PB_MODE_INC ? 4u : 0u;
+	uint32_t m = n ? nvm_pb_run_method(r, first) : 0;
+	uint32_t after = r->mode == NVM_PB_MODE_1INC ? (r->method + 4u) & 0x3ffcu : m;
+	uint32_t inc = r->mode == NVM_PB_MODE_INC ? 4u : 0u;
 	const uint32_t *data = r->data + first;
 	static const uint8_t no_store[CE_IDX_END / 4];
 	const uint8_t *store = tab ? tab->store : no_store;

@@ -23,7 +23,7 @@
  * it they have never wrapped, so realloc keeps every index in place. */
 
 #define RUN_N(lr)    ((lr)->info & 0x1ffffffu)
-#define RUN_MODE(lr) ((pb_mode)(((lr)->info >> 25) & 3u))
+#define RUN_MODE(lr) ((nvm_pb_mode)(((lr)->info >> 25) & 3u))
 #define RUN_STEP(lr) (((lr)->info >> 27) & 1u)
 
 static size_t pow2_at_least(size_t v)
@@ -51,20 +51,20 @@ static bool ring_grow(void **ring, size_t *size, size_t elem, uint64_t need, siz
 	return true;
 }
 
-/* Address of method i of logged run lr: pb_run_method of the run, with
+/* Address of method i of logged run lr: nvm_pb_run_method of the run, with
  * what the log has always returned for the second method on of a NINC /
  * IMMD run (the address in 13:2 only). */
 static uint32_t run_method(const struct log_run *lr, uint32_t i)
 {
 	uint32_t m = lr->mi[0] & 0xffffu, k = lr->mi[1] + lr->first + i;
 	switch (RUN_MODE(lr)) {
-	case PB_MODE_INC: return (m + 4u * k) & 0x3ffcu;
-	case PB_MODE_1INC: return (m + (k || i ? 4u : 0u)) & 0x3ffcu;
+	case NVM_PB_MODE_INC: return (m + 4u * k) & 0x3ffcu;
+	case NVM_PB_MODE_1INC: return (m + (k || i ? 4u : 0u)) & 0x3ffcu;
 	default: return i ? m & 0x3ffcu : m;
 	}
 }
 
-void engine_log_slow(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first, uint32_t n)
+void engine_log_slow(struct engine *e, const struct eng_src *src, const nvm_pb_run *r, uint32_t first, uint32_t n)
 {
 	if (!e->cap || !n)
 		return;
@@ -134,7 +134,7 @@ nvm_status engine_log_config(struct engine *e, size_t cap)
 	return NVM_OK;
 }
 
-nvm_status engine_log_read(const struct engine *e, size_t first, nvm_host_method *out, size_t max, size_t *n,
+nvm_status engine_log_read(const struct engine *e, size_t first, nvm_method *out, size_t max, size_t *n,
                            uint64_t *total)
 {
 	if (!n || (max && !out))
@@ -155,14 +155,14 @@ nvm_status engine_log_read(const struct engine *e, size_t first, nvm_host_method
 			uint32_t i = (uint32_t)(j - s);
 			uint32_t ctx;
 			memcpy(&ctx, lr->ci, 4);
-			out[k++] = (nvm_host_method){ lr->time + (uint64_t)i * RUN_STEP(lr) * ENG_REC_NS_PER_METHOD,
-				                      lr->src[0],
-				                      lr->src[1] & 7u,
-				                      lr->src[2],
-				                      run_method(lr, i),
-				                      e->data[j & (e->dsize - 1)],
-				                      ctx,
-				                      lr->ci[4] != 0 };
+			out[k++] = (nvm_method){ lr->time + (uint64_t)i * RUN_STEP(lr) * ENG_REC_NS_PER_METHOD,
+				                 lr->src[0],
+				                 lr->src[1] & 7u,
+				                 lr->src[2],
+				                 run_method(lr, i),
+				                 e->data[j & (e->dsize - 1)],
+				                 ctx,
+				                 lr->ci[4] != 0 };
 		}
 		s += RUN_N(lr);
 	}
@@ -178,15 +178,7 @@ void engine_log_clear(struct engine *e)
 	e->seq = e->rseq = 0;
 }
 
-struct engine *engine_find(struct engine *const *v, size_t n, const char *name)
-{
-	for (size_t i = 0; v && name && i < n; i++)
-		if (v[i] && !strcmp(v[i]->name, name))
-			return v[i];
-	return NULL;
-}
-
-enum eng_status engine_rec_methods(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first,
+enum eng_status engine_rec_methods(struct engine *e, const struct eng_src *src, const nvm_pb_run *r, uint32_t first,
                                    uint32_t n, struct eng_result *res)
 {
 	engine_log(e, src, r, first, n);
@@ -213,7 +205,7 @@ nvm_status engine_recorder_init(struct engine *e)
  * engine at all. It logs the method it is given and refuses it, so the
  * front end stops and raises its interrupt for the driver to execute the
  * method (PFIFO CACHE_ERROR). */
-static enum eng_status sw_methods(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first,
+static enum eng_status sw_methods(struct engine *e, const struct eng_src *src, const nvm_pb_run *r, uint32_t first,
                                   uint32_t n, struct eng_result *res)
 {
 	if (n)

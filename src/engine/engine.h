@@ -48,7 +48,7 @@ struct engine_ops {
 	 * ENG_ERROR, data[first + res->done] is the method that stopped: the
 	 * Host parks it in METHOD0 and marks the channel ENG_FAULTED, so the
 	 * channel stops until software clears it. */
-	enum eng_status (*methods)(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first,
+	enum eng_status (*methods)(struct engine *e, const struct eng_src *src, const nvm_pb_run *r, uint32_t first,
 	                           uint32_t n, struct eng_result *res);
 	/* SET_OBJECT reached the engine (class on the subchannel). */
 	void (*bind)(struct engine *e, const struct eng_src *src);
@@ -122,25 +122,26 @@ const struct ce_class *ce_class_find(uint32_t id);
 nvm_status engine_ce_set_class(struct engine *e, uint32_t id);
 void engine_free(struct engine *e);
 /* The recording engine's methods (engine_recorder_init). */
-enum eng_status engine_rec_methods(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first,
+enum eng_status engine_rec_methods(struct engine *e, const struct eng_src *src, const nvm_pb_run *r, uint32_t first,
                                    uint32_t n, struct eng_result *res);
 /* One logged run (engine.c reads them back): 48 bytes, most of them copied
- * as they are from the eng_src and the pb_run (the layouts below are
+ * as they are from the eng_src and the nvm_pb_run (the layouts below are
  * asserted), so that logging a run computes little. The methods'
- * addresses are not computed here but on read (pb_run_method). */
+ * addresses are not computed here but on read (nvm_pb_run_method). */
 struct log_run {
 	uint32_t src[4];     /* eng_src bytes 0..15: chid, subch, cls, inst_target */
 	uint64_t time;       /* of its first method */
-	uint32_t mi[2];      /* pb_run method, index */
+	uint32_t mi[2];      /* nvm_pb_run method, index */
 	unsigned char ci[8]; /* eng_src bytes 24..31: ctx, implicit (and padding, never read) */
-	uint32_t info;       /* methods 24:0 (1 .. cap), pb_mode 26:25, methods 1 ns apart (at) 27 */
-	uint32_t first;      /* the pb_run index of its first method */
+	uint32_t info;       /* methods 24:0 (1 .. cap), nvm_pb_mode 26:25, methods 1 ns apart (at) 27 */
+	uint32_t first;      /* the nvm_pb_run index of its first method */
 };
 _Static_assert(offsetof(struct eng_src, subch) == 4 && offsetof(struct eng_src, cls) == 8 &&
                        offsetof(struct eng_src, ctx) == 24 && offsetof(struct eng_src, implicit) == 28 &&
                        sizeof(struct eng_src) >= 32,
                "struct log_run copies eng_src's fields by their place");
-_Static_assert(offsetof(pb_run, index) == offsetof(pb_run, method) + 4, "struct log_run copies method and index");
+_Static_assert(offsetof(nvm_pb_run, index) == offsetof(nvm_pb_run, method) + 4,
+               "struct log_run copies method and index");
 
 /* Fills lr: the methods first .. first + n - 1 of a run of method address
  * method, sequence index index and mode mode, from src at time now. */
@@ -159,7 +160,7 @@ static inline void engine_log_fill(struct log_run *lr, const struct eng_src *src
 }
 
 /* Fills lr: run r's methods first .. first + n - 1 from src at time now. */
-static inline void engine_log_put(struct log_run *lr, const struct eng_src *src, const pb_run *r, uint32_t first,
+static inline void engine_log_put(struct log_run *lr, const struct eng_src *src, const nvm_pb_run *r, uint32_t first,
                                   uint32_t n, uint64_t now, bool step)
 {
 	engine_log_fill(lr, src, r->method, r->index, (uint32_t)r->mode, first, n, now, step);
@@ -167,7 +168,7 @@ static inline void engine_log_put(struct log_run *lr, const struct eng_src *src,
 
 /* engine_log_append's general case: the rings grow or wrap, the run is
  * long or longer than the log. */
-void engine_log_slow(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first, uint32_t n);
+void engine_log_slow(struct engine *e, const struct eng_src *src, const nvm_pb_run *r, uint32_t first, uint32_t n);
 
 /* x where mask m is all ones, y where it is zero. */
 static inline uintptr_t engine_log_sel(uintptr_t m, uintptr_t x, uintptr_t y)
@@ -231,7 +232,7 @@ static inline void engine_log_append_inline(struct engine *e, const struct eng_s
  * or n is): a run of 1 .. 16 methods that does not reach the data ring's
  * end is a record and a short copy, inline; the rest goes to
  * engine_log_slow. */
-static inline void engine_log_append(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first,
+static inline void engine_log_append(struct engine *e, const struct eng_src *src, const nvm_pb_run *r, uint32_t first,
                                      uint32_t n)
 {
 	uint64_t s = e->seq;
@@ -251,7 +252,8 @@ static inline void engine_log_append(struct engine *e, const struct eng_src *src
 
 /* Counts methods and appends them to e's log (shared by every engine that
  * records). */
-static inline void engine_log(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first, uint32_t n)
+static inline void engine_log(struct engine *e, const struct eng_src *src, const nvm_pb_run *r, uint32_t first,
+                              uint32_t n)
 {
 	e->total += n;
 	engine_log_append(e, src, r, first, n);
@@ -260,8 +262,8 @@ static inline void engine_log(struct engine *e, const struct eng_src *src, const
 /* Hands methods to e (ops->methods), the recorder's inline (it counts and
  * logs, runs of up to 16 methods without a call): what the front ends' hot
  * loops call. */
-static inline enum eng_status engine_send(struct engine *e, const struct eng_src *src, const pb_run *r, uint32_t first,
-                                          uint32_t n, struct eng_result *res)
+static inline enum eng_status engine_send(struct engine *e, const struct eng_src *src, const nvm_pb_run *r,
+                                          uint32_t first, uint32_t n, struct eng_result *res)
 {
 	if (e->ops->methods == engine_rec_methods) {
 		engine_log(e, src, r, first, n);
@@ -274,7 +276,7 @@ static inline enum eng_status engine_send(struct engine *e, const struct eng_src
 nvm_status engine_log_config(struct engine *e, size_t cap);
 /* Copies up to max entries of e's log from the first-th held on (oldest
  * first); *n gets how many, *total (may be NULL) all it ever received. */
-nvm_status engine_log_read(const struct engine *e, size_t first, nvm_host_method *out, size_t max, size_t *n,
+nvm_status engine_log_read(const struct engine *e, size_t first, nvm_method *out, size_t max, size_t *n,
                            uint64_t *total);
 void engine_log_clear(struct engine *e);
 /* Snapshots of every engine of the GPU (gpu->engines, in their order):
@@ -282,8 +284,6 @@ void engine_log_clear(struct engine *e);
  * own state. Load checks with apply false and restores with apply true. */
 nvm_status engine_snap_save(nvm_gpu *gpu, struct snap_w *w);
 nvm_status engine_snap_load(nvm_gpu *gpu, struct snap_r *r, bool apply);
-/* The engine called name among v[0..n) (NULL slots skipped), or NULL. */
-struct engine *engine_find(struct engine *const *v, size_t n, const char *name);
 
 /* Semaphore reductions (sem.c), the Host's NV_UDMA_SEM_EXECUTE REDUCTION
  * codes, shared with the copy engine's LAUNCH_DMA SEMAPHORE_REDUCTION. */

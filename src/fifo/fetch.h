@@ -3,7 +3,7 @@
  * NV04..NV40 DMA pusher, the G80 IB/DMA pusher): translate the stream
  * address GET, read what is mapped there, byte-swap it when the pushbuffer
  * is big-endian, feed it to the decoder, and move GET by what the decoder
- * consumed, within a word budget; a sink's pb_stop_* ends the loop where
+ * consumed, within a word budget; a sink's nvm_pb_stop_* ends the loop where
  * the decoder stopped. What differs per front end (the translation, its
  * checks between pieces, how much to feed at once, what a sink's control
  * flow does to GET) comes through struct fifo_fetch_ops.
@@ -51,14 +51,14 @@ struct fifo_fetch_ops {
 	 * GET and words move by `used`, and a decoder stop ends the loop. */
 	bool (*fed)(struct fifo_fetch *x, uint32_t n, uint32_t used);
 	/* Feeds the n words at w to x->dec and returns the words consumed, as
-	 * pb_feed does (a stop leaves pb_stopped set). NULL: pb_feed. */
+	 * nvm_pb_feed does (a stop leaves nvm_pb_stopped set). NULL: nvm_pb_feed. */
 	uint32_t (*feed)(struct fifo_fetch *x, const uint32_t *w, uint32_t n);
 };
 
 struct fifo_fetch {
 	const struct fifo_fetch_ops *ops;
 	void *ctx; /* the front end */
-	pb_decoder *dec;
+	nvm_pb_decoder *dec;
 	uint64_t get, put; /* stream byte addresses; GET == PUT: nothing to read */
 	/* PUT below GET: words to PUT are ((PUT - GET) & wrap) / 4 (a ring);
 	 * 0: not bounded by PUT. */
@@ -159,14 +159,14 @@ static inline __attribute__((always_inline)) uint32_t fifo_fetch_run(struct fifo
 			w = x->buf;
 		}
 		uint64_t get0 = x->get;
-		uint32_t used = o->feed ? o->feed(x, w, n) : (uint32_t)pb_feed(x->dec, w, n);
+		uint32_t used = o->feed ? o->feed(x, w, n) : (uint32_t)nvm_pb_feed(x->dec, w, n);
 		if (o->fed) {
 			if (!o->fed(x, n, used))
 				break;
 		} else {
 			x->get += 4ull * used;
 			x->words += used;
-			if (pb_stopped(x->dec))
+			if (nvm_pb_stopped(x->dec))
 				break;
 		}
 		if (x->keep_span && x->get == get0 + 4ull * used) {

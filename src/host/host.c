@@ -350,9 +350,9 @@ static void prefetch_pb(struct host *h, uint32_t chid, const uint8_t *f)
 	if (mem_span(&h->gpu->mem[c->gp_hint_ap - 1u], c->gp_hint + 8ull * get, false, &q, &avail) || avail < 8)
 		return;
 	memcpy(e, q, 8);
-	pb_gp_entry g;
-	pb_gp_decode_gen(e[0], e[1], false, &g);
-	if (g.err == PB_GP_OK && !g.control)
+	nvm_pb_gp_entry g;
+	nvm_pb_gp_decode_gen(e[0], e[1], false, &g);
+	if (g.err == NVM_PB_GP_OK && !g.control)
 		host_prefetch_mem(&h->gpu->mem[c->pb_hint_ap - 1u], g.get + c->pb_hint, 4ull * g.length);
 }
 
@@ -784,9 +784,9 @@ static nvm_status host_alloc(struct host *h)
 	h->pbdma_vals = calloc((size_t)g->npbdma * PBR_COUNT, sizeof(uint32_t));
 	h->engines = calloc(2u * g->nrunlist, sizeof(*h->engines)); /* an engine and GRCOPY per runlist */
 	h->pb_gen = pb_chip_gen(h->gpu->chip);                      /* the chip row's profile */
-	h->host_class = pb_class_find(g->host_class);
+	h->host_class = nvm_pb_class_find(g->host_class);
 	if (!h->host_class && h->pb_gen) /* a class the tables lack (C86F): its nearest ancestor's methods */
-		h->host_class = pb_host_class(h->pb_gen, PB_FORMAT_NEW);
+		h->host_class = nvm_pb_host_class(h->pb_gen, NVM_PB_FORMAT_NEW);
 	if (!h->chan || !h->ready || !h->rl || !h->pb || !h->pbdma_vals || !h->engines)
 		return NVM_ERR_NOMEM;
 	return h->pb_gen ? pbdma_layouts(h) : NVM_ERR_CHIP; /* an inconsistent generation */
@@ -850,42 +850,13 @@ static const struct host_gen *chip_host_gen(const char *chip)
 	return c ? chip_data(c, &host_class) : NULL;
 }
 
-int nvm_rl_entry_decode_chip(const char *chip, const uint8_t e[NVM_RL_ENTRY_SIZE], nvm_rl_entry *out)
+bool nvm_rl_entry_decode_chip(const char *chip, const uint8_t e[NVM_RL_ENTRY_SIZE], nvm_rl_entry *out)
 {
 	const struct host_gen *g = chip_host_gen(chip);
 	if (!g)
 		return 0;
 	g->rl_entry_decode(e, out);
 	return 1;
-}
-
-static struct engine *find_engine(struct host *h, const char *name)
-{
-	return h ? engine_find(h->engines, h->nengines, name) : NULL;
-}
-
-nvm_status nvm_host_log_config(nvm_gpu *gpu, const char *engine, size_t cap)
-{
-	struct engine *e = find_engine(host_of(gpu), engine);
-	return e ? engine_log_config(e, cap) : gpu ? NVM_ERR_NOENT : NVM_ERR_ARG;
-}
-
-nvm_status nvm_host_log_read(nvm_gpu *gpu, const char *engine, size_t first, nvm_host_method *out, size_t max,
-                             size_t *n, uint64_t *total)
-{
-	struct engine *e = find_engine(host_of(gpu), engine);
-	if (!e)
-		return gpu ? NVM_ERR_NOENT : NVM_ERR_ARG;
-	return engine_log_read(e, first, out, max, n, total);
-}
-
-nvm_status nvm_host_log_clear(nvm_gpu *gpu, const char *engine)
-{
-	struct engine *e = find_engine(host_of(gpu), engine);
-	if (!e)
-		return gpu ? NVM_ERR_NOENT : NVM_ERR_ARG;
-	engine_log_clear(e);
-	return NVM_OK;
 }
 
 nvm_status nvm_host_channel_info(nvm_gpu *gpu, uint32_t chid, nvm_host_channel *out)
@@ -909,7 +880,7 @@ nvm_status nvm_host_channel_info(nvm_gpu *gpu, uint32_t chid, nvm_host_channel *
 	return NVM_OK;
 }
 
-nvm_status nvm_host_set_method_crc(nvm_gpu *gpu, int on)
+nvm_status nvm_host_set_method_crc(nvm_gpu *gpu, bool on)
 {
 	struct host *h = host_of(gpu);
 	if (!gpu)

@@ -400,7 +400,7 @@ struct pbdma {
 	uint64_t wait_until;                /* a CLEAR_FAULTED retry: do nothing before this time */
 	bool yield;                         /* a YIELD: the channel gives up the PBDMA after this step */
 	/* the decoder; the segment in progress is GET..PUT (registers) */
-	pb_decoder dec;
+	nvm_pb_decoder dec;
 	/* a stop requested from inside a decoder callback */
 	bool stop;
 	int stop_res;          /* enum mres of the stop */
@@ -439,8 +439,8 @@ struct host {
 	struct pbdma *pb;   /* [npbdma] */
 	struct engine **engines;
 	size_t nengines;
-	const pb_class *host_class;
-	const pb_gen *pb_gen;
+	const nvm_pb_class *host_class;
+	const nvm_pb_gen *pb_gen;
 	struct intr_line intr;       /* PFIFO_INTR_0 / INTR_EN_0 -> PMC line 8 */
 	struct intr_tree tree;       /* the CPU interrupt tree (tu102 and later; d NULL before) */
 	struct runlist *rl_fetching; /* the runlist being read (its errors are its own), or NULL */

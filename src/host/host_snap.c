@@ -319,7 +319,7 @@ static void read_pbdma(struct snap_r *r, const struct host *h, const struct pbdm
 	if (!r->err && x->subdev > 0xfffu)
 		r->err = NVM_ERR_CORRUPT;
 	x->dec = *r;
-	pb_decoder_snap_load(NULL, PB_FORMAT_NEW, r, false);
+	pb_decoder_snap_load(NULL, NVM_PB_FORMAT_NEW, r, false);
 }
 
 /* The channels' view of where they are listed and loaded agrees with the
@@ -403,7 +403,7 @@ static void put_pbdma(struct host *h, struct pbdma *p, struct img_pb *x)
 	memset(p->pick, 0, sizeof(p->pick));
 	if (p->state == PBS_RUN) {
 		pbdma_decoder_init(p, x->subdev);
-		pb_decoder_snap_load(&p->dec, PB_FORMAT_NEW, &x->dec, true);
+		pb_decoder_snap_load(&p->dec, NVM_PB_FORMAT_NEW, &x->dec, true);
 	}
 }
 

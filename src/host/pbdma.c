@@ -448,9 +448,9 @@ static const uint32_t header_type[4] = { 1 /* INC */, 3 /* NON_INC */, 5 /* INC_
 
 static void decoder_save(struct pbdma *p)
 {
-	pb_decoder_state st;
-	pb_save(&p->dec, &st);
-	const pb_decoder_state *d = &st;
+	nvm_pb_decoder_state st;
+	nvm_pb_save(&p->dec, &st);
+	const nvm_pb_decoder_state *d = &st;
 	uint32_t hdr = p->r[PBR_PB_HEADER] & ((1u << 20) | (1u << 22)); /* keep LEVEL, FIRST */
 	uint32_t type = 1, method = 0, count = 0;
 	if (d->skipping) {
@@ -458,9 +458,9 @@ static void decoder_save(struct pbdma *p)
 	} else if (d->remaining) {
 		type = header_type[d->mode];
 		method = d->method;
-		if (d->mode == PB_MODE_INC)
+		if (d->mode == NVM_PB_MODE_INC)
 			method += 4u * d->index;
-		else if (d->mode == PB_MODE_1INC && d->index) {
+		else if (d->mode == NVM_PB_MODE_1INC && d->index) {
 			/* UNVERIFIED: after its first method an increment-once
 			 * sequence continues as non-incrementing at ADDRESS + 4. */
 			method += 4;
@@ -479,35 +479,37 @@ static void decoder_save(struct pbdma *p)
 	p->r[PBR_SUBDEVICE] = sd;
 }
 
-static void on_runs(void *ctx, const pb_run *runs, size_t n);
-static void on_error(void *ctx, const pb_error *e);
+static void on_runs(void *ctx, const nvm_pb_run *runs, size_t n);
+static void on_error(void *ctx, const nvm_pb_error *e);
 
 static void decoder_load(struct pbdma *p)
 {
-	pb_config cfg;
-	pb_config_init(&cfg, p->h->pb_gen, PB_FORMAT_NEW);
+	nvm_pb_config cfg;
+	nvm_pb_config_init(&cfg, p->h->pb_gen, NVM_PB_FORMAT_NEW);
 	uint32_t sd = p->r[PBR_SUBDEVICE];
 	cfg.subdevice_id = FIELD_GET(sd, 11, 0);
-	pb_sink sink = { .ctx = p, .error = on_error, .runs = on_runs };
-	pb_decoder_init(&p->dec, &cfg, &sink);
-	pb_decoder_state st;
-	pb_save(&p->dec, &st);
-	pb_decoder_state *d = &st;
+	nvm_pb_sink sink = { .ctx = p, .error = on_error, .runs = on_runs };
+	nvm_pb_decoder_init(&p->dec, &cfg, &sink);
+	nvm_pb_decoder_state st;
+	nvm_pb_save(&p->dec, &st);
+	nvm_pb_decoder_state *d = &st;
 	d->active = FIELD_GET(sd, 28, 28);
 	d->stored_mask = FIELD_GET(sd, 27, 16);
 	uint32_t hdr = p->r[PBR_PB_HEADER], count = FIELD_GET(p->r[PBR_PB_COUNT], 12, 0);
 	uint32_t type = FIELD_GET(hdr, 31, 29);
-	static const int8_t mode_of_type[8] = { -1, PB_MODE_INC, -1, PB_MODE_NINC, -1, PB_MODE_1INC, -1, -1 };
+	static const int8_t mode_of_type[8] = {
+		-1, NVM_PB_MODE_INC, -1, NVM_PB_MODE_NINC, -1, NVM_PB_MODE_1INC, -1, -1
+	};
 	if (type == 7) {
 		d->skipping = true;
 	} else if (count && mode_of_type[type] >= 0) {
 		d->remaining = count;
-		d->mode = (pb_mode)mode_of_type[type];
+		d->mode = (nvm_pb_mode)mode_of_type[type];
 		d->method = FIELD_GET(hdr, 13, 2) << 2;
 		d->subch = FIELD_GET(hdr, 18, 16);
 		d->hdr_word = hdr;
 	}
-	pb_restore(&p->dec, &st);
+	nvm_pb_restore(&p->dec, &st);
 }
 
 /* ---------------------------------------------------------------- methods */
@@ -840,11 +842,11 @@ static uint32_t crc32_byte(uint32_t crc, uint8_t b)
 /* METHOD_CRC over the methods sent to engines: each method as a 6-byte
  * value added least significant byte first. UNVERIFIED: its layout is data
  * 31:0, method address (dword) 43:32, subchannel 46:44. */
-static void method_crc(struct pbdma *p, const pb_run *r, uint32_t first, uint32_t n)
+static void method_crc(struct pbdma *p, const nvm_pb_run *r, uint32_t first, uint32_t n)
 {
 	uint32_t crc = p->r[PBR_METHOD_CRC];
 	for (uint32_t i = first; i < first + n; i++) {
-		uint64_t v = r->data[i] | (uint64_t)(pb_run_method(r, i) >> 2 & 0xfff) << 32 |
+		uint64_t v = r->data[i] | (uint64_t)(nvm_pb_run_method(r, i) >> 2 & 0xfff) << 32 |
 		             (uint64_t)(r->subch & 7) << 44;
 		for (int b = 0; b < 6; b++)
 			crc = crc32_byte(crc, (uint8_t)(v >> (8 * b)));
@@ -1125,10 +1127,11 @@ static enum mres host_method(struct pbdma *p, uint32_t subch, uint32_t m, uint32
 	host_method_fn fn = p->h->gen->methods[m >> 2];
 	if (fn)
 		return fn(p, subch, data);
-	const pb_method *pm = pb_class_method(p->h->host_class, m);
+	const nvm_pb_method *pm = nvm_pb_class_method(p->h->host_class, m);
 	if (pm) {
 		emit(gpu_of(p), NVM_EV_UNMODELLED, "pbdma", "host_method", m, data,
-		     "channel %d: host method 0x%03x (%s) is not modelled yet: ignored", p->chid, m, pb_name(pm->name));
+		     "channel %d: host method 0x%03x (%s) is not modelled yet: ignored", p->chid, m,
+		     nvm_pb_name(pm->name));
 		return M_DONE;
 	}
 	park_method(p, subch, m, data);
@@ -1161,14 +1164,14 @@ static inline void engine_switch(struct pbdma *p, struct engine *e, uint32_t sub
  * INTR_1 CTXNOTVALID, with data[first] parked) and *src. Notes an engine
  * switch. Depends only on the runlist, TARGET, the last target and the
  * subchannel's class, so later runs may reuse it (on_runs). */
-static struct engine *engine_prepare(struct pbdma *p, const pb_run *r, uint32_t first, struct eng_src *src)
+static struct engine *engine_prepare(struct pbdma *p, const nvm_pb_run *r, uint32_t first, struct eng_src *src)
 {
 	bool copy;
 	struct engine *e = engine_for(p, r->subch, &copy);
 	/* NV_PPBDMA_TARGET ENG_CTX_VALID 16:16 / CE_CTX_VALID 17:17: an engine
 	 * method without a valid context raises INTR_1 CTXNOTVALID. */
 	if (!FIELD_GET(p->r[PBR_TARGET], copy ? 17 : 16, copy ? 17 : 16)) {
-		park_method(p, r->subch, pb_run_method(r, first), r->data[first]);
+		park_method(p, r->subch, nvm_pb_run_method(r, first), r->data[first]);
 		raise(p, PBR_INTR_1, INTR1_CTXNOTVALID,
 		      copy ? "copy method without TARGET CE_CTX_VALID" : "engine method without TARGET ENG_CTX_VALID");
 		return NULL;
@@ -1183,11 +1186,11 @@ static struct engine *engine_prepare(struct pbdma *p, const pb_run *r, uint32_t 
 
 /* The engine stopped at data[first + res->done] of n: the method is parked
  * in METHOD0, and the channel waits (ENG_BUSY) or gets ENG_FAULTED. */
-static enum mres engine_stopped(struct pbdma *p, struct engine *e, const pb_run *r, uint32_t first, uint32_t n,
+static enum mres engine_stopped(struct pbdma *p, struct engine *e, const nvm_pb_run *r, uint32_t first, uint32_t n,
                                 enum eng_status st, uint32_t done)
 {
 	uint32_t k = first + (done < n ? done : n - 1);
-	park_method(p, r->subch, pb_run_method(r, k), r->data[k]);
+	park_method(p, r->subch, nvm_pb_run_method(r, k), r->data[k]);
 	p->stop_done = done;
 	if (st == ENG_BUSY) {
 		/* Not done yet (a long copy): METHOD0 delivers it again after the
@@ -1197,22 +1200,22 @@ static enum mres engine_stopped(struct pbdma *p, struct engine *e, const pb_run 
 	}
 	host_chan_fault(p->h, (uint32_t)p->chid, HOST_ENG_FAULTED);
 	host_eng_faulted(p->h, p->rl, (uint32_t)p->chid);
-	emit(gpu_of(p), NVM_EV_GUEST_ERROR, "pbdma", "eng_faulted", pb_run_method(r, k), (uint64_t)p->chid,
+	emit(gpu_of(p), NVM_EV_GUEST_ERROR, "pbdma", "eng_faulted", nvm_pb_run_method(r, k), (uint64_t)p->chid,
 	     "channel %d: engine %s %s at method 0x%04x: ENG_FAULTED", p->chid, e->name,
-	     st == ENG_FAULT ? "faulted" : "rejected a method", pb_run_method(r, k));
+	     st == ENG_FAULT ? "faulted" : "rejected a method", nvm_pb_run_method(r, k));
 	return M_BLOCK;
 }
 
 /* Methods data[first .. first + n) of r to engine e (engine_prepare). */
-static inline enum mres engine_deliver(struct pbdma *p, struct engine *e, const struct eng_src *src, const pb_run *r,
-                                       uint32_t first, uint32_t n)
+static inline enum mres engine_deliver(struct pbdma *p, struct engine *e, const struct eng_src *src,
+                                       const nvm_pb_run *r, uint32_t first, uint32_t n)
 {
 	nvm_gpu *gpu = gpu_of(p);
 	if (emit_wanted(gpu, NVM_EV_METHOD))
 		for (uint32_t i = first; i < first + n; i++)
-			emit(gpu, NVM_EV_METHOD, e->name, "method", pb_run_method(r, i), r->data[i],
+			emit(gpu, NVM_EV_METHOD, e->name, "method", nvm_pb_run_method(r, i), r->data[i],
 			     "channel %d subch %u class 0x%04x: method 0x%04x <- 0x%08x", p->chid, r->subch, src->cls,
-			     pb_run_method(r, i), r->data[i]);
+			     nvm_pb_run_method(r, i), r->data[i]);
 	struct eng_result res = { 0, 0 };
 	enum eng_status st = engine_send(e, src, r, first, n, &res);
 	if (p->h->method_crc)
@@ -1226,7 +1229,7 @@ static inline enum mres engine_deliver(struct pbdma *p, struct engine *e, const 
 	return engine_stopped(p, e, r, first, n, st, res.done);
 }
 
-static enum mres engine_methods(struct pbdma *p, const pb_run *r, uint32_t first, uint32_t n)
+static enum mres engine_methods(struct pbdma *p, const nvm_pb_run *r, uint32_t first, uint32_t n)
 {
 	struct eng_src src;
 	struct engine *e = engine_prepare(p, r, first, &src);
@@ -1240,7 +1243,7 @@ static enum mres exec_one(struct pbdma *p, uint32_t subch, uint32_t m, uint32_t 
 		return host_method(p, subch, m, data);
 	if (subch >= 5)
 		return sw_method(p, subch, m, data);
-	pb_run run = { .subch = subch, .method = m, .count = 1, .mode = PB_MODE_NINC, .data = &data };
+	nvm_pb_run run = { .subch = subch, .method = m, .count = 1, .mode = NVM_PB_MODE_NINC, .data = &data };
 	return engine_methods(p, &run, 0, 1);
 }
 
@@ -1248,20 +1251,20 @@ static enum mres exec_one(struct pbdma *p, uint32_t subch, uint32_t m, uint32_t 
 
 /* Stops the segment inside a decoder callback: the decoder stops just past
  * data[i] of run r (which is parked in METHOD0 or done). */
-static void stop_at(struct pbdma *p, const pb_run *r, uint32_t i, enum mres res)
+static void stop_at(struct pbdma *p, const nvm_pb_run *r, uint32_t i, enum mres res)
 {
 	p->stop = true;
 	p->stop_res = res;
-	pb_stop_run(&p->dec, r, i + 1);
+	nvm_pb_stop_run(&p->dec, r, i + 1);
 }
 
-static void on_run(struct pbdma *p, const pb_run *r)
+static void on_run(struct pbdma *p, const nvm_pb_run *r)
 {
 	if (p->stop || r->masked)
 		return; /* silicon H100: masked methods, Host methods included, are dropped */
 	uint32_t i = 0;
 	while (i < r->count) {
-		uint32_t m = pb_run_method(r, i);
+		uint32_t m = nvm_pb_run_method(r, i);
 		enum mres res;
 		if (m < 0x100 || r->subch >= 5) {
 			res = exec_one(p, r->subch, m, r->data[i]);
@@ -1323,13 +1326,13 @@ static inline void deliv_end(struct pbdma *p, struct deliv *v)
 
 /* One run; false when it stopped the PBDMA (p->stop, the decoder stopped
  * in it). */
-static inline __attribute__((always_inline)) bool deliver_run(struct pbdma *p, struct deliv *v, const pb_run *r)
+static inline __attribute__((always_inline)) bool deliver_run(struct pbdma *p, struct deliv *v, const nvm_pb_run *r)
 {
 	if (r->masked)
 		return true; /* silicon H100: masked methods, Host methods included, are dropped */
 	uint32_t s = r->subch;
 	/* The decoder's fast-path runs start their sequence (index 0). */
-	uint32_t m = r->index ? pb_run_method(r, 0) : r->method;
+	uint32_t m = r->index ? nvm_pb_run_method(r, 0) : r->method;
 	if (s >= 5 || m < 0x100) {
 		/* Host methods keep the engine decisions, but SET_OBJECT
 		 * (set_object forgets them). */
@@ -1380,7 +1383,7 @@ static inline __attribute__((always_inline)) bool deliver_run(struct pbdma *p, s
 	return true;
 }
 
-/* deliver_run's common case without the run (pb_take_hdr's header w): the
+/* deliver_run's common case without the run (nvm_pb_take_hdr's header w): the
  * engine methods of a subchannel whose engine, decided before, is a
  * recorder without a log (engine_send's first case), on a PBDMA with no
  * hooks or method CRCs and methods not masked (rec: the subchannels for
@@ -1394,7 +1397,7 @@ static inline __attribute__((always_inline)) bool deliver_rec(struct pbdma *p, s
 	struct engine *e = p->pick[s].e;
 	if (e != p->target)
 		engine_switch(p, e, s);
-	uint32_t n = pb_take_count(w);
+	uint32_t n = nvm_pb_take_count(w);
 	e->total += n;
 	p->cost += (uint64_t)n * ENG_REC_NS_PER_METHOD;
 	e->busy_until = v->gpu->now + p->cost;
@@ -1406,7 +1409,7 @@ static inline __attribute__((always_inline)) bool deliver_rec(struct pbdma *p, s
  * header-first path may take whose recorder has one, from p->pick_log),
  * when the log takes the run inline (engine_log_inline): the record is
  * made from the header's fields (its data just before next), the same as
- * from the run pb_take_fill builds. Used by take_runs' version with
+ * from the run nvm_pb_take_fill builds. Used by take_runs' version with
  * logging. false: the run needs deliver_run (nothing done). */
 static bool deliver_log(struct pbdma *p, struct deliv *v, uint32_t logm, uint32_t w, const uint32_t *next)
 {
@@ -1414,19 +1417,19 @@ static bool deliver_log(struct pbdma *p, struct deliv *v, uint32_t logm, uint32_
 	if (!(logm >> s & 1) || (w & 0xfffu) < 0x100 / 4)
 		return false;
 	struct engine *e = p->pick[s].e;
-	uint32_t n = pb_take_count(w);
+	uint32_t n = nvm_pb_take_count(w);
 	if (!engine_log_inline(e, n))
 		return false;
 	if (e != p->target)
 		engine_switch(p, e, s);
 	e->total += n;
-	/* IMMD (SEC_OP 4): one method, PB_MODE_IMMD, its data the header's
+	/* IMMD (SEC_OP 4): one method, NVM_PB_MODE_IMMD, its data the header's
 	 * IMMD_DATA 28:16; else the n words before next, the mode SEC_OP 2:1
-	 * (as pb_take_fill makes them). */
+	 * (as nvm_pb_take_fill makes them). */
 	bool immd = w >> 29 == 4;
 	uint32_t immd_data = (w >> 16) & 0x1fffu;
 	const uint32_t *data = immd ? &immd_data : next - n;
-	uint32_t mode = immd ? (uint32_t)PB_MODE_IMMD : w >> 30;
+	uint32_t mode = immd ? (uint32_t)NVM_PB_MODE_IMMD : w >> 30;
 	engine_log_append_inline(e, &p->pick[s].src, (w & 0xfffu) << 2, mode, data, n);
 	p->cost += (uint64_t)n * ENG_REC_NS_PER_METHOD;
 	e->busy_until = v->gpu->now + p->cost;
@@ -1434,16 +1437,16 @@ static bool deliver_log(struct pbdma *p, struct deliv *v, uint32_t logm, uint32_
 	return true;
 }
 
-/* A run of pbf_feed's loop built (pb_take_fill: header w, its data just
+/* A run of pbf_feed's loop built (nvm_pb_take_fill: header w, its data just
  * before next, the stream offset pos past it) for deliver_run, out of the
  * loop (take_runs without logging). false: the PBDMA stopped. */
 static __attribute__((noinline)) bool deliver_built(struct pbdma *p, struct deliv *v, uint32_t w, const uint32_t *next,
                                                     uint64_t pos, bool masked)
 {
-	return deliver_run(p, v, pb_take_fill(&p->dec, 0, w, next, pos, masked));
+	return deliver_run(p, v, nvm_pb_take_fill(&p->dec, 0, w, next, pos, masked));
 }
 
-/* pbf_feed's loop over the decoder's fast-path runs (pb_take_hdr) from *qp
+/* pbf_feed's loop over the decoder's fast-path runs (nvm_pb_take_hdr) from *qp
  * to end; false when the PBDMA stopped in one. Two versions of the same
  * runs, chosen for speed only: with logging, a logged recorder's runs go
  * through deliver_log in the loop; without, everything deliver_rec does
@@ -1452,20 +1455,20 @@ static __attribute__((noinline)) bool deliver_built(struct pbdma *p, struct deli
 static inline __attribute__((always_inline)) bool take_runs(struct pbdma *p, struct deliv *v, const uint32_t **qp,
                                                             const uint32_t *end, bool logging)
 {
-	pb_decoder *d = &p->dec;
+	nvm_pb_decoder *d = &p->dec;
 	const uint32_t *q = *qp;
 	uint64_t pos = d->pos, taken = 0;
 	bool masked = !d->active, go = true;
 	uint32_t fast = v->plain && !masked ? 0x1fu : 0, hdr;
 	uint32_t rec = fast & v->valid & p->pick_rec, logm = logging ? fast & v->valid & p->pick_log : 0;
-	while ((hdr = pb_take_hdr(&q, end, &pos))) {
-		taken += pb_take_count(hdr);
+	while ((hdr = nvm_pb_take_hdr(&q, end, &pos))) {
+		taken += nvm_pb_take_count(hdr);
 		if (deliver_rec(p, v, rec, hdr))
 			continue;
 		if (logging) {
 			if (deliver_log(p, v, logm, hdr, q))
 				continue;
-			go = deliver_run(p, v, pb_take_fill(d, 0, hdr, q, pos, masked));
+			go = deliver_run(p, v, nvm_pb_take_fill(d, 0, hdr, q, pos, masked));
 		} else {
 			go = deliver_built(p, v, hdr, q, pos, masked);
 		}
@@ -1474,14 +1477,14 @@ static inline __attribute__((always_inline)) bool take_runs(struct pbdma *p, str
 		rec = fast & v->valid & p->pick_rec;
 		logm = logging ? fast & v->valid & p->pick_log : 0;
 	}
-	pb_take_sync(d, pos, taken);
+	nvm_pb_take_sync(d, pos, taken);
 	*qp = q;
 	return go;
 }
 
 /* The decoder's batches (the runs of its general path): in order, none
  * after a stop. */
-static void on_runs(void *ctx, const pb_run *runs, size_t n)
+static void on_runs(void *ctx, const nvm_pb_run *runs, size_t n)
 {
 	struct pbdma *p = ctx;
 	if (p->stop)
@@ -1493,18 +1496,18 @@ static void on_runs(void *ctx, const pb_run *runs, size_t n)
 	deliv_end(p, &v);
 }
 
-static void on_error(void *ctx, const pb_error *e)
+static void on_error(void *ctx, const nvm_pb_error *e)
 {
 	struct pbdma *p = ctx;
-	if (p->stop || e->code == PB_ERR_RESERVED_BIT)
+	if (p->stop || e->code == NVM_PB_ERR_RESERVED_BIT)
 		return; /* silicon H100: reserved bit 12 decodes as if clear */
 	/* dev_pbdma PBENTRY; silicon H100: "nothing after the word runs ...
 	 * USERD GET points just past the bad word". */
 	p->stop = true;
 	p->stop_res = M_STALL;
-	pb_stop_at(&p->dec, e->offset + 1);
+	nvm_pb_stop_at(&p->dec, e->offset + 1);
 	p->r[PBR_HDR_SHADOW] = e->word;
-	raise(p, PBR_INTR_0, INTR0_PBENTRY, pb_err_message(e->code));
+	raise(p, PBR_INTR_0, INTR0_PBENTRY, nvm_pb_err_message(e->code));
 }
 
 /* ---------------------------------------------------------------- GP entries and PB segments */
@@ -1592,29 +1595,29 @@ static void pbf_mem_fault(struct fifo_fetch *x, const struct fifo_span *s)
 }
 
 /* Feeds a piece to the decoder: the runs of its fast path are taken and
- * delivered here one by one (pb_take_hdr), everything else (control
+ * delivered here one by one (nvm_pb_take_hdr), everything else (control
  * entries, errors, a sequence that continues from the previous piece) goes
- * through pb_feed and the sink, one instruction or pending sequence at a
- * time. The same runs, in the same order, as pb_feed would deliver. */
+ * through nvm_pb_feed and the sink, one instruction or pending sequence at a
+ * time. The same runs, in the same order, as nvm_pb_feed would deliver. */
 static uint32_t pbf_feed(struct fifo_fetch *x, const uint32_t *w, uint32_t n)
 {
 	struct pb_fetch *c = x->ctx;
 	struct pbdma *p = c->p;
-	pb_decoder *d = x->dec;
+	nvm_pb_decoder *d = x->dec;
 	const uint32_t *q = w, *end = w + n;
 	uint64_t pos0 = d->pos;
 	struct deliv v;
-	pb_take_begin(d);
+	nvm_pb_take_begin(d);
 	deliv_begin(p, &v);
 	while (q < end) {
-		if (pb_take_ready(d)) {
+		if (nvm_pb_take_ready(d)) {
 			/* a recorder with a log has been seen: the version with
 			 * logging (a hint, p->pick_log) */
 			bool stopped =
 			        !(p->pick_log ? take_runs(p, &v, &q, end, true) : take_runs(p, &v, &q, end, false));
 			if (stopped) {
 				deliv_end(p, &v);
-				pb_take_stop(d);
+				nvm_pb_take_stop(d);
 				return (uint32_t)(d->pos - pos0);
 			}
 			if (q == end)
@@ -1625,8 +1628,8 @@ static uint32_t pbf_feed(struct fifo_fetch *x, const uint32_t *w, uint32_t n)
 		size_t avail = (size_t)(end - q);
 		size_t k = d->remaining ? (d->remaining < avail ? d->remaining : avail) : d->skipping ? avail : 1;
 		deliv_end(p, &v);
-		q += pb_feed(d, q, k);
-		if (pb_stopped(d))
+		q += nvm_pb_feed(d, q, k);
+		if (nvm_pb_stopped(d))
 			return (uint32_t)(q - w);
 		deliv_begin(p, &v);
 	}
@@ -1667,7 +1670,7 @@ static uint32_t feed_segment(struct pbdma *p, uint32_t budget, bool *halt)
 	p->cost += (uint64_t)used * HOST_NS_PER_DWORD;
 	p->h->stats.pb_dwords += used;
 	if (pb_get(p) >= end) {
-		pb_segment_end(&p->dec);
+		nvm_pb_segment_end(&p->dec);
 		userd_writeback_if_enabled(p);
 	}
 	return used;
@@ -1717,20 +1720,21 @@ static bool next_gp_entry(struct pbdma *p, bool *idle)
 	p->h->stats.gp_entries++;
 	p->units += HOST_UNITS_GP_ENTRY;
 	p->cost += HOST_NS_PER_DWORD * 2;
-	pb_gp_entry g;
-	pb_gp_decode_gen(e[0], e[1], hg->gp_extended_base, &g);
-	if (g.err != PB_GP_OK) {
+	nvm_pb_gp_entry g;
+	nvm_pb_gp_decode_gen(e[0], e[1], hg->gp_extended_base, &g);
+	if (g.err != NVM_PB_GP_OK) {
 		/* volta-facts.md a: GPENTRY; the entry is discarded and the unit
 		 * continues after the clear. */
-		raise(p, PBR_INTR_0, INTR0_GPENTRY, pb_gp_err_message(g.err));
+		raise(p, PBR_INTR_0, INTR0_GPENTRY, nvm_pb_gp_err_message(g.err));
 		return false;
 	}
 	if (g.control) {
-		if (g.opcode == PB_GP_SET_PB_SEGMENT_EXTENDED_BASE)
+		if (g.opcode == NVM_PB_GP_SET_PB_SEGMENT_EXTENDED_BASE)
 			r[PBR_GP_INFO] = FIELD_SET(r[PBR_GP_INFO], 24, 8, g.extended_base);
-		else if (g.opcode != PB_GP_NOP)
+		else if (g.opcode != NVM_PB_GP_NOP)
 			emit(gpu_of(p), NVM_EV_UNMODELLED, "pbdma", "gp_crc", g.opcode, g.operand,
-			     "channel %d: GP %s entry: CRC checks are not modelled", p->chid, pb_gp_op_name(g.opcode));
+			     "channel %d: GP %s entry: CRC checks are not modelled", p->chid,
+			     nvm_pb_gp_op_name(g.opcode));
 		userd_writeback_if_enabled(p);
 		return true;
 	}
@@ -1746,7 +1750,7 @@ static bool next_gp_entry(struct pbdma *p, bool *idle)
 	r[PBR_PUT] = (uint32_t)end;
 	r[PBR_PUT_HI] = (uint32_t)(end >> 32) & 0xffu;
 	set_get(p, g.get);
-	pb_segment_end(&p->dec); /* a new segment: END_PB_SEGMENT skipping ends */
+	nvm_pb_segment_end(&p->dec); /* a new segment: END_PB_SEGMENT skipping ends */
 	if (g.fetch_conditional && p->dec.remaining) {
 		/* dev_pbdma PBSEG: a sequence begun in an unconditional segment
 		 * continues into a conditional one; after the clear its first
@@ -1964,11 +1968,11 @@ static void step(nvm_gpu *gpu, void *ctx, uint64_t arg)
 
 void pbdma_decoder_init(struct pbdma *p, uint32_t subdevice_id)
 {
-	pb_config cfg;
-	pb_config_init(&cfg, p->h->pb_gen, PB_FORMAT_NEW);
+	nvm_pb_config cfg;
+	nvm_pb_config_init(&cfg, p->h->pb_gen, NVM_PB_FORMAT_NEW);
 	cfg.subdevice_id = subdevice_id;
-	pb_sink sink = { .ctx = p, .error = on_error, .runs = on_runs };
-	pb_decoder_init(&p->dec, &cfg, &sink);
+	nvm_pb_sink sink = { .ctx = p, .error = on_error, .runs = on_runs };
+	nvm_pb_decoder_init(&p->dec, &cfg, &sink);
 }
 
 const sched_fn host_snap_events[HOST_SNAP_NEVENTS] = {

@@ -719,7 +719,7 @@ nvm_hwsq_flag_state nvm_hwsq_flag(const nvm_hwsq_state *st, unsigned flag)
 	return ((r >> b) & 1u) ? NVM_HWSQ_SET1 : NVM_HWSQ_SET0;
 }
 
-nvm_status nvm_hwsq_set_event(nvm_gpu *gpu, unsigned n, int level)
+nvm_status nvm_hwsq_set_event(nvm_gpu *gpu, unsigned n, bool level)
 {
 	struct hwsq *h = get(gpu);
 	if (!h)

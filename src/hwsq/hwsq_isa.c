@@ -367,7 +367,7 @@ static char *put_bytes_col(char *p, const uint8_t *b, size_t len, size_t avail)
 	return put_str(p, "     ");
 }
 
-nvm_status nvm_hwsq_dis_init(nvm_hwsq_dis *d, nvm_hwsq_variant v, int quiet)
+nvm_status nvm_hwsq_dis_init(nvm_hwsq_dis *d, nvm_hwsq_variant v, bool quiet)
 {
 	const struct hwsq_variant *var = hwsq_variant_get(v);
 	if (!d || !var)

@@ -167,7 +167,7 @@ static void trap_words(unsigned gen, const nvm_g80_fault_info *f, uint32_t t[NTR
 /* Does VM_FAULT enable recording faults of this VM engine? UNVERIFIED: the
  * enables reset to 0 (nouveau's nv50_fb_init writes them: "needed to get
  * meaningful information from 100c90 on traps"); a filtered fault still
- * reaches the requesting engine (hook, event). */
+ * reaches the requesting engine (the NVM_EV_FAULT event). */
 static bool fault_enabled(struct g80vm *m, unsigned engine)
 {
 	uint32_t en = m->chip->fault_en[engine & 0xfu];
@@ -184,12 +184,10 @@ static void record_fault(struct g80vm *m, const nvm_g80_req *req, const nvm_g80_
 	if (res->oob)
 		emit(m->gpu, NVM_EV_GUEST_ERROR, "g80vm", "vm_out_of_range", req->offset, req->chan,
 		     "a VM structure of channel 0x%08x lies outside memory (faulting as VRAM_LIMIT)", f.chan);
-	emit(m->gpu, NVM_EV_FAULT, "g80vm", name ? name : "fault", f.offset, f.reason,
-	     "VM fault %s at 0x%010llx, channel 0x%08x selector 0x%04x, engine %u client %u slot %u, %s",
-	     name ? name : "?", (unsigned long long)f.offset, f.chan, req->selector & 0xffffu, f.engine, f.client,
-	     f.slot, f.write ? "write" : "read");
-	if (m->hook)
-		m->hook(m->hook_user, &f);
+	emit_detail(m->gpu, NVM_EV_FAULT, "g80vm", name ? name : "fault", f.offset, f.reason, &f,
+	            "VM fault %s at 0x%010llx, channel 0x%08x selector 0x%04x, engine %u client %u slot %u, %s",
+	            name ? name : "?", (unsigned long long)f.offset, f.chan, req->selector & 0xffffu, f.engine,
+	            f.client, f.slot, f.write ? "write" : "read");
 	/* UNVERIFIED (after pscnv's nv50 VM notes, not a document): only the
 	 * first fault is kept until software acknowledges it ("all but the first
 	 * trap is lost"), and the VM raises no interrupt: the faulting engine
@@ -265,7 +263,7 @@ nvm_status nvm_g80_translate(nvm_gpu *gpu, const nvm_g80_req *req, nvm_g80_res *
 	api_enter(gpu);
 	translate(m, req, res);
 	api_leave(gpu);
-	return NVM_OK;
+	return res->fault ? NVM_ERR_FAULT : NVM_OK;
 }
 
 /* At most len bytes up to the next 4 KiB boundary of both a and b: a piece
@@ -520,7 +518,7 @@ nvm_status nvm_g80_bar_translate(nvm_gpu *gpu, int bar, uint64_t off, bool write
 	host_translate(m, bar == 1 ? R_BAR1 : R_BAR3, m->bar_chan, NVM_G80_ENG_BAR, bar == 1 ? 0u : 1u, off, write,
 	               CPU_FAULT_BAR, res);
 	api_leave(gpu);
-	return NVM_OK;
+	return res->fault ? NVM_ERR_FAULT : NVM_OK;
 }
 
 static nvm_status bar_pages(nvm_gpu *gpu, int bar, uint64_t off, uint8_t *p, size_t len, bool write)
@@ -528,10 +526,8 @@ static nvm_status bar_pages(nvm_gpu *gpu, int bar, uint64_t off, uint8_t *p, siz
 	while (len && !gpu->closing) {
 		nvm_g80_res r;
 		nvm_status st = nvm_g80_bar_translate(gpu, bar, off, write, &r);
-		if (st)
+		if (st) /* NVM_ERR_FAULT on a fault */
 			return st;
-		if (r.fault)
-			return NVM_ERR_FAULT;
 		size_t n = piece(r.addr, off, len);
 		st = write ? nvm_mem_write(gpu, r.ap, r.addr, p, n) : nvm_mem_read(gpu, r.ap, r.addr, p, n);
 		if (st)
@@ -713,22 +709,12 @@ nvm_status nvm_g80_tlb_flush(nvm_gpu *gpu, unsigned engine)
 	return NVM_OK;
 }
 
-nvm_status nvm_g80_set_strict_tlb(nvm_gpu *gpu, int on)
+nvm_status nvm_g80_set_strict_tlb(nvm_gpu *gpu, bool on)
 {
 	struct g80vm *m = vm_of(gpu);
 	if (!m)
 		return gpu ? NVM_ERR_NOENT : NVM_ERR_ARG;
 	m->strict = on != 0;
-	return NVM_OK;
-}
-
-nvm_status nvm_g80_set_fault_hook(nvm_gpu *gpu, nvm_g80_fault_fn fn, void *user)
-{
-	struct g80vm *m = vm_of(gpu);
-	if (!m)
-		return gpu ? NVM_ERR_NOENT : NVM_ERR_ARG;
-	m->hook = fn;
-	m->hook_user = user;
 	return NVM_OK;
 }
 

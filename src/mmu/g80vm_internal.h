@@ -90,8 +90,6 @@ struct g80vm {
 	uint32_t ph_base;          /* PEEPHOLE port registers: 0x1560 (G80) or 0x60000 */
 	const uint32_t *pd_offset; /* the latched PD_OFFSET register (G84+), or NULL */
 	nvm_g80_stats stats;
-	nvm_g80_fault_fn hook;
-	void *hook_user;
 };
 
 /* Snapshots (g80vm_snap.c): the block's part, and the function of its

@@ -382,10 +382,10 @@ nvm_status nvm_g80_walk(nvm_gpu *gpu, const nvm_g80_layout *lay, const nvm_g80_r
 	nvm_aperture cap;
 	uint64_t cbase, addr;
 	if (!g80_dmaobj_stage(gpu, req, res, &cap, &cbase, &addr, tr))
-		return NVM_OK;
+		return res->fault ? NVM_ERR_FAULT : NVM_OK;
 	if (res->dmaobj.target != 0) {
 		g80_finish(gpu, lay->gen, req, &res->dmaobj, addr, NULL, res);
-		return NVM_OK;
+		return res->fault ? NVM_ERR_FAULT : NVM_OK;
 	}
 	struct g80_pt_res pt;
 	g80_pt_walk(gpu, lay, cap, cbase, addr, &pt, tr);
@@ -394,10 +394,10 @@ nvm_status nvm_g80_walk(nvm_gpu *gpu, const nvm_g80_layout *lay, const nvm_g80_r
 		res->virt = addr & VA_MASK;
 		res->oob = pt.oob;
 		set_fault(res, pt.fault);
-		return NVM_OK;
+		return NVM_ERR_FAULT;
 	}
 	g80_finish(gpu, lay->gen, req, &res->dmaobj, addr, &pt, res);
-	return NVM_OK;
+	return res->fault ? NVM_ERR_FAULT : NVM_OK;
 }
 
 /* ---------------------------------------------------------------- enumeration */

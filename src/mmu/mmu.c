@@ -545,12 +545,11 @@ static bool eng_uses_other(const struct mmu_eng_ids *ids, unsigned engine_id)
 static void report(struct mmu *m, const nvm_mmu_fault_info *f, uint64_t ticket)
 {
 	m->stats.faults++;
-	emit(m->gpu, NVM_EV_FAULT, "mmu", nvm_mmu_fault_type_name(f->fault_type), f->addr, f->fault_type,
-	     "%s fault at va 0x%llx (engine %u, %s client %u, %s)%s", nvm_mmu_fault_type_name(f->fault_type),
-	     (unsigned long long)f->addr, f->engine_id, f->client_type ? "HUB" : "GPC", f->client,
-	     nvm_mmu_access_name(f->access_type), f->replayable ? " replayable" : "");
-	if (m->hook)
-		m->hook(m->hook_user, f, ticket, 0);
+	nvm_mmu_fault_event ev = { *f, ticket, false }; /* nvm_event.detail */
+	emit_detail(m->gpu, NVM_EV_FAULT, "mmu", nvm_mmu_fault_type_name(f->fault_type), f->addr, f->fault_type, &ev,
+	            "%s fault at va 0x%llx (engine %u, %s client %u, %s)%s", nvm_mmu_fault_type_name(f->fault_type),
+	            (unsigned long long)f->addr, f->engine_id, f->client_type ? "HUB" : "GPC", f->client,
+	            nvm_mmu_access_name(f->access_type), f->replayable ? " replayable" : "");
 	bool taken = false;
 	if (!eng_uses_other(m->chip->eng, f->engine_id))
 		taken = buf_put(m, f->replayable ? FB_REPLAY : FB_NONREPLAY, f);
@@ -713,7 +712,7 @@ nvm_status nvm_mmu_translate(nvm_gpu *gpu, const nvm_mmu_request *req, nvm_mmu_r
 	api_enter(gpu);
 	translate(m, req, res, true, 0);
 	api_leave(gpu);
-	return NVM_OK;
+	return res->fault != NVM_MMU_FAULT_NONE ? NVM_ERR_FAULT : NVM_OK;
 }
 
 /* ---------------------------------------------------------------- replay / cancel */
@@ -778,18 +777,17 @@ static void replay(struct mmu *m, const nvm_mmu_inval *op)
 		if (cancel_match(op, &p)) {
 			/* Seed 003: REPLAYABLE_FAULT "is set false when ... fault is
 			 * replayable but has been cancelled". UNVERIFIED: no packet is
-			 * written; the fault hook sees the request with it clear. */
+			 * written; the event's record has it clear. */
 			m->stats.cancelled++;
-			emit(m->gpu, NVM_EV_TRACE, "mmu", "cancelled", p.req.va, p.ticket,
-			     "replayable request %llu at va 0x%llx cancelled", (unsigned long long)p.ticket,
-			     (unsigned long long)p.req.va);
-			if (m->hook) {
+			nvm_mmu_fault_event ev = { .ticket = p.ticket, .cancelled = true };
+			if (emit_wanted(m->gpu, NVM_EV_TRACE)) { /* the record costs a RAMIN read */
 				struct aspace as;
 				ramin_resolve(m->gpu, &p.req, &as);
-				nvm_mmu_fault_info f;
-				fill_info(m, &p.req, &as, (nvm_mmu_fault_type)p.last_fault, false, &f);
-				m->hook(m->hook_user, &f, p.ticket, 1);
+				fill_info(m, &p.req, &as, (nvm_mmu_fault_type)p.last_fault, false, &ev.info);
 			}
+			emit_detail(m->gpu, NVM_EV_TRACE, "mmu", "cancelled", p.req.va, p.ticket, &ev,
+			            "replayable request %llu at va 0x%llx cancelled", (unsigned long long)p.ticket,
+			            (unsigned long long)p.req.va);
 			continue;
 		}
 		m->pend[w++] = p;
@@ -803,7 +801,7 @@ static void invalidate(struct mmu *m, const nvm_mmu_inval *op)
 	if (op->replay == NVM_MMU_REPLAY_NONE)
 		return;
 	if (m->replaying) {
-		/* A hook (fault hook, Lua event callback) asked for a replay or
+		/* A hook (an NVM_EV_FAULT hook, Lua event callback) asked for a replay or
 		 * cancel from inside one: refuse rather than re-enter the list. */
 		emit(m->gpu, NVM_EV_GUEST_ERROR, "mmu", "replay_reentered", 0, (uint64_t)op->replay,
 		     "replay/cancel requested while one is in progress: ignored");
@@ -1173,7 +1171,7 @@ nvm_status nvm_mmu_bar_translate(nvm_gpu *gpu, int bar, uint64_t off, nvm_mmu_ac
 	api_enter(gpu);
 	nvm_status st = bar_translate(gpu, bar, off, access, res);
 	api_leave(gpu);
-	return st;
+	return !st && res->fault != NVM_MMU_FAULT_NONE ? NVM_ERR_FAULT : st;
 }
 
 /* The BAR's pages one by one; stops early once a hook closed the GPU. */
@@ -1186,7 +1184,7 @@ static nvm_status bar_access(nvm_gpu *gpu, int bar, uint64_t off, void *buf, siz
 		if (st)
 			return st;
 		if (r.fault != NVM_MMU_FAULT_NONE)
-			return NVM_ERR_RANGE;
+			return NVM_ERR_FAULT;
 		size_t n = (size_t)(4096 - (off & 4095));
 		if (n > len)
 			n = len;
@@ -1230,7 +1228,7 @@ nvm_status nvm_mmu_bar_read(nvm_gpu *gpu, int bar, uint64_t off, void *buf, size
 
 /* ---------------------------------------------------------------- misc API */
 
-nvm_status nvm_mmu_set_strict_tlb(nvm_gpu *gpu, int on)
+nvm_status nvm_mmu_set_strict_tlb(nvm_gpu *gpu, bool on)
 {
 	struct mmu *m = mmu_of(gpu);
 	if (!m)
@@ -1253,16 +1251,6 @@ nvm_status nvm_mmu_get_stats(const nvm_gpu *gpu, nvm_mmu_stats *out)
 	if (!m)
 		return gpu ? NVM_ERR_NOENT : NVM_ERR_ARG;
 	*out = m->stats;
-	return NVM_OK;
-}
-
-nvm_status nvm_mmu_set_fault_hook(nvm_gpu *gpu, nvm_mmu_fault_fn fn, void *user)
-{
-	struct mmu *m = mmu_of(gpu);
-	if (!m)
-		return gpu ? NVM_ERR_NOENT : NVM_ERR_ARG;
-	m->hook = fn;
-	m->hook_user = user;
 	return NVM_OK;
 }
 

@@ -64,8 +64,6 @@ struct mmu {
 	size_t npend, cappend;
 	uint64_t next_ticket;
 	nvm_mmu_stats stats;
-	nvm_mmu_fault_fn hook;
-	void *hook_user;
 };
 
 /* The slots of a TLB entry and of a page-directory cache entry. */

@@ -257,7 +257,7 @@ const char *nvm_mmu_target_name(nvm_mmu_target t)
 	return (unsigned)t < 4 ? n[t] : NULL;
 }
 
-int nvm_mmu_parse_access(const char *s, nvm_mmu_access *out)
+bool nvm_mmu_parse_access(const char *s, nvm_mmu_access *out)
 {
 	static const struct {
 		const char *name;
@@ -268,12 +268,12 @@ int nvm_mmu_parse_access(const char *s, nvm_mmu_access *out)
 		  { "prefetch", NVM_MMU_PREFETCH },
 		  { "atomic_weak", NVM_MMU_ATOMIC_WEAK } };
 	if (!s || !out)
-		return -1;
+		return false;
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
 		if (!strcasecmp(s, t[i].name)) {
 			*out = t[i].a;
-			return 0;
+			return true;
 		}
 	}
-	return -1;
+	return false;
 }

@@ -335,7 +335,7 @@ page_tables:
 }
 
 nvm_status nvm_mmu_walk(nvm_gpu *gpu, unsigned pdb_target, uint64_t pdb_addr, uint64_t va, nvm_mmu_access access,
-                        int privileged, nvm_mmu_result *res, nvm_mmu_walk_trace *tr)
+                        bool privileged, nvm_mmu_result *res, nvm_mmu_walk_trace *tr)
 {
 	if (!gpu || !res)
 		return NVM_ERR_ARG;
@@ -347,12 +347,12 @@ nvm_status nvm_mmu_walk(nvm_gpu *gpu, unsigned pdb_target, uint64_t pdb_addr, ui
 			tr->n = 0;
 		res->level = -1;
 		res->fault = NVM_MMU_FAULT_UNBOUND_INST_BLOCK;
-		return NVM_OK;
+		return NVM_ERR_FAULT;
 	}
 	nvm_mmu_target tgt = pdb_target == NVM_MMU_PDB_VID ? NVM_MMU_TGT_VID : (nvm_mmu_target)pdb_target;
 	/* PAGE_DIR_BASE is 4K-aligned. */
 	mmu_fmt_of(gpu)->walk(gpu, tgt, pdb_addr & ~0xfffull, va, access, privileged, res, tr);
-	return NVM_OK;
+	return res->fault != NVM_MMU_FAULT_NONE ? NVM_ERR_FAULT : NVM_OK;
 }
 
 static void v2_walk(nvm_gpu *gpu, nvm_mmu_target tgt, uint64_t table, uint64_t va, nvm_mmu_access access,

@@ -688,13 +688,13 @@ bool g80_chan_busy(struct pfifo *f)
 
 /* METHOD_COUNT is a register of its own (24 bits for the long form),
  * DMA_STATE LARGE_NONINCR_LEN_PENDING 16 (rnndb). */
-void g80_count_load(struct pfifo *f, pb_decoder_state *d, uint32_t dma_state)
+void g80_count_load(struct pfifo *f, nvm_pb_decoder_state *d, uint32_t dma_state)
 {
 	d->remaining = *g80_of(f)->r_method_count & 0xffffffu;
 	d->lenp = FIELD_GET(dma_state, 16, 16);
 }
 
-uint32_t g80_count_store(struct pfifo *f, const pb_decoder_state *d, uint32_t dma_state)
+uint32_t g80_count_store(struct pfifo *f, const nvm_pb_decoder_state *d, uint32_t dma_state)
 {
 	*g80_of(f)->r_method_count = d->remaining & 0xffffffu;
 	return FIELD_SET(dma_state, 16, 16, d->lenp);

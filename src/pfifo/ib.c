@@ -93,8 +93,8 @@ static unsigned ib_fetch(struct pfifo *f, uint64_t *get, uint64_t *put, bool *no
 	}
 	*g80_of(f)->r_ib_get = (idx + 1) & (n - 1);
 	sched_charge(f->gpu, 1); /* an IB entry costs a unit, as a command word (PFIFO_WORK_PER_UNIT) */
-	pb_ib_entry e;
-	pb_ib_decode(e0, e1, &e);
+	nvm_pb_ib_entry e;
+	nvm_pb_ib_decode(e0, e1, &e);
 	if (emit_wanted(f->gpu, NVM_EV_TRACE))
 		emit(f->gpu, NVM_EV_TRACE, "pfifo", "ib_entry", e.address, e.size,
 		     "channel %u: IB entry %u: 0x%010llx, %u words%s", pfifo_chid(f), idx,

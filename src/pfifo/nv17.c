@@ -71,7 +71,7 @@ static const struct pfifo_ops nv17_ops = {
 
 /* Call and return: UNVERIFIED which of the seed's "NV11+" and envytools'
  * "NV1A+" is right; both give them to nv11 and nv17 (through the chips'
- * pb_gen). */
+ * nvm_pb_gen). */
 #define NV17_GEN(nm)                                                                                                   \
 	{                                                                                                              \
 		.name = nm, .nchan = 32, .cache_entries = 128, .pio_channels = 32, .chid_mask = 0x1f,                  \

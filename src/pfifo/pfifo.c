@@ -946,35 +946,6 @@ const struct block_class pfifo_class = {
 
 /* ---------------------------------------------------------------- public API */
 
-static struct engine *find_engine(struct pfifo *f, const char *name)
-{
-	return f ? engine_find(f->eng, ENG_IDS, name) : NULL;
-}
-
-nvm_status nvm_pfifo_log_config(nvm_gpu *gpu, const char *engine, size_t cap)
-{
-	struct engine *e = find_engine(pfifo_of(gpu), engine);
-	return e ? engine_log_config(e, cap) : gpu ? NVM_ERR_NOENT : NVM_ERR_ARG;
-}
-
-nvm_status nvm_pfifo_log_read(nvm_gpu *gpu, const char *engine, size_t first, nvm_host_method *out, size_t max,
-                              size_t *n, uint64_t *total)
-{
-	struct engine *e = find_engine(pfifo_of(gpu), engine);
-	if (!e)
-		return gpu ? NVM_ERR_NOENT : NVM_ERR_ARG;
-	return engine_log_read(e, first, out, max, n, total);
-}
-
-nvm_status nvm_pfifo_log_clear(nvm_gpu *gpu, const char *engine)
-{
-	struct engine *e = find_engine(pfifo_of(gpu), engine);
-	if (!e)
-		return gpu ? NVM_ERR_NOENT : NVM_ERR_ARG;
-	engine_log_clear(e);
-	return NVM_OK;
-}
-
 nvm_status nvm_pfifo_user_write(nvm_gpu *gpu, uint32_t addr, uint32_t val, unsigned size)
 {
 	struct pfifo *f = pfifo_of(gpu);
@@ -1059,7 +1030,7 @@ const nvm_ramfc_field *nvm_pfifo_ramfc_layout(const char *chip, int large, size_
 	return l->f;
 }
 
-int nvm_pfifo_has_engine(const char *chip, unsigned engine)
+bool nvm_pfifo_has_engine(const char *chip, unsigned engine)
 {
 	const struct pfifo_gen *c = pfifo_gen_find(chip);
 	return c && (engine <= ENG_PGRAPH || (engine < 32 && (c->engines & (1u << engine))));

@@ -257,8 +257,8 @@ struct pfifo_ops {
 	bool (*pusher_ready)(struct pfifo *f);
 	uint32_t (*pusher_run)(struct pfifo *f, uint32_t max, uint64_t *t);
 	/* The decoder's pending method count: from / into the registers. */
-	void (*count_load)(struct pfifo *f, pb_decoder_state *d, uint32_t dma_state);
-	uint32_t (*count_store)(struct pfifo *f, const pb_decoder_state *d, uint32_t dma_state);
+	void (*count_load)(struct pfifo *f, nvm_pb_decoder_state *d, uint32_t dma_state);
+	uint32_t (*count_store)(struct pfifo *f, const nvm_pb_decoder_state *d, uint32_t dma_state);
 	/* A PIO store the pusher refuses (RAMRO, or G80's PIO_ERROR). */
 	void (*pio_refused)(struct pfifo *f, uint32_t addr, uint32_t val, unsigned size, unsigned reason);
 	/* The puller. */
@@ -390,7 +390,7 @@ static inline uint32_t pcache_count(const struct pcache *c)
 struct pfifo {
 	nvm_gpu *gpu;
 	const struct pfifo_gen *chip; /* the generation */
-	const pb_gen *pbgen;
+	const nvm_pb_gen *pbgen;
 	struct reg_desc *regs; /* this chip's register table (from the superset) */
 	size_t nregs;
 	uint32_t *cache_addr, *cache_data; /* CACHE1 METHOD(i) / DATA(i) */
@@ -429,7 +429,7 @@ struct pfifo {
 	nvm_aperture acq_ch_ap[128]; /* where each blocked channel's watch is */
 	uint64_t acq_ch_addr[128];   /* and its address */
 	/* the DMA pusher's per-burst state */
-	pb_decoder dec;
+	nvm_pb_decoder dec;
 	struct pbobj pb;
 	uint32_t dma_get;   /* DMA_GET while a burst runs */
 	uint32_t burst_err; /* enum dma_err raised inside the decoder callbacks */
@@ -448,7 +448,7 @@ struct pfifo {
 	 * the decoder as one run the sinks ignore (quick_skip), after which the
 	 * decoder's state is quick_state. quick_off: never (tests compare). */
 	bool quick_off, quick_skip;
-	pb_decoder_state quick_state;
+	nvm_pb_decoder_state quick_state;
 	/* registers the hot paths use (slots of the bus's latched values) */
 	struct intr_line intr; /* INTR / INTR_EN -> PMC line 8 */
 	uint32_t *r_intr, *r_intr_en, *r_push0, *r_push1, *r_put, *r_get, *r_pull0, *r_pull1, *r_caches, *r_mode;
@@ -581,8 +581,8 @@ bool pusher_acquire_holds(struct pfifo *f);
 uint32_t pusher_dma_run(struct pfifo *f, uint32_t max, uint64_t *t);
 bool pusher_knows_method(const struct pfifo *f, uint32_t method);
 /* METHOD_COUNT in DMA_STATE 28:18 (NV04..NV4x). */
-void pusher_count_load(struct pfifo *f, pb_decoder_state *d, uint32_t dma_state);
-uint32_t pusher_count_store(struct pfifo *f, const pb_decoder_state *d, uint32_t dma_state);
+void pusher_count_load(struct pfifo *f, nvm_pb_decoder_state *d, uint32_t dma_state);
+uint32_t pusher_count_store(struct pfifo *f, const nvm_pb_decoder_state *d, uint32_t dma_state);
 
 /* puller.c */
 bool puller_ready(struct pfifo *f);
@@ -591,7 +591,7 @@ bool puller_direct_ok(const struct pfifo *f, uint32_t subch);
 uint32_t puller_direct_mask(const struct pfifo *f);
 /* Submits a run of plain methods to the engine bound on its subchannel
  * (engine interface, costs). */
-void puller_submit(struct pfifo *f, const pb_run *r, uint64_t *t);
+void puller_submit(struct pfifo *f, const nvm_pb_run *r, uint64_t *t);
 /* Takes up to max entries out of CACHE1; returns the number taken. */
 uint32_t puller_run(struct pfifo *f, uint32_t max, uint64_t *t);
 /* The CACHE0 puller: takes its entry if it has one and may; returns 1 if

@@ -332,7 +332,7 @@ static void deliver(struct pio01 *p, struct engine *e, uint32_t chid, uint32_t s
 		               .cls = FIELD_GET(ctx, 22, 16),
 		               .ctx = ctx,
 		               .implicit = implicit };
-	pb_run r = { .subch = subc, .method = m, .count = 1, .mode = PB_MODE_INC, .data = &d };
+	nvm_pb_run r = { .subch = subc, .method = m, .count = 1, .mode = NVM_PB_MODE_INC, .data = &d };
 	struct eng_result res = { 0 };
 	e->at = *t > f->gpu->now ? *t : f->gpu->now;
 	e->ops->methods(e, &src, &r, 0, 1, &res);

@@ -207,20 +207,20 @@ static uint64_t engines_idle_at(const struct pfifo *f)
  * (each its own virtual time). */
 /* The METHOD event of a submitted run (out of the hot path). */
 static __attribute__((noinline)) void submit_event(struct pfifo *f, const struct engine *e, const struct eng_src *src,
-                                                   const pb_run *r)
+                                                   const nvm_pb_run *r)
 {
 	/* named from the class the RAMHT object carries, where the tables have it */
 	char name[128] = " ";
-	if (!pb_method_label(src->cls, pb_run_method(r, 0), name + 1, sizeof(name) - 1))
+	if (!nvm_pb_method_label(src->cls, nvm_pb_run_method(r, 0), name + 1, sizeof(name) - 1))
 		name[0] = 0;
-	emit(f->gpu, NVM_EV_METHOD, "pfifo", e->name, pb_run_method(r, 0), r->data[0],
+	emit(f->gpu, NVM_EV_METHOD, "pfifo", e->name, nvm_pb_run_method(r, 0), r->data[0],
 	     "%schannel %u subchannel %u class 0x%04x: method 0x%04x%s x%u (first data 0x%08x)", f->pc->tag, src->chid,
-	     r->subch, src->cls, pb_run_method(r, 0), name, r->count, r->data[0]);
+	     r->subch, src->cls, nvm_pb_run_method(r, 0), name, r->count, r->data[0]);
 }
 
 /* puller_submit once the engine e (id) is known. */
 static inline __attribute__((always_inline)) void submit_to(struct pfifo *f, struct engine *e, unsigned id,
-                                                            const pb_run *r, uint64_t *t)
+                                                            const nvm_pb_run *r, uint64_t *t)
 {
 	uint32_t chid = pull_chid(f);
 	uint32_t *pull1 = f->pc->pull1;
@@ -255,7 +255,7 @@ static inline __attribute__((always_inline)) void submit_to(struct pfifo *f, str
 		submit_event(f, e, &src, r);
 }
 
-void puller_submit(struct pfifo *f, const pb_run *r, uint64_t *t)
+void puller_submit(struct pfifo *f, const nvm_pb_run *r, uint64_t *t)
 {
 	unsigned id = subch_engine(f->pc, r->subch);
 	struct engine *e = method_engine(f, id);
@@ -266,7 +266,7 @@ void puller_submit(struct pfifo *f, const pb_run *r, uint64_t *t)
 static void submit_one(struct pfifo *f, uint32_t subch, uint32_t m, uint32_t d, uint64_t *t)
 {
 	uint32_t data = d;
-	pb_run r = { .subch = subch, .method = m, .count = 1, .mode = PB_MODE_INC, .data = &data };
+	nvm_pb_run r = { .subch = subch, .method = m, .count = 1, .mode = NVM_PB_MODE_INC, .data = &data };
 	puller_submit(f, &r, t);
 }
 
@@ -279,7 +279,7 @@ static void software(struct pfifo *f, uint32_t a, uint32_t m, uint32_t d, const 
 		               .subch = subch,
 		               .cls = *cls_slot(f, chid, subch),
 		               .ctx = *ctx_slot(f, chid, subch) };
-	pb_run r = { .subch = subch, .method = m, .count = 1, .mode = PB_MODE_INC, .data = &d };
+	nvm_pb_run r = { .subch = subch, .method = m, .count = 1, .mode = NVM_PB_MODE_INC, .data = &d };
 	struct eng_result res = { 0 };
 	f->sw->at = *t > f->gpu->now ? *t : f->gpu->now;
 	f->sw->ops->methods(f->sw, &src, &r, 0, 1, &res);
@@ -683,16 +683,16 @@ bool puller_ready(struct pfifo *f)
  * method: the next entry of an increasing run is the first's + 4 n, as long
  * as the methods stay below the end of the first's plain range (0x180 or
  * 0x2000, so no carry reaches the subchannel). */
-static uint32_t plain_run(const struct pcache *c, uint32_t slot, uint32_t avail, pb_mode *mode)
+static uint32_t plain_run(const struct pcache *c, uint32_t slot, uint32_t avail, nvm_pb_mode *mode)
 {
 	const uint32_t *ad = c->addr + slot;
 	uint32_t a0 = ad[0] & 0xfffcu, m0 = a0 & 0x1ffcu, n = 1;
 	uint32_t lim = c->slot_mask + 1 - slot < avail ? c->slot_mask + 1 - slot : avail;
-	*mode = PB_MODE_INC;
+	*mode = NVM_PB_MODE_INC;
 	if (lim < 2)
 		return 1;
 	if ((ad[1] & 0xfffcu) == a0) {
-		*mode = PB_MODE_NINC;
+		*mode = NVM_PB_MODE_NINC;
 		for (n = 2; n < lim && (ad[n] & 0xfffcu) == a0; n++)
 			;
 		return n;
@@ -720,16 +720,17 @@ static uint32_t plain_run(const struct pcache *c, uint32_t slot, uint32_t avail,
  * up to avail and the slots' end, and for an increasing one the end of the
  * first's plain range; 0 when the run may go on past the command (the
  * entry after it has the last one's method, or the next one). */
-static inline uint32_t hinted_run(const struct pcache *c, uint32_t slot, uint32_t avail, uint32_t hint, pb_mode *mode)
+static inline uint32_t hinted_run(const struct pcache *c, uint32_t slot, uint32_t avail, uint32_t hint,
+                                  nvm_pb_mode *mode)
 {
 	const uint32_t *ad = c->addr + slot;
 	uint32_t n0 = hint & CACHE_HINT_N, a0 = ad[0] & 0xfffcu, m0 = a0 & 0x1ffcu;
 	uint32_t lim = c->slot_mask + 1 - slot < avail ? c->slot_mask + 1 - slot : avail;
 	uint32_t n = n0 < lim ? n0 : lim, last = a0;
-	*mode = PB_MODE_INC;
+	*mode = NVM_PB_MODE_INC;
 	if (n0 > 1 && (hint & CACHE_HINT_NINC)) {
 		if (n > 1)
-			*mode = PB_MODE_NINC;
+			*mode = NVM_PB_MODE_NINC;
 	} else if (n0 > 1) {
 		uint32_t nmax = ((m0 < 0x180 ? 0x180u : 0x2000u) - m0) / 4;
 		if (n >= nmax)
@@ -766,7 +767,7 @@ static uint32_t pull_entries(struct pfifo *f, uint32_t max, uint64_t *t, bool (*
 				uint32_t avail = pcache_count(c);
 				if (avail > max - taken)
 					avail = max - taken;
-				pb_mode mode;
+				nvm_pb_mode mode;
 				uint32_t n = hint ? hinted_run(c, slot, avail, hint, &mode) : 0;
 				if (n && n < (hint & CACHE_HINT_N)) {
 					/* GET stops inside the entries: the rest of them */
@@ -775,11 +776,11 @@ static uint32_t pull_entries(struct pfifo *f, uint32_t max, uint64_t *t, bool (*
 				} else if (!n) {
 					n = plain_run(c, slot, avail, &mode);
 				}
-				pb_run r = { .subch = subch,
-					     .method = m,
-					     .count = n,
-					     .mode = mode,
-					     .data = &c->data[slot] };
+				nvm_pb_run r = { .subch = subch,
+					         .method = m,
+					         .count = n,
+					         .mode = mode,
+					         .data = &c->data[slot] };
 				submit_to(f, e, id, &r, t);
 				*c->get = (get + 4 * n) & c->ptr_mask;
 				taken += n;

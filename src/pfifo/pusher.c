@@ -334,12 +334,12 @@ static void subr_set(struct pfifo *f, bool active, uint32_t ret)
 }
 
 /* Decoder sink: a method header starts a command (rsvd_shadow, dcount). */
-static void sink_header(void *ctx, const pb_header *h)
+static void sink_header(void *ctx, const nvm_pb_header *h)
 {
 	struct pfifo *f = ctx;
 	if (f->chain && h->offset != f->chain_pos &&
 	    !f->chain_ready(f->chain_x, (uint32_t)(h->offset - f->chain_pos))) {
-		pb_stop_at(&f->dec, h->offset); /* the loop would stop before this header */
+		nvm_pb_stop_at(&f->dec, h->offset); /* the loop would stop before this header */
 		return;
 	}
 	*f->r_rsvd_shd = h->word;
@@ -351,7 +351,7 @@ static void sink_header(void *ctx, const pb_header *h)
  * it): what a chained feed may go on to (pusher_portion). */
 static bool short_header(const struct pfifo *f, uint32_t w)
 {
-	if ((w & 0xe0030003u) == 0x40000000u && !(f->pbgen->accepts & PB_ACC_OLD_NINC))
+	if ((w & 0xe0030003u) == 0x40000000u && !(f->pbgen->accepts & NVM_PB_ACC_OLD_NINC))
 		return false;
 	return (w & 0xa0030003u) == 0 && (w >> 18 & 0x7ffu);
 }
@@ -361,7 +361,7 @@ static bool short_header(const struct pfifo *f, uint32_t w)
  * empty CACHE1, or into CACHE1 up to its room and the pusher's chunk); the
  * feed stops where the loop would have stopped or cut the data, and
  * before anything but a short header after the sequence. */
-static uint32_t chain_take(struct pfifo *f, const pb_run *r)
+static uint32_t chain_take(struct pfifo *f, const nvm_pb_run *r)
 {
 	uint32_t k = (uint32_t)(r->offset - f->chain_pos), take = 0;
 	if (!k || f->chain_ready(f->chain_x, k)) {
@@ -374,10 +374,10 @@ static uint32_t chain_take(struct pfifo *f, const pb_run *r)
 		}
 	}
 	if (take < r->count)
-		pb_stop_run(&f->dec, r, take);
+		nvm_pb_stop_run(&f->dec, r, take);
 	else if (r->count == f->dec.remaining && r->offset + r->count < f->dec.feed_end &&
 	         !short_header(f, r->data[r->count]))
-		pb_stop_run(&f->dec, r, r->count);
+		nvm_pb_stop_run(&f->dec, r, r->count);
 	return take < r->count ? take : r->count;
 }
 
@@ -394,11 +394,11 @@ static void cache_put(struct pfifo *f, uint32_t put, uint32_t pushed)
  * methods command"): INVALID_MTHD for a 0x4..0xfc method the puller does
  * not know; discarded while the SLI conditional is inactive. UNVERIFIED:
  * an increasing run past 0x1ffc wraps to 0 (the 11-bit MTHD). */
-static void sink_run(void *ctx, const pb_run *run)
+static void sink_run(void *ctx, const nvm_pb_run *run)
 {
 	struct pfifo *f = ctx;
-	const pb_run *r = run;
-	pb_run part;
+	const nvm_pb_run *r = run;
+	nvm_pb_run part;
 	if (f->quick_skip)
 		return; /* words pusher_quick took (pusher_portion) */
 	if (f->chain) {
@@ -428,16 +428,16 @@ static void sink_run(void *ctx, const pb_run *run)
 		*f->r_dcount += r->count;
 		return;
 	}
-	uint32_t ni = (r->mode == PB_MODE_NINC && f->chip->ninc) ? 1u : 0u;
+	uint32_t ni = (r->mode == NVM_PB_MODE_NINC && f->chip->ninc) ? 1u : 0u;
 	uint32_t base = r->subch << 13 | ni;
 	bool checked = r->method >= 0x100 &&
-	               (r->mode == PB_MODE_NINC || r->method + 4u * (r->index + r->count - 1) <= 0x1ffcu);
+	               (r->mode == NVM_PB_MODE_NINC || r->method + 4u * (r->index + r->count - 1) <= 0x1ffcu);
 	/* pfifo_cache_push, PUT written once */
 	uint32_t put = (*f->r_put >> 2) & f->cache_mask, pushed = 0;
 	if (checked && !r->masked) {
 		/* methods 0x100+ inside 0x1ffc: nothing to refuse or to wait for */
-		uint32_t m = r->mode == PB_MODE_NINC ? r->method : r->method + 4 * r->index;
-		uint32_t step = r->mode == PB_MODE_NINC ? 0 : 4;
+		uint32_t m = r->mode == NVM_PB_MODE_NINC ? r->method : r->method + 4 * r->index;
+		uint32_t step = r->mode == NVM_PB_MODE_NINC ? 0 : 4;
 		uint16_t hint = r->count <= CACHE_HINT_N ? (uint16_t)(r->count | (step ? 0u : CACHE_HINT_NINC)) : 0;
 		for (uint32_t i = 0; i < r->count; i++, m += step, hint = 0) {
 			f->cache_hint[put] = hint; /* the puller's (consecutive methods) */
@@ -448,13 +448,13 @@ static void sink_run(void *ctx, const pb_run *run)
 		pushed = r->count;
 	}
 	for (uint32_t i = pushed ? r->count : 0; i < r->count; i++) {
-		uint32_t m = pb_run_method(r, i) & 0x1ffcu;
+		uint32_t m = nvm_pb_run_method(r, i) & 0x1ffcu;
 		if (!checked && !pusher_knows_method(f, m)) {
 			cache_put(f, put, pushed);
 			*f->r_data_shd = r->data[i];
 			*f->r_dcount += i;
 			f->burst_err = DMA_ERR_INVALID_MTHD;
-			pb_stop_run(&f->dec, run, i); /* the bad word stays pending */
+			nvm_pb_stop_run(&f->dec, run, i); /* the bad word stays pending */
 			return;
 		}
 		if (!r->masked) {
@@ -473,7 +473,7 @@ static void sink_run(void *ctx, const pb_run *run)
 					cache_put(f, put, pushed);
 					*f->r_data_shd = r->data[i];
 					*f->r_dcount += i + 1;
-					pb_stop_run(&f->dec, run, i + 1);
+					nvm_pb_stop_run(&f->dec, run, i + 1);
 					return;
 				}
 			}
@@ -484,23 +484,23 @@ static void sink_run(void *ctx, const pb_run *run)
 		*f->r_data_shd = r->data[r->count - 1];
 	*f->r_dcount += r->count;
 	if (f->chain && f->acq_fence)
-		pb_stop_run(&f->dec, run, r->count); /* the loop stops after this piece */
+		nvm_pb_stop_run(&f->dec, run, r->count); /* the loop stops after this piece */
 }
 
 /* Decoder sink: the control-flow commands (dma-pusher.rst "NV4 control
  * flow commands") and the SLI conditional. */
-static void sink_control(void *ctx, const pb_control *c)
+static void sink_control(void *ctx, const nvm_pb_control *c)
 {
 	struct pfifo *f = ctx;
 	*f->r_rsvd_shd = c->word;
 	sched_charge(f->gpu, 1); /* a command word: a pushbuffer that jumps to itself spends the run budget */
 	switch (c->kind) {
-	case PB_CTRL_OLD_JUMP:
-	case PB_CTRL_JUMP:
+	case NVM_PB_CTRL_OLD_JUMP:
+	case NVM_PB_CTRL_JUMP:
 		*f->r_jmp_shd = f->dma_get;
 		f->dma_get = c->value;
 		break;
-	case PB_CTRL_CALL:
+	case NVM_PB_CTRL_CALL:
 		if (subr_active(f)) {
 			f->burst_err = DMA_ERR_CALL_SUBR_ACTIVE;
 			return;
@@ -508,7 +508,7 @@ static void sink_control(void *ctx, const pb_control *c)
 		subr_set(f, true, f->dma_get);
 		f->dma_get = c->value;
 		break;
-	case PB_CTRL_RETURN:
+	case NVM_PB_CTRL_RETURN:
 		if (!subr_active(f)) {
 			f->burst_err = DMA_ERR_RET_SUBR_INACTIVE;
 			return;
@@ -516,12 +516,12 @@ static void sink_control(void *ctx, const pb_control *c)
 		f->dma_get = *f->r_subr & ~3u;
 		subr_set(f, false, *f->r_subr);
 		break;
-	case PB_CTRL_SLI_CONDITIONAL: *f->r_sli = FIELD_SET(*f->r_sli, 28, 28, c->active); break;
+	case NVM_PB_CTRL_SLI_CONDITIONAL: *f->r_sli = FIELD_SET(*f->r_sli, 28, 28, c->active); break;
 	default: break;
 	}
 }
 
-static void sink_error(void *ctx, const pb_error *e)
+static void sink_error(void *ctx, const nvm_pb_error *e)
 {
 	struct pfifo *f = ctx;
 	*f->r_rsvd_shd = e->word;
@@ -533,39 +533,39 @@ static void sink_error(void *ctx, const pb_error *e)
  * the pusher's whole state, so RAMFC save and restore carry it. */
 void pusher_dec_load(struct pfifo *f, bool ib)
 {
-	pb_config cfg;
-	pb_config_init(&cfg, f->pbgen, PB_FORMAT_OLD);
+	nvm_pb_config cfg;
+	nvm_pb_config_init(&cfg, f->pbgen, NVM_PB_FORMAT_OLD);
 	cfg.ib_mode = ib;
 	bool sli = f->chip->sli && FIELD_GET(*f->r_sli, 29, 29);
 	cfg.sli_enable = sli;
 	cfg.subdevice_id = FIELD_GET(*f->r_sli, 11, 0);
-	pb_sink sink = { .ctx = f,
-		         .header = sink_header,
-		         .run = sink_run,
-		         .control = sink_control,
-		         .error = sink_error };
-	pb_decoder_init(&f->dec, &cfg, &sink);
+	nvm_pb_sink sink = { .ctx = f,
+		             .header = sink_header,
+		             .run = sink_run,
+		             .control = sink_control,
+		             .error = sink_error };
+	nvm_pb_decoder_init(&f->dec, &cfg, &sink);
 	uint32_t st = *f->r_dma_state;
-	pb_decoder_state d;
-	pb_save(&f->dec, &d);
+	nvm_pb_decoder_state d;
+	nvm_pb_save(&f->dec, &d);
 	f->chip->ops->count_load(f, &d, st);
 	d.method = FIELD_GET(st, 12, 2) << 2;
 	d.subch = FIELD_GET(st, 15, 13);
-	d.mode = f->chip->ninc && FIELD_GET(st, 0, 0) ? PB_MODE_NINC : PB_MODE_INC;
+	d.mode = f->chip->ninc && FIELD_GET(st, 0, 0) ? NVM_PB_MODE_NINC : NVM_PB_MODE_INC;
 	d.hdr_word = *f->r_rsvd_shd;
 	d.active = !sli || FIELD_GET(*f->r_sli, 28, 28);
-	pb_restore(&f->dec, &d);
+	nvm_pb_restore(&f->dec, &d);
 }
 
 /* METHOD_COUNT is DMA_STATE 28:18 (NV04..NV4x). */
-void pusher_count_load(struct pfifo *f, pb_decoder_state *d, uint32_t dma_state)
+void pusher_count_load(struct pfifo *f, nvm_pb_decoder_state *d, uint32_t dma_state)
 {
 	(void)f;
 	d->remaining = FIELD_GET(dma_state, 28, 18);
 	d->lenp = false;
 }
 
-uint32_t pusher_count_store(struct pfifo *f, const pb_decoder_state *d, uint32_t dma_state)
+uint32_t pusher_count_store(struct pfifo *f, const nvm_pb_decoder_state *d, uint32_t dma_state)
 {
 	(void)f;
 	return FIELD_SET(dma_state, 28, 18, d->remaining);
@@ -573,12 +573,12 @@ uint32_t pusher_count_store(struct pfifo *f, const pb_decoder_state *d, uint32_t
 
 void pusher_dec_store(struct pfifo *f)
 {
-	pb_decoder_state ds;
-	pb_save(&f->dec, &ds);
-	const pb_decoder_state *d = &ds;
+	nvm_pb_decoder_state ds;
+	nvm_pb_save(&f->dec, &ds);
+	const nvm_pb_decoder_state *d = &ds;
 	/* The long form's header sets the non-increasing state before its
 	 * count word (pseudocode: dma_state.ni = 1 with lenp). */
-	bool ni = d->mode == PB_MODE_NINC || d->lenp;
+	bool ni = d->mode == NVM_PB_MODE_NINC || d->lenp;
 	uint32_t m = (ni ? d->method : d->method + 4u * d->index) & 0x1ffcu;
 	uint32_t st = *f->r_dma_state;
 	st = FIELD_SET(st, 0, 0, ni);
@@ -593,13 +593,13 @@ void pusher_dec_store(struct pfifo *f)
  * sequence has next, at most n: how many may take the direct path. */
 uint32_t pusher_direct_words(const struct pfifo *f, uint32_t n)
 {
-	const pb_decoder *d = &f->dec;
+	const nvm_pb_decoder *d = &f->dec;
 	if (n > d->remaining)
 		n = d->remaining;
-	uint32_t m = d->mode == PB_MODE_INC ? d->method + 4u * d->index : d->method;
+	uint32_t m = d->mode == NVM_PB_MODE_INC ? d->method + 4u * d->index : d->method;
 	if (m > 0x1ffc || m < 0x100 || (m >= 0x180 && m < 0x200))
 		return 0;
-	if (d->mode == PB_MODE_INC) {
+	if (d->mode == NVM_PB_MODE_INC) {
 		uint32_t last = m < 0x180 ? 0x17cu : 0x1ffcu;
 		if ((last - m) / 4 + 1 < n)
 			n = (last - m) / 4 + 1;
@@ -723,7 +723,7 @@ static uint32_t pusher_quick(struct pfifo *f, const uint32_t *w, uint32_t lim, u
 	uint64_t budget = sched_budget_left(gpu), *t = f->burst_t, pos = f->dec.pos, slice_end = f->slice_end;
 	uint32_t k = 0, cmds = 0, lh = 0, lc = 0, mask = f->cache_mask;
 	/* short_header: INC, and NINC where the generation has it */
-	uint32_t short_mask = f->pbgen->accepts & PB_ACC_OLD_NINC ? 0xa0030003u : 0xe0030003u;
+	uint32_t short_mask = f->pbgen->accepts & NVM_PB_ACC_OLD_NINC ? 0xa0030003u : 0xe0030003u;
 	uint32_t ni_bit = f->chip->ninc ? 1u : 0u;
 	/* CACHE1 (PUT written once at the end: nothing reads it in between,
 	 * and after an entry is pushed nothing goes the direct way) */
@@ -755,14 +755,14 @@ static uint32_t pusher_quick(struct pfifo *f, const uint32_t *w, uint32_t lim, u
 		if (direct) {
 			if (direct < c)
 				break;
-			pb_run r = { .hdr_offset = pos + k,
-				     .offset = pos + k + 1,
-				     .ndwords = c,
-				     .subch = subch,
-				     .method = m,
-				     .count = c,
-				     .mode = ninc ? PB_MODE_NINC : PB_MODE_INC,
-				     .data = w + k + 1 };
+			nvm_pb_run r = { .hdr_offset = pos + k,
+				         .offset = pos + k + 1,
+				         .ndwords = c,
+				         .subch = subch,
+				         .method = m,
+				         .count = c,
+				         .mode = ninc ? NVM_PB_MODE_NINC : NVM_PB_MODE_INC,
+				         .data = w + k + 1 };
 			puller_submit(f, &r, t);
 			put = (put + c) & mask;
 			*f->r_put = *f->r_get = put << 2;
@@ -819,19 +819,19 @@ static uint32_t pusher_quick(struct pfifo *f, const uint32_t *w, uint32_t lim, u
 	*f->r_dcount = lc;
 	*f->r_data_shd = w[k - 1];
 	sched_charge(gpu, cmds); /* a unit per command word (sink_header) */
-	pb_decoder_state *d = &f->quick_state;
-	pb_save(&f->dec, d);
+	nvm_pb_decoder_state *d = &f->quick_state;
+	nvm_pb_save(&f->dec, d);
 	d->remaining = 0;
 	d->index = lc;
 	d->subch = lh >> 13 & 7;
 	d->method = lh & 0x1ffcu;
-	d->mode = lh & 0x40000000u ? PB_MODE_NINC : PB_MODE_INC;
+	d->mode = lh & 0x40000000u ? NVM_PB_MODE_NINC : NVM_PB_MODE_INC;
 	d->hdr_word = lh;
 	/* the decoder passes the words taken as one run (quick_skip) */
-	pb_decoder_state skip = *d;
+	nvm_pb_decoder_state skip = *d;
 	skip.remaining = k;
 	skip.index = 0;
-	pb_restore(&f->dec, &skip);
+	nvm_pb_restore(&f->dec, &skip);
 	f->quick_skip = true;
 	return k;
 }
@@ -893,7 +893,7 @@ uint32_t pusher_fed(struct pfifo *f, uint64_t get, uint32_t n, uint32_t used)
 	if (f->quick_skip) {
 		/* the decoder passed the quick feed's words: its state after them */
 		f->quick_skip = false;
-		pb_restore(&f->dec, &f->quick_state);
+		nvm_pb_restore(&f->dec, &f->quick_state);
 		return n;
 	}
 	if (!f->chain)
@@ -939,7 +939,7 @@ static bool dma_fed(struct fifo_fetch *x, uint32_t n, uint32_t used)
 		f->dma_get = (uint32_t)x->get + 4 * (used + 1);
 		x->words += used + 1;
 		c->why = "a method 0x04..0xfc the puller does not know";
-	} else if (pb_stopped(&f->dec)) {
+	} else if (nvm_pb_stopped(&f->dec)) {
 		/* stopped after an acquire (sink_run): the words after it wait */
 		f->dma_get = (uint32_t)x->get + 4 * used;
 		x->words += used;

@@ -23,31 +23,31 @@ enum asm_op {
 static const struct asm_kw {
 	const char *name;
 	uint8_t op;
-	uint8_t arg;     /* pb_mode or pb_ctrl */
+	uint8_t arg;     /* nvm_pb_mode or nvm_pb_ctrl */
 	bool long_form;  /* long_ninc */
 	uint8_t formats; /* bit 0 new, bit 1 old */
 } asm_kws[] = {
-	{ "inc", A_METHOD, PB_MODE_INC, false, 3 },
-	{ "ninc", A_METHOD, PB_MODE_NINC, false, 3 },
-	{ "1inc", A_METHOD, PB_MODE_1INC, false, 1 },
-	{ "long_ninc", A_METHOD, PB_MODE_NINC, true, 2 },
-	{ "immd", A_IMMD, PB_MODE_IMMD, false, 1 },
-	{ "nop", A_CTRL0, PB_CTRL_NOP, false, 1 },
-	{ "set_subdevice_mask", A_CTRL1, PB_CTRL_SET_SUBDEVICE_MASK, false, 1 },
-	{ "store_subdevice_mask", A_CTRL1, PB_CTRL_STORE_SUBDEVICE_MASK, false, 1 },
-	{ "use_subdevice_mask", A_CTRL0, PB_CTRL_USE_SUBDEVICE_MASK, false, 1 },
-	{ "end_segment", A_CTRL0, PB_CTRL_END_SEGMENT, false, 1 },
-	{ "old_jump", A_CTRL1, PB_CTRL_OLD_JUMP, false, 2 },
-	{ "jump", A_CTRL1, PB_CTRL_JUMP, false, 2 },
-	{ "call", A_CTRL1, PB_CTRL_CALL, false, 2 },
-	{ "return", A_CTRL0, PB_CTRL_RETURN, false, 2 },
-	{ "sli_conditional", A_CTRL1, PB_CTRL_SLI_CONDITIONAL, false, 2 },
+	{ "inc", A_METHOD, NVM_PB_MODE_INC, false, 3 },
+	{ "ninc", A_METHOD, NVM_PB_MODE_NINC, false, 3 },
+	{ "1inc", A_METHOD, NVM_PB_MODE_1INC, false, 1 },
+	{ "long_ninc", A_METHOD, NVM_PB_MODE_NINC, true, 2 },
+	{ "immd", A_IMMD, NVM_PB_MODE_IMMD, false, 1 },
+	{ "nop", A_CTRL0, NVM_PB_CTRL_NOP, false, 1 },
+	{ "set_subdevice_mask", A_CTRL1, NVM_PB_CTRL_SET_SUBDEVICE_MASK, false, 1 },
+	{ "store_subdevice_mask", A_CTRL1, NVM_PB_CTRL_STORE_SUBDEVICE_MASK, false, 1 },
+	{ "use_subdevice_mask", A_CTRL0, NVM_PB_CTRL_USE_SUBDEVICE_MASK, false, 1 },
+	{ "end_segment", A_CTRL0, NVM_PB_CTRL_END_SEGMENT, false, 1 },
+	{ "old_jump", A_CTRL1, NVM_PB_CTRL_OLD_JUMP, false, 2 },
+	{ "jump", A_CTRL1, NVM_PB_CTRL_JUMP, false, 2 },
+	{ "call", A_CTRL1, NVM_PB_CTRL_CALL, false, 2 },
+	{ "return", A_CTRL0, NVM_PB_CTRL_RETURN, false, 2 },
+	{ "sli_conditional", A_CTRL1, NVM_PB_CTRL_SLI_CONDITIONAL, false, 2 },
 };
 
 struct asm_state {
-	pb_asm_result *res;
-	pb_format format;
-	const pb_class *bound[8];
+	nvm_pb_asm_result *res;
+	nvm_pb_format format;
+	const nvm_pb_class *bound[8];
 	size_t cap;
 	/* the open method sequence ('+' lines add to it) */
 	bool open;
@@ -70,7 +70,7 @@ static bool fail(struct asm_state *s, const char *fmt, ...)
 
 static bool put(struct asm_state *s, uint32_t w)
 {
-	pb_asm_result *r = s->res;
+	nvm_pb_asm_result *r = s->res;
 	if (r->n == s->cap) {
 		size_t cap = s->cap ? s->cap * 2 : 256;
 		uint32_t *nw = realloc(r->words, cap * sizeof(*nw));
@@ -133,13 +133,13 @@ static bool method_operand(struct asm_state *s, const char *t, uint32_t subch, u
 		if (tl < sizeof(tag)) {
 			memcpy(tag, t, tl);
 			tag[tl] = 0;
-			ok = pb_class_resolve(pb_class_find_tag(tag), dot + 1, m);
+			ok = nvm_pb_class_resolve(nvm_pb_class_find_tag(tag), dot + 1, m);
 		}
 	} else {
-		if (s->format == PB_FORMAT_NEW)
-			ok = pb_class_resolve(pb_class_find(0xc36f), t, m);
+		if (s->format == NVM_PB_FORMAT_NEW)
+			ok = nvm_pb_class_resolve(nvm_pb_class_find(0xc36f), t, m);
 		if (!ok)
-			ok = pb_class_resolve(s->bound[subch], t, m);
+			ok = nvm_pb_class_resolve(s->bound[subch], t, m);
 	}
 	if (!ok)
 		return fail(s, "unknown method '%s'", t);
@@ -159,7 +159,7 @@ static bool close_seq(struct asm_state *s)
 		w[1] = s->count;
 		return true;
 	}
-	if (!pb_encode_method(s->format, (pb_mode)s->kw->arg, s->subch, s->method, s->count, w))
+	if (!nvm_pb_encode_method(s->format, (nvm_pb_mode)s->kw->arg, s->subch, s->method, s->count, w))
 		return fail(s, "%s: %u data entries do not fit COUNT", s->kw->name, s->count);
 	return true;
 }
@@ -168,8 +168,8 @@ static bool close_seq(struct asm_state *s)
  * the names that follow, as the decoder does. */
 static void follow_set_object(struct asm_state *s, uint32_t subch, uint32_t method, uint32_t v)
 {
-	if (s->format == PB_FORMAT_NEW && method == 0)
-		s->bound[subch & 7] = pb_class_find(v & 0xffff);
+	if (s->format == NVM_PB_FORMAT_NEW && method == 0)
+		s->bound[subch & 7] = nvm_pb_class_find(v & 0xffff);
 }
 
 static bool add_data(struct asm_state *s, char **tok, int n)
@@ -179,9 +179,9 @@ static bool add_data(struct asm_state *s, char **tok, int n)
 		if (!num(s, tok[i], "data value", &v) || !put(s, v))
 			return false;
 		uint32_t m = s->method;
-		if (s->kw->arg == PB_MODE_INC)
+		if (s->kw->arg == NVM_PB_MODE_INC)
 			m += 4 * s->count;
-		else if (s->kw->arg == PB_MODE_1INC && s->count)
+		else if (s->kw->arg == NVM_PB_MODE_1INC && s->count)
 			m += 4;
 		follow_set_object(s, s->subch, m, v);
 		s->count++;
@@ -200,7 +200,7 @@ static bool do_method(struct asm_state *s, const struct asm_kw *kw, char **tok, 
 		return fail(s, "subchannel %u out of range (0-7)", subch);
 	if (!method_operand(s, tok[2], subch, &m))
 		return false;
-	uint32_t lim = s->format == PB_FORMAT_NEW ? 0x3ffc : 0x1ffc;
+	uint32_t lim = s->format == NVM_PB_FORMAT_NEW ? 0x3ffc : 0x1ffc;
 	if ((m & 3) || m > lim)
 		return fail(s, "method 0x%x is not a multiple of 4 up to 0x%x", m, lim);
 	if (kw->op == A_IMMD) {
@@ -211,7 +211,7 @@ static bool do_method(struct asm_state *s, const struct asm_kw *kw, char **tok, 
 			return false;
 		if (v > 0x1fff)
 			return fail(s, "immd value 0x%x does not fit 13 bits", v);
-		if (!pb_encode_method(s->format, PB_MODE_IMMD, subch, m, v, &w))
+		if (!nvm_pb_encode_method(s->format, NVM_PB_MODE_IMMD, subch, m, v, &w))
 			return fail(s, "immd cannot be encoded");
 		follow_set_object(s, subch, m, v);
 		return put(s, w);
@@ -242,7 +242,7 @@ static bool do_directive(struct asm_state *s, char **tok, int n)
 	if (!strcmp(tok[0], ".format")) {
 		if (n != 2 || (strcmp(tok[1], "new") && strcmp(tok[1], "old")))
 			return fail(s, ".format needs 'new' or 'old'");
-		s->format = tok[1][0] == 'n' ? PB_FORMAT_NEW : PB_FORMAT_OLD;
+		s->format = tok[1][0] == 'n' ? NVM_PB_FORMAT_NEW : NVM_PB_FORMAT_OLD;
 		return true;
 	}
 	if (!strcmp(tok[0], ".class")) {
@@ -253,7 +253,7 @@ static bool do_directive(struct asm_state *s, char **tok, int n)
 			return false;
 		if (subch > 7)
 			return fail(s, "subchannel %u out of range (0-7)", subch);
-		const pb_class *c = parse_num(tok[2], &id) ? pb_class_find(id) : pb_class_find_tag(tok[2]);
+		const nvm_pb_class *c = parse_num(tok[2], &id) ? nvm_pb_class_find(id) : nvm_pb_class_find_tag(tok[2]);
 		if (!c)
 			return fail(s, "unknown class '%s'", tok[2]);
 		s->bound[subch] = c;
@@ -279,9 +279,9 @@ static bool do_line(struct asm_state *s, char **tok, int n)
 			kw = &asm_kws[i];
 	if (!kw)
 		return fail(s, "unknown instruction '%s'", tok[0]);
-	if (!(kw->formats & (s->format == PB_FORMAT_NEW ? 1 : 2)))
+	if (!(kw->formats & (s->format == NVM_PB_FORMAT_NEW ? 1 : 2)))
 		return fail(s, "'%s' does not exist in the %s format", kw->name,
-		            s->format == PB_FORMAT_NEW ? "new" : "old");
+		            s->format == NVM_PB_FORMAT_NEW ? "new" : "old");
 	if (kw->op == A_METHOD || kw->op == A_IMMD)
 		return do_method(s, kw, tok, n);
 	uint32_t v = 0, w;
@@ -293,7 +293,7 @@ static bool do_line(struct asm_state *s, char **tok, int n)
 	} else if (n != 1) {
 		return fail(s, "%s takes no operand", kw->name);
 	}
-	if (!pb_encode_control(s->format, (pb_ctrl)kw->arg, v, &w))
+	if (!nvm_pb_encode_control(s->format, (nvm_pb_ctrl)kw->arg, v, &w))
 		return fail(s, "%s: operand 0x%x cannot be encoded", kw->name, v);
 	return put(s, w);
 }
@@ -322,9 +322,9 @@ static char *next_token(char *p, char **tok)
 	return p;
 }
 
-bool pb_asm(const char *text, size_t len, pb_format format, pb_asm_result *res)
+bool nvm_pb_asm(const char *text, size_t len, nvm_pb_format format, nvm_pb_asm_result *res)
 {
-	*res = (pb_asm_result){ 0 };
+	*res = (nvm_pb_asm_result){ 0 };
 	struct asm_state s = { .res = res, .format = format };
 	size_t pos = 0;
 	char line[4096];

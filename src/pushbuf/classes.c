@@ -12,14 +12,14 @@
 #include "pb_classes.h"
 #include "pb_internal.h"
 
-const pb_class *pb_class_find(uint32_t id)
+const nvm_pb_class *nvm_pb_class_find(uint32_t id)
 {
-	size_t lo = 0, hi = pb_nclasses;
+	size_t lo = 0, hi = nvm_pb_nclasses;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		if (pb_classes[mid].id == id)
-			return &pb_classes[mid];
-		if (pb_classes[mid].id < id)
+		if (nvm_pb_classes[mid].id == id)
+			return &nvm_pb_classes[mid];
+		if (nvm_pb_classes[mid].id < id)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -27,28 +27,28 @@ const pb_class *pb_class_find(uint32_t id)
 	return NULL;
 }
 
-const pb_class *pb_class_find_tag(const char *tag)
+const nvm_pb_class *nvm_pb_class_find_tag(const char *tag)
 {
 	if (!tag)
 		return NULL;
-	for (size_t i = 0; i < pb_nclasses; i++)
-		if (!strcasecmp(pb_classes[i].tag, tag))
-			return &pb_classes[i];
+	for (size_t i = 0; i < nvm_pb_nclasses; i++)
+		if (!strcasecmp(nvm_pb_classes[i].tag, tag))
+			return &nvm_pb_classes[i];
 	return NULL;
 }
 
-const pb_class *pb_class_get(size_t i)
+const nvm_pb_class *nvm_pb_class_get(size_t i)
 {
-	return i < pb_nclasses ? &pb_classes[i] : NULL;
+	return i < nvm_pb_nclasses ? &nvm_pb_classes[i] : NULL;
 }
 
-const pb_method *pb_class_method_at(const pb_class *c, size_t i)
+const nvm_pb_method *nvm_pb_class_method_at(const nvm_pb_class *c, size_t i)
 {
-	return c && i < c->nmethods ? &pb_methods[c->methods[i]] : NULL;
+	return c && i < c->nmethods ? &nvm_pb_methods[c->methods[i]] : NULL;
 }
 
 /* Element number of addr in m, or -1. */
-static long element_of(const pb_method *m, uint32_t addr)
+static long element_of(const nvm_pb_method *m, uint32_t addr)
 {
 	if (addr == m->addr)
 		return 0;
@@ -60,7 +60,7 @@ static long element_of(const pb_method *m, uint32_t addr)
 	return (long)(off / m->stride);
 }
 
-const pb_method *pb_class_lookup(const pb_class *c, uint32_t addr, uint32_t *index)
+const nvm_pb_method *nvm_pb_class_lookup(const nvm_pb_class *c, uint32_t addr, uint32_t *index)
 {
 	if (!c)
 		return NULL;
@@ -68,11 +68,11 @@ const pb_method *pb_class_lookup(const pb_class *c, uint32_t addr, uint32_t *ind
 	size_t lo = 0, hi = c->nmethods;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		uint32_t a = pb_methods[c->methods[mid]].addr;
+		uint32_t a = nvm_pb_methods[c->methods[mid]].addr;
 		if (a == addr) {
 			if (index)
 				*index = 0;
-			return &pb_methods[c->methods[mid]];
+			return &nvm_pb_methods[c->methods[mid]];
 		}
 		if (a < addr)
 			lo = mid + 1;
@@ -82,7 +82,7 @@ const pb_method *pb_class_lookup(const pb_class *c, uint32_t addr, uint32_t *ind
 	/* Another element of an array that starts below addr (interleaved
 	 * arrays make the nearest one not necessarily the owner). */
 	for (size_t i = lo; i-- > 0;) {
-		const pb_method *m = &pb_methods[c->methods[i]];
+		const nvm_pb_method *m = &nvm_pb_methods[c->methods[i]];
 		long k = element_of(m, addr);
 		if (k >= 0) {
 			if (index)
@@ -93,18 +93,18 @@ const pb_method *pb_class_lookup(const pb_class *c, uint32_t addr, uint32_t *ind
 	return NULL;
 }
 
-const pb_method *pb_class_method(const pb_class *c, uint32_t addr)
+const nvm_pb_method *nvm_pb_class_method(const nvm_pb_class *c, uint32_t addr)
 {
-	return pb_class_lookup(c, addr, NULL);
+	return nvm_pb_class_lookup(c, addr, NULL);
 }
 
-const pb_method *pb_class_method_by_name(const pb_class *c, const char *name)
+const nvm_pb_method *nvm_pb_class_method_by_name(const nvm_pb_class *c, const char *name)
 {
 	if (!c || !name)
 		return NULL;
 	for (size_t i = 0; i < c->nmethods; i++) {
-		const pb_method *m = &pb_methods[c->methods[i]];
-		if (!strcasecmp(pb_name(m->name), name))
+		const nvm_pb_method *m = &nvm_pb_methods[c->methods[i]];
+		if (!strcasecmp(nvm_pb_name(m->name), name))
 			return m;
 	}
 	return NULL;
@@ -140,13 +140,13 @@ static bool read_index(const char **s, char stop, uint32_t *v)
 	return true;
 }
 
-bool pb_class_resolve(const pb_class *c, const char *name, uint32_t *addr)
+bool nvm_pb_class_resolve(const nvm_pb_class *c, const char *name, uint32_t *addr)
 {
 	if (!c || !name)
 		return false;
 	const char *paren = strchr(name, '(');
 	if (!paren) {
-		const pb_method *m = pb_class_method_by_name(c, name);
+		const nvm_pb_method *m = nvm_pb_class_method_by_name(c, name);
 		if (m)
 			*addr = m->addr;
 		return m != NULL;
@@ -157,12 +157,12 @@ bool pb_class_resolve(const pb_class *c, const char *name, uint32_t *addr)
 		return false;
 	memcpy(base, name, bl);
 	base[bl] = 0;
-	const pb_method *m = pb_class_method_by_name(c, base);
+	const nvm_pb_method *m = nvm_pb_class_method_by_name(c, base);
 	if (!m || !m->count)
 		return false;
 	const char *p = paren + 1;
 	uint32_t i, j = 0, k;
-	if (m->flags & PB_METHOD_2D) {
+	if (m->flags & NVM_PB_METHOD_2D) {
 		if (!read_index(&p, ',', &i) || !read_index(&p, ')', &j) || j >= m->inner)
 			return false;
 		k = i * m->inner + j;
@@ -177,48 +177,48 @@ bool pb_class_resolve(const pb_class *c, const char *name, uint32_t *addr)
 	return true;
 }
 
-size_t pb_method_format_name(const pb_method *m, uint32_t index, char *buf, size_t n)
+size_t nvm_pb_method_format_name(const nvm_pb_method *m, uint32_t index, char *buf, size_t n)
 {
 	int r;
 	if (!m->count)
-		r = snprintf(buf, n, "%s", pb_name(m->name));
-	else if (m->flags & PB_METHOD_2D)
-		r = snprintf(buf, n, "%s(%u,%u)", pb_name(m->name), index / m->inner, index % m->inner);
+		r = snprintf(buf, n, "%s", nvm_pb_name(m->name));
+	else if (m->flags & NVM_PB_METHOD_2D)
+		r = snprintf(buf, n, "%s(%u,%u)", nvm_pb_name(m->name), index / m->inner, index % m->inner);
 	else
-		r = snprintf(buf, n, "%s(%u)", pb_name(m->name), index);
+		r = snprintf(buf, n, "%s(%u)", nvm_pb_name(m->name), index);
 	return r < 0 ? 0 : (size_t)r;
 }
 
-size_t pb_method_label(uint32_t cls, uint32_t addr, char *buf, size_t n)
+size_t nvm_pb_method_label(uint32_t cls, uint32_t addr, char *buf, size_t n)
 {
 	if (!n)
 		return 0;
 	buf[0] = 0;
-	const pb_class *c = cls <= 0xffff ? pb_class_find(cls) : NULL;
+	const nvm_pb_class *c = cls <= 0xffff ? nvm_pb_class_find(cls) : NULL;
 	uint32_t idx = 0;
-	const pb_method *m = c ? pb_class_lookup(c, addr, &idx) : NULL;
+	const nvm_pb_method *m = c ? nvm_pb_class_lookup(c, addr, &idx) : NULL;
 	if (!m || n < 6)
 		return 0;
 	memcpy(buf, c->tag, 4);
 	buf[4] = '.';
 	buf[5] = 0;
-	size_t k = pb_method_format_name(m, idx, buf + 5, n - 5);
+	size_t k = nvm_pb_method_format_name(m, idx, buf + 5, n - 5);
 	return k < n - 5 ? 5 + k : n - 1;
 }
 
-const char *pb_field_value_name(const pb_field *f, uint32_t v)
+const char *nvm_pb_field_value_name(const nvm_pb_field *f, uint32_t v)
 {
 	/* the first value >= v (the list is sorted by value) */
 	unsigned lo = 0, hi = f->nvalues;
 	while (lo < hi) {
 		unsigned mid = (lo + hi) / 2;
-		if (pb_field_value(f, mid)->value < v)
+		if (nvm_pb_field_value(f, mid)->value < v)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (lo < f->nvalues && pb_field_value(f, lo)->value == v)
-		return pb_name(pb_field_value(f, lo)->name);
+	if (lo < f->nvalues && nvm_pb_field_value(f, lo)->value == v)
+		return nvm_pb_name(nvm_pb_field_value(f, lo)->name);
 	return NULL;
 }
 
@@ -237,21 +237,22 @@ static const struct {
 	{ "g80", 0x506f },  { "g84", 0x826f },  { "g92", 0x826f },  { "gt215", 0x866f },
 };
 
-const pb_class *pb_host_class(const pb_gen *gen, pb_format f)
+const nvm_pb_class *nvm_pb_host_class(const nvm_pb_gen *gen, nvm_pb_format f)
 {
-	if (gen && f == PB_FORMAT_OLD && !(gen->accepts & PB_ACC_NEW)) {
+	if (gen && f == NVM_PB_FORMAT_OLD && !(gen->accepts & NVM_PB_ACC_NEW)) {
 		for (size_t i = 0; i < sizeof(old_hosts) / sizeof(old_hosts[0]); i++)
 			if (!strcmp(old_hosts[i].chip, gen->chip))
-				return pb_class_find(old_hosts[i].cls);
+				return nvm_pb_class_find(old_hosts[i].cls);
 		return NULL;
 	}
-	if (!gen || f != PB_FORMAT_NEW || !(gen->accepts & PB_ACC_NEW) || !gen->host_class)
+	if (!gen || f != NVM_PB_FORMAT_NEW || !(gen->accepts & NVM_PB_ACC_NEW) || !gen->host_class)
 		return NULL;
-	const pb_class *c = pb_class_find(gen->host_class);
+	const nvm_pb_class *c = nvm_pb_class_find(gen->host_class);
 	/* UNVERIFIED: a host class the tables lack (C96F, CA6F) is named
 	 * with the newest older host class they have. */
-	for (size_t i = pb_nclasses; !c && i-- > 0;)
-		if ((pb_classes[i].id & 0xff) == (gen->host_class & 0xffu) && pb_classes[i].id < gen->host_class)
-			c = &pb_classes[i];
+	for (size_t i = nvm_pb_nclasses; !c && i-- > 0;)
+		if ((nvm_pb_classes[i].id & 0xff) == (gen->host_class & 0xffu) &&
+		    nvm_pb_classes[i].id < gen->host_class)
+			c = &nvm_pb_classes[i];
 	return c;
 }

@@ -1,7 +1,7 @@
 /* Snapshots of a decoder between feeds (pb_snap.h). */
 #include "pb_snap.h"
 
-void pb_decoder_snap_save(const pb_decoder *d, struct snap_w *w)
+void pb_decoder_snap_save(const nvm_pb_decoder *d, struct snap_w *w)
 {
 	snap_u64(w, d->pos);
 	snap_u32(w, d->remaining);
@@ -22,26 +22,26 @@ void pb_decoder_snap_save(const pb_decoder *d, struct snap_w *w)
  * an incrementing sequence not past the method space (COUNT_OVERFLOW ends
  * it before), no IMMD data entries, the old format's long-count word only
  * in the old format. */
-static bool state_ok(pb_format format, uint64_t pos, uint32_t remaining, uint32_t index, uint32_t subch,
+static bool state_ok(nvm_pb_format format, uint64_t pos, uint32_t remaining, uint32_t index, uint32_t subch,
                      uint32_t method, uint32_t mode, uint64_t hdr_offset, uint32_t flags, uint32_t mask,
                      uint64_t quiet_at)
 {
-	bool nw = format == PB_FORMAT_NEW;
+	bool nw = format == NVM_PB_FORMAT_NEW;
 	uint32_t cmax = nw ? 0x1fffu : 0x7ffu, mmax = nw ? 0x4000u : 0x2000u;
-	if (flags > 7 || mask > 0xfffu || subch > 7 || mode > PB_MODE_IMMD || (method & 3u) || method >= mmax)
+	if (flags > 7 || mask > 0xfffu || subch > 7 || mode > NVM_PB_MODE_IMMD || (method & 3u) || method >= mmax)
 		return false;
 	if (remaining > cmax || index > cmax || hdr_offset > pos || (quiet_at != UINT64_MAX && quiet_at > pos))
 		return false;
 	if ((flags & 1u) && nw)
 		return false; /* lenp: the old format's long NINC */
-	if (mode == PB_MODE_IMMD && remaining)
+	if (mode == NVM_PB_MODE_IMMD && remaining)
 		return false;
-	if (mode == PB_MODE_INC && (uint64_t)method + 4ull * ((uint64_t)index + remaining) > mmax)
+	if (mode == NVM_PB_MODE_INC && (uint64_t)method + 4ull * ((uint64_t)index + remaining) > mmax)
 		return false;
 	return true;
 }
 
-void pb_decoder_snap_load(pb_decoder *d, pb_format format, struct snap_r *r, bool apply)
+void pb_decoder_snap_load(nvm_pb_decoder *d, nvm_pb_format format, struct snap_r *r, bool apply)
 {
 	uint64_t pos = snap_get_u64(r);
 	uint32_t remaining = snap_get_u32(r), index = snap_get_u32(r), subch = snap_get_u32(r);
@@ -57,17 +57,17 @@ void pb_decoder_snap_load(pb_decoder *d, pb_format format, struct snap_r *r, boo
 	}
 	if (!apply)
 		return;
-	pb_decoder_state s = { .remaining = remaining,
-		               .index = index,
-		               .subch = subch,
-		               .method = method,
-		               .mode = (pb_mode)mode,
-		               .hdr_word = hdr_word,
-		               .lenp = flags & 1u,
-		               .skipping = (flags >> 1) & 1u,
-		               .active = (flags >> 2) & 1u,
-		               .stored_mask = mask };
-	pb_restore(d, &s);
+	nvm_pb_decoder_state s = { .remaining = remaining,
+		                   .index = index,
+		                   .subch = subch,
+		                   .method = method,
+		                   .mode = (nvm_pb_mode)mode,
+		                   .hdr_word = hdr_word,
+		                   .lenp = flags & 1u,
+		                   .skipping = (flags >> 1) & 1u,
+		                   .active = (flags >> 2) & 1u,
+		                   .stored_mask = mask };
+	nvm_pb_restore(d, &s);
 	d->pos = pos;
 	d->hdr_offset = hdr_offset;
 	d->methods = methods;

@@ -25,14 +25,15 @@
 
 static const char *const gp_op_names[] = { "nop", "illegal", "gp_crc", "pb_crc", "set_pb_segment_extended_base" };
 
-const char *pb_gp_op_name(uint32_t opcode)
+const char *nvm_pb_gp_op_name(uint32_t opcode)
 {
-	return opcode <= PB_GP_PB_CRC ? gp_op_names[opcode] : NULL;
+	return opcode <= NVM_PB_GP_PB_CRC ? gp_op_names[opcode] : NULL;
 }
 
-const char *pb_gp_entry_op_name(const pb_gp_entry *g)
+const char *nvm_pb_gp_entry_op_name(const nvm_pb_gp_entry *g)
 {
-	if (!g->control || g->err == PB_GP_ERR_BAD_OPCODE || g->opcode >= sizeof(gp_op_names) / sizeof(gp_op_names[0]))
+	if (!g->control || g->err == NVM_PB_GP_ERR_BAD_OPCODE ||
+	    g->opcode >= sizeof(gp_op_names) / sizeof(gp_op_names[0]))
 		return NULL;
 	return gp_op_names[g->opcode];
 }
@@ -40,30 +41,30 @@ const char *pb_gp_entry_op_name(const pb_gp_entry *g)
 static const struct {
 	const char *name, *message;
 } gp_errs[] = {
-	[PB_GP_OK] = { "ok", "valid" },
-	[PB_GP_ERR_ILLEGAL] = { "illegal", "control entry with OPCODE_ILLEGAL" },
-	[PB_GP_ERR_BAD_OPCODE] = { "bad_opcode", "control entry with an undefined OPCODE" },
-	[PB_GP_ERR_END_OF_VA] = { "end_of_va", "PB segment reaches the last dword of the 40-bit address space" },
+	[NVM_PB_GP_OK] = { "ok", "valid" },
+	[NVM_PB_GP_ERR_ILLEGAL] = { "illegal", "control entry with OPCODE_ILLEGAL" },
+	[NVM_PB_GP_ERR_BAD_OPCODE] = { "bad_opcode", "control entry with an undefined OPCODE" },
+	[NVM_PB_GP_ERR_END_OF_VA] = { "end_of_va", "PB segment reaches the last dword of the 40-bit address space" },
 };
 
-const char *pb_gp_err_name(pb_gp_err e)
+const char *nvm_pb_gp_err_name(nvm_pb_gp_err e)
 {
 	return (unsigned)e < sizeof(gp_errs) / sizeof(gp_errs[0]) ? gp_errs[e].name : "?";
 }
 
-const char *pb_gp_err_message(pb_gp_err e)
+const char *nvm_pb_gp_err_message(nvm_pb_gp_err e)
 {
 	return (unsigned)e < sizeof(gp_errs) / sizeof(gp_errs[0]) ? gp_errs[e].message : "?";
 }
 
-void pb_gp_decode(uint32_t e0, uint32_t e1, pb_gp_entry *g)
+void nvm_pb_gp_decode(uint32_t e0, uint32_t e1, nvm_pb_gp_entry *g)
 {
-	pb_gp_decode_gen(e0, e1, false, g);
+	nvm_pb_gp_decode_gen(e0, e1, false, g);
 }
 
-void pb_gp_decode_gen(uint32_t e0, uint32_t e1, bool extended_base, pb_gp_entry *g)
+void nvm_pb_gp_decode_gen(uint32_t e0, uint32_t e1, bool extended_base, nvm_pb_gp_entry *g)
 {
-	*g = (pb_gp_entry){ .e0 = e0, .e1 = e1 };
+	*g = (nvm_pb_gp_entry){ .e0 = e0, .e1 = e1 };
 	g->length = PB_FIELD(e1, GP_ENTRY1_LENGTH);
 	g->control = g->length == 0; /* LENGTH_CONTROL */
 	g->priv = PB_FIELD(e1, GP_ENTRY1_PRIV);
@@ -72,25 +73,25 @@ void pb_gp_decode_gen(uint32_t e0, uint32_t e1, bool extended_base, pb_gp_entry 
 	if (g->control) {
 		g->opcode = PB_FIELD(e1, GP_ENTRY1_OPCODE);
 		g->operand = PB_FIELD(e0, GP_ENTRY0_OPERAND);
-		pb_gp_op last = extended_base ? PB_GP_SET_PB_SEGMENT_EXTENDED_BASE : PB_GP_PB_CRC;
-		if (g->opcode == PB_GP_ILLEGAL)
-			g->err = PB_GP_ERR_ILLEGAL;
+		nvm_pb_gp_op last = extended_base ? NVM_PB_GP_SET_PB_SEGMENT_EXTENDED_BASE : NVM_PB_GP_PB_CRC;
+		if (g->opcode == NVM_PB_GP_ILLEGAL)
+			g->err = NVM_PB_GP_ERR_ILLEGAL;
 		else if (g->opcode > last)
-			g->err = PB_GP_ERR_BAD_OPCODE;
-		else if (g->opcode == PB_GP_SET_PB_SEGMENT_EXTENDED_BASE)
+			g->err = NVM_PB_GP_ERR_BAD_OPCODE;
+		else if (g->opcode == NVM_PB_GP_SET_PB_SEGMENT_EXTENDED_BASE)
 			g->extended_base = PB_FIELD(e0, GP_ENTRY0_PB_EXTENDED_BASE_OPERAND);
 		return;
 	}
 	g->fetch_conditional = PB_FIELD(e0, GP_ENTRY0_FETCH);
 	g->get = ((uint64_t)PB_FIELD(e1, GP_ENTRY1_GET_HI) << 32) + ((uint64_t)PB_FIELD(e0, GP_ENTRY0_GET) << 2);
 	if (g->get + (uint64_t)g->length * 4 > GP_VA_END)
-		g->err = PB_GP_ERR_END_OF_VA;
+		g->err = NVM_PB_GP_ERR_END_OF_VA;
 }
 
 /* G80 IB entries: the GP entry's fields without control entries.
  * UNVERIFIED: SIZE is 22 bits (the pseudocode, rnndb G80:GF100); the text
  * calls bit 63 NO_PREFETCH "probably". */
-void pb_ib_decode(uint32_t e0, uint32_t e1, pb_ib_entry *e)
+void nvm_pb_ib_decode(uint32_t e0, uint32_t e1, nvm_pb_ib_entry *e)
 {
 	e->address = (uint64_t)(e1 & 0xffu) << 32 | (e0 & ~3u);
 	e->unk8 = (e1 >> 8) & 1;

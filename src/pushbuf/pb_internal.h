@@ -20,10 +20,10 @@
 
 /* Drops the printer's compiled methods (print.c): every later line is
  * formatted from the tables, as a reference for the tests. */
-void pb_printer_uncached(pb_printer *p);
+void pb_printer_uncached(nvm_pb_printer *p);
 /* Bounds the memory of its compiled methods (default 16 MiB): past it, lines
  * are formatted from the tables. For the tests. */
-void pb_printer_cache_limit(pb_printer *p, size_t bytes);
+void pb_printer_cache_limit(nvm_pb_printer *p, size_t bytes);
 
 #define PB_FIELD(v, f)       PB_FIELD_(v, f)
 #define PB_FIELD_(v, hi, lo) FIELD_GET(v, hi, lo)

@@ -1,5 +1,5 @@
 /*
- * Printers of decoded pushbuffers: a pb_sink that formats into a pb_out
+ * Printers of decoded pushbuffers: a nvm_pb_sink that formats into a nvm_pb_out
  * buffer, in one of four styles (docs/pushbuf.md "Output styles"). The
  * formatting is hand-rolled (no printf per line) so that text decoding keeps
  * up with large dumps.
@@ -16,9 +16,9 @@
 
 #define OUT_FLUSH_AT (64u << 10)
 
-/* ---------------------------------------------------------------- pb_out */
+/* ---------------------------------------------------------------- nvm_pb_out */
 
-static bool o_grow(pb_out *o, size_t need)
+static bool o_grow(nvm_pb_out *o, size_t need)
 {
 	if (o->oom)
 		return false;
@@ -35,14 +35,14 @@ static bool o_grow(pb_out *o, size_t need)
 	return true;
 }
 
-static inline char *o_room(pb_out *o, size_t n)
+static inline char *o_room(nvm_pb_out *o, size_t n)
 {
 	if (o->cap - o->len < n && !o_grow(o, n))
 		return NULL;
 	return o->buf + o->len;
 }
 
-static inline void o_mem(pb_out *o, const char *s, size_t n)
+static inline void o_mem(nvm_pb_out *o, const char *s, size_t n)
 {
 	char *d = o_room(o, n);
 	if (d) {
@@ -51,12 +51,12 @@ static inline void o_mem(pb_out *o, const char *s, size_t n)
 	}
 }
 
-static inline void o_str(pb_out *o, const char *s)
+static inline void o_str(nvm_pb_out *o, const char *s)
 {
 	o_mem(o, s, strlen(s));
 }
 
-static inline void o_ch(pb_out *o, char c)
+static inline void o_ch(nvm_pb_out *o, char c)
 {
 	char *d = o_room(o, 1);
 	if (d) {
@@ -81,7 +81,7 @@ static void hex2_init(void)
 }
 
 /* Exactly `digits` hex digits. */
-static inline void o_hexw(pb_out *o, uint64_t v, int digits)
+static inline void o_hexw(nvm_pb_out *o, uint64_t v, int digits)
 {
 	char *d = o_room(o, 16);
 	if (!d)
@@ -98,14 +98,14 @@ static inline void o_hexw(pb_out *o, uint64_t v, int digits)
 }
 
 /* 0x and the shortest hex form. */
-static void o_hex(pb_out *o, uint64_t v)
+static void o_hex(nvm_pb_out *o, uint64_t v)
 {
 	int digits = v ? (67 - __builtin_clzll(v)) / 4 : 1;
 	o_mem(o, "0x", 2);
 	o_hexw(o, v, digits);
 }
 
-static void o_dec(pb_out *o, uint64_t v)
+static void o_dec(nvm_pb_out *o, uint64_t v)
 {
 	char tmp[24];
 	int i = 24;
@@ -116,13 +116,13 @@ static void o_dec(pb_out *o, uint64_t v)
 	o_mem(o, tmp + i, (size_t)(24 - i));
 }
 
-static void o_maybe_flush(pb_out *o)
+static void o_maybe_flush(nvm_pb_out *o)
 {
 	if (o->flush && o->len >= OUT_FLUSH_AT)
-		pb_out_flush(o);
+		nvm_pb_out_flush(o);
 }
 
-void pb_out_flush(pb_out *o)
+void nvm_pb_out_flush(nvm_pb_out *o)
 {
 	if (o->flush && o->len)
 		o->flush(o->ctx, o->buf, o->len);
@@ -130,7 +130,7 @@ void pb_out_flush(pb_out *o)
 		o->len = 0;
 }
 
-void pb_out_free(pb_out *o)
+void nvm_pb_out_free(nvm_pb_out *o)
 {
 	free(o->buf);
 	o->buf = NULL;
@@ -139,7 +139,7 @@ void pb_out_free(pb_out *o)
 
 /* JSON string (names and messages are plain ASCII, no escapes needed, but
  * quote anyway for safety). */
-static void o_jstr(pb_out *o, const char *s)
+static void o_jstr(nvm_pb_out *o, const char *s)
 {
 	o_ch(o, '"');
 	for (; *s; s++) {
@@ -154,9 +154,9 @@ static void o_jstr(pb_out *o, const char *s)
 
 /* A method as a printer names it. */
 struct mref {
-	const pb_method *m; /* NULL: not in the table (or no table) */
-	uint32_t index;     /* array element */
-	const pb_class *cls;
+	const nvm_pb_method *m; /* NULL: not in the table (or no table) */
+	uint32_t index;         /* array element */
+	const nvm_pb_class *cls;
 	uint16_t prefix; /* mesa: the class id Mesa prints (NV%04X_) */
 };
 
@@ -164,13 +164,13 @@ struct mref {
  * Mesa's dispatch does for a class it has no dumper for) the newest older
  * class of the same family that has one; NULL: print with our table.
  * UNVERIFIED: measured for gv100's classes only (docs/fidelity.md). */
-static const pb_class *mesa_source(const pb_class *c)
+static const nvm_pb_class *mesa_source(const nvm_pb_class *c)
 {
 	if (c->mesa)
 		return c;
-	const pb_class *best = NULL;
-	for (size_t i = 0; i < pb_nclasses; i++) {
-		const pb_class *k = &pb_classes[i];
+	const nvm_pb_class *best = NULL;
+	for (size_t i = 0; i < nvm_pb_nclasses; i++) {
+		const nvm_pb_class *k = &nvm_pb_classes[i];
 		if (k->mesa && (k->id & 0xff) == (c->id & 0xff) && k->id < c->id && (!best || k->id > best->id))
 			best = k;
 	}
@@ -178,26 +178,26 @@ static const pb_class *mesa_source(const pb_class *c)
 }
 
 /* The method of entry i of a view's list (ours or Mesa's). */
-static const pb_method *view_method(const pb_view *v, size_t i)
+static const nvm_pb_method *view_method(const nvm_pb_view *v, size_t i)
 {
-	return &pb_methods[v->mesa ? v->src->mesa[i].method : v->cls->methods[i]];
+	return &nvm_pb_methods[v->mesa ? v->src->mesa[i].method : v->cls->methods[i]];
 }
 
-static size_t view_len(const pb_view *v)
+static size_t view_len(const nvm_pb_view *v)
 {
 	return v->mesa ? v->src->nmesa : v->cls->nmethods;
 }
 
 /* Empties a view. A short list (a host class: the mesa style changes the
  * host view with the subchannel) is cleared slot by slot, not all 8 KB. */
-static void view_clear(pb_view *v)
+static void view_clear(nvm_pb_view *v)
 {
 	if (!v->cls || view_len(v) > 64) {
 		memset(v->slot, 0, sizeof(v->slot));
 		return;
 	}
 	for (size_t i = 0; i < view_len(v); i++) {
-		const pb_method *m = view_method(v, i);
+		const nvm_pb_method *m = view_method(v, i);
 		uint32_t elems = m->count ? m->count : 1;
 		for (uint32_t k = 0; k < elems; k++) {
 			uint32_t a = m->addr + k * m->stride;
@@ -207,14 +207,14 @@ static void view_clear(pb_view *v)
 	}
 }
 
-static void view_build(pb_view *v, const pb_class *c, bool mesa)
+static void view_build(nvm_pb_view *v, const nvm_pb_class *c, bool mesa)
 {
 	view_clear(v);
 	v->cls = c;
 	v->mesa = false;
 	v->src = c;
 	if (mesa) {
-		const pb_class *src = mesa_source(c);
+		const nvm_pb_class *src = mesa_source(c);
 		if (src) {
 			v->mesa = true;
 			v->src = src;
@@ -222,7 +222,7 @@ static void view_build(pb_view *v, const pb_class *c, bool mesa)
 	}
 	size_t n = v->mesa ? v->src->nmesa : c->nmethods;
 	for (size_t i = n; i-- > 0;) {
-		const pb_method *m = &pb_methods[v->mesa ? v->src->mesa[i].method : c->methods[i]];
+		const nvm_pb_method *m = &nvm_pb_methods[v->mesa ? v->src->mesa[i].method : c->methods[i]];
 		uint32_t elems = m->count ? m->count : 1;
 		for (uint32_t k = 0; k < elems; k++) {
 			uint32_t a = m->addr + k * m->stride;
@@ -239,14 +239,14 @@ static void view_build(pb_view *v, const pb_class *c, bool mesa)
  * Turing stream's C597 subchannel prints C56F's methods, A140's prints
  * A16F's and 902D's 906F's. The mesa style only: the hardware's Host
  * decodes these methods whatever the subchannel holds (seed 000). */
-static const pb_class *mesa_host(const pb_printer *p, uint32_t subch)
+static const nvm_pb_class *mesa_host(const nvm_pb_printer *p, uint32_t subch)
 {
 	uint32_t id = p->bound_id[subch & 7];
 	if (!id)
 		return p->host;
-	const pb_class *best = NULL;
-	for (size_t i = 0; i < pb_nclasses; i++) {
-		const pb_class *k = &pb_classes[i];
+	const nvm_pb_class *best = NULL;
+	for (size_t i = 0; i < nvm_pb_nclasses; i++) {
+		const nvm_pb_class *k = &nvm_pb_classes[i];
 		if ((k->id & 0xff) == 0x6f && k->mesa && (k->id >> 8) <= (id >> 8))
 			best = k; /* sorted by id: the last one is the newest */
 	}
@@ -256,30 +256,30 @@ static const pb_class *mesa_host(const pb_printer *p, uint32_t subch)
 /* The view a method is named in: the host class's ([8]) for a method
  * below 0x100 (seed 000: Host methods ignore the subchannel), else the
  * subchannel's. */
-static inline unsigned view_index(const pb_printer *p, uint32_t subch, uint32_t method)
+static inline unsigned view_index(const nvm_pb_printer *p, uint32_t subch, uint32_t method)
 {
 	return p->host && method < 0x100 ? 8 : (subch & 7);
 }
 
 /* Method `method` of class c in view vi. */
-static inline struct mref method_in(pb_printer *p, unsigned vi, const pb_class *c, uint32_t method)
+static inline struct mref method_in(nvm_pb_printer *p, unsigned vi, const nvm_pb_class *c, uint32_t method)
 {
 	struct mref r = { 0 };
 	r.cls = c;
 	if (!c || method >= 0x4000)
 		return r;
-	pb_view *v = &p->view[vi];
+	nvm_pb_view *v = &p->view[vi];
 	if (v->cls != c)
-		view_build(v, c, p->style == PB_STYLE_MESA);
+		view_build(v, c, p->style == NVM_PB_STYLE_MESA);
 	uint32_t s = v->slot[method >> 2];
 	if (!s)
 		return r;
 	if (v->mesa) {
-		const pb_mesa_entry *e = &v->src->mesa[s - 1];
-		r.m = &pb_methods[e->method];
+		const nvm_pb_mesa_entry *e = &v->src->mesa[s - 1];
+		r.m = &nvm_pb_methods[e->method];
 		r.prefix = e->prefix;
 	} else {
-		r.m = &pb_methods[c->methods[s - 1]];
+		r.m = &nvm_pb_methods[c->methods[s - 1]];
 		r.prefix = (uint16_t)c->id;
 	}
 	if (r.m->count)
@@ -288,19 +288,20 @@ static inline struct mref method_in(pb_printer *p, unsigned vi, const pb_class *
 	return r;
 }
 
-static inline struct mref method_of(pb_printer *p, uint32_t subch, uint32_t method)
+static inline struct mref method_of(nvm_pb_printer *p, uint32_t subch, uint32_t method)
 {
 	unsigned vi = view_index(p, subch, method);
-	const pb_class *c = vi == 8 ? (p->style == PB_STYLE_MESA ? mesa_host(p, subch) : p->host) : p->bound[vi];
+	const nvm_pb_class *c =
+	        vi == 8 ? (p->style == NVM_PB_STYLE_MESA ? mesa_host(p, subch) : p->host) : p->bound[vi];
 	return method_in(p, vi, c, method);
 }
 
 /* The name offset of value v of an enum field, or 0 (no name starts at 0).
  * Without data-dependent branches (field values are what a printer cannot
  * predict): the first of the values equal to v. */
-static inline uint32_t value_name(const pb_field *f, uint32_t v)
+static inline uint32_t value_name(const nvm_pb_field *f, uint32_t v)
 {
-	const pb_value *vals = &pb_values[f->values];
+	const nvm_pb_value *vals = &nvm_pb_values[f->values];
 	unsigned n = f->nvalues;
 	if (n <= 8) {
 		uint32_t name = 0;
@@ -309,7 +310,7 @@ static inline uint32_t value_name(const pb_field *f, uint32_t v)
 		return name;
 	}
 	/* the first index whose value is not below v */
-	const pb_value *base = vals;
+	const nvm_pb_value *base = vals;
 	while (n > 1) {
 		unsigned half = n / 2;
 		base = base[half - 1].value < v ? base + half : base;
@@ -322,13 +323,13 @@ static inline uint32_t value_name(const pb_field *f, uint32_t v)
 
 /* Bits hi:lo of data, without a branch for the 32-bit field (2u << 31
  * wraps to 0: mask all ones). */
-static inline uint32_t field_get(uint32_t data, const pb_field *f)
+static inline uint32_t field_get(uint32_t data, const nvm_pb_field *f)
 {
 	return (data >> f->lo) & ((2u << (f->hi - f->lo)) - 1u);
 }
 
 /* A class tag: four hex digits. */
-static inline void o_tag(pb_out *o, const pb_class *c)
+static inline void o_tag(nvm_pb_out *o, const nvm_pb_class *c)
 {
 	char *d = o_room(o, 4);
 	if (d) {
@@ -337,14 +338,14 @@ static inline void o_tag(pb_out *o, const pb_class *c)
 	}
 }
 
-/* A name from pb_names: copied in 32-byte blocks (the pool is padded). */
-static inline void o_name(pb_out *o, uint32_t off)
+/* A name from nvm_pb_names: copied in 32-byte blocks (the pool is padded). */
+static inline void o_name(nvm_pb_out *o, uint32_t off)
 {
-	size_t n = pb_name_len(off);
+	size_t n = nvm_pb_name_len(off);
 	char *d = o_room(o, n + 32);
 	if (!d)
 		return;
-	const char *s = pb_names + off;
+	const char *s = nvm_pb_names + off;
 	memcpy(d, s, 32);
 	if (n > 32)
 		memcpy(d + 32, s + 32, n - 32);
@@ -352,13 +353,13 @@ static inline void o_name(pb_out *o, uint32_t off)
 }
 
 /* "NAME", "NAME(i)" or "NAME(i,j)" */
-static void o_method_name(pb_out *o, const struct mref *r)
+static void o_method_name(nvm_pb_out *o, const struct mref *r)
 {
 	o_name(o, r->m->name);
 	if (!r->m->count)
 		return;
 	o_ch(o, '(');
-	if (r->m->flags & PB_METHOD_2D) {
+	if (r->m->flags & NVM_PB_METHOD_2D) {
 		o_dec(o, r->index / r->m->inner);
 		o_ch(o, ',');
 		o_dec(o, r->index % r->m->inner);
@@ -666,8 +667,8 @@ static inline char *w_dec64(char *d, uint64_t v)
 
 static inline char *w_name(char *d, uint32_t off)
 {
-	size_t n = pb_name_len(off);
-	const char *s = pb_names + off;
+	size_t n = nvm_pb_name_len(off);
+	const char *s = nvm_pb_names + off;
 	/* fixed-size blocks (a variable-size copy is a libc call, a variable
 	 * count of blocks a mispredicted branch): 64 bytes hold most names, a
 	 * block starts inside the name, and the pool ends in 64 bytes of padding */
@@ -681,11 +682,11 @@ static inline char *w_name(char *d, uint32_t off)
  * method. */
 static inline char *w_index(char *d, const struct mref *mr)
 {
-	const pb_method *m = mr->m;
+	const nvm_pb_method *m = mr->m;
 	if (!m->count)
 		return d;
 	*d++ = '(';
-	if (m->flags & PB_METHOD_2D) {
+	if (m->flags & NVM_PB_METHOD_2D) {
 		d = w_dec(d, mr->index / m->inner);
 		*d++ = ',';
 		d = w_dec(d, mr->index % m->inner);
@@ -712,14 +713,14 @@ static char *w_text_name(char *d, const struct mref *mr)
 
 /* Whether field f of method m prints its float after the number: the
  * 32-bit field of a float method. */
-static inline bool float_field(const pb_method *m, const pb_field *f)
+static inline bool float_field(const nvm_pb_method *m, const nvm_pb_field *f)
 {
-	return (m->flags & PB_METHOD_FLOAT) && f->hi == 31 && f->lo == 0;
+	return (m->flags & NVM_PB_METHOD_FLOAT) && f->hi == 31 && f->lo == 0;
 }
 
 /* Text: " NAME=VALUE" of field f with value v: the value's name, or 0x%x
  * and, for a float field, " (%g)". */
-static inline char *w_text_field(char *d, const pb_field *f, uint32_t v, bool flt)
+static inline char *w_text_field(char *d, const nvm_pb_field *f, uint32_t v, bool flt)
 {
 	uint32_t vn = value_name(f, v);
 	*d++ = ' ';
@@ -747,7 +748,7 @@ static char *w_json_name(char *d, const struct mref *mr)
 }
 
 /* JSON: "NAME": 123 or "NAME": "VALUE", after ", " unless first. */
-static inline char *w_json_field(char *d, const pb_field *f, uint32_t v, bool first)
+static inline char *w_json_field(char *d, const nvm_pb_field *f, uint32_t v, bool first)
 {
 	uint32_t vn = value_name(f, v);
 	if (!first)
@@ -769,7 +770,7 @@ static inline char *w_json_field(char *d, const pb_field *f, uint32_t v, bool fi
 /* Whether Mesa's vk_push_print keeps a class SET_OBJECT binds: only the
  * device's own classes (nv_device_uses_class: its 3D, compute, I2M, 2D,
  * copy and channel classes); any other leaves the subchannel unbound. */
-static bool mesa_device_class(const pb_printer *p, uint32_t id)
+static bool mesa_device_class(const nvm_pb_printer *p, uint32_t id)
 {
 	if (!p->gen || !id)
 		return false;
@@ -781,24 +782,25 @@ static bool mesa_device_class(const pb_printer *p, uint32_t id)
 	return false;
 }
 
-static uint32_t follow_set_object(pb_printer *p, const pb_run *r, uint32_t i)
+static uint32_t follow_set_object(nvm_pb_printer *p, const nvm_pb_run *r, uint32_t i)
 {
 	uint32_t subch = r->subch, data = r->data[i];
 	/* Method 0 itself, not an INC / 1INC sequence that wrapped to it (a
 	 * count_overflow error). */
-	bool at_zero = r->method == 0 && (r->index + i == 0 || r->mode == PB_MODE_NINC || r->mode == PB_MODE_IMMD);
+	bool at_zero =
+	        r->method == 0 && (r->index + i == 0 || r->mode == NVM_PB_MODE_NINC || r->mode == NVM_PB_MODE_IMMD);
 	/* Before Fermi method 0 takes an object's handle, not a class (the
 	 * RAMHT gives the class): only --class pins bind there. */
-	if (!at_zero || !p->host || p->format != PB_FORMAT_NEW || r->masked || (p->pinned & (1u << (subch & 7))))
+	if (!at_zero || !p->host || p->format != NVM_PB_FORMAT_NEW || r->masked || (p->pinned & (1u << (subch & 7))))
 		return 0;
 	uint32_t id = data & 0xffff;
-	if (p->style == PB_STYLE_MESA && !mesa_device_class(p, id))
+	if (p->style == NVM_PB_STYLE_MESA && !mesa_device_class(p, id))
 		id = 0; /* Mesa unbinds the subchannel: its methods go to the channel class */
 	p->bound_id[subch & 7] = id;
 	p->bound[subch & 7] = NULL;
 	if (!id)
 		return 0;
-	p->bound[subch & 7] = pb_class_find(id);
+	p->bound[subch & 7] = nvm_pb_class_find(id);
 	if (p->bound[subch & 7])
 		return 0;
 	for (uint32_t k = 0; k < p->nunknown; k++)
@@ -809,28 +811,28 @@ static uint32_t follow_set_object(pb_printer *p, const pb_run *r, uint32_t i)
 	return id;
 }
 
-static const char *const ctrl_upper[PB_CTRL_COUNT] = {
-	[PB_CTRL_NOP] = "NOP",
-	[PB_CTRL_SET_SUBDEVICE_MASK] = "SET_SUBDEVICE_MASK",
-	[PB_CTRL_STORE_SUBDEVICE_MASK] = "STORE_SUBDEVICE_MASK",
-	[PB_CTRL_USE_SUBDEVICE_MASK] = "USE_SUBDEVICE_MASK",
-	[PB_CTRL_END_SEGMENT] = "END_PB_SEGMENT",
-	[PB_CTRL_IGNORED] = "IGNORED",
-	[PB_CTRL_OLD_JUMP] = "OLD_JUMP",
-	[PB_CTRL_JUMP] = "JUMP",
-	[PB_CTRL_CALL] = "CALL",
-	[PB_CTRL_RETURN] = "RETURN",
-	[PB_CTRL_SLI_CONDITIONAL] = "SLI_CONDITIONAL",
+static const char *const ctrl_upper[NVM_PB_CTRL_COUNT] = {
+	[NVM_PB_CTRL_NOP] = "NOP",
+	[NVM_PB_CTRL_SET_SUBDEVICE_MASK] = "SET_SUBDEVICE_MASK",
+	[NVM_PB_CTRL_STORE_SUBDEVICE_MASK] = "STORE_SUBDEVICE_MASK",
+	[NVM_PB_CTRL_USE_SUBDEVICE_MASK] = "USE_SUBDEVICE_MASK",
+	[NVM_PB_CTRL_END_SEGMENT] = "END_PB_SEGMENT",
+	[NVM_PB_CTRL_IGNORED] = "IGNORED",
+	[NVM_PB_CTRL_OLD_JUMP] = "OLD_JUMP",
+	[NVM_PB_CTRL_JUMP] = "JUMP",
+	[NVM_PB_CTRL_CALL] = "CALL",
+	[NVM_PB_CTRL_RETURN] = "RETURN",
+	[NVM_PB_CTRL_SLI_CONDITIONAL] = "SLI_CONDITIONAL",
 };
 
-static bool in_input(const pb_printer *p, uint64_t off)
+static bool in_input(const nvm_pb_printer *p, uint64_t off)
 {
 	return off >= p->base && off - p->base < p->n;
 }
 
-/* Only for callers that do not set pb_control.data. */
+/* Only for callers that do not set nvm_pb_control.data. */
 
-static uint32_t input_word(const pb_printer *p, uint64_t off)
+static uint32_t input_word(const nvm_pb_printer *p, uint64_t off)
 {
 	return p->input && in_input(p, off) ? p->input[off - p->base] : 0;
 }
@@ -873,7 +875,7 @@ struct pc_step {
 	uint32_t tmask; /* the value bits that pick the slot: mask for a table, else 0 */
 	uint32_t num;   /* all ones when a number follows the slot (text style) */
 	uint32_t slots; /* arena offset of slot 0 */
-	uint32_t field; /* index in pb_fields */
+	uint32_t field; /* index in nvm_pb_fields */
 };
 
 /* A compiled method (in the arena): its steps, then text1 and text2. */
@@ -897,17 +899,17 @@ struct pb_print_cache {
 	bool json;
 	char *arena; /* offsets, not pointers, into it: it grows */
 	size_t len, cap;
-	size_t max;             /* PC_ARENA_MAX (the tests set less) */
-	const pb_class *cls[9]; /* the class tab[] is for, per view (method_in) */
-	uint32_t *tab[9];       /* by method dword address: a compiled method's pc_word, 0 none yet */
-	uint32_t *bycls[256];   /* the tables by class (pb_classes index), [pb_nclasses] no class */
-	uint32_t empty;         /* an empty slot */
-	uint32_t nfields;       /* fields[] by 2 * field index + float_field(): the arena offset of a step */
+	size_t max;                 /* PC_ARENA_MAX (the tests set less) */
+	const nvm_pb_class *cls[9]; /* the class tab[] is for, per view (method_in) */
+	uint32_t *tab[9];           /* by method dword address: a compiled method's pc_word, 0 none yet */
+	uint32_t *bycls[256];       /* the tables by class (nvm_pb_classes index), [nvm_pb_nclasses] no class */
+	uint32_t empty;             /* an empty slot */
+	uint32_t nfields;           /* fields[] by 2 * field index + float_field(): the arena offset of a step */
 	uint32_t *fields;
 	struct pc_float flt[256];
 };
 
-/* The number of entries of pb_fields the classes' method lists use. */
+/* The number of entries of nvm_pb_fields the classes' method lists use. */
 static uint32_t fields_used;
 
 static uint32_t count_fields(void)
@@ -915,9 +917,9 @@ static uint32_t count_fields(void)
 	if (fields_used)
 		return fields_used;
 	uint32_t n = 1;
-	for (size_t c = 0; c < pb_nclasses; c++)
-		for (size_t i = 0; i < pb_classes[c].nmethods; i++) {
-			const pb_method *m = pb_class_method_at(&pb_classes[c], i);
+	for (size_t c = 0; c < nvm_pb_nclasses; c++)
+		for (size_t i = 0; i < nvm_pb_classes[c].nmethods; i++) {
+			const nvm_pb_method *m = nvm_pb_class_method_at(&nvm_pb_classes[c], i);
 			if (m->fields + m->nfields > n)
 				n = m->fields + m->nfields;
 		}
@@ -961,7 +963,7 @@ static uint32_t pc_alloc(struct pb_print_cache *k, size_t n)
 
 static struct pb_print_cache *pc_new(bool json)
 {
-	if (pb_nclasses >= 256)
+	if (nvm_pb_nclasses >= 256)
 		return NULL;
 	struct pb_print_cache *k = calloc(1, sizeof(*k));
 	if (!k)
@@ -979,17 +981,17 @@ static struct pb_print_cache *pc_new(bool json)
 }
 
 /* Field f's text for value v (text style; JSON: after ", "). */
-static char *pc_value_text(const struct pb_print_cache *k, char *d, const pb_field *f, uint32_t v, bool flt)
+static char *pc_value_text(const struct pb_print_cache *k, char *d, const nvm_pb_field *f, uint32_t v, bool flt)
 {
 	return k->json ? w_json_field(d, f, v, false) : w_text_field(d, f, v, flt);
 }
 
 /* The step of field f of method m (its slots built on first use); false
  * when the arena is full. */
-static bool pc_field(struct pb_print_cache *k, const pb_method *m, const pb_field *f, struct pc_step *st)
+static bool pc_field(struct pb_print_cache *k, const nvm_pb_method *m, const nvm_pb_field *f, struct pc_step *st)
 {
 	bool flt = !k->json && float_field(m, f);
-	size_t fi = 2 * (size_t)(f - pb_fields) + flt;
+	size_t fi = 2 * (size_t)(f - nvm_pb_fields) + flt;
 	if (fi >= k->nfields)
 		return false;
 	if (k->fields[fi]) {
@@ -999,7 +1001,7 @@ static bool pc_field(struct pb_print_cache *k, const pb_method *m, const pb_fiel
 	struct pc_step h = { .lo = f->lo,
 		             .flt = flt,
 		             .mask = (2u << (f->hi - f->lo)) - 1u,
-		             .field = (uint32_t)(f - pb_fields) };
+		             .field = (uint32_t)(f - nvm_pb_fields) };
 	char tmp[PC_FIELD_ROOM + 64];
 	size_t longest = 0;
 	bool table = h.mask < PC_TABLE_VALUES && !flt;
@@ -1052,14 +1054,15 @@ static size_t pc_step_room(const struct pc_step *st)
 
 /* Method `method` of class c (view vi) compiled; its offset, 0 when the
  * arena is full. */
-static uint32_t pc_method(pb_printer *p, struct pb_print_cache *k, unsigned vi, const pb_class *c, uint32_t method)
+static uint32_t pc_method(nvm_pb_printer *p, struct pb_print_cache *k, unsigned vi, const nvm_pb_class *c,
+                          uint32_t method)
 {
 	struct mref mr = method_in(p, vi, c, method);
 	unsigned nf = mr.m ? mr.m->nfields : 0, nsteps = nf ? nf : 1;
 	struct pc_step st[256];
 	st[0] = (struct pc_step){ .slots = k->empty }; /* a table of one empty slot */
 	for (unsigned i = 0; i < nf; i++)
-		if (!pc_field(k, mr.m, pb_method_field(mr.m, i), &st[i]))
+		if (!pc_field(k, mr.m, nvm_pb_method_field(mr.m, i), &st[i]))
 			return 0;
 	char t1[400], t2[400];
 	char *e1 = t1, *e2 = t2;
@@ -1128,12 +1131,12 @@ static uint32_t pc_word(const struct pb_print_cache *k, uint32_t off)
 
 /* Points view vi's table at class c's; false if c is not one of the tables'
  * classes or memory runs out. */
-static bool pc_view(struct pb_print_cache *k, unsigned vi, const pb_class *c)
+static bool pc_view(struct pb_print_cache *k, unsigned vi, const nvm_pb_class *c)
 {
-	size_t ci = pb_nclasses;
+	size_t ci = nvm_pb_nclasses;
 	if (c) {
-		uintptr_t a = (uintptr_t)c, b = (uintptr_t)pb_classes;
-		if (a < b || a - b >= pb_nclasses * sizeof(*c) || (a - b) % sizeof(*c))
+		uintptr_t a = (uintptr_t)c, b = (uintptr_t)nvm_pb_classes;
+		if (a < b || a - b >= nvm_pb_nclasses * sizeof(*c) || (a - b) % sizeof(*c))
 			return false;
 		ci = (a - b) / sizeof(*c);
 	}
@@ -1146,10 +1149,11 @@ static bool pc_view(struct pb_print_cache *k, unsigned vi, const pb_class *c)
 
 /* The compiled method a line of subch / method prints, NULL: format it from
  * the tables. */
-static inline const struct pc_entry *pc_lookup(pb_printer *p, struct pb_print_cache *k, uint32_t subch, uint32_t method)
+static inline const struct pc_entry *pc_lookup(nvm_pb_printer *p, struct pb_print_cache *k, uint32_t subch,
+                                               uint32_t method)
 {
 	unsigned vi = view_index(p, subch, method);
-	const pb_class *c = vi == 8 ? p->host : p->bound[vi];
+	const nvm_pb_class *c = vi == 8 ? p->host : p->bound[vi];
 	if ((k->cls[vi] != c || !k->tab[vi]) && !pc_view(k, vi, c)) {
 		k->tab[vi] = NULL;
 		return NULL;
@@ -1219,7 +1223,7 @@ static inline char *w_pc_text_step(struct pb_print_cache *k, char *d, const stru
 	d = w_pc_slot(k, d, st, v, 0);
 	d = w_hexd(d, hex8(v), hex_digits(v) & (int)st->num);
 	if (__builtin_expect(st->kind >= PC_FLOAT, 0))
-		d = st->kind == PC_FLOAT ? w_pc_float(k, d, v) : w_text_field(d, &pb_fields[st->field], v, st->flt);
+		d = st->kind == PC_FLOAT ? w_pc_float(k, d, v) : w_text_field(d, &nvm_pb_fields[st->field], v, st->flt);
 	return d;
 }
 
@@ -1244,7 +1248,7 @@ static inline char *w_pc_json_fields(struct pb_print_cache *k, char *d, const st
 		case PC_TABLE: d = w_pc_slot(k, d, st, v, skip); break;
 		case PC_NUM: d = w_dec(w_pc_slot(k, d, st, v, skip), v); break;
 		case PC_DATA: d = w_decw(w_pc_slot(k, d, st, v, skip), dd); break;
-		default: d = w_json_field(d, &pb_fields[st->field], v, i == 0); break;
+		default: d = w_json_field(d, &nvm_pb_fields[st->field], v, i == 0); break;
 		}
 	}
 	return d;
@@ -1252,7 +1256,7 @@ static inline char *w_pc_json_fields(struct pb_print_cache *k, char *d, const st
 
 /* ---------------------------------------------------------------- text */
 
-static void text_prefix(pb_out *o, uint64_t off, uint32_t word)
+static void text_prefix(nvm_pb_out *o, uint64_t off, uint32_t word)
 {
 	o_hexw(o, off, 8);
 	o_mem(o, ": ", 2);
@@ -1265,15 +1269,15 @@ static void text_prefix(pb_out *o, uint64_t off, uint32_t word)
  * reserved once: 128 bytes for the fixed parts and 32-byte copy slack, 300
  * for the name, and for each field its name, a value name or a number with
  * its float (the names are at most 255 bytes). */
-static void text_method(pb_printer *p, const pb_run *r, uint32_t i, uint32_t method)
+static void text_method(nvm_pb_printer *p, const nvm_pb_run *r, uint32_t i, uint32_t method)
 {
-	pb_out *o = p->out;
+	nvm_pb_out *o = p->out;
 	struct mref mr = method_of(p, r->subch, method);
 	size_t room = 128 + 300 + (mr.m ? (size_t)mr.m->nfields * 640 : 0);
 	char *d = o_room(o, room);
 	if (!d)
 		return;
-	if (r->mode == PB_MODE_IMMD) {
+	if (r->mode == NVM_PB_MODE_IMMD) {
 		d = w_mem(d, "                   ", 19);
 	} else {
 		d = w_hexw(d, (uint32_t)(r->offset + i), 8); /* offsets print as 8 digits */
@@ -1284,11 +1288,11 @@ static void text_method(pb_printer *p, const pb_run *r, uint32_t i, uint32_t met
 	d = w_mem(d, "  mthd 0x", 9);
 	d = w_hexw(d, method, 4);
 	if (mr.m) {
-		const pb_method *m = mr.m;
+		const nvm_pb_method *m = mr.m;
 		d = w_text_name(d, &mr);
 		uint32_t data = r->data[i];
 		for (unsigned k = 0; k < m->nfields; k++) {
-			const pb_field *f = pb_method_field(m, k);
+			const nvm_pb_field *f = nvm_pb_method_field(m, k);
 			d = w_text_field(d, f, field_get(data, f), float_field(m, f));
 		}
 	}
@@ -1298,11 +1302,11 @@ static void text_method(pb_printer *p, const pb_run *r, uint32_t i, uint32_t met
 	o->len = (size_t)(d - o->buf);
 }
 
-static void text_set_object(pb_printer *p, const pb_run *r, uint32_t i)
+static void text_set_object(nvm_pb_printer *p, const nvm_pb_run *r, uint32_t i)
 {
 	uint32_t unknown = follow_set_object(p, r, i);
 	if (unknown) {
-		pb_out *o = p->out;
+		nvm_pb_out *o = p->out;
 		o_str(o, "                     unknown class ");
 		o_hex(o, unknown);
 		o_str(o, " on subchannel ");
@@ -1311,10 +1315,10 @@ static void text_set_object(pb_printer *p, const pb_run *r, uint32_t i)
 	}
 }
 
-static void text_header(void *ctx, const pb_header *h)
+static void text_header(void *ctx, const nvm_pb_header *h)
 {
-	pb_printer *p = ctx;
-	pb_out *o = p->out;
+	nvm_pb_printer *p = ctx;
+	nvm_pb_out *o = p->out;
 	/* "MODE subch S mthd 0x" by mode, written whole and then the
 	 * subchannel's digit over its S */
 	static const char head[4][32] = { "INC  subch 0 mthd 0x", "NINC subch 0 mthd 0x", "1INC subch 0 mthd 0x",
@@ -1334,7 +1338,7 @@ static void text_header(void *ctx, const pb_header *h)
 	memcpy(d + 39, hex2[(h->method >> 8) & 0xff], 2); /* the method's last 4 hex digits */
 	memcpy(d + 41, hex2[h->method & 0xff], 2);
 	d += 43;
-	if (h->mode == PB_MODE_IMMD) {
+	if (h->mode == NVM_PB_MODE_IMMD) {
 		d = w_mem(d, " data ", 6);
 		d = w_hex(d, FIELD_GET(h->word, 28, 16));
 	} else if (h->count < 100) {
@@ -1358,8 +1362,8 @@ static void text_header(void *ctx, const pb_header *h)
 }
 
 /* text_method's line from a compiled method (reserved: its room is). */
-static void text_method_pc(pb_out *o, struct pb_print_cache *k, const struct pc_entry *e, const pb_run *r, uint32_t i,
-                           bool reserved)
+static void text_method_pc(nvm_pb_out *o, struct pb_print_cache *k, const struct pc_entry *e, const nvm_pb_run *r,
+                           uint32_t i, bool reserved)
 {
 	char *d = reserved ? o->buf + o->len : o_room(o, e->room);
 	if (!d)
@@ -1367,7 +1371,7 @@ static void text_method_pc(pb_out *o, struct pb_print_cache *k, const struct pc_
 	uint32_t data = r->data[i];
 	uint64_t ho, hd;
 	hex8x2((uint32_t)(r->offset + i), data, &ho, &hd);
-	if (r->mode == PB_MODE_IMMD) {
+	if (r->mode == NVM_PB_MODE_IMMD) {
 		d = w_mem(d, "                   ", 19);
 	} else {
 		memcpy(d, &ho, 8);
@@ -1386,9 +1390,9 @@ static void text_method_pc(pb_out *o, struct pb_print_cache *k, const struct pc_
 
 /* A run's lines one by one through pc_lookup (a table could not be set
  * up for the run: each line finds its own way, as before a run). */
-static void text_run_each(pb_printer *p, const pb_run *r)
+static void text_run_each(nvm_pb_printer *p, const nvm_pb_run *r)
 {
-	pb_out *o = p->out;
+	nvm_pb_out *o = p->out;
 	struct pb_print_cache *k = p->cache;
 	/* Room reserved, and the flush checked, once per PC_CHUNK lines (a
 	 * compiled line of up to PC_LINE_ROOM bytes then needs no check). */
@@ -1396,7 +1400,7 @@ static void text_run_each(pb_printer *p, const pb_run *r)
 		uint32_t end = r->count - i > PC_CHUNK ? i + PC_CHUNK : r->count;
 		bool reserved = k && o_room(o, (size_t)(end - i) * PC_LINE_ROOM);
 		for (; i < end; i++) {
-			uint32_t m = pb_run_method(r, i);
+			uint32_t m = nvm_pb_run_method(r, i);
 			const struct pc_entry *e = k ? pc_lookup(p, k, r->subch, m) : NULL;
 			if (e && e->room <= PC_LINE_ROOM) {
 				text_method_pc(o, k, e, r, i, reserved);
@@ -1418,9 +1422,9 @@ static void text_run_each(pb_printer *p, const pb_run *r)
 
 /* The compiled-method table of view vi for the class it names now; NULL
  * when there is none (pc_lookup's test). */
-static const uint32_t *pc_tab(pb_printer *p, struct pb_print_cache *k, unsigned vi)
+static const uint32_t *pc_tab(nvm_pb_printer *p, struct pb_print_cache *k, unsigned vi)
 {
-	const pb_class *c = vi == 8 ? p->host : p->bound[vi];
+	const nvm_pb_class *c = vi == 8 ? p->host : p->bound[vi];
 	if ((k->cls[vi] != c || !k->tab[vi]) && !pc_view(k, vi, c)) {
 		k->tab[vi] = NULL;
 		return NULL;
@@ -1429,11 +1433,11 @@ static const uint32_t *pc_tab(pb_printer *p, struct pb_print_cache *k, unsigned 
 }
 
 /* Entries from..count-1 of run r, line by line. */
-static void text_run_rest(pb_printer *p, const pb_run *r, uint32_t from)
+static void text_run_rest(nvm_pb_printer *p, const nvm_pb_run *r, uint32_t from)
 {
 	if (from >= r->count)
 		return;
-	pb_run rest = *r;
+	nvm_pb_run rest = *r;
 	rest.index += from;
 	rest.offset += from;
 	rest.count -= from;
@@ -1466,10 +1470,10 @@ static inline char *w_pc_text_step_r(const char *arena, char *d, const struct pc
 	return d + ((8u - lead) & num);
 }
 
-static void text_run(void *ctx, const pb_run *r)
+static void text_run(void *ctx, const nvm_pb_run *r)
 {
-	pb_printer *p = ctx;
-	pb_out *o = p->out;
+	nvm_pb_printer *p = ctx;
+	nvm_pb_out *o = p->out;
 	struct pb_print_cache *k = p->cache;
 	unsigned sub = r->subch & 7;
 	/* The tables of the run's views, found once a run (and again after a
@@ -1481,16 +1485,16 @@ static void text_run(void *ctx, const pb_run *r)
 		text_run_each(p, r);
 		return;
 	}
-	/* The run in registers (see w_pc_text_step_r). pb_run_method without a
+	/* The run in registers (see w_pc_text_step_r). nvm_pb_run_method without a
 	 * branch on the mode: the method of sequence entry j is method + 4 *
 	 * min(j, lim). */
 	const uint32_t *data = r->data;
 	uint32_t method = r->method, index = r->index, count = r->count, offset = (uint32_t)r->offset;
-	uint32_t lim = r->mode == PB_MODE_INC ? UINT32_MAX : r->mode == PB_MODE_1INC ? 1u : 0u;
+	uint32_t lim = r->mode == NVM_PB_MODE_INC ? UINT32_MAX : r->mode == NVM_PB_MODE_1INC ? 1u : 0u;
 	bool masked = r->masked;
 	const char *arena = k->arena;
 	/* IMMD lines start with blanks, the others with the offset and the data */
-	uint64_t immd = r->mode == PB_MODE_IMMD ? ~0ull : 0;
+	uint64_t immd = r->mode == NVM_PB_MODE_IMMD ? ~0ull : 0;
 	uint64_t blank = 0x2020202020202020ull & immd;
 	uint16_t colon = (uint16_t)(((':' | ' ' << 8) & ~immd) | (0x2020 & immd));
 	for (uint32_t i = 0; i < count;) {
@@ -1555,11 +1559,11 @@ static void text_run(void *ctx, const pb_run *r)
 	}
 }
 
-static void text_control(void *ctx, const pb_control *c)
+static void text_control(void *ctx, const nvm_pb_control *c)
 {
-	pb_printer *p = ctx;
-	pb_out *o = p->out;
-	if (c->kind == PB_CTRL_IGNORED) {
+	nvm_pb_printer *p = ctx;
+	nvm_pb_out *o = p->out;
+	if (c->kind == NVM_PB_CTRL_IGNORED) {
 		o_hexw(o, c->offset, 8);
 		o_mem(o, ": ........ ignored ", 19);
 		o_dec(o, c->value);
@@ -1572,29 +1576,29 @@ static void text_control(void *ctx, const pb_control *c)
 		o_ch(o, ' ');
 		o_hex(o, c->value);
 	}
-	if (c->kind == PB_CTRL_SET_SUBDEVICE_MASK || c->kind == PB_CTRL_USE_SUBDEVICE_MASK ||
-	    c->kind == PB_CTRL_SLI_CONDITIONAL)
+	if (c->kind == NVM_PB_CTRL_SET_SUBDEVICE_MASK || c->kind == NVM_PB_CTRL_USE_SUBDEVICE_MASK ||
+	    c->kind == NVM_PB_CTRL_SLI_CONDITIONAL)
 		o_str(o, c->active ? " (active)" : " (inactive)");
 	o_ch(o, '\n');
 	o_maybe_flush(o);
 }
 
-static void text_error(void *ctx, const pb_error *e)
+static void text_error(void *ctx, const nvm_pb_error *e)
 {
-	pb_printer *p = ctx;
-	pb_out *o = p->out;
+	nvm_pb_printer *p = ctx;
+	nvm_pb_out *o = p->out;
 	p->errors++;
 	text_prefix(o, e->offset, e->word);
 	o_mem(o, "ERROR ", 6);
-	o_str(o, pb_err_name(e->code));
+	o_str(o, nvm_pb_err_name(e->code));
 	o_mem(o, ": ", 2);
-	o_str(o, pb_err_message(e->code));
-	if (e->code == PB_ERR_TRUNCATED && e->missing) {
+	o_str(o, nvm_pb_err_message(e->code));
+	if (e->code == NVM_PB_ERR_TRUNCATED && e->missing) {
 		o_mem(o, " (", 2);
 		o_dec(o, e->missing);
 		o_str(o, " entries missing)");
 	}
-	const char *intr = pb_err_interrupt(e->code, p->format);
+	const char *intr = nvm_pb_err_interrupt(e->code, p->format);
 	if (intr) {
 		o_mem(o, " [", 2);
 		o_str(o, intr);
@@ -1605,7 +1609,7 @@ static void text_error(void *ctx, const pb_error *e)
 
 /* ---------------------------------------------------------------- json */
 
-static void json_key_u(pb_out *o, const char *key, uint64_t v)
+static void json_key_u(nvm_pb_out *o, const char *key, uint64_t v)
 {
 	o_mem(o, ", \"", 3);
 	o_str(o, key);
@@ -1614,37 +1618,37 @@ static void json_key_u(pb_out *o, const char *key, uint64_t v)
 }
 
 /* , "fields": {"NAME": value or "ENUM", ...} */
-static void json_fields(pb_out *o, const pb_method *m, uint32_t data)
+static void json_fields(nvm_pb_out *o, const nvm_pb_method *m, uint32_t data)
 {
 	o_str(o, ", \"fields\": {");
 	for (unsigned i = 0; i < m->nfields; i++) {
-		const pb_field *f = pb_method_field(m, i);
+		const nvm_pb_field *f = nvm_pb_method_field(m, i);
 		uint32_t v = FIELD_GET(data, f->hi, f->lo);
 		uint32_t vn = value_name(f, v);
 		if (i)
 			o_mem(o, ", ", 2);
-		o_jstr(o, pb_name(f->name));
+		o_jstr(o, nvm_pb_name(f->name));
 		o_mem(o, ": ", 2);
 		if (vn)
-			o_jstr(o, pb_name(vn));
+			o_jstr(o, nvm_pb_name(vn));
 		else
 			o_dec(o, v);
 	}
 	o_ch(o, '}');
 }
 
-static void json_header(void *ctx, const pb_header *h)
+static void json_header(void *ctx, const nvm_pb_header *h)
 {
-	pb_printer *p = ctx;
+	nvm_pb_printer *p = ctx;
 	if (h->count)
 		return; /* its methods carry it */
-	pb_out *o = p->out;
+	nvm_pb_out *o = p->out;
 	o_mem(o, "{\"offset\": ", 11);
 	o_dec(o, h->offset);
 	json_key_u(o, "subch", h->subch);
 	json_key_u(o, "method", h->method);
 	o_mem(o, ", \"kind\": ", 10);
-	o_jstr(o, pb_mode_name(h->mode));
+	o_jstr(o, nvm_pb_mode_name(h->mode));
 	json_key_u(o, "count", 0);
 	json_key_u(o, "header", h->word);
 	o_mem(o, "}\n", 2);
@@ -1658,8 +1662,8 @@ static int names_plain_state; /* 0 unknown, 1 plain, 2 not */
 
 static bool plain(uint32_t off)
 {
-	const char *s = pb_name(off);
-	for (size_t i = 0, n = pb_name_len(off); i < n; i++)
+	const char *s = nvm_pb_name(off);
+	for (size_t i = 0, n = nvm_pb_name_len(off); i < n; i++)
 		if (s[i] == '"' || s[i] == '\\')
 			return false;
 	return true;
@@ -1670,15 +1674,15 @@ static bool names_plain(void)
 	if (names_plain_state)
 		return names_plain_state == 1;
 	bool ok = true;
-	for (size_t c = 0; c < pb_nclasses && ok; c++) {
-		for (size_t i = 0; i < pb_classes[c].nmethods && ok; i++) {
-			const pb_method *m = pb_class_method_at(&pb_classes[c], i);
+	for (size_t c = 0; c < nvm_pb_nclasses && ok; c++) {
+		for (size_t i = 0; i < nvm_pb_classes[c].nmethods && ok; i++) {
+			const nvm_pb_method *m = nvm_pb_class_method_at(&nvm_pb_classes[c], i);
 			ok = plain(m->name);
 			for (unsigned k = 0; k < m->nfields && ok; k++) {
-				const pb_field *f = pb_method_field(m, k);
+				const nvm_pb_field *f = nvm_pb_method_field(m, k);
 				ok = plain(f->name);
 				for (unsigned v = 0; v < f->nvalues && ok; v++)
-					ok = plain(pb_field_value(f, v)->name);
+					ok = plain(nvm_pb_field_value(f, v)->name);
 			}
 		}
 	}
@@ -1689,9 +1693,9 @@ static bool names_plain(void)
 /* One method's JSON line written through a pointer into room reserved for
  * the whole line, as text_method does (names plain: no escaping). The same
  * bytes as the o_* writers of json_method_escaped. */
-static void json_method(pb_printer *p, const pb_run *r, uint32_t i, uint32_t method)
+static void json_method(nvm_pb_printer *p, const nvm_pb_run *r, uint32_t i, uint32_t method)
 {
-	pb_out *o = p->out;
+	nvm_pb_out *o = p->out;
 	struct mref mr = method_of(p, r->subch, method);
 	size_t room = 256 + 300 + (mr.m ? (size_t)mr.m->nfields * 560 : 0);
 	char *d = o_room(o, room);
@@ -1706,21 +1710,21 @@ static void json_method(pb_printer *p, const pb_run *r, uint32_t i, uint32_t met
 	d = w_mem(d, ", \"data\": ", 10);
 	d = w_dec(d, r->data[i]);
 	d = w_mem(d, ", \"kind\": \"", 11);
-	/* pb_mode_name's names, copied in 4 bytes */
+	/* nvm_pb_mode_name's names, copied in 4 bytes */
 	static const char mode_lower[4][4] = { { 'i', 'n', 'c', 0 },
 		                               { 'n', 'i', 'n', 'c' },
 		                               { '1', 'i', 'n', 'c' },
 		                               { 'i', 'm', 'm', 'd' } };
 	memcpy(d, mode_lower[r->mode & 3], 4);
-	d += r->mode == PB_MODE_INC ? 3 : 4;
+	d += r->mode == NVM_PB_MODE_INC ? 3 : 4;
 	d = w_mem(d, "\", \"data_offset\": ", 18);
-	d = w_dec64(d, r->mode == PB_MODE_IMMD ? r->offset : r->offset + i);
+	d = w_dec64(d, r->mode == NVM_PB_MODE_IMMD ? r->offset : r->offset + i);
 	if (mr.m) {
-		const pb_method *m = mr.m;
+		const nvm_pb_method *m = mr.m;
 		d = w_json_name(d, &mr);
 		uint32_t data = r->data[i];
 		for (unsigned k = 0; k < m->nfields; k++) {
-			const pb_field *f = pb_method_field(m, k);
+			const nvm_pb_field *f = nvm_pb_method_field(m, k);
 			d = w_json_field(d, f, field_get(data, f), k == 0);
 		}
 		*d++ = '}';
@@ -1731,9 +1735,9 @@ static void json_method(pb_printer *p, const pb_run *r, uint32_t i, uint32_t met
 	o->len = (size_t)(d - o->buf);
 }
 
-static void json_method_escaped(pb_printer *p, const pb_run *r, uint32_t i, uint32_t m, const char *kind)
+static void json_method_escaped(nvm_pb_printer *p, const nvm_pb_run *r, uint32_t i, uint32_t m, const char *kind)
 {
-	pb_out *o = p->out;
+	nvm_pb_out *o = p->out;
 	o_mem(o, "{\"offset\": ", 11);
 	o_dec(o, r->hdr_offset);
 	json_key_u(o, "subch", r->subch);
@@ -1741,7 +1745,7 @@ static void json_method_escaped(pb_printer *p, const pb_run *r, uint32_t i, uint
 	json_key_u(o, "data", r->data[i]);
 	o_mem(o, ", \"kind\": ", 10);
 	o_jstr(o, kind);
-	json_key_u(o, "data_offset", r->mode == PB_MODE_IMMD ? r->offset : r->offset + i);
+	json_key_u(o, "data_offset", r->mode == NVM_PB_MODE_IMMD ? r->offset : r->offset + i);
 	struct mref mr = method_of(p, r->subch, m);
 	if (mr.m) {
 		o_mem(o, ", \"name\": \"", 11);
@@ -1757,8 +1761,8 @@ static void json_method_escaped(pb_printer *p, const pb_run *r, uint32_t i, uint
 }
 
 /* json_method's line from a compiled method. */
-static void json_method_pc(pb_out *o, struct pb_print_cache *k, const struct pc_entry *e, const pb_run *r, uint32_t i,
-                           struct decw ho, struct decw od)
+static void json_method_pc(nvm_pb_out *o, struct pb_print_cache *k, const struct pc_entry *e, const nvm_pb_run *r,
+                           uint32_t i, struct decw ho, struct decw od)
 {
 	/* ", "kind": "inc", "data_offset": " ... in blocks of 48 */
 	static const struct {
@@ -1793,11 +1797,11 @@ static void json_method_pc(pb_out *o, struct pb_print_cache *k, const struct pc_
 	o->len = (size_t)(d - o->buf);
 }
 
-static void json_run(void *ctx, const pb_run *r)
+static void json_run(void *ctx, const nvm_pb_run *r)
 {
-	pb_printer *p = ctx;
-	pb_out *o = p->out;
-	const char *kind = pb_mode_name(r->mode);
+	nvm_pb_printer *p = ctx;
+	nvm_pb_out *o = p->out;
+	const char *kind = nvm_pb_mode_name(r->mode);
 	bool fast = names_plain();
 	struct pb_print_cache *k = fast ? p->cache : NULL;
 	/* the header's offset, the same on each line, and data_offset: the
@@ -1806,7 +1810,7 @@ static void json_run(void *ctx, const pb_run *r)
 		k = NULL;
 	struct decw ho = dec_split((uint32_t)r->hdr_offset), od = dec_split((uint32_t)r->offset);
 	for (uint32_t i = 0; i < r->count; i++) {
-		uint32_t m = pb_run_method(r, i);
+		uint32_t m = nvm_pb_run_method(r, i);
 		const struct pc_entry *e = k ? pc_lookup(p, k, r->subch, m) : NULL;
 		if (i)
 			od = dec_next(od, (uint32_t)(r->offset + i));
@@ -1831,39 +1835,39 @@ static void json_run(void *ctx, const pb_run *r)
 	}
 }
 
-static void json_control(void *ctx, const pb_control *c)
+static void json_control(void *ctx, const nvm_pb_control *c)
 {
-	pb_printer *p = ctx;
-	pb_out *o = p->out;
+	nvm_pb_printer *p = ctx;
+	nvm_pb_out *o = p->out;
 	o_mem(o, "{\"offset\": ", 11);
 	o_dec(o, c->offset);
 	o_mem(o, ", \"control\": ", 13);
-	o_jstr(o, pb_ctrl_name(c->kind));
+	o_jstr(o, nvm_pb_ctrl_name(c->kind));
 	if (c->has_value)
 		json_key_u(o, "value", c->value);
 	json_key_u(o, "word", c->word);
-	if (c->kind == PB_CTRL_SET_SUBDEVICE_MASK || c->kind == PB_CTRL_USE_SUBDEVICE_MASK ||
-	    c->kind == PB_CTRL_SLI_CONDITIONAL)
+	if (c->kind == NVM_PB_CTRL_SET_SUBDEVICE_MASK || c->kind == NVM_PB_CTRL_USE_SUBDEVICE_MASK ||
+	    c->kind == NVM_PB_CTRL_SLI_CONDITIONAL)
 		o_str(o, c->active ? ", \"active\": true" : ", \"active\": false");
 	o_mem(o, "}\n", 2);
 	o_maybe_flush(o);
 }
 
-static void json_error(void *ctx, const pb_error *e)
+static void json_error(void *ctx, const nvm_pb_error *e)
 {
-	pb_printer *p = ctx;
-	pb_out *o = p->out;
+	nvm_pb_printer *p = ctx;
+	nvm_pb_out *o = p->out;
 	p->errors++;
 	o_mem(o, "{\"offset\": ", 11);
 	o_dec(o, e->offset);
 	o_mem(o, ", \"error\": ", 11);
-	o_jstr(o, pb_err_name(e->code));
+	o_jstr(o, nvm_pb_err_name(e->code));
 	o_mem(o, ", \"message\": ", 13);
-	o_jstr(o, pb_err_message(e->code));
+	o_jstr(o, nvm_pb_err_message(e->code));
 	json_key_u(o, "word", e->word);
-	if (e->code == PB_ERR_TRUNCATED)
+	if (e->code == NVM_PB_ERR_TRUNCATED)
 		json_key_u(o, "missing", e->missing);
-	const char *intr = pb_err_interrupt(e->code, p->format);
+	const char *intr = nvm_pb_err_interrupt(e->code, p->format);
 	o_mem(o, ", \"interrupt\": ", 15);
 	if (intr)
 		o_jstr(o, intr);
@@ -1880,7 +1884,7 @@ static void json_error(void *ctx, const pb_error *e)
  * formatting of Mesa's generated class dumpers (docs/fidelity.md). */
 static const char *const mesa_mode[] = { " NINC", " 0INC", " 1INC", " IMMD" };
 
-static void mesa_hdr(pb_out *o, uint64_t off, uint32_t word)
+static void mesa_hdr(nvm_pb_out *o, uint64_t off, uint32_t word)
 {
 	o_mem(o, "[0x", 3);
 	o_hexw(o, off, 8);
@@ -1895,9 +1899,9 @@ static void mesa_hdr(pb_out *o, uint64_t off, uint32_t word)
 /* One method as Mesa's generated dumpers print it (P_PARSE_*_MTHD for the
  * name, P_DUMP_*_MTHD_DATA for the fields): enum fields by value name or
  * 0x%x, float methods %ff (0x%x), other fields (0x%x). */
-static void mesa_method(pb_printer *p, uint32_t subch, uint32_t method, uint32_t data)
+static void mesa_method(nvm_pb_printer *p, uint32_t subch, uint32_t method, uint32_t data)
 {
-	pb_out *o = p->out;
+	nvm_pb_out *o = p->out;
 	struct mref r = method_of(p, subch, method);
 	/* one reservation for the block (see text_method) */
 	char *d = o_room(o, 128 + 300 + (r.m ? (size_t)r.m->nfields * 640 : 0));
@@ -1913,7 +1917,7 @@ static void mesa_method(pb_printer *p, uint32_t subch, uint32_t method, uint32_t
 		o->len = (size_t)(d - o->buf);
 		return;
 	}
-	const pb_method *m = r.m;
+	const nvm_pb_method *m = r.m;
 	d = w_mem(d, "NV", 2);
 	for (int k = 3; k >= 0; k--)
 		*d++ = "0123456789ABCDEF"[(r.prefix >> (4 * k)) & 15];
@@ -1921,7 +1925,7 @@ static void mesa_method(pb_printer *p, uint32_t subch, uint32_t method, uint32_t
 	d = w_index(w_name(d, m->name), &r);
 	*d++ = '\n';
 	for (unsigned i = 0; i < m->nfields; i++) {
-		const pb_field *f = pb_method_field(m, i);
+		const nvm_pb_field *f = nvm_pb_method_field(m, i);
 		uint32_t v = FIELD_GET(data, f->hi, f->lo);
 		d = w_mem(d, "\t\t.", 3);
 		d = w_name(d, f->name);
@@ -1929,7 +1933,7 @@ static void mesa_method(pb_printer *p, uint32_t subch, uint32_t method, uint32_t
 		if (f->nvalues) {
 			uint32_t vn = value_name(f, v);
 			d = vn ? w_name(d, vn) : w_hex(d, v);
-		} else if (m->flags & PB_METHOD_FLOAT) {
+		} else if (m->flags & NVM_PB_METHOD_FLOAT) {
 			d = w_float(d, v, true);
 			d = w_mem(d, "f (", 3);
 			d = w_hex(d, v);
@@ -1944,10 +1948,10 @@ static void mesa_method(pb_printer *p, uint32_t subch, uint32_t method, uint32_t
 	o->len = (size_t)(d - o->buf);
 }
 
-static void mesa_header(void *ctx, const pb_header *h)
+static void mesa_header(void *ctx, const nvm_pb_header *h)
 {
-	pb_printer *p = ctx;
-	pb_out *o = p->out;
+	nvm_pb_printer *p = ctx;
+	nvm_pb_out *o = p->out;
 	mesa_hdr(o, h->offset, h->word);
 	o_mem(o, " subch ", 7);
 	o_dec(o, h->subch);
@@ -1959,11 +1963,11 @@ static void mesa_header(void *ctx, const pb_header *h)
 	o_maybe_flush(o);
 }
 
-static void mesa_run(void *ctx, const pb_run *r)
+static void mesa_run(void *ctx, const nvm_pb_run *r)
 {
-	pb_printer *p = ctx;
+	nvm_pb_printer *p = ctx;
 	for (uint32_t i = 0; i < r->count; i++) {
-		uint32_t m = pb_run_method(r, i);
+		uint32_t m = nvm_pb_run_method(r, i);
 		/* Mesa binds the class before it names SET_OBJECT (whose host
 		 * class then follows the new class, mesa_host()). */
 		if (m == 0)
@@ -1976,11 +1980,11 @@ static void mesa_run(void *ctx, const pb_run *r)
 		o_ch(p->out, '\n');
 }
 
-static void mesa_control(void *ctx, const pb_control *c)
+static void mesa_control(void *ctx, const nvm_pb_control *c)
 {
-	pb_printer *p = ctx;
-	pb_out *o = p->out;
-	if (c->kind == PB_CTRL_IGNORED) {
+	nvm_pb_printer *p = ctx;
+	nvm_pb_out *o = p->out;
+	if (c->kind == NVM_PB_CTRL_IGNORED) {
 		/* UNVERIFIED extension: Mesa has no such line. */
 		o_mem(o, "[0x", 3);
 		o_hexw(o, c->offset, 8);
@@ -1991,19 +1995,19 @@ static void mesa_control(void *ctx, const pb_control *c)
 	}
 	mesa_hdr(o, c->offset, c->word);
 	switch (c->kind) {
-	case PB_CTRL_NOP:
+	case NVM_PB_CTRL_NOP:
 		/* Mesa decodes 0 as SEC_OP 0 / TERT_OP 0 with COUNT 0. */
 		o_str(o, " subch 0 NINC\n\n");
 		break;
-	case PB_CTRL_SET_SUBDEVICE_MASK:
-	case PB_CTRL_STORE_SUBDEVICE_MASK:
-	case PB_CTRL_USE_SUBDEVICE_MASK:
+	case NVM_PB_CTRL_SET_SUBDEVICE_MASK:
+	case NVM_PB_CTRL_STORE_SUBDEVICE_MASK:
+	case NVM_PB_CTRL_USE_SUBDEVICE_MASK:
 		o_str(o, " subch N/A SUB_DEVICE_OP\n\tmthd ");
 		o_hexw(o, FIELD_GET(c->word, 17, 16), 4);
 		o_ch(o, ' ');
 		o_str(o, ctrl_upper[c->kind]);
 		o_ch(o, '\n');
-		if (c->kind != PB_CTRL_USE_SUBDEVICE_MASK) {
+		if (c->kind != NVM_PB_CTRL_USE_SUBDEVICE_MASK) {
 			o_str(o, "\t\t.VALUE = ");
 			o_hex(o, c->value);
 			o_ch(o, '\n');
@@ -2023,10 +2027,10 @@ static void mesa_control(void *ctx, const pb_control *c)
 	o_maybe_flush(o);
 }
 
-static void mesa_error(void *ctx, const pb_error *e)
+static void mesa_error(void *ctx, const nvm_pb_error *e)
 {
-	pb_printer *p = ctx;
-	pb_out *o = p->out;
+	nvm_pb_printer *p = ctx;
+	nvm_pb_out *o = p->out;
 	p->errors++;
 	if (p->seq_left) {
 		/* a sequence cut short: close its block */
@@ -2036,7 +2040,7 @@ static void mesa_error(void *ctx, const pb_error *e)
 	/* UNVERIFIED extension: Mesa's printer does not validate. */
 	mesa_hdr(o, e->offset, e->word);
 	o_str(o, " ERROR ");
-	o_str(o, pb_err_name(e->code));
+	o_str(o, nvm_pb_err_name(e->code));
 	o_str(o, "\n\n");
 }
 
@@ -2044,9 +2048,9 @@ static void mesa_error(void *ctx, const pb_error *e)
 
 #define ASM_PER_LINE 8
 
-static void asm_word_line_item(pb_printer *p, uint32_t w, const char *first)
+static void asm_word_line_item(nvm_pb_printer *p, uint32_t w, const char *first)
 {
-	pb_out *o = p->out;
+	nvm_pb_out *o = p->out;
 	if (p->line_items >= ASM_PER_LINE) {
 		o_ch(o, '\n');
 		p->line_items = 0;
@@ -2059,7 +2063,7 @@ static void asm_word_line_item(pb_printer *p, uint32_t w, const char *first)
 	p->line_items++;
 }
 
-static void asm_end_line(pb_printer *p)
+static void asm_end_line(nvm_pb_printer *p)
 {
 	if (p->line_items) {
 		o_ch(p->out, '\n');
@@ -2067,7 +2071,7 @@ static void asm_end_line(pb_printer *p)
 	}
 }
 
-static void asm_method_operand(pb_printer *p, uint32_t subch, uint32_t method)
+static void asm_method_operand(nvm_pb_printer *p, uint32_t subch, uint32_t method)
 {
 	struct mref r = method_of(p, subch, method);
 	o_ch(p->out, ' ');
@@ -2080,24 +2084,24 @@ static void asm_method_operand(pb_printer *p, uint32_t subch, uint32_t method)
 	}
 }
 
-static void asm_header(void *ctx, const pb_header *h)
+static void asm_header(void *ctx, const nvm_pb_header *h)
 {
-	pb_printer *p = ctx;
-	pb_out *o = p->out;
+	nvm_pb_printer *p = ctx;
+	nvm_pb_out *o = p->out;
 	asm_end_line(p);
 	uint32_t w = 0;
 	bool ok;
 	if (h->ndwords == 2)
 		ok = h->word == (0x00030000u | h->subch << 13 | h->method) && h->word2 == h->count;
 	else
-		ok = pb_encode_method(p->format, h->mode, h->subch, h->method,
-		                      h->mode == PB_MODE_IMMD ? FIELD_GET(h->word, 28, 16) : h->count, &w) &&
+		ok = nvm_pb_encode_method(p->format, h->mode, h->subch, h->method,
+		                          h->mode == NVM_PB_MODE_IMMD ? FIELD_GET(h->word, 28, 16) : h->count, &w) &&
 		     w == h->word;
 	/* A sequence whose data does not all follow cannot be written as one line. */
-	if (h->mode != PB_MODE_IMMD && h->count && !in_input(p, h->offset + h->ndwords + h->count - 1))
+	if (h->mode != NVM_PB_MODE_IMMD && h->count && !in_input(p, h->offset + h->ndwords + h->count - 1))
 		ok = false;
 	p->raw_seq = !ok;
-	p->seq_left = h->mode == PB_MODE_IMMD ? 0 : h->count;
+	p->seq_left = h->mode == NVM_PB_MODE_IMMD ? 0 : h->count;
 	if (!ok) {
 		o_str(o, ".word 0x");
 		o_hexw(o, h->word, 8);
@@ -2113,7 +2117,7 @@ static void asm_header(void *ctx, const pb_header *h)
 	o_ch(o, ' ');
 	o_dec(o, h->subch);
 	asm_method_operand(p, h->subch, h->method);
-	if (h->mode == PB_MODE_IMMD) {
+	if (h->mode == NVM_PB_MODE_IMMD) {
 		o_ch(o, ' ');
 		o_hex(o, FIELD_GET(h->word, 28, 16));
 		o_ch(o, '\n');
@@ -2126,13 +2130,13 @@ static void asm_header(void *ctx, const pb_header *h)
 	o_maybe_flush(o);
 }
 
-static void asm_run(void *ctx, const pb_run *r)
+static void asm_run(void *ctx, const nvm_pb_run *r)
 {
-	pb_printer *p = ctx;
+	nvm_pb_printer *p = ctx;
 	for (uint32_t i = 0; i < r->count; i++)
-		if (pb_run_method(r, i) == 0)
+		if (nvm_pb_run_method(r, i) == 0)
 			follow_set_object(p, r, i);
-	if (r->mode == PB_MODE_IMMD)
+	if (r->mode == NVM_PB_MODE_IMMD)
 		return;
 	for (uint32_t i = 0; i < r->count; i++)
 		asm_word_line_item(p, r->data[i], p->raw_seq ? ".word" : "+");
@@ -2142,12 +2146,12 @@ static void asm_run(void *ctx, const pb_run *r)
 	o_maybe_flush(p->out);
 }
 
-static void asm_control(void *ctx, const pb_control *c)
+static void asm_control(void *ctx, const nvm_pb_control *c)
 {
-	pb_printer *p = ctx;
-	pb_out *o = p->out;
+	nvm_pb_printer *p = ctx;
+	nvm_pb_out *o = p->out;
 	asm_end_line(p);
-	if (c->kind == PB_CTRL_IGNORED) {
+	if (c->kind == NVM_PB_CTRL_IGNORED) {
 		o_str(o, "# ignored after end_segment\n");
 		for (uint32_t i = 0; i < c->ndwords; i++)
 			asm_word_line_item(p, c->data ? c->data[i] : input_word(p, c->offset + i), ".word");
@@ -2155,14 +2159,14 @@ static void asm_control(void *ctx, const pb_control *c)
 		return;
 	}
 	uint32_t w;
-	if (!pb_encode_control(p->format, c->kind, c->value, &w) || w != c->word) {
+	if (!nvm_pb_encode_control(p->format, c->kind, c->value, &w) || w != c->word) {
 		o_str(o, ".word 0x");
 		o_hexw(o, c->word, 8);
 		o_str(o, "\n");
 		return;
 	}
-	o_str(o, pb_ctrl_name(c->kind));
-	if (c->has_value && c->kind != PB_CTRL_USE_SUBDEVICE_MASK) {
+	o_str(o, nvm_pb_ctrl_name(c->kind));
+	if (c->has_value && c->kind != NVM_PB_CTRL_USE_SUBDEVICE_MASK) {
 		o_ch(o, ' ');
 		o_hex(o, c->value);
 	}
@@ -2170,10 +2174,10 @@ static void asm_control(void *ctx, const pb_control *c)
 	o_maybe_flush(o);
 }
 
-static void asm_error(void *ctx, const pb_error *e)
+static void asm_error(void *ctx, const nvm_pb_error *e)
 {
-	pb_printer *p = ctx;
-	pb_out *o = p->out;
+	nvm_pb_printer *p = ctx;
+	nvm_pb_out *o = p->out;
 	p->errors++;
 	asm_end_line(p);
 	if (e->ndwords == 1) {
@@ -2184,16 +2188,16 @@ static void asm_error(void *ctx, const pb_error *e)
 		o_str(o, "  ");
 	}
 	o_str(o, "# error ");
-	o_str(o, pb_err_name(e->code));
+	o_str(o, nvm_pb_err_name(e->code));
 	o_str(o, ": ");
-	o_str(o, pb_err_message(e->code));
+	o_str(o, nvm_pb_err_message(e->code));
 	o_ch(o, '\n');
 }
 
 /* ---------------------------------------------------------------- setup */
 
-void pb_printer_init(pb_printer *p, pb_style style, const pb_config *cfg, const uint32_t *input, uint64_t base,
-                     size_t n, pb_out *out)
+void nvm_pb_printer_init(nvm_pb_printer *p, nvm_pb_style style, const nvm_pb_config *cfg, const uint32_t *input,
+                         uint64_t base, size_t n, nvm_pb_out *out)
 {
 	/* Field by field: the views are large and need no clearing (a view is
 	 * built when its class is first used). */
@@ -2210,17 +2214,17 @@ void pb_printer_init(pb_printer *p, pb_style style, const pb_config *cfg, const 
 	p->nunknown = 0;
 	for (unsigned i = 0; i < 9; i++)
 		p->view[i].cls = NULL;
-	p->cache = style == PB_STYLE_TEXT || style == PB_STYLE_JSON ? pc_new(style == PB_STYLE_JSON) : NULL;
+	p->cache = style == NVM_PB_STYLE_TEXT || style == NVM_PB_STYLE_JSON ? pc_new(style == NVM_PB_STYLE_JSON) : NULL;
 	hex2_init();
-	p->host = pb_host_class(cfg->gen, cfg->format);
+	p->host = nvm_pb_host_class(cfg->gen, cfg->format);
 	p->gen = cfg->gen;
 	for (unsigned s = 0; s < 8; s++) {
 		p->bound_id[s] = p->host ? cfg->gen->subch_class[s] : 0;
-		p->bound[s] = p->bound_id[s] ? pb_class_find(p->bound_id[s]) : NULL;
+		p->bound[s] = p->bound_id[s] ? nvm_pb_class_find(p->bound_id[s]) : NULL;
 	}
 }
 
-void pb_printer_bind(pb_printer *p, unsigned subch, const pb_class *c, bool pin)
+void nvm_pb_printer_bind(nvm_pb_printer *p, unsigned subch, const nvm_pb_class *c, bool pin)
 {
 	subch &= 7;
 	p->bound[subch] = c;
@@ -2229,21 +2233,21 @@ void pb_printer_bind(pb_printer *p, unsigned subch, const pb_class *c, bool pin)
 		p->pinned |= (uint8_t)(1u << subch);
 }
 
-pb_sink pb_printer_sink(pb_printer *p)
+nvm_pb_sink nvm_pb_printer_sink(nvm_pb_printer *p)
 {
 	switch (p->style) {
-	case PB_STYLE_JSON: return (pb_sink){ p, json_header, json_run, json_control, json_error, NULL };
-	case PB_STYLE_MESA: return (pb_sink){ p, mesa_header, mesa_run, mesa_control, mesa_error, NULL };
-	case PB_STYLE_ASM: return (pb_sink){ p, asm_header, asm_run, asm_control, asm_error, NULL };
-	default: return (pb_sink){ p, text_header, text_run, text_control, text_error, NULL };
+	case NVM_PB_STYLE_JSON: return (nvm_pb_sink){ p, json_header, json_run, json_control, json_error, NULL };
+	case NVM_PB_STYLE_MESA: return (nvm_pb_sink){ p, mesa_header, mesa_run, mesa_control, mesa_error, NULL };
+	case NVM_PB_STYLE_ASM: return (nvm_pb_sink){ p, asm_header, asm_run, asm_control, asm_error, NULL };
+	default: return (nvm_pb_sink){ p, text_header, text_run, text_control, text_error, NULL };
 	}
 }
 
-void pb_printer_begin(pb_printer *p)
+void nvm_pb_printer_begin(nvm_pb_printer *p)
 {
-	if (p->style != PB_STYLE_ASM)
+	if (p->style != NVM_PB_STYLE_ASM)
 		return;
-	o_str(p->out, p->format == PB_FORMAT_NEW ? ".format new\n" : ".format old\n");
+	o_str(p->out, p->format == NVM_PB_FORMAT_NEW ? ".format new\n" : ".format old\n");
 	for (unsigned s = 0; s < 8; s++) {
 		if (!p->bound[s] || !(p->pinned & (1u << s)))
 			continue;
@@ -2255,21 +2259,21 @@ void pb_printer_begin(pb_printer *p)
 	}
 }
 
-void pb_printer_end(pb_printer *p)
+void nvm_pb_printer_end(nvm_pb_printer *p)
 {
-	if (p->style == PB_STYLE_ASM)
+	if (p->style == NVM_PB_STYLE_ASM)
 		asm_end_line(p);
-	pb_out_flush(p->out);
+	nvm_pb_out_flush(p->out);
 	pb_printer_uncached(p);
 }
 
-void pb_printer_uncached(pb_printer *p)
+void pb_printer_uncached(nvm_pb_printer *p)
 {
 	pc_free(p->cache);
 	p->cache = NULL;
 }
 
-void pb_printer_cache_limit(pb_printer *p, size_t bytes)
+void pb_printer_cache_limit(nvm_pb_printer *p, size_t bytes)
 {
 	if (p->cache)
 		p->cache->max = bytes < PC_ARENA_MAX ? bytes : PC_ARENA_MAX; /* offsets fit PC_OFF_MASK */
@@ -2277,12 +2281,12 @@ void pb_printer_cache_limit(pb_printer *p, size_t bytes)
 
 /* ---------------------------------------------------------------- GP entries */
 
-void pb_print_gp(pb_out *o, pb_style style, uint64_t index, const pb_gp_entry *g)
+void nvm_pb_print_gp(nvm_pb_out *o, nvm_pb_style style, uint64_t index, const nvm_pb_gp_entry *g)
 {
 	hex2_init();
-	const char *opn = pb_gp_entry_op_name(g);
-	bool ext = opn && g->opcode == PB_GP_SET_PB_SEGMENT_EXTENDED_BASE;
-	if (style == PB_STYLE_JSON) {
+	const char *opn = nvm_pb_gp_entry_op_name(g);
+	bool ext = opn && g->opcode == NVM_PB_GP_SET_PB_SEGMENT_EXTENDED_BASE;
+	if (style == NVM_PB_STYLE_JSON) {
 		o_mem(o, "{\"index\": ", 10);
 		o_dec(o, index);
 		json_key_u(o, "e0", g->e0);
@@ -2308,9 +2312,9 @@ void pb_print_gp(pb_out *o, pb_style style, uint64_t index, const pb_gp_entry *g
 		o_str(o, g->priv ? ", \"priv\": \"kernel\"" : ", \"priv\": \"user\"");
 		if (g->err) {
 			o_mem(o, ", \"error\": ", 11);
-			o_jstr(o, pb_gp_err_name(g->err));
+			o_jstr(o, nvm_pb_gp_err_name(g->err));
 			o_mem(o, ", \"message\": ", 13);
-			o_jstr(o, pb_gp_err_message(g->err));
+			o_jstr(o, nvm_pb_gp_err_message(g->err));
 			o_str(o, ", \"interrupt\": \"GPENTRY\"");
 		}
 		o_mem(o, "}\n", 2);
@@ -2349,9 +2353,9 @@ void pb_print_gp(pb_out *o, pb_style style, uint64_t index, const pb_gp_entry *g
 	o_str(o, g->priv ? " priv=kernel" : " priv=user");
 	if (g->err) {
 		o_str(o, " ERROR ");
-		o_str(o, pb_gp_err_name(g->err));
+		o_str(o, nvm_pb_gp_err_name(g->err));
 		o_str(o, ": ");
-		o_str(o, pb_gp_err_message(g->err));
+		o_str(o, nvm_pb_gp_err_message(g->err));
 		o_str(o, " [GPENTRY]");
 	}
 	o_ch(o, '\n');

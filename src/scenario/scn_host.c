@@ -22,7 +22,7 @@
 #include "nvmodel/host_fmt.h"
 #include "scn_internal.h"
 
-#include "nvmodel/pushbuf.h" /* pb_method_label: the names of logged methods */
+#include "nvmodel/pushbuf.h" /* nvm_pb_method_label: the names of logged methods */
 
 void scn_set_int(lua_State *L, const char *k, lua_Integer v)
 {
@@ -34,22 +34,24 @@ static const char *check_engine(lua_State *L, nvm_gpu *gpu, int idx)
 {
 	const char *e = luaL_checkstring(L, idx);
 	size_t n;
-	nvm_status st = nvm_host_log_read(gpu, e, 0, NULL, 0, &n, NULL);
-	if (st)
+	nvm_host_stats hs;
+	/* The Host's engines only (a GPU without the Volta Host has none): the
+	 * method log itself answers for any front end's. */
+	if (nvm_host_get_stats(gpu, &hs) || nvm_method_log_read(gpu, e, 0, NULL, 0, &n, NULL))
 		scn_error(L, "unknown engine '%s' (gr, grce, ce2..ce8 on gv100)", e);
 	return e;
 }
 
-int scn_push_method_log(lua_State *L, nvm_gpu *gpu, const char *engine, scn_log_read_fn read)
+int scn_push_method_log(lua_State *L, nvm_gpu *gpu, const char *engine)
 {
 	size_t first = lua_isnoneornil(L, 3) ? 0 : (size_t)scn_checkrange(L, 3, 0, INT32_MAX);
 	size_t max = lua_isnoneornil(L, 4) ? 65536 : (size_t)scn_checkrange(L, 4, 0, 1 << 24);
 	lua_newtable(L);
-	nvm_host_method buf[256];
+	nvm_method buf[256];
 	size_t got = 0, n;
 	while (got < max) {
 		size_t want = max - got < 256 ? max - got : 256;
-		if (read(gpu, engine, first + got, buf, want, &n, NULL) || !n)
+		if (nvm_method_log_read(gpu, engine, first + got, buf, want, &n, NULL) || !n)
 			break;
 		for (size_t i = 0; i < n; i++) {
 			lua_createtable(L, 0, 6);
@@ -67,7 +69,7 @@ int scn_push_method_log(lua_State *L, nvm_gpu *gpu, const char *engine, scn_log_
 				lua_setfield(L, -2, "implicit");
 			}
 			char name[128]; /* "0039.OFFSET_IN": where the class has a table */
-			if (pb_method_label(buf[i].cls, buf[i].method, name, sizeof(name))) {
+			if (nvm_pb_method_label(buf[i].cls, buf[i].method, name, sizeof(name))) {
 				lua_pushstring(L, name);
 				lua_setfield(L, -2, "name");
 			}
@@ -82,7 +84,7 @@ int scn_push_method_log(lua_State *L, nvm_gpu *gpu, const char *engine, scn_log_
 static int l_host_log(lua_State *L)
 {
 	nvm_gpu *gpu = scn_checkgpu(L, 1);
-	return scn_push_method_log(L, gpu, check_engine(L, gpu, 2), nvm_host_log_read);
+	return scn_push_method_log(L, gpu, check_engine(L, gpu, 2));
 }
 
 static int l_host_log_total(lua_State *L)
@@ -91,7 +93,7 @@ static int l_host_log_total(lua_State *L)
 	const char *e = check_engine(L, gpu, 2);
 	size_t n;
 	uint64_t total = 0;
-	nvm_host_log_read(gpu, e, 0, NULL, 0, &n, &total);
+	nvm_method_log_read(gpu, e, 0, NULL, 0, &n, &total);
 	lua_pushinteger(L, (lua_Integer)total);
 	return 1;
 }
@@ -101,7 +103,7 @@ static int l_host_log_config(lua_State *L)
 	nvm_gpu *gpu = scn_checkgpu(L, 1);
 	const char *e = check_engine(L, gpu, 2);
 	lua_Integer cap = scn_checkrange(L, 3, 0, 1 << 24);
-	if (nvm_host_log_config(gpu, e, (size_t)cap))
+	if (nvm_method_log_config(gpu, e, (size_t)cap))
 		scn_error(L, "host_log_config: out of memory for %lld entries", (long long)cap);
 	return 0;
 }
@@ -109,7 +111,7 @@ static int l_host_log_config(lua_State *L)
 static int l_host_log_clear(lua_State *L)
 {
 	nvm_gpu *gpu = scn_checkgpu(L, 1);
-	nvm_host_log_clear(gpu, check_engine(L, gpu, 2));
+	nvm_method_log_clear(gpu, check_engine(L, gpu, 2));
 	return 0;
 }
 

@@ -81,10 +81,8 @@ void scn_set_int(lua_State *L, const char *k, lua_Integer v);
 
 /* An engine's method log as an array of {time_ns, chid, subch, cls, method,
  * data} (arguments 3 and 4: first entry, at most how many), read through
- * nvm_host_log_read or nvm_pfifo_log_read. */
-typedef nvm_status (*scn_log_read_fn)(nvm_gpu *gpu, const char *engine, size_t first, nvm_host_method *out, size_t max,
-                                      size_t *n, uint64_t *total);
-int scn_push_method_log(lua_State *L, nvm_gpu *gpu, const char *engine, scn_log_read_fn read);
+ * nvm_method_log_read (the caller checked that the engine is its front end's). */
+int scn_push_method_log(lua_State *L, nvm_gpu *gpu, const char *engine);
 
 /* BAR accesses (scn_mmu.c), shared by the GMMU's BAR1/BAR2 and the G80
  * VM's BAR1/BAR3 methods: arguments 3 (offset) and 4 (bytes / length);

@@ -81,7 +81,7 @@ static bool opt_place(lua_State *L, int t, const char *k, unsigned *target, uint
 static nvm_mmu_access access_of(lua_State *L, const char *s)
 {
 	nvm_mmu_access a;
-	if (nvm_mmu_parse_access(s, &a))
+	if (!nvm_mmu_parse_access(s, &a))
 		luaL_error(L, "unknown access '%s' (read, write, atomic, prefetch)", s);
 	return a;
 }
@@ -147,7 +147,7 @@ static int l_mmu_translate(lua_State *L)
 	nvm_mmu_result r;
 	nvm_status st = nvm_mmu_translate(gpu, &q, &r);
 	scn_rethrow(L);
-	if (st)
+	if (st && st != NVM_ERR_FAULT) /* a fault: r tells */
 		luaL_error(L, "mmu_translate: %s (this chip has no GMMU?)", nvm_status_str(st));
 	push_result(L, &r);
 	return 1;

@@ -35,7 +35,7 @@ static struct words_box *assemble(lua_State *L, size_t *n)
 	static const char *const formats[] = { "new", "old", NULL };
 	size_t len;
 	const char *text = luaL_checklstring(L, 1, &len);
-	pb_format f = luaL_checkoption(L, 2, "new", formats) ? PB_FORMAT_OLD : PB_FORMAT_NEW;
+	nvm_pb_format f = luaL_checkoption(L, 2, "new", formats) ? NVM_PB_FORMAT_OLD : NVM_PB_FORMAT_NEW;
 	const char *name = luaL_optstring(L, 3, "pb_asm");
 	struct words_box *b = lua_newuserdatauv(L, sizeof(*b), 0);
 	b->words = NULL;
@@ -44,8 +44,8 @@ static struct words_box *assemble(lua_State *L, size_t *n)
 		lua_setfield(L, -2, "__gc");
 	}
 	lua_setmetatable(L, -2);
-	pb_asm_result res;
-	if (!pb_asm(text, len, f, &res))
+	nvm_pb_asm_result res;
+	if (!nvm_pb_asm(text, len, f, &res))
 		scn_error(L, "%s:%u: %s", name, res.line, res.msg);
 	b->words = res.words;
 	*n = res.n;

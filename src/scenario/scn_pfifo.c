@@ -31,8 +31,12 @@ static const char *check_engine(lua_State *L, nvm_gpu *gpu, int idx)
 {
 	const char *e = luaL_checkstring(L, idx);
 	size_t n;
-	nvm_status st = nvm_pfifo_log_read(gpu, e, 0, NULL, 0, &n, NULL);
-	if (st == NVM_ERR_NOENT && nvm_pfifo_log_read(gpu, "pgraph", 0, NULL, 0, &n, NULL))
+	nvm_pfifo_stats ps;
+	/* PFIFO's engines only (a Volta Host GPU has none): the method log
+	 * itself answers for any front end's. */
+	bool pfifo = !nvm_pfifo_get_stats(gpu, &ps);
+	nvm_status st = pfifo ? nvm_method_log_read(gpu, e, 0, NULL, 0, &n, NULL) : NVM_ERR_NOENT;
+	if (st == NVM_ERR_NOENT && (!pfifo || nvm_method_log_read(gpu, "pgraph", 0, NULL, 0, &n, NULL)))
 		scn_error(L, "this chip has no NV04-style PFIFO (nv04..nv41)");
 	if (st)
 		scn_error(L,
@@ -45,7 +49,7 @@ static const char *check_engine(lua_State *L, nvm_gpu *gpu, int idx)
 static int l_log(lua_State *L)
 {
 	nvm_gpu *gpu = scn_checkgpu(L, 1);
-	return scn_push_method_log(L, gpu, check_engine(L, gpu, 2), nvm_pfifo_log_read);
+	return scn_push_method_log(L, gpu, check_engine(L, gpu, 2));
 }
 
 static int l_log_total(lua_State *L)
@@ -54,7 +58,7 @@ static int l_log_total(lua_State *L)
 	const char *e = check_engine(L, gpu, 2);
 	size_t n;
 	uint64_t total = 0;
-	nvm_pfifo_log_read(gpu, e, 0, NULL, 0, &n, &total);
+	nvm_method_log_read(gpu, e, 0, NULL, 0, &n, &total);
 	lua_pushinteger(L, (lua_Integer)total);
 	return 1;
 }
@@ -64,7 +68,7 @@ static int l_log_config(lua_State *L)
 	nvm_gpu *gpu = scn_checkgpu(L, 1);
 	const char *e = check_engine(L, gpu, 2);
 	lua_Integer cap = scn_checkrange(L, 3, 0, 1 << 24);
-	if (nvm_pfifo_log_config(gpu, e, (size_t)cap))
+	if (nvm_method_log_config(gpu, e, (size_t)cap))
 		scn_error(L, "pfifo_log_config: out of memory for %lld entries", (long long)cap);
 	return 0;
 }
@@ -72,7 +76,7 @@ static int l_log_config(lua_State *L)
 static int l_log_clear(lua_State *L)
 {
 	nvm_gpu *gpu = scn_checkgpu(L, 1);
-	nvm_pfifo_log_clear(gpu, check_engine(L, gpu, 2));
+	nvm_method_log_clear(gpu, check_engine(L, gpu, 2));
 	return 0;
 }
 

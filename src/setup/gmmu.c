@@ -145,7 +145,7 @@ nvm_heap *setup_vm_heap(const nvm_gmmu_vm *vm)
 	return vm->heap;
 }
 
-int nvm_gmmu_vm_ver3(const nvm_gmmu_vm *vm)
+bool nvm_gmmu_vm_ver3(const nvm_gmmu_vm *vm)
 {
 	return vm->fmt == &fmt_ver3;
 }

@@ -30,7 +30,7 @@ row() {
 }
 
 # --- every command: --help on stdout (exit 0); usage errors on stderr (exit 2)
-for c in demo run chips bench hwsq pb vm fault version help; do
+for c in demo run chips bench hwsq pb vm fault snapshot version help; do
   row 0 out '^usage|nvmodel <command>' "$c" --help
 done
 row 2 err 'usage' hwsq

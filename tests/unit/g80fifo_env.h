@@ -241,10 +241,10 @@ static inline const char *ge_run(struct genv *e, uint64_t ns)
 	return nvm_run_status_str(nvm_run(e->gpu, &o));
 }
 
-static inline size_t ge_log(struct genv *e, const char *engine, nvm_host_method *out, size_t max)
+static inline size_t ge_log(struct genv *e, const char *engine, nvm_method *out, size_t max)
 {
 	size_t n = 0;
-	assert_int_equal(nvm_pfifo_log_read(e->gpu, engine, 0, out, max, &n, NULL), NVM_OK);
+	assert_int_equal(nvm_method_log_read(e->gpu, engine, 0, out, max, &n, NULL), NVM_OK);
 	return n;
 }
 

@@ -413,10 +413,10 @@ static inline uint32_t env_mem(struct env *e, uint64_t pa)
 #define HDR_IMMD(subch, mthd, v) (0x80000000u | (uint32_t)(v) << 16 | (uint32_t)(subch) << 13 | (uint32_t)(mthd) >> 2)
 
 /* The GR log, as an array. */
-static inline size_t env_log(struct env *e, const char *eng, nvm_host_method *out, size_t max)
+static inline size_t env_log(struct env *e, const char *eng, nvm_method *out, size_t max)
 {
 	size_t n = 0;
-	assert_int_equal(nvm_host_log_read(e->gpu, eng, 0, out, max, &n, NULL), NVM_OK);
+	assert_int_equal(nvm_method_log_read(e->gpu, eng, 0, out, max, &n, NULL), NVM_OK);
 	return n;
 }
 

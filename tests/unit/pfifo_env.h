@@ -237,10 +237,10 @@ static inline const char *pe_run(struct penv *e, uint64_t ns)
 	return nvm_run_status_str(nvm_run(e->gpu, &o));
 }
 
-static inline size_t pe_log(struct penv *e, const char *engine, nvm_host_method *out, size_t max)
+static inline size_t pe_log(struct penv *e, const char *engine, nvm_method *out, size_t max)
 {
 	size_t n = 0;
-	assert_int_equal(nvm_pfifo_log_read(e->gpu, engine, 0, out, max, &n, NULL), NVM_OK);
+	assert_int_equal(nvm_method_log_read(e->gpu, engine, 0, out, max, &n, NULL), NVM_OK);
 	return n;
 }
 

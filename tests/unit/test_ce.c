@@ -872,7 +872,7 @@ static void grcopy(void **state)
 	assert_memory_equal(a, b, 4096);
 	free(a);
 	free(b);
-	nvm_host_method log[8];
+	nvm_method log[8];
 	assert_int_equal(env_log(&t.e, "grce", log, 8), 6);
 	assert_int_equal(log[5].method, 0x300);
 	set_io(&t, sva, FAR);
@@ -952,7 +952,7 @@ static void accepted_methods(void **state)
 	assert_string_equal(go(&t), "idle");
 	assert_int_equal(seen.unmodelled, 4);
 	assert_false(eng_faulted(&t));
-	nvm_host_method log[64];
+	nvm_method log[64];
 	assert_int_equal(env_log(&t.e, "ce2", log, 64), 40);
 	env_fini(&t.e);
 }
@@ -1074,7 +1074,7 @@ static void copy_wakes_acquire(void **state)
 	};
 	env_push(&t.e, g, acq, 8);
 	env_run(&t.e, 100000);
-	nvm_host_method log[4];
+	nvm_method log[4];
 	assert_int_equal(env_log(&t.e, "gr", log, 4), 0);
 	set_io(&t, sva, mva);
 	mth(&t, 0x418, 4);

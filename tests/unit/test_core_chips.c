@@ -29,7 +29,7 @@ static nvm_gpu *open_chip(const char *chip)
 
 /* The modelled chips come first, in the order `nvmodel chips` lists them, and
  * each names the decoder profile of its own name; the decode-only rows
- * follow: pb_gen_lookup finds them, nvm_open and nvm_chip_find do not. */
+ * follow: nvm_pb_gen_lookup finds them, nvm_open and nvm_chip_find do not. */
 static void one_registry(void **state)
 {
 	(void)state;
@@ -37,19 +37,19 @@ static void one_registry(void **state)
 	assert_int_equal(n, 18); /* nv01 nv03 nv03t, nv04 .. gv100, tu102 ga100 ga102 gh100 */
 	for (size_t i = 0; i < n; i++) {
 		const nvm_chip_info *ci = nvm_chip_get(i);
-		const pb_gen *g = pb_gen_get(i);
+		const nvm_pb_gen *g = nvm_pb_gen_get(i);
 		assert_non_null(g);
 		assert_string_equal(g->chip, ci->name);
 		assert_false(g->decode_only);
-		assert_ptr_equal(pb_gen_lookup(ci->name), g);
+		assert_ptr_equal(nvm_pb_gen_lookup(ci->name), g);
 		assert_ptr_equal(nvm_chip_find(ci->name), ci);
 	}
 	assert_null(nvm_chip_get(n));
 	size_t i = n;
-	for (; pb_gen_get(i); i++) {
-		const pb_gen *g = pb_gen_get(i);
+	for (; nvm_pb_gen_get(i); i++) {
+		const nvm_pb_gen *g = nvm_pb_gen_get(i);
 		assert_true(g->decode_only);
-		assert_ptr_equal(pb_gen_lookup(g->chip), g);
+		assert_ptr_equal(nvm_pb_gen_lookup(g->chip), g);
 		assert_null(nvm_chip_find(g->chip));
 		nvm_config cfg = { .chip = g->chip };
 		nvm_gpu *gpu = (nvm_gpu *)1;
@@ -57,14 +57,14 @@ static void one_registry(void **state)
 		assert_null(gpu);
 	}
 	assert_int_equal(i, 21); /* then ad102 gb100 gb202 */
-	assert_string_equal(pb_gen_get(n)->chip, "ad102");
-	assert_null(pb_gen_lookup("nv99"));
+	assert_string_equal(nvm_pb_gen_get(n)->chip, "ad102");
+	assert_null(nvm_pb_gen_lookup("nv99"));
 	assert_null(chip_lookup("nv99"));
 	assert_true(chip_lookup("AD102")->decode_only);
 	assert_false(chip_lookup("TU102")->decode_only);
 	assert_ptr_equal(&chip_lookup("g84")->info, nvm_chip_find("g84"));
 	assert_ptr_equal(chip_lookup(NULL), chip_lookup(NVM_DEFAULT_CHIP));
-	assert_ptr_equal(pb_gen_lookup(NULL), pb_gen_lookup(NVM_DEFAULT_CHIP));
+	assert_ptr_equal(nvm_pb_gen_lookup(NULL), nvm_pb_gen_lookup(NVM_DEFAULT_CHIP));
 }
 
 /* A block's state and a chip's generation data are found by block kind. */
@@ -78,7 +78,7 @@ static void blocks_by_kind(void **state)
 	assert_null(gpu_block(gpu, &mmu_class));
 	assert_null(gpu_block(gpu, &pb_decoder_class)); /* data only, no state */
 	assert_ptr_equal(chip_data(gpu->chip, &hwsq_class), &hwsq_var_nv17);
-	assert_ptr_equal(pb_chip_gen(gpu->chip), pb_gen_lookup("nv17"));
+	assert_ptr_equal(pb_chip_gen(gpu->chip), nvm_pb_gen_lookup("nv17"));
 	nvm_close(gpu);
 
 	gpu = open_chip("gv100");
@@ -87,7 +87,7 @@ static void blocks_by_kind(void **state)
 	assert_null(gpu_block(gpu, &pfifo_class));
 	assert_null(gpu_block(gpu, &g80vm_class));
 	assert_ptr_equal(chip_data(gpu->chip, &host_class), &host_gv100);
-	assert_ptr_equal(pb_chip_gen(gpu->chip), pb_gen_lookup("gv100"));
+	assert_ptr_equal(pb_chip_gen(gpu->chip), nvm_pb_gen_lookup("gv100"));
 	nvm_close(gpu);
 }
 

@@ -25,20 +25,20 @@ struct sum_sink {
 	bool new_format;
 };
 
-static void on_header(void *ctx, const pb_header *h)
+static void on_header(void *ctx, const nvm_pb_header *h)
 {
 	struct sum_sink *s = ctx;
 	s->headers++;
-	if (h->count > s->maxrun && h->mode != PB_MODE_NINC)
+	if (h->count > s->maxrun && h->mode != NVM_PB_MODE_NINC)
 		s->maxrun = h->count;
 }
 
-static void on_run(void *ctx, const pb_run *r)
+static void on_run(void *ctx, const nvm_pb_run *r)
 {
 	struct sum_sink *s = ctx;
 	s->methods += r->count;
 	for (uint32_t i = 0; i < r->count; i++) {
-		uint32_t m = pb_run_method(r, i);
+		uint32_t m = nvm_pb_run_method(r, i);
 		if (m == 0 && s->new_format)
 			s->cls[r->subch] = r->data[i]; /* SET_OBJECT */
 		else if (m >= 0x100)
@@ -47,13 +47,13 @@ static void on_run(void *ctx, const pb_run *r)
 	s->sum += ds_run_sum(s->cls[r->subch], r, 0, r->count);
 }
 
-static void on_control(void *ctx, const pb_control *c)
+static void on_control(void *ctx, const nvm_pb_control *c)
 {
 	struct sum_sink *s = ctx;
-	s->jumps += c->kind == PB_CTRL_JUMP || c->kind == PB_CTRL_OLD_JUMP;
+	s->jumps += c->kind == NVM_PB_CTRL_JUMP || c->kind == NVM_PB_CTRL_OLD_JUMP;
 }
 
-static void on_error(void *ctx, const pb_error *e)
+static void on_error(void *ctx, const nvm_pb_error *e)
 {
 	(void)e;
 	((struct sum_sink *)ctx)->errors++;
@@ -68,14 +68,15 @@ static struct sum_sink decode(const struct ds_config *c, const struct ds_stream 
 	if (c->format != DS_FMT_NEW)
 		for (unsigned i = 0; i < nb; i++)
 			k.cls[b[i].subch] = b[i].cls; /* the object the handle names */
-	pb_config cfg;
-	assert_true(pb_config_init(&cfg, pb_gen_lookup(chip), c->format == DS_FMT_NEW ? PB_FORMAT_NEW : PB_FORMAT_OLD));
-	pb_sink sink = { .ctx = &k, .header = on_header, .run = on_run, .control = on_control, .error = on_error };
+	nvm_pb_config cfg;
+	assert_true(nvm_pb_config_init(&cfg, nvm_pb_gen_lookup(chip),
+	                               c->format == DS_FMT_NEW ? NVM_PB_FORMAT_NEW : NVM_PB_FORMAT_OLD));
+	nvm_pb_sink sink = { .ctx = &k, .header = on_header, .run = on_run, .control = on_control, .error = on_error };
 	for (size_t i = 0; i < s->nsegs; i++) {
-		pb_decoder d;
-		pb_decoder_init(&d, &cfg, &sink);
-		pb_feed(&d, s->words + s->segs[i].off, s->segs[i].n);
-		pb_finish(&d);
+		nvm_pb_decoder d;
+		nvm_pb_decoder_init(&d, &cfg, &sink);
+		nvm_pb_feed(&d, s->words + s->segs[i].off, s->segs[i].n);
+		nvm_pb_finish(&d);
 	}
 	return k;
 }
@@ -202,7 +203,7 @@ static void no_hook(void *user, const nvm_event *ev)
  * path, deliver_rec, logs the recorder's runs from their headers); the
  * virtual time and the counts at the end. */
 struct logs {
-	nvm_host_method *m[2];
+	nvm_method *m[2];
 	size_t n[2];
 	uint64_t total[2], now, methods;
 	unsigned hooked;
@@ -218,7 +219,7 @@ static void run_logged(const struct ds_stream *s, uint64_t sem_seed, size_t cap,
 	env_pb(&e, c, s->words, (uint32_t)s->nwords);
 	memset(l, 0, sizeof(*l));
 	for (int k = 0; k < 2; k++)
-		assert_int_equal(nvm_host_log_config(e.gpu, eng[k], cap), NVM_OK);
+		assert_int_equal(nvm_method_log_config(e.gpu, eng[k], cap), NVM_OK);
 	int id = -1;
 	if (hook)
 		assert_int_equal(nvm_hook_add(e.gpu, NVM_EV_MASK(NVM_EV_UNMODELLED), no_hook, &l->hooked, &id), NVM_OK);
@@ -227,9 +228,9 @@ static void run_logged(const struct ds_stream *s, uint64_t sem_seed, size_t cap,
 	env_kick(&e, c);
 	assert_string_equal(env_run(&e, 100000000), "idle");
 	for (int k = 0; k < 2; k++) {
-		l->m[k] = calloc(cap, sizeof(nvm_host_method));
+		l->m[k] = calloc(cap, sizeof(nvm_method));
 		assert_non_null(l->m[k]);
-		assert_int_equal(nvm_host_log_read(e.gpu, eng[k], 0, l->m[k], cap, &l->n[k], &l->total[k]), NVM_OK);
+		assert_int_equal(nvm_method_log_read(e.gpu, eng[k], 0, l->m[k], cap, &l->n[k], &l->total[k]), NVM_OK);
 	}
 	l->now = nvm_time_ns(e.gpu);
 	l->methods = ds_engine_total(e.gpu);

@@ -24,7 +24,7 @@ struct fe {
 	uint32_t budget;   /* methods the sink takes before it stops */
 	uint32_t data[64];
 	size_t nm;
-	pb_decoder d;
+	nvm_pb_decoder d;
 	uint64_t refill_get, refill_put;
 };
 
@@ -65,7 +65,7 @@ static bool t_refill(struct fifo_fetch *x)
 	return true;
 }
 
-static void t_run(void *ctx, const pb_run *r)
+static void t_run(void *ctx, const nvm_pb_run *r)
 {
 	struct fe *e = ctx;
 	uint32_t k = r->count < e->budget ? r->count : e->budget;
@@ -73,7 +73,7 @@ static void t_run(void *ctx, const pb_run *r)
 		e->data[e->nm++] = r->data[i];
 	e->budget -= k;
 	if (k < r->count)
-		pb_stop_run(&e->d, r, k);
+		nvm_pb_stop_run(&e->d, r, k);
 }
 
 static const struct fifo_fetch_ops ops = {
@@ -87,10 +87,10 @@ static struct fe *fe_new(void)
 	mem_init(&e.m, MEM_SIZE, &e.used, 0);
 	e.span = 1u << 20;
 	e.budget = 1000;
-	pb_config cfg;
-	pb_config_init(&cfg, pb_gen_lookup("gv100"), PB_FORMAT_NEW);
-	pb_sink sink = { .ctx = &e, .run = t_run };
-	pb_decoder_init(&e.d, &cfg, &sink);
+	nvm_pb_config cfg;
+	nvm_pb_config_init(&cfg, nvm_pb_gen_lookup("gv100"), NVM_PB_FORMAT_NEW);
+	nvm_pb_sink sink = { .ctx = &e, .run = t_run };
+	nvm_pb_decoder_init(&e.d, &cfg, &sink);
 	return &e;
 }
 
@@ -203,7 +203,7 @@ static void test_stop_refill(void **state)
 	put_stream(e, 0x1000, false);
 	e->budget = 3;
 	assert_int_equal(run(e, 0x1000, 0x1020, 100, false, true), 4); /* header + 3 */
-	assert_true(pb_stopped(&e->d));
+	assert_true(nvm_pb_stopped(&e->d));
 	e->budget = 100;
 	assert_int_equal(run(e, 0x1010, 0x1020, 100, false, true), 4);
 	check_methods(e, 7);

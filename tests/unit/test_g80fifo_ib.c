@@ -36,7 +36,7 @@ static void ib_channel_each_chip(void **state)
 			};
 			ge_push(&e, c, pb, 8);
 			assert_string_equal(ge_run(&e, 1000000), "idle");
-			nvm_host_method log[8];
+			nvm_method log[8];
 			assert_int_equal(ge_log(&e, "pgraph", log, 8), 4);
 			assert_int_equal(log[0].method, 0);
 			assert_int_equal(log[0].data, GE_SEL_GR); /* the instance: offset in the channel >> 4 */
@@ -76,7 +76,7 @@ static void ib_long_nonincreasing(void **state)
 		ge_ib_entry(&e, 3, d, 5, true);
 		ge_ib_kick(&e, 3);
 		assert_string_equal(ge_run(&e, 1000000), "idle");
-		nvm_host_method log[8];
+		nvm_method log[8];
 		assert_int_equal(ge_log(&e, "pgraph", log, 8), 6); /* bind + 5: count 0xff000005 & 0xffffff */
 		for (int i = 1; i < 6; i++) {
 			assert_int_equal(log[i].method, 0x400);
@@ -112,7 +112,7 @@ static void ib_long_count_pending(void **state)
 	ge_ib_entry(&e, 2, ge_pb(&e, 2, w2, 1), 1, false);
 	ge_ib_kick(&e, 2);
 	assert_string_equal(ge_run(&e, 1000000), "idle");
-	nvm_host_method log[8];
+	nvm_method log[8];
 	assert_int_equal(ge_log(&e, "pgraph", log, 8), 4);
 	assert_int_equal(log[3].method, 0x500);
 	assert_int_equal(log[3].data, 9);
@@ -140,7 +140,7 @@ static void ib_not_main_keeps_mget(void **state)
 	assert_int_equal(rd(e.gpu, u + 0x58), (uint32_t)a + 8);
 	assert_int_equal(rd(e.gpu, u + 0x44), (uint32_t)x + 8);
 	assert_int_equal((rd(e.gpu, GE_DMA_STATE) >> 18) & 1, 1); /* NON_MAIN */
-	nvm_host_method log[4];
+	nvm_method log[4];
 	assert_int_equal(ge_log(&e, "pgraph", log, 4), 2);
 	assert_int_equal(log[1].data, 0x55);
 	ge_fini(&e);
@@ -168,7 +168,7 @@ static void ib_empty_entry(void **state)
 		wr(e.gpu, GE_INTR, GE_INTR_DMA_PUSHER);
 		assert_string_equal(ge_run(&e, 1000000), "idle");
 		assert_int_equal(rd(e.gpu, ge_user(4) + 0x88), 2);
-		nvm_host_method log[4];
+		nvm_method log[4];
 		assert_int_equal(ge_log(&e, "pgraph", log, 4), 1);
 		ge_fini(&e);
 	}
@@ -205,7 +205,7 @@ static void ib_mem_faults(void **state)
 			ge_ib_kick(&e, 6);
 			assert_string_equal(ge_run(&e, 1000000), "idle");
 			ge_expect_dma_error(&e, 6);
-			nvm_host_method log[2];
+			nvm_method log[2];
 			assert_int_equal(ge_log(&e, "pgraph", log, 2), 0);
 			ge_fini(&e);
 		}
@@ -249,7 +249,7 @@ static void ib_ring_wraps(void **state)
 		assert_string_equal(ge_run(&e, 1000000), "idle");
 		assert_int_equal(rd(e.gpu, ge_user(7) + 0x88), (i + 2) & 3);
 	}
-	nvm_host_method log[8];
+	nvm_method log[8];
 	assert_int_equal(ge_log(&e, "pgraph", log, 8), 7);
 	assert_int_equal(log[6].data, 5);
 	ge_fini(&e);
@@ -272,7 +272,7 @@ static void dma_mode_g80(void **state)
 		ge_pb(&e, 9, p2, 5);
 		wr(e.gpu, ge_user(9) + 0x40, base + 0x100 + 8);
 		assert_string_equal(ge_run(&e, 1000000), "idle");
-		nvm_host_method log[4];
+		nvm_method log[4];
 		assert_int_equal(ge_log(&e, "pgraph", log, 4), 2);
 		assert_int_equal(log[1].data, 0x42);
 		assert_int_equal(rd(e.gpu, ge_user(9) + 0x44), base + 0x108);
@@ -365,9 +365,9 @@ static void ib_garbage(void **state)
 	}
 }
 
-static void record_fault(void *user, const nvm_g80_fault_info *fi)
+static void record_fault(void *user, const nvm_event *ev)
 {
-	*(nvm_g80_fault_info *)user = *fi;
+	*(nvm_g80_fault_info *)user = *(const nvm_g80_fault_info *)ev->detail;
 }
 
 /* seed 002: a paged DMA object goes through the page tables; dma-pusher.rst
@@ -399,10 +399,10 @@ static void ib_paged_pushbuffer(void **state)
 		ge_vw(&e, page + 0x10008, 0x5000); /* no PTE */
 		ge_vw(&e, page + 0x1000c, 2u << 10);
 		nvm_g80_fault_info fi = { 0 };
-		assert_int_equal(nvm_g80_set_fault_hook(e.gpu, record_fault, &fi), NVM_OK);
+		assert_int_equal(nvm_hook_add(e.gpu, NVM_EV_MASK(NVM_EV_FAULT), record_fault, &fi, NULL), NVM_OK);
 		wr(e.gpu, ge_user(1) + 0x8c, 2);
 		assert_string_equal(ge_run(&e, 1000000), "idle");
-		nvm_host_method log[4];
+		nvm_method log[4];
 		assert_int_equal(ge_log(&e, "pgraph", log, 4), 2);
 		assert_int_equal(log[1].data, 0x31);
 		ge_expect_dma_error(&e, 6);

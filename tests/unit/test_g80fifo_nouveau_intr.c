@@ -43,7 +43,7 @@ static void expect_resumed(struct genv *e, const struct nfi *n, uint32_t c)
 	assert_int_equal(rd(e->gpu, ge_user(c) + 0x44), rd(e->gpu, ge_user(c) + 0x40));
 }
 
-static size_t pgraph(struct genv *e, nvm_host_method *log, size_t max)
+static size_t pgraph(struct genv *e, nvm_method *log, size_t max)
 {
 	return ge_log(e, "pgraph", log, max);
 }
@@ -71,7 +71,7 @@ static void cache_error_no_hash(void **state)
 		assert_int_equal(n.errors, 1);
 		assert_int_equal(n.err_mthd & 0xfffc, 0x2000u);
 		assert_int_equal(n.err_data, 0x1234567u);
-		nvm_host_method log[4];
+		nvm_method log[4];
 		assert_int_equal(pgraph(&e, log, 4), 2);
 		assert_int_equal(log[1].method, 0x200);
 		expect_resumed(&e, &n, 5);
@@ -110,7 +110,7 @@ static void cache_error_software_method(void **state)
 		assert_int_equal(n.sw_mthd, 0x400);
 		assert_int_equal(n.sw_data, 0xc0ffee);
 		assert_int_equal((rd(e.gpu, 0x3280) >> 8) & 0xf, 0);
-		nvm_host_method log[4];
+		nvm_method log[4];
 		assert_int_equal(pgraph(&e, log, 4), 2);
 		assert_int_equal(log[1].method, 0x200);
 		expect_resumed(&e, &n, 8);
@@ -141,7 +141,7 @@ static void dma_pusher_ib_entry_skipped(void **state)
 		assert_int_equal(n.dma_pushers, 1);
 		assert_int_equal(n.dma_state >> 29, 4); /* INVALID_CMD */
 		assert_int_equal(rd(e.gpu, GE_MCOUNT), 0);
-		nvm_host_method log[4];
+		nvm_method log[4];
 		assert_int_equal(pgraph(&e, log, 4), 2);
 		assert_int_equal(log[1].method, 0x200);
 		expect_resumed(&e, &n, 3);
@@ -175,7 +175,7 @@ static void dma_pusher_ib_empty(void **state)
 		uint32_t c[] = { GE_INC(0, 0x200, 1), 0x5a };
 		ge_push(&e, 4, c, 2);
 		nfi_run(&n, 4);
-		nvm_host_method log[4];
+		nvm_method log[4];
 		assert_int_equal(pgraph(&e, log, 4), 2);
 		assert_int_equal(log[1].method, 0x200);
 		expect_resumed(&e, &n, 4);
@@ -206,7 +206,7 @@ static void dma_pusher_dma_mode(void **state)
 		ge_pb(&e, 9, more, 2);
 		wr(e.gpu, ge_user(9) + 0x40, base + 36);
 		nfi_run(&n, 4);
-		nvm_host_method log[4];
+		nvm_method log[4];
 		assert_int_equal(pgraph(&e, log, 4), 2);
 		assert_int_equal(log[1].method, 0x200);
 		expect_resumed(&e, &n, 9);
@@ -241,7 +241,7 @@ static void semaphore_error_skipped(void **state)
 			ge_push(&e, 2, pb, 6);
 			nfi_run(&n, 4);
 			assert_int_equal(n.semaphores, 1);
-			nvm_host_method log[4];
+			nvm_method log[4];
 			assert_int_equal(pgraph(&e, log, 4), 2);
 			assert_int_equal(log[1].method, 0x200);
 			expect_resumed(&e, &n, 2);
@@ -268,7 +268,7 @@ static void notify_nonstall(void **state)
 		ge_push(&e, 6, pb, 6);
 		nfi_run(&n, 4);
 		assert_int_equal(n.nonstall, 1);
-		nvm_host_method log[4];
+		nvm_method log[4];
 		assert_int_equal(pgraph(&e, log, 4), 2);
 		assert_int_equal(rd(e.gpu, GE_INTR_EN) & GE_INTR_NOTIFY, GE_INTR_NOTIFY);
 		expect_resumed(&e, &n, 6);

@@ -58,7 +58,7 @@ static void old_style_release_acquire(void **state)
 		assert_int_equal(rd(e.gpu, GE_PULL1) & 0x10, 0x10); /* ACQUIRE_ACTIVE */
 		assert_int_equal(rd(e.gpu, GE_SEMAPHORE) & 0x7fff, 0x4000u | (0x10 >> 2));
 		assert_int_equal(rd(e.gpu, GE_SEMAPHORE) >> 16, GE_SEL_SEM);
-		nvm_host_method log[4];
+		nvm_method log[4];
 		assert_int_equal(ge_log(&e, "pgraph", log, 4), 1); /* 0x200 waits behind the acquire */
 		ge_vw(&e, GE_SEM + 0x10, 5);                       /* the CPU releases */
 		assert_string_equal(ge_run(&e, 1000000), "idle");
@@ -155,7 +155,7 @@ static void new_style_acquire_modes(void **state)
 			assert_int_equal((p1 >> 7) & 1, (uint32_t)geq);
 			ge_vw(&e, GE_SEM + 0x20, 0x300); /* greater: only GEQUAL is satisfied */
 			assert_string_equal(ge_run(&e, 1000000), "idle");
-			nvm_host_method log[4];
+			nvm_method log[4];
 			assert_int_equal(ge_log(&e, "pgraph", log, 4), geq ? 2 : 1);
 			ge_vw(&e, GE_SEM + 0x20, 0x200);
 			assert_string_equal(ge_run(&e, 1000000), "idle");
@@ -182,7 +182,7 @@ static void gequal_wraps(void **state)
 	ge_vw(&e, GE_SEM + 0x30, 0x80000200u);
 	assert_string_equal(ge_run(&e, 1000000), "idle");
 	assert_int_equal(rd(e.gpu, GE_PULL1) & 0x10, 0);
-	nvm_host_method log[4];
+	nvm_method log[4];
 	assert_int_equal(ge_log(&e, "pgraph", log, 4), 2);
 	ge_fini(&e);
 }
@@ -254,7 +254,7 @@ static void per_channel_ramht(void **state)
 	ge_push(&e, 1, pb, 4);
 	ge_push(&e, 2, pb, 4);
 	assert_string_equal(ge_run(&e, 1000000), "idle");
-	nvm_host_method log[8];
+	nvm_method log[8];
 	assert_int_equal(ge_log(&e, "pgraph", log, 8), 4);
 	assert_int_equal(log[1].cls, 0x5097);
 	assert_int_equal(log[3].cls, 0x502d);
@@ -295,7 +295,7 @@ static void other_engines(void **state)
 			          GE_INC(0, 0, 1), 0xbeef0003u, GE_INC(0, 0x300, 1), 0x33 };
 		ge_push(&e, 3, pb, 9);
 		assert_string_equal(ge_run(&e, 1000000), "idle");
-		nvm_host_method log[4];
+		nvm_method log[4];
 		if (c[i].log) {
 			assert_int_equal(rd(e.gpu, GE_INTR), 0);
 			assert_int_equal(ge_log(&e, c[i].log, log, 4), 3);
@@ -315,8 +315,8 @@ static void other_engines(void **state)
 	struct genv e;
 	ge_init(&e, "gt215");
 	size_t n;
-	assert_int_equal(nvm_pfifo_log_read(e.gpu, "pcipher", 0, NULL, 0, &n, NULL), NVM_ERR_NOENT);
-	assert_int_equal(nvm_pfifo_log_read(e.gpu, "pmpeg", 0, NULL, 0, &n, NULL), NVM_ERR_NOENT);
+	assert_int_equal(nvm_method_log_read(e.gpu, "pcipher", 0, NULL, 0, &n, NULL), NVM_ERR_NOENT);
+	assert_int_equal(nvm_method_log_read(e.gpu, "pmpeg", 0, NULL, 0, &n, NULL), NVM_ERR_NOENT);
 	ge_fini(&e);
 }
 
@@ -335,7 +335,7 @@ static void software_engine(void **state)
 	assert_string_equal(ge_run(&e, 1000000), "idle");
 	assert_int_equal(rd(e.gpu, GE_INTR) & GE_INTR_CACHE_ERROR, GE_INTR_CACHE_ERROR);
 	assert_int_equal(rd(e.gpu, GE_PULL0) & 0x100, 0x100); /* DEVICE_SOFTWARE */
-	nvm_host_method log[2];
+	nvm_method log[2];
 	assert_int_equal(ge_log(&e, "software", log, 2), 1);
 	/* CACHE1 METHOD/DATA at 0x90000 + slot * 8, read as nouveau's
 	 * nv04_fifo_cache_error does on G80 (NV40_PFIFO_CACHE1_METHOD(ptr));
@@ -370,7 +370,7 @@ static void pio_channel0(void **state)
 		wr(e.gpu, 0x800000, 0xbeef0000u);
 		wr(e.gpu, 0x800000 + 0x200, 0x1234);
 		assert_string_equal(ge_run(&e, 1000000), "idle");
-		nvm_host_method log[4];
+		nvm_method log[4];
 		assert_int_equal(ge_log(&e, "pgraph", log, 4), 2);
 		assert_int_equal(log[1].method, 0x200);
 		assert_int_equal(log[1].data, 0x1234);
@@ -413,7 +413,7 @@ static void switch_saves_cache(void **state)
 		assert_int_equal(ge_vr(&e, ge_cache(&e, 1) + 20), 0x12);
 		wr(e.gpu, GE_PULL0, 1);
 		assert_string_equal(ge_run(&e, 1000000), "idle");
-		nvm_host_method log[8];
+		nvm_method log[8];
 		assert_int_equal(ge_log(&e, "pgraph", log, 8), 5);
 		assert_int_equal(log[1].data, 0x21);
 		assert_int_equal(log[1].cls, 0x502d);
@@ -438,7 +438,7 @@ static void playlist_and_enable(void **state)
 	uint32_t b2[] = { GE_INC(0, 0, 1), 0xbeef0002u };
 	ge_push(&e, 2, b2, 2);
 	assert_string_equal(ge_run(&e, 1000000), "idle");
-	nvm_host_method log[4];
+	nvm_method log[4];
 	assert_int_equal(ge_log(&e, "pgraph", log, 4), 0);
 	e.nplaylist = 2;
 	wr(e.gpu, GE_CHAN_TABLE + 8, rd(e.gpu, GE_CHAN_TABLE + 8) & ~0x80000000u);
@@ -467,7 +467,7 @@ static void freeze(void **state)
 		uint32_t pb[] = { GE_INC(0, 0, 1), 0xbeef0001u };
 		ge_push(&e, 1, pb, 2);
 		assert_string_equal(ge_run(&e, 1000000), "idle");
-		nvm_host_method log[2];
+		nvm_method log[2];
 		assert_int_equal(ge_log(&e, "pgraph", log, 2), 0);
 		wr(e.gpu, GE_FREEZE, 0);
 		assert_int_equal(rd(e.gpu, GE_FREEZE), 0x10);
@@ -495,7 +495,7 @@ static void acquire_across_channels(void **state)
 		uint32_t r[] = { GE_INC(0, 0x64, 1), 0x40, GE_INC(0, 0x6c, 1), 9 };
 		ge_push(&e, 120, r, 4);
 		assert_string_equal(ge_run(&e, 10000000), "idle");
-		nvm_host_method log[8];
+		nvm_method log[8];
 		size_t n = ge_log(&e, "pgraph", log, 8);
 		assert_int_equal(log[n - 1].method, 0x200);
 		assert_int_equal(log[n - 1].chid, 1);

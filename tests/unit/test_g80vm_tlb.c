@@ -130,11 +130,13 @@ static struct {
 	int n;
 	nvm_g80_fault_info last;
 } hk;
-static void hook(void *u, const nvm_g80_fault_info *f)
+/* The VM's faults, as NVM_EV_FAULT events carrying the fault record. */
+static void hook(void *u, const nvm_event *ev)
 {
 	(void)u;
+	assert_string_equal(ev->block, "g80vm");
 	hk.n++;
-	hk.last = *f;
+	hk.last = *(const nvm_g80_fault_info *)ev->detail;
 }
 
 static void read_trap(nvm_gpu *gpu, uint32_t t[6])
@@ -153,12 +155,12 @@ static void trap_registers(void **s)
 	for (int c = 0; c < 2; c++) {
 		nvm_gpu *gpu = setup_vm(chips[c]);
 		memset(&hk, 0, sizeof(hk));
-		nvm_g80_set_fault_hook(gpu, hook, NULL);
+		nvm_hook_add(gpu, NVM_EV_MASK(NVM_EV_FAULT), hook, NULL, NULL);
 		assert_int_equal(rd(gpu, 0x100c90) >> 31, 0);
 		nvm_reg_write(gpu, 0x100c90, 0x00ffffffu); /* every enable */
 		nvm_g80_req q = { g80e_chan(CH, 0), 0, 0x12345678abull, 0xb, 0xf, 0x0, false, false };
 		nvm_g80_res r;
-		assert_int_equal(nvm_g80_translate(gpu, &q, &r), NVM_OK); /* NULL_DMAOBJ */
+		assert_int_equal(nvm_g80_translate(gpu, &q, &r), NVM_ERR_FAULT); /* NULL_DMAOBJ */
 		assert_int_equal(r.fault, NVM_G80_FAULT_NULL_DMAOBJ);
 		assert_int_equal(hk.n, 1);
 		assert_int_equal(hk.last.reason, 6);
@@ -307,7 +309,7 @@ static void bars_like_nouveau(void **s)
 	assert_int_equal(back, v);
 	/* an unmapped BAR1 page faults as engine BAR, client PFIFO_READ, slot 0 */
 	memset(&hk, 0, sizeof(hk));
-	nvm_g80_set_fault_hook(gpu, hook, NULL);
+	nvm_hook_add(gpu, NVM_EV_MASK(NVM_EV_FAULT), hook, NULL, NULL);
 	assert_int_equal(nvm_g80_bar_read(gpu, 1, 0x3000, &back, 4), NVM_ERR_FAULT);
 	assert_int_equal(hk.n, 1);
 	assert_int_equal(hk.last.engine, NVM_G80_ENG_BAR);
@@ -379,7 +381,7 @@ static bool fault_recorded(nvm_gpu *gpu, unsigned engine)
 	nvm_g80_req q = { g80e_chan(CH, 0), 0, 0x1000, engine, 3, 0, false, false };
 	nvm_g80_res r;
 	int n = hk.n;
-	assert_int_equal(nvm_g80_translate(gpu, &q, &r), NVM_OK);
+	assert_int_equal(nvm_g80_translate(gpu, &q, &r), NVM_ERR_FAULT);
 	assert_int_equal(r.fault, NVM_G80_FAULT_NULL_DMAOBJ);
 	assert_int_equal(hk.n, n + 1); /* the engine gets it either way */
 	uint32_t v = rd(gpu, 0x100c90);
@@ -404,7 +406,7 @@ static void vm_fault_enables(void **s)
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		nvm_gpu *gpu = setup_vm(c[i].chip);
 		memset(&hk, 0, sizeof(hk));
-		nvm_g80_set_fault_hook(gpu, hook, NULL);
+		nvm_hook_add(gpu, NVM_EV_MASK(NVM_EV_FAULT), hook, NULL, NULL);
 		assert_false(fault_recorded(gpu, 0)); /* reset: nothing enabled */
 		assert_false(fault_recorded(gpu, c[i].engine));
 		assert_true(fault_recorded(gpu, NVM_G80_ENG_BAR)); /* no enable bit */
@@ -490,7 +492,7 @@ static void peephole(void **s)
 		/* an unmapped page: a VM fault as 4/8/0 (read) or 4/4/0 (write),
 		 * PFIFO INTR PEEPHOLE_FAULT, the read gives 0 */
 		memset(&hk, 0, sizeof(hk));
-		nvm_g80_set_fault_hook(gpu, hook, NULL);
+		nvm_hook_add(gpu, NVM_EV_MASK(NVM_EV_FAULT), hook, NULL, NULL);
 		assert_int_equal(rd(gpu, 0x2100) & 0x50, 0);
 		nvm_reg_write(gpu, rw_addr, 0x3000);
 		assert_int_equal(rd(gpu, rw_data), 0);

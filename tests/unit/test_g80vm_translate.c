@@ -264,11 +264,11 @@ static void pte_fields(void **s)
 	assert_true(r.encrypted);
 	/* user access: PAGE_SUPERVISOR_ONLY; supervisor write: PAGE_READ_ONLY */
 	q.supervisor = false;
-	assert_int_equal(nvm_g80_translate(gpu, &q, &r), NVM_OK);
+	assert_int_equal(nvm_g80_translate(gpu, &q, &r), NVM_ERR_FAULT);
 	assert_int_equal(r.fault, NVM_G80_FAULT_PAGE_SUPERVISOR_ONLY);
 	q.supervisor = true;
 	q.write = true;
-	assert_int_equal(nvm_g80_translate(gpu, &q, &r), NVM_OK);
+	assert_int_equal(nvm_g80_translate(gpu, &q, &r), NVM_ERR_FAULT);
 	assert_int_equal(r.fault, NVM_G80_FAULT_PAGE_READ_ONLY);
 	/* the raw decoder agrees, bits 2:1 included */
 	nvm_g80_pte d;
@@ -482,13 +482,13 @@ static void structures_outside_memory(void **s)
 	nvm_hook_add(gpu, NVM_EV_MASK(NVM_EV_GUEST_ERROR), count_oob, NULL, NULL);
 	nvm_g80_req q = rq(g80e_chan(0xffff000000ull, 0), 1, 0, false);
 	nvm_g80_res r;
-	assert_int_equal(nvm_g80_translate(gpu, &q, &r), NVM_OK);
+	assert_int_equal(nvm_g80_translate(gpu, &q, &r), NVM_ERR_FAULT);
 	assert_int_equal(r.fault, NVM_G80_FAULT_VRAM_LIMIT);
 	assert_true(r.oob);
 	assert_int_equal(oob_events, 1);
 	/* DMA object straddling the end of VRAM */
 	q = rq(g80e_chan((256ull << 20) - 0x1000, 0), 0xff, 0, false);
-	assert_int_equal(nvm_g80_translate(gpu, &q, &r), NVM_OK);
+	assert_int_equal(nvm_g80_translate(gpu, &q, &r), NVM_ERR_FAULT);
 	assert_int_equal(r.fault, NVM_G80_FAULT_VRAM_LIMIT);
 	/* page table far outside */
 	g80e_dma_simple(gpu, NVM_AP_VRAM, CH, SEL, G80E_PAGED_W0, 0, 0xffffffffffull);
@@ -499,7 +499,7 @@ static void structures_outside_memory(void **s)
 	assert_int_equal(oob_events, 3);
 	/* the invalid target of a channel descriptor */
 	q = rq(g80e_chan(CH, 1), SEL, 0, false);
-	assert_int_equal(nvm_g80_translate(gpu, &q, &r), NVM_OK);
+	assert_int_equal(nvm_g80_translate(gpu, &q, &r), NVM_ERR_FAULT);
 	assert_int_equal(r.fault, NVM_G80_FAULT_NO_CHANNEL);
 	nvm_close(gpu);
 }

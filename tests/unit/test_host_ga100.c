@@ -244,8 +244,8 @@ static void interrupt_trees(void **state)
 	assert_string_equal(env_run(&e, 100000), "idle");
 	size_t n = 0;
 	uint64_t total = 0;
-	nvm_host_method m;
-	assert_int_equal(nvm_host_log_read(e.gpu, "gr", 0, &m, 1, &n, &total), NVM_OK);
+	nvm_method m;
+	assert_int_equal(nvm_method_log_read(e.gpu, "gr", 0, &m, 1, &n, &total), NVM_OK);
 	assert_int_equal(total, 1);
 	env_fini(&e);
 }
@@ -271,12 +271,12 @@ static void doorbell_handles_and_ids(void **state)
 	env_run(&e, 100000);
 	size_t n = 0;
 	uint64_t total = 0;
-	nvm_host_method m;
-	nvm_host_log_read(e.gpu, "gr", 0, &m, 1, &n, &total);
+	nvm_method m;
+	nvm_method_log_read(e.gpu, "gr", 0, &m, 1, &n, &total);
 	assert_int_equal(total, 0);
 	wr(e.gpu, VF_DOORBELL, 0u << 16 | 5);
 	assert_string_equal(env_run(&e, 100000), "idle");
-	nvm_host_log_read(e.gpu, "gr", 0, &m, 1, &n, &total);
+	nvm_method_log_read(e.gpu, "gr", 0, &m, 1, &n, &total);
 	assert_int_equal(total, 1);
 	nvm_host_channel ch;
 	assert_int_equal(nvm_host_channel_info(e.gpu, 2048 + 5, &ch), NVM_OK);
@@ -298,8 +298,8 @@ static void entry_of_the_last_channel(void **state)
 	assert_string_equal(env_run(&e, 100000), "idle");
 	size_t n = 0;
 	uint64_t total = 0;
-	nvm_host_method m;
-	nvm_host_log_read(e.gpu, "gr", 0, &m, 1, &n, &total);
+	nvm_method m;
+	nvm_method_log_read(e.gpu, "gr", 0, &m, 1, &n, &total);
 	assert_int_equal(total, 1);
 	nvm_host_channel ch;
 	assert_int_equal(nvm_host_channel_info(e.gpu, 2047, &ch), NVM_OK);
@@ -443,8 +443,8 @@ static void cpu_intr_tree_nouveau(void **state)
 	assert_string_equal(env_run(&e, 100000), "idle");
 	size_t n = 0;
 	uint64_t total = 0;
-	nvm_host_method m;
-	assert_int_equal(nvm_host_log_read(e.gpu, "gr", 0, &m, 1, &n, &total), NVM_OK);
+	nvm_method m;
+	assert_int_equal(nvm_method_log_read(e.gpu, "gr", 0, &m, 1, &n, &total), NVM_OK);
 	assert_int_equal(total, 1);
 	env_fini(&e);
 }

@@ -35,11 +35,11 @@ static struct env_chan *gh_channel(struct env *e)
 	return c;
 }
 
-static size_t gr_log(struct env *e, nvm_host_method *log, size_t max)
+static size_t gr_log(struct env *e, nvm_method *log, size_t max)
 {
 	size_t n = 0;
 	uint64_t total = 0;
-	assert_int_equal(nvm_host_log_read(e->gpu, "gr", 0, log, max, &n, &total), NVM_OK);
+	assert_int_equal(nvm_method_log_read(e->gpu, "gr", 0, log, max, &n, &total), NVM_OK);
 	return n;
 }
 
@@ -55,7 +55,7 @@ static void runs_a_pushbuffer(void **state)
 		          HDR_IMMD(0, 0x400, 0x1234) };
 	env_push(&e, c, pb, 10);
 	assert_string_equal(env_run(&e, 1000000), "idle");
-	nvm_host_method log[16];
+	nvm_method log[16];
 	assert_int_equal(gr_log(&e, log, 16), 6);
 	uint32_t want_m[] = { 0x200, 0x204, 0x208, 0x300, 0x300, 0x400 };
 	for (size_t i = 0; i < 6; i++) {
@@ -80,7 +80,7 @@ static void pbentry(void **state)
 	env_push(&e, c, pb, 5);
 	env_run(&e, 100000);
 	assert_int_equal(rd(e.gpu, PB0 + 0x108), 1u << 18);
-	nvm_host_method log[8];
+	nvm_method log[8];
 	assert_int_equal(gr_log(&e, log, 8), 1);
 	wr(e.gpu, PB0 + 0x108, 1u << 18);
 	assert_string_equal(env_run(&e, 100000), "idle");
@@ -106,7 +106,7 @@ static void gpentry(void **state)
 	assert_int_equal(rd(e.gpu, PB0 + 0x108), 1u << 15);
 	wr(e.gpu, PB0 + 0x108, 1u << 15);
 	assert_string_equal(env_run(&e, 100000), "idle");
-	nvm_host_method log[4];
+	nvm_method log[4];
 	assert_int_equal(gr_log(&e, log, 4), 1);
 	env_fini(&e);
 }
@@ -140,7 +140,7 @@ static void segments_and_masks(void **state)
 	env_gp(&e, c, env_pb(&e, c, s3, 12), 12, 0);
 	env_kick(&e, c);
 	assert_string_equal(env_run(&e, 1000000), "idle");
-	nvm_host_method log[8];
+	nvm_method log[8];
 	assert_int_equal(gr_log(&e, log, 8), 4);
 	assert_int_equal(log[3].method, 0x404);
 	assert_int_equal(vram32(e.gpu, spa), 0);
@@ -317,7 +317,7 @@ static void set_pb_segment_extended_base(void **state)
 	assert_string_equal(env_run(&e, 1000000), "idle");
 	assert_int_equal(rd(e.gpu, PB0 + 0x108), 0); /* no GPENTRY, no fault */
 	assert_int_equal(rd(e.gpu, PB0 + 0xa4), EXT_BASE << 8 | 6);
-	nvm_host_method log[4];
+	nvm_method log[4];
 	assert_int_equal(gr_log(&e, log, 4), 2);
 	assert_int_equal(log[0].method, 0x200);
 	assert_int_equal(log[0].data, 0x77);
@@ -346,7 +346,7 @@ static void extended_base_in_ramfc(void **state)
 	nvm_mem_wr32(e.gpu, NVM_AP_VRAM, a->userd + 0x8c, a->gp_put);
 	env_submit_tsg(&e, 0, 1, &a, 1);
 	assert_string_equal(env_run(&e, 1000000), "idle");
-	nvm_host_method log[4];
+	nvm_method log[4];
 	assert_int_equal(gr_log(&e, log, 4), 1);
 	assert_int_equal(log[0].data, 0x77);
 	/* a: base 5; another TSG takes the PBDMA and a is saved */

@@ -57,7 +57,7 @@ static void legacy_semaphores(void **state)
 		           1 };
 	env_push(&e, c, acq, 7);
 	assert_string_equal(env_run(&e, 100000), "idle");
-	nvm_host_method log[4];
+	nvm_method log[4];
 	assert_int_equal(env_log(&e, "gr", log, 4), 1);
 	/* an OPERATION that is not one-hot: SEMAPHORE */
 	uint32_t bad[] = { HDR_INC(0, 0x1c, 1), 3 };
@@ -78,7 +78,7 @@ static void non_stall_interrupt(void **state)
 	env_push(&e, c, pb, 4);
 	assert_string_equal(env_run(&e, 100000), "idle");
 	assert_int_equal(rd(e.gpu, 0x2100) >> 31, 1);
-	nvm_host_method log[4];
+	nvm_method log[4];
 	assert_int_equal(env_log(&e, "gr", log, 4), 1);
 	wr(e.gpu, 0x2100, 1u << 31);
 	assert_int_equal(rd(e.gpu, 0x2100) >> 31, 0);
@@ -146,7 +146,7 @@ static void yield_tsg(void **state)
 	env_push(&e, a, pa_, 6);
 	env_push(&e, b, pb_, 2);
 	assert_string_equal(env_run(&e, 1000000), "idle");
-	nvm_host_method log[4];
+	nvm_method log[4];
 	assert_int_equal(env_log(&e, "gr", log, 4), 3);
 	assert_int_equal(log[0].data, 1);
 	assert_int_equal(log[1].data, 9);
@@ -182,7 +182,7 @@ static void clear_faulted(void **state)
 	env_push(&e, b, bpb, 4);
 	assert_string_equal(env_run(&e, 1000000), "idle");
 	assert_int_equal(rd(e.gpu, 0x800004 + 8) >> 22 & 1, 0);
-	nvm_host_method log[4];
+	nvm_method log[4];
 	assert_int_equal(env_log(&e, "gr", log, 4), 2);
 	assert_int_equal(log[0].data, 0xb);
 	assert_int_equal(log[1].data, 0xa);
@@ -318,7 +318,7 @@ static void acquire_edges(void **state)
 			          1 };
 		env_push(&e, c, pb, 8);
 		env_run(&e, 100000);
-		nvm_host_method log[2];
+		nvm_method log[2];
 		assert_int_equal(env_log(&e, "gr", log, 2), cases[k].ok);
 		env_fini(&e);
 	}

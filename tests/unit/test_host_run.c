@@ -29,7 +29,7 @@ static void runs_a_pushbuffer(void **state)
 		          HDR_IMMD(0, 0x400, 0x1234) };
 	env_push(&e, c, pb, 10);
 	assert_string_equal(env_run(&e, 1000000), "idle");
-	nvm_host_method log[16];
+	nvm_method log[16];
 	size_t n = env_log(&e, "gr", log, 16);
 	assert_int_equal(n, 6);
 	uint32_t want_m[] = { 0x200, 0x204, 0x208, 0x300, 0x300, 0x400 };
@@ -118,7 +118,7 @@ static void bad_signature(void **state)
 	assert_int_equal(rd(e.gpu, 0x2100) & (1u << 29), 1u << 29);
 	assert_int_equal(rd(e.gpu, 0x25a0), 1);
 	assert_true(nvm_intr_line(e.gpu));
-	nvm_host_method log[4];
+	nvm_method log[4];
 	assert_int_equal(env_log(&e, "gr", log, 4), 0); /* frozen */
 	/* fix the loaded state (HW_HOST_CLASS_ID 50031 is valid too) and clear:
 	 * the PBDMA continues */
@@ -144,7 +144,7 @@ static void software_method(void **state)
 	assert_int_equal(rd(e.gpu, PB0 + 0x108), 1u << 23);
 	assert_int_equal(rd(e.gpu, PB0 + 0xc0), 0x80000000u | 5u << 16 | 0x104);
 	assert_int_equal(rd(e.gpu, PB0 + 0xc4), 0xaa);
-	nvm_host_method log[8];
+	nvm_method log[8];
 	assert_int_equal(env_log(&e, "gr", log, 8), 1);
 	/* software handles it: VALID off, clear DEVICE; the next one follows */
 	wr(e.gpu, PB0 + 0xc0, 0);
@@ -172,7 +172,7 @@ static void pbentry(void **state)
 	env_run(&e, 100000);
 	assert_int_equal(rd(e.gpu, PB0 + 0x108), 1u << 18);
 	assert_int_equal(rd(e.gpu, PB0 + 0x118), 0xc0000000u); /* HDR_SHADOW */
-	nvm_host_method log[8];
+	nvm_method log[8];
 	assert_int_equal(env_log(&e, "gr", log, 8), 1);
 	assert_int_equal(rd(e.gpu, PB0 + 0x18), (uint32_t)c->pb_va + 12); /* GET */
 	wr(e.gpu, PB0 + 0x108, 1u << 18);
@@ -200,7 +200,7 @@ static void gpentry(void **state)
 	assert_int_equal(rd(e.gpu, PB0 + 0x114), 1); /* GP_SHADOW_1 */
 	wr(e.gpu, PB0 + 0x108, 1u << 15);
 	assert_string_equal(env_run(&e, 100000), "idle");
-	nvm_host_method log[4];
+	nvm_method log[4];
 	assert_int_equal(env_log(&e, "gr", log, 4), 1);
 	env_fini(&e);
 }
@@ -242,7 +242,7 @@ static void pb_fetch_fault(void **state)
 	wr(e.gpu, 0x100cbc, 0x80000003u); /* invalidate all (the fault left nothing cached) */
 	wr(e.gpu, 0x800004 + 5 * 8, 1u << 22);
 	assert_string_equal(env_run(&e, 100000), "idle");
-	nvm_host_method log[4];
+	nvm_method log[4];
 	assert_int_equal(env_log(&e, "gr", log, 4), 1);
 	env_fini(&e);
 }
@@ -351,7 +351,7 @@ static void acquire_waits_for_release(void **state)
 		           0xa };
 	env_push(&e, a, pa_, 8);
 	env_run(&e, 100000);
-	nvm_host_method log[8];
+	nvm_method log[8];
 	assert_int_equal(env_log(&e, "gr", log, 8), 0);
 	nvm_host_channel info;
 	nvm_host_channel_info(e.gpu, 1, &info);
@@ -406,7 +406,7 @@ static void tsg_blocked_channel_yields(void **state)
 	env_push(&e, a, pa_, 8);
 	env_push(&e, b, pb_, 8);
 	assert_string_equal(env_run(&e, 1000000), "idle");
-	nvm_host_method log[4];
+	nvm_method log[4];
 	assert_int_equal(env_log(&e, "gr", log, 4), 2);
 	assert_int_equal(log[0].chid, 11);
 	assert_int_equal(log[1].chid, 10);
@@ -443,7 +443,7 @@ static void segments_and_masks(void **state)
 	env_gp(&e, c, env_pb(&e, c, s3, 12), 12, 0);
 	env_kick(&e, c);
 	assert_string_equal(env_run(&e, 1000000), "idle");
-	nvm_host_method log[8];
+	nvm_method log[8];
 	size_t n = env_log(&e, "gr", log, 8);
 	assert_int_equal(n, 4);
 	assert_int_equal(log[1].method, 0x204);
@@ -484,12 +484,12 @@ static void timeslices(void **state)
 	pb[0] = HDR_NINC(0, 0x200, 3000);
 	for (int i = 1; i <= 3000; i++)
 		pb[i] = (uint32_t)i;
-	nvm_host_log_config(e.gpu, "gr", 8192);
+	nvm_method_log_config(e.gpu, "gr", 8192);
 	env_push(&e, a, pb, 3001);
 	pb[0] = HDR_NINC(0, 0x204, 3000);
 	env_push(&e, b, pb, 3001);
 	assert_string_equal(env_run(&e, 100000000), "idle");
-	static nvm_host_method log[8192];
+	static nvm_method log[8192];
 	size_t n = env_log(&e, "gr", log, 8192);
 	assert_int_equal(n, 6000);
 	/* Both channels ran; a switch happened before either finished. */
@@ -523,12 +523,12 @@ static void method_log_ring(void **state)
 		size_t kept;
 	} cases[] = { { 100, 250, 100 }, { -1, 5000, 4096 }, { -1, 3000, 3000 }, { 0, 10, 0 } };
 	static uint32_t pb[5001];
-	static nvm_host_method log[5000];
+	static nvm_method log[5000];
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
 		struct env e;
 		struct env_chan *c = env_one_channel(&e);
 		if (cases[k].cap >= 0)
-			assert_int_equal(nvm_host_log_config(e.gpu, "gr", (size_t)cases[k].cap), NVM_OK);
+			assert_int_equal(nvm_method_log_config(e.gpu, "gr", (size_t)cases[k].cap), NVM_OK);
 		pb[0] = HDR_NINC(0, 0x200, cases[k].methods);
 		for (uint32_t i = 1; i <= cases[k].methods; i++)
 			pb[i] = i;
@@ -614,7 +614,7 @@ static void runqueue_selector(void **state)
 	assert_int_equal(rd(e.gpu, PB0 + 2 * 0x2000 + 0x120), 21);
 	assert_int_equal(rd(e.gpu, 0x3084) & 0xfff, 20);      /* NV_PFIFO_PBDMA_STATUS(1) ID */
 	assert_int_equal(rd(e.gpu, 0x2390 + 4 * 2), 1u << 1); /* PBDMA_MAP(2): runlist 1 */
-	nvm_host_method log[4];
+	nvm_method log[4];
 	assert_int_equal(env_log(&e, "ce2", log, 4), 1);
 	env_fini(&e);
 }
@@ -636,7 +636,7 @@ static void levels_and_conditional_fetch(void **state)
 	env_gp_raw(&e, c, (uint32_t)k | 1u /* FETCH CONDITIONAL */, (uint32_t)(k >> 32) | 2u << 10);
 	env_kick(&e, c);
 	assert_string_equal(env_run(&e, 100000), "idle");
-	nvm_host_method log[4];
+	nvm_method log[4];
 	assert_int_equal(env_log(&e, "gr", log, 4), 2);            /* the conditional segment was skipped */
 	assert_int_equal(env_userd(&e, c, 0x58), (uint32_t)m + 8); /* TOP_LEVEL_GET: end of the main segment */
 	assert_int_equal(env_userd(&e, c, 0x44), (uint32_t)s + 12);
@@ -653,7 +653,7 @@ static void sched_disable_and_preempt(void **state)
 	uint32_t pb[] = { HDR_INC(0, 0x200, 1), 1 };
 	env_push(&e, c, pb, 2);
 	env_run(&e, 100000);
-	nvm_host_method log[4];
+	nvm_method log[4];
 	assert_int_equal(env_log(&e, "gr", log, 4), 0);
 	wr(e.gpu, 0x2630, 0);
 	env_run(&e, 100000);
@@ -700,7 +700,7 @@ static void grcopy_subchannel(void **state)
 		          HDR_INC(4, 0x400, 1), 2, HDR_INC(0, 0x204, 1), 3 };
 	env_push(&e, c, pb, 8);
 	assert_string_equal(env_run(&e, 100000), "idle");
-	nvm_host_method log[4];
+	nvm_method log[4];
 	assert_int_equal(env_log(&e, "gr", log, 4), 2);
 	assert_int_equal(env_log(&e, "grce", log, 4), 1);
 	assert_int_equal(log[0].cls, env_ce_class(&e));
@@ -729,7 +729,7 @@ static void pbseg(void **state)
 	assert_int_equal(rd(e.gpu, PB0 + 0x108), 1u << 30);
 	wr(e.gpu, PB0 + 0x108, 1u << 30);
 	assert_string_equal(env_run(&e, 100000), "idle");
-	nvm_host_method log[4];
+	nvm_method log[4];
 	assert_int_equal(env_log(&e, "gr", log, 4), 2);
 	assert_int_equal(log[1].data, 2);
 	/* NV_PFIFO_ENGINE_STATUS(0): TSG 1, ID_TYPE TSGID, CTX_STATUS VALID */
@@ -762,7 +762,7 @@ static void gpfifo_fault_and_unbound(void **state)
 	env_run(&e, 100000);
 	env_push(&e, u, pb, 2);
 	env_run(&e, 100000);
-	nvm_host_method log[4];
+	nvm_method log[4];
 	assert_int_equal(env_log(&e, "gr", log, 4), 0);
 	wr(e.gpu, 0x800000 + 7 * 8, 0x80000000u | (uint32_t)(u->inst >> 12)); /* bind */
 	env_run(&e, 100000);
@@ -797,7 +797,7 @@ static void held_tsg_until_timeslice(void **state)
 	uint32_t pb_[] = { HDR_INC(0, 0x5c, 5), (uint32_t)sva, (uint32_t)(sva >> 32), 1, 0, 1 };
 	env_push(&e, b, pb_, 6);
 	assert_string_equal(env_run(&e, 1000000), "idle");
-	nvm_host_method log[4];
+	nvm_method log[4];
 	assert_int_equal(env_log(&e, "gr", log, 4), 1);
 	/* b had to wait for a's timeslice (51200 ns from a's load) to end */
 	assert_true(nvm_time_ns(e.gpu) - t0 > 40000);
@@ -836,7 +836,7 @@ static void prefetch_hints_are_guesses(void **state)
 			env_kick(&e, c[i]);
 		}
 		assert_string_equal(env_run(&e, 1000000), "idle");
-		nvm_host_method log[24];
+		nvm_method log[24];
 		assert_int_equal(env_log(&e, "gr", log, 24), 6 * (round + 1));
 		for (unsigned i = 0; i < 6; i++) {
 			assert_int_equal(log[6 * round + i].method, 0x200);

@@ -60,10 +60,10 @@ static void engine_busy_until_done(void **state)
 	assert_int_equal(v & 0xfffu, 1);    /* ID: TSG 1 */
 	assert_string_equal(env_run(&e, 100000), "idle");
 	uint64_t t1 = nvm_time_ns(e.gpu);
-	nvm_host_method log[1];
+	nvm_method log[1];
 	size_t n = 0;
 	uint64_t total = 0;
-	assert_int_equal(nvm_host_log_read(e.gpu, "gr", 3999, log, 1, &n, &total), NVM_OK);
+	assert_int_equal(nvm_method_log_read(e.gpu, "gr", 3999, log, 1, &n, &total), NVM_OK);
 	assert_int_equal(total, 4000);
 	assert_int_equal(n, 1);
 	/* the idle GPU's time is past the engine's last method, not the load */

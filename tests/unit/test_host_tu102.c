@@ -47,8 +47,8 @@ static uint64_t gr_total(struct env *e)
 {
 	uint64_t total = 0;
 	size_t n = 0;
-	nvm_host_method m;
-	assert_int_equal(nvm_host_log_read(e->gpu, "gr", 0, &m, 1, &n, &total), NVM_OK);
+	nvm_method m;
+	assert_int_equal(nvm_method_log_read(e->gpu, "gr", 0, &m, 1, &n, &total), NVM_OK);
 	return total;
 }
 
@@ -191,7 +191,7 @@ static void clear_faulted_by_handle(void **state)
 	env_push(&e, b, bpb, 4);
 	assert_string_equal(env_run(&e, 1000000), "idle");
 	assert_int_equal(rd(e.gpu, 0x800004 + 8) >> 22 & 1, 0);
-	nvm_host_method log[4];
+	nvm_method log[4];
 	assert_int_equal(env_log(&e, "gr", log, 4), 2);
 	assert_int_equal(log[0].data, 0xb);
 	assert_int_equal(log[1].data, 0xa);
@@ -230,7 +230,7 @@ static void turing_classes(void **state)
 	env_push(&e, c, ok, 6);
 	assert_string_equal(env_run(&e, 100000), "idle");
 	assert_int_equal(rd(e.gpu, PB0 + 0x148), 0);
-	nvm_host_method log[2];
+	nvm_method log[2];
 	assert_int_equal(env_log(&e, "gr", log, 2), 1);
 	assert_int_equal(log[0].cls, 0xc597);
 	uint32_t bad[] = { HDR_INC(4, 0, 1), 0xc3b5 };
@@ -412,7 +412,7 @@ static void device_info(void **state)
 		uint32_t pb[] = { HDR_INC(0, 0x100, 1), 1 };
 		env_push(&e, c, pb, 2);
 		assert_string_equal(env_run(&e, 100000), "idle");
-		nvm_host_method log[2];
+		nvm_method log[2];
 		assert_int_equal(env_log(&e, names[i], log, 2), 1);
 		nvm_host_channel ch;
 		assert_int_equal(nvm_host_channel_info(e.gpu, 10 + (uint32_t)i, &ch), NVM_OK);

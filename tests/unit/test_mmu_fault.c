@@ -89,7 +89,8 @@ static nvm_mmu_request req_gpc(uint64_t va, nvm_mmu_access a, unsigned client, u
 static nvm_mmu_result xl(struct fx *f, nvm_mmu_request r)
 {
 	nvm_mmu_result res;
-	assert_int_equal(nvm_mmu_translate(f->gpu, &r, &res), NVM_OK);
+	nvm_status st = nvm_mmu_translate(f->gpu, &r, &res);
+	assert_int_equal(st, res.fault != NVM_MMU_FAULT_NONE ? NVM_ERR_FAULT : NVM_OK);
 	return res;
 }
 
@@ -516,15 +517,23 @@ struct cancel_log {
 	uint64_t tickets[8];
 };
 
-static void cancel_hook(void *user, const nvm_mmu_fault_info *fi, uint64_t ticket, int cancelled)
+/* Cancellations: the NVM_EV_TRACE "cancelled" events of the MMU, carrying
+ * the request's fault record (the faults themselves are NVM_EV_FAULT). */
+static void cancel_hook(void *user, const nvm_event *ev)
 {
 	struct cancel_log *l = user;
-	if (!cancelled)
+	const nvm_mmu_fault_event *fe = ev->detail;
+	if (ev->type == NVM_EV_FAULT) {
+		assert_false(fe->cancelled);
 		return;
+	}
+	if (strcmp(ev->code, "cancelled"))
+		return;
+	assert_true(fe->cancelled);
 	if (l->n < 8)
-		l->tickets[l->n] = ticket;
+		l->tickets[l->n] = fe->ticket;
 	l->n++;
-	l->rf_set += fi->replayable;
+	l->rf_set += fe->info.replayable;
 }
 
 /* Cancels (pri_mmu_hub INVALIDATE_REPLAY CANCEL_TARGETED / CANCEL_GLOBAL /
@@ -536,7 +545,7 @@ static void test_cancel(void **state)
 	ptb_ramin(f->gpu, NVM_AP_VRAM, INST, NVM_MMU_PDB_VID, f->b.pdb, 1, 0);
 	fb_setup(f->gpu, 1, FB1, 64);
 	struct cancel_log log = { 0 };
-	nvm_mmu_set_fault_hook(f->gpu, cancel_hook, &log);
+	nvm_hook_add(f->gpu, NVM_EV_MASK(NVM_EV_FAULT) | NVM_EV_MASK(NVM_EV_TRACE), cancel_hook, &log, NULL);
 	uint64_t t_a = xl(f, req_gpc(0x1000, NVM_MMU_READ, 1, 2)).ticket;
 	uint64_t t_b = xl(f, req_gpc(0x2000, NVM_MMU_WRITE, 2, 0)).ticket;
 	xl(f, req_gpc(0x3000, NVM_MMU_READ, 3, 0));
@@ -706,11 +715,9 @@ struct reenter {
 	int calls;
 };
 
-static void reenter_hook(void *user, const nvm_mmu_fault_info *fi, uint64_t ticket, int cancelled)
+static void reenter_hook(void *user, const nvm_event *ev)
 {
-	(void)fi;
-	(void)ticket;
-	(void)cancelled;
+	(void)ev;
 	struct reenter *r = user;
 	r->calls++;
 	nvm_mmu_inval op = { .all_pdb = 1, .all_va = 1, .replay = NVM_MMU_REPLAY_START };
@@ -727,14 +734,15 @@ static void test_replay_reentry(void **state)
 	struct reenter re = { f->gpu, 0 };
 	xl(f, req_gpc(0x1000, NVM_MMU_READ, 0, 0));
 	xl(f, req_gpc(0x2000, NVM_MMU_READ, 1, 0));
-	nvm_mmu_set_fault_hook(f->gpu, reenter_hook, &re);
+	int id;
+	nvm_hook_add(f->gpu, NVM_EV_MASK(NVM_EV_FAULT), reenter_hook, &re, &id);
 	uint64_t errs = nvm_event_count(f->gpu, NVM_EV_GUEST_ERROR);
 	nvm_mmu_inval op = { .all_pdb = 1, .all_va = 1, .replay = NVM_MMU_REPLAY_START };
 	nvm_mmu_invalidate(f->gpu, &op);
 	assert_int_equal(re.calls, 2);
 	assert_int_equal(nvm_mmu_pending(f->gpu), 2);
 	assert_int_equal(nvm_event_count(f->gpu, NVM_EV_GUEST_ERROR), errs + 2);
-	nvm_mmu_set_fault_hook(f->gpu, NULL, NULL);
+	nvm_hook_del(f->gpu, id);
 }
 
 /* MEM_OP_A..D as UVM pushes them (volta-facts 3, uvm_hal_volta_replay_faults

@@ -141,7 +141,8 @@ static void v3_init(struct v3 *t, nvm_gpu *gpu)
 static nvm_mmu_result walk(struct v3 *t, uint64_t va, nvm_mmu_access a, int priv, nvm_mmu_walk_trace *tr)
 {
 	nvm_mmu_result r;
-	assert_int_equal(nvm_mmu_walk(t->gpu, NVM_MMU_PDB_VID, t->pdb, va, a, priv, &r, tr), NVM_OK);
+	nvm_status st = nvm_mmu_walk(t->gpu, NVM_MMU_PDB_VID, t->pdb, va, a, priv, &r, tr);
+	assert_int_equal(st, r.fault != NVM_MMU_FAULT_NONE ? NVM_ERR_FAULT : NVM_OK);
 	return r;
 }
 
@@ -358,7 +359,7 @@ static void fault_buffer_at(const struct mmu_chip *gen, uint32_t buf, uint32_t s
 	rq.client_type = NVM_MMU_CLIENT_HUB;
 	rq.client_id = 0x18;
 	nvm_mmu_result res;
-	assert_int_equal(nvm_mmu_translate(gpu, &rq, &res), NVM_OK);
+	assert_int_equal(nvm_mmu_translate(gpu, &rq, &res), NVM_ERR_FAULT);
 	assert_int_equal(res.fault, NVM_MMU_FAULT_PDE);
 	assert_int_equal(rd(gpu, buf + 0xC), 1); /* PUT */
 	uint8_t pkt[NVM_MMU_PACKET_SIZE];

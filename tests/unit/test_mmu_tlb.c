@@ -72,7 +72,8 @@ static uint64_t pa_of(struct fx *f, uint64_t va)
 	r.client_type = NVM_MMU_CLIENT_HUB;
 	r.client_id = 1;
 	nvm_mmu_result res;
-	assert_int_equal(nvm_mmu_translate(f->gpu, &r, &res), NVM_OK);
+	nvm_status st = nvm_mmu_translate(f->gpu, &r, &res);
+	assert_int_equal(st, res.fault != NVM_MMU_FAULT_NONE ? NVM_ERR_FAULT : NVM_OK);
 	return res.fault == NVM_MMU_FAULT_NONE ? res.pa : ~0ull;
 }
 
@@ -211,13 +212,13 @@ static void test_bar_binding(void **state)
 	assert_int_equal(nvm_mmu_bar_read(f->gpu, 2, 0x10010, &back, 4), NVM_OK);
 	assert_int_equal(back, v);
 	/* Unmapped BAR2 offset: a BAR2 fault in the other-fault registers. */
-	assert_int_equal(nvm_mmu_bar_write(f->gpu, 2, 0x20000, &v, 4), NVM_ERR_RANGE);
+	assert_int_equal(nvm_mmu_bar_write(f->gpu, 2, 0x20000, &v, 4), NVM_ERR_FAULT);
 	uint32_t il, st;
 	nvm_reg_read(f->gpu, 0x100E54, &il);
 	nvm_reg_read(f->gpu, 0x100E60, &st);
 	assert_int_equal(il & 0x1ff, NVM_MMU_ENG_BAR2);
 	assert_int_equal(st >> 31, 1);
-	assert_int_equal(nvm_mmu_bar_write(f->gpu, 2, 0x30000, &v, 4), NVM_ERR_RANGE);
+	assert_int_equal(nvm_mmu_bar_write(f->gpu, 2, 0x30000, &v, 4), NVM_ERR_FAULT);
 	nvm_reg_read(f->gpu, 0x100E60, &st);
 	assert_int_equal(st & 0xff, 1u << 3); /* DROPPED_BAR2_VIRT */
 	/* BAR1 in physical mode maps VRAM directly (UNVERIFIED). */

@@ -43,7 +43,8 @@ static int teardown(void **state)
 static nvm_mmu_result walk(struct fx *f, uint64_t va, nvm_mmu_access a, int priv, nvm_mmu_walk_trace *tr)
 {
 	nvm_mmu_result r;
-	assert_int_equal(nvm_mmu_walk(f->gpu, NVM_MMU_PDB_VID, f->b.pdb, va, a, priv, &r, tr), NVM_OK);
+	nvm_status st = nvm_mmu_walk(f->gpu, NVM_MMU_PDB_VID, f->b.pdb, va, a, priv, &r, tr);
+	assert_int_equal(st, r.fault != NVM_MMU_FAULT_NONE ? NVM_ERR_FAULT : NVM_OK);
 	return r;
 }
 
@@ -172,7 +173,8 @@ static void test_tables_in_sysmem(void **state)
 	assert_int_equal(r.fault, NVM_MMU_FAULT_NONE);
 	assert_int_equal(r.pa, 0xabc010);
 	/* The same tables read as VRAM find nothing there. */
-	assert_int_equal(nvm_mmu_walk(f->gpu, NVM_MMU_PDB_VID, sb.pdb, 0x200010, NVM_MMU_READ, 0, &r, NULL), NVM_OK);
+	assert_int_equal(nvm_mmu_walk(f->gpu, NVM_MMU_PDB_VID, sb.pdb, 0x200010, NVM_MMU_READ, 0, &r, NULL),
+	                 NVM_ERR_FAULT);
 	assert_int_equal(r.fault, NVM_MMU_FAULT_PDE);
 }
 
@@ -257,7 +259,8 @@ static void test_structural_faults(void **state)
 	assert_int_equal(walk(f, 1ull << 49, NVM_MMU_READ, 0, NULL).fault, NVM_MMU_FAULT_VA_LIMIT_VIOLATION);
 	assert_int_equal(walk(f, (1ull << 49) - 1, NVM_MMU_READ, 0, NULL).fault, NVM_MMU_FAULT_PDE);
 	/* PAGE_DIR_BASE_TARGET INVALID: "Using INVALID, unbinds". */
-	assert_int_equal(nvm_mmu_walk(f->gpu, NVM_MMU_PDB_INVALID, f->b.pdb, va, NVM_MMU_READ, 0, &r, NULL), NVM_OK);
+	assert_int_equal(nvm_mmu_walk(f->gpu, NVM_MMU_PDB_INVALID, f->b.pdb, va, NVM_MMU_READ, 0, &r, NULL),
+	                 NVM_ERR_FAULT);
 	assert_int_equal(r.fault, NVM_MMU_FAULT_UNBOUND_INST_BLOCK);
 }
 
@@ -336,7 +339,8 @@ static void test_out_of_range_tables(void **state)
 	assert_int_equal(r.fault, NVM_MMU_FAULT_PTE);
 	assert_true(r.oob);
 	/* PDB itself out of range. */
-	assert_int_equal(nvm_mmu_walk(f->gpu, NVM_MMU_PDB_VID, 1ull << 36, va, NVM_MMU_READ, 0, &r, NULL), NVM_OK);
+	assert_int_equal(nvm_mmu_walk(f->gpu, NVM_MMU_PDB_VID, 1ull << 36, va, NVM_MMU_READ, 0, &r, NULL),
+	                 NVM_ERR_FAULT);
 	assert_int_equal(r.fault, NVM_MMU_FAULT_PDE);
 	assert_true(r.oob);
 	assert_int_equal(r.level, 0);
@@ -579,7 +583,7 @@ static void test_chip_without_mmu(void **state)
 	nvm_mmu_result r;
 	assert_int_equal(nvm_mmu_translate(gpu, &q, &r), NVM_ERR_NOENT);
 	assert_int_equal(nvm_mmu_set_strict_tlb(gpu, 1), NVM_ERR_NOENT);
-	assert_int_equal(nvm_mmu_walk(gpu, NVM_MMU_PDB_VID, 0, 0, NVM_MMU_READ, 0, &r, NULL), NVM_OK);
+	assert_int_equal(nvm_mmu_walk(gpu, NVM_MMU_PDB_VID, 0, 0, NVM_MMU_READ, 0, &r, NULL), NVM_ERR_FAULT);
 	assert_int_equal(r.fault, NVM_MMU_FAULT_PDE);
 	assert_null(nvm_reg_name(gpu, 0x100CBC));
 	nvm_close(gpu);

@@ -1,6 +1,6 @@
-/* The decoder's runs taken one at a time by the front end (pb_take_begin,
- * pb_take_hdr, pb_take_fill, pb_take_sync, pb_take_stop: the Volta PBDMA's
- * hot path) against pb_feed with a batched sink: on random new-format
+/* The decoder's runs taken one at a time by the front end (nvm_pb_take_begin,
+ * nvm_pb_take_hdr, nvm_pb_take_fill, nvm_pb_take_sync, nvm_pb_take_stop: the Volta PBDMA's
+ * hot path) against nvm_pb_feed with a batched sink: on random new-format
  * streams of every kind of entry, cut in random pieces and segments, the
  * same runs in the same order, the same errors and controls, and with a
  * consumer that stops (inside a run, at its end, before it) after every
@@ -75,7 +75,7 @@ static size_t gen(uint32_t *w, size_t max)
 
 /* What a consumer saw: each run whole (its fields and data entries). */
 struct seen {
-	pb_run r;
+	nvm_pb_run r;
 	uint32_t data[16];
 	int kind; /* 0 run, 1 error, 2 control */
 	uint64_t offset;
@@ -86,7 +86,7 @@ struct seen {
  * stops the decoder in the run it is in; with `boundary`, also when the
  * budget ends exactly at the end of a run. */
 struct cons {
-	pb_decoder d;
+	nvm_pb_decoder d;
 	int64_t budget;
 	bool boundary;
 	struct seen s[MAXRUNS];
@@ -94,7 +94,7 @@ struct cons {
 	uint64_t taken; /* methods */
 };
 
-static void take(struct cons *c, const pb_run *r)
+static void take(struct cons *c, const nvm_pb_run *r)
 {
 	uint32_t k = r->count;
 	if (c->budget >= 0 && k > c->budget)
@@ -113,62 +113,62 @@ static void take(struct cons *c, const pb_run *r)
 		return;
 	c->budget -= k;
 	if (k < r->count || (c->boundary && !c->budget))
-		pb_stop_run(&c->d, r, k);
+		nvm_pb_stop_run(&c->d, r, k);
 }
 
-static void c_runs(void *ctx, const pb_run *r, size_t n)
+static void c_runs(void *ctx, const nvm_pb_run *r, size_t n)
 {
 	struct cons *c = ctx;
-	for (size_t i = 0; i < n && !pb_stopped(&c->d); i++)
+	for (size_t i = 0; i < n && !nvm_pb_stopped(&c->d); i++)
 		take(c, &r[i]);
 }
 
-static void c_error(void *ctx, const pb_error *e)
+static void c_error(void *ctx, const nvm_pb_error *e)
 {
 	struct cons *c = ctx;
 	if (c->n < MAXRUNS)
 		c->s[c->n++] = (struct seen){ .kind = 1, .offset = e->offset, .code = e->code };
 }
 
-static void c_control(void *ctx, const pb_control *e)
+static void c_control(void *ctx, const nvm_pb_control *e)
 {
 	struct cons *c = ctx;
 	if (c->n < MAXRUNS)
 		c->s[c->n++] = (struct seen){ .kind = 2, .offset = e->offset, .code = e->kind };
 }
 
-static void cons_init(struct cons *c, const pb_config *cfg)
+static void cons_init(struct cons *c, const nvm_pb_config *cfg)
 {
 	memset(c, 0, sizeof(*c));
-	pb_sink sink = { .ctx = c, .error = c_error, .control = c_control, .runs = c_runs };
-	pb_decoder_init(&c->d, cfg, &sink);
+	nvm_pb_sink sink = { .ctx = c, .error = c_error, .control = c_control, .runs = c_runs };
+	nvm_pb_decoder_init(&c->d, cfg, &sink);
 }
 
 /* The front end's loop (as pbf_feed in src/host/pbdma.c): the fast path's
- * runs taken here, the rest through pb_feed one instruction (or pending
+ * runs taken here, the rest through nvm_pb_feed one instruction (or pending
  * sequence) at a time. */
 static size_t take_feed(struct cons *c, const uint32_t *w, size_t n)
 {
-	pb_decoder *d = &c->d;
+	nvm_pb_decoder *d = &c->d;
 	const uint32_t *q = w, *end = w + n;
 	uint64_t pos0 = d->pos;
-	pb_take_begin(d);
+	nvm_pb_take_begin(d);
 	while (q < end) {
-		if (pb_take_ready(d)) {
+		if (nvm_pb_take_ready(d)) {
 			uint64_t pos = d->pos, taken = 0;
 			bool masked = !d->active, stopped = false;
 			uint32_t h;
-			while ((h = pb_take_hdr(&q, end, &pos))) {
-				taken += pb_take_count(h);
-				take(c, pb_take_fill(d, 0, h, q, pos, masked));
-				if (pb_stopped(d)) {
+			while ((h = nvm_pb_take_hdr(&q, end, &pos))) {
+				taken += nvm_pb_take_count(h);
+				take(c, nvm_pb_take_fill(d, 0, h, q, pos, masked));
+				if (nvm_pb_stopped(d)) {
 					stopped = true;
 					break;
 				}
 			}
-			pb_take_sync(d, pos, taken);
+			nvm_pb_take_sync(d, pos, taken);
 			if (stopped) {
-				pb_take_stop(d);
+				nvm_pb_take_stop(d);
 				return (size_t)(d->pos - pos0);
 			}
 			if (q == end)
@@ -176,8 +176,8 @@ static size_t take_feed(struct cons *c, const uint32_t *w, size_t n)
 		}
 		size_t avail = (size_t)(end - q);
 		size_t k = d->remaining ? (d->remaining < avail ? d->remaining : avail) : d->skipping ? avail : 1;
-		q += pb_feed(d, q, k);
-		if (pb_stopped(d))
+		q += nvm_pb_feed(d, q, k);
+		if (nvm_pb_stopped(d))
 			return (size_t)(q - w);
 	}
 	return n;
@@ -206,11 +206,11 @@ static void assert_seen_equal(const struct cons *a, const struct cons *b)
 	}
 }
 
-static void assert_dec_equal(const pb_decoder *a, const pb_decoder *b)
+static void assert_dec_equal(const nvm_pb_decoder *a, const nvm_pb_decoder *b)
 {
-	pb_decoder_state x, y;
-	pb_save(a, &x);
-	pb_save(b, &y);
+	nvm_pb_decoder_state x, y;
+	nvm_pb_save(a, &x);
+	nvm_pb_save(b, &y);
 	assert_int_equal(x.remaining, y.remaining);
 	assert_int_equal(x.index, y.index);
 	assert_int_equal(x.subch, y.subch);
@@ -226,13 +226,13 @@ static void assert_dec_equal(const pb_decoder *a, const pb_decoder *b)
 	assert_int_equal(a->hdr_offset, b->hdr_offset);
 }
 
-/* Decodes w with both (reference: pb_feed; test: take_feed) in lockstep:
+/* Decodes w with both (reference: nvm_pb_feed; test: take_feed) in lockstep:
  * segments and pieces of random length, `budget` methods per feed. */
 static void lockstep(const uint32_t *w, size_t n, int64_t budget, bool boundary, uint32_t piece_max)
 {
 	static struct cons ref, tk;
-	pb_config cfg;
-	assert_true(pb_config_init(&cfg, pb_gen_lookup("gv100"), PB_FORMAT_NEW));
+	nvm_pb_config cfg;
+	assert_true(nvm_pb_config_init(&cfg, nvm_pb_gen_lookup("gv100"), NVM_PB_FORMAT_NEW));
 	cons_init(&ref, &cfg);
 	cons_init(&tk, &cfg);
 	ref.boundary = tk.boundary = boundary;
@@ -252,21 +252,21 @@ static void lockstep(const uint32_t *w, size_t n, int64_t budget, bool boundary,
 		/* a feed that made no progress (a stop before the first run) is
 		 * followed by one that may take a method more */
 		ref.budget = tk.budget = budget >= 0 && !last ? budget + 1 : budget;
-		size_t u1 = pb_feed(&ref.d, w + at, piece_end - at);
+		size_t u1 = nvm_pb_feed(&ref.d, w + at, piece_end - at);
 		size_t u2 = take_feed(&tk, w + at, piece_end - at);
 		assert_int_equal(u1, u2);
-		assert_int_equal(pb_stopped(&ref.d), pb_stopped(&tk.d));
+		assert_int_equal(nvm_pb_stopped(&ref.d), nvm_pb_stopped(&tk.d));
 		assert_int_equal(ref.taken, tk.taken);
 		assert_dec_equal(&ref.d, &tk.d);
 		at += u1;
 		last = u1;
 		if (at == seg_end) {
-			pb_segment_end(&ref.d);
-			pb_segment_end(&tk.d);
+			nvm_pb_segment_end(&ref.d);
+			nvm_pb_segment_end(&tk.d);
 		}
 	}
-	pb_finish(&ref.d);
-	pb_finish(&tk.d);
+	nvm_pb_finish(&ref.d);
+	nvm_pb_finish(&tk.d);
 	assert_dec_equal(&ref.d, &tk.d);
 	assert_seen_equal(&ref, &tk);
 }
@@ -300,7 +300,7 @@ static void test_stops(void **state)
 	}
 }
 
-/* A run the front end stops in is resumed by pb_feed's general path (the
+/* A run the front end stops in is resumed by nvm_pb_feed's general path (the
  * rest of its sequence), and a masked run is taken masked. */
 static void test_resume_and_mask(void **state)
 {
@@ -316,9 +316,9 @@ static void test_resume_and_mask(void **state)
 	for (int64_t budget = 0; budget <= 8; budget++)
 		for (int boundary = 0; boundary < 2; boundary++)
 			lockstep(w, sizeof(w) / sizeof(w[0]), budget, boundary, 100);
-	/* The fast path's run has every field pb_feed gives it. */
-	pb_config cfg;
-	assert_true(pb_config_init(&cfg, pb_gen_lookup("gv100"), PB_FORMAT_NEW));
+	/* The fast path's run has every field nvm_pb_feed gives it. */
+	nvm_pb_config cfg;
+	assert_true(nvm_pb_config_init(&cfg, nvm_pb_gen_lookup("gv100"), NVM_PB_FORMAT_NEW));
 	static struct cons c;
 	cons_init(&c, &cfg);
 	c.budget = -1;
@@ -326,11 +326,11 @@ static void test_resume_and_mask(void **state)
 	assert_int_equal(c.s[0].r.count, 3);
 	assert_int_equal(c.s[0].r.offset, 1);
 	assert_int_equal(c.s[0].data[2], 12);
-	assert_int_equal(c.s[1].r.mode, PB_MODE_IMMD);
+	assert_int_equal(c.s[1].r.mode, NVM_PB_MODE_IMMD);
 	assert_int_equal(c.s[1].data[0], 7);
 	assert_int_equal(c.s[1].r.offset, 4);
 	assert_true(c.s[3].r.masked);
-	assert_int_equal(c.s[5].r.mode, PB_MODE_1INC);
+	assert_int_equal(c.s[5].r.mode, NVM_PB_MODE_1INC);
 	assert_false(c.s[5].r.masked);
 	assert_int_equal(c.d.methods, 3 + 1 + 2 + 2);
 }

@@ -65,7 +65,7 @@ static void cache0_injects_methods(void **state)
 		inject(&e, 2, 0x300, 0x77);
 		assert_string_equal(pe_run(&e, 100000), "idle");
 		assert_int_equal(rd(e.gpu, C0_GET), 0);
-		nvm_host_method log[4];
+		nvm_method log[4];
 		assert_int_equal(pe_log(&e, "pgraph", log, 4), 2);
 		assert_int_equal(log[0].method, 0);
 		assert_int_equal(log[0].data, gr >> 4);
@@ -93,7 +93,7 @@ static void cache0_pull_access_and_pio(void **state)
 	inject(&e, 0, 0, 0x1234);
 	assert_string_equal(pe_run(&e, 100000), "idle");
 	assert_int_equal(rd(e.gpu, C0_STATUS), 0x100);
-	nvm_host_method log[4];
+	nvm_method log[4];
 	assert_int_equal(pe_log(&e, "pgraph", log, 4), 0);
 	wr(e.gpu, C0_PULL0, 1);
 	assert_string_equal(pe_run(&e, 100000), "idle");
@@ -130,7 +130,7 @@ static void cache0_errors(void **state)
 	assert_string_equal(pe_run(&e, 100000), "idle");
 	assert_int_equal(rd(e.gpu, PE_INTR), 0);
 	assert_int_equal(rd(e.gpu, C0_STATUS), 0x10);
-	nvm_host_method log[2];
+	nvm_method log[2];
 	assert_int_equal(pe_log(&e, "pgraph", log, 2), 1);
 	assert_int_equal(log[0].cls, 0x99);
 	/* SOFTWARE */
@@ -186,7 +186,7 @@ static void cache0_software_method_emulation(void **state)
 	inject(&e, 0, 0x300, 0xabc * 2);
 	assert_string_equal(pe_run(&e, 100000), "idle");
 	assert_int_equal(rd(e.gpu, C0_STATUS), 0x10);
-	nvm_host_method log[4];
+	nvm_method log[4];
 	assert_int_equal(pe_log(&e, "pgraph", log, 4), 2);
 	assert_int_equal(log[1].method, 0x300);
 	assert_int_equal(log[1].data, 0xabc * 2);

@@ -39,7 +39,7 @@ static void dma_channel_each_chip(void **state)
 		pe_pb(&e, 0, pb, n);
 		pe_put(&e, 2, (uint32_t)n * 4);
 		assert_string_equal(pe_run(&e, 1000000), "idle");
-		nvm_host_method log[8];
+		nvm_method log[8];
 		assert_int_equal(pe_log(&e, "pgraph", log, 8), 4);
 		assert_int_equal(log[3].method, 0x308);
 		assert_int_equal(log[3].data, 3);
@@ -90,7 +90,7 @@ static void old_jump(void **state)
 		pe_pb(&e, 0x100, b, 2);
 		pe_put(&e, 0, 0x108);
 		pe_run(&e, 1000000);
-		nvm_host_method log[4];
+		nvm_method log[4];
 		assert_int_equal(pe_log(&e, "pgraph", log, 4), 2);
 		assert_int_equal(log[1].data, 5);
 		assert_int_equal(rd(e.gpu, PE_DMA_GET), 0x108);
@@ -141,7 +141,7 @@ static void jump_call_return(void **state)
 		}
 		pe_put(&e, 0, 0x308);
 		pe_run(&e, 1000000);
-		nvm_host_method log[8];
+		nvm_method log[8];
 		assert_int_equal(pe_log(&e, "pgraph", log, 8), 4);
 		assert_int_equal(log[1].method, 0x300);
 		assert_int_equal(log[2].method, 0x304);
@@ -204,7 +204,7 @@ static void non_increasing(void **state)
 		assert_int_equal(rd(e.gpu, m + 24), 0x400u | 1u);
 		wr(e.gpu, PE_PULL0, 1);
 		pe_run(&e, 1000000);
-		nvm_host_method log[8];
+		nvm_method log[8];
 		assert_int_equal(pe_log(&e, "pgraph", log, 8), 4);
 		for (int i = 1; i < 4; i++) {
 			assert_int_equal(log[i].method, 0x400);
@@ -249,7 +249,7 @@ static void invalid_method(void **state)
 		pe_put(&e, 0, 36);
 		pe_run(&e, 1000000);
 		assert_int_equal(rd(e.gpu, PE_INTR), 0);
-		nvm_host_method log[4];
+		nvm_method log[4];
 		assert_int_equal(pe_log(&e, "pgraph", log, 4), 2);
 		pe_fini(&e);
 	}
@@ -300,7 +300,7 @@ static void mem_faults(void **state)
 		if (!k) {
 			expect_dma_error(&e, 6, 0);
 		} else {
-			nvm_host_method log[2];
+			nvm_method log[2];
 			assert_int_equal(pe_log(&e, "pgraph", log, 2), 1);
 		}
 		pe_fini(&e);
@@ -325,7 +325,7 @@ static void paged_pushbuffer(void **state)
 	pe_pb(&e, 0x3000, w2, 2);
 	pe_put(&e, 0, 0x1008);
 	pe_run(&e, 1000000);
-	nvm_host_method log[2];
+	nvm_method log[2];
 	assert_int_equal(pe_log(&e, "pgraph", log, 2), 2);
 	assert_int_equal(log[1].data, 3);
 	pe_fini(&e);
@@ -369,7 +369,7 @@ static void hook_repages_pushbuffer(void **state)
 		assert_int_equal(nvm_hook_add(e.gpu, NVM_EV_MASK(NVM_EV_METHOD), repage_hook, &e, &id), NVM_OK);
 		pe_put(&e, 0, 0x1018);
 		pe_run(&e, 1000000);
-		nvm_host_method log[3];
+		nvm_method log[3];
 		assert_int_equal(pe_log(&e, "pgraph", log, 3), 3);
 		assert_int_equal(log[1].method, 0x300);
 		assert_int_equal(log[2].method, 0x304);
@@ -408,7 +408,7 @@ static void dma_pte_not_present(void **state)
 		assert_int_equal(rd(e.gpu, 0x323c), PE_PB + 0x3002); /* DMA_TLB_PTE */
 		assert_int_equal(rd(e.gpu, PE_DMA_STATE) >> 29, 0);
 		assert_int_equal(rd(e.gpu, PE_DMA_PUSH) & 0x1000, 0); /* not SUSPENDED */
-		nvm_host_method log[2];
+		nvm_method log[2];
 		assert_int_equal(pe_log(&e, "pgraph", log, 2), 1);
 		nvm_pfifo_stats st;
 		assert_int_equal(nvm_pfifo_get_stats(e.gpu, &st), NVM_OK);
@@ -446,7 +446,7 @@ static void sli_conditional(void **state)
 	wr(e.gpu, 0x2058, 1u);
 	pe_put(&e, 0, 32);
 	pe_run(&e, 1000000);
-	nvm_host_method log[4];
+	nvm_method log[4];
 	assert_int_equal(pe_log(&e, "pgraph", log, 4), 2);
 	assert_int_equal(log[1].method, 0x304);
 	assert_int_equal(rd(e.gpu, 0x2058) & (1u << 28), 1u << 28);
@@ -480,7 +480,7 @@ static void big_endian_fetch(void **state)
 	pe_pb(&e, 0, pb, 4);
 	pe_put(&e, 0, 16);
 	pe_run(&e, 1000000);
-	nvm_host_method log[2];
+	nvm_method log[2];
 	assert_int_equal(pe_log(&e, "pgraph", log, 2), 2);
 	assert_int_equal(log[1].data, 0x11223344);
 	pe_fini(&e);
@@ -609,7 +609,7 @@ static void channels_take_turns(void **state)
 	pe_put(&e, 1, 0x10000 + (N + 2) * 4);
 	pe_put(&e, 2, 0x20000 + (N + 2) * 4);
 	assert_string_equal(pe_run(&e, 100000000), "idle");
-	static nvm_host_method log[N + 8];
+	static nvm_method log[N + 8];
 	size_t n = pe_log(&e, "pgraph", log, N + 8);
 	assert_int_equal(n, 2 * (1 + N / 2));
 	unsigned turns = 0;
@@ -655,7 +655,7 @@ static void switch_inside_a_sequence(void **state)
 	pe_put(&e, 1, 0x10000 + (N + 3) * 4);
 	pe_put(&e, 2, 0x20000 + (N + 3) * 4);
 	assert_string_equal(pe_run(&e, 100000000), "idle");
-	static nvm_host_method log[2 * N + 4];
+	static nvm_method log[2 * N + 4];
 	size_t n = pe_log(&e, "pgraph", log, 2 * N + 4);
 	assert_int_equal(n, 2 * (N + 1));
 	uint32_t next[3] = { 0, 0, 0 };
@@ -705,10 +705,10 @@ static void paired_submission_is_faster(void **state)
 		pe_put(&e, 0, 1002 * 4);
 		assert_string_equal(pe_run(&e, 100000000), "idle");
 		took[k] = nvm_time_ns(e.gpu) - t0;
-		nvm_host_method log[1];
+		nvm_method log[1];
 		size_t n;
 		uint64_t total;
-		nvm_pfifo_log_read(e.gpu, "pgraph", 0, log, 0, &n, &total);
+		nvm_method_log_read(e.gpu, "pgraph", 0, log, 0, &n, &total);
 		assert_int_equal(total, 1000);
 		pe_fini(&e);
 	}

@@ -116,7 +116,7 @@ static void nv17_fence_with_rdwr_nvsema(void **state)
 		/* channel 2 waits on the fence bo for 0x11 */
 		assert_int_equal(rd(e.gpu, PE_SEMAPHORE), FENCE_BO | 1u);
 		assert_int_equal(rd(e.gpu, PE_PULL1) & 0x30010u, 0x10u); /* ACQUIRE_ACTIVE, target VRAM */
-		nvm_host_method log[8];
+		nvm_method log[8];
 		assert_int_equal(pe_log(&e, "pgraph", log, 8), 1);
 		fence_sync(&e, 1, 0x1000, 0x10);
 		nfi_run(&n, 8);
@@ -214,13 +214,13 @@ static void cache_error_no_hash(void **state)
 			assert_int_equal(n.errors, 1);
 			assert_int_equal(n.err_mthd & 0xfffc, 0x2000u); /* subchannel 1, method 0 */
 			assert_int_equal(n.err_data, 0xdead0001u);
-			nvm_host_method log[4];
+			nvm_method log[4];
 			uint64_t total = 0;
 			size_t none = 0;
-			assert_int_equal(nvm_pfifo_log_read(e.gpu, "pgraph", 0, log, 0, &none, &total), NVM_OK);
+			assert_int_equal(nvm_method_log_read(e.gpu, "pgraph", 0, log, 0, &none, &total), NVM_OK);
 			assert_int_equal(total, 2 + pre);
 			size_t got = 0;
-			assert_int_equal(nvm_pfifo_log_read(e.gpu, "pgraph", (size_t)total - 1, log, 1, &got, NULL),
+			assert_int_equal(nvm_method_log_read(e.gpu, "pgraph", (size_t)total - 1, log, 1, &got, NULL),
 			                 NVM_OK);
 			assert_int_equal(log[0].method, 0x300);
 			assert_int_equal(log[0].data, 0x5a);
@@ -259,7 +259,7 @@ static void cache_error_software_method(void **state)
 		assert_int_equal(n.sw_mthd, 0x150);
 		assert_int_equal(n.sw_data, 0xc0ffee);
 		assert_int_equal((rd(e.gpu, PE_ENGINE) >> 4) & 0xf, 0); /* SOFTWARE */
-		nvm_host_method log[4];
+		nvm_method log[4];
 		assert_int_equal(pe_log(&e, "pgraph", log, 4), 2);
 		assert_int_equal(log[1].method, 0x300);
 		(void)sw;
@@ -334,7 +334,7 @@ static void cache_error_pio(void **state)
 		nfi_run(&n, 4);
 		assert_int_equal(n.cache_errors, 1);
 		assert_int_equal(n.err_data, 0x78);
-		nvm_host_method log[4];
+		nvm_method log[4];
 		assert_int_equal(pe_log(&e, "pgraph", log, 4), 2);
 		assert_int_equal(log[1].data, 5);
 		assert_int_equal(rd(e.gpu, PE_INTR), 0);
@@ -388,7 +388,7 @@ static void dma_pusher_recovered(void **state)
 			nfi_run(&n, 4);
 			assert_int_equal(n.dma_pushers, 1);
 			assert_int_equal(n.dma_state >> 29, cases[k].err);
-			nvm_host_method log[4];
+			nvm_method log[4];
 			assert_int_equal(pe_log(&e, "pgraph", log, 4), 1); /* nothing after the error */
 			assert_int_equal(rd(e.gpu, PE_DMA_GET), 24);
 			assert_int_equal(rd(e.gpu, PE_DMA_STATE), 0);
@@ -433,7 +433,7 @@ static void runout_masked(void **state)
 		pe_pio(&e, 1, 0, 0, 0x77);
 		pe_pio(&e, 1, 0, 0x300, 5);
 		nfi_run(&n, 4);
-		nvm_host_method log[4];
+		nvm_method log[4];
 		assert_int_equal(pe_log(&e, "pgraph", log, 4), 2);
 		assert_int_equal(log[1].data, 5);
 		assert_int_equal(rd(e.gpu, PE_RUNOUT_ST) & 1, 1); /* the entry stays in RAMRO */
@@ -502,7 +502,7 @@ static void acquire_timeout_masked(void **state)
 		assert_int_equal(rd(e.gpu, PE_PULL1) & 0x10, 0x10); /* still waiting */
 		assert_int_equal(nvm_mem_wr32(e.gpu, NVM_AP_VRAM, FENCE_BO, 7), NVM_OK);
 		nfi_run(&n, 4);
-		nvm_host_method log[4];
+		nvm_method log[4];
 		assert_int_equal(pe_log(&e, "pgraph", log, 4), 2);
 		assert_int_equal(rd(e.gpu, PE_PULL1) & 0x10, 0);
 		pe_fini(&e);

@@ -592,7 +592,7 @@ static void fifo_free(nvm_gpu *gpu, uint32_t subc, uint32_t n, uint32_t *count)
 static size_t pgraph_log(nvm_gpu *gpu, nvm_method *m, size_t max)
 {
 	size_t n;
-	assert_int_equal(nvm_pfifo_log_read(gpu, "pgraph", 0, m, max, &n, NULL), NVM_OK);
+	assert_int_equal(nvm_method_log_read(gpu, "pgraph", 0, m, max, &n, NULL), NVM_OK);
 	return n;
 }
 
@@ -619,7 +619,7 @@ static void riva_session(void **state)
 		assert_false(m[s].implicit);
 		assert_int_equal(rd(gpu, 0x3280 + 0x10 * s), ctx_of(riva_binds[s]));
 	}
-	nvm_pfifo_log_clear(gpu, "pgraph");
+	nvm_method_log_clear(gpu, "pgraph");
 	/* riva_set_rop_solid: Patt (2) x4, Rop (0) x1; fillrect: Bitmap (5) */
 	fifo_free(gpu, 2, 4, &count);
 	for (unsigned i = 0; i < 4; i++)
@@ -663,7 +663,7 @@ static void rebind_and_missing_handle(void **state)
 	uint32_t empty;
 	nvm_gpu *gpu = riva_init(&empty);
 	run(gpu);
-	nvm_pfifo_log_clear(gpu, "pgraph");
+	nvm_method_log_clear(gpu, "pgraph");
 	wr(gpu, USER + 7 * 0x2000, 0x80000003);
 	wr(gpu, USER + 7 * 0x2000 + 0x30c, 0x100000);
 	wr(gpu, USER + 7 * 0x2000, 0x80000013);
@@ -675,7 +675,7 @@ static void rebind_and_missing_handle(void **state)
 	assert_false(m[1].implicit); /* same subchannel, no context again */
 	assert_int_equal(m[2].ctx, 0x00d70347);
 
-	nvm_pfifo_log_clear(gpu, "pgraph");
+	nvm_method_log_clear(gpu, "pgraph");
 	uint32_t get = rd(gpu, 0x3270);
 	wr(gpu, USER + 0x2000, 0xdeadbeef); /* no such handle */
 	wr(gpu, USER + 0x2000 + 0x300, 1);
@@ -722,7 +722,7 @@ static void software_objects(void **state)
 	assert_int_equal(rd(gpu, 0x3280 + 0x30), 0x420010);
 	nvm_method m[4];
 	size_t n;
-	assert_int_equal(nvm_pfifo_log_read(gpu, "software", 0, m, 4, &n, NULL), NVM_OK);
+	assert_int_equal(nvm_method_log_read(gpu, "software", 0, m, 4, &n, NULL), NVM_OK);
 	assert_int_equal(n, 1);
 	assert_int_equal(m[0].ctx, 0x420010);
 	nvm_close(gpu);
@@ -830,7 +830,7 @@ static void channel_switch(void **state)
 	wr(gpu, 0x2420, rd(gpu, 0x2410));
 	wr(gpu, 0x2100, ~0u);
 	run(gpu);
-	nvm_pfifo_log_clear(gpu, "pgraph");
+	nvm_method_log_clear(gpu, "pgraph");
 	wr(gpu, USER + 0x300, 0xcc); /* back to channel 0 */
 	assert_int_equal(rd(gpu, 0x3204), 0);
 	assert_int_equal(rd(gpu, 0x3280), 0x00c20341);

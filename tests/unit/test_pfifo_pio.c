@@ -143,7 +143,7 @@ static void pio_binds_and_submits(void **state)
 		pe_pio(&e, 3, 1, 0x300, 7);
 		pe_pio(&e, 3, 1, 0x304, 8);
 		assert_string_equal(pe_run(&e, 100000), "idle");
-		nvm_host_method log[8];
+		nvm_method log[8];
 		assert_int_equal(pe_log(&e, "pgraph", log, 8), 4);
 		uint32_t want_m[] = { 0, 0x184, 0x300, 0x304 }, want_d[] = { gr >> 4, dma >> 4, 7, 8 };
 		for (int i = 0; i < 4; i++) {
@@ -345,7 +345,7 @@ static void no_hash_waits_for_driver(void **state)
 	assert_int_equal(rd(e.gpu, 0x2080) & 0x10, 0x10);   /* DEBUG_0 CACHE_ERROR1 */
 	assert_int_equal(rd(e.gpu, PE_GET), 0);
 	assert_int_equal(nvm_intr_line(e.gpu), 1);
-	nvm_host_method log[4];
+	nvm_method log[4];
 	assert_int_equal(pe_log(&e, "pgraph", log, 4), 0);
 	/* clearing the interrupt alone: the puller retries the same entry */
 	wr(e.gpu, PE_INTR, PE_INTR_CACHE_ERROR);
@@ -406,7 +406,7 @@ static void software_engine(void **state)
 	assert_string_equal(pe_run(&e, 100000), "idle");
 	assert_int_equal(handled, 3);
 	assert_int_equal(rd(e.gpu, PE_INTR), 0);
-	nvm_host_method log[4];
+	nvm_method log[4];
 	assert_int_equal(pe_log(&e, "software", log, 4), 3);
 	assert_int_equal(log[2].method, 0x500);
 	assert_int_equal(pe_log(&e, "pgraph", log, 4), 0);

@@ -146,7 +146,7 @@ static void acquire_waits_for_another_channel(void **state)
 		pe_put(&e, 1, 0x1000 + 32);
 		pe_run(&e, 1000000);
 		/* channel 1 waits: its 0x300 has not reached PGRAPH */
-		nvm_host_method log[8];
+		nvm_method log[8];
 		assert_int_equal(pe_log(&e, "pgraph", log, 8), 1);
 		assert_int_equal(rd(e.gpu, PE_PULL1) & 0x10, 0x10);
 		assert_int_equal(rd(e.gpu, PE_PULL0) & (1u << 16), 1u << 16); /* ACQUIRE_BUSY */
@@ -179,7 +179,7 @@ static void acquire_released_by_cpu(void **state)
 	pe_pb(&e, 0, pb, 8);
 	pe_put(&e, 0, 32);
 	assert_string_equal(pe_run(&e, 1000000), "idle");
-	nvm_host_method log[4];
+	nvm_method log[4];
 	assert_int_equal(pe_log(&e, "pgraph", log, 4), 1);
 	nvm_mem_wr32(e.gpu, NVM_AP_VRAM, SEM_VRAM + 0x40, 8); /* not yet */
 	assert_string_equal(pe_run(&e, 1000000), "idle");
@@ -218,7 +218,7 @@ static void yield_switches(void **state)
 		pe_put(&e, 1, 0x10000 + 2005 * 4);
 		pe_put(&e, 2, 0x20000 + 16);
 		pe_run(&e, 10000000);
-		static nvm_host_method log[2010];
+		static nvm_method log[2010];
 		size_t n = pe_log(&e, "pgraph", log, 2010);
 		assert_int_equal(n, 2001 + 2 + (yield ? 0 : 1));
 		size_t first2 = n, last1 = 0;
@@ -272,7 +272,7 @@ static void cache1_written_by_the_driver(void **state)
 	assert_int_equal(nvm_event_count(e.gpu, NVM_EV_UNMODELLED), unm + 2);
 	assert_int_equal(rd(e.gpu, PE_GET), 8);
 	assert_int_equal(rd(e.gpu, PE_INTR), PE_INTR_CACHE_ERROR);
-	nvm_host_method log[2];
+	nvm_method log[2];
 	assert_int_equal(pe_log(&e, "pgraph", log, 2), 0);
 	pe_fini(&e);
 }

@@ -154,11 +154,11 @@ static void expect_same(struct pair *p, int step)
 		assert_int_equal(nvm_pfifo_get_stats(p->g[k], &st[k]), NVM_OK);
 	if (memcmp(&st[0], &st[1], sizeof(st[0])))
 		fail_msg("%s: statistics differ", where);
-	static nvm_host_method l0[4096], l1[4096];
+	static nvm_method l0[4096], l1[4096];
 	size_t n0 = 0, n1 = 0;
 	uint64_t t0 = 0, t1 = 0;
-	assert_int_equal(nvm_pfifo_log_read(p->g[0], "pgraph", 0, l0, 4096, &n0, &t0), NVM_OK);
-	assert_int_equal(nvm_pfifo_log_read(p->g[1], "pgraph", 0, l1, 4096, &n1, &t1), NVM_OK);
+	assert_int_equal(nvm_method_log_read(p->g[0], "pgraph", 0, l0, 4096, &n0, &t0), NVM_OK);
+	assert_int_equal(nvm_method_log_read(p->g[1], "pgraph", 0, l1, 4096, &n1, &t1), NVM_OK);
 	assert_int_equal(t0, t1);
 	assert_int_equal(n0, n1);
 	for (size_t i = 0; i < n0; i++)

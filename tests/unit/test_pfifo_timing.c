@@ -123,7 +123,7 @@ static void method_times(void **state)
 		assert_string_equal(run_ns(&e, 1000), "budget");
 		pe_put(&e, 0, 44);
 		assert_string_equal(pe_run(&e, 1000000), "idle");
-		nvm_host_method log[9];
+		nvm_method log[9];
 		assert_int_equal(pe_log(&e, "pgraph", log, 9), 9);
 		assert_true(log[0].time_ns >= 1000);
 		for (int i = 1; i < 9; i++)
@@ -163,7 +163,7 @@ static void other_engines(void **state)
 		assert_string_equal(pe_run(&e, 1000000), "idle");
 		assert_int_equal(rd(e.gpu, PE_INTR), 0);
 		assert_int_equal((rd(e.gpu, PE_ENGINE) >> 20) & 0xf, cases[c].eng);
-		nvm_host_method log[4];
+		nvm_method log[4];
 		size_t n = 0;
 		if (cases[c].log) {
 			assert_int_equal(pe_log(&e, cases[c].log, log, 4), 3);
@@ -174,7 +174,7 @@ static void other_engines(void **state)
 			assert_int_equal(log[2].subch, 5);
 			assert_int_equal(log[2].cls, 0x3174 & (e.nv40 ? 0xffff : 0xff));
 		} else {
-			assert_int_equal(nvm_pfifo_log_read(e.gpu, "pvp1", 0, log, 4, &n, NULL), NVM_ERR_NOENT);
+			assert_int_equal(nvm_method_log_read(e.gpu, "pvp1", 0, log, 4, &n, NULL), NVM_ERR_NOENT);
 		}
 		/* PGRAPH got its own methods only */
 		assert_int_equal(pe_log(&e, "pgraph", log, 4), 2);
@@ -197,7 +197,7 @@ static void next_channel_switch(void **state)
 		struct penv e;
 		pe_init(&e, chips[c]);
 		wr(e.gpu, 0x2044, 0x0101ffffu);
-		assert_int_equal(nvm_pfifo_log_config(e.gpu, "pgraph", 1u << 17), NVM_OK);
+		assert_int_equal(nvm_method_log_config(e.gpu, "pgraph", 1u << 17), NVM_OK);
 		uint32_t pbo = pe_dmaobj(&e, 0x3d, 2, 0, PE_PB, PE_PB + 0xfffff);
 		uint32_t gr = pe_grobj(&e, 0x62);
 		pe_dma_channel(&e, 1, pbo, 0);
@@ -225,8 +225,8 @@ static void next_channel_switch(void **state)
 		assert_string_equal(run_ns(&e, 10000), "budget");
 		assert_int_equal(rd(e.gpu, 0x2050) & 0x1000, 0);
 		size_t n = 0;
-		static nvm_host_method log[1u << 17];
-		assert_int_equal(nvm_pfifo_log_read(e.gpu, "pgraph", 0, log, 1u << 17, &n, NULL), NVM_OK);
+		static nvm_method log[1u << 17];
+		assert_int_equal(nvm_method_log_read(e.gpu, "pgraph", 0, log, 1u << 17, &n, NULL), NVM_OK);
 		size_t i3 = 0;
 		while (i3 < n && log[i3].chid != 3)
 			i3++;
@@ -237,7 +237,7 @@ static void next_channel_switch(void **state)
 		/* channel 1 goes on after channel 3 has nothing more */
 		assert_string_equal(pe_run(&e, 10000000), "idle");
 		assert_int_equal(rd(e.gpu, PE_PUSH1) & 0x1f, 1);
-		assert_int_equal(nvm_pfifo_log_read(e.gpu, "pgraph", 0, log, 1u << 17, &n, NULL), NVM_OK);
+		assert_int_equal(nvm_method_log_read(e.gpu, "pgraph", 0, log, 1u << 17, &n, NULL), NVM_OK);
 		assert_int_equal(n, 80 * 1024 + 3); /* two binds and channel 3's method */
 		/* a request for a channel with nothing to push is served too */
 		wr(e.gpu, 0x2050, 5u | 1u << 12);
@@ -282,7 +282,7 @@ static void pio_timeslice(void **state)
 			assert_int_equal(rd(e.gpu, PE_PUSH1) & 0xf, 2);
 		}
 		assert_string_equal(pe_run(&e, 100000), "idle");
-		nvm_host_method log[4];
+		nvm_method log[4];
 		assert_int_equal(pe_log(&e, "pgraph", log, 4), 2);
 		assert_int_equal(log[1].chid, 2);
 		pe_fini(&e);

@@ -13,10 +13,10 @@
 
 #define N(a) (sizeof(a) / sizeof(a[0]))
 
-static pb_asm_result asm_ok(const char *text, pb_format f)
+static nvm_pb_asm_result asm_ok(const char *text, nvm_pb_format f)
 {
-	pb_asm_result r;
-	bool ok = pb_asm(text, strlen(text), f, &r);
+	nvm_pb_asm_result r;
+	bool ok = nvm_pb_asm(text, strlen(text), f, &r);
 	if (!ok)
 		fail_msg("line %u: %s", r.line, r.msg);
 	return r;
@@ -24,8 +24,8 @@ static pb_asm_result asm_ok(const char *text, pb_format f)
 
 static void asm_fails(const char *text, unsigned line, const char *msg)
 {
-	pb_asm_result r;
-	assert_false(pb_asm(text, strlen(text), PB_FORMAT_NEW, &r));
+	nvm_pb_asm_result r;
+	assert_false(nvm_pb_asm(text, strlen(text), NVM_PB_FORMAT_NEW, &r));
 	assert_int_equal(r.line, line);
 	if (!strstr(r.msg, msg))
 		fail_msg("message \"%s\" lacks \"%s\"", r.msg, msg);
@@ -33,49 +33,49 @@ static void asm_fails(const char *text, unsigned line, const char *msg)
 }
 
 /* Prints words in the asm style and assembles the text again. */
-static void roundtrip(const char *chip, pb_format f, bool ib, const uint32_t *w, size_t n)
+static void roundtrip(const char *chip, nvm_pb_format f, bool ib, const uint32_t *w, size_t n)
 {
-	pb_config cfg;
-	assert_true(pb_config_init(&cfg, pb_gen_lookup(chip), f));
+	nvm_pb_config cfg;
+	assert_true(nvm_pb_config_init(&cfg, nvm_pb_gen_lookup(chip), f));
 	cfg.ib_mode = ib;
-	pb_out out = { 0 };
-	pb_printer p;
-	pb_printer_init(&p, PB_STYLE_ASM, &cfg, w, 0, n, &out);
-	p.bound[4] = pb_class_find(0xc3b5);
-	pb_sink s = pb_printer_sink(&p);
-	pb_decoder d;
-	pb_decoder_init(&d, &cfg, &s);
-	pb_printer_begin(&p);
-	pb_feed(&d, w, n);
-	pb_segment_end(&d);
-	pb_finish(&d);
-	pb_printer_end(&p);
+	nvm_pb_out out = { 0 };
+	nvm_pb_printer p;
+	nvm_pb_printer_init(&p, NVM_PB_STYLE_ASM, &cfg, w, 0, n, &out);
+	p.bound[4] = nvm_pb_class_find(0xc3b5);
+	nvm_pb_sink s = nvm_pb_printer_sink(&p);
+	nvm_pb_decoder d;
+	nvm_pb_decoder_init(&d, &cfg, &s);
+	nvm_pb_printer_begin(&p);
+	nvm_pb_feed(&d, w, n);
+	nvm_pb_segment_end(&d);
+	nvm_pb_finish(&d);
+	nvm_pb_printer_end(&p);
 	assert_false(out.oom);
-	pb_asm_result r;
-	bool ok = pb_asm(out.buf, out.len, PB_FORMAT_NEW, &r);
+	nvm_pb_asm_result r;
+	bool ok = nvm_pb_asm(out.buf, out.len, NVM_PB_FORMAT_NEW, &r);
 	if (!ok)
 		fail_msg("%s line %u: %s\n%.*s", chip, r.line, r.msg, (int)out.len, out.buf);
 	assert_int_equal(r.n, n);
 	assert_memory_equal(r.words, w, n * sizeof(*w));
 	free(r.words);
-	pb_out_free(&out);
+	nvm_pb_out_free(&out);
 }
 
 /* The encodings of seed 000 section 6 (NV_FIFO_DMA_*). */
 static void test_asm_encodings(void **state)
 {
 	(void)state;
-	pb_asm_result r = asm_ok("inc 4 0x300 1 2\n"
-	                         "ninc 1 0x104 7\n"
-	                         "1inc 0 0x400 1, 2, 3\n"
-	                         "immd 3 0x300 0x1fff\n"
-	                         "nop\n"
-	                         "set_subdevice_mask 0x00f\n"
-	                         "store_subdevice_mask 0xfff\n"
-	                         "use_subdevice_mask\n"
-	                         "inc 0 0x500\n"
-	                         "end_segment  # done\n",
-	                         PB_FORMAT_NEW);
+	nvm_pb_asm_result r = asm_ok("inc 4 0x300 1 2\n"
+	                             "ninc 1 0x104 7\n"
+	                             "1inc 0 0x400 1, 2, 3\n"
+	                             "immd 3 0x300 0x1fff\n"
+	                             "nop\n"
+	                             "set_subdevice_mask 0x00f\n"
+	                             "store_subdevice_mask 0xfff\n"
+	                             "use_subdevice_mask\n"
+	                             "inc 0 0x500\n"
+	                             "end_segment  # done\n",
+	                             NVM_PB_FORMAT_NEW);
 	static const uint32_t want[] = { 0x200280c0, 1, 2,          0x60012041, 7,          0xa0030100, 1,         2, 3,
 		                         0x9fff60c0, 0, 0x000100f0, 0x0002fff0, 0x00030000, 0x20000140, 0xe0000000 };
 	assert_int_equal(r.n, N(want));
@@ -87,17 +87,17 @@ static void test_asm_encodings(void **state)
 static void test_asm_old(void **state)
 {
 	(void)state;
-	pb_asm_result r = asm_ok(".format old\n"
-	                         "inc 1 0x1ffc 5\n"
-	                         "ninc 2 0x104 1 2\n"
-	                         "long_ninc 3 0x100 9\n"
-	                         "+ 10\n"
-	                         "old_jump 0x1000\n"
-	                         "jump 0x80000000\n"
-	                         "call 0x40\n"
-	                         "return\n"
-	                         "sli_conditional 0x3\n",
-	                         PB_FORMAT_NEW);
+	nvm_pb_asm_result r = asm_ok(".format old\n"
+	                             "inc 1 0x1ffc 5\n"
+	                             "ninc 2 0x104 1 2\n"
+	                             "long_ninc 3 0x100 9\n"
+	                             "+ 10\n"
+	                             "old_jump 0x1000\n"
+	                             "jump 0x80000000\n"
+	                             "call 0x40\n"
+	                             "return\n"
+	                             "sli_conditional 0x3\n",
+	                             NVM_PB_FORMAT_NEW);
 	static const uint32_t want[] = { 0x00043ffc, 5,  0x40084104, 1,          2,          0x00036100, 2,
 		                         9,          10, 0x20001000, 0x80000001, 0x00000042, 0x00020000, 0x00010030 };
 	assert_int_equal(r.n, N(want));
@@ -109,9 +109,9 @@ static void test_asm_old(void **state)
 static void test_asm_names(void **state)
 {
 	(void)state;
-	pb_asm_result r = asm_ok(".class 4 C3B5\ninc 4 LAUNCH_DMA 1\ninc 4 C36F.WFI 1\ninc 1 SEM_EXECUTE 0\n"
-	                         "inc 2 C3B5.NOP 0\ninc 0 NOP 0\n",
-	                         PB_FORMAT_NEW);
+	nvm_pb_asm_result r = asm_ok(".class 4 C3B5\ninc 4 LAUNCH_DMA 1\ninc 4 C36F.WFI 1\ninc 1 SEM_EXECUTE 0\n"
+	                             "inc 2 C3B5.NOP 0\ninc 0 NOP 0\n",
+	                             NVM_PB_FORMAT_NEW);
 	assert_int_equal(r.words[0], 0x200180c0u);
 	assert_int_equal(r.words[2], 0x2001801eu);
 	assert_int_equal(r.words[4], 0x2001201bu);
@@ -170,15 +170,15 @@ static void test_roundtrip_fixed(void **state)
 		0x0002fff0, 0x20000140, 0xc0000000, 0x00040100, 0x20011100, 5,          0x00050000, 0x00030001,
 		0x60022041, 1,          2,          0xe0000000, 0xdeadbeef, 0x12345678, 0x20050100, 1,
 	};
-	roundtrip("gv100", PB_FORMAT_NEW, false, pb, N(pb));
-	roundtrip("gv100", PB_FORMAT_NEW, false, pb, 1); /* truncated right after a header */
+	roundtrip("gv100", NVM_PB_FORMAT_NEW, false, pb, N(pb));
+	roundtrip("gv100", NVM_PB_FORMAT_NEW, false, pb, 1); /* truncated right after a header */
 	static const uint32_t old[] = { 0x00043ffc, 5,          0x40084104, 1,          2,
 		                        0x00036100, 2,          9,          10,         0x20001000,
 		                        0x80000001, 0x00000042, 0x00020000, 0x00010030, 0xffffffff,
 		                        0x00036100, 0xff000001, 7,          0x00036100 };
-	roundtrip("nv40", PB_FORMAT_OLD, false, old, N(old));
-	roundtrip("g80", PB_FORMAT_OLD, true, old, N(old));
-	roundtrip("nv04", PB_FORMAT_OLD, false, old, N(old));
+	roundtrip("nv40", NVM_PB_FORMAT_OLD, false, old, N(old));
+	roundtrip("g80", NVM_PB_FORMAT_OLD, true, old, N(old));
+	roundtrip("nv04", NVM_PB_FORMAT_OLD, false, old, N(old));
 }
 
 /* Random words, biased towards valid headers with small counts. */
@@ -189,13 +189,13 @@ static void test_roundtrip_random(void **state)
 	uint32_t buf[600];
 	static const struct {
 		const char *chip;
-		pb_format f;
+		nvm_pb_format f;
 		bool ib;
-	} cfgs[] = { { "gv100", PB_FORMAT_NEW, false },
-		     { "nv04", PB_FORMAT_OLD, false },
-		     { "nv17", PB_FORMAT_OLD, false },
-		     { "g80", PB_FORMAT_OLD, false },
-		     { "g80", PB_FORMAT_OLD, true } };
+	} cfgs[] = { { "gv100", NVM_PB_FORMAT_NEW, false },
+		     { "nv04", NVM_PB_FORMAT_OLD, false },
+		     { "nv17", NVM_PB_FORMAT_OLD, false },
+		     { "g80", NVM_PB_FORMAT_OLD, false },
+		     { "g80", NVM_PB_FORMAT_OLD, true } };
 	for (int iter = 0; iter < 200; iter++) {
 		size_t n = 1 + iter % N(buf);
 		for (size_t i = 0; i < n; i++) {

@@ -18,11 +18,11 @@
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
-static const pb_field *field_of(const pb_method *m, const char *name)
+static const nvm_pb_field *field_of(const nvm_pb_method *m, const char *name)
 {
 	for (unsigned f = 0; m && f < m->nfields; f++)
-		if (!strcmp(pb_name(pb_method_field(m, f)->name), name))
-			return pb_method_field(m, f);
+		if (!strcmp(nvm_pb_name(nvm_pb_method_field(m, f)->name), name))
+			return nvm_pb_method_field(m, f);
 	return NULL;
 }
 
@@ -116,31 +116,31 @@ static void test_shape(void **state)
 		0x85b5,
 	};
 	for (size_t i = 0; i < N(want); i++)
-		if (!pb_class_find(want[i]))
+		if (!nvm_pb_class_find(want[i]))
 			fail_msg("class 0x%04x missing", want[i]);
-	for (size_t i = 0; pb_class_get(i); i++) {
-		const pb_class *c = pb_class_get(i);
+	for (size_t i = 0; nvm_pb_class_get(i); i++) {
+		const nvm_pb_class *c = nvm_pb_class_get(i);
 		if (i)
-			assert_true(pb_class_get(i - 1)->id < c->id);
-		assert_ptr_equal(pb_class_find_tag(c->tag), c);
+			assert_true(nvm_pb_class_get(i - 1)->id < c->id);
+		assert_ptr_equal(nvm_pb_class_find_tag(c->tag), c);
 		assert_true(c->nmethods > 0);
 		for (size_t k = 0; k < c->nmethods; k++) {
-			const pb_method *m = pb_class_method_at(c, k);
+			const nvm_pb_method *m = nvm_pb_class_method_at(c, k);
 			if (k)
-				assert_true(pb_class_method_at(c, k - 1)->addr < m->addr);
+				assert_true(nvm_pb_class_method_at(c, k - 1)->addr < m->addr);
 			assert_int_equal(m->addr & 3, 0);
 			/* before Fermi a header addresses methods with bits 12:2 */
 			uint32_t space = c->id < 0x9000 ? 0x1ffc : 0x3ffc;
 			assert_true(m->addr + (m->count ? (m->count - 1u) * m->stride : 0u) <= space);
 			assert_true(m->nfields > 0);
 			for (unsigned f = 0; f < m->nfields; f++) {
-				const pb_field *fl = pb_method_field(m, f);
+				const nvm_pb_field *fl = nvm_pb_method_field(m, f);
 				assert_true(fl->hi <= 31 && fl->hi >= fl->lo);
 			}
 			uint32_t n = m->count ? m->count : 1;
 			for (uint32_t e = 0; e < n; e++) {
 				uint32_t idx = 99999;
-				assert_ptr_equal(pb_class_lookup(c, m->addr + e * m->stride, &idx), m);
+				assert_ptr_equal(nvm_pb_class_lookup(c, m->addr + e * m->stride, &idx), m);
 				assert_int_equal(idx, e);
 			}
 		}
@@ -197,40 +197,41 @@ static void test_header_facts(void **state)
 		{ 0x85b5, "SET_CTX_DMA(1)", 0x0184, "HANDLE", 31, 0, NULL, 0 },
 	};
 	for (size_t i = 0; i < N(facts); i++) {
-		const pb_class *c = pb_class_find(facts[i].cls);
+		const nvm_pb_class *c = nvm_pb_class_find(facts[i].cls);
 		uint32_t addr = 0, idx;
-		if (!pb_class_resolve(c, facts[i].method, &addr))
+		if (!nvm_pb_class_resolve(c, facts[i].method, &addr))
 			fail_msg("%04x %s not found", facts[i].cls, facts[i].method);
 		if (addr != facts[i].addr)
 			fail_msg("%04x %s at 0x%x, want 0x%x", facts[i].cls, facts[i].method, addr, facts[i].addr);
-		const pb_method *m = pb_class_lookup(c, addr, &idx);
+		const nvm_pb_method *m = nvm_pb_class_lookup(c, addr, &idx);
 		char name[96];
-		pb_method_format_name(m, idx, name, sizeof(name));
+		nvm_pb_method_format_name(m, idx, name, sizeof(name));
 		assert_string_equal(name, facts[i].method);
-		const pb_field *f = field_of(m, facts[i].field);
+		const nvm_pb_field *f = field_of(m, facts[i].field);
 		if (!f)
 			fail_msg("%s.%s missing", facts[i].method, facts[i].field);
 		assert_int_equal(f->hi, facts[i].hi);
 		assert_int_equal(f->lo, facts[i].lo);
 		if (facts[i].value) {
-			const char *vn = pb_field_value_name(f, facts[i].v);
+			const char *vn = nvm_pb_field_value_name(f, facts[i].v);
 			if (!vn || strcmp(vn, facts[i].value))
 				fail_msg("%s.%s = 0x%x: %s, want %s", facts[i].method, facts[i].field, facts[i].v,
 				         vn ? vn : "(none)", facts[i].value);
 		}
 	}
 	/* arrays: counts inferred from the layout */
-	assert_int_equal(pb_class_method_by_name(pb_class_find(0xc397), "SET_VIEWPORT_SCALE_X")->count, 16);
-	assert_int_equal(pb_class_method_by_name(pb_class_find(0xc397), "SET_SCISSOR_ENABLE")->count, 16);
-	assert_int_equal(pb_class_method_by_name(pb_class_find(0xc397), "CALL_MME_MACRO")->count, 256);
-	assert_int_equal(pb_class_method_by_name(pb_class_find(0x902d), "COLOR_PATTERN_X8R8G8B8")->count, 64);
+	assert_int_equal(nvm_pb_class_method_by_name(nvm_pb_class_find(0xc397), "SET_VIEWPORT_SCALE_X")->count, 16);
+	assert_int_equal(nvm_pb_class_method_by_name(nvm_pb_class_find(0xc397), "SET_SCISSOR_ENABLE")->count, 16);
+	assert_int_equal(nvm_pb_class_method_by_name(nvm_pb_class_find(0xc397), "CALL_MME_MACRO")->count, 256);
+	assert_int_equal(nvm_pb_class_method_by_name(nvm_pb_class_find(0x902d), "COLOR_PATTERN_X8R8G8B8")->count, 64);
 	/* outside an array, between interleaved arrays, past the end */
 	uint32_t a;
-	assert_false(pb_class_resolve(pb_class_find(0xc397), "SET_VIEWPORT_SCALE_X(16)", &a));
-	assert_false(pb_class_resolve(pb_class_find(0xc397), "SET_VIEWPORT_SCALE_X(1", &a));
-	assert_false(pb_class_resolve(pb_class_find(0xc397), "SET_CT_SELECT(0)", &a));
-	assert_false(pb_class_resolve(pb_class_find(0xc397), "SET_STREAM_OUT_LAYOUT_SELECT(0,32)", &a));
-	assert_null(pb_class_method(pb_class_find(0xc397), 0x0160)); /* a gap after SET_INSTRUMENTATION_METHOD_DATA */
+	assert_false(nvm_pb_class_resolve(nvm_pb_class_find(0xc397), "SET_VIEWPORT_SCALE_X(16)", &a));
+	assert_false(nvm_pb_class_resolve(nvm_pb_class_find(0xc397), "SET_VIEWPORT_SCALE_X(1", &a));
+	assert_false(nvm_pb_class_resolve(nvm_pb_class_find(0xc397), "SET_CT_SELECT(0)", &a));
+	assert_false(nvm_pb_class_resolve(nvm_pb_class_find(0xc397), "SET_STREAM_OUT_LAYOUT_SELECT(0,32)", &a));
+	assert_null(nvm_pb_class_method(nvm_pb_class_find(0xc397),
+	                                0x0160)); /* a gap after SET_INSTRUMENTATION_METHOD_DATA */
 }
 
 /* What Mesa's dumpers print: the prefix of the class the method last
@@ -239,23 +240,23 @@ static void test_header_facts(void **state)
 static void test_mesa_view(void **state)
 {
 	(void)state;
-	const pb_class *c = pb_class_find(0xc397);
+	const nvm_pb_class *c = nvm_pb_class_find(0xc397);
 	assert_non_null(c->mesa);
 	bool saw_viewport = false, saw_tir = false;
 	for (size_t i = 0; i < c->nmesa; i++) {
-		const pb_method *m = &pb_methods[c->mesa[i].method];
-		if (!strcmp(pb_name(m->name), "SET_VIEWPORT_SCALE_X")) {
+		const nvm_pb_method *m = &nvm_pb_methods[c->mesa[i].method];
+		if (!strcmp(nvm_pb_name(m->name), "SET_VIEWPORT_SCALE_X")) {
 			saw_viewport = true;
 			assert_int_equal(c->mesa[i].prefix, 0x9097);
-			assert_true(m->flags & PB_METHOD_FLOAT);
+			assert_true(m->flags & NVM_PB_METHOD_FLOAT);
 		}
-		saw_tir |= !strcmp(pb_name(m->name), "SET_TIR_MODULATION_COEFFICIENT_TABLE");
+		saw_tir |= !strcmp(nvm_pb_name(m->name), "SET_TIR_MODULATION_COEFFICIENT_TABLE");
 		if (i)
-			assert_true(pb_methods[c->mesa[i - 1].method].addr < m->addr);
+			assert_true(nvm_pb_methods[c->mesa[i - 1].method].addr < m->addr);
 	}
 	assert_true(saw_viewport);
-	assert_false(saw_tir);                    /* not in Mesa's size list */
-	assert_null(pb_class_find(0x9197)->mesa); /* Mesa has no dumper for it */
+	assert_false(saw_tir);                        /* not in Mesa's size list */
+	assert_null(nvm_pb_class_find(0x9197)->mesa); /* Mesa has no dumper for it */
 }
 
 struct cap {
@@ -272,31 +273,31 @@ static void cap_flush(void *ctx, const char *s, size_t n)
 	c->text[c->len] = 0;
 }
 
-static char *decode_on(const char *chip, pb_format f, const uint32_t *w, size_t n, pb_style style, int pin_subch,
-                       uint32_t pin_class)
+static char *decode_on(const char *chip, nvm_pb_format f, const uint32_t *w, size_t n, nvm_pb_style style,
+                       int pin_subch, uint32_t pin_class)
 {
-	pb_config cfg;
-	assert_true(pb_config_init(&cfg, pb_gen_lookup(chip), f));
+	nvm_pb_config cfg;
+	assert_true(nvm_pb_config_init(&cfg, nvm_pb_gen_lookup(chip), f));
 	struct cap cap = { 0 };
-	pb_out out = { .flush = cap_flush, .ctx = &cap };
-	pb_printer *p = malloc(sizeof(*p));
-	pb_printer_init(p, style, &cfg, w, 0, n, &out);
+	nvm_pb_out out = { .flush = cap_flush, .ctx = &cap };
+	nvm_pb_printer *p = malloc(sizeof(*p));
+	nvm_pb_printer_init(p, style, &cfg, w, 0, n, &out);
 	if (pin_subch >= 0)
-		pb_printer_bind(p, (unsigned)pin_subch, pb_class_find(pin_class), true);
-	pb_sink sink = pb_printer_sink(p);
-	pb_decoder d;
-	pb_decoder_init(&d, &cfg, &sink);
-	pb_feed(&d, w, n);
-	pb_finish(&d);
-	pb_printer_end(p);
-	pb_out_free(&out);
+		nvm_pb_printer_bind(p, (unsigned)pin_subch, nvm_pb_class_find(pin_class), true);
+	nvm_pb_sink sink = nvm_pb_printer_sink(p);
+	nvm_pb_decoder d;
+	nvm_pb_decoder_init(&d, &cfg, &sink);
+	nvm_pb_feed(&d, w, n);
+	nvm_pb_finish(&d);
+	nvm_pb_printer_end(p);
+	nvm_pb_out_free(&out);
 	free(p);
 	return cap.text;
 }
 
-static char *decode_text(const uint32_t *w, size_t n, pb_style style, int pin_subch, uint32_t pin_class)
+static char *decode_text(const uint32_t *w, size_t n, nvm_pb_style style, int pin_subch, uint32_t pin_class)
 {
-	return decode_on("gv100", PB_FORMAT_NEW, w, n, style, pin_subch, pin_class);
+	return decode_on("gv100", NVM_PB_FORMAT_NEW, w, n, style, pin_subch, pin_class);
 }
 
 /* SET_OBJECT rebinds a subchannel; --class (a pinned binding) wins over it;
@@ -310,22 +311,22 @@ static void test_set_object(void **state)
 		0x2001a000, 0xc4b5, /* subch 5: a class without a table */
 		0x2001a0c0, 0x1,    0x2001a000, 0xc4b5,
 	};
-	char *t = decode_text(w, N(w), PB_STYLE_TEXT, -1, 0);
+	char *t = decode_text(w, N(w), NVM_PB_STYLE_TEXT, -1, 0);
 	assert_non_null(strstr(t, "90B5.LAUNCH_DMA DATA_TRANSFER_TYPE=NON_PIPELINED"));
 	const char *u = strstr(t, "unknown class 0xc4b5 on subchannel 5");
 	assert_non_null(u);
 	assert_null(strstr(u + 1, "unknown class"));
 	assert_non_null(strstr(t, "00000007: 00000001   mthd 0x0300\n"));
 	free(t);
-	t = decode_text(w, N(w), PB_STYLE_TEXT, 4, 0xc3b5);
+	t = decode_text(w, N(w), NVM_PB_STYLE_TEXT, 4, 0xc3b5);
 	assert_non_null(strstr(t, "C3B5.LAUNCH_DMA"));
 	free(t);
 	/* Mesa keeps only the chip's own classes (nv_device_uses_class): 90B5
 	 * leaves subchannel 4 unbound on gv100 */
-	t = decode_text(w, N(w), PB_STYLE_MESA, -1, 0);
+	t = decode_text(w, N(w), NVM_PB_STYLE_MESA, -1, 0);
 	assert_non_null(strstr(t, "\tmthd 0300 unknown method\n\t\t.VALUE = 0x182\n"));
 	free(t);
-	t = decode_text(w, N(w), PB_STYLE_MESA, 4, 0x90b5);
+	t = decode_text(w, N(w), NVM_PB_STYLE_MESA, 4, 0x90b5);
 	assert_non_null(strstr(t, "\tmthd 0300 NV85B5_LAUNCH_DMA\n\t\t.DATA_TRANSFER_TYPE = NON_PIPELINED\n"));
 	free(t);
 }
@@ -343,7 +344,7 @@ static void test_mesa_host(void **state)
 		0x2001a01b, 0x1,        /* subch 5 (nothing bound): SEM_EXECUTE */
 		0x20016000, 0xa140,     /* subch 3: SET_OBJECT A140 */
 	};
-	char *t = decode_on("tu102", PB_FORMAT_NEW, w, N(w), PB_STYLE_MESA, -1, 0);
+	char *t = decode_on("tu102", NVM_PB_FORMAT_NEW, w, N(w), NVM_PB_STYLE_MESA, -1, 0);
 	assert_non_null(strstr(t, "\tmthd 0028 NVC56F_MEM_OP_A\n"));
 	assert_non_null(strstr(t, "\t\t.TLB_INVALIDATE_INVAL_SCOPE = LINK_TLBS\n"));
 	assert_non_null(strstr(t, "subch 2 NINC\n\tmthd 006c unknown method\n\t\t.VALUE = 0x1\n"));
@@ -351,7 +352,7 @@ static void test_mesa_host(void **state)
 	/* SET_OBJECT is named after the class it binds: A140 -> A16F's chain */
 	assert_non_null(strstr(t, "subch 3 NINC\n\tmthd 0000 NV906F_SET_OBJECT\n"));
 	free(t);
-	t = decode_on("tu102", PB_FORMAT_NEW, w, N(w), PB_STYLE_TEXT, -1, 0);
+	t = decode_on("tu102", NVM_PB_FORMAT_NEW, w, N(w), NVM_PB_STYLE_TEXT, -1, 0);
 	assert_non_null(strstr(t, "C46F.MEM_OP_A"));
 	assert_non_null(strstr(t, "mthd 0x006c C46F.SEM_EXECUTE"));
 	free(t);
@@ -366,11 +367,11 @@ static void test_old_set_object(void **state)
 		0x00042000, 0x80000011, /* subch 1: SET_OBJECT <handle> */
 		0x00042300, 0x00000003, /* SET_COLOR_FORMAT */
 	};
-	char *t = decode_on("nv17", PB_FORMAT_OLD, w, N(w), PB_STYLE_TEXT, 1, 0x004a);
+	char *t = decode_on("nv17", NVM_PB_FORMAT_OLD, w, N(w), NVM_PB_STYLE_TEXT, 1, 0x004a);
 	assert_non_null(strstr(t, "mthd 0x0000 006E.SET_OBJECT V=0x80000011\n"));
 	assert_non_null(strstr(t, "mthd 0x0300 004A.SET_COLOR_FORMAT V=LE_X8R8G8B8\n"));
 	free(t);
-	t = decode_on("nv17", PB_FORMAT_OLD, w, N(w), PB_STYLE_TEXT, -1, 0);
+	t = decode_on("nv17", NVM_PB_FORMAT_OLD, w, N(w), NVM_PB_STYLE_TEXT, -1, 0);
 	assert_non_null(strstr(t, "00000003: 00000003   mthd 0x0300\n")); /* no class: a number */
 	assert_null(strstr(t, "unknown class"));
 	free(t);
@@ -392,8 +393,8 @@ static void test_floats(void **state)
 		w[n++] = 0x20010280; /* INC subch 0 SET_VIEWPORT_SCALE_X(0), 1 entry */
 		w[n++] = bits;
 	}
-	char *t = decode_text(w, n, PB_STYLE_TEXT, -1, 0);
-	char *m = decode_text(w, n, PB_STYLE_MESA, -1, 0);
+	char *t = decode_text(w, n, NVM_PB_STYLE_TEXT, -1, 0);
+	char *m = decode_text(w, n, NVM_PB_STYLE_MESA, -1, 0);
 	for (size_t i = 0; i < N(vals); i++) {
 		char want[96];
 		uint32_t bits;

@@ -23,7 +23,7 @@ static struct rec R;
 
 static void decode_new(const uint32_t *dw, size_t n)
 {
-	rec_decode(&R, "gv100", PB_FORMAT_NEW, false, dw, n);
+	rec_decode(&R, "gv100", NVM_PB_FORMAT_NEW, false, dw, n);
 	/* every dword accounted for exactly once */
 	assert_int_equal(R.accounted, n);
 }
@@ -37,7 +37,7 @@ static void test_inc(void **state)
 	assert_int_equal(R.nh, 1);
 	assert_int_equal(R.h[0].count, 3);
 	assert_int_equal(R.h[0].subch, 4);
-	assert_int_equal(R.h[0].mode, PB_MODE_INC);
+	assert_int_equal(R.h[0].mode, NVM_PB_MODE_INC);
 	assert_int_equal(R.nm, 3);
 	assert_int_equal(R.m[0].method, 0x400);
 	assert_int_equal(R.m[1].method, 0x404);
@@ -66,7 +66,7 @@ static void test_ninc(void **state)
 	for (int i = 0; i < 3; i++) {
 		assert_int_equal(R.m[i].method, 0x200);
 		assert_int_equal(R.m[i].data, (uint32_t)i + 1);
-		assert_int_equal(R.m[i].mode, PB_MODE_NINC);
+		assert_int_equal(R.m[i].mode, NVM_PB_MODE_NINC);
 	}
 }
 
@@ -92,7 +92,7 @@ static void test_1inc_count1(void **state)
 	assert_int_equal(R.m[0].method, 0x3ffc);
 	assert_int_equal(R.ne, 0); /* address 0xFFF + 0 does not wrap */
 	assert_int_equal(R.nc, 1); /* the NOP after it is an instruction again */
-	assert_int_equal(R.c[0].kind, PB_CTRL_NOP);
+	assert_int_equal(R.c[0].kind, NVM_PB_CTRL_NOP);
 }
 
 /* "If the COUNT field is zero, the other fields are ignored, and the PB
@@ -120,7 +120,7 @@ static void test_immd_max(void **state)
 	assert_int_equal(R.m[0].data, 0x1fff);
 	assert_int_equal(R.m[0].method, 0x300);
 	assert_int_equal(R.m[0].subch, 3);
-	assert_int_equal(R.m[0].mode, PB_MODE_IMMD);
+	assert_int_equal(R.m[0].mode, NVM_PB_MODE_IMMD);
 	assert_int_equal(R.h[0].ndwords, 1);
 }
 
@@ -131,7 +131,7 @@ static void test_nop(void **state)
 	uint32_t pb[] = { 0, 0 };
 	decode_new(pb, N(pb));
 	assert_int_equal(R.nc, 2);
-	assert_int_equal(R.c[1].kind, PB_CTRL_NOP);
+	assert_int_equal(R.c[1].kind, NVM_PB_CTRL_NOP);
 	assert_int_equal(R.c[1].offset, 1);
 	assert_int_equal(R.nh, 0);
 }
@@ -149,18 +149,18 @@ static void test_subdevice_mask(void **state)
 		0x00030000u,                 /* USE: mask 0x001 -> active */
 		hdr(4, 3, 0, 0x300),
 	};
-	pb_config cfg;
-	assert_true(pb_config_init(&cfg, pb_gen_lookup("gv100"), PB_FORMAT_NEW));
+	nvm_pb_config cfg;
+	assert_true(nvm_pb_config_init(&cfg, nvm_pb_gen_lookup("gv100"), NVM_PB_FORMAT_NEW));
 	cfg.subdevice_id = 0x001;
-	pb_sink s = rec_sink(&R);
+	nvm_pb_sink s = rec_sink(&R);
 	decode_all(&cfg, &s, pb, N(pb));
 	assert_int_equal(R.nc, 3);
-	assert_int_equal(R.c[0].kind, PB_CTRL_SET_SUBDEVICE_MASK);
+	assert_int_equal(R.c[0].kind, NVM_PB_CTRL_SET_SUBDEVICE_MASK);
 	assert_int_equal(R.c[0].value, 0x002);
 	assert_false(R.c[0].active);
-	assert_int_equal(R.c[1].kind, PB_CTRL_STORE_SUBDEVICE_MASK);
+	assert_int_equal(R.c[1].kind, NVM_PB_CTRL_STORE_SUBDEVICE_MASK);
 	assert_int_equal(R.c[1].value, 0x001);
-	assert_int_equal(R.c[2].kind, PB_CTRL_USE_SUBDEVICE_MASK);
+	assert_int_equal(R.c[2].kind, NVM_PB_CTRL_USE_SUBDEVICE_MASK);
 	assert_int_equal(R.c[2].value, 0x001);
 	assert_true(R.c[2].active);
 	assert_int_equal(R.nm, 3);
@@ -177,9 +177,9 @@ static void test_bad_control(void **state)
 	uint32_t pb[] = { 0x00050000u, 0x10010000u };
 	decode_new(pb, N(pb));
 	assert_int_equal(R.ne, 2); /* bit 18 set; bit 28 set */
-	assert_int_equal(R.e[0].code, PB_ERR_BAD_CONTROL);
+	assert_int_equal(R.e[0].code, NVM_PB_ERR_BAD_CONTROL);
 	assert_int_equal(R.e[0].offset, 0);
-	assert_int_equal(R.e[1].code, PB_ERR_BAD_CONTROL);
+	assert_int_equal(R.e[1].code, NVM_PB_ERR_BAD_CONTROL);
 	assert_int_equal(R.e[1].offset, 1);
 	assert_int_equal(R.nh, 0);
 }
@@ -191,26 +191,26 @@ static void test_end_segment(void **state)
 	(void)state;
 	uint32_t seg1[] = { hdr(4, 1, 0, 0x300), 0xe0000000u, hdr(1, 2, 0, 0x400), 1, 2 };
 	uint32_t seg2[] = { hdr(4, 2, 0, 0x300) };
-	pb_config cfg;
-	pb_config_init(&cfg, pb_gen_lookup("gv100"), PB_FORMAT_NEW);
-	pb_sink s = rec_sink(&R);
-	pb_decoder d;
-	pb_decoder_init(&d, &cfg, &s);
-	pb_feed(&d, seg1, 3); /* the segment arrives in two pieces */
-	pb_feed(&d, seg1 + 3, 2);
-	pb_segment_end(&d);
-	pb_feed(&d, seg2, 1);
-	pb_segment_end(&d);
-	pb_finish(&d);
+	nvm_pb_config cfg;
+	nvm_pb_config_init(&cfg, nvm_pb_gen_lookup("gv100"), NVM_PB_FORMAT_NEW);
+	nvm_pb_sink s = rec_sink(&R);
+	nvm_pb_decoder d;
+	nvm_pb_decoder_init(&d, &cfg, &s);
+	nvm_pb_feed(&d, seg1, 3); /* the segment arrives in two pieces */
+	nvm_pb_feed(&d, seg1 + 3, 2);
+	nvm_pb_segment_end(&d);
+	nvm_pb_feed(&d, seg2, 1);
+	nvm_pb_segment_end(&d);
+	nvm_pb_finish(&d);
 	assert_int_equal(R.accounted, 6);
 	assert_int_equal(R.nm, 2);
 	assert_int_equal(R.m[1].data, 2);
 	assert_int_equal(R.m[1].hdr_offset, 5);
-	assert_int_equal(R.c[0].kind, PB_CTRL_END_SEGMENT);
+	assert_int_equal(R.c[0].kind, NVM_PB_CTRL_END_SEGMENT);
 	assert_int_equal(R.c[0].offset, 1);
-	assert_int_equal(R.c[1].kind, PB_CTRL_IGNORED);
+	assert_int_equal(R.c[1].kind, NVM_PB_CTRL_IGNORED);
 	assert_int_equal(R.c[1].offset, 2);
-	assert_int_equal(R.c[2].kind, PB_CTRL_IGNORED);
+	assert_int_equal(R.c[2].kind, NVM_PB_CTRL_IGNORED);
 	assert_int_equal(R.c[2].offset, 3);
 	assert_int_equal(R.c[1].ndwords + R.c[2].ndwords, 3);
 	assert_int_equal(R.ne, 0);
@@ -224,18 +224,18 @@ static void test_split_anywhere(void **state)
 	uint32_t pb[] = { hdr(1, 3, 4, 0x400), 11, 22, 33, hdr(5, 2, 1, 0x100), 7, 8, hdr(4, 5, 2, 0x80), 0,
 		          hdr(3, 2, 0, 0x200), 1,  2 };
 	struct rec whole;
-	rec_decode(&whole, "gv100", PB_FORMAT_NEW, false, pb, N(pb));
+	rec_decode(&whole, "gv100", NVM_PB_FORMAT_NEW, false, pb, N(pb));
 	for (size_t cut = 0; cut <= N(pb); cut++) {
-		pb_config cfg;
-		pb_config_init(&cfg, pb_gen_lookup("gv100"), PB_FORMAT_NEW);
-		pb_sink s = rec_sink(&R);
-		pb_decoder d;
-		pb_decoder_init(&d, &cfg, &s);
-		pb_feed(&d, pb, cut);
-		pb_segment_end(&d);
-		pb_feed(&d, pb + cut, N(pb) - cut);
-		pb_segment_end(&d);
-		pb_finish(&d);
+		nvm_pb_config cfg;
+		nvm_pb_config_init(&cfg, nvm_pb_gen_lookup("gv100"), NVM_PB_FORMAT_NEW);
+		nvm_pb_sink s = rec_sink(&R);
+		nvm_pb_decoder d;
+		nvm_pb_decoder_init(&d, &cfg, &s);
+		nvm_pb_feed(&d, pb, cut);
+		nvm_pb_segment_end(&d);
+		nvm_pb_feed(&d, pb + cut, N(pb) - cut);
+		nvm_pb_segment_end(&d);
+		nvm_pb_finish(&d);
 		assert_int_equal(R.accounted, N(pb));
 		assert_int_equal(R.nm, whole.nm);
 		for (size_t i = 0; i < whole.nm; i++) {
@@ -258,11 +258,11 @@ static void test_invalid_opcodes(void **state)
 	uint32_t pb[] = { 0xc0000000u, 0x00040100u, 0x40040100u, hdr(4, 1, 0, 0x300) };
 	decode_new(pb, N(pb));
 	assert_int_equal(R.ne, 3);
-	assert_int_equal(R.e[0].code, PB_ERR_RESERVED_OPCODE);
-	assert_int_equal(R.e[1].code, PB_ERR_OBSOLETE);
-	assert_int_equal(R.e[2].code, PB_ERR_OBSOLETE);
+	assert_int_equal(R.e[0].code, NVM_PB_ERR_RESERVED_OPCODE);
+	assert_int_equal(R.e[1].code, NVM_PB_ERR_OBSOLETE);
+	assert_int_equal(R.e[2].code, NVM_PB_ERR_OBSOLETE);
 	assert_int_equal(R.e[2].offset, 2);
-	assert_string_equal(pb_err_interrupt(R.e[0].code, PB_FORMAT_NEW), "PBENTRY");
+	assert_string_equal(nvm_pb_err_interrupt(R.e[0].code, NVM_PB_FORMAT_NEW), "PBENTRY");
 	assert_int_equal(R.nm, 1);
 }
 
@@ -277,13 +277,13 @@ static void test_count_overflow(void **state)
 	uint32_t inc[] = { hdr(1, 3, 0, 0x3ff8), 1, 2, 3 };
 	decode_new(inc, N(inc));
 	assert_int_equal(R.ne, 1);
-	assert_int_equal(R.e[0].code, PB_ERR_COUNT_OVERFLOW);
+	assert_int_equal(R.e[0].code, NVM_PB_ERR_COUNT_OVERFLOW);
 	assert_int_equal(R.e[0].ndwords, 0);
 	assert_int_equal(R.nm, 3); /* the data stays in step */
 	uint32_t one[] = { hdr(5, 2, 0, 0x3ffc), 1, 2 };
 	decode_new(one, N(one));
 	assert_int_equal(R.ne, 1);
-	assert_int_equal(R.e[0].code, PB_ERR_COUNT_OVERFLOW);
+	assert_int_equal(R.e[0].code, NVM_PB_ERR_COUNT_OVERFLOW);
 }
 
 /* "Bit 12 is reserved for the future expansion": reported, header still decoded. */
@@ -293,7 +293,7 @@ static void test_reserved_bit(void **state)
 	uint32_t pb[] = { hdr(1, 1, 0, 0x400) | (1u << 12), 5, hdr(4, 1, 0, 0x300) | (1u << 12) };
 	decode_new(pb, N(pb));
 	assert_int_equal(R.ne, 2);
-	assert_int_equal(R.e[0].code, PB_ERR_RESERVED_BIT);
+	assert_int_equal(R.e[0].code, NVM_PB_ERR_RESERVED_BIT);
 	assert_int_equal(R.e[1].offset, 2);
 	assert_int_equal(R.nm, 2);
 	assert_int_equal(R.m[0].method, 0x400);
@@ -306,32 +306,32 @@ static void test_truncated(void **state)
 	uint32_t pb[] = { hdr(1, 5, 0, 0x400), 1, 2 };
 	decode_new(pb, N(pb));
 	assert_int_equal(R.ne, 1);
-	assert_int_equal(R.e[0].code, PB_ERR_TRUNCATED);
+	assert_int_equal(R.e[0].code, NVM_PB_ERR_TRUNCATED);
 	assert_int_equal(R.e[0].offset, 0);
 	assert_int_equal(R.e[0].missing, 3);
 	assert_int_equal(R.nm, 2);
 }
 
 /* The batched sink: same runs, in order, IMMD data kept per run, batches
- * of at most PB_BATCH, delivered before a control entry. */
+ * of at most NVM_PB_BATCH, delivered before a control entry. */
 static uint32_t batch_data[200];
 static uint64_t batch_off[200], batch_hdr[200];
 static size_t batch_n, batch_calls, batch_ctrl_at;
 
-static void batch_runs(void *ctx, const pb_run *r, size_t n)
+static void batch_runs(void *ctx, const nvm_pb_run *r, size_t n)
 {
 	(void)ctx;
-	assert_true(n >= 1 && n <= PB_BATCH);
+	assert_true(n >= 1 && n <= NVM_PB_BATCH);
 	batch_calls++;
 	for (size_t i = 0; i < n; i++)
 		for (uint32_t k = 0; k < r[i].count; k++) {
-			batch_off[batch_n] = r[i].mode == PB_MODE_IMMD ? r[i].offset : r[i].offset + k;
+			batch_off[batch_n] = r[i].mode == NVM_PB_MODE_IMMD ? r[i].offset : r[i].offset + k;
 			batch_hdr[batch_n] = r[i].hdr_offset;
 			batch_data[batch_n++] = r[i].data[k];
 		}
 }
 
-static void batch_control(void *ctx, const pb_control *c)
+static void batch_control(void *ctx, const nvm_pb_control *c)
 {
 	(void)ctx;
 	(void)c;
@@ -350,9 +350,9 @@ static void test_batch_sink(void **state)
 	pb[n++] = 100;
 	pb[n++] = 101;
 	pb[n++] = 102;
-	pb_config cfg;
-	pb_config_init(&cfg, pb_gen_lookup("gv100"), PB_FORMAT_NEW);
-	pb_sink s = { .runs = batch_runs, .control = batch_control };
+	nvm_pb_config cfg;
+	nvm_pb_config_init(&cfg, nvm_pb_gen_lookup("gv100"), NVM_PB_FORMAT_NEW);
+	nvm_pb_sink s = { .runs = batch_runs, .control = batch_control };
 	batch_n = batch_calls = 0;
 	decode_all(&cfg, &s, pb, n);
 	assert_int_equal(batch_n, 73);
@@ -385,20 +385,20 @@ static void flat_put(struct flat *f, uint64_t a, uint64_t b, uint64_t c)
 	}
 }
 
-static void flat_run(void *ctx, const pb_run *r)
+static void flat_run(void *ctx, const nvm_pb_run *r)
 {
 	struct flat *f = ctx;
 	flat_put(f, r->offset << 32 | r->hdr_offset, (uint64_t)r->method << 32 | r->count,
 	         (uint64_t)r->mode << 40 | (uint64_t)r->masked << 32 | r->data[r->count - 1]);
 }
 
-static void flat_runs(void *ctx, const pb_run *r, size_t n)
+static void flat_runs(void *ctx, const nvm_pb_run *r, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		flat_run(ctx, &r[i]);
 }
 
-static void flat_error(void *ctx, const pb_error *e)
+static void flat_error(void *ctx, const nvm_pb_error *e)
 {
 	flat_put(ctx, 0xeeee, e->offset, e->code);
 }
@@ -427,12 +427,12 @@ static void test_batch_matches_general_on_bad_input(void **state)
 		0x00030000u,          /* USE_SUBDEVICE_MASK (stored 0xFFF): active */
 		hdr(4, 78, 4, 0x304),
 	};
-	pb_config cfg;
-	pb_config_init(&cfg, pb_gen_lookup("gv100"), PB_FORMAT_NEW);
+	nvm_pb_config cfg;
+	nvm_pb_config_init(&cfg, nvm_pb_gen_lookup("gv100"), NVM_PB_FORMAT_NEW);
 	cfg.subdevice_id = 1;
 	struct flat general = { .n = 0 }, batched = { .n = 0 };
-	pb_sink sg = { .ctx = &general, .run = flat_run, .error = flat_error };
-	pb_sink sb = { .ctx = &batched, .runs = flat_runs, .error = flat_error };
+	nvm_pb_sink sg = { .ctx = &general, .run = flat_run, .error = flat_error };
+	nvm_pb_sink sb = { .ctx = &batched, .runs = flat_runs, .error = flat_error };
 	decode_all(&cfg, &sg, pb, N(pb));
 	decode_all(&cfg, &sb, pb, N(pb));
 	assert_int_equal(general.n, 3 * (7 + 3)); /* 7 runs, 3 errors */
@@ -451,14 +451,14 @@ static void test_batch_matches_general_on_bad_input(void **state)
 static void test_gen_formats(void **state)
 {
 	(void)state;
-	pb_config cfg;
-	assert_true(pb_config_init(&cfg, pb_gen_lookup("GV100"), PB_FORMAT_NEW));
-	assert_false(pb_config_init(&cfg, pb_gen_lookup("gv100"), PB_FORMAT_OLD));
-	assert_false(pb_config_init(&cfg, pb_gen_lookup("nv40"), PB_FORMAT_NEW));
-	assert_null(pb_gen_lookup("nv99"));
+	nvm_pb_config cfg;
+	assert_true(nvm_pb_config_init(&cfg, nvm_pb_gen_lookup("GV100"), NVM_PB_FORMAT_NEW));
+	assert_false(nvm_pb_config_init(&cfg, nvm_pb_gen_lookup("gv100"), NVM_PB_FORMAT_OLD));
+	assert_false(nvm_pb_config_init(&cfg, nvm_pb_gen_lookup("nv40"), NVM_PB_FORMAT_NEW));
+	assert_null(nvm_pb_gen_lookup("nv99"));
 	/* every chip profile of the core has a pushbuffer profile */
 	for (size_t i = 0; i < nvm_chip_count(); i++)
-		assert_non_null(pb_gen_lookup(nvm_chip_get(i)->name));
+		assert_non_null(nvm_pb_gen_lookup(nvm_chip_get(i)->name));
 }
 
 int main(void)

@@ -44,8 +44,8 @@ enum way {
 
 struct print_opts {
 	const char *chip;
-	pb_format format;
-	pb_style style;
+	nvm_pb_format format;
+	nvm_pb_style style;
 	uint32_t subdevice; /* 0: the default */
 	int pin_subch;      /* -1: none */
 	uint32_t pin_class;
@@ -56,38 +56,38 @@ struct print_opts {
 /* pb decode's output of w in a way. */
 static struct cap print_way(const struct print_opts *o, const uint32_t *w, size_t n, enum way way)
 {
-	pb_config cfg;
-	assert_true(pb_config_init(&cfg, pb_gen_lookup(o->chip), o->format));
+	nvm_pb_config cfg;
+	assert_true(nvm_pb_config_init(&cfg, nvm_pb_gen_lookup(o->chip), o->format));
 	if (o->subdevice)
 		cfg.subdevice_id = o->subdevice;
 	struct cap cap = { 0 };
-	pb_out out = { .flush = cap_flush, .ctx = &cap };
-	pb_printer *p = malloc(sizeof(*p));
+	nvm_pb_out out = { .flush = cap_flush, .ctx = &cap };
+	nvm_pb_printer *p = malloc(sizeof(*p));
 	assert_non_null(p);
-	pb_printer_init(p, o->style, &cfg, w, 0, n, &out);
+	nvm_pb_printer_init(p, o->style, &cfg, w, 0, n, &out);
 	if (way == UNCACHED)
 		pb_printer_uncached(p);
 	if (way == SMALL)
 		pb_printer_cache_limit(p, 8192);
 	if (o->pin_subch >= 0)
-		pb_printer_bind(p, (unsigned)o->pin_subch, pb_class_find(o->pin_class), true);
-	pb_sink sink = pb_printer_sink(p);
-	pb_decoder d;
-	pb_decoder_init(&d, &cfg, &sink);
-	pb_printer_begin(p);
+		nvm_pb_printer_bind(p, (unsigned)o->pin_subch, nvm_pb_class_find(o->pin_class), true);
+	nvm_pb_sink sink = nvm_pb_printer_sink(p);
+	nvm_pb_decoder d;
+	nvm_pb_decoder_init(&d, &cfg, &sink);
+	nvm_pb_printer_begin(p);
 	if (o->segs) {
 		for (size_t i = 0; i < o->nsegs; i++) {
-			pb_feed(&d, w + o->segs[i].off, o->segs[i].n);
-			pb_segment_end(&d);
+			nvm_pb_feed(&d, w + o->segs[i].off, o->segs[i].n);
+			nvm_pb_segment_end(&d);
 		}
 	} else {
-		pb_feed(&d, w, n);
-		pb_segment_end(&d);
+		nvm_pb_feed(&d, w, n);
+		nvm_pb_segment_end(&d);
 	}
-	pb_finish(&d);
-	pb_printer_end(p);
+	nvm_pb_finish(&d);
+	nvm_pb_printer_end(p);
 	assert_false(out.oom);
-	pb_out_free(&out);
+	nvm_pb_out_free(&out);
 	free(p);
 	if (!cap.text)
 		cap.text = calloc(1, 1);
@@ -148,15 +148,15 @@ static void test_drvstream_hashes(void **state)
 	static const struct {
 		enum ds_format f;
 		const char *chip;
-		pb_format pf;
-		pb_style style;
+		nvm_pb_format pf;
+		nvm_pb_style style;
 		size_t len;
 		uint64_t hash;
 	} cases[] = {
-		{ DS_FMT_NEW, "gv100", PB_FORMAT_NEW, PB_STYLE_TEXT, 5230370, 0xd4c79b1fba05bea6ull },
-		{ DS_FMT_NEW, "gv100", PB_FORMAT_NEW, PB_STYLE_JSON, 9805001, 0x35669f5f76a8a099ull },
-		{ DS_FMT_G80_IB, "g84", PB_FORMAT_OLD, PB_STYLE_TEXT, 2381245, 0x68c04496282a60beull },
-		{ DS_FMT_G80_IB, "g84", PB_FORMAT_OLD, PB_STYLE_JSON, 5482289, 0x14c8e7a0fc3ed8efull },
+		{ DS_FMT_NEW, "gv100", NVM_PB_FORMAT_NEW, NVM_PB_STYLE_TEXT, 5230370, 0xd4c79b1fba05bea6ull },
+		{ DS_FMT_NEW, "gv100", NVM_PB_FORMAT_NEW, NVM_PB_STYLE_JSON, 9805001, 0x35669f5f76a8a099ull },
+		{ DS_FMT_G80_IB, "g84", NVM_PB_FORMAT_OLD, NVM_PB_STYLE_TEXT, 2381245, 0x68c04496282a60beull },
+		{ DS_FMT_G80_IB, "g84", NVM_PB_FORMAT_OLD, NVM_PB_STYLE_JSON, 5482289, 0x14c8e7a0fc3ed8efull },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct ds_stream s;
@@ -187,9 +187,9 @@ static void test_drvstream_segments(void **state)
 		for (int fmt = 0; fmt < 2; fmt++) {
 			struct ds_stream s;
 			drv(fmt ? DS_FMT_G80_IB : DS_FMT_NEW, seed, 40000, &s);
-			for (pb_style st = PB_STYLE_TEXT; st <= PB_STYLE_JSON; st++) {
+			for (nvm_pb_style st = NVM_PB_STYLE_TEXT; st <= NVM_PB_STYLE_JSON; st++) {
 				struct print_opts o = { .chip = fmt ? "g84" : "gv100",
-					                .format = fmt ? PB_FORMAT_OLD : PB_FORMAT_NEW,
+					                .format = fmt ? NVM_PB_FORMAT_OLD : NVM_PB_FORMAT_NEW,
 					                .style = st,
 					                .pin_subch = -1,
 					                .segs = s.segs,
@@ -238,30 +238,32 @@ static void test_every_class(void **state)
 	size_t cap = 1u << 16;
 	uint32_t *w = malloc(cap * sizeof(*w));
 	assert_non_null(w);
-	for (size_t ci = 0; ci < pb_nclasses; ci++) {
-		const pb_class *c = pb_class_get(ci);
+	for (size_t ci = 0; ci < nvm_pb_nclasses; ci++) {
+		const nvm_pb_class *c = nvm_pb_class_get(ci);
 		size_t n = 0;
 		/* subchannel 3: SET_OBJECT (a host class just names SET_OBJECT) */
-		pb_encode_method(PB_FORMAT_NEW, PB_MODE_INC, 3, 0, 1, &w[n++]);
+		nvm_pb_encode_method(NVM_PB_FORMAT_NEW, NVM_PB_MODE_INC, 3, 0, 1, &w[n++]);
 		w[n++] = c->id;
 		for (size_t i = 0; i < c->nmethods && n + 40 < cap; i++) {
-			const pb_method *m = pb_class_method_at(c, i);
+			const nvm_pb_method *m = nvm_pb_class_method_at(c, i);
 			if (i == c->nmethods / 2) /* the rest masked when SUBDEVICE_ID is 0x001 */
-				pb_encode_control(PB_FORMAT_NEW, PB_CTRL_SET_SUBDEVICE_MASK, 0x002, &w[n++]);
+				nvm_pb_encode_control(NVM_PB_FORMAT_NEW, NVM_PB_CTRL_SET_SUBDEVICE_MASK, 0x002,
+				                      &w[n++]);
 			uint32_t elems = m->count ? m->count : 1, count = elems < 6 ? elems : 6;
 			if (m->addr < 0x100 || m->addr + 4 * count > 0x3ffc)
 				continue;
 			if (rnd() % 8 == 0) {
-				pb_encode_method(PB_FORMAT_NEW, PB_MODE_IMMD, 3, m->addr, rnd() % 0x2000, &w[n++]);
+				nvm_pb_encode_method(NVM_PB_FORMAT_NEW, NVM_PB_MODE_IMMD, 3, m->addr, rnd() % 0x2000,
+				                     &w[n++]);
 				continue;
 			}
-			pb_encode_method(PB_FORMAT_NEW, PB_MODE_INC, 3, m->addr, count, &w[n++]);
+			nvm_pb_encode_method(NVM_PB_FORMAT_NEW, NVM_PB_MODE_INC, 3, m->addr, count, &w[n++]);
 			for (uint32_t k = 0; k < count; k++)
 				w[n++] = rnd_data();
 		}
-		for (pb_style st = PB_STYLE_TEXT; st <= PB_STYLE_JSON; st++) {
+		for (nvm_pb_style st = NVM_PB_STYLE_TEXT; st <= NVM_PB_STYLE_JSON; st++) {
 			struct print_opts o = { .chip = "gv100",
-				                .format = PB_FORMAT_NEW,
+				                .format = NVM_PB_FORMAT_NEW,
 				                .style = st,
 				                .pin_subch = -1 };
 			same_every_way(&o, w, n, c->tag);
@@ -284,12 +286,12 @@ static void test_random_streams(void **state)
 	enum { N = 3000 };
 	uint32_t *w = malloc(N * sizeof(*w));
 	assert_non_null(w);
-	for (size_t gi = 0; pb_gen_get(gi); gi++) {
-		const pb_gen *gen = pb_gen_get(gi);
+	for (size_t gi = 0; nvm_pb_gen_get(gi); gi++) {
+		const nvm_pb_gen *gen = nvm_pb_gen_get(gi);
 		for (int fmt = 0; fmt < 2; fmt++) {
-			pb_format f = fmt ? PB_FORMAT_OLD : PB_FORMAT_NEW;
-			pb_config cfg;
-			if (!pb_config_init(&cfg, gen, f))
+			nvm_pb_format f = fmt ? NVM_PB_FORMAT_OLD : NVM_PB_FORMAT_NEW;
+			nvm_pb_config cfg;
+			if (!nvm_pb_config_init(&cfg, gen, f))
 				continue;
 			for (int round = 0; round < 4; round++) {
 				size_t n = 0;
@@ -297,30 +299,33 @@ static void test_random_streams(void **state)
 					uint32_t r = rnd() % 16;
 					if (r == 0) {
 						w[n++] = rnd(); /* anything: controls, errors */
-					} else if (r == 1 && f == PB_FORMAT_NEW) {
+					} else if (r == 1 && f == NVM_PB_FORMAT_NEW) {
 						/* a SET_OBJECT of a class with a table, or of none */
-						pb_encode_method(f, PB_MODE_INC, rnd() % 8, 0, 1, &w[n++]);
-						const pb_class *c = pb_class_get(rnd() % pb_nclasses);
+						nvm_pb_encode_method(f, NVM_PB_MODE_INC, rnd() % 8, 0, 1, &w[n++]);
+						const nvm_pb_class *c = nvm_pb_class_get(rnd() % nvm_pb_nclasses);
 						w[n++] = rnd() % 4 ? c->id : rnd() & 0xffff;
 					} else {
-						pb_mode mode = (pb_mode)(rnd() % 4);
-						uint32_t count = mode == PB_MODE_IMMD ? rnd() % 0x2000 : 1 + rnd() % 12;
-						uint32_t m = (rnd() % (f == PB_FORMAT_NEW ? 0x1000 : 0x800)) * 4;
+						nvm_pb_mode mode = (nvm_pb_mode)(rnd() % 4);
+						uint32_t count =
+						        mode == NVM_PB_MODE_IMMD ? rnd() % 0x2000 : 1 + rnd() % 12;
+						uint32_t m = (rnd() % (f == NVM_PB_FORMAT_NEW ? 0x1000 : 0x800)) * 4;
 						if (rnd() % 4 == 0)
 							m = (rnd() % 0x40) * 4; /* host methods */
-						if (!pb_encode_method(f, mode, rnd() % 8, m, count, &w[n]))
+						if (!nvm_pb_encode_method(f, mode, rnd() % 8, m, count, &w[n]))
 							continue;
 						n++;
-						for (uint32_t k = 0; mode != PB_MODE_IMMD && k < count && n < N; k++)
+						for (uint32_t k = 0; mode != NVM_PB_MODE_IMMD && k < count && n < N;
+						     k++)
 							w[n++] = rnd_data();
 					}
 				}
-				for (pb_style st = PB_STYLE_TEXT; st <= PB_STYLE_JSON; st++) {
+				for (nvm_pb_style st = NVM_PB_STYLE_TEXT; st <= NVM_PB_STYLE_JSON; st++) {
 					struct print_opts o = { .chip = gen->chip,
 						                .format = f,
 						                .style = st,
 						                .pin_subch = round == 1 ? (int)(rnd() % 8) : -1,
-						                .pin_class = pb_class_get(rnd() % pb_nclasses)->id,
+						                .pin_class =
+						                        nvm_pb_class_get(rnd() % nvm_pb_nclasses)->id,
 						                .subdevice = round == 2 ? 0x001 : 0 };
 					same_every_way(&o, w, n, gen->chip);
 				}

@@ -1,5 +1,5 @@
-/* The decoder's back-pressure (pb_stop_run / pb_stop_at, pb_feed's count of
- * entries consumed) and its saved state (pb_save / pb_restore), as the
+/* The decoder's back-pressure (nvm_pb_stop_run / nvm_pb_stop_at, nvm_pb_feed's count of
+ * entries consumed) and its saved state (nvm_pb_save / nvm_pb_restore), as the
  * PBDMA and the DMA pushers use them (include/nvmodel/pushbuf.h). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -26,15 +26,15 @@
  * in the run it is in (a PBDMA whose engine stalls, a pusher whose CACHE1
  * is full). */
 struct stopper {
-	pb_decoder *d;
+	nvm_pb_decoder *d;
 	uint32_t budget;
 	struct rec_method m[REC_MAX];
 	size_t nm;
 	size_t nerr;
 };
 
-/* Field by field: pb_decoder_state has padding that pb_save leaves alone. */
-static void assert_state_equal(const pb_decoder_state *a, const pb_decoder_state *b)
+/* Field by field: nvm_pb_decoder_state has padding that nvm_pb_save leaves alone. */
+static void assert_state_equal(const nvm_pb_decoder_state *a, const nvm_pb_decoder_state *b)
 {
 	assert_int_equal(a->remaining, b->remaining);
 	assert_int_equal(a->index, b->index);
@@ -48,39 +48,40 @@ static void assert_state_equal(const pb_decoder_state *a, const pb_decoder_state
 	assert_int_equal(a->stored_mask, b->stored_mask);
 }
 
-static void take(struct stopper *s, const pb_run *r)
+static void take(struct stopper *s, const nvm_pb_run *r)
 {
 	uint32_t k = r->count < s->budget ? r->count : s->budget;
 	for (uint32_t i = 0; i < k && s->nm < REC_MAX; i++)
-		s->m[s->nm++] = (struct rec_method){ 0, r->subch, pb_run_method(r, i), r->data[i], r->mode, r->masked };
+		s->m[s->nm++] =
+		        (struct rec_method){ 0, r->subch, nvm_pb_run_method(r, i), r->data[i], r->mode, r->masked };
 	s->budget -= k;
 	if (k < r->count)
-		pb_stop_run(s->d, r, k);
+		nvm_pb_stop_run(s->d, r, k);
 }
 
-static void st_run(void *ctx, const pb_run *r)
+static void st_run(void *ctx, const nvm_pb_run *r)
 {
 	take(ctx, r);
 }
 
-static void st_runs(void *ctx, const pb_run *r, size_t n)
+static void st_runs(void *ctx, const nvm_pb_run *r, size_t n)
 {
 	struct stopper *s = ctx;
-	for (size_t i = 0; i < n && !pb_stopped(s->d); i++)
+	for (size_t i = 0; i < n && !nvm_pb_stopped(s->d); i++)
 		take(s, &r[i]);
 }
 
-static void st_error(void *ctx, const pb_error *e)
+static void st_error(void *ctx, const nvm_pb_error *e)
 {
 	struct stopper *s = ctx;
 	(void)e;
 	s->nerr++;
 }
 
-static pb_config config(const char *chip, pb_format f)
+static nvm_pb_config config(const char *chip, nvm_pb_format f)
 {
-	pb_config cfg;
-	assert_true(pb_config_init(&cfg, pb_gen_lookup(chip), f));
+	nvm_pb_config cfg;
+	assert_true(nvm_pb_config_init(&cfg, nvm_pb_gen_lookup(chip), f));
 	return cfg;
 }
 
@@ -88,23 +89,23 @@ static pb_config config(const char *chip, pb_format f)
  * methods per feed; when `reload`, every stop saves the state and restores
  * it into a fresh decoder (a context switch). The methods must come out as
  * from one uninterrupted decode. */
-static void stop_and_resume(const pb_config *cfg, const uint32_t *dw, size_t n, size_t piece, uint32_t budget,
+static void stop_and_resume(const nvm_pb_config *cfg, const uint32_t *dw, size_t n, size_t piece, uint32_t budget,
                             bool batched, bool reload)
 {
 	struct rec ref;
-	pb_sink rs = rec_sink(&ref);
+	nvm_pb_sink rs = rec_sink(&ref);
 	decode_all(cfg, &rs, dw, n);
 
 	static struct stopper s;
-	static pb_decoder d;
+	static nvm_pb_decoder d;
 	memset(&s, 0, sizeof(s));
 	s.d = &d;
-	pb_sink sink = { .ctx = &s, .error = st_error };
+	nvm_pb_sink sink = { .ctx = &s, .error = st_error };
 	if (batched)
 		sink.runs = st_runs;
 	else
 		sink.run = st_run;
-	pb_decoder_init(&d, cfg, &sink);
+	nvm_pb_decoder_init(&d, cfg, &sink);
 	size_t at = 0, rounds = 0, end = 0;
 	uint64_t methods = 0;
 	while (at < n) {
@@ -113,26 +114,26 @@ static void stop_and_resume(const pb_config *cfg, const uint32_t *dw, size_t n, 
 			end = at + piece < n ? at + piece : n; /* pieces of one segment */
 		s.budget = budget;
 		uint64_t m0 = d.methods, pos0 = d.pos;
-		size_t used = pb_feed(&d, dw + at, end - at);
+		size_t used = nvm_pb_feed(&d, dw + at, end - at);
 		assert_true(used <= end - at);
 		assert_int_equal(d.pos, pos0 + used);
-		if (!pb_stopped(&d))
+		if (!nvm_pb_stopped(&d))
 			assert_int_equal(used, end - at);
 		/* methods delivered and kept: what the sink took */
 		assert_int_equal(d.methods - m0, budget - s.budget);
 		methods += d.methods - m0;
 		at += used;
-		if (reload && pb_stopped(&d)) {
-			pb_decoder_state st, st2;
-			pb_save(&d, &st);
-			pb_decoder_init(&d, cfg, &sink);
-			pb_restore(&d, &st);
-			pb_save(&d, &st2);
+		if (reload && nvm_pb_stopped(&d)) {
+			nvm_pb_decoder_state st, st2;
+			nvm_pb_save(&d, &st);
+			nvm_pb_decoder_init(&d, cfg, &sink);
+			nvm_pb_restore(&d, &st);
+			nvm_pb_save(&d, &st2);
 			assert_state_equal(&st, &st2);
 			d.pos = pos0 + used;
 		}
 	}
-	pb_finish(&d);
+	nvm_pb_finish(&d);
 	assert_int_equal(s.nm, ref.nm);
 	assert_int_equal(methods, ref.nm);
 	assert_int_equal(s.nerr, ref.ne);
@@ -191,7 +192,7 @@ static const uint32_t new_stream[] = {
 static void test_stop_resume_new(void **state)
 {
 	(void)state;
-	pb_config cfg = config("gv100", PB_FORMAT_NEW);
+	nvm_pb_config cfg = config("gv100", NVM_PB_FORMAT_NEW);
 	cfg.subdevice_id = 0x001;
 	for (uint32_t budget = 1; budget <= 7; budget++)
 		for (size_t piece = 1; piece <= N(new_stream); piece += (piece < 8 ? 1 : 9))
@@ -230,7 +231,7 @@ static const uint32_t old_stream[] = {
 static void test_stop_resume_old(void **state)
 {
 	(void)state;
-	pb_config cfg = config("g80", PB_FORMAT_OLD);
+	nvm_pb_config cfg = config("g80", NVM_PB_FORMAT_OLD);
 	cfg.subdevice_id = 0x001;
 	for (uint32_t budget = 1; budget <= 5; budget++)
 		for (size_t piece = 1; piece <= N(old_stream); piece++)
@@ -239,38 +240,38 @@ static void test_stop_resume_old(void **state)
 }
 
 /* Stop after k = 2 methods in the middle of a run, for an increasing, a
- * non-increasing and an increment-once sequence: pb_feed reports the
+ * non-increasing and an increment-once sequence: nvm_pb_feed reports the
  * header and two data entries consumed, the rest stays pending. */
-static void check_mid_run(uint32_t sec, pb_mode mode, uint32_t third, bool batched)
+static void check_mid_run(uint32_t sec, nvm_pb_mode mode, uint32_t third, bool batched)
 {
-	pb_config cfg = config("gv100", PB_FORMAT_NEW);
+	nvm_pb_config cfg = config("gv100", NVM_PB_FORMAT_NEW);
 	uint32_t pb[] = { hdr(sec, 4, 3, 0x400), 1, 2, 3, 4, hdr(4, 5, 0, 0x100) };
 	static struct stopper s;
-	static pb_decoder d;
+	static nvm_pb_decoder d;
 	memset(&s, 0, sizeof(s));
 	s.d = &d;
 	s.budget = 2;
-	pb_sink sink = { .ctx = &s, .run = batched ? NULL : st_run, .runs = batched ? st_runs : NULL };
-	pb_decoder_init(&d, &cfg, &sink);
-	assert_int_equal(pb_feed(&d, pb, N(pb)), 3);
-	assert_true(pb_stopped(&d));
+	nvm_pb_sink sink = { .ctx = &s, .run = batched ? NULL : st_run, .runs = batched ? st_runs : NULL };
+	nvm_pb_decoder_init(&d, &cfg, &sink);
+	assert_int_equal(nvm_pb_feed(&d, pb, N(pb)), 3);
+	assert_true(nvm_pb_stopped(&d));
 	assert_int_equal(s.nm, 2);
 	assert_int_equal(d.methods, 2);
-	pb_decoder_state st;
-	pb_save(&d, &st);
+	nvm_pb_decoder_state st;
+	nvm_pb_save(&d, &st);
 	assert_int_equal(st.remaining, 2);
 	assert_int_equal(st.index, 2);
 	assert_int_equal(st.method, 0x400);
 	assert_int_equal(st.subch, 3);
 	assert_int_equal(st.mode, mode);
 	s.budget = 10;
-	assert_int_equal(pb_feed(&d, pb + 3, N(pb) - 3), 3);
-	assert_false(pb_stopped(&d));
+	assert_int_equal(nvm_pb_feed(&d, pb + 3, N(pb) - 3), 3);
+	assert_false(nvm_pb_stopped(&d));
 	assert_int_equal(s.nm, 5);
 	assert_int_equal(s.m[2].method, third);
 	assert_int_equal(s.m[2].data, 3);
 	assert_int_equal(s.m[3].data, 4);
-	assert_int_equal(s.m[4].mode, PB_MODE_IMMD);
+	assert_int_equal(s.m[4].mode, NVM_PB_MODE_IMMD);
 	assert_int_equal(s.m[4].data, 5);
 }
 
@@ -278,9 +279,9 @@ static void test_stop_mid_run(void **state)
 {
 	(void)state;
 	for (int b = 0; b < 2; b++) {
-		check_mid_run(1, PB_MODE_INC, 0x408, b);
-		check_mid_run(3, PB_MODE_NINC, 0x400, b);
-		check_mid_run(5, PB_MODE_1INC, 0x404, b);
+		check_mid_run(1, NVM_PB_MODE_INC, 0x408, b);
+		check_mid_run(3, NVM_PB_MODE_NINC, 0x400, b);
+		check_mid_run(5, NVM_PB_MODE_1INC, 0x404, b);
 	}
 }
 
@@ -289,22 +290,22 @@ static void test_stop_mid_run(void **state)
 static void test_stop_immd(void **state)
 {
 	(void)state;
-	pb_config cfg = config("gv100", PB_FORMAT_NEW);
+	nvm_pb_config cfg = config("gv100", NVM_PB_FORMAT_NEW);
 	uint32_t pb[] = { hdr(1, 1, 0, 0x400), 1, hdr(4, 9, 0, 0x100), hdr(4, 8, 0, 0x104) };
 	for (int b = 0; b < 2; b++) {
 		static struct stopper s;
-		static pb_decoder d;
+		static nvm_pb_decoder d;
 		memset(&s, 0, sizeof(s));
 		s.d = &d;
 		s.budget = 1;
-		pb_sink sink = { .ctx = &s, .run = b ? NULL : st_run, .runs = b ? st_runs : NULL };
-		pb_decoder_init(&d, &cfg, &sink);
-		assert_int_equal(pb_feed(&d, pb, N(pb)), 2);
-		pb_decoder_state st;
-		pb_save(&d, &st);
+		nvm_pb_sink sink = { .ctx = &s, .run = b ? NULL : st_run, .runs = b ? st_runs : NULL };
+		nvm_pb_decoder_init(&d, &cfg, &sink);
+		assert_int_equal(nvm_pb_feed(&d, pb, N(pb)), 2);
+		nvm_pb_decoder_state st;
+		nvm_pb_save(&d, &st);
 		assert_int_equal(st.remaining, 0);
 		s.budget = 1;
-		assert_int_equal(pb_feed(&d, pb + 2, 2), 1); /* takes the first IMMD, stops before the second */
+		assert_int_equal(nvm_pb_feed(&d, pb + 2, 2), 1); /* takes the first IMMD, stops before the second */
 		assert_int_equal(s.nm, 2);
 		assert_int_equal(s.m[1].data, 9);
 		assert_int_equal(d.pos, 3);
@@ -316,19 +317,19 @@ static void test_stop_immd(void **state)
 static void test_stop_immd_report_once(void **state)
 {
 	(void)state;
-	pb_config cfg = config("gv100", PB_FORMAT_NEW);
+	nvm_pb_config cfg = config("gv100", NVM_PB_FORMAT_NEW);
 	uint32_t pb[] = { hdr(1, 1, 0, 0x400), 1, hdr(4, 9, 0, 0x100) | (1u << 12) };
 	static struct stopper s;
-	static pb_decoder d;
+	static nvm_pb_decoder d;
 	memset(&s, 0, sizeof(s));
 	s.d = &d;
 	s.budget = 1;
-	pb_sink sink = { .ctx = &s, .run = st_run, .error = st_error };
-	pb_decoder_init(&d, &cfg, &sink);
-	assert_int_equal(pb_feed(&d, pb, N(pb)), 2);
+	nvm_pb_sink sink = { .ctx = &s, .run = st_run, .error = st_error };
+	nvm_pb_decoder_init(&d, &cfg, &sink);
+	assert_int_equal(nvm_pb_feed(&d, pb, N(pb)), 2);
 	assert_int_equal(s.nerr, 1);
 	s.budget = 1;
-	assert_int_equal(pb_feed(&d, pb + 2, 1), 1);
+	assert_int_equal(nvm_pb_feed(&d, pb + 2, 1), 1);
 	assert_int_equal(s.nerr, 1);
 	assert_int_equal(s.nm, 2);
 	assert_int_equal(s.m[1].data, 9);
@@ -339,23 +340,23 @@ static void test_stop_immd_report_once(void **state)
 static void test_stop_before_mask(void **state)
 {
 	(void)state;
-	pb_config cfg = config("gv100", PB_FORMAT_NEW);
+	nvm_pb_config cfg = config("gv100", NVM_PB_FORMAT_NEW);
 	uint32_t pb[] = { hdr(4, 1, 0, 0x100), hdr(4, 2, 0, 0x104), (2u << 16) | (0x005u << 4), (1u << 16) };
 	static struct stopper s;
-	static pb_decoder d;
+	static nvm_pb_decoder d;
 	memset(&s, 0, sizeof(s));
 	s.d = &d;
 	s.budget = 1;
-	pb_sink sink = { .ctx = &s, .runs = st_runs };
-	pb_decoder_init(&d, &cfg, &sink);
-	assert_int_equal(pb_feed(&d, pb, N(pb)), 1);
-	pb_decoder_state st;
-	pb_save(&d, &st);
+	nvm_pb_sink sink = { .ctx = &s, .runs = st_runs };
+	nvm_pb_decoder_init(&d, &cfg, &sink);
+	assert_int_equal(nvm_pb_feed(&d, pb, N(pb)), 1);
+	nvm_pb_decoder_state st;
+	nvm_pb_save(&d, &st);
 	assert_int_equal(st.stored_mask, 0xfff);
 	assert_true(st.active);
 	s.budget = 5;
-	assert_int_equal(pb_feed(&d, pb + 1, 3), 3);
-	pb_save(&d, &st);
+	assert_int_equal(nvm_pb_feed(&d, pb + 1, 3), 3);
+	nvm_pb_save(&d, &st);
 	assert_int_equal(st.stored_mask, 0x005);
 	assert_false(st.active); /* SET_SUBDEVICE_MASK 0 */
 }
@@ -365,104 +366,104 @@ static void test_stop_before_mask(void **state)
 static void test_stop_across_feeds(void **state)
 {
 	(void)state;
-	pb_config cfg = config("gv100", PB_FORMAT_NEW);
+	nvm_pb_config cfg = config("gv100", NVM_PB_FORMAT_NEW);
 	uint32_t pb[] = { hdr(1, 5, 2, 0x200), 1, 2, 3, 4, 5 };
 	static struct stopper s;
-	static pb_decoder d;
+	static nvm_pb_decoder d;
 	memset(&s, 0, sizeof(s));
 	s.d = &d;
 	s.budget = 3;
-	pb_sink sink = { .ctx = &s, .run = st_run };
-	pb_decoder_init(&d, &cfg, &sink);
-	assert_int_equal(pb_feed(&d, pb, 3), 3); /* header + 2: no stop */
-	assert_false(pb_stopped(&d));
-	assert_int_equal(pb_feed(&d, pb + 3, 3), 1); /* one more, then the stop */
-	assert_true(pb_stopped(&d));
-	pb_decoder_state st;
-	pb_save(&d, &st);
+	nvm_pb_sink sink = { .ctx = &s, .run = st_run };
+	nvm_pb_decoder_init(&d, &cfg, &sink);
+	assert_int_equal(nvm_pb_feed(&d, pb, 3), 3); /* header + 2: no stop */
+	assert_false(nvm_pb_stopped(&d));
+	assert_int_equal(nvm_pb_feed(&d, pb + 3, 3), 1); /* one more, then the stop */
+	assert_true(nvm_pb_stopped(&d));
+	nvm_pb_decoder_state st;
+	nvm_pb_save(&d, &st);
 	assert_int_equal(st.remaining, 2);
 	assert_int_equal(st.index, 3);
 	assert_int_equal(st.hdr_word, pb[0]);
 	s.budget = 9;
-	assert_int_equal(pb_feed(&d, pb + 4, 2), 2);
+	assert_int_equal(nvm_pb_feed(&d, pb + 4, 2), 2);
 	assert_int_equal(s.nm, 5);
 	assert_int_equal(s.m[3].method, 0x20c);
 	assert_int_equal(s.m[4].method, 0x210);
 }
 
-/* pb_stop_at from an error (the PBDMA's PBENTRY): just past the bad word,
+/* nvm_pb_stop_at from an error (the PBDMA's PBENTRY): just past the bad word,
  * nothing after it is delivered. */
 struct at_stop {
-	pb_decoder *d;
+	nvm_pb_decoder *d;
 	size_t nm;
 };
 
-static void at_run(void *ctx, const pb_run *r)
+static void at_run(void *ctx, const nvm_pb_run *r)
 {
 	struct at_stop *s = ctx;
 	s->nm += r->count;
 }
 
-static void at_error(void *ctx, const pb_error *e)
+static void at_error(void *ctx, const nvm_pb_error *e)
 {
 	struct at_stop *s = ctx;
-	pb_stop_at(s->d, e->offset + 1);
+	nvm_pb_stop_at(s->d, e->offset + 1);
 }
 
 static void test_stop_at_error(void **state)
 {
 	(void)state;
-	pb_config cfg = config("gv100", PB_FORMAT_NEW);
+	nvm_pb_config cfg = config("gv100", NVM_PB_FORMAT_NEW);
 	uint32_t pb[] = { hdr(1, 1, 0, 0x400), 1, hdr(6, 0, 0, 0), hdr(1, 1, 0, 0x404), 2 };
-	pb_decoder d;
+	nvm_pb_decoder d;
 	struct at_stop s = { &d, 0 };
-	pb_sink sink = { .ctx = &s, .run = at_run, .error = at_error };
-	pb_decoder_init(&d, &cfg, &sink);
-	assert_int_equal(pb_feed(&d, pb, N(pb)), 3);
-	assert_true(pb_stopped(&d));
+	nvm_pb_sink sink = { .ctx = &s, .run = at_run, .error = at_error };
+	nvm_pb_decoder_init(&d, &cfg, &sink);
+	assert_int_equal(nvm_pb_feed(&d, pb, N(pb)), 3);
+	assert_true(nvm_pb_stopped(&d));
 	assert_int_equal(s.nm, 1);
-	assert_int_equal(pb_feed(&d, pb + 3, 2), 2);
+	assert_int_equal(nvm_pb_feed(&d, pb + 3, 2), 2);
 	assert_int_equal(s.nm, 2);
 }
 
-/* pb_save / pb_restore carry every field a front end keeps in its
+/* nvm_pb_save / nvm_pb_restore carry every field a front end keeps in its
  * registers, and the restored decoder continues the sequence. */
 static void test_save_restore(void **state)
 {
 	(void)state;
-	pb_config cfg = config("g84", PB_FORMAT_OLD);
+	nvm_pb_config cfg = config("g84", NVM_PB_FORMAT_OLD);
 	uint32_t pb[] = { 0x00030000u | (2u << 13) | 0x180u, 4, 1, 2, 3, 4 };
 	struct rec r1;
-	pb_sink s1 = rec_sink(&r1);
-	pb_decoder a, b;
-	pb_decoder_init(&a, &cfg, &s1);
-	pb_feed(&a, pb, 1); /* the long header: its count word pending */
-	pb_decoder_state st, st2;
-	pb_save(&a, &st);
+	nvm_pb_sink s1 = rec_sink(&r1);
+	nvm_pb_decoder a, b;
+	nvm_pb_decoder_init(&a, &cfg, &s1);
+	nvm_pb_feed(&a, pb, 1); /* the long header: its count word pending */
+	nvm_pb_decoder_state st, st2;
+	nvm_pb_save(&a, &st);
 	assert_true(st.lenp);
 	assert_int_equal(st.subch, 2);
 	assert_int_equal(st.method, 0x180);
-	pb_decoder_init(&b, &cfg, &s1);
-	pb_restore(&b, &st);
-	pb_save(&b, &st2);
+	nvm_pb_decoder_init(&b, &cfg, &s1);
+	nvm_pb_restore(&b, &st);
+	nvm_pb_save(&b, &st2);
 	assert_state_equal(&st, &st2);
-	pb_feed(&b, pb + 1, 3); /* count 4, two data */
-	pb_save(&b, &st);
+	nvm_pb_feed(&b, pb + 1, 3); /* count 4, two data */
+	nvm_pb_save(&b, &st);
 	assert_false(st.lenp);
 	assert_int_equal(st.remaining, 2);
 	assert_int_equal(st.index, 2);
-	assert_int_equal(st.mode, PB_MODE_NINC);
-	pb_decoder_init(&a, &cfg, &s1);
-	pb_restore(&a, &st);
-	pb_feed(&a, pb + 4, 2);
+	assert_int_equal(st.mode, NVM_PB_MODE_NINC);
+	nvm_pb_decoder_init(&a, &cfg, &s1);
+	nvm_pb_restore(&a, &st);
+	nvm_pb_feed(&a, pb + 4, 2);
 	assert_int_equal(r1.nm, 4);
 	assert_int_equal(r1.m[3].data, 4);
 	assert_int_equal(r1.m[3].method, 0x180);
 	/* the mask state and a hostile mode */
-	st = (pb_decoder_state){ .mode = (pb_mode)9, .active = false, .stored_mask = 0x5a5, .skipping = true };
-	pb_restore(&a, &st);
-	pb_save(&a, &st2);
-	assert_int_equal(st2.mode, PB_MODE_INC);
+	st = (nvm_pb_decoder_state){ .mode = (nvm_pb_mode)9, .active = false, .stored_mask = 0x5a5, .skipping = true };
+	nvm_pb_restore(&a, &st);
+	nvm_pb_save(&a, &st2);
+	assert_int_equal(st2.mode, NVM_PB_MODE_INC);
 	assert_false(st2.active);
 	assert_true(st2.skipping);
 	assert_int_equal(st2.stored_mask, 0x5a5);

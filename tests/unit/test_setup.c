@@ -326,9 +326,9 @@ static void nv04_channels(void **state)
 		assert_int_equal(nvm_mem_write(gpu, NVM_AP_SYSMEM, 0x100040, words, sizeof(words)), NVM_OK);
 		assert_int_equal(nvm_nv04_kick(gpu, &f, 1, 0x40 + sizeof(words)), NVM_OK);
 		run_idle(gpu);
-		nvm_host_method log[8];
+		nvm_method log[8];
 		size_t n = 0;
-		assert_int_equal(nvm_pfifo_log_read(gpu, "pgraph", 0, log, 8, &n, NULL), NVM_OK);
+		assert_int_equal(nvm_method_log_read(gpu, "pgraph", 0, log, 8, &n, NULL), NVM_OK);
 		assert_int_equal(n, 4);
 		assert_int_equal(log[3].method, 0x308);
 		assert_int_equal(log[3].cls, 0x62);
@@ -340,7 +340,7 @@ static void nv04_channels(void **state)
 		assert_int_equal(nvm_nv04_pio(gpu, &f, 2, 3, 0x0000, 0xf00d), NVM_OK);
 		assert_int_equal(nvm_nv04_pio(gpu, &f, 2, 3, 0x0400, 0x55), NVM_OK);
 		run_idle(gpu);
-		assert_int_equal(nvm_pfifo_log_read(gpu, "pgraph", 0, log, 8, &n, NULL), NVM_OK);
+		assert_int_equal(nvm_method_log_read(gpu, "pgraph", 0, log, 8, &n, NULL), NVM_OK);
 		assert_int_equal(n, 6);
 		assert_int_equal(log[5].data, 0x55);
 		assert_int_equal(log[5].chid, 2);
@@ -449,10 +449,10 @@ static void g80_channels(void **state)
 			uint32_t words[] = { 1u << 18, 0xbeef0001, 3u << 18 | 0x300, 1, 2, 3 };
 			assert_int_equal(nvm_g80_channel_push(gpu, &ch, words, 6), NVM_OK);
 			run_idle(gpu);
-			nvm_host_method log[16];
+			nvm_method log[16];
 			size_t n = 0;
 			uint64_t total = 0;
-			assert_int_equal(nvm_pfifo_log_read(gpu, "pgraph", 0, log, 16, &n, &total), NVM_OK);
+			assert_int_equal(nvm_method_log_read(gpu, "pgraph", 0, log, 16, &n, &total), NVM_OK);
 			assert_int_equal(n, 4u * ((unsigned)mode + 1));
 			assert_int_equal(log[n - 1].method, 0x308);
 			assert_int_equal(log[n - 1].cls, 0x5097);
@@ -486,9 +486,9 @@ static void nv03_pio(void **state)
 		assert_int_equal(nvm_nv03_pio(gpu, 0, 0, 0x0000, 0x80000000u), NVM_OK);
 		assert_int_equal(nvm_nv03_pio(gpu, 0, 0, 0x0304, 0x1234), NVM_OK);
 		run_idle(gpu);
-		nvm_host_method log[8];
+		nvm_method log[8];
 		size_t n = 0;
-		assert_int_equal(nvm_pfifo_log_read(gpu, "pgraph", 0, log, 8, &n, NULL), NVM_OK);
+		assert_int_equal(nvm_method_log_read(gpu, "pgraph", 0, log, 8, &n, NULL), NVM_OK);
 		assert_true(n >= 1);
 		assert_int_equal(log[n - 1].method, 0x304);
 		assert_int_equal(log[n - 1].data, 0x1234);

@@ -207,7 +207,9 @@ static void nv04_mid_pushbuffer(void **s)
 			               { .chip = chips[i], .sysmem_size = 4u << 20 },
 			               nv04_one_setup,
 			               nv04_one_step,
-			               14 };
+			               14,
+			               NULL,
+			               NULL };
 		snap_case_check(&c);
 		reaches(&c, mid_pushbuffer, "inside the pushbuffer");
 	}
@@ -247,7 +249,9 @@ static void nv04_switch_pending(void **s)
 			               { .chip = chips[i], .sysmem_size = 4u << 20 },
 			               nv04_two_setup,
 			               nv04_two_step,
-			               21 };
+			               21,
+			               NULL,
+			               NULL };
 		snap_case_check(&c);
 		reaches(&c, switch_due, "with a switch pending");
 		/* the case does switch channels */
@@ -329,7 +333,9 @@ static void nv17_acquire_blocked(void **s)
 		               { .chip = "nv17", .sysmem_size = 4u << 20 },
 		               nv17_acq_setup,
 		               nv17_acq_step,
-		               15 };
+		               15,
+		               NULL,
+		               NULL };
 	snap_case_check(&c);
 	reaches(&c, acquire_waits, "while the acquire waits");
 	reaches(&c, acquire_timer, "with the acquire's timeout armed");
@@ -374,7 +380,7 @@ static void nv03_pio_half_full(void **s)
 	(void)s;
 	static const char *const chips[] = { "nv01", "nv03", "nv03t" };
 	for (size_t i = 0; i < sizeof(chips) / sizeof(chips[0]); i++) {
-		struct snap_case c = { chips[i], { .chip = chips[i] }, nv03_setup, nv03_step, 27 };
+		struct snap_case c = { chips[i], { .chip = chips[i] }, nv03_setup, nv03_step, 27, NULL, NULL };
 		snap_case_check(&c);
 		reaches(&c, cache1_half, "with CACHE1 part full");
 	}
@@ -448,11 +454,9 @@ static void nv04_pio_step(nvm_gpu *gpu, unsigned i)
 static void nv04_pio_cache1(void **s)
 {
 	(void)s;
-	struct snap_case c = { "nv04 pio",
-		               { .chip = "nv04", .sysmem_size = 4u << 20 },
-		               nv04_pio_setup,
-		               nv04_pio_step,
-		               13 };
+	struct snap_case c = {
+		"nv04 pio", { .chip = "nv04", .sysmem_size = 4u << 20 }, nv04_pio_setup, nv04_pio_step, 13, NULL, NULL
+	};
 	snap_case_check(&c);
 	reaches(&c, cache1_half, "with CACHE1 part full");
 	reaches(&c, cache0_full, "with CACHE0 full");
@@ -514,11 +518,12 @@ static void g84_mid_ib_entry(void **s)
 	(void)s;
 	static const char *const chips[] = { "g80", "g84" };
 	for (size_t i = 0; i < sizeof(chips) / sizeof(chips[0]); i++) {
-		struct snap_case c = { chips[i],
-			               { .chip = chips[i], .vram_size = 256u << 20, .sysmem_size = 64u << 20 },
-			               g80_setup,
-			               g80_step,
-			               21 };
+		struct snap_case c = {
+			chips[i],  { .chip = chips[i], .vram_size = 256u << 20, .sysmem_size = 64u << 20 },
+			g80_setup, g80_step,
+			21,        NULL,
+			NULL
+		};
 		snap_case_check(&c);
 		reaches(&c, mid_ib_entry, "inside an IB entry");
 	}
@@ -595,11 +600,10 @@ static void g80vm_stale_tlb(void **s)
 	(void)s;
 	static const char *const chips[] = { "g80", "g84" };
 	for (size_t i = 0; i < sizeof(chips) / sizeof(chips[0]); i++) {
-		struct snap_case c = { chips[i],
-			               { .chip = chips[i], .vram_size = 16u << 20, .sysmem_size = 1u << 20 },
-			               vm_setup,
-			               vm_step,
-			               10 };
+		struct snap_case c = { chips[i], { .chip = chips[i], .vram_size = 16u << 20, .sysmem_size = 1u << 20 },
+			               vm_setup, vm_step,
+			               10,       NULL,
+			               NULL };
 		snap_case_check(&c);
 		reaches(&c, tlb_stale_flush, "with a flush in flight over a strict TLB");
 	}
@@ -658,22 +662,20 @@ static void hwsq_mid_wait(void **s)
 	           "set1 0x2\nexit\n";
 	static const char *const chips[] = { "nv41", "g80", "g92" };
 	for (size_t i = 0; i < sizeof(chips) / sizeof(chips[0]); i++) {
-		struct snap_case c = { chips[i],
-			               { .chip = chips[i], .vram_size = 1u << 20, .sysmem_size = 1u << 20 },
-			               hwsq_setup,
-			               hwsq_wait_step,
-			               12 };
+		struct snap_case c = { chips[i],   { .chip = chips[i], .vram_size = 1u << 20, .sysmem_size = 1u << 20 },
+			               hwsq_setup, hwsq_wait_step,
+			               12,         NULL,
+			               NULL };
 		snap_case_check(&c);
 		reaches(&c, hwsq_waits, "in a PTIMER wait");
 		reaches(&c, hwsq_ewaits, "in an event wait");
 	}
 	/* NV17: waits and flags only, on both slots */
 	hwsq_src = HWSQ_NV17_SRC;
-	struct snap_case c = { "nv17",
-		               { .chip = "nv17", .vram_size = 1u << 20, .sysmem_size = 1u << 20 },
-		               hwsq_setup,
-		               hwsq_nv17_step,
-		               12 };
+	struct snap_case c = { "nv17",     { .chip = "nv17", .vram_size = 1u << 20, .sysmem_size = 1u << 20 },
+		               hwsq_setup, hwsq_nv17_step,
+		               12,         NULL,
+		               NULL };
 	snap_case_check(&c);
 	reaches(&c, hwsq_waits, "in a PTIMER wait");
 }
@@ -695,11 +697,10 @@ static void hwsq_mid_pause(void **s)
 	hwsq_src = "set1 #fb_pause\newait #fb_paused 0x1\nwait 0x1\nunset #fb_pause\nexit\n";
 	static const char *const chips[] = { "nv41", "g80" };
 	for (size_t i = 0; i < sizeof(chips) / sizeof(chips[0]); i++) {
-		struct snap_case c = { chips[i],
-			               { .chip = chips[i], .vram_size = 1u << 20, .sysmem_size = 1u << 20 },
-			               hwsq_setup,
-			               hwsq_pause_step,
-			               12 };
+		struct snap_case c = { chips[i],   { .chip = chips[i], .vram_size = 1u << 20, .sysmem_size = 1u << 20 },
+			               hwsq_setup, hwsq_pause_step,
+			               12,         NULL,
+			               NULL };
 		snap_case_check(&c);
 		reaches(&c, pause_pending, "with the pause requested and not yet done");
 	}
@@ -760,7 +761,9 @@ static void bad_pfifo(void **s)
 {
 	(void)s;
 	/* NV04 mid-pushbuffer */
-	struct snap_case c = { "nv04", { .chip = "nv04", .sysmem_size = 4u << 20 }, nv04_two_setup, nv04_two_step, 21 };
+	struct snap_case c = {
+		"nv04", { .chip = "nv04", .sysmem_size = 4u << 20 }, nv04_two_setup, nv04_two_step, 21, NULL, NULL
+	};
 	nvm_gpu *gpu = after_steps(&c, 6);
 	struct pfifo *f = gpu_block(gpu, &pfifo_class);
 	CORRUPT(&c.cfg, gpu, f->work_rest, PFIFO_WORK_PER_UNIT); /* a count past its modulus */
@@ -772,11 +775,10 @@ static void bad_pfifo(void **s)
 	CORRUPT(&c.cfg, gpu, f->c1.err, true);                   /* only CACHE0 waits on its own error */
 	nvm_close(gpu);
 	/* G84 mid-IB */
-	struct snap_case g = { "g84",
-		               { .chip = "g84", .vram_size = 256u << 20, .sysmem_size = 64u << 20 },
-		               g80_setup,
-		               g80_step,
-		               21 };
+	struct snap_case g = { "g84",     { .chip = "g84", .vram_size = 256u << 20, .sysmem_size = 64u << 20 },
+		               g80_setup, g80_step,
+		               21,        NULL,
+		               NULL };
 	gpu = after_steps(&g, 5);
 	struct g80_pfifo *gf = gpu_block(gpu, &pfifo_class);
 	CORRUPT(&g.cfg, gpu, gf->nplaylist, 129);      /* past the playlist */
@@ -784,7 +786,7 @@ static void bad_pfifo(void **s)
 	CORRUPT(&g.cfg, gpu, gf->base.work_rest, 100); /* as on NV04 */
 	nvm_close(gpu);
 	/* NV03 PIO */
-	struct snap_case p = { "nv03", { .chip = "nv03" }, nv03_setup, nv03_step, 27 };
+	struct snap_case p = { "nv03", { .chip = "nv03" }, nv03_setup, nv03_step, 27, NULL, NULL };
 	gpu = after_steps(&p, 12);
 	struct pio01 *pp = gpu_block(gpu, &pfifo_class);
 	CORRUPT(&p.cfg, gpu, pp->pram_config, 4); /* RAM_SIZE is 2 bits */
@@ -795,11 +797,10 @@ static void bad_pfifo(void **s)
 static void bad_g80vm(void **s)
 {
 	(void)s;
-	struct snap_case c = { "g84",
-		               { .chip = "g84", .vram_size = 16u << 20, .sysmem_size = 1u << 20 },
-		               vm_setup,
-		               vm_step,
-		               10 };
+	struct snap_case c = { "g84",    { .chip = "g84", .vram_size = 16u << 20, .sysmem_size = 1u << 20 },
+		               vm_setup, vm_step,
+		               10,       NULL,
+		               NULL };
 	nvm_gpu *gpu = after_steps(&c, 3); /* two TLB entries */
 	struct g80vm *m = gpu_block(gpu, &g80vm_class);
 	assert_int_equal(m->tlb.nlive, 2);
@@ -822,11 +823,10 @@ static void bad_hwsq(void **s)
 {
 	(void)s;
 	hwsq_src = HWSQ_NV17_SRC;
-	struct snap_case c = { "nv17",
-		               { .chip = "nv17", .vram_size = 1u << 20, .sysmem_size = 1u << 20 },
-		               hwsq_setup,
-		               hwsq_nv17_step,
-		               12 };
+	struct snap_case c = { "nv17",     { .chip = "nv17", .vram_size = 1u << 20, .sysmem_size = 1u << 20 },
+		               hwsq_setup, hwsq_nv17_step,
+		               12,         NULL,
+		               NULL };
 	nvm_gpu *gpu = after_steps(&c, 2); /* mid-wait */
 	struct hwsq *h = gpu_block(gpu, &hwsq_class);
 	assert_int_equal(h->blk, HB_WAIT);

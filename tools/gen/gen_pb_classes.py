@@ -631,24 +631,24 @@ def emit(classes, t, mesa_lists, out):
     w('/* clang-format off */')
     w('/* Each name: its length (a byte), the name, a NUL. 64 bytes of padding end')
     w(' * the pool, so a printer may copy names in fixed-size blocks. */')
-    w('const char pb_names[] =')
+    w('const char nvm_pb_names[] =')
     for s in t.pool:
         w('\t"\\x%02x" %s /* %d */' % (len(s), c_string(s), t.strings[s]))
     w('\t"' + '\\0' * 64 + '";')
     w('')
-    w('const pb_value pb_values[] = {')
+    w('const nvm_pb_value nvm_pb_values[] = {')
     for i in range(0, len(t.values), 4):
         w('\t' + ' '.join('{ 0x%x, %d },' % v for v in t.values[i:i + 4]))
     w('};')
     w('')
     w('/* { name, first value, values, hi, lo } */')
-    w('const pb_field pb_fields[] = {')
+    w('const nvm_pb_field nvm_pb_fields[] = {')
     for i in range(0, len(t.fields), 3):
         w('\t' + ' '.join('{ %d, %d, %d, %d, %d },' % f for f in t.fields[i:i + 3]))
     w('};')
     w('')
     w('/* { name, first field, addr, count, fields, stride, inner, flags } */')
-    w('const pb_method pb_methods[] = {')
+    w('const nvm_pb_method nvm_pb_methods[] = {')
     for r in t.records:
         w('\t{ %d, %d, 0x%x, %d, %d, %d, %d, %d },' % r)
     w('};')
@@ -661,19 +661,19 @@ def emit(classes, t, mesa_lists, out):
         w('};')
         ml = mesa_lists.get(c['id'])
         if ml is not None:
-            w('static const pb_mesa_entry mesa_%04x[] = {' % c['id'])
+            w('static const nvm_pb_mesa_entry mesa_%04x[] = {' % c['id'])
             for i in range(0, len(ml), 6):
                 w('\t' + ' '.join('{ %d, 0x%x },' % e for e in ml[i:i + 6]))
             w('};')
     w('')
-    w('const pb_class pb_classes[] = {')
+    w('const nvm_pb_class nvm_pb_classes[] = {')
     for c in classes:
         ml = mesa_lists.get(c['id'])
         mesa = 'mesa_%04x, %d' % (c['id'], len(ml)) if ml is not None else 'NULL, 0'
         w('\t{ 0x%04x, "%s", "%04X", methods_%04x, %d, %s },' % (c['id'], c['name'], c['id'], c['id'],
                                                               len(c['methods']), mesa))
     w('};')
-    w('const size_t pb_nclasses = sizeof(pb_classes) / sizeof(pb_classes[0]);')
+    w('const size_t nvm_pb_nclasses = sizeof(nvm_pb_classes) / sizeof(nvm_pb_classes[0]);')
     w('/* clang-format on */')
     return '\n'.join(out) + '\n'
 

@@ -27,10 +27,10 @@ struct pb_opts {
 	uint64_t offset, length;
 	bool has_length;
 	const char *format, *chip, *mode;
-	pb_style style;
+	nvm_pb_style style;
 	uint32_t subdevice;
 	bool has_subdevice;
-	const pb_class *bound[8];
+	const nvm_pb_class *bound[8];
 	uint64_t chunk; /* --chunk: words per read (0: CHUNK_WORDS) */
 };
 
@@ -290,11 +290,11 @@ static int parse_class(struct pb_opts *o, const char *v)
 	sub[eq - v] = 0;
 	if (!cli_parse_u64(sub, &s) || s > 7)
 		return cli_usage_error(o->cmd, "--class: subchannel '%s' is not 0-7", sub);
-	const pb_class *c = NULL;
+	const nvm_pb_class *c = NULL;
 	if (cli_parse_u64(eq + 1, &id))
-		c = id <= 0xffff ? pb_class_find((uint32_t)id) : NULL;
+		c = id <= 0xffff ? nvm_pb_class_find((uint32_t)id) : NULL;
 	else
-		c = pb_class_find_tag(eq + 1);
+		c = nvm_pb_class_find_tag(eq + 1);
 	if (!c)
 		return cli_usage_error(o->cmd, "--class: unknown class '%s' ('%s pb classes' lists them)", eq + 1,
 		                       cli_prog);
@@ -307,7 +307,7 @@ static int parse_style(struct pb_opts *o, const char *v)
 	static const char *const names[] = { "text", "json", "mesa", "asm" };
 	for (int i = 0; i < 4; i++)
 		if (!strcmp(v, names[i])) {
-			o->style = (pb_style)i;
+			o->style = (nvm_pb_style)i;
 			return EXIT_OK;
 		}
 	return cli_bad_opt(o->cmd, "--style", v, "text, mesa, asm or json");
@@ -324,7 +324,7 @@ static int parse_opts(struct pb_opts *o, int argc, char **argv)
 			o->hex = true;
 		} else if (!strcmp(a, "--json")) {
 			o->json = true;
-			o->style = PB_STYLE_JSON;
+			o->style = NVM_PB_STYLE_JSON;
 		} else if ((r = cli_opt(argc, argv, &i, "--offset", &v))) {
 			if (r < 0 || !cli_parse_u64(v, &o->offset))
 				return cli_bad_opt(o->cmd, "--offset", r < 0 ? NULL : v, "a number of entries");
@@ -382,17 +382,17 @@ static int parse_opts(struct pb_opts *o, int argc, char **argv)
 	return EXIT_OK;
 }
 
-static int make_config(const struct pb_opts *o, pb_config *cfg)
+static int make_config(const struct pb_opts *o, nvm_pb_config *cfg)
 {
-	const pb_gen *gen = pb_gen_lookup(o->chip);
+	const nvm_pb_gen *gen = nvm_pb_gen_lookup(o->chip);
 	if (!gen)
 		return cli_usage_error(o->cmd, "unknown chip '%s' (see '%s chips')", o->chip, cli_prog);
-	pb_format f = gen->native;
+	nvm_pb_format f = gen->native;
 	if (o->format)
-		f = o->format[0] == 'n' ? PB_FORMAT_NEW : PB_FORMAT_OLD;
-	if (!pb_config_init(cfg, gen, f))
+		f = o->format[0] == 'n' ? NVM_PB_FORMAT_NEW : NVM_PB_FORMAT_OLD;
+	if (!nvm_pb_config_init(cfg, gen, f))
 		return cli_usage_error(o->cmd, "%s does not accept the %s format", gen->chip,
-		                       f == PB_FORMAT_NEW ? "new" : "old");
+		                       f == NVM_PB_FORMAT_NEW ? "new" : "old");
 	if (o->mode)
 		cfg->ib_mode = !strcmp(o->mode, "ib");
 	if (o->has_subdevice)
@@ -402,7 +402,7 @@ static int make_config(const struct pb_opts *o, pb_config *cfg)
 
 /* What decode and check both start with: the decoder configuration from
  * the options, then the input. */
-static int open_pushbuffer(struct pb_opts *o, pb_config *cfg, struct pb_input *in)
+static int open_pushbuffer(struct pb_opts *o, nvm_pb_config *cfg, struct pb_input *in)
 {
 	int rc = make_config(o, cfg);
 	return rc ? rc : input_open(o, in);
@@ -412,37 +412,37 @@ static int open_pushbuffer(struct pb_opts *o, pb_config *cfg, struct pb_input *i
 
 static int cmd_pb_decode(struct pb_opts *o)
 {
-	pb_config cfg;
+	nvm_pb_config cfg;
 	struct pb_input in;
 	int rc = open_pushbuffer(o, &cfg, &in);
 	if (rc)
 		return rc;
-	pb_out out = { .flush = out_to_stdout };
+	nvm_pb_out out = { .flush = out_to_stdout };
 	/* The printer is large (its method views): not on the stack. */
-	pb_printer *p = malloc(sizeof(*p));
+	nvm_pb_printer *p = malloc(sizeof(*p));
 	if (!p) {
 		input_close(&in);
 		return cli_error(EXIT_INTERNAL, o->cmd, "out of memory");
 	}
-	pb_printer_init(p, o->style, &cfg, in.f ? NULL : in.words, in.base, (size_t)in.n, &out);
+	nvm_pb_printer_init(p, o->style, &cfg, in.f ? NULL : in.words, in.base, (size_t)in.n, &out);
 	for (unsigned s = 0; s < 8; s++)
 		if (o->bound[s])
-			pb_printer_bind(p, s, o->bound[s], true);
-	pb_sink sink = pb_printer_sink(p);
-	pb_decoder d;
-	pb_decoder_init(&d, &cfg, &sink);
+			nvm_pb_printer_bind(p, s, o->bound[s], true);
+	nvm_pb_sink sink = nvm_pb_printer_sink(p);
+	nvm_pb_decoder d;
+	nvm_pb_decoder_init(&d, &cfg, &sink);
 	d.pos = in.base;
-	pb_printer_begin(p);
+	nvm_pb_printer_begin(p);
 	const uint32_t *w;
 	size_t n;
 	while ((n = input_next(&in, &w)) != 0)
-		pb_feed(&d, w, n);
-	pb_segment_end(&d);
-	pb_finish(&d);
-	pb_printer_end(p);
+		nvm_pb_feed(&d, w, n);
+	nvm_pb_segment_end(&d);
+	nvm_pb_finish(&d);
+	nvm_pb_printer_end(p);
 	bool oom = out.oom, failed = in.failed;
 	uint64_t errors = p->errors;
-	pb_out_free(&out);
+	nvm_pb_out_free(&out);
 	free(p);
 	input_close(&in);
 	if (failed)
@@ -456,18 +456,18 @@ static int cmd_pb_decode(struct pb_opts *o)
 
 struct check_ctx {
 	const struct pb_opts *o;
-	pb_format format;
+	nvm_pb_format format;
 	uint64_t problems;
 };
 
-static void check_error(void *ctx, const pb_error *e)
+static void check_error(void *ctx, const nvm_pb_error *e)
 {
 	struct check_ctx *c = ctx;
-	const char *intr = pb_err_interrupt(e->code, c->format);
+	const char *intr = nvm_pb_err_interrupt(e->code, c->format);
 	c->problems++;
 	if (c->o->json) {
 		printf("{\"offset\": %llu, \"error\": \"%s\", \"message\": \"%s\", \"word\": %u, \"interrupt\": ",
-		       (unsigned long long)e->offset, pb_err_name(e->code), pb_err_message(e->code), e->word);
+		       (unsigned long long)e->offset, nvm_pb_err_name(e->code), nvm_pb_err_message(e->code), e->word);
 		if (intr)
 			printf("\"%s\"}\n", intr);
 		else
@@ -475,30 +475,30 @@ static void check_error(void *ctx, const pb_error *e)
 		return;
 	}
 	printf("%s: entry %llu (0x%llx): word 0x%08x: %s: %s", c->o->file, (unsigned long long)e->offset,
-	       (unsigned long long)e->offset * 4, e->word, pb_err_name(e->code), pb_err_message(e->code));
-	if (e->code == PB_ERR_TRUNCATED && e->missing)
+	       (unsigned long long)e->offset * 4, e->word, nvm_pb_err_name(e->code), nvm_pb_err_message(e->code));
+	if (e->code == NVM_PB_ERR_TRUNCATED && e->missing)
 		printf(" (%u entries missing)", e->missing);
 	printf(" -> %s\n", intr ? intr : "no interrupt documented");
 }
 
 static int cmd_pb_check(struct pb_opts *o)
 {
-	pb_config cfg;
+	nvm_pb_config cfg;
 	struct pb_input in;
 	int rc = open_pushbuffer(o, &cfg, &in);
 	if (rc)
 		return rc;
 	struct check_ctx c = { .o = o, .format = cfg.format };
-	pb_sink sink = { .ctx = &c, .error = check_error };
-	pb_decoder d;
-	pb_decoder_init(&d, &cfg, &sink);
+	nvm_pb_sink sink = { .ctx = &c, .error = check_error };
+	nvm_pb_decoder d;
+	nvm_pb_decoder_init(&d, &cfg, &sink);
 	d.pos = in.base;
 	const uint32_t *w;
 	size_t n;
 	while ((n = input_next(&in, &w)) != 0)
-		pb_feed(&d, w, n);
-	pb_segment_end(&d);
-	pb_finish(&d);
+		nvm_pb_feed(&d, w, n);
+	nvm_pb_segment_end(&d);
+	nvm_pb_finish(&d);
 	bool failed = in.failed;
 	uint64_t total = in.n;
 	input_close(&in);
@@ -518,9 +518,9 @@ static int cmd_pb_check(struct pb_opts *o)
 
 static int cmd_pb_gpfifo(struct pb_opts *o)
 {
-	if (o->style == PB_STYLE_MESA || o->style == PB_STYLE_ASM)
+	if (o->style == NVM_PB_STYLE_MESA || o->style == NVM_PB_STYLE_ASM)
 		return cli_usage_error(o->cmd, "gpfifo prints text or json only");
-	const pb_gen *gen = pb_gen_lookup(o->chip); /* which OPCODEs GP entries define */
+	const nvm_pb_gen *gen = nvm_pb_gen_lookup(o->chip); /* which OPCODEs GP entries define */
 	if (!gen)
 		return cli_usage_error(o->cmd, "unknown chip '%s' (see '%s chips')", o->chip, cli_prog);
 	uint32_t *w;
@@ -529,17 +529,17 @@ static int cmd_pb_gpfifo(struct pb_opts *o)
 	int rc = load_words(o, 2, &w, &n, &base);
 	if (rc)
 		return rc;
-	pb_out out = { .flush = out_to_stdout };
+	nvm_pb_out out = { .flush = out_to_stdout };
 	uint64_t bad = 0;
 	for (size_t i = 0; i + 1 < n; i += 2) {
-		pb_gp_entry g;
-		pb_gp_decode_gen(w[i], w[i + 1], gen->gp_extended_base, &g);
-		bad += g.err != PB_GP_OK;
-		pb_print_gp(&out, o->style, (base + i) / 2, &g);
+		nvm_pb_gp_entry g;
+		nvm_pb_gp_decode_gen(w[i], w[i + 1], gen->gp_extended_base, &g);
+		bad += g.err != NVM_PB_GP_OK;
+		nvm_pb_print_gp(&out, o->style, (base + i) / 2, &g);
 	}
-	pb_out_flush(&out);
+	nvm_pb_out_flush(&out);
 	bool oom = out.oom;
-	pb_out_free(&out);
+	nvm_pb_out_free(&out);
 	free(w);
 	if (oom)
 		return cli_error(EXIT_INTERNAL, o->cmd, "out of memory");
@@ -550,8 +550,8 @@ static int cmd_pb_gpfifo(struct pb_opts *o)
 
 static int cmd_pb_classes(struct pb_opts *o)
 {
-	for (size_t i = 0; pb_class_get(i); i++) {
-		const pb_class *c = pb_class_get(i);
+	for (size_t i = 0; nvm_pb_class_get(i); i++) {
+		const nvm_pb_class *c = nvm_pb_class_get(i);
 		if (o->json)
 			printf("{\"class\": %u, \"tag\": \"%s\", \"name\": \"%s\", \"methods\": %zu, \"mesa\": %s}\n",
 			       c->id, c->tag, c->name, c->nmethods, c->mesa ? "true" : "false");
@@ -590,9 +590,9 @@ static int cmd_pb_asm(struct pb_opts *o)
 		out_abort(&out);
 		return rc;
 	}
-	pb_format f = o->format && o->format[0] == 'o' ? PB_FORMAT_OLD : PB_FORMAT_NEW;
-	pb_asm_result res;
-	bool ok = pb_asm((const char *)buf, len, f, &res);
+	nvm_pb_format f = o->format && o->format[0] == 'o' ? NVM_PB_FORMAT_OLD : NVM_PB_FORMAT_NEW;
+	nvm_pb_asm_result res;
+	bool ok = nvm_pb_asm((const char *)buf, len, f, &res);
 	free(buf);
 	if (!ok) {
 		out_abort(&out);

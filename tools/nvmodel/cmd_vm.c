@@ -111,7 +111,7 @@ static int parse_opts(const char *cmd, int argc, char **argv, struct vm_opts *o,
 		if (!cli_parse_u64(o->va_s, &o->va))
 			return cli_bad_opt(cmd, "--va", o->va_s, "a virtual address");
 		o->access = NVM_MMU_READ;
-		if (o->access_s && nvm_mmu_parse_access(o->access_s, &o->access))
+		if (o->access_s && !nvm_mmu_parse_access(o->access_s, &o->access))
 			return cli_bad_opt(cmd, "--access", o->access_s, "read, write, atomic or prefetch");
 	}
 	return vm_common_check(cmd, &o->c, walk);
