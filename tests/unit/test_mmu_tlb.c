@@ -113,7 +113,7 @@ static void test_ramin_read_held(void **state)
 	r.client_type = NVM_MMU_CLIENT_HUB;
 	r.client_id = 1;
 	nvm_mmu_result res;
-	assert_int_equal(nvm_mmu_translate(f->gpu, &r, &res), NVM_OK);
+	assert_int_equal(nvm_mmu_translate(f->gpu, &r, &res), NVM_ERR_FAULT); /* a fault result */
 	assert_int_equal(res.fault, NVM_MMU_FAULT_UNBOUND_INST_BLOCK);
 	assert_int_equal(f->blocked, 1);
 	f->gpu->hold &= ~NVM_HOLD_MEM;
