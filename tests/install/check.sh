@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The installed package, checked from outside (issue 22 item 1): installs a
 # build to a scratch prefix and checks what it holds, then builds
-# tests/install/hello.c against it as an outside program would, through
-# `pkg-config --cflags --libs nvmodel` alone (shared library) and through
+# tests/install/hello.c and channel.c against it as an outside program
+# would, through `pkg-config --cflags --libs nvmodel` alone (shared library;
+# hello.c also statically) and hello.c through
 # find_package(nvmodel) (a tiny CMake project), and runs both.
 #   check.sh BUILD_DIR WORK_DIR
 # WORK_DIR gets prefix/, build-cmake/ and the programs (its old ones are
@@ -124,6 +125,17 @@ if "$cc" "${cflags[@]}" -o "$work/hello-pc" "$here/hello.c" $(pkg-config --cflag
   LD_LIBRARY_PATH=$libdir "$work/hello-pc" || bad "hello-pc exited $?"
 else
   bad "hello.c does not build with pkg-config --cflags --libs nvmodel"
+fi
+
+# 1b. A Volta channel in the program's own memory, built with the set-up
+# helpers, and snapshots taken mid-run and restored (tests/install/channel.c),
+# through pkg-config alone.
+# shellcheck disable=SC2046
+if "$cc" "${cflags[@]}" -o "$work/channel-pc" "$here/channel.c" $(pkg-config --cflags --libs nvmodel); then
+  echo "\$ cc channel.c \$(pkg-config --cflags --libs nvmodel) && LD_LIBRARY_PATH=$libdir ./channel-pc"
+  LD_LIBRARY_PATH=$libdir "$work/channel-pc" || bad "channel-pc exited $?"
+else
+  bad "channel.c does not build with pkg-config --cflags --libs nvmodel"
 fi
 
 # 2. The static library: no libnvmodel.so at run time.
