@@ -2,7 +2,8 @@
 # nvmodel set-up: the two commands of the README.
 #   ./build.sh demo   install what is missing, build (release), run `nvmodel demo`
 #   ./build.sh test   install what is missing, build with ASan+UBSan, run every test
-# Other targets: build (release only), fuzz (build the libFuzzer targets),
+# Other targets: deps (install every Debian package the targets below need,
+# with one apt-get update), build (release only), fuzz (build the libFuzzer targets),
 # python (pip install ./python into a venv under build/, then its pytest suite,
 # mypy --strict over the installed package and every example in python/examples/).
 set -euo pipefail
@@ -35,11 +36,12 @@ install_deps() {
 # and mypy for its type hints.
 PY_PKGS=(python3-dev python3-venv python3-pytest mypy)
 PY=/usr/bin/python3
+install_py_deps_present() {
+  [ -x "$PY" ] && command -v mypy >/dev/null && "$PY" -c 'import sysconfig, os, venv, pytest
+assert os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h"))' 2>/dev/null
+}
 install_py_deps() {
-  if [ -x "$PY" ] && command -v mypy >/dev/null && "$PY" -c 'import sysconfig, os, venv, pytest
-assert os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h"))' 2>/dev/null; then
-    return 0
-  fi
+  install_py_deps_present && return 0
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     echo "build.sh: installing ${PY_PKGS[*]}" >&2
     export DEBIAN_FRONTEND=noninteractive
@@ -52,6 +54,22 @@ assert os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")
   fi
 }
 
+# Everything the build, the tests and the Python binding need, with one
+# `apt-get update` (what CI calls first on a fresh machine).
+install_all_deps() {
+  have_all && install_py_deps_present && return 0
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "build.sh: installing ${PKGS[*]} ${PY_PKGS[*]}" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq "${PKGS[@]}" "${PY_PKGS[@]}" >/dev/null
+  else
+    echo "build.sh: missing packages; run as root:" >&2
+    echo "  apt-get update && apt-get install -y ${PKGS[*]} ${PY_PKGS[*]}" >&2
+    exit 1
+  fi
+}
+
 jobs=$(nproc 2>/dev/null || echo 2)
 build() { # preset
   cmake --preset "$1" >/dev/null
@@ -59,6 +77,9 @@ build() { # preset
 }
 
 case "${1:-}" in
+  deps)
+    install_all_deps
+    ;;
   demo)
     install_deps
     build release >/dev/null
@@ -94,7 +115,7 @@ case "${1:-}" in
     done
     ;;
   *)
-    echo "usage: ./build.sh demo|test|build|fuzz|python" >&2
+    echo "usage: ./build.sh demo|test|build|fuzz|python|deps" >&2
     exit 2
     ;;
 esac
