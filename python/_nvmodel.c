@@ -59,6 +59,15 @@ int u64_arg(PyObject *o, void *out)
 	return 1;
 }
 
+int bool_arg(PyObject *o, void *out)
+{
+	int v = PyObject_IsTrue(o);
+	if (v < 0)
+		return 0;
+	*(bool *)out = v;
+	return 1;
+}
+
 int u32_arg(PyObject *o, void *out)
 {
 	unsigned long long v;

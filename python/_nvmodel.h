@@ -76,6 +76,8 @@ nvm_status helper_leave(GpuObject *g, nvm_status st);
 int u64_arg(PyObject *o, void *out);      /* unsigned long long */
 int u32_arg(PyObject *o, void *out);      /* unsigned int */
 int aperture_arg(PyObject *o, void *out); /* nvm_aperture: "vram", "sysmem", 0, 1 */
+/* Truth as the "p" format tests it, into a bool ("p" writes an int). */
+int bool_arg(PyObject *o, void *out);
 /* A Gpu (or subclass) that is open: out is GpuObject *. */
 int gpu_arg(PyObject *o, void *out);
 

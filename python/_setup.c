@@ -271,9 +271,9 @@ static PyObject *Vm_map(VmObject *self, PyObject *args, PyObject *kw)
 	unsigned long long va, pa, size, page = 4096, kind = 0;
 	nvm_mmu_target t;
 	nvm_gmmu_map_opts o = { 0 };
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "O&O&O&O&|$O&O&pppp", kwlist, u64_arg, &va, target_arg, &t, u64_arg,
-	                                 &pa, u64_arg, &size, u64_arg, &page, u64_arg, &kind, &o.vol, &o.priv, &o.ro,
-	                                 &o.atomic_disable) ||
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "O&O&O&O&|$O&O&O&O&O&O&", kwlist, u64_arg, &va, target_arg, &t,
+	                                 u64_arg, &pa, u64_arg, &size, u64_arg, &page, u64_arg, &kind, bool_arg, &o.vol,
+	                                 bool_arg, &o.priv, bool_arg, &o.ro, bool_arg, &o.atomic_disable) ||
 	    !map_opts_check(page, kind) || !vm_ready(self))
 		return NULL;
 	o.page = (uint32_t)page;
@@ -288,8 +288,9 @@ static PyObject *Vm_alloc_map(VmObject *self, PyObject *args, PyObject *kw)
 	unsigned long long size, page = 4096, kind = 0;
 	PyObject *heap = Py_None;
 	nvm_gmmu_map_opts o = { 0 };
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "O&|O$O&O&pppp", kwlist, u64_arg, &size, &heap, u64_arg, &page,
-	                                 u64_arg, &kind, &o.vol, &o.priv, &o.ro, &o.atomic_disable) ||
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "O&|O$O&O&O&O&O&O&", kwlist, u64_arg, &size, &heap, u64_arg, &page,
+	                                 u64_arg, &kind, bool_arg, &o.vol, bool_arg, &o.priv, bool_arg, &o.ro, bool_arg,
+	                                 &o.atomic_disable) ||
 	    !map_opts_check(page, kind) || !vm_ready(self))
 		return NULL;
 	if (heap != Py_None && !PyObject_TypeCheck(heap, &HeapType))
@@ -464,9 +465,10 @@ static int Chan_init(ChanObject *self, PyObject *args, PyObject *kw)
 	int runlist = -1;
 	nvm_channel_desc d;
 	nvm_channel_desc_init(&d);
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "O!|O$O&O&iO&O&OppLO&pp", kwlist, &VmType, &vm, &heap, u64_arg,
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "O!|O$O&O&iO&O&OO&O&LO&O&O&", kwlist, &VmType, &vm, &heap, u64_arg,
 	                                 &chid, u64_arg, &runq, &runlist, u64_arg, &entries, u64_arg, &pb_size, &uheap,
-	                                 &d.priv, &d.replay, &subdevice, u64_arg, &subcontexts, &d.bind, &d.enable))
+	                                 bool_arg, &d.priv, bool_arg, &d.replay, &subdevice, u64_arg, &subcontexts,
+	                                 bool_arg, &d.bind, bool_arg, &d.enable))
 		return -1;
 	if (chid == ~0ull) {
 		PyErr_SetString(PyExc_TypeError, "HostChannel() needs chid=");
@@ -563,8 +565,8 @@ static PyObject *Chan_push_entry(ChanObject *self, PyObject *args, PyObject *kw)
 {
 	static char *kwlist[] = { "e0", "e1", "kick", NULL };
 	unsigned int e0, e1;
-	int kick = 1;
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "O&O&|p", kwlist, u32_arg, &e0, u32_arg, &e1, &kick) ||
+	bool kick = true;
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "O&O&|O&", kwlist, u32_arg, &e0, u32_arg, &e1, bool_arg, &kick) ||
 	    !chan_ready(self))
 		return NULL;
 	uint32_t index = 0;
@@ -576,10 +578,11 @@ static PyObject *Chan_push(ChanObject *self, PyObject *args, PyObject *kw)
 {
 	static char *kwlist[] = { "data", "kick", "fetch_conditional", "priv", "subroutine", "sync", NULL };
 	PyObject *data;
-	int kick = 1;
+	bool kick = true;
 	nvm_gp_opts o = { 0 };
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "O|p$pppp", kwlist, &data, &kick, &o.fetch_conditional, &o.priv,
-	                                 &o.subroutine, &o.sync) ||
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "O|O&$O&O&O&O&", kwlist, &data, bool_arg, &kick, bool_arg,
+	                                 &o.fetch_conditional, bool_arg, &o.priv, bool_arg, &o.subroutine, bool_arg,
+	                                 &o.sync) ||
 	    !chan_ready(self))
 		return NULL;
 	uint32_t *w;
@@ -724,10 +727,10 @@ static PyObject *f_instance_write(PyObject *m, PyObject *args, PyObject *kw)
 	unsigned long long va = ~0ull, entries = ~0ull, chid = ~0ull, subcontexts = 1;
 	long long subdevice = -1;
 	d.pdb.addr = d.userd.addr = UINT64_MAX; /* the required ones: a place's address cannot be all ones */
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "O&O&|$O&O&O&O&O&pLpiO&p", kwlist, gpu_arg, &g, place_arg, &inst,
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "O&O&|$O&O&O&O&O&O&LO&iO&O&", kwlist, gpu_arg, &g, place_arg, &inst,
 	                                 place_arg, &d.pdb, place_arg, &d.userd, u64_arg, &va, u64_arg, &entries,
-	                                 u64_arg, &chid, &d.priv, &subdevice, &d.replay, &d.vol, u64_arg, &subcontexts,
-	                                 &d.ctx_valid) ||
+	                                 u64_arg, &chid, bool_arg, &d.priv, &subdevice, bool_arg, &d.replay, &d.vol,
+	                                 u64_arg, &subcontexts, bool_arg, &d.ctx_valid) ||
 	    !check_max(entries, 0xffffffff, "gpfifo_entries") || !check_max(chid, 0xffffffff, "chid") ||
 	    !check_max(subcontexts, 64, "subcontexts"))
 		return NULL;
@@ -751,8 +754,9 @@ static PyObject *f_gp_entry(PyObject *m, PyObject *args, PyObject *kw)
 	unsigned long long va;
 	unsigned int n;
 	nvm_gp_opts o = { 0 };
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "O&O&|$pppp", kwlist, u64_arg, &va, u32_arg, &n,
-	                                 &o.fetch_conditional, &o.priv, &o.subroutine, &o.sync))
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "O&O&|$O&O&O&O&", kwlist, u64_arg, &va, u32_arg, &n, bool_arg,
+	                                 &o.fetch_conditional, bool_arg, &o.priv, bool_arg, &o.subroutine, bool_arg,
+	                                 &o.sync))
 		return NULL;
 	uint32_t e0, e1;
 	nvm_status st = nvm_gp_entry(va, n, &o, &e0, &e1);
@@ -764,8 +768,9 @@ static PyObject *f_gp_control(PyObject *m, PyObject *args, PyObject *kw)
 	(void)m;
 	static char *kwlist[] = { "opcode", "operand", "sync", NULL };
 	unsigned int op, operand = 0;
-	int sync = 0;
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "O&|O&p", kwlist, u32_arg, &op, u32_arg, &operand, &sync) ||
+	bool sync = false;
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "O&|O&O&", kwlist, u32_arg, &op, u32_arg, &operand, bool_arg,
+	                                 &sync) ||
 	    !check_max(op, 0xff, "opcode"))
 		return NULL;
 	uint32_t e0, e1;
@@ -780,8 +785,9 @@ static PyObject *f_gmmu_pte_ver2(PyObject *m, PyObject *args, PyObject *kw)
 	nvm_mmu_target t;
 	unsigned long long pa, kind = 0;
 	nvm_gmmu_map_opts o = { 0 };
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "O&O&|$O&pppp", kwlist, target_arg, &t, u64_arg, &pa, u64_arg, &kind,
-	                                 &o.vol, &o.priv, &o.ro, &o.atomic_disable) ||
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "O&O&|$O&O&O&O&O&", kwlist, target_arg, &t, u64_arg, &pa, u64_arg,
+	                                 &kind, bool_arg, &o.vol, bool_arg, &o.priv, bool_arg, &o.ro, bool_arg,
+	                                 &o.atomic_disable) ||
 	    !check_max(kind, 0xffffffff, "kind"))
 		return NULL;
 	o.kind = (uint32_t)kind;
@@ -885,7 +891,7 @@ static PyObject *f_runlist_pending(PyObject *m, PyObject *args)
 	unsigned int id;
 	if (!PyArg_ParseTuple(args, "O&O&", gpu_arg, &g, u32_arg, &id))
 		return NULL;
-	int pending = 0;
+	bool pending = false;
 	nvm_status st = GUARD(g, nvm_runlist_pending(g->gpu, id, &pending));
 	return status_or(g, st, "runlist_pending", st ? NULL : PyBool_FromLong(pending));
 }
@@ -1015,9 +1021,9 @@ static PyObject *Nv04_dma_channel(Nv04Object *self, PyObject *args, PyObject *kw
 {
 	static char *kwlist[] = { "chid", "pushbuf_inst", "offset", "big_endian", NULL };
 	unsigned long long chid, inst, offset = 0;
-	int be = 0;
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "O&O&|O&p", kwlist, u64_arg, &chid, u64_arg, &inst, u64_arg, &offset,
-	                                 &be) ||
+	bool be = false;
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "O&O&|O&O&", kwlist, u64_arg, &chid, u64_arg, &inst, u64_arg,
+	                                 &offset, bool_arg, &be) ||
 	    !nv04_chid(self, chid) || !check_max(inst, 0xffff0, "pushbuf_inst") ||
 	    !check_max(offset, 0xfffffffc, "offset") || !nv04_ready(self))
 		return NULL;
@@ -1378,8 +1384,8 @@ static int G80Chan_init(G80ChanObject *self, PyObject *args, PyObject *kw)
 	unsigned long long chid, order = 9;
 	nvm_g80_channel_desc d;
 	nvm_g80_channel_desc_init(&d);
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O&|$pO&O&p", kwlist, &G80FifoType, &f, u64_arg, &chid, &d.ib,
-	                                 u64_arg, &order, aperture_arg, &d.pb_ap, &d.vm) ||
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "O!O&|$O&O&O&O&", kwlist, &G80FifoType, &f, u64_arg, &chid, bool_arg,
+	                                 &d.ib, u64_arg, &order, aperture_arg, &d.pb_ap, bool_arg, &d.vm) ||
 	    !check_max(chid, 126, "chid") || !check_max(order, 16, "ib_order") || !g80fifo_ready(f))
 		return -1;
 	if (self->fifo) {
@@ -1563,8 +1569,9 @@ static PyObject *G80Chan_ib_entry(G80ChanObject *self, PyObject *args, PyObject 
 	static char *kwlist[] = { "addr", "nwords", "not_main", NULL };
 	unsigned long long addr;
 	unsigned int n;
-	int not_main = 0;
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "O&O&|p", kwlist, u64_arg, &addr, u32_arg, &n, &not_main) ||
+	bool not_main = false;
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "O&O&|O&", kwlist, u64_arg, &addr, u32_arg, &n, bool_arg,
+	                                 &not_main) ||
 	    !g80ch_ready(self))
 		return NULL;
 	nvm_status st = GUARD(G80G(self), nvm_g80_channel_ib_entry(G80G(self)->gpu, &self->ch, addr, n, not_main));
@@ -1757,10 +1764,11 @@ static PyObject *G80Vm_map(G80VmObject *self, PyObject *args, PyObject *kw)
 	nvm_g80_map_desc m;
 	nvm_g80_map_desc_init(&m);
 	unsigned long long page = m.page, entries = m.entries, v[4] = { 0 };
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "O&O&O&|$O&O&pO&ppO&O&O&pp", kwlist, u64_arg, &m.virt, u64_arg,
-	                                 &m.lin, u64_arg, &m.size, u64_arg, &page, u64_arg, &entries, &m.contig,
-	                                 target_arg, &m.pte.target, &m.pte.ro, &m.pte.supervisor, u64_arg, &v[0],
-	                                 u64_arg, &v[1], u64_arg, &v[2], &m.pte.long_cycle, &m.pte.encrypted) ||
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "O&O&O&|$O&O&O&O&O&O&O&O&O&O&O&", kwlist, u64_arg, &m.virt, u64_arg,
+	                                 &m.lin, u64_arg, &m.size, u64_arg, &page, u64_arg, &entries, bool_arg,
+	                                 &m.contig, target_arg, &m.pte.target, bool_arg, &m.pte.ro, bool_arg,
+	                                 &m.pte.supervisor, u64_arg, &v[0], u64_arg, &v[1], u64_arg, &v[2], bool_arg,
+	                                 &m.pte.long_cycle, bool_arg, &m.pte.encrypted) ||
 	    !check_max(page, 0x10000, "page") || !check_max(entries, 0xffffffff, "entries") ||
 	    !g80_pte_check(v, &m.pte) || !g80vm_ready(self))
 		return NULL;
@@ -1861,9 +1869,10 @@ static PyObject *f_g80_pte(PyObject *m, PyObject *args, PyObject *kw)
 	static char *kwlist[] = { "addr", "contig", G80_PTE_KW, NULL };
 	nvm_g80_pte_desc p = { 0 };
 	unsigned long long contig = 0, v[4] = { 0 };
-	if (!PyArg_ParseTupleAndKeywords(args, kw, "O&|$O&O&ppO&O&O&pp", kwlist, u64_arg, &p.addr, u64_arg, &contig,
-	                                 target_arg, &p.target, &p.ro, &p.supervisor, u64_arg, &v[0], u64_arg, &v[1],
-	                                 u64_arg, &v[2], &p.long_cycle, &p.encrypted) ||
+	if (!PyArg_ParseTupleAndKeywords(args, kw, "O&|$O&O&O&O&O&O&O&O&O&", kwlist, u64_arg, &p.addr, u64_arg, &contig,
+	                                 target_arg, &p.target, bool_arg, &p.ro, bool_arg, &p.supervisor, u64_arg,
+	                                 &v[0], u64_arg, &v[1], u64_arg, &v[2], bool_arg, &p.long_cycle, bool_arg,
+	                                 &p.encrypted) ||
 	    !check_max(contig, 7, "contig") || !g80_pte_check(v, &p))
 		return NULL;
 	p.contig = (unsigned)contig;

@@ -24,7 +24,7 @@
  * address outside the aperture (a heap placed past the end of VRAM).
  * Functions that write memory or registers take the gpu each call, so no
  * helper object keeps a GPU alive or dangling: use one with the GPU it was
- * made for. Booleans are int (0 false, non-zero true).
+ * made for. Flags are bool.
  */
 #ifndef NVMODEL_SETUP_H
 #define NVMODEL_SETUP_H
@@ -114,12 +114,12 @@ uint64_t nvm_gmmu_vm_next_va(const nvm_gmmu_vm *vm);
 size_t nvm_gmmu_vm_footprint(const nvm_gmmu_vm *vm);
 
 typedef struct nvm_gmmu_map_opts {
-	uint32_t page;      /* 4096 (also 0), 65536 or 0x200000 (ver2 only) */
-	uint32_t kind;      /* PTE KIND: ver2 63:56 (0..0xff), ver3 11:8 (0..0xf) */
-	int vol;            /* ver2 VOL 3:3; ver3 PCF UNCACHED */
-	int priv;           /* ver2 PRIVILEGE 5:5; ver3 PCF PRIVILEGE */
-	int ro;             /* ver2 READ_ONLY 6:6; ver3 PCF READ_ONLY */
-	int atomic_disable; /* ver2 ATOMIC_DISABLE 7:7; ver3 PCF NO_ATOMIC */
+	uint32_t page;       /* 4096 (also 0), 65536 or 0x200000 (ver2 only) */
+	uint32_t kind;       /* PTE KIND: ver2 63:56 (0..0xff), ver3 11:8 (0..0xf) */
+	bool vol;            /* ver2 VOL 3:3; ver3 PCF UNCACHED */
+	bool priv;           /* ver2 PRIVILEGE 5:5; ver3 PCF PRIVILEGE */
+	bool ro;             /* ver2 READ_ONLY 6:6; ver3 PCF READ_ONLY */
+	bool atomic_disable; /* ver2 ATOMIC_DISABLE 7:7; ver3 PCF NO_ATOMIC */
 } nvm_gmmu_map_opts;
 
 /* The ver2 PTE for pa in target with the attributes of o (NULL: none):
@@ -161,12 +161,12 @@ nvm_status nvm_gmmu_read(nvm_gpu *gpu, const nvm_gmmu_vm *vm, uint64_t va, void 
 
 /* What the helpers know of gpu's Host generation. */
 typedef struct nvm_setup_host_info {
-	const char *name;      /* "gv100", "tu102", "ga100", "ga102", "gh100" */
-	unsigned nrunlist;     /* runlist ids the submit registers take */
-	unsigned nchid;        /* channel ids (PCCSR 4096; Ampere CHRAM 2048 per runlist) */
-	int ramfc_userd;       /* RAMFC holds USERD (before Ampere) */
-	int per_runlist_chram; /* channels enabled in the runlist's channel RAM (Ampere, Hopper) */
-	uint32_t subdevice;    /* the SUBDEVICE ID the driver writes by default */
+	const char *name;       /* "gv100", "tu102", "ga100", "ga102", "gh100" */
+	unsigned nrunlist;      /* runlist ids the submit registers take */
+	unsigned nchid;         /* channel ids (PCCSR 4096; Ampere CHRAM 2048 per runlist) */
+	bool ramfc_userd;       /* RAMFC holds USERD (before Ampere) */
+	bool per_runlist_chram; /* channels enabled in the runlist's channel RAM (Ampere, Hopper) */
+	uint32_t subdevice;     /* the SUBDEVICE ID the driver writes by default */
 } nvm_setup_host_info;
 
 /* NVM_ERR_CHIP: gpu's chip has no Host these helpers know. */
@@ -197,12 +197,12 @@ typedef struct nvm_instance_desc {
 	uint64_t gpfifo_va;      /* 8-byte aligned, below 2^40 */
 	uint32_t gpfifo_entries; /* a power of two (LIMIT2 is its log2) */
 	uint32_t chid;           /* below 4096 */
-	int priv;                /* HCE_PRIV_MODE and CONFIG AUTH_LEVEL (default 1) */
+	bool priv;               /* HCE_PRIV_MODE and CONFIG AUTH_LEVEL (default true) */
 	int64_t subdevice;       /* SUBDEVICE ID; -1 (default): the generation's */
-	int replay;              /* PAGE_DIR_BASE FAULT_REPLAY_TEX/GCC */
+	bool replay;             /* PAGE_DIR_BASE FAULT_REPLAY_TEX/GCC */
 	int vol;                 /* PAGE_DIR_BASE_VOL; -1 (default): when the directory is in coherent sysmem */
 	unsigned subcontexts;    /* subcontexts bound to the directory, 0..64 (default 1) */
-	int ctx_valid;           /* TARGET ENG_CTX_VALID and CE_CTX_VALID (default 1) */
+	bool ctx_valid;          /* TARGET ENG_CTX_VALID and CE_CTX_VALID (default true) */
 } nvm_instance_desc;
 
 void nvm_instance_desc_init(nvm_instance_desc *d);
@@ -216,10 +216,10 @@ nvm_status nvm_instance_write(nvm_gpu *gpu, nvm_place inst, const nvm_instance_d
 /* ---------------------------------------------------------------- GP entries */
 
 typedef struct nvm_gp_opts {
-	int fetch_conditional; /* FETCH 0:0 */
-	int priv;              /* PRIV 8:8 (KERNEL) */
-	int subroutine;        /* LEVEL 9:9 */
-	int sync;              /* SYNC 31:31 (WAIT) */
+	bool fetch_conditional; /* FETCH 0:0 */
+	bool priv;              /* PRIV 8:8 (KERNEL) */
+	bool subroutine;        /* LEVEL 9:9 */
+	bool sync;              /* SYNC 31:31 (WAIT) */
 } nvm_gp_opts;
 
 /* The GP entry for ndwords (1 .. 2^21 - 1) of pushbuffer at va (4-byte
@@ -229,7 +229,7 @@ typedef struct nvm_gp_opts {
 nvm_status nvm_gp_entry(uint64_t va, uint32_t ndwords, const nvm_gp_opts *o, uint32_t *e0, uint32_t *e1);
 /* A control entry (LENGTH 0): E0 OPERAND, E1 OPCODE 7:0 (NOP 0, ILLEGAL 1,
  * GP_CRC 2, PB_CRC 3) and SYNC 31:31. */
-void nvm_gp_control(uint8_t opcode, uint32_t operand, int sync, uint32_t *e0, uint32_t *e1);
+void nvm_gp_control(uint8_t opcode, uint32_t operand, bool sync, uint32_t *e0, uint32_t *e1);
 
 /* ---------------------------------------------------------------- channels */
 
@@ -259,10 +259,10 @@ typedef struct nvm_channel_desc {
 	uint32_t gpfifo_entries; /* a power of two, default 512 */
 	uint64_t pb_size;        /* a multiple of 4, default 64 KiB */
 	nvm_heap *userd_heap;    /* NULL (default): the channel's heap */
-	int priv, replay;        /* nvm_instance_desc's */
+	bool priv, replay;       /* nvm_instance_desc's */
 	int64_t subdevice;
 	unsigned subcontexts;
-	int bind, enable; /* bind (and enable) the channel (default 1, 1) */
+	bool bind, enable; /* bind (and enable) the channel (default true, true) */
 } nvm_channel_desc;
 
 void nvm_channel_desc_init(nvm_channel_desc *d);
@@ -287,7 +287,7 @@ nvm_status nvm_channel_kick(nvm_gpu *gpu, const nvm_setup_channel *ch);
 /* Writes GP entry (e0, e1) at put, advances put and, when kick, kicks.
  * *index (may be NULL) gets the entry's index. NVM_ERR_FULL: the ring is
  * full (advancing put would reach USERD GP_GET); nothing is written. */
-nvm_status nvm_channel_push_entry(nvm_gpu *gpu, nvm_setup_channel *ch, uint32_t e0, uint32_t e1, int kick,
+nvm_status nvm_channel_push_entry(nvm_gpu *gpu, nvm_setup_channel *ch, uint32_t e0, uint32_t e1, bool kick,
                                   uint32_t *index);
 /* Copies len bytes of pushbuffer (a multiple of 4, not 0) into the area and
  * pushes a GP entry for it; the area starts again at its beginning only once
@@ -295,7 +295,7 @@ nvm_status nvm_channel_push_entry(nvm_gpu *gpu, nvm_setup_channel *ch, uint32_t 
  * index and the segment's VA. NVM_ERR_FULL: the ring is full, or the
  * area is and Host has not caught up (nothing is written); NVM_ERR_RANGE: len exceeds pb_size. */
 nvm_status nvm_channel_push(nvm_gpu *gpu, nvm_setup_channel *ch, const void *data, size_t len, const nvm_gp_opts *o,
-                            int kick, uint32_t *index, uint64_t *va);
+                            bool kick, uint32_t *index, uint64_t *va);
 
 /* ---------------------------------------------------------------- runlists */
 
@@ -317,7 +317,7 @@ nvm_status nvm_runlist_write(nvm_gpu *gpu, nvm_heap *heap, const nvm_rl_entry *e
 nvm_status nvm_runlist_submit(nvm_gpu *gpu, unsigned id, nvm_place rl, uint32_t length);
 /* *pending = the submitted runlist has not been taken yet (ENG_RUNLIST
  * PENDING on gv100, RUNLIST_SUBMIT_INFO PENDING after). */
-nvm_status nvm_runlist_pending(nvm_gpu *gpu, unsigned id, int *pending);
+nvm_status nvm_runlist_pending(nvm_gpu *gpu, unsigned id, bool *pending);
 
 /* ---------------------------------------------------------------- PFIFO: NV04 .. NV4x */
 
@@ -333,8 +333,8 @@ typedef struct nvm_nv04_fifo {
 	const char *chip;
 	uint32_t ramht, ramht_bits, ramro, ramfc, ramfc_size;
 	uint32_t nchan;
-	int large;     /* RAMFC LARGE (64-byte entries, NV1A+) */
-	int nv40;      /* NV40's registers (RAMFC at 0x2220, USER at 0xC00000) */
+	bool large;    /* RAMFC LARGE (64-byte entries, NV1A+) */
+	bool nv40;     /* NV40's registers (RAMFC at 0x2220, USER at 0xC00000) */
 	uint32_t next; /* the allocator's next free RAMIN byte */
 } nvm_nv04_fifo;
 
@@ -374,7 +374,7 @@ nvm_status nvm_nv04_ramfc_set(nvm_gpu *gpu, const nvm_nv04_fifo *f, uint32_t chi
  * MAX_REQS 8 (BIG_ENDIAN on request), on NV40 SLI and DMA_TIMESLICE; then
  * MODE bit chid (0x2504). */
 nvm_status nvm_nv04_dma_channel(nvm_gpu *gpu, const nvm_nv04_fifo *f, uint32_t chid, uint32_t pushbuf_inst,
-                                uint32_t offset, int big_endian);
+                                uint32_t offset, bool big_endian);
 /* Channel chid's USER area (BAR0 0x800000 + chid * 0x10000; NV40 DMA
  * channels 0xC00000 + chid * 0x1000): DMA_PUT at +0x40, GET +0x44, REF +0x48. */
 uint32_t nvm_nv04_user(const nvm_nv04_fifo *f, uint32_t chid);
@@ -400,13 +400,13 @@ nvm_status nvm_g80_chan_desc(uint64_t addr, nvm_mmu_target target, uint32_t *des
 typedef struct nvm_g80_pte_desc {
 	uint64_t addr;         /* 39:12 */
 	nvm_mmu_target target; /* 5:4 */
-	int ro, supervisor;    /* 3, 6 */
+	bool ro, supervisor;   /* 3, 6 */
 	unsigned contig;       /* 9:7: log2 of the pages this PTE's block covers */
 	unsigned storage;      /* 46:40 */
 	unsigned comp;         /* 48:47 (0..2) */
 	unsigned tag;          /* 60:49 */
-	int long_cycle;        /* 61: partition cycle long */
-	int encrypted;         /* 62 */
+	bool long_cycle;       /* 61: partition cycle long */
+	bool encrypted;        /* 62 */
 } nvm_g80_pte_desc;
 /* NVM_ERR_ARG / NVM_ERR_RANGE for a field beyond its bits. */
 nvm_status nvm_g80_pte_make(const nvm_g80_pte_desc *p, uint64_t *pte);
@@ -445,7 +445,7 @@ typedef struct nvm_g80_map_desc {
 	uint64_t virt, lin, size;
 	uint32_t page;    /* 0x1000, 0x4000 (gt215), 0x10000 */
 	uint32_t entries; /* of a page table made for it (0: full) */
-	int contig;       /* PTE CONTIG blocks of up to 128 pages, as nouveau writes them */
+	bool contig;      /* PTE CONTIG blocks of up to 128 pages, as nouveau writes them */
 	nvm_g80_pte_desc pte;
 } nvm_g80_map_desc;
 void nvm_g80_map_desc_init(nvm_g80_map_desc *m);
@@ -482,7 +482,7 @@ nvm_status nvm_g80_bar_setup(nvm_gpu *gpu, uint64_t mem, uint64_t bar1_size, uin
  * DMA objects from its encoder. */
 typedef struct nvm_g80_fifo {
 	const char *chip;
-	int g84;            /* RAMFC / CACHE inside the structure at 0x5400 / 0x4400 (G84+) */
+	bool g84;           /* RAMFC / CACHE inside the structure at 0x5400 / 0x4400 (G84+) */
 	uint32_t nchannels; /* the playlist */
 	uint32_t channels[128];
 } nvm_g80_fifo;
@@ -499,7 +499,7 @@ typedef struct nvm_g80_channel {
 	uint32_t next;               /* next free object offset in the structure */
 	nvm_aperture pb_ap;
 	uint64_t pb, pb_put; /* the pushbuffer's memory and the bytes written */
-	int ib;              /* IB mode (else DMA_PUT) */
+	bool ib;             /* IB mode (else DMA_PUT) */
 	uint64_t ib_addr;    /* the IB ring's memory (pb + 0x80000) */
 	uint32_t ib_put;
 	unsigned order;  /* log2 of the IB entries */
@@ -510,10 +510,10 @@ typedef struct nvm_g80_channel {
 /* Start from nvm_g80_channel_desc_init. */
 typedef struct nvm_g80_channel_desc {
 	uint32_t chid;      /* 1..126 */
-	int ib;             /* IB mode (default 1) */
+	bool ib;            /* IB mode (default true) */
 	unsigned ib_order;  /* 1..16 (default 9) */
 	nvm_aperture pb_ap; /* the pushbuffer's memory (default system memory) */
-	int vm;             /* map the pushbuffer at VA 0x10000000 through page tables (paged DMA object) */
+	bool vm;            /* map the pushbuffer at VA 0x10000000 through page tables (paged DMA object) */
 } nvm_g80_channel_desc;
 void nvm_g80_channel_desc_init(nvm_g80_channel_desc *d);
 
@@ -533,7 +533,7 @@ nvm_status nvm_g80_channel_ramht_add(nvm_gpu *gpu, const nvm_g80_channel *ch, ui
  * is UINT32_MAX); with has_handle, its RAMHT entry for engine SOFTWARE.
  * *sel gets its selector (offset >> 4). */
 nvm_status nvm_g80_channel_dmaobj(nvm_gpu *gpu, nvm_g80_channel *ch, const nvm_g80_dmaobj *o, uint32_t *off,
-                                  int has_handle, uint32_t handle, uint32_t *sel);
+                                  bool has_handle, uint32_t handle, uint32_t *sel);
 /* An engine object (its class in 16 fresh bytes) and its RAMHT entry. */
 nvm_status nvm_g80_channel_object(nvm_gpu *gpu, nvm_g80_channel *ch, uint32_t class_id, uint32_t handle,
                                   unsigned engine, uint32_t *sel);
@@ -541,7 +541,7 @@ nvm_status nvm_g80_channel_object(nvm_gpu *gpu, nvm_g80_channel *ch, uint32_t cl
  * the channel sees it. NVM_ERR_FULL when they do not fit. */
 nvm_status nvm_g80_channel_write(nvm_gpu *gpu, nvm_g80_channel *ch, const uint32_t *words, size_t n, uint64_t *addr);
 /* Writes an IB entry (ADDRESS 39:2, NOT_MAIN 41, LENGTH 62:42 in words) at IB_PUT and advances it. */
-nvm_status nvm_g80_channel_ib_entry(nvm_gpu *gpu, nvm_g80_channel *ch, uint64_t addr, uint32_t nwords, int not_main);
+nvm_status nvm_g80_channel_ib_entry(nvm_gpu *gpu, nvm_g80_channel *ch, uint64_t addr, uint32_t nwords, bool not_main);
 /* USER IB_PUT (+0x8C) = ib_put, or DMA_PUT (+0x40) = the pushbuffer's end (USER = 0xC00000 + chid * 0x2000). */
 nvm_status nvm_g80_channel_kick(nvm_gpu *gpu, const nvm_g80_channel *ch);
 /* write, an IB entry for it in IB mode, kick. */
@@ -557,7 +557,7 @@ nvm_status nvm_g80_channel_push(nvm_gpu *gpu, nvm_g80_channel *ch, const uint32_
 typedef struct nvm_nv03_fifo {
 	const char *chip;
 	uint32_t ramht, ramht_size, ramro, ramfc;
-	int bar; /* RAMIN through the BAR (NV03) */
+	bool bar; /* RAMIN through the BAR (NV03) */
 } nvm_nv03_fifo;
 
 /* NVM_ERR_CHIP: not nv01, nv03, nv03t. Writes the PMC reset and rivafb's PFIFO table. */

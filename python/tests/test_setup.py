@@ -377,3 +377,36 @@ def test_for_gpu_copies_the_drivers_state():
         assert ch.for_fifo(f2).chid == 1
         with pytest.raises(ValueError):
             vch.for_fifo(f2)
+
+
+def test_flag_keywords_reach_the_encoders():
+    """Each flag keyword sets its own bit and no other (the C fields are bool;
+    any truthy value counts, as Python's "p" format tests it)."""
+    # GP entry (gv100_dev_pbdma NV_PPBDMA_GP_ENTRY*): E0 FETCH 0:0; E1 PRIV
+    # 8:8, LEVEL 9:9, SYNC 31:31; LENGTH 30:10.
+    e0, e1 = setup.gp_entry(0x1000, 4)
+    assert (e0, e1) == (0x1000, 4 << 10)
+    assert setup.gp_entry(0x1000, 4, fetch_conditional=True) == (0x1001, e1)
+    assert setup.gp_entry(0x1000, 4, priv=1) == (e0, e1 | 1 << 8)
+    assert setup.gp_entry(0x1000, 4, subroutine="yes") == (e0, e1 | 1 << 9)
+    assert setup.gp_entry(0x1000, 4, sync=True, priv=False) == (e0, e1 | 1 << 31)
+    assert setup.gp_control(2, 7, sync=True) == (7, 2 | 1 << 31)
+    assert setup.gp_control(2, 7, sync=0) == (7, 2)
+    # ver2 PTE: VALID 0:0, APERTURE 2:1, VOL 3:3, PRIVILEGE 5:5, READ_ONLY
+    # 6:6, ATOMIC_DISABLE 7:7.
+    base = setup.gmmu_pte_ver2(setup.VID, 0x10000)
+    for kw, bit in (("vol", 3), ("priv", 5), ("ro", 6), ("atomic_disable", 7)):
+        assert setup.gmmu_pte_ver2(setup.VID, 0x10000, **{kw: True}) == base | 1 << bit, kw
+    # G80 PTE: READ_ONLY 3, SUPERVISOR_ONLY 6, long cycle 61, encrypted 62.
+    g = setup.g80_pte(0x20000)
+    for kw, bit in (("ro", 3), ("supervisor", 6), ("long_cycle", 61), ("encrypted", 62)):
+        assert setup.g80_pte(0x20000, **{kw: True}) == g | 1 << bit, kw
+    with pytest.raises(TypeError):
+        setup.gp_entry(0x1000, 4, sync=NotABool())
+
+
+class NotABool:
+    """An object whose truth cannot be told."""
+
+    def __bool__(self):
+        raise TypeError("no truth value")

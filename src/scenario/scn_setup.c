@@ -545,7 +545,7 @@ static int l_runlist_submit(lua_State *L)
 static int l_runlist_pending(lua_State *L)
 {
 	nvm_gpu *gpu = scn_checkgpu(L, 1);
-	int pending;
+	bool pending;
 	nvm_status st = nvm_runlist_pending(gpu, (unsigned)scn_checkrange(L, 2, 0, 4095), &pending);
 	if (st)
 		return raise_status(L, "rl:pending", st);

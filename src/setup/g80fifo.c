@@ -124,7 +124,7 @@ nvm_status nvm_g80_channel_ramht_add(nvm_gpu *gpu, const nvm_g80_channel *ch, ui
 }
 
 nvm_status nvm_g80_channel_dmaobj(nvm_gpu *gpu, nvm_g80_channel *ch, const nvm_g80_dmaobj *o, uint32_t *off,
-                                  int has_handle, uint32_t handle, uint32_t *sel)
+                                  bool has_handle, uint32_t handle, uint32_t *sel)
 {
 	uint32_t w[6], at;
 	nvm_status st;
@@ -281,7 +281,7 @@ nvm_status nvm_g80_channel_write(nvm_gpu *gpu, nvm_g80_channel *ch, const uint32
 	return NVM_OK;
 }
 
-nvm_status nvm_g80_channel_ib_entry(nvm_gpu *gpu, nvm_g80_channel *ch, uint64_t addr, uint32_t nwords, int not_main)
+nvm_status nvm_g80_channel_ib_entry(nvm_gpu *gpu, nvm_g80_channel *ch, uint64_t addr, uint32_t nwords, bool not_main)
 {
 	if (!gpu || !ch || !ch->order || ch->order > 16)
 		return NVM_ERR_ARG;

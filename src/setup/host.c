@@ -23,7 +23,7 @@ typedef struct host_ops {
 	nvm_status (*enable)(nvm_gpu *gpu, const nvm_setup_channel *ch);
 	nvm_status (*disable)(nvm_gpu *gpu, const nvm_setup_channel *ch);
 	nvm_status (*submit)(nvm_gpu *gpu, unsigned id, nvm_place rl, uint32_t length);
-	nvm_status (*pending)(nvm_gpu *gpu, unsigned id, int *pending);
+	nvm_status (*pending)(nvm_gpu *gpu, unsigned id, bool *pending);
 	nvm_status (*doorbell)(nvm_gpu *gpu, const nvm_setup_channel *ch);
 } host_ops;
 
@@ -84,7 +84,7 @@ static nvm_status gv100_submit(nvm_gpu *gpu, unsigned id, nvm_place rl, uint32_t
 }
 
 /* NV_PFIFO_ENG_RUNLIST(id) at 0x2284 + id*8: PENDING 20:20. */
-static nvm_status gv100_pending(nvm_gpu *gpu, unsigned id, int *pending)
+static nvm_status gv100_pending(nvm_gpu *gpu, unsigned id, bool *pending)
 {
 	uint32_t v;
 	nvm_status st = nvm_reg_read(gpu, 0x2284 + 8 * id, &v);
@@ -120,7 +120,7 @@ static nvm_status tu102_submit(nvm_gpu *gpu, unsigned id, nvm_place rl, uint32_t
 }
 
 /* _SUBMIT_INFO(i) 0x2B0C+16i: PENDING 15:15. */
-static nvm_status tu102_pending(nvm_gpu *gpu, unsigned id, int *pending)
+static nvm_status tu102_pending(nvm_gpu *gpu, unsigned id, bool *pending)
 {
 	uint32_t v;
 	nvm_status st = nvm_reg_read(gpu, 0x2b0c + 16 * id, &v);
@@ -220,7 +220,7 @@ static nvm_status ga100_submit(nvm_gpu *gpu, unsigned id, nvm_place rl, uint32_t
 }
 
 /* SUBMIT_INFO (+0x08C) PENDING 15:15. */
-static nvm_status ga100_pending(nvm_gpu *gpu, unsigned id, int *pending)
+static nvm_status ga100_pending(nvm_gpu *gpu, unsigned id, bool *pending)
 {
 	nvm_runlist_space r;
 	uint32_t v = 0;
@@ -563,7 +563,7 @@ static nvm_status ring_room(nvm_gpu *gpu, const nvm_setup_channel *ch, uint32_t 
 	return (ch->put + 1) % ch->gpfifo_entries == *get ? NVM_ERR_FULL : NVM_OK;
 }
 
-nvm_status nvm_channel_push_entry(nvm_gpu *gpu, nvm_setup_channel *ch, uint32_t e0, uint32_t e1, int kick,
+nvm_status nvm_channel_push_entry(nvm_gpu *gpu, nvm_setup_channel *ch, uint32_t e0, uint32_t e1, bool kick,
                                   uint32_t *index)
 {
 	uint32_t get;
@@ -583,7 +583,7 @@ nvm_status nvm_channel_push_entry(nvm_gpu *gpu, nvm_setup_channel *ch, uint32_t 
 }
 
 nvm_status nvm_channel_push(nvm_gpu *gpu, nvm_setup_channel *ch, const void *data, size_t len, const nvm_gp_opts *o,
-                            int kick, uint32_t *index, uint64_t *va)
+                            bool kick, uint32_t *index, uint64_t *va)
 {
 	uint32_t get, e0, e1;
 	if (!gpu || !ch || !data || !len || len & 3 || !ch->gpfifo_entries || ch->put >= ch->gpfifo_entries ||
@@ -668,7 +668,7 @@ nvm_status nvm_runlist_submit(nvm_gpu *gpu, unsigned id, nvm_place rl, uint32_t 
 	return h->ops->submit(gpu, id, rl, length);
 }
 
-nvm_status nvm_runlist_pending(nvm_gpu *gpu, unsigned id, int *pending)
+nvm_status nvm_runlist_pending(nvm_gpu *gpu, unsigned id, bool *pending)
 {
 	const host_gen *h = host_of(gpu);
 	if (!h)

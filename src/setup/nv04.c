@@ -180,7 +180,7 @@ nvm_status nvm_nv04_ramfc_set(nvm_gpu *gpu, const nvm_nv04_fifo *f, uint32_t chi
 }
 
 nvm_status nvm_nv04_dma_channel(nvm_gpu *gpu, const nvm_nv04_fifo *f, uint32_t chid, uint32_t pushbuf_inst,
-                                uint32_t offset, int big_endian)
+                                uint32_t offset, bool big_endian)
 {
 	if (!gpu || !f || chid >= f->nchan || offset & 3)
 		return NVM_ERR_ARG;

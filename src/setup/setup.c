@@ -115,7 +115,7 @@ nvm_status nvm_gp_entry(uint64_t va, uint32_t ndwords, const nvm_gp_opts *o, uin
 	return NVM_OK;
 }
 
-void nvm_gp_control(uint8_t opcode, uint32_t operand, int sync, uint32_t *e0, uint32_t *e1)
+void nvm_gp_control(uint8_t opcode, uint32_t operand, bool sync, uint32_t *e0, uint32_t *e1)
 {
 	*e0 = operand;
 	*e1 = opcode | (sync ? 1u : 0u) << 31;

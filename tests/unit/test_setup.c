@@ -91,7 +91,7 @@ static void channel_on(const char *chip, nvm_mmu_target userd_target)
 	assert_int_equal(nvm_runlist_submit(gpu, 0, rl, 2), NVM_OK);
 	ch.submitted = 0;
 	run_idle(gpu);
-	int pending = 1;
+	bool pending = true;
 	assert_int_equal(nvm_runlist_pending(gpu, 0, &pending), NVM_OK);
 	assert_int_equal(pending, 0);
 
