@@ -26,10 +26,13 @@
 #define RUN_MODE(lr) ((nvm_pb_mode)(((lr)->info >> 25) & 3u))
 #define RUN_STEP(lr) (((lr)->info >> 27) & 1u)
 
+/* The power of two at or above v (64 at least); the largest one a size_t
+ * holds for anything above it (no caller asks for more than 2^24, but a
+ * doubling that wraps to 0 would never end). */
 static size_t pow2_at_least(size_t v)
 {
 	size_t p = 64;
-	while (p < v)
+	while (p < v && p <= SIZE_MAX / 2)
 		p *= 2;
 	return p;
 }
@@ -348,8 +351,10 @@ static bool is_ring_size(uint64_t v, uint64_t max)
 static bool log_ok(uint64_t cap, uint64_t keep, uint64_t dsize, uint64_t rsize, uint64_t seq, uint64_t rseq,
                    uint32_t fast)
 {
+	if (cap > (1u << 24) || keep > cap)
+		return false; /* first: the rings' bound below is only computed for a cap in range */
 	uint64_t max = cap ? pow2_at_least((size_t)cap) : 0;
-	if (cap > (1u << 24) || keep > cap || !is_ring_size(dsize, max) || !is_ring_size(rsize, max))
+	if (!is_ring_size(dsize, max) || !is_ring_size(rsize, max))
 		return false;
 	if ((!dsize || !rsize) && (seq || rseq || fast))
 		return false;

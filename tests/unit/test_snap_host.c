@@ -840,6 +840,48 @@ static void bad_ce(void **state)
 	free(good);
 }
 
+/* The method log's counters of an engine record (engine.c's order after
+ * the name: busy_until, at, total, cap, keep, dsize, rsize, seq, rseq,
+ * fast, flags). A cap near 2^64 once made the load's ring bound double
+ * without end (fuzz_snapshot_host): every case is refused at once. */
+static void bad_engine_log(void **state)
+{
+	(void)state;
+	size_t len, n;
+	uint8_t *good = case_snapshot("gv100", &plan_one, acts_mid_pb, 3, &len);
+	uint8_t *bad = malloc(len);
+	assert_non_null(bad);
+	uint8_t *d = section(good, len, "ENGS", &n);
+	size_t at = 0; /* GR's record, past its name */
+	for (size_t i = 0; i + 10 <= n && !at; i++)
+		if (get64(d + i) == 2 && !memcmp(d + i + 8, "gr", 2))
+			at = i + 10;
+	assert_true(at);
+	const size_t cap = at + 24, keep = at + 32, dsize = at + 40;
+	assert_int_equal(get64(d + cap), 4096); /* the default log */
+	const struct {
+		const char *what;
+		size_t off;
+		uint64_t v;
+	} cases[] = {
+		{ "log cap near 2^64", cap, 0xc600000000000000ull },
+		{ "log cap 2^64 - 1", cap, UINT64_MAX },
+		{ "log cap past 2^24", cap, (1u << 24) + 1 },
+		{ "log keep past its cap", keep, 4097 },
+		{ "log ring not a power of two", dsize, 100 },
+		{ "log ring past its cap's power of two", dsize, 8192 },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		memcpy(bad, good, len);
+		uint8_t *b = section(bad, len, "ENGS", &n);
+		put64(b + cases[i].off, cases[i].v);
+		fix_crc(b, n);
+		refused("gv100", bad, len, cases[i].what);
+	}
+	free(bad);
+	free(good);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -854,6 +896,7 @@ int main(void)
 		cmocka_unit_test(bad_host),
 		cmocka_unit_test(bad_mmu),
 		cmocka_unit_test(bad_ce),
+		cmocka_unit_test(bad_engine_log),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
