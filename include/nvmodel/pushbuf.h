@@ -352,11 +352,16 @@ static inline __attribute__((always_inline)) uint32_t nvm_pb_take_hdr(const uint
 		 * take, the data entries after the header (none for IMMD); span,
 		 * the method addresses past addr an INC / 1INC run reaches
 		 * (count_overflow when past 0xFFF, reported by the general path;
-		 * NINC and IMMD: none). */
+		 * NINC and IMMD: none). Of the SEC_OPs taken here only IMMD (4)
+		 * has bit 29 clear: take is COUNT masked by bit 29 spread over the
+		 * word, two operations after the load on the loop's critical
+		 * path (the next header's address), not a compare and a negate. */
 		static const uint16_t span_max[8] = { 0, 0x1fff, 0, 0, 0, 2, 0, 0 }; /* INC: COUNT; 1INC: 2 */
-		uint32_t take = cnt & -(uint32_t)(op != 4);
+		uint32_t take = cnt & (uint32_t)((int32_t)(w << 2) >> 31);
 		uint32_t span = cnt < span_max[op] ? cnt : span_max[op];
-		if (take > (size_t)(end - p) - 1 || addr + span > 0x1000u)
+		/* the end test on addresses as integers (an lea and a compare):
+		 * p + 1 + take may lie past the end */
+		if ((uintptr_t)p + 4u * (uintptr_t)take >= (uintptr_t)end || addr + span > 0x1000u)
 			break; /* continues in the next piece, or count_overflow */
 		p += 1 + take;
 		*pos += 1 + take;
@@ -376,18 +381,23 @@ static inline __attribute__((always_inline)) uint32_t nvm_pb_take_hdr(const uint
 static inline __attribute__((always_inline)) nvm_pb_run *
 nvm_pb_take_fill(nvm_pb_decoder *d, uint32_t slot, uint32_t w, const uint32_t *next, uint64_t pos, bool masked)
 {
-	bool immd = w >> 29 == 4;
-	uint32_t cnt = (w >> 16) & 0x1fffu, take = immd ? 0 : cnt;
+	/* immd: all ones for an IMMD header (bit 29 clear, see nvm_pb_take_hdr),
+	 * else 0; the selections below are masks, not ?: (which the compiler
+	 * turns into a branch that mispredicts on a driver's mix). */
+	uint32_t immd = ~(uint32_t)((int32_t)(w << 2) >> 31);
+	uint32_t cnt = (w >> 16) & 0x1fffu, take = cnt & ~immd;
 	nvm_pb_run *r = &d->batch[slot];
+	uintptr_t run_data = (uintptr_t)(next - take), immd_data = (uintptr_t)&d->batch_immd[slot];
+	uintptr_t method_mask = (uintptr_t)((int64_t)((uint64_t)w << 34) >> 63); /* ~immd, 64 bits */
 	d->batch_immd[slot] = cnt;
 	d->batch_seq[slot].left = 0;
 	d->batch_seq[slot].hdr_word = w;
-	r->data = immd ? &d->batch_immd[slot] : next - take;
+	r->data = (const uint32_t *)(immd_data ^ ((immd_data ^ run_data) & method_mask));
 	r->ndwords = take;
-	r->count = immd ? 1 : cnt;
-	r->mode = immd ? NVM_PB_MODE_IMMD : (nvm_pb_mode)(w >> 30);
+	r->count = take | (immd & 1u);
+	r->mode = (nvm_pb_mode)((w >> 30) | (immd & 3u)); /* SEC_OP 1, 3, 5 >> 1: INC, NINC, 1INC */
 	r->hdr_offset = pos - 1 - take;
-	r->offset = pos - take - immd;
+	r->offset = pos - take - (immd & 1u);
 	r->subch = (w >> 13) & 7u;
 	r->method = (w & 0xfffu) << 2;
 	r->index = 0;
@@ -586,7 +596,7 @@ bool nvm_pb_encode_control(nvm_pb_format f, nvm_pb_ctrl kind, uint32_t value, ui
 /* ---------------------------------------------------------------- text output */
 
 /* A growable text buffer; when flush is set it is called whenever the
- * buffer passes 64 KiB and by nvm_pb_out_flush (the library never prints). */
+ * buffer passes 1 MiB and by nvm_pb_out_flush (the library never prints). */
 typedef struct nvm_pb_out {
 	char *buf;
 	size_t len, cap;
