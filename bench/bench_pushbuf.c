@@ -203,7 +203,7 @@ static void to_file(void *ctx, const char *s, size_t n)
 }
 
 /* `pb decode` of a driver-like stream to /dev/null, as the command does it
- * (a printer with the chip's default classes, its 64 KiB output buffer
+ * (a printer with the chip's default classes, its output buffer (flushed past 960 KiB)
  * written with fwrite), in a style: methods per second. */
 static int bench_print(double scale, struct bench_result *out, nvm_pb_style style, double target)
 {
