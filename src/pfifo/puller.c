@@ -205,20 +205,46 @@ static uint64_t engines_idle_at(const struct pfifo *f)
  * another channel's method. NV10+ submits pairs of methods (the same or
  * consecutive) in one puller cycle. The engine logs method i at *t + i
  * (each its own virtual time). */
-/* The METHOD event of a submitted run (out of the hot path). */
-static __attribute__((noinline)) void submit_event(struct pfifo *f, const struct engine *e, const struct eng_src *src,
-                                                   const nvm_pb_run *r)
+/* The source of a run the puller submits on subchannel subch of chid:
+ * the class and object cls_slot / ctx_slot give (0 past nchan). */
+static inline struct eng_src submit_src(const struct pfifo *f, uint32_t chid, uint32_t subch)
 {
-	/* named from the class the RAMHT object carries, where the tables have it */
-	char name[128] = " ";
-	if (!nvm_pb_method_label(src->cls, nvm_pb_run_method(r, 0), name + 1, sizeof(name) - 1))
-		name[0] = 0;
-	emit(f->gpu, NVM_EV_METHOD, "pfifo", e->name, nvm_pb_run_method(r, 0), r->data[0],
-	     "%schannel %u subchannel %u class 0x%04x: method 0x%04x%s x%u (first data 0x%08x)", f->pc->tag, src->chid,
-	     r->subch, src->cls, nvm_pb_run_method(r, 0), name, r->count, r->data[0]);
+	bool known = chid < f->chip->nchan;
+	return (struct eng_src){ .chid = chid,
+		                 .subch = subch,
+		                 .cls = known ? f->cls[chid][subch & 7] : 0,
+		                 .ctx = known ? f->objctx[chid][subch & 7] : 0 };
 }
 
-/* puller_submit once the engine e (id) is known. */
+/* The METHOD event of a submitted run (out of the hot path). */
+static __attribute__((noinline)) void submit_event(struct pfifo *f, const struct engine *e, uint32_t chid,
+                                                   const nvm_pb_run *r)
+{
+	struct eng_src src = submit_src(f, chid, r->subch);
+	/* named from the class the RAMHT object carries, where the tables have it */
+	char name[128] = " ";
+	if (!nvm_pb_method_label(src.cls, nvm_pb_run_method(r, 0), name + 1, sizeof(name) - 1))
+		name[0] = 0;
+	emit(f->gpu, NVM_EV_METHOD, "pfifo", e->name, nvm_pb_run_method(r, 0), r->data[0],
+	     "%schannel %u subchannel %u class 0x%04x: method 0x%04x%s x%u (first data 0x%08x)", f->pc->tag, src.chid,
+	     r->subch, src.cls, nvm_pb_run_method(r, 0), name, r->count, r->data[0]);
+}
+
+/* engine_send of run r to e at time *t (the engine's time e->at). */
+static __attribute__((noinline)) uint64_t submit_send(struct pfifo *f, struct engine *e, uint32_t chid,
+                                                      const nvm_pb_run *r, const uint64_t *t)
+{
+	struct eng_src src = submit_src(f, chid, r->subch);
+	struct eng_result res = { 0 };
+	uint64_t now = f->gpu->now;
+	e->at = *t > now ? *t : now;
+	engine_send(e, &src, r, 0, r->count, &res);
+	e->at = 0;
+	return res.cost;
+}
+
+/* puller_submit once the engine e (id) is known. A recorder without a log
+ * only counts the methods (engine_counts_only): no source is built. */
 static inline __attribute__((always_inline)) void submit_to(struct pfifo *f, struct engine *e, unsigned id,
                                                             const nvm_pb_run *r, uint64_t *t)
 {
@@ -235,24 +261,14 @@ static inline __attribute__((always_inline)) void submit_to(struct pfifo *f, str
 		     f->gr_chid, chid);
 		f->gr_chid = chid;
 	}
-	/* cls_slot / ctx_slot: class 0 for a channel beyond nchan */
-	bool known = chid < f->chip->nchan;
-	uint32_t subch = r->subch & 7;
-	struct eng_src src = { .chid = chid,
-		               .subch = r->subch,
-		               .cls = known ? f->cls[chid][subch] : 0,
-		               .ctx = known ? f->objctx[chid][subch] : 0 };
-	struct eng_result res = { 0 };
-	uint64_t now = f->gpu->now;
-	e->at = *t > now ? *t : now;
-	engine_send(e, &src, r, 0, r->count, &res);
-	e->at = 0;
-	uint32_t steps = f->chip->paired ? (r->count + 1) / 2 : r->count;
-	*t += res.cost + (uint64_t)steps * PFIFO_NS_PULL;
+	uint64_t cost = engine_counts_only(e) ? engine_rec_count(e, r->count) : submit_send(f, e, chid, r, t);
+	/* paired: (count + 1) / 2 puller cycles */
+	uint32_t paired = f->chip->paired, steps = (r->count + paired) >> paired;
+	*t += cost + (uint64_t)steps * PFIFO_NS_PULL;
 	e->busy_until = *t;
 	f->stats.engine_methods += r->count;
 	if (emit_wanted(f->gpu, NVM_EV_METHOD))
-		submit_event(f, e, &src, r);
+		submit_event(f, e, chid, r);
 }
 
 void puller_submit(struct pfifo *f, const nvm_pb_run *r, uint64_t *t)
