@@ -676,16 +676,19 @@ static void dma_mem_fault(struct fifo_fetch *x, const struct fifo_span *s)
 	c->why = mem_outside;
 }
 
-/* Slots 0..7 of a (METHOD, DATA) array pair get METHOD base + step * i
- * and DATA d[i] for i < c, the others what they hold: four vector words
- * read and written by mask, no branch on c (drivers vary it from command
- * to command). d[0..7] must be readable. */
+/* Slots 0..7 of a (METHOD, DATA) array pair get METHOD base + 4 i (inc)
+ * or base (not inc) and DATA d[i] for i < c, the others what they hold:
+ * four vector words read and written by mask, no branch on c (drivers
+ * vary it from command to command). d[0..7] must be readable. The
+ * methods' steps are selected by mask, not multiplied (SSE2 has no 32-bit
+ * vector multiply). */
 typedef uint32_t slot_vec __attribute__((vector_size(16)));
-static inline void slots8_put(uint32_t *ca, uint32_t *cd, uint32_t base, uint32_t step, uint32_t c, const uint32_t *d)
+static inline void slots8_put(uint32_t *ca, uint32_t *cd, uint32_t base, bool inc, uint32_t c, const uint32_t *d)
 {
-	const slot_vec i0 = { 0, 1, 2, 3 }, i1 = { 4, 5, 6, 7 };
+	const slot_vec i0 = { 0, 1, 2, 3 }, i1 = { 4, 5, 6, 7 }, s0 = { 0, 4, 8, 12 }, s1 = { 16, 20, 24, 28 };
 	slot_vec cv = (slot_vec){ 0, 0, 0, 0 } + c, in0 = (slot_vec)(i0 < cv), in1 = (slot_vec)(i1 < cv);
-	slot_vec a0 = base + step * i0, a1 = base + step * i1, o0, o1, x0, x1;
+	uint32_t sm = 0u - (uint32_t)inc;
+	slot_vec a0 = base + (s0 & sm), a1 = base + (s1 & sm), o0, o1, x0, x1;
 	memcpy(&o0, ca, 16);
 	memcpy(&o1, ca + 4, 16);
 	memcpy(&x0, d, 16);
@@ -785,7 +788,7 @@ static uint32_t pusher_quick(struct pfifo *f, const uint32_t *w, uint32_t lim, u
 				/* a short command: eight slots rewritten, those past
 				 * the command with what they hold (no branch on the
 				 * count, which drivers vary from command to command) */
-				slots8_put(ca + put, cd + put, base, step, c, d);
+				slots8_put(ca + put, cd + put, base, !ninc, c, d);
 				/* free slots past the command lose theirs: no matter */
 				uint64_t h0 = hint, h1 = 0; /* little-endian or not: slot put gets it */
 				memcpy(&f->cache_hint[put], &h1, sizeof(h1));
