@@ -762,6 +762,78 @@ static inline uint32_t hinted_run(const struct pcache *c, uint32_t slot, uint32_
 	return n;
 }
 
+/* The run of plain methods at slot (plain_run), through its hint when it
+ * has one (0: none); where GET will stop inside the entries the hint
+ * covers, the rest of them get theirs. */
+static inline uint32_t run_at(struct pcache *c, uint32_t slot, uint32_t avail, uint32_t hint, nvm_pb_mode *mode)
+{
+	uint32_t n = hint ? hinted_run(c, slot, avail, hint, mode) : 0;
+	if (n && n < (hint & CACHE_HINT_N))
+		c->hint[(slot + n) & c->slot_mask] = (uint16_t)(((hint & CACHE_HINT_N) - n) | (hint & CACHE_HINT_NINC));
+	else if (!n)
+		n = plain_run(c, slot, avail, mode);
+	return n;
+}
+
+/* Whether method m is plain (0x100-0x17c, 0x200-0x1ffc): the puller hands
+ * it to the engine as it is. */
+static inline bool plain_method(uint32_t m)
+{
+	return m >= 0x100 && (m < 0x180 || m >= 0x200);
+}
+
+/* pull_entries' common case without hooks (lean): the runs of plain
+ * methods from GET on, one after another, on subchannels bound to one
+ * engine that only counts them (engine_counts_only), at most max entries.
+ * What submit_to does for each run is summed: the engine's count, the
+ * time (each run costs its methods and its puller cycles, (n + 1) / 2 when
+ * paired, so the runs are cut exactly as pull_entries cuts them: run_at),
+ * the statistics, GET, written once. The engine switch and PGRAPH's
+ * channel (submit_to's) happen at the first run; nothing can look in
+ * between (no hooks, and the engine is not called). Returns the entries
+ * taken, 0 when the entry at GET is not such a run. */
+static uint32_t pull_counted(struct pfifo *f, uint32_t max, uint64_t *t)
+{
+	struct pcache *c = &f->c1;
+	uint32_t get = *c->get, avail = pcache_count(c), engines = *c->engine;
+	uint32_t a = c->addr[(get >> 2) & c->slot_mask];
+	unsigned id = (engines >> ((a >> 13 & 7) * 4)) & 0xf;
+	struct engine *e = method_engine(f, id);
+	if (!plain_method(a & 0x1ffcu) || !e || !engine_counts_only(e))
+		return 0;
+	/* submit_to's engine switch and PGRAPH channel, before the first run */
+	uint32_t *pull1 = c->pull1, chid = pull_chid(f);
+	unsigned last = FIELD_GET(*pull1, 3, 0);
+	if (last != id) {
+		if (f->eng[last] && *t < f->eng[last]->busy_until)
+			*t = f->eng[last]->busy_until;
+		*pull1 = FIELD_SET(*pull1, 3, 0, id);
+	}
+	if (id == ENG_PGRAPH && f->gr_chid != chid)
+		f->gr_chid = chid; /* (no hooks: the trace event goes nowhere) */
+	if (avail > max)
+		avail = max;
+	uint32_t paired = f->chip->paired, taken = 0;
+	uint64_t pulls = 0; /* puller cycles */
+	do {
+		uint32_t slot = (get >> 2) & c->slot_mask;
+		a = c->addr[slot];
+		if (!plain_method(a & 0x1ffcu) || ((engines >> ((a >> 13 & 7) * 4)) & 0xf) != id)
+			break;
+		nvm_pb_mode mode;
+		uint32_t n = run_at(c, slot, avail - taken, c->hint[slot], &mode);
+		pulls += (n + paired) >> paired;
+		taken += n;
+		get = (get + 4 * n) & c->ptr_mask;
+	} while (taken < avail);
+	*t += engine_rec_count(e, taken) + pulls * PFIFO_NS_PULL;
+	e->busy_until = *t;
+	*c->get = get;
+	f->stats.engine_methods += taken;
+	f->stats.methods += taken;
+	return taken;
+}
+
 /* Takes entries out of cache c (f->pc) while ready(f) allows, at most max.
  * After a run of plain methods the CACHE1 puller is still ready while
  * CACHE1 has entries when no hooks are installed: nothing but the engine
@@ -773,25 +845,24 @@ static uint32_t pull_entries(struct pfifo *f, uint32_t max, uint64_t *t, bool (*
 	bool lean = c == &f->c1 && !f->gpu->hook_mask;
 	uint32_t taken = 0;
 	while (taken < max && ready(f)) {
+		if (lean && !f->quick_off) { /* quick_off: the reference path (tests) */
+			uint32_t k = pull_counted(f, max - taken, t);
+			taken += k;
+			if (k && (taken >= max || !pcache_count(c)))
+				continue; /* (the loop below would stop here) */
+		}
 		for (;;) {
 			uint32_t get = *c->get, slot = (get >> 2) & c->slot_mask;
 			uint32_t a = c->addr[slot], m = a & 0x1ffcu, subch = (a >> 13) & 7;
 			unsigned id = subch_engine(c, subch);
 			struct engine *e = method_engine(f, id);
 			uint32_t hint = f->quick_off ? 0u : c->hint[slot]; /* quick_off: the reference path (tests) */
-			if (m >= 0x100 && (m < 0x180 || m >= 0x200) && e) {
+			if (plain_method(m) && e) {
 				uint32_t avail = pcache_count(c);
 				if (avail > max - taken)
 					avail = max - taken;
 				nvm_pb_mode mode;
-				uint32_t n = hint ? hinted_run(c, slot, avail, hint, &mode) : 0;
-				if (n && n < (hint & CACHE_HINT_N)) {
-					/* GET stops inside the entries: the rest of them */
-					c->hint[(slot + n) & c->slot_mask] =
-					        (uint16_t)(((hint & CACHE_HINT_N) - n) | (hint & CACHE_HINT_NINC));
-				} else if (!n) {
-					n = plain_run(c, slot, avail, &mode);
-				}
+				uint32_t n = run_at(c, slot, avail, hint, &mode);
 				nvm_pb_run r = { .subch = subch,
 					         .method = m,
 					         .count = n,
