@@ -271,6 +271,29 @@ static inline __attribute__((always_inline)) void submit_to(struct pfifo *f, str
 		submit_event(f, e, chid, r);
 }
 
+uint32_t puller_counted_mask(const struct pfifo *f, uint32_t mask)
+{
+	unsigned id = FIELD_GET(*f->pc->pull1, 3, 0);
+	const struct engine *e = method_engine(f, id);
+	if (!e || !engine_counts_only(e) || (id == ENG_PGRAPH && f->gr_chid != pull_chid(f)))
+		return 0;
+	uint32_t counted = 0;
+	for (uint32_t s = 0; s < 8; s++)
+		if (subch_engine(f->pc, s) == id)
+			counted |= 1u << s;
+	return counted & mask;
+}
+
+void puller_count_runs(struct pfifo *f, uint32_t methods, uint64_t t)
+{
+	struct engine *e = method_engine(f, FIELD_GET(*f->pc->pull1, 3, 0));
+	if (!methods || !e)
+		return;
+	engine_rec_count(e, methods);
+	e->busy_until = t;
+	f->stats.engine_methods += methods;
+}
+
 void puller_submit(struct pfifo *f, const nvm_pb_run *r, uint64_t *t)
 {
 	unsigned id = subch_engine(f->pc, r->subch);
@@ -813,8 +836,8 @@ static uint32_t pull_counted(struct pfifo *f, uint32_t max, uint64_t *t)
 		f->gr_chid = chid; /* (no hooks: the trace event goes nowhere) */
 	if (avail > max)
 		avail = max;
-	uint32_t paired = f->chip->paired, taken = 0;
-	uint64_t pulls = 0; /* puller cycles */
+	uint32_t taken = 0;
+	uint64_t ns = 0;
 	do {
 		uint32_t slot = (get >> 2) & c->slot_mask;
 		a = c->addr[slot];
@@ -822,11 +845,12 @@ static uint32_t pull_counted(struct pfifo *f, uint32_t max, uint64_t *t)
 			break;
 		nvm_pb_mode mode;
 		uint32_t n = run_at(c, slot, avail - taken, c->hint[slot], &mode);
-		pulls += (n + paired) >> paired;
+		ns += puller_counted_ns(f, n);
 		taken += n;
 		get = (get + 4 * n) & c->ptr_mask;
 	} while (taken < avail);
-	*t += engine_rec_count(e, taken) + pulls * PFIFO_NS_PULL;
+	engine_rec_count(e, taken);
+	*t += ns;
 	e->busy_until = *t;
 	*c->get = get;
 	f->stats.engine_methods += taken;

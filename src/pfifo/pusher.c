@@ -735,6 +735,10 @@ static uint32_t pusher_quick(struct pfifo *f, const uint32_t *w, uint32_t lim, u
 	/* puller_direct_ok but for CACHE1 being empty: only the engines run
 	 * meanwhile, and they leave PFIFO alone */
 	uint32_t direct_subch = puller_direct_mask(f);
+	/* Direct commands that puller_submit would only count are summed: their
+	 * methods (cmethods) and the time (tt, *t's value meanwhile). */
+	uint32_t counted = puller_counted_mask(f, direct_subch), cmethods = 0;
+	uint64_t tt = *t;
 	/* The checks before the header (k) and its data (k + 1): those at
 	 * k + 1 imply those at k (the header's unit is charged in between):
 	 * k + 1 < kmax, the budget left after cmds + 1 units, the timeslice. */
@@ -743,7 +747,7 @@ static uint32_t pusher_quick(struct pfifo *f, const uint32_t *w, uint32_t lim, u
 	while (k + 1 < kend && cmds < max_cmds) {
 		uint32_t h = w[k], c = h >> 18 & 0x7ffu;
 		if ((h & short_mask) || !c || c >= lim - k ||
-		    (q->slice_live && *t + (uint64_t)(words + k + 1) * PFIFO_NS_DMA_WORD >= slice_end))
+		    (q->slice_live && tt + (uint64_t)(words + k + 1) * PFIFO_NS_DMA_WORD >= slice_end))
 			break;
 		uint32_t subch = h >> 13 & 7, m = h & 0x1ffcu;
 		bool ninc = h & 0x40000000u;
@@ -758,15 +762,25 @@ static uint32_t pusher_quick(struct pfifo *f, const uint32_t *w, uint32_t lim, u
 		if (direct) {
 			if (direct < c)
 				break;
-			nvm_pb_run r = { .hdr_offset = pos + k,
-				         .offset = pos + k + 1,
-				         .ndwords = c,
-				         .subch = subch,
-				         .method = m,
-				         .count = c,
-				         .mode = ninc ? NVM_PB_MODE_NINC : NVM_PB_MODE_INC,
-				         .data = w + k + 1 };
-			puller_submit(f, &r, t);
+			if (counted >> subch & 1) {
+				tt += puller_counted_ns(f, c);
+				cmethods += c;
+			} else {
+				nvm_pb_run r = { .hdr_offset = pos + k,
+					         .offset = pos + k + 1,
+					         .ndwords = c,
+					         .subch = subch,
+					         .method = m,
+					         .count = c,
+					         .mode = ninc ? NVM_PB_MODE_NINC : NVM_PB_MODE_INC,
+					         .data = w + k + 1 };
+				puller_count_runs(f, cmethods, tt);
+				cmethods = 0;
+				*t = tt;
+				puller_submit(f, &r, t);
+				tt = *t;
+				counted = puller_counted_mask(f, direct_subch);
+			}
 			put = (put + c) & mask;
 			*f->r_put = *f->r_get = put << 2;
 			f->stats.cache_pushes += c;
@@ -811,6 +825,8 @@ static uint32_t pusher_quick(struct pfifo *f, const uint32_t *w, uint32_t lim, u
 		lh = h;
 		lc = c;
 	}
+	puller_count_runs(f, cmethods, tt);
+	*t = tt;
 	if (!cmds)
 		return 0;
 	if (pushed) {
