@@ -683,10 +683,14 @@ static void dma_mem_fault(struct fifo_fetch *x, const struct fifo_span *s)
  * methods' steps are selected by mask, not multiplied (SSE2 has no 32-bit
  * vector multiply). */
 typedef uint32_t slot_vec __attribute__((vector_size(16)));
+typedef int32_t slot_ivec __attribute__((vector_size(16)));
 static inline void slots8_put(uint32_t *ca, uint32_t *cd, uint32_t base, bool inc, uint32_t c, const uint32_t *d)
 {
-	const slot_vec i0 = { 0, 1, 2, 3 }, i1 = { 4, 5, 6, 7 }, s0 = { 0, 4, 8, 12 }, s1 = { 16, 20, 24, 28 };
-	slot_vec cv = (slot_vec){ 0, 0, 0, 0 } + c, in0 = (slot_vec)(i0 < cv), in1 = (slot_vec)(i1 < cv);
+	const slot_ivec i0 = { 0, 1, 2, 3 }, i1 = { 4, 5, 6, 7 };
+	const slot_vec s0 = { 0, 4, 8, 12 }, s1 = { 16, 20, 24, 28 };
+	/* c <= 8: a signed compare (SSE2 has no unsigned one) */
+	slot_ivec cv = (slot_ivec){ 0, 0, 0, 0 } + (int32_t)c;
+	slot_vec in0 = (slot_vec)(i0 < cv), in1 = (slot_vec)(i1 < cv);
 	uint32_t sm = 0u - (uint32_t)inc;
 	slot_vec a0 = base + (s0 & sm), a1 = base + (s1 & sm), o0, o1, x0, x1;
 	memcpy(&o0, ca, 16);
