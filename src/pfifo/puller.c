@@ -436,9 +436,13 @@ void puller_acq_switch_in(struct pfifo *f, uint32_t chid)
 
 void puller_acq_wakeups(struct pfifo *f)
 {
-	for (uint32_t c = 0; c < f->chip->nchan; c++)
-		if (bit_get(f->acq_wake, c) && bit_get(f->acq_blocked, c))
-			puller_acq_switch_in(f, c);
+	/* every step: only the channels whose semaphore was written (mostly none) */
+	for (uint32_t w = 0; w < sizeof(f->acq_wake) / sizeof(f->acq_wake[0]); w++)
+		for (uint32_t bits = f->acq_wake[w]; bits; bits &= bits - 1) {
+			uint32_t c = w * 32 + (uint32_t)__builtin_ctz(bits);
+			if (c < f->chip->nchan && bit_get(f->acq_blocked, c))
+				puller_acq_switch_in(f, c);
+		}
 	memset(f->acq_wake, 0, sizeof(f->acq_wake));
 }
 
