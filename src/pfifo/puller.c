@@ -243,12 +243,11 @@ static __attribute__((noinline)) uint64_t submit_send(struct pfifo *f, struct en
 	return res.cost;
 }
 
-/* puller_submit once the engine e (id) is known. A recorder without a log
- * only counts the methods (engine_counts_only): no source is built. */
-static inline __attribute__((always_inline)) void submit_to(struct pfifo *f, struct engine *e, unsigned id,
-                                                            const nvm_pb_run *r, uint64_t *t)
+/* What a submission to engine id does first (submit_to): after another
+ * engine, it waits until that one is done (PULL1 ENGINE); PGRAPH switches
+ * to the channel. */
+static inline void submit_switch(struct pfifo *f, unsigned id, uint32_t chid, uint64_t *t)
 {
-	uint32_t chid = pull_chid(f);
 	uint32_t *pull1 = f->pc->pull1;
 	unsigned last = FIELD_GET(*pull1, 3, 0);
 	if (last != id) {
@@ -261,6 +260,15 @@ static inline __attribute__((always_inline)) void submit_to(struct pfifo *f, str
 		     f->gr_chid, chid);
 		f->gr_chid = chid;
 	}
+}
+
+/* puller_submit once the engine e (id) is known. A recorder without a log
+ * only counts the methods (engine_counts_only): no source is built. */
+static inline __attribute__((always_inline)) void submit_to(struct pfifo *f, struct engine *e, unsigned id,
+                                                            const nvm_pb_run *r, uint64_t *t)
+{
+	uint32_t chid = pull_chid(f);
+	submit_switch(f, id, chid, t);
 	uint64_t cost = engine_counts_only(e) ? engine_rec_count(e, r->count) : submit_send(f, e, chid, r, t);
 	/* paired: (count + 1) / 2 puller cycles */
 	uint32_t paired = f->chip->paired, steps = (r->count + paired) >> paired;
@@ -828,16 +836,7 @@ static uint32_t pull_counted(struct pfifo *f, uint32_t max, uint64_t *t)
 	struct engine *e = method_engine(f, id);
 	if (!plain_method(a & 0x1ffcu) || !e || !engine_counts_only(e))
 		return 0;
-	/* submit_to's engine switch and PGRAPH channel, before the first run */
-	uint32_t *pull1 = c->pull1, chid = pull_chid(f);
-	unsigned last = FIELD_GET(*pull1, 3, 0);
-	if (last != id) {
-		if (f->eng[last] && *t < f->eng[last]->busy_until)
-			*t = f->eng[last]->busy_until;
-		*pull1 = FIELD_SET(*pull1, 3, 0, id);
-	}
-	if (id == ENG_PGRAPH && f->gr_chid != chid)
-		f->gr_chid = chid; /* (no hooks: the trace event goes nowhere) */
+	submit_switch(f, id, pull_chid(f), t); /* submit_to's, before the first run */
 	if (avail > max)
 		avail = max;
 	uint32_t taken = 0;
