@@ -259,6 +259,23 @@ static inline void engine_log(struct engine *e, const struct eng_src *src, const
 	engine_log_append(e, src, r, first, n);
 }
 
+/* Whether e is a recorder without a method log (cap 0): engine_send then
+ * only counts a run's methods (engine_log appends nothing), so a front
+ * end's hot loop may count them (engine_rec_count) without building the
+ * run's source or setting e->at. */
+static inline bool engine_counts_only(const struct engine *e)
+{
+	return e->ops->methods == engine_rec_methods && !e->cap;
+}
+
+/* engine_send to an engine_counts_only engine: n methods counted; their
+ * cost (res.cost). */
+static inline uint64_t engine_rec_count(struct engine *e, uint32_t n)
+{
+	e->total += n;
+	return (uint64_t)n * ENG_REC_NS_PER_METHOD;
+}
+
 /* Hands methods to e (ops->methods), the recorder's inline (it counts and
  * logs, runs of up to 16 methods without a call): what the front ends' hot
  * loops call. */

@@ -592,6 +592,22 @@ uint32_t puller_direct_mask(const struct pfifo *f);
 /* Submits a run of plain methods to the engine bound on its subchannel
  * (engine interface, costs). */
 void puller_submit(struct pfifo *f, const nvm_pb_run *r, uint64_t *t);
+/* Of the subchannels in mask, those whose runs puller_submit would only
+ * count now (no engine switch, no PGRAPH channel switch, a recorder
+ * without a log: engine_counts_only), so that a caller without hooks may
+ * sum them: puller_counted_ns each, then one puller_count_runs. */
+uint32_t puller_counted_mask(const struct pfifo *f, uint32_t mask);
+/* Counts `methods` methods of runs on counted subchannels (the engine's
+ * count, its busy time t, the statistics) that puller_submit would have
+ * submitted one by one, ending at time t. */
+void puller_count_runs(struct pfifo *f, uint32_t methods, uint64_t t);
+/* The time puller_submit adds for a run of n methods that is only counted:
+ * the recorder's cost and the puller's cycles (pairs when paired). */
+static inline uint64_t puller_counted_ns(const struct pfifo *f, uint32_t n)
+{
+	uint32_t paired = f->chip->paired;
+	return (uint64_t)n * ENG_REC_NS_PER_METHOD + (uint64_t)((n + paired) >> paired) * PFIFO_NS_PULL;
+}
 /* Takes up to max entries out of CACHE1; returns the number taken. */
 uint32_t puller_run(struct pfifo *f, uint32_t max, uint64_t *t);
 /* The CACHE0 puller: takes its entry if it has one and may; returns 1 if

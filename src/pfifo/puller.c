@@ -205,24 +205,49 @@ static uint64_t engines_idle_at(const struct pfifo *f)
  * another channel's method. NV10+ submits pairs of methods (the same or
  * consecutive) in one puller cycle. The engine logs method i at *t + i
  * (each its own virtual time). */
-/* The METHOD event of a submitted run (out of the hot path). */
-static __attribute__((noinline)) void submit_event(struct pfifo *f, const struct engine *e, const struct eng_src *src,
-                                                   const nvm_pb_run *r)
+/* The source of a run the puller submits on subchannel subch of chid:
+ * the class and object cls_slot / ctx_slot give (0 past nchan). */
+static inline struct eng_src submit_src(const struct pfifo *f, uint32_t chid, uint32_t subch)
 {
-	/* named from the class the RAMHT object carries, where the tables have it */
-	char name[128] = " ";
-	if (!nvm_pb_method_label(src->cls, nvm_pb_run_method(r, 0), name + 1, sizeof(name) - 1))
-		name[0] = 0;
-	emit(f->gpu, NVM_EV_METHOD, "pfifo", e->name, nvm_pb_run_method(r, 0), r->data[0],
-	     "%schannel %u subchannel %u class 0x%04x: method 0x%04x%s x%u (first data 0x%08x)", f->pc->tag, src->chid,
-	     r->subch, src->cls, nvm_pb_run_method(r, 0), name, r->count, r->data[0]);
+	bool known = chid < f->chip->nchan;
+	return (struct eng_src){ .chid = chid,
+		                 .subch = subch,
+		                 .cls = known ? f->cls[chid][subch & 7] : 0,
+		                 .ctx = known ? f->objctx[chid][subch & 7] : 0 };
 }
 
-/* puller_submit once the engine e (id) is known. */
-static inline __attribute__((always_inline)) void submit_to(struct pfifo *f, struct engine *e, unsigned id,
-                                                            const nvm_pb_run *r, uint64_t *t)
+/* The METHOD event of a submitted run (out of the hot path). */
+static __attribute__((noinline)) void submit_event(struct pfifo *f, const struct engine *e, uint32_t chid,
+                                                   const nvm_pb_run *r)
 {
-	uint32_t chid = pull_chid(f);
+	struct eng_src src = submit_src(f, chid, r->subch);
+	/* named from the class the RAMHT object carries, where the tables have it */
+	char name[128] = " ";
+	if (!nvm_pb_method_label(src.cls, nvm_pb_run_method(r, 0), name + 1, sizeof(name) - 1))
+		name[0] = 0;
+	emit(f->gpu, NVM_EV_METHOD, "pfifo", e->name, nvm_pb_run_method(r, 0), r->data[0],
+	     "%schannel %u subchannel %u class 0x%04x: method 0x%04x%s x%u (first data 0x%08x)", f->pc->tag, src.chid,
+	     r->subch, src.cls, nvm_pb_run_method(r, 0), name, r->count, r->data[0]);
+}
+
+/* engine_send of run r to e at time *t (the engine's time e->at). */
+static __attribute__((noinline)) uint64_t submit_send(struct pfifo *f, struct engine *e, uint32_t chid,
+                                                      const nvm_pb_run *r, const uint64_t *t)
+{
+	struct eng_src src = submit_src(f, chid, r->subch);
+	struct eng_result res = { 0 };
+	uint64_t now = f->gpu->now;
+	e->at = *t > now ? *t : now;
+	engine_send(e, &src, r, 0, r->count, &res);
+	e->at = 0;
+	return res.cost;
+}
+
+/* What a submission to engine id does first (submit_to): after another
+ * engine, it waits until that one is done (PULL1 ENGINE); PGRAPH switches
+ * to the channel. */
+static inline void submit_switch(struct pfifo *f, unsigned id, uint32_t chid, uint64_t *t)
+{
 	uint32_t *pull1 = f->pc->pull1;
 	unsigned last = FIELD_GET(*pull1, 3, 0);
 	if (last != id) {
@@ -235,24 +260,46 @@ static inline __attribute__((always_inline)) void submit_to(struct pfifo *f, str
 		     f->gr_chid, chid);
 		f->gr_chid = chid;
 	}
-	/* cls_slot / ctx_slot: class 0 for a channel beyond nchan */
-	bool known = chid < f->chip->nchan;
-	uint32_t subch = r->subch & 7;
-	struct eng_src src = { .chid = chid,
-		               .subch = r->subch,
-		               .cls = known ? f->cls[chid][subch] : 0,
-		               .ctx = known ? f->objctx[chid][subch] : 0 };
-	struct eng_result res = { 0 };
-	uint64_t now = f->gpu->now;
-	e->at = *t > now ? *t : now;
-	engine_send(e, &src, r, 0, r->count, &res);
-	e->at = 0;
-	uint32_t steps = f->chip->paired ? (r->count + 1) / 2 : r->count;
-	*t += res.cost + (uint64_t)steps * PFIFO_NS_PULL;
+}
+
+/* puller_submit once the engine e (id) is known. A recorder without a log
+ * only counts the methods (engine_counts_only): no source is built. */
+static inline __attribute__((always_inline)) void submit_to(struct pfifo *f, struct engine *e, unsigned id,
+                                                            const nvm_pb_run *r, uint64_t *t)
+{
+	uint32_t chid = pull_chid(f);
+	submit_switch(f, id, chid, t);
+	uint64_t cost = engine_counts_only(e) ? engine_rec_count(e, r->count) : submit_send(f, e, chid, r, t);
+	/* paired: (count + 1) / 2 puller cycles */
+	uint32_t paired = f->chip->paired, steps = (r->count + paired) >> paired;
+	*t += cost + (uint64_t)steps * PFIFO_NS_PULL;
 	e->busy_until = *t;
 	f->stats.engine_methods += r->count;
 	if (emit_wanted(f->gpu, NVM_EV_METHOD))
-		submit_event(f, e, &src, r);
+		submit_event(f, e, chid, r);
+}
+
+uint32_t puller_counted_mask(const struct pfifo *f, uint32_t mask)
+{
+	unsigned id = FIELD_GET(*f->pc->pull1, 3, 0);
+	const struct engine *e = method_engine(f, id);
+	if (!e || !engine_counts_only(e) || (id == ENG_PGRAPH && f->gr_chid != pull_chid(f)))
+		return 0;
+	uint32_t counted = 0;
+	for (uint32_t s = 0; s < 8; s++)
+		if (subch_engine(f->pc, s) == id)
+			counted |= 1u << s;
+	return counted & mask;
+}
+
+void puller_count_runs(struct pfifo *f, uint32_t methods, uint64_t t)
+{
+	struct engine *e = method_engine(f, FIELD_GET(*f->pc->pull1, 3, 0));
+	if (!methods || !e)
+		return;
+	engine_rec_count(e, methods);
+	e->busy_until = t;
+	f->stats.engine_methods += methods;
 }
 
 void puller_submit(struct pfifo *f, const nvm_pb_run *r, uint64_t *t)
@@ -397,9 +444,13 @@ void puller_acq_switch_in(struct pfifo *f, uint32_t chid)
 
 void puller_acq_wakeups(struct pfifo *f)
 {
-	for (uint32_t c = 0; c < f->chip->nchan; c++)
-		if (bit_get(f->acq_wake, c) && bit_get(f->acq_blocked, c))
-			puller_acq_switch_in(f, c);
+	/* every step: only the channels whose semaphore was written (mostly none) */
+	for (uint32_t w = 0; w < sizeof(f->acq_wake) / sizeof(f->acq_wake[0]); w++)
+		for (uint32_t bits = f->acq_wake[w]; bits; bits &= bits - 1) {
+			uint32_t c = w * 32 + (uint32_t)__builtin_ctz(bits);
+			if (c < f->chip->nchan && bit_get(f->acq_blocked, c))
+				puller_acq_switch_in(f, c);
+		}
 	memset(f->acq_wake, 0, sizeof(f->acq_wake));
 }
 
@@ -746,6 +797,70 @@ static inline uint32_t hinted_run(const struct pcache *c, uint32_t slot, uint32_
 	return n;
 }
 
+/* The run of plain methods at slot (plain_run), through its hint when it
+ * has one (0: none); where GET will stop inside the entries the hint
+ * covers, the rest of them get theirs. */
+static inline uint32_t run_at(struct pcache *c, uint32_t slot, uint32_t avail, uint32_t hint, nvm_pb_mode *mode)
+{
+	uint32_t n = hint ? hinted_run(c, slot, avail, hint, mode) : 0;
+	if (n && n < (hint & CACHE_HINT_N))
+		c->hint[(slot + n) & c->slot_mask] = (uint16_t)(((hint & CACHE_HINT_N) - n) | (hint & CACHE_HINT_NINC));
+	else if (!n)
+		n = plain_run(c, slot, avail, mode);
+	return n;
+}
+
+/* Whether method m is plain (0x100-0x17c, 0x200-0x1ffc): the puller hands
+ * it to the engine as it is. */
+static inline bool plain_method(uint32_t m)
+{
+	return m >= 0x100 && (m < 0x180 || m >= 0x200);
+}
+
+/* pull_entries' common case without hooks (lean): the runs of plain
+ * methods from GET on, one after another, on subchannels bound to one
+ * engine that only counts them (engine_counts_only), at most max entries.
+ * What submit_to does for each run is summed: the engine's count, the
+ * time (each run costs its methods and its puller cycles, (n + 1) / 2 when
+ * paired, so the runs are cut exactly as pull_entries cuts them: run_at),
+ * the statistics, GET, written once. The engine switch and PGRAPH's
+ * channel (submit_to's) happen at the first run; nothing can look in
+ * between (no hooks, and the engine is not called). Returns the entries
+ * taken, 0 when the entry at GET is not such a run. */
+static uint32_t pull_counted(struct pfifo *f, uint32_t max, uint64_t *t)
+{
+	struct pcache *c = &f->c1;
+	uint32_t get = *c->get, avail = pcache_count(c), engines = *c->engine;
+	uint32_t a = c->addr[(get >> 2) & c->slot_mask];
+	unsigned id = (engines >> ((a >> 13 & 7) * 4)) & 0xf;
+	struct engine *e = method_engine(f, id);
+	if (!plain_method(a & 0x1ffcu) || !e || !engine_counts_only(e))
+		return 0;
+	submit_switch(f, id, pull_chid(f), t); /* submit_to's, before the first run */
+	if (avail > max)
+		avail = max;
+	uint32_t taken = 0;
+	uint64_t ns = 0;
+	do {
+		uint32_t slot = (get >> 2) & c->slot_mask;
+		a = c->addr[slot];
+		if (!plain_method(a & 0x1ffcu) || ((engines >> ((a >> 13 & 7) * 4)) & 0xf) != id)
+			break;
+		nvm_pb_mode mode;
+		uint32_t n = run_at(c, slot, avail - taken, c->hint[slot], &mode);
+		ns += puller_counted_ns(f, n);
+		taken += n;
+		get = (get + 4 * n) & c->ptr_mask;
+	} while (taken < avail);
+	engine_rec_count(e, taken);
+	*t += ns;
+	e->busy_until = *t;
+	*c->get = get;
+	f->stats.engine_methods += taken;
+	f->stats.methods += taken;
+	return taken;
+}
+
 /* Takes entries out of cache c (f->pc) while ready(f) allows, at most max.
  * After a run of plain methods the CACHE1 puller is still ready while
  * CACHE1 has entries when no hooks are installed: nothing but the engine
@@ -757,25 +872,24 @@ static uint32_t pull_entries(struct pfifo *f, uint32_t max, uint64_t *t, bool (*
 	bool lean = c == &f->c1 && !f->gpu->hook_mask;
 	uint32_t taken = 0;
 	while (taken < max && ready(f)) {
+		if (lean && !f->quick_off) { /* quick_off: the reference path (tests) */
+			uint32_t k = pull_counted(f, max - taken, t);
+			taken += k;
+			if (k && (taken >= max || !pcache_count(c)))
+				continue; /* (the loop below would stop here) */
+		}
 		for (;;) {
 			uint32_t get = *c->get, slot = (get >> 2) & c->slot_mask;
 			uint32_t a = c->addr[slot], m = a & 0x1ffcu, subch = (a >> 13) & 7;
 			unsigned id = subch_engine(c, subch);
 			struct engine *e = method_engine(f, id);
 			uint32_t hint = f->quick_off ? 0u : c->hint[slot]; /* quick_off: the reference path (tests) */
-			if (m >= 0x100 && (m < 0x180 || m >= 0x200) && e) {
+			if (plain_method(m) && e) {
 				uint32_t avail = pcache_count(c);
 				if (avail > max - taken)
 					avail = max - taken;
 				nvm_pb_mode mode;
-				uint32_t n = hint ? hinted_run(c, slot, avail, hint, &mode) : 0;
-				if (n && n < (hint & CACHE_HINT_N)) {
-					/* GET stops inside the entries: the rest of them */
-					c->hint[(slot + n) & c->slot_mask] =
-					        (uint16_t)(((hint & CACHE_HINT_N) - n) | (hint & CACHE_HINT_NINC));
-				} else if (!n) {
-					n = plain_run(c, slot, avail, &mode);
-				}
+				uint32_t n = run_at(c, slot, avail, hint, &mode);
 				nvm_pb_run r = { .subch = subch,
 					         .method = m,
 					         .count = n,

@@ -676,16 +676,23 @@ static void dma_mem_fault(struct fifo_fetch *x, const struct fifo_span *s)
 	c->why = mem_outside;
 }
 
-/* Slots 0..7 of a (METHOD, DATA) array pair get METHOD base + step * i
- * and DATA d[i] for i < c, the others what they hold: four vector words
- * read and written by mask, no branch on c (drivers vary it from command
- * to command). d[0..7] must be readable. */
+/* Slots 0..7 of a (METHOD, DATA) array pair get METHOD base + 4 i (inc)
+ * or base (not inc) and DATA d[i] for i < c, the others what they hold:
+ * four vector words read and written by mask, no branch on c (drivers
+ * vary it from command to command). d[0..7] must be readable. The
+ * methods' steps are selected by mask, not multiplied (SSE2 has no 32-bit
+ * vector multiply). */
 typedef uint32_t slot_vec __attribute__((vector_size(16)));
-static inline void slots8_put(uint32_t *ca, uint32_t *cd, uint32_t base, uint32_t step, uint32_t c, const uint32_t *d)
+typedef int32_t slot_ivec __attribute__((vector_size(16)));
+static inline void slots8_put(uint32_t *ca, uint32_t *cd, uint32_t base, bool inc, uint32_t c, const uint32_t *d)
 {
-	const slot_vec i0 = { 0, 1, 2, 3 }, i1 = { 4, 5, 6, 7 };
-	slot_vec cv = (slot_vec){ 0, 0, 0, 0 } + c, in0 = (slot_vec)(i0 < cv), in1 = (slot_vec)(i1 < cv);
-	slot_vec a0 = base + step * i0, a1 = base + step * i1, o0, o1, x0, x1;
+	const slot_ivec i0 = { 0, 1, 2, 3 }, i1 = { 4, 5, 6, 7 };
+	const slot_vec s0 = { 0, 4, 8, 12 }, s1 = { 16, 20, 24, 28 };
+	/* c <= 8: a signed compare (SSE2 has no unsigned one) */
+	slot_ivec cv = (slot_ivec){ 0, 0, 0, 0 } + (int32_t)c;
+	slot_vec in0 = (slot_vec)(i0 < cv), in1 = (slot_vec)(i1 < cv);
+	uint32_t sm = 0u - (uint32_t)inc;
+	slot_vec a0 = base + (s0 & sm), a1 = base + (s1 & sm), o0, o1, x0, x1;
 	memcpy(&o0, ca, 16);
 	memcpy(&o1, ca + 4, 16);
 	memcpy(&x0, d, 16);
@@ -702,118 +709,203 @@ static inline void slots8_put(uint32_t *ca, uint32_t *cd, uint32_t base, uint32_
 	memcpy(cd + 4, &a1, 16);
 }
 
+/* The quick feed's part of a header word h at k (short_header, its data
+ * readable: c words within lim): its count, 0 if it is not one. */
+static inline uint32_t quick_count(uint32_t h, uint32_t short_mask, uint32_t k, uint32_t lim)
+{
+	uint32_t c = h >> 18 & 0x7ffu;
+	return (h & short_mask) || c >= lim - k ? 0u : c;
+}
+
+/* The quick feed's timeslice check for the header at k as a bound: it
+ * passes (the time after words + k + 1 words is before slice_end) iff
+ * k + 1 < the value returned. */
+static inline uint32_t quick_slice_kend(uint64_t t, uint64_t slice_end, uint32_t words)
+{
+	if (t >= slice_end)
+		return 0;
+	uint64_t q = (slice_end - t + PFIFO_NS_DMA_WORD - 1) / PFIFO_NS_DMA_WORD; /* words + k + 1 < q */
+	if (q <= words)
+		return 0;
+	return q - words > UINT32_MAX ? UINT32_MAX : (uint32_t)(q - words);
+}
+
+/* The quick feed's state (pusher_quick): what its loops read and move. */
+struct quick {
+	struct pfifo *f;
+	const uint32_t *w;
+	uint32_t lim, chunk, mask, put, room, ni_bit;
+	uint32_t *restrict ca, *restrict cd;
+};
+
+/* The command of c words (header h) at k goes into CACHE1 if sink_run
+ * would take it without stopping: all of it fits (CACHE1's room, the
+ * chunk), its methods 0x100+ inside 0x1ffc, or a single method the puller
+ * knows that does not make the pusher wait (a bind, REF_CNT ...). false:
+ * nothing done. */
+static inline bool quick_cache_cmd(struct quick *z, uint32_t h, uint32_t c, uint32_t k)
+{
+	struct pfifo *f = z->f;
+	uint32_t subch = h >> 13 & 7, m = h & 0x1ffcu, put = z->put, mask = z->mask;
+	bool ninc = h & 0x40000000u;
+	if (c > z->room || c > z->chunk)
+		return false;
+	if ((m < 0x100 || (!ninc && m + 4u * (c - 1) > 0x1ffcu)) &&
+	    (c != 1 || !pusher_knows_method(f, m) ||
+	     (f->chip->ops->acquires && f->chip->ops->acquires(m, z->w[k + 1]))))
+		return false;
+	uint32_t base = subch << 13 | (ninc ? z->ni_bit : 0u) | m, step = ninc ? 0 : 4;
+	const uint32_t *d = z->w + k + 1;
+	/* the puller's hint (cache_hint): at the first slot, 0 in the others */
+	uint16_t hint = (uint16_t)(c | (ninc ? CACHE_HINT_NINC : 0u));
+	if (c <= 8 && put + 8 <= mask + 1 && k + 9 <= z->lim) {
+		/* a short command: eight slots rewritten, those past the
+		 * command with what they hold (no branch on the count, which
+		 * drivers vary from command to command) */
+		slots8_put(z->ca + put, z->cd + put, base, !ninc, c, d);
+		/* free slots past the command lose theirs: no matter */
+		uint64_t h0 = hint, h1 = 0; /* little-endian or not: slot put gets it */
+		memcpy(&f->cache_hint[put], &h1, sizeof(h1));
+		memcpy(&f->cache_hint[put + 4], &h1, sizeof(h1));
+		f->cache_hint[put] = (uint16_t)h0;
+		put = (put + c) & mask;
+	} else {
+		for (uint32_t i = 0; i < c; i++, base += step, hint = 0) {
+			f->cache_hint[put] = hint;
+			z->ca[put] = base;
+			z->cd[put] = d[i];
+			put = (put + 1) & mask;
+		}
+	}
+	z->put = put;
+	z->room -= c;
+	return true;
+}
+
 /* The quick feed: the short INC / NINC commands at the start of a feed
  * that a chained feed would take whole without stopping (the checks
  * between pieces pass: the limit, the run budget after the header's unit,
  * the timeslice, CACHE1 room), each going either straight to its engine
  * (puller_direct_ok, pusher_direct_words: all its methods) or into CACHE1
- * (all of them fitting: methods 0x100+ inside 0x1ffc, or a single method
- * the puller knows that does not make the pusher wait), decoded here
- * rather than by the decoder. They leave what sink_header and sink_run would have
- * (the registers, CACHE1, the engines' calls, the budget's units, the
- * decoder's state after them); the pusher then hands the decoder their
- * words as one run the sinks ignore, so that it stands past them. Nothing
- * can look in between: no hooks are installed, so nothing runs but the
- * engines. Returns the words taken (whole commands), 0 when the first
- * command is not one of these. */
+ * (quick_cache_cmd), decoded here rather than by the decoder. They leave
+ * what sink_header and sink_run would have (the registers, CACHE1, the
+ * engines' calls, the budget's units, the decoder's state after them); the
+ * pusher then hands the decoder their words as one run the sinks ignore,
+ * so that it stands past them. Nothing can look in between: no hooks are
+ * installed, so nothing runs but the engines. Two loops: the commands
+ * that go straight to their engine while CACHE1 is empty, then those that
+ * go into CACHE1 (after one entry is pushed, nothing goes the direct way).
+ * Returns the words taken (whole commands), 0 when the first command is
+ * not one of these. */
 static uint32_t pusher_quick(struct pfifo *f, const uint32_t *w, uint32_t lim, uint32_t chunk, uint32_t words,
                              const struct pusher_quick_env *q)
 {
 	nvm_gpu *gpu = f->gpu;
-	uint64_t budget = sched_budget_left(gpu), *t = f->burst_t, pos = f->dec.pos, slice_end = f->slice_end;
-	uint32_t k = 0, cmds = 0, lh = 0, lc = 0, mask = f->cache_mask;
-	/* short_header: INC, and NINC where the generation has it */
+	uint64_t budget = sched_budget_left(gpu), *t = f->burst_t, pos = f->dec.pos;
+	uint32_t k = 0, kl = 0, cmds = 0, mask = f->cache_mask;
+	/* short_header: INC, and NINC where the generation has it; !c too */
 	uint32_t short_mask = f->pbgen->accepts & NVM_PB_ACC_OLD_NINC ? 0xa0030003u : 0xe0030003u;
-	uint32_t ni_bit = f->chip->ninc ? 1u : 0u;
-	/* CACHE1 (PUT written once at the end: nothing reads it in between,
-	 * and after an entry is pushed nothing goes the direct way) */
-	uint32_t put = (*f->r_put >> 2) & mask, used = pfifo_cache_count(f), pushed = 0;
-	uint32_t *restrict ca = f->cache_addr, *restrict cd = f->cache_data;
-	/* puller_direct_ok but for CACHE1 being empty: only the engines run
-	 * meanwhile, and they leave PFIFO alone */
-	uint32_t direct_subch = puller_direct_mask(f);
+	/* CACHE1 (PUT written once at the end: nothing reads it in between) */
+	uint32_t used = pfifo_cache_count(f);
+	struct quick z = { .f = f,
+		           .w = w,
+		           .lim = lim,
+		           .chunk = chunk,
+		           .mask = mask,
+		           .put = (*f->r_put >> 2) & mask,
+		           .room = mask - used,
+		           .ni_bit = f->chip->ninc ? 1u : 0u,
+		           .ca = f->cache_addr,
+		           .cd = f->cache_data };
 	/* The checks before the header (k) and its data (k + 1): those at
 	 * k + 1 imply those at k (the header's unit is charged in between):
 	 * k + 1 < kmax, the budget left after cmds + 1 units, the timeslice. */
 	uint32_t kend = lim < q->kmax ? lim : (uint32_t)q->kmax;
 	uint64_t max_cmds = budget ? budget - 1 : 0;
-	while (k + 1 < kend && cmds < max_cmds) {
-		uint32_t h = w[k], c = h >> 18 & 0x7ffu;
-		if ((h & short_mask) || !c || c >= lim - k ||
-		    (q->slice_live && *t + (uint64_t)(words + k + 1) * PFIFO_NS_DMA_WORD >= slice_end))
-			break;
-		uint32_t subch = h >> 13 & 7, m = h & 0x1ffcu;
-		bool ninc = h & 0x40000000u;
-		if (used == mask)
-			break; /* CACHE1 full */
-		/* pusher_direct_words of the whole command */
-		uint32_t direct = 0;
-		if (!used && (direct_subch >> subch & 1) && m >= 0x100 && (m < 0x180 || m >= 0x200)) {
-			uint32_t last = m < 0x180 ? 0x17cu : 0x1ffcu;
-			direct = ninc || (last - m) / 4 + 1 >= c ? c : (last - m) / 4 + 1;
-		}
-		if (direct) {
-			if (direct < c)
+	uint64_t tt = *t;
+	bool cached = false; /* the command at k went into CACHE1 */
+	if (!used) {
+		/* puller_direct_ok but for CACHE1 being empty: only the engines
+		 * run meanwhile, and they leave PFIFO alone. Commands that
+		 * puller_submit would only count are summed: their methods
+		 * (cmethods) and the time (tt, *t's value meanwhile). */
+		uint32_t direct_subch = puller_direct_mask(f);
+		uint32_t counted = puller_counted_mask(f, direct_subch), cmethods = 0;
+		while (k + 1 < kend && cmds < max_cmds) {
+			uint32_t h = w[k], c = quick_count(h, short_mask, k, lim);
+			if (!c || (q->slice_live && tt + (uint64_t)(words + k + 1) * PFIFO_NS_DMA_WORD >= f->slice_end))
 				break;
-			nvm_pb_run r = { .hdr_offset = pos + k,
-				         .offset = pos + k + 1,
-				         .ndwords = c,
-				         .subch = subch,
-				         .method = m,
-				         .count = c,
-				         .mode = ninc ? NVM_PB_MODE_NINC : NVM_PB_MODE_INC,
-				         .data = w + k + 1 };
-			puller_submit(f, &r, t);
-			put = (put + c) & mask;
-			*f->r_put = *f->r_get = put << 2;
+			uint32_t subch = h >> 13 & 7, m = h & 0x1ffcu;
+			bool ninc = h & 0x40000000u;
+			if (!(direct_subch >> subch & 1) || m < 0x100 || (m >= 0x180 && m < 0x200)) {
+				/* into CACHE1: the loop below goes on from here */
+				if ((cached = quick_cache_cmd(&z, h, c, k))) {
+					kl = k;
+					k += 1 + c;
+					cmds++;
+				}
+				break;
+			}
+			/* pusher_direct_words of the whole command */
+			uint32_t last = m < 0x180 ? 0x17cu : 0x1ffcu;
+			if (!ninc && (last - m) / 4 + 1 < c)
+				break;
+			if (counted >> subch & 1) {
+				tt += puller_counted_ns(f, c);
+				cmethods += c;
+			} else {
+				nvm_pb_run r = { .hdr_offset = pos + k,
+					         .offset = pos + k + 1,
+					         .ndwords = c,
+					         .subch = subch,
+					         .method = m,
+					         .count = c,
+					         .mode = ninc ? NVM_PB_MODE_NINC : NVM_PB_MODE_INC,
+					         .data = w + k + 1 };
+				puller_count_runs(f, cmethods, tt);
+				cmethods = 0;
+				*t = tt;
+				puller_submit(f, &r, t);
+				tt = *t;
+				counted = puller_counted_mask(f, direct_subch);
+			}
+			z.put = (z.put + c) & mask;
+			*f->r_put = *f->r_get = z.put << 2;
 			f->stats.cache_pushes += c;
 			f->stats.methods += c;
-		} else {
-			if (c > mask - used || c > chunk)
-				break;
-			/* sink_run's checked methods, or one the puller knows that
-			 * does not make the pusher wait (a bind, REF_CNT ...) */
-			if ((m < 0x100 || (!ninc && m + 4u * (c - 1) > 0x1ffcu)) &&
-			    (c != 1 || !pusher_knows_method(f, m) ||
-			     (f->chip->ops->acquires && f->chip->ops->acquires(m, w[k + 1]))))
-				break;
-			uint32_t base = subch << 13 | (ninc ? ni_bit : 0u) | m, step = ninc ? 0 : 4;
-			const uint32_t *d = w + k + 1;
-			/* the puller's hint (cache_hint): at the first slot, 0 in the others */
-			uint16_t hint = (uint16_t)(c | (ninc ? CACHE_HINT_NINC : 0u));
-			if (c <= 8 && put + 8 <= mask + 1 && k + 9 <= lim) {
-				/* a short command: eight slots rewritten, those past
-				 * the command with what they hold (no branch on the
-				 * count, which drivers vary from command to command) */
-				slots8_put(ca + put, cd + put, base, step, c, d);
-				/* free slots past the command lose theirs: no matter */
-				uint64_t h0 = hint, h1 = 0; /* little-endian or not: slot put gets it */
-				memcpy(&f->cache_hint[put], &h1, sizeof(h1));
-				memcpy(&f->cache_hint[put + 4], &h1, sizeof(h1));
-				f->cache_hint[put] = (uint16_t)h0;
-				put = (put + c) & mask;
-			} else {
-				for (uint32_t i = 0; i < c; i++, base += step, hint = 0) {
-					f->cache_hint[put] = hint;
-					ca[put] = base;
-					cd[put] = d[i];
-					put = (put + 1) & mask;
-				}
-			}
-			used += c;
-			pushed += c;
+			kl = k;
+			k += 1 + c;
+			cmds++;
 		}
-		k += 1 + c;
-		cmds++;
-		lh = h;
-		lc = c;
+		puller_count_runs(f, cmethods, tt);
+		*t = tt;
+	} else {
+		cached = true;
+	}
+	if (cached) {
+		/* The time does not move from here on: the timeslice's bound */
+		if (q->slice_live) {
+			uint32_t ks = quick_slice_kend(tt, f->slice_end, words);
+			if (ks < kend)
+				kend = ks;
+		}
+		while (k + 1 < kend && cmds < max_cmds) {
+			uint32_t h = w[k], c = quick_count(h, short_mask, k, lim);
+			if (!c || !quick_cache_cmd(&z, h, c, k))
+				break;
+			kl = k;
+			k += 1 + c;
+			cmds++;
+		}
 	}
 	if (!cmds)
 		return 0;
+	uint32_t pushed = mask - used - z.room;
 	if (pushed) {
-		*f->r_put = put << 2;
+		*f->r_put = z.put << 2;
 		f->stats.cache_pushes += pushed;
 	}
+	uint32_t lh = w[kl], lc = lh >> 18 & 0x7ffu;
 	/* the last command's registers (sink_header, sink_run) */
 	*f->r_rsvd_shd = lh;
 	*f->r_dcount = lc;
