@@ -274,9 +274,9 @@ static int tsg_pick(struct host *h, struct runlist *rl, size_t t, struct pbdma *
 	uint32_t start = 0;
 	for (uint32_t k = 0; k < g->n && after >= 0; k++)
 		if (rl->ch[g->first + k] == (uint32_t)after)
-			start = k + 1;
-	for (uint32_t i = 0; i < g->n; i++) {
-		uint32_t k = (start + i) % g->n;
+			start = k + 1 < g->n ? k + 1 : 0;
+	/* k = (start + i) % n, without a division per TSG switch */
+	for (uint32_t i = 0, k = start; i < g->n; i++, k = k + 1 < g->n ? k + 1 : 0) {
 		uint32_t chid = rl->ch[g->first + k];
 		if (chan_pbdma(rl, rl->runq[g->first + k]) == p && chan_ready(h, chid) &&
 		    chan_loaded_pbdma(host_chan_peek(h, chid)) < 0)
