@@ -225,6 +225,15 @@ struct runlist {
 	struct pbdma *pb[2];
 	struct eng_ctx ectx;
 	size_t prefetched; /* 1 + the TSG whose load last prefetched the next ones (host_prefetch), 0 none */
+	/* The RAMFC pointers prefetch_tsg's first stage found for the first
+	 * channels of TSG tsg1 - 1 (slot: TSG index & 3), used by its later
+	 * stages while the memory spaces' epoch is unchanged (no page went). A
+	 * cache for prefetching only (host_prefetch_drop). */
+	struct pf_slot {
+		size_t tsg1; /* 0 none */
+		uint64_t epoch;
+		const uint8_t *fc[4];
+	} pf[4];
 };
 
 /* The Host's own view of a channel (the guest-visible part is PCCSR). */
@@ -522,6 +531,8 @@ static inline void chan_set_acq_wait(struct host *h, uint32_t chid, bool wait)
 }
 /* Recomputes every ready bit from struct chan (after a restore). */
 void host_ready_rebuild(struct host *h);
+/* Forgets what the runlist's prefetching remembers (prefetched, pf). */
+void host_prefetch_drop(struct runlist *rl);
 
 /* host.c: scheduler and the generation's interface used by the PBDMAs. */
 void host_schedule(struct host *h, struct runlist *rl);
