@@ -49,9 +49,13 @@ struct mem_space {
 	 * live until mem_fini): a lookup cache, dropped with last_pn. */
 	uint64_t leaf_tag[MEM_LEAF_CACHE]; /* (pn >> 9) + 1, 0 none */
 	void *leaf[MEM_LEAF_CACHE];
-	struct mem_watch *watch; /* armed write watches (mem_watch_*) */
-	size_t nwatch, capwatch;
-	struct mem_range *range; /* caller-owned ranges (nvm_mem_map_*), by address */
+	/* Counts the drops of the lookup caches (pages freed, caller ranges
+	 * changed): a page pointer from mem_span stays valid while it is
+	 * unchanged (host.c keeps some for prefetching). */
+	uint64_t epoch;
+	struct mem_watch *watch;   /* armed write watches (mem_watch_*) */
+	uint32_t nwatch, capwatch; /* (32 bits: the epoch fits in the size this struct had) */
+	struct mem_range *range;   /* caller-owned ranges (nvm_mem_map_*), by address */
 	size_t nrange;
 };
 

@@ -168,6 +168,7 @@ static void lookup_cache_drop(struct mem_space *m)
 	m->last_pn = UINT64_MAX;
 	m->last_page = NULL;
 	memset(m->leaf_tag, 0, sizeof(m->leaf_tag));
+	m->epoch++;
 }
 
 /* Frees a subtree; *left counts the pages and nodes not yet freed. The
@@ -474,7 +475,9 @@ nvm_status mem_unmap(struct mem_space *m, uint64_t addr, uint64_t size)
 nvm_status mem_watch_add(struct mem_space *m, uint64_t lo, uint64_t len, mem_watch_fn fn, void *ctx, uint64_t arg)
 {
 	if (m->nwatch == m->capwatch) {
-		size_t cap = m->capwatch ? m->capwatch * 2 : 8;
+		if (m->capwatch > UINT32_MAX / 2)
+			return NVM_ERR_NOMEM;
+		uint32_t cap = m->capwatch ? m->capwatch * 2 : 8;
 		struct mem_watch *w = realloc(m->watch, cap * sizeof(*w));
 		if (!w)
 			return NVM_ERR_NOMEM;

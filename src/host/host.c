@@ -48,7 +48,7 @@ static void rl_clear(struct runlist *rl)
 	rl->runq = NULL;
 	rl->ntsg = rl->nch = 0;
 	rl->cur = 0;
-	rl->prefetched = 0;
+	host_prefetch_drop(rl);
 }
 
 static nvm_aperture target_ap(unsigned target)
@@ -274,9 +274,9 @@ static int tsg_pick(struct host *h, struct runlist *rl, size_t t, struct pbdma *
 	uint32_t start = 0;
 	for (uint32_t k = 0; k < g->n && after >= 0; k++)
 		if (rl->ch[g->first + k] == (uint32_t)after)
-			start = k + 1;
-	for (uint32_t i = 0; i < g->n; i++) {
-		uint32_t k = (start + i) % g->n;
+			start = k + 1 < g->n ? k + 1 : 0;
+	/* k = (start + i) % n, without a division per TSG switch */
+	for (uint32_t i = 0, k = start; i < g->n; i++, k = k + 1 < g->n ? k + 1 : 0) {
 		uint32_t chid = rl->ch[g->first + k];
 		if (chan_pbdma(rl, rl->runq[g->first + k]) == p && chan_ready(h, chid) &&
 		    chan_loaded_pbdma(host_chan_peek(h, chid)) < 0)
@@ -362,9 +362,31 @@ static void prefetch_pb(struct host *h, uint32_t chid, const uint8_t *f)
  * stages run as the TSG comes nearer. */
 enum pf_stage { PF_RAMFC, PF_CHAN, PF_PB };
 
+void host_prefetch_drop(struct runlist *rl)
+{
+	rl->prefetched = 0;
+	memset(rl->pf, 0, sizeof(rl->pf));
+}
+
+/* Sum of the apertures' epochs: changes when a page of either goes. */
+static uint64_t mem_epoch(const struct host *h)
+{
+	return h->gpu->mem[NVM_AP_VRAM].epoch + h->gpu->mem[NVM_AP_SYSMEM].epoch;
+}
+
 static void prefetch_tsg(struct host *h, struct runlist *rl, size_t t, enum pf_stage stage)
 {
 	const struct rl_tsg *g = &rl->tsg[t];
+	/* The first stage finds the RAMFCs, the later ones take them from the
+	 * slot (a channel RAM written since makes a stale guess, not a wrong
+	 * state: a different line fetched). */
+	struct pf_slot *s = &rl->pf[t & 3];
+	uint64_t epoch = mem_epoch(h);
+	bool kept = s->tsg1 == t + 1 && s->epoch == epoch;
+	if (stage == PF_RAMFC) {
+		s->tsg1 = t + 1;
+		s->epoch = epoch;
+	}
 	for (uint32_t k = 0; k < g->n && k < 4; k++) {
 		uint32_t chid = rl->ch[g->first + k];
 		if (stage == PF_RAMFC) {
@@ -374,8 +396,10 @@ static void prefetch_tsg(struct host *h, struct runlist *rl, size_t t, enum pf_s
 			__builtin_prefetch(c);
 			__builtin_prefetch((const char *)(c + 1) - 1);
 		}
-		size_t avail;
-		const uint8_t *f = ramfc_span(h, chid, &avail);
+		size_t avail = 0;
+		const uint8_t *f = stage != PF_RAMFC && kept ? s->fc[k] : ramfc_span(h, chid, &avail);
+		if (stage == PF_RAMFC)
+			s->fc[k] = f;
 		if (!f)
 			continue;
 		if (stage == PF_RAMFC) {

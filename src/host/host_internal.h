@@ -225,6 +225,15 @@ struct runlist {
 	struct pbdma *pb[2];
 	struct eng_ctx ectx;
 	size_t prefetched; /* 1 + the TSG whose load last prefetched the next ones (host_prefetch), 0 none */
+	/* The RAMFC pointers prefetch_tsg's first stage found for the first
+	 * channels of TSG tsg1 - 1 (slot: TSG index & 3), used by its later
+	 * stages while the memory spaces' epoch is unchanged (no page went). A
+	 * cache for prefetching only (host_prefetch_drop). */
+	struct pf_slot {
+		size_t tsg1; /* 0 none */
+		uint64_t epoch;
+		const uint8_t *fc[4];
+	} pf[4];
 };
 
 /* The Host's own view of a channel (the guest-visible part is PCCSR). */
@@ -448,13 +457,20 @@ struct host {
 	struct reg_array pbdma_array;
 	bool method_crc; /* compute NV_PPBDMA_METHOD_CRC (nvm_host_set_method_crc) */
 	/* From the RAMFC layout: the dwords that mirror a register, and the
-	 * register (enum pbr) each mirrors (a context load and save copy them
-	 * one by one: a memcpy per run of consecutive dwords became a
-	 * `rep movs` each, slower than the ~40 word moves). */
+	 * register (enum pbr) each mirrors. */
 	unsigned nramfc;
 	struct {
 		uint8_t dword, reg;
 	} ramfc[PBR_COUNT];
+	/* The same as runs of consecutive dwords mirroring consecutive
+	 * registers (gv100: 9 runs of the 46 words), which a context load and
+	 * save copy in 16-byte blocks (pbdma.c ramfc_copy: a memcpy per run
+	 * became a `rep movs` each, and word by word a switch spent ~330
+	 * instructions on each direction). */
+	unsigned nramfc_run;
+	struct ramfc_run {
+		uint8_t dword, reg, n;
+	} ramfc_run[PBR_COUNT];
 	/* The RAMFC dwords of USERD, USERD_HI and GP_GET (host.c prefetch_tsg). */
 	uint8_t ramfc_userd, ramfc_userd_hi, ramfc_gp_get;
 	/* From the RAMUSERD layout: the writeback's byte range and its words. */
@@ -515,6 +531,8 @@ static inline void chan_set_acq_wait(struct host *h, uint32_t chid, bool wait)
 }
 /* Recomputes every ready bit from struct chan (after a restore). */
 void host_ready_rebuild(struct host *h);
+/* Forgets what the runlist's prefetching remembers (prefetched, pf). */
+void host_prefetch_drop(struct runlist *rl);
 
 /* host.c: scheduler and the generation's interface used by the PBDMAs. */
 void host_schedule(struct host *h, struct runlist *rl);
@@ -644,7 +662,15 @@ void pbdma_save(struct pbdma *p);
 void pbdma_chan_changed(struct pbdma *p);
 /* Work may have arrived for the loaded channel (doorbell): re-read GP_PUT. */
 void pbdma_kick(struct pbdma *p);
-bool pbdma_stalled(const struct pbdma *p);
+/* Frozen on a pending interrupt. dev_pbdma INTR_0: "Until software handles
+ * these interrupts and writes the bits to RESET, the PBDMA will be frozen."
+ * UNVERIFIED: INTR_STALL / INTR_STALL_1 (all set at reset) select which
+ * pending bits freeze it. Inline: the scheduler asks for every PBDMA of the
+ * runlist at each decision. */
+static inline bool pbdma_stalled(const struct pbdma *p)
+{
+	return (p->r[PBR_INTR_0] & p->r[PBR_INTR_STALL]) || (p->r[PBR_INTR_1] & p->r[PBR_INTR_STALL_1]);
+}
 void pbdma_drop_derived(struct pbdma *p);
 void pbdma_fini(struct pbdma *p);
 /* Arms (or stops) the USERD writeback timer of a loaded channel

@@ -15,7 +15,7 @@
  * agree, every index within its table), then installs it. Not saved, as
  * derived or transient: the channels' prefetch hints (gp_hint, pb_hint:
  * host.c prefetch_tsg's guesses, which change only what is fetched into the
- * host's caches), a runlist's `prefetched`, the PBDMA's per-step
+ * host's caches), a runlist's `prefetched` and `pf`, the PBDMA's per-step
  * bookkeeping (stop, stop_res, stop_done, cost, units: set before use in
  * each step) and its engine decisions (pick_valid, pick_rec, pick[]:
  * dropped at every feed_segment), the runlist being fetched (only set
@@ -379,7 +379,7 @@ static void put_rl(struct runlist *rl, struct img_rl *x)
 	rl->sub_base = x->sub_base;
 	rl->sub_len = x->sub_len;
 	rl->ectx = (struct eng_ctx){ x->ectx_tsg, x->ectx_inst, x->fault_chid, x->saving, x->idle_ev };
-	rl->prefetched = 0;
+	host_prefetch_drop(rl);
 }
 
 static void put_pbdma(struct host *h, struct pbdma *p, struct img_pb *x)

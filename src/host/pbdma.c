@@ -62,7 +62,7 @@ nvm_status pbdma_layouts(struct host *h)
 {
 	const struct host_gen *g = h->gen;
 	const nvm_hf_layout *fc = &g->layouts[NVM_HF_RAMFC], *ud = &g->layouts[NVM_HF_USERD];
-	h->nramfc = 0;
+	h->nramfc = h->nramfc_run = 0;
 	/* The register at each offset of the RAMFC's size (PBR_COUNT: none). */
 	_Static_assert(PBR_COUNT < 256, "a register index fits a byte");
 	uint8_t at[NVM_RAMFC_SIZE / 4];
@@ -87,6 +87,13 @@ nvm_status pbdma_layouts(struct host *h)
 			h->ramfc_userd_hi = (uint8_t)w->dword;
 		if (r == PBR_GP_GET)
 			h->ramfc_gp_get = (uint8_t)w->dword;
+	}
+	for (unsigned i = 0; i < h->nramfc; i++) {
+		struct ramfc_run *run = h->nramfc_run ? &h->ramfc_run[h->nramfc_run - 1] : NULL;
+		if (run && run->dword + run->n == h->ramfc[i].dword && run->reg + run->n == h->ramfc[i].reg)
+			run->n++;
+		else
+			h->ramfc_run[h->nramfc_run++] = (struct ramfc_run){ h->ramfc[i].dword, h->ramfc[i].reg, 1 };
 	}
 	h->userd_wb_lo = UINT32_MAX;
 	h->userd_wb_hi = 0;
@@ -149,14 +156,6 @@ static struct chan *cur_chan(struct pbdma *p)
 }
 
 /* ---------------------------------------------------------------- interrupts */
-
-bool pbdma_stalled(const struct pbdma *p)
-{
-	/* dev_pbdma INTR_0: "Until software handles these interrupts and writes
-	 * the bits to RESET, the PBDMA will be frozen." UNVERIFIED: INTR_STALL /
-	 * INTR_STALL_1 (all set at reset) select which pending bits freeze it. */
-	return (p->r[PBR_INTR_0] & p->r[PBR_INTR_STALL]) || (p->r[PBR_INTR_1] & p->r[PBR_INTR_STALL_1]);
-}
 
 static const char *const intr0_names[32] = {
 	[0] = "MEMREQ",   [5] = "MEMFLUSH",   [13] = "GPFIFO",  [14] = "GPPTR",     [15] = "GPENTRY",
@@ -269,6 +268,27 @@ static void mem_budget_error(struct pbdma *p, nvm_aperture ap, uint64_t pa, cons
 	     (unsigned long long)pa, nvm_aperture_name(ap));
 }
 
+/* len bytes at pa of m, read or written as mem_read / mem_write do, through
+ * the page pointer in the usual case of one page the model holds (a
+ * semaphore, USERD, a RAMFC: no copy loop, a fixed-size copy when len is a
+ * constant). */
+static inline __attribute__((always_inline)) nvm_status phys_copy(struct mem_space *m, uint64_t pa, void *buf,
+                                                                  size_t len, bool write)
+{
+	uint8_t *span;
+	size_t avail;
+	if (mem_span(m, pa, write, &span, &avail) || avail < len)
+		return write ? mem_write(m, pa, buf, len) : mem_read(m, pa, buf, len);
+	if (write) {
+		memcpy(span, buf, len);
+		if (m->nwatch)
+			mem_notify_write(m, pa, len);
+	} else {
+		memcpy(buf, span, len);
+	}
+	return NVM_OK;
+}
+
 /* Reads (acc READ or ATOMIC) or writes (WRITE) len bytes, not crossing a
  * page, at a channel VA; *ap_at (if not NULL) gets the aperture + 1 (0 for
  * a sparse page) and *pa_at the physical address. */
@@ -289,23 +309,11 @@ static bool va_access_at(struct pbdma *p, uint64_t va, void *buf, size_t len, nv
 		*ap_at = sparse ? 0 : (uint8_t)(ap + 1);
 		*pa_at = pa;
 	}
-	uint8_t *span;
-	size_t avail;
 	if (sparse) {
 		if (!write)
 			memset(buf, 0, len);
-	} else if (!mem_span(m, pa, write, &span, &avail) && avail >= len) {
-		/* The usual case (a semaphore): in one page the model holds,
-		 * as mem_read / mem_write would copy it. */
-		if (write) {
-			memcpy(span, buf, len);
-			if (m->nwatch)
-				mem_notify_write(m, pa, len);
-		} else {
-			memcpy(buf, span, len);
-		}
 	} else {
-		st = write ? mem_write(m, pa, buf, len) : mem_read(m, pa, buf, len);
+		st = phys_copy(m, pa, buf, len, write);
 	}
 	if (st == NVM_ERR_NOMEM) {
 		/* UNVERIFIED (a limit of the model, not of the GPU): the access
@@ -433,7 +441,7 @@ static void userd_read_gp_put(struct pbdma *p)
 	nvm_aperture ap;
 	uint64_t a = userd_addr(p, &ap) + p->h->userd_gp_put;
 	uint32_t v;
-	if (!mem_read(&gpu_of(p)->mem[ap], a, &v, 4))
+	if (!phys_copy(&gpu_of(p)->mem[ap], a, &v, 4, false))
 		p->r[PBR_GP_PUT] = v;
 	else
 		emit(gpu_of(p), NVM_EV_GUEST_ERROR, "pbdma", "userd_out_of_range", a, (uint64_t)p->chid,
@@ -1763,6 +1771,22 @@ static bool next_gp_entry(struct pbdma *p, bool *idle)
 
 /* ---------------------------------------------------------------- load / save */
 
+/* n words from s to d in 16-byte blocks, then words (the runs of
+ * h->ramfc_run: no `rep movs`, no call). */
+static inline void ramfc_copy(uint32_t *restrict d, const uint32_t *restrict s, unsigned n)
+{
+	unsigned j = 0;
+	for (; j + 4 <= n; j += 4)
+		memcpy(d + j, s + j, 16);
+	/* the rest by fixed sizes (a loop would become a memcpy call) */
+	if (n - j >= 2) {
+		memcpy(d + j, s + j, 8);
+		j += 2;
+	}
+	if (j < n)
+		d[j] = s[j];
+}
+
 static uint64_t inst_addr(const struct pbdma *p, unsigned *target)
 {
 	*target = p->inst_target;
@@ -1784,7 +1808,7 @@ static bool do_load(struct pbdma *p)
 	 * unchanged on save (a failed read copies nothing). */
 	uint32_t *ramfc = p->ramfc;
 	if (target == 1 ||
-	    mem_read(&gpu_of(p)->mem[target >= 2 ? NVM_AP_SYSMEM : NVM_AP_VRAM], a, ramfc, sizeof(p->ramfc))) {
+	    phys_copy(&gpu_of(p)->mem[target >= 2 ? NVM_AP_SYSMEM : NVM_AP_VRAM], a, ramfc, sizeof(p->ramfc), false)) {
 		/* UNVERIFIED: an instance block that cannot be read faults the
 		 * channel (PBDMA_FAULTED) instead of loading it, and raises
 		 * CHSW_ERROR RDAT_TIMEOUT (the read data of the switch never
@@ -1797,8 +1821,8 @@ static bool do_load(struct pbdma *p)
 		return false;
 	}
 	const struct host *h = p->h;
-	for (unsigned i = 0; i < h->nramfc; i++)
-		p->r[h->ramfc[i].reg] = ramfc[h->ramfc[i].dword];
+	for (unsigned i = 0; i < h->nramfc_run; i++)
+		ramfc_copy(&p->r[h->ramfc_run[i].reg], &ramfc[h->ramfc_run[i].dword], h->ramfc_run[i].n);
 	if (h->gen->ops->chan_load)
 		h->gen->ops->chan_load(p->h, p);
 	p->h->stats.ctx_loads++;
@@ -1839,7 +1863,10 @@ void pbdma_load(struct pbdma *p, uint32_t chid)
 	p->state = PBS_LOADING;
 	p->ev = 0;
 	arm_step(p, HOST_NS_CTXSW);
-	host_engstat(p->h, p->rl);
+	/* The engine status (CTXSW_LOAD / SWITCH) is refreshed by the caller,
+	 * host_schedule, once its decisions for every PBDMA are made: a call
+	 * here would compute the same and, with this step pending, schedule
+	 * nothing (host_engstat). */
 }
 
 void pbdma_save(struct pbdma *p)
@@ -1856,9 +1883,9 @@ void pbdma_save(struct pbdma *p)
 		unsigned target;
 		uint64_t a = inst_addr(p, &target);
 		nvm_aperture ap = target >= 2 ? NVM_AP_SYSMEM : NVM_AP_VRAM;
-		for (unsigned i = 0; i < h->nramfc; i++)
-			p->ramfc[h->ramfc[i].dword] = p->r[h->ramfc[i].reg];
-		if (mem_write(&h->gpu->mem[ap], a, p->ramfc, sizeof(p->ramfc)))
+		for (unsigned i = 0; i < h->nramfc_run; i++)
+			ramfc_copy(&p->ramfc[h->ramfc_run[i].dword], &p->r[h->ramfc_run[i].reg], h->ramfc_run[i].n);
+		if (phys_copy(&h->gpu->mem[ap], a, p->ramfc, sizeof(p->ramfc), true))
 			mem_budget_error(p, ap, a, "RAMFC save"); /* the load read the same bytes */
 		userd_writeback(p);
 		h->stats.ctx_saves++;

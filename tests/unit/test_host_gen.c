@@ -69,6 +69,35 @@ static void ramfc_map_from_the_layout(void **state)
 	nvm_close(gpu);
 }
 
+/* The runs a context load and save copy (h->ramfc_run, in 16-byte blocks)
+ * are the word map h->ramfc, in order, with nothing left out or added, on
+ * every Host generation; on gv100 the 46 words make 9 runs. */
+static void ramfc_runs_are_the_map(void **state)
+{
+	(void)state;
+	static const char *const chips[] = { "gv100", "tu102", "ga100", "ga102", "gh100" };
+	for (size_t c = 0; c < sizeof(chips) / sizeof(chips[0]); c++) {
+		nvm_config cfg = { .chip = chips[c], .vram_size = 64ull << 20, .sysmem_size = 64ull << 20 };
+		nvm_gpu *gpu;
+		assert_int_equal(nvm_open(&cfg, &gpu), NVM_OK);
+		struct host *h = host_of(gpu);
+		assert_non_null(h);
+		unsigned i = 0;
+		for (unsigned r = 0; r < h->nramfc_run; r++) {
+			assert_true(h->ramfc_run[r].n >= 1);
+			for (unsigned k = 0; k < h->ramfc_run[r].n; k++, i++) {
+				assert_true(i < h->nramfc);
+				assert_int_equal(h->ramfc_run[r].dword + k, h->ramfc[i].dword);
+				assert_int_equal(h->ramfc_run[r].reg + k, h->ramfc[i].reg);
+			}
+		}
+		assert_int_equal(i, h->nramfc);
+		if (!strcmp(chips[c], "gv100"))
+			assert_int_equal(h->nramfc_run, 9);
+		nvm_close(gpu);
+	}
+}
+
 /* The USERD writeback: the eight read-only entries of seed 000 section 4
  * between PUT (0x40) and GP_GET (0x88); GP_PUT (0x8c) is software's. */
 static void userd_map_from_the_layout(void **state)
@@ -116,9 +145,8 @@ static void method_table(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(counts_are_data),
-		cmocka_unit_test(ramfc_map_from_the_layout),
-		cmocka_unit_test(userd_map_from_the_layout),
+		cmocka_unit_test(counts_are_data),        cmocka_unit_test(ramfc_map_from_the_layout),
+		cmocka_unit_test(ramfc_runs_are_the_map), cmocka_unit_test(userd_map_from_the_layout),
 		cmocka_unit_test(method_table),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -846,6 +846,63 @@ static void prefetch_hints_are_guesses(void **state)
 	env_fini(&e);
 }
 
+/* host.c keeps the RAMFC pointers its first prefetch stage found for the
+ * later stages (struct pf_slot) only while no page of the model's memory
+ * went: the instance blocks moved into caller buffers in the middle of a
+ * round, then back into the model's memory with the buffers freed (a kept
+ * pointer into them would be read after the free: ASan). Eight TSGs of one
+ * channel and one method each: every method arrives, in runlist order. */
+static void prefetch_ramfc_after_remap(void **state)
+{
+	(void)state;
+	struct env e;
+	env_init(&e);
+	struct env_chan *c[8];
+	uint32_t w[8 * 8];
+	for (unsigned i = 0; i < 8; i++) {
+		c[i] = env_chan(&e, i, 1 + i);
+		env_rl_tsg(&w[8 * i], 1 + i, 1, 128, 3);
+		env_rl_chan(&w[8 * i + 4], c[i], 0);
+	}
+	env_submit(&e, 0, w, 16);
+	env_run(&e, 100000);
+	for (unsigned i = 0; i < 8; i++) {
+		uint32_t pb[] = { HDR_INC(0, 0x200, 1), 0x100 + i };
+		env_push(&e, c[i], pb, 2);
+	}
+	nvm_method log[8];
+	uint8_t *buf[8];
+	for (unsigned guard = 0; env_log(&e, "gr", log, 8) < 2 && guard < 100000; guard++)
+		env_run(&e, 50);
+	assert_in_range(env_log(&e, "gr", log, 8), 2, 6);
+	for (unsigned i = 0; i < 8; i++) {
+		buf[i] = malloc(4096);
+		assert_non_null(buf[i]);
+		assert_int_equal(nvm_mem_read(e.gpu, NVM_AP_VRAM, c[i]->inst, buf[i], 4096), NVM_OK);
+		if (nvm_mem_map_ptr(e.gpu, NVM_AP_VRAM, c[i]->inst, 4096, buf[i])) {
+			/* the variants whose VRAM is the caller's already */
+			assert_int_equal(i, 0);
+			free(buf[i]);
+			env_fini(&e);
+			skip();
+		}
+	}
+	for (unsigned guard = 0; env_log(&e, "gr", log, 8) < 5 && guard < 100000; guard++)
+		env_run(&e, 50);
+	for (unsigned i = 0; i < 8; i++) {
+		assert_int_equal(nvm_mem_unmap(e.gpu, NVM_AP_VRAM, c[i]->inst, 4096), NVM_OK);
+		assert_int_equal(nvm_mem_write(e.gpu, NVM_AP_VRAM, c[i]->inst, buf[i], 4096), NVM_OK);
+		free(buf[i]);
+	}
+	assert_string_equal(env_run(&e, 1000000), "idle");
+	assert_int_equal(env_log(&e, "gr", log, 8), 8);
+	for (unsigned i = 0; i < 8; i++) {
+		assert_int_equal(log[i].chid, 1 + i);
+		assert_int_equal(log[i].data, 0x100 + i);
+	}
+	env_fini(&e);
+}
+
 /* A channel is listed on the runlist whose last submit named it: a new
  * submit unlists the channels the runlist's previous contents named, but
  * not one listed on another runlist since; a channel never listed is on
@@ -975,6 +1032,7 @@ int main(void)
 		cmocka_unit_test(held_tsg_until_timeslice),
 		cmocka_unit_test(runlist_resubmit_unlists),
 		cmocka_unit_test(prefetch_hints_are_guesses),
+		cmocka_unit_test(prefetch_ramfc_after_remap),
 		cmocka_unit_test(ready_bits_follow_channels),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
