@@ -634,6 +634,35 @@ static void refused(const char *chip, const uint8_t *bad, size_t len, const char
 	nvm_close(gpu);
 }
 
+/* One damage to a section: the value written at off, 4 or 8 bytes (wide). */
+struct damage {
+	const char *what;
+	size_t off;
+	uint64_t v;
+	bool wide;
+};
+
+/* Each damage alone, to a copy of good in section sect (its CRC made
+ * right), is refused (refused). */
+static void refused_each(const uint8_t *good, size_t len, const char *sect, const struct damage *c, size_t n)
+{
+	uint8_t *bad = malloc(len);
+	assert_non_null(bad);
+	for (size_t i = 0; i < n; i++) {
+		size_t sn;
+		memcpy(bad, good, len);
+		uint8_t *d = section(bad, len, sect, &sn);
+		assert_true(c[i].off + (c[i].wide ? 8 : 4) <= sn);
+		if (c[i].wide)
+			put64(d + c[i].off, c[i].v);
+		else
+			put32(d + c[i].off, (uint32_t)c[i].v);
+		fix_crc(d, sn);
+		refused("gv100", bad, len, c[i].what);
+	}
+	free(bad);
+}
+
 /* Offsets in the Host's section (host_snap.c's order). */
 #define H_NAME     16u
 #define H_CRC      (H_NAME + sizeof(nvm_host_stats))
@@ -685,38 +714,26 @@ static void bad_host(void **state)
 		uint8_t *d = section(good, len, "host", &n);
 		o = host_walk(d, n);
 	}
-	/* kind of damage, offset in the section, the value written (u32) */
-	const struct {
-		const char *what;
-		size_t off;
-		uint32_t v;
-	} cases[] = {
-		{ "method_crc not a bool", H_CRC, 2 },
-		{ "chunk index past the table", H_CHUNK, 0x4000 },
-		{ "channel listed on runlist 99", o.chan1, 99 },
-		{ "channel listed without a TSG", o.chan1 + 4, 0 },
-		{ "channel loaded on PBDMA 3, which has none", o.chan1 + 8, 3 },
-		{ "acquire aperture out of range", o.chan1 + 16, 7 },
-		{ "TSG longer than the runlist", o.tsg0 + 16, 5 },
-		{ "runlist's channel past the table", o.tsg0 + 20, 100000 },
-		{ "current TSG past the runlist", o.cur0, 9 },
-		{ "runlist submit target", o.cur0 + 36, 4 },
-		{ "engine-status fault channel past the table", o.cur0 + 60, 5000 },
-		{ "PBDMA state out of range", o.pb0, 7 },
-		{ "PBDMA loaded with another channel", o.pb0 + 4, 2 },
-		{ "PBDMA target engine past the list", o.pb0 + 36 + NVM_RAMFC_SIZE + 12, 99 },
-		{ "decoder count past 13 bits", o.dec0 + 8, 0x5000 },
-		{ "decoder mode out of range", o.dec0 + 24, 9 },
-		{ "decoder subchannel out of range", o.dec0 + 16, 8 },
+	const struct damage cases[] = {
+		{ "method_crc not a bool", H_CRC, 2, false },
+		{ "chunk index past the table", H_CHUNK, 0x4000, false },
+		{ "channel listed on runlist 99", o.chan1, 99, false },
+		{ "channel listed without a TSG", o.chan1 + 4, 0, false },
+		{ "channel loaded on PBDMA 3, which has none", o.chan1 + 8, 3, false },
+		{ "acquire aperture out of range", o.chan1 + 16, 7, false },
+		{ "TSG longer than the runlist", o.tsg0 + 16, 5, false },
+		{ "runlist's channel past the table", o.tsg0 + 20, 100000, false },
+		{ "current TSG past the runlist", o.cur0, 9, false },
+		{ "runlist submit target", o.cur0 + 36, 4, false },
+		{ "engine-status fault channel past the table", o.cur0 + 60, 5000, false },
+		{ "PBDMA state out of range", o.pb0, 7, false },
+		{ "PBDMA loaded with another channel", o.pb0 + 4, 2, false },
+		{ "PBDMA target engine past the list", o.pb0 + 36 + NVM_RAMFC_SIZE + 12, 99, false },
+		{ "decoder count past 13 bits", o.dec0 + 8, 0x5000, false },
+		{ "decoder mode out of range", o.dec0 + 24, 9, false },
+		{ "decoder subchannel out of range", o.dec0 + 16, 8, false },
 	};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		memcpy(bad, good, len);
-		uint8_t *d = section(bad, len, "host", &n);
-		assert_true(cases[i].off + 4 <= n);
-		put32(d + cases[i].off, cases[i].v);
-		fix_crc(d, n);
-		refused("gv100", bad, len, cases[i].what);
-	}
+	refused_each(good, len, "host", cases, sizeof(cases) / sizeof(cases[0]));
 	/* the section cut short (its CRC right) */
 	memcpy(bad, good, len);
 	{
@@ -757,12 +774,7 @@ static void bad_mmu(void **state)
 	assert_true(ntlb >= 2);
 	size_t e0 = M_TLB + 8, e1 = e0 + M_RES;
 	assert_int_equal(get64(d + e0 + 20), 4096); /* size */
-	const struct {
-		const char *what;
-		size_t off;
-		uint64_t v;
-		bool wide;
-	} cases[] = {
+	const struct damage cases[] = {
 		{ "PUT past 20 bits", M_PUT, 0x100000, false },
 		{ "flags out of range", M_FLAGS, 8, false },
 		{ "held requests past the buffer", M_NPEND, 4097, true },
@@ -774,16 +786,7 @@ static void bad_mmu(void **state)
 		{ "TLB entry with a fault", e0 + 28, 2, false },
 		{ "TLB entry target out of range", e0 + 36, 4, false },
 	};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		memcpy(bad, good, len);
-		uint8_t *b = section(bad, len, "mmu", &n);
-		if (cases[i].wide)
-			put64(b + cases[i].off, cases[i].v);
-		else
-			put32(b + cases[i].off, (uint32_t)cases[i].v);
-		fix_crc(b, n);
-		refused("gv100", bad, len, cases[i].what);
-	}
+	refused_each(good, len, "mmu", cases, sizeof(cases) / sizeof(cases[0]));
 	/* two entries in one slot: the second a copy of the first */
 	memcpy(bad, good, len);
 	uint8_t *b = section(bad, len, "mmu", &n);
@@ -801,8 +804,6 @@ static void bad_ce(void **state)
 	(void)state;
 	size_t len, n;
 	uint8_t *good = case_snapshot("gv100", &plan_copy, acts_copy, 3, &len);
-	uint8_t *bad = malloc(len);
-	assert_non_null(bad);
 	uint8_t *d = section(good, len, "ENGS", &n);
 	size_t at = 0;
 	for (size_t i = 0; i + 12 <= n; i++)
@@ -815,28 +816,17 @@ static void bad_ce(void **state)
 	size_t ce = at + 80 + (size_t)(rsize * 45 + dsize * 4), job = ce + 8 + 4 + 4 + 4 * 34;
 	assert_int_equal(get32(d + ce + 12), 1);  /* channel 1 */
 	assert_int_equal(get32(d + job) & 1u, 1); /* the launch in progress */
-	const struct {
-		const char *what;
-		size_t off;
-		uint32_t v;
-	} cases[] = {
-		{ "tick remainder past a unit", ce, 5000 },
-		{ "table size not a power of two", ce + 8, 9 },
-		{ "channel past the table", ce + 12, 4096 },
-		{ "job flags out of range", job, 0x40 },
-		{ "source aperture out of range", job + 8 + 20, 2 },
-		{ "source pixel of 99 bytes", job + 8 + 24, 99 },
-		{ "block height past 32 GOBs", job + 8 + 28, 6 },
-		{ "line past the line count", job + 8 + 2 * 104 + 40, 5 },
+	const struct damage cases[] = {
+		{ "tick remainder past a unit", ce, 5000, false },
+		{ "table size not a power of two", ce + 8, 9, false },
+		{ "channel past the table", ce + 12, 4096, false },
+		{ "job flags out of range", job, 0x40, false },
+		{ "source aperture out of range", job + 8 + 20, 2, false },
+		{ "source pixel of 99 bytes", job + 8 + 24, 99, false },
+		{ "block height past 32 GOBs", job + 8 + 28, 6, false },
+		{ "line past the line count", job + 8 + 2 * 104 + 40, 5, false },
 	};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		memcpy(bad, good, len);
-		uint8_t *b = section(bad, len, "ENGS", &n);
-		put32(b + cases[i].off, cases[i].v);
-		fix_crc(b, n);
-		refused("gv100", bad, len, cases[i].what);
-	}
-	free(bad);
+	refused_each(good, len, "ENGS", cases, sizeof(cases) / sizeof(cases[0]));
 	free(good);
 }
 
@@ -849,8 +839,6 @@ static void bad_engine_log(void **state)
 	(void)state;
 	size_t len, n;
 	uint8_t *good = case_snapshot("gv100", &plan_one, acts_mid_pb, 3, &len);
-	uint8_t *bad = malloc(len);
-	assert_non_null(bad);
 	uint8_t *d = section(good, len, "ENGS", &n);
 	size_t at = 0; /* GR's record, past its name */
 	for (size_t i = 0; i + 10 <= n && !at; i++)
@@ -859,26 +847,15 @@ static void bad_engine_log(void **state)
 	assert_true(at);
 	const size_t cap = at + 24, keep = at + 32, dsize = at + 40;
 	assert_int_equal(get64(d + cap), 4096); /* the default log */
-	const struct {
-		const char *what;
-		size_t off;
-		uint64_t v;
-	} cases[] = {
-		{ "log cap near 2^64", cap, 0xc600000000000000ull },
-		{ "log cap 2^64 - 1", cap, UINT64_MAX },
-		{ "log cap past 2^24", cap, (1u << 24) + 1 },
-		{ "log keep past its cap", keep, 4097 },
-		{ "log ring not a power of two", dsize, 100 },
-		{ "log ring past its cap's power of two", dsize, 8192 },
+	const struct damage cases[] = {
+		{ "log cap near 2^64", cap, 0xc600000000000000ull, true },
+		{ "log cap 2^64 - 1", cap, UINT64_MAX, true },
+		{ "log cap past 2^24", cap, (1u << 24) + 1, true },
+		{ "log keep past its cap", keep, 4097, true },
+		{ "log ring not a power of two", dsize, 100, true },
+		{ "log ring past its cap's power of two", dsize, 8192, true },
 	};
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		memcpy(bad, good, len);
-		uint8_t *b = section(bad, len, "ENGS", &n);
-		put64(b + cases[i].off, cases[i].v);
-		fix_crc(b, n);
-		refused("gv100", bad, len, cases[i].what);
-	}
-	free(bad);
+	refused_each(good, len, "ENGS", cases, sizeof(cases) / sizeof(cases[0]));
 	free(good);
 }
 
