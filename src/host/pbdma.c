@@ -1383,25 +1383,41 @@ static inline __attribute__((always_inline)) bool deliver_run(struct pbdma *p, s
 	return true;
 }
 
+/* What the runs deliver_rec took since the last rec_flush leave to do: the
+ * methods of the engine p->target (a recorder without a log), to add to its
+ * count and busy time, p->cost and v->methods. Nothing reads those between
+ * two runs deliver_rec takes: a run it does not take, an engine switch and
+ * the loop's end flush them first. */
+static inline void rec_flush(struct pbdma *p, struct deliv *v, uint64_t *acc)
+{
+	if (!*acc)
+		return;
+	struct engine *e = p->target;
+	e->total += *acc;
+	p->cost += *acc * ENG_REC_NS_PER_METHOD;
+	e->busy_until = v->gpu->now + p->cost;
+	v->methods += *acc;
+	*acc = 0;
+}
+
 /* deliver_run's common case without the run (nvm_pb_take_hdr's header w): the
  * engine methods of a subchannel whose engine, decided before, is a
  * recorder without a log (engine_send's first case), on a PBDMA with no
  * hooks or method CRCs and methods not masked (rec: the subchannels for
- * which those hold). false: the run needs deliver_log or deliver_run. */
+ * which those hold); its methods are added to *acc (rec_flush). false: the
+ * run needs deliver_log or deliver_run. */
 static inline __attribute__((always_inline)) bool deliver_rec(struct pbdma *p, struct deliv *v, uint32_t rec,
-                                                              uint32_t w)
+                                                              uint32_t w, uint64_t *acc)
 {
 	uint32_t s = (w >> 13) & 7u;
 	if (!(rec >> s & 1) || (w & 0xfffu) < 0x100 / 4)
 		return false;
 	struct engine *e = p->pick[s].e;
-	if (e != p->target)
+	if (e != p->target) {
+		rec_flush(p, v, acc);
 		engine_switch(p, e, s);
-	uint32_t n = nvm_pb_take_count(w);
-	e->total += n;
-	p->cost += (uint64_t)n * ENG_REC_NS_PER_METHOD;
-	e->busy_until = v->gpu->now + p->cost;
-	v->methods += n;
+	}
+	*acc += nvm_pb_take_count(w);
 	return true;
 }
 
@@ -1461,10 +1477,16 @@ static inline __attribute__((always_inline)) bool take_runs(struct pbdma *p, str
 	bool masked = !d->active, go = true;
 	uint32_t fast = v->plain && !masked ? 0x1fu : 0, hdr;
 	uint32_t rec = fast & v->valid & p->pick_rec, logm = logging ? fast & v->valid & p->pick_log : 0;
+	uint64_t acc = 0; /* deliver_rec's methods not yet flushed (rec_flush) */
 	while ((hdr = nvm_pb_take_hdr(&q, end, &pos))) {
 		taken += nvm_pb_take_count(hdr);
-		if (deliver_rec(p, v, rec, hdr))
+		if (deliver_rec(p, v, rec, hdr, &acc)) {
+			if (logging)
+				rec_flush(p, v, &acc); /* fewer registers in use: faster */
 			continue;
+		}
+		if (!logging)
+			rec_flush(p, v, &acc);
 		if (logging) {
 			if (deliver_log(p, v, logm, hdr, q))
 				continue;
@@ -1477,6 +1499,7 @@ static inline __attribute__((always_inline)) bool take_runs(struct pbdma *p, str
 		rec = fast & v->valid & p->pick_rec;
 		logm = logging ? fast & v->valid & p->pick_log : 0;
 	}
+	rec_flush(p, v, &acc);
 	nvm_pb_take_sync(d, pos, taken);
 	*qp = q;
 	return go;
