@@ -1383,9 +1383,9 @@ static inline __attribute__((always_inline)) bool deliver_run(struct pbdma *p, s
 	return true;
 }
 
-/* What the runs deliver_rec took since the last rec_flush leave to do: the
- * methods of the engine p->target (a recorder without a log), to add to its
- * count and busy time, p->cost and v->methods. Nothing reads those between
+/* What the runs deliver_rec and deliver_log took since the last rec_flush
+ * leave to do: the methods of the engine p->target (a recorder), to add to
+ * its count and busy time, p->cost and v->methods. Nothing reads those between
  * two runs deliver_rec takes: a run it does not take, an engine switch and
  * the loop's end flush them first. */
 static inline void rec_flush(struct pbdma *p, struct deliv *v, uint64_t *acc)
@@ -1425,9 +1425,11 @@ static inline __attribute__((always_inline)) bool deliver_rec(struct pbdma *p, s
  * header-first path may take whose recorder has one, from p->pick_log),
  * when the log takes the run inline (engine_log_inline): the record is
  * made from the header's fields (its data just before next), the same as
- * from the run nvm_pb_take_fill builds. Used by take_runs' version with
- * logging. false: the run needs deliver_run (nothing done). */
-static bool deliver_log(struct pbdma *p, struct deliv *v, uint32_t logm, uint32_t w, const uint32_t *next)
+ * from the run nvm_pb_take_fill builds; its methods are added to *acc
+ * (rec_flush). Used by take_runs' version with logging. false: the run
+ * needs deliver_run (nothing done). */
+static bool deliver_log(struct pbdma *p, struct deliv *v, uint32_t logm, uint32_t w, const uint32_t *next,
+                        uint64_t *acc)
 {
 	uint32_t s = (w >> 13) & 7u;
 	if (!(logm >> s & 1) || (w & 0xfffu) < 0x100 / 4)
@@ -1436,9 +1438,10 @@ static bool deliver_log(struct pbdma *p, struct deliv *v, uint32_t logm, uint32_
 	uint32_t n = nvm_pb_take_count(w);
 	if (!engine_log_inline(e, n))
 		return false;
-	if (e != p->target)
+	if (e != p->target) {
+		rec_flush(p, v, acc);
 		engine_switch(p, e, s);
-	e->total += n;
+	}
 	/* IMMD (SEC_OP 4): one method, NVM_PB_MODE_IMMD, its data the header's
 	 * IMMD_DATA 28:16; else the n words before next, the mode SEC_OP 2:1
 	 * (as nvm_pb_take_fill makes them). */
@@ -1447,9 +1450,7 @@ static bool deliver_log(struct pbdma *p, struct deliv *v, uint32_t logm, uint32_
 	const uint32_t *data = immd ? &immd_data : next - n;
 	uint32_t mode = immd ? (uint32_t)NVM_PB_MODE_IMMD : w >> 30;
 	engine_log_append_inline(e, &p->pick[s].src, (w & 0xfffu) << 2, mode, data, n);
-	p->cost += (uint64_t)n * ENG_REC_NS_PER_METHOD;
-	e->busy_until = v->gpu->now + p->cost;
-	v->methods += n;
+	*acc += n; /* counted as deliver_rec's (rec_flush) */
 	return true;
 }
 
@@ -1480,18 +1481,15 @@ static inline __attribute__((always_inline)) bool take_runs(struct pbdma *p, str
 	uint64_t acc = 0; /* deliver_rec's methods not yet flushed (rec_flush) */
 	while ((hdr = nvm_pb_take_hdr(&q, end, &pos))) {
 		taken += nvm_pb_take_count(hdr);
-		if (deliver_rec(p, v, rec, hdr, &acc)) {
-			if (logging)
-				rec_flush(p, v, &acc); /* fewer registers in use: faster */
+		if (deliver_rec(p, v, rec, hdr, &acc))
 			continue;
-		}
-		if (!logging)
-			rec_flush(p, v, &acc);
 		if (logging) {
-			if (deliver_log(p, v, logm, hdr, q))
+			if (deliver_log(p, v, logm, hdr, q, &acc))
 				continue;
+			rec_flush(p, v, &acc);
 			go = deliver_run(p, v, nvm_pb_take_fill(d, 0, hdr, q, pos, masked));
 		} else {
+			rec_flush(p, v, &acc);
 			go = deliver_built(p, v, hdr, q, pos, masked);
 		}
 		if (!go)
