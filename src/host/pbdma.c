@@ -1473,8 +1473,10 @@ static inline __attribute__((always_inline)) bool take_runs(struct pbdma *p, str
                                                             const uint32_t *end, bool logging)
 {
 	nvm_pb_decoder *d = &p->dec;
-	const uint32_t *q = *qp;
-	uint64_t pos = d->pos, taken = 0;
+	const uint32_t *q = *qp, *q0 = q;
+	/* nvm_pb_take_hdr moves the stream position as it moves q: it is
+	 * worked out from q where it is needed (one addition less a run) */
+	uint64_t pos0 = d->pos, pos = pos0, taken = 0;
 	bool masked = !d->active, go = true;
 	uint32_t fast = v->plain && !masked ? 0x1fu : 0, hdr;
 	uint32_t rec = fast & v->valid & p->pick_rec, logm = logging ? fast & v->valid & p->pick_log : 0;
@@ -1487,10 +1489,10 @@ static inline __attribute__((always_inline)) bool take_runs(struct pbdma *p, str
 			if (deliver_log(p, v, logm, hdr, q, &acc))
 				continue;
 			rec_flush(p, v, &acc);
-			go = deliver_run(p, v, nvm_pb_take_fill(d, 0, hdr, q, pos, masked));
+			go = deliver_run(p, v, nvm_pb_take_fill(d, 0, hdr, q, pos0 + (uint64_t)(q - q0), masked));
 		} else {
 			rec_flush(p, v, &acc);
-			go = deliver_built(p, v, hdr, q, pos, masked);
+			go = deliver_built(p, v, hdr, q, pos0 + (uint64_t)(q - q0), masked);
 		}
 		if (!go)
 			break;
@@ -1498,7 +1500,7 @@ static inline __attribute__((always_inline)) bool take_runs(struct pbdma *p, str
 		logm = logging ? fast & v->valid & p->pick_log : 0;
 	}
 	rec_flush(p, v, &acc);
-	nvm_pb_take_sync(d, pos, taken);
+	nvm_pb_take_sync(d, pos0 + (uint64_t)(q - q0), taken);
 	*qp = q;
 	return go;
 }
