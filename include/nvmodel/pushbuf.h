@@ -331,35 +331,41 @@ static inline bool nvm_pb_take_ready(const nvm_pb_decoder *d)
 	return !(d->remaining | (uint32_t)d->skipping | (uint32_t)d->lenp) && d->cfg.format == NVM_PB_FORMAT_NEW;
 }
 
-/* Method data entries of a header nvm_pb_take_hdr returned. */
+/* Method data entries of a header nvm_pb_take_hdr returned (SEC_OP 1, 3, 5
+ * or 4): COUNT, 1 for IMMD. SEC_OP bit 0 (bit 29) tells them apart, without
+ * a branch (drivers mix them unpredictably). */
 static inline uint32_t nvm_pb_take_count(uint32_t w)
 {
-	return w >> 29 == 4 ? 1u : (w >> 16) & 0x1fffu;
+	uint32_t m = (uint32_t)((int32_t)(w << 2) >> 31); /* all ones but for IMMD */
+	return (((w >> 16) & 0x1fffu) & m) + m + 1u;
 }
 
 static inline __attribute__((always_inline)) uint32_t nvm_pb_take_hdr(const uint32_t **pp, const uint32_t *end,
                                                                       uint64_t *pos)
 {
 	/* Per SEC_OP, without branches on it (drivers mix IMMD and the method
-	 * headers unpredictably): take, the mask of COUNT 28:16 giving the
-	 * data entries after the header (IMMD: none); span, the most method
-	 * addresses past ADDRESS an INC / 1INC run reaches (INC: COUNT, 1INC:
-	 * 2; NINC and IMMD: none); lim, the bound ADDRESS + span must keep: 0x1000
-	 * (past it is count_overflow) for SEC_OP 1, 3, 4, 5 INC / NON_INC / IMMD
-	 * / INC_ONCE, -1 for anything else (always past). Those are the general
-	 * path's, as is a header with the reserved bit 12 set, which is counted
-	 * twice into ADDRESS to be past 0x1000 too. */
+	 * headers unpredictably): span, the most method addresses past ADDRESS
+	 * an INC / 1INC run reaches (INC: COUNT, 1INC: 2; NINC and IMMD: none);
+	 * lim, the bound ADDRESS + span must keep: 0x1000 (past it is
+	 * count_overflow) for SEC_OP 1, 3, 4, 5 INC / NON_INC / IMMD / INC_ONCE,
+	 * -1 for anything else (always past). Those are the general path's, as
+	 * is a header with the reserved bit 12 set, which is counted twice into
+	 * ADDRESS to be past 0x1000 too. */
 	static const struct {
-		uint16_t take, span;
+		uint16_t span;
 		int32_t lim;
-	} kind[8] = { { 0, 0, -1 },     { 0x1fff, 0x1fff, 0x1000 }, { 0, 0, -1 }, { 0x1fff, 0, 0x1000 },
-		      { 0, 0, 0x1000 }, { 0x1fff, 2, 0x1000 },      { 0, 0, -1 }, { 0, 0, -1 } };
+	} kind[8] = { { 0, -1 },     { 0x1fff, 0x1000 }, { 0, -1 }, { 0, 0x1000 },
+		      { 0, 0x1000 }, { 2, 0x1000 },      { 0, -1 }, { 0, -1 } };
 	const uint32_t *p = *pp;
 	while (p < end) {
 		uint32_t w = *p, op = w >> 29;
 		uint32_t cnt = (w >> 16) & 0x1fffu; /* IMMD_DATA is the same 28:16 */
 		int32_t addr = (int32_t)((w & 0xfffu) + ((w & (1u << 12)) << 1));
-		uint32_t take = cnt & kind[op].take;
+		/* take, the data entries after the header: COUNT, none for IMMD.
+		 * SEC_OP bit 0 (bit 29) tells them apart (1, 3, 5 against 4; the
+		 * other SEC_OPs fail lim), without a table load: the next header's
+		 * address waits for it. */
+		uint32_t take = cnt & (uint32_t)((int32_t)(w << 2) >> 31);
 		int32_t span = (int32_t)(cnt < kind[op].span ? cnt : kind[op].span);
 		if (take >= (size_t)(end - p) || addr + span > kind[op].lim)
 			break; /* continues in the next piece, or the general path's */
