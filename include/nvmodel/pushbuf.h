@@ -331,43 +331,51 @@ static inline bool nvm_pb_take_ready(const nvm_pb_decoder *d)
 	return !(d->remaining | (uint32_t)d->skipping | (uint32_t)d->lenp) && d->cfg.format == NVM_PB_FORMAT_NEW;
 }
 
-/* Method data entries of a header nvm_pb_take_hdr returned. */
+/* Method data entries of a header nvm_pb_take_hdr returned (SEC_OP 1, 3, 5
+ * or 4): COUNT, 1 for IMMD. SEC_OP bit 0 (bit 29) tells them apart, without
+ * a branch (drivers mix them unpredictably). */
 static inline uint32_t nvm_pb_take_count(uint32_t w)
 {
-	return w >> 29 == 4 ? 1u : (w >> 16) & 0x1fffu;
+	uint32_t m = (uint32_t)((int32_t)(w << 2) >> 31); /* all ones but for IMMD */
+	return (((w >> 16) & 0x1fffu) & m) + m + 1u;
 }
 
 static inline __attribute__((always_inline)) uint32_t nvm_pb_take_hdr(const uint32_t **pp, const uint32_t *end,
                                                                       uint64_t *pos)
 {
+	/* Per SEC_OP, without branches on it (drivers mix IMMD and the method
+	 * headers unpredictably): span, the most method addresses past ADDRESS
+	 * an INC / 1INC run reaches (INC: COUNT, 1INC: 2; NINC and IMMD: none);
+	 * lim, the bound ADDRESS + span must keep: 0x1000 (past it is
+	 * count_overflow) for SEC_OP 1, 3, 4, 5 INC / NON_INC / IMMD / INC_ONCE,
+	 * -1 for anything else (always past). Those are the general path's, as
+	 * is a header with the reserved bit 12 set, which is counted twice into
+	 * ADDRESS to be past 0x1000 too. */
+	static const struct {
+		uint16_t span;
+		int32_t lim;
+	} kind[8] = { { 0, -1 },     { 0x1fff, 0x1000 }, { 0, -1 }, { 0, 0x1000 },
+		      { 0, 0x1000 }, { 2, 0x1000 },      { 0, -1 }, { 0, -1 } };
 	const uint32_t *p = *pp;
 	while (p < end) {
 		uint32_t w = *p, op = w >> 29;
-		/* SEC_OP 1, 3, 5 INC / NON_INC / INC_ONCE, 4 IMMD; anything
-		 * else, or the reserved bit 12 set, is the general path's. */
-		if (!((0x3au >> op) & 1) || (w & (1u << 12)))
-			break;
-		uint32_t addr = w & 0xfffu, cnt = (w >> 16) & 0x1fffu; /* IMMD_DATA is the same 28:16 */
-		/* Without branches on the kind (drivers mix them unpredictably):
-		 * take, the data entries after the header (none for IMMD); span,
-		 * the method addresses past addr an INC / 1INC run reaches
-		 * (count_overflow when past 0xFFF, reported by the general path;
-		 * NINC and IMMD: none). Of the SEC_OPs taken here only IMMD (4)
-		 * has bit 29 clear: take is COUNT masked by bit 29 spread over the
-		 * word, two operations after the load on the loop's critical
-		 * path (the next header's address), not a compare and a negate. */
-		static const uint16_t span_max[8] = { 0, 0x1fff, 0, 0, 0, 2, 0, 0 }; /* INC: COUNT; 1INC: 2 */
+		uint32_t cnt = (w >> 16) & 0x1fffu; /* IMMD_DATA is the same 28:16 */
+		int32_t addr = (int32_t)((w & 0xfffu) + ((w & (1u << 12)) << 1));
+		/* take, the data entries after the header: COUNT, none for IMMD.
+		 * SEC_OP bit 0 (bit 29) tells them apart (1, 3, 5 against 4; the
+		 * other SEC_OPs fail lim), without a table load: the next header's
+		 * address waits for it. */
 		uint32_t take = cnt & (uint32_t)((int32_t)(w << 2) >> 31);
-		uint32_t span = cnt < span_max[op] ? cnt : span_max[op];
-		/* the end test on addresses as integers (an lea and a compare):
-		 * p + 1 + take may lie past the end */
-		if ((uintptr_t)p + 4u * (uintptr_t)take >= (uintptr_t)end || addr + span > 0x1000u)
-			break; /* continues in the next piece, or count_overflow */
+		int32_t span = (int32_t)(cnt < kind[op].span ? cnt : kind[op].span);
+		if (take >= (size_t)(end - p) || addr + span > kind[op].lim)
+			break; /* continues in the next piece, or the general path's */
 		p += 1 + take;
 		*pos += 1 + take;
 		if (!cnt && op != 4)
 			continue; /* a no-op header: nothing to deliver */
 		*pp = p;
+		if (!w)
+			__builtin_unreachable(); /* SEC_OP is not 0 */
 		return w;
 	}
 	*pp = p;

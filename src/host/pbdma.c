@@ -1391,25 +1391,41 @@ static inline __attribute__((always_inline)) bool deliver_run(struct pbdma *p, s
 	return true;
 }
 
+/* What the runs deliver_rec and deliver_log took since the last rec_flush
+ * leave to do: the methods of the engine p->target (a recorder), to add to
+ * its count and busy time, p->cost and v->methods. Nothing reads those between
+ * two runs deliver_rec takes: a run it does not take, an engine switch and
+ * the loop's end flush them first. */
+static inline void rec_flush(struct pbdma *p, struct deliv *v, uint64_t *acc)
+{
+	if (!*acc)
+		return;
+	struct engine *e = p->target;
+	e->total += *acc;
+	p->cost += *acc * ENG_REC_NS_PER_METHOD;
+	e->busy_until = v->gpu->now + p->cost;
+	v->methods += *acc;
+	*acc = 0;
+}
+
 /* deliver_run's common case without the run (nvm_pb_take_hdr's header w): the
  * engine methods of a subchannel whose engine, decided before, is a
  * recorder without a log (engine_send's first case), on a PBDMA with no
  * hooks or method CRCs and methods not masked (rec: the subchannels for
- * which those hold). false: the run needs deliver_log or deliver_run. */
+ * which those hold); its methods are added to *acc (rec_flush). false: the
+ * run needs deliver_log or deliver_run. */
 static inline __attribute__((always_inline)) bool deliver_rec(struct pbdma *p, struct deliv *v, uint32_t rec,
-                                                              uint32_t w)
+                                                              uint32_t w, uint64_t *acc)
 {
 	uint32_t s = (w >> 13) & 7u;
 	if (!(rec >> s & 1) || (w & 0xfffu) < 0x100 / 4)
 		return false;
 	struct engine *e = p->pick[s].e;
-	if (e != p->target)
+	if (e != p->target) {
+		rec_flush(p, v, acc);
 		engine_switch(p, e, s);
-	uint32_t n = nvm_pb_take_count(w);
-	e->total += n;
-	p->cost += (uint64_t)n * ENG_REC_NS_PER_METHOD;
-	e->busy_until = v->gpu->now + p->cost;
-	v->methods += n;
+	}
+	*acc += nvm_pb_take_count(w);
 	return true;
 }
 
@@ -1417,9 +1433,11 @@ static inline __attribute__((always_inline)) bool deliver_rec(struct pbdma *p, s
  * header-first path may take whose recorder has one, from p->pick_log),
  * when the log takes the run inline (engine_log_inline): the record is
  * made from the header's fields (its data just before next), the same as
- * from the run nvm_pb_take_fill builds. Used by take_runs' version with
- * logging. false: the run needs deliver_run (nothing done). */
-static bool deliver_log(struct pbdma *p, struct deliv *v, uint32_t logm, uint32_t w, const uint32_t *next)
+ * from the run nvm_pb_take_fill builds; its methods are added to *acc
+ * (rec_flush). Used by take_runs' version with logging. false: the run
+ * needs deliver_run (nothing done). */
+static bool deliver_log(struct pbdma *p, struct deliv *v, uint32_t logm, uint32_t w, const uint32_t *next,
+                        uint64_t *acc)
 {
 	uint32_t s = (w >> 13) & 7u;
 	if (!(logm >> s & 1) || (w & 0xfffu) < 0x100 / 4)
@@ -1428,9 +1446,10 @@ static bool deliver_log(struct pbdma *p, struct deliv *v, uint32_t logm, uint32_
 	uint32_t n = nvm_pb_take_count(w);
 	if (!engine_log_inline(e, n))
 		return false;
-	if (e != p->target)
+	if (e != p->target) {
+		rec_flush(p, v, acc);
 		engine_switch(p, e, s);
-	e->total += n;
+	}
 	/* IMMD (SEC_OP 4): one method, NVM_PB_MODE_IMMD, its data the header's
 	 * IMMD_DATA 28:16; else the n words before next, the mode SEC_OP 2:1
 	 * (as nvm_pb_take_fill makes them). */
@@ -1439,9 +1458,7 @@ static bool deliver_log(struct pbdma *p, struct deliv *v, uint32_t logm, uint32_
 	const uint32_t *data = immd ? &immd_data : next - n;
 	uint32_t mode = immd ? (uint32_t)NVM_PB_MODE_IMMD : w >> 30;
 	engine_log_append_inline(e, &p->pick[s].src, (w & 0xfffu) << 2, mode, data, n);
-	p->cost += (uint64_t)n * ENG_REC_NS_PER_METHOD;
-	e->busy_until = v->gpu->now + p->cost;
-	v->methods += n;
+	*acc += n; /* counted as deliver_rec's (rec_flush) */
 	return true;
 }
 
@@ -1464,28 +1481,34 @@ static inline __attribute__((always_inline)) bool take_runs(struct pbdma *p, str
                                                             const uint32_t *end, bool logging)
 {
 	nvm_pb_decoder *d = &p->dec;
-	const uint32_t *q = *qp;
-	uint64_t pos = d->pos, taken = 0;
+	const uint32_t *q = *qp, *q0 = q;
+	/* nvm_pb_take_hdr moves the stream position as it moves q: it is
+	 * worked out from q where it is needed (one addition less a run) */
+	uint64_t pos0 = d->pos, pos = pos0, taken = 0;
 	bool masked = !d->active, go = true;
 	uint32_t fast = v->plain && !masked ? 0x1fu : 0, hdr;
 	uint32_t rec = fast & v->valid & p->pick_rec, logm = logging ? fast & v->valid & p->pick_log : 0;
+	uint64_t acc = 0; /* deliver_rec's methods not yet flushed (rec_flush) */
 	while ((hdr = nvm_pb_take_hdr(&q, end, &pos))) {
 		taken += nvm_pb_take_count(hdr);
-		if (deliver_rec(p, v, rec, hdr))
+		if (deliver_rec(p, v, rec, hdr, &acc))
 			continue;
 		if (logging) {
-			if (deliver_log(p, v, logm, hdr, q))
+			if (deliver_log(p, v, logm, hdr, q, &acc))
 				continue;
-			go = deliver_run(p, v, nvm_pb_take_fill(d, 0, hdr, q, pos, masked));
+			rec_flush(p, v, &acc);
+			go = deliver_run(p, v, nvm_pb_take_fill(d, 0, hdr, q, pos0 + (uint64_t)(q - q0), masked));
 		} else {
-			go = deliver_built(p, v, hdr, q, pos, masked);
+			rec_flush(p, v, &acc);
+			go = deliver_built(p, v, hdr, q, pos0 + (uint64_t)(q - q0), masked);
 		}
 		if (!go)
 			break;
 		rec = fast & v->valid & p->pick_rec;
 		logm = logging ? fast & v->valid & p->pick_log : 0;
 	}
-	nvm_pb_take_sync(d, pos, taken);
+	rec_flush(p, v, &acc);
+	nvm_pb_take_sync(d, pos0 + (uint64_t)(q - q0), taken);
 	*qp = q;
 	return go;
 }
