@@ -270,10 +270,10 @@ static inline bool engine_counts_only(const struct engine *e)
 
 /* engine_send to an engine_counts_only engine: n methods counted; their
  * cost (res.cost). */
-static inline uint64_t engine_rec_count(struct engine *e, uint32_t n)
+static inline uint64_t engine_rec_count(struct engine *e, uint64_t n)
 {
 	e->total += n;
-	return (uint64_t)n * ENG_REC_NS_PER_METHOD;
+	return n * ENG_REC_NS_PER_METHOD;
 }
 
 /* Hands methods to e (ops->methods), the recorder's inline (it counts and

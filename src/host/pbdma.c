@@ -1366,9 +1366,9 @@ static inline __attribute__((always_inline)) bool deliver_run(struct pbdma *p, s
 			return false;
 		}
 		v->valid = v->reuse ? v->valid | 1u << s : 0;
-		bool rec = e->ops->methods == engine_rec_methods;
-		p->pick_rec = rec && !e->cap ? p->pick_rec | 1u << s : p->pick_rec & ~(1u << s);
-		p->pick_log = rec && e->cap ? p->pick_log | 1u << s : p->pick_log & ~(1u << s);
+		bool counts = engine_counts_only(e), logs = e->ops->methods == engine_rec_methods && e->cap;
+		p->pick_rec = counts ? p->pick_rec | 1u << s : p->pick_rec & ~(1u << s);
+		p->pick_log = logs ? p->pick_log | 1u << s : p->pick_log & ~(1u << s);
 	}
 	const struct eng_src *src = &p->pick[s].src;
 	if (v->plain) {
@@ -1401,8 +1401,7 @@ static inline void rec_flush(struct pbdma *p, struct deliv *v, uint64_t *acc)
 	if (!*acc)
 		return;
 	struct engine *e = p->target;
-	e->total += *acc;
-	p->cost += *acc * ENG_REC_NS_PER_METHOD;
+	p->cost += engine_rec_count(e, *acc);
 	e->busy_until = v->gpu->now + p->cost;
 	v->methods += *acc;
 	*acc = 0;
