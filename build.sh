@@ -18,56 +18,37 @@ have_all() {
     [ -n "$(find /usr/lib/llvm-14/lib/clang -name 'libclang_rt.fuzzer-x86_64.a' 2>/dev/null | head -1)" ]
 }
 
-install_deps() {
-  have_all && return 0
+# apt-get update once, then the packages given (as root), or the command to
+# run as root.
+apt_install() { # package...
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    echo "build.sh: installing ${PKGS[*]}" >&2
+    echo "build.sh: installing $*" >&2
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq
-    apt-get install -y -qq "${PKGS[@]}" >/dev/null
+    apt-get install -y -qq "$@" >/dev/null
   else
     echo "build.sh: missing packages; run as root:" >&2
-    echo "  apt-get update && apt-get install -y ${PKGS[*]}" >&2
+    echo "  apt-get update && apt-get install -y $*" >&2
     exit 1
   fi
 }
+install_deps() { have_all || apt_install "${PKGS[@]}"; }
 
 # The Python binding's: Debian's CPython with its headers, venv and pytest,
 # and mypy for its type hints.
 PY_PKGS=(python3-dev python3-venv python3-pytest mypy)
 PY=/usr/bin/python3
-install_py_deps_present() {
+have_py() {
   [ -x "$PY" ] && command -v mypy >/dev/null && "$PY" -c 'import sysconfig, os, venv, pytest
 assert os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h"))' 2>/dev/null
 }
-install_py_deps() {
-  install_py_deps_present && return 0
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    echo "build.sh: installing ${PY_PKGS[*]}" >&2
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    apt-get install -y -qq "${PY_PKGS[@]}" >/dev/null
-  else
-    echo "build.sh: missing packages; run as root:" >&2
-    echo "  apt-get update && apt-get install -y ${PY_PKGS[*]}" >&2
-    exit 1
-  fi
-}
+install_py_deps() { have_py || apt_install "${PY_PKGS[@]}"; }
 
 # Everything the build, the tests and the Python binding need, with one
 # `apt-get update` (what CI calls first on a fresh machine).
 install_all_deps() {
-  have_all && install_py_deps_present && return 0
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    echo "build.sh: installing ${PKGS[*]} ${PY_PKGS[*]}" >&2
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    apt-get install -y -qq "${PKGS[@]}" "${PY_PKGS[@]}" >/dev/null
-  else
-    echo "build.sh: missing packages; run as root:" >&2
-    echo "  apt-get update && apt-get install -y ${PKGS[*]} ${PY_PKGS[*]}" >&2
-    exit 1
-  fi
+  have_all && have_py && return 0
+  apt_install "${PKGS[@]}" "${PY_PKGS[@]}"
 }
 
 jobs=$(nproc 2>/dev/null || echo 2)
