@@ -804,6 +804,21 @@ static void held_tsg_until_timeslice(void **state)
 	env_fini(&e);
 }
 
+/* n (up to 8) channels 0..n-1, each alone in TSG 1 + i on runlist 0,
+ * submitted, and the runlist taken. */
+static void tsgs_of_one(struct env *e, struct env_chan **c, unsigned n)
+{
+	uint32_t w[8 * 8];
+	assert_true(n <= 8);
+	for (unsigned i = 0; i < n; i++) {
+		c[i] = env_chan(e, i, 1 + i);
+		env_rl_tsg(&w[8 * i], 1 + i, 1, 128, 3);
+		env_rl_chan(&w[8 * i + 4], c[i], 0);
+	}
+	env_submit(e, 0, w, 2 * n);
+	env_run(e, 100000);
+}
+
 /* host.c prefetches the channels ahead from hints (where each GPFIFO ring
  * and PB segment was last found): guesses for the host's caches, never
  * read as the GPU's state. Six TSGs (prefetching needs four), then every
@@ -815,14 +830,7 @@ static void prefetch_hints_are_guesses(void **state)
 	struct env e;
 	env_init(&e);
 	struct env_chan *c[6];
-	uint32_t w[6 * 8];
-	for (unsigned i = 0; i < 6; i++) {
-		c[i] = env_chan(&e, i, 1 + i);
-		env_rl_tsg(&w[8 * i], 1 + i, 1, 128, 3);
-		env_rl_chan(&w[8 * i + 4], c[i], 0);
-	}
-	env_submit(&e, 0, w, 12);
-	env_run(&e, 100000);
+	tsgs_of_one(&e, c, 6);
 	for (unsigned round = 0; round < 3; round++) {
 		for (unsigned i = 0; i < 6; i++) {
 			uint32_t pb[] = { HDR_INC(0, 0x200, 1), 100 * round + i };
@@ -858,14 +866,7 @@ static void prefetch_ramfc_after_remap(void **state)
 	struct env e;
 	env_init(&e);
 	struct env_chan *c[8];
-	uint32_t w[8 * 8];
-	for (unsigned i = 0; i < 8; i++) {
-		c[i] = env_chan(&e, i, 1 + i);
-		env_rl_tsg(&w[8 * i], 1 + i, 1, 128, 3);
-		env_rl_chan(&w[8 * i + 4], c[i], 0);
-	}
-	env_submit(&e, 0, w, 16);
-	env_run(&e, 100000);
+	tsgs_of_one(&e, c, 8);
 	for (unsigned i = 0; i < 8; i++) {
 		uint32_t pb[] = { HDR_INC(0, 0x200, 1), 0x100 + i };
 		env_push(&e, c[i], pb, 2);
