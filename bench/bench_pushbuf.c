@@ -31,6 +31,17 @@ static void count_runs(void *ctx, const nvm_pb_run *r, size_t n)
 	c->sum += n;
 }
 
+/* The same through sink.hdrs: each header's method count from its word. */
+static void count_hdrs(void *ctx, const nvm_pb_hdrs *b)
+{
+	struct count_sink *c = ctx;
+	uint64_t m = 0;
+	for (size_t i = 0; i < b->n; i++)
+		m += nvm_pb_take_count(b->word[i]);
+	c->methods += m;
+	c->sum += b->n;
+}
+
 static void count_error(void *ctx, const nvm_pb_error *e)
 {
 	(void)e;
@@ -117,8 +128,8 @@ static int bench_decode(double scale, struct bench_result *out, enum ds_format f
 	                   f == DS_FMT_NEW ? NVM_PB_FORMAT_NEW : NVM_PB_FORMAT_OLD);
 	struct count_sink c = { 0 };
 	struct check_sink k = { 0 };
-	nvm_pb_sink sink =
-	        check ? (nvm_pb_sink){ .ctx = &k, .runs = check_runs } : (nvm_pb_sink){ .ctx = &c, .runs = count_runs };
+	nvm_pb_sink sink = check ? (nvm_pb_sink){ .ctx = &k, .runs = check_runs }
+	                         : (nvm_pb_sink){ .ctx = &c, .runs = count_runs, .hdrs = count_hdrs };
 	const int reps = 5;
 	double best_sum = 1e30, best_dec = 1e30;
 	uint64_t methods = 0;

@@ -295,7 +295,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(all, data, n * 4);
 	struct acct a = { .all = all };
-	nvm_pb_sink sink = { &a, on_header, on_run, on_control, on_error, NULL };
+	nvm_pb_sink sink = { &a, on_header, on_run, on_control, on_error, NULL, NULL };
 	nvm_pb_decoder d;
 	nvm_pb_decoder_init(&d, &cfg, &sink);
 	size_t piece = (size_t)(step & 0x3f) + 1;

@@ -189,6 +189,31 @@ const char *nvm_pb_err_message(nvm_pb_err e); /* one-line reason */
  * "DMA_PUSHER INVALID_CMD", or NULL when none is documented. */
 const char *nvm_pb_err_interrupt(nvm_pb_err e, nvm_pb_format f);
 
+/*
+ * A batch of runs given by their headers (sink.hdrs): a sink that needs
+ * less than a whole nvm_pb_run per run (a count, the methods' addresses)
+ * reads a pointer and a word per run instead of a 56-byte record. hdr[i]
+ * points at the header of a complete sequence in the piece being fed: an
+ * INC / NINC / 1INC header with COUNT >= 1, its COUNT data entries right
+ * after it, or an IMMD header (its one method's data is IMMD_DATA, bits
+ * 28:16). Each stands for exactly the one run nvm_pb_feed gives `runs` for
+ * that header, in the same order (nvm_pb_hdrs_run builds it); the header
+ * word gives the rest (docs/pushbuf.md "New format": SEC_OP 31:29, COUNT /
+ * IMMD_DATA 28:16, SUBCHANNEL 15:13, ADDRESS 11:0 in dwords), and
+ * nvm_pb_take_count its method count. Valid during the call only.
+ */
+typedef struct nvm_pb_hdrs {
+	const uint32_t *const *hdr;
+	const uint32_t *word; /* word[i] == *hdr[i]: the header words, in one array */
+	size_t n;
+	/* hdr[i] is at stream offset pos + (hdr[i] - base) (nvm_pb_hdrs_offset) */
+	const uint32_t *base;
+	uint64_t pos;
+	/* every run of the batch (the mask changes only at a control entry,
+	 * and a batch never spans one) */
+	bool masked;
+} nvm_pb_hdrs;
+
 typedef struct nvm_pb_sink {
 	void *ctx;
 	/* Any callback may be NULL. */
@@ -200,6 +225,14 @@ typedef struct nvm_pb_sink {
 	 * is always delivered before any later header, control or error event
 	 * and before nvm_pb_feed returns, so the data pointers stay valid. */
 	void (*runs)(void *ctx, const nvm_pb_run *runs, size_t n);
+	/* Optional, with `runs` (and no `header`; new format, else unused):
+	 * the runs of complete method sequences as header pointers, in batches
+	 * (nvm_pb_hdrs, up to NVM_PB_BATCH); `runs` still gets every other run
+	 * (a sequence split across feeds, a header the decoder reports a
+	 * problem on). The runs and their order are those `runs` alone would
+	 * get; each batch is delivered as a `runs` batch is (before any later
+	 * event and before nvm_pb_feed returns); nvm_pb_stop_hdr stops in one. */
+	void (*hdrs)(void *ctx, const nvm_pb_hdrs *b);
 } nvm_pb_sink;
 
 #define NVM_PB_BATCH 32
@@ -264,6 +297,10 @@ typedef struct nvm_pb_decoder {
 	struct {
 		uint32_t left, hdr_word;
 	} batch_seq[NVM_PB_BATCH];
+	/* sink.hdrs: the batch being delivered and its header pointers */
+	nvm_pb_hdrs hdrs;
+	const uint32_t *hdr_batch[NVM_PB_BATCH];
+	uint32_t hdr_words[NVM_PB_BATCH];
 } nvm_pb_decoder;
 
 void nvm_pb_decoder_init(nvm_pb_decoder *d, const nvm_pb_config *cfg, const nvm_pb_sink *sink);
@@ -418,6 +455,49 @@ static inline void nvm_pb_take_sync(nvm_pb_decoder *d, uint64_t pos, uint64_t me
 	d->pos = pos;
 	d->methods += methods;
 }
+
+/* ---- sink.hdrs: the runs of a batch of headers (nvm_pb_hdrs) */
+
+/* The stream offset of header i of a batch. */
+static inline uint64_t nvm_pb_hdrs_offset(const nvm_pb_hdrs *b, size_t i)
+{
+	return b->pos + (uint64_t)(b->hdr[i] - b->base);
+}
+
+/* The method data entries of a batch (the sum of nvm_pb_take_count). */
+static inline uint64_t nvm_pb_hdrs_methods(const nvm_pb_hdrs *b)
+{
+	uint64_t m = 0;
+	for (size_t i = 0; i < b->n; i++)
+		m += nvm_pb_take_count(b->word[i]);
+	return m;
+}
+
+/* Builds the run of header i into *r, as nvm_pb_feed would give it to
+ * `runs`; an IMMD run's data is put in *immd (r->data points there). */
+static inline void nvm_pb_hdrs_run(const nvm_pb_hdrs *b, size_t i, nvm_pb_run *r, uint32_t *immd)
+{
+	uint32_t w = b->word[i];
+	bool is_immd = !(w & (1u << 29)); /* SEC_OP 4 against 1, 3, 5 */
+	uint32_t cnt = (w >> 16) & 0x1fffu;
+	uint64_t off = nvm_pb_hdrs_offset(b, i);
+	*immd = cnt;
+	r->hdr_offset = off;
+	r->offset = is_immd ? off : off + 1;
+	r->ndwords = is_immd ? 0 : cnt;
+	r->subch = (w >> 13) & 7u;
+	r->method = (w & 0xfffu) << 2;
+	r->index = 0;
+	r->count = is_immd ? 1 : cnt;
+	r->mode = is_immd ? NVM_PB_MODE_IMMD : (nvm_pb_mode)(w >> 30); /* SEC_OP 1, 3, 5 >> 1 */
+	r->masked = b->masked;
+	r->data = is_immd ? immd : b->hdr[i] + 1;
+}
+
+/* Back-pressure from a `hdrs` callback, as nvm_pb_stop_run on the run of
+ * header i of batch b (the batch being delivered): after its first k
+ * entries; the runs after it are not delivered. */
+void nvm_pb_stop_hdr(nvm_pb_decoder *d, const nvm_pb_hdrs *b, size_t i, uint32_t k);
 
 /* The decoder state to keep between feeds, and putting it back (after
  * nvm_pb_decoder_init, as on a context load). */

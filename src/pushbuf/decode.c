@@ -525,6 +525,53 @@ static const uint32_t *feed_new_batched(nvm_pb_decoder *d, const uint32_t *p, co
 	return p;
 }
 
+/* Delivers the n headers of d->hdr_batch / d->hdr_words (from base, at
+ * stream offset pos) to sink.hdrs. */
+static void put_hdrs(nvm_pb_decoder *d, uint32_t n, const uint32_t *base, uint64_t pos, bool masked)
+{
+	d->hdrs = (nvm_pb_hdrs){ .hdr = d->hdr_batch,
+		                 .word = d->hdr_words,
+		                 .n = n,
+		                 .base = base,
+		                 .pos = pos,
+		                 .masked = masked };
+	d->methods += nvm_pb_hdrs_methods(&d->hdrs);
+	d->sink.hdrs(d->sink.ctx, &d->hdrs);
+	d->hdrs.n = 0; /* nvm_pb_stop_hdr outside the call finds no batch */
+}
+
+/* feed_new_batched for a sink with `hdrs`: the same headers (nvm_pb_take_hdr),
+ * each as a pointer and a copy of its word instead of a run record. The
+ * batch is filled in a loop of its own, without the sink call: every value
+ * it needs stays in a register. */
+static __attribute__((noinline)) const uint32_t *feed_new_hdrs(nvm_pb_decoder *d, const uint32_t *p,
+                                                               const uint32_t *end)
+{
+	flush_batch(d); /* the runs before come first */
+	if (d->stopped)
+		return p;
+	const uint32_t *base = p;
+	const uint32_t **hb = d->hdr_batch;
+	uint32_t *hw = d->hdr_words;
+	uint64_t base_pos = d->pos, unused = 0;
+	bool masked = !d->active;
+	for (;;) {
+		uint32_t nb = 0, w;
+		/* the position follows from p (base_pos + (p - base)): not kept here */
+		while (nb < NVM_PB_BATCH && (w = nvm_pb_take_hdr(&p, end, &unused))) {
+			uint32_t take = ((w >> 16) & 0x1fffu) & (uint32_t)((int32_t)(w << 2) >> 31);
+			hb[nb] = p - (1 + take);
+			hw[nb++] = w;
+		}
+		if (nb)
+			put_hdrs(d, nb, base, base_pos, masked);
+		if (nb < NVM_PB_BATCH || d->stopped)
+			break;
+	}
+	d->pos = base_pos + (uint64_t)(p - base);
+	return p;
+}
+
 /* The fast path for a sink that takes no methods at all (errors and
  * controls only, as `pb check`): well-formed headers whose sequence is in
  * this piece, and IMMD headers, are stepped over. Returns the first entry
@@ -571,7 +618,7 @@ size_t nvm_pb_feed(nvm_pb_decoder *d, const uint32_t *dw, size_t n)
 			continue;
 		}
 		if (batched) {
-			p = feed_new_batched(d, p, end);
+			p = d->sink.hdrs ? feed_new_hdrs(d, p, end) : feed_new_batched(d, p, end);
 			if (p == end || d->stopped)
 				break;
 		} else if (skip) {
@@ -657,6 +704,21 @@ void nvm_pb_stop_run(nvm_pb_decoder *d, const nvm_pb_run *r, uint32_t k)
 		d->stop_hdr_offset = r->hdr_offset;
 	}
 	d->stopped = true;
+}
+
+/* The run is built in batch slot 0 (a `hdrs` batch is delivered with no
+ * run batch pending, feed_new_hdrs), where nvm_pb_stop_run finds its record. */
+void nvm_pb_stop_hdr(nvm_pb_decoder *d, const nvm_pb_hdrs *b, size_t i, uint32_t k)
+{
+	if (b != &d->hdrs || i >= b->n)
+		return; /* not the batch being delivered */
+	nvm_pb_run *r = &d->batch[0];
+	nvm_pb_hdrs_run(b, i, r, &d->batch_immd[0]);
+	d->batch_seq[0].left = 0;
+	d->batch_seq[0].hdr_word = b->word[i];
+	for (size_t j = i + 1; j < b->n; j++)
+		d->methods -= nvm_pb_take_count(b->word[j]); /* not delivered */
+	nvm_pb_stop_run(d, r, k);
 }
 
 void nvm_pb_stop_at(nvm_pb_decoder *d, uint64_t pos)

@@ -2244,10 +2244,10 @@ void nvm_pb_printer_bind(nvm_pb_printer *p, unsigned subch, const nvm_pb_class *
 nvm_pb_sink nvm_pb_printer_sink(nvm_pb_printer *p)
 {
 	switch (p->style) {
-	case NVM_PB_STYLE_JSON: return (nvm_pb_sink){ p, json_header, json_run, json_control, json_error, NULL };
-	case NVM_PB_STYLE_MESA: return (nvm_pb_sink){ p, mesa_header, mesa_run, mesa_control, mesa_error, NULL };
-	case NVM_PB_STYLE_ASM: return (nvm_pb_sink){ p, asm_header, asm_run, asm_control, asm_error, NULL };
-	default: return (nvm_pb_sink){ p, text_header, text_run, text_control, text_error, NULL };
+	case NVM_PB_STYLE_JSON: return (nvm_pb_sink){ p, json_header, json_run, json_control, json_error, NULL, NULL };
+	case NVM_PB_STYLE_MESA: return (nvm_pb_sink){ p, mesa_header, mesa_run, mesa_control, mesa_error, NULL, NULL };
+	case NVM_PB_STYLE_ASM: return (nvm_pb_sink){ p, asm_header, asm_run, asm_control, asm_error, NULL, NULL };
+	default: return (nvm_pb_sink){ p, text_header, text_run, text_control, text_error, NULL, NULL };
 	}
 }
 

@@ -66,7 +66,7 @@ static inline void rec_error(void *ctx, const nvm_pb_error *e)
 static inline nvm_pb_sink rec_sink(struct rec *r)
 {
 	memset(r, 0, sizeof(*r));
-	return (nvm_pb_sink){ r, rec_header, rec_run, rec_control, rec_error, NULL };
+	return (nvm_pb_sink){ r, rec_header, rec_run, rec_control, rec_error, NULL, NULL };
 }
 
 /* Decodes dw[0..n) in one piece with cfg into sink s (nvm_pb_finish also ends
