@@ -3,8 +3,10 @@
  * chip profile, format and mode; byte 1 the piece size the stream is fed in
  * (pieces are copied to exact-size heap buffers so ASan sees any read past
  * a piece). Checks: every dword is accounted for exactly once, offsets only
- * move forward, every run's data lies inside the piece it came from, and a
- * sink that stops the decoder every few methods sees the same methods.
+ * move forward, every run's data lies inside the piece it came from, the
+ * batched sinks (sink.runs, and sink.runs with sink.hdrs) see the same runs,
+ * and a sink that stops the decoder every few methods (one run at a time,
+ * in batches, as headers) sees the same methods.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -102,14 +104,36 @@ static void on_runs(void *ctx, const nvm_pb_run *r, size_t n)
 	}
 }
 
+/* sink.hdrs: the header pointers and their words, in the piece, each run
+ * (nvm_pb_hdrs_run) recorded as on_runs records it. */
+static void on_hdrs(void *ctx, const nvm_pb_hdrs *b)
+{
+	struct acct *a = ctx;
+	check(b->n >= 1 && b->n <= NVM_PB_BATCH, "hdrs batch size");
+	uint64_t methods = 0;
+	for (size_t i = 0; i < b->n; i++) {
+		nvm_pb_run r;
+		uint32_t immd;
+		check(b->word[i] == *b->hdr[i], "hdrs word is not its header's");
+		nvm_pb_hdrs_run(b, i, &r, &immd);
+		check(b->hdr[i] >= a->piece && b->hdr[i] + 1 + r.ndwords <= a->piece + a->piece_n,
+		      "hdrs header or data outside its piece");
+		check(a->all[r.hdr_offset] == b->word[i], "hdrs header is not the stream's dword at its offset");
+		methods += r.count;
+		record(a, &r);
+	}
+	check(methods == nvm_pb_hdrs_methods(b), "nvm_pb_hdrs_methods");
+}
+
 /* The same stream through the batched sink (no header callback, so batches
- * fill up) must give the same runs in the same order. */
+ * fill up), with or without sink.hdrs, must give the same runs in the same
+ * order. */
 static void batch_compare(const nvm_pb_config *cfg, const uint32_t *all, size_t n, size_t piece, bool segs,
-                          struct acct *a)
+                          struct acct *a, bool hdrs)
 {
 	a->comparing = true;
 	a->cmp = 0;
-	nvm_pb_sink sink = { .ctx = a, .runs = on_runs };
+	nvm_pb_sink sink = { .ctx = a, .runs = on_runs, .hdrs = hdrs ? on_hdrs : NULL };
 	nvm_pb_decoder d;
 	nvm_pb_decoder_init(&d, cfg, &sink);
 	for (size_t i = 0; i < n; i += piece) {
@@ -188,7 +212,8 @@ struct stopper {
 	size_t nerr;
 };
 
-static void st_take(struct stopper *s, const nvm_pb_run *r)
+/* Takes what the budget allows of run r; returns the entries taken. */
+static uint32_t st_take(struct stopper *s, const nvm_pb_run *r)
 {
 	uint32_t k = r->count;
 	if (!s->record && s->budget < k)
@@ -209,23 +234,41 @@ static void st_take(struct stopper *s, const nvm_pb_run *r)
 			s->cmp++;
 		}
 	}
-	if (!s->record) {
+	if (!s->record)
 		s->budget -= k;
-		if (k < r->count)
-			nvm_pb_stop_run(s->d, r, k);
-	}
+	return k;
 }
 
 static void st_run(void *ctx, const nvm_pb_run *r)
 {
-	st_take(ctx, r);
+	struct stopper *s = ctx;
+	uint32_t k = st_take(s, r);
+	if (k < r->count)
+		nvm_pb_stop_run(s->d, r, k);
 }
 
 static void st_runs(void *ctx, const nvm_pb_run *r, size_t n)
 {
 	struct stopper *s = ctx;
-	for (size_t i = 0; i < n && !nvm_pb_stopped(s->d); i++)
-		st_take(s, &r[i]);
+	for (size_t i = 0; i < n && !nvm_pb_stopped(s->d); i++) {
+		uint32_t k = st_take(s, &r[i]);
+		if (k < r[i].count)
+			nvm_pb_stop_run(s->d, &r[i], k);
+	}
+}
+
+/* sink.hdrs: the same, the stop given with nvm_pb_stop_hdr. */
+static void st_hdrs(void *ctx, const nvm_pb_hdrs *b)
+{
+	struct stopper *s = ctx;
+	for (size_t i = 0; i < b->n && !nvm_pb_stopped(s->d); i++) {
+		nvm_pb_run r;
+		uint32_t immd;
+		nvm_pb_hdrs_run(b, i, &r, &immd);
+		uint32_t k = st_take(s, &r);
+		if (k < r.count)
+			nvm_pb_stop_hdr(s->d, b, i, k);
+	}
 }
 
 static void st_error(void *ctx, const nvm_pb_error *e)
@@ -234,19 +277,21 @@ static void st_error(void *ctx, const nvm_pb_error *e)
 	((struct stopper *)ctx)->nerr++;
 }
 
+enum { SK_RUN, SK_RUNS, SK_HDRS };
+
 static void stop_compare(const nvm_pb_config *cfg, const uint32_t *all, size_t n, size_t piece, bool segs,
-                         uint32_t budget, bool batched)
+                         uint32_t budget, int kind)
 {
 	struct stopper s = { .record = true };
 	nvm_pb_decoder d;
 	s.d = &d;
 	size_t nerr = 0;
 	for (int pass = 0; pass < 2; pass++) {
-		nvm_pb_sink sink = { .ctx = &s, .error = st_error };
-		if (batched)
-			sink.runs = st_runs;
-		else
-			sink.run = st_run;
+		nvm_pb_sink sink = { .ctx = &s,
+			             .error = st_error,
+			             .run = kind == SK_RUN ? st_run : NULL,
+			             .runs = kind != SK_RUN ? st_runs : NULL,
+			             .hdrs = kind == SK_HDRS ? st_hdrs : NULL };
 		nvm_pb_decoder_init(&d, cfg, &sink);
 		s.nerr = 0;
 		for (size_t i = 0; i < n; i += piece) {
@@ -315,9 +360,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	nvm_pb_segment_end(&d);
 	nvm_pb_finish(&d);
 	check(a.dwords == n, "not every dword accounted for exactly once");
-	batch_compare(&cfg, all, n, piece, step & 0x80, &a);
+	batch_compare(&cfg, all, n, piece, step & 0x80, &a, false);
+	batch_compare(&cfg, all, n, piece, step & 0x80, &a, true);
 	errors_compare(&cfg, all, n, piece, step & 0x80, &a);
-	stop_compare(&cfg, all, n, piece, step & 0x80, 1u + (sel >> 7) + (step & 0x40 ? 2u : 0u), sel & 0x80);
+	uint32_t budget = 1u + (sel >> 7) + (step & 0x40 ? 2u : 0u);
+	stop_compare(&cfg, all, n, piece, step & 0x80, budget, sel & 0x80 ? SK_RUNS : SK_RUN);
+	if (sel & 0x80)
+		stop_compare(&cfg, all, n, piece, step & 0x80, budget, SK_HDRS);
 	free(all);
 	free(a.runs);
 	return 0;

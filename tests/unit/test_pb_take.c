@@ -1,6 +1,8 @@
 /* The decoder's runs taken one at a time by the front end (nvm_pb_take_begin,
  * nvm_pb_take_hdr, nvm_pb_take_fill, nvm_pb_take_sync, nvm_pb_take_stop: the Volta PBDMA's
- * hot path) against nvm_pb_feed with a batched sink: on random new-format
+ * hot path), and nvm_pb_feed with a sink that takes them as headers
+ * (sink.hdrs, nvm_pb_hdrs_run, nvm_pb_stop_hdr), against nvm_pb_feed with a
+ * batched sink: on random new-format
  * streams of every kind of entry, cut in random pieces and segments, the
  * same runs in the same order, the same errors and controls, and with a
  * consumer that stops (inside a run, at its end, before it) after every
@@ -92,9 +94,11 @@ struct cons {
 	struct seen s[MAXRUNS];
 	size_t n;
 	uint64_t taken; /* methods */
+	uint64_t nhdrs; /* runs given through sink.hdrs */
 };
 
-static void take(struct cons *c, const nvm_pb_run *r)
+/* Takes run r (what the budget allows); true: stop after *stop_k entries. */
+static bool take_k(struct cons *c, const nvm_pb_run *r, uint32_t *stop_k)
 {
 	uint32_t k = r->count;
 	if (c->budget >= 0 && k > c->budget)
@@ -110,10 +114,34 @@ static void take(struct cons *c, const nvm_pb_run *r)
 	}
 	c->taken += k;
 	if (c->budget < 0)
-		return;
+		return false;
 	c->budget -= k;
-	if (k < r->count || (c->boundary && !c->budget))
+	*stop_k = k;
+	return k < r->count || (c->boundary && !c->budget);
+}
+
+static void take(struct cons *c, const nvm_pb_run *r)
+{
+	uint32_t k;
+	if (take_k(c, r, &k))
 		nvm_pb_stop_run(&c->d, r, k);
+}
+
+/* sink.hdrs: each header's run built with nvm_pb_hdrs_run and taken as
+ * above, the stop given with nvm_pb_stop_hdr. */
+static void c_hdrs(void *ctx, const nvm_pb_hdrs *b)
+{
+	struct cons *c = ctx;
+	assert_true(b->n >= 1 && b->n <= NVM_PB_BATCH);
+	c->nhdrs += b->n;
+	for (size_t i = 0; i < b->n && !nvm_pb_stopped(&c->d); i++) {
+		nvm_pb_run r;
+		uint32_t immd, k;
+		assert_int_equal(b->word[i], *b->hdr[i]);
+		nvm_pb_hdrs_run(b, i, &r, &immd);
+		if (take_k(c, &r, &k))
+			nvm_pb_stop_hdr(&c->d, b, i, k);
+	}
 }
 
 static void c_runs(void *ctx, const nvm_pb_run *r, size_t n)
@@ -137,10 +165,14 @@ static void c_control(void *ctx, const nvm_pb_control *e)
 		c->s[c->n++] = (struct seen){ .kind = 2, .offset = e->offset, .code = e->kind };
 }
 
-static void cons_init(struct cons *c, const nvm_pb_config *cfg)
+static void cons_init(struct cons *c, const nvm_pb_config *cfg, bool hdrs)
 {
 	memset(c, 0, sizeof(*c));
-	nvm_pb_sink sink = { .ctx = c, .error = c_error, .control = c_control, .runs = c_runs };
+	nvm_pb_sink sink = { .ctx = c,
+		             .error = c_error,
+		             .control = c_control,
+		             .runs = c_runs,
+		             .hdrs = hdrs ? c_hdrs : NULL };
 	nvm_pb_decoder_init(&c->d, cfg, &sink);
 }
 
@@ -226,16 +258,18 @@ static void assert_dec_equal(const nvm_pb_decoder *a, const nvm_pb_decoder *b)
 	assert_int_equal(a->hdr_offset, b->hdr_offset);
 }
 
-/* Decodes w with both (reference: nvm_pb_feed; test: take_feed) in lockstep:
- * segments and pieces of random length, `budget` methods per feed. */
+/* Decodes w with all three (reference: nvm_pb_feed with `runs`; test:
+ * take_feed, and nvm_pb_feed with `runs` and `hdrs`) in lockstep: segments
+ * and pieces of random length, `budget` methods per feed. */
 static void lockstep(const uint32_t *w, size_t n, int64_t budget, bool boundary, uint32_t piece_max)
 {
-	static struct cons ref, tk;
+	static struct cons ref, tk, hd;
 	nvm_pb_config cfg;
 	assert_true(nvm_pb_config_init(&cfg, nvm_pb_gen_lookup("gv100"), NVM_PB_FORMAT_NEW));
-	cons_init(&ref, &cfg);
-	cons_init(&tk, &cfg);
-	ref.boundary = tk.boundary = boundary;
+	cons_init(&ref, &cfg, false);
+	cons_init(&tk, &cfg, false);
+	cons_init(&hd, &cfg, true);
+	ref.boundary = tk.boundary = hd.boundary = boundary;
 	size_t at = 0, seg_end = 0, piece_end = 0, rounds = 0, last = 1;
 	while (at < n) {
 		assert_true(++rounds < 20 * n + 20);
@@ -251,24 +285,37 @@ static void lockstep(const uint32_t *w, size_t n, int64_t budget, bool boundary,
 		}
 		/* a feed that made no progress (a stop before the first run) is
 		 * followed by one that may take a method more */
-		ref.budget = tk.budget = budget >= 0 && !last ? budget + 1 : budget;
+		ref.budget = tk.budget = hd.budget = budget >= 0 && !last ? budget + 1 : budget;
 		size_t u1 = nvm_pb_feed(&ref.d, w + at, piece_end - at);
 		size_t u2 = take_feed(&tk, w + at, piece_end - at);
+		size_t u3 = nvm_pb_feed(&hd.d, w + at, piece_end - at);
 		assert_int_equal(u1, u2);
+		assert_int_equal(u1, u3);
 		assert_int_equal(nvm_pb_stopped(&ref.d), nvm_pb_stopped(&tk.d));
+		assert_int_equal(nvm_pb_stopped(&ref.d), nvm_pb_stopped(&hd.d));
 		assert_int_equal(ref.taken, tk.taken);
+		assert_int_equal(ref.taken, hd.taken);
 		assert_dec_equal(&ref.d, &tk.d);
+		assert_dec_equal(&ref.d, &hd.d);
 		at += u1;
 		last = u1;
 		if (at == seg_end) {
 			nvm_pb_segment_end(&ref.d);
 			nvm_pb_segment_end(&tk.d);
+			nvm_pb_segment_end(&hd.d);
 		}
 	}
 	nvm_pb_finish(&ref.d);
 	nvm_pb_finish(&tk.d);
+	nvm_pb_finish(&hd.d);
 	assert_dec_equal(&ref.d, &tk.d);
+	assert_dec_equal(&ref.d, &hd.d);
 	assert_seen_equal(&ref, &tk);
+	assert_seen_equal(&ref, &hd);
+	/* the fast path's runs came through sink.hdrs (not all through `runs`) */
+	if (ref.taken > 100)
+		assert_true(hd.nhdrs > 0);
+	assert_true(ref.nhdrs == 0);
 }
 
 /* The header's checks at their edges against their plain statement
@@ -357,7 +404,7 @@ static void test_resume_and_mask(void **state)
 	nvm_pb_config cfg;
 	assert_true(nvm_pb_config_init(&cfg, nvm_pb_gen_lookup("gv100"), NVM_PB_FORMAT_NEW));
 	static struct cons c;
-	cons_init(&c, &cfg);
+	cons_init(&c, &cfg, false);
 	c.budget = -1;
 	assert_int_equal(take_feed(&c, w, sizeof(w) / sizeof(w[0])), sizeof(w) / sizeof(w[0]));
 	assert_int_equal(c.s[0].r.count, 3);

@@ -478,6 +478,31 @@ static void rr_runs(void *ctx, const nvm_pb_run *r, size_t n)
 		rr_run(ctx, &r[i]);
 }
 
+/* The piece being fed (sink.hdrs's pointers must lie in it) and the runs
+ * given through sink.hdrs. */
+static const uint32_t *rr_piece;
+static size_t rr_piece_n, rr_nhdrs;
+
+/* sink.hdrs: each header's run as nvm_pb_hdrs_run builds it, recorded as
+ * rr_run records a run; its header and data in the piece being fed. */
+static void rr_hdrs(void *ctx, const nvm_pb_hdrs *b)
+{
+	assert_true(b->n >= 1 && b->n <= NVM_PB_BATCH);
+	uint64_t methods = 0;
+	for (size_t i = 0; i < b->n; i++) {
+		nvm_pb_run r;
+		uint32_t immd;
+		assert_int_equal(b->word[i], *b->hdr[i]);
+		nvm_pb_hdrs_run(b, i, &r, &immd);
+		assert_true(b->hdr[i] >= rr_piece && b->hdr[i] + 1 + r.ndwords <= rr_piece + rr_piece_n);
+		assert_int_equal(r.count, nvm_pb_take_count(b->word[i]));
+		methods += r.count;
+		rr_run(ctx, &r);
+	}
+	assert_int_equal(methods, nvm_pb_hdrs_methods(b));
+	rr_nhdrs += b->n;
+}
+
 static void rr_error(void *ctx, const nvm_pb_error *e)
 {
 	rr_put(ctx, 0xeeee0000u | e->code);
@@ -491,7 +516,8 @@ static uint32_t rr_rnd(uint64_t *s, uint32_t n)
 }
 
 /* The batched fast path (nvm_pb_take_hdr / nvm_pb_take_fill, built without
- * branches on the header kind) against the general path (a sink taking one
+ * branches on the header kind), and the same with the complete sequences
+ * given as headers (sink.hdrs), against the general path (a sink taking one
  * run at a time), on random driver-like streams (short INC / NINC / 1INC
  * runs and IMMD headers mixed at random, as drivers mix them, some count 0
  * headers, reserved bits, overflowing counts, subdevice masks) fed in
@@ -501,7 +527,7 @@ static void test_batch_matches_general_random(void **state)
 {
 	(void)state;
 	static uint32_t pb[4096];
-	static struct runrec general, batched;
+	static struct runrec general, batched, hdrs;
 	nvm_pb_config cfg;
 	nvm_pb_config_init(&cfg, nvm_pb_gen_lookup("gv100"), NVM_PB_FORMAT_NEW);
 	cfg.subdevice_id = 1;
@@ -526,26 +552,39 @@ static void test_batch_matches_general_random(void **state)
 				pb[n++] = 0x00010000u | (1u + rr_rnd(&s, 2)) << 4;
 			}
 		}
-		general.n = batched.n = 0;
+		general.n = batched.n = hdrs.n = 0;
+		rr_nhdrs = 0;
 		nvm_pb_sink sg = { .ctx = &general, .run = rr_run, .error = rr_error };
 		nvm_pb_sink sb = { .ctx = &batched, .runs = rr_runs, .error = rr_error };
-		nvm_pb_decoder dg, db;
+		nvm_pb_sink sh = { .ctx = &hdrs, .runs = rr_runs, .hdrs = rr_hdrs, .error = rr_error };
+		nvm_pb_decoder dg, db, dh;
 		nvm_pb_decoder_init(&dg, &cfg, &sg);
 		nvm_pb_decoder_init(&db, &cfg, &sb);
+		nvm_pb_decoder_init(&dh, &cfg, &sh);
 		for (size_t at = 0; at < n;) {
 			size_t piece = 1 + rr_rnd(&s, 300);
 			if (piece > n - at)
 				piece = n - at;
 			assert_int_equal(nvm_pb_feed(&dg, pb + at, piece), piece);
 			assert_int_equal(nvm_pb_feed(&db, pb + at, piece), piece);
+			rr_piece = pb + at;
+			rr_piece_n = piece;
+			assert_int_equal(nvm_pb_feed(&dh, pb + at, piece), piece);
 			at += piece;
 		}
 		nvm_pb_finish(&dg);
 		nvm_pb_finish(&db);
+		nvm_pb_finish(&dh);
 		assert_true(general.n > 1000 && general.n < N(general.v));
 		assert_int_equal(general.n, batched.n);
 		assert_memory_equal(general.v, batched.v, general.n * sizeof(general.v[0]));
 		assert_int_equal(dg.methods, db.methods);
+		/* sink.hdrs (with runs for the rest): the same runs, fields, data,
+		 * errors and methods, most runs given as headers */
+		assert_int_equal(general.n, hdrs.n);
+		assert_memory_equal(general.v, hdrs.v, general.n * sizeof(general.v[0]));
+		assert_int_equal(dg.methods, dh.methods);
+		assert_true(rr_nhdrs > 100);
 	}
 }
 

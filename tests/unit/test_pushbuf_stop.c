@@ -71,6 +71,37 @@ static void st_runs(void *ctx, const nvm_pb_run *r, size_t n)
 		take(s, &r[i]);
 }
 
+/* sink.hdrs: each header's run (nvm_pb_hdrs_run) taken as take() does, the
+ * stop given with nvm_pb_stop_hdr. */
+static void st_hdrs(void *ctx, const nvm_pb_hdrs *b)
+{
+	struct stopper *s = ctx;
+	for (size_t i = 0; i < b->n && !nvm_pb_stopped(s->d); i++) {
+		nvm_pb_run r;
+		uint32_t immd;
+		nvm_pb_hdrs_run(b, i, &r, &immd);
+		uint32_t k = r.count < s->budget ? r.count : s->budget;
+		for (uint32_t j = 0; j < k && s->nm < REC_MAX; j++)
+			s->m[s->nm++] = (struct rec_method){ 0,         r.subch, nvm_pb_run_method(&r, j),
+				                             r.data[j], r.mode,  r.masked };
+		s->budget -= k;
+		if (k < r.count)
+			nvm_pb_stop_hdr(s->d, b, i, k);
+	}
+}
+
+/* The sinks the tests run: one run at a time, batches, batches with the
+ * complete sequences as headers. */
+enum sink_kind { SK_RUN, SK_RUNS, SK_HDRS, SK_COUNT };
+
+static nvm_pb_sink stopper_sink(struct stopper *s, enum sink_kind k)
+{
+	return (nvm_pb_sink){ .ctx = s,
+		              .run = k == SK_RUN ? st_run : NULL,
+		              .runs = k != SK_RUN ? st_runs : NULL,
+		              .hdrs = k == SK_HDRS ? st_hdrs : NULL };
+}
+
 static void st_error(void *ctx, const nvm_pb_error *e)
 {
 	struct stopper *s = ctx;
@@ -90,7 +121,7 @@ static nvm_pb_config config(const char *chip, nvm_pb_format f)
  * it into a fresh decoder (a context switch). The methods must come out as
  * from one uninterrupted decode. */
 static void stop_and_resume(const nvm_pb_config *cfg, const uint32_t *dw, size_t n, size_t piece, uint32_t budget,
-                            bool batched, bool reload)
+                            enum sink_kind kind, bool reload)
 {
 	struct rec ref;
 	nvm_pb_sink rs = rec_sink(&ref);
@@ -100,11 +131,8 @@ static void stop_and_resume(const nvm_pb_config *cfg, const uint32_t *dw, size_t
 	static nvm_pb_decoder d;
 	memset(&s, 0, sizeof(s));
 	s.d = &d;
-	nvm_pb_sink sink = { .ctx = &s, .error = st_error };
-	if (batched)
-		sink.runs = st_runs;
-	else
-		sink.run = st_run;
+	nvm_pb_sink sink = stopper_sink(&s, kind);
+	sink.error = st_error;
 	nvm_pb_decoder_init(&d, cfg, &sink);
 	size_t at = 0, rounds = 0, end = 0;
 	uint64_t methods = 0;
@@ -196,8 +224,9 @@ static void test_stop_resume_new(void **state)
 	cfg.subdevice_id = 0x001;
 	for (uint32_t budget = 1; budget <= 7; budget++)
 		for (size_t piece = 1; piece <= N(new_stream); piece += (piece < 8 ? 1 : 9))
-			for (int mode = 0; mode < 4; mode++)
-				stop_and_resume(&cfg, new_stream, N(new_stream), piece, budget, mode & 1, mode & 2);
+			for (int mode = 0; mode < 2 * SK_COUNT; mode++)
+				stop_and_resume(&cfg, new_stream, N(new_stream), piece, budget, mode % SK_COUNT,
+				                mode >= SK_COUNT);
 }
 
 /* Old format on G80 in IB mode: the long non-increasing form's count word
@@ -235,14 +264,15 @@ static void test_stop_resume_old(void **state)
 	cfg.subdevice_id = 0x001;
 	for (uint32_t budget = 1; budget <= 5; budget++)
 		for (size_t piece = 1; piece <= N(old_stream); piece++)
-			for (int mode = 0; mode < 4; mode++)
-				stop_and_resume(&cfg, old_stream, N(old_stream), piece, budget, mode & 1, mode & 2);
+			for (int mode = 0; mode < 2 * SK_COUNT; mode++)
+				stop_and_resume(&cfg, old_stream, N(old_stream), piece, budget, mode % SK_COUNT,
+				                mode >= SK_COUNT);
 }
 
 /* Stop after k = 2 methods in the middle of a run, for an increasing, a
  * non-increasing and an increment-once sequence: nvm_pb_feed reports the
  * header and two data entries consumed, the rest stays pending. */
-static void check_mid_run(uint32_t sec, nvm_pb_mode mode, uint32_t third, bool batched)
+static void check_mid_run(uint32_t sec, nvm_pb_mode mode, uint32_t third, enum sink_kind kind)
 {
 	nvm_pb_config cfg = config("gv100", NVM_PB_FORMAT_NEW);
 	uint32_t pb[] = { hdr(sec, 4, 3, 0x400), 1, 2, 3, 4, hdr(4, 5, 0, 0x100) };
@@ -251,7 +281,7 @@ static void check_mid_run(uint32_t sec, nvm_pb_mode mode, uint32_t third, bool b
 	memset(&s, 0, sizeof(s));
 	s.d = &d;
 	s.budget = 2;
-	nvm_pb_sink sink = { .ctx = &s, .run = batched ? NULL : st_run, .runs = batched ? st_runs : NULL };
+	nvm_pb_sink sink = stopper_sink(&s, kind);
 	nvm_pb_decoder_init(&d, &cfg, &sink);
 	assert_int_equal(nvm_pb_feed(&d, pb, N(pb)), 3);
 	assert_true(nvm_pb_stopped(&d));
@@ -278,7 +308,7 @@ static void check_mid_run(uint32_t sec, nvm_pb_mode mode, uint32_t third, bool b
 static void test_stop_mid_run(void **state)
 {
 	(void)state;
-	for (int b = 0; b < 2; b++) {
+	for (int b = 0; b < SK_COUNT; b++) {
 		check_mid_run(1, NVM_PB_MODE_INC, 0x408, b);
 		check_mid_run(3, NVM_PB_MODE_NINC, 0x400, b);
 		check_mid_run(5, NVM_PB_MODE_1INC, 0x404, b);
@@ -292,13 +322,13 @@ static void test_stop_immd(void **state)
 	(void)state;
 	nvm_pb_config cfg = config("gv100", NVM_PB_FORMAT_NEW);
 	uint32_t pb[] = { hdr(1, 1, 0, 0x400), 1, hdr(4, 9, 0, 0x100), hdr(4, 8, 0, 0x104) };
-	for (int b = 0; b < 2; b++) {
+	for (int b = 0; b < SK_COUNT; b++) {
 		static struct stopper s;
 		static nvm_pb_decoder d;
 		memset(&s, 0, sizeof(s));
 		s.d = &d;
 		s.budget = 1;
-		nvm_pb_sink sink = { .ctx = &s, .run = b ? NULL : st_run, .runs = b ? st_runs : NULL };
+		nvm_pb_sink sink = stopper_sink(&s, b);
 		nvm_pb_decoder_init(&d, &cfg, &sink);
 		assert_int_equal(nvm_pb_feed(&d, pb, N(pb)), 2);
 		nvm_pb_decoder_state st;
@@ -342,23 +372,26 @@ static void test_stop_before_mask(void **state)
 	(void)state;
 	nvm_pb_config cfg = config("gv100", NVM_PB_FORMAT_NEW);
 	uint32_t pb[] = { hdr(4, 1, 0, 0x100), hdr(4, 2, 0, 0x104), (2u << 16) | (0x005u << 4), (1u << 16) };
-	static struct stopper s;
-	static nvm_pb_decoder d;
-	memset(&s, 0, sizeof(s));
-	s.d = &d;
-	s.budget = 1;
-	nvm_pb_sink sink = { .ctx = &s, .runs = st_runs };
-	nvm_pb_decoder_init(&d, &cfg, &sink);
-	assert_int_equal(nvm_pb_feed(&d, pb, N(pb)), 1);
-	nvm_pb_decoder_state st;
-	nvm_pb_save(&d, &st);
-	assert_int_equal(st.stored_mask, 0xfff);
-	assert_true(st.active);
-	s.budget = 5;
-	assert_int_equal(nvm_pb_feed(&d, pb + 1, 3), 3);
-	nvm_pb_save(&d, &st);
-	assert_int_equal(st.stored_mask, 0x005);
-	assert_false(st.active); /* SET_SUBDEVICE_MASK 0 */
+	for (int b = SK_RUNS; b <= SK_HDRS; b++) {
+		static struct stopper s;
+		static nvm_pb_decoder d;
+		memset(&s, 0, sizeof(s));
+		s.d = &d;
+		s.budget = 1;
+		nvm_pb_sink sink = stopper_sink(&s, b);
+		nvm_pb_decoder_init(&d, &cfg, &sink);
+		assert_int_equal(nvm_pb_feed(&d, pb, N(pb)), 1);
+		assert_int_equal(d.methods, 1);
+		nvm_pb_decoder_state st;
+		nvm_pb_save(&d, &st);
+		assert_int_equal(st.stored_mask, 0xfff);
+		assert_true(st.active);
+		s.budget = 5;
+		assert_int_equal(nvm_pb_feed(&d, pb + 1, 3), 3);
+		nvm_pb_save(&d, &st);
+		assert_int_equal(st.stored_mask, 0x005);
+		assert_false(st.active); /* SET_SUBDEVICE_MASK 0 */
+	}
 }
 
 /* A sequence whose data comes in the next feed: the stop falls in the
