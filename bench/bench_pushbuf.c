@@ -31,7 +31,10 @@ static void count_runs(void *ctx, const nvm_pb_run *r, size_t n)
 	c->sum += n;
 }
 
-/* The same through sink.hdrs: each header's method count from its word. */
+/* The same for the runs of complete sequences, which come as headers
+ * (sink.hdrs; the other runs come to count_runs): each header's method
+ * count from its word. It reads no data either (each run's data follows
+ * its header, hdr[i] + 1). */
 static void count_hdrs(void *ctx, const nvm_pb_hdrs *b)
 {
 	struct count_sink *c = ctx;
