@@ -559,6 +559,8 @@ static __attribute__((noinline)) const uint32_t *feed_new_hdrs(nvm_pb_decoder *d
 		uint32_t nb = 0, w;
 		/* the position follows from p (base_pos + (p - base)): not kept here */
 		while (nb < NVM_PB_BATCH && (w = nvm_pb_take_hdr(&p, end, &unused))) {
+			/* the header is before its data: COUNT entries, none for
+			 * IMMD (bit 29 clear), as nvm_pb_take_hdr stepped over */
 			uint32_t take = ((w >> 16) & 0x1fffu) & (uint32_t)((int32_t)(w << 2) >> 31);
 			hb[nb] = p - (1 + take);
 			hw[nb++] = w;
