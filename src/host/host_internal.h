@@ -224,6 +224,7 @@ struct runlist {
 	struct engine *grce; /* GRCOPY on the GR runlist */
 	struct pbdma *pb[2];
 	struct eng_ctx ectx;
+	uint8_t pb_used;   /* bit q: a listed channel runs on pb[q] (host_rl_pb_used) */
 	size_t prefetched; /* 1 + the TSG whose load last prefetched the next ones (host_prefetch), 0 none */
 	/* The RAMFC pointers prefetch_tsg's first stage found for the first
 	 * channels of TSG tsg1 - 1 (slot: TSG index & 3), used by its later
@@ -545,6 +546,10 @@ void host_ready_rebuild(struct host *h);
  * registers that mirror its words (h->ramfc_blk, pbdma.c). */
 void pbdma_ramfc_to_regs(const struct host *h, uint32_t *restrict r, const uint32_t *restrict ramfc);
 void pbdma_regs_to_ramfc(const struct host *h, uint32_t *restrict ramfc, const uint32_t *restrict r);
+
+/* Sets rl->pb_used from its listed channels (after a parse, a snapshot's
+ * runlist installed). */
+void host_rl_pb_used(struct runlist *rl);
 
 /* Forgets what the runlist's prefetching remembers (prefetched, pf). */
 void host_prefetch_drop(struct runlist *rl);
