@@ -287,7 +287,9 @@ static const struct mem_range *range_of(const struct mem_space *m, uint64_t pn)
 	return NULL;
 }
 
-nvm_status mem_span(struct mem_space *m, uint64_t addr, bool for_write, uint8_t **ptr, size_t *avail)
+/* mem_span beyond its cached path. */
+static __attribute__((noinline)) nvm_status span_slow(struct mem_space *m, uint64_t addr, bool for_write, uint8_t **ptr,
+                                                      size_t *avail)
 {
 	if (!in_range(m, addr, 1))
 		return NVM_ERR_RANGE;
@@ -312,6 +314,34 @@ nvm_status mem_span(struct mem_space *m, uint64_t addr, bool for_write, uint8_t 
 	*ptr = page + off;
 	*avail = NVM_PAGE_SIZE - off;
 	/* Do not hand out more than the aperture holds. */
+	if (*avail > m->size - addr)
+		*avail = (size_t)(m->size - addr);
+	return NVM_OK;
+}
+
+/* The page of the last lookup, or one the leaf cache points at when no
+ * caller range could hold it, is what span_slow would find: taken without
+ * a call, in a function that saves no registers (mem_span is the model's
+ * most frequent memory lookup: RAMFC, USERD, GPFIFO entries, semaphores). */
+nvm_status mem_span(struct mem_space *m, uint64_t addr, bool for_write, uint8_t **ptr, size_t *avail)
+{
+	uint64_t pn = addr >> NVM_PAGE_SHIFT, tag = (pn >> RADIX_BITS) + 1;
+	unsigned c = (unsigned)tag & (MEM_LEAF_CACHE - 1);
+	uint8_t *page;
+	if (addr >= m->size)
+		return NVM_ERR_RANGE;
+	if (pn == m->last_pn) {
+		page = m->last_page;
+	} else if (!m->nrange && m->leaf_tag[c] == tag && pn < PN_LIMIT &&
+	           (page = ((struct mem_leaf *)m->leaf[c])->page[pn & (RADIX_FANOUT - 1)])) {
+		m->last_pn = pn; /* as page_lookup */
+		m->last_page = page;
+	} else {
+		return span_slow(m, addr, for_write, ptr, avail);
+	}
+	size_t off = (size_t)(addr & (NVM_PAGE_SIZE - 1));
+	*ptr = page + off;
+	*avail = NVM_PAGE_SIZE - off;
 	if (*avail > m->size - addr)
 		*avail = (size_t)(m->size - addr);
 	return NVM_OK;

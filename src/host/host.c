@@ -48,6 +48,7 @@ static void rl_clear(struct runlist *rl)
 	rl->runq = NULL;
 	rl->ntsg = rl->nch = 0;
 	rl->cur = 0;
+	rl->pb_used = 0;
 	host_prefetch_drop(rl);
 }
 
@@ -132,6 +133,7 @@ static void rl_parse(struct host *h, struct runlist *rl, nvm_aperture ap, uint64
 			return;
 		}
 	}
+	host_rl_pb_used(rl);
 	for (size_t t = 0; t < rl->ntsg; t++)
 		for (uint32_t k = 0; k < rl->tsg[t].n; k++) {
 			struct chan *c = host_chan(h, rl->ch[rl->tsg[t].first + k]);
@@ -195,10 +197,22 @@ void host_ready_rebuild(struct host *h)
 		host_ready_update(h, chid);
 }
 
+/* Seed 000: a selector beyond the runlist's PBDMAs runs on the first. */
+static unsigned runq_pbdma(const struct runlist *rl, unsigned runq)
+{
+	return runq < rl->desc->npbdma ? runq : 0;
+}
+
 static struct pbdma *chan_pbdma(struct runlist *rl, unsigned runq)
 {
-	/* Seed 000: a selector beyond the runlist's PBDMAs runs on the first. */
-	return rl->pb[runq < rl->desc->npbdma ? runq : 0];
+	return rl->pb[runq_pbdma(rl, runq)];
+}
+
+void host_rl_pb_used(struct runlist *rl)
+{
+	rl->pb_used = 0;
+	for (size_t i = 0; i < rl->nch; i++)
+		rl->pb_used |= (uint8_t)(1u << runq_pbdma(rl, rl->runq[i]));
 }
 
 /* TSG i places after t in runlist order, i <= ntsg (the scheduler's walks
@@ -469,7 +483,9 @@ static void sched_pbdma(struct host *h, struct runlist *rl, struct pbdma *p)
 		}
 		pbdma_save(p);
 	}
-	if (!rl->ntsg)
+	/* a PBDMA no listed channel runs on (the GR runlist's second, as a
+	 * rule) has nothing tsg_pick could find */
+	if (!rl->ntsg || !(rl->pb_used >> p->runq & 1u))
 		return;
 	int chid = tsg_pick(h, rl, rl->cur, p, last);
 	if (chid >= 0) {

@@ -224,6 +224,7 @@ struct runlist {
 	struct engine *grce; /* GRCOPY on the GR runlist */
 	struct pbdma *pb[2];
 	struct eng_ctx ectx;
+	uint8_t pb_used;   /* bit q: a listed channel runs on pb[q] (host_rl_pb_used) */
 	size_t prefetched; /* 1 + the TSG whose load last prefetched the next ones (host_prefetch), 0 none */
 	/* The RAMFC pointers prefetch_tsg's first stage found for the first
 	 * channels of TSG tsg1 - 1 (slot: TSG index & 3), used by its later
@@ -463,14 +464,24 @@ struct host {
 		uint8_t dword, reg;
 	} ramfc[PBR_COUNT];
 	/* The same as runs of consecutive dwords mirroring consecutive
-	 * registers (gv100: 9 runs of the 46 words), which a context load and
-	 * save copy in 16-byte blocks (pbdma.c ramfc_copy: a memcpy per run
-	 * became a `rep movs` each, and word by word a switch spent ~330
-	 * instructions on each direction). */
+	 * registers (gv100: 9 runs of the 46 words), from which ramfc_blk is
+	 * made (a memcpy per run became a `rep movs` each, and word by word a
+	 * switch spent ~330 instructions on each direction). */
 	unsigned nramfc_run;
 	struct ramfc_run {
 		uint8_t dword, reg, n;
 	} ramfc_run[PBR_COUNT];
+	/* The same runs as fixed-size copies (pbdma.c ramfc_to_regs,
+	 * regs_to_ramfc: one loop per size, no per-run remainder): 16 bytes
+	 * while a run has 4 words left, its last 16 overlapping the block
+	 * before (the same words copied twice); a run of 2-3 words in 8-byte
+	 * copies (overlapping for 3), a single word alone. gv100: 10, 2 and 4
+	 * copies, about 125 instructions a direction against ~260 run by run
+	 * with each run's remainder. */
+	unsigned nramfc_blk[3]; /* copies of 16, 8 and 4 bytes */
+	struct ramfc_blk {
+		uint8_t dword, reg;
+	} ramfc_blk[3][PBR_COUNT];
 	/* The RAMFC dwords of USERD, USERD_HI and GP_GET (host.c prefetch_tsg). */
 	uint8_t ramfc_userd, ramfc_userd_hi, ramfc_gp_get;
 	/* From the RAMUSERD layout: the writeback's byte range and its words. */
@@ -531,6 +542,15 @@ static inline void chan_set_acq_wait(struct host *h, uint32_t chid, bool wait)
 }
 /* Recomputes every ready bit from struct chan (after a restore). */
 void host_ready_rebuild(struct host *h);
+/* A context load's and save's copies between a RAMFC image and the
+ * registers that mirror its words (h->ramfc_blk, pbdma.c). */
+void pbdma_ramfc_to_regs(const struct host *h, uint32_t *restrict r, const uint32_t *restrict ramfc);
+void pbdma_regs_to_ramfc(const struct host *h, uint32_t *restrict ramfc, const uint32_t *restrict r);
+
+/* Sets rl->pb_used from its listed channels (after a parse, a snapshot's
+ * runlist installed). */
+void host_rl_pb_used(struct runlist *rl);
+
 /* Forgets what the runlist's prefetching remembers (prefetched, pf). */
 void host_prefetch_drop(struct runlist *rl);
 

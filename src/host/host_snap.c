@@ -370,6 +370,7 @@ static void put_rl(struct runlist *rl, struct img_rl *x)
 	x->runq = NULL;
 	rl->ntsg = x->ntsg;
 	rl->nch = x->nch;
+	host_rl_pb_used(rl);
 	rl->cur = (size_t)x->cur;
 	rl->slice_end = x->slice_end;
 	rl->slice_ev = x->slice_ev;

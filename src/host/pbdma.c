@@ -95,6 +95,17 @@ nvm_status pbdma_layouts(struct host *h)
 		else
 			h->ramfc_run[h->nramfc_run++] = (struct ramfc_run){ h->ramfc[i].dword, h->ramfc[i].reg, 1 };
 	}
+	memset(h->nramfc_blk, 0, sizeof(h->nramfc_blk));
+	for (unsigned i = 0; i < h->nramfc_run; i++) {
+		const struct ramfc_run *run = &h->ramfc_run[i];
+		/* size class c copies w words: 16, 8 or 4 bytes */
+		unsigned c = run->n >= 4 ? 0 : run->n >= 2 ? 1 : 2, w = 4u >> c;
+		for (unsigned k = 0; k < run->n; k += w) {
+			unsigned o = k + w <= run->n ? k : run->n - w; /* the last one overlaps */
+			h->ramfc_blk[c][h->nramfc_blk[c]++] =
+			        (struct ramfc_blk){ (uint8_t)(run->dword + o), (uint8_t)(run->reg + o) };
+		}
+	}
 	h->userd_wb_lo = UINT32_MAX;
 	h->userd_wb_hi = 0;
 	h->nuserd_wb = 0;
@@ -1793,20 +1804,32 @@ static bool next_gp_entry(struct pbdma *p, bool *idle)
 
 /* ---------------------------------------------------------------- load / save */
 
-/* n words from s to d in 16-byte blocks, then words (the runs of
- * h->ramfc_run: no `rep movs`, no call). */
-static inline void ramfc_copy(uint32_t *restrict d, const uint32_t *restrict s, unsigned n)
+/* The RAMFC's mirrored words into the registers, and back (the copies of
+ * h->ramfc_blk: no `rep movs`, no call, no remainder per run). */
+void pbdma_ramfc_to_regs(const struct host *h, uint32_t *restrict r, const uint32_t *restrict ramfc)
 {
-	unsigned j = 0;
-	for (; j + 4 <= n; j += 4)
-		memcpy(d + j, s + j, 16);
-	/* the rest by fixed sizes (a loop would become a memcpy call) */
-	if (n - j >= 2) {
-		memcpy(d + j, s + j, 8);
-		j += 2;
-	}
-	if (j < n)
-		d[j] = s[j];
+	const struct ramfc_blk *b = h->ramfc_blk[0];
+	for (unsigned i = 0; i < h->nramfc_blk[0]; i++)
+		memcpy(r + b[i].reg, ramfc + b[i].dword, 16);
+	b = h->ramfc_blk[1];
+	for (unsigned i = 0; i < h->nramfc_blk[1]; i++)
+		memcpy(r + b[i].reg, ramfc + b[i].dword, 8);
+	b = h->ramfc_blk[2];
+	for (unsigned i = 0; i < h->nramfc_blk[2]; i++)
+		r[b[i].reg] = ramfc[b[i].dword];
+}
+
+void pbdma_regs_to_ramfc(const struct host *h, uint32_t *restrict ramfc, const uint32_t *restrict r)
+{
+	const struct ramfc_blk *b = h->ramfc_blk[0];
+	for (unsigned i = 0; i < h->nramfc_blk[0]; i++)
+		memcpy(ramfc + b[i].dword, r + b[i].reg, 16);
+	b = h->ramfc_blk[1];
+	for (unsigned i = 0; i < h->nramfc_blk[1]; i++)
+		memcpy(ramfc + b[i].dword, r + b[i].reg, 8);
+	b = h->ramfc_blk[2];
+	for (unsigned i = 0; i < h->nramfc_blk[2]; i++)
+		ramfc[b[i].dword] = r[b[i].reg];
 }
 
 static uint64_t inst_addr(const struct pbdma *p, unsigned *target)
@@ -1843,8 +1866,7 @@ static bool do_load(struct pbdma *p)
 		return false;
 	}
 	const struct host *h = p->h;
-	for (unsigned i = 0; i < h->nramfc_run; i++)
-		ramfc_copy(&p->r[h->ramfc_run[i].reg], &ramfc[h->ramfc_run[i].dword], h->ramfc_run[i].n);
+	pbdma_ramfc_to_regs(h, p->r, ramfc);
 	if (h->gen->ops->chan_load)
 		h->gen->ops->chan_load(p->h, p);
 	p->h->stats.ctx_loads++;
@@ -1905,8 +1927,7 @@ void pbdma_save(struct pbdma *p)
 		unsigned target;
 		uint64_t a = inst_addr(p, &target);
 		nvm_aperture ap = target >= 2 ? NVM_AP_SYSMEM : NVM_AP_VRAM;
-		for (unsigned i = 0; i < h->nramfc_run; i++)
-			ramfc_copy(&p->ramfc[h->ramfc_run[i].dword], &p->r[h->ramfc_run[i].reg], h->ramfc_run[i].n);
+		pbdma_regs_to_ramfc(h, p->ramfc, p->r);
 		if (phys_copy(&h->gpu->mem[ap], a, p->ramfc, sizeof(p->ramfc), true))
 			mem_budget_error(p, ap, a, "RAMFC save"); /* the load read the same bytes */
 		userd_writeback(p);

@@ -69,7 +69,7 @@ static void ramfc_map_from_the_layout(void **state)
 	nvm_close(gpu);
 }
 
-/* The runs a context load and save copy (h->ramfc_run, in 16-byte blocks)
+/* The runs a context load and save copy (h->ramfc_run, as h->ramfc_blk)
  * are the word map h->ramfc, in order, with nothing left out or added, on
  * every Host generation; on gv100 the 46 words make 9 runs. */
 static void ramfc_runs_are_the_map(void **state)
@@ -94,6 +94,50 @@ static void ramfc_runs_are_the_map(void **state)
 		assert_int_equal(i, h->nramfc);
 		if (!strcmp(chips[c], "gv100"))
 			assert_int_equal(h->nramfc_run, 9);
+		nvm_close(gpu);
+	}
+}
+
+/* The block copies of a context load and save (pbdma_ramfc_to_regs,
+ * pbdma_regs_to_ramfc over h->ramfc_blk) do what copying the word map
+ * h->ramfc word by word does, on every Host generation: every mirrored
+ * word arrives, and no other register or RAMFC word is touched (each
+ * destination starts out filled with a pattern the copy must leave). A
+ * block running past its run, or a run's words left out, fails it. */
+static void ramfc_blocks_are_the_map(void **state)
+{
+	(void)state;
+	static const char *const chips[] = { "gv100", "tu102", "ga100", "ga102", "gh100" };
+	for (size_t c = 0; c < sizeof(chips) / sizeof(chips[0]); c++) {
+		nvm_config cfg = { .chip = chips[c], .vram_size = 64ull << 20, .sysmem_size = 64ull << 20 };
+		nvm_gpu *gpu;
+		assert_int_equal(nvm_open(&cfg, &gpu), NVM_OK);
+		struct host *h = host_of(gpu);
+		assert_non_null(h);
+		uint32_t src[NVM_RAMFC_SIZE / 4], regs[PBR_COUNT], want_regs[PBR_COUNT];
+		uint32_t fc[NVM_RAMFC_SIZE / 4], want_fc[NVM_RAMFC_SIZE / 4];
+		for (unsigned i = 0; i < NVM_RAMFC_SIZE / 4; i++)
+			src[i] = 0x10000u * (unsigned)c + i * 2654435761u;
+		for (unsigned i = 0; i < PBR_COUNT; i++)
+			regs[i] = want_regs[i] = 0xdead0000u + i;
+		for (unsigned i = 0; i < h->nramfc; i++)
+			want_regs[h->ramfc[i].reg] = src[h->ramfc[i].dword];
+		pbdma_ramfc_to_regs(h, regs, src);
+		assert_memory_equal(regs, want_regs, sizeof(regs));
+		/* back: the registers (changed) into an image of other words */
+		for (unsigned i = 0; i < PBR_COUNT; i++)
+			regs[i] = 0x5a000000u + 7u * i;
+		for (unsigned i = 0; i < NVM_RAMFC_SIZE / 4; i++)
+			fc[i] = want_fc[i] = 0xbeef0000u + i;
+		for (unsigned i = 0; i < h->nramfc; i++)
+			want_fc[h->ramfc[i].dword] = regs[h->ramfc[i].reg];
+		pbdma_regs_to_ramfc(h, fc, regs);
+		assert_memory_equal(fc, want_fc, sizeof(fc));
+		if (!strcmp(chips[c], "gv100")) {
+			assert_int_equal(h->nramfc_blk[0], 10);
+			assert_int_equal(h->nramfc_blk[1], 2);
+			assert_int_equal(h->nramfc_blk[2], 4);
+		}
 		nvm_close(gpu);
 	}
 }
@@ -145,9 +189,9 @@ static void method_table(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(counts_are_data),        cmocka_unit_test(ramfc_map_from_the_layout),
-		cmocka_unit_test(ramfc_runs_are_the_map), cmocka_unit_test(userd_map_from_the_layout),
-		cmocka_unit_test(method_table),
+		cmocka_unit_test(counts_are_data),           cmocka_unit_test(ramfc_map_from_the_layout),
+		cmocka_unit_test(ramfc_runs_are_the_map),    cmocka_unit_test(ramfc_blocks_are_the_map),
+		cmocka_unit_test(userd_map_from_the_layout), cmocka_unit_test(method_table),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -587,7 +587,8 @@ static void bad_doorbell_and_runlist_id(void **state)
 
 /* Seed 000 section 5: RUNQUEUE_SELECTOR 1 runs the channel on the GR
  * runlist's second PBDMA (1); on a copy-engine runlist with one PBDMA it
- * falls back to the first. */
+ * falls back to the first (a pb_used that left out the fallback would
+ * leave channel 21 unscheduled). */
 static void runqueue_selector(void **state)
 {
 	(void)state;
@@ -616,6 +617,16 @@ static void runqueue_selector(void **state)
 	assert_int_equal(rd(e.gpu, 0x2390 + 4 * 2), 1u << 1); /* PBDMA_MAP(2): runlist 1 */
 	nvm_method log[4];
 	assert_int_equal(env_log(&e, "ce2", log, 4), 1);
+	/* The scheduler skips a runlist's PBDMA that none of its listed
+	 * channels runs on (struct runlist pb_used): the GR runlist's channel
+	 * runs on its second PBDMA only, the copy-engine runlist's on its
+	 * first (the fallback); a runlist emptied uses none. */
+	struct host *h = host_of(e.gpu);
+	assert_int_equal(h->rl[0].pb_used, 2);
+	assert_int_equal(h->rl[1].pb_used, 1);
+	env_submit(&e, 1, NULL, 0);
+	env_run(&e, 100000);
+	assert_int_equal(h->rl[1].pb_used, 0);
 	env_fini(&e);
 }
 
