@@ -38,10 +38,7 @@ static void count_runs(void *ctx, const nvm_pb_run *r, size_t n)
 static void count_hdrs(void *ctx, const nvm_pb_hdrs *b)
 {
 	struct count_sink *c = ctx;
-	uint64_t m = 0;
-	for (size_t i = 0; i < b->n; i++)
-		m += nvm_pb_take_count(b->word[i]);
-	c->methods += m;
+	c->methods += nvm_pb_hdrs_methods(b);
 	c->sum += b->n;
 }
 
