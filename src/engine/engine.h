@@ -213,19 +213,61 @@ static inline bool engine_log_inline(const struct engine *e, uint32_t n)
 	return n - 1u < e->log_fast && ((size_t)e->seq & (e->dsize - 1)) + n <= e->dsize;
 }
 
-/* engine_log_append's inline case (engine_log_inline(e, n) holds) for a
- * run given by its parts: methods 0 .. n - 1 of a run at method address
- * method, mode mode, sequence index 0, data[0 .. n). */
-static inline void engine_log_append_inline(struct engine *e, const struct eng_src *src, uint32_t method, uint32_t mode,
-                                            const uint32_t *data, uint32_t n)
+/* The part of a run's record that depends only on its source and the log's
+ * time (every field but the method, the mode and the length, which
+ * engine_log_put_tpl adds): the record of a run of src logged now, with
+ * method 0, index 0, first 0 and no methods. It holds while e->at and
+ * e->gpu->now do not change. */
+static inline void engine_log_tpl(const struct engine *e, const struct eng_src *src, struct log_run *t)
 {
-	uint64_t s = e->seq, now = e->gpu->now;
+	uint64_t now = e->gpu->now;
 	if (e->at > now)
 		now = e->at;
-	engine_log_fill(&e->runs[e->rseq & (e->rsize - 1)], src, method, 0, mode, 0, n, now, e->at != 0);
-	e->rseq++;
-	engine_log_copy(e, &e->data[(size_t)s & (e->dsize - 1)], data, n);
-	e->seq = s + n;
+	engine_log_fill(t, src, 0, 0, 0, 0, 0, now, e->at != 0);
+}
+
+/* The log's state a stretch of inline appends works on, held in
+ * registers (engine_log_open ... engine_log_close): nothing else may use
+ * the log between the two. */
+struct log_cursor {
+	struct log_run *runs;
+	uint32_t *data;
+	size_t rmask, dmask; /* ring sizes - 1 */
+	uint64_t seq, rseq;
+	uint32_t fast; /* log_fast */
+};
+
+static inline void engine_log_open(const struct engine *e, struct log_cursor *c)
+{
+	*c = (struct log_cursor){ e->runs, e->data, e->rsize - 1, e->dsize - 1, e->seq, e->rseq, e->log_fast };
+}
+
+static inline void engine_log_close(struct engine *e, const struct log_cursor *c)
+{
+	e->seq = c->seq;
+	e->rseq = c->rseq;
+}
+
+/* engine_log_inline on the cursor. */
+static inline bool engine_log_fits(const struct log_cursor *c, uint32_t n)
+{
+	return n - 1u < c->fast && ((size_t)c->seq & c->dmask) + n <= c->dmask + 1;
+}
+
+/* engine_log_append's inline case (engine_log_fits(c, n) holds) for a run
+ * given by its parts: methods 0 .. n - 1 of a run at method address
+ * method, mode mode, sequence index 0, data[0 .. n), its source and time
+ * from template t (engine_log_tpl, still holding). */
+static inline void engine_log_put_tpl(struct engine *e, struct log_cursor *c, const struct log_run *t, uint32_t method,
+                                      uint32_t mode, const uint32_t *data, uint32_t n)
+{
+	struct log_run *lr = &c->runs[c->rseq & c->rmask];
+	*lr = *t;
+	lr->mi[0] = method;
+	lr->info = t->info | n | (mode & 3u) << 25;
+	c->rseq++;
+	engine_log_copy(e, &c->data[(size_t)c->seq & c->dmask], data, n);
+	c->seq += n;
 }
 
 /* The log's append (engine_log without the count; nothing when cap is 0
