@@ -228,30 +228,39 @@ static inline void engine_log_tpl(const struct engine *e, const struct eng_src *
 
 /* The log's state a stretch of inline appends works on, held in
  * registers (engine_log_open ... engine_log_close): nothing else may use
- * the log between the two. */
+ * the log between the two. The next record and data slot as pointers,
+ * the data slots left before the data ring's end (a stretch stops there:
+ * engine_log_fits). */
 struct log_cursor {
-	struct log_run *runs;
-	uint32_t *data;
-	size_t rmask, dmask; /* ring sizes - 1 */
-	uint64_t seq, rseq;
-	uint32_t fast; /* log_fast */
+	struct log_run *rp, *runs, *rend; /* the next record, the run ring and its end */
+	uint32_t *dp, *dp0;               /* the next data slot, the first of the stretch */
+	uint32_t room;                    /* data slots from dp to the ring's end */
+	uint32_t fast;                    /* log_fast */
+	uint64_t nruns;                   /* records made */
 };
 
 static inline void engine_log_open(const struct engine *e, struct log_cursor *c)
 {
-	*c = (struct log_cursor){ e->runs, e->data, e->rsize - 1, e->dsize - 1, e->seq, e->rseq, e->log_fast };
+	size_t at = (size_t)e->seq & (e->dsize - 1);
+	c->runs = e->runs;
+	c->rend = e->runs + e->rsize;
+	c->rp = e->runs + (e->rseq & (e->rsize - 1));
+	c->dp = c->dp0 = e->data + at;
+	c->room = (uint32_t)(e->dsize - at);
+	c->fast = e->log_fast;
+	c->nruns = 0;
 }
 
 static inline void engine_log_close(struct engine *e, const struct log_cursor *c)
 {
-	e->seq = c->seq;
-	e->rseq = c->rseq;
+	e->seq += (uint64_t)(c->dp - c->dp0);
+	e->rseq += c->nruns;
 }
 
 /* engine_log_inline on the cursor. */
 static inline bool engine_log_fits(const struct log_cursor *c, uint32_t n)
 {
-	return n - 1u < c->fast && ((size_t)c->seq & c->dmask) + n <= c->dmask + 1;
+	return n - 1u < c->fast && n <= c->room;
 }
 
 /* engine_log_append's inline case (engine_log_fits(c, n) holds) for a run
@@ -261,13 +270,15 @@ static inline bool engine_log_fits(const struct log_cursor *c, uint32_t n)
 static inline void engine_log_put_tpl(struct engine *e, struct log_cursor *c, const struct log_run *t, uint32_t method,
                                       uint32_t mode, const uint32_t *data, uint32_t n)
 {
-	struct log_run *lr = &c->runs[c->rseq & c->rmask];
+	struct log_run *lr = c->rp;
 	*lr = *t;
 	lr->mi[0] = method;
 	lr->info = t->info | n | (mode & 3u) << 25;
-	c->rseq++;
-	engine_log_copy(e, &c->data[(size_t)c->seq & c->dmask], data, n);
-	c->seq += n;
+	c->rp = lr + 1 == c->rend ? c->runs : lr + 1;
+	c->nruns++;
+	engine_log_copy(e, c->dp, data, n);
+	c->dp += n;
+	c->room -= n;
 }
 
 /* The log's append (engine_log without the count; nothing when cap is 0

@@ -1480,7 +1480,6 @@ static inline uint32_t log_stretch(struct pbdma *p, struct deliv *v, struct log_
 	t->have |= sm;
 	struct log_cursor c;
 	engine_log_open(e, &c);
-	uint64_t seq0 = c.seq;
 	const uint32_t *q = *qp;
 	do {
 		uint32_t n = nvm_pb_take_count(w);
@@ -1498,8 +1497,9 @@ static inline uint32_t log_stretch(struct pbdma *p, struct deliv *v, struct log_
 		s = (w >> 13) & 7u;
 	} while (w);
 	engine_log_close(e, &c);
-	*acc += c.seq - seq0; /* counted as deliver_rec's (rec_flush) */
-	*taken += c.seq - seq0;
+	uint64_t n = (uint64_t)(c.dp - c.dp0);
+	*acc += n; /* counted as deliver_rec's (rec_flush) */
+	*taken += n;
 	*qp = q;
 	return w;
 }
