@@ -1485,14 +1485,15 @@ static inline uint32_t log_stretch(struct pbdma *p, struct deliv *v, struct log_
 		uint32_t n = nvm_pb_take_count(w);
 		if (!(sm >> s & 1) || (w & 0xfffu) < 0x100 / 4 || !engine_log_fits(&c, n))
 			break;
-		/* IMMD (SEC_OP 4): one method, NVM_PB_MODE_IMMD, its data the
-		 * header's IMMD_DATA 28:16; else the n words before q, the mode
-		 * SEC_OP 2:1 (as nvm_pb_take_fill makes them). */
+		/* IMMD (SEC_OP 4): one method, NVM_PB_MODE_IMMD, its datum the
+		 * header's IMMD_DATA 28:16 (in place of the word before q, the
+		 * header); else the n words before q, the mode SEC_OP 2:1 (as
+		 * nvm_pb_take_fill makes them). */
 		bool immd = w >> 29 == 4;
-		uint32_t immd_data = (w >> 16) & 0x1fffu;
-		const uint32_t *data = immd ? &immd_data : q - n;
+		const uint32_t *data = q - n;
+		uint32_t w0 = immd ? (w >> 16) & 0x1fffu : data[0];
 		uint32_t mode = immd ? (uint32_t)NVM_PB_MODE_IMMD : w >> 30;
-		engine_log_put_tpl(e, &c, &t->tpl[s], (w & 0xfffu) << 2, mode, data, n);
+		engine_log_put_tpl(e, &c, &t->tpl[s], (w & 0xfffu) << 2, mode, data, w0, n);
 		w = nvm_pb_take_hdr(&q, end, pos);
 		s = (w >> 13) & 7u;
 	} while (w);
