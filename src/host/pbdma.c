@@ -1391,7 +1391,7 @@ static inline __attribute__((always_inline)) bool deliver_run(struct pbdma *p, s
 	return true;
 }
 
-/* What the runs deliver_rec and deliver_log took since the last rec_flush
+/* What the runs deliver_rec and log_stretch took since the last rec_flush
  * leave to do: the methods of the engine p->target (a recorder), to add to
  * its count and busy time, p->cost and v->methods. Nothing reads those between
  * two runs deliver_rec takes: a run it does not take, an engine switch and
@@ -1412,7 +1412,7 @@ static inline void rec_flush(struct pbdma *p, struct deliv *v, uint64_t *acc)
  * recorder without a log (engine_send's first case), on a PBDMA with no
  * hooks or method CRCs and methods not masked (rec: the subchannels for
  * which those hold); its methods are added to *acc (rec_flush). false: the
- * run needs deliver_log or deliver_run. */
+ * run needs log_stretch or deliver_run. */
 static inline __attribute__((always_inline)) bool deliver_rec(struct pbdma *p, struct deliv *v, uint32_t rec,
                                                               uint32_t w, uint64_t *acc)
 {
@@ -1428,7 +1428,7 @@ static inline __attribute__((always_inline)) bool deliver_rec(struct pbdma *p, s
 	return true;
 }
 
-/* The records deliver_log starts from (engine_log_tpl), one for each
+/* The records log_stretch starts from (engine_log_tpl), one for each
  * subchannel with bit s of have set. Made on first use in a take_runs and
  * kept for it: the engines' time does not move during a feed (only the
  * scheduler moves gpu->now, and e->at is set only by pre-GF100 PFIFO
@@ -1517,7 +1517,7 @@ static __attribute__((noinline)) bool deliver_built(struct pbdma *p, struct deli
 /* pbf_feed's loop over the decoder's fast-path runs (nvm_pb_take_hdr) from *qp
  * to end; false when the PBDMA stopped in one. Two versions of the same
  * runs, chosen for speed only: with logging, a logged recorder's runs go
- * through deliver_log in the loop; without, everything deliver_rec does
+ * through log_stretch in the loop; without, everything deliver_rec does
  * not take goes out of the loop (deliver_built), which leaves the loop's
  * registers to deliver_rec (recording off). */
 static inline __attribute__((always_inline)) bool take_runs(struct pbdma *p, struct deliv *v, const uint32_t **qp,
