@@ -176,18 +176,22 @@ static inline uintptr_t engine_log_sel(uintptr_t m, uintptr_t x, uintptr_t y)
 	return ((x ^ y) & m) ^ y;
 }
 
-/* Copies words s[0 .. n), 1 <= n <= 16, to d without touching memory
- * outside either. 1 .. 8 words take no branch on n (a driver's mix of run
- * lengths would mispredict one): n >= 4 takes two overlapping 4-word moves
- * and n < 4 three single words (s[0], s[(n - 1) / 2], s[n - 1]); the
- * 4-word moves always run, from a zero block to e->log_sink when n < 4
- * (selected with a mask: a compiler makes a ?: of pointers a branch). */
-static inline void engine_log_copy(struct engine *e, uint32_t *restrict d, const uint32_t *restrict s, uint32_t n)
+/* Copies words w0, s[1 .. n), 1 <= n <= 16, to d without touching memory
+ * outside either (s[0] is read, w0 stored in its place: an IMMD run's
+ * datum is not in the stream). 1 .. 8 words take no branch on n (a
+ * driver's mix of run lengths would mispredict one): n >= 4 takes two
+ * overlapping 4-word moves and n < 4 three single words (s[(n - 1) / 2],
+ * s[n - 1], then w0); the 4-word moves always run, from a zero block to
+ * e->log_sink when n < 4 (selected with a mask: a compiler makes a ?: of
+ * pointers a branch). */
+static inline void engine_log_copy(struct engine *e, uint32_t *restrict d, const uint32_t *restrict s, uint32_t w0,
+                                   uint32_t n)
 {
 	static const uint32_t zero4[4];
 	if (n > 8) {
 		memcpy(d, s, 32);
 		memcpy(d + n - 8, s + n - 8, 32);
+		d[0] = w0;
 		return;
 	}
 	uintptr_t big = (uintptr_t)0 - (uintptr_t)(n >= 4);
@@ -200,10 +204,10 @@ static inline void engine_log_copy(struct engine *e, uint32_t *restrict d, const
 	memcpy(to, t, 16);
 	memcpy(to + tail, u, 16);
 	uint32_t h = (n - 1) >> 1;
-	uint32_t w0 = s[0], w1 = s[h], w2 = s[n - 1];
-	d[0] = w0;
+	uint32_t w1 = s[h], w2 = s[n - 1];
 	d[h] = w1;
 	d[n - 1] = w2;
+	d[0] = w0;
 }
 
 /* Whether engine_log_append takes a run of n methods inline (the usual
@@ -213,19 +217,73 @@ static inline bool engine_log_inline(const struct engine *e, uint32_t n)
 	return n - 1u < e->log_fast && ((size_t)e->seq & (e->dsize - 1)) + n <= e->dsize;
 }
 
-/* engine_log_append's inline case (engine_log_inline(e, n) holds) for a
- * run given by its parts: methods 0 .. n - 1 of a run at method address
- * method, mode mode, sequence index 0, data[0 .. n). */
-static inline void engine_log_append_inline(struct engine *e, const struct eng_src *src, uint32_t method, uint32_t mode,
-                                            const uint32_t *data, uint32_t n)
+/* The part of a run's record that depends only on its source and the log's
+ * time (every field but the method, the mode and the length, which
+ * engine_log_put_tpl adds): the record of a run of src logged now, with
+ * method 0, index 0, first 0 and no methods. It holds while e->at and
+ * e->gpu->now do not change. */
+static inline void engine_log_tpl(const struct engine *e, const struct eng_src *src, struct log_run *t)
 {
-	uint64_t s = e->seq, now = e->gpu->now;
+	uint64_t now = e->gpu->now;
 	if (e->at > now)
 		now = e->at;
-	engine_log_fill(&e->runs[e->rseq & (e->rsize - 1)], src, method, 0, mode, 0, n, now, e->at != 0);
-	e->rseq++;
-	engine_log_copy(e, &e->data[(size_t)s & (e->dsize - 1)], data, n);
-	e->seq = s + n;
+	engine_log_fill(t, src, 0, 0, 0, 0, 0, now, e->at != 0);
+}
+
+/* The log's state a stretch of inline appends works on, held in
+ * registers (engine_log_open ... engine_log_close): nothing else may use
+ * the log between the two. The next record and data slot as pointers,
+ * the data slots left before the data ring's end (a stretch stops there:
+ * engine_log_fits). */
+struct log_cursor {
+	struct log_run *rp, *runs, *rend; /* the next record, the run ring and its end */
+	uint32_t *dp, *dp0;               /* the next data slot, the first of the stretch */
+	uint32_t room;                    /* data slots from dp to the ring's end */
+	uint32_t fast;                    /* log_fast */
+	uint64_t nruns;                   /* records made */
+};
+
+static inline void engine_log_open(const struct engine *e, struct log_cursor *c)
+{
+	size_t at = (size_t)e->seq & (e->dsize - 1);
+	c->runs = e->runs;
+	c->rend = e->runs + e->rsize;
+	c->rp = e->runs + (e->rseq & (e->rsize - 1));
+	c->dp = c->dp0 = e->data + at;
+	c->room = (uint32_t)(e->dsize - at);
+	c->fast = e->log_fast;
+	c->nruns = 0;
+}
+
+static inline void engine_log_close(struct engine *e, const struct log_cursor *c)
+{
+	e->seq += (uint64_t)(c->dp - c->dp0);
+	e->rseq += c->nruns;
+}
+
+/* engine_log_inline on the cursor. */
+static inline bool engine_log_fits(const struct log_cursor *c, uint32_t n)
+{
+	return n - 1u < c->fast && n <= c->room;
+}
+
+/* engine_log_append's inline case (engine_log_fits(c, n) holds) for a run
+ * given by its parts: methods 0 .. n - 1 of a run at method address
+ * method, mode mode, sequence index 0, data w0, data[1 .. n) (engine_log_copy:
+ * data[0] is read), its source and time from template t (engine_log_tpl,
+ * still holding). */
+static inline void engine_log_put_tpl(struct engine *e, struct log_cursor *c, const struct log_run *t, uint32_t method,
+                                      uint32_t mode, const uint32_t *data, uint32_t w0, uint32_t n)
+{
+	struct log_run *lr = c->rp;
+	*lr = *t;
+	lr->mi[0] = method;
+	lr->info = t->info | n | (mode & 3u) << 25;
+	c->rp = lr + 1 == c->rend ? c->runs : lr + 1;
+	c->nruns++;
+	engine_log_copy(e, c->dp, data, w0, n);
+	c->dp += n;
+	c->room -= n;
 }
 
 /* The log's append (engine_log without the count; nothing when cap is 0
@@ -243,7 +301,7 @@ static inline void engine_log_append(struct engine *e, const struct eng_src *src
 			now = e->at;
 		engine_log_put(&e->runs[e->rseq & (e->rsize - 1)], src, r, first, n, now, e->at != 0);
 		e->rseq++;
-		engine_log_copy(e, &e->data[at], r->data + first, n);
+		engine_log_copy(e, &e->data[at], r->data + first, r->data[first], n);
 		e->seq = s + n;
 	} else if (e->cap && n) {
 		engine_log_slow(e, src, r, first, n);

@@ -422,7 +422,7 @@ struct pbdma {
 	 * while bit s of pick_valid is set, for the rest of a feed_segment */
 	uint32_t pick_valid;
 	uint32_t pick_rec; /* bit s: pick[s].e is a recorder without a method log (deliver_rec) */
-	uint32_t pick_log; /* bit s: pick[s].e is a recorder with a method log (deliver_log) */
+	uint32_t pick_log; /* bit s: pick[s].e is a recorder with a method log (log_stretch) */
 	struct {
 		struct engine *e;
 		struct eng_src src;

@@ -1402,7 +1402,7 @@ static inline __attribute__((always_inline)) bool deliver_run(struct pbdma *p, s
 	return true;
 }
 
-/* What the runs deliver_rec and deliver_log took since the last rec_flush
+/* What the runs deliver_rec and log_stretch took since the last rec_flush
  * leave to do: the methods of the engine p->target (a recorder), to add to
  * its count and busy time, p->cost and v->methods. Nothing reads those between
  * two runs deliver_rec takes: a run it does not take, an engine switch and
@@ -1423,7 +1423,7 @@ static inline void rec_flush(struct pbdma *p, struct deliv *v, uint64_t *acc)
  * recorder without a log (engine_send's first case), on a PBDMA with no
  * hooks or method CRCs and methods not masked (rec: the subchannels for
  * which those hold); its methods are added to *acc (rec_flush). false: the
- * run needs deliver_log or deliver_run. */
+ * run needs log_stretch or deliver_run. */
 static inline __attribute__((always_inline)) bool deliver_rec(struct pbdma *p, struct deliv *v, uint32_t rec,
                                                               uint32_t w, uint64_t *acc)
 {
@@ -1439,37 +1439,81 @@ static inline __attribute__((always_inline)) bool deliver_rec(struct pbdma *p, s
 	return true;
 }
 
-/* deliver_rec for a recorder with a method log (logm: the subchannels the
- * header-first path may take whose recorder has one, from p->pick_log),
- * when the log takes the run inline (engine_log_inline): the record is
- * made from the header's fields (its data just before next), the same as
- * from the run nvm_pb_take_fill builds; its methods are added to *acc
- * (rec_flush). Used by take_runs' version with logging. false: the run
- * needs deliver_run (nothing done). */
-static bool deliver_log(struct pbdma *p, struct deliv *v, uint32_t logm, uint32_t w, const uint32_t *next,
-                        uint64_t *acc)
+/* The records log_stretch starts from (engine_log_tpl), one for each
+ * subchannel with bit s of have set. Made on first use in a take_runs and
+ * kept for it: the engines' time does not move during a feed (only the
+ * scheduler moves gpu->now, and e->at is set only by pre-GF100 PFIFO
+ * around its own sends), and a subchannel's source changes only with its
+ * engine decision, in deliver_run, after which have keeps only the
+ * decisions still valid (a decision made again starts a new template). */
+struct log_tpls {
+	uint32_t have;
+	struct log_run tpl[5];
+};
+
+/* Whether log_stretch takes header w (nvm_pb_take_hdr's; logm: the
+ * subchannels the header-first path may take whose recorder has a log,
+ * from p->pick_log): engine methods of such a subchannel that its log
+ * takes inline (engine_log_inline). */
+static inline bool log_takes(const struct pbdma *p, uint32_t logm, uint32_t w)
 {
 	uint32_t s = (w >> 13) & 7u;
-	if (!(logm >> s & 1) || (w & 0xfffu) < 0x100 / 4)
-		return false;
+	return (logm >> s & 1) && (w & 0xfffu) >= 0x100 / 4 && engine_log_inline(p->pick[s].e, nvm_pb_take_count(w));
+}
+
+/* deliver_rec for the runs of a recorder with a method log, from header w
+ * (log_takes holds) on, one after another while they go to the same
+ * engine and its log takes them inline: the log's state stays in
+ * registers (engine_log_open) and each record is made from the header's
+ * fields (its data just before it) and the subchannel's template, the
+ * same as engine_log_append makes from the run nvm_pb_take_fill builds.
+ * Their methods are added to *acc (rec_flush) and *taken. Returns the
+ * next header (nvm_pb_take_hdr's, from *qp), not taken, 0 if none. */
+static inline uint32_t log_stretch(struct pbdma *p, struct deliv *v, struct log_tpls *t, uint32_t logm, uint32_t w,
+                                   const uint32_t **qp, const uint32_t *end, uint64_t *pos, uint64_t *acc,
+                                   uint64_t *taken)
+{
+	uint32_t s = (w >> 13) & 7u;
 	struct engine *e = p->pick[s].e;
-	uint32_t n = nvm_pb_take_count(w);
-	if (!engine_log_inline(e, n))
-		return false;
 	if (e != p->target) {
 		rec_flush(p, v, acc);
 		engine_switch(p, e, s);
 	}
-	/* IMMD (SEC_OP 4): one method, NVM_PB_MODE_IMMD, its data the header's
-	 * IMMD_DATA 28:16; else the n words before next, the mode SEC_OP 2:1
-	 * (as nvm_pb_take_fill makes them). */
-	bool immd = w >> 29 == 4;
-	uint32_t immd_data = (w >> 16) & 0x1fffu;
-	const uint32_t *data = immd ? &immd_data : next - n;
-	uint32_t mode = immd ? (uint32_t)NVM_PB_MODE_IMMD : w >> 30;
-	engine_log_append_inline(e, &p->pick[s].src, (w & 0xfffu) << 2, mode, data, n);
+	/* the subchannels whose runs go to e, with their templates */
+	uint32_t sm = 0;
+	for (uint32_t k = 0; k < 5; k++) {
+		if (!(logm >> k & 1) || p->pick[k].e != e)
+			continue;
+		sm |= 1u << k;
+		if (!(t->have >> k & 1))
+			engine_log_tpl(e, &p->pick[k].src, &t->tpl[k]);
+	}
+	t->have |= sm;
+	struct log_cursor c;
+	engine_log_open(e, &c);
+	const uint32_t *q = *qp;
+	do {
+		uint32_t n = nvm_pb_take_count(w);
+		if (!(sm >> s & 1) || (w & 0xfffu) < 0x100 / 4 || !engine_log_fits(&c, n))
+			break;
+		/* IMMD (SEC_OP 4): one method, NVM_PB_MODE_IMMD, its datum the
+		 * header's IMMD_DATA 28:16 (in place of the word before q, the
+		 * header); else the n words before q, the mode SEC_OP 2:1 (as
+		 * nvm_pb_take_fill makes them). */
+		bool immd = w >> 29 == 4;
+		const uint32_t *data = q - n;
+		uint32_t w0 = immd ? (w >> 16) & 0x1fffu : data[0];
+		uint32_t mode = immd ? (uint32_t)NVM_PB_MODE_IMMD : w >> 30;
+		engine_log_put_tpl(e, &c, &t->tpl[s], (w & 0xfffu) << 2, mode, data, w0, n);
+		w = nvm_pb_take_hdr(&q, end, pos);
+		s = (w >> 13) & 7u;
+	} while (w);
+	engine_log_close(e, &c);
+	uint64_t n = (uint64_t)(c.dp - c.dp0);
 	*acc += n; /* counted as deliver_rec's (rec_flush) */
-	return true;
+	*taken += n;
+	*qp = q;
+	return w;
 }
 
 /* A run of pbf_feed's loop built (nvm_pb_take_fill: header w, its data just
@@ -1484,7 +1528,7 @@ static __attribute__((noinline)) bool deliver_built(struct pbdma *p, struct deli
 /* pbf_feed's loop over the decoder's fast-path runs (nvm_pb_take_hdr) from *qp
  * to end; false when the PBDMA stopped in one. Two versions of the same
  * runs, chosen for speed only: with logging, a logged recorder's runs go
- * through deliver_log in the loop; without, everything deliver_rec does
+ * through log_stretch in the loop; without, everything deliver_rec does
  * not take goes out of the loop (deliver_built), which leaves the loop's
  * registers to deliver_rec (recording off). */
 static inline __attribute__((always_inline)) bool take_runs(struct pbdma *p, struct deliv *v, const uint32_t **qp,
@@ -1499,15 +1543,21 @@ static inline __attribute__((always_inline)) bool take_runs(struct pbdma *p, str
 	uint32_t fast = v->plain && !masked ? 0x1fu : 0, hdr;
 	uint32_t rec = fast & v->valid & p->pick_rec, logm = logging ? fast & v->valid & p->pick_log : 0;
 	uint64_t acc = 0; /* deliver_rec's methods not yet flushed (rec_flush) */
+	struct log_tpls t;
+	t.have = 0;
 	while ((hdr = nvm_pb_take_hdr(&q, end, &pos))) {
+		if (logging && log_takes(p, logm, hdr)) {
+			hdr = log_stretch(p, v, &t, logm, hdr, &q, end, &pos, &acc, &taken);
+			if (!hdr)
+				break;
+		}
 		taken += nvm_pb_take_count(hdr);
 		if (deliver_rec(p, v, rec, hdr, &acc))
 			continue;
 		if (logging) {
-			if (deliver_log(p, v, logm, hdr, q, &acc))
-				continue;
 			rec_flush(p, v, &acc);
 			go = deliver_run(p, v, nvm_pb_take_fill(d, 0, hdr, q, pos0 + (uint64_t)(q - q0), masked));
+			t.have &= v->valid;
 		} else {
 			rec_flush(p, v, &acc);
 			go = deliver_built(p, v, hdr, q, pos0 + (uint64_t)(q - q0), masked);

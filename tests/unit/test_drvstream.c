@@ -207,7 +207,45 @@ struct logs {
 	size_t n[2];
 	uint64_t total[2], now, methods;
 	unsigned hooked;
+	/* the snapshot's engine section (engine_snap_save: every engine's
+	 * method log as it lies in memory, both rings whole, so slots no read
+	 * returns too) */
+	uint8_t *engs;
+	size_t engs_len;
 };
+
+/* A copy of the ENGS section (its tag, length and contents) of gpu's
+ * snapshot. */
+static void engine_section(nvm_gpu *gpu, uint8_t **out, size_t *out_len)
+{
+	size_t len = 0;
+	assert_int_equal(nvm_snapshot_save(gpu, NULL, 0, &len), NVM_OK);
+	uint8_t *b = malloc(len);
+	assert_non_null(b);
+	assert_int_equal(nvm_snapshot_save(gpu, b, len, &len), NVM_OK);
+	/* the last section whose tag reads ENGS (VRAM pages come before it
+	 * and might hold the four letters) whose length runs to within the
+	 * snapshot */
+	size_t at = len;
+	for (size_t i = 0; i + 12 <= len; i++) {
+		if (memcmp(b + i, "ENGS", 4))
+			continue;
+		uint64_t n = 0;
+		for (unsigned k = 0; k < 8; k++)
+			n |= (uint64_t)b[i + 4 + k] << (8 * k);
+		if (n <= len - i - 12)
+			at = i;
+	}
+	assert_true(at < len);
+	uint64_t n = 0;
+	for (unsigned k = 0; k < 8; k++)
+		n |= (uint64_t)b[at + 4 + k] << (8 * k);
+	*out_len = (size_t)n + 12;
+	*out = malloc(*out_len);
+	assert_non_null(*out);
+	memcpy(*out, b + at, *out_len);
+	free(b);
+}
 
 static void run_logged(const struct ds_stream *s, uint64_t sem_seed, size_t cap, bool hook, struct logs *l)
 {
@@ -234,13 +272,16 @@ static void run_logged(const struct ds_stream *s, uint64_t sem_seed, size_t cap,
 	}
 	l->now = nvm_time_ns(e.gpu);
 	l->methods = ds_engine_total(e.gpu);
+	engine_section(e.gpu, &l->engs, &l->engs_len);
 	env_fini(&e);
 }
 
 /* The recorder's runs logged from their headers (recording on, the
- * default) are the records the general path logs: every field of every
- * method held, with the default log and with one of 5 methods (longer
- * runs take the general path, the rings wrap at every few runs). Without
+ * default; log_stretch, their records from templates) are the records the
+ * general path logs: every field of every method held, with the default
+ * log and with one of 5 methods (longer runs take the general path, the
+ * rings wrap at every few runs), and the rings are the same byte for byte
+ * (the snapshot's engine section). Without
  * a log (recording off: deliver_rec's runs counted together, rec_flush)
  * the counts and the virtual time are the general path's. */
 static void test_logs(void **state)
@@ -262,6 +303,10 @@ static void test_logs(void **state)
 		assert_int_equal(a.now, b.now);
 		assert_int_equal(a.methods, b.methods);
 		assert_int_equal(a.methods, s.engine_methods);
+		assert_int_equal(a.engs_len, b.engs_len);
+		assert_memory_equal(a.engs, b.engs, a.engs_len);
+		free(a.engs);
+		free(b.engs);
 		for (int k = 0; k < 2; k++) {
 			assert_int_equal(a.total[k], b.total[k]);
 			assert_int_equal(a.n[k], b.n[k]);
