@@ -463,16 +463,9 @@ struct host {
 	struct {
 		uint8_t dword, reg;
 	} ramfc[PBR_COUNT];
-	/* The same as runs of consecutive dwords mirroring consecutive
-	 * registers (gv100: 9 runs of the 46 words), from which ramfc_blk is
-	 * made (a memcpy per run became a `rep movs` each, and word by word a
-	 * switch spent ~330 instructions on each direction). */
-	unsigned nramfc_run;
-	struct ramfc_run {
-		uint8_t dword, reg, n;
-	} ramfc_run[PBR_COUNT];
-	/* The same runs as fixed-size copies (pbdma.c ramfc_to_regs,
-	 * regs_to_ramfc: one loop per size, no per-run remainder): 16 bytes
+	/* The same words as fixed-size copies of their runs (pbdma_ramfc_runs;
+	 * pbdma.c ramfc_to_regs, regs_to_ramfc: one loop per size, no per-run
+	 * remainder): 16 bytes
 	 * while a run has 4 words left, its last 16 overlapping the block
 	 * before (the same words copied twice); a run of 2-3 words in 8-byte
 	 * copies (overlapping for 3), a single word alone. gv100: 10, 2 and 4
@@ -542,6 +535,15 @@ static inline void chan_set_acq_wait(struct host *h, uint32_t chid, bool wait)
 }
 /* Recomputes every ready bit from struct chan (after a restore). */
 void host_ready_rebuild(struct host *h);
+/* The word map h->ramfc as runs of consecutive dwords mirroring
+ * consecutive registers (gv100: 9 runs of the 46 words), from which
+ * h->ramfc_blk is made (a memcpy per run became a `rep movs` each, and
+ * word by word a switch spent ~330 instructions on each direction).
+ * Returns the runs written to runs[PBR_COUNT]. */
+struct ramfc_run {
+	uint8_t dword, reg, n;
+};
+unsigned pbdma_ramfc_runs(const struct host *h, struct ramfc_run *runs);
 /* A context load's and save's copies between a RAMFC image and the
  * registers that mirror its words (h->ramfc_blk, pbdma.c). */
 void pbdma_ramfc_to_regs(const struct host *h, uint32_t *restrict r, const uint32_t *restrict ramfc);

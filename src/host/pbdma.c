@@ -53,6 +53,19 @@ static unsigned pbr_named(const struct host_gen *g, const char *reg)
 	return PBR_COUNT;
 }
 
+unsigned pbdma_ramfc_runs(const struct host *h, struct ramfc_run *runs)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; i < h->nramfc; i++) {
+		struct ramfc_run *run = n ? &runs[n - 1] : NULL;
+		if (run && run->dword + run->n == h->ramfc[i].dword && run->reg + run->n == h->ramfc[i].reg)
+			run->n++;
+		else
+			runs[n++] = (struct ramfc_run){ h->ramfc[i].dword, h->ramfc[i].reg, 1 };
+	}
+	return n;
+}
+
 /* The RAMFC layout names the register each dword mirrors ("The offsets of
  * the fields within each entry in RAMFC match those of the corresponding
  * register", seed 000 section 3): a context load and save carry exactly
@@ -62,7 +75,7 @@ nvm_status pbdma_layouts(struct host *h)
 {
 	const struct host_gen *g = h->gen;
 	const nvm_hf_layout *fc = &g->layouts[NVM_HF_RAMFC], *ud = &g->layouts[NVM_HF_USERD];
-	h->nramfc = h->nramfc_run = 0;
+	h->nramfc = 0;
 	/* The register at each offset of the RAMFC's size (PBR_COUNT: none). */
 	_Static_assert(PBR_COUNT < 256, "a register index fits a byte");
 	uint8_t at[NVM_RAMFC_SIZE / 4];
@@ -88,16 +101,11 @@ nvm_status pbdma_layouts(struct host *h)
 		if (r == PBR_GP_GET)
 			h->ramfc_gp_get = (uint8_t)w->dword;
 	}
-	for (unsigned i = 0; i < h->nramfc; i++) {
-		struct ramfc_run *run = h->nramfc_run ? &h->ramfc_run[h->nramfc_run - 1] : NULL;
-		if (run && run->dword + run->n == h->ramfc[i].dword && run->reg + run->n == h->ramfc[i].reg)
-			run->n++;
-		else
-			h->ramfc_run[h->nramfc_run++] = (struct ramfc_run){ h->ramfc[i].dword, h->ramfc[i].reg, 1 };
-	}
+	struct ramfc_run runs[PBR_COUNT];
+	unsigned nruns = pbdma_ramfc_runs(h, runs);
 	memset(h->nramfc_blk, 0, sizeof(h->nramfc_blk));
-	for (unsigned i = 0; i < h->nramfc_run; i++) {
-		const struct ramfc_run *run = &h->ramfc_run[i];
+	for (unsigned i = 0; i < nruns; i++) {
+		const struct ramfc_run *run = &runs[i];
 		/* size class c copies w words: 16, 8 or 4 bytes */
 		unsigned c = run->n >= 4 ? 0 : run->n >= 2 ? 1 : 2, w = 4u >> c;
 		for (unsigned k = 0; k < run->n; k += w) {
@@ -1854,32 +1862,36 @@ static bool next_gp_entry(struct pbdma *p, bool *idle)
 
 /* ---------------------------------------------------------------- load / save */
 
+/* The n copies of `bytes` bytes of blocks b, from src to dst: registers
+ * into the RAMFC image (to_ramfc) or back. Inline with constants: each
+ * copy is a fixed-size move. */
+static inline __attribute__((always_inline)) void ramfc_blk_copy(const struct ramfc_blk *b, unsigned n, size_t bytes,
+                                                                 uint32_t *restrict dst, const uint32_t *restrict src,
+                                                                 bool to_ramfc)
+{
+	for (unsigned i = 0; i < n; i++)
+		memcpy(dst + (to_ramfc ? b[i].dword : b[i].reg), src + (to_ramfc ? b[i].reg : b[i].dword), bytes);
+}
+
+/* Every size class of h->ramfc_blk (16, 8, 4 bytes), in one direction. */
+static inline __attribute__((always_inline)) void ramfc_copy(const struct host *h, uint32_t *restrict dst,
+                                                             const uint32_t *restrict src, bool to_ramfc)
+{
+	ramfc_blk_copy(h->ramfc_blk[0], h->nramfc_blk[0], 16, dst, src, to_ramfc);
+	ramfc_blk_copy(h->ramfc_blk[1], h->nramfc_blk[1], 8, dst, src, to_ramfc);
+	ramfc_blk_copy(h->ramfc_blk[2], h->nramfc_blk[2], 4, dst, src, to_ramfc);
+}
+
 /* The RAMFC's mirrored words into the registers, and back (the copies of
  * h->ramfc_blk: no `rep movs`, no call, no remainder per run). */
 void pbdma_ramfc_to_regs(const struct host *h, uint32_t *restrict r, const uint32_t *restrict ramfc)
 {
-	const struct ramfc_blk *b = h->ramfc_blk[0];
-	for (unsigned i = 0; i < h->nramfc_blk[0]; i++)
-		memcpy(r + b[i].reg, ramfc + b[i].dword, 16);
-	b = h->ramfc_blk[1];
-	for (unsigned i = 0; i < h->nramfc_blk[1]; i++)
-		memcpy(r + b[i].reg, ramfc + b[i].dword, 8);
-	b = h->ramfc_blk[2];
-	for (unsigned i = 0; i < h->nramfc_blk[2]; i++)
-		r[b[i].reg] = ramfc[b[i].dword];
+	ramfc_copy(h, r, ramfc, false);
 }
 
 void pbdma_regs_to_ramfc(const struct host *h, uint32_t *restrict ramfc, const uint32_t *restrict r)
 {
-	const struct ramfc_blk *b = h->ramfc_blk[0];
-	for (unsigned i = 0; i < h->nramfc_blk[0]; i++)
-		memcpy(ramfc + b[i].dword, r + b[i].reg, 16);
-	b = h->ramfc_blk[1];
-	for (unsigned i = 0; i < h->nramfc_blk[1]; i++)
-		memcpy(ramfc + b[i].dword, r + b[i].reg, 8);
-	b = h->ramfc_blk[2];
-	for (unsigned i = 0; i < h->nramfc_blk[2]; i++)
-		ramfc[b[i].dword] = r[b[i].reg];
+	ramfc_copy(h, ramfc, r, true);
 }
 
 static uint64_t inst_addr(const struct pbdma *p, unsigned *target)

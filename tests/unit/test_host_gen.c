@@ -17,14 +17,22 @@
 #include "host/host_internal.h"
 #include "nvmodel/host_fmt.h"
 
-static struct host *open_gv100(nvm_gpu **gpu)
+static struct host *open_chip(const char *chip, nvm_gpu **gpu)
 {
-	nvm_config cfg = { .chip = "gv100", .vram_size = 64ull << 20, .sysmem_size = 64ull << 20 };
+	nvm_config cfg = { .chip = chip, .vram_size = 64ull << 20, .sysmem_size = 64ull << 20 };
 	assert_int_equal(nvm_open(&cfg, gpu), NVM_OK);
 	struct host *h = host_of(*gpu);
 	assert_non_null(h);
 	return h;
 }
+
+static struct host *open_gv100(nvm_gpu **gpu)
+{
+	return open_chip("gv100", gpu);
+}
+
+/* Every Host generation. */
+static const char *const host_chips[] = { "gv100", "tu102", "ga100", "ga102", "gh100" };
 
 /* The counts are the generation's data and the PFIFO CFG registers show them. */
 static void counts_are_data(void **state)
@@ -69,31 +77,28 @@ static void ramfc_map_from_the_layout(void **state)
 	nvm_close(gpu);
 }
 
-/* The runs a context load and save copy (h->ramfc_run, as h->ramfc_blk)
+/* The runs a context load and save copy (pbdma_ramfc_runs, as h->ramfc_blk)
  * are the word map h->ramfc, in order, with nothing left out or added, on
  * every Host generation; on gv100 the 46 words make 9 runs. */
 static void ramfc_runs_are_the_map(void **state)
 {
 	(void)state;
-	static const char *const chips[] = { "gv100", "tu102", "ga100", "ga102", "gh100" };
-	for (size_t c = 0; c < sizeof(chips) / sizeof(chips[0]); c++) {
-		nvm_config cfg = { .chip = chips[c], .vram_size = 64ull << 20, .sysmem_size = 64ull << 20 };
+	for (size_t c = 0; c < sizeof(host_chips) / sizeof(host_chips[0]); c++) {
 		nvm_gpu *gpu;
-		assert_int_equal(nvm_open(&cfg, &gpu), NVM_OK);
-		struct host *h = host_of(gpu);
-		assert_non_null(h);
-		unsigned i = 0;
-		for (unsigned r = 0; r < h->nramfc_run; r++) {
-			assert_true(h->ramfc_run[r].n >= 1);
-			for (unsigned k = 0; k < h->ramfc_run[r].n; k++, i++) {
+		struct host *h = open_chip(host_chips[c], &gpu);
+		struct ramfc_run runs[PBR_COUNT];
+		unsigned i = 0, nruns = pbdma_ramfc_runs(h, runs);
+		for (unsigned r = 0; r < nruns; r++) {
+			assert_true(runs[r].n >= 1);
+			for (unsigned k = 0; k < runs[r].n; k++, i++) {
 				assert_true(i < h->nramfc);
-				assert_int_equal(h->ramfc_run[r].dword + k, h->ramfc[i].dword);
-				assert_int_equal(h->ramfc_run[r].reg + k, h->ramfc[i].reg);
+				assert_int_equal(runs[r].dword + k, h->ramfc[i].dword);
+				assert_int_equal(runs[r].reg + k, h->ramfc[i].reg);
 			}
 		}
 		assert_int_equal(i, h->nramfc);
-		if (!strcmp(chips[c], "gv100"))
-			assert_int_equal(h->nramfc_run, 9);
+		if (!strcmp(host_chips[c], "gv100"))
+			assert_int_equal(nruns, 9);
 		nvm_close(gpu);
 	}
 }
@@ -107,13 +112,9 @@ static void ramfc_runs_are_the_map(void **state)
 static void ramfc_blocks_are_the_map(void **state)
 {
 	(void)state;
-	static const char *const chips[] = { "gv100", "tu102", "ga100", "ga102", "gh100" };
-	for (size_t c = 0; c < sizeof(chips) / sizeof(chips[0]); c++) {
-		nvm_config cfg = { .chip = chips[c], .vram_size = 64ull << 20, .sysmem_size = 64ull << 20 };
+	for (size_t c = 0; c < sizeof(host_chips) / sizeof(host_chips[0]); c++) {
 		nvm_gpu *gpu;
-		assert_int_equal(nvm_open(&cfg, &gpu), NVM_OK);
-		struct host *h = host_of(gpu);
-		assert_non_null(h);
+		struct host *h = open_chip(host_chips[c], &gpu);
 		uint32_t src[NVM_RAMFC_SIZE / 4], regs[PBR_COUNT], want_regs[PBR_COUNT];
 		uint32_t fc[NVM_RAMFC_SIZE / 4], want_fc[NVM_RAMFC_SIZE / 4];
 		for (unsigned i = 0; i < NVM_RAMFC_SIZE / 4; i++)
@@ -133,7 +134,7 @@ static void ramfc_blocks_are_the_map(void **state)
 			want_fc[h->ramfc[i].dword] = regs[h->ramfc[i].reg];
 		pbdma_regs_to_ramfc(h, fc, regs);
 		assert_memory_equal(fc, want_fc, sizeof(fc));
-		if (!strcmp(chips[c], "gv100")) {
+		if (!strcmp(host_chips[c], "gv100")) {
 			assert_int_equal(h->nramfc_blk[0], 10);
 			assert_int_equal(h->nramfc_blk[1], 2);
 			assert_int_equal(h->nramfc_blk[2], 4);
