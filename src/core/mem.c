@@ -287,13 +287,24 @@ static const struct mem_range *range_of(const struct mem_space *m, uint64_t pn)
 	return NULL;
 }
 
+/* mem_span's answer for addr in page: the bytes from addr to the page's
+ * end, no more than the aperture holds. */
+static inline nvm_status span_out(const struct mem_space *m, uint8_t *page, uint64_t addr, uint8_t **ptr, size_t *avail)
+{
+	size_t off = (size_t)(addr & (NVM_PAGE_SIZE - 1));
+	*ptr = page + off;
+	*avail = NVM_PAGE_SIZE - off;
+	if (*avail > m->size - addr)
+		*avail = (size_t)(m->size - addr);
+	return NVM_OK;
+}
+
 /* mem_span beyond its cached path. */
 static __attribute__((noinline)) nvm_status span_slow(struct mem_space *m, uint64_t addr, bool for_write, uint8_t **ptr,
                                                       size_t *avail)
 {
 	if (!in_range(m, addr, 1))
 		return NVM_ERR_RANGE;
-	size_t off = (size_t)(addr & (NVM_PAGE_SIZE - 1));
 	uint64_t pn = addr >> NVM_PAGE_SHIFT;
 	uint8_t *page;
 	const struct mem_range *r;
@@ -311,12 +322,7 @@ static __attribute__((noinline)) nvm_status span_slow(struct mem_space *m, uint6
 			return NVM_ERR_NOMEM;
 		page = (uint8_t *)mem_zero_page;
 	}
-	*ptr = page + off;
-	*avail = NVM_PAGE_SIZE - off;
-	/* Do not hand out more than the aperture holds. */
-	if (*avail > m->size - addr)
-		*avail = (size_t)(m->size - addr);
-	return NVM_OK;
+	return span_out(m, page, addr, ptr, avail);
 }
 
 /* The page of the last lookup, or one the leaf cache points at when no
@@ -339,12 +345,7 @@ nvm_status mem_span(struct mem_space *m, uint64_t addr, bool for_write, uint8_t 
 	} else {
 		return span_slow(m, addr, for_write, ptr, avail);
 	}
-	size_t off = (size_t)(addr & (NVM_PAGE_SIZE - 1));
-	*ptr = page + off;
-	*avail = NVM_PAGE_SIZE - off;
-	if (*avail > m->size - addr)
-		*avail = (size_t)(m->size - addr);
-	return NVM_OK;
+	return span_out(m, page, addr, ptr, avail);
 }
 
 /* Bytes at addr (len of them at most) behind a caller's callbacks, moved
