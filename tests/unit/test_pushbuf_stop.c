@@ -48,13 +48,21 @@ static void assert_state_equal(const nvm_pb_decoder_state *a, const nvm_pb_decod
 	assert_int_equal(a->stored_mask, b->stored_mask);
 }
 
-static void take(struct stopper *s, const nvm_pb_run *r)
+/* Records the first methods of run r the budget allows; returns how many
+ * (fewer than r->count: the sink must stop there). */
+static uint32_t record(struct stopper *s, const nvm_pb_run *r)
 {
 	uint32_t k = r->count < s->budget ? r->count : s->budget;
 	for (uint32_t i = 0; i < k && s->nm < REC_MAX; i++)
 		s->m[s->nm++] =
 		        (struct rec_method){ 0, r->subch, nvm_pb_run_method(r, i), r->data[i], r->mode, r->masked };
 	s->budget -= k;
+	return k;
+}
+
+static void take(struct stopper *s, const nvm_pb_run *r)
+{
+	uint32_t k = record(s, r);
 	if (k < r->count)
 		nvm_pb_stop_run(s->d, r, k);
 }
@@ -71,7 +79,7 @@ static void st_runs(void *ctx, const nvm_pb_run *r, size_t n)
 		take(s, &r[i]);
 }
 
-/* sink.hdrs: each header's run (nvm_pb_hdrs_run) taken as take() does, the
+/* sink.hdrs: each header's run (nvm_pb_hdrs_run) recorded as take() does, the
  * stop given with nvm_pb_stop_hdr. */
 static void st_hdrs(void *ctx, const nvm_pb_hdrs *b)
 {
@@ -80,11 +88,7 @@ static void st_hdrs(void *ctx, const nvm_pb_hdrs *b)
 		nvm_pb_run r;
 		uint32_t immd;
 		nvm_pb_hdrs_run(b, i, &r, &immd);
-		uint32_t k = r.count < s->budget ? r.count : s->budget;
-		for (uint32_t j = 0; j < k && s->nm < REC_MAX; j++)
-			s->m[s->nm++] = (struct rec_method){ 0,         r.subch, nvm_pb_run_method(&r, j),
-				                             r.data[j], r.mode,  r.masked };
-		s->budget -= k;
+		uint32_t k = record(s, &r);
 		if (k < r.count)
 			nvm_pb_stop_hdr(s->d, b, i, k);
 	}
@@ -100,6 +104,17 @@ static nvm_pb_sink stopper_sink(struct stopper *s, enum sink_kind k)
 		              .run = k == SK_RUN ? st_run : NULL,
 		              .runs = k != SK_RUN ? st_runs : NULL,
 		              .hdrs = k == SK_HDRS ? st_hdrs : NULL };
+}
+
+/* A fresh stopper s on decoder d (budget methods), the decoder started
+ * with sink (its ctx s). */
+static void stopper_start(struct stopper *s, nvm_pb_decoder *d, const nvm_pb_config *cfg, const nvm_pb_sink *sink,
+                          uint32_t budget)
+{
+	memset(s, 0, sizeof(*s));
+	s->d = d;
+	s->budget = budget;
+	nvm_pb_decoder_init(d, cfg, sink);
 }
 
 static void st_error(void *ctx, const nvm_pb_error *e)
@@ -129,11 +144,9 @@ static void stop_and_resume(const nvm_pb_config *cfg, const uint32_t *dw, size_t
 
 	static struct stopper s;
 	static nvm_pb_decoder d;
-	memset(&s, 0, sizeof(s));
-	s.d = &d;
 	nvm_pb_sink sink = stopper_sink(&s, kind);
 	sink.error = st_error;
-	nvm_pb_decoder_init(&d, cfg, &sink);
+	stopper_start(&s, &d, cfg, &sink, 0);
 	size_t at = 0, rounds = 0, end = 0;
 	uint64_t methods = 0;
 	while (at < n) {
@@ -278,11 +291,8 @@ static void check_mid_run(uint32_t sec, nvm_pb_mode mode, uint32_t third, enum s
 	uint32_t pb[] = { hdr(sec, 4, 3, 0x400), 1, 2, 3, 4, hdr(4, 5, 0, 0x100) };
 	static struct stopper s;
 	static nvm_pb_decoder d;
-	memset(&s, 0, sizeof(s));
-	s.d = &d;
-	s.budget = 2;
 	nvm_pb_sink sink = stopper_sink(&s, kind);
-	nvm_pb_decoder_init(&d, &cfg, &sink);
+	stopper_start(&s, &d, &cfg, &sink, 2);
 	assert_int_equal(nvm_pb_feed(&d, pb, N(pb)), 3);
 	assert_true(nvm_pb_stopped(&d));
 	assert_int_equal(s.nm, 2);
@@ -325,11 +335,8 @@ static void test_stop_immd(void **state)
 	for (int b = 0; b < SK_COUNT; b++) {
 		static struct stopper s;
 		static nvm_pb_decoder d;
-		memset(&s, 0, sizeof(s));
-		s.d = &d;
-		s.budget = 1;
 		nvm_pb_sink sink = stopper_sink(&s, b);
-		nvm_pb_decoder_init(&d, &cfg, &sink);
+		stopper_start(&s, &d, &cfg, &sink, 1);
 		assert_int_equal(nvm_pb_feed(&d, pb, N(pb)), 2);
 		nvm_pb_decoder_state st;
 		nvm_pb_save(&d, &st);
@@ -351,11 +358,8 @@ static void test_stop_immd_report_once(void **state)
 	uint32_t pb[] = { hdr(1, 1, 0, 0x400), 1, hdr(4, 9, 0, 0x100) | (1u << 12) };
 	static struct stopper s;
 	static nvm_pb_decoder d;
-	memset(&s, 0, sizeof(s));
-	s.d = &d;
-	s.budget = 1;
 	nvm_pb_sink sink = { .ctx = &s, .run = st_run, .error = st_error };
-	nvm_pb_decoder_init(&d, &cfg, &sink);
+	stopper_start(&s, &d, &cfg, &sink, 1);
 	assert_int_equal(nvm_pb_feed(&d, pb, N(pb)), 2);
 	assert_int_equal(s.nerr, 1);
 	s.budget = 1;
@@ -375,11 +379,8 @@ static void test_stop_before_mask(void **state)
 	for (int b = SK_RUNS; b <= SK_HDRS; b++) {
 		static struct stopper s;
 		static nvm_pb_decoder d;
-		memset(&s, 0, sizeof(s));
-		s.d = &d;
-		s.budget = 1;
 		nvm_pb_sink sink = stopper_sink(&s, b);
-		nvm_pb_decoder_init(&d, &cfg, &sink);
+		stopper_start(&s, &d, &cfg, &sink, 1);
 		assert_int_equal(nvm_pb_feed(&d, pb, N(pb)), 1);
 		assert_int_equal(d.methods, 1);
 		nvm_pb_decoder_state st;
@@ -403,11 +404,8 @@ static void test_stop_across_feeds(void **state)
 	uint32_t pb[] = { hdr(1, 5, 2, 0x200), 1, 2, 3, 4, 5 };
 	static struct stopper s;
 	static nvm_pb_decoder d;
-	memset(&s, 0, sizeof(s));
-	s.d = &d;
-	s.budget = 3;
 	nvm_pb_sink sink = { .ctx = &s, .run = st_run };
-	nvm_pb_decoder_init(&d, &cfg, &sink);
+	stopper_start(&s, &d, &cfg, &sink, 3);
 	assert_int_equal(nvm_pb_feed(&d, pb, 3), 3); /* header + 2: no stop */
 	assert_false(nvm_pb_stopped(&d));
 	assert_int_equal(nvm_pb_feed(&d, pb + 3, 3), 1); /* one more, then the stop */
