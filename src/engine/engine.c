@@ -37,6 +37,19 @@ static size_t pow2_at_least(size_t v)
 	return p;
 }
 
+/* The data ring's final size for a log of cap methods: ENG_LOG_SPARE
+ * slots more (engine_log_put_tpl's 8-word copies). */
+static size_t data_ring_max(size_t cap)
+{
+	return pow2_at_least(cap + ENG_LOG_SPARE);
+}
+
+/* Whether a data ring of dsize slots keeping keep methods is log_wide. */
+static bool log_wide(uint64_t dsize, uint64_t keep)
+{
+	return dsize >= keep + ENG_LOG_SPARE;
+}
+
 static bool ring_grow(void **ring, size_t *size, size_t elem, uint64_t need, size_t max)
 {
 	if (need <= *size || *size >= max)
@@ -75,11 +88,11 @@ void engine_log_slow(struct engine *e, const struct eng_src *src, const nvm_pb_r
 	uint32_t step = e->at ? ENG_REC_NS_PER_METHOD : 0;
 	/* Once both rings have their final size (ring_max) nothing grows. */
 	if (!e->ring_max && !e->grow_off && (e->seq + n > e->dsize || e->rseq + 1 > e->rsize)) {
-		size_t max = pow2_at_least(e->cap);
-		if (!ring_grow((void **)&e->data, &e->dsize, sizeof(*e->data), e->seq + n, max) ||
-		    !ring_grow((void **)&e->runs, &e->rsize, sizeof(*e->runs), e->rseq + 1, max))
+		size_t dmax = data_ring_max(e->cap), rmax = pow2_at_least(e->cap);
+		if (!ring_grow((void **)&e->data, &e->dsize, sizeof(*e->data), e->seq + n, dmax) ||
+		    !ring_grow((void **)&e->runs, &e->rsize, sizeof(*e->runs), e->rseq + 1, rmax))
 			e->grow_off = true;
-		e->ring_max = e->dsize >= max && e->rsize >= max;
+		e->ring_max = e->dsize >= dmax && e->rsize >= rmax;
 		/* Methods kept: cap, or less where the rings could not grow
 		 * (while they grow, they hold every method logged). */
 		size_t keep = e->cap;
@@ -89,8 +102,10 @@ void engine_log_slow(struct engine *e, const struct eng_src *src, const nvm_pb_r
 			keep = e->rsize;
 		e->keep = keep;
 		/* From now on nothing grows: the usual case may take over. */
-		if (e->ring_max || e->grow_off)
+		if (e->ring_max || e->grow_off) {
 			e->log_fast = keep < 16 ? (uint32_t)keep : 16;
+			e->log_wide = log_wide(e->dsize, keep);
+		}
 	}
 	size_t keep = e->keep;
 	if (!keep)
@@ -132,6 +147,7 @@ nvm_status engine_log_config(struct engine *e, size_t cap)
 	e->grow_off = false;
 	e->ring_max = false;
 	e->log_fast = 0;
+	e->log_wide = false;
 	e->cap = e->keep = cap;
 	e->seq = e->rseq = 0;
 	return NVM_OK;
@@ -322,8 +338,12 @@ static void save_engine(struct snap_w *w, const struct engine *e)
 	snap_u32(w, (uint32_t)e->grow_off | (uint32_t)e->ring_max << 1);
 	for (size_t i = 0; i < e->rsize; i++)
 		save_run(w, &e->runs[i]);
+	/* The data slots of the methods held (the last min(seq, keep)); the
+	 * others as 0: what they hold depends on how the runs were copied
+	 * (engine_log_put_tpl) and is never read. */
+	uint64_t held = e->seq < e->keep ? e->seq : e->keep;
 	for (size_t i = 0; i < e->dsize; i++)
-		snap_u32(w, e->data[i]);
+		snap_u32(w, ((e->seq - 1 - i) & (e->dsize - 1)) < held ? e->data[i] : 0);
 	if (e->ops->save)
 		e->ops->save(e, w);
 }
@@ -353,8 +373,8 @@ static bool log_ok(uint64_t cap, uint64_t keep, uint64_t dsize, uint64_t rsize, 
 {
 	if (cap > (1u << 24) || keep > cap)
 		return false; /* first: the rings' bound below is only computed for a cap in range */
-	uint64_t max = cap ? pow2_at_least((size_t)cap) : 0;
-	if (!is_ring_size(dsize, max) || !is_ring_size(rsize, max))
+	uint64_t rmax = cap ? pow2_at_least((size_t)cap) : 0, dmax = cap ? data_ring_max((size_t)cap) : 0;
+	if (!is_ring_size(dsize, dmax) || !is_ring_size(rsize, rmax))
 		return false;
 	if ((!dsize || !rsize) && (seq || rseq || fast))
 		return false;
@@ -409,6 +429,7 @@ static nvm_status load_engine(struct snap_r *r, struct engine *e, bool apply)
 	e->seq = seq;
 	e->rseq = rseq;
 	e->log_fast = fast;
+	e->log_wide = log_wide(dsize, keep);
 	e->grow_off = flags & 1u;
 	e->ring_max = flags >> 1;
 	return NVM_OK;

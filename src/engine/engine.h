@@ -93,6 +93,11 @@ struct engine {
 	/* engine_log_append's usual case takes runs of 1 .. log_fast methods:
 	 * min(keep, 16) once the rings have their final size, else 0. */
 	uint32_t log_fast;
+	/* The data ring has ENG_LOG_SPARE slots more than it keeps (dsize >=
+	 * keep + ENG_LOG_SPARE): a short run's copy may write that many words
+	 * (engine_log_put_tpl), the ones past the run landing in slots no
+	 * method held is in. */
+	bool log_wide;
 	bool grow_off;        /* a growth failed: the rings keep their size */
 	bool ring_max;        /* both rings have the size cap asks for */
 	uint32_t log_sink[4]; /* where the short copy's unused moves go */
@@ -105,6 +110,9 @@ struct engine {
  * Every engine keeps the method log. */
 #define ENG_REC_NS_PER_METHOD 1u
 #define ENG_LOG_DEFAULT       4096u
+/* The data ring's slots beyond cap (its size is the power of two at or
+ * above cap + ENG_LOG_SPARE): room for engine_log_put_tpl's 8-word copy. */
+#define ENG_LOG_SPARE 8u
 nvm_status engine_new(nvm_gpu *gpu, const char *kind, const char *name, unsigned mmu_engine_id, struct engine **out);
 /* The kinds' constructors (set e->ops and e->priv). */
 nvm_status engine_recorder_init(struct engine *e);
@@ -240,7 +248,11 @@ struct log_cursor {
 	uint32_t *dp, *dp0;               /* the next data slot, the first of the stretch */
 	uint32_t room;                    /* data slots from dp to the ring's end */
 	uint32_t fast;                    /* log_fast */
-	uint64_t nruns;                   /* records made */
+	/* engine_log_fits8's bound on room: 8 when every run of up to 8
+	 * methods fits (log_fast >= 8) and the ring is log_wide, else more
+	 * than any room */
+	uint32_t room8;
+	uint64_t nruns; /* records made */
 };
 
 static inline void engine_log_open(const struct engine *e, struct log_cursor *c)
@@ -252,6 +264,7 @@ static inline void engine_log_open(const struct engine *e, struct log_cursor *c)
 	c->dp = c->dp0 = e->data + at;
 	c->room = (uint32_t)(e->dsize - at);
 	c->fast = e->log_fast;
+	c->room8 = e->log_wide && e->log_fast >= 8 ? 8u : UINT32_MAX;
 	c->nruns = 0;
 }
 
@@ -267,13 +280,19 @@ static inline bool engine_log_fits(const struct log_cursor *c, uint32_t n)
 	return n - 1u < c->fast && n <= c->room;
 }
 
-/* engine_log_append's inline case (engine_log_fits(c, n) holds) for a run
- * given by its parts: methods 0 .. n - 1 of a run at method address
- * method, mode mode, sequence index 0, data w0, data[1 .. n) (engine_log_copy:
- * data[0] is read), its source and time from template t (engine_log_tpl,
- * still holding). */
-static inline void engine_log_put_tpl(struct engine *e, struct log_cursor *c, const struct log_run *t, uint32_t method,
-                                      uint32_t mode, const uint32_t *data, uint32_t w0, uint32_t n)
+/* Whether a run of n methods that fits (engine_log_fits) may be copied as
+ * 8 words (engine_log_put_tpl): n <= 8, 8 data slots before the ring's
+ * end, the ring log_wide. */
+static inline bool engine_log_fits8(const struct log_cursor *c, uint32_t n)
+{
+	return n <= 8 && c->room >= c->room8;
+}
+
+/* The record of a run given by its parts: methods 0 .. n - 1 of a run at
+ * method address method, mode mode, sequence index 0, its source and time
+ * from template t (engine_log_tpl, still holding). */
+static inline void engine_log_rec(struct log_cursor *c, const struct log_run *t, uint32_t method, uint32_t mode,
+                                  uint32_t n)
 {
 	struct log_run *lr = c->rp;
 	*lr = *t;
@@ -281,7 +300,25 @@ static inline void engine_log_put_tpl(struct engine *e, struct log_cursor *c, co
 	lr->info = t->info | n | (mode & 3u) << 25;
 	c->rp = lr + 1 == c->rend ? c->runs : lr + 1;
 	c->nruns++;
-	engine_log_copy(e, c->dp, data, w0, n);
+}
+
+/* engine_log_append's inline case (engine_log_fits(c, n) holds) for a run
+ * given by its parts (engine_log_rec), its data w0, data[1 .. n)
+ * (engine_log_copy: data[0] is read). read8: data[0 .. 8) may be read;
+ * then, where engine_log_fits8 holds, the data are copied as 8 words, a
+ * copy whose length does not vary (cheaper than engine_log_copy's). The
+ * words past the run land in slots that hold no method kept (log_wide):
+ * the next runs write over them, and a snapshot saves them as 0. */
+static inline void engine_log_put_tpl(struct engine *e, struct log_cursor *c, const struct log_run *t, uint32_t method,
+                                      uint32_t mode, const uint32_t *data, uint32_t w0, uint32_t n, bool read8)
+{
+	engine_log_rec(c, t, method, mode, n);
+	if (read8 && engine_log_fits8(c, n)) {
+		memcpy(c->dp, data, 32);
+		c->dp[0] = w0;
+	} else {
+		engine_log_copy(e, c->dp, data, w0, n);
+	}
 	c->dp += n;
 	c->room -= n;
 }

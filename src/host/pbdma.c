@@ -1457,6 +1457,11 @@ static inline __attribute__((always_inline)) bool deliver_rec(struct pbdma *p, s
 struct log_tpls {
 	uint32_t have;
 	struct log_run tpl[5];
+	/* sm[s] (bit s of smv): the subchannels of logm whose runs go to
+	 * subchannel s's engine, kept while logm does not change (take_runs
+	 * drops them when it does: a decision made again first leaves logm). */
+	uint32_t smv;
+	uint32_t sm[5];
 };
 
 /* Whether log_stretch takes header w (nvm_pb_take_hdr's; logm: the
@@ -1488,15 +1493,20 @@ static inline uint32_t log_stretch(struct pbdma *p, struct deliv *v, struct log_
 		engine_switch(p, e, s);
 	}
 	/* the subchannels whose runs go to e, with their templates */
-	uint32_t sm = 0;
-	for (uint32_t k = 0; k < 5; k++) {
-		if (!(logm >> k & 1) || p->pick[k].e != e)
-			continue;
-		sm |= 1u << k;
-		if (!(t->have >> k & 1))
-			engine_log_tpl(e, &p->pick[k].src, &t->tpl[k]);
+	uint32_t sm = t->sm[s];
+	if (!(t->smv >> s & 1)) {
+		sm = 0;
+		for (uint32_t k = 0; k < 5; k++) {
+			if (!(logm >> k & 1) || p->pick[k].e != e)
+				continue;
+			sm |= 1u << k;
+			if (!(t->have >> k & 1))
+				engine_log_tpl(e, &p->pick[k].src, &t->tpl[k]);
+		}
+		t->have |= sm;
+		t->sm[s] = sm;
+		t->smv |= 1u << s;
 	}
-	t->have |= sm;
 	struct log_cursor c;
 	engine_log_open(e, &c);
 	const uint32_t *q = *qp;
@@ -1512,7 +1522,7 @@ static inline uint32_t log_stretch(struct pbdma *p, struct deliv *v, struct log_
 		const uint32_t *data = q - n;
 		uint32_t w0 = immd ? (w >> 16) & 0x1fffu : data[0];
 		uint32_t mode = immd ? (uint32_t)NVM_PB_MODE_IMMD : w >> 30;
-		engine_log_put_tpl(e, &c, &t->tpl[s], (w & 0xfffu) << 2, mode, data, w0, n);
+		engine_log_put_tpl(e, &c, &t->tpl[s], (w & 0xfffu) << 2, mode, data, w0, n, end - data >= 8);
 		w = nvm_pb_take_hdr(&q, end, pos);
 		s = (w >> 13) & 7u;
 	} while (w);
@@ -1552,7 +1562,7 @@ static inline __attribute__((always_inline)) bool take_runs(struct pbdma *p, str
 	uint32_t rec = fast & v->valid & p->pick_rec, logm = logging ? fast & v->valid & p->pick_log : 0;
 	uint64_t acc = 0; /* deliver_rec's methods not yet flushed (rec_flush) */
 	struct log_tpls t;
-	t.have = 0;
+	t.have = t.smv = 0;
 	while ((hdr = nvm_pb_take_hdr(&q, end, &pos))) {
 		if (logging && log_takes(p, logm, hdr)) {
 			hdr = log_stretch(p, v, &t, logm, hdr, &q, end, &pos, &acc, &taken);
@@ -1573,7 +1583,11 @@ static inline __attribute__((always_inline)) bool take_runs(struct pbdma *p, str
 		if (!go)
 			break;
 		rec = fast & v->valid & p->pick_rec;
-		logm = logging ? fast & v->valid & p->pick_log : 0;
+		if (logging) {
+			uint32_t was = logm;
+			logm = fast & v->valid & p->pick_log;
+			t.smv = logm == was ? t.smv : 0;
+		}
 	}
 	rec_flush(p, v, &acc);
 	nvm_pb_take_sync(d, pos0 + (uint64_t)(q - q0), taken);

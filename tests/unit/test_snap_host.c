@@ -853,7 +853,7 @@ static void bad_engine_log(void **state)
 		{ "log cap past 2^24", cap, (1u << 24) + 1, true },
 		{ "log keep past its cap", keep, 4097, true },
 		{ "log ring not a power of two", dsize, 100, true },
-		{ "log ring past its cap's power of two", dsize, 8192, true },
+		{ "log data ring past the power of two of cap + 8", dsize, 16384, true },
 	};
 	refused_each(good, len, "ENGS", cases, sizeof(cases) / sizeof(cases[0]));
 	free(good);
