@@ -18,6 +18,7 @@
 #include "../../bench/drvtap.c"
 #include "bar0.h"
 #include "host_env.h"
+#include "snap_bytes.h"
 
 struct sum_sink {
 	uint32_t cls[8];
@@ -214,36 +215,25 @@ struct logs {
 	size_t engs_len;
 };
 
-/* A copy of the ENGS section (its tag, length and contents) of gpu's
- * snapshot. */
+/* gpu's snapshot (malloc'd), its length in *len. */
+static uint8_t *snapshot(nvm_gpu *gpu, size_t *len)
+{
+	assert_int_equal(nvm_snapshot_save(gpu, NULL, 0, len), NVM_OK);
+	uint8_t *b = malloc(*len);
+	assert_non_null(b);
+	assert_int_equal(nvm_snapshot_save(gpu, b, *len, len), NVM_OK);
+	return b;
+}
+
+/* A copy of the ENGS section's data of gpu's snapshot. */
 static void engine_section(nvm_gpu *gpu, uint8_t **out, size_t *out_len)
 {
-	size_t len = 0;
-	assert_int_equal(nvm_snapshot_save(gpu, NULL, 0, &len), NVM_OK);
-	uint8_t *b = malloc(len);
-	assert_non_null(b);
-	assert_int_equal(nvm_snapshot_save(gpu, b, len, &len), NVM_OK);
-	/* the last section whose tag reads ENGS (VRAM pages come before it
-	 * and might hold the four letters) whose length runs to within the
-	 * snapshot */
-	size_t at = len;
-	for (size_t i = 0; i + 12 <= len; i++) {
-		if (memcmp(b + i, "ENGS", 4))
-			continue;
-		uint64_t n = 0;
-		for (unsigned k = 0; k < 8; k++)
-			n |= (uint64_t)b[i + 4 + k] << (8 * k);
-		if (n <= len - i - 12)
-			at = i;
-	}
-	assert_true(at < len);
-	uint64_t n = 0;
-	for (unsigned k = 0; k < 8; k++)
-		n |= (uint64_t)b[at + 4 + k] << (8 * k);
-	*out_len = (size_t)n + 12;
+	size_t len;
+	uint8_t *b = snapshot(gpu, &len);
+	uint8_t *d = section(b, len, "ENGS", out_len);
 	*out = malloc(*out_len);
 	assert_non_null(*out);
-	memcpy(*out, b + at, *out_len);
+	memcpy(*out, d, *out_len);
 	free(b);
 }
 
@@ -328,6 +318,46 @@ static void test_logs(void **state)
 	ds_free(&s);
 }
 
+/* The log tests' GR stream: runs i0 .. i0 + runs - 1 appended to w (*nw
+ * words), run i of 1 + i % 5 methods from 0x200 + 4 * (i % 8), datum j
+ * of it i << 8 | j; the methods in want_m / want_d (*nm of them). */
+static void gr_runs(uint32_t *w, size_t *nw, uint32_t i0, uint32_t runs, uint32_t *want_m, uint32_t *want_d, size_t *nm)
+{
+	for (uint32_t i = i0; i < i0 + runs; i++) {
+		uint32_t k = 1 + i % 5, m = 0x200 + 4 * (i % 8);
+		w[(*nw)++] = HDR_INC(0, m, k);
+		for (uint32_t j = 0; j < k; j++, (*nm)++) {
+			w[(*nw)++] = want_d[*nm] = i << 8 | j;
+			want_m[*nm] = m + 4 * j;
+		}
+	}
+}
+
+/* 16 NOPs (Host method 0x008) after w's *nw words: what follows the last
+ * logged run, readable, logged by nothing. */
+static void nops(uint32_t *w, size_t *nw)
+{
+	for (int j = 0; j < 16; j++)
+		w[(*nw)++] = HDR_IMMD(0, 0x008, 0);
+}
+
+/* The last 64 methods of GR's log (cap 64) are want's last 64. */
+static void gr_log_is(nvm_gpu *gpu, const uint32_t *want_m, const uint32_t *want_d, size_t nm)
+{
+	nvm_method m[64];
+	size_t n = 0;
+	uint64_t total = 0;
+	assert_int_equal(nvm_method_log_read(gpu, "gr", 0, m, 64, &n, &total), NVM_OK);
+	assert_int_equal(total, nm);
+	assert_int_equal(n, 64);
+	for (size_t i = 0; i < 64; i++) {
+		assert_int_equal(m[i].method, want_m[nm - 64 + i]);
+		assert_int_equal(m[i].data, want_d[nm - 64 + i]);
+	}
+}
+
+enum { LOG_RUNS = 300, LOG_WORDS = 2 + LOG_RUNS * 6 + 2 + 16 };
+
 /* issue 19: the recorder's short runs logged from their headers go into
  * the data ring as 8 words at once (engine_log_put_tpl), the words past a
  * run landing in slots that hold no method kept (the ring has
@@ -344,24 +374,15 @@ static void test_log_copy8(void **state)
 	env_one_channel(&e);
 	uint64_t sem_pa, sem = env_map(&e, 4096, &sem_pa);
 	env_fini(&e);
-	enum { RUNS = 300, MAX = 2 + RUNS * 6 + 2 + 16 };
-	static uint32_t w[MAX], want_m[RUNS * 5 + 1], want_d[RUNS * 5 + 1];
+	static uint32_t w[LOG_WORDS], want_m[LOG_RUNS * 5 + 1], want_d[LOG_RUNS * 5 + 1];
 	size_t nw = 0, nm = 0;
 	w[nw++] = HDR_INC(0, 0x000, 1);
 	w[nw++] = 0xc397;
-	for (uint32_t i = 0; i < RUNS; i++) {
-		uint32_t k = 1 + i % 5, m = 0x200 + 4 * (i % 8);
-		w[nw++] = HDR_INC(0, m, k);
-		for (uint32_t j = 0; j < k; j++, nm++) {
-			w[nw++] = want_d[nm] = i << 8 | j;
-			want_m[nm] = m + 4 * j;
-		}
-	}
+	gr_runs(w, &nw, 0, LOG_RUNS, want_m, want_d, &nm);
 	w[nw++] = HDR_INC(0, 0x240, 1);
 	w[nw++] = want_d[nm] = 0xabcd;
 	want_m[nm++] = 0x240;
-	for (int j = 0; j < 16; j++)
-		w[nw++] = HDR_IMMD(0, 0x008, 0); /* NOP */
+	nops(w, &nw);
 	struct ds_seg seg = { .off = 0, .n = (uint32_t)nw };
 	struct ds_stream st = { .words = w, .nwords = nw, .segs = &seg, .nsegs = 1 };
 	struct logs a, b;
@@ -386,12 +407,80 @@ static void test_log_copy8(void **state)
 	free(b.engs);
 }
 
+/* Snapshots saved while the data ring had no slots past those it keeps
+ * (0.1.0: the power of two at or above cap) still load and go on: GR's log
+ * of 64, full after 40 runs, its snapshot rewritten to that layout (a data
+ * ring of 64 words, each method held at its index modulo 64), loads into a
+ * fresh GPU, which reads back the same 64 methods and logs 60 runs more
+ * (the stretch's copies into a ring that is not log_wide) as the GPU never
+ * saved does. */
+static void test_log_old_ring(void **state)
+{
+	(void)state;
+	struct env a, b;
+	struct env_chan *ca = env_one_channel(&a), *cb = env_one_channel(&b);
+	assert_int_equal(nvm_method_log_config(a.gpu, "gr", 64), NVM_OK);
+	static uint32_t w[LOG_WORDS], want_m[LOG_RUNS * 5], want_d[LOG_RUNS * 5];
+	size_t nw = 0, nm = 0;
+	w[nw++] = HDR_INC(0, 0x000, 1);
+	w[nw++] = 0xc397;
+	gr_runs(w, &nw, 0, 40, want_m, want_d, &nm);
+	nops(w, &nw);
+	env_push(&a, ca, w, (uint32_t)nw);
+	assert_string_equal(env_run(&a, 1000000), "idle");
+	gr_log_is(a.gpu, want_m, want_d, nm);
+	/* the snapshot, GR's log in it: cap 64, 128 data slots, full */
+	size_t len, n;
+	uint8_t *s = snapshot(a.gpu, &len);
+	uint8_t *d = section(s, len, "ENGS", &n);
+	size_t at = engs_log(d, n, "gr");
+	assert_true(at);
+	uint64_t rsize = get64(d + at + 48), seq = get64(d + at + 56);
+	assert_int_equal(get64(d + at + 24), 64);
+	assert_int_equal(get64(d + at + 40), 128);
+	assert_int_equal(get32(d + at + 76), 2); /* ring_max */
+	assert_int_equal(seq, nm);
+	/* the same state with a data ring of 64 words */
+	size_t ds = (size_t)(d - s), data = ds + at + 80 + (size_t)rsize * 45, olen = len - 64 * 4;
+	uint8_t *o = malloc(olen);
+	assert_non_null(o);
+	memcpy(o, s, data);
+	put64(o + ds + at + 40, 64);
+	for (uint64_t m = seq - 64; m < seq; m++)
+		put32(o + data + 4 * (m & 63), get32(s + data + 4 * (m & 127)));
+	memcpy(o + data + 64 * 4, s + data + 128 * 4, len - data - 128 * 4);
+	put64(o + ds - 8, n - 64 * 4); /* the section's length, then its CRC */
+	fix_crc(o + ds, n - 64 * 4);
+	assert_int_equal(nvm_snapshot_load(b.gpu, o, olen), NVM_OK);
+	gr_log_is(b.gpu, want_m, want_d, nm);
+	/* 20 runs more on both (the PBDMA's engine decisions, which a
+	 * snapshot does not keep, are made again: the header-first path logs
+	 * from the next fetch on), then 40 */
+	*cb = *ca; /* the driver's bookkeeping goes on from the snapshot's */
+	for (uint32_t i0 = 40, k = 20; i0 < 100; i0 += k, k = 40) {
+		size_t nw2 = 0;
+		static uint32_t w2[LOG_WORDS];
+		gr_runs(w2, &nw2, i0, k, want_m, want_d, &nm);
+		nops(w2, &nw2);
+		env_push(&a, ca, w2, (uint32_t)nw2);
+		env_push(&b, cb, w2, (uint32_t)nw2);
+		assert_string_equal(env_run(&a, 1000000), "idle");
+		assert_string_equal(env_run(&b, 1000000), "idle");
+		gr_log_is(a.gpu, want_m, want_d, nm);
+		gr_log_is(b.gpu, want_m, want_d, nm);
+	}
+	free(o);
+	free(s);
+	env_fini(&a);
+	env_fini(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_new),       cmocka_unit_test(test_nv04), cmocka_unit_test(test_g80),
-		cmocka_unit_test(test_seed),      cmocka_unit_test(test_tap),  cmocka_unit_test(test_logs),
-		cmocka_unit_test(test_log_copy8),
+		cmocka_unit_test(test_new),       cmocka_unit_test(test_nv04),         cmocka_unit_test(test_g80),
+		cmocka_unit_test(test_seed),      cmocka_unit_test(test_tap),          cmocka_unit_test(test_logs),
+		cmocka_unit_test(test_log_copy8), cmocka_unit_test(test_log_old_ring),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -25,6 +25,7 @@
 #include "nvmodel/mmu.h"
 #include "nvmodel/nvmodel.h"
 #include "nvmodel/setup.h"
+#include "snap_bytes.h"
 #include "snap_trace.h"
 
 #define HDR(op, subch, mthd, n) ((uint32_t)(op) << 29 | (uint32_t)(n) << 16 | (uint32_t)(subch) << 13 | (mthd) >> 2)
@@ -539,39 +540,6 @@ static void caller_sysmem(void **state)
 
 /* ---------------------------------------------------------------- damaged snapshots */
 
-static uint32_t crc32(const uint8_t *p, size_t n)
-{
-	uint32_t crc = ~0u;
-	while (n--) {
-		crc ^= *p++;
-		for (unsigned k = 0; k < 8; k++)
-			crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1u)));
-	}
-	return ~crc;
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-	return get32(p) | (uint64_t)get32(p + 4) << 32;
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	for (unsigned i = 0; i < 4; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-	put32(p, (uint32_t)v);
-	put32(p + 4, (uint32_t)(v >> 32));
-}
-
 /* A snapshot of the case on chip after its first k steps. */
 static uint8_t *case_snapshot(const char *chip, const struct plan *p, const struct action *acts, unsigned k,
                               size_t *len)
@@ -588,30 +556,6 @@ static uint8_t *case_snapshot(const char *chip, const struct plan *p, const stru
 	uint8_t *buf = snap_case_save(gpu, len);
 	nvm_close(gpu);
 	return buf;
-}
-
-/* The data of the section whose contents start with the block name (a
- * block's) or whose tag is name (ENGS); *n gets its length. */
-#define SNAP_HEADER 44u /* magic 8, format 4, version 16, chip 16 */
-static uint8_t *section(uint8_t *buf, size_t len, const char *name, size_t *n)
-{
-	size_t pos = SNAP_HEADER;
-	while (pos + 12 <= len) {
-		uint64_t l = get64(buf + pos + 4);
-		uint8_t *d = buf + pos + 12;
-		if (!memcmp(buf + pos, name, 4) || (!memcmp(buf + pos, "BLK", 3) && !strcmp((const char *)d, name))) {
-			*n = (size_t)l;
-			return d;
-		}
-		pos += 12 + (size_t)l + 4;
-	}
-	fail_msg("no section %s", name);
-	return NULL;
-}
-
-static void fix_crc(uint8_t *d, size_t n)
-{
-	put32(d + n, crc32(d, n));
 }
 
 /* The damaged snapshot is refused with NVM_ERR_CORRUPT by a fresh GPU,
@@ -805,12 +749,7 @@ static void bad_ce(void **state)
 	size_t len, n;
 	uint8_t *good = case_snapshot("gv100", &plan_copy, acts_copy, 3, &len);
 	uint8_t *d = section(good, len, "ENGS", &n);
-	size_t at = 0;
-	for (size_t i = 0; i + 12 <= n; i++)
-		if (get64(d + i) == 4 && !memcmp(d + i + 8, "grce", 4)) {
-			at = i + 12;
-			break;
-		}
+	size_t at = engs_log(d, n, "grce");
 	assert_true(at);
 	uint64_t dsize = get64(d + at + 40), rsize = get64(d + at + 48); /* its method log's rings */
 	size_t ce = at + 80 + (size_t)(rsize * 45 + dsize * 4), job = ce + 8 + 4 + 4 + 4 * 34;
@@ -840,10 +779,7 @@ static void bad_engine_log(void **state)
 	size_t len, n;
 	uint8_t *good = case_snapshot("gv100", &plan_one, acts_mid_pb, 3, &len);
 	uint8_t *d = section(good, len, "ENGS", &n);
-	size_t at = 0; /* GR's record, past its name */
-	for (size_t i = 0; i + 10 <= n && !at; i++)
-		if (get64(d + i) == 2 && !memcmp(d + i + 8, "gr", 2))
-			at = i + 10;
+	size_t at = engs_log(d, n, "gr"); /* GR's record, past its name */
 	assert_true(at);
 	const size_t cap = at + 24, keep = at + 32, dsize = at + 40;
 	assert_int_equal(get64(d + cap), 4096); /* the default log */

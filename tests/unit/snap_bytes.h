@@ -1,0 +1,85 @@
+/*
+ * A snapshot's bytes, for tests that damage or rewrite one: little-endian
+ * words, the sections (tag 4, length 8, data, CRC-32 4 of the data) after
+ * the header, and the CRC a rewritten section needs.
+ */
+#ifndef NVM_TEST_SNAP_BYTES_H
+#define NVM_TEST_SNAP_BYTES_H
+
+#include <stdint.h>
+#include <string.h>
+
+#define SNAP_HEADER 44u /* magic 8, format 4, version 16, chip 16 */
+
+static inline uint32_t crc32(const uint8_t *p, size_t n)
+{
+	uint32_t crc = ~0u;
+	while (n--) {
+		crc ^= *p++;
+		for (unsigned k = 0; k < 8; k++)
+			crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1u)));
+	}
+	return ~crc;
+}
+
+static inline uint32_t get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static inline uint64_t get64(const uint8_t *p)
+{
+	return get32(p) | (uint64_t)get32(p + 4) << 32;
+}
+
+static inline void put32(uint8_t *p, uint32_t v)
+{
+	for (unsigned i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static inline void put64(uint8_t *p, uint64_t v)
+{
+	put32(p, (uint32_t)v);
+	put32(p + 4, (uint32_t)(v >> 32));
+}
+
+/* The data of the section whose contents start with the block name (a
+ * block's) or whose tag is name (ENGS); *n gets its length. */
+static inline uint8_t *section(uint8_t *buf, size_t len, const char *name, size_t *n)
+{
+	size_t pos = SNAP_HEADER;
+	while (pos + 12 <= len) {
+		uint64_t l = get64(buf + pos + 4);
+		uint8_t *d = buf + pos + 12;
+		if (!memcmp(buf + pos, name, 4) || (!memcmp(buf + pos, "BLK", 3) && !strcmp((const char *)d, name))) {
+			*n = (size_t)l;
+			return d;
+		}
+		pos += 12 + (size_t)l + 4;
+	}
+	fail_msg("no section %s", name);
+	return NULL;
+}
+
+/* The CRC after a section's n bytes of data d, for its data as it is now. */
+static inline void fix_crc(uint8_t *d, size_t n)
+{
+	put32(d + n, crc32(d, n));
+}
+
+/* The method log of engine name in the ENGS section's data d (n bytes):
+ * the offset of its record past the name (busy_until, at, total, cap,
+ * keep, dsize, rsize, seq, rseq at 0, 8, .. 64, log_fast and the flags
+ * at 72 and 76, then the run ring of rsize 45-byte records and the data
+ * ring of dsize words), 0 if there is none. */
+static inline size_t engs_log(const uint8_t *d, size_t n, const char *name)
+{
+	size_t l = strlen(name);
+	for (size_t i = 0; i + 8 + l <= n; i++)
+		if (get64(d + i) == l && !memcmp(d + i + 8, name, l))
+			return i + 8 + l;
+	return 0;
+}
+
+#endif
