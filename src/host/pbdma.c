@@ -1464,14 +1464,13 @@ struct log_tpls {
 	uint32_t sm[5];
 };
 
-/* Whether log_stretch takes header w (nvm_pb_take_hdr's; logm: the
+/* Whether log_stretch starts at header w (nvm_pb_take_hdr's; logm: the
  * subchannels the header-first path may take whose recorder has a log,
- * from p->pick_log): engine methods of such a subchannel that its log
- * takes inline (engine_log_inline). */
-static inline bool log_takes(const struct pbdma *p, uint32_t logm, uint32_t w)
+ * from p->pick_log): engine methods of such a subchannel. (A run its log
+ * does not take inline ends the stretch, even as its first.) */
+static inline bool log_takes(uint32_t logm, uint32_t w)
 {
-	uint32_t s = (w >> 13) & 7u;
-	return (logm >> s & 1) && (w & 0xfffu) >= 0x100 / 4 && engine_log_inline(p->pick[s].e, nvm_pb_take_count(w));
+	return (logm >> ((w >> 13) & 7u) & 1) && (w & 0xfffu) >= 0x100 / 4;
 }
 
 /* deliver_rec for the runs of a recorder with a method log, from header w
@@ -1564,7 +1563,7 @@ static inline __attribute__((always_inline)) bool take_runs(struct pbdma *p, str
 	struct log_tpls t;
 	t.have = t.smv = 0;
 	while ((hdr = nvm_pb_take_hdr(&q, end, &pos))) {
-		if (logging && log_takes(p, logm, hdr)) {
+		if (logging && log_takes(logm, hdr)) {
 			hdr = log_stretch(p, v, &t, logm, hdr, &q, end, &pos, &acc, &taken);
 			if (!hdr)
 				break;
