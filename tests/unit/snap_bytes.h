@@ -1,5 +1,5 @@
 /*
- * A snapshot's bytes, for tests that damage or rewrite one: little-endian
+ * A snapshot's bytes, for tests that take, damage or rewrite one: little-endian
  * words, the sections (tag 4, length 8, data, CRC-32 4 of the data) after
  * the header, and the CRC a rewritten section needs.
  */
@@ -7,9 +7,25 @@
 #define NVM_TEST_SNAP_BYTES_H
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "nvmodel/nvmodel.h"
+
 #define SNAP_HEADER 44u /* magic 8, format 4, version 16, chip 16 */
+
+/* gpu's snapshot (malloc'd), its length in *len: the size asked first,
+ * then the snapshot, which must have that size. */
+static inline uint8_t *snap_of(nvm_gpu *gpu, size_t *len)
+{
+	assert_int_equal(nvm_snapshot_save(gpu, NULL, 0, len), NVM_OK);
+	uint8_t *buf = malloc(*len);
+	assert_non_null(buf);
+	size_t len2;
+	assert_int_equal(nvm_snapshot_save(gpu, buf, *len, &len2), NVM_OK);
+	assert_int_equal(len2, *len);
+	return buf;
+}
 
 static inline uint32_t crc32(const uint8_t *p, size_t n)
 {

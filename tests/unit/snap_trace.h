@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "nvmodel/nvmodel.h"
+#include "snap_bytes.h"
 
 struct snap_case {
 	const char *name;
@@ -84,17 +85,6 @@ static nvm_gpu *snap_case_open(const struct snap_case *c, struct snap_trace *t, 
 	return gpu;
 }
 
-static uint8_t *snap_case_save(nvm_gpu *gpu, size_t *len)
-{
-	assert_int_equal(nvm_snapshot_save(gpu, NULL, 0, len), NVM_OK);
-	uint8_t *buf = malloc(*len);
-	assert_non_null(buf);
-	size_t len2;
-	assert_int_equal(nvm_snapshot_save(gpu, buf, *len, &len2), NVM_OK);
-	assert_int_equal(len2, *len);
-	return buf;
-}
-
 /* Runs the case whole, and cut at every step; returns how many cuts were
  * checked. */
 static unsigned snap_case_check(const struct snap_case *c)
@@ -110,7 +100,7 @@ static unsigned snap_case_check(const struct snap_case *c)
 	}
 	mark[c->nsteps] = ta.n;
 	size_t alen;
-	uint8_t *afinal = snap_case_save(a, &alen);
+	uint8_t *afinal = snap_of(a, &alen);
 	for (unsigned k = 0; k <= c->nsteps; k++) {
 		struct snap_trace tb = { 0 }, tc = { 0 };
 		nvm_gpu *b = snap_case_open(c, &tb, 1);
@@ -118,7 +108,7 @@ static unsigned snap_case_check(const struct snap_case *c)
 		for (unsigned i = 0; i < k; i++)
 			c->step(b, i);
 		size_t blen;
-		uint8_t *bsnap = snap_case_save(b, &blen);
+		uint8_t *bsnap = snap_of(b, &blen);
 		nvm_gpu *cg = snap_case_open(c, &tc, 2);
 		if (c->carry)
 			c->carry(1, 2);
@@ -126,7 +116,7 @@ static unsigned snap_case_check(const struct snap_case *c)
 		if (st)
 			fail_msg("%s: cut %u: load: %s", c->name, k, nvm_status_str(st));
 		size_t clen;
-		uint8_t *again = snap_case_save(cg, &clen);
+		uint8_t *again = snap_of(cg, &clen);
 		if (clen != blen || memcmp(again, bsnap, blen))
 			fail_msg("%s: cut %u: the restored GPU saves to other bytes", c->name, k);
 		for (unsigned i = k; i < c->nsteps; i++)
@@ -138,7 +128,7 @@ static unsigned snap_case_check(const struct snap_case *c)
 				         c->name, k, i, ta.line[mark[k] + i], tc.line[i]);
 		if (tc.n != want)
 			fail_msg("%s: cut %u: %zu events after the cut, the whole run had %zu", c->name, k, tc.n, want);
-		uint8_t *cfinal = snap_case_save(cg, &clen);
+		uint8_t *cfinal = snap_of(cg, &clen);
 		if (clen != alen || memcmp(cfinal, afinal, alen))
 			fail_msg("%s: cut %u: the final state differs from the whole run's", c->name, k);
 		free(cfinal);

@@ -553,7 +553,7 @@ static uint8_t *case_snapshot(const char *chip, const struct plan *p, const stru
 	setup(gpu);
 	for (unsigned i = 0; i < k; i++)
 		step(gpu, i);
-	uint8_t *buf = snap_case_save(gpu, len);
+	uint8_t *buf = snap_of(gpu, len);
 	nvm_close(gpu);
 	return buf;
 }
@@ -566,11 +566,11 @@ static void refused(const char *chip, const uint8_t *bad, size_t len, const char
 	nvm_gpu *gpu = NULL;
 	assert_int_equal(nvm_open(&cfg, &gpu), NVM_OK);
 	size_t l0, l1;
-	uint8_t *before = snap_case_save(gpu, &l0);
+	uint8_t *before = snap_of(gpu, &l0);
 	nvm_status st = nvm_snapshot_load(gpu, bad, len);
 	if (st != NVM_ERR_CORRUPT)
 		fail_msg("%s: %s: load gave %s", chip, what, nvm_status_str(st));
-	uint8_t *after = snap_case_save(gpu, &l1);
+	uint8_t *after = snap_of(gpu, &l1);
 	if (l0 != l1 || memcmp(before, after, l0))
 		fail_msg("%s: %s: the refused load changed the GPU", chip, what);
 	free(before);

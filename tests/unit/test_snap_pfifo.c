@@ -708,28 +708,19 @@ static void hwsq_mid_pause(void **s)
 
 /* ---------------------------------------------------------------- bad snapshots */
 
-static uint8_t *save_all(nvm_gpu *gpu, size_t *len)
-{
-	assert_int_equal(nvm_snapshot_save(gpu, NULL, 0, len), NVM_OK);
-	uint8_t *b = malloc(*len);
-	assert_non_null(b);
-	assert_int_equal(nvm_snapshot_save(gpu, b, *len, len), NVM_OK);
-	return b;
-}
-
 /* The snapshot of src (whose state a corrupt() made impossible) is refused
  * by a fresh GPU of the same chip, which saves to the same bytes as before. */
 static void refused(const nvm_config *cfg, nvm_gpu *src, const char *what)
 {
 	size_t bad_len, before_len, after_len;
-	uint8_t *bad = save_all(src, &bad_len);
+	uint8_t *bad = snap_of(src, &bad_len);
 	nvm_gpu *dst = NULL;
 	assert_int_equal(nvm_open(cfg, &dst), NVM_OK);
-	uint8_t *before = save_all(dst, &before_len);
+	uint8_t *before = snap_of(dst, &before_len);
 	nvm_status st = nvm_snapshot_load(dst, bad, bad_len);
 	if (st != NVM_ERR_CORRUPT)
 		fail_msg("%s %s: load says %s, not corrupt", cfg->chip, what, nvm_status_str(st));
-	uint8_t *after = save_all(dst, &after_len);
+	uint8_t *after = snap_of(dst, &after_len);
 	if (before_len != after_len || memcmp(before, after, before_len))
 		fail_msg("%s %s: the refused load changed the GPU", cfg->chip, what);
 	free(bad);

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "nvmodel/nvmodel.h"
+#include "snap_bytes.h"
 
 static nvm_gpu *open_chip(const char *chip)
 {
@@ -20,15 +21,6 @@ static nvm_gpu *open_chip(const char *chip)
 	nvm_gpu *gpu = NULL;
 	assert_int_equal(nvm_open(&cfg, &gpu), NVM_OK);
 	return gpu;
-}
-
-static uint8_t *save(nvm_gpu *gpu, size_t *len)
-{
-	assert_int_equal(nvm_snapshot_save(gpu, NULL, 0, len), NVM_OK);
-	uint8_t *buf = malloc(*len);
-	assert_non_null(buf);
-	assert_int_equal(nvm_snapshot_save(gpu, buf, *len, len), NVM_OK);
-	return buf;
 }
 
 /* A GPU with something in it: memory, a PTIMER alarm pending, time gone by. */
@@ -57,12 +49,12 @@ static void every_chip(void **state)
 		nvm_close(a);
 		a = used_gpu(chip);
 		size_t len, len2;
-		uint8_t *buf = save(a, &len);
+		uint8_t *buf = snap_of(a, &len);
 		nvm_gpu *b = open_chip(chip);
 		nvm_status st = nvm_snapshot_load(b, buf, len);
 		if (st)
 			fail_msg("%s: load: %s", chip, nvm_status_str(st));
-		uint8_t *again = save(b, &len2);
+		uint8_t *again = snap_of(b, &len2);
 		assert_int_equal(len, len2);
 		assert_memory_equal(buf, again, len);
 		/* The alarm fires in the copy as in the original. */
@@ -147,7 +139,7 @@ static void refused_changes_nothing(void **state)
 	nvm_gpu *a = used_gpu("gv100"), *b = used_gpu("gv100"), *t = used_gpu("tu102");
 	assert_int_equal(nvm_mem_wr32(b, NVM_AP_VRAM, 0x2000, 0x1234), NVM_OK);
 	size_t len, blen, blen2;
-	uint8_t *buf = save(a, &len), *before = save(b, &blen);
+	uint8_t *buf = snap_of(a, &len), *before = snap_of(b, &blen);
 	assert_int_equal(nvm_snapshot_load(t, buf, len), NVM_ERR_CHIP);
 	nvm_status st[4];
 	st[0] = nvm_snapshot_load(b, buf, len / 2);
@@ -164,7 +156,7 @@ static void refused_changes_nothing(void **state)
 	assert_int_equal(st[1], NVM_ERR_CORRUPT);
 	assert_int_equal(st[2], NVM_ERR_VERSION);
 	assert_int_equal(st[3], NVM_ERR_CORRUPT);
-	uint8_t *after = save(b, &blen2);
+	uint8_t *after = snap_of(b, &blen2);
 	assert_int_equal(blen, blen2);
 	assert_memory_equal(before, after, blen);
 	/* Another aperture size. */
@@ -187,7 +179,7 @@ static void peek(void **state)
 	(void)state;
 	nvm_gpu *a = used_gpu("g84");
 	size_t len;
-	uint8_t *buf = save(a, &len);
+	uint8_t *buf = snap_of(a, &len);
 	nvm_snapshot_info in;
 	assert_int_equal(nvm_snapshot_peek(buf, len, &in), NVM_OK);
 	assert_string_equal(in.chip, "g84");
