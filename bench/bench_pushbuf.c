@@ -101,11 +101,38 @@ static void check_runs(void *ctx, const nvm_pb_run *r, size_t n)
 	}
 }
 
-/* Decoder to a sink (counting, or reading every data word into the
- * checksum), against a streaming read of the same words, interleaved, the
- * best of several rounds of each. */
-static int bench_decode(double scale, struct bench_result *out, enum ds_format f, bool bulk, bool check)
+/* The floor of any decoder of a stream: from each method header to the
+ * next (its data entries stepped over), counting methods, nothing checked
+ * and nothing delivered. Where a header is depends on the header before
+ * it, so this is a chain of dependent loads, one per header, that no
+ * decoder shortens; a decoder, and a front end around it, only adds to
+ * it. New format: COUNT 28:16 data entries, none for IMMD (SEC_OP 4: one
+ * method); old format (the G80 IB stream holds method headers only):
+ * COUNT 28:18. */
+static uint64_t walk_headers(const uint32_t *p, const uint32_t *end, bool old)
 {
+	uint64_t m = 0;
+	while (p < end) {
+		uint32_t w = *p;
+		uint32_t take = old ? (w >> 18) & 0x7ffu : ((w >> 16) & 0x1fffu) & (uint32_t)((int32_t)(w << 2) >> 31);
+		m += old ? take : nvm_pb_take_count(w);
+		p += 1 + take;
+	}
+	return m;
+}
+
+enum dec_sink {
+	SINK_COUNT, /* count_runs / count_hdrs */
+	SINK_CHECK, /* check_runs */
+	SINK_WALK,  /* no decoder: walk_headers */
+};
+
+/* Decoder to a sink (counting, or reading every data word into the
+ * checksum), or the header walk, against a streaming read of the same
+ * words, interleaved, the best of several rounds of each. */
+static int bench_decode(double scale, struct bench_result *out, enum ds_format f, bool bulk, enum dec_sink how)
+{
+	bool check = how == SINK_CHECK;
 	size_t cap = (size_t)(4e6 * scale) < 4096 ? 4096 : (size_t)(4e6 * scale);
 	struct ds_stream s = { 0 };
 	const uint32_t *w;
@@ -139,10 +166,14 @@ static int bench_decode(double scale, struct bench_result *out, enum ds_format f
 		double t1 = bench_now();
 		c.methods = 0;
 		k = (struct check_sink){ 0 };
-		nvm_pb_decoder d;
-		nvm_pb_decoder_init(&d, &cfg, &sink);
-		nvm_pb_feed(&d, w, n);
-		nvm_pb_finish(&d);
+		if (how == SINK_WALK) {
+			c.methods = walk_headers(w, w + n, f != DS_FMT_NEW);
+		} else {
+			nvm_pb_decoder d;
+			nvm_pb_decoder_init(&d, &cfg, &sink);
+			nvm_pb_feed(&d, w, n);
+			nvm_pb_finish(&d);
+		}
 		double t2 = bench_now();
 		methods = check ? k.methods : c.methods;
 		if (t1 - t0 < best_sum)
@@ -169,8 +200,10 @@ static int bench_decode(double scale, struct bench_result *out, enum ds_format f
 	out->per_method_ns = best_dec * 1e9 / (double)methods;
 	out->bulk = bulk;
 	if (!bulk) {
-		snprintf(note, sizeof(note), "%s %llu methods, %.2f methods/header", check ? "checksum of" : "count of",
-		         (unsigned long long)s.methods, (double)s.methods / (double)s.headers);
+		snprintf(note, sizeof(note), "%s %llu methods, %.2f methods/header%s",
+		         check ? "checksum of" : "count of", (unsigned long long)s.methods,
+		         (double)s.methods / (double)s.headers,
+		         how == SINK_WALK ? " (header to header: the floor of any decoder)" : "");
 		out->check = note;
 	}
 	free(bw);
@@ -180,7 +213,7 @@ static int bench_decode(double scale, struct bench_result *out, enum ds_format f
 
 static int bench_count(double scale, struct bench_result *out)
 {
-	int rc = bench_decode(scale, out, DS_FMT_NEW, false, false);
+	int rc = bench_decode(scale, out, DS_FMT_NEW, false, SINK_COUNT);
 	out->target_ratio = 0.25;
 	out->target = ">= 0.25 of a streaming read";
 	return rc;
@@ -188,17 +221,27 @@ static int bench_count(double scale, struct bench_result *out)
 
 static int bench_check(double scale, struct bench_result *out)
 {
-	return bench_decode(scale, out, DS_FMT_NEW, false, true);
+	return bench_decode(scale, out, DS_FMT_NEW, false, SINK_CHECK);
 }
 
 static int bench_old(double scale, struct bench_result *out)
 {
-	return bench_decode(scale, out, DS_FMT_G80_IB, false, false);
+	return bench_decode(scale, out, DS_FMT_G80_IB, false, SINK_COUNT);
 }
 
 static int bench_bulk(double scale, struct bench_result *out)
 {
-	return bench_decode(scale, out, DS_FMT_NEW, true, false);
+	return bench_decode(scale, out, DS_FMT_NEW, true, SINK_COUNT);
+}
+
+static int bench_walk(double scale, struct bench_result *out)
+{
+	return bench_decode(scale, out, DS_FMT_NEW, false, SINK_WALK);
+}
+
+static int bench_walk_old(double scale, struct bench_result *out)
+{
+	return bench_decode(scale, out, DS_FMT_G80_IB, false, SINK_WALK);
 }
 
 struct print_file {
@@ -355,6 +398,9 @@ const struct bench_case bench_pushbuf_cases[] = {
 	{ "pb.decode_count", "decode a driver-like gv100 stream to a sink that counts methods", bench_count },
 	{ "pb.decode_check", "the same, the sink reads every data word (drvstream checksum, checked)", bench_check },
 	{ "pb.decode_old", "decode a driver-like g84 IB stream (old format) to a counting sink", bench_old },
+	{ "pb.walk", "the floor: header to header through the gv100 stream, no decoder (counted, nothing checked)",
+	  bench_walk },
+	{ "pb.walk_old", "the same through the g84 IB stream (old format)", bench_walk_old },
 	{ "pb.decode_bulk", "bulk (not driver-like): INC runs of 1024 to a counting sink", bench_bulk },
 	{ "pb.decode_text", "`pb decode` (text style) of a driver-like gv100 stream to /dev/null", bench_text },
 	{ "pb.decode_json", "`pb decode --style json` of the same stream to /dev/null", bench_json },
