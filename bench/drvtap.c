@@ -59,6 +59,7 @@ int ds_tap_install(nvm_gpu *gpu)
 			tap_orig[k] = e->ops;
 			tap_ops[k] = *e->ops;
 			tap_ops[k].methods = tap_fns[k];
+			tap_ops[k].state = NULL; /* every method through `methods`, where the tap sees it */
 		}
 		e->ops = &tap_ops[k];
 	}

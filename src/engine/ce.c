@@ -117,12 +117,14 @@ struct ce {
 	 * cache: dropped with the engine, rebuilt from the class tables. */
 	struct ce_idx {
 		const struct ce_class *k; /* NULL: empty */
+		uint32_t fill;            /* ce->fills when k was put here (ce_state) */
 		const struct ce_mthd *at[CE_IDX_END / 4];
 		/* 1 + at[i]->slot where at[i] stores its data (ce_m_store,
 		 * most methods: the state), else 0 */
 		uint8_t store[CE_IDX_END / 4];
 	} * idx;
 	unsigned victim;
+	uint32_t fills; /* tables put in the cache so far */
 	/* Copies through caller memory behind callbacks (nvm_mem_map_io), which
 	 * has no pointer: a page of each side is staged here (allocated on
 	 * first use). */
@@ -973,6 +975,7 @@ static const struct ce_idx *idx_of(struct ce *ce, const struct ce_class *k)
 	struct ce_idx *t = &ce->idx[ce->victim];
 	ce->victim ^= 1u;
 	t->k = k;
+	t->fill = ++ce->fills;
 	memset(t->at, 0, sizeof(t->at));
 	memset(t->store, 0, sizeof(t->store));
 	/* ce_class_mthd's answer for every address: the class chain walked
@@ -1061,6 +1064,25 @@ static enum eng_status ce_methods(struct engine *e, const struct eng_src *src, c
 	return st;
 }
 
+/* The state methods (ce_m_store) of src's channel and class, for the
+ * Host's hot loop: what ce_methods does with a run of them when no launch
+ * is in progress is to store each datum in its slot, 1 ns each
+ * (drop_stale_job then only unmarks translations no one uses: see
+ * save_side). Held while the class's table stays in the cache (idx_of)
+ * and no launch is in progress. */
+static bool ce_state(struct engine *e, const struct eng_src *src, struct eng_state *st)
+{
+	struct ce_chan *c = chan_of(e, src->chid);
+	const struct ce_class *k = class_of(e, src);
+	const struct ce_idx *tab = c ? idx_of(e->priv, k) : NULL;
+	if (!tab)
+		return false;
+	*st =
+	        (struct eng_state){ c->v,      tab->store, &c->job.active,  &tab->fill,
+		                    tab->fill, CE_IDX_END, CE_NS_PER_METHOD };
+	return true;
+}
+
 static void ce_bind(struct engine *e, const struct eng_src *src)
 {
 	/* UNVERIFIED: the copy engine runs its class's methods whether or not
@@ -1104,12 +1126,17 @@ static void ce_prefetch(struct engine *e, uint32_t chid)
  * tables of the last classes (idx, victim), class_of's answer, the bounce
  * pages. The default class is the Host generation's, set at open. */
 
-static void save_side(struct snap_w *w, const struct ce_side *s)
+/* A side's translation is saved as valid only while its launch is in
+ * progress (live): a finished launch's is never used again (the next one
+ * sets its sides up afresh), and whether it is still marked depends only
+ * on how the methods since were delivered (drop_stale_job clears it, the
+ * Host's runs of state methods through ce_state do not). */
+static void save_side(struct snap_w *w, const struct ce_side *s, bool live)
 {
 	snap_u64(w, s->base);
 	snap_u64(w, s->pitch);
-	snap_u32(w,
-	         (uint32_t)s->phys | (uint32_t)s->bl << 1 | (uint32_t)s->tlb.valid << 2 | (uint32_t)s->tlb.sparse << 3);
+	snap_u32(w, (uint32_t)s->phys | (uint32_t)s->bl << 1 | (uint32_t)(s->tlb.valid && live) << 2 |
+	                    (uint32_t)s->tlb.sparse << 3);
 	snap_u32(w, (uint32_t)s->ap);
 	snap_u32(w, s->bpp);
 	snap_u32(w, s->bh);
@@ -1131,7 +1158,7 @@ static void save_job(struct snap_w *w, const struct ce_job *j)
 	                    (uint32_t)j->reads_src << 4 | (uint32_t)j->keeps_dst << 5);
 	snap_u32(w, j->launch);
 	for (unsigned k = 0; k < 2; k++)
-		save_side(w, &j->s[k]);
+		save_side(w, &j->s[k], j->active);
 	snap_u64(w, j->len);
 	snap_u64(w, j->lines);
 	snap_u32(w, j->cs);
@@ -1303,6 +1330,7 @@ static const struct engine_ops ce_ops = {
 	.destroy = ce_destroy,
 	.save = ce_save,
 	.load = ce_load,
+	.state = ce_state,
 };
 
 nvm_status engine_ce_init(struct engine *e)

@@ -43,6 +43,23 @@ struct eng_result {
 	uint32_t done; /* methods completed (== n when ENG_OK) */
 };
 
+/* An engine's plain state methods, for a front end's hot loop
+ * (engine_state_takes, engine_state_store): the methods below lim whose
+ * delivery only stores the datum in the channel's state and costs ns,
+ * where slot[m / 4] is 1 + the word of v the datum of method m goes to
+ * (0: any other method). Made for a source (engine_ops.state), it holds
+ * while the source does (its channel, subchannel and class) and, run by
+ * run, while *hold is 0 and *stamp is still key (the engine's own conditions:
+ * the copy engine's launch in progress, its table cache). */
+struct eng_state {
+	uint32_t *v;
+	const uint8_t *slot;
+	const bool *hold;
+	const uint32_t *stamp;
+	uint32_t key;
+	uint32_t lim, ns;
+};
+
 struct engine_ops {
 	/* Methods data[first .. first + n - 1] of run r. On ENG_FAULT /
 	 * ENG_ERROR, data[first + res->done] is the method that stopped: the
@@ -58,6 +75,10 @@ struct engine_ops {
 	 * the kind has none. */
 	void (*save)(const struct engine *e, struct snap_w *w);
 	nvm_status (*load)(struct engine *e, struct snap_r *r, bool apply);
+	/* Optional: the plain state methods of src's channel and class
+	 * (struct eng_state); false: none (methods always go through
+	 * `methods`). */
+	bool (*state)(struct engine *e, const struct eng_src *src, struct eng_state *st);
 };
 
 struct engine {
@@ -343,6 +364,34 @@ static inline void engine_log_append(struct engine *e, const struct eng_src *src
 	} else if (e->cap && n) {
 		engine_log_slow(e, src, r, first, n);
 	}
+}
+
+/* Whether a run of n methods from method address m in mode mode (INC: m,
+ * m + 4 ...; NINC and IMMD: m; 1INC: m, then m + 4) is plain state methods
+ * of st (engine_state_store stores them as the engine's methods would). */
+static inline bool engine_state_takes(const struct eng_state *st, uint32_t m, nvm_pb_mode mode, uint32_t n)
+{
+	if (*st->hold || *st->stamp != st->key)
+		return false;
+	uint32_t k = mode == NVM_PB_MODE_INC ? n : mode == NVM_PB_MODE_1INC && n > 1 ? 2 : 1;
+	if (m + 4u * (k - 1u) >= st->lim)
+		return false;
+	for (uint32_t i = 0; i < k; i++)
+		if (!st->slot[m / 4 + i])
+			return false;
+	return true;
+}
+
+/* Stores the data of the run engine_state_takes took: w0 (the first
+ * datum: an IMMD run's is in its header), then data[1 .. n). */
+static inline void engine_state_store(const struct eng_state *st, uint32_t m, nvm_pb_mode mode, const uint32_t *data,
+                                      uint32_t w0, uint32_t n)
+{
+	const uint8_t *sl = &st->slot[m / 4];
+	st->v[sl[0] - 1u] = w0;
+	uint32_t step = mode == NVM_PB_MODE_INC ? 1u : 0u, at = mode == NVM_PB_MODE_1INC ? 1u : 0u;
+	for (uint32_t i = 1; i < n; i++)
+		st->v[sl[step * i + at] - 1u] = data[i];
 }
 
 /* Counts methods and appends them to e's log (shared by every engine that

@@ -423,9 +423,11 @@ struct pbdma {
 	uint32_t pick_valid;
 	uint32_t pick_rec; /* bit s: pick[s].e is a recorder without a method log (deliver_rec) */
 	uint32_t pick_log; /* bit s: pick[s].e is a recorder with a method log (log_stretch) */
+	uint32_t pick_st;  /* bit s: pick[s].st holds pick[s].e's state methods (deliver_state) */
 	struct {
 		struct engine *e;
 		struct eng_src src;
+		struct eng_state st;
 	} pick[5];
 };
 

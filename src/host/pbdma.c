@@ -1388,6 +1388,8 @@ static inline __attribute__((always_inline)) bool deliver_run(struct pbdma *p, s
 		bool counts = engine_counts_only(e), logs = e->ops->methods == engine_rec_methods && e->cap;
 		p->pick_rec = counts ? p->pick_rec | 1u << s : p->pick_rec & ~(1u << s);
 		p->pick_log = logs ? p->pick_log | 1u << s : p->pick_log & ~(1u << s);
+		bool st = e->ops->state && e->ops->state(e, &p->pick[s].src, &p->pick[s].st);
+		p->pick_st = st ? p->pick_st | 1u << s : p->pick_st & ~(1u << s);
 	}
 	const struct eng_src *src = &p->pick[s].src;
 	if (v->plain) {
@@ -1444,6 +1446,41 @@ static inline __attribute__((always_inline)) bool deliver_rec(struct pbdma *p, s
 		engine_switch(p, e, s);
 	}
 	*acc += nvm_pb_take_count(w);
+	return true;
+}
+
+/* deliver_run's case of a run of plain state methods (struct eng_state)
+ * of a subchannel whose engine, decided before, has them (st: the
+ * subchannels for which that and deliver_rec's conditions hold), the run
+ * of header w, its data before q: the engine's methods without the call
+ * (engine_send's result: each datum in its slot, their cost, the count,
+ * the log when the engine has one). false: the run needs deliver_run. */
+static inline __attribute__((always_inline)) bool
+deliver_state(struct pbdma *p, struct deliv *v, uint32_t st, uint32_t w, const uint32_t *q, uint64_t pos, uint64_t *acc)
+{
+	uint32_t s = (w >> 13) & 7u, m = (w & 0xfffu) << 2;
+	if (!(st >> s & 1) || m < 0x100)
+		return false;
+	bool immd = w >> 29 == 4;
+	uint32_t n = nvm_pb_take_count(w);
+	nvm_pb_mode mode = immd ? NVM_PB_MODE_IMMD : (nvm_pb_mode)(w >> 30);
+	const struct eng_state *es = &p->pick[s].st;
+	if (!engine_state_takes(es, m, mode, n))
+		return false;
+	struct engine *e = p->pick[s].e;
+	if (e != p->target) {
+		rec_flush(p, v, acc);
+		engine_switch(p, e, s);
+	}
+	const uint32_t *data = q - n;
+	engine_state_store(es, m, mode, data, immd ? (w >> 16) & 0x1fffu : data[0], n);
+	if (e->cap)
+		engine_log(e, &p->pick[s].src, nvm_pb_take_fill(&p->dec, 0, w, q, pos, false), 0, n);
+	else
+		e->total += n;
+	p->cost += (uint64_t)n * es->ns;
+	e->busy_until = v->gpu->now + p->cost;
+	v->methods += n;
 	return true;
 }
 
@@ -1559,6 +1596,7 @@ static inline __attribute__((always_inline)) bool take_runs(struct pbdma *p, str
 	bool masked = !d->active, go = true;
 	uint32_t fast = v->plain && !masked ? 0x1fu : 0, hdr;
 	uint32_t rec = fast & v->valid & p->pick_rec, logm = logging ? fast & v->valid & p->pick_log : 0;
+	uint32_t st = fast & v->valid & p->pick_st;
 	uint64_t acc = 0; /* deliver_rec's methods not yet flushed (rec_flush) */
 	struct log_tpls t;
 	t.have = t.smv = 0;
@@ -1571,6 +1609,8 @@ static inline __attribute__((always_inline)) bool take_runs(struct pbdma *p, str
 		taken += nvm_pb_take_count(hdr);
 		if (deliver_rec(p, v, rec, hdr, &acc))
 			continue;
+		if (deliver_state(p, v, st, hdr, q, pos0 + (uint64_t)(q - q0), &acc))
+			continue;
 		if (logging) {
 			rec_flush(p, v, &acc);
 			go = deliver_run(p, v, nvm_pb_take_fill(d, 0, hdr, q, pos0 + (uint64_t)(q - q0), masked));
@@ -1582,6 +1622,7 @@ static inline __attribute__((always_inline)) bool take_runs(struct pbdma *p, str
 		if (!go)
 			break;
 		rec = fast & v->valid & p->pick_rec;
+		st = fast & v->valid & p->pick_st;
 		if (logging) {
 			uint32_t was = logm;
 			logm = fast & v->valid & p->pick_log;

@@ -24,6 +24,7 @@
 #include "core/core.h"
 #include "engine/engine.h"
 #include "host_env.h"
+#include "snap_bytes.h"
 
 #define CHID 9u
 #define FAR  0x7000000000ull /* an unmapped VA */
@@ -68,6 +69,7 @@ static uint32_t ce_cls = 0xc3b5;
 struct ct {
 	struct env e;
 	struct env_chan *c;
+	int hook; /* on_event's */
 	unsigned sub;
 	uint32_t w[2048];
 	uint32_t n;
@@ -117,7 +119,7 @@ static void ct_init(struct ct *t, bool grce)
 	assert_string_equal(env_run(&t->e, 100000), "idle");
 	nvm_hook_add(t->e.gpu,
 	             NVM_EV_MASK(NVM_EV_GUEST_ERROR) | NVM_EV_MASK(NVM_EV_UNMODELLED) | NVM_EV_MASK(NVM_EV_TRACE),
-	             on_event, NULL, NULL);
+	             on_event, NULL, &t->hook);
 	if (ce_cls == 0xc3b5) {
 		mth(t, 0x000, 0xc3b5); /* SET_OBJECT */
 		return;
@@ -734,6 +736,105 @@ static void physical_targets(void **state)
 		assert_int_equal(ramfc(&t, 0xc0), method0(0x300, 1));
 		skip_and_clear(&t);
 	}
+	env_fini(&t.e);
+}
+
+/* Without a hook the Host hands a run of state methods to the copy engine
+ * without a call (pbdma.c deliver_state, the engine's struct eng_state):
+ * the copies, the channel's state and the snapshot's engine section are
+ * those of the general path (a hook installed), after a launch that
+ * faulted and was skipped (the state methods after it drop its job,
+ * drop_stale_job: a launch in progress holds the state path) and after a
+ * launch that ran to its end (its translation, which only the general
+ * path's next methods unmark, is saved as unused: save_side). */
+static void state_path_matches(void **state)
+{
+	(void)state;
+	uint8_t *engs[2], *got[2];
+	size_t len[2];
+	for (int k = 0; k < 2; k++) {
+		struct ct t;
+		ct_init(&t, false);
+		if (k)
+			assert_int_equal(nvm_hook_del(t.e.gpu, t.hook), NVM_OK);
+		uint64_t spa, dpa, src = buf(&t, 0x2000, &spa), dst = buf(&t, 0x2000, &dpa);
+		fill(&t, spa, 0x2000, 3);
+		set_io(&t, FAR, dst); /* its source unmapped: an MMU fault */
+		mth(&t, 0x418, 256);
+		mth(&t, 0x300, L_COPY);
+		go(&t);
+		skip_and_clear(&t);
+		set_io(&t, src, dst);
+		mth(&t, 0x418, 0x1000);
+		mth(&t, 0x300, L_COPY);
+		set_io(&t, src + 0x1000, dst + 0x1000);
+		mth(&t, 0x418, 0x800);
+		assert_string_equal(go(&t), "idle");
+		assert_false(eng_faulted(&t));
+		got[k] = get(&t, NVM_AP_VRAM, dpa, 0x1000);
+		uint8_t *want = get(&t, NVM_AP_VRAM, spa, 0x1000);
+		assert_memory_equal(got[k], want, 0x1000);
+		free(want);
+		size_t n;
+		uint8_t *b = snap_of(t.e.gpu, &n), *d = section(b, n, "ENGS", &len[k]);
+		engs[k] = malloc(len[k]);
+		assert_non_null(engs[k]);
+		memcpy(engs[k], d, len[k]);
+		free(b);
+		env_fini(&t.e);
+	}
+	assert_int_equal(len[0], len[1]);
+	assert_memory_equal(engs[0], engs[1], len[0]);
+	for (int k = 0; k < 2; k++) {
+		free(engs[k]);
+		free(got[k]);
+	}
+}
+
+/* The copy engine's plain state methods for the Host's hot loop
+ * (engine_ops.state, engine_state_takes): runs of SET_OFFSET_IN_UPPER ..
+ * (stores) are taken, LAUNCH_DMA is not; a launch in progress holds them
+ * (a faulted one stays until the general path's next run drops it:
+ * drop_stale_job), and so does a class table pushed out of the engine's
+ * cache of two by runs of two other classes. */
+static void state_view_holds(void **state)
+{
+	(void)state;
+	struct ct t;
+	ct_init(&t, false);
+	struct engine *ce = t.e.gpu->engines;
+	while (ce && strcmp(ce->name, "ce2"))
+		ce = ce->next;
+	assert_non_null(ce);
+	struct eng_src src = { .chid = CHID, .subch = t.sub, .cls = ce_cls };
+	struct eng_state st;
+	assert_true(ce->ops->state(ce, &src, &st));
+	assert_true(engine_state_takes(&st, 0x400, NVM_PB_MODE_INC, 4));
+	assert_true(engine_state_takes(&st, 0x418, NVM_PB_MODE_NINC, 16));
+	assert_false(engine_state_takes(&st, 0x300, NVM_PB_MODE_INC, 1));  /* LAUNCH_DMA */
+	assert_false(engine_state_takes(&st, 0x2fc, NVM_PB_MODE_1INC, 2)); /* no method at 0x2fc */
+	uint64_t dpa, dst = buf(&t, 0x1000, &dpa);
+	set_io(&t, FAR, dst);
+	mth(&t, 0x418, 256);
+	mth(&t, 0x300, L_COPY);
+	go(&t);
+	assert_true(eng_faulted(&t));
+	assert_false(engine_state_takes(&st, 0x400, NVM_PB_MODE_INC, 4));
+	skip_and_clear(&t);
+	mth(&t, 0x418, 16); /* the general path's first run drops the job */
+	assert_string_equal(go(&t), "idle");
+	assert_true(engine_state_takes(&st, 0x400, NVM_PB_MODE_INC, 4));
+	static const uint32_t others[2] = { 0xc5b5, 0xc6b5 };
+	for (int k = 0; k < 2; k++) {
+		uint32_t d = 64;
+		nvm_pb_run r = { .subch = t.sub, .method = 0x418, .count = 1, .mode = NVM_PB_MODE_INC, .data = &d };
+		struct eng_src o = { .chid = CHID, .subch = t.sub, .cls = others[k] };
+		struct eng_result res;
+		assert_int_equal(ce->ops->methods(ce, &o, &r, 0, 1, &res), ENG_OK);
+	}
+	assert_false(engine_state_takes(&st, 0x400, NVM_PB_MODE_INC, 4));
+	assert_true(ce->ops->state(ce, &src, &st));
+	assert_true(engine_state_takes(&st, 0x400, NVM_PB_MODE_INC, 4));
 	env_fini(&t.e);
 }
 
@@ -1511,6 +1612,8 @@ int main(void)
 		cmocka_unit_test(huge_launch_is_bounded),
 		cmocka_unit_test(copy_wakes_acquire),
 		cmocka_unit_test(block_linear),
+		cmocka_unit_test(state_path_matches),
+		cmocka_unit_test(state_view_holds),
 	};
 	const struct CMUnitTest class_tests[] = {
 		cmocka_unit_test(class_lookup),    cmocka_unit_test(c5b5_conditional_intr),
