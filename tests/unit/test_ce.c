@@ -759,13 +759,19 @@ static void state_path_matches(void **state)
 			assert_int_equal(nvm_hook_del(t.e.gpu, t.hook), NVM_OK);
 		uint64_t spa, dpa, src = buf(&t, 0x2000, &spa), dst = buf(&t, 0x2000, &dpa);
 		fill(&t, spa, 0x2000, 3);
-		set_io(&t, FAR, dst); /* its source unmapped: an MMU fault */
+		set_io(&t, FAR, dst + 0x1800); /* its source unmapped: an MMU fault */
 		mth(&t, 0x418, 256);
 		mth(&t, 0x300, L_COPY);
 		go(&t);
 		skip_and_clear(&t);
-		set_io(&t, src, dst);
+		/* the first run makes the subchannel's decision (the general
+		 * path); OFFSET_IN_UPPER .. OFFSET_OUT_LOWER after it in one INC
+		 * run of 4 */
 		mth(&t, 0x418, 0x1000);
+		const uint32_t io[4] = { (uint32_t)(src >> 32), (uint32_t)src, (uint32_t)(dst >> 32), (uint32_t)dst };
+		t.w[t.n++] = HDR_INC(t.sub, 0x400, 4);
+		for (int i = 0; i < 4; i++)
+			t.w[t.n++] = io[i];
 		mth(&t, 0x300, L_COPY);
 		set_io(&t, src + 0x1000, dst + 0x1000);
 		mth(&t, 0x418, 0x800);
