@@ -148,7 +148,7 @@ void pbdma_init(struct host *h, struct pbdma *p, unsigned id)
 }
 
 /* What the PBDMA keeps only for speed, derived from its state: the
- * engine decisions of its run loop (pick_valid, pick, pick_rec, pick_log;
+ * engine decisions of its run loop (pick_valid, pick, pick_rec, pick_log, pick_st;
  * pick_log also picks take_runs' version, a hint). Dropped, they are made
  * again from the registers and the channel at the next runs: a restored
  * PBDMA calls this. */
@@ -157,6 +157,7 @@ void pbdma_drop_derived(struct pbdma *p)
 	p->pick_valid = 0;
 	p->pick_rec = 0;
 	p->pick_log = 0;
+	p->pick_st = 0;
 }
 
 void pbdma_fini(struct pbdma *p)
