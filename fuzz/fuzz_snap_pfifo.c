@@ -11,6 +11,7 @@
  */
 #include <stdlib.h>
 
+#include "core/core.h"
 #include "fuzz.h"
 
 static const char *const chips[] = { "nv01", "nv03", "nv04", "nv17", "nv40", "g80", "g84" };
@@ -23,36 +24,6 @@ static const struct {
 	{ 0x2000, 0x2000 }, { 0x3800, 0x400 },  { 0x800000, 0x20000 }, { 0xc00000, 0x4000 },
 	{ 0x1300, 0x280 },  { 0x100c80, 0x20 }, { 0x1700, 0x20 },      { 0x90000, 0x1000 },
 };
-
-static uint32_t crc32(const uint8_t *p, size_t n)
-{
-	uint32_t crc = ~0u;
-	while (n--) {
-		crc ^= *p++;
-		for (unsigned k = 0; k < 8; k++)
-			crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1u)));
-	}
-	return ~crc;
-}
-
-/* Mends the CRC of every section from TIME on (tag, u64 length, bytes,
- * u32 CRC); *last gets where the last section's bytes start. */
-static void mend(uint8_t *b, size_t len, size_t *last)
-{
-	size_t i = 0;
-	while (i + 4 <= len && memcmp(b + i, "TIME", 4))
-		i++;
-	*last = i;
-	while (i + 12 <= len) {
-		uint64_t n = fz_le(b + i + 4, 8);
-		if (n > len - i - 12 || len - i - 12 - n < 4)
-			return;
-		*last = i + 12;
-		uint32_t c = crc32(b + i + 12, (size_t)n);
-		memcpy(b + i + 12 + n, &c, 4);
-		i += 12 + (size_t)n + 4;
-	}
-}
 
 static uint8_t *save(nvm_gpu *gpu, size_t *len)
 {
@@ -92,15 +63,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t len;
 	uint8_t *buf = save(a, &len);
 	if (buf) {
-		size_t last;
-		mend(buf, len, &last);
+		snap_reseal(buf, len);
 		/* damage in the blocks' sections: the bytes after ENGS (the last
 		 * sections), as positions counted back from the end */
 		for (uint32_t k = fz_take(&in, 1) & 7; k && len; k--) {
 			size_t back = fz_take(&in, 2) % len;
 			buf[len - 1 - back] ^= (uint8_t)fz_take(&in, 1);
 		}
-		mend(buf, len, &last);
+		snap_reseal(buf, len);
 		if (!nvm_open(&cfg, &b) && !nvm_snapshot_load(b, buf, len)) {
 			nvm_run_opts o = { .ns = 2000, .max_events = 2000 };
 			nvm_run(b, &o);

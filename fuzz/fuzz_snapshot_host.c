@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/core.h"
 #include "fuzz.h"
 #include "nvmodel/setup.h"
 
@@ -84,17 +85,6 @@ static bool drive(nvm_gpu *gpu, unsigned c, unsigned runs)
 	return ok;
 }
 
-static uint32_t crc32(const uint8_t *p, size_t n)
-{
-	uint32_t crc = ~0u;
-	while (n--) {
-		crc ^= *p++;
-		for (unsigned k = 0; k < 8; k++)
-			crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1u)));
-	}
-	return ~crc;
-}
-
 #define SNAP_HEADER 44u
 
 /* Where the engines' section starts (the blocks' follow it). */
@@ -107,21 +97,6 @@ static size_t engines_at(const uint8_t *b, size_t len)
 		pos += 12 + (size_t)fz_le(b + pos + 4, 8) + 4;
 	}
 	return len;
-}
-
-/* Every section's CRC made right again (as far as the lengths lead). */
-static void fix_crcs(uint8_t *b, size_t len)
-{
-	size_t pos = SNAP_HEADER;
-	while (pos + 12 <= len) {
-		uint64_t n = fz_le(b + pos + 4, 8);
-		if (n > len - pos - 12 || len - pos - 12 - n < 4)
-			return;
-		uint32_t c = crc32(b + pos + 12, (size_t)n);
-		for (unsigned i = 0; i < 4; i++)
-			b[pos + 12 + n + i] = (uint8_t)(c >> (8 * i));
-		pos += 12 + (size_t)n + 4;
-	}
 }
 
 static uint8_t *save(nvm_gpu *gpu, size_t *len)
@@ -159,7 +134,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			for (unsigned i = 0; i < 4 && at + i < len; i++)
 				buf[at + i] = (uint8_t)(v >> (8 * i)); /* a word set */
 	}
-	fix_crcs(buf, len);
+	snap_reseal(buf, len);
 	nvm_gpu *b = open_chip(c);
 	if (b) {
 		size_t l0 = 0, l1 = 0;

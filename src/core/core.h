@@ -145,6 +145,9 @@ nvm_status snap_check_header(struct snap_r *r, const nvm_gpu *gpu);
 /* nvm_snapshot_peek's work: the header, the core's sections' summary, and
  * every section's length and CRC. */
 nvm_status snap_peek(struct snap_r *r, nvm_snapshot_info *info);
+/* The CRC-32 of a section's bytes (zlib's, reflected 0xEDB88320), crc
+ * the CRC of the bytes before p (0 to start). */
+uint32_t snap_crc32(uint32_t crc, const uint8_t *p, size_t n);
 /* Recomputes every section's CRC in place, as far as the lengths allow
  * (tests and fuzzers damage a section on purpose and reseal it, so that
  * the damage reaches the blocks' checks instead of the CRC's). */

@@ -21,7 +21,7 @@
 
 /* ---------------------------------------------------------------- CRC-32 */
 
-static uint32_t crc32_update(uint32_t crc, const uint8_t *p, size_t n)
+uint32_t snap_crc32(uint32_t crc, const uint8_t *p, size_t n)
 {
 	/* The reflected 0xEDB88320 polynomial of zlib, bit by bit per byte:
 	 * snapshots are rare, a table would be 1 KiB of .rodata for nothing. */
@@ -75,7 +75,7 @@ void snap_end(struct snap_w *w)
 	if (!w->err && w->buf) {
 		for (unsigned i = 0; i < 8; i++)
 			w->buf[w->sect + i] = (uint8_t)((uint64_t)n >> (8 * i));
-		snap_u32(w, crc32_update(0, w->buf + start, n));
+		snap_u32(w, snap_crc32(0, w->buf + start, n));
 	} else {
 		snap_u32(w, 0);
 	}
@@ -126,7 +126,7 @@ bool snap_section(struct snap_r *r, const char tag[4], struct snap_r *sub)
 	}
 	*sub = (struct snap_r){ r->p + r->pos, (size_t)n, 0, NVM_OK };
 	r->pos += (size_t)n;
-	if (snap_get_u32(r) != crc32_update(0, sub->p, sub->len)) {
+	if (snap_get_u32(r) != snap_crc32(0, sub->p, sub->len)) {
 		r->err = NVM_ERR_CORRUPT;
 		return false;
 	}
@@ -692,7 +692,7 @@ void snap_reseal(uint8_t *buf, size_t len)
 		if (n > len - pos - 16)
 			return;
 		size_t at = pos + 12 + (size_t)n;
-		uint32_t crc = crc32_update(0, buf + pos + 12, (size_t)n);
+		uint32_t crc = snap_crc32(0, buf + pos + 12, (size_t)n);
 		for (unsigned i = 0; i < 4; i++)
 			buf[at + i] = (uint8_t)(crc >> (8 * i));
 		pos = at + 4;

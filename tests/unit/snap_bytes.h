@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/core.h"
 #include "nvmodel/nvmodel.h"
 
 #define SNAP_HEADER 44u /* magic 8, format 4, version 16, chip 16 */
@@ -25,17 +26,6 @@ static inline uint8_t *snap_of(nvm_gpu *gpu, size_t *len)
 	assert_int_equal(nvm_snapshot_save(gpu, buf, *len, &len2), NVM_OK);
 	assert_int_equal(len2, *len);
 	return buf;
-}
-
-static inline uint32_t crc32(const uint8_t *p, size_t n)
-{
-	uint32_t crc = ~0u;
-	while (n--) {
-		crc ^= *p++;
-		for (unsigned k = 0; k < 8; k++)
-			crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1u)));
-	}
-	return ~crc;
 }
 
 static inline uint32_t get32(const uint8_t *p)
@@ -82,7 +72,7 @@ static inline uint8_t *section(uint8_t *buf, size_t len, const char *name, size_
 /* The CRC after a section's n bytes of data d, for its data as it is now. */
 static inline void fix_crc(uint8_t *d, size_t n)
 {
-	put32(d + n, crc32(d, n));
+	put32(d + n, snap_crc32(0, d, n));
 }
 
 /* The method log of engine name in the ENGS section's data d (n bytes):
