@@ -399,9 +399,7 @@ static void put_pbdma(struct host *h, struct pbdma *p, struct img_pb *x)
 	p->stop = false;
 	p->stop_res = M_DONE;
 	p->stop_done = 0;
-	p->cost = p->units = 0;
-	p->pick_valid = p->pick_rec = p->pick_st = 0;
-	memset(p->pick, 0, sizeof(p->pick));
+	p->cost = p->units = 0; /* the engine decisions: pbdma_drop_derived after install */
 	if (p->state == PBS_RUN) {
 		pbdma_decoder_init(p, x->subdev);
 		pb_decoder_snap_load(&p->dec, NVM_PB_FORMAT_NEW, &x->dec, true);

@@ -158,6 +158,7 @@ void pbdma_drop_derived(struct pbdma *p)
 	p->pick_rec = 0;
 	p->pick_log = 0;
 	p->pick_st = 0;
+	memset(p->pick, 0, sizeof(p->pick));
 }
 
 void pbdma_fini(struct pbdma *p)
@@ -1450,6 +1451,19 @@ static inline __attribute__((always_inline)) bool deliver_rec(struct pbdma *p, s
 	return true;
 }
 
+/* The run of header w (nvm_pb_take_hdr's), its n data words before q, as
+ * nvm_pb_take_fill makes it: IMMD (SEC_OP 4) is one method, mode
+ * NVM_PB_MODE_IMMD, its datum the header's IMMD_DATA 28:16; the others
+ * take the mode from SEC_OP 2:1 and their first datum from the stream. */
+static inline nvm_pb_mode hdr_mode(uint32_t w)
+{
+	return w >> 29 == 4 ? NVM_PB_MODE_IMMD : (nvm_pb_mode)(w >> 30);
+}
+static inline uint32_t hdr_first(uint32_t w, const uint32_t *q, uint32_t n)
+{
+	return w >> 29 == 4 ? (w >> 16) & 0x1fffu : *(q - n);
+}
+
 /* deliver_run's case of a run of plain state methods (struct eng_state)
  * of a subchannel whose engine, decided before, has them (st: the
  * subchannels for which that and deliver_rec's conditions hold), the run
@@ -1462,9 +1476,8 @@ deliver_state(struct pbdma *p, struct deliv *v, uint32_t st, uint32_t w, const u
 	uint32_t s = (w >> 13) & 7u, m = (w & 0xfffu) << 2;
 	if (!(st >> s & 1) || m < 0x100)
 		return false;
-	bool immd = w >> 29 == 4;
 	uint32_t n = nvm_pb_take_count(w);
-	nvm_pb_mode mode = immd ? NVM_PB_MODE_IMMD : (nvm_pb_mode)(w >> 30);
+	nvm_pb_mode mode = hdr_mode(w);
 	const struct eng_state *es = &p->pick[s].st;
 	if (!engine_state_takes(es, m, mode, n))
 		return false;
@@ -1473,8 +1486,7 @@ deliver_state(struct pbdma *p, struct deliv *v, uint32_t st, uint32_t w, const u
 		rec_flush(p, v, acc);
 		engine_switch(p, e, s);
 	}
-	const uint32_t *data = q - n;
-	engine_state_store(es, m, mode, data, immd ? (w >> 16) & 0x1fffu : data[0], n);
+	engine_state_store(es, m, mode, q - n, hdr_first(w, q, n), n);
 	if (e->cap)
 		engine_log(e, &p->pick[s].src, nvm_pb_take_fill(&p->dec, 0, w, q, pos, false), 0, n);
 	else
@@ -1551,15 +1563,9 @@ static inline uint32_t log_stretch(struct pbdma *p, struct deliv *v, struct log_
 		uint32_t n = nvm_pb_take_count(w);
 		if (!(sm >> s & 1) || (w & 0xfffu) < 0x100 / 4 || !engine_log_fits(&c, n))
 			break;
-		/* IMMD (SEC_OP 4): one method, NVM_PB_MODE_IMMD, its datum the
-		 * header's IMMD_DATA 28:16 (in place of the word before q, the
-		 * header); else the n words before q, the mode SEC_OP 2:1 (as
-		 * nvm_pb_take_fill makes them). */
-		bool immd = w >> 29 == 4;
 		const uint32_t *data = q - n;
-		uint32_t w0 = immd ? (w >> 16) & 0x1fffu : data[0];
-		uint32_t mode = immd ? (uint32_t)NVM_PB_MODE_IMMD : w >> 30;
-		engine_log_put_tpl(e, &c, &t->tpl[s], (w & 0xfffu) << 2, mode, data, w0, n, end - data >= 8);
+		engine_log_put_tpl(e, &c, &t->tpl[s], (w & 0xfffu) << 2, hdr_mode(w), data, hdr_first(w, q, n), n,
+		                   end - data >= 8);
 		w = nvm_pb_take_hdr(&q, end, pos);
 		s = (w >> 13) & 7u;
 	} while (w);
