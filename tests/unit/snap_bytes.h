@@ -69,6 +69,20 @@ static inline uint8_t *section(uint8_t *buf, size_t len, const char *name, size_
 	return buf; /* not reached (fail_msg ends the test) */
 }
 
+/* A copy (malloc'd) of the data of section name of gpu's snapshot, its
+ * length in *n. */
+static inline uint8_t *section_of(nvm_gpu *gpu, const char *name, size_t *n)
+{
+	size_t len;
+	uint8_t *b = snap_of(gpu, &len);
+	uint8_t *d = section(b, len, name, n);
+	uint8_t *out = malloc(*n);
+	assert_non_null(out);
+	memcpy(out, d, *n);
+	free(b);
+	return out;
+}
+
 /* The CRC after a section's n bytes of data d, for its data as it is now. */
 static inline void fix_crc(uint8_t *d, size_t n)
 {

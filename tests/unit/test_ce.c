@@ -781,12 +781,7 @@ static void state_path_matches(void **state)
 		uint8_t *want = get(&t, NVM_AP_VRAM, spa, 0x1000);
 		assert_memory_equal(got[k], want, 0x1000);
 		free(want);
-		size_t n;
-		uint8_t *b = snap_of(t.e.gpu, &n), *d = section(b, n, "ENGS", &len[k]);
-		engs[k] = malloc(len[k]);
-		assert_non_null(engs[k]);
-		memcpy(engs[k], d, len[k]);
-		free(b);
+		engs[k] = section_of(t.e.gpu, "ENGS", &len[k]);
 		env_fini(&t.e);
 	}
 	assert_int_equal(len[0], len[1]);

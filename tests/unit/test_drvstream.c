@@ -215,18 +215,6 @@ struct logs {
 	size_t engs_len;
 };
 
-/* A copy of the ENGS section's data of gpu's snapshot. */
-static void engine_section(nvm_gpu *gpu, uint8_t **out, size_t *out_len)
-{
-	size_t len;
-	uint8_t *b = snap_of(gpu, &len);
-	uint8_t *d = section(b, len, "ENGS", out_len);
-	*out = malloc(*out_len);
-	assert_non_null(*out);
-	memcpy(*out, d, *out_len);
-	free(b);
-}
-
 static void run_logged(const struct ds_stream *s, uint64_t sem_seed, size_t cap, bool hook, struct logs *l)
 {
 	static const char *const eng[2] = { "gr", "grce" };
@@ -252,7 +240,7 @@ static void run_logged(const struct ds_stream *s, uint64_t sem_seed, size_t cap,
 	}
 	l->now = nvm_time_ns(e.gpu);
 	l->methods = ds_engine_total(e.gpu);
-	engine_section(e.gpu, &l->engs, &l->engs_len);
+	l->engs = section_of(e.gpu, "ENGS", &l->engs_len);
 	env_fini(&e);
 }
 
